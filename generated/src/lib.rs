@@ -1,0 +1,1 @@
+//! Typed SDK for the Customer Cloud Services API.

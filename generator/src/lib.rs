@@ -1,0 +1,1 @@
+//! Reads OpenAPI documents and emits typed Rust SDK crates.
