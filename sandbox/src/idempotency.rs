@@ -1,0 +1,143 @@
+//! The idempotency store: one entry per (credential, method, path, key). Same key and same body
+//! bytes replay the stored response; a different request is a conflict; a request still running
+//! answers `idempotency_in_progress`. It also keeps the lookup identities of `GET /v1/operations`.
+
+use std::collections::HashMap;
+
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use crate::errors::ApiError;
+
+/// A stored response, replayed verbatim (status, body, content type).
+#[derive(Clone, Debug)]
+pub struct StoredResponse {
+    /// HTTP status.
+    pub status: u16,
+    /// Body bytes.
+    pub body: bytes::Bytes,
+}
+
+#[derive(Clone, Debug)]
+enum Slot {
+    InFlight,
+    Done(StoredResponse),
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    fingerprint: [u8; 32],
+    slot: Slot,
+}
+
+/// The identity of an idempotent write, kept for operation lookup.
+#[derive(Clone, Debug)]
+pub struct LookupIdentity {
+    /// The credential that sent the write.
+    pub credential_id: Uuid,
+    /// Uppercase method.
+    pub method: String,
+    /// Exact path.
+    pub path: String,
+    /// The Idempotency-Key.
+    pub key: String,
+    /// The operation created by the write.
+    pub operation_id: String,
+}
+
+/// What to do with an incoming keyed write.
+#[derive(Debug)]
+pub enum Begin {
+    /// First time: run it (the slot is now in flight).
+    Run,
+    /// Replay this stored response.
+    Replay(StoredResponse),
+}
+
+/// Store key: credential, method, path, idempotency key.
+pub type StoreKey = (Uuid, String, String, String);
+
+/// The store.
+#[derive(Debug, Default)]
+pub struct IdempotencyStore {
+    entries: HashMap<StoreKey, Entry>,
+    /// Lookup identities, in creation order.
+    pub identities: Vec<LookupIdentity>,
+}
+
+/// SHA-256 of the request body bytes (plus the query string, which is part of the request).
+pub fn fingerprint(query: &str, body: &[u8]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(query.as_bytes());
+    h.update([0u8]);
+    h.update(body);
+    h.finalize().into()
+}
+
+impl IdempotencyStore {
+    /// Decides what an incoming write does.
+    pub fn begin(&mut self, key: &StoreKey, fp: [u8; 32]) -> Result<Begin, ApiError> {
+        match self.entries.get(key) {
+            None => {
+                self.entries.insert(key.clone(), Entry { fingerprint: fp, slot: Slot::InFlight });
+                Ok(Begin::Run)
+            }
+            Some(e) if e.fingerprint != fp => Err(ApiError::new(
+                409,
+                "idempotency_conflict",
+                "This Idempotency-Key was already used for a different request.",
+            )),
+            Some(Entry { slot: Slot::InFlight, .. }) => Err(ApiError::new(
+                409,
+                "idempotency_in_progress",
+                "A matching request is still processing; retry later with the same key and request.",
+            )
+            .with_retry_after(1)),
+            Some(Entry { slot: Slot::Done(r), .. }) => Ok(Begin::Replay(r.clone())),
+        }
+    }
+
+    /// Stores the outcome: 2xx responses are kept for replay; others release the key.
+    pub fn finish(&mut self, key: &StoreKey, response: Option<StoredResponse>) {
+        match response {
+            Some(r) if (200..300).contains(&r.status) => {
+                if let Some(e) = self.entries.get_mut(key) {
+                    e.slot = Slot::Done(r);
+                }
+            }
+            _ => {
+                self.entries.remove(key);
+            }
+        }
+    }
+
+    /// Number of keyed entries (for tests).
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when no keyed entry exists.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replay_conflict_in_progress() {
+        let mut s = IdempotencyStore::default();
+        let k = (Uuid::nil(), "POST".into(), "/v1/x".into(), "key-00001".into());
+        assert!(matches!(s.begin(&k, fingerprint("", b"a")), Ok(Begin::Run)));
+        assert_eq!(s.begin(&k, fingerprint("", b"a")).unwrap_err().code, "idempotency_in_progress");
+        assert_eq!(s.begin(&k, fingerprint("", b"b")).unwrap_err().code, "idempotency_conflict");
+        s.finish(&k, Some(StoredResponse { status: 200, body: "{}".into() }));
+        assert!(matches!(s.begin(&k, fingerprint("", b"a")), Ok(Begin::Replay(_))));
+        let k2 = (Uuid::nil(), "POST".into(), "/v1/x".into(), "key-00002".into());
+        assert!(matches!(s.begin(&k2, fingerprint("", b"a")), Ok(Begin::Run)));
+        s.finish(&k2, Some(StoredResponse { status: 402, body: "{}".into() }));
+        assert!(matches!(s.begin(&k2, fingerprint("", b"a")), Ok(Begin::Run)));
+    }
+}

@@ -1,0 +1,280 @@
+//! The account ledger: balance, catalog, services, orders, invoices, transactions, zones,
+//! dedicated tasks, DNSSEC state and per-idempotency-key counts of applied writes.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use rust_decimal::Decimal;
+use serde::Serialize;
+use serde_json::Value;
+use uuid::Uuid;
+
+use crate::operations::OperationRecord;
+
+/// Formats a timestamp as RFC 3339 with seconds and `Z`.
+pub fn ts(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// Formats money with two decimals.
+pub fn money(d: Decimal) -> String {
+    format!("{:.2}", d.round_dp(2))
+}
+
+/// A billing order.
+#[derive(Clone, Debug, Serialize)]
+pub struct Order {
+    /// Order uuid.
+    pub id: Uuid,
+    /// `paid`, `unpaid` or `draft`.
+    pub status: String,
+    /// How it was created: `deploy`, `draft`, `dedicated`.
+    pub kind: String,
+    /// Final total.
+    pub total: Decimal,
+    /// Currency.
+    pub currency: String,
+    /// Invoice of this order.
+    pub invoice_id: Option<Uuid>,
+    /// Services created for it.
+    pub service_ids: Vec<Uuid>,
+    /// Order lines as received.
+    pub items: Value,
+    /// Idempotency key of the write that created it.
+    pub idempotency_key: Option<String>,
+    /// Creation time.
+    pub created_at: DateTime<Utc>,
+}
+
+/// An invoice.
+#[derive(Clone, Debug, Serialize)]
+pub struct Invoice {
+    /// Invoice uuid.
+    pub id: Uuid,
+    /// Human number.
+    pub number: String,
+    /// `unpaid` or `paid`.
+    pub status: String,
+    /// Order it bills.
+    pub order_id: Option<Uuid>,
+    /// Total.
+    pub total: Decimal,
+    /// Amount paid so far.
+    pub paid: Decimal,
+    /// Currency.
+    pub currency: String,
+    /// Creation time.
+    pub created_at: DateTime<Utc>,
+}
+
+impl Invoice {
+    /// Amount still due.
+    pub fn remaining(&self) -> Decimal {
+        (self.total - self.paid).max(Decimal::ZERO)
+    }
+}
+
+/// A balance movement.
+#[derive(Clone, Debug, Serialize)]
+pub struct Transaction {
+    /// Transaction uuid.
+    pub id: Uuid,
+    /// Creation time.
+    pub created_at: DateTime<Utc>,
+    /// `completed`.
+    pub status: String,
+    /// `deploy_debit`, `invoice_payment`, `credit`.
+    pub kind: String,
+    /// Currency.
+    pub currency: String,
+    /// Money in.
+    pub amount_in: Decimal,
+    /// Money out (debits).
+    pub amount_out: Decimal,
+    /// Related invoice.
+    pub invoice_id: Option<Uuid>,
+    /// Idempotency key of the write that made it.
+    pub idempotency_key: Option<String>,
+}
+
+impl Transaction {
+    /// The documented transaction item.
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({
+            "id": self.id,
+            "createdAt": ts(self.created_at),
+            "status": self.status,
+            "type": self.kind,
+            "currency": self.currency,
+            "amountIn": money(self.amount_in),
+            "amountOut": money(self.amount_out),
+            "fee": "0.00",
+            "gateway": if self.kind == "credit" { Value::from("bank_transfer") } else { Value::Null },
+            "invoiceId": self.invoice_id,
+            "meta": Value::Null,
+        })
+    }
+}
+
+/// A customer service.
+#[derive(Clone, Debug, Serialize)]
+pub struct Service {
+    /// Service uuid.
+    pub id: Uuid,
+    /// `active`, `suspended`, `terminated`.
+    pub status: String,
+    /// Display name.
+    pub display_name: String,
+    /// Hostname (domain name for domain services).
+    pub hostname: String,
+    /// `vps`, `dedicated`, `domain`, `tcp-proxy`, `hosting`.
+    pub kind: String,
+    /// Creation time.
+    pub created_at: DateTime<Utc>,
+    /// Billing unit, e.g. `MONTH`.
+    pub billing_unit: String,
+    /// Billing count.
+    pub billing_count: u32,
+    /// Variant SKU.
+    pub sku: String,
+    /// IPv4.
+    pub ipv4: String,
+    /// Region code.
+    pub region: String,
+}
+
+impl Service {
+    /// The documented billing service item.
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({
+            "id": self.id,
+            "status": self.status,
+            "displayName": self.display_name,
+            "hostname": self.hostname,
+            "type": self.kind,
+            "createdAt": ts(self.created_at),
+            "dueDate": ts(self.created_at + chrono::Duration::days(30)),
+            "billingUnit": self.billing_unit,
+            "billingCount": self.billing_count,
+            "sku": self.sku,
+            "ipv4": self.ipv4,
+            "ipv6": Value::Null,
+            "meta": {"serviceType": self.kind},
+        })
+    }
+}
+
+/// A DNS zone.
+#[derive(Clone, Debug, Serialize)]
+pub struct Zone {
+    /// Zone name.
+    pub name: String,
+    /// `active`.
+    pub status: String,
+    /// Records.
+    pub records: Vec<Value>,
+    /// Creation time.
+    pub created_at: DateTime<Utc>,
+    /// Idempotency key of the write that created it.
+    pub idempotency_key: Option<String>,
+}
+
+/// A dedicated server task.
+#[derive(Clone, Debug, Serialize)]
+pub struct DedicatedTask {
+    /// Task uuid.
+    pub id: Uuid,
+    /// Service it belongs to.
+    pub service_id: Uuid,
+    /// Kind, e.g. `password_reset`.
+    pub kind: String,
+    /// `in_progress`, then `completed` (or `failed`).
+    pub status: String,
+    /// Stage.
+    pub stage: String,
+    /// Number of reads so far.
+    pub polls: u32,
+    /// Creation time.
+    pub created_at: DateTime<Utc>,
+    /// Last change.
+    pub updated_at: DateTime<Utc>,
+}
+
+impl DedicatedTask {
+    /// The documented task object.
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({
+            "id": self.id,
+            "kind": self.kind,
+            "status": self.status,
+            "stage": self.stage,
+            "errorCode": Value::Null,
+            "createdAt": ts(self.created_at),
+            "updatedAt": ts(self.updated_at),
+        })
+    }
+}
+
+/// The whole mutable state of one sandbox.
+#[derive(Debug, Default)]
+pub struct State {
+    /// Account balance.
+    pub balance: Decimal,
+    /// Account currency.
+    pub currency: String,
+    /// Regions `{id, name}`.
+    pub regions: Vec<Value>,
+    /// Catalog product items.
+    pub products: Vec<Value>,
+    /// Dedicated OS profiles.
+    pub images: Vec<Value>,
+    /// Services.
+    pub services: Vec<Service>,
+    /// Orders.
+    pub orders: Vec<Order>,
+    /// Invoices.
+    pub invoices: Vec<Invoice>,
+    /// Transactions (newest last).
+    pub transactions: Vec<Transaction>,
+    /// DNS zones.
+    pub zones: Vec<Zone>,
+    /// Saved SSH keys.
+    pub ssh_keys: Vec<Value>,
+    /// Asynchronous operations.
+    pub operations: Vec<OperationRecord>,
+    /// Dedicated tasks.
+    pub tasks: Vec<DedicatedTask>,
+    /// DNSSEC state per domain service id/name: (state, polls).
+    pub dnssec: HashMap<String, (String, u32)>,
+    /// Applied writes per idempotency key.
+    pub applied: HashMap<String, u32>,
+    /// Total applied writes.
+    pub writes: u64,
+}
+
+impl State {
+    /// Finds a service by uuid or (for domains) by name, case-insensitively, one trailing dot accepted.
+    pub fn find_service(&self, selector: &str) -> Option<&Service> {
+        if let Ok(id) = selector.parse::<Uuid>() {
+            return self.services.iter().find(|s| s.id == id);
+        }
+        let name = selector.trim_end_matches('.').to_ascii_lowercase();
+        self.services.iter().find(|s| s.status != "terminated" && s.hostname.eq_ignore_ascii_case(&name))
+    }
+
+    /// Records a balance debit.
+    pub fn debit(&mut self, amount: Decimal, kind: &str, invoice_id: Option<Uuid>, key: Option<&str>) {
+        self.balance -= amount;
+        self.transactions.push(Transaction {
+            id: Uuid::new_v4(),
+            created_at: Utc::now(),
+            status: "completed".into(),
+            kind: kind.into(),
+            currency: self.currency.clone(),
+            amount_in: Decimal::ZERO,
+            amount_out: amount,
+            invoice_id,
+            idempotency_key: key.map(str::to_owned),
+        });
+    }
+}

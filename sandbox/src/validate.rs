@@ -1,0 +1,233 @@
+//! Request validation against the spec: JSON bodies through `jsonschema` (draft 2020-12, with the
+//! whole spec registered so `#/components/...` refs resolve), and path/query/header parameters
+//! coerced from strings to their schema type and validated the same way.
+
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex};
+
+use jsonschema::{Draft, Registry, Validator};
+use serde_json::{Value, json};
+
+use crate::errors::{ApiError, FieldError};
+use crate::spec::{Operation, Param, ParamIn, Spec};
+
+const SPEC_URI: &str = "https://sandbox.invalid/openapi.json";
+
+/// Compiles and caches one validator per schema pointer of one spec.
+pub struct Validators {
+    spec: Arc<Spec>,
+    registry: Registry<'static>,
+    cache: Mutex<HashMap<String, Arc<Validator>>>,
+}
+
+impl std::fmt::Debug for Validators {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Validators").finish_non_exhaustive()
+    }
+}
+
+/// Validators of the embedded spec, shared by every sandbox in the process.
+pub static EMBEDDED: LazyLock<Arc<Validators>> =
+    LazyLock::new(|| Arc::new(Validators::new(crate::spec::SPEC.clone()).expect("spec registers")));
+
+impl Validators {
+    /// Registers the spec document as a schema resource.
+    pub fn new(spec: Arc<Spec>) -> Result<Self, String> {
+        let registry = Registry::new()
+            .draft(Draft::Draft202012)
+            .add(SPEC_URI, spec.doc.clone())
+            .and_then(|b| b.prepare())
+            .map_err(|e| e.to_string())?;
+        Ok(Self { spec, registry, cache: Mutex::new(HashMap::new()) })
+    }
+
+    /// The spec these validators follow.
+    pub fn spec(&self) -> &Arc<Spec> {
+        &self.spec
+    }
+
+    fn validator(&self, pointer: &str) -> Option<Arc<Validator>> {
+        if let Some(v) = self.cache.lock().unwrap().get(pointer) {
+            return Some(v.clone());
+        }
+        let wrapper = json!({"$ref": format!("{SPEC_URI}#{pointer}")});
+        let built = jsonschema::options()
+            .with_draft(Draft::Draft202012)
+            .should_validate_formats(true)
+            .with_registry(&self.registry)
+            .build(&wrapper);
+        match built {
+            Ok(v) => {
+                let v = Arc::new(v);
+                self.cache.lock().unwrap().insert(pointer.to_owned(), v.clone());
+                Some(v)
+            }
+            Err(e) => {
+                tracing::warn!("schema {pointer} does not compile: {e}");
+                None
+            }
+        }
+    }
+
+    /// Validates `instance` against the schema at `pointer`, prefixing field names with `prefix`.
+    pub fn check(&self, pointer: &str, instance: &Value, prefix: &str) -> Vec<FieldError> {
+        let Some(v) = self.validator(pointer) else { return Vec::new() };
+        v.iter_errors(instance)
+            .map(|e| {
+                let path = e.instance_path().to_string();
+                let field = if path.is_empty() { prefix.to_owned() } else { format!("{prefix}{path}") };
+                FieldError::new(field, e.to_string())
+            })
+            .collect()
+    }
+
+    /// Validates a response body against the operation's success schema (used by tests).
+    pub fn check_response(&self, op: &Operation, body: &Value) -> Vec<FieldError> {
+        match &op.success.1 {
+            Some(p) => self.check(p, body, "response"),
+            None => Vec::new(),
+        }
+    }
+
+    /// Validates parameters and body of a request; returns the parsed body.
+    pub fn check_request(
+        &self,
+        op: &Operation,
+        path_params: &HashMap<String, String>,
+        query: &[(String, String)],
+        headers: &http::HeaderMap,
+        body: &[u8],
+    ) -> Result<Option<Value>, ApiError> {
+        let mut errors = Vec::new();
+        for p in &op.params {
+            let raw: Option<String> = match p.location {
+                ParamIn::Path => path_params.get(&p.name).cloned(),
+                ParamIn::Query => {
+                    let vals: Vec<&str> = query.iter().filter(|(k, _)| *k == p.name).map(|(_, v)| v.as_str()).collect();
+                    if vals.is_empty() { None } else { Some(vals.join(",")) }
+                }
+                ParamIn::Header => headers.get(p.name.as_str()).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
+            };
+            if p.name.eq_ignore_ascii_case("idempotency-key") && p.location == ParamIn::Header {
+                self.check_idempotency_key(op, p, raw.as_deref())?;
+                continue;
+            }
+            let prefix = match p.location {
+                ParamIn::Path => "path",
+                ParamIn::Query => "query",
+                ParamIn::Header => "header",
+            };
+            let field = format!("{prefix}.{}", p.name);
+            match raw {
+                None if p.required => errors.push(FieldError { field, code: "required".into(), message: "is required".into() }),
+                None => {}
+                Some(raw) => {
+                    if let Some(ptr) = &p.schema_pointer {
+                        let value = coerce(&self.spec, ptr, &raw);
+                        errors.extend(self.check(ptr, &value, &field));
+                    }
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(ApiError::validation(errors));
+        }
+        let Some((ptr, required)) = &op.body else {
+            return Ok(if body.is_empty() { None } else { serde_json::from_slice(body).ok() });
+        };
+        if body.iter().all(u8::is_ascii_whitespace) {
+            if *required {
+                return Err(ApiError::validation(vec![FieldError {
+                    field: "body".into(),
+                    code: "required".into(),
+                    message: "a JSON body is required".into(),
+                }]));
+            }
+            return Ok(None);
+        }
+        let value: Value = serde_json::from_slice(body)
+            .map_err(|e| ApiError::invalid_field("body", &format!("body is not valid JSON: {e}")))?;
+        let errors = self.check(ptr, &value, "body");
+        if errors.is_empty() { Ok(Some(value)) } else { Err(ApiError::validation(errors)) }
+    }
+
+    fn check_idempotency_key(&self, op: &Operation, p: &Param, raw: Option<&str>) -> Result<(), ApiError> {
+        let required = p.required || op.idempotency.as_deref() == Some("required");
+        match raw {
+            None if required => Err(ApiError::new(
+                400,
+                "idempotency_key_required",
+                "This action needs an Idempotency-Key header: 8 to 128 letters, digits, dots, underscores, colons, hyphens.",
+            )),
+            None => Ok(()),
+            Some(k) if !valid_idempotency_key(k) => {
+                Err(ApiError::new(400, "invalid_idempotency_key", "The Idempotency-Key format is invalid."))
+            }
+            Some(k) => {
+                let errs = p.schema_pointer.as_deref().map(|ptr| self.check(ptr, &json!(k), "header.Idempotency-Key"));
+                if errs.is_some_and(|e| !e.is_empty()) {
+                    Err(ApiError::new(400, "invalid_idempotency_key", "The Idempotency-Key format is invalid."))
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+}
+
+/// 8 to 128 letters, digits, dots, underscores, colons, hyphens.
+pub fn valid_idempotency_key(k: &str) -> bool {
+    (8..=128).contains(&k.len()) && k.bytes().all(|b| b.is_ascii_alphanumeric() || b".:_-".contains(&b))
+}
+
+/// 1 to 120 characters, first a letter or digit, then letters, digits, dot, underscore, colon, hyphen.
+pub fn valid_client_request_id(v: &str) -> bool {
+    (1..=120).contains(&v.len())
+        && v.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
+        && v.bytes().all(|b| b.is_ascii_alphanumeric() || b".:_-".contains(&b))
+}
+
+fn schema_types(spec: &Spec, ptr: &str) -> Vec<String> {
+    let ptr = spec.deref_pointer(ptr);
+    let Some(s) = spec.doc.pointer(&ptr) else { return Vec::new() };
+    let mut out: Vec<String> = match s.get("type") {
+        Some(Value::String(t)) => vec![t.clone()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+        _ => Vec::new(),
+    };
+    for key in ["oneOf", "anyOf", "allOf"] {
+        if let Some(list) = s.get(key).and_then(Value::as_array) {
+            for i in 0..list.len() {
+                out.extend(schema_types(spec, &format!("{ptr}/{key}/{i}")));
+            }
+        }
+    }
+    out
+}
+
+/// Turns a raw parameter string into the JSON value its schema expects.
+fn coerce(spec: &Spec, ptr: &str, raw: &str) -> Value {
+    let types = schema_types(spec, ptr);
+    let has = |t: &str| types.iter().any(|x| x == t);
+    if has("array") {
+        let item_ptr = format!("{}/items", spec.deref_pointer(ptr));
+        return Value::Array(raw.split(',').map(|s| coerce(spec, &item_ptr, s)).collect());
+    }
+    if has("integer")
+        && let Ok(i) = raw.parse::<i64>()
+    {
+        return json!(i);
+    }
+    if has("number")
+        && let Ok(f) = raw.parse::<f64>()
+    {
+        return json!(f);
+    }
+    if has("boolean") && (raw == "true" || raw == "false") {
+        return json!(raw == "true");
+    }
+    if has("null") && raw == "null" && !has("string") {
+        return Value::Null;
+    }
+    Value::String(raw.to_owned())
+}
