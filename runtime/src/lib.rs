@@ -1,1 +1,79 @@
-//! Runtime for generated SDKs.
+//! Runtime for generated SDKs of the Customer Cloud Services API.
+//!
+//! Generated code compiles against this crate (see `docs/runtime-surface.md`). It knows the
+//! API's cross-cutting conventions, never a particular operation:
+//!
+//! * [`config`]: base URL, credentials, timeouts, policies, `Config::from_env`
+//!   (`CLOUD_API_BASE_URL`, `CLOUD_API_BEARER`, or `CLOUD_API_KEY` + `CLOUD_API_SECRET`);
+//! * [`transport`]: the pluggable HTTP stack (reqwest + rustls by default);
+//! * [`signing`]: signed mode behind the [`Signer`] trait (the default canonical string is ours:
+//!   the reference does not publish one; a published scheme can be dropped in without
+//!   regenerating);
+//! * [`idempotency`], [`retry`], [`rate_limit`]: keys fixed per logical call, bounded backoff with
+//!   full jitter, one 429 gate per client;
+//! * [`request`], [`response`], [`client`], [`error`]: assembling, sending, decoding; unknown
+//!   write outcomes are reconciled through `GET /v1/operations` before any resend;
+//! * [`pagination`], [`operation`], [`version`]: lists as streams, the operation envelope and
+//!   waiting, contract discovery;
+//! * [`secret`], [`nullable`]: redacted zeroizing secrets and absent-vs-null fields.
+//!
+//! ```no_run
+//! use sdk_runtime::{CallOptions, Client, Config, Idempotency, Method, OperationSpec, Request, SdkIdentity};
+//!
+//! static CREATE_ZONE: OperationSpec = OperationSpec {
+//!     operation_id: "createDnsZone",
+//!     method: Method::Post,
+//!     path: "/v1/dns/zones",
+//!     idempotency: Idempotency::Required,
+//!     operation_envelope: false,
+//! };
+//!
+//! # async fn run() -> Result<(), sdk_runtime::Error> {
+//! let client = Client::new(Config::from_env()?.sdk(SdkIdentity::new("cloud-sdk", "0.1.0", "2026-10-07.1")))?;
+//! let mut request = Request::new(&CREATE_ZONE);
+//! request.json_body(&serde_json::json!({ "name": "example.com" }))?;
+//! let mut options = CallOptions::default();
+//! options.set_client_request_id("zone-setup-1");
+//! match client.execute::<serde_json::Value>(request, options).await {
+//!     Ok(response) => println!("created, key {:?}", response.meta().idempotency_key),
+//!     Err(e) if e.is_write_outcome_unknown() => {
+//!         // Recover later with the same key; never create a new one.
+//!         eprintln!("{e}; key {:?}", e.idempotency_key());
+//!     }
+//!     Err(e) => return Err(e),
+//! }
+//! # Ok(())
+//! # }
+//! ```
+#![deny(missing_docs)]
+
+pub mod client;
+pub mod config;
+pub mod error;
+pub mod idempotency;
+pub mod nullable;
+pub mod operation;
+pub mod pagination;
+pub mod rate_limit;
+pub mod request;
+pub mod response;
+pub mod retry;
+pub mod secret;
+pub mod signing;
+pub mod spec;
+pub mod transport;
+pub mod version;
+
+pub use client::Client;
+pub use config::{Config, Credentials, SdkIdentity, Timeouts, WaitPolicy};
+pub use error::{ApiError, Error, ErrorCode, ErrorContext, Reconciliation, UnknownOutcome};
+pub use nullable::Nullable;
+pub use operation::{Operation, OperationReceipt, OperationStatus};
+pub use rate_limit::RateLimitInfo;
+pub use request::{CallOptions, Request};
+pub use response::{Response, ResponseMeta};
+pub use retry::RetryPolicy;
+pub use secret::Secret;
+pub use signing::{DefaultSigner, Signer, SigningInput};
+pub use spec::{Idempotency, Method, OperationSpec};
+pub use transport::{HttpRequest, HttpResponse, ReqwestTransport, Transport, TransportError, TransportErrorKind};

@@ -1,0 +1,354 @@
+//! Client configuration: base URL, credentials, timeouts, retry and wait policies, SDK identity,
+//! transport and signer; `Config::from_env` for deployments.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::error::Error;
+use crate::retry::RetryPolicy;
+use crate::secret::Secret;
+use crate::signing::{DefaultSigner, Signer};
+use crate::transport::Transport;
+
+/// Environment variable holding the base URL (e.g. `https://api.example.com`).
+pub const ENV_BASE_URL: &str = "CLOUD_API_BASE_URL";
+/// Environment variable holding a bearer credential, `<prefix>.<secret>`.
+pub const ENV_BEARER: &str = "CLOUD_API_BEARER";
+/// Environment variable holding a signed-mode API key (the credential prefix).
+pub const ENV_API_KEY: &str = "CLOUD_API_KEY";
+/// Environment variable holding a signed-mode API secret.
+pub const ENV_API_SECRET: &str = "CLOUD_API_SECRET";
+
+/// Who is calling: the generated SDK's name and version and the contract revision it was
+/// generated from. It appears in the `User-Agent` and in [`crate::version::check_contract`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SdkIdentity {
+    /// SDK crate name, e.g. `cloud-sdk`.
+    pub name: String,
+    /// SDK version, e.g. `0.1.0`.
+    pub version: String,
+    /// Contract revision the SDK was generated from, e.g. `2026-10-07.1`.
+    pub contract_revision: String,
+}
+
+impl SdkIdentity {
+    /// Builds an identity.
+    pub fn new(name: impl Into<String>, version: impl Into<String>, contract_revision: impl Into<String>) -> Self {
+        Self { name: name.into(), version: version.into(), contract_revision: contract_revision.into() }
+    }
+}
+
+impl Default for SdkIdentity {
+    fn default() -> Self {
+        Self::new("sdk-runtime", env!("CARGO_PKG_VERSION"), "unknown")
+    }
+}
+
+/// How requests authenticate (reference part 5).
+#[derive(Clone, Debug, Default)]
+pub enum Credentials {
+    /// No authentication headers (public endpoints, tests).
+    #[default]
+    None,
+    /// `Authorization: Bearer <prefix>.<secret>`.
+    Bearer(Secret),
+    /// Signed mode: `x-api-key`, `x-ts`, `x-nonce`, `x-content-sha256`, `x-signature`.
+    Signed {
+        /// The API key (credential prefix), sent in `x-api-key`.
+        api_key: String,
+        /// The credential secret, the HMAC key.
+        secret: Secret,
+    },
+}
+
+/// Timeouts. `None` means no limit at that level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timeouts {
+    /// TCP/TLS connect timeout (default transport only).
+    pub connect: Option<Duration>,
+    /// Timeout of one HTTP attempt.
+    pub attempt: Option<Duration>,
+    /// Timeout of a whole call, retries and waits included (overridable per call).
+    pub total: Option<Duration>,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Self {
+            connect: Some(Duration::from_secs(10)),
+            attempt: Some(Duration::from_secs(30)),
+            total: Some(Duration::from_secs(120)),
+        }
+    }
+}
+
+/// How [`OperationReceipt::wait`](crate::operation::OperationReceipt::wait) and the other
+/// pollers poll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WaitPolicy {
+    /// First delay between polls.
+    pub initial_interval: Duration,
+    /// Largest delay between polls (the delay doubles up to it).
+    pub max_interval: Duration,
+    /// Give up after this long ([`Error::WaitTimeout`]).
+    pub max_wait: Duration,
+    /// How long an operation may stay `unknown` before
+    /// [`Error::OperationOutcomeUnknown`] is returned.
+    pub unknown_patience: Duration,
+}
+
+impl Default for WaitPolicy {
+    fn default() -> Self {
+        Self {
+            initial_interval: Duration::from_secs(1),
+            max_interval: Duration::from_secs(15),
+            max_wait: Duration::from_secs(30 * 60),
+            unknown_patience: Duration::from_secs(5 * 60),
+        }
+    }
+}
+
+/// Client configuration (a builder: every setter takes and returns `self`).
+///
+/// ```
+/// use std::time::Duration;
+/// use sdk_runtime::{Config, RetryPolicy, SdkIdentity};
+/// let config = Config::new("https://api.example.com")
+///     .bearer("prefix.secret")
+///     .sdk(SdkIdentity::new("cloud-sdk", "0.1.0", "2026-10-07.1"))
+///     .attempt_timeout(Duration::from_secs(20))
+///     .retry_policy(RetryPolicy::default());
+/// # let _ = config;
+/// ```
+#[derive(Clone)]
+pub struct Config {
+    pub(crate) base_url: String,
+    pub(crate) credentials: Credentials,
+    pub(crate) timeouts: Timeouts,
+    pub(crate) retry: RetryPolicy,
+    pub(crate) wait: WaitPolicy,
+    pub(crate) sdk: SdkIdentity,
+    pub(crate) user_agent: Option<String>,
+    pub(crate) transport: Option<Arc<dyn Transport>>,
+    pub(crate) signer: Arc<dyn Signer>,
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("base_url", &self.base_url)
+            .field("credentials", &self.credentials)
+            .field("timeouts", &self.timeouts)
+            .field("retry", &self.retry)
+            .field("wait", &self.wait)
+            .field("sdk", &self.sdk)
+            .field("user_agent", &self.user_agent)
+            .field("transport", &self.transport)
+            .field("signer", &self.signer)
+            .finish()
+    }
+}
+
+impl Config {
+    /// A configuration for `base_url` with no credentials and default policies.
+    pub fn new(base_url: impl Into<String>) -> Self {
+        Self {
+            base_url: base_url.into(),
+            credentials: Credentials::None,
+            timeouts: Timeouts::default(),
+            retry: RetryPolicy::default(),
+            wait: WaitPolicy::default(),
+            sdk: SdkIdentity::default(),
+            user_agent: None,
+            transport: None,
+            signer: Arc::new(DefaultSigner),
+        }
+    }
+
+    /// Reads the configuration from the environment:
+    ///
+    /// * `CLOUD_API_BASE_URL` (required): base URL;
+    /// * `CLOUD_API_BEARER`: bearer credential `<prefix>.<secret>`; otherwise
+    /// * `CLOUD_API_KEY` and `CLOUD_API_SECRET`: signed-mode key and secret;
+    /// * with none of them, requests carry no credentials.
+    pub fn from_env() -> Result<Self, Error> {
+        Self::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// Like [`Config::from_env`], reading variables through `lookup` (testable).
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, Error> {
+        let get = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
+        let base_url = get(ENV_BASE_URL).ok_or_else(|| Error::config(format!("{ENV_BASE_URL} is not set")))?;
+        let mut config = Config::new(base_url.trim());
+        if let Some(token) = get(ENV_BEARER) {
+            config = config.bearer(token);
+        } else {
+            match (get(ENV_API_KEY), get(ENV_API_SECRET)) {
+                (Some(key), Some(secret)) => config = config.signed(key, secret),
+                (None, None) => {}
+                _ => {
+                    return Err(Error::config(format!(
+                        "signed mode needs both {ENV_API_KEY} and {ENV_API_SECRET}"
+                    )));
+                }
+            }
+        }
+        Ok(config)
+    }
+
+    /// Sets the base URL.
+    pub fn base_url(mut self, base_url: impl Into<String>) -> Self {
+        self.base_url = base_url.into();
+        self
+    }
+
+    /// Uses bearer mode with `token` = `<prefix>.<secret>`.
+    pub fn bearer(mut self, token: impl Into<Secret>) -> Self {
+        self.credentials = Credentials::Bearer(token.into());
+        self
+    }
+
+    /// Uses signed mode with this API key (prefix) and secret.
+    pub fn signed(mut self, api_key: impl Into<String>, secret: impl Into<Secret>) -> Self {
+        self.credentials = Credentials::Signed { api_key: api_key.into(), secret: secret.into() };
+        self
+    }
+
+    /// Sets the credentials.
+    pub fn credentials(mut self, credentials: Credentials) -> Self {
+        self.credentials = credentials;
+        self
+    }
+
+    /// Sets the SDK identity (name, version, contract revision).
+    pub fn sdk(mut self, sdk: SdkIdentity) -> Self {
+        self.sdk = sdk;
+        self
+    }
+
+    /// Replaces the `User-Agent` (default: `<sdk name>/<sdk version> (contract <revision>; sdk-runtime/<version>)`).
+    pub fn user_agent(mut self, user_agent: impl Into<String>) -> Self {
+        self.user_agent = Some(user_agent.into());
+        self
+    }
+
+    /// Sets all timeouts.
+    pub fn timeouts(mut self, timeouts: Timeouts) -> Self {
+        self.timeouts = timeouts;
+        self
+    }
+
+    /// Sets the connect timeout.
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.timeouts.connect = Some(timeout);
+        self
+    }
+
+    /// Sets the per-attempt timeout.
+    pub fn attempt_timeout(mut self, timeout: Duration) -> Self {
+        self.timeouts.attempt = Some(timeout);
+        self
+    }
+
+    /// Sets the whole-call timeout (retries and waits included).
+    pub fn total_timeout(mut self, timeout: Duration) -> Self {
+        self.timeouts.total = Some(timeout);
+        self
+    }
+
+    /// Sets the retry policy ([`RetryPolicy::disabled`] switches retries off).
+    pub fn retry_policy(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
+        self
+    }
+
+    /// Sets the polling policy of operation, task and DNSSEC waits.
+    pub fn wait_policy(mut self, policy: WaitPolicy) -> Self {
+        self.wait = policy;
+        self
+    }
+
+    /// Plugs another HTTP stack (default: [`ReqwestTransport`](crate::transport::ReqwestTransport)).
+    pub fn transport(mut self, transport: Arc<dyn Transport>) -> Self {
+        self.transport = Some(transport);
+        self
+    }
+
+    /// Plugs another signed-mode signer (default: [`DefaultSigner`]).
+    pub fn signer(mut self, signer: Arc<dyn Signer>) -> Self {
+        self.signer = signer;
+        self
+    }
+
+    /// The base URL.
+    pub fn get_base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// The SDK identity.
+    pub fn get_sdk(&self) -> &SdkIdentity {
+        &self.sdk
+    }
+
+    /// The credentials.
+    pub fn get_credentials(&self) -> &Credentials {
+        &self.credentials
+    }
+
+    /// The timeouts.
+    pub fn get_timeouts(&self) -> &Timeouts {
+        &self.timeouts
+    }
+
+    /// The retry policy.
+    pub fn get_retry_policy(&self) -> &RetryPolicy {
+        &self.retry
+    }
+
+    /// The wait policy.
+    pub fn get_wait_policy(&self) -> &WaitPolicy {
+        &self.wait
+    }
+
+    /// The `User-Agent` sent with every request.
+    pub fn effective_user_agent(&self) -> String {
+        self.user_agent.clone().unwrap_or_else(|| {
+            format!(
+                "{}/{} (contract {}; sdk-runtime/{})",
+                self.sdk.name,
+                self.sdk.version,
+                self.sdk.contract_revision,
+                env!("CARGO_PKG_VERSION")
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn from_lookup_modes() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+        };
+        assert!(Config::from_lookup(env(&[])).is_err());
+        let c = Config::from_lookup(env(&[(ENV_BASE_URL, "http://x"), (ENV_BEARER, "p.s")])).unwrap();
+        assert!(matches!(c.credentials, Credentials::Bearer(_)));
+        let c = Config::from_lookup(env(&[(ENV_BASE_URL, "http://x"), (ENV_API_KEY, "k"), (ENV_API_SECRET, "s")]))
+            .unwrap();
+        assert!(matches!(c.credentials, Credentials::Signed { .. }));
+        assert!(!format!("{c:?}").contains("\"s\""));
+        assert!(Config::from_lookup(env(&[(ENV_BASE_URL, "http://x"), (ENV_API_KEY, "k")])).is_err());
+    }
+
+    #[test]
+    fn user_agent_names_sdk_and_revision() {
+        let c = Config::new("http://x").sdk(SdkIdentity::new("cloud-sdk", "1.2.3", "2026-10-07.1"));
+        let ua = c.effective_user_agent();
+        assert!(ua.starts_with("cloud-sdk/1.2.3"));
+        assert!(ua.contains("2026-10-07.1"));
+    }
+}

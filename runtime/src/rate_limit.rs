@@ -1,0 +1,179 @@
+//! Rate-limit headers (`RateLimit-*`, legacy `X-RateLimit-Reset`, `Retry-After`) and the per-client 429 gate.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use http::HeaderMap;
+use tokio::time::Instant;
+
+/// Rate-limit information read from a response's headers (reference part 8).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RateLimitInfo {
+    /// `RateLimit-Limit`: the request budget.
+    pub limit: Option<u64>,
+    /// `RateLimit-Remaining`: requests left in the window.
+    pub remaining: Option<u64>,
+    /// `RateLimit-Reset`: seconds until the window resets.
+    pub reset_seconds: Option<u64>,
+    /// Legacy `X-RateLimit-Reset`: Unix timestamp of the reset.
+    pub legacy_reset_unix: Option<i64>,
+    /// `Retry-After` (429 and 409 `idempotency_in_progress`), as a delay.
+    pub retry_after: Option<Duration>,
+}
+
+fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim)
+}
+
+impl RateLimitInfo {
+    /// Reads the rate-limit headers; unparsable values are ignored.
+    pub fn from_headers(headers: &HeaderMap) -> Self {
+        let num = |name: &str| header_str(headers, name).and_then(|v| v.parse::<u64>().ok());
+        Self {
+            limit: num("ratelimit-limit"),
+            remaining: num("ratelimit-remaining"),
+            reset_seconds: num("ratelimit-reset"),
+            legacy_reset_unix: header_str(headers, "x-ratelimit-reset").and_then(|v| v.parse().ok()),
+            retry_after: header_str(headers, "retry-after").and_then(parse_retry_after),
+        }
+    }
+
+    /// How long to wait before the next request after a 429: `Retry-After`, else
+    /// `RateLimit-Reset`, else the legacy reset timestamp. `None` when no header says.
+    pub fn suggested_wait(&self) -> Option<Duration> {
+        if let Some(d) = self.retry_after {
+            return Some(d);
+        }
+        if let Some(s) = self.reset_seconds {
+            return Some(Duration::from_secs(s));
+        }
+        self.legacy_reset_unix.map(|ts| {
+            let now = chrono::Utc::now().timestamp();
+            Duration::from_secs(ts.saturating_sub(now).max(0) as u64)
+        })
+    }
+}
+
+/// Parses `Retry-After`: delta seconds or an HTTP date (IMF-fixdate).
+pub fn parse_retry_after(value: &str) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(secs) = value.parse::<u64>() {
+        return Some(Duration::from_secs(secs));
+    }
+    if let Ok(f) = value.parse::<f64>() {
+        if f.is_finite() && f >= 0.0 {
+            return Some(Duration::from_secs_f64(f));
+        }
+        return None;
+    }
+    let date = chrono::DateTime::parse_from_rfc2822(value).ok()?;
+    let delta = date.with_timezone(&chrono::Utc) - chrono::Utc::now();
+    Some(delta.to_std().unwrap_or(Duration::ZERO))
+}
+
+/// The per-client 429 gate.
+///
+/// When a response is 429 the gate closes until the advertised time. While it is closed every
+/// request of the client waits; when it reopens exactly one request (the probe) goes through,
+/// the others wait for its outcome: on success the gate opens for all, on another 429 it closes
+/// again. Retries after a 429 are therefore never parallel.
+#[derive(Debug, Default)]
+pub struct RateLimitGate {
+    closed_until: Mutex<Option<Instant>>,
+    probe: tokio::sync::Mutex<()>,
+}
+
+/// Held by the one request allowed to probe a gate that was closed; release it by dropping.
+#[derive(Debug)]
+pub struct ProbePermit<'a> {
+    _guard: tokio::sync::MutexGuard<'a, ()>,
+}
+
+impl RateLimitGate {
+    /// A new, open gate.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn state(&self) -> Option<Instant> {
+        *self.closed_until.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether the gate is currently closed (a 429 was seen and no request succeeded since).
+    pub fn is_closed(&self) -> bool {
+        self.state().is_some()
+    }
+
+    /// Waits until this request may be sent. Returns a permit when this request is the probe.
+    pub async fn acquire(&self) -> Option<ProbePermit<'_>> {
+        loop {
+            let until = self.state()?;
+            tokio::time::sleep_until(until).await;
+            let guard = self.probe.lock().await;
+            match self.state() {
+                None => return None,
+                Some(t) if t > Instant::now() => continue,
+                Some(_) => return Some(ProbePermit { _guard: guard }),
+            }
+        }
+    }
+
+    /// Closes the gate for `wait` (after a 429).
+    pub fn close_for(&self, wait: Duration) {
+        let until = Instant::now() + wait;
+        let mut state = self.closed_until.lock().unwrap_or_else(|e| e.into_inner());
+        *state = Some(match *state {
+            Some(existing) if existing > until => existing,
+            _ => until,
+        });
+    }
+
+    /// Opens the gate (a request went through without a 429).
+    pub fn open(&self) {
+        *self.closed_until.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http::HeaderValue;
+
+    #[test]
+    fn reads_headers() {
+        let mut h = HeaderMap::new();
+        h.insert("RateLimit-Limit", HeaderValue::from_static("100"));
+        h.insert("RateLimit-Remaining", HeaderValue::from_static("7"));
+        h.insert("RateLimit-Reset", HeaderValue::from_static("30"));
+        h.insert("X-RateLimit-Reset", HeaderValue::from_static("1700000000"));
+        h.insert("Retry-After", HeaderValue::from_static("3"));
+        let info = RateLimitInfo::from_headers(&h);
+        assert_eq!(info.limit, Some(100));
+        assert_eq!(info.remaining, Some(7));
+        assert_eq!(info.reset_seconds, Some(30));
+        assert_eq!(info.legacy_reset_unix, Some(1_700_000_000));
+        assert_eq!(info.retry_after, Some(Duration::from_secs(3)));
+        assert_eq!(info.suggested_wait(), Some(Duration::from_secs(3)));
+    }
+
+    #[test]
+    fn retry_after_forms() {
+        assert_eq!(parse_retry_after("0"), Some(Duration::ZERO));
+        assert_eq!(parse_retry_after("0.5"), Some(Duration::from_millis(500)));
+        assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), Some(Duration::ZERO));
+        assert_eq!(parse_retry_after("soon"), None);
+    }
+
+    #[tokio::test]
+    async fn gate_open_by_default() {
+        let gate = RateLimitGate::new();
+        assert!(gate.acquire().await.is_none());
+        gate.close_for(Duration::from_millis(10));
+        assert!(gate.is_closed());
+        let permit = gate.acquire().await;
+        assert!(permit.is_some());
+        gate.open();
+        drop(permit);
+        assert!(gate.acquire().await.is_none());
+    }
+}

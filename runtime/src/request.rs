@@ -1,0 +1,257 @@
+//! Request assembly (`Request`: path parameters, query, headers, JSON body) and per-call options (`CallOptions`).
+
+use std::fmt::{Display, Write as _};
+use std::time::Duration;
+
+use bytes::Bytes;
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+
+use crate::error::Error;
+use crate::idempotency::{validate_client_request_id, validate_idempotency_key};
+use crate::spec::OperationSpec;
+
+/// Characters left unencoded in a path segment or query component: RFC 3986 unreserved.
+const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+
+/// Percent-encodes one path segment or query component (everything but RFC 3986 unreserved).
+pub fn encode_component(value: &str) -> String {
+    utf8_percent_encode(value, COMPONENT).to_string()
+}
+
+/// Per-call options exposed by the generated fluent builders.
+#[derive(Clone, Debug, Default)]
+pub struct CallOptions {
+    idempotency_key: Option<String>,
+    client_request_id: Option<String>,
+    operation_format: bool,
+    timeout: Option<Duration>,
+}
+
+impl CallOptions {
+    /// New default options.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Uses this `Idempotency-Key` instead of a generated one (validated before any I/O).
+    pub fn set_idempotency_key(&mut self, key: impl Into<String>) {
+        self.idempotency_key = Some(key.into());
+    }
+
+    /// Sends this `x-client-request-id` (validated before any I/O).
+    pub fn set_client_request_id(&mut self, id: impl Into<String>) {
+        self.client_request_id = Some(id.into());
+    }
+
+    /// Sends `x-svc-response-format: operation` (canonical operation envelope).
+    pub fn set_operation_format(&mut self, on: bool) {
+        self.operation_format = on;
+    }
+
+    /// Sets the whole-call timeout of this call (retries and waits included).
+    pub fn set_timeout(&mut self, whole_call: Duration) {
+        self.timeout = Some(whole_call);
+    }
+
+    /// The caller's idempotency key, if any.
+    pub fn idempotency_key(&self) -> Option<&str> {
+        self.idempotency_key.as_deref()
+    }
+
+    /// The caller's client request id, if any.
+    pub fn client_request_id(&self) -> Option<&str> {
+        self.client_request_id.as_deref()
+    }
+
+    /// Whether the canonical operation envelope is requested.
+    pub fn operation_format(&self) -> bool {
+        self.operation_format
+    }
+
+    /// The per-call whole-call timeout, if any.
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
+    /// Validates the options (before any I/O).
+    pub fn validate(&self) -> Result<(), Error> {
+        if let Some(key) = &self.idempotency_key {
+            validate_idempotency_key(key)?;
+        }
+        if let Some(id) = &self.client_request_id {
+            validate_client_request_id(id)?;
+        }
+        Ok(())
+    }
+}
+
+/// One request being assembled by generated code for an [`OperationSpec`].
+#[derive(Clone, Debug)]
+pub struct Request {
+    spec: &'static OperationSpec,
+    path_params: Vec<(String, String)>,
+    query: Vec<(String, String)>,
+    headers: Vec<(String, String)>,
+    body: Option<(Bytes, &'static str)>,
+}
+
+impl Request {
+    /// Starts a request for `spec`.
+    pub fn new(spec: &'static OperationSpec) -> Self {
+        Self { spec, path_params: Vec::new(), query: Vec::new(), headers: Vec::new(), body: None }
+    }
+
+    /// The operation.
+    pub fn spec(&self) -> &'static OperationSpec {
+        self.spec
+    }
+
+    /// Sets the path parameter `name` (its `{name}` in the template); the value is
+    /// percent-encoded as one segment.
+    pub fn path_param(&mut self, name: &str, value: &dyn Display) {
+        self.path_params.push((name.to_owned(), value.to_string()));
+    }
+
+    /// Adds the query parameter `name=value` (percent-encoded).
+    pub fn query(&mut self, name: &str, value: &dyn Display) {
+        self.query.push((name.to_owned(), encode_component(&value.to_string())));
+    }
+
+    /// Adds `name=v1,v2,…` (each value percent-encoded, literal commas). Nothing is added for an
+    /// empty slice.
+    pub fn query_csv<T: Display>(&mut self, name: &str, values: &[T]) {
+        if values.is_empty() {
+            return;
+        }
+        let joined = values.iter().map(|v| encode_component(&v.to_string())).collect::<Vec<_>>().join(",");
+        self.query.push((name.to_owned(), joined));
+    }
+
+    /// Adds a header. `Idempotency-Key` and `x-client-request-id` set here are treated like
+    /// the [`CallOptions`] setters (validated, kept across retries).
+    pub fn header(&mut self, name: &str, value: &dyn Display) {
+        self.headers.push((name.to_owned(), value.to_string()));
+    }
+
+    /// Serializes `body` as the JSON body (the exact bytes are then fixed for every attempt).
+    pub fn json_body<B: serde::Serialize + ?Sized>(&mut self, body: &B) -> Result<(), Error> {
+        let bytes = serde_json::to_vec(body)
+            .map_err(|e| Error::validation(format!("cannot serialize the request body: {e}")))?;
+        self.body = Some((Bytes::from(bytes), "application/json"));
+        Ok(())
+    }
+
+    /// Sets a raw body with its content type.
+    pub fn raw_body(&mut self, body: impl Into<Bytes>, content_type: &'static str) {
+        self.body = Some((body.into(), content_type));
+    }
+
+    /// The body bytes and content type, if any.
+    pub fn body(&self) -> Option<(&Bytes, &'static str)> {
+        self.body.as_ref().map(|(b, c)| (b, *c))
+    }
+
+    /// Extra headers, in insertion order.
+    pub fn headers(&self) -> &[(String, String)] {
+        &self.headers
+    }
+
+    /// Renders the path (template with encoded parameters), without the query string.
+    pub fn render_path(&self) -> Result<String, Error> {
+        let template = self.spec.path;
+        let mut out = String::with_capacity(template.len() + 16);
+        let mut rest = template;
+        while let Some(start) = rest.find('{') {
+            out.push_str(&rest[..start]);
+            let end = rest[start..]
+                .find('}')
+                .map(|e| start + e)
+                .ok_or_else(|| Error::validation(format!("malformed path template {template}")))?;
+            let name = &rest[start + 1..end];
+            let value = self
+                .path_params
+                .iter()
+                .rev()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str())
+                .ok_or_else(|| Error::validation(format!("missing path parameter `{name}`")))?;
+            if value.is_empty() || value == "." || value == ".." {
+                return Err(Error::validation(format!("path parameter `{name}` must not be empty, `.` or `..`")));
+            }
+            out.push_str(&encode_component(value));
+            rest = &rest[end + 1..];
+        }
+        out.push_str(rest);
+        Ok(out)
+    }
+
+    /// Renders the query string (without `?`), empty when there is none.
+    pub fn render_query(&self) -> String {
+        let mut out = String::new();
+        for (i, (name, value)) in self.query.iter().enumerate() {
+            if i > 0 {
+                out.push('&');
+            }
+            let _ = write!(out, "{}={}", encode_component(name), value);
+        }
+        out
+    }
+
+    /// Path and query, e.g. `/v1/products?limit=10`.
+    pub fn path_and_query(&self) -> Result<String, Error> {
+        let path = self.render_path()?;
+        let query = self.render_query();
+        Ok(if query.is_empty() { path } else { format!("{path}?{query}") })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::{Idempotency, Method};
+
+    static SPEC: OperationSpec = OperationSpec {
+        operation_id: "getDnsZone",
+        method: Method::Get,
+        path: "/v1/dns/zones/{name}/records/{id}",
+        idempotency: Idempotency::None,
+        operation_envelope: false,
+    };
+
+    #[test]
+    fn renders_path_and_query() {
+        let mut r = Request::new(&SPEC);
+        r.path_param("name", &"a b/c");
+        r.path_param("id", &7);
+        r.query("q", &"x&y=z");
+        r.query_csv("statuses", &["active", "suspended"]);
+        r.query_csv::<String>("empty", &[]);
+        assert_eq!(
+            r.path_and_query().unwrap(),
+            "/v1/dns/zones/a%20b%2Fc/records/7?q=x%26y%3Dz&statuses=active,suspended"
+        );
+    }
+
+    #[test]
+    fn rejects_missing_and_dot_segments() {
+        let mut r = Request::new(&SPEC);
+        r.path_param("name", &"example.com");
+        assert!(r.render_path().is_err());
+        r.path_param("id", &"..");
+        assert!(r.render_path().is_err());
+    }
+
+    #[test]
+    fn options_validation() {
+        let mut o = CallOptions::new();
+        o.set_idempotency_key("short");
+        assert!(o.validate().is_err());
+        let mut o = CallOptions::new();
+        o.set_client_request_id("-bad");
+        assert!(o.validate().is_err());
+        let mut o = CallOptions::new();
+        o.set_idempotency_key("good-key-123");
+        o.set_client_request_id("trace.1");
+        assert!(o.validate().is_ok());
+    }
+}
