@@ -1,1 +1,34 @@
-//! Sandbox server.
+//! `cloud-sandbox`: a local, stateful server of the Customer Cloud Services API, driven by
+//! `spec/openapi.yaml`, for end-to-end tests of the generated SDK and for offline use.
+//!
+//! ```no_run
+//! # async fn demo() {
+//! let sandbox = cloud_sandbox::Sandbox::start().await.unwrap();
+//! let url = sandbox.base_url();
+//! let bearer = sandbox.credentials().bearer.bearer_token();
+//! # let _ = (url, bearer);
+//! # }
+//! ```
+#![deny(missing_docs)]
+
+pub mod app;
+pub mod auth;
+pub mod errors;
+pub mod faults;
+pub mod handle;
+pub mod idempotency;
+pub mod operations;
+pub mod ops;
+pub mod pagination;
+pub mod ratelimit;
+pub mod seed;
+pub mod spec;
+pub mod state;
+pub mod synth;
+pub mod validate;
+
+pub use auth::{Credential, Mode};
+pub use faults::{Fault, Matcher, RandomFaults};
+pub use handle::{Sandbox, SandboxConfig};
+pub use operations::{OpStatus, Progression};
+pub use seed::SeededCredentials;

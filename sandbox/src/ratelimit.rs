@@ -44,6 +44,11 @@ pub struct RateLimiter {
 }
 
 impl RateLimiter {
+    /// A limiter with the given configuration.
+    pub fn new(config: Option<(u32, Duration)>) -> Self {
+        Self { config, windows: HashMap::new() }
+    }
+
     /// Counts one request of `credential`.
     pub fn check(&mut self, credential: Option<Uuid>) -> Verdict {
         let Some((budget, window)) = self.config else {

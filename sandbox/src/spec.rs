@@ -302,7 +302,10 @@ fn parse_success(doc: &Value, op: &Value, op_ptr: &str) -> (u16, Option<String>)
     let Some(responses) = op.get("responses").and_then(Value::as_object) else { return (200, None) };
     let mut codes: Vec<(&String, u16)> = responses
         .keys()
-        .filter_map(|k| k.parse::<u16>().ok().filter(|c| (200..300).contains(c)).map(|c| (k, c)))
+        .filter_map(|k| {
+            let c = if k.eq_ignore_ascii_case("2XX") { Some(200) } else { k.parse::<u16>().ok() };
+            c.filter(|c| (200..300).contains(c)).map(|c| (k, c))
+        })
         .collect();
     codes.sort_by_key(|(_, c)| *c);
     let Some((key, code)) = codes.first() else { return (200, None) };

@@ -1,0 +1,269 @@
+//! The in-process handle: start/stop, seeded credentials, seeding, fault injection, operation
+//! control and ledger inspection for tests.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chrono::Utc;
+use rust_decimal::Decimal;
+use tokio::net::TcpListener;
+use tokio::sync::Notify;
+use uuid::Uuid;
+
+use crate::app::Inner;
+use crate::auth::{AuthStore, Credential};
+use crate::faults::{Fault, FaultPlan, Matcher, RandomFaults};
+use crate::idempotency::IdempotencyStore;
+use crate::operations::{OpStatus, OperationRecord, Progression};
+use crate::ratelimit::RateLimiter;
+use crate::seed::{self, SeededCredentials};
+use crate::state::{DedicatedTask, Invoice, Order, Service, State, Transaction, Zone};
+
+/// Start-up options.
+#[derive(Clone, Debug)]
+pub struct SandboxConfig {
+    /// Address to bind; `127.0.0.1:0` picks a free port.
+    pub addr: SocketAddr,
+    /// Seed of credentials, catalog ids and random faults.
+    pub seed: u64,
+    /// Initial balance (EUR).
+    pub balance: Decimal,
+    /// Rate limit `(budget, window)` per credential; `None` (default) = off.
+    pub rate_limit: Option<(u32, Duration)>,
+    /// How operations advance.
+    pub progression: Progression,
+    /// Spec text to serve instead of the embedded `spec/openapi.yaml`.
+    pub spec_yaml: Option<String>,
+}
+
+impl Default for SandboxConfig {
+    fn default() -> Self {
+        Self {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            seed: 42,
+            balance: Decimal::new(100_000, 2),
+            rate_limit: None,
+            progression: Progression::PerPoll,
+            spec_yaml: None,
+        }
+    }
+}
+
+/// A running sandbox. Dropping it stops the server.
+#[derive(Debug)]
+pub struct Sandbox {
+    inner: Arc<Inner>,
+    addr: SocketAddr,
+    shutdown: Arc<Notify>,
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        self.shutdown.notify_waiters();
+    }
+}
+
+impl Sandbox {
+    /// Starts with the default configuration on `127.0.0.1:0`.
+    pub async fn start() -> std::io::Result<Self> {
+        Self::start_with(SandboxConfig::default()).await
+    }
+
+    /// Starts with `config`.
+    pub async fn start_with(config: SandboxConfig) -> std::io::Result<Self> {
+        let (spec, validators) = match &config.spec_yaml {
+            None => (crate::spec::SPEC.clone(), crate::validate::EMBEDDED.clone()),
+            Some(text) => {
+                let spec = Arc::new(crate::spec::Spec::parse(text).map_err(std::io::Error::other)?);
+                let v = Arc::new(crate::validate::Validators::new(spec.clone()).map_err(std::io::Error::other)?);
+                (spec, v)
+            }
+        };
+        let mut state = State::default();
+        seed::populate(&mut state, config.seed);
+        state.balance = config.balance;
+        let seeded = seed::credentials(config.seed);
+        let mut auth = AuthStore::default();
+        for c in seeded.all() {
+            auth.insert(c.clone());
+        }
+        let inner = Arc::new(Inner {
+            spec,
+            validators,
+            state: Mutex::new(state),
+            auth: Mutex::new(auth),
+            idem: Mutex::new(IdempotencyStore::default()),
+            faults: Mutex::new(FaultPlan::default()),
+            rate: Mutex::new(RateLimiter::new(config.rate_limit)),
+            progression: Mutex::new(config.progression),
+            outcome: Mutex::new(OpStatus::Succeeded),
+            seeded,
+        });
+        let listener = TcpListener::bind(config.addr).await?;
+        let addr = listener.local_addr()?;
+        let shutdown = Arc::new(Notify::new());
+        tokio::spawn(crate::app::serve(listener, inner.clone(), shutdown.clone()));
+        Ok(Self { inner, addr, shutdown })
+    }
+
+    /// `http://127.0.0.1:PORT` (no trailing slash).
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The bound address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The seeded credentials.
+    pub fn credentials(&self) -> &SeededCredentials {
+        &self.inner.seeded
+    }
+
+    /// The shared state (advanced use).
+    pub fn inner(&self) -> &Arc<Inner> {
+        &self.inner
+    }
+
+    // ---- seeding ----
+
+    /// Sets the account balance.
+    pub fn set_balance(&self, amount: Decimal) {
+        self.inner.state.lock().unwrap().balance = amount;
+    }
+
+    /// Adds a credential (e.g. with custom scopes or CIDRs).
+    pub fn add_credential(&self, c: Credential) {
+        self.inner.auth.lock().unwrap().insert(c);
+    }
+
+    /// Creates an unpaid invoice (with an unpaid order) of `total`; returns the invoice id.
+    pub fn add_unpaid_invoice(&self, total: Decimal) -> Uuid {
+        let mut st = self.inner.state.lock().unwrap();
+        let (order_id, invoice_id) = (Uuid::new_v4(), Uuid::new_v4());
+        let currency = st.currency.clone();
+        let number = format!("INV-{}", 100_000 + st.invoices.len());
+        st.invoices.push(Invoice { id: invoice_id, number, status: "unpaid".into(), order_id: Some(order_id), total, paid: Decimal::ZERO, currency: currency.clone(), created_at: Utc::now() });
+        st.orders.push(Order { id: order_id, status: "unpaid".into(), kind: "seeded".into(), total, currency, invoice_id: Some(invoice_id), service_ids: vec![], items: serde_json::json!([]), idempotency_key: None, created_at: Utc::now() });
+        invoice_id
+    }
+
+    /// Adds a service; returns its id.
+    pub fn add_service(&self, kind: &str, hostname: &str, status: &str) -> Uuid {
+        let id = Uuid::new_v4();
+        self.inner.state.lock().unwrap().services.push(Service {
+            id, status: status.into(), display_name: format!("{kind} {hostname}"), hostname: hostname.into(), kind: kind.into(),
+            created_at: Utc::now(), billing_unit: "MONTH".into(), billing_count: 1, sku: format!("{kind}-std"), ipv4: "192.0.2.10".into(), region: "DE".into(),
+        });
+        id
+    }
+
+    /// The first seeded service of a kind (`vps`, `dedicated`, `domain`, `tcp-proxy`) that is active.
+    pub fn service_of_kind(&self, kind: &str) -> Option<Service> {
+        self.inner.state.lock().unwrap().services.iter().find(|s| s.kind == kind && s.status == "active").cloned()
+    }
+
+    // ---- faults, rate limits, operations ----
+
+    /// Injects `fault` into the next `times` requests matching `matcher`.
+    pub fn inject(&self, fault: Fault, matcher: Matcher, times: u32) {
+        self.inner.faults.lock().unwrap().push(fault, matcher, times);
+    }
+
+    /// Installs a seeded random fault schedule (reproducible for a given seed and request order).
+    pub fn inject_random(&self, random: RandomFaults) {
+        self.inner.faults.lock().unwrap().set_random(Some(random));
+    }
+
+    /// Removes every scheduled fault.
+    pub fn clear_faults(&self) {
+        self.inner.faults.lock().unwrap().clear();
+    }
+
+    /// Faults injected so far: (method, path, fault).
+    pub fn injected_faults(&self) -> Vec<(String, String, Fault)> {
+        self.inner.faults.lock().unwrap().injected.clone()
+    }
+
+    /// Sets (or turns off) the rate limit: `budget` requests per `window` per credential.
+    pub fn set_rate_limit(&self, limit: Option<(u32, Duration)>) {
+        let mut r = self.inner.rate.lock().unwrap();
+        r.config = limit;
+        r.reset();
+    }
+
+    /// Sets how operations and tasks advance.
+    pub fn set_progression(&self, p: Progression) {
+        *self.inner.progression.lock().unwrap() = p;
+    }
+
+    /// Sets the terminal status new operations reach (`Succeeded` by default; `Failed`,
+    /// `Cancelled`, or `Unknown` to leave them needing reconciliation).
+    pub fn set_operation_outcome(&self, status: OpStatus) {
+        *self.inner.outcome.lock().unwrap() = status;
+    }
+
+    /// Forces an operation's status now; false if unknown or already terminal (immutable).
+    pub fn set_operation_status(&self, id: &str, status: OpStatus) -> bool {
+        self.inner.state.lock().unwrap().operations.iter_mut().find(|o| o.id == id).is_some_and(|o| o.force(status))
+    }
+
+    // ---- ledger inspection ----
+
+    /// Current balance.
+    pub fn balance(&self) -> Decimal {
+        self.inner.state.lock().unwrap().balance
+    }
+
+    /// All orders.
+    pub fn orders(&self) -> Vec<Order> {
+        self.inner.state.lock().unwrap().orders.clone()
+    }
+
+    /// All invoices.
+    pub fn invoices(&self) -> Vec<Invoice> {
+        self.inner.state.lock().unwrap().invoices.clone()
+    }
+
+    /// Transactions made by writes (seeded history excluded).
+    pub fn transactions(&self) -> Vec<Transaction> {
+        self.inner.state.lock().unwrap().transactions.iter().filter(|t| t.kind != "credit" && t.idempotency_key.is_some() || t.kind == "deploy_debit").cloned().collect()
+    }
+
+    /// Debits (balance movements out) made by writes.
+    pub fn debits(&self) -> Vec<Transaction> {
+        self.transactions().into_iter().filter(|t| t.amount_out > Decimal::ZERO).collect()
+    }
+
+    /// All services.
+    pub fn services(&self) -> Vec<Service> {
+        self.inner.state.lock().unwrap().services.clone()
+    }
+
+    /// DNS zones.
+    pub fn zones(&self) -> Vec<Zone> {
+        self.inner.state.lock().unwrap().zones.clone()
+    }
+
+    /// Operations.
+    pub fn operations(&self) -> Vec<OperationRecord> {
+        self.inner.state.lock().unwrap().operations.clone()
+    }
+
+    /// Dedicated tasks.
+    pub fn tasks(&self) -> Vec<DedicatedTask> {
+        self.inner.state.lock().unwrap().tasks.clone()
+    }
+
+    /// How many times a write under this Idempotency-Key was applied (replays do not count).
+    pub fn applied_writes(&self, idempotency_key: &str) -> u32 {
+        self.inner.state.lock().unwrap().applied.get(idempotency_key).copied().unwrap_or(0)
+    }
+
+    /// Total applied writes.
+    pub fn total_writes(&self) -> u64 {
+        self.inner.state.lock().unwrap().writes
+    }
+}

@@ -1,0 +1,110 @@
+//! Dedicated servers: unpaid deployments (order + invoice, provisioning after payment),
+//! password-reset tasks and task polling (`in_progress` → `completed` on reads).
+
+use chrono::Utc;
+use rust_decimal::Decimal;
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use crate::app::{Ctx, Inner, Reply};
+use crate::errors::ApiError;
+use crate::operations::Progression;
+use crate::state::{DedicatedTask, money};
+
+/// `POST /v1/dedicated/deployments`: creates an unpaid order and invoice.
+pub fn deploy(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let body = ctx.body.clone().unwrap_or_default();
+    let cfg = body["configuration_code"].as_str().unwrap_or_default().to_owned();
+    let region = body["region_code"].as_str().unwrap_or_default().to_owned();
+    let os = body["os_profile_id"].as_i64().unwrap_or_default();
+    let currency = body["currency"].as_str().unwrap_or("EUR").to_owned();
+    let total = {
+        let st = inner.state.lock().unwrap();
+        let product = st
+            .products
+            .iter()
+            .find(|p| p["configuration_code"] == cfg.as_str() && p["region"] == region.as_str())
+            .ok_or_else(|| ApiError::new(409, "dedicated_configuration_unavailable", "The dedicated configuration, region or OS is unavailable."))?;
+        let image = st
+            .images
+            .iter()
+            .find(|i| i["id"] == os && i["configuration_code"] == cfg.as_str())
+            .ok_or_else(|| ApiError::new(409, "dedicated_configuration_unavailable", "The dedicated configuration, region or OS is unavailable."))?;
+        if body.get("ssh_key_id").is_some() && image["ssh_keys_supported"] == false {
+            return Err(ApiError::new(409, "dedicated_os_ssh_keys_not_supported", "The OS profile cannot install SSH keys."));
+        }
+        let price: Decimal = product["price"].as_str().unwrap_or("0").parse().unwrap_or_default();
+        let setup: Decimal = product["billing_cycles"][0]["setup_fee"].as_str().unwrap_or("0").parse().unwrap_or_default();
+        price * Decimal::from(body["billing"]["count"].as_u64().unwrap_or(1)) + setup
+    };
+    let (order, invoice) = crate::ops::billing::create_unpaid(inner, "dedicated", total, &currency, body.clone(), ctx.idem_key.clone());
+    Ok(Reply {
+        status: ctx.op.success.0,
+        body: json!({
+            "ok": true,
+            "orderId": order.id,
+            "invoiceId": invoice.id,
+            "invoiceNumber": invoice.number,
+            "total": money(total),
+            "currency": currency,
+            "status": "unpaid",
+            "deploymentStatusUrl": format!("/v1/billing/orders/{}", order.id),
+            "message": "Deployment created unpaid; provisioning starts after payment and any approval.",
+        }),
+    })
+}
+
+fn dedicated_service(inner: &Inner, ctx: &Ctx) -> Result<Uuid, ApiError> {
+    let s = crate::ops::require_service(inner, ctx.pn(0))?;
+    if s.kind != "dedicated" {
+        return Err(ApiError::not_found("Dedicated service"));
+    }
+    Ok(s.id)
+}
+
+/// `POST /v1/dedicated/{serviceId}/password-reset`: returns a task.
+pub fn password_reset(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let service_id = dedicated_service(inner, ctx)?;
+    let now = Utc::now();
+    let task = DedicatedTask { id: Uuid::new_v4(), service_id, kind: "password_reset".into(), status: "in_progress".into(), stage: "queued".into(), polls: 0, created_at: now, updated_at: now };
+    let out = json!({"ok": true, "task": task.to_json()});
+    inner.state.lock().unwrap().tasks.push(task);
+    Ok(Reply::ok(out))
+}
+
+fn advance(task: &mut DedicatedTask, rule: Progression) {
+    task.polls += 1;
+    let due = match rule {
+        Progression::PerPoll => task.polls >= 2,
+        Progression::ByTime(d) => (Utc::now() - task.created_at).to_std().unwrap_or_default() >= d * 2,
+        Progression::Manual => false,
+    };
+    if task.status == "in_progress" {
+        if task.polls == 1 {
+            task.stage = "running".into();
+        }
+        if due {
+            task.status = "completed".into();
+            task.stage = "completed".into();
+            task.updated_at = Utc::now();
+        }
+    }
+}
+
+/// `GET /v1/dedicated/{serviceId}/tasks`.
+pub fn tasks(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let sid = dedicated_service(inner, ctx)?;
+    let st = inner.state.lock().unwrap();
+    let tasks: Vec<Value> = st.tasks.iter().filter(|t| t.service_id == sid).map(DedicatedTask::to_json).collect();
+    Ok(Reply::ok(json!({"ok": true, "tasks": tasks})))
+}
+
+/// `GET /v1/dedicated/{serviceId}/tasks/{taskId}`: each read may advance the task.
+pub fn task(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let sid = dedicated_service(inner, ctx)?;
+    let rule = *inner.progression.lock().unwrap();
+    let mut st = inner.state.lock().unwrap();
+    let t = st.tasks.iter_mut().find(|t| t.service_id == sid && t.id.to_string() == ctx.pn(1)).ok_or_else(|| ApiError::not_found("Task"))?;
+    advance(t, rule);
+    Ok(Reply::ok(json!({"ok": true, "task": t.to_json()})))
+}

@@ -1,0 +1,132 @@
+//! Integrations: version, capabilities, API credentials (cursor model, secret only on issuance
+//! or same-key retry), and operation lookup / polling (reference 4.2).
+
+use chrono::{Duration, Utc};
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use crate::app::{Ctx, Inner, Reply};
+use crate::auth::{Credential, Mode};
+use crate::errors::ApiError;
+use crate::pagination;
+
+/// The published contract revision.
+pub const CONTRACT_REVISION: &str = "2026-10-07.1";
+
+/// `GET /v1/version`.
+pub fn version(_: &Inner, _: &Ctx) -> Result<Reply, ApiError> {
+    Ok(Reply::ok(json!({"ok": true, "version": "v1", "contract_revision": CONTRACT_REVISION, "server": "cloud-sandbox"})))
+}
+
+/// `GET /v1/capabilities`.
+pub fn capabilities(_: &Inner, _: &Ctx) -> Result<Reply, ApiError> {
+    Ok(Reply::ok(json!({
+        "ok": true,
+        "canonical_operation_responses": true,
+        "durable_writes": true,
+        "operation_policy": {"terminal_retention_days": 90},
+    })))
+}
+
+/// `GET /v1/api-credentials`: cursor model, at most 100 per page.
+pub fn list_credentials(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let include_revoked = ctx.q("include_revoked") == Some("true");
+    let items: Vec<Value> = inner
+        .auth
+        .lock()
+        .unwrap()
+        .credentials
+        .iter()
+        .filter(|c| include_revoked || c.revoked_at.is_none())
+        .map(Credential::to_json)
+        .collect();
+    Ok(Reply::ok(pagination::cursor(&items, &ctx.query)?))
+}
+
+/// `POST /v1/api-credentials`: scopes and CIDRs cannot exceed the issuer's.
+pub fn create_credential(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let body = ctx.body.clone().unwrap_or_default();
+    let issuer = ctx.cred.clone().ok_or_else(|| ApiError::unauthorized("Credentials are missing."))?;
+    let scopes: Vec<String> = body["scopes"].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
+    if let Some(s) = scopes.iter().find(|s| !issuer.scopes.contains(s)) {
+        return Err(ApiError::new(403, "scope_denied", format!("Cannot delegate scope {s}.")));
+    }
+    let cidrs: Vec<String> = body["allowed_cidrs"].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
+    if !issuer.allowed_cidrs.is_empty() && cidrs.iter().any(|c| !issuer.allowed_cidrs.contains(c)) {
+        return Err(ApiError::invalid_field("body/allowed_cidrs", "cannot exceed the issuer's allowed_cidrs"));
+    }
+    let ttl = body["ttl_days"].as_i64().unwrap_or(30);
+    let now = Utc::now();
+    let id = Uuid::new_v4();
+    let cred = Credential {
+        id,
+        name: body["name"].as_str().unwrap_or("credential").to_owned(),
+        prefix: format!("sbx_{}", &id.simple().to_string()[..12]),
+        secret: Uuid::new_v4().simple().to_string(),
+        mode: if body["mode"] == "bearer" { Mode::Bearer } else { Mode::Signed },
+        scopes,
+        allowed_cidrs: cidrs,
+        enabled: true,
+        created_at: now,
+        expires_at: (now + Duration::days(ttl)).min(issuer.expires_at),
+        revoked_at: None,
+        last_used_at: None,
+        last_used_ip: None,
+    };
+    let out = json!({"ok": true, "item": cred.to_json(), "secret": cred.secret});
+    inner.auth.lock().unwrap().insert(cred);
+    Ok(Reply { status: ctx.op.success.0, body: out })
+}
+
+/// `GET /v1/api-credentials/{id}`.
+pub fn get_credential(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let id = ctx.pn(0);
+    let auth = inner.auth.lock().unwrap();
+    let c = auth.credentials.iter().find(|c| c.id.to_string() == id).ok_or_else(|| ApiError::not_found("Credential"))?;
+    Ok(Reply::ok(json!({"ok": true, "item": c.to_json()})))
+}
+
+fn poll(inner: &Inner, id: &str) -> Result<Value, ApiError> {
+    let rule = *inner.progression.lock().unwrap();
+    let mut st = inner.state.lock().unwrap();
+    let op = st.operations.iter_mut().find(|o| o.id == id).ok_or_else(|| ApiError::new(404, "operation_not_found", "No recoverable identity for this operation."))?;
+    op.advance(rule);
+    Ok(op.envelope())
+}
+
+/// `GET /v1/operations/{operationId}`: the canonical envelope; each poll may advance it.
+pub fn get_operation(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
+    Ok(Reply::ok(poll(inner, ctx.pn(0))?))
+}
+
+/// `GET /v1/operations?idempotency_key&method&path&credential_id`.
+pub fn lookup_operation(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let key = ctx.q("idempotency_key").ok_or_else(|| ApiError::invalid_field("query.idempotency_key", "is required"))?;
+    let method = ctx.q("method").map(str::to_ascii_uppercase);
+    let path = ctx.q("path");
+    if method.is_some() != path.is_some() {
+        return Err(ApiError::invalid_field("query.path", "method and path must be supplied together"));
+    }
+    let credential: Option<Uuid> = match ctx.q("credential_id") {
+        Some(c) => Some(c.parse().map_err(|_| ApiError::invalid_field("query.credential_id", "must be a uuid"))?),
+        None => None,
+    };
+    let mut ids: Vec<String> = inner
+        .idem
+        .lock()
+        .unwrap()
+        .identities
+        .iter()
+        .filter(|i| i.key == key)
+        .filter(|i| method.as_deref().is_none_or(|m| i.method == m))
+        .filter(|i| path.is_none_or(|p| i.path == p))
+        .filter(|i| credential.is_none_or(|c| i.credential_id == c))
+        .map(|i| i.operation_id.clone())
+        .collect();
+    ids.dedup();
+    match ids.as_slice() {
+        [] => Err(ApiError::new(404, "operation_not_found", "No recoverable identity for this lookup; this does not prove the write never ran.")),
+        [one] => Ok(Reply::ok(poll(inner, one)?)),
+        _ => Err(ApiError::new(409, "operation_lookup_ambiguous", "The lookup matches several operations; supply method and path, and credential_id if needed.")),
+    }
+}
