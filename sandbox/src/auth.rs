@@ -325,6 +325,6 @@ mod tests {
     fn canonical_string_layout() {
         let s = canonical_string("post", "/v1/x?a=1", "1", "nonce123", "sha");
         assert_eq!(s, "CCS1-HMAC-SHA256\nPOST\n/v1/x?a=1\n1\nnonce123\nsha");
-        assert_eq!(content_sha256(b""), "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hrfRU=");
+        assert_eq!(content_sha256(b""), "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=");
     }
 }
