@@ -48,6 +48,8 @@ pub struct Inner {
     pub outcome: Mutex<OpStatus>,
     /// The seeded credentials.
     pub seeded: SeededCredentials,
+    /// Successful responses that did not match their spec schema: (operationId, errors).
+    pub violations: Mutex<Vec<(String, String)>>,
 }
 
 /// What a handler sees.
@@ -284,6 +286,14 @@ async fn run(inner: Arc<Inner>, conn: &Conn, req: Request<Body>, request_id: &st
         let inner = task_inner;
         let handler = crate::ops::handler_for(&ctx.op.key);
         let result = handler(&inner, &ctx);
+        if let Ok(reply) = &result {
+            let errs = inner.validators.check_response(&ctx.op, &reply.body);
+            if !errs.is_empty() {
+                let msg = errs.iter().map(|e| format!("{}: {}", e.field, e.message)).collect::<Vec<_>>().join("; ");
+                tracing::warn!("response of {} violates the spec: {msg}", ctx.op.operation_id);
+                inner.violations.lock().unwrap().push((ctx.op.operation_id.clone(), msg));
+            }
+        }
         if let (Ok(reply), Some(k)) = (&result, &ctx.idem_key)
             && ctx.op.is_write()
             && (200..300).contains(&reply.status)

@@ -99,6 +99,7 @@ impl Sandbox {
             progression: Mutex::new(config.progression),
             outcome: Mutex::new(OpStatus::Succeeded),
             seeded,
+            violations: Mutex::new(Vec::new()),
         });
         let listener = TcpListener::bind(config.addr).await?;
         let addr = listener.local_addr()?;
@@ -260,6 +261,12 @@ impl Sandbox {
     /// How many times a write under this Idempotency-Key was applied (replays do not count).
     pub fn applied_writes(&self, idempotency_key: &str) -> u32 {
         self.inner.state.lock().unwrap().applied.get(idempotency_key).copied().unwrap_or(0)
+    }
+
+    /// Successful responses the sandbox sent that do not match their spec schema
+    /// (operationId, errors); tests assert this stays empty.
+    pub fn schema_violations(&self) -> Vec<(String, String)> {
+        self.inner.violations.lock().unwrap().clone()
     }
 
     /// Total applied writes.

@@ -36,6 +36,14 @@ impl Answer {
     }
 }
 
+impl Drop for Env {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            assert_eq!(self.sb.schema_violations(), Vec::new(), "responses must match the spec");
+        }
+    }
+}
+
 impl Env {
     /// Starts a sandbox.
     pub async fn new() -> Self {
