@@ -92,6 +92,11 @@ impl Client {
         {
             return Err(Error::config("the bearer credential is not a valid header value"));
         }
+        if let Credentials::Signed { api_key, .. } = &config.credentials
+            && (api_key.is_empty() || HeaderValue::from_str(api_key).is_err())
+        {
+            return Err(Error::config("the signed-mode API key is empty or not a valid header value"));
+        }
         Ok(Self { inner: Arc::new(Inner { config, base, base_path, transport, gate: RateLimitGate::new(), user_agent }) })
     }
 

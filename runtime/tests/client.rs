@@ -430,3 +430,45 @@ async fn from_env_style_config_builds_a_client() {
     let client = Client::new(config).unwrap();
     assert_eq!(client.config().get_base_url(), "http://127.0.0.1:9/base/");
 }
+
+#[tokio::test]
+async fn whole_call_timeout_bounds_read_retries() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200).set_delay(Duration::from_millis(300)))
+        .mount(&server)
+        .await;
+    let client = Client::new(config(&server)).unwrap();
+    let mut options = CallOptions::new();
+    options.set_timeout(Duration::from_millis(100));
+    let err = client.execute::<Value>(Request::new(&LIST), options).await.unwrap_err();
+    assert!(matches!(err, Error::Timeout { .. }), "{err}");
+    assert!(err.is_retryable());
+}
+
+#[tokio::test]
+async fn operation_format_header_and_receipt_decoding() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(wiremock::matchers::header("x-svc-response-format", "operation"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(
+            json!({"ok": true, "operation": {"id": "op5", "status": "pending", "done": false, "links": {"operation": "/v1/operations/op5"}}}),
+        ))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let client = Client::new(config(&server)).unwrap();
+    let mut options = with_key("write-key-8");
+    options.set_operation_format(true);
+    let resp = client.execute::<sdk_runtime::OperationReceipt>(create_request(), options).await.unwrap();
+    assert_eq!(resp.body().id(), Some("op5"));
+    assert_eq!(resp.body().operation_url(), Some("/v1/operations/op5"));
+}
+
+#[test]
+fn invalid_configs_are_rejected() {
+    assert!(Client::new(Config::new("not a url")).is_err());
+    assert!(Client::new(Config::new("ftp://x")).is_err());
+    assert!(Client::new(Config::new("http://x").signed("", "s")).is_err());
+    assert!(Client::new(Config::new("http://x").bearer("bad\nvalue")).is_err());
+}
