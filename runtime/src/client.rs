@@ -12,14 +12,18 @@ use tokio::time::Instant;
 
 use crate::config::{Config, Credentials};
 use crate::error::{ApiError, Error, ErrorCode, ErrorContext, Reconciliation, UnknownOutcome};
-use crate::idempotency::{generate_idempotency_key, validate_client_request_id, validate_idempotency_key};
+use crate::idempotency::{
+    generate_idempotency_key, validate_client_request_id, validate_idempotency_key,
+};
 use crate::rate_limit::{RateLimitGate, RateLimitInfo};
 use crate::request::{CallOptions, Request};
 use crate::response::{Response, ResponseMeta};
 use crate::retry::RetryPolicy;
 use crate::signing::{SigningInput, content_sha256, new_nonce, unix_timestamp};
 use crate::spec::{Idempotency, Method, OperationSpec};
-use crate::transport::{HttpRequest, HttpResponse, ReqwestTransport, Transport, TransportError, TransportErrorKind};
+use crate::transport::{
+    HttpRequest, HttpResponse, ReqwestTransport, Transport, TransportError, TransportErrorKind,
+};
 
 /// Operation lookup used for reconciliation (reference 4.2).
 static LOOKUP_SPEC: OperationSpec = OperationSpec {
@@ -82,7 +86,8 @@ impl Client {
         let transport: Arc<dyn Transport> = match &config.transport {
             Some(t) => t.clone(),
             None => Arc::new(
-                ReqwestTransport::new(config.timeouts.connect).map_err(|e| Error::config(e.to_string()))?,
+                ReqwestTransport::new(config.timeouts.connect)
+                    .map_err(|e| Error::config(e.to_string()))?,
             ),
         };
         let user_agent = HeaderValue::from_str(&config.effective_user_agent())
@@ -90,14 +95,27 @@ impl Client {
         if let Credentials::Bearer(token) = &config.credentials
             && HeaderValue::from_str(&format!("Bearer {}", token.expose_secret())).is_err()
         {
-            return Err(Error::config("the bearer credential is not a valid header value"));
+            return Err(Error::config(
+                "the bearer credential is not a valid header value",
+            ));
         }
         if let Credentials::Signed { api_key, .. } = &config.credentials
             && (api_key.is_empty() || HeaderValue::from_str(api_key).is_err())
         {
-            return Err(Error::config("the signed-mode API key is empty or not a valid header value"));
+            return Err(Error::config(
+                "the signed-mode API key is empty or not a valid header value",
+            ));
         }
-        Ok(Self { inner: Arc::new(Inner { config, base, base_path, transport, gate: RateLimitGate::new(), user_agent }) })
+        Ok(Self {
+            inner: Arc::new(Inner {
+                config,
+                base,
+                base_path,
+                transport,
+                gate: RateLimitGate::new(),
+                user_agent,
+            }),
+        })
     }
 
     /// The configuration.
@@ -138,7 +156,11 @@ impl Client {
     ///
     /// When no attempt is left, the error is [`Error::WriteOutcomeUnknown`] carrying what the
     /// lookup found.
-    pub async fn execute<T: DeserializeOwned>(&self, request: Request, options: CallOptions) -> Result<Response<T>, Error> {
+    pub async fn execute<T: DeserializeOwned>(
+        &self,
+        request: Request,
+        options: CallOptions,
+    ) -> Result<Response<T>, Error> {
         let prepared = self.prepare(request, &options)?;
         let (response, attempts) = self.run(&prepared).await?;
         let meta = ResponseMeta {
@@ -170,7 +192,10 @@ impl Client {
         let mut client_request_id = options.client_request_id().map(str::to_owned);
         let mut headers = HeaderMap::new();
         headers.insert(http::header::USER_AGENT, self.inner.user_agent.clone());
-        headers.insert(http::header::ACCEPT, HeaderValue::from_static("application/json"));
+        headers.insert(
+            http::header::ACCEPT,
+            HeaderValue::from_static("application/json"),
+        );
         for (name, value) in request.headers() {
             let lower = name.to_ascii_lowercase();
             match lower.as_str() {
@@ -196,22 +221,38 @@ impl Client {
             idempotency_key = Some(generate_idempotency_key());
         }
         if let Some(key) = &idempotency_key {
-            headers.insert("idempotency-key", HeaderValue::from_str(key).expect("validated key"));
+            headers.insert(
+                "idempotency-key",
+                HeaderValue::from_str(key).expect("validated key"),
+            );
         }
         if let Some(id) = &client_request_id {
-            headers.insert("x-client-request-id", HeaderValue::from_str(id).expect("validated id"));
+            headers.insert(
+                "x-client-request-id",
+                HeaderValue::from_str(id).expect("validated id"),
+            );
         }
         if options.operation_format() {
-            headers.insert("x-svc-response-format", HeaderValue::from_static("operation"));
+            headers.insert(
+                "x-svc-response-format",
+                HeaderValue::from_static("operation"),
+            );
         }
         let body = match request.body() {
             Some((bytes, content_type)) => {
-                headers.insert(http::header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+                headers.insert(
+                    http::header::CONTENT_TYPE,
+                    HeaderValue::from_static(content_type),
+                );
                 bytes.clone()
             }
             None => Bytes::new(),
         };
-        let target = if query.is_empty() { path.clone() } else { format!("{path}?{query}") };
+        let target = if query.is_empty() {
+            path.clone()
+        } else {
+            format!("{path}?{query}")
+        };
         let total = options.timeout().or(self.inner.config.timeouts.total);
         Ok(Prepared {
             spec,
@@ -250,10 +291,18 @@ impl Client {
                     content_sha256: &hash,
                     body: &p.body,
                 };
-                let signature = self.inner.config.signer.sign(secret.expose_secret().as_bytes(), &input);
+                let signature = self
+                    .inner
+                    .config
+                    .signer
+                    .sign(secret.expose_secret().as_bytes(), &input);
                 let value = |s: &str| {
-                    HeaderValue::from_str(s)
-                        .map_err(|_| TransportError::new(TransportErrorKind::Connect, "invalid signed-mode header value"))
+                    HeaderValue::from_str(s).map_err(|_| {
+                        TransportError::new(
+                            TransportErrorKind::Connect,
+                            "invalid signed-mode header value",
+                        )
+                    })
                 };
                 headers.insert("x-api-key", value(api_key)?);
                 headers.insert("x-ts", value(&timestamp)?);
@@ -264,7 +313,11 @@ impl Client {
                 headers.insert("x-signature", sig);
             }
         }
-        let attempt_timeout = min_opt(self.inner.config.timeouts.attempt, p.deadline.map(|d| d.saturating_duration_since(Instant::now())));
+        let attempt_timeout = min_opt(
+            self.inner.config.timeouts.attempt,
+            p.deadline
+                .map(|d| d.saturating_duration_since(Instant::now())),
+        );
         let request = HttpRequest {
             method: p.spec.method.to_http(),
             url: p.url.clone(),
@@ -274,9 +327,12 @@ impl Client {
         };
         let send = self.inner.transport.send(request);
         match attempt_timeout {
-            Some(t) => tokio::time::timeout(t, send)
-                .await
-                .unwrap_or_else(|_| Err(TransportError::new(TransportErrorKind::Timeout, "attempt timed out"))),
+            Some(t) => tokio::time::timeout(t, send).await.unwrap_or_else(|_| {
+                Err(TransportError::new(
+                    TransportErrorKind::Timeout,
+                    "attempt timed out",
+                ))
+            }),
             None => send.await,
         }
     }
@@ -291,7 +347,14 @@ impl Client {
             let permit = match p.deadline {
                 Some(d) => match tokio::time::timeout_at(d, self.inner.gate.acquire()).await {
                     Ok(permit) => permit,
-                    Err(_) => return Err(self.deadline_error(p, attempt, maybe_delivered, "rate-limit wait exceeded the call timeout")),
+                    Err(_) => {
+                        return Err(self.deadline_error(
+                            p,
+                            attempt,
+                            maybe_delivered,
+                            "rate-limit wait exceeded the call timeout",
+                        ));
+                    }
                 },
                 None => self.inner.gate.acquire().await,
             };
@@ -302,18 +365,38 @@ impl Client {
                 Ok(response) => {
                     if response.status == 429 {
                         let info = RateLimitInfo::from_headers(&response.headers);
-                        let wait = info.suggested_wait().unwrap_or_else(|| p.policy.backoff(attempt - 1).max(Duration::from_millis(1)));
-                        self.inner.gate.close_for(wait.min(p.policy.max_retry_after));
+                        let wait = info.suggested_wait().unwrap_or_else(|| {
+                            p.policy.backoff(attempt - 1).max(Duration::from_millis(1))
+                        });
+                        self.inner
+                            .gate
+                            .close_for(wait.min(p.policy.max_retry_after));
                     } else if permit.is_some() {
                         self.inner.gate.open();
                     }
                     drop(permit);
-                    tracing::debug!(operation = p.spec.operation_id, status = response.status,
-                        request_id = header_string(&response.headers, "x-request-id").as_deref().unwrap_or("-"), "response");
+                    tracing::debug!(
+                        operation = p.spec.operation_id,
+                        status = response.status,
+                        request_id = header_string(&response.headers, "x-request-id")
+                            .as_deref()
+                            .unwrap_or("-"),
+                        "response"
+                    );
                     if (200..300).contains(&response.status) {
-                        if is_write && !response.body.is_empty() && serde_json::from_slice::<serde::de::IgnoredAny>(&response.body).is_err() {
-                            match self.reconcile(p, "non-JSON success response", None, attempt).await {
-                                Outcome::Resend => { self.pause(p, attempt).await; continue; }
+                        if is_write
+                            && !response.body.is_empty()
+                            && serde_json::from_slice::<serde::de::IgnoredAny>(&response.body)
+                                .is_err()
+                        {
+                            match self
+                                .reconcile(p, "non-JSON success response", None, attempt)
+                                .await
+                            {
+                                Outcome::Resend => {
+                                    self.pause(p, attempt).await;
+                                    continue;
+                                }
                                 Outcome::Fail(e) => return Err(e),
                             }
                         }
@@ -328,7 +411,9 @@ impl Client {
                         return Err(Error::Api(Box::new(api)));
                     }
                     if api.code == ErrorCode::IdempotencyInProgress {
-                        let wait = api.retry_after.unwrap_or_else(|| p.policy.backoff(attempt - 1));
+                        let wait = api
+                            .retry_after
+                            .unwrap_or_else(|| p.policy.backoff(attempt - 1));
                         if wait <= p.policy.max_retry_after && self.can_retry(p, attempt, wait) {
                             tokio::time::sleep(wait).await;
                             continue;
@@ -370,10 +455,20 @@ impl Client {
                         if !maybe_delivered || !is_write {
                             return Err(transport_error(te, p.context(attempt)));
                         }
-                        return Err(self.unknown(p, te.to_string(), Reconciliation::NotAttempted, None, attempt));
+                        return Err(self.unknown(
+                            p,
+                            te.to_string(),
+                            Reconciliation::NotAttempted,
+                            None,
+                            attempt,
+                        ));
                     }
                     maybe_delivered = true;
-                    let reason = if te.kind == TransportErrorKind::Timeout { "timeout".to_owned() } else { format!("transport error: {te}") };
+                    let reason = if te.kind == TransportErrorKind::Timeout {
+                        "timeout".to_owned()
+                    } else {
+                        format!("transport error: {te}")
+                    };
                     match self.reconcile(p, &reason, None, attempt).await {
                         Outcome::Resend => self.pause(p, attempt).await,
                         Outcome::Fail(e) => return Err(e),
@@ -391,15 +486,36 @@ impl Client {
         attempt < p.policy.attempts() && p.deadline.is_none_or(|d| Instant::now() + wait < d)
     }
 
-    fn deadline_error(&self, p: &Prepared, attempt: u32, maybe_delivered: bool, reason: &str) -> Error {
+    fn deadline_error(
+        &self,
+        p: &Prepared,
+        attempt: u32,
+        maybe_delivered: bool,
+        reason: &str,
+    ) -> Error {
         if p.spec.is_write() && maybe_delivered {
-            self.unknown(p, reason.to_owned(), Reconciliation::NotAttempted, None, attempt)
+            self.unknown(
+                p,
+                reason.to_owned(),
+                Reconciliation::NotAttempted,
+                None,
+                attempt,
+            )
         } else {
-            Error::Timeout { context: Box::new(p.context(attempt)) }
+            Error::Timeout {
+                context: Box::new(p.context(attempt)),
+            }
         }
     }
 
-    fn unknown(&self, p: &Prepared, reason: String, reconciliation: Reconciliation, last: Option<ApiError>, attempt: u32) -> Error {
+    fn unknown(
+        &self,
+        p: &Prepared,
+        reason: String,
+        reconciliation: Reconciliation,
+        last: Option<ApiError>,
+        attempt: u32,
+    ) -> Error {
         let mut context = p.context(attempt);
         if let Some(api) = &last {
             context.request_id = api.request_id.clone();
@@ -417,15 +533,37 @@ impl Client {
     }
 
     /// Decides what to do with a write whose outcome is unknown (see [`Client::execute`]).
-    async fn reconcile(&self, p: &Prepared, reason: &str, last: Option<ApiError>, attempt: u32) -> Outcome {
+    async fn reconcile(
+        &self,
+        p: &Prepared,
+        reason: &str,
+        last: Option<ApiError>,
+        attempt: u32,
+    ) -> Outcome {
         let Some(key) = &p.idempotency_key else {
-            return Outcome::Fail(self.unknown(p, reason.to_owned(), Reconciliation::NotAttempted, last, attempt));
+            return Outcome::Fail(self.unknown(
+                p,
+                reason.to_owned(),
+                Reconciliation::NotAttempted,
+                last,
+                attempt,
+            ));
         };
         if !p.policy.reconcile_unknown_writes || p.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Outcome::Fail(self.unknown(p, reason.to_owned(), Reconciliation::NotAttempted, last, attempt));
+            return Outcome::Fail(self.unknown(
+                p,
+                reason.to_owned(),
+                Reconciliation::NotAttempted,
+                last,
+                attempt,
+            ));
         }
         let found = self.lookup(key, p).await;
-        tracing::debug!(operation = p.spec.operation_id, ?found, "reconciliation lookup");
+        tracing::debug!(
+            operation = p.spec.operation_id,
+            ?found,
+            "reconciliation lookup"
+        );
         let resend = match &found {
             Reconciliation::Recorded { .. } => true,
             Reconciliation::NotFound => p.policy.resend_when_not_found,
@@ -449,23 +587,39 @@ impl Client {
         }
         let mut lookup = match self.prepare(request, &options) {
             Ok(l) => l,
-            Err(e) => return Reconciliation::Failed { message: e.to_string() },
+            Err(e) => {
+                return Reconciliation::Failed {
+                    message: e.to_string(),
+                };
+            }
         };
         lookup.deadline = p.deadline;
         if let Some(d) = p.deadline
-            && tokio::time::timeout_at(d, self.inner.gate.acquire()).await.is_err()
+            && tokio::time::timeout_at(d, self.inner.gate.acquire())
+                .await
+                .is_err()
         {
-            return Reconciliation::Failed { message: "no time left for the lookup".into() };
+            return Reconciliation::Failed {
+                message: "no time left for the lookup".into(),
+            };
         }
         let response = match self.send_once(&lookup).await {
             Ok(r) => r,
-            Err(e) => return Reconciliation::Failed { message: e.to_string() },
+            Err(e) => {
+                return Reconciliation::Failed {
+                    message: e.to_string(),
+                };
+            }
         };
         if response.status == 429 {
             if let Some(wait) = RateLimitInfo::from_headers(&response.headers).suggested_wait() {
-                self.inner.gate.close_for(wait.min(p.policy.max_retry_after));
+                self.inner
+                    .gate
+                    .close_for(wait.min(p.policy.max_retry_after));
             }
-            return Reconciliation::Failed { message: "lookup rate limited".into() };
+            return Reconciliation::Failed {
+                message: "lookup rate limited".into(),
+            };
         }
         if (200..300).contains(&response.status) {
             let body: Value = serde_json::from_slice(&response.body).unwrap_or(Value::Null);
@@ -481,7 +635,9 @@ impl Client {
             (404, ErrorCode::OperationNotFound) => Reconciliation::NotFound,
             (409, _) => Reconciliation::Ambiguous,
             (410, _) => Reconciliation::Expired,
-            _ => Reconciliation::Failed { message: api.to_string() },
+            _ => Reconciliation::Failed {
+                message: api.to_string(),
+            },
         }
     }
 }
@@ -503,9 +659,14 @@ impl Prepared {
 
 fn transport_error(source: TransportError, context: ErrorContext) -> Error {
     if source.kind == TransportErrorKind::Timeout {
-        Error::Timeout { context: Box::new(context) }
+        Error::Timeout {
+            context: Box::new(context),
+        }
     } else {
-        Error::Transport { source, context: Box::new(context) }
+        Error::Transport {
+            source,
+            context: Box::new(context),
+        }
     }
 }
 
@@ -517,7 +678,10 @@ fn min_opt(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
 }
 
 fn header_string(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned)
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
 }
 
 /// Decodes a success body; an empty (or whitespace) body reads as JSON `null`.

@@ -34,8 +34,16 @@ pub struct SdkIdentity {
 
 impl SdkIdentity {
     /// Builds an identity.
-    pub fn new(name: impl Into<String>, version: impl Into<String>, contract_revision: impl Into<String>) -> Self {
-        Self { name: name.into(), version: version.into(), contract_revision: contract_revision.into() }
+    pub fn new(
+        name: impl Into<String>,
+        version: impl Into<String>,
+        contract_revision: impl Into<String>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            version: version.into(),
+            contract_revision: contract_revision.into(),
+        }
     }
 }
 
@@ -179,7 +187,8 @@ impl Config {
     /// Like [`Config::from_env`], reading variables through `lookup` (testable).
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, Error> {
         let get = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
-        let base_url = get(ENV_BASE_URL).ok_or_else(|| Error::config(format!("{ENV_BASE_URL} is not set")))?;
+        let base_url =
+            get(ENV_BASE_URL).ok_or_else(|| Error::config(format!("{ENV_BASE_URL} is not set")))?;
         let mut config = Config::new(base_url.trim());
         if let Some(token) = get(ENV_BEARER) {
             config = config.bearer(token);
@@ -211,7 +220,10 @@ impl Config {
 
     /// Uses signed mode with this API key (prefix) and secret.
     pub fn signed(mut self, api_key: impl Into<String>, secret: impl Into<Secret>) -> Self {
-        self.credentials = Credentials::Signed { api_key: api_key.into(), secret: secret.into() };
+        self.credentials = Credentials::Signed {
+            api_key: api_key.into(),
+            secret: secret.into(),
+        };
         self
     }
 
@@ -332,16 +344,28 @@ mod tests {
     #[test]
     fn from_lookup_modes() {
         let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
         };
         assert!(Config::from_lookup(env(&[])).is_err());
-        let c = Config::from_lookup(env(&[(ENV_BASE_URL, "http://x"), (ENV_BEARER, "p.s")])).unwrap();
+        let c =
+            Config::from_lookup(env(&[(ENV_BASE_URL, "http://x"), (ENV_BEARER, "p.s")])).unwrap();
         assert!(matches!(c.credentials, Credentials::Bearer(_)));
-        let c = Config::from_lookup(env(&[(ENV_BASE_URL, "http://x"), (ENV_API_KEY, "k"), (ENV_API_SECRET, "s")]))
-            .unwrap();
+        let c = Config::from_lookup(env(&[
+            (ENV_BASE_URL, "http://x"),
+            (ENV_API_KEY, "k"),
+            (ENV_API_SECRET, "s"),
+        ]))
+        .unwrap();
         assert!(matches!(c.credentials, Credentials::Signed { .. }));
         assert!(!format!("{c:?}").contains("\"s\""));
-        assert!(Config::from_lookup(env(&[(ENV_BASE_URL, "http://x"), (ENV_API_KEY, "k")])).is_err());
+        assert!(
+            Config::from_lookup(env(&[(ENV_BASE_URL, "http://x"), (ENV_API_KEY, "k")])).is_err()
+        );
     }
 
     #[test]

@@ -169,8 +169,11 @@ impl ApiError {
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
         let rate_limit = RateLimitInfo::from_headers(&response.headers);
-        let parsed: Option<Value> = serde_json::from_slice(&response.body).ok().filter(Value::is_object);
-        let (mut code, mut message, mut request_id, mut field_errors, mut details) = (None, None, None, None, None);
+        let parsed: Option<Value> = serde_json::from_slice(&response.body)
+            .ok()
+            .filter(Value::is_object);
+        let (mut code, mut message, mut request_id, mut field_errors, mut details) =
+            (None, None, None, None, None);
         if let Some(body) = &parsed {
             if let Some(nested) = body.get("error").filter(|e| e.is_object()) {
                 code = str_field(nested, "code");
@@ -233,7 +236,11 @@ impl ApiError {
 
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "API error {} {}: {}", self.status, self.code, self.message)?;
+        write!(
+            f,
+            "API error {} {}: {}",
+            self.status, self.code, self.message
+        )?;
         if let Some(id) = &self.request_id {
             write!(f, " (request id {id})")?;
         }
@@ -339,19 +346,23 @@ pub enum Error {
 
 impl Error {
     pub(crate) fn validation(message: impl Into<String>) -> Self {
-        Error::Validation { message: message.into() }
+        Error::Validation {
+            message: message.into(),
+        }
     }
 
     pub(crate) fn config(message: impl Into<String>) -> Self {
-        Error::Config { message: message.into() }
+        Error::Config {
+            message: message.into(),
+        }
     }
 
     /// The call context, when the error came from a call.
     pub fn context(&self) -> Option<&ErrorContext> {
         match self {
-            Error::Transport { context, .. } | Error::Timeout { context } | Error::Decode { context, .. } => {
-                Some(context)
-            }
+            Error::Transport { context, .. }
+            | Error::Timeout { context }
+            | Error::Decode { context, .. } => Some(context),
             Error::WriteOutcomeUnknown(u) => Some(&u.context),
             Error::Api(api) => Some(&api.context),
             _ => None,
@@ -420,7 +431,10 @@ impl Error {
             Error::Api(api) => {
                 api.status == 429
                     || api.status >= 500
-                    || matches!(api.code, ErrorCode::IdempotencyInProgress | ErrorCode::ServiceChangedRetry)
+                    || matches!(
+                        api.code,
+                        ErrorCode::IdempotencyInProgress | ErrorCode::ServiceChangedRetry
+                    )
             }
             _ => false,
         }
@@ -451,7 +465,11 @@ impl fmt::Display for Error {
                 write_context(f, context)
             }
             Error::WriteOutcomeUnknown(u) => {
-                write!(f, "write outcome unknown ({}): {} {}", u.reason, u.method, u.path)?;
+                write!(
+                    f,
+                    "write outcome unknown ({}): {} {}",
+                    u.reason, u.method, u.path
+                )?;
                 match &u.idempotency_key {
                     Some(k) => write!(f, ", idempotency key {k}")?,
                     None => write!(f, ", no idempotency key")?,
@@ -462,7 +480,11 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
-            Error::Decode { status, message, context } => {
+            Error::Decode {
+                status,
+                message,
+                context,
+            } => {
                 write!(f, "cannot decode HTTP {status} response: {message}")?;
                 write_context(f, context)
             }
@@ -474,7 +496,10 @@ impl fmt::Display for Error {
                 Ok(())
             }
             Error::OperationFailed(op) => {
-                let (code, message) = op.failure().map(|x| (x.code.as_deref(), x.message.as_deref())).unwrap_or_default();
+                let (code, message) = op
+                    .failure()
+                    .map(|x| (x.code.as_deref(), x.message.as_deref()))
+                    .unwrap_or_default();
                 write!(
                     f,
                     "operation {} {}: {} {}",
@@ -485,10 +510,21 @@ impl fmt::Display for Error {
                 )
             }
             Error::OperationOutcomeUnknown(op) => {
-                write!(f, "operation {} outcome unknown: needs reconciliation; do not submit a new write", op.id)
+                write!(
+                    f,
+                    "operation {} outcome unknown: needs reconciliation; do not submit a new write",
+                    op.id
+                )
             }
-            Error::WaitTimeout { target, last_status } => {
-                write!(f, "gave up waiting for {target} (last status {})", last_status.as_deref().unwrap_or("-"))
+            Error::WaitTimeout {
+                target,
+                last_status,
+            } => {
+                write!(
+                    f,
+                    "gave up waiting for {target} (last status {})",
+                    last_status.as_deref().unwrap_or("-")
+                )
             }
         }
     }

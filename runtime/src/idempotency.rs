@@ -15,7 +15,8 @@ fn is_key_char(c: char) -> bool {
 
 /// Whether `key` is a valid `Idempotency-Key`: 8 to 128 of letters, digits, `.`, `_`, `:`, `-`.
 pub fn is_valid_idempotency_key(key: &str) -> bool {
-    (IDEMPOTENCY_KEY_MIN_LEN..=IDEMPOTENCY_KEY_MAX_LEN).contains(&key.len()) && key.chars().all(is_key_char)
+    (IDEMPOTENCY_KEY_MIN_LEN..=IDEMPOTENCY_KEY_MAX_LEN).contains(&key.len())
+        && key.chars().all(is_key_char)
 }
 
 /// Validates an `Idempotency-Key`, returning [`Error::Validation`] when invalid.

@@ -76,4 +76,6 @@ pub use retry::RetryPolicy;
 pub use secret::Secret;
 pub use signing::{DefaultSigner, Signer, SigningInput};
 pub use spec::{Idempotency, Method, OperationSpec};
-pub use transport::{HttpRequest, HttpResponse, ReqwestTransport, Transport, TransportError, TransportErrorKind};
+pub use transport::{
+    HttpRequest, HttpResponse, ReqwestTransport, Transport, TransportError, TransportErrorKind,
+};

@@ -91,14 +91,32 @@ mod tests {
 
     #[test]
     fn absent_null_value() {
-        let absent = Body { description: Nullable::Absent };
-        let null = Body { description: Nullable::Null };
-        let value = Body { description: Nullable::Value("x".into()) };
+        let absent = Body {
+            description: Nullable::Absent,
+        };
+        let null = Body {
+            description: Nullable::Null,
+        };
+        let value = Body {
+            description: Nullable::Value("x".into()),
+        };
         assert_eq!(serde_json::to_string(&absent).unwrap(), "{}");
-        assert_eq!(serde_json::to_string(&null).unwrap(), r#"{"description":null}"#);
-        assert_eq!(serde_json::to_string(&value).unwrap(), r#"{"description":"x"}"#);
+        assert_eq!(
+            serde_json::to_string(&null).unwrap(),
+            r#"{"description":null}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&value).unwrap(),
+            r#"{"description":"x"}"#
+        );
         assert_eq!(serde_json::from_str::<Body>("{}").unwrap(), absent);
-        assert_eq!(serde_json::from_str::<Body>(r#"{"description":null}"#).unwrap(), null);
-        assert_eq!(serde_json::from_str::<Body>(r#"{"description":"x"}"#).unwrap(), value);
+        assert_eq!(
+            serde_json::from_str::<Body>(r#"{"description":null}"#).unwrap(),
+            null
+        );
+        assert_eq!(
+            serde_json::from_str::<Body>(r#"{"description":"x"}"#).unwrap(),
+            value
+        );
     }
 }

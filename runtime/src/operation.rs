@@ -120,8 +120,17 @@ pub struct OperationLinks {
 
 impl OperationLinks {
     fn from_value(v: Option<&Value>) -> Self {
-        let get = |k: &str| v.and_then(|v| v.get(k)).and_then(Value::as_str).map(str::to_owned);
-        Self { operation: get("operation"), service: get("service"), invoice: get("invoice"), order: get("order") }
+        let get = |k: &str| {
+            v.and_then(|v| v.get(k))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        Self {
+            operation: get("operation"),
+            service: get("service"),
+            invoice: get("invoice"),
+            order: get("order"),
+        }
     }
 }
 
@@ -166,14 +175,21 @@ impl Operation {
             Some(Value::Number(n)) => n.to_string(),
             _ => String::new(),
         };
-        let status = OperationStatus::parse(obj.get("status").and_then(Value::as_str).unwrap_or(""));
-        let done = obj.get("done").and_then(Value::as_bool).unwrap_or_else(|| status.is_terminal());
+        let status =
+            OperationStatus::parse(obj.get("status").and_then(Value::as_str).unwrap_or(""));
+        let done = obj
+            .get("done")
+            .and_then(Value::as_bool)
+            .unwrap_or_else(|| status.is_terminal());
         let failure = ["error", "failure"].iter().find_map(|k| match obj.get(*k) {
             Some(Value::Object(e)) => Some(OperationFailure {
                 code: e.get("code").and_then(Value::as_str).map(str::to_owned),
                 message: e.get("message").and_then(Value::as_str).map(str::to_owned),
             }),
-            Some(Value::String(code)) => Some(OperationFailure { code: Some(code.clone()), message: None }),
+            Some(Value::String(code)) => Some(OperationFailure {
+                code: Some(code.clone()),
+                message: None,
+            }),
             _ => None,
         });
         let non_null = |k: &str| obj.get(k).filter(|v| !v.is_null()).cloned();
@@ -232,16 +248,31 @@ impl OperationReceipt {
             .filter(|id| !id.is_empty())
             .or_else(|| str_of(raw.get("operation_id")))
             .or_else(|| {
-                operation_url.as_deref().and_then(|u| u.split('?').next()).and_then(|u| {
-                    u.strip_prefix("/v1/operations/").filter(|id| !id.is_empty() && !id.contains('/')).map(str::to_owned)
-                })
+                operation_url
+                    .as_deref()
+                    .and_then(|u| u.split('?').next())
+                    .and_then(|u| {
+                        u.strip_prefix("/v1/operations/")
+                            .filter(|id| !id.is_empty() && !id.contains('/'))
+                            .map(str::to_owned)
+                    })
             });
         let action_id = raw.get("actionId").filter(|v| !v.is_null()).cloned();
         let links = match raw.get("links") {
             Some(l) => OperationLinks::from_value(Some(l)),
-            None => operation.as_ref().map(|o| o.links.clone()).unwrap_or_default(),
+            None => operation
+                .as_ref()
+                .map(|o| o.links.clone())
+                .unwrap_or_default(),
         };
-        Self { operation, operation_id, operation_url, action_id, links, raw }
+        Self {
+            operation,
+            operation_id,
+            operation_url,
+            action_id,
+            links,
+            raw,
+        }
     }
 
     /// The operation id (`operation.id`, else `operation_id`, else parsed from `operation_url`).
@@ -282,7 +313,8 @@ impl OperationReceipt {
     /// Polls `GET /v1/operations/{id}` with the client's [`WaitPolicy`] until done.
     /// See [`OperationReceipt::wait_with`].
     pub async fn wait(&self, client: &Client) -> Result<Operation, Error> {
-        self.wait_with(client, client.config().get_wait_policy()).await
+        self.wait_with(client, client.config().get_wait_policy())
+            .await
     }
 
     /// Polls until done with backoff: returns the operation when `succeeded` (its result in
@@ -290,7 +322,11 @@ impl OperationReceipt {
     /// message in [`Operation::failure`]); [`Error::OperationOutcomeUnknown`] when it stays
     /// `unknown` longer than `policy.unknown_patience` (reconcile; never a new write);
     /// [`Error::WaitTimeout`] after `policy.max_wait`.
-    pub async fn wait_with(&self, client: &Client, policy: &WaitPolicy) -> Result<Operation, Error> {
+    pub async fn wait_with(
+        &self,
+        client: &Client,
+        policy: &WaitPolicy,
+    ) -> Result<Operation, Error> {
         if let Some(op) = self.operation.as_ref().filter(|o| o.done) {
             return finish(op.clone());
         }
@@ -303,11 +339,19 @@ impl OperationReceipt {
 }
 
 fn finish(op: Operation) -> Result<Operation, Error> {
-    if op.succeeded() { Ok(op) } else { Err(Error::OperationFailed(Box::new(op))) }
+    if op.succeeded() {
+        Ok(op)
+    } else {
+        Err(Error::OperationFailed(Box::new(op)))
+    }
 }
 
 /// Polls `GET /v1/operations/{id}` until done (see [`OperationReceipt::wait_with`]).
-pub async fn wait_for_operation(client: &Client, id: &str, policy: &WaitPolicy) -> Result<Operation, Error> {
+pub async fn wait_for_operation(
+    client: &Client,
+    id: &str,
+    policy: &WaitPolicy,
+) -> Result<Operation, Error> {
     let mut unknown_since: Option<Instant> = None;
     let patience = policy.unknown_patience;
     let op = poll_until(
@@ -374,7 +418,12 @@ pub enum Poll<T> {
 /// Generic poller: calls `fetch`, hands the result to `decide`, and sleeps with exponential
 /// backoff (`policy.initial_interval` doubling up to `policy.max_interval`) until `decide` says
 /// [`Poll::Ready`], returns an error, or `policy.max_wait` passes ([`Error::WaitTimeout`]).
-pub async fn poll_until<S, T, F, Fut, D>(policy: &WaitPolicy, target: &str, mut fetch: F, mut decide: D) -> Result<T, Error>
+pub async fn poll_until<S, T, F, Fut, D>(
+    policy: &WaitPolicy,
+    target: &str,
+    mut fetch: F,
+    mut decide: D,
+) -> Result<T, Error>
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<S, Error>>,
@@ -389,7 +438,10 @@ where
             Poll::Pending(status) => status,
         };
         if start.elapsed() + interval > policy.max_wait {
-            return Err(Error::WaitTimeout { target: target.to_owned(), last_status });
+            return Err(Error::WaitTimeout {
+                target: target.to_owned(),
+                last_status,
+            });
         }
         tokio::time::sleep(interval).await;
         interval = (interval * 2).min(policy.max_interval);
@@ -399,7 +451,12 @@ where
 /// Polls `GET /v1/dedicated/{serviceId}/tasks/{taskId}` until the task's `status` is no longer
 /// `in_progress` (the one value the reference gives), and returns the `task` object. Inspect its
 /// `status` and `errorCode`.
-pub async fn wait_dedicated_task(client: &Client, service_id: &str, task_id: &str, policy: &WaitPolicy) -> Result<Value, Error> {
+pub async fn wait_dedicated_task(
+    client: &Client,
+    service_id: &str,
+    task_id: &str,
+    policy: &WaitPolicy,
+) -> Result<Value, Error> {
     poll_until(
         policy,
         &format!("dedicated task {task_id}"),
@@ -413,9 +470,11 @@ pub async fn wait_dedicated_task(client: &Client, service_id: &str, task_id: &st
             let body = response.into_body();
             let task = body.get("task").cloned().unwrap_or(body);
             match task.get("status").and_then(Value::as_str) {
-                Some("in_progress") | None => {
-                    Ok(Poll::Pending(task.get("status").and_then(Value::as_str).map(str::to_owned)))
-                }
+                Some("in_progress") | None => Ok(Poll::Pending(
+                    task.get("status")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned),
+                )),
                 Some(_) => Ok(Poll::Ready(task)),
             }
         },
@@ -445,7 +504,10 @@ pub async fn wait_dnssec(
             if settled(&body) {
                 Ok(Poll::Ready(body))
             } else {
-                let status = ["status", "state"].iter().find_map(|k| body.get(*k).and_then(Value::as_str)).map(str::to_owned);
+                let status = ["status", "state"]
+                    .iter()
+                    .find_map(|k| body.get(*k).and_then(Value::as_str))
+                    .map(str::to_owned);
                 Ok(Poll::Pending(status))
             }
         },
@@ -497,20 +559,32 @@ mod tests {
         assert!(r.operation().is_none());
         assert_eq!(r.raw()["actionId"], 42);
         // id from the URL alone
-        let r = OperationReceipt::from_value(json!({"ok": true, "operation_url": "/v1/operations/op_7"}));
+        let r = OperationReceipt::from_value(
+            json!({"ok": true, "operation_url": "/v1/operations/op_7"}),
+        );
         assert_eq!(r.id(), Some("op_7"));
         // bare actionId only
         let r = OperationReceipt::from_value(json!({"ok": true, "actionId": "x"}));
         assert_eq!(r.id(), None);
-        assert_eq!(serde_json::to_value(&r).unwrap(), json!({"ok": true, "actionId": "x"}));
+        assert_eq!(
+            serde_json::to_value(&r).unwrap(),
+            json!({"ok": true, "actionId": "x"})
+        );
     }
 
     #[test]
     fn failure_fields() {
         let op = Operation::from_value(&json!({"id": "o", "status": "failed", "done": true,
-            "error": {"code": "provider_failed", "message": "Safe message"}})).unwrap();
-        assert_eq!(op.failure().unwrap().code.as_deref(), Some("provider_failed"));
-        assert_eq!(op.failure().unwrap().message.as_deref(), Some("Safe message"));
+            "error": {"code": "provider_failed", "message": "Safe message"}}))
+        .unwrap();
+        assert_eq!(
+            op.failure().unwrap().code.as_deref(),
+            Some("provider_failed")
+        );
+        assert_eq!(
+            op.failure().unwrap().message.as_deref(),
+            Some("Safe message")
+        );
         let op = Operation::from_value(&json!({"id": "o", "status": "weird"})).unwrap();
         assert_eq!(op.status, OperationStatus::Other("weird".into()));
         assert!(!op.done);

@@ -77,7 +77,9 @@ pub fn next_page(page: Option<u64>, pages: Option<u64>, items_empty: bool) -> Op
 
 /// Cursor model: pass `next_cursor` unchanged; `null` (or an empty string) means finished.
 pub fn next_cursor(next_cursor: Option<&str>) -> Option<Continuation> {
-    next_cursor.filter(|c| !c.is_empty()).map(|c| Continuation::Cursor(c.to_owned()))
+    next_cursor
+        .filter(|c| !c.is_empty())
+        .map(|c| Continuation::Cursor(c.to_owned()))
 }
 
 /// Offset model: use `next_offset`; `null` means finished.
@@ -135,7 +137,10 @@ mod tests {
 
     #[test]
     fn page_rules() {
-        assert_eq!(next_page(Some(1), Some(3), false), Some(Continuation::Page(2)));
+        assert_eq!(
+            next_page(Some(1), Some(3), false),
+            Some(Continuation::Page(2))
+        );
         assert_eq!(next_page(Some(3), Some(3), false), None);
         assert_eq!(next_page(Some(4), Some(3), false), None);
         assert_eq!(next_page(Some(1), Some(3), true), None);
@@ -147,7 +152,10 @@ mod tests {
     fn cursor_and_offset_rules() {
         assert_eq!(next_cursor(None), None);
         assert_eq!(next_cursor(Some("")), None);
-        assert_eq!(next_cursor(Some("abc")), Some(Continuation::Cursor("abc".into())));
+        assert_eq!(
+            next_cursor(Some("abc")),
+            Some(Continuation::Cursor("abc".into()))
+        );
         assert_eq!(next_offset(None), None);
         assert_eq!(next_offset(Some(50)), Some(Continuation::Offset(50)));
     }

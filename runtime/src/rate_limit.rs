@@ -22,7 +22,10 @@ pub struct RateLimitInfo {
 }
 
 fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
-    headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim)
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
 }
 
 impl RateLimitInfo {
@@ -33,7 +36,8 @@ impl RateLimitInfo {
             limit: num("ratelimit-limit"),
             remaining: num("ratelimit-remaining"),
             reset_seconds: num("ratelimit-reset"),
-            legacy_reset_unix: header_str(headers, "x-ratelimit-reset").and_then(|v| v.parse().ok()),
+            legacy_reset_unix: header_str(headers, "x-ratelimit-reset")
+                .and_then(|v| v.parse().ok()),
             retry_after: header_str(headers, "retry-after").and_then(parse_retry_after),
         }
     }
@@ -160,7 +164,10 @@ mod tests {
     fn retry_after_forms() {
         assert_eq!(parse_retry_after("0"), Some(Duration::ZERO));
         assert_eq!(parse_retry_after("0.5"), Some(Duration::from_millis(500)));
-        assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), Some(Duration::ZERO));
+        assert_eq!(
+            parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"),
+            Some(Duration::ZERO)
+        );
         assert_eq!(parse_retry_after("soon"), None);
     }
 

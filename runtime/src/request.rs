@@ -11,7 +11,11 @@ use crate::idempotency::{validate_client_request_id, validate_idempotency_key};
 use crate::spec::OperationSpec;
 
 /// Characters left unencoded in a path segment or query component: RFC 3986 unreserved.
-const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
 
 /// Percent-encodes one path segment or query component (everything but RFC 3986 unreserved).
 pub fn encode_component(value: &str) -> String {
@@ -98,7 +102,13 @@ pub struct Request {
 impl Request {
     /// Starts a request for `spec`.
     pub fn new(spec: &'static OperationSpec) -> Self {
-        Self { spec, path_params: Vec::new(), query: Vec::new(), headers: Vec::new(), body: None }
+        Self {
+            spec,
+            path_params: Vec::new(),
+            query: Vec::new(),
+            headers: Vec::new(),
+            body: None,
+        }
     }
 
     /// The operation.
@@ -114,7 +124,8 @@ impl Request {
 
     /// Adds the query parameter `name=value` (percent-encoded).
     pub fn query(&mut self, name: &str, value: &dyn Display) {
-        self.query.push((name.to_owned(), encode_component(&value.to_string())));
+        self.query
+            .push((name.to_owned(), encode_component(&value.to_string())));
     }
 
     /// Adds `name=v1,v2,…` (each value percent-encoded, literal commas). Nothing is added for an
@@ -123,7 +134,11 @@ impl Request {
         if values.is_empty() {
             return;
         }
-        let joined = values.iter().map(|v| encode_component(&v.to_string())).collect::<Vec<_>>().join(",");
+        let joined = values
+            .iter()
+            .map(|v| encode_component(&v.to_string()))
+            .collect::<Vec<_>>()
+            .join(",");
         self.query.push((name.to_owned(), joined));
     }
 
@@ -176,7 +191,9 @@ impl Request {
                 .map(|(_, v)| v.as_str())
                 .ok_or_else(|| Error::validation(format!("missing path parameter `{name}`")))?;
             if value.is_empty() || value == "." || value == ".." {
-                return Err(Error::validation(format!("path parameter `{name}` must not be empty, `.` or `..`")));
+                return Err(Error::validation(format!(
+                    "path parameter `{name}` must not be empty, `.` or `..`"
+                )));
             }
             out.push_str(&encode_component(value));
             rest = &rest[end + 1..];
@@ -201,7 +218,11 @@ impl Request {
     pub fn path_and_query(&self) -> Result<String, Error> {
         let path = self.render_path()?;
         let query = self.render_query();
-        Ok(if query.is_empty() { path } else { format!("{path}?{query}") })
+        Ok(if query.is_empty() {
+            path
+        } else {
+            format!("{path}?{query}")
+        })
     }
 }
 

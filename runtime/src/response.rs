@@ -62,6 +62,10 @@ impl<T> Response<T> {
 
     /// Maps the body, keeping status and metadata.
     pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Response<U> {
-        Response { body: f(self.body), status: self.status, meta: self.meta }
+        Response {
+            body: f(self.body),
+            status: self.status,
+            meta: self.meta,
+        }
     }
 }

@@ -48,19 +48,29 @@ impl Default for RetryPolicy {
 impl RetryPolicy {
     /// A policy that never retries (one attempt per call).
     pub fn disabled() -> Self {
-        Self { enabled: false, max_attempts: 1, ..Self::default() }
+        Self {
+            enabled: false,
+            max_attempts: 1,
+            ..Self::default()
+        }
     }
 
     /// Attempts allowed by this policy.
     pub fn attempts(&self) -> u32 {
-        if self.enabled { self.max_attempts.max(1) } else { 1 }
+        if self.enabled {
+            self.max_attempts.max(1)
+        } else {
+            1
+        }
     }
 
     /// Upper bound of the backoff before retry number `retry` (0-based):
     /// `min(max_backoff, initial_backoff * 2^retry)`.
     pub fn backoff_ceiling(&self, retry: u32) -> Duration {
         let factor = 1u32.checked_shl(retry.min(31)).unwrap_or(u32::MAX);
-        self.initial_backoff.saturating_mul(factor).min(self.max_backoff)
+        self.initial_backoff
+            .saturating_mul(factor)
+            .min(self.max_backoff)
     }
 
     /// A full-jitter backoff delay: uniform in `[0, backoff_ceiling(retry)]`.

@@ -40,7 +40,10 @@ impl Method {
 
     /// Whether the method is safe (reads only): `GET`, `HEAD`, `OPTIONS`, `TRACE`.
     pub fn is_safe(self) -> bool {
-        matches!(self, Method::Get | Method::Head | Method::Options | Method::Trace)
+        matches!(
+            self,
+            Method::Get | Method::Head | Method::Options | Method::Trace
+        )
     }
 
     /// The equivalent [`http::Method`].

@@ -56,7 +56,10 @@ pub struct TransportError {
 impl TransportError {
     /// Builds a transport error.
     pub fn new(kind: TransportErrorKind, message: impl Into<String>) -> Self {
-        Self { kind, message: message.into() }
+        Self {
+            kind,
+            message: message.into(),
+        }
     }
 
     /// Whether the request certainly never reached the server.
@@ -97,9 +100,12 @@ impl ReqwestTransport {
         if let Some(t) = connect_timeout {
             builder = builder.connect_timeout(t);
         }
-        let client = builder
-            .build()
-            .map_err(|e| TransportError::new(TransportErrorKind::Other, format!("cannot build HTTP client: {e}")))?;
+        let client = builder.build().map_err(|e| {
+            TransportError::new(
+                TransportErrorKind::Other,
+                format!("cannot build HTTP client: {e}"),
+            )
+        })?;
         Ok(Self { client })
     }
 
@@ -136,7 +142,11 @@ impl Transport for ReqwestTransport {
             let status = response.status().as_u16();
             let headers = response.headers().clone();
             let body = response.bytes().await.map_err(map_reqwest_error)?;
-            Ok(HttpResponse { status, headers, body })
+            Ok(HttpResponse {
+                status,
+                headers,
+                body,
+            })
         })
     }
 }

@@ -54,7 +54,9 @@ impl ContractCheck {
     /// Whether the deployment reports a revision different from the SDK's (`false` when it
     /// reports none).
     pub fn differs(&self) -> bool {
-        self.deployed_revision.as_deref().is_some_and(|d| d != self.sdk_revision)
+        self.deployed_revision
+            .as_deref()
+            .is_some_and(|d| d != self.sdk_revision)
     }
 }
 
@@ -91,11 +93,19 @@ pub fn find_capability(body: &Value, name: &str) -> Option<bool> {
                 match v {
                     Value::Bool(b) => return Some(*b),
                     Value::Object(o) => {
-                        if let Some(b) = ["enabled", "available", "supported"].iter().find_map(|k| o.get(*k).and_then(Value::as_bool)) {
+                        if let Some(b) = ["enabled", "available", "supported"]
+                            .iter()
+                            .find_map(|k| o.get(*k).and_then(Value::as_bool))
+                        {
                             return Some(b);
                         }
                     }
-                    Value::String(s) => return Some(matches!(s.as_str(), "enabled" | "available" | "true" | "on")),
+                    Value::String(s) => {
+                        return Some(matches!(
+                            s.as_str(),
+                            "enabled" | "available" | "true" | "on"
+                        ));
+                    }
                     _ => {}
                 }
             }
@@ -114,7 +124,10 @@ pub fn find_capability(body: &Value, name: &str) -> Option<bool> {
 /// Reads `GET /v1/version` and `GET /v1/capabilities` and compares revisions. A failing
 /// capabilities read is tolerated (`capabilities` is then `Null`).
 pub async fn check_contract(client: &Client) -> Result<ContractCheck, Error> {
-    let version: Value = client.execute(Request::new(&GET_VERSION), CallOptions::new()).await?.into_body();
+    let version: Value = client
+        .execute(Request::new(&GET_VERSION), CallOptions::new())
+        .await?
+        .into_body();
     let capabilities: Value = client
         .execute(Request::new(&GET_CAPABILITIES), CallOptions::new())
         .await
@@ -123,7 +136,10 @@ pub async fn check_contract(client: &Client) -> Result<ContractCheck, Error> {
     Ok(ContractCheck {
         sdk_revision: client.config().get_sdk().contract_revision.clone(),
         deployed_revision: find_revision(&version),
-        canonical_operation_responses: find_capability(&capabilities, "canonical_operation_responses"),
+        canonical_operation_responses: find_capability(
+            &capabilities,
+            "canonical_operation_responses",
+        ),
         version,
         capabilities,
     })
@@ -136,17 +152,38 @@ mod tests {
 
     #[test]
     fn revision_shapes() {
-        assert_eq!(find_revision(&json!({"ok": true, "contract_revision": "2026-10-07.1"})).as_deref(), Some("2026-10-07.1"));
-        assert_eq!(find_revision(&json!({"ok": true, "version": {"revision": "r2"}})).as_deref(), Some("r2"));
+        assert_eq!(
+            find_revision(&json!({"ok": true, "contract_revision": "2026-10-07.1"})).as_deref(),
+            Some("2026-10-07.1")
+        );
+        assert_eq!(
+            find_revision(&json!({"ok": true, "version": {"revision": "r2"}})).as_deref(),
+            Some("r2")
+        );
         assert_eq!(find_revision(&json!({"ok": true})), None);
     }
 
     #[test]
     fn capability_shapes() {
         let n = "canonical_operation_responses";
-        assert_eq!(find_capability(&json!({"canonical_operation_responses": true}), n), Some(true));
-        assert_eq!(find_capability(&json!({"features": {"canonical_operation_responses": {"enabled": false}}}), n), Some(false));
-        assert_eq!(find_capability(&json!({"features": ["durable_writes", "canonical_operation_responses"]}), n), Some(true));
+        assert_eq!(
+            find_capability(&json!({"canonical_operation_responses": true}), n),
+            Some(true)
+        );
+        assert_eq!(
+            find_capability(
+                &json!({"features": {"canonical_operation_responses": {"enabled": false}}}),
+                n
+            ),
+            Some(false)
+        );
+        assert_eq!(
+            find_capability(
+                &json!({"features": ["durable_writes", "canonical_operation_responses"]}),
+                n
+            ),
+            Some(true)
+        );
         assert_eq!(find_capability(&json!({"ok": true}), n), None);
     }
 }

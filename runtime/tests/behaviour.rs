@@ -13,9 +13,9 @@ use http::{HeaderMap, HeaderValue};
 use sdk_runtime::operation::{Poll, poll_until, wait_dedicated_task, wait_dnssec};
 use sdk_runtime::pagination::{self, Continuation, Paginated};
 use sdk_runtime::{
-    ApiError, CallOptions, Client, Config, Error, ErrorCode, ErrorContext, HttpRequest, HttpResponse, Idempotency,
-    Method, OperationReceipt, OperationSpec, Request, Response, ResponseMeta, RetryPolicy, Transport, TransportError,
-    WaitPolicy,
+    ApiError, CallOptions, Client, Config, Error, ErrorCode, ErrorContext, HttpRequest,
+    HttpResponse, Idempotency, Method, OperationReceipt, OperationSpec, Request, Response,
+    ResponseMeta, RetryPolicy, Transport, TransportError, WaitPolicy,
 };
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
@@ -54,7 +54,11 @@ impl Transport for GateProbe {
                 200
             };
             self.in_flight.fetch_sub(1, Ordering::SeqCst);
-            Ok(HttpResponse { status, headers, body: Bytes::from_static(b"{\"ok\":true}") })
+            Ok(HttpResponse {
+                status,
+                headers,
+                body: Bytes::from_static(b"{\"ok\":true}"),
+            })
         })
     }
 }
@@ -70,14 +74,23 @@ fn fast_policy() -> RetryPolicy {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn after_429_requests_wait_and_only_one_probes() {
-    let transport = Arc::new(GateProbe { n429: 2, ..GateProbe::default() });
+    let transport = Arc::new(GateProbe {
+        n429: 2,
+        ..GateProbe::default()
+    });
     let client = Client::new(
-        Config::new("http://gate.invalid").transport(transport.clone()).retry_policy(fast_policy()),
+        Config::new("http://gate.invalid")
+            .transport(transport.clone())
+            .retry_policy(fast_policy()),
     )
     .unwrap();
     let first = {
         let client = client.clone();
-        tokio::spawn(async move { client.execute::<Value>(Request::new(&LIST), CallOptions::new()).await })
+        tokio::spawn(async move {
+            client
+                .execute::<Value>(Request::new(&LIST), CallOptions::new())
+                .await
+        })
     };
     while transport.seen.load(Ordering::SeqCst) == 0 {
         tokio::task::yield_now().await;
@@ -87,7 +100,11 @@ async fn after_429_requests_wait_and_only_one_probes() {
     let mut others = Vec::new();
     for _ in 0..4 {
         let client = client.clone();
-        others.push(tokio::spawn(async move { client.execute::<Value>(Request::new(&LIST), CallOptions::new()).await }));
+        others.push(tokio::spawn(async move {
+            client
+                .execute::<Value>(Request::new(&LIST), CallOptions::new())
+                .await
+        }));
     }
     first.await.unwrap().unwrap();
     for o in others {
@@ -104,14 +121,21 @@ async fn after_429_requests_wait_and_only_one_probes() {
 async fn long_retry_after_is_not_slept_through() {
     let server = MockServer::start().await;
     Mock::given(method("GET"))
-        .respond_with(ResponseTemplate::new(429).insert_header("Retry-After", "3600").set_body_json(
-            json!({"ok": false, "error": {"code": "rate_limited", "message": "slow down"}}),
-        ))
+        .respond_with(
+            ResponseTemplate::new(429)
+                .insert_header("Retry-After", "3600")
+                .set_body_json(
+                    json!({"ok": false, "error": {"code": "rate_limited", "message": "slow down"}}),
+                ),
+        )
         .expect(1)
         .mount(&server)
         .await;
     let client = Client::new(Config::new(server.uri()).retry_policy(fast_policy())).unwrap();
-    let err = client.execute::<Value>(Request::new(&LIST), CallOptions::new()).await.unwrap_err();
+    let err = client
+        .execute::<Value>(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap_err();
     assert_eq!(err.code(), Some(&ErrorCode::RateLimited));
     assert_eq!(err.retry_after(), Some(Duration::from_secs(3600)));
     assert!(err.is_retryable());
@@ -122,7 +146,11 @@ fn raw(status: u16, body: &'static [u8], headers: &[(&'static str, &'static str)
     for (k, v) in headers {
         map.insert(*k, HeaderValue::from_static(v));
     }
-    HttpResponse { status, headers: map, body: Bytes::from_static(body) }
+    HttpResponse {
+        status,
+        headers: map,
+        body: Bytes::from_static(body),
+    }
 }
 
 #[test]
@@ -145,7 +173,11 @@ fn nested_flat_non_json_and_empty_error_bodies() {
     assert_eq!(flat.details.as_ref().unwrap()["scope"], "dns.write");
 
     let html = ApiError::from_response(
-        &raw(502, b"<html>Bad Gateway</html>", &[("x-request-id", "edge-1"), ("retry-after", "5")]),
+        &raw(
+            502,
+            b"<html>Bad Gateway</html>",
+            &[("x-request-id", "edge-1"), ("retry-after", "5")],
+        ),
         ErrorContext::default(),
     );
     assert_eq!(html.code, ErrorCode::Unknown(String::new()));
@@ -158,7 +190,14 @@ fn nested_flat_non_json_and_empty_error_bodies() {
     assert!(empty.message.contains("503"));
     assert_eq!(empty.to_string().lines().count(), 1);
 
-    let unknown = ApiError::from_response(&raw(418, br#"{"error":{"code":"brand_new_code","message":"m"}}"#, &[]), ErrorContext::default());
+    let unknown = ApiError::from_response(
+        &raw(
+            418,
+            br#"{"error":{"code":"brand_new_code","message":"m"}}"#,
+            &[],
+        ),
+        ErrorContext::default(),
+    );
     assert_eq!(unknown.code, ErrorCode::Unknown("brand_new_code".into()));
 }
 
@@ -218,7 +257,13 @@ async fn page_stream_stops_at_pages() {
             Some(Continuation::Page(p)) => p,
             other => panic!("{other:?}"),
         };
-        async move { ok(PageBody { page: Some(page), pages: Some(3), items: vec![page as u32 * 10, page as u32 * 10 + 1] }) }
+        async move {
+            ok(PageBody {
+                page: Some(page),
+                pages: Some(3),
+                items: vec![page as u32 * 10, page as u32 * 10 + 1],
+            })
+        }
     });
     let items: Vec<u32> = s.map(Result::unwrap).collect().await;
     assert_eq!(items, vec![10, 11, 20, 21, 30, 31]);
@@ -232,15 +277,25 @@ async fn cursor_stream_is_lazy_and_stops_at_null() {
     let s = pagination::stream::<CursorBody, _, _>(move |cont| {
         c.fetch_add(1, Ordering::SeqCst);
         let body = match cont {
-            None => CursorBody { next_cursor: Some("c2".into()), items: vec![1, 2] },
-            Some(Continuation::Cursor(c)) if c == "c2" => CursorBody { next_cursor: None, items: vec![3] },
+            None => CursorBody {
+                next_cursor: Some("c2".into()),
+                items: vec![1, 2],
+            },
+            Some(Continuation::Cursor(c)) if c == "c2" => CursorBody {
+                next_cursor: None,
+                items: vec![3],
+            },
             other => panic!("{other:?}"),
         };
         async move { ok(body) }
     });
     futures::pin_mut!(s);
     assert_eq!(s.next().await.unwrap().unwrap(), 1);
-    assert_eq!(calls.load(Ordering::SeqCst), 1, "second page not fetched yet");
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        1,
+        "second page not fetched yet"
+    );
     let rest: Vec<u32> = s.map(Result::unwrap).collect().await;
     assert_eq!(rest, vec![2, 3]);
     assert_eq!(calls.load(Ordering::SeqCst), 2);
@@ -250,13 +305,24 @@ async fn cursor_stream_is_lazy_and_stops_at_null() {
 async fn stream_stops_after_error_and_on_repeated_continuation() {
     let s = pagination::stream::<CursorBody, _, _>(|cont| async move {
         match cont {
-            None => ok(CursorBody { next_cursor: Some("same".into()), items: vec![1] }),
-            Some(_) => ok(CursorBody { next_cursor: Some("same".into()), items: vec![2] }),
+            None => ok(CursorBody {
+                next_cursor: Some("same".into()),
+                items: vec![1],
+            }),
+            Some(_) => ok(CursorBody {
+                next_cursor: Some("same".into()),
+                items: vec![2],
+            }),
         }
     });
     let items: Vec<u32> = s.map(Result::unwrap).collect().await;
     assert_eq!(items, vec![1, 2]);
-    let s = pagination::stream::<CursorBody, _, _>(|_| async { Err::<Response<CursorBody>, _>(Error::WaitTimeout { target: "x".into(), last_status: None }) });
+    let s = pagination::stream::<CursorBody, _, _>(|_| async {
+        Err::<Response<CursorBody>, _>(Error::WaitTimeout {
+            target: "x".into(),
+            last_status: None,
+        })
+    });
     let all: Vec<_> = s.collect().await;
     assert_eq!(all.len(), 1);
     assert!(all[0].is_err());
@@ -279,21 +345,30 @@ async fn op_server(states: &[Value]) -> MockServer {
     for s in first {
         Mock::given(method("GET"))
             .and(path("/v1/operations/op1"))
-            .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true, "operation": s})))
+            .respond_with(
+                ResponseTemplate::new(200).set_body_json(json!({"ok": true, "operation": s})),
+            )
             .up_to_n_times(1)
             .mount(&server)
             .await;
     }
     Mock::given(method("GET"))
         .and(path("/v1/operations/op1"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true, "operation": last})))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(json!({"ok": true, "operation": last})),
+        )
         .mount(&server)
         .await;
     server
 }
 
 fn client(server: &MockServer) -> Client {
-    Client::new(Config::new(server.uri()).retry_policy(fast_policy()).wait_policy(wait_policy())).unwrap()
+    Client::new(
+        Config::new(server.uri())
+            .retry_policy(fast_policy())
+            .wait_policy(wait_policy()),
+    )
+    .unwrap()
 }
 
 #[tokio::test]
@@ -304,7 +379,8 @@ async fn wait_returns_result_on_success() {
         json!({"id": "op1", "status": "succeeded", "done": true, "result": {"service_ids": ["s1"]}}),
     ])
     .await;
-    let receipt = OperationReceipt::from_value(json!({"ok": true, "actionId": 5, "operation_id": "op1"}));
+    let receipt =
+        OperationReceipt::from_value(json!({"ok": true, "actionId": 5, "operation_id": "op1"}));
     let op = receipt.wait(&client(&server)).await.unwrap();
     assert!(op.succeeded());
     assert_eq!(op.result.unwrap()["service_ids"][0], "s1");
@@ -313,10 +389,17 @@ async fn wait_returns_result_on_success() {
 #[tokio::test]
 async fn wait_exposes_failure_code_and_message() {
     let server = op_server(&[json!({"id": "op1", "status": "failed", "done": true, "error": {"code": "provision_failed", "message": "Could not provision"}})]).await;
-    let receipt = OperationReceipt::from_value(json!({"ok": true, "operation": {"id": "op1", "status": "pending", "done": false}}));
+    let receipt = OperationReceipt::from_value(
+        json!({"ok": true, "operation": {"id": "op1", "status": "pending", "done": false}}),
+    );
     let err = receipt.wait(&client(&server)).await.unwrap_err();
-    let Error::OperationFailed(op) = &err else { panic!("{err}") };
-    assert_eq!(op.failure().unwrap().code.as_deref(), Some("provision_failed"));
+    let Error::OperationFailed(op) = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(
+        op.failure().unwrap().code.as_deref(),
+        Some("provision_failed")
+    );
     assert!(err.to_string().contains("provision_failed"));
 }
 
@@ -327,15 +410,30 @@ async fn wait_on_unknown_returns_reconciliation_outcome() {
     let err = receipt.wait(&client(&server)).await.unwrap_err();
     assert!(matches!(err, Error::OperationOutcomeUnknown(_)), "{err}");
     // never a write while waiting
-    assert!(server.received_requests().await.unwrap().iter().all(|r| r.method.as_str() == "GET"));
+    assert!(
+        server
+            .received_requests()
+            .await
+            .unwrap()
+            .iter()
+            .all(|r| r.method.as_str() == "GET")
+    );
 }
 
 #[tokio::test]
 async fn poll_until_times_out() {
-    let policy = WaitPolicy { max_wait: Duration::from_millis(30), ..wait_policy() };
-    let err = poll_until(&policy, "thing", || async { Ok::<_, Error>(()) }, |_| Ok(Poll::<()>::Pending(Some("running".into()))))
-        .await
-        .unwrap_err();
+    let policy = WaitPolicy {
+        max_wait: Duration::from_millis(30),
+        ..wait_policy()
+    };
+    let err = poll_until(
+        &policy,
+        "thing",
+        || async { Ok::<_, Error>(()) },
+        |_| Ok(Poll::<()>::Pending(Some("running".into()))),
+    )
+    .await
+    .unwrap_err();
     assert!(matches!(err, Error::WaitTimeout { last_status: Some(ref s), .. } if s == "running"));
 }
 
@@ -344,24 +442,37 @@ async fn dedicated_task_and_dnssec_waits() {
     let server = MockServer::start().await;
     Mock::given(method("GET"))
         .and(path("/v1/dedicated/svc/tasks/t1"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true, "task": {"id": "t1", "status": "in_progress"}})))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"ok": true, "task": {"id": "t1", "status": "in_progress"}})),
+        )
         .up_to_n_times(2)
         .mount(&server)
         .await;
     Mock::given(method("GET"))
         .and(path("/v1/dedicated/svc/tasks/t1"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true, "task": {"id": "t1", "status": "completed", "errorCode": null}})))
+        .respond_with(ResponseTemplate::new(200).set_body_json(
+            json!({"ok": true, "task": {"id": "t1", "status": "completed", "errorCode": null}}),
+        ))
         .mount(&server)
         .await;
     Mock::given(method("GET"))
         .and(path("/v1/domains/example.com/dnssec"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true, "status": "active"})))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(json!({"ok": true, "status": "active"})),
+        )
         .mount(&server)
         .await;
     let client = client(&server);
-    let task = wait_dedicated_task(&client, "svc", "t1", &wait_policy()).await.unwrap();
+    let task = wait_dedicated_task(&client, "svc", "t1", &wait_policy())
+        .await
+        .unwrap();
     assert_eq!(task["status"], "completed");
-    let dnssec = wait_dnssec(&client, "example.com", &wait_policy(), |b| b["status"] == "active").await.unwrap();
+    let dnssec = wait_dnssec(&client, "example.com", &wait_policy(), |b| {
+        b["status"] == "active"
+    })
+    .await
+    .unwrap();
     assert_eq!(dnssec["ok"], true);
 }
 
@@ -370,17 +481,25 @@ async fn contract_check_reports_difference() {
     let server = MockServer::start().await;
     Mock::given(method("GET"))
         .and(path("/v1/version"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true, "contract_revision": "2027-01-01.1"})))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"ok": true, "contract_revision": "2027-01-01.1"})),
+        )
         .mount(&server)
         .await;
     Mock::given(method("GET"))
         .and(path("/v1/capabilities"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true, "canonical_operation_responses": true})))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"ok": true, "canonical_operation_responses": true})),
+        )
         .mount(&server)
         .await;
-    let client = Client::new(
-        Config::new(server.uri()).sdk(sdk_runtime::SdkIdentity::new("cloud-sdk", "0.1.0", "2026-10-07.1")),
-    )
+    let client = Client::new(Config::new(server.uri()).sdk(sdk_runtime::SdkIdentity::new(
+        "cloud-sdk",
+        "0.1.0",
+        "2026-10-07.1",
+    )))
     .unwrap();
     let check = sdk_runtime::version::check_contract(&client).await.unwrap();
     assert_eq!(check.deployed_revision.as_deref(), Some("2027-01-01.1"));

@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use sdk_runtime::signing::{SigningInput, canonical_string, content_sha256, hmac_sha256_base64};
 use sdk_runtime::{
-    CallOptions, Client, Config, Error, ErrorCode, Idempotency, Method, OperationSpec, Reconciliation, Request,
-    RetryPolicy, SdkIdentity,
+    CallOptions, Client, Config, Error, ErrorCode, Idempotency, Method, OperationSpec,
+    Reconciliation, Request, RetryPolicy, SdkIdentity,
 };
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path, query_param};
@@ -106,7 +106,11 @@ async fn bearer_get_decodes_and_exposes_meta() {
     let sent = &server.received_requests().await.unwrap()[0];
     assert_eq!(header(sent, "authorization"), Some("Bearer pfx.sekret"));
     assert_eq!(header(sent, "x-client-request-id"), Some("trace-1"));
-    assert!(header(sent, "user-agent").unwrap().contains("cloud-sdk/9.9.9"));
+    assert!(
+        header(sent, "user-agent")
+            .unwrap()
+            .contains("cloud-sdk/9.9.9")
+    );
     assert!(header(sent, "user-agent").unwrap().contains("2026-10-07.1"));
     assert!(header(sent, "idempotency-key").is_none());
     assert!(header(sent, "x-signature").is_none());
@@ -125,8 +129,14 @@ async fn signed_write_is_verifiable_and_resigned_per_attempt() {
         .mount(&server)
         .await;
     let client = Client::new(config(&server).signed("key-prefix", "the-secret")).unwrap();
-    let resp = client.execute::<Value>(create_request(), with_key("fixed-key-123")).await.unwrap();
-    assert_eq!(resp.meta().idempotency_key.as_deref(), Some("fixed-key-123"));
+    let resp = client
+        .execute::<Value>(create_request(), with_key("fixed-key-123"))
+        .await
+        .unwrap();
+    assert_eq!(
+        resp.meta().idempotency_key.as_deref(),
+        Some("fixed-key-123")
+    );
     assert_eq!(resp.meta().attempts, 2);
     let sent = server.received_requests().await.unwrap();
     assert_eq!(sent.len(), 2);
@@ -152,19 +162,35 @@ async fn signed_write_is_verifiable_and_resigned_per_attempt() {
         assert_eq!(header(r, "x-signature"), Some(expected.as_str()));
         assert!(header(r, "authorization").is_none());
     }
-    assert_eq!(sent[0].body, sent[1].body, "body bytes identical across attempts");
-    assert_ne!(header(&sent[0], "x-nonce"), header(&sent[1], "x-nonce"), "fresh nonce per attempt");
+    assert_eq!(
+        sent[0].body, sent[1].body,
+        "body bytes identical across attempts"
+    );
+    assert_ne!(
+        header(&sent[0], "x-nonce"),
+        header(&sent[1], "x-nonce"),
+        "fresh nonce per attempt"
+    );
 }
 
 #[tokio::test]
 async fn bodyless_signed_request_hashes_empty_body() {
     let server = MockServer::start().await;
-    Mock::given(method("GET")).respond_with(ResponseTemplate::new(200)).mount(&server).await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200))
+        .mount(&server)
+        .await;
     let client = Client::new(config(&server).signed("k", "s")).unwrap();
-    let resp = client.execute::<Value>(Request::new(&LIST), CallOptions::new()).await.unwrap();
+    let resp = client
+        .execute::<Value>(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap();
     assert_eq!(*resp.body(), Value::Null, "empty body reads as null");
     let sent = &server.received_requests().await.unwrap()[0];
-    assert_eq!(header(sent, "x-content-sha256"), Some(content_sha256(b"").as_str()));
+    assert_eq!(
+        header(sent, "x-content-sha256"),
+        Some(content_sha256(b"").as_str())
+    );
 }
 
 #[tokio::test]
@@ -179,9 +205,15 @@ async fn generated_key_is_valid_and_stable_across_retries() {
         .up_to_n_times(2)
         .mount(&server)
         .await;
-    Mock::given(method("POST")).respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true}))).mount(&server).await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true})))
+        .mount(&server)
+        .await;
     let client = Client::new(config(&server)).unwrap();
-    let resp = client.execute::<Value>(create_request(), CallOptions::new()).await.unwrap();
+    let resp = client
+        .execute::<Value>(create_request(), CallOptions::new())
+        .await
+        .unwrap();
     let key = resp.meta().idempotency_key.clone().unwrap();
     assert!(sdk_runtime::idempotency::is_valid_idempotency_key(&key));
     let sent = server.received_requests().await.unwrap();
@@ -196,27 +228,50 @@ async fn generated_key_is_valid_and_stable_across_retries() {
 #[tokio::test]
 async fn invalid_inputs_are_rejected_before_io() {
     let server = MockServer::start().await;
-    Mock::given(wiremock::matchers::any()).respond_with(ResponseTemplate::new(200)).expect(0).mount(&server).await;
+    Mock::given(wiremock::matchers::any())
+        .respond_with(ResponseTemplate::new(200))
+        .expect(0)
+        .mount(&server)
+        .await;
     let client = Client::new(config(&server)).unwrap();
-    let err = client.execute::<Value>(create_request(), with_key("bad key!")).await.unwrap_err();
+    let err = client
+        .execute::<Value>(create_request(), with_key("bad key!"))
+        .await
+        .unwrap_err();
     assert!(matches!(err, Error::Validation { .. }), "{err}");
     let mut options = CallOptions::new();
     options.set_client_request_id("_starts-badly");
-    let err = client.execute::<Value>(Request::new(&LIST), options).await.unwrap_err();
+    let err = client
+        .execute::<Value>(Request::new(&LIST), options)
+        .await
+        .unwrap_err();
     assert!(matches!(err, Error::Validation { .. }));
     let mut req = Request::new(&CREATE);
     req.json_body(&json!({})).unwrap();
-    let err = client.execute::<Value>(req, CallOptions::new()).await.unwrap_err();
+    let err = client
+        .execute::<Value>(req, CallOptions::new())
+        .await
+        .unwrap_err();
     assert!(err.to_string().contains("missing path parameter"));
 }
 
 #[tokio::test]
 async fn get_retries_5xx_then_succeeds() {
     let server = MockServer::start().await;
-    Mock::given(method("GET")).respond_with(ResponseTemplate::new(503)).up_to_n_times(2).mount(&server).await;
-    Mock::given(method("GET")).respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true}))).mount(&server).await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(503))
+        .up_to_n_times(2)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true})))
+        .mount(&server)
+        .await;
     let client = Client::new(config(&server)).unwrap();
-    let resp = client.execute::<Value>(Request::new(&LIST), CallOptions::new()).await.unwrap();
+    let resp = client
+        .execute::<Value>(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap();
     assert_eq!(resp.meta().attempts, 3);
 }
 
@@ -228,21 +283,34 @@ async fn get_retries_are_bounded_and_switchable_off() {
         .mount(&server)
         .await;
     let client = Client::new(config(&server)).unwrap();
-    let err = client.execute::<Value>(Request::new(&LIST), CallOptions::new()).await.unwrap_err();
+    let err = client
+        .execute::<Value>(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap_err();
     assert_eq!(err.code(), Some(&ErrorCode::ServiceUnavailable));
     assert_eq!(err.request_id(), Some("r-5"));
     assert!(err.is_retryable());
     assert_eq!(server.received_requests().await.unwrap().len(), 4);
 
     let server = MockServer::start().await;
-    Mock::given(method("GET")).respond_with(ResponseTemplate::new(500)).mount(&server).await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(500))
+        .mount(&server)
+        .await;
     let client = Client::new(config(&server).retry_policy(RetryPolicy::disabled())).unwrap();
-    client.execute::<Value>(Request::new(&LIST), CallOptions::new()).await.unwrap_err();
+    client
+        .execute::<Value>(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap_err();
     assert_eq!(server.received_requests().await.unwrap().len(), 1);
 }
 
 async fn mount_write_failure_then_success(server: &MockServer, first: ResponseTemplate) {
-    Mock::given(method("POST")).respond_with(first).up_to_n_times(1).mount(server).await;
+    Mock::given(method("POST"))
+        .respond_with(first)
+        .up_to_n_times(1)
+        .mount(server)
+        .await;
     Mock::given(method("POST"))
         .respond_with(ResponseTemplate::new(201).set_body_json(json!({"ok": true, "id": 1})))
         .mount(server)
@@ -252,20 +320,35 @@ async fn mount_write_failure_then_success(server: &MockServer, first: ResponseTe
 #[tokio::test]
 async fn write_5xx_reconciles_then_resends_when_recorded() {
     let server = MockServer::start().await;
-    mount_write_failure_then_success(&server, ResponseTemplate::new(502).set_body_string("<html>bad gateway</html>")).await;
+    mount_write_failure_then_success(
+        &server,
+        ResponseTemplate::new(502).set_body_string("<html>bad gateway</html>"),
+    )
+    .await;
     Mock::given(method("GET"))
         .and(path("/v1/operations"))
         .and(query_param("idempotency_key", "write-key-1"))
         .and(query_param("method", "POST"))
         .and(query_param("path", "/v1/things/eu%20central"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true, "operation": {"id": "op1", "status": "running", "done": false}})))
+        .respond_with(ResponseTemplate::new(200).set_body_json(
+            json!({"ok": true, "operation": {"id": "op1", "status": "running", "done": false}}),
+        ))
         .expect(1)
         .mount(&server)
         .await;
     let client = Client::new(config(&server)).unwrap();
-    let resp = client.execute::<Value>(create_request(), with_key("write-key-1")).await.unwrap();
+    let resp = client
+        .execute::<Value>(create_request(), with_key("write-key-1"))
+        .await
+        .unwrap();
     assert_eq!(resp.body()["id"], 1);
-    let writes: Vec<_> = server.received_requests().await.unwrap().into_iter().filter(|r| r.method.as_str() == "POST").collect();
+    let writes: Vec<_> = server
+        .received_requests()
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.method.as_str() == "POST")
+        .collect();
     assert_eq!(writes.len(), 2);
     assert_eq!(writes[0].body, writes[1].body);
     assert_eq!(header(&writes[1], "idempotency-key"), Some("write-key-1"));
@@ -277,12 +360,17 @@ async fn write_5xx_lookup_not_found_resends_with_same_key() {
     mount_write_failure_then_success(&server, ResponseTemplate::new(500)).await;
     Mock::given(method("GET"))
         .and(path("/v1/operations"))
-        .respond_with(ResponseTemplate::new(404).set_body_json(json!({"ok": false, "error": {"code": "operation_not_found", "message": "no"}})))
+        .respond_with(ResponseTemplate::new(404).set_body_json(
+            json!({"ok": false, "error": {"code": "operation_not_found", "message": "no"}}),
+        ))
         .expect(1)
         .mount(&server)
         .await;
     let client = Client::new(config(&server)).unwrap();
-    client.execute::<Value>(create_request(), with_key("write-key-2")).await.unwrap();
+    client
+        .execute::<Value>(create_request(), with_key("write-key-2"))
+        .await
+        .unwrap();
 }
 
 #[tokio::test]
@@ -291,13 +379,23 @@ async fn write_5xx_lookup_not_found_without_resend_policy_is_unknown() {
     mount_write_failure_then_success(&server, ResponseTemplate::new(500)).await;
     Mock::given(method("GET"))
         .and(path("/v1/operations"))
-        .respond_with(ResponseTemplate::new(404).set_body_json(json!({"ok": false, "error": {"code": "operation_not_found", "message": "no"}})))
+        .respond_with(ResponseTemplate::new(404).set_body_json(
+            json!({"ok": false, "error": {"code": "operation_not_found", "message": "no"}}),
+        ))
         .mount(&server)
         .await;
-    let policy = RetryPolicy { resend_when_not_found: false, ..fast_policy() };
+    let policy = RetryPolicy {
+        resend_when_not_found: false,
+        ..fast_policy()
+    };
     let client = Client::new(config(&server).retry_policy(policy)).unwrap();
-    let err = client.execute::<Value>(create_request(), with_key("write-key-3")).await.unwrap_err();
-    let Error::WriteOutcomeUnknown(u) = &err else { panic!("{err}") };
+    let err = client
+        .execute::<Value>(create_request(), with_key("write-key-3"))
+        .await
+        .unwrap_err();
+    let Error::WriteOutcomeUnknown(u) = &err else {
+        panic!("{err}")
+    };
     assert_eq!(u.reconciliation, Reconciliation::NotFound);
     assert_eq!(u.method, Method::Post);
     assert_eq!(u.path, "/v1/things/eu%20central");
@@ -309,9 +407,21 @@ async fn write_5xx_lookup_not_found_without_resend_policy_is_unknown() {
 #[tokio::test]
 async fn write_5xx_lookup_failing_returns_unknown_outcome_without_resend() {
     for (status, body, expected) in [
-        (503u16, json!({"ok": false, "error": {"code": "service_unavailable", "message": "x"}}), "failed"),
-        (410, json!({"ok": false, "error": {"code": "operation_expired", "message": "x"}}), "expired"),
-        (409, json!({"ok": false, "error": {"code": "operation_lookup_ambiguous", "message": "x"}}), "ambiguous"),
+        (
+            503u16,
+            json!({"ok": false, "error": {"code": "service_unavailable", "message": "x"}}),
+            "failed",
+        ),
+        (
+            410,
+            json!({"ok": false, "error": {"code": "operation_expired", "message": "x"}}),
+            "expired",
+        ),
+        (
+            409,
+            json!({"ok": false, "error": {"code": "operation_lookup_ambiguous", "message": "x"}}),
+            "ambiguous",
+        ),
     ] {
         let server = MockServer::start().await;
         mount_write_failure_then_success(&server, ResponseTemplate::new(500)).await;
@@ -321,8 +431,13 @@ async fn write_5xx_lookup_failing_returns_unknown_outcome_without_resend() {
             .mount(&server)
             .await;
         let client = Client::new(config(&server)).unwrap();
-        let err = client.execute::<Value>(create_request(), with_key("write-key-4")).await.unwrap_err();
-        let Error::WriteOutcomeUnknown(u) = &err else { panic!("{err}") };
+        let err = client
+            .execute::<Value>(create_request(), with_key("write-key-4"))
+            .await
+            .unwrap_err();
+        let Error::WriteOutcomeUnknown(u) = &err else {
+            panic!("{err}")
+        };
         let got = match u.reconciliation {
             Reconciliation::Failed { .. } => "failed",
             Reconciliation::Expired => "expired",
@@ -331,7 +446,13 @@ async fn write_5xx_lookup_failing_returns_unknown_outcome_without_resend() {
         };
         assert_eq!(got, expected);
         assert_eq!(u.last_api_error.as_ref().map(|a| a.status), Some(500));
-        let writes = server.received_requests().await.unwrap().into_iter().filter(|r| r.method.as_str() == "POST").count();
+        let writes = server
+            .received_requests()
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|r| r.method.as_str() == "POST")
+            .count();
         assert_eq!(writes, 1, "never resent blindly");
     }
 }
@@ -339,27 +460,44 @@ async fn write_5xx_lookup_failing_returns_unknown_outcome_without_resend() {
 #[tokio::test]
 async fn write_timeout_is_reconciled() {
     let server = MockServer::start().await;
-    mount_write_failure_then_success(&server, ResponseTemplate::new(201).set_delay(Duration::from_millis(400))).await;
+    mount_write_failure_then_success(
+        &server,
+        ResponseTemplate::new(201).set_delay(Duration::from_millis(400)),
+    )
+    .await;
     Mock::given(method("GET"))
         .and(path("/v1/operations"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true, "operation_id": "op2"})))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(json!({"ok": true, "operation_id": "op2"})),
+        )
         .expect(1)
         .mount(&server)
         .await;
     let client = Client::new(config(&server).attempt_timeout(Duration::from_millis(150))).unwrap();
-    let resp = client.execute::<Value>(create_request(), with_key("write-key-5")).await.unwrap();
+    let resp = client
+        .execute::<Value>(create_request(), with_key("write-key-5"))
+        .await
+        .unwrap();
     assert_eq!(resp.meta().attempts, 2);
 }
 
 #[tokio::test]
 async fn write_without_key_is_never_resent() {
     let server = MockServer::start().await;
-    Mock::given(method("POST")).respond_with(ResponseTemplate::new(500)).mount(&server).await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(500))
+        .mount(&server)
+        .await;
     let client = Client::new(config(&server)).unwrap();
     let mut req = Request::new(&CREATE_NO_KEY);
     req.json_body(&json!({})).unwrap();
-    let err = client.execute::<Value>(req, CallOptions::new()).await.unwrap_err();
-    let Error::WriteOutcomeUnknown(u) = &err else { panic!("{err}") };
+    let err = client
+        .execute::<Value>(req, CallOptions::new())
+        .await
+        .unwrap_err();
+    let Error::WriteOutcomeUnknown(u) = &err else {
+        panic!("{err}")
+    };
     assert_eq!(u.idempotency_key, None);
     assert_eq!(u.reconciliation, Reconciliation::NotAttempted);
     let sent = server.received_requests().await.unwrap();
@@ -378,26 +516,38 @@ async fn idempotency_conflict_is_a_distinct_api_error() {
         .mount(&server)
         .await;
     let client = Client::new(config(&server)).unwrap();
-    let err = client.execute::<Value>(create_request(), with_key("write-key-6")).await.unwrap_err();
+    let err = client
+        .execute::<Value>(create_request(), with_key("write-key-6"))
+        .await
+        .unwrap_err();
     assert_eq!(err.code(), Some(&ErrorCode::IdempotencyConflict));
     assert_eq!(err.status(), Some(409));
     assert_eq!(err.idempotency_key(), Some("write-key-6"));
     let line = err.to_string();
-    assert!(line.contains("idempotency_conflict") && line.contains("rid-9"), "{line}");
+    assert!(
+        line.contains("idempotency_conflict") && line.contains("rid-9"),
+        "{line}"
+    );
     assert!(!line.contains('\n'));
 }
 
 #[tokio::test]
 async fn decode_error_keeps_key_and_status() {
     let server = MockServer::start().await;
-    Mock::given(method("POST")).respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true}))).mount(&server).await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true})))
+        .mount(&server)
+        .await;
     #[derive(serde::Deserialize, Debug)]
     #[allow(dead_code)]
     struct Strict {
         id: u32,
     }
     let client = Client::new(config(&server)).unwrap();
-    let err = client.execute::<Strict>(create_request(), with_key("write-key-7")).await.unwrap_err();
+    let err = client
+        .execute::<Strict>(create_request(), with_key("write-key-7"))
+        .await
+        .unwrap_err();
     assert!(matches!(err, Error::Decode { status: 200, .. }));
     assert_eq!(err.idempotency_key(), Some("write-key-7"));
 }
@@ -406,13 +556,19 @@ async fn decode_error_keeps_key_and_status() {
 async fn secrets_never_leak_into_errors() {
     let server = MockServer::start().await;
     Mock::given(method("GET"))
-        .respond_with(ResponseTemplate::new(401).set_body_json(json!({"ok": false, "code": "unauthorized", "message": "bad"})))
+        .respond_with(
+            ResponseTemplate::new(401)
+                .set_body_json(json!({"ok": false, "code": "unauthorized", "message": "bad"})),
+        )
         .mount(&server)
         .await;
     let config = config(&server).bearer("pfx.top-secret-value");
     assert!(!format!("{config:?}").contains("top-secret-value"));
     let client = Client::new(config).unwrap();
-    let err = client.execute::<Value>(Request::new(&LIST), CallOptions::new()).await.unwrap_err();
+    let err = client
+        .execute::<Value>(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap_err();
     assert_eq!(err.code(), Some(&ErrorCode::Unauthorized));
     assert!(!format!("{err:?}").contains("top-secret-value"));
     assert!(!err.to_string().contains("top-secret-value"));
@@ -441,7 +597,10 @@ async fn whole_call_timeout_bounds_read_retries() {
     let client = Client::new(config(&server)).unwrap();
     let mut options = CallOptions::new();
     options.set_timeout(Duration::from_millis(100));
-    let err = client.execute::<Value>(Request::new(&LIST), options).await.unwrap_err();
+    let err = client
+        .execute::<Value>(Request::new(&LIST), options)
+        .await
+        .unwrap_err();
     assert!(matches!(err, Error::Timeout { .. }), "{err}");
     assert!(err.is_retryable());
 }
@@ -460,7 +619,10 @@ async fn operation_format_header_and_receipt_decoding() {
     let client = Client::new(config(&server)).unwrap();
     let mut options = with_key("write-key-8");
     options.set_operation_format(true);
-    let resp = client.execute::<sdk_runtime::OperationReceipt>(create_request(), options).await.unwrap();
+    let resp = client
+        .execute::<sdk_runtime::OperationReceipt>(create_request(), options)
+        .await
+        .unwrap();
     assert_eq!(resp.body().id(), Some("op5"));
     assert_eq!(resp.body().operation_url(), Some("/v1/operations/op5"));
 }
