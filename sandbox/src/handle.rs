@@ -228,9 +228,14 @@ impl Sandbox {
         self.inner.state.lock().unwrap().invoices.clone()
     }
 
-    /// Transactions made by writes (seeded history excluded).
+    /// Transactions made by writes through the API (the seeded history excluded).
     pub fn transactions(&self) -> Vec<Transaction> {
-        self.inner.state.lock().unwrap().transactions.iter().filter(|t| t.kind != "credit" && t.idempotency_key.is_some() || t.kind == "deploy_debit").cloned().collect()
+        self.inner.state.lock().unwrap().transactions.iter().filter(|t| t.idempotency_key.is_some()).cloned().collect()
+    }
+
+    /// Every transaction, the seeded history included (oldest first).
+    pub fn all_transactions(&self) -> Vec<Transaction> {
+        self.inner.state.lock().unwrap().transactions.clone()
     }
 
     /// Debits (balance movements out) made by writes.

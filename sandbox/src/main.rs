@@ -46,7 +46,10 @@ async fn main() {
         ("bearer disabled", &creds.disabled),
         ("bearer expired", &creds.expired),
     ] {
-        println!("{role:22} prefix={} secret={}  (Authorization: Bearer {})", c.prefix, c.secret, c.bearer_token());
+        match c.mode {
+            cloud_sandbox::Mode::Bearer => println!("{role:22} id={} Authorization: Bearer {}", c.id, c.bearer_token()),
+            cloud_sandbox::Mode::Signed => println!("{role:22} id={} x-api-key: {}  HMAC secret: {}", c.id, c.prefix, c.secret),
+        }
     }
     let _ = tokio::signal::ctrl_c().await;
 }

@@ -83,7 +83,8 @@ async fn seeded_random_faults_are_reproducible() {
 }
 
 async fn collect_page(env: &Env, path: &str) -> (usize, u64) {
-    let (mut page, mut seen, mut total) = (1, 0, 0);
+    let (mut page, mut seen) = (1, 0);
+    let mut total;
     loop {
         let r = env.bearer("GET", &format!("{path}?limit=7&page={page}"), None, &[]).await;
         assert_eq!(r.status, 200, "{}", r.text);
