@@ -76,7 +76,10 @@ pub struct Ctx {
 impl Ctx {
     /// First value of a query parameter.
     pub fn q(&self, name: &str) -> Option<&str> {
-        self.query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.query
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// A path parameter (empty when absent).
@@ -86,7 +89,14 @@ impl Ctx {
 
     /// The `n`-th path parameter in template order.
     pub fn pn(&self, n: usize) -> &str {
-        let name = self.op.path.split('/').filter(|s| s.starts_with('{')).nth(n).unwrap_or("").trim_matches(|c| c == '{' || c == '}');
+        let name = self
+            .op
+            .path
+            .split('/')
+            .filter(|s| s.starts_with('{'))
+            .nth(n)
+            .unwrap_or("")
+            .trim_matches(|c| c == '{' || c == '}');
         self.p(name)
     }
 }
@@ -127,14 +137,20 @@ pub async fn serve(listener: TcpListener, inner: Arc<Inner>, shutdown: Arc<Notif
         let inner = inner.clone();
         let shutdown = shutdown.clone();
         tokio::spawn(async move {
-            let conn = Conn { peer, kill: Arc::new(Notify::new()) };
+            let conn = Conn {
+                peer,
+                kill: Arc::new(Notify::new()),
+            };
             let kill = conn.kill.clone();
             let svc = hyper::service::service_fn(move |req: Request<hyper::body::Incoming>| {
                 let inner = inner.clone();
                 let conn = conn.clone();
-                async move { Ok::<_, std::convert::Infallible>(handle(inner, conn, req.map(Body::new)).await) }
+                async move {
+                    Ok::<_, std::convert::Infallible>(handle(inner, conn, req.map(Body::new)).await)
+                }
             });
-            let http = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), svc);
+            let http = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), svc);
             tokio::select! {
                 _ = http => {}
                 () = kill.notified() => {}
@@ -147,14 +163,18 @@ pub async fn serve(listener: TcpListener, inner: Arc<Inner>, shutdown: Arc<Notif
 fn json_response(status: u16, body: &Value) -> Response<Body> {
     let mut r = Response::new(Body::from(serde_json::to_vec(body).unwrap_or_default()));
     *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    r.headers_mut().insert(http::header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    r.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
     r
 }
 
 fn error_response(e: &ApiError, request_id: &str) -> Response<Body> {
     let mut r = json_response(e.status, &e.body(request_id));
     if let Some(s) = e.retry_after {
-        r.headers_mut().insert(http::header::RETRY_AFTER, HeaderValue::from(s));
+        r.headers_mut()
+            .insert(http::header::RETRY_AFTER, HeaderValue::from(s));
     }
     r
 }
@@ -163,7 +183,10 @@ fn edge_html() -> Response<Body> {
     let html = "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>edge</center></body></html>\n";
     let mut r = Response::new(Body::from(html));
     *r.status_mut() = StatusCode::BAD_GATEWAY;
-    r.headers_mut().insert(http::header::CONTENT_TYPE, HeaderValue::from_static("text/html"));
+    r.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html"),
+    );
     r
 }
 
@@ -184,22 +207,44 @@ async fn handle(inner: Arc<Inner>, conn: Conn, req: Request<Body>) -> Response<B
     resp
 }
 
-async fn run(inner: Arc<Inner>, conn: &Conn, req: Request<Body>, request_id: &str) -> (Response<Body>, Option<Verdict>) {
+async fn run(
+    inner: Arc<Inner>,
+    conn: &Conn,
+    req: Request<Body>,
+    request_id: &str,
+) -> (Response<Body>, Option<Verdict>) {
     let (parts, body) = req.into_parts();
     let method = parts.method.as_str().to_ascii_uppercase();
     let path = parts.uri.path().to_owned();
-    let path_and_query = parts.uri.path_and_query().map_or(path.clone(), |p| p.as_str().to_owned());
+    let path_and_query = parts
+        .uri
+        .path_and_query()
+        .map_or(path.clone(), |p| p.as_str().to_owned());
     let raw_query = parts.uri.query().unwrap_or("").to_owned();
     let body: Bytes = match axum::body::to_bytes(body, 4 * 1024 * 1024).await {
         Ok(b) => b,
-        Err(_) => return (error_response(&ApiError::invalid_field("body", "body too large"), request_id), None),
+        Err(_) => {
+            return (
+                error_response(
+                    &ApiError::invalid_field("body", "body too large"),
+                    request_id,
+                ),
+                None,
+            );
+        }
     };
     let fault = inner.faults.lock().unwrap().next(&method, &path);
     match &fault {
-        Some(Fault::Status(s)) => return (error_response(&ApiError::service_unavailable(*s), request_id), None),
+        Some(Fault::Status(s)) => {
+            return (
+                error_response(&ApiError::service_unavailable(*s), request_id),
+                None,
+            );
+        }
         Some(Fault::EdgeHtml) => return (edge_html(), None),
         Some(Fault::RateLimited { retry_after }) => {
-            let e = ApiError::new(429, "rate_limited", "The key reached its request limit.").with_retry_after(*retry_after);
+            let e = ApiError::new(429, "rate_limited", "The key reached its request limit.")
+                .with_retry_after(*retry_after);
             return (error_response(&e, request_id), None);
         }
         _ => {}
@@ -215,7 +260,13 @@ async fn run(inner: Arc<Inner>, conn: &Conn, req: Request<Body>, request_id: &st
     let op = op.clone();
     // Authentication, rate limit, scopes.
     let cred = if let Some(security) = &op.security {
-        let input = AuthInput { method: &method, path_and_query: &path_and_query, headers: &parts.headers, body: &body, peer: conn.peer.ip() };
+        let input = AuthInput {
+            method: &method,
+            path_and_query: &path_and_query,
+            headers: &parts.headers,
+            body: &body,
+            peer: conn.peer.ip(),
+        };
         let authed = inner.auth.lock().unwrap().authenticate(&input);
         match authed {
             Ok(c) => {
@@ -229,29 +280,45 @@ async fn run(inner: Arc<Inner>, conn: &Conn, req: Request<Body>, request_id: &st
     } else {
         None
     };
-    let verdict = inner.rate.lock().unwrap().check(cred.as_ref().map(|c| c.id));
+    let verdict = inner
+        .rate
+        .lock()
+        .unwrap()
+        .check(cred.as_ref().map(|c| c.id));
     if verdict.limited {
-        let e = ApiError::new(429, "rate_limited", "The key reached its request limit.").with_retry_after(verdict.reset_secs);
+        let e = ApiError::new(429, "rate_limited", "The key reached its request limit.")
+            .with_retry_after(verdict.reset_secs);
         return (error_response(&e, request_id), Some(verdict));
     }
     let verdict = Some(verdict);
     if let Some(v) = parts.headers.get("x-client-request-id")
         && !v.to_str().is_ok_and(valid_client_request_id)
     {
-        let e = ApiError::invalid_field("header.x-client-request-id", "1 to 120 characters: a letter or digit, then letters, digits, dot, underscore, colon, hyphen");
+        let e = ApiError::invalid_field(
+            "header.x-client-request-id",
+            "1 to 120 characters: a letter or digit, then letters, digits, dot, underscore, colon, hyphen",
+        );
         return (error_response(&e, request_id), verdict);
     }
     let query: Vec<(String, String)> = form_pairs(&raw_query);
-    let body_for_validation = crate::ops::prevalidate_body(&op, &body);
-    let parsed = match inner.validators.check_request(&op, &path_params, &query, &parts.headers, &body_for_validation) {
-        Ok(b) => b,
-        Err(e) => return (error_response(&e, request_id), verdict),
-    };
-    // Keep the original body (with sandbox-accepted extras) for the handler.
-    let parsed = if body_for_validation.len() != body.len() { serde_json::from_slice(&body).ok() } else { parsed };
-    let idem_key = parts.headers.get("idempotency-key").and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let parsed =
+        match inner
+            .validators
+            .check_request(&op, &path_params, &query, &parts.headers, &body)
+        {
+            Ok(b) => b,
+            Err(e) => return (error_response(&e, request_id), verdict),
+        };
+    let idem_key = parts
+        .headers
+        .get("idempotency-key")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
     let ctx = Ctx {
-        operation_format: parts.headers.get("x-svc-response-format").is_some_and(|v| v.as_bytes() == b"operation"),
+        operation_format: parts
+            .headers
+            .get("x-svc-response-format")
+            .is_some_and(|v| v.as_bytes() == b"operation"),
         op,
         path: path_params,
         query,
@@ -261,18 +328,28 @@ async fn run(inner: Arc<Inner>, conn: &Conn, req: Request<Body>, request_id: &st
         idem_key: idem_key.clone(),
     };
     let store_key = match (&ctx.cred, &idem_key) {
-        (Some(c), Some(k)) if ctx.op.is_write() => Some((c.id, method.clone(), path.clone(), k.clone())),
+        (Some(c), Some(k)) if ctx.op.is_write() => {
+            Some((c.id, method.clone(), path.clone(), k.clone()))
+        }
         _ => None,
     };
     if let Some(sk) = &store_key {
-        let begun = inner.idem.lock().unwrap().begin(sk, fingerprint(&raw_query, &body));
+        let begun = inner
+            .idem
+            .lock()
+            .unwrap()
+            .begin(sk, fingerprint(&raw_query, &body));
         match begun {
             Ok(Begin::Run) => {}
             Ok(Begin::Replay(stored)) => {
                 let mut r = Response::new(Body::from(stored.body));
                 *r.status_mut() = StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK);
-                r.headers_mut().insert(http::header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-                r.headers_mut().insert("idempotent-replayed", HeaderValue::from_static("true"));
+                r.headers_mut().insert(
+                    http::header::CONTENT_TYPE,
+                    HeaderValue::from_static("application/json"),
+                );
+                r.headers_mut()
+                    .insert("idempotent-replayed", HeaderValue::from_static("true"));
                 return (r, verdict);
             }
             Err(e) => return (error_response(&e, request_id), verdict),
@@ -289,9 +366,20 @@ async fn run(inner: Arc<Inner>, conn: &Conn, req: Request<Body>, request_id: &st
         if let Ok(reply) = &result {
             let errs = inner.validators.check_response(&ctx.op, &reply.body);
             if !errs.is_empty() {
-                let msg = errs.iter().map(|e| format!("{}: {}", e.field, e.message)).collect::<Vec<_>>().join("; ");
-                tracing::warn!("response of {} violates the spec: {msg}", ctx.op.operation_id);
-                inner.violations.lock().unwrap().push((ctx.op.operation_id.clone(), msg));
+                let msg = errs
+                    .iter()
+                    .map(|e| format!("{}: {}", e.field, e.message))
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                tracing::warn!(
+                    "response of {} violates the spec: {msg}",
+                    ctx.op.operation_id
+                );
+                inner
+                    .violations
+                    .lock()
+                    .unwrap()
+                    .push((ctx.op.operation_id.clone(), msg));
             }
         }
         if let (Ok(reply), Some(k)) = (&result, &ctx.idem_key)
@@ -306,16 +394,31 @@ async fn run(inner: Arc<Inner>, conn: &Conn, req: Request<Body>, request_id: &st
             tokio::time::sleep(*d).await;
         }
         let (status, bytes) = match &result {
-            Ok(reply) => (reply.status, Bytes::from(serde_json::to_vec(&reply.body).unwrap_or_default())),
-            Err(e) => (e.status, Bytes::from(serde_json::to_vec(&e.body(&rid)).unwrap_or_default())),
+            Ok(reply) => (
+                reply.status,
+                Bytes::from(serde_json::to_vec(&reply.body).unwrap_or_default()),
+            ),
+            Err(e) => (
+                e.status,
+                Bytes::from(serde_json::to_vec(&e.body(&rid)).unwrap_or_default()),
+            ),
         };
         if let Some(sk) = &store_key {
-            inner.idem.lock().unwrap().finish(sk, Some(StoredResponse { status, body: bytes.clone() }));
+            inner.idem.lock().unwrap().finish(
+                sk,
+                Some(StoredResponse {
+                    status,
+                    body: bytes.clone(),
+                }),
+            );
         }
         (status, bytes, result.err())
     });
     let Ok((status, bytes, err)) = job.await else {
-        return (error_response(&ApiError::service_unavailable(500), request_id), verdict);
+        return (
+            error_response(&ApiError::service_unavailable(500), request_id),
+            verdict,
+        );
     };
     match fault {
         Some(Fault::DropAfterCommit) => {
@@ -323,7 +426,12 @@ async fn run(inner: Arc<Inner>, conn: &Conn, req: Request<Body>, request_id: &st
             std::future::pending::<()>().await;
             unreachable!()
         }
-        Some(Fault::StatusAfterCommit(s)) => return (error_response(&ApiError::service_unavailable(s), request_id), verdict),
+        Some(Fault::StatusAfterCommit(s)) => {
+            return (
+                error_response(&ApiError::service_unavailable(s), request_id),
+                verdict,
+            );
+        }
         _ => {}
     }
     if let Some(e) = err {
@@ -331,7 +439,10 @@ async fn run(inner: Arc<Inner>, conn: &Conn, req: Request<Body>, request_id: &st
     }
     let mut r = Response::new(Body::from(bytes));
     *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
-    r.headers_mut().insert(http::header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    r.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
     (r, verdict)
 }
 

@@ -104,23 +104,41 @@ pub fn content_sha256(body: &[u8]) -> String {
 }
 
 /// The default canonical string the SDK runtime signs (docs/runtime-surface.md).
-pub fn canonical_string(method: &str, path_and_query: &str, ts: &str, nonce: &str, content_sha: &str) -> String {
-    format!("CCS1-HMAC-SHA256\n{}\n{path_and_query}\n{ts}\n{nonce}\n{content_sha}", method.to_ascii_uppercase())
+pub fn canonical_string(
+    method: &str,
+    path_and_query: &str,
+    ts: &str,
+    nonce: &str,
+    content_sha: &str,
+) -> String {
+    format!(
+        "CCS1-HMAC-SHA256\n{}\n{path_and_query}\n{ts}\n{nonce}\n{content_sha}",
+        method.to_ascii_uppercase()
+    )
 }
 
 /// Base64 HMAC-SHA256 of `message` keyed by `secret`.
 pub fn sign(secret: &str, message: &str) -> String {
-    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret.as_bytes()).expect("any key length");
+    let mut mac =
+        <Hmac<Sha256> as KeyInit>::new_from_slice(secret.as_bytes()).expect("any key length");
     mac.update(message.as_bytes());
     B64.encode(mac.finalize().into_bytes())
 }
 
 /// Signed-mode headers for a request (what a signing client sends); handy in tests.
-pub fn signed_headers(cred: &Credential, method: &str, path_and_query: &str, body: &[u8]) -> Vec<(String, String)> {
+pub fn signed_headers(
+    cred: &Credential,
+    method: &str,
+    path_and_query: &str,
+    body: &[u8],
+) -> Vec<(String, String)> {
     let ts = Utc::now().timestamp().to_string();
     let nonce = uuid::Uuid::new_v4().simple().to_string();
     let sha = content_sha256(body);
-    let sig = sign(&cred.secret, &canonical_string(method, path_and_query, &ts, &nonce, &sha));
+    let sig = sign(
+        &cred.secret,
+        &canonical_string(method, path_and_query, &ts, &nonce, &sha),
+    );
     vec![
         ("x-api-key".into(), cred.prefix.clone()),
         ("x-ts".into(), ts),
@@ -171,10 +189,14 @@ impl AuthStore {
                 .strip_prefix("Bearer ")
                 .or_else(|| auth.strip_prefix("bearer "))
                 .ok_or_else(|| ApiError::unauthorized("Unsupported Authorization scheme."))?;
-            let (prefix, secret) = token.split_once('.').ok_or_else(|| ApiError::unauthorized("Malformed bearer token."))?;
+            let (prefix, secret) = token
+                .split_once('.')
+                .ok_or_else(|| ApiError::unauthorized("Malformed bearer token."))?;
             let cred = self.find(prefix)?;
             if cred.mode != Mode::Bearer {
-                return Err(ApiError::unauthorized("This credential cannot be used in bearer mode."));
+                return Err(ApiError::unauthorized(
+                    "This credential cannot be used in bearer mode.",
+                ));
             }
             if !constant_eq(cred.secret.as_bytes(), secret.as_bytes()) {
                 return Err(ApiError::unauthorized("Invalid credentials."));
@@ -183,7 +205,9 @@ impl AuthStore {
         } else if let Some(key) = header(h, "x-api-key") {
             let cred = self.find(key)?;
             if cred.mode != Mode::Signed {
-                return Err(ApiError::unauthorized("This credential cannot be used in signed mode."));
+                return Err(ApiError::unauthorized(
+                    "This credential cannot be used in signed mode.",
+                ));
             }
             self.verify_signature(&cred, input)?;
             cred
@@ -192,7 +216,11 @@ impl AuthStore {
         };
         check_status(&cred)?;
         if !ip_allowed(&cred.allowed_cidrs, input.peer) {
-            return Err(ApiError::new(403, "ip_blocked", "The source IP is outside the credential's allowlist."));
+            return Err(ApiError::new(
+                403,
+                "ip_blocked",
+                "The source IP is outside the credential's allowlist.",
+            ));
         }
         if let Some(c) = self.credentials.iter_mut().find(|c| c.id == cred.id) {
             c.last_used_at = Some(Utc::now());
@@ -209,30 +237,49 @@ impl AuthStore {
             .ok_or_else(|| ApiError::unauthorized("Invalid credentials."))
     }
 
-    fn verify_signature(&mut self, cred: &Credential, input: &AuthInput<'_>) -> Result<(), ApiError> {
+    fn verify_signature(
+        &mut self,
+        cred: &Credential,
+        input: &AuthInput<'_>,
+    ) -> Result<(), ApiError> {
         let h = input.headers;
         let get = |name: &str, min: usize, max: usize| -> Result<&str, ApiError> {
-            let v = header(h, name).ok_or_else(|| ApiError::invalid_signature(&format!("Header {name} is missing.")))?;
+            let v = header(h, name).ok_or_else(|| {
+                ApiError::invalid_signature(&format!("Header {name} is missing."))
+            })?;
             if (min..=max).contains(&v.len()) {
                 Ok(v)
             } else {
-                Err(ApiError::invalid_signature(&format!("Header {name} must be {min} to {max} characters.")))
+                Err(ApiError::invalid_signature(&format!(
+                    "Header {name} must be {min} to {max} characters."
+                )))
             }
         };
         let ts = get("x-ts", 1, 20)?;
         let nonce = get("x-nonce", 8, 200)?;
         let sha = get("x-content-sha256", 10, 200)?;
         let sig = get("x-signature", 10, 300)?;
-        let ts_num: i64 = ts.parse().map_err(|_| ApiError::invalid_signature("x-ts is not a Unix timestamp."))?;
+        let ts_num: i64 = ts
+            .parse()
+            .map_err(|_| ApiError::invalid_signature("x-ts is not a Unix timestamp."))?;
         if (Utc::now().timestamp() - ts_num).abs() > CLOCK_SKEW_SECS {
-            return Err(ApiError::invalid_signature("x-ts is outside the accepted clock skew."));
+            return Err(ApiError::invalid_signature(
+                "x-ts is outside the accepted clock skew.",
+            ));
         }
         if sha != content_sha256(input.body) {
-            return Err(ApiError::invalid_signature("x-content-sha256 does not match the body."));
+            return Err(ApiError::invalid_signature(
+                "x-content-sha256 does not match the body.",
+            ));
         }
-        let expected = sign(&cred.secret, &canonical_string(input.method, input.path_and_query, ts, nonce, sha));
+        let expected = sign(
+            &cred.secret,
+            &canonical_string(input.method, input.path_and_query, ts, nonce, sha),
+        );
         if !constant_eq(expected.as_bytes(), sig.as_bytes()) {
-            return Err(ApiError::invalid_signature("The signature does not verify."));
+            return Err(ApiError::invalid_signature(
+                "The signature does not verify.",
+            ));
         }
         if !self.nonces.insert((cred.id, nonce.to_owned())) {
             return Err(ApiError::invalid_signature("The nonce was already used."));
@@ -256,11 +303,20 @@ fn check_status(cred: &Credential) -> Result<(), ApiError> {
 
 /// Checks the credential's scopes against the operation's security requirements
 /// (alternatives; each lists the scopes required together).
-pub fn check_scopes(cred: &Credential, security: &[HashMap<String, Vec<String>>]) -> Result<(), ApiError> {
+pub fn check_scopes(
+    cred: &Credential,
+    security: &[HashMap<String, Vec<String>>],
+) -> Result<(), ApiError> {
     let granted: HashSet<&str> = cred.scopes.iter().map(String::as_str).collect();
     let mut any_for_scheme = false;
     for req in security {
-        let scopes = req.get(cred.mode.scheme()).or_else(|| if req.len() == 1 { req.values().next() } else { None });
+        let scopes = req.get(cred.mode.scheme()).or_else(|| {
+            if req.len() == 1 {
+                req.values().next()
+            } else {
+                None
+            }
+        });
         let Some(scopes) = scopes else { continue };
         any_for_scheme = true;
         if scopes.iter().all(|s| granted.contains(s.as_str())) {
@@ -270,8 +326,20 @@ pub fn check_scopes(cred: &Credential, security: &[HashMap<String, Vec<String>>]
     if !any_for_scheme {
         return Ok(());
     }
-    let needed: Vec<String> = security.iter().flat_map(|r| r.values().flatten().cloned()).collect::<HashSet<_>>().into_iter().collect();
-    Err(ApiError::new(403, "scope_denied", format!("The credential lacks a required scope ({}).", needed.join(", "))))
+    let needed: Vec<String> = security
+        .iter()
+        .flat_map(|r| r.values().flatten().cloned())
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
+    Err(ApiError::new(
+        403,
+        "scope_denied",
+        format!(
+            "The credential lacks a required scope ({}).",
+            needed.join(", ")
+        ),
+    ))
 }
 
 fn constant_eq(a: &[u8], b: &[u8]) -> bool {
@@ -288,7 +356,9 @@ fn cidr_contains(cidr: &str, ip: IpAddr) -> bool {
         Some((n, b)) => (n, b.parse::<u32>().ok()),
         None => (cidr, None),
     };
-    let Ok(net) = net.parse::<IpAddr>() else { return false };
+    let Ok(net) = net.parse::<IpAddr>() else {
+        return false;
+    };
     let ip = match (net, ip) {
         (IpAddr::V4(_), IpAddr::V6(v6)) => v6.to_ipv4_mapped().map(IpAddr::V4).unwrap_or(ip),
         _ => ip,
@@ -296,12 +366,20 @@ fn cidr_contains(cidr: &str, ip: IpAddr) -> bool {
     match (net, ip) {
         (IpAddr::V4(n), IpAddr::V4(i)) => {
             let bits = bits.unwrap_or(32).min(32);
-            let mask = if bits == 0 { 0 } else { u32::MAX << (32 - bits) };
+            let mask = if bits == 0 {
+                0
+            } else {
+                u32::MAX << (32 - bits)
+            };
             u32::from(n) & mask == u32::from(i) & mask
         }
         (IpAddr::V6(n), IpAddr::V6(i)) => {
             let bits = bits.unwrap_or(128).min(128);
-            let mask = if bits == 0 { 0 } else { u128::MAX << (128 - bits) };
+            let mask = if bits == 0 {
+                0
+            } else {
+                u128::MAX << (128 - bits)
+            };
             u128::from(n) & mask == u128::from(i) & mask
         }
         _ => false,
@@ -325,6 +403,9 @@ mod tests {
     fn canonical_string_layout() {
         let s = canonical_string("post", "/v1/x?a=1", "1", "nonce123", "sha");
         assert_eq!(s, "CCS1-HMAC-SHA256\nPOST\n/v1/x?a=1\n1\nnonce123\nsha");
-        assert_eq!(content_sha256(b""), "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=");
+        assert_eq!(
+            content_sha256(b""),
+            "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="
+        );
     }
 }

@@ -17,7 +17,11 @@ pub struct FieldError {
 impl FieldError {
     /// A field error with code `invalid`.
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
-        Self { field: field.into(), code: "invalid".into(), message: message.into() }
+        Self {
+            field: field.into(),
+            code: "invalid".into(),
+            message: message.into(),
+        }
     }
 
     fn to_json(&self) -> Value {
@@ -43,7 +47,13 @@ pub struct ApiError {
 impl ApiError {
     /// A new error with the given status, code and message.
     pub fn new(status: u16, code: &str, message: impl Into<String>) -> Self {
-        Self { status, code: code.into(), message: message.into(), field_errors: Vec::new(), retry_after: None }
+        Self {
+            status,
+            code: code.into(),
+            message: message.into(),
+            field_errors: Vec::new(),
+            retry_after: None,
+        }
     }
 
     /// 400 `validation_error` with the given field errors.
@@ -75,7 +85,11 @@ impl ApiError {
 
     /// 5xx `service_unavailable` with no internal detail.
     pub fn service_unavailable(status: u16) -> Self {
-        Self::new(status, "service_unavailable", "The service is temporarily unavailable.")
+        Self::new(
+            status,
+            "service_unavailable",
+            "The service is temporarily unavailable.",
+        )
     }
 
     /// Sets `Retry-After`.

@@ -41,12 +41,18 @@ impl Matcher {
 
     /// Matches one method and a path prefix.
     pub fn new(method: &str, path_prefix: &str) -> Self {
-        Self { method: Some(method.to_ascii_uppercase()), path_prefix: Some(path_prefix.to_owned()) }
+        Self {
+            method: Some(method.to_ascii_uppercase()),
+            path_prefix: Some(path_prefix.to_owned()),
+        }
     }
 
     /// Matches every write (non-GET) request.
     pub fn writes() -> Self {
-        Self { method: Some("WRITE".into()), path_prefix: None }
+        Self {
+            method: Some("WRITE".into()),
+            path_prefix: None,
+        }
     }
 
     fn matches(&self, method: &str, path: &str) -> bool {
@@ -55,7 +61,10 @@ impl Matcher {
             Some("WRITE") => !matches!(method, "GET" | "HEAD" | "OPTIONS"),
             Some(x) => x == method,
         };
-        m && self.path_prefix.as_deref().is_none_or(|p| path.starts_with(p))
+        m && self
+            .path_prefix
+            .as_deref()
+            .is_none_or(|p| path.starts_with(p))
     }
 }
 
@@ -98,7 +107,11 @@ pub fn splitmix64(state: &mut u64) -> u64 {
 impl FaultPlan {
     /// Injects `fault` into the next `times` requests matching `matcher`.
     pub fn push(&mut self, fault: Fault, matcher: Matcher, times: u32) {
-        self.rules.push(Rule { fault, matcher, remaining: times });
+        self.rules.push(Rule {
+            fault,
+            matcher,
+            remaining: times,
+        });
     }
 
     /// Installs (or clears) a seeded random schedule.
@@ -118,7 +131,11 @@ impl FaultPlan {
     /// The fault for this request, if any (consumes one use of a rule).
     pub fn next(&mut self, method: &str, path: &str) -> Option<Fault> {
         let mut chosen = None;
-        if let Some(rule) = self.rules.iter_mut().find(|r| r.remaining > 0 && r.matcher.matches(method, path)) {
+        if let Some(rule) = self
+            .rules
+            .iter_mut()
+            .find(|r| r.remaining > 0 && r.matcher.matches(method, path))
+        {
             rule.remaining -= 1;
             chosen = Some(rule.fault.clone());
         }
@@ -135,7 +152,8 @@ impl FaultPlan {
             }
         }
         if let Some(f) = &chosen {
-            self.injected.push((method.to_owned(), path.to_owned(), f.clone()));
+            self.injected
+                .push((method.to_owned(), path.to_owned(), f.clone()));
         }
         chosen
     }
@@ -159,8 +177,14 @@ mod tests {
     fn random_schedule_is_reproducible() {
         let run = || {
             let mut p = FaultPlan::default();
-            p.set_random(Some(RandomFaults { seed: 7, faults: vec![(Fault::EdgeHtml, 0.3)], matcher: Matcher::any() }));
-            (0..200).map(|_| p.next("GET", "/v1/x").is_some()).collect::<Vec<_>>()
+            p.set_random(Some(RandomFaults {
+                seed: 7,
+                faults: vec![(Fault::EdgeHtml, 0.3)],
+                matcher: Matcher::any(),
+            }));
+            (0..200)
+                .map(|_| p.next("GET", "/v1/x").is_some())
+                .collect::<Vec<_>>()
         };
         let a = run();
         assert_eq!(a, run());

@@ -76,7 +76,10 @@ impl Sandbox {
             None => (crate::spec::SPEC.clone(), crate::validate::EMBEDDED.clone()),
             Some(text) => {
                 let spec = Arc::new(crate::spec::Spec::parse(text).map_err(std::io::Error::other)?);
-                let v = Arc::new(crate::validate::Validators::new(spec.clone()).map_err(std::io::Error::other)?);
+                let v = Arc::new(
+                    crate::validate::Validators::new(spec.clone())
+                        .map_err(std::io::Error::other)?,
+                );
                 (spec, v)
             }
         };
@@ -105,7 +108,11 @@ impl Sandbox {
         let addr = listener.local_addr()?;
         let shutdown = Arc::new(Notify::new());
         tokio::spawn(crate::app::serve(listener, inner.clone(), shutdown.clone()));
-        Ok(Self { inner, addr, shutdown })
+        Ok(Self {
+            inner,
+            addr,
+            shutdown,
+        })
     }
 
     /// `http://127.0.0.1:PORT` (no trailing slash).
@@ -146,8 +153,28 @@ impl Sandbox {
         let (order_id, invoice_id) = (Uuid::new_v4(), Uuid::new_v4());
         let currency = st.currency.clone();
         let number = format!("INV-{}", 100_000 + st.invoices.len());
-        st.invoices.push(Invoice { id: invoice_id, number, status: "unpaid".into(), order_id: Some(order_id), total, paid: Decimal::ZERO, currency: currency.clone(), created_at: Utc::now() });
-        st.orders.push(Order { id: order_id, status: "unpaid".into(), kind: "seeded".into(), total, currency, invoice_id: Some(invoice_id), service_ids: vec![], items: serde_json::json!([]), idempotency_key: None, created_at: Utc::now() });
+        st.invoices.push(Invoice {
+            id: invoice_id,
+            number,
+            status: "unpaid".into(),
+            order_id: Some(order_id),
+            total,
+            paid: Decimal::ZERO,
+            currency: currency.clone(),
+            created_at: Utc::now(),
+        });
+        st.orders.push(Order {
+            id: order_id,
+            status: "unpaid".into(),
+            kind: "seeded".into(),
+            total,
+            currency,
+            invoice_id: Some(invoice_id),
+            service_ids: vec![],
+            items: serde_json::json!([]),
+            idempotency_key: None,
+            created_at: Utc::now(),
+        });
         invoice_id
     }
 
@@ -155,22 +182,42 @@ impl Sandbox {
     pub fn add_service(&self, kind: &str, hostname: &str, status: &str) -> Uuid {
         let id = Uuid::new_v4();
         self.inner.state.lock().unwrap().services.push(Service {
-            id, status: status.into(), display_name: format!("{kind} {hostname}"), hostname: hostname.into(), kind: kind.into(),
-            created_at: Utc::now(), billing_unit: "MONTH".into(), billing_count: 1, sku: format!("{kind}-std"), ipv4: "192.0.2.10".into(), region: "DE".into(),
+            id,
+            status: status.into(),
+            display_name: format!("{kind} {hostname}"),
+            hostname: hostname.into(),
+            kind: kind.into(),
+            created_at: Utc::now(),
+            billing_unit: "MONTH".into(),
+            billing_count: 1,
+            sku: format!("{kind}-std"),
+            ipv4: "192.0.2.10".into(),
+            region: "DE".into(),
         });
         id
     }
 
     /// The first seeded service of a kind (`vps`, `dedicated`, `domain`, `tcp-proxy`) that is active.
     pub fn service_of_kind(&self, kind: &str) -> Option<Service> {
-        self.inner.state.lock().unwrap().services.iter().find(|s| s.kind == kind && s.status == "active").cloned()
+        self.inner
+            .state
+            .lock()
+            .unwrap()
+            .services
+            .iter()
+            .find(|s| s.kind == kind && s.status == "active")
+            .cloned()
     }
 
     // ---- faults, rate limits, operations ----
 
     /// Injects `fault` into the next `times` requests matching `matcher`.
     pub fn inject(&self, fault: Fault, matcher: Matcher, times: u32) {
-        self.inner.faults.lock().unwrap().push(fault, matcher, times);
+        self.inner
+            .faults
+            .lock()
+            .unwrap()
+            .push(fault, matcher, times);
     }
 
     /// Installs a seeded random fault schedule (reproducible for a given seed and request order).
@@ -208,7 +255,14 @@ impl Sandbox {
 
     /// Forces an operation's status now; false if unknown or already terminal (immutable).
     pub fn set_operation_status(&self, id: &str, status: OpStatus) -> bool {
-        self.inner.state.lock().unwrap().operations.iter_mut().find(|o| o.id == id).is_some_and(|o| o.force(status))
+        self.inner
+            .state
+            .lock()
+            .unwrap()
+            .operations
+            .iter_mut()
+            .find(|o| o.id == id)
+            .is_some_and(|o| o.force(status))
     }
 
     // ---- ledger inspection ----
@@ -230,7 +284,15 @@ impl Sandbox {
 
     /// Transactions made by writes through the API (the seeded history excluded).
     pub fn transactions(&self) -> Vec<Transaction> {
-        self.inner.state.lock().unwrap().transactions.iter().filter(|t| t.idempotency_key.is_some()).cloned().collect()
+        self.inner
+            .state
+            .lock()
+            .unwrap()
+            .transactions
+            .iter()
+            .filter(|t| t.idempotency_key.is_some())
+            .cloned()
+            .collect()
     }
 
     /// Every transaction, the seeded history included (oldest first).
@@ -240,7 +302,10 @@ impl Sandbox {
 
     /// Debits (balance movements out) made by writes.
     pub fn debits(&self) -> Vec<Transaction> {
-        self.transactions().into_iter().filter(|t| t.amount_out > Decimal::ZERO).collect()
+        self.transactions()
+            .into_iter()
+            .filter(|t| t.amount_out > Decimal::ZERO)
+            .collect()
     }
 
     /// All services.
@@ -265,7 +330,14 @@ impl Sandbox {
 
     /// How many times a write under this Idempotency-Key was applied (replays do not count).
     pub fn applied_writes(&self, idempotency_key: &str) -> u32 {
-        self.inner.state.lock().unwrap().applied.get(idempotency_key).copied().unwrap_or(0)
+        self.inner
+            .state
+            .lock()
+            .unwrap()
+            .applied
+            .get(idempotency_key)
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Successful responses the sandbox sent that do not match their spec schema

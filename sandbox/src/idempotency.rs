@@ -129,15 +129,52 @@ mod tests {
     #[test]
     fn replay_conflict_in_progress() {
         let mut s = IdempotencyStore::default();
-        let k = (Uuid::nil(), "POST".into(), "/v1/x".into(), "key-00001".into());
+        let k = (
+            Uuid::nil(),
+            "POST".into(),
+            "/v1/x".into(),
+            "key-00001".into(),
+        );
         assert!(matches!(s.begin(&k, fingerprint("", b"a")), Ok(Begin::Run)));
-        assert_eq!(s.begin(&k, fingerprint("", b"a")).unwrap_err().code, "idempotency_in_progress");
-        assert_eq!(s.begin(&k, fingerprint("", b"b")).unwrap_err().code, "idempotency_conflict");
-        s.finish(&k, Some(StoredResponse { status: 200, body: "{}".into() }));
-        assert!(matches!(s.begin(&k, fingerprint("", b"a")), Ok(Begin::Replay(_))));
-        let k2 = (Uuid::nil(), "POST".into(), "/v1/x".into(), "key-00002".into());
-        assert!(matches!(s.begin(&k2, fingerprint("", b"a")), Ok(Begin::Run)));
-        s.finish(&k2, Some(StoredResponse { status: 402, body: "{}".into() }));
-        assert!(matches!(s.begin(&k2, fingerprint("", b"a")), Ok(Begin::Run)));
+        assert_eq!(
+            s.begin(&k, fingerprint("", b"a")).unwrap_err().code,
+            "idempotency_in_progress"
+        );
+        assert_eq!(
+            s.begin(&k, fingerprint("", b"b")).unwrap_err().code,
+            "idempotency_conflict"
+        );
+        s.finish(
+            &k,
+            Some(StoredResponse {
+                status: 200,
+                body: "{}".into(),
+            }),
+        );
+        assert!(matches!(
+            s.begin(&k, fingerprint("", b"a")),
+            Ok(Begin::Replay(_))
+        ));
+        let k2 = (
+            Uuid::nil(),
+            "POST".into(),
+            "/v1/x".into(),
+            "key-00002".into(),
+        );
+        assert!(matches!(
+            s.begin(&k2, fingerprint("", b"a")),
+            Ok(Begin::Run)
+        ));
+        s.finish(
+            &k2,
+            Some(StoredResponse {
+                status: 402,
+                body: "{}".into(),
+            }),
+        );
+        assert!(matches!(
+            s.begin(&k2, fingerprint("", b"a")),
+            Ok(Begin::Run)
+        ));
     }
 }

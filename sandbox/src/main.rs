@@ -5,7 +5,9 @@ use std::time::Duration;
 use cloud_sandbox::{Sandbox, SandboxConfig};
 
 fn usage() -> ! {
-    eprintln!("usage: cloud-sandbox [--host 127.0.0.1] [--port 8080] [--seed 42] [--rate-limit N]  (N requests per minute per credential)");
+    eprintln!(
+        "usage: cloud-sandbox [--host 127.0.0.1] [--port 8080] [--seed 42] [--rate-limit N]  (N requests per minute per credential)"
+    );
     std::process::exit(2)
 }
 
@@ -21,7 +23,12 @@ async fn main() {
             "--host" => host = val(),
             "--port" => port = val().parse().unwrap_or_else(|_| usage()),
             "--seed" => config.seed = val().parse().unwrap_or_else(|_| usage()),
-            "--rate-limit" => config.rate_limit = Some((val().parse().unwrap_or_else(|_| usage()), Duration::from_secs(60))),
+            "--rate-limit" => {
+                config.rate_limit = Some((
+                    val().parse().unwrap_or_else(|_| usage()),
+                    Duration::from_secs(60),
+                ))
+            }
             _ => usage(),
         }
     }
@@ -34,7 +41,10 @@ async fn main() {
         }
     };
     println!("cloud-sandbox listening on {}", sandbox.base_url());
-    println!("operations in spec: {}", sandbox.inner().spec.operations.len());
+    println!(
+        "operations in spec: {}",
+        sandbox.inner().spec.operations.len()
+    );
     let creds = sandbox.credentials();
     for (role, c) in [
         ("bearer (all scopes)", &creds.bearer),
@@ -47,8 +57,15 @@ async fn main() {
         ("bearer expired", &creds.expired),
     ] {
         match c.mode {
-            cloud_sandbox::Mode::Bearer => println!("{role:22} id={} Authorization: Bearer {}", c.id, c.bearer_token()),
-            cloud_sandbox::Mode::Signed => println!("{role:22} id={} x-api-key: {}  HMAC secret: {}", c.id, c.prefix, c.secret),
+            cloud_sandbox::Mode::Bearer => println!(
+                "{role:22} id={} Authorization: Bearer {}",
+                c.id,
+                c.bearer_token()
+            ),
+            cloud_sandbox::Mode::Signed => println!(
+                "{role:22} id={} x-api-key: {}  HMAC secret: {}",
+                c.id, c.prefix, c.secret
+            ),
         }
     }
     let _ = tokio::signal::ctrl_c().await;

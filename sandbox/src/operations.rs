@@ -40,7 +40,10 @@ impl OpStatus {
 
     /// True for `succeeded`, `failed`, `cancelled`.
     pub fn done(self) -> bool {
-        matches!(self, OpStatus::Succeeded | OpStatus::Failed | OpStatus::Cancelled)
+        matches!(
+            self,
+            OpStatus::Succeeded | OpStatus::Failed | OpStatus::Cancelled
+        )
     }
 }
 
@@ -159,7 +162,8 @@ impl OperationRecord {
                 o["result"] = self.result.clone();
             }
             OpStatus::Failed => {
-                o["error"] = json!({"code": "operation_failed", "message": "The operation failed."});
+                o["error"] =
+                    json!({"code": "operation_failed", "message": "The operation failed."});
             }
             OpStatus::Cancelled => {
                 o["error"] = json!({"code": "operation_cancelled", "message": "The operation was cancelled."});

@@ -10,12 +10,19 @@ use crate::errors::ApiError;
 pub const DEFAULT_LIMIT: u64 = 50;
 
 fn q<'a>(query: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    query
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
 }
 
 fn parse_u64(query: &[(String, String)], name: &str) -> Result<Option<u64>, ApiError> {
     q(query, name)
-        .map(|v| v.parse::<u64>().map_err(|_| ApiError::invalid_field(&format!("query.{name}"), "must be a non-negative integer")))
+        .map(|v| {
+            v.parse::<u64>().map_err(|_| {
+                ApiError::invalid_field(&format!("query.{name}"), "must be a non-negative integer")
+            })
+        })
         .transpose()
 }
 
@@ -25,7 +32,10 @@ pub fn limit(query: &[(String, String)]) -> Result<u64, ApiError> {
     for name in ["limit", "page_size", "pageSize"] {
         if let Some(v) = parse_u64(query, name)? {
             if found.is_some_and(|f| f != v) {
-                return Err(ApiError::invalid_field("query.limit", "limit, page_size and pageSize must match"));
+                return Err(ApiError::invalid_field(
+                    "query.limit",
+                    "limit, page_size and pageSize must match",
+                ));
             }
             found = Some(v);
         }
@@ -48,7 +58,9 @@ pub fn page(items: &[Value], query: &[(String, String)]) -> Result<Value, ApiErr
     let pages = total.div_ceil(size);
     let start = ((page - 1) * size).min(total) as usize;
     let end = (start + size as usize).min(items.len());
-    Ok(json!({"ok": true, "page": page, "pageSize": size, "total": total, "pages": pages, "items": &items[start..end]}))
+    Ok(
+        json!({"ok": true, "page": page, "pageSize": size, "total": total, "pages": pages, "items": &items[start..end]}),
+    )
 }
 
 /// Offset model: `{ok, items, next_offset}`; `next_offset` is null when finished.
@@ -58,7 +70,11 @@ pub fn offset(items: &[Value], query: &[(String, String)]) -> Result<Value, ApiE
     let total = items.len() as u64;
     let start = off.min(total) as usize;
     let end = (start + size as usize).min(items.len());
-    let next = if (end as u64) < total { json!(end) } else { Value::Null };
+    let next = if (end as u64) < total {
+        json!(end)
+    } else {
+        Value::Null
+    };
     Ok(json!({"ok": true, "items": &items[start..end], "next_offset": next}))
 }
 
@@ -68,13 +84,19 @@ pub fn cursor(items: &[Value], query: &[(String, String)]) -> Result<Value, ApiE
     let size = limit(query)? as usize;
     let start = match q(query, "cursor") {
         None | Some("") => 0,
-        Some(c) => {
-            items.iter().position(|i| i["id"].as_str() == Some(c)).map(|p| p + 1).ok_or_else(|| ApiError::invalid_field("query.cursor", "unknown cursor"))?
-        }
+        Some(c) => items
+            .iter()
+            .position(|i| i["id"].as_str() == Some(c))
+            .map(|p| p + 1)
+            .ok_or_else(|| ApiError::invalid_field("query.cursor", "unknown cursor"))?,
     };
     let end = (start + size).min(items.len());
     let page = &items[start..end];
-    let next = if end < items.len() { page.last().map(|i| i["id"].clone()).unwrap_or(Value::Null) } else { Value::Null };
+    let next = if end < items.len() {
+        page.last().map(|i| i["id"].clone()).unwrap_or(Value::Null)
+    } else {
+        Value::Null
+    };
     Ok(json!({"ok": true, "items": page, "next_cursor": next}))
 }
 
@@ -87,7 +109,10 @@ mod tests {
     }
 
     fn qs(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(a, b)| ((*a).to_owned(), (*b).to_owned())).collect()
+        pairs
+            .iter()
+            .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+            .collect()
     }
 
     #[test]
@@ -130,6 +155,9 @@ mod tests {
         let r = offset(&all, &qs(&[("limit", "5"), ("offset", "5")])).unwrap();
         assert_eq!(r["items"].as_array().unwrap().len(), 2);
         assert!(r["next_offset"].is_null());
-        assert_eq!(offset(&all, &qs(&[("limit", "5")])).unwrap()["next_offset"], 5);
+        assert_eq!(
+            offset(&all, &qs(&[("limit", "5")])).unwrap()["next_offset"],
+            5
+        );
     }
 }

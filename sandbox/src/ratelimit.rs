@@ -46,13 +46,21 @@ pub struct RateLimiter {
 impl RateLimiter {
     /// A limiter with the given configuration.
     pub fn new(config: Option<(u32, Duration)>) -> Self {
-        Self { config, windows: HashMap::new() }
+        Self {
+            config,
+            windows: HashMap::new(),
+        }
     }
 
     /// Counts one request of `credential`.
     pub fn check(&mut self, credential: Option<Uuid>) -> Verdict {
         let Some((budget, window)) = self.config else {
-            return Verdict { limit: UNLIMITED, remaining: UNLIMITED, reset_secs: 60, limited: false };
+            return Verdict {
+                limit: UNLIMITED,
+                remaining: UNLIMITED,
+                reset_secs: 60,
+                limited: false,
+            };
         };
         let key = credential.unwrap_or(Uuid::nil());
         let now = Instant::now();
@@ -63,10 +71,20 @@ impl RateLimiter {
         let left = window.saturating_sub(now.duration_since(entry.0));
         let reset_secs = left.as_secs() + u64::from(left.subsec_nanos() > 0);
         if entry.1 >= budget {
-            return Verdict { limit: budget, remaining: 0, reset_secs: reset_secs.max(1), limited: true };
+            return Verdict {
+                limit: budget,
+                remaining: 0,
+                reset_secs: reset_secs.max(1),
+                limited: true,
+            };
         }
         entry.1 += 1;
-        Verdict { limit: budget, remaining: budget - entry.1, reset_secs, limited: false }
+        Verdict {
+            limit: budget,
+            remaining: budget - entry.1,
+            reset_secs,
+            limited: false,
+        }
     }
 
     /// Forgets all windows.

@@ -14,21 +14,57 @@ use crate::state::{Service, State, Transaction, money};
 
 /// Every scope of reference part 5.5.
 pub const ALL_SCOPES: &[&str] = &[
-    "audit.read", "api_credentials.read", "api_credentials.write", "oauth.connections.read",
-    "oauth.connections.write", "billing.balance.read", "billing.invoices.read", "billing.orders.read",
-    "billing.products.read", "billing.services.read", "billing.services.write", "billing.transactions.read",
-    "billing.unpaid_total.read", "billing.order.create", "billing.invoice.pay", "vps.read",
-    "vps.credentials.read", "vps.write", "dedicated.read", "dedicated.credentials.read", "dedicated.write",
-    "dns.read", "dns.write", "domains.read", "domains.write", "ssh.read", "ssh.write", "firewall.read",
-    "firewall.write", "storage.read", "storage.write", "tcp_proxy.read", "tcp_proxy.write", "webhooks.read",
+    "audit.read",
+    "api_credentials.read",
+    "api_credentials.write",
+    "oauth.connections.read",
+    "oauth.connections.write",
+    "billing.balance.read",
+    "billing.invoices.read",
+    "billing.orders.read",
+    "billing.products.read",
+    "billing.services.read",
+    "billing.services.write",
+    "billing.transactions.read",
+    "billing.unpaid_total.read",
+    "billing.order.create",
+    "billing.invoice.pay",
+    "vps.read",
+    "vps.credentials.read",
+    "vps.write",
+    "dedicated.read",
+    "dedicated.credentials.read",
+    "dedicated.write",
+    "dns.read",
+    "dns.write",
+    "domains.read",
+    "domains.write",
+    "ssh.read",
+    "ssh.write",
+    "firewall.read",
+    "firewall.write",
+    "storage.read",
+    "storage.write",
+    "tcp_proxy.read",
+    "tcp_proxy.write",
+    "webhooks.read",
     "webhooks.write",
 ];
 
 /// Regions of the seeded catalog.
 pub const REGIONS: &[(&str, &str)] = &[
-    ("DE", "Germany"), ("NL", "Netherlands"), ("US", "United States"), ("GB", "United Kingdom"),
-    ("FR", "France"), ("PL", "Poland"), ("FI", "Finland"), ("SE", "Sweden"), ("ES", "Spain"),
-    ("IT", "Italy"), ("SG", "Singapore"), ("JP", "Japan"),
+    ("DE", "Germany"),
+    ("NL", "Netherlands"),
+    ("US", "United States"),
+    ("GB", "United Kingdom"),
+    ("FR", "France"),
+    ("PL", "Poland"),
+    ("FI", "Finland"),
+    ("SE", "Sweden"),
+    ("ES", "Spain"),
+    ("IT", "Italy"),
+    ("SG", "Singapore"),
+    ("JP", "Japan"),
 ];
 
 /// Deterministic uuid from the seed and a label.
@@ -67,8 +103,14 @@ impl SeededCredentials {
     /// All of them, in a stable order.
     pub fn all(&self) -> Vec<&Credential> {
         vec![
-            &self.bearer, &self.signed, &self.read_only, &self.signed_read_only, &self.ip_blocked,
-            &self.loopback_only, &self.disabled, &self.expired,
+            &self.bearer,
+            &self.signed,
+            &self.read_only,
+            &self.signed_read_only,
+            &self.ip_blocked,
+            &self.loopback_only,
+            &self.disabled,
+            &self.expired,
         ]
     }
 }
@@ -94,7 +136,11 @@ fn cred(seed: u64, label: &str, mode: Mode, scopes: &[&str], cidrs: &[&str]) -> 
 
 /// Builds the seeded credentials.
 pub fn credentials(seed: u64) -> SeededCredentials {
-    let read: Vec<&str> = ALL_SCOPES.iter().copied().filter(|s| s.ends_with(".read")).collect();
+    let read: Vec<&str> = ALL_SCOPES
+        .iter()
+        .copied()
+        .filter(|s| s.ends_with(".read"))
+        .collect();
     let mut disabled = cred(seed, "disabled", Mode::Bearer, ALL_SCOPES, &[]);
     disabled.enabled = false;
     let mut expired = cred(seed, "expired", Mode::Bearer, ALL_SCOPES, &[]);
@@ -104,8 +150,20 @@ pub fn credentials(seed: u64) -> SeededCredentials {
         signed: cred(seed, "signed", Mode::Signed, ALL_SCOPES, &[]),
         read_only: cred(seed, "read-only", Mode::Bearer, &read, &[]),
         signed_read_only: cred(seed, "signed-read-only", Mode::Signed, &read, &[]),
-        ip_blocked: cred(seed, "ip-blocked", Mode::Bearer, ALL_SCOPES, &["203.0.113.0/24"]),
-        loopback_only: cred(seed, "loopback", Mode::Bearer, ALL_SCOPES, &["127.0.0.0/8", "::1/128"]),
+        ip_blocked: cred(
+            seed,
+            "ip-blocked",
+            Mode::Bearer,
+            ALL_SCOPES,
+            &["203.0.113.0/24"],
+        ),
+        loopback_only: cred(
+            seed,
+            "loopback",
+            Mode::Bearer,
+            ALL_SCOPES,
+            &["127.0.0.0/8", "::1/128"],
+        ),
         disabled,
         expired,
     }
@@ -128,7 +186,18 @@ fn cycles(monthly: Decimal, setup: Decimal, currency: &str) -> Vec<Value> {
 
 /// One catalog product item.
 #[allow(clippy::too_many_arguments)]
-fn product(seed: u64, region: &str, code: &str, kind: &str, variant: &str, cpu: u32, ram: u32, disk: u32, monthly: Decimal, setup: Decimal) -> Value {
+fn product(
+    seed: u64,
+    region: &str,
+    code: &str,
+    kind: &str,
+    variant: &str,
+    cpu: u32,
+    ram: u32,
+    disk: u32,
+    monthly: Decimal,
+    setup: Decimal,
+) -> Value {
     let dedicated = code == "dedicated";
     json!({
         "id": format!("{code}-{variant}-{}", region.to_ascii_lowercase()),
@@ -158,19 +227,66 @@ fn product(seed: u64, region: &str, code: &str, kind: &str, variant: &str, cpu: 
 pub fn populate(state: &mut State, seed: u64) {
     state.currency = "EUR".into();
     state.balance = Decimal::new(100_000, 2);
-    state.regions = REGIONS.iter().map(|(id, name)| json!({"id": id, "name": name})).collect();
+    state.regions = REGIONS
+        .iter()
+        .map(|(id, name)| json!({"id": id, "name": name}))
+        .collect();
     for (region, _) in REGIONS {
-        for (i, v) in ["vps-xs", "vps-s", "vps-m", "vps-l", "vps-xl", "vps-2xl", "vps-4xl", "vps-8xl"].iter().enumerate() {
+        for (i, v) in [
+            "vps-xs", "vps-s", "vps-m", "vps-l", "vps-xl", "vps-2xl", "vps-4xl", "vps-8xl",
+        ]
+        .iter()
+        .enumerate()
+        {
             let n = i as u32 + 1;
-            state.products.push(product(seed, region, "vps", "vps", v, n, 1024 * n, 20 * n, Decimal::new(499 * i64::from(n), 2), Decimal::ZERO));
+            state.products.push(product(
+                seed,
+                region,
+                "vps",
+                "vps",
+                v,
+                n,
+                1024 * n,
+                20 * n,
+                Decimal::new(499 * i64::from(n), 2),
+                Decimal::ZERO,
+            ));
         }
         for (i, v) in ["dedi-e3", "dedi-e5"].iter().enumerate() {
             let n = i as u32 + 1;
-            state.products.push(product(seed, region, "dedicated", "dedicated", v, n, 32768 * n, 1000 * n, Decimal::new(6900 * i64::from(n), 2), Decimal::new(4900, 2)));
+            state.products.push(product(
+                seed,
+                region,
+                "dedicated",
+                "dedicated",
+                v,
+                n,
+                32768 * n,
+                1000 * n,
+                Decimal::new(6900 * i64::from(n), 2),
+                Decimal::new(4900, 2),
+            ));
         }
-        state.products.push(product(seed, region, "tcp-proxy", "other", "tcp-proxy-basic", 0, 0, 0, Decimal::new(300, 2), Decimal::ZERO));
+        state.products.push(product(
+            seed,
+            region,
+            "tcp-proxy",
+            "other",
+            "tcp-proxy-basic",
+            0,
+            0,
+            0,
+            Decimal::new(300, 2),
+            Decimal::ZERO,
+        ));
     }
-    let os = [("Debian", "12"), ("Debian", "11"), ("Ubuntu", "24.04"), ("Ubuntu", "22.04"), ("Rocky Linux", "9")];
+    let os = [
+        ("Debian", "12"),
+        ("Debian", "11"),
+        ("Ubuntu", "24.04"),
+        ("Ubuntu", "22.04"),
+        ("Rocky Linux", "9"),
+    ];
     let mut image_id = 100;
     for (region, _) in REGIONS {
         for cfg in ["dedi-e3", "dedi-e5"] {
@@ -208,7 +324,11 @@ pub fn populate(state: &mut State, seed: u64) {
             created_at: now - Duration::days(i64::from(90 - i)),
             billing_unit: "MONTH".into(),
             billing_count: 1,
-            sku: if kind == "vps" { "vps-s".into() } else { format!("{kind}-std") },
+            sku: if kind == "vps" {
+                "vps-s".into()
+            } else {
+                format!("{kind}-std")
+            },
             ipv4: format!("198.51.100.{}", i + 1),
             region: REGIONS[(i as usize) % REGIONS.len()].0.into(),
         });
@@ -220,7 +340,11 @@ pub fn populate(state: &mut State, seed: u64) {
             id: seeded_uuid(seed, &format!("txn:{i}")),
             created_at: now - Duration::hours(i64::from(200 - i)),
             status: "completed".into(),
-            kind: if credit { "credit".into() } else { "invoice_payment".into() },
+            kind: if credit {
+                "credit".into()
+            } else {
+                "invoice_payment".into()
+            },
             currency: "EUR".into(),
             amount_in: if credit { amount } else { Decimal::ZERO },
             amount_out: if credit { Decimal::ZERO } else { amount },
@@ -228,5 +352,7 @@ pub fn populate(state: &mut State, seed: u64) {
             idempotency_key: None,
         });
     }
-    state.dnssec.insert("example-1.com".into(), ("disabled".into(), 0));
+    state
+        .dnssec
+        .insert("example-1.com".into(), ("disabled".into(), 0));
 }

@@ -102,7 +102,13 @@ pub fn pointer_token(s: &str) -> String {
 /// Replaces every `{param}` with `{}`.
 pub fn normalize_template(path: &str) -> String {
     path.split('/')
-        .map(|s| if s.starts_with('{') && s.ends_with('}') { "{}" } else { s })
+        .map(|s| {
+            if s.starts_with('{') && s.ends_with('}') {
+                "{}"
+            } else {
+                s
+            }
+        })
         .collect::<Vec<_>>()
         .join("/")
 }
@@ -111,7 +117,10 @@ fn derived_operation_id(method: &str, path: &str) -> String {
     let mut out = method.to_ascii_lowercase();
     for seg in path.split('/').filter(|s| !s.is_empty() && *s != "v1") {
         let seg = seg.trim_matches(|c| c == '{' || c == '}');
-        for word in seg.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
+        for word in seg
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+        {
             let mut ch = word.chars();
             if let Some(f) = ch.next() {
                 out.push(f.to_ascii_uppercase());
@@ -130,15 +139,27 @@ impl Spec {
         let global_security = doc.get("security").cloned();
         if let Some(paths) = doc.get("paths").and_then(Value::as_object) {
             for (path, item) in paths {
-                let Some(item) = item.as_object() else { continue };
+                let Some(item) = item.as_object() else {
+                    continue;
+                };
                 let path_ptr = format!("/paths/{}", pointer_token(path));
-                let shared = parse_params(&doc, item.get("parameters"), &format!("{path_ptr}/parameters"));
-                for method in ["get", "put", "post", "delete", "options", "head", "patch", "trace"] {
+                let shared = parse_params(
+                    &doc,
+                    item.get("parameters"),
+                    &format!("{path_ptr}/parameters"),
+                );
+                for method in [
+                    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+                ] {
                     let Some(op) = item.get(method) else { continue };
                     let op_ptr = format!("{path_ptr}/{method}");
                     let mut params = shared.clone();
-                    for p in parse_params(&doc, op.get("parameters"), &format!("{op_ptr}/parameters")) {
-                        params.retain(|q| !(q.name.eq_ignore_ascii_case(&p.name) && q.location == p.location));
+                    for p in
+                        parse_params(&doc, op.get("parameters"), &format!("{op_ptr}/parameters"))
+                    {
+                        params.retain(|q| {
+                            !(q.name.eq_ignore_ascii_case(&p.name) && q.location == p.location)
+                        });
                         params.push(p);
                     }
                     let upper = method.to_ascii_uppercase();
@@ -156,8 +177,14 @@ impl Spec {
                         security,
                         params,
                         body: parse_body(&doc, op, &op_ptr),
-                        idempotency: op.get("x-idempotency-key").and_then(Value::as_str).map(str::to_owned),
-                        operation_envelope: op.get("x-operation-envelope").and_then(Value::as_bool).unwrap_or(false),
+                        idempotency: op
+                            .get("x-idempotency-key")
+                            .and_then(Value::as_str)
+                            .map(str::to_owned),
+                        operation_envelope: op
+                            .get("x-operation-envelope")
+                            .and_then(Value::as_bool)
+                            .unwrap_or(false),
                         pagination: op.get("x-pagination").cloned(),
                         success: parse_success(&doc, op, &op_ptr),
                     });
@@ -208,7 +235,9 @@ impl Spec {
 
     /// Whether any operation has this path (for 405 vs 404).
     pub fn has_path(&self, path: &str) -> bool {
-        ["GET", "POST", "PUT", "PATCH", "DELETE"].iter().any(|m| self.route(m, path).is_some())
+        ["GET", "POST", "PUT", "PATCH", "DELETE"]
+            .iter()
+            .any(|m| self.route(m, path).is_some())
     }
 }
 
@@ -235,7 +264,11 @@ pub fn percent_decode(s: &str) -> String {
 fn deref(doc: &Value, pointer: &str) -> String {
     let mut ptr = pointer.to_owned();
     for _ in 0..32 {
-        match doc.pointer(&ptr).and_then(|v| v.get("$ref")).and_then(Value::as_str) {
+        match doc
+            .pointer(&ptr)
+            .and_then(|v| v.get("$ref"))
+            .and_then(Value::as_str)
+        {
             Some(r) if r.starts_with('#') => ptr = r[1..].to_owned(),
             _ => break,
         }
@@ -245,7 +278,12 @@ fn deref(doc: &Value, pointer: &str) -> String {
 
 fn parse_params(doc: &Value, list: Option<&Value>, base: &str) -> Vec<Param> {
     let mut out = Vec::new();
-    for (i, _) in list.and_then(Value::as_array).into_iter().flatten().enumerate() {
+    for (i, _) in list
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
         let ptr = deref(doc, &format!("{base}/{i}"));
         let Some(p) = doc.pointer(&ptr) else { continue };
         let location = match p.get("in").and_then(Value::as_str) {
@@ -255,9 +293,16 @@ fn parse_params(doc: &Value, list: Option<&Value>, base: &str) -> Vec<Param> {
             _ => continue,
         };
         out.push(Param {
-            name: p.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
+            name: p
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
             location,
-            required: p.get("required").and_then(Value::as_bool).unwrap_or(location == ParamIn::Path),
+            required: p
+                .get("required")
+                .and_then(Value::as_bool)
+                .unwrap_or(location == ParamIn::Path),
             schema_pointer: p.get("schema").map(|_| format!("{ptr}/schema")),
         });
     }
@@ -273,14 +318,23 @@ fn parse_security(v: Option<&Value>) -> Option<Vec<HashMap<String, Vec<String>>>
         .map(|o| {
             o.iter()
                 .map(|(k, v)| {
-                    let scopes = v.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_owned);
+                    let scopes = v
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned);
                     (k.clone(), scopes.collect())
                 })
                 .collect()
         })
         .collect();
     // An empty requirement object (`{}`) among the alternatives makes auth optional.
-    if reqs.is_empty() || list.iter().any(|o| o.as_object().is_some_and(|o| o.is_empty())) {
+    if reqs.is_empty()
+        || list
+            .iter()
+            .any(|o| o.as_object().is_some_and(|o| o.is_empty()))
+    {
         None
     } else {
         Some(reqs)
@@ -292,23 +346,37 @@ fn parse_body(doc: &Value, op: &Value, op_ptr: &str) -> Option<(String, bool)> {
     let rb_ptr = deref(doc, &format!("{op_ptr}/requestBody"));
     let rb = doc.pointer(&rb_ptr)?;
     let content = rb.get("content")?.as_object()?;
-    let (ct, media) = content.iter().find(|(k, _)| k.contains("json")).or_else(|| content.iter().next())?;
+    let (ct, media) = content
+        .iter()
+        .find(|(k, _)| k.contains("json"))
+        .or_else(|| content.iter().next())?;
     media.get("schema")?;
     let required = rb.get("required").and_then(Value::as_bool).unwrap_or(false);
-    Some((format!("{rb_ptr}/content/{}/schema", pointer_token(ct)), required))
+    Some((
+        format!("{rb_ptr}/content/{}/schema", pointer_token(ct)),
+        required,
+    ))
 }
 
 fn parse_success(doc: &Value, op: &Value, op_ptr: &str) -> (u16, Option<String>) {
-    let Some(responses) = op.get("responses").and_then(Value::as_object) else { return (200, None) };
+    let Some(responses) = op.get("responses").and_then(Value::as_object) else {
+        return (200, None);
+    };
     let mut codes: Vec<(&String, u16)> = responses
         .keys()
         .filter_map(|k| {
-            let c = if k.eq_ignore_ascii_case("2XX") { Some(200) } else { k.parse::<u16>().ok() };
+            let c = if k.eq_ignore_ascii_case("2XX") {
+                Some(200)
+            } else {
+                k.parse::<u16>().ok()
+            };
             c.filter(|c| (200..300).contains(c)).map(|c| (k, c))
         })
         .collect();
     codes.sort_by_key(|(_, c)| *c);
-    let Some((key, code)) = codes.first() else { return (200, None) };
+    let Some((key, code)) = codes.first() else {
+        return (200, None);
+    };
     let rptr = deref(doc, &format!("{op_ptr}/responses/{}", pointer_token(key)));
     let schema = doc
         .pointer(&rptr)

@@ -259,11 +259,19 @@ impl State {
             return self.services.iter().find(|s| s.id == id);
         }
         let name = selector.trim_end_matches('.').to_ascii_lowercase();
-        self.services.iter().find(|s| s.status != "terminated" && s.hostname.eq_ignore_ascii_case(&name))
+        self.services
+            .iter()
+            .find(|s| s.status != "terminated" && s.hostname.eq_ignore_ascii_case(&name))
     }
 
     /// Records a balance debit.
-    pub fn debit(&mut self, amount: Decimal, kind: &str, invoice_id: Option<Uuid>, key: Option<&str>) {
+    pub fn debit(
+        &mut self,
+        amount: Decimal,
+        kind: &str,
+        invoice_id: Option<Uuid>,
+        key: Option<&str>,
+    ) {
         self.balance -= amount;
         self.transactions.push(Transaction {
             id: Uuid::new_v4(),

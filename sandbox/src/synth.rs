@@ -12,21 +12,30 @@ pub fn synthesize(spec: &Spec, pointer: &str) -> Value {
 
 fn synth_value(spec: &Spec, pointer: &str, depth: u32) -> Value {
     let ptr = spec.deref_pointer(pointer);
-    let Some(s) = spec.doc.pointer(&ptr) else { return Value::Null };
+    let Some(s) = spec.doc.pointer(&ptr) else {
+        return Value::Null;
+    };
     if depth > 12 {
         return Value::Null;
     }
     if let Some(c) = s.get("const") {
         return c.clone();
     }
-    if let Some(e) = s.get("enum").and_then(Value::as_array).and_then(|e| e.first()) {
+    if let Some(e) = s
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
         return e.clone();
     }
     if let Some(d) = s.get("default") {
         return d.clone();
     }
     for key in ["oneOf", "anyOf"] {
-        if s.get(key).and_then(Value::as_array).is_some_and(|a| !a.is_empty()) {
+        if s.get(key)
+            .and_then(Value::as_array)
+            .is_some_and(|a| !a.is_empty())
+        {
             return synth_value(spec, &format!("{ptr}/{key}/0"), depth + 1);
         }
     }
@@ -41,14 +50,25 @@ fn synth_value(spec: &Spec, pointer: &str, depth: u32) -> Value {
     }
     let ty = match s.get("type") {
         Some(Value::String(t)) => t.clone(),
-        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).find(|t| *t != "null").unwrap_or("null").to_owned(),
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null")
+            .unwrap_or("null")
+            .to_owned(),
         _ if s.get("properties").is_some() => "object".into(),
         _ => return Value::Null,
     };
     match ty.as_str() {
         "object" => {
             let mut out = Map::new();
-            let required: Vec<&str> = s.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+            let required: Vec<&str> = s
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
             if let Some(props) = s.get("properties").and_then(Value::as_object) {
                 for (name, _) in props {
                     if name == "ok" || required.contains(&name.as_str()) {
@@ -61,9 +81,19 @@ fn synth_value(spec: &Spec, pointer: &str, depth: u32) -> Value {
         }
         "array" => {
             let min = s.get("minItems").and_then(Value::as_u64).unwrap_or(0);
-            Value::Array((0..min).map(|_| synth_value(spec, &format!("{ptr}/items"), depth + 1)).collect())
+            Value::Array(
+                (0..min)
+                    .map(|_| synth_value(spec, &format!("{ptr}/items"), depth + 1))
+                    .collect(),
+            )
         }
-        "integer" => json!(s.get("minimum").and_then(Value::as_i64).unwrap_or(1).max(s.get("exclusiveMinimum").and_then(Value::as_i64).map_or(i64::MIN, |m| m + 1))),
+        "integer" => json!(
+            s.get("minimum").and_then(Value::as_i64).unwrap_or(1).max(
+                s.get("exclusiveMinimum")
+                    .and_then(Value::as_i64)
+                    .map_or(i64::MIN, |m| m + 1)
+            )
+        ),
         "number" => json!(s.get("minimum").and_then(Value::as_f64).unwrap_or(1.0)),
         "boolean" => json!(true),
         "string" => match s.get("format").and_then(Value::as_str) {

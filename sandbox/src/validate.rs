@@ -38,7 +38,11 @@ impl Validators {
             .add(SPEC_URI, spec.doc.clone())
             .and_then(|b| b.prepare())
             .map_err(|e| e.to_string())?;
-        Ok(Self { spec, registry, cache: Mutex::new(HashMap::new()) })
+        Ok(Self {
+            spec,
+            registry,
+            cache: Mutex::new(HashMap::new()),
+        })
     }
 
     /// The spec these validators follow.
@@ -59,7 +63,10 @@ impl Validators {
         match built {
             Ok(v) => {
                 let v = Arc::new(v);
-                self.cache.lock().unwrap().insert(pointer.to_owned(), v.clone());
+                self.cache
+                    .lock()
+                    .unwrap()
+                    .insert(pointer.to_owned(), v.clone());
                 Some(v)
             }
             Err(e) => {
@@ -71,11 +78,17 @@ impl Validators {
 
     /// Validates `instance` against the schema at `pointer`, prefixing field names with `prefix`.
     pub fn check(&self, pointer: &str, instance: &Value, prefix: &str) -> Vec<FieldError> {
-        let Some(v) = self.validator(pointer) else { return Vec::new() };
+        let Some(v) = self.validator(pointer) else {
+            return Vec::new();
+        };
         v.iter_errors(instance)
             .map(|e| {
                 let path = e.instance_path().to_string();
-                let field = if path.is_empty() { prefix.to_owned() } else { format!("{prefix}{path}") };
+                let field = if path.is_empty() {
+                    prefix.to_owned()
+                } else {
+                    format!("{prefix}{path}")
+                };
                 FieldError::new(field, e.to_string())
             })
             .collect()
@@ -103,10 +116,20 @@ impl Validators {
             let raw: Option<String> = match p.location {
                 ParamIn::Path => path_params.get(&p.name).cloned(),
                 ParamIn::Query => {
-                    let vals: Vec<&str> = query.iter().filter(|(k, _)| *k == p.name).map(|(_, v)| v.as_str()).collect();
-                    if vals.is_empty() { None } else { Some(vals.join(",")) }
+                    let vals: Vec<&str> = query
+                        .iter()
+                        .filter(|(k, _)| *k == p.name)
+                        .map(|(_, v)| v.as_str())
+                        .collect();
+                    if vals.is_empty() {
+                        None
+                    } else {
+                        Some(vals.join(","))
+                    }
                 }
-                ParamIn::Header => headers.get(p.name.as_str()).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
+                ParamIn::Header => headers
+                    .get(p.name.as_str())
+                    .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
             };
             if p.name.eq_ignore_ascii_case("idempotency-key") && p.location == ParamIn::Header {
                 self.check_idempotency_key(op, p, raw.as_deref())?;
@@ -119,7 +142,11 @@ impl Validators {
             };
             let field = format!("{prefix}.{}", p.name);
             match raw {
-                None if p.required => errors.push(FieldError { field, code: "required".into(), message: "is required".into() }),
+                None if p.required => errors.push(FieldError {
+                    field,
+                    code: "required".into(),
+                    message: "is required".into(),
+                }),
                 None => {}
                 Some(raw) => {
                     if let Some(ptr) = &p.schema_pointer {
@@ -133,7 +160,11 @@ impl Validators {
             return Err(ApiError::validation(errors));
         }
         let Some((ptr, required)) = &op.body else {
-            return Ok(if body.is_empty() { None } else { serde_json::from_slice(body).ok() });
+            return Ok(if body.is_empty() {
+                None
+            } else {
+                serde_json::from_slice(body).ok()
+            });
         };
         if body.iter().all(u8::is_ascii_whitespace) {
             if *required {
@@ -145,13 +176,23 @@ impl Validators {
             }
             return Ok(None);
         }
-        let value: Value = serde_json::from_slice(body)
-            .map_err(|e| ApiError::invalid_field("body", &format!("body is not valid JSON: {e}")))?;
+        let value: Value = serde_json::from_slice(body).map_err(|e| {
+            ApiError::invalid_field("body", &format!("body is not valid JSON: {e}"))
+        })?;
         let errors = self.check(ptr, &value, "body");
-        if errors.is_empty() { Ok(Some(value)) } else { Err(ApiError::validation(errors)) }
+        if errors.is_empty() {
+            Ok(Some(value))
+        } else {
+            Err(ApiError::validation(errors))
+        }
     }
 
-    fn check_idempotency_key(&self, op: &Operation, p: &Param, raw: Option<&str>) -> Result<(), ApiError> {
+    fn check_idempotency_key(
+        &self,
+        op: &Operation,
+        p: &Param,
+        raw: Option<&str>,
+    ) -> Result<(), ApiError> {
         let required = p.required || op.idempotency.as_deref() == Some("required");
         match raw {
             None if required => Err(ApiError::new(
@@ -160,13 +201,22 @@ impl Validators {
                 "This action needs an Idempotency-Key header: 8 to 128 letters, digits, dots, underscores, colons, hyphens.",
             )),
             None => Ok(()),
-            Some(k) if !valid_idempotency_key(k) => {
-                Err(ApiError::new(400, "invalid_idempotency_key", "The Idempotency-Key format is invalid."))
-            }
+            Some(k) if !valid_idempotency_key(k) => Err(ApiError::new(
+                400,
+                "invalid_idempotency_key",
+                "The Idempotency-Key format is invalid.",
+            )),
             Some(k) => {
-                let errs = p.schema_pointer.as_deref().map(|ptr| self.check(ptr, &json!(k), "header.Idempotency-Key"));
+                let errs = p
+                    .schema_pointer
+                    .as_deref()
+                    .map(|ptr| self.check(ptr, &json!(k), "header.Idempotency-Key"));
                 if errs.is_some_and(|e| !e.is_empty()) {
-                    Err(ApiError::new(400, "invalid_idempotency_key", "The Idempotency-Key format is invalid."))
+                    Err(ApiError::new(
+                        400,
+                        "invalid_idempotency_key",
+                        "The Idempotency-Key format is invalid.",
+                    ))
                 } else {
                     Ok(())
                 }
@@ -190,22 +240,31 @@ fn fragment_encode(pointer: &str) -> String {
 
 /// 8 to 128 letters, digits, dots, underscores, colons, hyphens.
 pub fn valid_idempotency_key(k: &str) -> bool {
-    (8..=128).contains(&k.len()) && k.bytes().all(|b| b.is_ascii_alphanumeric() || b".:_-".contains(&b))
+    (8..=128).contains(&k.len())
+        && k.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b".:_-".contains(&b))
 }
 
 /// 1 to 120 characters, first a letter or digit, then letters, digits, dot, underscore, colon, hyphen.
 pub fn valid_client_request_id(v: &str) -> bool {
     (1..=120).contains(&v.len())
         && v.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
-        && v.bytes().all(|b| b.is_ascii_alphanumeric() || b".:_-".contains(&b))
+        && v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b".:_-".contains(&b))
 }
 
 fn schema_types(spec: &Spec, ptr: &str) -> Vec<String> {
     let ptr = spec.deref_pointer(ptr);
-    let Some(s) = spec.doc.pointer(&ptr) else { return Vec::new() };
+    let Some(s) = spec.doc.pointer(&ptr) else {
+        return Vec::new();
+    };
     let mut out: Vec<String> = match s.get("type") {
         Some(Value::String(t)) => vec![t.clone()],
-        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
         _ => Vec::new(),
     };
     for key in ["oneOf", "anyOf", "allOf"] {
@@ -255,9 +314,26 @@ mod tests {
         let ptr = "/components/schemas/ProductVariantDeployRequest";
         assert!(v.check(ptr, &json!({}), "body").is_empty());
         assert!(!v.check(ptr, &json!({"bogus": 1}), "body").is_empty());
-        assert!(!v.check("/components/schemas/DeployRequest", &json!({"additional_ips": 101}), "body").is_empty());
-        assert!(!v.check(ptr, &json!({"additional_ips": 101}), "body").is_empty());
-        assert!(!v.check(ptr, &json!({"billing": {"unit": "MONTH", "count": 0}}), "body").is_empty());
+        assert!(
+            !v.check(
+                "/components/schemas/DeployRequest",
+                &json!({"additional_ips": 101}),
+                "body"
+            )
+            .is_empty()
+        );
+        assert!(
+            !v.check(ptr, &json!({"additional_ips": 101}), "body")
+                .is_empty()
+        );
+        assert!(
+            !v.check(
+                ptr,
+                &json!({"billing": {"unit": "MONTH", "count": 0}}),
+                "body"
+            )
+            .is_empty()
+        );
         let (op, _) = v.spec().route("POST", "/v1/deploy/DE/vps/vps-s").unwrap();
         let (body_ptr, required) = op.body.clone().unwrap();
         assert!(required);
@@ -265,7 +341,12 @@ mod tests {
         assert!(!errs.is_empty(), "{body_ptr}");
         // Every body and parameter schema of the spec compiles.
         for op in &v.spec().operations {
-            for ptr in op.body.iter().map(|b| b.0.clone()).chain(op.params.iter().filter_map(|p| p.schema_pointer.clone())) {
+            for ptr in op
+                .body
+                .iter()
+                .map(|b| b.0.clone())
+                .chain(op.params.iter().filter_map(|p| p.schema_pointer.clone()))
+            {
                 assert!(v.validator(&ptr).is_some(), "{} {ptr}", op.operation_id);
             }
         }

@@ -13,9 +13,16 @@ use crate::state::{Invoice, Order, Service, money};
 
 /// `POST /v1/billing/invoices/{id}/pay`.
 pub fn pay_invoice(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let id: Uuid = ctx.pn(0).parse().map_err(|_| ApiError::not_found("Invoice"))?;
+    let id: Uuid = ctx
+        .pn(0)
+        .parse()
+        .map_err(|_| ApiError::not_found("Invoice"))?;
     let mut st = inner.state.lock().unwrap();
-    let idx = st.invoices.iter().position(|i| i.id == id).ok_or_else(|| ApiError::not_found("Invoice"))?;
+    let idx = st
+        .invoices
+        .iter()
+        .position(|i| i.id == id)
+        .ok_or_else(|| ApiError::not_found("Invoice"))?;
     let remaining = st.invoices[idx].remaining();
     let pay_now = remaining.min(st.balance.max(Decimal::ZERO));
     if pay_now > Decimal::ZERO {
@@ -32,13 +39,31 @@ pub fn pay_invoice(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
             st.orders[oi].status = "paid".into();
             if st.orders[oi].kind == "dedicated" && st.orders[oi].service_ids.is_empty() {
                 let sid = Uuid::new_v4();
-                let host = st.orders[oi].items["hostname"].as_str().unwrap_or("dedicated.sandbox.test").to_owned();
-                let region = st.orders[oi].items["region_code"].as_str().unwrap_or("DE").to_owned();
-                let sku = st.orders[oi].items["configuration_code"].as_str().unwrap_or("dedicated").to_owned();
+                let host = st.orders[oi].items["hostname"]
+                    .as_str()
+                    .unwrap_or("dedicated.sandbox.test")
+                    .to_owned();
+                let region = st.orders[oi].items["region_code"]
+                    .as_str()
+                    .unwrap_or("DE")
+                    .to_owned();
+                let sku = st.orders[oi].items["configuration_code"]
+                    .as_str()
+                    .unwrap_or("dedicated")
+                    .to_owned();
                 st.orders[oi].service_ids.push(sid);
                 st.services.push(Service {
-                    id: sid, status: "active".into(), display_name: format!("dedicated {sku}"), hostname: host, kind: "dedicated".into(),
-                    created_at: Utc::now(), billing_unit: "MONTH".into(), billing_count: 1, sku, ipv4: "192.0.2.200".into(), region,
+                    id: sid,
+                    status: "active".into(),
+                    display_name: format!("dedicated {sku}"),
+                    hostname: host,
+                    kind: "dedicated".into(),
+                    created_at: Utc::now(),
+                    billing_unit: "MONTH".into(),
+                    billing_count: 1,
+                    sku,
+                    ipv4: "192.0.2.200".into(),
+                    region,
                 });
                 created.push(sid);
             }
@@ -64,7 +89,14 @@ pub fn pay_invoice(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
 }
 
 /// Creates an unpaid order and its invoice; nothing is charged. Returns (order, invoice).
-pub fn create_unpaid(inner: &Inner, kind: &str, total: Decimal, currency: &str, items: Value, key: Option<String>) -> (Order, Invoice) {
+pub fn create_unpaid(
+    inner: &Inner,
+    kind: &str,
+    total: Decimal,
+    currency: &str,
+    items: Value,
+    key: Option<String>,
+) -> (Order, Invoice) {
     let mut st = inner.state.lock().unwrap();
     let now = Utc::now();
     let (order_id, invoice_id) = (Uuid::new_v4(), Uuid::new_v4());
@@ -80,7 +112,11 @@ pub fn create_unpaid(inner: &Inner, kind: &str, total: Decimal, currency: &str, 
     };
     let order = Order {
         id: order_id,
-        status: if kind == "draft" { "draft".into() } else { "unpaid".into() },
+        status: if kind == "draft" {
+            "draft".into()
+        } else {
+            "unpaid".into()
+        },
         kind: kind.into(),
         total,
         currency: currency.into(),
@@ -104,14 +140,29 @@ pub fn draft_order(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
         let st = inner.state.lock().unwrap();
         for item in body["items"].as_array().into_iter().flatten() {
             let variant = item["variant_id"].as_str().unwrap_or_default();
-            let product = st.products.iter().find(|p| p["variant_id"] == variant).ok_or_else(|| {
-                ApiError::new(400, "order_config_invalid", "Unknown product variant.")
-            })?;
-            let price: Decimal = product["price"].as_str().unwrap_or("0").parse().unwrap_or_default();
+            let product = st
+                .products
+                .iter()
+                .find(|p| p["variant_id"] == variant)
+                .ok_or_else(|| {
+                    ApiError::new(400, "order_config_invalid", "Unknown product variant.")
+                })?;
+            let price: Decimal = product["price"]
+                .as_str()
+                .unwrap_or("0")
+                .parse()
+                .unwrap_or_default();
             total += price * Decimal::from(item["qty"].as_u64().unwrap_or(1));
         }
     }
-    let (order, invoice) = create_unpaid(inner, "draft", total, &currency, body["items"].clone(), ctx.idem_key.clone());
+    let (order, invoice) = create_unpaid(
+        inner,
+        "draft",
+        total,
+        &currency,
+        body["items"].clone(),
+        ctx.idem_key.clone(),
+    );
     Ok(Reply::ok(json!({
         "ok": true,
         "orderId": order.id,
@@ -125,13 +176,28 @@ pub fn draft_order(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
 
 /// `GET /v1/billing/services`: page model.
 pub fn billing_services(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let items: Vec<Value> = inner.state.lock().unwrap().services.iter().map(Service::to_json).collect();
+    let items: Vec<Value> = inner
+        .state
+        .lock()
+        .unwrap()
+        .services
+        .iter()
+        .map(Service::to_json)
+        .collect();
     Ok(Reply::ok(pagination::page(&items, &ctx.query)?))
 }
 
 /// `GET /v1/billing/transactions`: page model, newest first.
 pub fn transactions(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let items: Vec<Value> = inner.state.lock().unwrap().transactions.iter().rev().map(|t| t.to_json()).collect();
+    let items: Vec<Value> = inner
+        .state
+        .lock()
+        .unwrap()
+        .transactions
+        .iter()
+        .rev()
+        .map(|t| t.to_json())
+        .collect();
     Ok(Reply::ok(pagination::page(&items, &ctx.query)?))
 }
 
@@ -141,7 +207,9 @@ pub fn services(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
         (Some(s), _) | (None, Some(s)) => s.split(',').map(str::to_owned).collect(),
         _ => vec!["active".into(), "suspended".into()],
     };
-    let types: Option<Vec<String>> = ctx.q("type").map(|t| t.split(',').map(str::to_owned).collect());
+    let types: Option<Vec<String>> = ctx
+        .q("type")
+        .map(|t| t.split(',').map(str::to_owned).collect());
     let all = statuses.iter().any(|s| s == "all");
     let items: Vec<Value> = inner
         .state

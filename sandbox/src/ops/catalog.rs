@@ -20,14 +20,21 @@ pub fn products(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
         && p != "ALL"
         && p != q
     {
-        return Err(ApiError::invalid_field("query.region", "conflicts with the path region"));
+        return Err(ApiError::invalid_field(
+            "query.region",
+            "conflicts with the path region",
+        ));
     }
     let region = path_region.filter(|r| r != "ALL").or(query_region);
     let st = inner.state.lock().unwrap();
     if let Some(r) = &region
         && !st.regions.iter().any(|x| x["id"] == r.as_str())
     {
-        return Err(ApiError::new(400, "unsupported_region", "The region is not returned by the regions list."));
+        return Err(ApiError::new(
+            400,
+            "unsupported_region",
+            "The region is not returned by the regions list.",
+        ));
     }
     let items: Vec<Value> = st
         .products
@@ -48,8 +55,17 @@ pub fn images(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
         .unwrap()
         .images
         .iter()
-        .filter(|i| ctx.q("region").is_none_or(|r| i["region"].as_str().is_some_and(|x| x.eq_ignore_ascii_case(r))))
-        .filter(|i| ctx.q("configuration_code").is_none_or(|c| i["configuration_code"] == c))
+        .filter(|i| {
+            ctx.q("region").is_none_or(|r| {
+                i["region"]
+                    .as_str()
+                    .is_some_and(|x| x.eq_ignore_ascii_case(r))
+            })
+        })
+        .filter(|i| {
+            ctx.q("configuration_code")
+                .is_none_or(|c| i["configuration_code"] == c)
+        })
         .cloned()
         .collect();
     Ok(Reply::ok(pagination::offset(&items, &ctx.query)?))

@@ -14,7 +14,10 @@ use crate::state::{DedicatedTask, money};
 /// `POST /v1/dedicated/deployments`: creates an unpaid order and invoice.
 pub fn deploy(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     let body = ctx.body.clone().unwrap_or_default();
-    let cfg = body["configuration_code"].as_str().unwrap_or_default().to_owned();
+    let cfg = body["configuration_code"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
     let region = body["region_code"].as_str().unwrap_or_default().to_owned();
     let os = body["os_profile_id"].as_i64().unwrap_or_default();
     let currency = body["currency"].as_str().unwrap_or("EUR").to_owned();
@@ -24,20 +27,51 @@ pub fn deploy(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
             .products
             .iter()
             .find(|p| p["configuration_code"] == cfg.as_str() && p["region"] == region.as_str())
-            .ok_or_else(|| ApiError::new(409, "dedicated_configuration_unavailable", "The dedicated configuration, region or OS is unavailable."))?;
+            .ok_or_else(|| {
+                ApiError::new(
+                    409,
+                    "dedicated_configuration_unavailable",
+                    "The dedicated configuration, region or OS is unavailable.",
+                )
+            })?;
         let image = st
             .images
             .iter()
             .find(|i| i["id"] == os && i["configuration_code"] == cfg.as_str())
-            .ok_or_else(|| ApiError::new(409, "dedicated_configuration_unavailable", "The dedicated configuration, region or OS is unavailable."))?;
+            .ok_or_else(|| {
+                ApiError::new(
+                    409,
+                    "dedicated_configuration_unavailable",
+                    "The dedicated configuration, region or OS is unavailable.",
+                )
+            })?;
         if body.get("ssh_key_id").is_some() && image["ssh_keys_supported"] == false {
-            return Err(ApiError::new(409, "dedicated_os_ssh_keys_not_supported", "The OS profile cannot install SSH keys."));
+            return Err(ApiError::new(
+                409,
+                "dedicated_os_ssh_keys_not_supported",
+                "The OS profile cannot install SSH keys.",
+            ));
         }
-        let price: Decimal = product["price"].as_str().unwrap_or("0").parse().unwrap_or_default();
-        let setup: Decimal = product["billing_cycles"][0]["setup_fee"].as_str().unwrap_or("0").parse().unwrap_or_default();
+        let price: Decimal = product["price"]
+            .as_str()
+            .unwrap_or("0")
+            .parse()
+            .unwrap_or_default();
+        let setup: Decimal = product["billing_cycles"][0]["setup_fee"]
+            .as_str()
+            .unwrap_or("0")
+            .parse()
+            .unwrap_or_default();
         price * Decimal::from(body["billing"]["count"].as_u64().unwrap_or(1)) + setup
     };
-    let (order, invoice) = crate::ops::billing::create_unpaid(inner, "dedicated", total, &currency, body.clone(), ctx.idem_key.clone());
+    let (order, invoice) = crate::ops::billing::create_unpaid(
+        inner,
+        "dedicated",
+        total,
+        &currency,
+        body.clone(),
+        ctx.idem_key.clone(),
+    );
     Ok(Reply {
         status: ctx.op.success.0,
         body: json!({
@@ -66,7 +100,16 @@ fn dedicated_service(inner: &Inner, ctx: &Ctx) -> Result<Uuid, ApiError> {
 pub fn password_reset(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     let service_id = dedicated_service(inner, ctx)?;
     let now = Utc::now();
-    let task = DedicatedTask { id: Uuid::new_v4(), service_id, kind: "password_reset".into(), status: "in_progress".into(), stage: "queued".into(), polls: 0, created_at: now, updated_at: now };
+    let task = DedicatedTask {
+        id: Uuid::new_v4(),
+        service_id,
+        kind: "password_reset".into(),
+        status: "in_progress".into(),
+        stage: "queued".into(),
+        polls: 0,
+        created_at: now,
+        updated_at: now,
+    };
     let out = json!({"ok": true, "task": task.to_json()});
     inner.state.lock().unwrap().tasks.push(task);
     Ok(Reply::ok(out))
@@ -76,7 +119,9 @@ fn advance(task: &mut DedicatedTask, rule: Progression) {
     task.polls += 1;
     let due = match rule {
         Progression::PerPoll => task.polls >= 2,
-        Progression::ByTime(d) => (Utc::now() - task.created_at).to_std().unwrap_or_default() >= d * 2,
+        Progression::ByTime(d) => {
+            (Utc::now() - task.created_at).to_std().unwrap_or_default() >= d * 2
+        }
         Progression::Manual => false,
     };
     if task.status == "in_progress" {
@@ -95,7 +140,12 @@ fn advance(task: &mut DedicatedTask, rule: Progression) {
 pub fn tasks(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     let sid = dedicated_service(inner, ctx)?;
     let st = inner.state.lock().unwrap();
-    let tasks: Vec<Value> = st.tasks.iter().filter(|t| t.service_id == sid).map(DedicatedTask::to_json).collect();
+    let tasks: Vec<Value> = st
+        .tasks
+        .iter()
+        .filter(|t| t.service_id == sid)
+        .map(DedicatedTask::to_json)
+        .collect();
     Ok(Reply::ok(json!({"ok": true, "tasks": tasks})))
 }
 
@@ -104,7 +154,11 @@ pub fn task(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     let sid = dedicated_service(inner, ctx)?;
     let rule = *inner.progression.lock().unwrap();
     let mut st = inner.state.lock().unwrap();
-    let t = st.tasks.iter_mut().find(|t| t.service_id == sid && t.id.to_string() == ctx.pn(1)).ok_or_else(|| ApiError::not_found("Task"))?;
+    let t = st
+        .tasks
+        .iter_mut()
+        .find(|t| t.service_id == sid && t.id.to_string() == ctx.pn(1))
+        .ok_or_else(|| ApiError::not_found("Task"))?;
     advance(t, rule);
     Ok(Reply::ok(json!({"ok": true, "task": t.to_json()})))
 }

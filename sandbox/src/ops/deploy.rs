@@ -16,54 +16,116 @@ pub const ADDITIONAL_IP_PRICE: Decimal = Decimal::from_parts(300, 0, 0, false, 2
 fn parse_money(v: &Value, field: &str) -> Result<Option<Decimal>, ApiError> {
     match v {
         Value::Null => Ok(None),
-        Value::String(s) => s.parse::<Decimal>().map(Some).map_err(|_| ApiError::invalid_field(field, "must be a decimal string")),
+        Value::String(s) => s
+            .parse::<Decimal>()
+            .map(Some)
+            .map_err(|_| ApiError::invalid_field(field, "must be a decimal string")),
         _ => Err(ApiError::invalid_field(field, "must be a decimal string")),
     }
 }
 
 /// The handler.
 pub fn deploy(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let (region, code, variant) = (ctx.pn(0).to_ascii_uppercase(), ctx.pn(1).to_owned(), ctx.pn(2).to_owned());
+    let (region, code, variant) = (
+        ctx.pn(0).to_ascii_uppercase(),
+        ctx.pn(1).to_owned(),
+        ctx.pn(2).to_owned(),
+    );
     let body = ctx.body.clone().unwrap_or_else(|| json!({}));
     let legacy = body.get("billing").is_some();
     let mut st = inner.state.lock().unwrap();
     if !st.regions.iter().any(|r| r["id"] == region.as_str()) {
-        return Err(ApiError::new(400, "unsupported_region", "The region is not returned by the regions list."));
+        return Err(ApiError::new(
+            400,
+            "unsupported_region",
+            "The region is not returned by the regions list.",
+        ));
     }
     let product = st
         .products
         .iter()
-        .find(|p| p["product_code"] == code.as_str() && p["variant_code"] == variant.as_str() && p["region"] == region.as_str())
+        .find(|p| {
+            p["product_code"] == code.as_str()
+                && p["variant_code"] == variant.as_str()
+                && p["region"] == region.as_str()
+        })
         .cloned()
         .ok_or_else(|| ApiError::not_found("Product variant"))?;
-    let cycles = product["billing_cycles"].as_array().cloned().unwrap_or_default();
+    let cycles = product["billing_cycles"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     let cycle = if legacy {
         let unit = body["billing"]["unit"].as_str().unwrap_or("MONTH");
         let count = body["billing"]["count"].as_u64().unwrap_or(1);
-        cycles.iter().find(|c| c["unit"] == unit && c["count"].as_u64() == Some(count)).cloned()
+        cycles
+            .iter()
+            .find(|c| c["unit"] == unit && c["count"].as_u64() == Some(count))
+            .cloned()
     } else {
         let name = body["billing_cycle"].as_str().unwrap_or("monthly");
         cycles.iter().find(|c| c["billing_cycle"] == name).cloned()
     }
-    .ok_or_else(|| ApiError::new(400, "billing_cycle_not_available", "The plan has no public price for that period and currency."))?;
-    let price: Decimal = cycle["price"].as_str().unwrap_or("0").parse().unwrap_or_default();
-    let setup: Decimal = cycle["setup_fee"].as_str().unwrap_or("0").parse().unwrap_or_default();
+    .ok_or_else(|| {
+        ApiError::new(
+            400,
+            "billing_cycle_not_available",
+            "The plan has no public price for that period and currency.",
+        )
+    })?;
+    let price: Decimal = cycle["price"]
+        .as_str()
+        .unwrap_or("0")
+        .parse()
+        .unwrap_or_default();
+    let setup: Decimal = cycle["setup_fee"]
+        .as_str()
+        .unwrap_or("0")
+        .parse()
+        .unwrap_or_default();
     let ips = Decimal::from(body["additional_ips"].as_u64().unwrap_or(0));
     let total = price + setup + ADDITIONAL_IP_PRICE * ips;
-    let max_total = if legacy { parse_money(&body["maxTotal"], "body/maxTotal")? } else { parse_money(&body["max_total"], "body/max_total")? };
+    let max_total = if legacy {
+        parse_money(&body["maxTotal"], "body/maxTotal")?
+    } else {
+        parse_money(&body["max_total"], "body/max_total")?
+    };
     if let Some(max) = max_total
         && total > max
     {
-        return Err(ApiError::new(409, "deployment_price_limit_exceeded", format!("The current total {} exceeds max_total {}.", money(total), money(max))));
+        return Err(ApiError::new(
+            409,
+            "deployment_price_limit_exceeded",
+            format!(
+                "The current total {} exceeds max_total {}.",
+                money(total),
+                money(max)
+            ),
+        ));
     }
     if st.balance < total {
-        return Err(ApiError::new(402, "insufficient_credit", format!("The balance does not cover the total {}; nothing was committed.", money(total))));
+        return Err(ApiError::new(
+            402,
+            "insufficient_credit",
+            format!(
+                "The balance does not cover the total {}; nothing was committed.",
+                money(total)
+            ),
+        ));
     }
     // Commit: order, invoice, debit, service.
     let now = Utc::now();
     let (order_id, invoice_id, service_id) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
     let key = ctx.idem_key.clone();
-    let hostname = body["hostname"].as_str().map_or_else(|| format!("{variant}-{}.sandbox.test", &service_id.simple().to_string()[..8]), str::to_owned);
+    let hostname = body["hostname"].as_str().map_or_else(
+        || {
+            format!(
+                "{variant}-{}.sandbox.test",
+                &service_id.simple().to_string()[..8]
+            )
+        },
+        str::to_owned,
+    );
     let n = st.services.len() + 1;
     st.services.push(Service {
         id: service_id,
@@ -80,7 +142,16 @@ pub fn deploy(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     });
     let invoice_number = format!("INV-{}", 100_000 + st.invoices.len());
     let currency = st.currency.clone();
-    st.invoices.push(Invoice { id: invoice_id, number: invoice_number, status: "paid".into(), order_id: Some(order_id), total, paid: total, currency: currency.clone(), created_at: now });
+    st.invoices.push(Invoice {
+        id: invoice_id,
+        number: invoice_number,
+        status: "paid".into(),
+        order_id: Some(order_id),
+        total,
+        paid: total,
+        currency: currency.clone(),
+        created_at: now,
+    });
     st.orders.push(Order {
         id: order_id,
         status: "paid".into(),
@@ -96,10 +167,22 @@ pub fn deploy(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     st.debit(total, "deploy_debit", Some(invoice_id), key.as_deref());
     drop(st);
     let mut links = Map::new();
-    links.insert("service".into(), json!(format!("/v1/services/{service_id}")));
-    links.insert("invoice".into(), json!(format!("/v1/billing/invoices/{invoice_id}")));
-    links.insert("order".into(), json!(format!("/v1/billing/orders/{order_id}")));
-    let result = json!({"service_ids": [service_id], "order_id": order_id, "invoice_id": invoice_id});
+    links.insert(
+        "service".into(),
+        json!(format!("/v1/services/{service_id}")),
+    );
+    links.insert(
+        "invoice".into(),
+        json!(format!("/v1/billing/invoices/{invoice_id}")),
+    );
+    links.insert(
+        "order".into(),
+        json!(format!("/v1/billing/orders/{order_id}")),
+    );
+    let result =
+        json!({"service_ids": [service_id], "order_id": order_id, "invoice_id": invoice_id});
     let extra = json!({"service_ids": [service_id], "order_id": order_id, "invoice_id": invoice_id, "total": money(total), "currency": "EUR"});
-    Ok(crate::ops::operation_reply(inner, ctx, "deploy", result, links, extra))
+    Ok(crate::ops::operation_reply(
+        inner, ctx, "deploy", result, links, extra,
+    ))
 }

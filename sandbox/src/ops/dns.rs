@@ -12,22 +12,41 @@ use crate::state::{Zone, ts};
 /// `POST /v1/dns/zones`: existing zones are never overwritten; `dryRun` creates nothing.
 pub fn create_zone(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     let body = ctx.body.clone().unwrap_or_default();
-    let name = body["name"].as_str().unwrap_or_default().trim_end_matches('.').to_ascii_lowercase();
+    let name = body["name"]
+        .as_str()
+        .unwrap_or_default()
+        .trim_end_matches('.')
+        .to_ascii_lowercase();
     let mut records: Vec<Value> = body["records"].as_array().cloned().unwrap_or_default();
     records.retain(|r| r["type"] != "NS" && r["type"] != "SOA");
     records.push(json!({"name": "@", "type": "NS", "ttl": 3600, "values": ["ns1.sandbox.test.", "ns2.sandbox.test."]}));
     let dry_run = body["dryRun"] == true || body["dry_run"] == true;
     let mut st = inner.state.lock().unwrap();
     if st.zones.iter().any(|z| z.name == name) {
-        return Err(ApiError::new(409, "zone_exists", "The zone already exists; existing zones are never overwritten."));
+        return Err(ApiError::new(
+            409,
+            "zone_exists",
+            "The zone already exists; existing zones are never overwritten.",
+        ));
     }
     if dry_run {
-        return Ok(Reply::ok(json!({"ok": true, "dryRun": true, "records": records, "notes": ["platform apex NS replaces imported NS"]})));
+        return Ok(Reply::ok(
+            json!({"ok": true, "dryRun": true, "records": records, "notes": ["platform apex NS replaces imported NS"]}),
+        ));
     }
-    let zone = Zone { name: name.clone(), status: "active".into(), records, created_at: Utc::now(), idempotency_key: ctx.idem_key.clone() };
+    let zone = Zone {
+        name: name.clone(),
+        status: "active".into(),
+        records,
+        created_at: Utc::now(),
+        idempotency_key: ctx.idem_key.clone(),
+    };
     let out = json!({"ok": true, "zone": zone_json(&zone)});
     st.zones.push(zone);
-    Ok(Reply { status: ctx.op.success.0, body: out })
+    Ok(Reply {
+        status: ctx.op.success.0,
+        body: out,
+    })
 }
 
 fn zone_json(z: &Zone) -> Value {
@@ -37,14 +56,29 @@ fn zone_json(z: &Zone) -> Value {
 /// `GET /v1/dns/zones`: sorted by name; `view=summary` adds `total`, `limit`, `offset`.
 pub fn list_zones(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     let st = inner.state.lock().unwrap();
-    let mut zones: Vec<&Zone> = st.zones.iter().filter(|z| ctx.q("q").is_none_or(|q| z.name.contains(&q.to_ascii_lowercase()))).collect();
+    let mut zones: Vec<&Zone> = st
+        .zones
+        .iter()
+        .filter(|z| {
+            ctx.q("q")
+                .is_none_or(|q| z.name.contains(&q.to_ascii_lowercase()))
+        })
+        .collect();
     zones.sort_by(|a, b| a.name.cmp(&b.name));
-    let items: Vec<Value> = zones.iter().map(|z| json!({"name": z.name, "status": z.status, "createdAt": ts(z.created_at)})).collect();
+    let items: Vec<Value> = zones
+        .iter()
+        .map(|z| json!({"name": z.name, "status": z.status, "createdAt": ts(z.created_at)}))
+        .collect();
     if ctx.q("view") == Some("summary") {
         let limit = crate::pagination::limit(&ctx.query)? as usize;
-        let offset: usize = ctx.q("offset").map_or(Ok(0), str::parse).map_err(|_| ApiError::invalid_field("query.offset", "must be an integer"))?;
+        let offset: usize = ctx
+            .q("offset")
+            .map_or(Ok(0), str::parse)
+            .map_err(|_| ApiError::invalid_field("query.offset", "must be an integer"))?;
         let page: Vec<Value> = items.iter().skip(offset).take(limit).cloned().collect();
-        return Ok(Reply::ok(json!({"ok": true, "zones": page, "total": items.len(), "limit": limit, "offset": offset})));
+        return Ok(Reply::ok(
+            json!({"ok": true, "zones": page, "total": items.len(), "limit": limit, "offset": offset}),
+        ));
     }
     Ok(Reply::ok(json!({"ok": true, "zones": items})))
 }
@@ -53,13 +87,20 @@ pub fn list_zones(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
 pub fn get_zone(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     let name = ctx.pn(0).trim_end_matches('.').to_ascii_lowercase();
     let st = inner.state.lock().unwrap();
-    let z = st.zones.iter().find(|z| z.name == name).ok_or_else(|| ApiError::not_found("Zone"))?;
+    let z = st
+        .zones
+        .iter()
+        .find(|z| z.name == name)
+        .ok_or_else(|| ApiError::not_found("Zone"))?;
     Ok(Reply::ok(json!({"ok": true, "zone": zone_json(z)})))
 }
 
 fn domain_key(inner: &Inner, selector: &str) -> Result<String, ApiError> {
     let st = inner.state.lock().unwrap();
-    let s = st.find_service(selector).filter(|s| s.kind == "domain").ok_or_else(|| ApiError::not_found("Domain"))?;
+    let s = st
+        .find_service(selector)
+        .filter(|s| s.kind == "domain")
+        .ok_or_else(|| ApiError::not_found("Domain"))?;
     Ok(s.hostname.clone())
 }
 
@@ -68,17 +109,34 @@ pub fn get_dnssec(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     let key = domain_key(inner, ctx.pn(0))?;
     let rule = *inner.progression.lock().unwrap();
     let mut st = inner.state.lock().unwrap();
-    let entry = st.dnssec.entry(key.clone()).or_insert(("disabled".into(), 0));
+    let entry = st
+        .dnssec
+        .entry(key.clone())
+        .or_insert(("disabled".into(), 0));
     if rule != Progression::Manual && (entry.0 == "pending" || entry.0 == "configuring") {
         entry.1 += 1;
-        entry.0 = if entry.0 == "pending" { "configuring".into() } else { "active".into() };
+        entry.0 = if entry.0 == "pending" {
+            "configuring".into()
+        } else {
+            "active".into()
+        };
     }
-    Ok(Reply::ok(json!({"ok": true, "domain": key, "state": entry.0, "enabled": entry.0 == "active"})))
+    Ok(Reply::ok(
+        json!({"ok": true, "domain": key, "state": entry.0, "enabled": entry.0 == "active"}),
+    ))
 }
 
 /// `POST /v1/domains/{serviceId}/dnssec`: 202 accepted, not completed.
 pub fn enable_dnssec(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     let key = domain_key(inner, ctx.pn(0))?;
-    inner.state.lock().unwrap().dnssec.insert(key.clone(), ("pending".into(), 0));
-    Ok(Reply { status: 202, body: json!({"ok": true, "domain": key, "state": "pending", "poll_url": format!("/v1/domains/{key}/dnssec")}) })
+    inner
+        .state
+        .lock()
+        .unwrap()
+        .dnssec
+        .insert(key.clone(), ("pending".into(), 0));
+    Ok(Reply {
+        status: 202,
+        body: json!({"ok": true, "domain": key, "state": "pending", "poll_url": format!("/v1/domains/{key}/dnssec")}),
+    })
 }

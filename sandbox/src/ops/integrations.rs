@@ -15,7 +15,9 @@ pub const CONTRACT_REVISION: &str = "2026-10-07.1";
 
 /// `GET /v1/version`.
 pub fn version(_: &Inner, _: &Ctx) -> Result<Reply, ApiError> {
-    Ok(Reply::ok(json!({"ok": true, "version": "v1", "contract_revision": CONTRACT_REVISION, "server": "cloud-sandbox"})))
+    Ok(Reply::ok(
+        json!({"ok": true, "version": "v1", "contract_revision": CONTRACT_REVISION, "server": "cloud-sandbox"}),
+    ))
 }
 
 /// `GET /v1/capabilities`.
@@ -46,14 +48,36 @@ pub fn list_credentials(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
 /// `POST /v1/api-credentials`: scopes and CIDRs cannot exceed the issuer's.
 pub fn create_credential(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     let body = ctx.body.clone().unwrap_or_default();
-    let issuer = ctx.cred.clone().ok_or_else(|| ApiError::unauthorized("Credentials are missing."))?;
-    let scopes: Vec<String> = body["scopes"].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
+    let issuer = ctx
+        .cred
+        .clone()
+        .ok_or_else(|| ApiError::unauthorized("Credentials are missing."))?;
+    let scopes: Vec<String> = body["scopes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_owned)
+        .collect();
     if let Some(s) = scopes.iter().find(|s| !issuer.scopes.contains(s)) {
-        return Err(ApiError::new(403, "scope_denied", format!("Cannot delegate scope {s}.")));
+        return Err(ApiError::new(
+            403,
+            "scope_denied",
+            format!("Cannot delegate scope {s}."),
+        ));
     }
-    let cidrs: Vec<String> = body["allowed_cidrs"].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
+    let cidrs: Vec<String> = body["allowed_cidrs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_owned)
+        .collect();
     if !issuer.allowed_cidrs.is_empty() && cidrs.iter().any(|c| !issuer.allowed_cidrs.contains(c)) {
-        return Err(ApiError::invalid_field("body/allowed_cidrs", "cannot exceed the issuer's allowed_cidrs"));
+        return Err(ApiError::invalid_field(
+            "body/allowed_cidrs",
+            "cannot exceed the issuer's allowed_cidrs",
+        ));
     }
     let ttl = body["ttl_days"].as_i64().unwrap_or(30);
     let now = Utc::now();
@@ -63,7 +87,11 @@ pub fn create_credential(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
         name: body["name"].as_str().unwrap_or("credential").to_owned(),
         prefix: format!("sbx_{}", &id.simple().to_string()[..12]),
         secret: Uuid::new_v4().simple().to_string(),
-        mode: if body["mode"] == "bearer" { Mode::Bearer } else { Mode::Signed },
+        mode: if body["mode"] == "bearer" {
+            Mode::Bearer
+        } else {
+            Mode::Signed
+        },
         scopes,
         allowed_cidrs: cidrs,
         enabled: true,
@@ -75,21 +103,38 @@ pub fn create_credential(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     };
     let out = json!({"ok": true, "item": cred.to_json(), "secret": cred.secret});
     inner.auth.lock().unwrap().insert(cred);
-    Ok(Reply { status: ctx.op.success.0, body: out })
+    Ok(Reply {
+        status: ctx.op.success.0,
+        body: out,
+    })
 }
 
 /// `GET /v1/api-credentials/{id}`.
 pub fn get_credential(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     let id = ctx.pn(0);
     let auth = inner.auth.lock().unwrap();
-    let c = auth.credentials.iter().find(|c| c.id.to_string() == id).ok_or_else(|| ApiError::not_found("Credential"))?;
+    let c = auth
+        .credentials
+        .iter()
+        .find(|c| c.id.to_string() == id)
+        .ok_or_else(|| ApiError::not_found("Credential"))?;
     Ok(Reply::ok(json!({"ok": true, "item": c.to_json()})))
 }
 
 fn poll(inner: &Inner, id: &str) -> Result<Value, ApiError> {
     let rule = *inner.progression.lock().unwrap();
     let mut st = inner.state.lock().unwrap();
-    let op = st.operations.iter_mut().find(|o| o.id == id).ok_or_else(|| ApiError::new(404, "operation_not_found", "No recoverable identity for this operation."))?;
+    let op = st
+        .operations
+        .iter_mut()
+        .find(|o| o.id == id)
+        .ok_or_else(|| {
+            ApiError::new(
+                404,
+                "operation_not_found",
+                "No recoverable identity for this operation.",
+            )
+        })?;
     op.advance(rule);
     Ok(op.envelope())
 }
@@ -101,14 +146,22 @@ pub fn get_operation(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
 
 /// `GET /v1/operations?idempotency_key&method&path&credential_id`.
 pub fn lookup_operation(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let key = ctx.q("idempotency_key").ok_or_else(|| ApiError::invalid_field("query.idempotency_key", "is required"))?;
+    let key = ctx
+        .q("idempotency_key")
+        .ok_or_else(|| ApiError::invalid_field("query.idempotency_key", "is required"))?;
     let method = ctx.q("method").map(str::to_ascii_uppercase);
     let path = ctx.q("path");
     if method.is_some() != path.is_some() {
-        return Err(ApiError::invalid_field("query.path", "method and path must be supplied together"));
+        return Err(ApiError::invalid_field(
+            "query.path",
+            "method and path must be supplied together",
+        ));
     }
     let credential: Option<Uuid> = match ctx.q("credential_id") {
-        Some(c) => Some(c.parse().map_err(|_| ApiError::invalid_field("query.credential_id", "must be a uuid"))?),
+        Some(c) => Some(
+            c.parse()
+                .map_err(|_| ApiError::invalid_field("query.credential_id", "must be a uuid"))?,
+        ),
         None => None,
     };
     let mut ids: Vec<String> = inner
@@ -125,8 +178,16 @@ pub fn lookup_operation(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
         .collect();
     ids.dedup();
     match ids.as_slice() {
-        [] => Err(ApiError::new(404, "operation_not_found", "No recoverable identity for this lookup; this does not prove the write never ran.")),
+        [] => Err(ApiError::new(
+            404,
+            "operation_not_found",
+            "No recoverable identity for this lookup; this does not prove the write never ran.",
+        )),
         [one] => Ok(Reply::ok(poll(inner, one)?)),
-        _ => Err(ApiError::new(409, "operation_lookup_ambiguous", "The lookup matches several operations; supply method and path, and credential_id if needed.")),
+        _ => Err(ApiError::new(
+            409,
+            "operation_lookup_ambiguous",
+            "The lookup matches several operations; supply method and path, and credential_id if needed.",
+        )),
     }
 }

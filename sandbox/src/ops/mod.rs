@@ -35,7 +35,10 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("GET /v1/billing/transactions", billing::transactions),
     ("GET /v1/services", billing::services),
     ("POST /v1/dedicated/deployments", dedicated::deploy),
-    ("POST /v1/dedicated/{}/password-reset", dedicated::password_reset),
+    (
+        "POST /v1/dedicated/{}/password-reset",
+        dedicated::password_reset,
+    ),
     ("GET /v1/dedicated/{}/tasks", dedicated::tasks),
     ("GET /v1/dedicated/{}/tasks/{}", dedicated::task),
     ("POST /v1/dns/zones", dns::create_zone),
@@ -47,38 +50,47 @@ pub const HANDLERS: &[(&str, Handler)] = &[
 
 /// The handler of an operation key: hand-written, else generic.
 pub fn handler_for(key: &str) -> Handler {
-    HANDLERS.iter().find(|(k, _)| *k == key).map_or(generic as Handler, |(_, h)| *h)
-}
-
-/// Body bytes to validate: the sandbox accepts `max_total` in the canonical deploy body (the
-/// spec leaves its spelling unshown), so it is removed before schema validation.
-pub fn prevalidate_body(op: &Operation, body: &[u8]) -> Vec<u8> {
-    if op.key == "POST /v1/deploy/{}/{}/{}"
-        && let Ok(Value::Object(mut m)) = serde_json::from_slice::<Value>(body)
-        && !m.contains_key("billing")
-        && m.remove("max_total").is_some()
-    {
-        return serde_json::to_vec(&Value::Object(m)).unwrap_or_default();
-    }
-    body.to_vec()
+    HANDLERS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map_or(generic as Handler, |(_, h)| *h)
 }
 
 /// Creates an operation and answers in the requested format.
-pub fn operation_reply(inner: &Inner, ctx: &Ctx, kind: &str, result: Value, links: Map<String, Value>, legacy_extra: Value) -> Reply {
+pub fn operation_reply(
+    inner: &Inner,
+    ctx: &Ctx,
+    kind: &str,
+    result: Value,
+    links: Map<String, Value>,
+    legacy_extra: Value,
+) -> Reply {
     let outcome = *inner.outcome.lock().unwrap();
     let op = OperationRecord::new(kind, outcome, result, links);
     if let (Some(cred), Some(key)) = (&ctx.cred, &ctx.idem_key) {
-        inner.idem.lock().unwrap().identities.push(crate::idempotency::LookupIdentity {
-            credential_id: cred.id,
-            method: ctx.op.method.clone(),
-            path: request_path(ctx),
-            key: key.clone(),
-            operation_id: op.id.clone(),
-        });
+        inner
+            .idem
+            .lock()
+            .unwrap()
+            .identities
+            .push(crate::idempotency::LookupIdentity {
+                credential_id: cred.id,
+                method: ctx.op.method.clone(),
+                path: request_path(ctx),
+                key: key.clone(),
+                operation_id: op.id.clone(),
+            });
     }
-    let body = if ctx.operation_format { op.envelope() } else { op.legacy(legacy_extra) };
+    let body = if ctx.operation_format {
+        op.envelope()
+    } else {
+        op.legacy(legacy_extra)
+    };
     inner.state.lock().unwrap().operations.push(op);
-    Reply { status: ctx.op.success.0, body }
+    Reply {
+        status: ctx.op.success.0,
+        body,
+    }
 }
 
 /// The concrete request path, rebuilt from the template.
@@ -86,14 +98,26 @@ pub fn request_path(ctx: &Ctx) -> String {
     ctx.op
         .path
         .split('/')
-        .map(|s| if s.starts_with('{') { ctx.p(s.trim_matches(|c| c == '{' || c == '}')).to_owned() } else { s.to_owned() })
+        .map(|s| {
+            if s.starts_with('{') {
+                ctx.p(s.trim_matches(|c| c == '{' || c == '}')).to_owned()
+            } else {
+                s.to_owned()
+            }
+        })
         .collect::<Vec<_>>()
         .join("/")
 }
 
 /// Checks a service path parameter names an existing service.
 pub fn require_service(inner: &Inner, selector: &str) -> Result<crate::state::Service, ApiError> {
-    inner.state.lock().unwrap().find_service(selector).cloned().ok_or_else(|| ApiError::not_found("Service"))
+    inner
+        .state
+        .lock()
+        .unwrap()
+        .find_service(selector)
+        .cloned()
+        .ok_or_else(|| ApiError::not_found("Service"))
 }
 
 /// The answer of operations without a hand-written handler.
@@ -108,7 +132,14 @@ pub fn generic(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
             links.insert("service".into(), json!(format!("/v1/services/{sid}")));
             result = json!({"service_id": sid});
         }
-        return Ok(operation_reply(inner, ctx, &ctx.op.operation_id, result, links, json!({})));
+        return Ok(operation_reply(
+            inner,
+            ctx,
+            &ctx.op.operation_id,
+            result,
+            links,
+            json!({}),
+        ));
     }
     let body = match &ctx.op.success.1 {
         Some(ptr) => {
@@ -120,5 +151,8 @@ pub fn generic(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
         }
         None => json!({"ok": true}),
     };
-    Ok(Reply { status: ctx.op.success.0, body })
+    Ok(Reply {
+        status: ctx.op.success.0,
+        body,
+    })
 }

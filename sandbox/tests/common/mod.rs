@@ -39,7 +39,11 @@ impl Answer {
 impl Drop for Env {
     fn drop(&mut self) {
         if !std::thread::panicking() {
-            assert_eq!(self.sb.schema_violations(), Vec::new(), "responses must match the spec");
+            assert_eq!(
+                self.sb.schema_violations(),
+                Vec::new(),
+                "responses must match the spec"
+            );
         }
     }
 }
@@ -47,17 +51,31 @@ impl Drop for Env {
 impl Env {
     /// Starts a sandbox.
     pub async fn new() -> Self {
-        Self { sb: Sandbox::start().await.unwrap(), http: reqwest::Client::new() }
+        Self {
+            sb: Sandbox::start().await.unwrap(),
+            http: reqwest::Client::new(),
+        }
     }
 
     /// Sends a request with optional credentials and extra headers.
-    pub async fn send(&self, cred: Option<&Credential>, method: &str, pq: &str, body: Option<&Value>, headers: &[(&str, &str)]) -> Answer {
-        let bytes = body.map(|b| serde_json::to_vec(b).unwrap()).unwrap_or_default();
+    pub async fn send(
+        &self,
+        cred: Option<&Credential>,
+        method: &str,
+        pq: &str,
+        body: Option<&Value>,
+        headers: &[(&str, &str)],
+    ) -> Answer {
+        let bytes = body
+            .map(|b| serde_json::to_vec(b).unwrap())
+            .unwrap_or_default();
         let m = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
         let mut rb = self.http.request(m, format!("{}{pq}", self.sb.base_url()));
         if let Some(c) = cred {
             match c.mode {
-                cloud_sandbox::Mode::Bearer => rb = rb.header("authorization", format!("Bearer {}", c.bearer_token())),
+                cloud_sandbox::Mode::Bearer => {
+                    rb = rb.header("authorization", format!("Bearer {}", c.bearer_token()))
+                }
                 cloud_sandbox::Mode::Signed => {
                     for (k, v) in cloud_sandbox::auth::signed_headers(c, method, pq, &bytes) {
                         rb = rb.header(k, v);
@@ -76,11 +94,22 @@ impl Env {
         let headers = r.headers().clone();
         let text = r.text().await.unwrap_or_default();
         let body = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Answer { status, headers, body, text }
+        Answer {
+            status,
+            headers,
+            body,
+            text,
+        }
     }
 
     /// Bearer request with the all-scopes credential.
-    pub async fn bearer(&self, method: &str, pq: &str, body: Option<&Value>, headers: &[(&str, &str)]) -> Answer {
+    pub async fn bearer(
+        &self,
+        method: &str,
+        pq: &str,
+        body: Option<&Value>,
+        headers: &[(&str, &str)],
+    ) -> Answer {
         let c = self.sb.credentials().bearer.clone();
         self.send(Some(&c), method, pq, body, headers).await
     }
