@@ -6,7 +6,6 @@ use serde_json::{Map, Value, json};
 use crate::app::{Ctx, Handler, Inner, Reply};
 use crate::errors::ApiError;
 use crate::operations::OperationRecord;
-use crate::spec::Operation;
 
 pub mod billing;
 pub mod catalog;
