@@ -1,1 +1,17 @@
 //! Typed SDK for the Customer Cloud Services API.
+//!
+//! Everything below `generated/` is written by `cargo xtask gen` from `spec/openapi.yaml`:
+//! [`Client`] with one method per operation, one module (and cargo feature) per API area, and
+//! the shared [`types`]. This file is the only hand-written part of the crate.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), sdk_runtime::Error> {
+//! let client = cloud_sdk::Client::new(sdk_runtime::Config::from_env()?)?;
+//! # let _ = client;
+//! # Ok(())
+//! # }
+//! ```
+
+mod generated;
+
+pub use generated::*;

@@ -1,1 +1,208 @@
-fn main() {}
+//! `cargo xtask`: project automation. `cargo xtask gen` regenerates `generated/` from the spec.
+
+use sdk_generator::emit::{Layout, Options};
+use sdk_generator::write::{Mode, ensure_files};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+const USAGE: &str = "\
+usage: cargo xtask gen [--check] [--spec PATH] [--out DIR --crate-name NAME] [--dump-ir FILE]
+
+  (no options)        regenerate generated/ from spec/openapi.yaml
+  --check             write nothing; exit 1 and name the stale files if generated/ differs
+  --spec PATH         read this OpenAPI 3.0/3.1 document (JSON or YAML)
+  --out DIR           write a standalone crate to DIR (own [workspace], runtime by path)
+  --crate-name NAME   package name of the standalone crate (default: from the spec file name)
+  --dump-ir FILE      also write the intermediate model as JSON to FILE";
+
+/// Parsed `gen` arguments.
+struct GenArgs {
+    check: bool,
+    spec: Option<PathBuf>,
+    out: Option<PathBuf>,
+    crate_name: Option<String>,
+    dump_ir: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.split_first() {
+        Some((cmd, rest)) if cmd == "gen" => match parse_gen(rest) {
+            Ok(gen_args) => match run_gen(gen_args) {
+                Ok(code) => code,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            },
+            Err(e) => {
+                eprintln!("error: {e}\n\n{USAGE}");
+                ExitCode::from(2)
+            }
+        },
+        Some((cmd, _)) if cmd == "help" || cmd == "--help" || cmd == "-h" => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Some((cmd, _)) => {
+            eprintln!("error: unknown command `{cmd}`\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+        None => {
+            eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn parse_gen(args: &[String]) -> Result<GenArgs, String> {
+    let mut out = GenArgs {
+        check: false,
+        spec: None,
+        out: None,
+        crate_name: None,
+        dump_ir: None,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .filter(|v| !v.starts_with("--"))
+                .cloned()
+                .ok_or_else(|| format!("`{name}` needs a value"))
+        };
+        match arg.as_str() {
+            "--check" => out.check = true,
+            "--spec" => out.spec = Some(PathBuf::from(value("--spec")?)),
+            "--out" => out.out = Some(PathBuf::from(value("--out")?)),
+            "--crate-name" => out.crate_name = Some(value("--crate-name")?),
+            "--dump-ir" => out.dump_ir = Some(PathBuf::from(value("--dump-ir")?)),
+            other => return Err(format!("unexpected argument `{other}`")),
+        }
+    }
+    if out.crate_name.is_some() && out.out.is_none() {
+        return Err("`--crate-name` only applies with `--out`".to_owned());
+    }
+    if let Some(name) = &out.crate_name {
+        let valid = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            && name.starts_with(|c: char| c.is_ascii_alphabetic());
+        if !valid {
+            return Err(format!("`{name}` is not a valid crate name"));
+        }
+    }
+    Ok(out)
+}
+
+fn workspace_root() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().unwrap_or(manifest).to_owned()
+}
+
+fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
+    let root = workspace_root();
+    let started = Instant::now();
+    let (spec, spec_label) = match &args.spec {
+        Some(p) => (p.clone(), p.display().to_string()),
+        None => (
+            root.join("spec/openapi.yaml"),
+            "spec/openapi.yaml".to_owned(),
+        ),
+    };
+    let (out_dir, options) = match &args.out {
+        Some(dir) => {
+            let crate_name = args
+                .crate_name
+                .clone()
+                .unwrap_or_else(|| crate_name_from(&spec));
+            let options = Options {
+                crate_name,
+                spec_label,
+                layout: Layout::Standalone {
+                    runtime_path: root.join("runtime"),
+                },
+            };
+            (dir.clone(), options)
+        }
+        None => (
+            root.join("generated"),
+            Options {
+                crate_name: "cloud-sdk".to_owned(),
+                spec_label,
+                layout: Layout::Workspace,
+            },
+        ),
+    };
+    let (api, files) = sdk_generator::generate(&spec, &options).map_err(|e| e.to_string())?;
+    for s in &api.skipped {
+        eprintln!(
+            "warning: skipped operation at `{}`: {}",
+            s.pointer, s.reason
+        );
+    }
+    if let Some(path) = &args.dump_ir {
+        let json = serde_json::to_string_pretty(&api).map_err(|e| e.to_string())?;
+        std::fs::write(path, json + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let mode = if args.check { Mode::Check } else { Mode::Write };
+    let report = ensure_files(&out_dir, &files, Path::new("src/generated"), mode)
+        .map_err(|e| e.to_string())?;
+    let lines: usize = files.iter().map(|f| f.contents.lines().count()).sum();
+    if args.check {
+        if report.is_clean() {
+            eprintln!(
+                "{} is up to date ({} files)",
+                out_dir.display(),
+                files.len()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        for p in &report.changed {
+            eprintln!("stale: {}", p.display());
+        }
+        for p in &report.stale {
+            eprintln!("no longer generated: {}", p.display());
+        }
+        eprintln!(
+            "{} is out of date: run `cargo xtask gen`",
+            out_dir.display()
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    eprintln!(
+        "generated {} ({} operations, {} types, {} files, {} lines; {} written, {} deleted) in {:.0?}",
+        out_dir.display(),
+        api.operations.len(),
+        api.types.len(),
+        files.len(),
+        lines,
+        report.changed.len(),
+        report.stale.len(),
+        started.elapsed()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A crate name from the spec's file stem (`train-travel.yaml` → `train-travel-sdk`).
+fn crate_name_from(spec: &Path) -> String {
+    let stem = spec.file_stem().and_then(|s| s.to_str()).unwrap_or("api");
+    let cleaned: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let cleaned = cleaned.trim_matches('-');
+    if cleaned.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        format!("{cleaned}-sdk")
+    } else {
+        format!("api-{cleaned}-sdk")
+    }
+}

@@ -1,0 +1,101 @@
+//! Documentation text: spec prose made safe for rustdoc, emitted as `#[doc]` attributes.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// `#[doc = "..."]` attributes, one per line of `text` (which is sanitized first).
+pub fn doc_attrs(text: &str) -> TokenStream {
+    lines_attrs(&sanitize(text))
+}
+
+/// `#[doc]` attributes for text the generator wrote itself (not sanitized).
+pub fn lines_attrs(text: &str) -> TokenStream {
+    let lines = text.trim_end().lines().map(|l| {
+        let line = if l.is_empty() {
+            String::new()
+        } else {
+            format!(" {l}")
+        };
+        quote!(#[doc = #line])
+    });
+    quote!(#(#lines)*)
+}
+
+/// Makes spec prose safe for rustdoc and clippy: no doctests (code fences become `text`, no
+/// indented code blocks), no intra-doc links or HTML tags (`[`, `]`, `<` escaped outside code
+/// spans), bare URLs wrapped in `<>`.
+pub fn sanitize(text: &str) -> String {
+    let mut out = Vec::new();
+    let mut in_fence = false;
+    for raw in text
+        .replace("\r\n", "\n")
+        .replace('\r', "\n")
+        .replace('\t', "    ")
+        .lines()
+    {
+        let line = raw.trim_start();
+        if line.starts_with("```") || line.starts_with("~~~") {
+            out.push(if in_fence {
+                "```".to_owned()
+            } else {
+                "```text".to_owned()
+            });
+            in_fence = !in_fence;
+        } else if in_fence {
+            out.push(line.to_owned());
+        } else {
+            out.push(escape_line(line.trim_end()));
+        }
+    }
+    if in_fence {
+        out.push("```".to_owned());
+    }
+    let joined = out.join("\n");
+    joined.trim().to_owned()
+}
+
+fn escape_line(line: &str) -> String {
+    let mut out = String::with_capacity(line.len() + 8);
+    let mut in_code = false;
+    let balanced = line.matches('`').count().is_multiple_of(2);
+    let mut rest = line;
+    while let Some(c) = rest.chars().next() {
+        if c == '`' && balanced {
+            in_code = !in_code;
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+            continue;
+        }
+        if !in_code && (rest.starts_with("http://") || rest.starts_with("https://")) {
+            let end = rest
+                .find(|c: char| c.is_whitespace() || "\"'<>`)]".contains(c))
+                .unwrap_or(rest.len());
+            let url = rest[..end].trim_end_matches(['.', ',', ';', ':']);
+            out.push('<');
+            out.push_str(url);
+            out.push('>');
+            rest = &rest[url.len()..];
+            continue;
+        }
+        if !in_code && matches!(c, '[' | ']' | '<' | '>') {
+            out.push('\\');
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sanitize;
+
+    #[test]
+    fn escapes_links_html_code_and_urls() {
+        assert_eq!(sanitize("See [x] <b>"), "See \\[x\\] \\<b\\>");
+        assert_eq!(sanitize("go to https://x.io/a."), "go to <https://x.io/a>.");
+        assert_eq!(sanitize("```\nlet x\n```"), "```text\nlet x\n```");
+        assert_eq!(sanitize("    indented"), "indented");
+        assert_eq!(sanitize("`a[0]`"), "`a[0]`");
+    }
+}

@@ -1,0 +1,135 @@
+//! Emitting: the model becomes formatted Rust files (and the crate's Cargo.toml).
+//!
+//! Token streams are built with `quote!`, parsed with `syn` and printed with `prettyplease`;
+//! the fixed `@generated` header is added after formatting. Output depends only on the model.
+
+pub mod docs;
+mod files;
+mod operations;
+mod pagination;
+mod types;
+
+pub use files::{Layout, Options};
+
+use crate::error::{Error, Result};
+use crate::ir::{Api, Pagination, Success, TypeDef, TypeKind, TypeRef};
+use proc_macro2::TokenStream;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// One output file, relative to the crate directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeneratedFile {
+    /// Path relative to the crate root (`src/generated/dns.rs`).
+    pub path: PathBuf,
+    /// Full contents, header included.
+    pub contents: String,
+}
+
+/// Emits every file of the crate for `api`.
+pub fn emit(api: &Api, options: &Options) -> Result<Vec<GeneratedFile>> {
+    files::crate_files(api, options)
+}
+
+/// What emitters need to know besides the item at hand.
+pub struct Ctx<'a> {
+    defs: BTreeMap<&'a str, &'a TypeDef>,
+    pagination: BTreeMap<&'a str, &'a Pagination>,
+    /// The module being emitted.
+    pub current: String,
+}
+
+impl<'a> Ctx<'a> {
+    /// A context for emitting into `current`.
+    pub fn new(api: &'a Api, current: &str) -> Self {
+        let mut pagination = BTreeMap::new();
+        for op in &api.operations {
+            if let (Some(pg), Success::Json(TypeRef::Named(n))) = (&op.pagination, &op.success) {
+                pagination.entry(n.as_str()).or_insert(pg);
+            }
+        }
+        Ctx {
+            defs: api.types.iter().map(|d| (d.name.as_str(), d)).collect(),
+            pagination,
+            current: current.to_owned(),
+        }
+    }
+
+    /// Tokens naming `ty` from the current module.
+    pub fn ty(&self, ty: &TypeRef) -> TokenStream {
+        types::type_ref(self, ty)
+    }
+
+    /// The module a named type lives in.
+    pub fn module_of(&self, name: &str) -> Option<&str> {
+        self.defs.get(name).map(|d| d.module.as_str())
+    }
+
+    /// Whether `ty` is `target`, directly or through aliases.
+    pub fn resolves_to(&self, ty: &TypeRef, target: &TypeRef) -> bool {
+        let mut current = ty;
+        for _ in 0..16 {
+            if current == target {
+                return true;
+            }
+            match current {
+                TypeRef::Named(n) => match self.defs.get(n.as_str()).map(|d| &d.kind) {
+                    Some(TypeKind::Alias { target: next }) => current = next,
+                    _ => return false,
+                },
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// `impl Paginated` for a response type of a paginated operation (empty otherwise).
+    pub fn pagination_impl(&self, type_name: &str) -> TokenStream {
+        match self.pagination.get(type_name) {
+            Some(pg) => pagination::paginated_impl(self, type_name, pg),
+            None => TokenStream::new(),
+        }
+    }
+}
+
+/// Formats tokens as a Rust file and prepends the `@generated` header.
+pub fn format_file(header: &str, inner_doc: &str, tokens: TokenStream) -> Result<String> {
+    let file: syn::File = syn::parse2(tokens).map_err(|e| {
+        Error::at(
+            "#",
+            format!("internal error: emitted code does not parse: {e}"),
+        )
+    })?;
+    let body = prettyplease::unparse(&file);
+    let body = space_items(&body);
+    let docs: String = inner_doc
+        .lines()
+        .map(|l| {
+            if l.is_empty() {
+                "//!\n".to_owned()
+            } else {
+                format!("//! {l}\n")
+            }
+        })
+        .collect();
+    Ok(format!("{header}\n\n{docs}\n{body}"))
+}
+
+/// Adds a blank line between top-level items so that diffs read well.
+fn space_items(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 20);
+    let mut prev: Option<&str> = None;
+    for line in text.lines() {
+        if let Some(p) = prev {
+            let starts_item = !line.starts_with(' ') && !line.starts_with('}') && !line.is_empty();
+            let prev_ends_item = p == "}" || p.ends_with(';') && !p.starts_with(' ');
+            if starts_item && prev_ends_item {
+                out.push('\n');
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+        prev = Some(line);
+    }
+    out
+}

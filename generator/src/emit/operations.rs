@@ -1,0 +1,353 @@
+//! Emits operations: a client method per operation and its request builder.
+
+use super::Ctx;
+use super::docs::{lines_attrs, sanitize};
+use crate::ir::{
+    Idempotency, IntType, Method, Operation, PageModel, Param, ParamLocation, Success, TypeRef,
+};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// The client method, the builder struct and its impl for one operation.
+pub fn operation(cx: &Ctx<'_>, op: &Operation) -> TokenStream {
+    let fn_name = format_ident!("{}", op.fn_name);
+    let builder = format_ident!("{}", op.builder_name);
+    let required: Vec<&Param> = op.params.iter().filter(|p| p.required).collect();
+    let optional: Vec<&Param> = op.params.iter().filter(|p| !p.required).collect();
+
+    let mut args = Vec::new();
+    let mut inits = Vec::new();
+    let mut fields = Vec::new();
+    for p in &required {
+        let ident = format_ident!("{}", p.rust_name);
+        let ty = cx.ty(&p.ty);
+        if p.ty == TypeRef::String {
+            args.push(quote!(#ident: impl Into<String>));
+            inits.push(quote!(#ident: #ident.into()));
+        } else {
+            args.push(quote!(#ident: #ty));
+            inits.push(quote!(#ident));
+        }
+        fields.push(quote!(#ident: #ty));
+    }
+    for p in &optional {
+        let ident = format_ident!("{}", p.rust_name);
+        let ty = cx.ty(&p.ty);
+        inits.push(quote!(#ident: None));
+        fields.push(quote!(#ident: Option<#ty>));
+    }
+    let mut body_send = quote!();
+    let mut body_setter = quote!();
+    if let Some(body) = &op.body {
+        let ty = cx.ty(&body.ty);
+        if body.required {
+            args.push(quote!(body: #ty));
+            inits.push(quote!(body));
+            fields.push(quote!(body: #ty));
+            body_send = quote!(request.json_body(&self.body)?;);
+        } else {
+            inits.push(quote!(body: None));
+            fields.push(quote!(body: Option<#ty>));
+            body_send = quote! {
+                if let Some(body) = &self.body {
+                    request.json_body(body)?;
+                }
+            };
+            body_setter = quote! {
+                /// Sets the request body.
+                pub fn body(mut self, body: #ty) -> Self {
+                    self.body = Some(body);
+                    self
+                }
+            };
+        }
+    }
+
+    let setters = optional.iter().map(|p| {
+        let ident = format_ident!("{}", p.rust_name);
+        let ty = cx.ty(&p.ty);
+        let doc = param_doc(p);
+        let deprecated = p.deprecated.then(|| quote!(#[deprecated]));
+        let (arg, value) = if p.ty == TypeRef::String {
+            (quote!(impl Into<String>), quote!(value.into()))
+        } else {
+            (ty, quote!(value))
+        };
+        quote! {
+            #doc
+            #deprecated
+            pub fn #ident(mut self, value: #arg) -> Self {
+                self.#ident = Some(#value);
+                self
+            }
+        }
+    });
+
+    let param_sends = op.params.iter().map(|p| param_send(cx, p));
+    let success = match &op.success {
+        Success::Json(ty) => cx.ty(ty),
+        Success::Untyped => quote!(::serde_json::Value),
+        Success::OperationReceipt => quote!(::sdk_runtime::operation::OperationReceipt),
+    };
+    let operation_id = &op.operation_id;
+    let path = &op.path;
+    let method = format_ident!("{}", format!("{:?}", op.method));
+    let idempotency = format_ident!("{}", format!("{:?}", op.idempotency));
+    let envelope = op.operation_envelope;
+
+    let idem_setter = (op.idempotency != Idempotency::None).then(|| {
+        quote! {
+            /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+            /// across retries when none is set.
+            pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+                self.options.set_idempotency_key(key);
+                self
+            }
+        }
+    });
+    let envelope_setter = op.operation_envelope.then(|| {
+        quote! {
+            /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
+            pub fn operation_format(mut self, on: bool) -> Self {
+                self.options.set_operation_format(on);
+                self
+            }
+        }
+    });
+    let stream = op.pagination.as_ref().map(|pg| {
+        let item = cx.ty(&pg.item_ty);
+        let param = format_ident!("{}", pg.request_param);
+        let convert = if pg.request_param_ty == TypeRef::Int(IntType::U64) {
+            quote!(Some(value))
+        } else {
+            quote!(::std::convert::TryFrom::try_from(value).ok())
+        };
+        let (variant, assign) = match pg.model {
+            PageModel::Page => (quote!(Page), convert),
+            PageModel::Offset => (quote!(Offset), convert),
+            PageModel::Cursor if pg.request_param_ty == TypeRef::String => (quote!(Cursor), quote!(Some(value))),
+            PageModel::Cursor => (quote!(Cursor), quote!(value.parse().ok())),
+        };
+        quote! {
+            /// Streams every item of every page, fetching one page at a time.
+            pub fn into_stream(self) -> impl ::futures::Stream<Item = Result<#item, ::sdk_runtime::Error>> + 'c {
+                ::sdk_runtime::pagination::stream(move |continuation: Option<::sdk_runtime::pagination::Continuation>| {
+                    let mut next = self.clone();
+                    if let Some(::sdk_runtime::pagination::Continuation::#variant(value)) = continuation {
+                        next.#param = #assign;
+                    }
+                    next.send()
+                })
+            }
+        }
+    });
+
+    let request_decl = if op.params.is_empty() && op.body.is_none() {
+        quote!(let request = ::sdk_runtime::Request::new(&SPEC);)
+    } else {
+        quote!(let mut request = ::sdk_runtime::Request::new(&SPEC);)
+    };
+    let method_doc = lines_attrs(&operation_doc(op));
+    let builder_doc = lines_attrs(&format!(
+        "Request builder for `{} {}` (`{}`): set optional parameters, then call `send`.",
+        method_upper(op.method),
+        op.path,
+        op.operation_id
+    ));
+    let deprecated = op.deprecated.then(|| quote!(#[deprecated]));
+    quote! {
+        impl super::Client {
+            #method_doc
+            #deprecated
+            pub fn #fn_name(&self, #(#args),*) -> #builder<'_> {
+                #builder {
+                    client: self,
+                    #(#inits,)*
+                    options: ::sdk_runtime::CallOptions::default(),
+                }
+            }
+        }
+
+        #builder_doc
+        #[derive(Clone, Debug)]
+        #[must_use = "a request does nothing until `send` is called"]
+        pub struct #builder<'c> {
+            client: &'c super::Client,
+            #(#fields,)*
+            options: ::sdk_runtime::CallOptions,
+        }
+
+        impl<'c> #builder<'c> {
+            #( #setters )*
+            #body_setter
+            #idem_setter
+            /// Sets the `x-client-request-id` correlation label (validated before any I/O).
+            pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
+                self.options.set_client_request_id(id);
+                self
+            }
+            /// Limits the whole call, retries included.
+            pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
+                self.options.set_timeout(whole_call);
+                self
+            }
+            #envelope_setter
+            /// Sends the request.
+            pub async fn send(self) -> Result<::sdk_runtime::Response<#success>, ::sdk_runtime::Error> {
+                static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                    operation_id: #operation_id,
+                    method: ::sdk_runtime::Method::#method,
+                    path: #path,
+                    idempotency: ::sdk_runtime::Idempotency::#idempotency,
+                    operation_envelope: #envelope,
+                };
+                #request_decl
+                #( #param_sends )*
+                #body_send
+                self.client.runtime().execute(request, self.options).await
+            }
+            #stream
+        }
+    }
+}
+
+/// The statement that puts one parameter on the request.
+fn param_send(cx: &Ctx<'_>, p: &Param) -> TokenStream {
+    let ident = format_ident!("{}", p.rust_name);
+    let name = &p.name;
+    let list = matches!(p.ty, TypeRef::Array(_));
+    let is_dt = cx.resolves_to(&p.ty, &TypeRef::DateTime);
+    let value = |v: TokenStream| if is_dt { quote!(&#v.to_rfc3339()) } else { v };
+    let call = |v: TokenStream| match (p.location, list) {
+        (ParamLocation::Path, _) => {
+            let v = value(v);
+            quote!(request.path_param(#name, #v);)
+        }
+        (ParamLocation::Query, true) => quote!(request.query_csv(#name, #v.as_slice());),
+        (ParamLocation::Query, false) => {
+            let v = value(v);
+            quote!(request.query(#name, #v);)
+        }
+        (ParamLocation::Header, _) => {
+            let v = value(v);
+            quote!(request.header(#name, #v);)
+        }
+    };
+    if p.required {
+        call(quote!(&self.#ident))
+    } else {
+        let c = call(quote!(value));
+        quote! {
+            if let Some(value) = &self.#ident {
+                #c
+            }
+        }
+    }
+}
+
+fn param_doc(p: &Param) -> TokenStream {
+    let mut doc = p
+        .doc
+        .as_deref()
+        .map(sanitize)
+        .unwrap_or_else(|| format!("Sets `{}`.", p.name));
+    doc.push_str(&format!(
+        "\n\nSent as {} parameter `{}`.",
+        loc(p.location),
+        p.name.replace('`', "'")
+    ));
+    lines_attrs(&doc)
+}
+
+fn loc(l: ParamLocation) -> &'static str {
+    match l {
+        ParamLocation::Path => "path",
+        ParamLocation::Query => "query",
+        ParamLocation::Header => "header",
+    }
+}
+
+/// The rustdoc of a client method: summary, description, method and path, scopes,
+/// idempotency, pagination, envelope and error responses.
+fn operation_doc(op: &Operation) -> String {
+    let mut parts = Vec::new();
+    if let Some(s) = &op.summary {
+        parts.push(sanitize(s));
+    }
+    if let Some(d) = &op.description
+        && Some(d) != op.summary.as_ref()
+    {
+        parts.push(sanitize(d));
+    }
+    parts.push(format!(
+        "Sends `{} {}` (operation `{}`).",
+        method_upper(op.method),
+        op.path,
+        op.operation_id
+    ));
+    let mut facts = Vec::new();
+    if !op.scopes.is_empty() {
+        facts.push(format!("Scopes: {}.", ticks(&op.scopes)));
+    }
+    if !op.permissions.is_empty() {
+        facts.push(format!("Permissions: {}.", ticks(&op.permissions)));
+    }
+    match op.idempotency {
+        Idempotency::None => {}
+        Idempotency::Required => {
+            facts.push("Idempotency-Key: required (generated when not set).".to_owned())
+        }
+        Idempotency::Optional => facts.push("Idempotency-Key: optional.".to_owned()),
+        Idempotency::NotShown => {
+            facts.push("Idempotency-Key: requirement not shown by the reference.".to_owned())
+        }
+    }
+    if let Some(pg) = &op.pagination {
+        let model = match pg.model {
+            PageModel::Page => "page",
+            PageModel::Cursor => "cursor",
+            PageModel::Offset => "offset",
+        };
+        facts.push(format!(
+            "Paginated ({model} model): `into_stream` yields every item of every page."
+        ));
+    }
+    if op.operation_envelope {
+        facts.push("Returns an operation receipt; `operation_format(true)` asks for the canonical envelope.".to_owned());
+    }
+    if op.deprecated {
+        facts.push("Deprecated.".to_owned());
+    }
+    if !facts.is_empty() {
+        parts.push(facts.join("\n"));
+    }
+    let errors: Vec<String> = op
+        .responses
+        .iter()
+        .filter(|r| !r.status.starts_with('2'))
+        .map(|r| {
+            let codes = if r.error_codes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", ticks(&r.error_codes))
+            };
+            format!("- `{}`{codes}", r.status)
+        })
+        .collect();
+    if !errors.is_empty() {
+        parts.push(format!("Error responses:\n{}", errors.join("\n")));
+    }
+    parts.join("\n\n")
+}
+
+fn ticks(items: &[String]) -> String {
+    items
+        .iter()
+        .map(|s| format!("`{}`", s.replace('`', "'")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn method_upper(m: Method) -> String {
+    format!("{m:?}").to_uppercase()
+}

@@ -1,0 +1,424 @@
+//! Emits named types: structs (with constructors and setters for request types), forward-
+//! compatible enums, unions, `x-at-most-one-of` choice enums and aliases.
+
+use super::Ctx;
+use super::docs::{doc_attrs, lines_attrs};
+use crate::ir::{ExclusiveGroup, Field, TypeDef, TypeKind, TypeRef, UnionVariant};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// Tokens for one named type and its impls.
+pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
+    let name = format_ident!("{}", def.name);
+    let mut doc = def
+        .doc
+        .clone()
+        .map(|d| super::docs::sanitize(&d))
+        .unwrap_or_else(|| format!("`{}`", def.name));
+    doc.push_str(&format!("\n\nSchema: `{}`.", def.pointer));
+    let doc = lines_attrs(&doc);
+    let deprecated = def.deprecated.then(|| quote!(#[deprecated]));
+    let body = match &def.kind {
+        TypeKind::Struct { fields, exclusive } => struct_def(cx, def, &name, fields, exclusive),
+        TypeKind::Enum { variants } => {
+            let idents: Vec<_> = variants
+                .iter()
+                .map(|v| format_ident!("{}", v.rust_name))
+                .collect();
+            let values: Vec<_> = variants.iter().map(|v| v.value.as_str()).collect();
+            let docs = values
+                .iter()
+                .map(|v| lines_attrs(&format!("`{}`", v.replace('`', "'"))));
+            quote! {
+                #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+                pub enum #name {
+                    #( #docs #idents, )*
+                    /// A value this version of the SDK does not know; kept as received.
+                    Unknown(String),
+                }
+                impl #name {
+                    /// The wire value.
+                    pub fn as_str(&self) -> &str {
+                        match self {
+                            #( Self::#idents => #values, )*
+                            Self::Unknown(value) => value.as_str(),
+                        }
+                    }
+                }
+                impl ::std::fmt::Display for #name {
+                    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str(self.as_str())
+                    }
+                }
+                impl ::serde::Serialize for #name {
+                    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                        serializer.serialize_str(self.as_str())
+                    }
+                }
+                impl<'de> ::serde::Deserialize<'de> for #name {
+                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
+                        Ok(match value.as_str() {
+                            #( #values => Self::#idents, )*
+                            _ => Self::Unknown(value),
+                        })
+                    }
+                }
+            }
+        }
+        TypeKind::Union { tag, variants } => union_def(cx, &name, tag.as_deref(), variants),
+        TypeKind::Alias { target } => {
+            let target = cx.ty(target);
+            quote!(pub type #name = #target;)
+        }
+    };
+    let paginated = cx.pagination_impl(&def.name);
+    quote! {
+        #doc
+        #deprecated
+        #body
+        #paginated
+    }
+}
+
+/// The Rust type of a field, with optionality decided by required/nullable/request.
+fn field_ty(cx: &Ctx<'_>, def: &TypeDef, f: &Field) -> (TokenStream, TokenStream) {
+    let mut inner = cx.ty(&f.ty);
+    if f.boxed {
+        inner = quote!(Box<#inner>);
+    }
+    if f.required && !f.nullable {
+        (inner, quote!())
+    } else if f.required {
+        (quote!(Option<#inner>), quote!())
+    } else if f.nullable && def.request {
+        (
+            quote!(::sdk_runtime::Nullable<#inner>),
+            quote!(#[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]),
+        )
+    } else {
+        (
+            quote!(Option<#inner>),
+            quote!(#[serde(default, skip_serializing_if = "Option::is_none")]),
+        )
+    }
+}
+
+fn field_doc(f: &Field) -> String {
+    let mut doc = f
+        .doc
+        .clone()
+        .map(|d| super::docs::sanitize(&d))
+        .unwrap_or_else(|| format!("`{}`", f.name));
+    let mut notes = Vec::new();
+    if let Some(c) = &f.const_value {
+        notes.push(format!("Always `{}`.", c.replace('`', "'")));
+    }
+    if f.read_only {
+        notes.push("Read-only.".to_owned());
+    }
+    if f.write_only {
+        notes.push("Write-only.".to_owned());
+    }
+    if !f.required && f.nullable {
+        notes.push("Optional and nullable.".to_owned());
+    }
+    if !notes.is_empty() {
+        doc.push_str("\n\n");
+        doc.push_str(&notes.join(" "));
+    }
+    doc
+}
+
+fn struct_def(
+    cx: &Ctx<'_>,
+    def: &TypeDef,
+    name: &proc_macro2::Ident,
+    fields: &[Field],
+    exclusive: &[ExclusiveGroup],
+) -> TokenStream {
+    let field_tokens = fields.iter().map(|f| {
+        let ident = format_ident!("{}", f.rust_name);
+        let (ty, serde_attr) = field_ty(cx, def, f);
+        let rename = (f.rust_name != f.name).then(|| {
+            let wire = &f.name;
+            quote!(#[serde(rename = #wire)])
+        });
+        let doc = lines_attrs(&field_doc(f));
+        let deprecated = f.deprecated.then(|| quote!(#[deprecated]));
+        quote! {
+            #doc
+            #deprecated
+            #rename
+            #serde_attr
+            pub #ident: #ty,
+        }
+    });
+    let group_fields = exclusive.iter().map(|g| {
+        let ident = format_ident!("{}", g.rust_name);
+        let ty = format_ident!("{}", g.type_name);
+        let members: Vec<String> = g.members.iter().map(|m| format!("`{}`", m.name)).collect();
+        let doc = lines_attrs(&format!(
+            "At most one of {} (`x-at-most-one-of`).",
+            members.join(", ")
+        ));
+        quote! {
+            #doc
+            #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+            pub #ident: Option<#ty>,
+        }
+    });
+    let group_enums = exclusive.iter().map(|g| group_enum(cx, &def.name, g));
+    let ctor = def
+        .request
+        .then(|| constructor(cx, def, name, fields, exclusive));
+    quote! {
+        #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+        #[non_exhaustive]
+        pub struct #name {
+            #( #field_tokens )*
+            #( #group_fields )*
+        }
+        #ctor
+        #( #group_enums )*
+    }
+}
+
+/// `new(required...)` plus one setter per optional field; a missing required field does not compile.
+fn constructor(
+    cx: &Ctx<'_>,
+    def: &TypeDef,
+    name: &proc_macro2::Ident,
+    fields: &[Field],
+    exclusive: &[ExclusiveGroup],
+) -> TokenStream {
+    let mut args = Vec::new();
+    let mut inits = Vec::new();
+    let mut setters = Vec::new();
+    for f in fields {
+        let ident = format_ident!("{}", f.rust_name);
+        let (ty, _) = field_ty(cx, def, f);
+        if let Some(c) = &f.const_value {
+            let value = if f.required && !f.nullable {
+                quote!(::std::borrow::ToOwned::to_owned(#c))
+            } else {
+                quote!(Some(::std::borrow::ToOwned::to_owned(#c)))
+            };
+            inits.push(quote!(#ident: #value));
+            continue;
+        }
+        if f.required {
+            let boxed = f.boxed && !f.nullable;
+            let arg_ty = if boxed { cx.ty(&f.ty) } else { ty };
+            args.push(quote!(#ident: #arg_ty));
+            inits.push(if boxed {
+                quote!(#ident: Box::new(#ident))
+            } else {
+                quote!(#ident)
+            });
+            continue;
+        }
+        let setter = if f.rust_name == "new" {
+            format_ident!("with_new")
+        } else {
+            ident.clone()
+        };
+        let inner = cx.ty(&f.ty);
+        let wrap = |v: TokenStream| if f.boxed { quote!(Box::new(#v)) } else { v };
+        let doc = lines_attrs(&format!("Sets `{}`.", f.name.replace('`', "'")));
+        if f.nullable {
+            inits.push(quote!(#ident: ::sdk_runtime::Nullable::Absent));
+            let assign = if f.boxed {
+                quote! {
+                    self.#ident = match value.into() {
+                        ::sdk_runtime::Nullable::Value(v) => ::sdk_runtime::Nullable::Value(Box::new(v)),
+                        ::sdk_runtime::Nullable::Null => ::sdk_runtime::Nullable::Null,
+                        ::sdk_runtime::Nullable::Absent => ::sdk_runtime::Nullable::Absent,
+                    };
+                }
+            } else {
+                quote!(self.#ident = value.into();)
+            };
+            setters.push(quote! {
+                #doc
+                #[doc = ""]
+                #[doc = " Pass a value, or `None` to send an explicit `null`."]
+                pub fn #setter(mut self, value: impl Into<::sdk_runtime::Nullable<#inner>>) -> Self {
+                    #assign
+                    self
+                }
+            });
+        } else {
+            let value = wrap(quote!(value));
+            inits.push(quote!(#ident: None));
+            setters.push(quote! {
+                #doc
+                pub fn #setter(mut self, value: #inner) -> Self {
+                    self.#ident = Some(#value);
+                    self
+                }
+            });
+        }
+    }
+    for g in exclusive {
+        let ident = format_ident!("{}", g.rust_name);
+        let ty = format_ident!("{}", g.type_name);
+        inits.push(quote!(#ident: None));
+        setters.push(quote! {
+            /// Chooses one member of the group.
+            pub fn #ident(mut self, value: #ty) -> Self {
+                self.#ident = Some(value);
+                self
+            }
+        });
+    }
+    let default_impl = args.is_empty().then(|| {
+        quote! {
+            impl Default for #name {
+                fn default() -> Self {
+                    Self::new()
+                }
+            }
+        }
+    });
+    let new_doc = lines_attrs(&format!(
+        "Creates a `{}` from its required fields.",
+        def.name
+    ));
+    quote! {
+        impl #name {
+            #new_doc
+            pub fn new(#(#args),*) -> Self {
+                Self { #(#inits,)* }
+            }
+            #( #setters )*
+        }
+        #default_impl
+    }
+}
+
+fn group_enum(cx: &Ctx<'_>, parent: &str, g: &ExclusiveGroup) -> TokenStream {
+    let name = format_ident!("{}", g.type_name);
+    let variants = g.members.iter().map(|m| {
+        let ident = format_ident!("{}", m.variant);
+        let wire = &m.name;
+        let mut ty = cx.ty(&m.ty);
+        if m.boxed {
+            ty = quote!(Box<#ty>);
+        }
+        let doc = m
+            .doc
+            .as_deref()
+            .map_or_else(|| lines_attrs(&format!("`{wire}`")), doc_attrs);
+        quote! {
+            #doc
+            #[serde(rename = #wire)]
+            #ident(#ty),
+        }
+    });
+    let doc = lines_attrs(&format!(
+        "The one present member of an `x-at-most-one-of` group of [`{parent}`]."
+    ));
+    quote! {
+        #doc
+        #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+        pub enum #name {
+            #( #variants )*
+        }
+    }
+}
+
+fn union_def(
+    cx: &Ctx<'_>,
+    name: &proc_macro2::Ident,
+    tag: Option<&str>,
+    variants: &[UnionVariant],
+) -> TokenStream {
+    let payload = |v: &UnionVariant| {
+        let ty = cx.ty(&v.ty);
+        if v.boxed { quote!(Box<#ty>) } else { ty }
+    };
+    let decls = variants.iter().map(|v| {
+        let ident = format_ident!("{}", v.rust_name);
+        let ty = payload(v);
+        let doc = lines_attrs(&match &v.tag_value {
+            Some(t) => format!("Selected by `{}`.", t.replace('`', "'")),
+            None => format!("A `{}`.", v.rust_name),
+        });
+        quote!(#doc #ident(#ty),)
+    });
+    let Some(tag) = tag else {
+        return quote! {
+            #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+            #[serde(untagged)]
+            pub enum #name {
+                #( #decls )*
+            }
+        };
+    };
+    let arms = variants.iter().map(|v| {
+        let ident = format_ident!("{}", v.rust_name);
+        let value = v.tag_value.clone().unwrap_or_default();
+        let wrap = if v.boxed { quote!(|v| Self::#ident(Box::new(v))) } else { quote!(Self::#ident) };
+        quote! {
+            Some(#value) => ::serde_json::from_value(value).map(#wrap).map_err(::serde::de::Error::custom),
+        }
+    });
+    quote! {
+        #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
+        #[serde(untagged)]
+        pub enum #name {
+            #( #decls )*
+            /// A variant this version of the SDK does not know; kept as received.
+            Unknown(::serde_json::Value),
+        }
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                let tag = value.get(#tag).and_then(::serde_json::Value::as_str).map(::std::borrow::ToOwned::to_owned);
+                match tag.as_deref() {
+                    #( #arms )*
+                    _ => Ok(Self::Unknown(value)),
+                }
+            }
+        }
+    }
+}
+
+/// Tokens naming a [`TypeRef`] from inside a module of the generated tree.
+pub fn type_ref(cx: &Ctx<'_>, ty: &TypeRef) -> TokenStream {
+    match ty {
+        TypeRef::Named(n) => {
+            let ident = format_ident!("{}", n);
+            match cx.module_of(n) {
+                Some(m) if m != cx.current => {
+                    let m = format_ident!("{}", m);
+                    quote!(super::#m::#ident)
+                }
+                _ => quote!(#ident),
+            }
+        }
+        TypeRef::String => quote!(String),
+        TypeRef::Bool => quote!(bool),
+        TypeRef::Int(i) => {
+            let ident = format_ident!("{}", format!("{i:?}").to_lowercase());
+            quote!(#ident)
+        }
+        TypeRef::Float => quote!(f64),
+        TypeRef::Uuid => quote!(::uuid::Uuid),
+        TypeRef::DateTime => quote!(::chrono::DateTime<::chrono::Utc>),
+        TypeRef::Date => quote!(::chrono::NaiveDate),
+        TypeRef::Decimal => quote!(::rust_decimal::Decimal),
+        TypeRef::Secret => quote!(::sdk_runtime::Secret),
+        TypeRef::Json => quote!(::serde_json::Value),
+        TypeRef::JsonObject => quote!(::serde_json::Map<String, ::serde_json::Value>),
+        TypeRef::Array(inner) => {
+            let inner = type_ref(cx, inner);
+            quote!(Vec<#inner>)
+        }
+        TypeRef::Map(inner) => {
+            let inner = type_ref(cx, inner);
+            quote!(::std::collections::BTreeMap<String, #inner>)
+        }
+    }
+}

@@ -1,0 +1,480 @@
+//! The intermediate model: what the SDK consists of, independent of OpenAPI syntax.
+//!
+//! Produced by [`crate::lower`], read by [`crate::emit`]. All names are final Rust names;
+//! every list is sorted, so the model (and everything emitted from it) is deterministic.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// The whole API.
+#[derive(Debug, Clone, Serialize)]
+pub struct Api {
+    /// `info.title`.
+    pub title: String,
+    /// `info.version`: the contract revision.
+    pub version: String,
+    /// `info.description`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// API areas (one per tag used by an operation), sorted by module name.
+    pub areas: Vec<Area>,
+    /// Operations, sorted by area then Rust name.
+    pub operations: Vec<Operation>,
+    /// Named types, sorted by module then name.
+    pub types: Vec<TypeDef>,
+    /// Operations left out of the SDK, with the reason.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<Skipped>,
+}
+
+/// An API area: one module and one cargo feature.
+#[derive(Debug, Clone, Serialize)]
+pub struct Area {
+    /// The tag as written in the spec.
+    pub tag: String,
+    /// Module and feature name.
+    pub module: String,
+    /// The tag's description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+}
+
+/// An operation the generator could not express, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Skipped {
+    /// JSON pointer of the operation.
+    pub pointer: String,
+    /// The unsupported construct.
+    pub reason: String,
+}
+
+/// HTTP methods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+#[allow(missing_docs)]
+pub enum Method {
+    Get,
+    Put,
+    Post,
+    Delete,
+    Options,
+    Head,
+    Patch,
+    Trace,
+}
+
+/// The Idempotency-Key requirement of an operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Idempotency {
+    /// No key (reads).
+    None,
+    /// A key must be sent.
+    Required,
+    /// A key may be sent.
+    Optional,
+    /// The reference does not show the requirement.
+    NotShown,
+}
+
+/// One API operation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Operation {
+    /// `operationId` (or the derived one).
+    pub operation_id: String,
+    /// Client method name (snake case).
+    pub fn_name: String,
+    /// Builder type name (upper camel case).
+    pub builder_name: String,
+    /// HTTP method.
+    pub method: Method,
+    /// Path template.
+    pub path: String,
+    /// Module of the area the operation belongs to.
+    pub area: String,
+    /// Summary line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// Longer description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Marked deprecated.
+    #[serde(skip_serializing_if = "is_false")]
+    pub deprecated: bool,
+    /// OAuth/API scopes named by the security requirements.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
+    /// Account permissions (`x-permissions`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub permissions: Vec<String>,
+    /// Idempotency-Key requirement.
+    pub idempotency: Idempotency,
+    /// Accepts the canonical operation envelope (`x-operation-envelope`).
+    #[serde(skip_serializing_if = "is_false")]
+    pub operation_envelope: bool,
+    /// How to continue a paginated listing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pagination: Option<Pagination>,
+    /// Path, query and header parameters (path parameters in template order first).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<Param>,
+    /// JSON request body.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<Body>,
+    /// The success body type.
+    pub success: Success,
+    /// All declared responses by status.
+    pub responses: Vec<ResponseDef>,
+}
+
+/// The body type of a successful response.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", content = "type", rename_all = "snake_case")]
+pub enum Success {
+    /// A JSON body of this type.
+    Json(TypeRef),
+    /// No schema: read as `serde_json::Value`.
+    Untyped,
+    /// The runtime's operation receipt (operations with `x-operation-envelope`).
+    OperationReceipt,
+}
+
+/// Where a parameter travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum ParamLocation {
+    Path,
+    Query,
+    Header,
+}
+
+/// One parameter.
+#[derive(Debug, Clone, Serialize)]
+pub struct Param {
+    /// Wire name.
+    pub name: String,
+    /// Rust name (builder field / argument).
+    pub rust_name: String,
+    /// Location.
+    pub location: ParamLocation,
+    /// Required (a client-method argument) or optional (a builder setter).
+    pub required: bool,
+    /// Type.
+    pub ty: TypeRef,
+    /// Documentation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    /// Marked deprecated.
+    #[serde(skip_serializing_if = "is_false")]
+    pub deprecated: bool,
+    /// Validation constraints.
+    #[serde(skip_serializing_if = "Constraints::is_empty")]
+    pub constraints: Constraints,
+}
+
+/// A JSON request body.
+#[derive(Debug, Clone, Serialize)]
+pub struct Body {
+    /// Type.
+    pub ty: TypeRef,
+    /// Required (a client-method argument) or optional (a builder setter).
+    pub required: bool,
+    /// Media type.
+    pub media_type: String,
+    /// Documentation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+}
+
+/// One declared response.
+#[derive(Debug, Clone, Serialize)]
+pub struct ResponseDef {
+    /// Status code or range (`200`, `4XX`, `default`).
+    pub status: String,
+    /// Description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Body type, when it is a named type or a scalar.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ty: Option<TypeRef>,
+    /// Error codes tied to this response (`x-error-codes`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub error_codes: Vec<String>,
+}
+
+/// Pagination model of an operation (`x-pagination`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Pagination {
+    /// page, cursor or offset.
+    pub model: PageModel,
+    /// Response field holding the items.
+    pub items: FieldAccess,
+    /// Type of one item.
+    pub item_ty: TypeRef,
+    /// Builder field of the request parameter that continues (page, cursor or offset).
+    pub request_param: String,
+    /// Type of that request parameter.
+    pub request_param_ty: TypeRef,
+    /// Response field telling how to continue (pages, next_cursor or next_offset).
+    pub next: FieldAccess,
+    /// Page model: the response field with the current page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<FieldAccess>,
+}
+
+/// A response field used by pagination.
+#[derive(Debug, Clone, Serialize)]
+pub struct FieldAccess {
+    /// Rust field name.
+    pub rust_name: String,
+    /// The field is an `Option`.
+    pub optional: bool,
+    /// The field's type (without optionality).
+    pub ty: TypeRef,
+}
+
+/// Pagination models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum PageModel {
+    Page,
+    Cursor,
+    Offset,
+}
+
+/// A named type.
+#[derive(Debug, Clone, Serialize)]
+pub struct TypeDef {
+    /// Rust name.
+    pub name: String,
+    /// Module it is emitted in (an area module, or `types` for shared types).
+    pub module: String,
+    /// Where it comes from in the spec.
+    pub pointer: String,
+    /// Documentation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    /// Marked deprecated.
+    #[serde(skip_serializing_if = "is_false")]
+    pub deprecated: bool,
+    /// Reachable from a request (gets a constructor and setters; keeps absent ≠ null).
+    #[serde(skip_serializing_if = "is_false")]
+    pub request: bool,
+    /// The shape.
+    pub kind: TypeKind,
+}
+
+/// Shapes of named types.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TypeKind {
+    /// A struct (objects, merged `allOf`).
+    Struct {
+        /// Fields in document order.
+        fields: Vec<Field>,
+        /// `x-at-most-one-of` groups, each emitted as one optional enum field.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        exclusive: Vec<ExclusiveGroup>,
+    },
+    /// A forward-compatible string enum (unknown values kept).
+    Enum {
+        /// Known values.
+        variants: Vec<EnumVariant>,
+    },
+    /// `oneOf`/`anyOf`.
+    Union {
+        /// Property whose value selects the variant (discriminator or `const`), if any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tag: Option<String>,
+        /// Variants.
+        variants: Vec<UnionVariant>,
+    },
+    /// A type alias.
+    Alias {
+        /// Target.
+        target: TypeRef,
+    },
+}
+
+/// A struct field.
+#[derive(Debug, Clone, Serialize)]
+pub struct Field {
+    /// Wire name.
+    pub name: String,
+    /// Rust name.
+    pub rust_name: String,
+    /// Type (without optionality).
+    pub ty: TypeRef,
+    /// Listed in `required`.
+    pub required: bool,
+    /// May be `null`.
+    #[serde(skip_serializing_if = "is_false")]
+    pub nullable: bool,
+    /// Boxed to break a recursive cycle.
+    #[serde(skip_serializing_if = "is_false")]
+    pub boxed: bool,
+    /// Fixed value (`const`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub const_value: Option<String>,
+    /// Documentation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    /// Marked deprecated.
+    #[serde(skip_serializing_if = "is_false")]
+    pub deprecated: bool,
+    /// `readOnly`.
+    #[serde(skip_serializing_if = "is_false")]
+    pub read_only: bool,
+    /// `writeOnly`.
+    #[serde(skip_serializing_if = "is_false")]
+    pub write_only: bool,
+    /// Validation constraints.
+    #[serde(skip_serializing_if = "Constraints::is_empty")]
+    pub constraints: Constraints,
+}
+
+/// An `x-at-most-one-of` group: at most one of its members may be present.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExclusiveGroup {
+    /// Rust name of the struct field holding the choice.
+    pub rust_name: String,
+    /// Name of the enum type holding the choice.
+    pub type_name: String,
+    /// The members, one enum variant each.
+    pub members: Vec<ExclusiveMember>,
+}
+
+/// One member of an [`ExclusiveGroup`].
+#[derive(Debug, Clone, Serialize)]
+pub struct ExclusiveMember {
+    /// Wire name of the property.
+    pub name: String,
+    /// Variant name.
+    pub variant: String,
+    /// Type.
+    pub ty: TypeRef,
+    /// Boxed to break a recursive cycle.
+    #[serde(skip_serializing_if = "is_false")]
+    pub boxed: bool,
+    /// Documentation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+}
+
+/// A value of a string enum.
+#[derive(Debug, Clone, Serialize)]
+pub struct EnumVariant {
+    /// Wire value.
+    pub value: String,
+    /// Variant name.
+    pub rust_name: String,
+}
+
+/// A variant of a union.
+#[derive(Debug, Clone, Serialize)]
+pub struct UnionVariant {
+    /// Variant name.
+    pub rust_name: String,
+    /// Payload type.
+    pub ty: TypeRef,
+    /// Boxed to break a recursive cycle.
+    #[serde(skip_serializing_if = "is_false")]
+    pub boxed: bool,
+    /// Tag value selecting this variant, when the union is tagged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tag_value: Option<String>,
+}
+
+/// A reference to a type.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(tag = "kind", content = "of", rename_all = "snake_case")]
+pub enum TypeRef {
+    /// A named type.
+    Named(String),
+    /// `String`.
+    String,
+    /// `bool`.
+    Bool,
+    /// A fixed-width integer.
+    Int(IntType),
+    /// `f64`.
+    Float,
+    /// `uuid::Uuid`.
+    Uuid,
+    /// `chrono::DateTime<Utc>`.
+    DateTime,
+    /// `chrono::NaiveDate`.
+    Date,
+    /// `rust_decimal::Decimal`.
+    Decimal,
+    /// `sdk_runtime::Secret`.
+    Secret,
+    /// Any JSON value.
+    Json,
+    /// A free-form JSON object.
+    JsonObject,
+    /// `Vec<T>`.
+    Array(Box<TypeRef>),
+    /// `BTreeMap<String, T>`.
+    Map(Box<TypeRef>),
+}
+
+/// Integer widths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)]
+pub enum IntType {
+    U8,
+    U16,
+    U32,
+    U64,
+    I8,
+    I16,
+    I32,
+    I64,
+}
+
+/// Validation constraints kept from the schema.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[allow(missing_docs)]
+pub struct Constraints {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minimum: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub maximum: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exclusive_minimum: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exclusive_maximum: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub multiple_of: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_length: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_length: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_items: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_items: Option<u64>,
+    #[serde(skip_serializing_if = "is_false")]
+    pub unique_items: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<Value>,
+}
+
+impl Constraints {
+    /// No constraint is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Constraints::default()
+    }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}

@@ -1,0 +1,170 @@
+//! Whole-model passes after lowering: recursion boxing, area assignment, request marking, sorting.
+
+use crate::ir::{Api, Success, TypeDef, TypeKind, TypeRef};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Module of types shared by several areas (or by none).
+pub(crate) const SHARED_MODULE: &str = "types";
+
+/// Runs the whole-model passes and sorts the model.
+pub(super) fn finish(mut api: Api) -> Api {
+    break_alias_cycles(&mut api.types);
+    box_recursive(&mut api.types);
+    let all = edges(&api.types, true);
+    let mut areas: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut request: BTreeSet<String> = BTreeSet::new();
+    for op in &api.operations {
+        let mut roots = Vec::new();
+        let mut req_roots = Vec::new();
+        for p in &op.params {
+            names_in(&p.ty, &mut req_roots);
+        }
+        if let Some(b) = &op.body {
+            names_in(&b.ty, &mut req_roots);
+        }
+        if let Success::Json(ty) = &op.success {
+            names_in(ty, &mut roots);
+        }
+        roots.extend(req_roots.iter().cloned());
+        for name in reach(&all, roots) {
+            areas.entry(name).or_default().insert(op.area.clone());
+        }
+        request.extend(reach(&all, req_roots));
+    }
+    for def in &mut api.types {
+        def.request = request.contains(&def.name);
+        def.module = match areas.get(&def.name) {
+            Some(set) if set.len() == 1 => set.iter().next().cloned().unwrap_or_default(),
+            _ => SHARED_MODULE.to_owned(),
+        };
+    }
+    // Whatever a shared type references must be shared too (area modules are feature-gated).
+    let shared_roots = api
+        .types
+        .iter()
+        .filter(|d| d.module == SHARED_MODULE)
+        .map(|d| d.name.clone())
+        .collect();
+    let shared = reach(&all, shared_roots);
+    for def in &mut api.types {
+        if shared.contains(&def.name) {
+            def.module = SHARED_MODULE.to_owned();
+        }
+    }
+    api.types
+        .sort_by(|a, b| (&a.module, &a.name).cmp(&(&b.module, &b.name)));
+    api.operations
+        .sort_by(|a, b| (&a.area, &a.fn_name).cmp(&(&b.area, &b.fn_name)));
+    api.areas.sort_by(|a, b| a.module.cmp(&b.module));
+    api.skipped.sort_by(|a, b| a.pointer.cmp(&b.pointer));
+    api
+}
+
+/// Type names referenced by `ty` (through containers too).
+fn names_in(ty: &TypeRef, out: &mut Vec<String>) {
+    match ty {
+        TypeRef::Named(n) => out.push(n.clone()),
+        TypeRef::Array(inner) | TypeRef::Map(inner) => names_in(inner, out),
+        _ => {}
+    }
+}
+
+/// Edges from each type to the types it contains; `through_containers: false` keeps only
+/// direct (unboxed) containment, the edges that make a type infinitely sized.
+fn edges(types: &[TypeDef], through_containers: bool) -> BTreeMap<String, Vec<String>> {
+    let direct = |ty: &TypeRef, out: &mut Vec<String>| {
+        if through_containers {
+            names_in(ty, out);
+        } else if let TypeRef::Named(n) = ty {
+            out.push(n.clone());
+        }
+    };
+    types
+        .iter()
+        .map(|def| {
+            let mut out = Vec::new();
+            match &def.kind {
+                TypeKind::Struct { fields, exclusive } => {
+                    fields.iter().for_each(|f| direct(&f.ty, &mut out));
+                    exclusive
+                        .iter()
+                        .flat_map(|g| &g.members)
+                        .for_each(|m| direct(&m.ty, &mut out));
+                }
+                TypeKind::Union { variants, .. } => {
+                    variants.iter().for_each(|v| direct(&v.ty, &mut out))
+                }
+                TypeKind::Alias { target } => direct(target, &mut out),
+                TypeKind::Enum { .. } => {}
+            }
+            (def.name.clone(), out)
+        })
+        .collect()
+}
+
+/// All names reachable from `roots` (including the roots).
+fn reach(edges: &BTreeMap<String, Vec<String>>, roots: Vec<String>) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut stack = roots;
+    while let Some(n) = stack.pop() {
+        if seen.insert(n.clone())
+            && let Some(next) = edges.get(&n)
+        {
+            stack.extend(next.iter().cloned());
+        }
+    }
+    seen
+}
+
+/// Boxes every direct reference that leads back to the type holding it.
+fn box_recursive(types: &mut [TypeDef]) {
+    let direct = edges(types, false);
+    let cyclic = |from: &str, to: &TypeRef| match to {
+        TypeRef::Named(n) => reach(&direct, vec![n.clone()]).contains(from),
+        _ => false,
+    };
+    for def in types.iter_mut() {
+        let name = def.name.clone();
+        match &mut def.kind {
+            TypeKind::Struct { fields, exclusive } => {
+                for f in fields.iter_mut() {
+                    f.boxed = cyclic(&name, &f.ty);
+                }
+                for m in exclusive.iter_mut().flat_map(|g| g.members.iter_mut()) {
+                    m.boxed = cyclic(&name, &m.ty);
+                }
+            }
+            TypeKind::Union { variants, .. } => {
+                for v in variants.iter_mut() {
+                    v.boxed = cyclic(&name, &v.ty);
+                }
+            }
+            TypeKind::Alias { .. } | TypeKind::Enum { .. } => {}
+        }
+    }
+}
+
+/// Type aliases cannot be recursive in Rust: an alias reaching itself through aliases only
+/// becomes `serde_json::Value`.
+fn break_alias_cycles(types: &mut [TypeDef]) {
+    let aliases: BTreeMap<String, Vec<String>> = types
+        .iter()
+        .filter_map(|d| match &d.kind {
+            TypeKind::Alias { target } => {
+                let mut out = Vec::new();
+                names_in(target, &mut out);
+                Some((d.name.clone(), out))
+            }
+            _ => None,
+        })
+        .collect();
+    for def in types.iter_mut() {
+        if let TypeKind::Alias { target } = &mut def.kind {
+            let mut start = Vec::new();
+            names_in(target, &mut start);
+            if reach(&aliases, start).contains(&def.name) {
+                *target = TypeRef::Json;
+            }
+        }
+    }
+}

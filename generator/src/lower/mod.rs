@@ -1,0 +1,139 @@
+//! Lowering: the OpenAPI document (3.1 form) becomes the [`crate::ir`] model.
+//!
+//! Every naming and shaping decision happens here, once: component schemas are named first
+//! (sorted), then operations are lowered in path order, then [`graph`] boxes recursive fields,
+//! assigns types to areas, marks request types and sorts everything.
+
+mod graph;
+
+pub(crate) use graph::SHARED_MODULE;
+mod operation;
+mod schema;
+
+use crate::error::Result;
+use crate::ir::{Api, Area, TypeDef};
+use crate::naming::{self, Namespace};
+use crate::read::{Document, Node, escape_pointer};
+use std::collections::BTreeMap;
+
+/// Lowers a document into the model.
+pub fn lower(doc: &Document) -> Result<Api> {
+    let root = doc.node();
+    let mut cx = Lowerer::new(&doc.root);
+    cx.register_components(&root);
+    cx.lower_components(&root)?;
+    let (operations, skipped, areas) = cx.lower_operations(&root)?;
+    let info = root.get("info");
+    let api = Api {
+        title: info
+            .as_ref()
+            .and_then(|i| i.str("title"))
+            .unwrap_or("API")
+            .to_owned(),
+        version: info
+            .as_ref()
+            .and_then(|i| i.str("version"))
+            .unwrap_or("0")
+            .to_owned(),
+        description: info
+            .as_ref()
+            .and_then(|i| i.str("description"))
+            .map(str::to_owned),
+        areas,
+        operations,
+        types: cx.defs,
+        skipped,
+    };
+    Ok(graph::finish(api))
+}
+
+/// Lowering state: the document, claimed type names and the types defined so far.
+struct Lowerer<'a> {
+    root: &'a serde_json::Value,
+    /// Type-level names of the whole crate (types and builders).
+    type_names: Namespace,
+    /// Component schema pointer → Rust type name.
+    components: BTreeMap<String, String>,
+    /// Named types defined so far.
+    defs: Vec<TypeDef>,
+    /// Non-component `$ref` targets being lowered (cycle guard).
+    visiting: Vec<String>,
+}
+
+impl<'a> Lowerer<'a> {
+    fn new(root: &'a serde_json::Value) -> Self {
+        Lowerer {
+            root,
+            type_names: Namespace::with_reserved(&[]),
+            components: BTreeMap::new(),
+            defs: Vec::new(),
+            visiting: Vec::new(),
+        }
+    }
+
+    /// Claims names for all component schemas, in sorted order, before anything else.
+    fn register_components(&mut self, root: &Node<'a>) {
+        let Some(schemas) = root.get("components").and_then(|c| c.get("schemas")) else {
+            return;
+        };
+        let mut entries = schemas.entries();
+        entries.sort_by(|a, b| a.0.cmp(b.0));
+        for (name, _) in entries {
+            let rust = self.type_names.claim(naming::camel(name));
+            self.components.insert(
+                format!("#/components/schemas/{}", escape_pointer(name)),
+                rust,
+            );
+        }
+    }
+
+    fn lower_components(&mut self, root: &Node<'a>) -> Result<()> {
+        let Some(schemas) = root.get("components").and_then(|c| c.get("schemas")) else {
+            return Ok(());
+        };
+        let mut entries = schemas.entries();
+        entries.sort_by(|a, b| a.0.cmp(b.0));
+        for (_, node) in entries {
+            let name = self
+                .components
+                .get(&node.pointer)
+                .cloned()
+                .unwrap_or_default();
+            self.define_named(name, &node)?;
+        }
+        Ok(())
+    }
+}
+
+/// Builds the area list from the tags operations use.
+fn areas_for(root: &Node<'_>, tags: &[String]) -> Vec<(String, Area)> {
+    let mut modules =
+        Namespace::with_reserved(&["types", "client", "generated", "lib", "mod", "default"]);
+    let docs: BTreeMap<String, String> = root
+        .get("tags")
+        .map(|t| {
+            t.items()
+                .iter()
+                .filter_map(|tag| {
+                    Some((
+                        tag.str("name")?.to_owned(),
+                        tag.str("description")?.to_owned(),
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    tags.iter()
+        .map(|tag| {
+            let module = modules.claim(naming::snake(tag));
+            (
+                tag.clone(),
+                Area {
+                    tag: tag.clone(),
+                    module,
+                    doc: docs.get(tag).cloned(),
+                },
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,559 @@
+//! Lowering operations: parameters, bodies, responses, pagination and the contract extensions.
+
+use super::Lowerer;
+use super::schema::{constraints, doc_of};
+use crate::error::{Error, Result};
+use crate::ir::{
+    Area, Body, FieldAccess, Idempotency, Method, Operation, PageModel, Pagination, Param,
+    ParamLocation, ResponseDef, Skipped, Success, TypeKind, TypeRef,
+};
+use crate::naming::{self, Namespace};
+use crate::read::Node;
+use std::collections::BTreeSet;
+
+const METHODS: [(&str, Method); 8] = [
+    ("get", Method::Get),
+    ("put", Method::Put),
+    ("post", Method::Post),
+    ("delete", Method::Delete),
+    ("options", Method::Options),
+    ("head", Method::Head),
+    ("patch", Method::Patch),
+    ("trace", Method::Trace),
+];
+
+/// Builder members a parameter may not be named after.
+const BUILDER_RESERVED: &[&str] = &[
+    "client",
+    "options",
+    "body",
+    "send",
+    "into_stream",
+    "idempotency_key",
+    "client_request_id",
+    "timeout",
+    "operation_format",
+    "new",
+];
+
+/// Headers the runtime sets itself; they are not parameters of generated methods.
+const RUNTIME_HEADERS: &[&str] = &[
+    "idempotency-key",
+    "x-client-request-id",
+    "authorization",
+    "x-api-key",
+];
+
+/// Tag of operations without one.
+const UNTAGGED: &str = "general";
+
+/// An operation whose construct the generator cannot express.
+struct Skip(String);
+
+impl From<Error> for Skip {
+    fn from(e: Error) -> Self {
+        Skip(e.to_string())
+    }
+}
+
+impl<'a> Lowerer<'a> {
+    /// Lowers every operation; returns them, the skipped ones and the areas.
+    pub(super) fn lower_operations(
+        &mut self,
+        root: &Node<'a>,
+    ) -> Result<(Vec<Operation>, Vec<Skipped>, Vec<Area>)> {
+        let mut found = Vec::new();
+        if let Some(paths) = root.get("paths") {
+            let mut entries = paths.entries();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            for (path, item) in entries {
+                let item = item.resolve(self.root)?;
+                for (key, method) in METHODS {
+                    if let Some(op) = item.get(key) {
+                        found.push((path.to_owned(), method, item.clone(), op));
+                    }
+                }
+            }
+        }
+        let mut tags: Vec<String> = found
+            .iter()
+            .map(|(_, _, _, op)| {
+                op.strings("tags")
+                    .into_iter()
+                    .next()
+                    .unwrap_or_else(|| UNTAGGED.to_owned())
+            })
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        tags.sort();
+        let areas = super::areas_for(root, &tags);
+        let mut fn_names = Namespace::with_reserved(&["new", "runtime", "from_runtime"]);
+        let mut seen_ids = BTreeSet::new();
+        let mut operations = Vec::new();
+        let mut skipped = Vec::new();
+        for (path, method, item, op) in found {
+            let id = match op.str("operationId") {
+                Some(id) => id.to_owned(),
+                None => format!("{}{}", method_str(method), path),
+            };
+            if !seen_ids.insert(id.clone()) {
+                return Err(op.error(format!("duplicate operationId `{id}`")));
+            }
+            let tag = op
+                .strings("tags")
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| UNTAGGED.to_owned());
+            let area = areas
+                .iter()
+                .find(|(t, _)| *t == tag)
+                .map(|(_, a)| a.module.clone())
+                .unwrap_or_default();
+            let fn_name = fn_names.claim(naming::snake(&id));
+            let builder_name = self.type_names.claim(naming::camel(&id));
+            let base = OpBase {
+                id,
+                fn_name,
+                builder_name,
+                method,
+                path,
+                area,
+            };
+            match self.lower_operation(base, &item, &op, root) {
+                Ok(operation) => operations.push(operation),
+                Err(Skip(reason)) => skipped.push(Skipped {
+                    pointer: op.pointer.clone(),
+                    reason,
+                }),
+            }
+        }
+        Ok((
+            operations,
+            skipped,
+            areas.into_iter().map(|(_, a)| a).collect(),
+        ))
+    }
+
+    fn lower_operation(
+        &mut self,
+        base: OpBase,
+        item: &Node<'a>,
+        op: &Node<'a>,
+        root: &Node<'a>,
+    ) -> Result<Operation, Skip> {
+        let camel = naming::camel(&base.id);
+        let params = self.params(&base, item, op, &camel)?;
+        let body = self.body(op, &camel)?;
+        let (responses, success_ty) = self.responses(op, &camel)?;
+        let operation_envelope = op.flag("x-operation-envelope");
+        let success = if operation_envelope {
+            Success::OperationReceipt
+        } else {
+            success_ty.map_or(Success::Untyped, Success::Json)
+        };
+        let idempotency = idempotency(op, &params, base.method)?;
+        let pagination = match op.get("x-pagination") {
+            Some(p) => Some(self.pagination(&p, &success, &params).map_err(Skip::from)?),
+            None => None,
+        };
+        let params = params.into_iter().filter(|p| !p.1).map(|p| p.0).collect();
+        Ok(Operation {
+            operation_id: base.id,
+            fn_name: base.fn_name,
+            builder_name: base.builder_name,
+            method: base.method,
+            path: base.path,
+            area: base.area,
+            summary: op.str("summary").map(|s| s.trim().to_owned()),
+            description: op
+                .str("description")
+                .map(|s| s.trim().to_owned())
+                .filter(|s| !s.is_empty()),
+            deprecated: op.flag("deprecated"),
+            scopes: scopes(op, root),
+            permissions: op.strings("x-permissions"),
+            idempotency,
+            operation_envelope,
+            pagination,
+            params,
+            body,
+            success,
+            responses,
+        })
+    }
+
+    /// Parameters with a flag telling whether it is the Idempotency-Key header (kept only to
+    /// read its `required`), path parameters first in template order.
+    fn params(
+        &mut self,
+        base: &OpBase,
+        item: &Node<'a>,
+        op: &Node<'a>,
+        camel: &str,
+    ) -> Result<Vec<(Param, bool)>, Skip> {
+        let mut merged: Vec<Node<'a>> = Vec::new();
+        for list in [item.get("parameters"), op.get("parameters")]
+            .into_iter()
+            .flatten()
+        {
+            for p in list.items() {
+                let p = p.resolve(self.root)?;
+                let key = (
+                    p.str("in").map(str::to_owned),
+                    p.str("name").map(str::to_owned),
+                );
+                merged.retain(|m| {
+                    (
+                        m.str("in").map(str::to_owned),
+                        m.str("name").map(str::to_owned),
+                    ) != key
+                });
+                merged.push(p);
+            }
+        }
+        let mut names = Namespace::with_reserved(BUILDER_RESERVED);
+        let mut out = Vec::new();
+        for p in merged {
+            let Some(name) = p.str("name") else {
+                return Err(Skip(p.error("parameter without `name`").to_string()));
+            };
+            let location = match p.str("in") {
+                Some("path") => ParamLocation::Path,
+                Some("query") => ParamLocation::Query,
+                Some("header") => ParamLocation::Header,
+                other => {
+                    return Err(Skip(format!(
+                        "at `{}`: unsupported construct: parameter in `{}`",
+                        p.pointer,
+                        other.unwrap_or("?")
+                    )));
+                }
+            };
+            let lower = name.to_ascii_lowercase();
+            let runtime_header =
+                location == ParamLocation::Header && RUNTIME_HEADERS.contains(&lower.as_str());
+            let schema = p.get("schema").or_else(|| {
+                p.get("content")
+                    .and_then(|c| c.entries().into_iter().next())
+                    .and_then(|(_, m)| m.get("schema"))
+            });
+            let (ty, cons) = match &schema {
+                Some(s) => {
+                    let shape = self.lower_schema(s, &format!("{camel}{}", naming::camel(name)))?;
+                    let resolved = s.resolve(self.root).unwrap_or_else(|_| s.clone());
+                    (shape.ty, constraints(&resolved))
+                }
+                None => (TypeRef::String, Default::default()),
+            };
+            let ty = if ty == TypeRef::Secret {
+                TypeRef::String
+            } else {
+                ty
+            };
+            if !runtime_header && !self.displayable(&ty, location == ParamLocation::Query) {
+                return Err(Skip(format!(
+                    "at `{}`: unsupported construct: {} parameter `{name}` of structured type (style/explode serialization of objects)",
+                    p.pointer,
+                    location_str(location)
+                )));
+            }
+            let rust_name = if runtime_header {
+                naming::snake(name)
+            } else {
+                names.claim(naming::snake(name))
+            };
+            out.push((
+                Param {
+                    name: name.to_owned(),
+                    rust_name,
+                    location,
+                    required: location == ParamLocation::Path || p.flag("required"),
+                    ty,
+                    doc: doc_of(&p),
+                    deprecated: p.flag("deprecated"),
+                    constraints: cons,
+                },
+                runtime_header,
+            ));
+        }
+        // Path parameters first, in template order; every template variable must be declared.
+        let mut ordered = Vec::new();
+        for var in template_vars(&base.path) {
+            match out
+                .iter()
+                .position(|(p, _)| p.location == ParamLocation::Path && p.name == var)
+            {
+                Some(i) => ordered.push(out.remove(i)),
+                None => {
+                    return Err(Skip(format!(
+                        "at `{}`: path template variable `{{{var}}}` has no path parameter",
+                        op.pointer
+                    )));
+                }
+            }
+        }
+        if let Some((p, _)) = out.iter().find(|(p, _)| p.location == ParamLocation::Path) {
+            return Err(Skip(format!(
+                "at `{}`: path parameter `{}` does not occur in the path template",
+                op.pointer, p.name
+            )));
+        }
+        ordered.extend(out);
+        Ok(ordered)
+    }
+
+    /// Whether a parameter of this type can be written into a URL or header.
+    fn displayable(&self, ty: &TypeRef, allow_list: bool) -> bool {
+        match ty {
+            TypeRef::Named(name) => {
+                match self.defs.iter().find(|d| &d.name == name).map(|d| &d.kind) {
+                    Some(TypeKind::Enum { .. }) => true,
+                    Some(TypeKind::Alias { target }) => {
+                        self.displayable(&target.clone(), allow_list)
+                    }
+                    _ => false,
+                }
+            }
+            TypeRef::Array(item) => allow_list && self.displayable(item, false),
+            TypeRef::Json | TypeRef::JsonObject | TypeRef::Map(_) | TypeRef::Secret => false,
+            _ => true,
+        }
+    }
+
+    fn body(&mut self, op: &Node<'a>, camel: &str) -> Result<Option<Body>, Skip> {
+        let Some(body) = op.get("requestBody") else {
+            return Ok(None);
+        };
+        let body = body.resolve(self.root)?;
+        let content = body.get("content").map(|c| c.entries()).unwrap_or_default();
+        let required = body.flag("required");
+        let Some((media, m)) = content.iter().find(|(k, _)| is_json(k)) else {
+            return match content.first() {
+                Some((media, _)) if required => Err(Skip(format!(
+                    "at `{}`: unsupported construct: request body media type `{media}` (only JSON bodies)",
+                    body.pointer
+                ))),
+                _ => Ok(None),
+            };
+        };
+        let ty = match m.get("schema") {
+            Some(s) => self.lower_schema(&s, &format!("{camel}Request"))?.ty,
+            None => TypeRef::Json,
+        };
+        Ok(Some(Body {
+            ty,
+            required,
+            media_type: (*media).to_owned(),
+            doc: doc_of(&body),
+        }))
+    }
+
+    fn responses(
+        &mut self,
+        op: &Node<'a>,
+        camel: &str,
+    ) -> Result<(Vec<ResponseDef>, Option<TypeRef>), Skip> {
+        let mut entries = op.get("responses").map(|r| r.entries()).unwrap_or_default();
+        entries.sort_by(|a, b| a.0.cmp(b.0));
+        let mut out = Vec::new();
+        let mut success = None;
+        let mut first_success = true;
+        for (status, resp) in entries {
+            let resp = resp.resolve(self.root)?;
+            let is_success = status.starts_with('2');
+            let schema = resp
+                .get("content")
+                .and_then(|c| c.entries().into_iter().find(|(k, _)| is_json(k)))
+                .and_then(|(_, m)| m.get("schema"));
+            let ty = match &schema {
+                Some(s) if is_success => {
+                    let hint = if first_success {
+                        format!("{camel}Response")
+                    } else {
+                        format!("{camel}Response{status}")
+                    };
+                    Some(self.lower_schema(s, &hint)?.ty)
+                }
+                Some(s) => s
+                    .reference()
+                    .and_then(|r| self.components.get(r))
+                    .map(|name| TypeRef::Named(name.clone())),
+                None => None,
+            };
+            if is_success && first_success {
+                success = ty.clone();
+                first_success = false;
+            }
+            out.push(ResponseDef {
+                status: status.to_owned(),
+                description: resp
+                    .str("description")
+                    .map(|s| s.trim().to_owned())
+                    .filter(|s| !s.is_empty()),
+                ty,
+                error_codes: resp.strings("x-error-codes"),
+            });
+        }
+        Ok((out, success))
+    }
+
+    fn pagination(
+        &self,
+        node: &Node<'a>,
+        success: &Success,
+        params: &[(Param, bool)],
+    ) -> Result<Pagination> {
+        let model = match node.str("model") {
+            Some("page") => PageModel::Page,
+            Some("cursor") => PageModel::Cursor,
+            Some("offset") => PageModel::Offset,
+            other => {
+                return Err(node.error(format!(
+                    "unknown `x-pagination` model `{}`",
+                    other.unwrap_or("?")
+                )));
+            }
+        };
+        let Success::Json(TypeRef::Named(resp)) = success else {
+            return Err(node.error("`x-pagination` needs a named object success response"));
+        };
+        let fields = match self.defs.iter().find(|d| &d.name == resp).map(|d| &d.kind) {
+            Some(TypeKind::Struct { fields, .. }) => fields,
+            _ => {
+                return Err(node.error(format!(
+                    "`x-pagination`: response `{resp}` is not an object"
+                )));
+            }
+        };
+        let field = |key: &str, default: &str| {
+            let wire = node.str(key).unwrap_or(default);
+            fields.iter().find(|f| f.name == wire).ok_or_else(|| {
+                node.error(format!(
+                    "`x-pagination`: response `{resp}` has no field `{wire}`"
+                ))
+            })
+        };
+        let access = |f: &crate::ir::Field| FieldAccess {
+            rust_name: f.rust_name.clone(),
+            optional: !f.required || f.nullable,
+            ty: f.ty.clone(),
+        };
+        let items = field("items", "items")?;
+        let TypeRef::Array(item_ty) = &items.ty else {
+            return Err(node.error(format!(
+                "`x-pagination`: field `{}` is not an array",
+                items.name
+            )));
+        };
+        let (param_key, next_key, default_param, default_next) = match model {
+            PageModel::Page => ("page", "pages", "page", "pages"),
+            PageModel::Cursor => ("cursor", "next_cursor", "cursor", "next_cursor"),
+            PageModel::Offset => ("offset", "next_offset", "offset", "next_offset"),
+        };
+        let wire_param = node.str(param_key).unwrap_or(default_param);
+        let Some((param, _)) = params.iter().find(|(p, _)| p.name == wire_param) else {
+            return Err(node.error(format!(
+                "`x-pagination`: the operation has no parameter `{wire_param}`"
+            )));
+        };
+        if param.required {
+            return Err(node.error(format!(
+                "`x-pagination`: parameter `{wire_param}` must be optional"
+            )));
+        }
+        Ok(Pagination {
+            model,
+            items: access(items),
+            item_ty: (**item_ty).clone(),
+            request_param: param.rust_name.clone(),
+            request_param_ty: param.ty.clone(),
+            next: access(field(next_key, default_next)?),
+            page: match model {
+                PageModel::Page => Some(access(field("page_field", "page")?)),
+                _ => None,
+            },
+        })
+    }
+}
+
+/// Names decided for an operation before its parts are lowered.
+struct OpBase {
+    id: String,
+    fn_name: String,
+    builder_name: String,
+    method: Method,
+    path: String,
+    area: String,
+}
+
+fn idempotency(
+    op: &Node<'_>,
+    params: &[(Param, bool)],
+    method: Method,
+) -> Result<Idempotency, Skip> {
+    match op.str("x-idempotency-key") {
+        Some("required") => return Ok(Idempotency::Required),
+        Some("optional") => return Ok(Idempotency::Optional),
+        Some("not-shown") => return Ok(Idempotency::NotShown),
+        Some(other) => {
+            return Err(Skip(format!(
+                "at `{}/x-idempotency-key`: unknown value `{other}`",
+                op.pointer
+            )));
+        }
+        None => {}
+    }
+    let header = params
+        .iter()
+        .find(|(p, runtime)| *runtime && p.name.eq_ignore_ascii_case("idempotency-key"));
+    Ok(match header {
+        Some((p, _)) if p.required => Idempotency::Required,
+        Some(_) => Idempotency::Optional,
+        None if matches!(method, Method::Get | Method::Head | Method::Options) => Idempotency::None,
+        None => Idempotency::None,
+    })
+}
+
+/// Scopes from the operation's (or the document's) security requirements, sorted.
+fn scopes(op: &Node<'_>, root: &Node<'_>) -> Vec<String> {
+    let security = op.get("security").or_else(|| root.get("security"));
+    let mut out = BTreeSet::new();
+    for req in security.map(|s| s.items()).unwrap_or_default() {
+        for (_, list) in req.entries() {
+            for s in list.items() {
+                if let Some(s) = s.value.as_str() {
+                    out.insert(s.to_owned());
+                }
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+fn is_json(media: &str) -> bool {
+    let media = media.to_ascii_lowercase();
+    media == "application/json" || media.ends_with("+json") || media.contains("/json")
+}
+
+fn template_vars(path: &str) -> Vec<String> {
+    path.split('{')
+        .skip(1)
+        .filter_map(|s| s.split_once('}').map(|(v, _)| v.to_owned()))
+        .collect()
+}
+
+fn method_str(m: Method) -> &'static str {
+    METHODS
+        .iter()
+        .find(|(_, x)| *x == m)
+        .map_or("get", |(s, _)| s)
+}
+
+fn location_str(l: ParamLocation) -> &'static str {
+    match l {
+        ParamLocation::Path => "path",
+        ParamLocation::Query => "query",
+        ParamLocation::Header => "header",
+    }
+}

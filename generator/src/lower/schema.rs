@@ -1,0 +1,603 @@
+//! Lowering schemas into type references and named types.
+
+use super::Lowerer;
+use crate::error::Result;
+use crate::ir::{
+    Constraints, EnumVariant, ExclusiveGroup, ExclusiveMember, Field, IntType, TypeDef, TypeKind,
+    TypeRef, UnionVariant,
+};
+use crate::naming::{self, Namespace};
+use crate::read::Node;
+use serde_json::Value;
+
+/// A lowered schema use: the type and whether `null` is allowed.
+#[derive(Debug, Clone)]
+pub(super) struct Shape {
+    pub ty: TypeRef,
+    pub nullable: bool,
+}
+
+/// How a schema is shaped, decided before any name is claimed.
+enum Plan<'a> {
+    /// A `$ref` (possibly with sibling keywords).
+    Ref(&'a str),
+    /// A union that collapses to one non-null member.
+    Single(Node<'a>),
+    /// A string enum (from `enum`, or a union of string constants).
+    StringEnum(Vec<String>),
+    /// A `oneOf`/`anyOf` with several members.
+    Union(Vec<Node<'a>>),
+    /// A struct: an object with properties, or a merged `allOf`.
+    Struct,
+    /// Anything else (scalars, arrays, maps, free-form).
+    Scalar,
+}
+
+impl<'a> Lowerer<'a> {
+    /// Lowers the schema at `node`; inline composite schemas become named types called `hint`.
+    pub(super) fn lower_schema(&mut self, node: &Node<'a>, hint: &str) -> Result<Shape> {
+        let plan = self.plan(node)?;
+        let nullable = self.nullable(node);
+        let ty = match plan {
+            Plan::Ref(target) => return self.lower_ref(node, target, hint),
+            Plan::Single(inner) => {
+                let shape = self.lower_schema(&inner, hint)?;
+                return Ok(Shape {
+                    ty: shape.ty,
+                    nullable: nullable || shape.nullable,
+                });
+            }
+            Plan::Scalar => self.scalar(node, hint)?,
+            Plan::StringEnum(_) | Plan::Union(_) | Plan::Struct => {
+                let name = self.type_names.claim(naming::camel(hint));
+                self.define_named(name.clone(), node)?;
+                TypeRef::Named(name)
+            }
+        };
+        Ok(Shape { ty, nullable })
+    }
+
+    fn lower_ref(&mut self, node: &Node<'a>, target: &str, hint: &str) -> Result<Shape> {
+        if let Some(name) = self.components.get(target).cloned() {
+            let nullable = self.nullable(node)
+                || node
+                    .resolve(self.root)
+                    .ok()
+                    .is_some_and(|t| self.nullable(&t));
+            return Ok(Shape {
+                ty: TypeRef::Named(name),
+                nullable,
+            });
+        }
+        let resolved = node.resolve(self.root)?;
+        if self.visiting.contains(&resolved.pointer) {
+            return Err(node.error(format!(
+                "unsupported construct: recursive `$ref` to `{target}` outside #/components/schemas"
+            )));
+        }
+        self.visiting.push(resolved.pointer.clone());
+        let shape = self.lower_schema(&resolved, hint);
+        self.visiting.pop();
+        let mut shape = shape?;
+        shape.nullable |= self.nullable(node);
+        Ok(shape)
+    }
+
+    /// Defines a named type `name` for the schema at `node`.
+    pub(super) fn define_named(&mut self, name: String, node: &Node<'a>) -> Result<()> {
+        let kind = match self.plan(node)? {
+            Plan::StringEnum(values) => enum_kind(&values),
+            Plan::Union(members) => self.union_kind(node, &name, &members)?,
+            Plan::Struct => self.struct_kind(node, &name)?,
+            Plan::Ref(_) | Plan::Single(_) | Plan::Scalar => TypeKind::Alias {
+                target: self.lower_schema(node, &format!("{name}Inner"))?.ty,
+            },
+        };
+        self.defs.push(TypeDef {
+            name,
+            module: String::new(),
+            pointer: node.pointer.clone(),
+            doc: doc_of(node),
+            deprecated: node.flag("deprecated"),
+            request: false,
+            kind,
+        });
+        Ok(())
+    }
+
+    fn plan(&self, node: &Node<'a>) -> Result<Plan<'a>> {
+        let value = node.value;
+        if value.is_boolean() {
+            return Ok(Plan::Scalar);
+        }
+        if !value.is_object() {
+            return Err(node.error("a schema must be an object or a boolean"));
+        }
+        if let Some(target) = node.reference() {
+            return Ok(Plan::Ref(target));
+        }
+        let union = node.get("oneOf").or_else(|| node.get("anyOf"));
+        if let Some(list) = union {
+            let members: Vec<Node<'a>> = list
+                .items()
+                .into_iter()
+                .filter(|m| !self.is_null_schema(m))
+                .collect();
+            if members.is_empty() {
+                return Ok(Plan::Scalar);
+            }
+            if node.get("properties").is_none() {
+                if let [only] = members.as_slice() {
+                    return Ok(Plan::Single(only.clone()));
+                }
+                let mut values = Vec::new();
+                for m in &members {
+                    match self.string_literals(m) {
+                        Some(v) => values.extend(v),
+                        None => return Ok(Plan::Union(members)),
+                    }
+                }
+                return Ok(Plan::StringEnum(values));
+            }
+            // Properties beside a union: keep the common properties as a struct.
+            return Ok(Plan::Struct);
+        }
+        if let Some(all) = node.get("allOf") {
+            let parts = all.items();
+            let own = node
+                .get("properties")
+                .is_some_and(|p| !p.entries().is_empty());
+            if let [only] = parts.as_slice()
+                && !own
+            {
+                return Ok(Plan::Single(only.clone()));
+            }
+            return Ok(Plan::Struct);
+        }
+        if let Some(values) = self.string_literals(node)
+            && node.get("enum").is_some()
+        {
+            return Ok(Plan::StringEnum(values));
+        }
+        let has_props = node
+            .get("properties")
+            .is_some_and(|p| !p.entries().is_empty());
+        let types = type_list(node);
+        let object_like = types.0.is_empty() || types.0.iter().any(|t| t == "object");
+        if has_props && object_like {
+            return Ok(Plan::Struct);
+        }
+        Ok(Plan::Scalar)
+    }
+
+    /// `Some(values)` when the schema only admits string constants (`enum` or `const`).
+    fn string_literals(&self, node: &Node<'a>) -> Option<Vec<String>> {
+        let resolved = node.resolve(self.root).ok()?;
+        let (types, _) = type_list(&resolved);
+        if !(types.is_empty() || types == ["string"]) {
+            return None;
+        }
+        if let Some(Value::String(c)) = resolved.value.get("const") {
+            return Some(vec![c.clone()]);
+        }
+        let values = resolved.value.get("enum")?.as_array()?;
+        let strings: Vec<String> = values
+            .iter()
+            .filter(|v| !v.is_null())
+            .map(|v| v.as_str().map(str::to_owned))
+            .collect::<Option<_>>()?;
+        (!strings.is_empty()).then_some(strings)
+    }
+
+    fn is_null_schema(&self, node: &Node<'a>) -> bool {
+        let Ok(node) = node.resolve(self.root) else {
+            return false;
+        };
+        let (types, null) = type_list(&node);
+        (types.is_empty() && null)
+            || node
+                .value
+                .get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|v| v.iter().all(Value::is_null))
+            || node.value.get("const") == Some(&Value::Null)
+    }
+
+    /// Whether the schema admits `null` (type array, null enum value or null union member).
+    pub(super) fn nullable(&self, node: &Node<'a>) -> bool {
+        type_list(node).1
+            || node
+                .value
+                .get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|v| v.contains(&Value::Null))
+            || ["oneOf", "anyOf"].iter().any(|k| {
+                node.get(k)
+                    .is_some_and(|l| l.items().iter().any(|m| self.is_null_schema(m)))
+            })
+    }
+
+    fn scalar(&mut self, node: &Node<'a>, hint: &str) -> Result<TypeRef> {
+        if node.value.is_boolean() {
+            return Ok(TypeRef::Json);
+        }
+        let (types, _) = type_list(node);
+        let single = match types.as_slice() {
+            [] => None,
+            [one] => Some(one.as_str()),
+            _ => return Ok(TypeRef::Json),
+        };
+        let format = node.str("format").unwrap_or("");
+        Ok(match single {
+            Some("string") => match format {
+                "uuid" => TypeRef::Uuid,
+                "date-time" => TypeRef::DateTime,
+                "date" => TypeRef::Date,
+                "decimal" => TypeRef::Decimal,
+                "password" => TypeRef::Secret,
+                _ => TypeRef::String,
+            },
+            Some("integer") => TypeRef::Int(int_type(node)),
+            Some("number") => TypeRef::Float,
+            Some("boolean") => TypeRef::Bool,
+            Some("array") => self.array(node, hint)?,
+            Some("object") => self.map(node, hint)?,
+            Some("null") => TypeRef::Json,
+            Some(other) => {
+                return Err(node.error(format!("unsupported construct: `type: {other}`")));
+            }
+            None if node.get("items").is_some() => self.array(node, hint)?,
+            None if node.get("additionalProperties").is_some() => self.map(node, hint)?,
+            None if matches!(node.value.get("const"), Some(Value::String(_))) => TypeRef::String,
+            None => TypeRef::Json,
+        })
+    }
+
+    fn array(&mut self, node: &Node<'a>, hint: &str) -> Result<TypeRef> {
+        let item = match node.get("items") {
+            Some(items) => self.lower_schema(&items, &format!("{hint}Item"))?.ty,
+            None => TypeRef::Json,
+        };
+        Ok(TypeRef::Array(Box::new(item)))
+    }
+
+    fn map(&mut self, node: &Node<'a>, hint: &str) -> Result<TypeRef> {
+        match node.get("additionalProperties") {
+            Some(ap) if ap.value.as_object().is_some_and(|o| !o.is_empty()) => {
+                let value = self.lower_schema(&ap, &format!("{hint}Value"))?;
+                let ty = if value.nullable && value.ty != TypeRef::Json {
+                    TypeRef::Json
+                } else {
+                    value.ty
+                };
+                Ok(TypeRef::Map(Box::new(ty)))
+            }
+            _ => Ok(TypeRef::JsonObject),
+        }
+    }
+
+    fn struct_kind(&mut self, node: &Node<'a>, name: &str) -> Result<TypeKind> {
+        let mut props: Vec<(String, Node<'a>)> = Vec::new();
+        let mut required: Vec<String> = Vec::new();
+        self.collect_properties(node, &mut props, &mut required, 0)?;
+        let mut field_names = Namespace::default();
+        let mut fields = Vec::new();
+        for (wire, prop) in &props {
+            let hint = format!("{name}{}", naming::camel(wire));
+            let shape = self.lower_schema(prop, &hint)?;
+            let const_value = match prop.value.get("const") {
+                Some(Value::String(c)) => Some(c.clone()),
+                _ => None,
+            };
+            fields.push(Field {
+                name: wire.clone(),
+                rust_name: field_names.claim(naming::snake(wire)),
+                ty: if const_value.is_some() {
+                    TypeRef::String
+                } else {
+                    shape.ty
+                },
+                required: required.contains(wire),
+                nullable: shape.nullable,
+                boxed: false,
+                const_value,
+                doc: doc_of(prop),
+                deprecated: prop.flag("deprecated"),
+                read_only: prop.flag("readOnly"),
+                write_only: prop.flag("writeOnly"),
+                constraints: constraints(&prop.resolve(self.root).unwrap_or_else(|_| prop.clone())),
+            });
+        }
+        let exclusive = self.exclusive_groups(node, name, &mut fields, &mut field_names)?;
+        Ok(TypeKind::Struct { fields, exclusive })
+    }
+
+    /// Gathers properties and `required` from the schema and its `allOf` parts.
+    fn collect_properties(
+        &self,
+        node: &Node<'a>,
+        props: &mut Vec<(String, Node<'a>)>,
+        required: &mut Vec<String>,
+        depth: usize,
+    ) -> Result<()> {
+        if depth > 32 {
+            return Err(node.error("unsupported construct: `allOf` nested deeper than 32 levels"));
+        }
+        let node = node.resolve(self.root)?;
+        if let Some(parts) = node.get("allOf") {
+            for part in parts.items() {
+                self.collect_properties(&part, props, required, depth + 1)?;
+            }
+        }
+        if let Some(p) = node.get("properties") {
+            for (key, prop) in p.entries() {
+                if !props.iter().any(|(k, _)| k == key) {
+                    props.push((key.to_owned(), prop));
+                }
+            }
+        }
+        for r in node.strings("required") {
+            if !required.contains(&r) {
+                required.push(r);
+            }
+        }
+        Ok(())
+    }
+
+    fn exclusive_groups(
+        &mut self,
+        node: &Node<'a>,
+        name: &str,
+        fields: &mut Vec<Field>,
+        field_names: &mut Namespace,
+    ) -> Result<Vec<ExclusiveGroup>> {
+        let Some(groups) = node.get("x-at-most-one-of") else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for group in groups.items() {
+            let names: Vec<String> = group
+                .items()
+                .iter()
+                .map(|m| {
+                    m.value
+                        .as_str()
+                        .map(str::to_owned)
+                        .ok_or_else(|| m.error("`x-at-most-one-of` members must be property names"))
+                })
+                .collect::<Result<_>>()?;
+            let mut members = Vec::new();
+            let mut variants = Namespace::default();
+            for member in &names {
+                let Some(pos) = fields.iter().position(|f| &f.name == member) else {
+                    return Err(group.error(format!(
+                        "`x-at-most-one-of` names unknown property `{member}`"
+                    )));
+                };
+                let field = fields.remove(pos);
+                if field.required {
+                    return Err(group.error(format!(
+                        "`x-at-most-one-of` member `{member}` is required, so the group can never be empty"
+                    )));
+                }
+                members.push(ExclusiveMember {
+                    variant: variants.claim(naming::camel(member)),
+                    name: field.name,
+                    ty: field.ty,
+                    boxed: false,
+                    doc: field.doc,
+                });
+            }
+            let joined = names.join("_or_");
+            out.push(ExclusiveGroup {
+                rust_name: field_names.claim(naming::snake(&joined)),
+                type_name: self
+                    .type_names
+                    .claim(format!("{name}{}", naming::camel(&joined))),
+                members,
+            });
+        }
+        Ok(out)
+    }
+
+    fn union_kind(
+        &mut self,
+        node: &Node<'a>,
+        name: &str,
+        members: &[Node<'a>],
+    ) -> Result<TypeKind> {
+        let tag = self.union_tag(node, members);
+        let mapping: Vec<(String, String)> = node
+            .get("discriminator")
+            .and_then(|d| d.get("mapping"))
+            .map(|m| {
+                m.entries()
+                    .into_iter()
+                    .filter_map(|(k, v)| Some((k.to_owned(), v.value.as_str()?.to_owned())))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut names = Namespace::with_reserved(&["Unknown"]);
+        let mut variants = Vec::new();
+        for (i, member) in members.iter().enumerate() {
+            let base = self.variant_base(member, i);
+            let rust_name = names.claim(base);
+            let shape = self.lower_schema(member, &format!("{name}{rust_name}"))?;
+            let tag_value = tag.as_ref().and_then(|t| {
+                let target = member.reference();
+                mapping
+                    .iter()
+                    .find(|(_, r)| Some(r.as_str()) == target)
+                    .map(|(k, _)| k.clone())
+                    .or_else(|| self.const_property(member, t))
+                    .or_else(|| target.and_then(|r| r.rsplit('/').next()).map(str::to_owned))
+            });
+            variants.push(UnionVariant {
+                rust_name,
+                ty: shape.ty,
+                boxed: false,
+                tag_value,
+            });
+        }
+        let tag = tag.filter(|_| variants.iter().all(|v| v.tag_value.is_some()));
+        if tag.is_none() {
+            variants.iter_mut().for_each(|v| v.tag_value = None);
+        }
+        Ok(TypeKind::Union { tag, variants })
+    }
+
+    /// The discriminating property: `discriminator.propertyName`, or a property every member
+    /// fixes with `const` (or a one-value `enum`).
+    fn union_tag(&self, node: &Node<'a>, members: &[Node<'a>]) -> Option<String> {
+        if let Some(p) = node
+            .get("discriminator")
+            .and_then(|d| d.str("propertyName"))
+        {
+            return Some(p.to_owned());
+        }
+        let first = members.first()?.resolve(self.root).ok()?;
+        let candidates: Vec<String> = first
+            .get("properties")?
+            .entries()
+            .into_iter()
+            .map(|(k, _)| k.to_owned())
+            .collect();
+        candidates.into_iter().find(|p| {
+            let values: Vec<Option<String>> =
+                members.iter().map(|m| self.const_property(m, p)).collect();
+            values.iter().all(Option::is_some)
+                && (1..values.len()).all(|i| !values[..i].contains(&values[i]))
+        })
+    }
+
+    fn const_property(&self, member: &Node<'a>, prop: &str) -> Option<String> {
+        let member = member.resolve(self.root).ok()?;
+        let mut props = Vec::new();
+        let mut required = Vec::new();
+        self.collect_properties(&member, &mut props, &mut required, 0)
+            .ok()?;
+        let (_, p) = props.into_iter().find(|(k, _)| k == prop)?;
+        match self.string_literals(&p)?.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        }
+    }
+
+    fn variant_base(&self, member: &Node<'a>, index: usize) -> String {
+        if let Some(name) = member.reference().and_then(|r| self.components.get(r)) {
+            return name.clone();
+        }
+        if let Some(title) = member.str("title") {
+            return naming::camel(title);
+        }
+        let resolved = member.resolve(self.root).unwrap_or_else(|_| member.clone());
+        match type_list(&resolved).0.as_slice() {
+            [t] => naming::camel(t),
+            _ => format!("Variant{index}"),
+        }
+    }
+}
+
+/// A string enum's kind, with variant names claimed in one namespace.
+fn enum_kind(values: &[String]) -> TypeKind {
+    let mut names = Namespace::with_reserved(&["Unknown"]);
+    let mut variants: Vec<EnumVariant> = Vec::new();
+    for value in values {
+        if variants.iter().any(|v| &v.value == value) {
+            continue;
+        }
+        variants.push(EnumVariant {
+            value: value.clone(),
+            rust_name: names.claim(naming::camel(value)),
+        });
+    }
+    TypeKind::Enum { variants }
+}
+
+/// The non-null types of `type` (string or array) and whether `null` is among them.
+fn type_list(node: &Node<'_>) -> (Vec<String>, bool) {
+    match node.value.get("type") {
+        Some(Value::String(t)) if t == "null" => (Vec::new(), true),
+        Some(Value::String(t)) => (vec![t.clone()], false),
+        Some(Value::Array(list)) => {
+            let null = list.iter().any(|t| t == "null");
+            let types = list
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|t| *t != "null")
+                .map(str::to_owned)
+                .collect();
+            (types, null)
+        }
+        _ => (Vec::new(), false),
+    }
+}
+
+/// The fitting integer type for an integer schema's format and range.
+fn int_type(node: &Node<'_>) -> IntType {
+    let bound = |key: &str, exclusive: &str, delta: f64| {
+        node.value.get(key).and_then(Value::as_f64).or_else(|| {
+            node.value
+                .get(exclusive)
+                .and_then(Value::as_f64)
+                .map(|v| v + delta)
+        })
+    };
+    let min = bound("minimum", "exclusiveMinimum", 1.0);
+    let max = bound("maximum", "exclusiveMaximum", -1.0);
+    match node.str("format").unwrap_or("") {
+        "int8" => return IntType::I8,
+        "int16" => return IntType::I16,
+        "uint8" => return IntType::U8,
+        "uint16" => return IntType::U16,
+        "uint32" => return IntType::U32,
+        "uint64" | "uint" => return IntType::U64,
+        _ => {}
+    }
+    let int32 = node.str("format") == Some("int32");
+    match (min, max) {
+        (Some(lo), hi) if lo >= 0.0 => match hi {
+            Some(h) if h <= f64::from(u8::MAX) => IntType::U8,
+            Some(h) if h <= f64::from(u16::MAX) => IntType::U16,
+            Some(h) if h <= f64::from(u32::MAX) => IntType::U32,
+            None if int32 => IntType::U32,
+            _ => IntType::U64,
+        },
+        (Some(lo), Some(hi)) if lo >= f64::from(i32::MIN) && hi <= f64::from(i32::MAX) => {
+            IntType::I32
+        }
+        _ if int32 => IntType::I32,
+        _ => IntType::I64,
+    }
+}
+
+/// Documentation of a schema use: its description, else its title.
+pub(super) fn doc_of(node: &Node<'_>) -> Option<String> {
+    node.str("description")
+        .or_else(|| node.str("title"))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+}
+
+/// The validation keywords of a schema.
+pub(super) fn constraints(node: &Node<'_>) -> Constraints {
+    let v = node.value;
+    let num = |k: &str| v.get(k).filter(|x| x.is_number()).cloned();
+    let uint = |k: &str| v.get(k).and_then(Value::as_u64);
+    Constraints {
+        format: node.str("format").map(str::to_owned),
+        minimum: num("minimum"),
+        maximum: num("maximum"),
+        exclusive_minimum: num("exclusiveMinimum"),
+        exclusive_maximum: num("exclusiveMaximum"),
+        multiple_of: num("multipleOf"),
+        min_length: uint("minLength"),
+        max_length: uint("maxLength"),
+        pattern: node.str("pattern").map(str::to_owned),
+        min_items: uint("minItems"),
+        max_items: uint("maxItems"),
+        unique_items: node.flag("uniqueItems"),
+        default: v.get("default").cloned(),
+    }
+}
