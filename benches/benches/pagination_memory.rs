@@ -1,0 +1,89 @@
+//! Peak heap while streaming 100,000 items through `sdk_runtime::pagination::stream` (1,000 per
+//! page), against the heap of one decoded page and of all items collected. A counting global
+//! allocator measures live heap bytes; the loopback server runs on the same `current_thread`
+//! runtime, so its per-page buffers are counted too (one rendered page at a time).
+//!
+//! `cargo bench -p sdk-benches --bench pagination_memory`
+//! Without `--bench` (as under `cargo test --benches`) it runs a quick 2,000-item smoke pass.
+
+use futures::StreamExt;
+use sdk_benches::alloc::{self, Counting, human};
+use sdk_benches::fixtures::{Item, ItemPage, LIST_ITEMS};
+use sdk_benches::server::{ItemsConfig, start};
+use sdk_runtime::pagination::{Continuation, stream};
+use sdk_runtime::{CallOptions, Client, Config, Error, Request, Response};
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+async fn fetch(client: &Client, next: Option<Continuation>) -> Result<Response<ItemPage>, Error> {
+    let mut request = Request::new(&LIST_ITEMS);
+    if let Some(c) = next {
+        c.apply(&mut request);
+    }
+    client.execute::<ItemPage>(request, CallOptions::default()).await
+}
+
+fn main() {
+    let full = std::env::args().any(|a| a == "--bench");
+    let items = if full { ItemsConfig::default() } else { ItemsConfig { total: 2_000, per_page: 1_000 } };
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio runtime");
+    rt.block_on(async {
+        let base = start(items, None).await;
+        let client = Client::new(Config::new(&base).bearer("ccs_bench01.secret")).expect("client");
+        // Warm up the connection pool and lazy statics.
+        drop(fetch(&client, None).await.expect("first page"));
+
+        // One page: bytes live while it is held, and peak while fetching it.
+        let base_live = alloc::reset_peak();
+        let page = fetch(&client, None).await.expect("first page");
+        let page_live = alloc::current() - base_live;
+        let page_peak = alloc::peak() - base_live;
+        let page_len = page.body().items.len();
+        drop(page);
+
+        // Streaming: count the items, keep none.
+        let start_time = std::time::Instant::now();
+        let base_live = alloc::reset_peak();
+        let mut count = 0u64;
+        {
+            let mut s = std::pin::pin!(stream::<ItemPage, _, _>(|next| fetch(&client, next)));
+            while let Some(item) = s.next().await {
+                let item = item.expect("item");
+                assert_eq!(item.index, count, "items arrive in order");
+                count += 1;
+            }
+        }
+        let stream_peak = alloc::peak() - base_live;
+        let stream_time = start_time.elapsed();
+        assert_eq!(count, items.total);
+
+        // All items collected.
+        let base_live = alloc::reset_peak();
+        let all: Vec<Item> = stream::<ItemPage, _, _>(|next| fetch(&client, next))
+            .map(|r| r.expect("item"))
+            .collect()
+            .await;
+        let all_live = alloc::current() - base_live;
+        let all_peak = alloc::peak() - base_live;
+        assert_eq!(all.len() as u64, items.total);
+        drop(all);
+
+        let serialized_page = items.render(1).len();
+        println!("pagination_memory: {} items, {} per page ({} pages), page JSON {}", items.total, page_len, items.pages(), human(serialized_page as u64));
+        println!("| figure | heap bytes | vs one page held |");
+        println!("| --- | ---: | ---: |");
+        let row = |name: &str, v: usize| println!("| {name} | {} | {:.2}x |", human(v as u64), v as f64 / page_live as f64);
+        row("one page held (decoded `Response<ItemPage>`)", page_live);
+        row("peak while fetching one page", page_peak);
+        row("**peak while streaming all items**", stream_peak);
+        row("all items collected (live)", all_live);
+        row("peak while collecting all items", all_peak);
+        println!(
+            "streaming peak / all items collected = {:.3}; streaming time {:.2?} ({:.2} us/item)",
+            stream_peak as f64 / all_live as f64,
+            stream_time,
+            stream_time.as_secs_f64() * 1e6 / count as f64
+        );
+    });
+}

@@ -1,0 +1,143 @@
+//! The two request paths compared by the runtime benchmarks: the SDK (`sdk_runtime::Client`) and
+//! a minimal hand-written reqwest request doing the same essential work (serialize, hash, sign,
+//! send, read, parse) and sending the same header names, lengths and body bytes.
+//!
+//! [`check_identical_requests`] proves the "same bytes" claim once before anything is timed.
+
+use std::time::Duration;
+
+use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
+use sdk_runtime::signing::{CANONICAL_PREFIX, content_sha256, hmac_sha256_base64, new_nonce, unix_timestamp};
+use sdk_runtime::{CallOptions, Client, Config, Request, SdkIdentity, Timeouts};
+
+use crate::fixtures::{CREATE_ZONE, CreateZoneRequest, GET_PRODUCT, PRODUCT_ID, Product, Zone, create_zone_request};
+use crate::server::{CaptureLog, ItemsConfig, start};
+
+/// Bearer credential used by the GET paths.
+pub const BEARER: &str = "ccs_bench01.s3cr3t-bearer-value-for-benchmarks";
+/// Signed-mode key and secret used by the POST paths.
+pub const API_KEY: &str = "ccs_bench02";
+/// Signed-mode secret.
+pub const API_SECRET: &str = "s3cr3t-hmac-key-for-benchmarks-0123456789";
+
+/// Clients for one base URL.
+pub struct Paths {
+    /// SDK client, bearer mode, default config (timeouts, retries, 429 gate).
+    pub sdk_bearer: Client,
+    /// SDK client, signed mode, default config.
+    pub sdk_signed: Client,
+    /// SDK client, signed mode, no attempt/total timeouts (to attribute timer cost).
+    pub sdk_signed_no_timeouts: Client,
+    /// SDK client, bearer mode, no attempt/total timeouts.
+    pub sdk_bearer_no_timeouts: Client,
+    raw: reqwest::Client,
+    product_url: String,
+    zone_url: String,
+    user_agent: String,
+    body: CreateZoneRequest,
+}
+
+fn config(base: &str) -> Config {
+    Config::new(base).sdk(SdkIdentity::new("cloud-sdk", "0.1.0", "2026-10-07.1"))
+}
+
+fn no_timeouts() -> Timeouts {
+    Timeouts { connect: Some(Duration::from_secs(10)), attempt: None, total: None }
+}
+
+impl Paths {
+    /// Builds all clients for `base` (e.g. `http://127.0.0.1:PORT`).
+    pub fn new(base: &str) -> Self {
+        let bearer = config(base).bearer(BEARER);
+        let signed = config(base).signed(API_KEY, API_SECRET);
+        Self {
+            user_agent: bearer.effective_user_agent(),
+            sdk_bearer: Client::new(bearer.clone()).expect("sdk client"),
+            sdk_bearer_no_timeouts: Client::new(bearer.timeouts(no_timeouts())).expect("sdk client"),
+            sdk_signed: Client::new(signed.clone()).expect("sdk client"),
+            sdk_signed_no_timeouts: Client::new(signed.timeouts(no_timeouts())).expect("sdk client"),
+            // The same builder call the runtime's default transport makes.
+            raw: reqwest::Client::builder().connect_timeout(Duration::from_secs(10)).build().expect("reqwest"),
+            product_url: format!("{base}/v1/products/{PRODUCT_ID}"),
+            zone_url: format!("{base}/v1/dns/zones"),
+            body: create_zone_request(),
+        }
+    }
+
+    /// SDK: `GET /v1/products/{id}` decoded as [`Product`].
+    pub async fn sdk_get(&self, client: &Client) -> Product {
+        let mut request = Request::new(&GET_PRODUCT);
+        request.path_param("id", &PRODUCT_ID);
+        client.execute::<Product>(request, CallOptions::default()).await.expect("sdk get").into_body()
+    }
+
+    /// Hand-written: the same GET with reqwest.
+    pub async fn raw_get(&self) -> Product {
+        let response = self
+            .raw
+            .get(&self.product_url)
+            .header(USER_AGENT, &self.user_agent)
+            .header(ACCEPT, "application/json")
+            .header(AUTHORIZATION, format!("Bearer {BEARER}"))
+            .send()
+            .await
+            .expect("raw get");
+        assert!(response.status().is_success());
+        let bytes = response.bytes().await.expect("raw body");
+        serde_json::from_slice(&bytes).expect("product json")
+    }
+
+    /// SDK: signed `POST /v1/dns/zones` (generated idempotency key) decoded as [`Zone`].
+    pub async fn sdk_post(&self, client: &Client) -> Zone {
+        let mut request = Request::new(&CREATE_ZONE);
+        request.json_body(&self.body).expect("body");
+        client.execute::<Zone>(request, CallOptions::default()).await.expect("sdk post").into_body()
+    }
+
+    /// Hand-written: the same signed POST with reqwest (same canonical string and headers).
+    pub async fn raw_post(&self) -> Zone {
+        let body = serde_json::to_vec(&self.body).expect("body");
+        let key = uuid::Uuid::new_v4().hyphenated().to_string();
+        let ts = unix_timestamp();
+        let nonce = new_nonce();
+        let hash = content_sha256(&body);
+        let canonical = format!("{CANONICAL_PREFIX}\nPOST\n/v1/dns/zones\n{ts}\n{nonce}\n{hash}");
+        let signature = hmac_sha256_base64(API_SECRET.as_bytes(), canonical.as_bytes());
+        let response = self
+            .raw
+            .post(&self.zone_url)
+            .header(USER_AGENT, &self.user_agent)
+            .header(ACCEPT, "application/json")
+            .header("idempotency-key", key)
+            .header(CONTENT_TYPE, "application/json")
+            .header("x-api-key", API_KEY)
+            .header("x-ts", ts)
+            .header("x-nonce", nonce)
+            .header("x-content-sha256", hash)
+            .header("x-signature", signature)
+            .body(body)
+            .send()
+            .await
+            .expect("raw post");
+        assert!(response.status().is_success());
+        let bytes = response.bytes().await.expect("raw body");
+        serde_json::from_slice(&bytes).expect("zone json")
+    }
+}
+
+/// Sends each request once through a capturing server and panics unless the SDK and the
+/// hand-written path sent the same method, target, header names and value lengths, and body.
+/// This is a check of the comparison, not of timings. Run it inside a tokio runtime.
+pub async fn check_identical_requests() {
+    let log = CaptureLog::default();
+    let base = start(ItemsConfig::default(), Some(log.clone())).await;
+    let paths = Paths::new(&base);
+    paths.sdk_get(&paths.sdk_bearer).await;
+    paths.raw_get().await;
+    paths.sdk_post(&paths.sdk_signed).await;
+    paths.raw_post().await;
+    let seen = log.lock().expect("log").clone();
+    assert_eq!(seen.len(), 4);
+    assert_eq!(seen[0], seen[1], "GET: the SDK and the hand-written request differ");
+    assert_eq!(seen[2], seen[3], "POST: the SDK and the hand-written request differ");
+}
