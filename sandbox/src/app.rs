@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use axum::body::Body;
 use bytes::Bytes;
@@ -16,7 +17,7 @@ use tokio::sync::Notify;
 
 use crate::auth::{AuthInput, AuthStore, Credential, check_scopes};
 use crate::errors::ApiError;
-use crate::faults::{Fault, FaultPlan};
+use crate::faults::{Fault, FaultPlan, FaultTarget};
 use crate::idempotency::{Begin, IdempotencyStore, StoredResponse, fingerprint};
 use crate::operations::{OpStatus, Progression};
 use crate::ratelimit::{RateLimiter, Verdict};
@@ -50,6 +51,67 @@ pub struct Inner {
     pub seeded: SeededCredentials,
     /// Successful responses that did not match their spec schema: (operationId, errors).
     pub violations: Mutex<Vec<(String, String)>>,
+    /// Every request received, in the order their handling finished (see [`RequestRecord`]).
+    pub log: Mutex<Vec<RequestRecord>>,
+}
+
+/// One request as the sandbox saw it: for tests that assert on what reached the server
+/// (coverage of operations, spacing of retries after 429, faults hit).
+#[derive(Clone, Debug)]
+pub struct RequestRecord {
+    /// When the request arrived (before its body was read).
+    pub received_at: Instant,
+    /// When the response was handed to the connection; `None` when no response was sent
+    /// (drop-after-commit fault, or the client went away first).
+    pub responded_at: Option<Instant>,
+    /// Uppercase method.
+    pub method: String,
+    /// Path without query.
+    pub path: String,
+    /// Raw query string (empty when none).
+    pub query: String,
+    /// The matched operation's `operationId`, `None` when no route matched (or a fault answered
+    /// before routing).
+    pub operation_id: Option<String>,
+    /// HTTP status sent; 0 when no response was sent.
+    pub status: u16,
+    /// `Retry-After` sent, in seconds.
+    pub retry_after: Option<u64>,
+    /// The authenticated credential.
+    pub credential_id: Option<uuid::Uuid>,
+    /// `Idempotency-Key` header.
+    pub idempotency_key: Option<String>,
+    /// `x-client-request-id` header.
+    pub client_request_id: Option<String>,
+    /// The fault injected into this request, if any.
+    pub fault: Option<Fault>,
+    /// The response was a stored idempotent replay.
+    pub replayed: bool,
+}
+
+impl RequestRecord {
+    /// Whether the status is 2xx.
+    pub fn succeeded(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+}
+
+/// Pushes the record into the log when the request's handling ends, however it ends.
+struct LogGuard {
+    inner: Arc<Inner>,
+    record: Option<RequestRecord>,
+}
+
+impl Drop for LogGuard {
+    fn drop(&mut self) {
+        if let Some(r) = self.record.take() {
+            self.inner
+                .log
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(r);
+        }
+    }
 }
 
 /// What a handler sees.
@@ -190,9 +252,50 @@ fn edge_html() -> Response<Body> {
     r
 }
 
+fn header_owned(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+}
+
 async fn handle(inner: Arc<Inner>, conn: Conn, req: Request<Body>) -> Response<Body> {
     let request_id = uuid::Uuid::new_v4().to_string();
-    let (mut resp, verdict) = run(inner, &conn, req, &request_id).await;
+    let idempotency_key = header_owned(req.headers(), "idempotency-key");
+    let client_request_id = header_owned(req.headers(), "x-client-request-id");
+    let mut guard = LogGuard {
+        inner: inner.clone(),
+        record: Some(RequestRecord {
+            received_at: Instant::now(),
+            responded_at: None,
+            method: req.method().as_str().to_ascii_uppercase(),
+            path: req.uri().path().to_owned(),
+            query: req.uri().query().unwrap_or("").to_owned(),
+            operation_id: None,
+            status: 0,
+            retry_after: None,
+            credential_id: None,
+            idempotency_key,
+            client_request_id,
+            fault: None,
+            replayed: false,
+        }),
+    };
+    let (mut resp, verdict) = {
+        let record = guard.record.as_mut().expect("set above");
+        run(inner, &conn, req, &request_id, record).await
+    };
+    if let Some(r) = guard.record.as_mut() {
+        r.status = resp.status().as_u16();
+        r.retry_after = resp
+            .headers()
+            .get(http::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok());
+        r.replayed = resp.headers().contains_key("idempotent-replayed");
+        r.responded_at = Some(Instant::now());
+    }
+    drop(guard);
     let h = resp.headers_mut();
     if let Ok(v) = HeaderValue::from_str(&request_id) {
         h.insert("x-request-id", v);
@@ -212,6 +315,7 @@ async fn run(
     conn: &Conn,
     req: Request<Body>,
     request_id: &str,
+    record: &mut RequestRecord,
 ) -> (Response<Body>, Option<Verdict>) {
     let (parts, body) = req.into_parts();
     let method = parts.method.as_str().to_ascii_uppercase();
@@ -233,7 +337,19 @@ async fn run(
             );
         }
     };
-    let fault = inner.faults.lock().unwrap().next(&method, &path);
+    let query_key = form_pairs(&raw_query)
+        .into_iter()
+        .find(|(k, _)| k == "idempotency_key")
+        .map(|(_, v)| v);
+    let fault = {
+        let key = record.idempotency_key.as_deref().or(query_key.as_deref());
+        inner.faults.lock().unwrap().next_for(&FaultTarget {
+            method: &method,
+            path: &path,
+            idempotency_key: key,
+        })
+    };
+    record.fault = fault.clone();
     match &fault {
         Some(Fault::Status(s)) => {
             return (
@@ -258,6 +374,7 @@ async fn run(
         return (error_response(&e, request_id), None);
     };
     let op = op.clone();
+    record.operation_id = Some(op.operation_id.clone());
     // Authentication, rate limit, scopes.
     let cred = if let Some(security) = &op.security {
         let input = AuthInput {
@@ -270,6 +387,7 @@ async fn run(
         let authed = inner.auth.lock().unwrap().authenticate(&input);
         match authed {
             Ok(c) => {
+                record.credential_id = Some(c.id);
                 if let Err(e) = check_scopes(&c, security) {
                     return (error_response(&e, request_id), None);
                 }

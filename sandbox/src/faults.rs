@@ -31,6 +31,9 @@ pub struct Matcher {
     pub method: Option<String>,
     /// Path prefix (`/v1/deploy/`), any when `None`.
     pub path_prefix: Option<String>,
+    /// Only requests about this idempotency key: a write carrying it in `Idempotency-Key`, or an
+    /// operation lookup carrying it in the `idempotency_key` query parameter. Any when `None`.
+    pub idempotency_key: Option<String>,
 }
 
 impl Matcher {
@@ -44,6 +47,7 @@ impl Matcher {
         Self {
             method: Some(method.to_ascii_uppercase()),
             path_prefix: Some(path_prefix.to_owned()),
+            idempotency_key: None,
         }
     }
 
@@ -51,21 +55,47 @@ impl Matcher {
     pub fn writes() -> Self {
         Self {
             method: Some("WRITE".into()),
-            path_prefix: None,
+            ..Self::default()
         }
     }
 
-    fn matches(&self, method: &str, path: &str) -> bool {
+    /// Matches every request about one idempotency key: the write carrying it and the
+    /// reconciliation lookups (`GET /v1/operations?idempotency_key=…`) naming it. Lets a test
+    /// give each logical write its own fault sequence, independent of how concurrent writes
+    /// interleave.
+    pub fn key(idempotency_key: &str) -> Self {
+        Self {
+            idempotency_key: Some(idempotency_key.to_owned()),
+            ..Self::default()
+        }
+    }
+
+    fn matches(&self, req: &FaultTarget<'_>) -> bool {
         let m = match self.method.as_deref() {
             None => true,
-            Some("WRITE") => !matches!(method, "GET" | "HEAD" | "OPTIONS"),
-            Some(x) => x == method,
+            Some("WRITE") => !matches!(req.method, "GET" | "HEAD" | "OPTIONS"),
+            Some(x) => x == req.method,
         };
         m && self
             .path_prefix
             .as_deref()
-            .is_none_or(|p| path.starts_with(p))
+            .is_none_or(|p| req.path.starts_with(p))
+            && self
+                .idempotency_key
+                .as_deref()
+                .is_none_or(|k| req.idempotency_key == Some(k))
     }
+}
+
+/// What the fault plan sees of a request.
+#[derive(Clone, Copy, Debug)]
+pub struct FaultTarget<'a> {
+    /// Uppercase method.
+    pub method: &'a str,
+    /// Path without query.
+    pub path: &'a str,
+    /// The `Idempotency-Key` header, else the `idempotency_key` query parameter.
+    pub idempotency_key: Option<&'a str>,
 }
 
 #[derive(Clone, Debug)]
@@ -130,11 +160,22 @@ impl FaultPlan {
 
     /// The fault for this request, if any (consumes one use of a rule).
     pub fn next(&mut self, method: &str, path: &str) -> Option<Fault> {
+        self.next_for(&FaultTarget {
+            method,
+            path,
+            idempotency_key: None,
+        })
+    }
+
+    /// The fault for this request, if any (consumes one use of a rule; rules are tried in the
+    /// order they were pushed).
+    pub fn next_for(&mut self, req: &FaultTarget<'_>) -> Option<Fault> {
+        let (method, path) = (req.method, req.path);
         let mut chosen = None;
         if let Some(rule) = self
             .rules
             .iter_mut()
-            .find(|r| r.remaining > 0 && r.matcher.matches(method, path))
+            .find(|r| r.remaining > 0 && r.matcher.matches(req))
         {
             rule.remaining -= 1;
             chosen = Some(rule.fault.clone());
@@ -142,7 +183,7 @@ impl FaultPlan {
         self.rules.retain(|r| r.remaining > 0);
         if chosen.is_none()
             && let Some((random, state)) = self.random.as_mut()
-            && random.matcher.matches(method, path)
+            && random.matcher.matches(req)
         {
             for (fault, p) in &random.faults {
                 let draw = (splitmix64(state) >> 11) as f64 / (1u64 << 53) as f64;
@@ -171,6 +212,29 @@ mod tests {
         assert_eq!(p.next("POST", "/v1/deploy/x"), Some(Fault::Status(503)));
         assert_eq!(p.next("POST", "/v1/deploy/x"), Some(Fault::Status(503)));
         assert_eq!(p.next("POST", "/v1/deploy/x"), None);
+    }
+
+    #[test]
+    fn key_matcher_follows_one_write_and_its_lookups() {
+        let mut p = FaultPlan::default();
+        p.push(Fault::EdgeHtml, Matcher::key("key-aaaa"), 1);
+        p.push(Fault::Status(503), Matcher::key("key-aaaa"), 1);
+        let target = |method, key| FaultTarget {
+            method,
+            path: "/v1/x",
+            idempotency_key: key,
+        };
+        assert_eq!(p.next_for(&target("POST", Some("key-bbbb"))), None);
+        assert_eq!(p.next_for(&target("POST", None)), None);
+        assert_eq!(
+            p.next_for(&target("POST", Some("key-aaaa"))),
+            Some(Fault::EdgeHtml)
+        );
+        assert_eq!(
+            p.next_for(&target("GET", Some("key-aaaa"))),
+            Some(Fault::Status(503))
+        );
+        assert_eq!(p.next_for(&target("POST", Some("key-aaaa"))), None);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Notify;
 use uuid::Uuid;
 
-use crate::app::Inner;
+use crate::app::{Inner, RequestRecord};
 use crate::auth::{AuthStore, Credential};
 use crate::faults::{Fault, FaultPlan, Matcher, RandomFaults};
 use crate::idempotency::IdempotencyStore;
@@ -103,6 +103,7 @@ impl Sandbox {
             outcome: Mutex::new(OpStatus::Succeeded),
             seeded,
             violations: Mutex::new(Vec::new()),
+            log: Mutex::new(Vec::new()),
         });
         let listener = TcpListener::bind(config.addr).await?;
         let addr = listener.local_addr()?;
@@ -349,5 +350,50 @@ impl Sandbox {
     /// Total applied writes.
     pub fn total_writes(&self) -> u64 {
         self.inner.state.lock().unwrap().writes
+    }
+
+    // ---- request log ----
+
+    /// Every request received so far, ordered by arrival (`received_at`). A request whose
+    /// handling has not finished yet is not listed.
+    pub fn requests(&self) -> Vec<RequestRecord> {
+        let mut log = self.inner.log.lock().unwrap().clone();
+        log.sort_by_key(|r| r.received_at);
+        log
+    }
+
+    /// Forgets the request log.
+    pub fn clear_requests(&self) {
+        self.inner.log.lock().unwrap().clear();
+    }
+
+    /// The `operationId`s that got a 2xx answer at least once (a real round trip), sorted.
+    pub fn covered_operations(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .inner
+            .log
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|r| r.succeeded())
+            .filter_map(|r| r.operation_id.clone())
+            .collect();
+        ids.sort();
+        ids.dedup();
+        ids
+    }
+
+    /// Every `operationId` of the served spec, sorted.
+    pub fn spec_operations(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .inner
+            .spec
+            .operations
+            .iter()
+            .map(|o| o.operation_id.clone())
+            .collect();
+        ids.sort();
+        ids.dedup();
+        ids
     }
 }

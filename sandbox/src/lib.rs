@@ -27,8 +27,9 @@ pub mod state;
 pub mod synth;
 pub mod validate;
 
+pub use app::RequestRecord;
 pub use auth::{Credential, Mode};
-pub use faults::{Fault, Matcher, RandomFaults};
+pub use faults::{Fault, FaultTarget, Matcher, RandomFaults};
 pub use handle::{Sandbox, SandboxConfig};
 pub use operations::{OpStatus, Progression};
 pub use seed::SeededCredentials;

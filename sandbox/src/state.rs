@@ -246,6 +246,8 @@ pub struct State {
     pub tasks: Vec<DedicatedTask>,
     /// DNSSEC state per domain service id/name: (state, polls).
     pub dnssec: HashMap<String, (String, u32)>,
+    /// TCP proxy configurations per service (created on first read or update).
+    pub tcp_proxies: HashMap<Uuid, Value>,
     /// Applied writes per idempotency key.
     pub applied: HashMap<String, u32>,
     /// Total applied writes.
