@@ -290,6 +290,10 @@ pub enum TypeKind {
         tag: Option<String>,
         /// Variants.
         variants: Vec<UnionVariant>,
+        /// Every variant is a scalar (or a list of scalars): the union implements `Display`
+        /// and can be a parameter.
+        #[serde(skip_serializing_if = "is_false")]
+        display: bool,
     },
     /// A type alias.
     Alias {
@@ -419,6 +423,48 @@ pub enum TypeRef {
     Array(Box<TypeRef>),
     /// `BTreeMap<String, T>`.
     Map(Box<TypeRef>),
+}
+
+impl TypeRef {
+    /// Whether a value of this type can be written into a URL or header (`Display`), looking
+    /// named types up with `kind_of`; lists only when `allow_list` (comma-joined).
+    pub fn displayable<'a>(
+        &self,
+        kind_of: &dyn Fn(&str) -> Option<&'a TypeKind>,
+        allow_list: bool,
+    ) -> bool {
+        self.displayable_at(kind_of, allow_list, 0)
+    }
+
+    fn displayable_at<'a>(
+        &self,
+        kind_of: &dyn Fn(&str) -> Option<&'a TypeKind>,
+        allow_list: bool,
+        depth: usize,
+    ) -> bool {
+        if depth > 16 {
+            return false;
+        }
+        match self {
+            TypeRef::Named(name) => match kind_of(name) {
+                Some(TypeKind::Enum { .. }) => true,
+                Some(TypeKind::Alias { target }) => {
+                    target.displayable_at(kind_of, allow_list, depth + 1)
+                }
+                Some(TypeKind::Union {
+                    tag: None,
+                    variants,
+                    ..
+                }) => variants
+                    .iter()
+                    .all(|v| !v.boxed && v.ty.displayable_at(kind_of, true, depth + 1)),
+                _ => false,
+            },
+            TypeRef::Array(item) => allow_list && item.displayable_at(kind_of, false, depth + 1),
+            TypeRef::Json | TypeRef::JsonObject | TypeRef::Map(_) | TypeRef::Secret => false,
+            _ => true,
+        }
+    }
 }
 
 /// Integer widths.

@@ -105,6 +105,17 @@ pub fn camel(raw: &str) -> String {
     name
 }
 
+/// An enum variant identifier for `raw`: like [`camel`], but prelude names are fine as variants.
+pub fn variant(raw: &str) -> String {
+    let name = camel(raw);
+    match name.strip_suffix("Model") {
+        Some(base) if RESERVED_TYPES.contains(&base) && base != "Self" && camel(base) == name => {
+            base.to_owned()
+        }
+        _ => name,
+    }
+}
+
 /// Keeps ASCII letters, digits and `_` (non-ASCII letters are transliterated to `_`).
 fn ascii_only(s: &str) -> String {
     let mapped: String = s

@@ -130,9 +130,8 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
         None => (
             root.join("generated"),
             Options {
-                crate_name: "cloud-sdk".to_owned(),
                 spec_label,
-                layout: Layout::Workspace,
+                ..Options::workspace()
             },
         ),
     };

@@ -29,8 +29,8 @@ impl BillingOrderDraftRequest {
         }
     }
     /// Sets `idempotency_key`.
-    pub fn idempotency_key(mut self, value: String) -> Self {
-        self.idempotency_key = Some(value);
+    pub fn idempotency_key(mut self, value: impl Into<String>) -> Self {
+        self.idempotency_key = Some(value.into());
         self
     }
     /// Sets `currency`.

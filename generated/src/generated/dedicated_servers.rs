@@ -22,8 +22,8 @@ impl DedicatedAddonItem {
         Self { key: None, qty: None }
     }
     /// Sets `key`.
-    pub fn key(mut self, value: String) -> Self {
-        self.key = Some(value);
+    pub fn key(mut self, value: impl Into<String>) -> Self {
+        self.key = Some(value.into());
         self
     }
     /// Sets `qty`.
@@ -577,8 +577,8 @@ impl super::Client {
         &self,
         service_id: ::uuid::Uuid,
         task_id: ::uuid::Uuid,
-    ) -> DedicatedTask2<'_> {
-        DedicatedTask2 {
+    ) -> DedicatedTaskCall<'_> {
+        DedicatedTaskCall {
             client: self,
             service_id,
             task_id,
@@ -590,14 +590,14 @@ impl super::Client {
 /// Request builder for `GET /v1/dedicated/{serviceId}/tasks/{taskId}` (`dedicatedTask`): set optional parameters, then call `send`.
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until `send` is called"]
-pub struct DedicatedTask2<'c> {
+pub struct DedicatedTaskCall<'c> {
     client: &'c super::Client,
     service_id: ::uuid::Uuid,
     task_id: ::uuid::Uuid,
     options: ::sdk_runtime::CallOptions,
 }
 
-impl<'c> DedicatedTask2<'c> {
+impl<'c> DedicatedTaskCall<'c> {
     /// Sets the `x-client-request-id` correlation label (validated before any I/O).
     pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
         self.options.set_client_request_id(id);

@@ -22,8 +22,8 @@ impl AddonItem {
         Self { key: None, qty: None }
     }
     /// Sets `key`.
-    pub fn key(mut self, value: String) -> Self {
-        self.key = Some(value);
+    pub fn key(mut self, value: impl Into<String>) -> Self {
+        self.key = Some(value.into());
         self
     }
     /// Sets `qty`.
@@ -135,8 +135,8 @@ impl DeployRequest {
         self
     }
     /// Sets `hostname`.
-    pub fn hostname(mut self, value: String) -> Self {
-        self.hostname = Some(value);
+    pub fn hostname(mut self, value: impl Into<String>) -> Self {
+        self.hostname = Some(value.into());
         self
     }
     /// Sets `os`.
@@ -160,8 +160,8 @@ impl DeployRequest {
         self
     }
     /// Sets `backend_ip`.
-    pub fn backend_ip(mut self, value: String) -> Self {
-        self.backend_ip = Some(value);
+    pub fn backend_ip(mut self, value: impl Into<String>) -> Self {
+        self.backend_ip = Some(value.into());
         self
     }
     /// Sets `ports`.
@@ -274,10 +274,19 @@ impl<'de> ::serde::Deserialize<'de> for DeployRequestBillingCycle {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(untagged)]
 pub enum DeployRequestOs {
-    /// A `StringModel`.
-    StringModel(String),
+    /// A `String`.
+    String(String),
     /// A `Integer`.
     Integer(u64),
+}
+
+impl ::std::fmt::Display for DeployRequestOs {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self {
+            Self::String(value) => write!(f, "{}", value),
+            Self::Integer(value) => write!(f, "{}", value),
+        }
+    }
 }
 
 /// `LegacyDeployBilling`

@@ -102,13 +102,13 @@ impl DnsRecordSet {
         }
     }
     /// Sets `name`.
-    pub fn name(mut self, value: String) -> Self {
-        self.name = Some(value);
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
         self
     }
     /// Sets `type`.
-    pub fn type_(mut self, value: String) -> Self {
-        self.type_ = Some(value);
+    pub fn type_(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
         self
     }
     /// Sets `ttl`.

@@ -104,8 +104,8 @@ impl DomainContactAddress {
         }
     }
     /// Sets `state`.
-    pub fn state(mut self, value: String) -> Self {
-        self.state = Some(value);
+    pub fn state(mut self, value: impl Into<String>) -> Self {
+        self.state = Some(value.into());
         self
     }
 }
@@ -170,28 +170,28 @@ impl DomainContactCreateRequest {
         }
     }
     /// Sets `company_name`.
-    pub fn company_name(mut self, value: String) -> Self {
-        self.company_name = Some(value);
+    pub fn company_name(mut self, value: impl Into<String>) -> Self {
+        self.company_name = Some(value.into());
         self
     }
     /// Sets `tag`.
-    pub fn tag(mut self, value: String) -> Self {
-        self.tag = Some(value);
+    pub fn tag(mut self, value: impl Into<String>) -> Self {
+        self.tag = Some(value.into());
         self
     }
     /// Sets `vat`.
-    pub fn vat(mut self, value: String) -> Self {
-        self.vat = Some(value);
+    pub fn vat(mut self, value: impl Into<String>) -> Self {
+        self.vat = Some(value.into());
         self
     }
     /// Sets `passport_number`.
-    pub fn passport_number(mut self, value: String) -> Self {
-        self.passport_number = Some(value);
+    pub fn passport_number(mut self, value: impl Into<String>) -> Self {
+        self.passport_number = Some(value.into());
         self
     }
     /// Sets `tax_id`.
-    pub fn tax_id(mut self, value: String) -> Self {
-        self.tax_id = Some(value);
+    pub fn tax_id(mut self, value: impl Into<String>) -> Self {
+        self.tax_id = Some(value.into());
         self
     }
     /// Sets `additional_data`.

@@ -74,8 +74,8 @@ impl FirewallPolicyCreateRequest {
         }
     }
     /// Sets `description`.
-    pub fn description(mut self, value: String) -> Self {
-        self.description = Some(value);
+    pub fn description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
         self
     }
     /// Sets `policy_in`.
@@ -106,7 +106,7 @@ impl FirewallPolicyCreateRequest {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FirewallPolicyCreateRequestPolicyIn {
     /// `DROP`
-    DropModel,
+    Drop,
     /// `ACCEPT`
     Accept,
     /// A value this version of the SDK does not know; kept as received.
@@ -117,7 +117,7 @@ impl FirewallPolicyCreateRequestPolicyIn {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
-            Self::DropModel => "DROP",
+            Self::Drop => "DROP",
             Self::Accept => "ACCEPT",
             Self::Unknown(value) => value.as_str(),
         }
@@ -146,7 +146,7 @@ impl<'de> ::serde::Deserialize<'de> for FirewallPolicyCreateRequestPolicyIn {
         let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
         Ok(
             match value.as_str() {
-                "DROP" => Self::DropModel,
+                "DROP" => Self::Drop,
                 "ACCEPT" => Self::Accept,
                 _ => Self::Unknown(value),
             },
@@ -160,7 +160,7 @@ impl<'de> ::serde::Deserialize<'de> for FirewallPolicyCreateRequestPolicyIn {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FirewallPolicyCreateRequestPolicyOut {
     /// `DROP`
-    DropModel,
+    Drop,
     /// `ACCEPT`
     Accept,
     /// A value this version of the SDK does not know; kept as received.
@@ -171,7 +171,7 @@ impl FirewallPolicyCreateRequestPolicyOut {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
-            Self::DropModel => "DROP",
+            Self::Drop => "DROP",
             Self::Accept => "ACCEPT",
             Self::Unknown(value) => value.as_str(),
         }
@@ -200,7 +200,7 @@ impl<'de> ::serde::Deserialize<'de> for FirewallPolicyCreateRequestPolicyOut {
         let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
         Ok(
             match value.as_str() {
-                "DROP" => Self::DropModel,
+                "DROP" => Self::Drop,
                 "ACCEPT" => Self::Accept,
                 _ => Self::Unknown(value),
             },
@@ -331,8 +331,8 @@ impl FirewallRule {
         self
     }
     /// Sets `comment`.
-    pub fn comment(mut self, value: String) -> Self {
-        self.comment = Some(value);
+    pub fn comment(mut self, value: impl Into<String>) -> Self {
+        self.comment = Some(value.into());
         self
     }
     /// Sets `enabled`.
@@ -346,13 +346,13 @@ impl FirewallRule {
         self
     }
     /// Sets `iface`.
-    pub fn iface(mut self, value: String) -> Self {
-        self.iface = Some(value);
+    pub fn iface(mut self, value: impl Into<String>) -> Self {
+        self.iface = Some(value.into());
         self
     }
     /// Sets `log`.
-    pub fn log(mut self, value: String) -> Self {
-        self.log = Some(value);
+    pub fn log(mut self, value: impl Into<String>) -> Self {
+        self.log = Some(value.into());
         self
     }
 }
@@ -365,7 +365,7 @@ pub enum FirewallRuleAction {
     /// `ACCEPT`
     Accept,
     /// `DROP`
-    DropModel,
+    Drop,
     /// `REJECT`
     Reject,
     /// A value this version of the SDK does not know; kept as received.
@@ -377,7 +377,7 @@ impl FirewallRuleAction {
     pub fn as_str(&self) -> &str {
         match self {
             Self::Accept => "ACCEPT",
-            Self::DropModel => "DROP",
+            Self::Drop => "DROP",
             Self::Reject => "REJECT",
             Self::Unknown(value) => value.as_str(),
         }
@@ -407,7 +407,7 @@ impl<'de> ::serde::Deserialize<'de> for FirewallRuleAction {
         Ok(
             match value.as_str() {
                 "ACCEPT" => Self::Accept,
-                "DROP" => Self::DropModel,
+                "DROP" => Self::Drop,
                 "REJECT" => Self::Reject,
                 _ => Self::Unknown(value),
             },

@@ -549,8 +549,8 @@ impl super::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn api_credential(&self, id: ::uuid::Uuid) -> ApiCredential2<'_> {
-        ApiCredential2 {
+    pub fn api_credential(&self, id: ::uuid::Uuid) -> ApiCredentialCall<'_> {
+        ApiCredentialCall {
             client: self,
             id,
             options: ::sdk_runtime::CallOptions::default(),
@@ -561,13 +561,13 @@ impl super::Client {
 /// Request builder for `GET /v1/api-credentials/{id}` (`apiCredential`): set optional parameters, then call `send`.
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until `send` is called"]
-pub struct ApiCredential2<'c> {
+pub struct ApiCredentialCall<'c> {
     client: &'c super::Client,
     id: ::uuid::Uuid,
     options: ::sdk_runtime::CallOptions,
 }
 
-impl<'c> ApiCredential2<'c> {
+impl<'c> ApiCredentialCall<'c> {
     /// Sets the `x-client-request-id` correlation label (validated before any I/O).
     pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
         self.options.set_client_request_id(id);

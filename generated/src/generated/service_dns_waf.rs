@@ -81,8 +81,8 @@ impl WebsiteSslUploadRequest {
         }
     }
     /// Sets `bundle`.
-    pub fn bundle(mut self, value: String) -> Self {
-        self.bundle = Some(value);
+    pub fn bundle(mut self, value: impl Into<String>) -> Self {
+        self.bundle = Some(value.into());
         self
     }
 }

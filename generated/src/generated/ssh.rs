@@ -69,13 +69,13 @@ impl SshKeyGenerateRequest {
         }
     }
     /// Sets `algorithm`.
-    pub fn algorithm(mut self, value: String) -> Self {
-        self.algorithm = Some(value);
+    pub fn algorithm(mut self, value: impl Into<String>) -> Self {
+        self.algorithm = Some(value.into());
         self
     }
     /// Sets `format`.
-    pub fn format(mut self, value: String) -> Self {
-        self.format = Some(value);
+    pub fn format(mut self, value: impl Into<String>) -> Self {
+        self.format = Some(value.into());
         self
     }
 }

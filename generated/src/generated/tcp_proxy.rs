@@ -193,8 +193,8 @@ impl TcpProxyPortMapping {
         self
     }
     /// Sets `backend_ip`.
-    pub fn backend_ip(mut self, value: String) -> Self {
-        self.backend_ip = Some(value);
+    pub fn backend_ip(mut self, value: impl Into<String>) -> Self {
+        self.backend_ip = Some(value.into());
         self
     }
     /// Sets `proxy_protocol_v2`.
@@ -291,8 +291,8 @@ impl TcpProxyUpdateRequest {
         }
     }
     /// Sets `backend_ip`.
-    pub fn backend_ip(mut self, value: String) -> Self {
-        self.backend_ip = Some(value);
+    pub fn backend_ip(mut self, value: impl Into<String>) -> Self {
+        self.backend_ip = Some(value.into());
         self
     }
     /// Sets `ports`.

@@ -66,7 +66,15 @@ pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
                 }
             }
         }
-        TypeKind::Union { tag, variants } => union_def(cx, &name, tag.as_deref(), variants),
+        TypeKind::Union {
+            tag,
+            variants,
+            display,
+        } => {
+            let display = display.then(|| union_display(cx, &name, variants));
+            let def = union_def(cx, &name, tag.as_deref(), variants);
+            quote!(#def #display)
+        }
         TypeKind::Alias { target } => {
             let target = cx.ty(target);
             quote!(pub type #name = #target;)
@@ -249,11 +257,15 @@ fn constructor(
                 }
             });
         } else {
-            let value = wrap(quote!(value));
+            let (arg, value) = if f.ty == TypeRef::String {
+                (quote!(impl Into<String>), quote!(value.into()))
+            } else {
+                (inner, wrap(quote!(value)))
+            };
             inits.push(quote!(#ident: None));
             setters.push(quote! {
                 #doc
-                pub fn #setter(mut self, value: #inner) -> Self {
+                pub fn #setter(mut self, value: #arg) -> Self {
                     self.#ident = Some(#value);
                     self
                 }
@@ -379,6 +391,53 @@ fn union_def(
                 match tag.as_deref() {
                     #( #arms )*
                     _ => Ok(Self::Unknown(value)),
+                }
+            }
+        }
+    }
+}
+
+/// `Display` for a union of scalars: the variant's value (lists comma-joined).
+fn union_display(
+    cx: &Ctx<'_>,
+    name: &proc_macro2::Ident,
+    variants: &[UnionVariant],
+) -> TokenStream {
+    let arms = variants.iter().map(|v| {
+        let ident = format_ident!("{}", v.rust_name);
+        let one = |x: TokenStream, ty: &TypeRef| {
+            if cx.resolves_to(ty, &TypeRef::DateTime) {
+                quote!(f.write_str(&#x.to_rfc3339()))
+            } else {
+                quote!(write!(f, "{}", #x))
+            }
+        };
+        match &v.ty {
+            TypeRef::Array(item) => {
+                let write = one(quote!(item), item);
+                quote! {
+                    Self::#ident(items) => {
+                        for (i, item) in items.iter().enumerate() {
+                            if i > 0 {
+                                f.write_str(",")?;
+                            }
+                            #write?;
+                        }
+                        Ok(())
+                    }
+                }
+            }
+            ty => {
+                let write = one(quote!(value), ty);
+                quote!(Self::#ident(value) => #write,)
+            }
+        }
+    });
+    quote! {
+        impl ::std::fmt::Display for #name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                match self {
+                    #( #arms )*
                 }
             }
         }

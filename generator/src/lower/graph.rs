@@ -10,6 +10,7 @@ pub(crate) const SHARED_MODULE: &str = "types";
 pub(super) fn finish(mut api: Api) -> Api {
     break_alias_cycles(&mut api.types);
     box_recursive(&mut api.types);
+    mark_display_unions(&mut api.types);
     let all = edges(&api.types, true);
     let mut areas: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut request: BTreeSet<String> = BTreeSet::new();
@@ -165,6 +166,27 @@ fn break_alias_cycles(types: &mut [TypeDef]) {
             if reach(&aliases, start).contains(&def.name) {
                 *target = TypeRef::Json;
             }
+        }
+    }
+}
+
+/// Sets `display` on unions whose variants are all scalars (or lists of scalars).
+fn mark_display_unions(types: &mut [TypeDef]) {
+    let flags: Vec<bool> = {
+        let kinds: BTreeMap<&str, &TypeKind> =
+            types.iter().map(|d| (d.name.as_str(), &d.kind)).collect();
+        let kind_of = |name: &str| kinds.get(name).copied();
+        types
+            .iter()
+            .map(|d| {
+                matches!(d.kind, TypeKind::Union { tag: None, .. })
+                    && TypeRef::Named(d.name.clone()).displayable(&kind_of, false)
+            })
+            .collect()
+    };
+    for (def, flag) in types.iter_mut().zip(flags) {
+        if let TypeKind::Union { display, .. } = &mut def.kind {
+            *display = flag;
         }
     }
 }

@@ -111,7 +111,12 @@ impl<'a> Lowerer<'a> {
                 .map(|(_, a)| a.module.clone())
                 .unwrap_or_default();
             let fn_name = fn_names.claim(naming::snake(&id));
-            let builder_name = self.type_names.claim(naming::camel(&id));
+            let camel = naming::camel(&id);
+            let builder_name = if self.type_names.contains(&camel) {
+                self.type_names.claim(format!("{camel}Call"))
+            } else {
+                self.type_names.claim(camel)
+            };
             let base = OpBase {
                 id,
                 fn_name,
@@ -305,20 +310,8 @@ impl<'a> Lowerer<'a> {
 
     /// Whether a parameter of this type can be written into a URL or header.
     fn displayable(&self, ty: &TypeRef, allow_list: bool) -> bool {
-        match ty {
-            TypeRef::Named(name) => {
-                match self.defs.iter().find(|d| &d.name == name).map(|d| &d.kind) {
-                    Some(TypeKind::Enum { .. }) => true,
-                    Some(TypeKind::Alias { target }) => {
-                        self.displayable(&target.clone(), allow_list)
-                    }
-                    _ => false,
-                }
-            }
-            TypeRef::Array(item) => allow_list && self.displayable(item, false),
-            TypeRef::Json | TypeRef::JsonObject | TypeRef::Map(_) | TypeRef::Secret => false,
-            _ => true,
-        }
+        let kind_of = |name: &str| self.defs.iter().find(|d| d.name == name).map(|d| &d.kind);
+        ty.displayable(&kind_of, allow_list)
     }
 
     fn body(&mut self, op: &Node<'a>, camel: &str) -> Result<Option<Body>, Skip> {

@@ -381,7 +381,7 @@ impl<'a> Lowerer<'a> {
                     )));
                 }
                 members.push(ExclusiveMember {
-                    variant: variants.claim(naming::camel(member)),
+                    variant: variants.claim(naming::variant(member)),
                     name: field.name,
                     ty: field.ty,
                     boxed: false,
@@ -443,7 +443,11 @@ impl<'a> Lowerer<'a> {
         if tag.is_none() {
             variants.iter_mut().for_each(|v| v.tag_value = None);
         }
-        Ok(TypeKind::Union { tag, variants })
+        Ok(TypeKind::Union {
+            tag,
+            variants,
+            display: false,
+        })
     }
 
     /// The discriminating property: `discriminator.propertyName`, or a property every member
@@ -488,11 +492,11 @@ impl<'a> Lowerer<'a> {
             return name.clone();
         }
         if let Some(title) = member.str("title") {
-            return naming::camel(title);
+            return naming::variant(title);
         }
         let resolved = member.resolve(self.root).unwrap_or_else(|_| member.clone());
         match type_list(&resolved).0.as_slice() {
-            [t] => naming::camel(t),
+            [t] => naming::variant(t),
             _ => format!("Variant{index}"),
         }
     }
@@ -508,7 +512,7 @@ fn enum_kind(values: &[String]) -> TypeKind {
         }
         variants.push(EnumVariant {
             value: value.clone(),
-            rust_name: names.claim(naming::camel(value)),
+            rust_name: names.claim(naming::variant(value)),
         });
     }
     TypeKind::Enum { variants }
