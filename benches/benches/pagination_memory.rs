@@ -21,13 +21,25 @@ async fn fetch(client: &Client, next: Option<Continuation>) -> Result<Response<I
     if let Some(c) = next {
         c.apply(&mut request);
     }
-    client.execute::<ItemPage>(request, CallOptions::default()).await
+    client
+        .execute::<ItemPage>(request, CallOptions::default())
+        .await
 }
 
 fn main() {
     let full = std::env::args().any(|a| a == "--bench");
-    let items = if full { ItemsConfig::default() } else { ItemsConfig { total: 2_000, per_page: 1_000 } };
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio runtime");
+    let items = if full {
+        ItemsConfig::default()
+    } else {
+        ItemsConfig {
+            total: 2_000,
+            per_page: 1_000,
+        }
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
     rt.block_on(async {
         let base = start(items, None).await;
         let client = Client::new(Config::new(&base).bearer("ccs_bench01.secret")).expect("client");
@@ -70,10 +82,22 @@ fn main() {
         drop(all);
 
         let serialized_page = items.render(1).len();
-        println!("pagination_memory: {} items, {} per page ({} pages), page JSON {}", items.total, page_len, items.pages(), human(serialized_page as u64));
+        println!(
+            "pagination_memory: {} items, {} per page ({} pages), page JSON {}",
+            items.total,
+            page_len,
+            items.pages(),
+            human(serialized_page as u64)
+        );
         println!("| figure | heap bytes | vs one page held |");
         println!("| --- | ---: | ---: |");
-        let row = |name: &str, v: usize| println!("| {name} | {} | {:.2}x |", human(v as u64), v as f64 / page_live as f64);
+        let row = |name: &str, v: usize| {
+            println!(
+                "| {name} | {} | {:.2}x |",
+                human(v as u64),
+                v as f64 / page_live as f64
+            )
+        };
         row("one page held (decoded `Response<ItemPage>`)", page_live);
         row("peak while fetching one page", page_peak);
         row("**peak while streaming all items**", stream_peak);

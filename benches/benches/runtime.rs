@@ -8,7 +8,10 @@ use sdk_benches::requests::{Paths, check_identical_requests};
 use sdk_benches::server::{ItemsConfig, start};
 
 fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio runtime")
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime")
 }
 
 fn requests(c: &mut Criterion) {
@@ -19,14 +22,24 @@ fn requests(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("get_small");
     group.bench_function("raw_reqwest", |b| b.to_async(&rt).iter(|| paths.raw_get()));
-    group.bench_function("sdk", |b| b.to_async(&rt).iter(|| paths.sdk_get(&paths.sdk_bearer)));
-    group.bench_function("sdk_no_timeouts", |b| b.to_async(&rt).iter(|| paths.sdk_get(&paths.sdk_bearer_no_timeouts)));
+    group.bench_function("sdk", |b| {
+        b.to_async(&rt).iter(|| paths.sdk_get(&paths.sdk_bearer))
+    });
+    group.bench_function("sdk_no_timeouts", |b| {
+        b.to_async(&rt)
+            .iter(|| paths.sdk_get(&paths.sdk_bearer_no_timeouts))
+    });
     group.finish();
 
     let mut group = c.benchmark_group("signed_post");
     group.bench_function("raw_reqwest", |b| b.to_async(&rt).iter(|| paths.raw_post()));
-    group.bench_function("sdk", |b| b.to_async(&rt).iter(|| paths.sdk_post(&paths.sdk_signed)));
-    group.bench_function("sdk_no_timeouts", |b| b.to_async(&rt).iter(|| paths.sdk_post(&paths.sdk_signed_no_timeouts)));
+    group.bench_function("sdk", |b| {
+        b.to_async(&rt).iter(|| paths.sdk_post(&paths.sdk_signed))
+    });
+    group.bench_function("sdk_no_timeouts", |b| {
+        b.to_async(&rt)
+            .iter(|| paths.sdk_post(&paths.sdk_signed_no_timeouts))
+    });
     group.finish();
 }
 

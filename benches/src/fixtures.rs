@@ -1,9 +1,9 @@
 //! Request and response types shared by the SDK path and the hand-written baseline, shaped like
 //! generated models (serde derives, `uuid` ids, an enum, optional fields).
 
-use serde::{Deserialize, Serialize};
 use sdk_runtime::pagination::{Continuation, Paginated, next_page};
 use sdk_runtime::{Idempotency, Method, OperationSpec};
+use serde::{Deserialize, Serialize};
 
 /// `GET /v1/products/{id}` as a generated crate would declare it.
 pub static GET_PRODUCT: OperationSpec = OperationSpec {
@@ -81,9 +81,15 @@ pub fn product() -> Product {
         price: "129.50".into(),
         currency: "EUR".into(),
         status: ProductStatus::Active,
-        regions: vec!["eu-west-1".into(), "eu-central-1".into(), "us-east-2".into()],
+        regions: vec![
+            "eu-west-1".into(),
+            "eu-central-1".into(),
+            "us-east-2".into(),
+        ],
         created_at: "2026-03-14T09:26:53Z".into(),
-        description: Some("Highly available PostgreSQL cluster with daily backups and PITR.".into()),
+        description: Some(
+            "Highly available PostgreSQL cluster with daily backups and PITR.".into(),
+        ),
     }
 }
 
@@ -121,7 +127,9 @@ pub fn create_zone_request() -> CreateZoneRequest {
     CreateZoneRequest {
         name: "bench.example.com".into(),
         kind: ZoneKind::Primary,
-        project_id: "0d6f3c2b-8e4a-4b7d-9c1e-5a2f7b3d9e60".parse().expect("uuid"),
+        project_id: "0d6f3c2b-8e4a-4b7d-9c1e-5a2f7b3d9e60"
+            .parse()
+            .expect("uuid"),
         ttl: 3600,
         masters: Vec::new(),
         description: Some("zone created by the sdk-benches signed POST benchmark".into()),
@@ -150,7 +158,9 @@ pub struct Zone {
 /// The zone the server answers with.
 pub fn zone() -> Zone {
     Zone {
-        id: "3c1a9e7f-2b4d-4e8a-b6c0-9d1f5e7a3b28".parse().expect("uuid"),
+        id: "3c1a9e7f-2b4d-4e8a-b6c0-9d1f5e7a3b28"
+            .parse()
+            .expect("uuid"),
         name: "bench.example.com".into(),
         kind: ZoneKind::Primary,
         status: "pending".into(),

@@ -8,3 +8,4 @@ pub mod alloc;
 pub mod fixtures;
 pub mod requests;
 pub mod server;
+pub mod synth;

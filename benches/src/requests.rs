@@ -7,10 +7,14 @@
 use std::time::Duration;
 
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
-use sdk_runtime::signing::{CANONICAL_PREFIX, content_sha256, hmac_sha256_base64, new_nonce, unix_timestamp};
+use sdk_runtime::signing::{
+    CANONICAL_PREFIX, content_sha256, hmac_sha256_base64, new_nonce, unix_timestamp,
+};
 use sdk_runtime::{CallOptions, Client, Config, Request, SdkIdentity, Timeouts};
 
-use crate::fixtures::{CREATE_ZONE, CreateZoneRequest, GET_PRODUCT, PRODUCT_ID, Product, Zone, create_zone_request};
+use crate::fixtures::{
+    CREATE_ZONE, CreateZoneRequest, GET_PRODUCT, PRODUCT_ID, Product, Zone, create_zone_request,
+};
 use crate::server::{CaptureLog, ItemsConfig, start};
 
 /// Bearer credential used by the GET paths.
@@ -42,7 +46,11 @@ fn config(base: &str) -> Config {
 }
 
 fn no_timeouts() -> Timeouts {
-    Timeouts { connect: Some(Duration::from_secs(10)), attempt: None, total: None }
+    Timeouts {
+        connect: Some(Duration::from_secs(10)),
+        attempt: None,
+        total: None,
+    }
 }
 
 impl Paths {
@@ -53,11 +61,16 @@ impl Paths {
         Self {
             user_agent: bearer.effective_user_agent(),
             sdk_bearer: Client::new(bearer.clone()).expect("sdk client"),
-            sdk_bearer_no_timeouts: Client::new(bearer.timeouts(no_timeouts())).expect("sdk client"),
+            sdk_bearer_no_timeouts: Client::new(bearer.timeouts(no_timeouts()))
+                .expect("sdk client"),
             sdk_signed: Client::new(signed.clone()).expect("sdk client"),
-            sdk_signed_no_timeouts: Client::new(signed.timeouts(no_timeouts())).expect("sdk client"),
+            sdk_signed_no_timeouts: Client::new(signed.timeouts(no_timeouts()))
+                .expect("sdk client"),
             // The same builder call the runtime's default transport makes.
-            raw: reqwest::Client::builder().connect_timeout(Duration::from_secs(10)).build().expect("reqwest"),
+            raw: reqwest::Client::builder()
+                .connect_timeout(Duration::from_secs(10))
+                .build()
+                .expect("reqwest"),
             product_url: format!("{base}/v1/products/{PRODUCT_ID}"),
             zone_url: format!("{base}/v1/dns/zones"),
             body: create_zone_request(),
@@ -68,7 +81,11 @@ impl Paths {
     pub async fn sdk_get(&self, client: &Client) -> Product {
         let mut request = Request::new(&GET_PRODUCT);
         request.path_param("id", &PRODUCT_ID);
-        client.execute::<Product>(request, CallOptions::default()).await.expect("sdk get").into_body()
+        client
+            .execute::<Product>(request, CallOptions::default())
+            .await
+            .expect("sdk get")
+            .into_body()
     }
 
     /// Hand-written: the same GET with reqwest.
@@ -91,7 +108,11 @@ impl Paths {
     pub async fn sdk_post(&self, client: &Client) -> Zone {
         let mut request = Request::new(&CREATE_ZONE);
         request.json_body(&self.body).expect("body");
-        client.execute::<Zone>(request, CallOptions::default()).await.expect("sdk post").into_body()
+        client
+            .execute::<Zone>(request, CallOptions::default())
+            .await
+            .expect("sdk post")
+            .into_body()
     }
 
     /// Hand-written: the same signed POST with reqwest (same canonical string and headers).
@@ -138,6 +159,12 @@ pub async fn check_identical_requests() {
     paths.raw_post().await;
     let seen = log.lock().expect("log").clone();
     assert_eq!(seen.len(), 4);
-    assert_eq!(seen[0], seen[1], "GET: the SDK and the hand-written request differ");
-    assert_eq!(seen[2], seen[3], "POST: the SDK and the hand-written request differ");
+    assert_eq!(
+        seen[0], seen[1],
+        "GET: the SDK and the hand-written request differ"
+    );
+    assert_eq!(
+        seen[2], seen[3],
+        "POST: the SDK and the hand-written request differ"
+    );
 }

@@ -32,7 +32,10 @@ pub struct ItemsConfig {
 
 impl Default for ItemsConfig {
     fn default() -> Self {
-        Self { total: 100_000, per_page: 1_000 }
+        Self {
+            total: 100_000,
+            per_page: 1_000,
+        }
     }
 }
 
@@ -46,7 +49,11 @@ impl ItemsConfig {
     pub fn render(&self, page: u64) -> Vec<u8> {
         let start = (page.saturating_sub(1)) * self.per_page;
         let end = (start + self.per_page).min(self.total);
-        let body = ItemPage { items: (start..end).map(item).collect(), page: Some(page), pages: Some(self.pages()) };
+        let body = ItemPage {
+            items: (start..end).map(item).collect(),
+            page: Some(page),
+            pages: Some(self.pages()),
+        };
         serde_json::to_vec(&body).expect("serializable")
     }
 }
@@ -77,8 +84,14 @@ pub type CaptureLog = Arc<Mutex<Vec<Captured>>>;
 fn json(status: StatusCode, body: Bytes) -> Response {
     let mut response = (status, body).into_response();
     let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    headers.insert("x-request-id", HeaderValue::from_static("req_01HV6Z8Y3N4Q5R6S7T8U9V0W1X"));
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    headers.insert(
+        "x-request-id",
+        HeaderValue::from_static("req_01HV6Z8Y3N4Q5R6S7T8U9V0W1X"),
+    );
     response
 }
 
@@ -97,19 +110,33 @@ struct PageQuery {
 }
 
 async fn list_items(State(state): State<AppState>, Query(q): Query<PageQuery>) -> Response {
-    json(StatusCode::OK, Bytes::from(state.items.render(q.page.unwrap_or(1))))
+    json(
+        StatusCode::OK,
+        Bytes::from(state.items.render(q.page.unwrap_or(1))),
+    )
 }
 
 async fn capture(State(log): State<CaptureLog>, request: Request, next: Next) -> Response {
     let (parts, body) = request.into_parts();
-    let bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap_or_default();
+    let bytes = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .unwrap_or_default();
     log.lock().expect("capture log").push(Captured {
         method: parts.method.to_string(),
-        target: parts.uri.path_and_query().map(|p| p.to_string()).unwrap_or_default(),
-        headers: parts.headers.iter().map(|(n, v)| (n.to_string(), v.len())).collect(),
+        target: parts
+            .uri
+            .path_and_query()
+            .map(|p| p.to_string())
+            .unwrap_or_default(),
+        headers: parts
+            .headers
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.len()))
+            .collect(),
         body: bytes.to_vec(),
     });
-    next.run(Request::from_parts(parts, axum::body::Body::from(bytes))).await
+    next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))
+        .await
 }
 
 /// Starts the server on `127.0.0.1:0` on the current tokio runtime and returns its base URL
@@ -128,7 +155,9 @@ pub async fn start(items: ItemsConfig, log: Option<CaptureLog>) -> String {
     if let Some(log) = log {
         app = app.layer(middleware::from_fn_with_state(log, capture));
     }
-    let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await.expect("bind loopback");
+    let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0)))
+        .await
+        .expect("bind loopback");
     let addr = listener.local_addr().expect("local addr");
     tokio::spawn(async move {
         axum::serve(listener, app).await.expect("serve");

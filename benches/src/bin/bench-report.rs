@@ -1,0 +1,413 @@
+//! Whole-process benchmark runner of issue #6: prints Markdown tables with ratios.
+//!
+//! ```text
+//! cargo run -p sdk-benches --release --bin bench-report -- [SECTION...]
+//!   runtime   SDK vs hand-written reqwest, interleaved rounds, one current_thread runtime
+//!   gen       generator time and peak memory (child process per run) on the real and
+//!             synthetic documents; time per operation
+//!   compile   cargo check / debug build time of cloud-sdk alone, all areas vs one; lines/op
+//! (no section: all three)
+//! ```
+//!
+//! Internal: `bench-report gen-child SPEC` generates once in-process and prints
+//! `nanos operations files lines peak_heap_bytes peak_rss_bytes`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use sdk_benches::alloc::{self, Counting, human};
+use sdk_benches::requests::{Paths, check_identical_requests};
+use sdk_benches::server::{ItemsConfig, start};
+use sdk_generator::emit::{Layout, Options};
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf()
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("gen-child") {
+        gen_child(Path::new(args.get(1).expect("gen-child SPEC")));
+        return;
+    }
+    let all = args.is_empty();
+    let wants = |s: &str| all || args.iter().any(|a| a == s);
+    machine();
+    if wants("runtime") {
+        runtime_section();
+    }
+    if wants("gen") {
+        gen_section();
+    }
+    if wants("compile") {
+        compile_section();
+    }
+}
+
+fn sh(cmd: &str) -> String {
+    Command::new("sh")
+        .args(["-c", cmd])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_default()
+}
+
+fn machine() {
+    println!("## Machine\n");
+    println!("- date: {}", sh("date -u '+%Y-%m-%d %H:%M UTC'"));
+    println!("- nproc: {}", sh("nproc"));
+    println!(
+        "- CPU: {}",
+        sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'")
+    );
+    println!(
+        "- memory: {}",
+        sh("free -h | awk '/^Mem:/ {print $2\" total, \"$7\" available\"}'")
+    );
+    println!("- rustc: {}", sh("rustc --version"));
+    println!("- load at start: {}\n", sh("cut -d' ' -f1-3 /proc/loadavg"));
+}
+
+// ---------------------------------------------------------------- runtime
+
+/// Times `n` sequential calls of `f` and returns microseconds per call.
+async fn per_call<F, Fut>(n: u32, mut f: F) -> f64
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future,
+{
+    let start = Instant::now();
+    for _ in 0..n {
+        std::hint::black_box(f().await);
+    }
+    start.elapsed().as_secs_f64() * 1e6 / f64::from(n)
+}
+
+fn runtime_section() {
+    const ROUNDS: usize = 21;
+    const CALLS: u32 = 500;
+    println!("## Runtime: SDK vs hand-written reqwest (same bytes, same loopback server)\n");
+    println!(
+        "Client and server share one `current_thread` tokio runtime. {ROUNDS} interleaved rounds of \
+         {CALLS} sequential calls per path (order alternating per round); median of per-round \
+         figures; ratio = median of per-round SDK/raw ratios.\n"
+    );
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    rt.block_on(async {
+        check_identical_requests().await;
+        let base = start(ItemsConfig::default(), None).await;
+        let p = Paths::new(&base);
+        // Warm-up: connections, lazy statics, allocator.
+        for _ in 0..500 {
+            p.raw_get().await;
+            p.sdk_get(&p.sdk_bearer).await;
+            p.raw_post().await;
+            p.sdk_post(&p.sdk_signed).await;
+        }
+        println!(
+            "| request | raw reqwest µs | SDK µs | SDK/raw | SDK without timeouts µs | ratio |"
+        );
+        println!("| --- | ---: | ---: | ---: | ---: | ---: |");
+        for kind in ["small GET (bearer)", "signed POST"] {
+            let (mut raw, mut sdk, mut sdk_nt, mut ratio, mut ratio_nt) =
+                (vec![], vec![], vec![], vec![], vec![]);
+            for round in 0..ROUNDS {
+                let get = kind.starts_with("small");
+                let mut times = [0.0f64; 3];
+                let order: [usize; 3] = if round % 2 == 0 { [0, 1, 2] } else { [2, 1, 0] };
+                for which in order {
+                    times[which] = match (get, which) {
+                        (true, 0) => per_call(CALLS, || p.raw_get()).await,
+                        (true, 1) => per_call(CALLS, || p.sdk_get(&p.sdk_bearer)).await,
+                        (true, _) => per_call(CALLS, || p.sdk_get(&p.sdk_bearer_no_timeouts)).await,
+                        (false, 0) => per_call(CALLS, || p.raw_post()).await,
+                        (false, 1) => per_call(CALLS, || p.sdk_post(&p.sdk_signed)).await,
+                        (false, _) => {
+                            per_call(CALLS, || p.sdk_post(&p.sdk_signed_no_timeouts)).await
+                        }
+                    };
+                }
+                raw.push(times[0]);
+                sdk.push(times[1]);
+                sdk_nt.push(times[2]);
+                ratio.push(times[1] / times[0]);
+                ratio_nt.push(times[2] / times[0]);
+            }
+            println!(
+                "| {kind} | {:.1} | {:.1} | **{:.3}** | {:.1} | {:.3} |",
+                median(&mut raw),
+                median(&mut sdk),
+                median(&mut ratio),
+                median(&mut sdk_nt),
+                median(&mut ratio_nt)
+            );
+        }
+    });
+    println!();
+}
+
+// ---------------------------------------------------------------- generator
+
+fn gen_child(spec: &Path) {
+    let options = Options {
+        crate_name: "bench-sdk".into(),
+        spec_label: spec.display().to_string(),
+        layout: Layout::Standalone {
+            runtime_path: root().join("runtime"),
+        },
+    };
+    let base = alloc::reset_peak();
+    let start = Instant::now();
+    let (api, files) = sdk_generator::generate(spec, &options).expect("generation");
+    let nanos = start.elapsed().as_nanos();
+    let peak_heap = alloc::peak() - base;
+    let lines: usize = files.iter().map(|f| f.contents.lines().count()).sum();
+    println!(
+        "{nanos} {} {} {lines} {peak_heap} {}",
+        api.operations.len(),
+        files.len(),
+        alloc::peak_rss().unwrap_or(0)
+    );
+}
+
+struct GenRun {
+    secs: f64,
+    ops: usize,
+    files: usize,
+    lines: usize,
+    peak_heap: u64,
+    peak_rss: u64,
+}
+
+fn run_child(spec: &Path) -> GenRun {
+    let out = Command::new(std::env::current_exe().expect("current exe"))
+        .arg("gen-child")
+        .arg(spec)
+        .output()
+        .expect("spawn gen-child");
+    assert!(
+        out.status.success(),
+        "generation of {} failed:\n{}",
+        spec.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let f: Vec<u128> = text
+        .split_whitespace()
+        .map(|v| v.parse().expect("number"))
+        .collect();
+    GenRun {
+        secs: f[0] as f64 / 1e9,
+        ops: f[1] as usize,
+        files: f[2] as usize,
+        lines: f[3] as usize,
+        peak_heap: f[4] as u64,
+        peak_rss: f[5] as u64,
+    }
+}
+
+fn gen_section() {
+    const RUNS: usize = 3;
+    println!("## Generator (release, in a child process per run; median of {RUNS} runs)\n");
+    println!(
+        "Time is `sdk_generator::generate` (read, lower, emit with prettyplease; no disk writes); \
+         peak heap from a counting allocator, peak RSS from the child's `VmHWM`.\n"
+    );
+    let dir = root().join("target").join("bench-specs");
+    std::fs::create_dir_all(&dir).expect("target/bench-specs");
+    let mut specs: Vec<(String, PathBuf, u64)> = vec![
+        (
+            "spec/openapi.yaml".into(),
+            root().join("spec/openapi.yaml"),
+            0,
+        ),
+        (
+            "realspecs/vultr.json".into(),
+            PathBuf::from("/work/shared/realspecs/vultr.json"),
+            0,
+        ),
+    ];
+    for n in [100usize, 1_000, 5_000] {
+        let path = dir.join(format!("synthetic-{n}.json"));
+        std::fs::write(
+            &path,
+            serde_json::to_vec_pretty(&sdk_benches::synth::document(n)).expect("json"),
+        )
+        .expect("write synthetic spec");
+        specs.push((format!("synthetic {n} ops"), path, 0));
+    }
+    for s in &mut specs {
+        s.2 = std::fs::metadata(&s.1).map(|m| m.len()).unwrap_or(0);
+    }
+    println!(
+        "| document | size | operations | time | µs / op | peak heap | peak RSS | files | lines | lines / op |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let mut synthetic = Vec::new();
+    for (label, path, size) in &specs {
+        if !path.exists() {
+            println!("| {label} | missing | | | | | | | | |");
+            continue;
+        }
+        let mut runs: Vec<GenRun> = (0..RUNS).map(|_| run_child(path)).collect();
+        runs.sort_by(|a, b| a.secs.total_cmp(&b.secs));
+        let r = &runs[RUNS / 2];
+        let peak_heap = runs.iter().map(|r| r.peak_heap).max().unwrap_or(0);
+        let peak_rss = runs.iter().map(|r| r.peak_rss).max().unwrap_or(0);
+        let per_op = r.secs * 1e6 / r.ops.max(1) as f64;
+        println!(
+            "| {label} | {} | {} | {:.1} ms | {per_op:.0} | {} | {} | {} | {} | {:.0} |",
+            human(*size),
+            r.ops,
+            r.secs * 1e3,
+            human(peak_heap),
+            human(peak_rss),
+            r.files,
+            r.lines,
+            r.lines as f64 / r.ops.max(1) as f64
+        );
+        if label.starts_with("synthetic") {
+            synthetic.push((r.ops, per_op, peak_heap));
+        }
+    }
+    if let Some(&(ops0, us0, heap0)) = synthetic.first() {
+        println!("\nScaling against the {ops0}-operation document (1.00 = linear):\n");
+        println!("| operations | µs / op relative | peak heap / op relative |");
+        println!("| ---: | ---: | ---: |");
+        for (ops, us, heap) in &synthetic {
+            println!(
+                "| {ops} | {:.2} | {:.2} |",
+                us / us0,
+                (*heap as f64 / *ops as f64) / (heap0 as f64 / ops0 as f64)
+            );
+        }
+    }
+    println!();
+}
+
+// ---------------------------------------------------------------- compile
+
+fn cargo(target_dir: &Path, args: &[&str]) -> Duration {
+    let start = Instant::now();
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(root())
+        .env("CARGO_TARGET_DIR", target_dir)
+        .args(args)
+        .args(["--quiet"])
+        .status()
+        .expect("spawn cargo");
+    assert!(status.success(), "cargo {args:?} failed");
+    start.elapsed()
+}
+
+fn compile_section() {
+    const RUNS: usize = 3;
+    // A target dir of its own: `cargo clean -p cloud-sdk` does not disturb other builds and
+    // their builds do not hold the lock while we time.
+    let target = root().join("target").join("bench-compile");
+    println!(
+        "## Generated crate `cloud-sdk`: compile time (dependencies prebuilt; median of {RUNS})\n"
+    );
+    println!(
+        "Each run: `cargo clean -p cloud-sdk` then the timed command, `CARGO_TARGET_DIR=target/bench-compile`.\n"
+    );
+    let area = std::env::var("BENCH_AREA").unwrap_or_else(|_| "dns".into());
+    let configs: Vec<(String, Vec<String>)> = vec![
+        (
+            "check, all areas (default features)".into(),
+            vec!["check".into()],
+        ),
+        (
+            format!("check, `{area}` only"),
+            vec![
+                "check".into(),
+                "--no-default-features".into(),
+                "--features".into(),
+                area.clone(),
+            ],
+        ),
+        ("debug build, all areas".into(), vec!["build".into()]),
+        (
+            format!("debug build, `{area}` only"),
+            vec![
+                "build".into(),
+                "--no-default-features".into(),
+                "--features".into(),
+                area.clone(),
+            ],
+        ),
+    ];
+    println!("| command | time | vs all areas |");
+    println!("| --- | ---: | ---: |");
+    let mut all_secs = 0.0;
+    for (label, args) in &configs {
+        let mut full: Vec<&str> = args.iter().map(String::as_str).collect();
+        full.extend(["-p", "cloud-sdk"]);
+        cargo(&target, &full); // prebuild dependencies for this profile and feature set
+        let mut secs: Vec<f64> = (0..RUNS)
+            .map(|_| {
+                cargo(&target, &["clean", "-p", "cloud-sdk"]);
+                cargo(&target, &full).as_secs_f64()
+            })
+            .collect();
+        let m = median(&mut secs);
+        if label.ends_with("(default features)") || label == "debug build, all areas" {
+            all_secs = m;
+            println!("| `cargo {}` | {m:.2} s | 1.00 |", full.join(" "));
+        } else {
+            println!(
+                "| `cargo {}` | {m:.2} s | {:.2} |",
+                full.join(" "),
+                m / all_secs
+            );
+        }
+    }
+    // Lines of generated code per operation.
+    let ops = std::fs::read_to_string(root().join("spec/openapi.yaml"))
+        .map(|s| {
+            s.lines()
+                .filter(|l| l.trim_start().starts_with("operationId:"))
+                .count()
+        })
+        .unwrap_or(0);
+    let mut lines = 0usize;
+    let mut files = 0usize;
+    let mut stack = vec![root().join("generated/src")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files += 1;
+                lines += std::fs::read_to_string(&path)
+                    .map(|s| s.lines().count())
+                    .unwrap_or(0);
+            }
+        }
+    }
+    println!(
+        "\n`generated/src`: {files} files, {lines} lines for {ops} operations in spec/openapi.yaml = {:.0} lines / operation\n",
+        lines as f64 / ops.max(1) as f64
+    );
+}
