@@ -67,6 +67,9 @@ pub fn pay_invoice(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
                 });
                 created.push(sid);
             }
+            if st.orders[oi].kind == "draft" && st.orders[oi].service_ids.is_empty() {
+                created.extend(provision_draft(&mut st, oi));
+            }
         }
     }
     let inv = st.invoices[idx].clone();
@@ -86,6 +89,54 @@ pub fn pay_invoice(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
             "provisioning": !created.is_empty(),
         },
     })))
+}
+
+/// Paying a draft order in full provisions one active service per ordered unit (capped at 10
+/// per line); returns their ids.
+fn provision_draft(st: &mut crate::state::State, order_index: usize) -> Vec<Uuid> {
+    let lines = st.orders[order_index]
+        .items
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let mut created = Vec::new();
+    for line in lines {
+        let variant = line["variant_id"].as_str().unwrap_or_default();
+        let Some(product) = st
+            .products
+            .iter()
+            .find(|p| p["variant_id"] == variant)
+            .cloned()
+        else {
+            continue;
+        };
+        for _ in 0..line["qty"].as_u64().unwrap_or(1).min(10) {
+            let sid = Uuid::new_v4();
+            let n = st.services.len() + 1;
+            let sku = product["variant_code"]
+                .as_str()
+                .unwrap_or("plan")
+                .to_owned();
+            st.services.push(Service {
+                id: sid,
+                status: "active".into(),
+                display_name: product["name"].as_str().unwrap_or("service").into(),
+                hostname: format!("{sku}-{}.sandbox.test", &sid.simple().to_string()[..8]),
+                kind: product["type"].as_str().unwrap_or("other").into(),
+                created_at: Utc::now(),
+                billing_unit: "MONTH".into(),
+                billing_count: 1,
+                sku,
+                ipv4: format!("192.0.2.{}", n % 250 + 1),
+                region: product["region"].as_str().unwrap_or("DE").into(),
+            });
+            created.push(sid);
+        }
+    }
+    st.orders[order_index]
+        .service_ids
+        .extend(created.iter().copied());
+    created
 }
 
 /// Creates an unpaid order and its invoice; nothing is charged. Returns (order, invoice).

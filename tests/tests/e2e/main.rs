@@ -1,0 +1,22 @@
+//! End-to-end tests of the generated SDK (`cloud-sdk`) as a user calls it, against the in-process
+//! sandbox (`cloud-sandbox`) or, when `CLOUD_API_BASE_URL` is set, against a real deployment
+//! (tests that need the sandbox's seeding, faults or ledger then skip themselves).
+//!
+//! One test binary with one module per concern keeps link time low:
+//!
+//! * `coverage`: every operation of `spec/openapi.yaml` gets a real round trip, and the test fails
+//!   when one has none (checked against the sandbox's request log);
+//! * `flows`: catalog → draft order → invoice payment (partial, full) → service; atomic deploy
+//!   with `max_total` → wait → service; DNS zone dry run → create; TCP proxy update;
+//! * `auth`: signed and bearer mode, typed scope / IP / credential errors with code and request id;
+//! * `exactly_once`: 1,200 writes under a seeded fault schedule, checked on the ledger;
+//! * `rate_limit`: a 429 storm from concurrent tasks, checked on the request log timestamps;
+//! * `real_target`: read-only calls that also run against a real deployment.
+
+mod auth;
+mod coverage;
+mod exactly_once;
+mod flows;
+mod harness;
+mod rate_limit;
+mod real_target;
