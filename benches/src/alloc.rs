@@ -85,7 +85,7 @@ pub fn peak_rss() -> Option<u64> {
 
 /// `n` bytes in KiB/MiB for tables.
 pub fn human(n: u64) -> String {
-    if n >= 10 << 20 {
+    if n >= 1 << 20 {
         format!("{:.1} MiB", n as f64 / (1 << 20) as f64)
     } else {
         format!("{:.1} KiB", n as f64 / 1024.0)

@@ -168,3 +168,12 @@ pub async fn check_identical_requests() {
         "POST: the SDK and the hand-written request differ"
     );
 }
+
+#[cfg(test)]
+mod tests {
+    /// The SDK and the hand-written baseline keep sending the same bytes (no timing involved).
+    #[tokio::test]
+    async fn sdk_and_baseline_send_identical_requests() {
+        super::check_identical_requests().await;
+    }
+}

@@ -249,3 +249,23 @@ pub fn document(operations: usize) -> Value {
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn operation_count_and_generator_accepts_it() {
+        let doc = super::document(100);
+        let ops: usize = doc["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|p| p.as_object().unwrap().len())
+            .sum();
+        assert_eq!(ops, 100);
+        let text = serde_json::to_string(&doc).unwrap();
+        let options = sdk_generator::emit::Options::workspace();
+        let (api, _) = sdk_generator::generate_str(&text, "synthetic-100.json", &options).unwrap();
+        assert_eq!(api.operations.len(), 100);
+        assert!(api.skipped.is_empty());
+    }
+}
