@@ -10,9 +10,9 @@ use sdk_runtime::{Config, RetryPolicy, WaitPolicy};
 /// Where the tests run.
 pub enum Target {
     /// The in-process sandbox (fresh ledger per test).
-    Sandbox(Box<Sandbox>),
+    Sandbox(Sandbox),
     /// A deployment named by `CLOUD_API_BASE_URL` and its credential variables.
-    Real(Config),
+    Real(Box<Config>),
 }
 
 /// One test's environment.
@@ -52,7 +52,7 @@ impl Env {
             let config = Config::from_env().expect("CLOUD_API_* variables");
             eprintln!("e2e: real target {}", config.get_base_url());
             return Self {
-                target: Target::Real(config),
+                target: Target::Real(Box::new(config)),
             };
         }
         Self::sandbox_with(SandboxConfig::default()).await
@@ -72,7 +72,7 @@ impl Env {
     pub async fn sandbox_with(config: SandboxConfig) -> Self {
         let sb = Sandbox::start_with(config).await.expect("sandbox starts");
         Self {
-            target: Target::Sandbox(Box::new(sb)),
+            target: Target::Sandbox(sb),
         }
     }
 
@@ -93,7 +93,7 @@ impl Env {
     /// bearer credential for the sandbox; short timeouts either way.
     pub fn config(&self) -> Config {
         match &self.target {
-            Target::Real(config) => fast(config.clone()),
+            Target::Real(config) => fast(Config::clone(config)),
             Target::Sandbox(sb) => {
                 fast(Config::new(sb.base_url()).bearer(sb.credentials().bearer.bearer_token()))
             }
