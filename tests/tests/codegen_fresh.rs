@@ -8,10 +8,16 @@ use std::path::Path;
 #[test]
 fn generated_crate_is_fresh() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let (_, files) = sdk_generator::generate(&root.join("spec/openapi.yaml"), &Options::workspace())
-        .unwrap_or_else(|e| panic!("generation failed: {e}"));
-    let report = ensure_files(&root.join("generated"), &files, Path::new("src/generated"), Mode::Check)
-        .unwrap_or_else(|e| panic!("check failed: {e}"));
+    let (_, files) =
+        sdk_generator::generate(&root.join("spec/openapi.yaml"), &Options::workspace())
+            .unwrap_or_else(|e| panic!("generation failed: {e}"));
+    let report = ensure_files(
+        &root.join("generated"),
+        &files,
+        Path::new("src/generated"),
+        Mode::Check,
+    )
+    .unwrap_or_else(|e| panic!("check failed: {e}"));
     assert!(
         report.is_clean(),
         "generated/ is stale, run `cargo xtask gen`:\nchanged: {:#?}\nno longer generated: {:#?}",

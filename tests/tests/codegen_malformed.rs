@@ -24,12 +24,20 @@ fn dangling_ref_names_the_pointer() {
     let doc = format!(
         "{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    A:\n      type: object\n      properties:\n        b: {{$ref: '#/components/schemas/Missing'}}\n"
     );
-    assert_mentions(&doc, &["#/components/schemas/A/properties/b", "dangling", "#/components/schemas/Missing"]);
+    assert_mentions(
+        &doc,
+        &[
+            "#/components/schemas/A/properties/b",
+            "dangling",
+            "#/components/schemas/Missing",
+        ],
+    );
 }
 
 #[test]
 fn external_ref_is_unsupported() {
-    let doc = format!("{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    A: {{$ref: 'other.yaml#/A'}}\n");
+    let doc =
+        format!("{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    A: {{$ref: 'other.yaml#/A'}}\n");
     assert_mentions(&doc, &["#/components/schemas/A", "external `$ref`"]);
 }
 
@@ -42,17 +50,26 @@ fn unknown_type_is_unsupported() {
 #[test]
 fn non_schema_value_is_rejected() {
     let doc = format!("{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    A: 42\n");
-    assert_mentions(&doc, &["#/components/schemas/A", "schema must be an object"]);
+    assert_mentions(
+        &doc,
+        &["#/components/schemas/A", "schema must be an object"],
+    );
 }
 
 #[test]
 fn swagger_2_is_rejected() {
-    assert_mentions("swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}\n", &["#/swagger", "Swagger 2.0"]);
+    assert_mentions(
+        "swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}\n",
+        &["#/swagger", "Swagger 2.0"],
+    );
 }
 
 #[test]
 fn unknown_version_is_rejected() {
-    assert_mentions("openapi: 4.0.0\ninfo: {title: t, version: '1'}\n", &["#/openapi", "4.0.0"]);
+    assert_mentions(
+        "openapi: 4.0.0\ninfo: {title: t, version: '1'}\n",
+        &["#/openapi", "4.0.0"],
+    );
 }
 
 #[test]
@@ -68,9 +85,17 @@ fn bad_pagination_names_the_extension() {
     let doc = format!(
         "{HEAD}paths:\n  /a:\n    get:\n      operationId: x\n      x-pagination: {{model: page}}\n      responses: {{'200': {{description: ok}}}}\n"
     );
-    let (api, _) = sdk_generator::generate_str(&doc, "input.yaml", &Options::workspace()).expect("lenient");
-    let skipped = api.skipped.first().map(|s| s.reason.clone()).unwrap_or_default();
-    assert!(skipped.contains("#/paths/~1a/get/x-pagination"), "{skipped}");
+    let (api, _) =
+        sdk_generator::generate_str(&doc, "input.yaml", &Options::workspace()).expect("lenient");
+    let skipped = api
+        .skipped
+        .first()
+        .map(|s| s.reason.clone())
+        .unwrap_or_default();
+    assert!(
+        skipped.contains("#/paths/~1a/get/x-pagination"),
+        "{skipped}"
+    );
 }
 
 #[test]
@@ -78,7 +103,10 @@ fn unknown_at_most_one_of_member_is_located() {
     let doc = format!(
         "{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    A:\n      type: object\n      properties: {{a: {{type: string}}}}\n      x-at-most-one-of: [[a, nope]]\n"
     );
-    assert_mentions(&doc, &["#/components/schemas/A/x-at-most-one-of/0", "`nope`"]);
+    assert_mentions(
+        &doc,
+        &["#/components/schemas/A/x-at-most-one-of/0", "`nope`"],
+    );
 }
 
 #[test]

@@ -22,13 +22,18 @@ fn fixture_options(name: &str) -> Options {
 fn ir_of_the_spec() {
     let doc = sdk_generator::read::load(&root().join("spec/openapi.yaml")).expect("spec reads");
     let api = sdk_generator::lower::lower(&doc).expect("spec lowers");
-    assert!(api.skipped.is_empty(), "the contract must generate completely: {:#?}", api.skipped);
+    assert!(
+        api.skipped.is_empty(),
+        "the contract must generate completely: {:#?}",
+        api.skipped
+    );
     insta::assert_json_snapshot!("ir_spec", api);
 }
 
 fn fixture(name: &str) {
     let path = root().join("tests/fixtures").join(name);
-    let (api, files) = sdk_generator::generate(&path, &fixture_options(name)).expect("fixture generates");
+    let (api, files) =
+        sdk_generator::generate(&path, &fixture_options(name)).expect("fixture generates");
     insta::assert_json_snapshot!(format!("ir_{name}"), api);
     for file in files {
         let label = file.path.display().to_string().replace('/', "__");
@@ -58,7 +63,9 @@ fn emission_is_byte_identical() {
 /// Every emitted file starts with the fixed header naming the command and the spec.
 #[test]
 fn every_file_has_the_header() {
-    let (_, files) = sdk_generator::generate(&root().join("spec/openapi.yaml"), &Options::workspace()).expect("generates");
+    let (_, files) =
+        sdk_generator::generate(&root().join("spec/openapi.yaml"), &Options::workspace())
+            .expect("generates");
     for f in files {
         let first = f.contents.lines().next().unwrap_or_default();
         assert!(

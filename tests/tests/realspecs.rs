@@ -19,7 +19,8 @@ fn workspace() -> PathBuf {
 }
 
 fn specs_dir() -> PathBuf {
-    std::env::var_os("REALSPECS_DIR").map_or_else(|| PathBuf::from("/work/shared/realspecs"), PathBuf::from)
+    std::env::var_os("REALSPECS_DIR")
+        .map_or_else(|| PathBuf::from("/work/shared/realspecs"), PathBuf::from)
 }
 
 /// The documents, sorted; the repository fixtures are checked the same way.
@@ -27,22 +28,38 @@ fn documents() -> Vec<PathBuf> {
     let mut docs: Vec<PathBuf> = std::fs::read_dir(specs_dir())
         .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
         .unwrap_or_default();
-    docs.retain(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("json" | "yaml" | "yml")));
+    docs.retain(|p| {
+        matches!(
+            p.extension().and_then(|e| e.to_str()),
+            Some("json" | "yaml" | "yml")
+        )
+    });
     docs.sort();
     docs
 }
 
 fn crate_name(path: &Path) -> String {
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("spec");
-    format!("realspec-{}", stem.to_ascii_lowercase().replace(|c: char| !c.is_ascii_alphanumeric(), "-"))
+    format!(
+        "realspec-{}",
+        stem.to_ascii_lowercase()
+            .replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+    )
 }
 
 fn options(path: &Path) -> Options {
     Options {
         crate_name: crate_name(path),
-        spec_label: path.file_name().and_then(|n| n.to_str()).unwrap_or("spec").to_owned(),
+        spec_label: path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("spec")
+            .to_owned(),
         layout: Layout::Standalone {
-            runtime_path: workspace().join("runtime").canonicalize().unwrap_or_else(|_| workspace().join("runtime")),
+            runtime_path: workspace()
+                .join("runtime")
+                .canonicalize()
+                .unwrap_or_else(|_| workspace().join("runtime")),
         },
     }
 }
@@ -89,7 +106,9 @@ fn realspecs_generate() {
 fn realspecs_cargo_check() {
     let target = workspace().join("target/realspecs");
     let mut docs = documents();
-    docs.extend(["shapes.yaml", "legacy30.json"].map(|f| workspace().join("tests/fixtures").join(f)));
+    docs.extend(
+        ["shapes.yaml", "legacy30.json"].map(|f| workspace().join("tests/fixtures").join(f)),
+    );
     let mut failures = Vec::new();
     let started = Instant::now();
     for path in &docs {
@@ -108,9 +127,17 @@ fn realspecs_cargo_check() {
             .expect("cargo runs");
         eprintln!("{}: cargo check {:.1?}", crate_name(path), one.elapsed());
         if !output.status.success() {
-            failures.push(format!("{}:\n{}", dir.display(), String::from_utf8_lossy(&output.stderr)));
+            failures.push(format!(
+                "{}:\n{}",
+                dir.display(),
+                String::from_utf8_lossy(&output.stderr)
+            ));
         }
     }
-    eprintln!("realspecs cargo check: {} crates in {:.1?}", docs.len(), started.elapsed());
+    eprintln!(
+        "realspecs cargo check: {} crates in {:.1?}",
+        docs.len(),
+        started.elapsed()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

@@ -169,16 +169,16 @@ pub struct DedicatedDeployRequest {
 impl DedicatedDeployRequest {
     /// Creates a `DedicatedDeployRequest` from its required fields.
     pub fn new(
-        configuration_code: String,
-        region_code: String,
+        configuration_code: impl Into<String>,
+        region_code: impl Into<String>,
         os_profile_id: u64,
-        hostname: String,
+        hostname: impl Into<String>,
     ) -> Self {
         Self {
-            configuration_code,
-            region_code,
+            configuration_code: configuration_code.into(),
+            region_code: region_code.into(),
             os_profile_id,
-            hostname,
+            hostname: hostname.into(),
             ssh_key_id: None,
             addons: None,
             currency: None,

@@ -23,9 +23,9 @@ pub struct CreateDnsZoneRequest {
 
 impl CreateDnsZoneRequest {
     /// Creates a `CreateDnsZoneRequest` from its required fields.
-    pub fn new(name: String) -> Self {
+    pub fn new(name: impl Into<String>) -> Self {
         Self {
-            name,
+            name: name.into(),
             dry_run: None,
             template_id_or_zone_file_or_records: None,
         }
@@ -175,8 +175,11 @@ pub struct DnsTemplateCreateRequest {
 
 impl DnsTemplateCreateRequest {
     /// Creates a `DnsTemplateCreateRequest` from its required fields.
-    pub fn new(name: String, zone_file: String) -> Self {
-        Self { name, zone_file }
+    pub fn new(name: impl Into<String>, zone_file: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            zone_file: zone_file.into(),
+        }
     }
 }
 

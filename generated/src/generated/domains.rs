@@ -88,18 +88,18 @@ pub struct DomainContactAddress {
 impl DomainContactAddress {
     /// Creates a `DomainContactAddress` from its required fields.
     pub fn new(
-        street: String,
-        number: String,
-        city: String,
-        zipcode: String,
-        country: String,
+        street: impl Into<String>,
+        number: impl Into<String>,
+        city: impl Into<String>,
+        zipcode: impl Into<String>,
+        country: impl Into<String>,
     ) -> Self {
         Self {
-            street,
-            number,
-            city,
-            zipcode,
-            country,
+            street: street.into(),
+            number: number.into(),
+            city: city.into(),
+            zipcode: zipcode.into(),
+            country: country.into(),
             state: None,
         }
     }
@@ -149,17 +149,17 @@ pub struct DomainContactCreateRequest {
 impl DomainContactCreateRequest {
     /// Creates a `DomainContactCreateRequest` from its required fields.
     pub fn new(
-        first_name: String,
-        last_name: String,
-        email: String,
-        phone: String,
+        first_name: impl Into<String>,
+        last_name: impl Into<String>,
+        email: impl Into<String>,
+        phone: impl Into<String>,
         address: DomainContactAddress,
     ) -> Self {
         Self {
-            first_name,
-            last_name,
-            email,
-            phone,
+            first_name: first_name.into(),
+            last_name: last_name.into(),
+            email: email.into(),
+            phone: phone.into(),
             address,
             company_name: None,
             tag: None,

@@ -63,9 +63,9 @@ pub struct FirewallPolicyCreateRequest {
 
 impl FirewallPolicyCreateRequest {
     /// Creates a `FirewallPolicyCreateRequest` from its required fields.
-    pub fn new(name: String) -> Self {
+    pub fn new(name: impl Into<String>) -> Self {
         Self {
-            name,
+            name: name.into(),
             description: None,
             policy_in: None,
             policy_out: None,

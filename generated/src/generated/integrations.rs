@@ -75,9 +75,12 @@ pub struct ApiCredentialCreateRequest {
 
 impl ApiCredentialCreateRequest {
     /// Creates a `ApiCredentialCreateRequest` from its required fields.
-    pub fn new(name: String, scopes: Vec<ApiCredentialCreateRequestScopesItem>) -> Self {
+    pub fn new(
+        name: impl Into<String>,
+        scopes: Vec<ApiCredentialCreateRequestScopesItem>,
+    ) -> Self {
         Self {
-            name,
+            name: name.into(),
             scopes,
             mode: None,
             ttl_days: None,

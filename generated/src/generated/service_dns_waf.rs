@@ -18,8 +18,16 @@ pub struct WebsiteLoaderUploadRequest {
 
 impl WebsiteLoaderUploadRequest {
     /// Creates a `WebsiteLoaderUploadRequest` from its required fields.
-    pub fn new(domain: String, name: String, html: String) -> Self {
-        Self { domain, name, html }
+    pub fn new(
+        domain: impl Into<String>,
+        name: impl Into<String>,
+        html: impl Into<String>,
+    ) -> Self {
+        Self {
+            domain: domain.into(),
+            name: name.into(),
+            html: html.into(),
+        }
     }
 }
 
@@ -65,17 +73,17 @@ pub struct WebsiteSslUploadRequest {
 impl WebsiteSslUploadRequest {
     /// Creates a `WebsiteSslUploadRequest` from its required fields.
     pub fn new(
-        domain: String,
-        name: String,
+        domain: impl Into<String>,
+        name: impl Into<String>,
         mode: WebsiteSslUploadRequestMode,
-        cert: String,
+        cert: impl Into<String>,
         pkey: ::sdk_runtime::Secret,
     ) -> Self {
         Self {
-            domain,
-            name,
+            domain: domain.into(),
+            name: name.into(),
             mode,
-            cert,
+            cert: cert.into(),
             pkey,
             bundle: None,
         }

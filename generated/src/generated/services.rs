@@ -36,8 +36,8 @@ pub struct BillingCycleCheckoutRequest {
 
 impl BillingCycleCheckoutRequest {
     /// Creates a `BillingCycleCheckoutRequest` from its required fields.
-    pub fn new(unit: String, count: u64) -> Self {
-        Self { unit, count }
+    pub fn new(unit: impl Into<String>, count: u64) -> Self {
+        Self { unit: unit.into(), count }
     }
 }
 

@@ -60,9 +60,9 @@ pub struct SshKeyGenerateRequest {
 
 impl SshKeyGenerateRequest {
     /// Creates a `SshKeyGenerateRequest` from its required fields.
-    pub fn new(name: String, passphrase: ::sdk_runtime::Secret) -> Self {
+    pub fn new(name: impl Into<String>, passphrase: ::sdk_runtime::Secret) -> Self {
         Self {
-            name,
+            name: name.into(),
             passphrase,
             algorithm: None,
             format: None,
@@ -105,8 +105,11 @@ pub struct SshKeyImportRequest {
 
 impl SshKeyImportRequest {
     /// Creates a `SshKeyImportRequest` from its required fields.
-    pub fn new(name: String, public_key: String) -> Self {
-        Self { name, public_key }
+    pub fn new(name: impl Into<String>, public_key: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            public_key: public_key.into(),
+        }
     }
 }
 

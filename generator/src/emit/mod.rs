@@ -133,3 +133,90 @@ fn space_items(text: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Ctx, operations, types};
+    use crate::ir::Api;
+
+    fn api(schemas: &str, paths: &str) -> Api {
+        let text = format!(
+            "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths:\n{paths}\ncomponents:\n  schemas:\n{schemas}"
+        );
+        let doc = crate::read::parse(&text, "test").expect("parses");
+        crate::lower::lower(&doc).expect("lowers")
+    }
+
+    fn type_tokens(api: &Api, name: &str) -> String {
+        let def = api
+            .types
+            .iter()
+            .find(|d| d.name == name)
+            .expect("type exists");
+        types::type_def(&Ctx::new(api, &def.module), def).to_string()
+    }
+
+    #[test]
+    fn integer_ranges_pick_fitting_types() {
+        let api = api(
+            "    P:\n      type: object\n      required: [port]\n      properties:\n        port: {type: integer, minimum: 1, maximum: 65535}\n        count: {type: integer, minimum: 0}\n        delta: {type: integer}\n",
+            "  {}",
+        );
+        let t = type_tokens(&api, "P");
+        assert!(t.contains("pub port : u16"), "{t}");
+        assert!(t.contains("pub count : Option < u64 >"), "{t}");
+        assert!(t.contains("pub delta : Option < i64 >"), "{t}");
+    }
+
+    #[test]
+    fn enums_keep_unknown_values() {
+        let api = api("    S: {type: string, enum: [on, off]}\n", "  {}");
+        let t = type_tokens(&api, "S");
+        assert!(t.contains("Unknown (String)"), "{t}");
+        assert!(t.contains("_ => Self :: Unknown (value)"), "{t}");
+        assert!(!t.contains("serde (other)"), "{t}");
+    }
+
+    #[test]
+    fn request_types_get_constructors_and_nullable_fields() {
+        let api = api(
+            "    R:\n      type: object\n      required: [name]\n      properties:\n        name: {type: string}\n        note: {type: [string, 'null']}\n",
+            "  /r:\n    post:\n      operationId: makeR\n      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/R'}}}}\n      responses: {'204': {description: ok}}\n",
+        );
+        let t = type_tokens(&api, "R");
+        assert!(
+            t.contains("pub fn new (name : impl Into < String >) -> Self"),
+            "{t}"
+        );
+        assert!(t.contains(":: sdk_runtime :: Nullable < String >"), "{t}");
+        assert!(t.contains("is_absent"), "{t}");
+    }
+
+    #[test]
+    fn recursive_fields_are_boxed() {
+        let api = api(
+            "    N:\n      type: object\n      properties:\n        next: {$ref: '#/components/schemas/N'}\n        all: {type: array, items: {$ref: '#/components/schemas/N'}}\n",
+            "  {}",
+        );
+        let t = type_tokens(&api, "N");
+        assert!(t.contains("pub next : Option < Box < N > >"), "{t}");
+        assert!(t.contains("pub all : Option < Vec < N > >"), "{t}");
+    }
+
+    #[test]
+    fn operations_document_method_path_and_idempotency() {
+        let api = api(
+            "    X: {type: object}\n",
+            "  /v1/x/{id}:\n    post:\n      operationId: doX\n      summary: Do x\n      x-idempotency-key: required\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n      responses: {'200': {description: ok}}\n",
+        );
+        let op = api.operations.first().expect("one operation");
+        let t = operations::operation(&Ctx::new(&api, &op.area), op).to_string();
+        assert!(t.contains("Sends `POST /v1/x/{id}`"), "{t}");
+        assert!(t.contains("Idempotency-Key: required"), "{t}");
+        assert!(t.contains("pub fn idempotency_key"), "{t}");
+        assert!(
+            t.contains("request . path_param (\"id\" , & self . id)"),
+            "{t}"
+        );
+    }
+}

@@ -217,13 +217,17 @@ fn constructor(
         }
         if f.required {
             let boxed = f.boxed && !f.nullable;
-            let arg_ty = if boxed { cx.ty(&f.ty) } else { ty };
-            args.push(quote!(#ident: #arg_ty));
-            inits.push(if boxed {
-                quote!(#ident: Box::new(#ident))
+            if f.ty == TypeRef::String && !f.nullable {
+                args.push(quote!(#ident: impl Into<String>));
+                inits.push(quote!(#ident: #ident.into()));
+            } else if boxed {
+                let arg_ty = cx.ty(&f.ty);
+                args.push(quote!(#ident: #arg_ty));
+                inits.push(quote!(#ident: Box::new(#ident)));
             } else {
-                quote!(#ident)
-            });
+                args.push(quote!(#ident: #ty));
+                inits.push(quote!(#ident));
+            }
             continue;
         }
         let setter = if f.rust_name == "new" {

@@ -1,0 +1,9 @@
+//! A zone request without its required `name` does not compile, neither through the
+//! constructor nor as a struct literal.
+
+use cloud_sdk::dns::CreateDnsZoneRequest;
+
+fn main() {
+    let _ = CreateDnsZoneRequest::new();
+    let _ = CreateDnsZoneRequest { dry_run: None, template_id_or_zone_file_or_records: None };
+}
