@@ -441,4 +441,31 @@ async fn draft_orders_and_dedicated_deployments_never_charge() {
             .len(),
         1
     );
+    // Paying the draft's invoice provisions one service per ordered unit.
+    let draft_invoice = env
+        .sb
+        .orders()
+        .iter()
+        .find(|o| o.idempotency_key.as_deref() == Some("draft-one-1"))
+        .and_then(|o| o.invoice_id)
+        .unwrap();
+    let r = env
+        .bearer(
+            "POST",
+            &format!("/v1/billing/invoices/{draft_invoice}/pay"),
+            None,
+            &[("idempotency-key", "draft-pay-1")],
+        )
+        .await;
+    assert_eq!(r.body["fullyPaid"], true, "{}", r.text);
+    let created = r.body["meta"]["createdServiceIds"].as_array().unwrap();
+    assert_eq!(created.len(), 2);
+    let services = env.sb.services();
+    for id in created {
+        let s = services
+            .iter()
+            .find(|s| s.id.to_string() == id.as_str().unwrap())
+            .unwrap();
+        assert_eq!((s.kind.as_str(), s.status.as_str()), ("vps", "active"));
+    }
 }
