@@ -47,6 +47,14 @@ fn main() {
         gen_child(Path::new(args.get(1).expect("gen-child SPEC")));
         return;
     }
+    if args.first().map(String::as_str) == Some("loop") {
+        // Internal, for profilers: `bench-report loop sdk-get|raw-get|sdk-post|raw-post SECONDS`.
+        profile_loop(
+            args.get(1).map_or("sdk-get", String::as_str),
+            args.get(2).and_then(|s| s.parse().ok()).unwrap_or(5),
+        );
+        return;
+    }
     let all = args.is_empty();
     let wants = |s: &str| all || args.iter().any(|a| a == s);
     machine();
@@ -164,6 +172,31 @@ fn runtime_section() {
         }
     });
     println!();
+}
+
+fn profile_loop(which: &str, seconds: u64) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    rt.block_on(async {
+        let base = start(ItemsConfig::default(), None).await;
+        let p = Paths::new(&base);
+        let end = Instant::now() + Duration::from_secs(seconds);
+        let mut n = 0u64;
+        while Instant::now() < end {
+            for _ in 0..100 {
+                match which {
+                    "raw-get" => drop(p.raw_get().await),
+                    "sdk-post" => drop(p.sdk_post(&p.sdk_signed).await),
+                    "raw-post" => drop(p.raw_post().await),
+                    _ => drop(p.sdk_get(&p.sdk_bearer).await),
+                }
+            }
+            n += 100;
+        }
+        println!("{which}: {:.1} µs/call", seconds as f64 * 1e6 / n as f64);
+    });
 }
 
 // ---------------------------------------------------------------- generator
