@@ -122,7 +122,7 @@ fn space_items(text: &str) -> String {
     for line in text.lines() {
         if let Some(p) = prev {
             let starts_item = !line.starts_with(' ') && !line.starts_with('}') && !line.is_empty();
-            let prev_ends_item = p == "}" || p.ends_with(';') && !p.starts_with(' ');
+            let prev_ends_item = p == "}" || (p.ends_with(';') && !p.starts_with([' ', '/', '#']));
             if starts_item && prev_ends_item {
                 out.push('\n');
             }

@@ -470,7 +470,10 @@ impl<'a> Lowerer<'a> {
             let values: Vec<Option<String>> =
                 members.iter().map(|m| self.const_property(m, p)).collect();
             values.iter().all(Option::is_some)
-                && (1..values.len()).all(|i| !values[..i].contains(&values[i]))
+                && values
+                    .iter()
+                    .enumerate()
+                    .all(|(i, v)| !values.iter().take(i).any(|w| w == v))
         })
     }
 
