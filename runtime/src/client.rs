@@ -341,6 +341,8 @@ impl Client {
     async fn run(&self, p: &Prepared) -> Result<(HttpResponse, u32), Error> {
         let is_write = p.spec.is_write();
         let mut attempt = 0u32;
+        // Attempts answered with 429: they have their own budget and do not use up `attempt`s.
+        let mut rate_limited = 0u32;
         let mut maybe_delivered = false;
         loop {
             // The 429 gate: wait (bounded by the deadline) until this request may go.
@@ -390,7 +392,13 @@ impl Client {
                                 .is_err()
                         {
                             match self
-                                .reconcile(p, "non-JSON success response", None, attempt)
+                                .reconcile(
+                                    p,
+                                    "non-JSON success response",
+                                    None,
+                                    attempt,
+                                    attempt - rate_limited,
+                                )
                                 .await
                             {
                                 Outcome::Resend => {
@@ -405,7 +413,11 @@ impl Client {
                     let api = ApiError::from_response(&response, p.context(attempt));
                     if response.status == 429 {
                         let wait = api.context.rate_limit.suggested_wait().unwrap_or_default();
-                        if wait <= p.policy.max_retry_after && self.can_retry(p, attempt, wait) {
+                        rate_limited += 1;
+                        if wait <= p.policy.max_retry_after
+                            && rate_limited <= p.policy.rate_limit_waits()
+                            && self.within_deadline(p, wait)
+                        {
                             continue; // the gate makes us wait
                         }
                         return Err(Error::Api(Box::new(api)));
@@ -414,7 +426,9 @@ impl Client {
                         let wait = api
                             .retry_after
                             .unwrap_or_else(|| p.policy.backoff(attempt - 1));
-                        if wait <= p.policy.max_retry_after && self.can_retry(p, attempt, wait) {
+                        if wait <= p.policy.max_retry_after
+                            && self.can_retry(p, attempt - rate_limited, wait)
+                        {
                             tokio::time::sleep(wait).await;
                             continue;
                         }
@@ -426,7 +440,7 @@ impl Client {
                     }
                     if !is_write {
                         let wait = p.policy.backoff(attempt - 1);
-                        if self.can_retry(p, attempt, wait) {
+                        if self.can_retry(p, attempt - rate_limited, wait) {
                             tokio::time::sleep(wait).await;
                             continue;
                         }
@@ -438,7 +452,10 @@ impl Client {
                     } else {
                         format!("non-JSON HTTP {} response", response.status)
                     };
-                    match self.reconcile(p, &reason, Some(api), attempt).await {
+                    match self
+                        .reconcile(p, &reason, Some(api), attempt, attempt - rate_limited)
+                        .await
+                    {
                         Outcome::Resend => self.pause(p, attempt).await,
                         Outcome::Fail(e) => return Err(e),
                     }
@@ -448,7 +465,7 @@ impl Client {
                     tracing::debug!(operation = p.spec.operation_id, error = %te, "transport error");
                     if !is_write || te.not_delivered() {
                         let wait = p.policy.backoff(attempt - 1);
-                        if self.can_retry(p, attempt, wait) {
+                        if self.can_retry(p, attempt - rate_limited, wait) {
                             tokio::time::sleep(wait).await;
                             continue;
                         }
@@ -469,7 +486,10 @@ impl Client {
                     } else {
                         format!("transport error: {te}")
                     };
-                    match self.reconcile(p, &reason, None, attempt).await {
+                    match self
+                        .reconcile(p, &reason, None, attempt, attempt - rate_limited)
+                        .await
+                    {
                         Outcome::Resend => self.pause(p, attempt).await,
                         Outcome::Fail(e) => return Err(e),
                     }
@@ -482,8 +502,14 @@ impl Client {
         tokio::time::sleep(p.policy.backoff(attempt.saturating_sub(1))).await;
     }
 
+    /// Whether another attempt fits the policy: `attempt` counts attempts not answered with 429.
     fn can_retry(&self, p: &Prepared, attempt: u32, wait: Duration) -> bool {
-        attempt < p.policy.attempts() && p.deadline.is_none_or(|d| Instant::now() + wait < d)
+        attempt < p.policy.attempts() && self.within_deadline(p, wait)
+    }
+
+    /// Whether waiting `wait` still leaves the call inside its whole-call deadline.
+    fn within_deadline(&self, p: &Prepared, wait: Duration) -> bool {
+        p.deadline.is_none_or(|d| Instant::now() + wait < d)
     }
 
     fn deadline_error(
@@ -539,6 +565,7 @@ impl Client {
         reason: &str,
         last: Option<ApiError>,
         attempt: u32,
+        budgeted_attempts: u32,
     ) -> Outcome {
         let Some(key) = &p.idempotency_key else {
             return Outcome::Fail(self.unknown(
@@ -569,7 +596,7 @@ impl Client {
             Reconciliation::NotFound => p.policy.resend_when_not_found,
             _ => false,
         };
-        if resend && self.can_retry(p, attempt, Duration::ZERO) {
+        if resend && self.can_retry(p, budgeted_attempts, Duration::ZERO) {
             Outcome::Resend
         } else {
             Outcome::Fail(self.unknown(p, reason.to_owned(), found, last, attempt))

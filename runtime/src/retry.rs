@@ -13,8 +13,12 @@ pub struct RetryPolicy {
     /// (plus, for a write with an unknown outcome, one read-only reconciliation lookup when
     /// [`RetryPolicy::reconcile_unknown_writes`] is set).
     pub enabled: bool,
-    /// Maximum number of HTTP attempts of the call itself (first attempt included).
+    /// Maximum number of HTTP attempts of the call itself (first attempt included), not
+    /// counting the attempts answered with 429 (those have their own budget below).
     pub max_attempts: u32,
+    /// How many 429 answers one call waits out (per `Retry-After`, through the client's gate)
+    /// before it returns the `rate_limited` error. Bounded by the whole-call timeout too.
+    pub max_rate_limit_waits: u32,
     /// Base delay of the exponential backoff.
     pub initial_backoff: Duration,
     /// Upper bound of one backoff delay.
@@ -36,6 +40,7 @@ impl Default for RetryPolicy {
         Self {
             enabled: true,
             max_attempts: 4,
+            max_rate_limit_waits: 8,
             initial_backoff: Duration::from_millis(200),
             max_backoff: Duration::from_secs(10),
             max_retry_after: Duration::from_secs(120),
@@ -61,6 +66,15 @@ impl RetryPolicy {
             self.max_attempts.max(1)
         } else {
             1
+        }
+    }
+
+    /// 429 answers one call may wait out under this policy.
+    pub fn rate_limit_waits(&self) -> u32 {
+        if self.enabled {
+            self.max_rate_limit_waits
+        } else {
+            0
         }
     }
 

@@ -634,3 +634,54 @@ fn invalid_configs_are_rejected() {
     assert!(Client::new(Config::new("http://x").signed("", "s")).is_err());
     assert!(Client::new(Config::new("http://x").bearer("bad\nvalue")).is_err());
 }
+
+#[tokio::test]
+async fn rate_limited_answers_have_their_own_budget() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(429).insert_header("Retry-After", "0"))
+        .up_to_n_times(5)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true})))
+        .mount(&server)
+        .await;
+    let policy = RetryPolicy {
+        max_attempts: 1,
+        max_rate_limit_waits: 5,
+        ..fast_policy()
+    };
+    let client = Client::new(config(&server).retry_policy(policy.clone())).unwrap();
+    let resp = client
+        .execute::<Value>(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap();
+    assert_eq!(
+        resp.meta().attempts,
+        6,
+        "five 429s waited out, then one success"
+    );
+
+    // One 429 more than the budget ends the call with the rate_limited error.
+    let server = MockServer::start().await;
+    let body = json!({"ok": false, "error": {"code": "rate_limited", "message": "slow down"}});
+    Mock::given(method("GET"))
+        .respond_with(
+            ResponseTemplate::new(429)
+                .insert_header("Retry-After", "0")
+                .set_body_json(body),
+        )
+        .mount(&server)
+        .await;
+    let client = Client::new(config(&server).retry_policy(policy)).unwrap();
+    let err = client
+        .execute::<Value>(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::Api(api) if api.code == ErrorCode::RateLimited),
+        "{err}"
+    );
+    assert_eq!(server.received_requests().await.unwrap().len(), 6);
+}
