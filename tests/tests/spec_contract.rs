@@ -19,7 +19,9 @@ fn load_spec() -> Value {
     yaml_serde::from_str(&text).expect("spec/openapi.yaml is valid YAML")
 }
 
-const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+const METHODS: [&str; 8] = [
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
 
 /// One row of the reference: method, path, the operationId the reference gives (None = derived), tag.
 struct Row {
@@ -29,8 +31,18 @@ struct Row {
     tag: &'static str,
 }
 
-const fn row(method: &'static str, path: &'static str, op_id: Option<&'static str>, tag: &'static str) -> Row {
-    Row { method, path, op_id, tag }
+const fn row(
+    method: &'static str,
+    path: &'static str,
+    op_id: Option<&'static str>,
+    tag: &'static str,
+) -> Row {
+    Row {
+        method,
+        path,
+        op_id,
+        tag,
+    }
 }
 
 /// The 52 method + path rows of reference sections 4.1 to 4.11, transcribed by hand.
@@ -38,46 +50,161 @@ const ROWS: &[Row] = &[
     // 4.1 Integrations
     row("get", "/v1/version", None, "Integrations"),
     row("get", "/v1/capabilities", None, "Integrations"),
-    row("get", "/v1/api-credentials", Some("apiCredentials"), "Integrations"),
-    row("post", "/v1/api-credentials", Some("apiCredentialCreate"), "Integrations"),
-    row("get", "/v1/api-credentials/{id}", Some("apiCredential"), "Integrations"),
+    row(
+        "get",
+        "/v1/api-credentials",
+        Some("apiCredentials"),
+        "Integrations",
+    ),
+    row(
+        "post",
+        "/v1/api-credentials",
+        Some("apiCredentialCreate"),
+        "Integrations",
+    ),
+    row(
+        "get",
+        "/v1/api-credentials/{id}",
+        Some("apiCredential"),
+        "Integrations",
+    ),
     row("patch", "/v1/webhooks/{id}", None, "Integrations"),
-    row("delete", "/v1/webhooks/{id}", Some("webhookDelete"), "Integrations"),
+    row(
+        "delete",
+        "/v1/webhooks/{id}",
+        Some("webhookDelete"),
+        "Integrations",
+    ),
     row("get", "/v1/operations", None, "Integrations"),
     row("get", "/v1/operations/{operationId}", None, "Integrations"),
     // 4.3 Deployments
-    row("post", "/v1/deploy/{region}/{productCode}/{variantCode}", Some("productVariantDeploy"), "Deployments"),
+    row(
+        "post",
+        "/v1/deploy/{region}/{productCode}/{variantCode}",
+        Some("productVariantDeploy"),
+        "Deployments",
+    ),
     // 4.4 Catalog (no operationId column)
     row("get", "/v1/regions", None, "Catalog"),
     row("get", "/v1/products", None, "Catalog"),
     row("get", "/v1/products/{region}", None, "Catalog"),
     row("get", "/v1/dedicated/images", None, "Catalog"),
     // 4.5 Billing and services
-    row("post", "/v1/billing/invoices/{id}/pay", Some("payInvoice"), "Billing"),
-    row("post", "/v1/billing/orders/draft", Some("billingOrderDraft"), "Billing"),
-    row("get", "/v1/billing/services", Some("billingServices"), "Billing"),
-    row("get", "/v1/billing/transactions", Some("billingTransactions"), "Billing"),
+    row(
+        "post",
+        "/v1/billing/invoices/{id}/pay",
+        Some("payInvoice"),
+        "Billing",
+    ),
+    row(
+        "post",
+        "/v1/billing/orders/draft",
+        Some("billingOrderDraft"),
+        "Billing",
+    ),
+    row(
+        "get",
+        "/v1/billing/services",
+        Some("billingServices"),
+        "Billing",
+    ),
+    row(
+        "get",
+        "/v1/billing/transactions",
+        Some("billingTransactions"),
+        "Billing",
+    ),
     row("get", "/v1/services", None, "Services"),
     row("get", "/v1/services/grouped", None, "Services"),
-    row("post", "/v1/services/{serviceId}/billing/change/checkout", Some("serviceBillingChangeCheckout"), "Services"),
-    row("post", "/v1/services/{serviceId}/renewal/checkout", Some("serviceRenewalCheckout"), "Services"),
+    row(
+        "post",
+        "/v1/services/{serviceId}/billing/change/checkout",
+        Some("serviceBillingChangeCheckout"),
+        "Services",
+    ),
+    row(
+        "post",
+        "/v1/services/{serviceId}/renewal/checkout",
+        Some("serviceRenewalCheckout"),
+        "Services",
+    ),
     // 4.6 VPS
-    row("post", "/v1/vps/{serviceId}/backup/restore", Some("vpsBackupRestore"), "VPS"),
-    row("post", "/v1/vps/{serviceId}/backup/run", Some("vpsBackupRun"), "VPS"),
+    row(
+        "post",
+        "/v1/vps/{serviceId}/backup/restore",
+        Some("vpsBackupRestore"),
+        "VPS",
+    ),
+    row(
+        "post",
+        "/v1/vps/{serviceId}/backup/run",
+        Some("vpsBackupRun"),
+        "VPS",
+    ),
     row("post", "/v1/vps/{serviceId}/reboot", None, "VPS"),
-    row("post", "/v1/vps/{serviceId}/snapshots/{name}/rollback", Some("vpsSnapshotRollback"), "VPS"),
-    row("post", "/v1/vps/{serviceId}/firewall/policy/apply", Some("vpsFirewallPolicyApply"), "VPS"),
+    row(
+        "post",
+        "/v1/vps/{serviceId}/snapshots/{name}/rollback",
+        Some("vpsSnapshotRollback"),
+        "VPS",
+    ),
+    row(
+        "post",
+        "/v1/vps/{serviceId}/firewall/policy/apply",
+        Some("vpsFirewallPolicyApply"),
+        "VPS",
+    ),
     // 4.7 Dedicated servers
-    row("post", "/v1/dedicated/deployments", Some("dedicatedDeploy"), "Dedicated Servers"),
-    row("post", "/v1/dedicated/{serviceId}/password-reset", Some("dedicatedPasswordReset"), "Dedicated Servers"),
-    row("get", "/v1/dedicated/{serviceId}/rescue-options", None, "Dedicated Servers"),
-    row("get", "/v1/dedicated/{serviceId}/tasks", Some("dedicatedTasks"), "Dedicated Servers"),
-    row("get", "/v1/dedicated/{serviceId}/tasks/{taskId}", Some("dedicatedTask"), "Dedicated Servers"),
-    row("get", "/v1/dedicated/{serviceId}/traffic", Some("getDedicatedByServiceIdTraffic"), "Dedicated Servers"),
+    row(
+        "post",
+        "/v1/dedicated/deployments",
+        Some("dedicatedDeploy"),
+        "Dedicated Servers",
+    ),
+    row(
+        "post",
+        "/v1/dedicated/{serviceId}/password-reset",
+        Some("dedicatedPasswordReset"),
+        "Dedicated Servers",
+    ),
+    row(
+        "get",
+        "/v1/dedicated/{serviceId}/rescue-options",
+        None,
+        "Dedicated Servers",
+    ),
+    row(
+        "get",
+        "/v1/dedicated/{serviceId}/tasks",
+        Some("dedicatedTasks"),
+        "Dedicated Servers",
+    ),
+    row(
+        "get",
+        "/v1/dedicated/{serviceId}/tasks/{taskId}",
+        Some("dedicatedTask"),
+        "Dedicated Servers",
+    ),
+    row(
+        "get",
+        "/v1/dedicated/{serviceId}/traffic",
+        Some("getDedicatedByServiceIdTraffic"),
+        "Dedicated Servers",
+    ),
     // 4.8 DNS and website protection
-    row("post", "/v1/dns/templates", Some("dnsTemplateCreate"), "DNS"),
+    row(
+        "post",
+        "/v1/dns/templates",
+        Some("dnsTemplateCreate"),
+        "DNS",
+    ),
     row("get", "/v1/dns/templates", None, "DNS"),
-    row("get", "/v1/dns/templates/{id}", Some("getDnsTemplate"), "DNS"),
+    row(
+        "get",
+        "/v1/dns/templates/{id}",
+        Some("getDnsTemplate"),
+        "DNS",
+    ),
     row("post", "/v1/dns/zones", Some("createDnsZone"), "DNS"),
     row("get", "/v1/dns/zones", Some("listDnsZones"), "DNS"),
     row("get", "/v1/dns/zones/{name}", Some("getDnsZone"), "DNS"),
@@ -94,19 +221,59 @@ const ROWS: &[Row] = &[
         "Service DNS/WAF",
     ),
     // 4.9 Domains
-    row("post", "/v1/domains/contacts", Some("domainContactCreate"), "Domains"),
-    row("put", "/v1/domains/{serviceId}/contacts", Some("domainAssignContacts"), "Domains"),
+    row(
+        "post",
+        "/v1/domains/contacts",
+        Some("domainContactCreate"),
+        "Domains",
+    ),
+    row(
+        "put",
+        "/v1/domains/{serviceId}/contacts",
+        Some("domainAssignContacts"),
+        "Domains",
+    ),
     row("get", "/v1/domains/{serviceId}/dnssec", None, "Domains"),
     row("post", "/v1/domains/{serviceId}/dnssec", None, "Domains"),
     // 4.10 TCP proxy
-    row("patch", "/v1/tcp-proxy/{serviceId}", Some("tcpProxyUpdate"), "TCP Proxy"),
-    row("get", "/v1/tcp-proxy/{serviceId}", Some("getTcpProxy"), "TCP Proxy"),
+    row(
+        "patch",
+        "/v1/tcp-proxy/{serviceId}",
+        Some("tcpProxyUpdate"),
+        "TCP Proxy",
+    ),
+    row(
+        "get",
+        "/v1/tcp-proxy/{serviceId}",
+        Some("getTcpProxy"),
+        "TCP Proxy",
+    ),
     // 4.11 SSH, firewall, storage
     row("post", "/v1/ssh/keys", Some("sshKeyImport"), "SSH"),
-    row("post", "/v1/ssh/keys/generate", Some("sshKeyGenerate"), "SSH"),
-    row("post", "/v1/firewall/policies", Some("firewallPolicyCreate"), "Firewall"),
-    row("post", "/v1/storage/volumes/{serviceId}/attach", Some("storageVolumeAttach"), "Storage"),
-    row("post", "/v1/storage/volumes/{serviceId}/detach", Some("storageVolumeDetach"), "Storage"),
+    row(
+        "post",
+        "/v1/ssh/keys/generate",
+        Some("sshKeyGenerate"),
+        "SSH",
+    ),
+    row(
+        "post",
+        "/v1/firewall/policies",
+        Some("firewallPolicyCreate"),
+        "Firewall",
+    ),
+    row(
+        "post",
+        "/v1/storage/volumes/{serviceId}/attach",
+        Some("storageVolumeAttach"),
+        "Storage",
+    ),
+    row(
+        "post",
+        "/v1/storage/volumes/{serviceId}/detach",
+        Some("storageVolumeDetach"),
+        "Storage",
+    ),
 ];
 
 const TAGS: [&str; 14] = [
@@ -131,7 +298,10 @@ fn idempotency_exceptions() -> BTreeMap<&'static str, &'static str> {
     BTreeMap::from([
         ("post /v1/vps/{serviceId}/reboot", "optional"),
         ("post /v1/vps/{serviceId}/backup/run", "not-shown"),
-        ("post /v1/vps/{serviceId}/firewall/policy/apply", "not-shown"),
+        (
+            "post /v1/vps/{serviceId}/firewall/policy/apply",
+            "not-shown",
+        ),
         ("delete /v1/webhooks/{id}", "not-shown"),
     ])
 }
@@ -230,7 +400,11 @@ fn operations(spec: &Value) -> Vec<Op<'_>> {
     for (path, item) in spec["paths"].as_object().expect("paths object") {
         for (method, op) in item.as_object().expect("path item object") {
             if METHODS.contains(&method.as_str()) {
-                out.push(Op { method: method.clone(), path: path.clone(), op });
+                out.push(Op {
+                    method: method.clone(),
+                    path: path.clone(),
+                    op,
+                });
             }
         }
     }
@@ -246,7 +420,10 @@ fn params<'a>(spec: &'a Value, op: &'a Value) -> Vec<&'a Value> {
 
 fn find_param<'a>(spec: &'a Value, op: &'a Value, name: &str, location: &str) -> Option<&'a Value> {
     params(spec, op).into_iter().find(|p| {
-        p["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(name)) && p["in"] == location
+        p["name"]
+            .as_str()
+            .is_some_and(|n| n.eq_ignore_ascii_case(name))
+            && p["in"] == location
     })
 }
 
@@ -274,13 +451,18 @@ fn root_metadata() {
     assert_eq!(spec["info"]["version"], "2026-10-07.1");
     assert_eq!(spec["info"]["title"], "Customer Cloud Services API");
     let desc = spec["info"]["description"].as_str().unwrap();
-    assert!(desc.contains("182") && desc.contains("52"), "info.description states 182 and 52");
+    assert!(
+        desc.contains("182") && desc.contains("52"),
+        "info.description states 182 and 52"
+    );
     let servers = spec["servers"].as_array().unwrap();
     assert_eq!(servers.len(), 1);
     assert_eq!(servers[0]["url"], "{base_url}");
     assert!(servers[0]["variables"]["base_url"]["default"].is_string());
 
-    let unshown = spec["x-unshown-operations"].as_object().expect("x-unshown-operations");
+    let unshown = spec["x-unshown-operations"]
+        .as_object()
+        .expect("x-unshown-operations");
     let expected = [
         ("Storage", 5),
         ("SSH", 10),
@@ -299,12 +481,31 @@ fn root_metadata() {
         assert_eq!(unshown[cat], n, "x-unshown-operations[{cat}]");
     }
     let root_ns = spec["x-not-shown"].as_array().expect("root x-not-shown");
-    let joined = root_ns.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("\n");
-    for needle in ["quote", "OS image", "144", "invoice", "audit event", "OAuth connection"] {
-        assert!(joined.contains(needle), "root x-not-shown mentions {needle}");
+    let joined = root_ns
+        .iter()
+        .filter_map(Value::as_str)
+        .collect::<Vec<_>>()
+        .join("\n");
+    for needle in [
+        "quote",
+        "OS image",
+        "144",
+        "invoice",
+        "audit event",
+        "OAuth connection",
+    ] {
+        assert!(
+            joined.contains(needle),
+            "root x-not-shown mentions {needle}"
+        );
     }
 
-    let tags: Vec<&str> = spec["tags"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let tags: Vec<&str> = spec["tags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
     assert_eq!(tags, TAGS.to_vec());
     for t in spec["tags"].as_array().unwrap() {
         assert!(t["description"].as_str().is_some_and(|d| !d.is_empty()));
@@ -317,10 +518,16 @@ fn exactly_the_reference_operations() {
     assert_eq!(ROWS.len(), 52, "the reference shows 52 method + path rows");
     let expected: BTreeSet<String> = ROWS.iter().map(|r| key(r.method, r.path)).collect();
     assert_eq!(expected.len(), 52, "no duplicate rows in the transcription");
-    let actual: BTreeSet<String> = operations(&spec).iter().map(|o| key(&o.method, &o.path)).collect();
+    let actual: BTreeSet<String> = operations(&spec)
+        .iter()
+        .map(|o| key(&o.method, &o.path))
+        .collect();
     let missing: Vec<_> = expected.difference(&actual).collect();
     let extra: Vec<_> = actual.difference(&expected).collect();
-    assert!(missing.is_empty() && extra.is_empty(), "missing {missing:?}, invented {extra:?}");
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "missing {missing:?}, invented {extra:?}"
+    );
 }
 
 #[test]
@@ -329,24 +536,48 @@ fn operation_ids_and_tags() {
     let mut seen = BTreeSet::new();
     for r in ROWS {
         let op = &spec["paths"][r.path][r.method];
-        let id = op["operationId"].as_str().unwrap_or_else(|| panic!("{} {} has an operationId", r.method, r.path));
+        let id = op["operationId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{} {} has an operationId", r.method, r.path));
         assert!(seen.insert(id.to_string()), "operationId {id} is unique");
         let derived = op.get("x-operation-id-derived") == Some(&Value::Bool(true));
         match r.op_id {
             Some(given) => {
-                assert_eq!(id, given, "{} {}: operationId from the reference", r.method, r.path);
-                assert!(!derived, "{id}: given by the reference, must not be marked derived");
+                assert_eq!(
+                    id, given,
+                    "{} {}: operationId from the reference",
+                    r.method, r.path
+                );
+                assert!(
+                    !derived,
+                    "{id}: given by the reference, must not be marked derived"
+                );
             }
             None => {
-                assert!(derived, "{id}: derived operationId carries x-operation-id-derived: true");
-                assert_eq!(id, derive_operation_id(r.method, r.path), "{} {}: derivation rule", r.method, r.path);
+                assert!(
+                    derived,
+                    "{id}: derived operationId carries x-operation-id-derived: true"
+                );
+                assert_eq!(
+                    id,
+                    derive_operation_id(r.method, r.path),
+                    "{} {}: derivation rule",
+                    r.method,
+                    r.path
+                );
             }
         }
         let tags = op["tags"].as_array().expect("tags");
         assert_eq!(tags.len(), 1, "{id}: exactly one tag");
         assert_eq!(tags[0], r.tag, "{id}: tag");
-        assert!(op["summary"].as_str().is_some_and(|s| !s.is_empty()), "{id}: summary");
-        assert!(op["description"].as_str().is_some_and(|s| !s.is_empty()), "{id}: description");
+        assert!(
+            op["summary"].as_str().is_some_and(|s| !s.is_empty()),
+            "{id}: summary"
+        );
+        assert!(
+            op["description"].as_str().is_some_and(|s| !s.is_empty()),
+            "{id}: description"
+        );
     }
 }
 
@@ -359,29 +590,60 @@ fn headers_security_and_errors_on_every_operation() {
         let op = o.op;
 
         // x-client-request-id on every operation
-        let crid = find_param(&spec, op, "x-client-request-id", "header").unwrap_or_else(|| panic!("{k}: x-client-request-id"));
-        assert_eq!(crid["required"], false, "{k}: x-client-request-id is optional");
+        let crid = find_param(&spec, op, "x-client-request-id", "header")
+            .unwrap_or_else(|| panic!("{k}: x-client-request-id"));
+        assert_eq!(
+            crid["required"], false,
+            "{k}: x-client-request-id is optional"
+        );
         assert_eq!(crid["schema"]["maxLength"], 120);
 
         // security: both schemes
-        let sec = op["security"].as_array().unwrap_or_else(|| panic!("{k}: security"));
-        let schemes: BTreeSet<&str> =
-            sec.iter().flat_map(|r| r.as_object().unwrap().keys().map(String::as_str)).collect();
-        assert_eq!(schemes, BTreeSet::from(["SignedAuth", "BearerAuth"]), "{k}: both security schemes");
+        let sec = op["security"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{k}: security"));
+        let schemes: BTreeSet<&str> = sec
+            .iter()
+            .flat_map(|r| r.as_object().unwrap().keys().map(String::as_str))
+            .collect();
+        assert_eq!(
+            schemes,
+            BTreeSet::from(["SignedAuth", "BearerAuth"]),
+            "{k}: both security schemes"
+        );
         for req in sec {
-            assert_eq!(req.as_object().unwrap().len(), 1, "{k}: one scheme per requirement");
+            assert_eq!(
+                req.as_object().unwrap().len(),
+                1,
+                "{k}: one scheme per requirement"
+            );
         }
         let signed: Vec<&Value> = sec.iter().filter_map(|r| r.get("SignedAuth")).collect();
         let bearer: Vec<&Value> = sec.iter().filter_map(|r| r.get("BearerAuth")).collect();
         assert_eq!(signed, bearer, "{k}: same scopes for both schemes");
         let empty_scopes = signed.iter().all(|s| s.as_array().unwrap().is_empty());
-        let ns = op.get("x-not-shown").and_then(Value::as_array).cloned().unwrap_or_default();
-        let scopes_ns = ns.iter().filter_map(Value::as_str).any(|s| s.contains("scopes"));
+        let ns = op
+            .get("x-not-shown")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let scopes_ns = ns
+            .iter()
+            .filter_map(Value::as_str)
+            .any(|s| s.contains("scopes"));
         if SCOPES_NOT_SHOWN.contains(&k.as_str()) {
-            assert!(empty_scopes && scopes_ns, "{k}: scopes not shown -> empty lists and x-not-shown");
+            assert!(
+                empty_scopes && scopes_ns,
+                "{k}: scopes not shown -> empty lists and x-not-shown"
+            );
         } else if o.path.starts_with("/v1/tcp-proxy/") {
             assert!(empty_scopes && scopes_ns, "{k}: TCP proxy scopes not shown");
-            assert!(op["x-permissions"].as_array().is_some_and(|p| !p.is_empty()), "{k}: x-permissions");
+            assert!(
+                op["x-permissions"]
+                    .as_array()
+                    .is_some_and(|p| !p.is_empty()),
+                "{k}: x-permissions"
+            );
         } else {
             assert!(!empty_scopes, "{k}: scopes shown by the reference");
         }
@@ -391,19 +653,33 @@ fn headers_security_and_errors_on_every_operation() {
         for status in ["400", "401", "403", "429", "5XX"] {
             assert!(responses.contains_key(status), "{k}: {status} response");
         }
-        assert!(responses.keys().any(|s| s.starts_with('2')), "{k}: a success response");
+        assert!(
+            responses.keys().any(|s| s.starts_with('2')),
+            "{k}: a success response"
+        );
         for (status, resp) in responses {
             let resp = deref(&spec, resp);
-            let h = resp["headers"].as_object().unwrap_or_else(|| panic!("{k} {status}: headers"));
-            for name in ["x-request-id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "X-RateLimit-Reset"] {
+            let h = resp["headers"]
+                .as_object()
+                .unwrap_or_else(|| panic!("{k} {status}: headers"));
+            for name in [
+                "x-request-id",
+                "RateLimit-Limit",
+                "RateLimit-Remaining",
+                "RateLimit-Reset",
+                "X-RateLimit-Reset",
+            ] {
                 assert!(h.contains_key(name), "{k} {status}: header {name}");
             }
             if status.starts_with('4') || status.starts_with('5') {
                 assert_eq!(
-                    resp["content"]["application/json"]["schema"]["$ref"], "#/components/schemas/ErrorEnvelope",
+                    resp["content"]["application/json"]["schema"]["$ref"],
+                    "#/components/schemas/ErrorEnvelope",
                     "{k} {status}: ErrorEnvelope"
                 );
-                let codes = resp["x-error-codes"].as_array().unwrap_or_else(|| panic!("{k} {status}: x-error-codes"));
+                let codes = resp["x-error-codes"]
+                    .as_array()
+                    .unwrap_or_else(|| panic!("{k} {status}: x-error-codes"));
                 assert!(!codes.is_empty());
                 let codes: Vec<&str> = codes.iter().filter_map(Value::as_str).collect();
                 if status == "429" || codes.contains(&"idempotency_in_progress") {
@@ -419,19 +695,38 @@ fn headers_security_and_errors_on_every_operation() {
             let idem = idem.unwrap_or_else(|| panic!("{k}: Idempotency-Key parameter"));
             let expected = exceptions.get(k.as_str()).copied().unwrap_or("required");
             assert_eq!(op["x-idempotency-key"], expected, "{k}: x-idempotency-key");
-            assert_eq!(idem["required"], Value::Bool(expected == "required"), "{k}: Idempotency-Key required flag");
+            assert_eq!(
+                idem["required"],
+                Value::Bool(expected == "required"),
+                "{k}: Idempotency-Key required flag"
+            );
             assert_eq!(idem["schema"]["pattern"], "^[A-Za-z0-9._:-]{8,128}$");
         } else {
-            assert!(idem.is_none() && op.get("x-idempotency-key").is_none(), "{k}: no Idempotency-Key on reads");
+            assert!(
+                idem.is_none() && op.get("x-idempotency-key").is_none(),
+                "{k}: no Idempotency-Key on reads"
+            );
         }
 
         // envelope
         let envelope = op.get("x-operation-envelope") == Some(&Value::Bool(true));
         let rf = find_param(&spec, op, "x-svc-response-format", "header");
-        assert_eq!(envelope, ENVELOPE_OPS.contains(&k.as_str()), "{k}: x-operation-envelope");
-        assert_eq!(rf.is_some(), envelope, "{k}: x-svc-response-format parameter iff envelope");
+        assert_eq!(
+            envelope,
+            ENVELOPE_OPS.contains(&k.as_str()),
+            "{k}: x-operation-envelope"
+        );
+        assert_eq!(
+            rf.is_some(),
+            envelope,
+            "{k}: x-svc-response-format parameter iff envelope"
+        );
         if envelope {
-            let ok = responses.iter().find(|(s, _)| s.starts_with('2')).unwrap().1;
+            let ok = responses
+                .iter()
+                .find(|(s, _)| s.starts_with('2'))
+                .unwrap()
+                .1;
             assert_eq!(
                 deref(&spec, ok)["content"]["application/json"]["schema"]["$ref"],
                 "#/components/schemas/OperationOrLegacyWriteResponse",
@@ -442,7 +737,8 @@ fn headers_security_and_errors_on_every_operation() {
         // path parameters declared
         for seg in o.path.split('/').filter(|s| s.starts_with('{')) {
             let name = &seg[1..seg.len() - 1];
-            let p = find_param(&spec, op, name, "path").unwrap_or_else(|| panic!("{k}: path param {name}"));
+            let p = find_param(&spec, op, name, "path")
+                .unwrap_or_else(|| panic!("{k}: path param {name}"));
             assert_eq!(p["required"], true);
         }
     }
@@ -461,12 +757,19 @@ fn pagination_extensions() {
                 let pag = pag.unwrap_or_else(|| panic!("{id}: x-pagination"));
                 assert_eq!(pag["model"], *model, "{id}: model");
                 let ok = o.op["responses"]["200"].clone();
-                let body = deref(&spec, &deref(&spec, &ok)["content"]["application/json"]["schema"]).clone();
+                let body = deref(
+                    &spec,
+                    &deref(&spec, &ok)["content"]["application/json"]["schema"],
+                )
+                .clone();
                 let props = body["properties"].as_object().unwrap();
                 let items = pag["items"].as_str().unwrap();
                 assert!(props.contains_key(items), "{id}: response has {items}");
                 let limit = pag["limit"].as_str().unwrap();
-                assert!(find_param(&spec, o.op, limit, "query").is_some(), "{id}: limit param");
+                assert!(
+                    find_param(&spec, o.op, limit, "query").is_some(),
+                    "{id}: limit param"
+                );
                 let (req, resp): (&[&str], &[&str]) = match *model {
                     "page" => (&["page"], &["pages"]),
                     "cursor" => (&["cursor"], &["next_cursor"]),
@@ -474,7 +777,10 @@ fn pagination_extensions() {
                 };
                 for r in req {
                     let n = pag[*r].as_str().unwrap();
-                    assert!(find_param(&spec, o.op, n, "query").is_some(), "{id}: query param {n}");
+                    assert!(
+                        find_param(&spec, o.op, n, "query").is_some(),
+                        "{id}: query param {n}"
+                    );
                 }
                 for r in resp {
                     let n = pag[*r].as_str().unwrap();
@@ -490,7 +796,10 @@ fn pagination_extensions() {
         // deprecated size aliases only where documented, and always deprecated
         for alias in ["page_size", "pageSize"] {
             if let Some(p) = find_param(&spec, o.op, alias, "query") {
-                assert!(["billingServices", "billingTransactions"].contains(&id), "{id}: {alias} only where documented");
+                assert!(
+                    ["billingServices", "billingTransactions"].contains(&id),
+                    "{id}: {alias} only where documented"
+                );
                 assert_eq!(p["deprecated"], true, "{id}: {alias} deprecated");
             }
         }
@@ -511,7 +820,9 @@ fn schema_hygiene() {
                     problems.push(format!("{at}: unresolved $ref {r}"));
                 }
             }
-            if m.get("format") == Some(&Value::String("decimal".into())) && m.get("type") != Some(&Value::String("string".into())) {
+            if m.get("format") == Some(&Value::String("decimal".into()))
+                && m.get("type") != Some(&Value::String("string".into()))
+            {
                 problems.push(format!("{at}: decimal must be a string"));
             }
             if let Some(Value::String(p)) = m.get("pattern") {
@@ -526,29 +837,77 @@ fn schema_hygiene() {
     });
     // `nullable` must not appear as a keyword anywhere (it could only legitimately be a property name).
     let text = std::fs::read_to_string(repo_root().join("spec/openapi.yaml")).unwrap();
-    assert!(!text.lines().any(|l| l.trim_start().starts_with("nullable:")), "no `nullable:` in the spec");
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.trim_start().starts_with("nullable:")),
+        "no `nullable:` in the spec"
+    );
     assert!(problems.is_empty(), "{problems:#?}");
 
     // resources of part 2 exist
     let schemas = spec["components"]["schemas"].as_object().unwrap();
     for name in [
-        "ApiCredential", "Operation", "OperationEnvelope", "LegacyWriteResponse", "CatalogProduct", "BillingCycleOption", "Quote",
-        "Region", "OsImage", "DedicatedOsProfile", "DedicatedRescueOptions", "DedicatedTask", "BillingServiceItem", "Transaction",
-        "InvoicePaymentResult", "DedicatedDeploymentResult", "SshKey", "DnsTemplate", "DnsTemplateListItem", "DnsZoneSummary",
-        "FirewallPolicy", "WebhookEndpoint", "TcpProxy", "DomainContactResult", "WebsiteLoaderUploadResult",
-        "WebsiteSslUploadResult", "BillingCycleChangeResult", "ErrorEnvelope",
+        "ApiCredential",
+        "Operation",
+        "OperationEnvelope",
+        "LegacyWriteResponse",
+        "CatalogProduct",
+        "BillingCycleOption",
+        "Quote",
+        "Region",
+        "OsImage",
+        "DedicatedOsProfile",
+        "DedicatedRescueOptions",
+        "DedicatedTask",
+        "BillingServiceItem",
+        "Transaction",
+        "InvoicePaymentResult",
+        "DedicatedDeploymentResult",
+        "SshKey",
+        "DnsTemplate",
+        "DnsTemplateListItem",
+        "DnsZoneSummary",
+        "FirewallPolicy",
+        "WebhookEndpoint",
+        "TcpProxy",
+        "DomainContactResult",
+        "WebsiteLoaderUploadResult",
+        "WebsiteSslUploadResult",
+        "BillingCycleChangeResult",
+        "ErrorEnvelope",
     ] {
         assert!(schemas.contains_key(name), "components.schemas.{name}");
     }
     let zone = &schemas["CreateDnsZoneRequest"];
-    assert_eq!(zone["x-at-most-one-of"], serde_json::json!([["template_id", "zone_file", "records"]]));
-    assert!(zone["not"]["anyOf"].as_array().is_some_and(|a| a.len() == 3));
+    assert_eq!(
+        zone["x-at-most-one-of"],
+        serde_json::json!([["template_id", "zone_file", "records"]])
+    );
+    assert!(
+        zone["not"]["anyOf"]
+            .as_array()
+            .is_some_and(|a| a.len() == 3)
+    );
     assert_eq!(schemas["LegacyDeployRequest"]["deprecated"], true);
     let env = &schemas["ErrorEnvelope"]["properties"];
-    for legacy in ["code", "message", "request_id", "field_errors", "details", "status"] {
-        assert_eq!(env[legacy]["deprecated"], true, "ErrorEnvelope.{legacy} deprecated");
+    for legacy in [
+        "code",
+        "message",
+        "request_id",
+        "field_errors",
+        "details",
+        "status",
+    ] {
+        assert_eq!(
+            env[legacy]["deprecated"], true,
+            "ErrorEnvelope.{legacy} deprecated"
+        );
     }
-    assert_eq!(spec["components"]["headers"]["XRateLimitReset"]["deprecated"], true);
+    assert_eq!(
+        spec["components"]["headers"]["XRateLimitReset"]["deprecated"],
+        true
+    );
     let signed = &spec["components"]["securitySchemes"]["SignedAuth"];
     assert_eq!(signed["type"], "apiKey");
     assert_eq!(signed["name"], "x-api-key");
@@ -561,16 +920,32 @@ fn schema_hygiene() {
 
 /// Collect object schemas reachable from a request body schema (through $ref, properties,
 /// items, oneOf/anyOf) and check `additionalProperties: false` on every one that declares properties.
-fn check_closed(spec: &Value, schema: &Value, at: &str, seen: &mut BTreeSet<String>, problems: &mut Vec<String>) {
+fn check_closed(
+    spec: &Value,
+    schema: &Value,
+    at: &str,
+    seen: &mut BTreeSet<String>,
+    problems: &mut Vec<String>,
+) {
     if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
         if !seen.insert(r.to_string()) {
             return;
         }
-        check_closed(spec, resolve(spec, r).expect("resolvable"), r, seen, problems);
+        check_closed(
+            spec,
+            resolve(spec, r).expect("resolvable"),
+            r,
+            seen,
+            problems,
+        );
         return;
     }
-    if schema.get("properties").is_some() && schema.get("additionalProperties") != Some(&Value::Bool(false)) {
-        problems.push(format!("{at}: request object schema without additionalProperties: false"));
+    if schema.get("properties").is_some()
+        && schema.get("additionalProperties") != Some(&Value::Bool(false))
+    {
+        problems.push(format!(
+            "{at}: request object schema without additionalProperties: false"
+        ));
     }
     if let Some(props) = schema.get("properties").and_then(Value::as_object) {
         for (name, p) in props {
@@ -594,9 +969,16 @@ fn request_bodies_are_closed() {
     let spec = load_spec();
     let mut problems = Vec::new();
     for o in operations(&spec) {
-        let Some(body) = o.op.get("requestBody") else { continue };
+        let Some(body) = o.op.get("requestBody") else {
+            continue;
+        };
         let schema = &body["content"]["application/json"]["schema"];
-        assert!(schema.get("$ref").is_some(), "{} {}: request body schema is a named component", o.method, o.path);
+        assert!(
+            schema.get("$ref").is_some(),
+            "{} {}: request body schema is a named component",
+            o.method,
+            o.path
+        );
         let target = deref(&spec, schema);
         // A body the reference does not show at all is permissive and says so.
         let not_shown_body = target
@@ -608,7 +990,13 @@ fn request_bodies_are_closed() {
             continue;
         }
         let mut seen = BTreeSet::new();
-        check_closed(&spec, schema, &format!("{} {}", o.method, o.path), &mut seen, &mut problems);
+        check_closed(
+            &spec,
+            schema,
+            &format!("{} {}", o.method, o.path),
+            &mut seen,
+            &mut problems,
+        );
     }
     assert!(problems.is_empty(), "{problems:#?}");
 }
@@ -620,7 +1008,12 @@ fn success_bodies_are_named_components() {
         for (status, resp) in o.op["responses"].as_object().unwrap() {
             if status.starts_with('2') {
                 let schema = &deref(&spec, resp)["content"]["application/json"]["schema"];
-                assert!(schema.get("$ref").is_some(), "{} {} {status}: success schema is a $ref", o.method, o.path);
+                assert!(
+                    schema.get("$ref").is_some(),
+                    "{} {} {status}: success schema is a $ref",
+                    o.method,
+                    o.path
+                );
             }
         }
     }
@@ -630,14 +1023,21 @@ fn success_bodies_are_named_components() {
 #[test]
 fn coverage_document_matches_spec() {
     let spec = load_spec();
-    let text = std::fs::read_to_string(repo_root().join("spec/COVERAGE.md")).expect("spec/COVERAGE.md");
-    let start = text.find("<!-- coverage-summary:start -->").expect("summary start marker");
-    let end = text.find("<!-- coverage-summary:end -->").expect("summary end marker");
+    let text =
+        std::fs::read_to_string(repo_root().join("spec/COVERAGE.md")).expect("spec/COVERAGE.md");
+    let start = text
+        .find("<!-- coverage-summary:start -->")
+        .expect("summary start marker");
+    let end = text
+        .find("<!-- coverage-summary:end -->")
+        .expect("summary end marker");
     let table = &text[start..end];
 
     let mut per_tag: BTreeMap<String, usize> = BTreeMap::new();
     for o in operations(&spec) {
-        *per_tag.entry(o.op["tags"][0].as_str().unwrap().to_string()).or_default() += 1;
+        *per_tag
+            .entry(o.op["tags"][0].as_str().unwrap().to_string())
+            .or_default() += 1;
     }
 
     let mut documented: BTreeMap<String, usize> = BTreeMap::new();
@@ -647,23 +1047,42 @@ fn coverage_document_matches_spec() {
         if cells.len() < 3 || cells[0].starts_with("Category") || cells[0].starts_with("---") {
             continue;
         }
-        let n: usize = cells[2].parse().unwrap_or_else(|_| panic!("COVERAGE.md: described count in {line:?}"));
+        let n: usize = cells[2]
+            .parse()
+            .unwrap_or_else(|_| panic!("COVERAGE.md: described count in {line:?}"));
         if cells[0] == "Total" {
             total = Some(n);
         } else {
-            assert!(documented.insert(cells[0].to_string(), n).is_none(), "duplicate row {}", cells[0]);
+            assert!(
+                documented.insert(cells[0].to_string(), n).is_none(),
+                "duplicate row {}",
+                cells[0]
+            );
         }
     }
-    assert_eq!(documented, per_tag, "COVERAGE.md per-category described counts match the spec");
+    assert_eq!(
+        documented, per_tag,
+        "COVERAGE.md per-category described counts match the spec"
+    );
     let spec_total = operations(&spec).len();
-    assert_eq!(total, Some(spec_total), "COVERAGE.md total matches the spec");
+    assert_eq!(
+        total,
+        Some(spec_total),
+        "COVERAGE.md total matches the spec"
+    );
     assert_eq!(documented.values().sum::<usize>(), spec_total);
 
     // Every operation is listed in COVERAGE.md with its method, path and operationId.
     for o in operations(&spec) {
         let id = o.op["operationId"].as_str().unwrap();
         let derived = o.op.get("x-operation-id-derived") == Some(&Value::Bool(true));
-        let needle = format!("| {} | `{}` | `{}{}` |", o.method.to_uppercase(), o.path, id, if derived { "*" } else { "" });
+        let needle = format!(
+            "| {} | `{}` | `{}{}` |",
+            o.method.to_uppercase(),
+            o.path,
+            id,
+            if derived { "*" } else { "" }
+        );
         assert!(text.contains(&needle), "COVERAGE.md lists {needle}");
     }
 }
