@@ -12,6 +12,8 @@
 //! # }
 //! ```
 
+// prettyplease formats the generated files; rustfmt leaves them as generated.
+#[rustfmt::skip]
 mod generated;
 
 pub use generated::*;
