@@ -209,17 +209,26 @@ fn gen_child(spec: &Path) {
             runtime_path: root().join("runtime"),
         },
     };
+    // The three stages of `sdk_generator::generate`, timed one by one.
     let base = alloc::reset_peak();
-    let start = Instant::now();
-    let (api, files) = sdk_generator::generate(spec, &options).expect("generation");
-    let nanos = start.elapsed().as_nanos();
+    let t0 = Instant::now();
+    let doc = sdk_generator::read::load(spec).expect("read");
+    let t1 = Instant::now();
+    let api = sdk_generator::lower::lower(&doc).expect("lower");
+    let t2 = Instant::now();
+    let files = sdk_generator::emit::emit(&api, &options).expect("emit");
+    let t3 = Instant::now();
     let peak_heap = alloc::peak() - base;
     let lines: usize = files.iter().map(|f| f.contents.lines().count()).sum();
     println!(
-        "{nanos} {} {} {lines} {peak_heap} {}",
+        "{} {} {} {lines} {peak_heap} {} {} {} {}",
+        (t3 - t0).as_nanos(),
         api.operations.len(),
         files.len(),
-        alloc::peak_rss().unwrap_or(0)
+        alloc::peak_rss().unwrap_or(0),
+        (t1 - t0).as_nanos(),
+        (t2 - t1).as_nanos(),
+        (t3 - t2).as_nanos()
     );
 }
 
@@ -230,6 +239,8 @@ struct GenRun {
     lines: usize,
     peak_heap: u64,
     peak_rss: u64,
+    /// Seconds in read, lower, emit.
+    stages: [f64; 3],
 }
 
 fn run_child(spec: &Path) -> GenRun {
@@ -256,6 +267,7 @@ fn run_child(spec: &Path) -> GenRun {
         lines: f[3] as usize,
         peak_heap: f[4] as u64,
         peak_rss: f[5] as u64,
+        stages: [f[6] as f64 / 1e9, f[7] as f64 / 1e9, f[8] as f64 / 1e9],
     }
 }
 
@@ -263,7 +275,7 @@ fn gen_section() {
     const RUNS: usize = 3;
     println!("## Generator (release, in a child process per run; median of {RUNS} runs)\n");
     println!(
-        "Time is `sdk_generator::generate` (read, lower, emit with prettyplease; no disk writes); \
+        "Time is the three stages of `sdk_generator::generate` (read, lower, emit with prettyplease; no disk writes); \
          peak heap from a counting allocator, peak RSS from the child's `VmHWM`.\n"
     );
     let dir = root().join("target").join("bench-specs");
@@ -320,18 +332,29 @@ fn gen_section() {
             r.lines as f64 / r.ops.max(1) as f64
         );
         if label.starts_with("synthetic") {
-            synthetic.push((r.ops, per_op, peak_heap));
+            synthetic.push((r.ops, per_op, peak_heap, r.stages));
         }
     }
-    if let Some(&(ops0, us0, heap0)) = synthetic.first() {
-        println!("\nScaling against the {ops0}-operation document (1.00 = linear):\n");
-        println!("| operations | µs / op relative | peak heap / op relative |");
-        println!("| ---: | ---: | ---: |");
-        for (ops, us, heap) in &synthetic {
+    if let Some(&(ops0, us0, heap0, st0)) = synthetic.first() {
+        println!(
+            "\nScaling against the {ops0}-operation document (1.00 = linear), per stage µs / op:\n"
+        );
+        println!(
+            "| operations | µs / op relative | peak heap / op relative | read µs/op | lower µs/op | emit µs/op |"
+        );
+        println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
+        for (ops, us, heap, st) in &synthetic {
+            let per = |s: f64| s * 1e6 / *ops as f64;
             println!(
-                "| {ops} | {:.2} | {:.2} |",
+                "| {ops} | {:.2} | {:.2} | {:.0} ({:.2}) | {:.0} ({:.2}) | {:.0} ({:.2}) |",
                 us / us0,
-                (*heap as f64 / *ops as f64) / (heap0 as f64 / ops0 as f64)
+                (*heap as f64 / *ops as f64) / (heap0 as f64 / ops0 as f64),
+                per(st[0]),
+                per(st[0]) / (st0[0] * 1e6 / ops0 as f64),
+                per(st[1]),
+                per(st[1]) / (st0[1] * 1e6 / ops0 as f64),
+                per(st[2]),
+                per(st[2]) / (st0[2] * 1e6 / ops0 as f64),
             );
         }
     }
