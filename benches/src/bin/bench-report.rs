@@ -9,13 +9,15 @@
 //! (no section: all three)
 //! ```
 //!
-//! Internal: `bench-report gen-child SPEC` generates once in-process and prints
-//! `nanos operations files lines peak_heap_bytes peak_rss_bytes`.
+//! Internal: `bench-report gen-child SPEC [--count]` generates once in-process and prints
+//! `cpu_nanos operations files lines peak_heap_bytes peak_rss_bytes read_ns lower_ns emit_ns
+//! wall_ns` (peak heap only with `--count`, which also slows allocation a little).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use cpu_time::ThreadTime;
 use sdk_benches::alloc::{self, Counting, human};
 use sdk_benches::requests::{Paths, check_identical_requests};
 use sdk_benches::server::{ItemsConfig, start};
@@ -44,6 +46,10 @@ fn median(values: &mut [f64]) -> f64 {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("gen-child") {
+        let count = args.iter().any(|a| a == "--count");
+        if !count {
+            alloc::disable_counting();
+        }
         gen_child(Path::new(args.get(1).expect("gen-child SPEC")));
         return;
     }
@@ -210,25 +216,28 @@ fn gen_child(spec: &Path) {
         },
     };
     // The three stages of `sdk_generator::generate`, timed one by one.
+    // CPU time of this (single) thread, so that other processes' load on the shared machine
+    // does not show up as generator time; wall time is reported too.
     let base = alloc::reset_peak();
-    let t0 = Instant::now();
+    let (w0, t0) = (Instant::now(), ThreadTime::now());
     let doc = sdk_generator::read::load(spec).expect("read");
-    let t1 = Instant::now();
+    let c1 = t0.elapsed().as_nanos();
     let api = sdk_generator::lower::lower(&doc).expect("lower");
-    let t2 = Instant::now();
+    let c2 = t0.elapsed().as_nanos();
     let files = sdk_generator::emit::emit(&api, &options).expect("emit");
-    let t3 = Instant::now();
+    let (w3, c3) = (Instant::now(), t0.elapsed().as_nanos());
     let peak_heap = alloc::peak() - base;
     let lines: usize = files.iter().map(|f| f.contents.lines().count()).sum();
     println!(
-        "{} {} {} {lines} {peak_heap} {} {} {} {}",
-        (t3 - t0).as_nanos(),
+        "{} {} {} {lines} {peak_heap} {} {} {} {} {}",
+        c3,
         api.operations.len(),
         files.len(),
         alloc::peak_rss().unwrap_or(0),
-        (t1 - t0).as_nanos(),
-        (t2 - t1).as_nanos(),
-        (t3 - t2).as_nanos()
+        c1,
+        c2 - c1,
+        c3 - c2,
+        (w3 - w0).as_nanos()
     );
 }
 
@@ -239,14 +248,17 @@ struct GenRun {
     lines: usize,
     peak_heap: u64,
     peak_rss: u64,
-    /// Seconds in read, lower, emit.
+    /// CPU seconds in read, lower, emit.
     stages: [f64; 3],
+    /// Wall-clock seconds of the three stages.
+    wall: f64,
 }
 
-fn run_child(spec: &Path) -> GenRun {
+fn run_child(spec: &Path, count: bool) -> GenRun {
     let out = Command::new(std::env::current_exe().expect("current exe"))
         .arg("gen-child")
         .arg(spec)
+        .args(count.then_some("--count"))
         .output()
         .expect("spawn gen-child");
     assert!(
@@ -268,6 +280,7 @@ fn run_child(spec: &Path) -> GenRun {
         peak_heap: f[4] as u64,
         peak_rss: f[5] as u64,
         stages: [f[6] as f64 / 1e9, f[7] as f64 / 1e9, f[8] as f64 / 1e9],
+        wall: f[9] as f64 / 1e9,
     }
 }
 
@@ -275,8 +288,8 @@ fn gen_section() {
     const RUNS: usize = 3;
     println!("## Generator (release, in a child process per run; median of {RUNS} runs)\n");
     println!(
-        "Time is the three stages of `sdk_generator::generate` (read, lower, emit with prettyplease; no disk writes); \
-         peak heap from a counting allocator, peak RSS from the child's `VmHWM`.\n"
+        "Time is the CPU time (`CLOCK_THREAD_CPUTIME_ID`) of the three stages of `sdk_generator::generate` (read, lower, emit with prettyplease; no disk writes), wall time beside it; \
+         peak heap from a counting allocator in one extra run (counting is off in the timed runs), peak RSS (`VmHWM`) of the timed runs.\n"
     );
     let dir = root().join("target").join("bench-specs");
     std::fs::create_dir_all(&dir).expect("target/bench-specs");
@@ -305,26 +318,28 @@ fn gen_section() {
         s.2 = std::fs::metadata(&s.1).map(|m| m.len()).unwrap_or(0);
     }
     println!(
-        "| document | size | operations | time | µs / op | peak heap | peak RSS | files | lines | lines / op |"
+        "| document | size | operations | CPU time | wall time | µs / op | peak heap | peak RSS | files | lines | lines / op |"
     );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     let mut synthetic = Vec::new();
     for (label, path, size) in &specs {
         if !path.exists() {
-            println!("| {label} | missing | | | | | | | | |");
+            println!("| {label} | missing | | | | | | | | | |");
             continue;
         }
-        let mut runs: Vec<GenRun> = (0..RUNS).map(|_| run_child(path)).collect();
+        let counted = run_child(path, true);
+        let mut runs: Vec<GenRun> = (0..RUNS).map(|_| run_child(path, false)).collect();
         runs.sort_by(|a, b| a.secs.total_cmp(&b.secs));
         let r = &runs[RUNS / 2];
-        let peak_heap = runs.iter().map(|r| r.peak_heap).max().unwrap_or(0);
+        let peak_heap = counted.peak_heap;
         let peak_rss = runs.iter().map(|r| r.peak_rss).max().unwrap_or(0);
         let per_op = r.secs * 1e6 / r.ops.max(1) as f64;
         println!(
-            "| {label} | {} | {} | {:.1} ms | {per_op:.0} | {} | {} | {} | {} | {:.0} |",
+            "| {label} | {} | {} | {:.1} ms | {:.1} ms | {per_op:.0} | {} | {} | {} | {} | {:.0} |",
             human(*size),
             r.ops,
             r.secs * 1e3,
+            r.wall * 1e3,
             human(peak_heap),
             human(peak_rss),
             r.files,
