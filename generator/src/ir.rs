@@ -135,7 +135,8 @@ pub enum Success {
     Json(TypeRef),
     /// No schema: read as `serde_json::Value`.
     Untyped,
-    /// The runtime's operation receipt (operations with `x-operation-envelope`).
+    /// The runtime's operation receipt (operations with `x-operation-envelope` or
+    /// `x-operation-receipt`).
     OperationReceipt,
 }
 
@@ -171,6 +172,19 @@ pub struct Param {
     /// Validation constraints.
     #[serde(skip_serializing_if = "Constraints::is_empty")]
     pub constraints: Constraints,
+    /// How a list-valued query parameter travels (`None` for everything else).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub list_style: Option<ListStyle>,
+}
+
+/// Serialization of a list-valued query parameter (OpenAPI `style`/`explode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ListStyle {
+    /// `style: form, explode: true` (the default): `name=a&name=b`.
+    Repeated,
+    /// `style: form, explode: false`: `name=a,b`.
+    Comma,
 }
 
 /// A JSON request body.
@@ -277,6 +291,10 @@ pub enum TypeKind {
         /// `x-at-most-one-of` groups, each emitted as one optional enum field.
         #[serde(skip_serializing_if = "Vec::is_empty")]
         exclusive: Vec<ExclusiveGroup>,
+        /// Catch-all for the properties not listed (`additionalProperties: true` or a schema),
+        /// emitted as one flattened map field; `None` for closed or unspecified objects.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        additional: Option<AdditionalProperties>,
     },
     /// A forward-compatible string enum (unknown values kept).
     Enum {
@@ -337,6 +355,15 @@ pub struct Field {
     /// Validation constraints.
     #[serde(skip_serializing_if = "Constraints::is_empty")]
     pub constraints: Constraints,
+}
+
+/// The catch-all field of an open object (`additionalProperties`).
+#[derive(Debug, Clone, Serialize)]
+pub struct AdditionalProperties {
+    /// Rust name of the flattened map field.
+    pub rust_name: String,
+    /// Type of one value (`Json` for `additionalProperties: true`).
+    pub value_ty: TypeRef,
 }
 
 /// An `x-at-most-one-of` group: at most one of its members may be present.

@@ -2,7 +2,7 @@
 //!
 //! Pipeline: [`read`] (parse, 3.0 → 3.1 upgrade, located errors) → [`lower`] (naming and
 //! shaping into the [`ir`] model) → [`emit`] (token streams, formatted with prettyplease) →
-//! [`write`] (the one writer: skip unchanged files, `--check`, delete stale ones).
+//! [`write`](mod@write) (the one writer: skip unchanged files, `--check`, delete stale ones).
 
 pub mod emit;
 pub mod error;

@@ -219,4 +219,156 @@ mod tests {
             "{t}"
         );
     }
+
+    fn op_tokens(api: &Api, id: &str) -> String {
+        let op = api
+            .operations
+            .iter()
+            .find(|o| o.operation_id == id)
+            .expect("operation exists");
+        operations::operation(&Ctx::new(api, &op.area), op).to_string()
+    }
+
+    #[test]
+    fn builder_names_reserve_only_the_setters_the_builder_has() {
+        let api = api(
+            "    X: {type: object}\n",
+            "  /ops:\n    get:\n      operationId: lookup\n      parameters: [{name: idempotency_key, in: query, schema: {type: string}}, {name: operation_format, in: query, schema: {type: string}}, {name: body, in: query, schema: {type: string}}, {name: timeout, in: query, schema: {type: string}}]\n      responses: {'200': {description: ok}}\n    post:\n      operationId: write\n      x-idempotency-key: required\n      x-operation-envelope: true\n      parameters: [{name: idempotency_key, in: query, schema: {type: string}}, {name: operation_format, in: query, schema: {type: string}}]\n      responses: {'202': {description: ok}}\n",
+        );
+        let read = op_tokens(&api, "lookup");
+        assert!(
+            read.contains("pub fn idempotency_key (mut self , value"),
+            "{read}"
+        );
+        assert!(
+            read.contains("pub fn operation_format (mut self , value"),
+            "{read}"
+        );
+        assert!(read.contains("pub fn body (mut self , value"), "{read}");
+        assert!(
+            read.contains("pub fn timeout_2 (mut self , value"),
+            "{read}"
+        );
+        assert!(!read.contains("idempotency_key_2"), "{read}");
+        let write = op_tokens(&api, "write");
+        assert!(
+            write.contains("pub fn idempotency_key_2 (mut self , value"),
+            "{write}"
+        );
+        assert!(
+            write.contains("pub fn operation_format_2 (mut self , value"),
+            "{write}"
+        );
+        assert!(
+            write.contains("pub fn idempotency_key (mut self , key"),
+            "{write}"
+        );
+    }
+
+    #[test]
+    fn operation_receipt_extension_returns_the_runtime_receipt() {
+        let api = api(
+            "    Env: {type: object, properties: {operation: {type: object}}}\n",
+            "  /ops/{id}:\n    get:\n      operationId: poll\n      x-operation-receipt: true\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Env'}}}}}\n  /plain/{id}:\n    get:\n      operationId: plain\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Env'}}}}}\n",
+        );
+        let t = op_tokens(&api, "poll");
+        assert!(
+            t.contains(
+                ":: sdk_runtime :: Response < :: sdk_runtime :: operation :: OperationReceipt >"
+            ),
+            "{t}"
+        );
+        assert!(!t.contains("operation_format"), "{t}");
+        let t = op_tokens(&api, "plain");
+        assert!(
+            t.contains(":: sdk_runtime :: Response < super :: types :: Env >")
+                || t.contains(":: sdk_runtime :: Response < Env >"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn open_objects_keep_unknown_members() {
+        let api = api(
+            "    Open:\n      type: object\n      additionalProperties: true\n      properties:\n        ok: {type: boolean}\n    Typed:\n      type: object\n      required: [name]\n      additionalProperties: {type: integer}\n      properties:\n        name: {type: string}\n        additional_properties: {type: string}\n    Closed:\n      type: object\n      additionalProperties: false\n      properties:\n        ok: {type: boolean}\n    Unsaid:\n      type: object\n      properties:\n        ok: {type: boolean}\n",
+            "  /t:\n    post:\n      operationId: makeT\n      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Typed'}}}}\n      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Open'}}}}}\n",
+        );
+        let open = type_tokens(&api, "Open");
+        assert!(
+            open.contains("# [serde (flatten)] pub additional_properties : :: serde_json :: Map < String , :: serde_json :: Value > ,"),
+            "{open}"
+        );
+        let typed = type_tokens(&api, "Typed");
+        assert!(
+            typed.contains("# [serde (flatten)] pub additional_properties_2 : :: std :: collections :: BTreeMap < String , i64 > ,"),
+            "{typed}"
+        );
+        assert!(
+            typed.contains("additional_properties_2 : :: std :: default :: Default :: default ()"),
+            "{typed}"
+        );
+        for closed in ["Closed", "Unsaid"] {
+            let t = type_tokens(&api, closed);
+            assert!(!t.contains("flatten"), "{t}");
+        }
+    }
+
+    #[test]
+    fn envelope_operations_leave_the_format_header_to_the_runtime() {
+        let header =
+            "{name: x-svc-response-format, in: header, schema: {type: string, enum: [operation]}}";
+        let api = api(
+            "    X: {type: object}\n",
+            &format!(
+                "  /a:\n    post:\n      operationId: withEnvelope\n      x-operation-envelope: true\n      parameters: [{header}]\n      responses: {{'202': {{description: ok}}}}\n  /b:\n    post:\n      operationId: withoutEnvelope\n      parameters: [{header}]\n      responses: {{'202': {{description: ok}}}}\n"
+            ),
+        );
+        let t = op_tokens(&api, "withEnvelope");
+        assert!(!t.contains("x_svc_response_format"), "{t}");
+        assert!(t.contains("pub fn operation_format"), "{t}");
+        let t = op_tokens(&api, "withoutEnvelope");
+        assert!(t.contains("pub fn x_svc_response_format"), "{t}");
+    }
+
+    #[test]
+    fn query_lists_follow_style_and_explode() {
+        let api = api(
+            "    X: {type: object}\n",
+            "  /l:\n    get:\n      operationId: list\n      parameters:\n        - {name: ids, in: query, schema: {type: array, items: {type: string}}}\n        - {name: tags, in: query, style: form, explode: false, schema: {type: array, items: {type: string}}}\n        - {name: more, in: query, style: form, explode: true, schema: {type: array, items: {type: integer}}}\n      responses: {'200': {description: ok}}\n",
+        );
+        let t = op_tokens(&api, "list");
+        assert!(
+            t.contains("for item in value . iter () { request . query (\"ids\" , item) ; }"),
+            "{t}"
+        );
+        assert!(
+            t.contains("for item in value . iter () { request . query (\"more\" , item) ; }"),
+            "{t}"
+        );
+        assert!(
+            t.contains("request . query_csv (\"tags\" , value . as_slice ())"),
+            "{t}"
+        );
+        let api_bad = {
+            let text = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /l:\n    get:\n      operationId: deep\n      parameters: [{name: ids, in: query, style: deepObject, schema: {type: array, items: {type: string}}}]\n      responses: {'200': {description: ok}}\n";
+            crate::lower::lower(&crate::read::parse(text, "test").expect("parses")).expect("lowers")
+        };
+        assert_eq!(api_bad.skipped.len(), 1, "{:?}", api_bad.skipped);
+    }
+
+    #[test]
+    fn at_most_one_of_groups_can_be_named() {
+        let api = api(
+            "    Z:\n      type: object\n      properties:\n        a: {type: string}\n        b: {type: string}\n        c: {type: string}\n        d: {type: string}\n      x-at-most-one-of:\n        - {name: source, members: [a, b]}\n        - [c, d]\n",
+            "  /z:\n    post:\n      operationId: makeZ\n      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Z'}}}}\n      responses: {'204': {description: ok}}\n",
+        );
+        let t = type_tokens(&api, "Z");
+        assert!(t.contains("pub source : Option < ZSource >"), "{t}");
+        assert!(t.contains("pub c_or_d : Option < ZCOrD >"), "{t}");
+        assert!(
+            t.contains("pub fn source (mut self , value : ZSource)"),
+            "{t}"
+        );
+        assert!(t.contains("pub enum ZSource"), "{t}");
+    }
 }

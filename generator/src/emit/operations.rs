@@ -3,7 +3,8 @@
 use super::Ctx;
 use super::docs::{lines_attrs, sanitize};
 use crate::ir::{
-    Idempotency, IntType, Method, Operation, PageModel, Param, ParamLocation, Success, TypeRef,
+    Idempotency, IntType, ListStyle, Method, Operation, PageModel, Param, ParamLocation, Success,
+    TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -223,7 +224,14 @@ fn param_send(cx: &Ctx<'_>, p: &Param) -> TokenStream {
             let v = value(v);
             quote!(request.path_param(#name, #v);)
         }
-        (ParamLocation::Query, true) => quote!(request.query_csv(#name, #v.as_slice());),
+        (ParamLocation::Query, true) => match p.list_style {
+            Some(ListStyle::Comma) => quote!(request.query_csv(#name, #v.as_slice());),
+            _ => quote! {
+                for item in #v.iter() {
+                    request.query(#name, item);
+                }
+            },
+        },
         (ParamLocation::Query, false) => {
             let v = value(v);
             quote!(request.query(#name, #v);)
@@ -251,8 +259,13 @@ fn param_doc(p: &Param) -> TokenStream {
         .as_deref()
         .map(sanitize)
         .unwrap_or_else(|| format!("Sets `{}`.", p.name));
+    let how = match p.list_style {
+        Some(ListStyle::Comma) => " (one comma-separated list)",
+        Some(ListStyle::Repeated) => " (repeated once per item)",
+        None => "",
+    };
     doc.push_str(&format!(
-        "\n\nSent as {} parameter `{}`.",
+        "\n\nSent as {} parameter `{}`{how}.",
         loc(p.location),
         p.name.replace('`', "'")
     ));
@@ -314,6 +327,11 @@ fn operation_doc(op: &Operation) -> String {
     }
     if op.operation_envelope {
         facts.push("Returns an operation receipt; `operation_format(true)` asks for the canonical envelope.".to_owned());
+    } else if matches!(op.success, Success::OperationReceipt) {
+        facts.push(
+            "Returns an operation receipt (the canonical envelope); `wait` polls it to a terminal state."
+                .to_owned(),
+        );
     }
     if op.deprecated {
         facts.push("Deprecated.".to_owned());

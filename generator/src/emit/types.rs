@@ -3,7 +3,9 @@
 
 use super::Ctx;
 use super::docs::{doc_attrs, lines_attrs};
-use crate::ir::{ExclusiveGroup, Field, TypeDef, TypeKind, TypeRef, UnionVariant};
+use crate::ir::{
+    AdditionalProperties, ExclusiveGroup, Field, TypeDef, TypeKind, TypeRef, UnionVariant,
+};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -19,7 +21,11 @@ pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
     let doc = lines_attrs(&doc);
     let deprecated = def.deprecated.then(|| quote!(#[deprecated]));
     let body = match &def.kind {
-        TypeKind::Struct { fields, exclusive } => struct_def(cx, def, &name, fields, exclusive),
+        TypeKind::Struct {
+            fields,
+            exclusive,
+            additional,
+        } => struct_def(cx, def, &name, fields, exclusive, additional.as_ref()),
         TypeKind::Enum { variants } => {
             let idents: Vec<_> = variants
                 .iter()
@@ -144,6 +150,7 @@ fn struct_def(
     name: &proc_macro2::Ident,
     fields: &[Field],
     exclusive: &[ExclusiveGroup],
+    additional: Option<&AdditionalProperties>,
 ) -> TokenStream {
     let field_tokens = fields.iter().map(|f| {
         let ident = format_ident!("{}", f.rust_name);
@@ -176,19 +183,43 @@ fn struct_def(
             pub #ident: Option<#ty>,
         }
     });
+    // Declared last: serde hands a flattened map only the entries no other field took.
+    let additional_field = additional.map(|a| {
+        let ident = format_ident!("{}", a.rust_name);
+        let ty = additional_ty(cx, a);
+        let doc = lines_attrs(
+            "Properties the schema does not list (`additionalProperties`), kept as received so \
+             that they round-trip; empty by default.",
+        );
+        quote! {
+            #doc
+            #[serde(flatten)]
+            pub #ident: #ty,
+        }
+    });
     let group_enums = exclusive.iter().map(|g| group_enum(cx, &def.name, g));
     let ctor = def
         .request
-        .then(|| constructor(cx, def, name, fields, exclusive));
+        .then(|| constructor(cx, def, name, fields, exclusive, additional));
     quote! {
         #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
         #[non_exhaustive]
         pub struct #name {
             #( #field_tokens )*
             #( #group_fields )*
+            #additional_field
         }
         #ctor
         #( #group_enums )*
+    }
+}
+
+/// The map type of a catch-all field.
+fn additional_ty(cx: &Ctx<'_>, a: &AdditionalProperties) -> TokenStream {
+    if a.value_ty == TypeRef::Json {
+        quote!(::serde_json::Map<String, ::serde_json::Value>)
+    } else {
+        cx.ty(&TypeRef::Map(Box::new(a.value_ty.clone())))
     }
 }
 
@@ -199,6 +230,7 @@ fn constructor(
     name: &proc_macro2::Ident,
     fields: &[Field],
     exclusive: &[ExclusiveGroup],
+    additional: Option<&AdditionalProperties>,
 ) -> TokenStream {
     let mut args = Vec::new();
     let mut inits = Vec::new();
@@ -287,6 +319,10 @@ fn constructor(
                 self
             }
         });
+    }
+    if let Some(a) = additional {
+        let ident = format_ident!("{}", a.rust_name);
+        inits.push(quote!(#ident: ::std::default::Default::default()));
     }
     let default_impl = args.is_empty().then(|| {
         quote! {

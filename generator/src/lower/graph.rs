@@ -85,12 +85,22 @@ fn edges(types: &[TypeDef], through_containers: bool) -> BTreeMap<String, Vec<St
         .map(|def| {
             let mut out = Vec::new();
             match &def.kind {
-                TypeKind::Struct { fields, exclusive } => {
+                TypeKind::Struct {
+                    fields,
+                    exclusive,
+                    additional,
+                } => {
                     fields.iter().for_each(|f| direct(&f.ty, &mut out));
                     exclusive
                         .iter()
                         .flat_map(|g| &g.members)
                         .for_each(|m| direct(&m.ty, &mut out));
+                    // The values live in a map: only a container edge.
+                    if let Some(a) = additional
+                        && through_containers
+                    {
+                        names_in(&a.value_ty, &mut out);
+                    }
                 }
                 TypeKind::Union { variants, .. } => {
                     variants.iter().for_each(|v| direct(&v.ty, &mut out))
@@ -127,7 +137,9 @@ fn box_recursive(types: &mut [TypeDef]) {
     for def in types.iter_mut() {
         let name = def.name.clone();
         match &mut def.kind {
-            TypeKind::Struct { fields, exclusive } => {
+            TypeKind::Struct {
+                fields, exclusive, ..
+            } => {
                 for f in fields.iter_mut() {
                     f.boxed = cyclic(&name, &f.ty);
                 }

@@ -1,7 +1,7 @@
 //! Lowering: the OpenAPI document (3.1 form) becomes the [`crate::ir`] model.
 //!
 //! Every naming and shaping decision happens here, once: component schemas are named first
-//! (sorted), then operations are lowered in path order, then [`graph`] boxes recursive fields,
+//! (sorted), then operations are lowered in path order, then `graph` boxes recursive fields,
 //! assigns types to areas, marks request types and sorts everything.
 
 mod graph;

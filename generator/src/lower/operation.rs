@@ -4,8 +4,8 @@ use super::Lowerer;
 use super::schema::{constraints, doc_of};
 use crate::error::{Error, Result};
 use crate::ir::{
-    Area, Body, FieldAccess, Idempotency, Method, Operation, PageModel, Pagination, Param,
-    ParamLocation, ResponseDef, Skipped, Success, TypeKind, TypeRef,
+    Area, Body, FieldAccess, Idempotency, ListStyle, Method, Operation, PageModel, Pagination,
+    Param, ParamLocation, ResponseDef, Skipped, Success, TypeKind, TypeRef,
 };
 use crate::naming::{self, Namespace};
 use crate::read::Node;
@@ -22,19 +22,8 @@ const METHODS: [(&str, Method); 8] = [
     ("trace", Method::Trace),
 ];
 
-/// Builder members a parameter may not be named after.
-const BUILDER_RESERVED: &[&str] = &[
-    "client",
-    "options",
-    "body",
-    "send",
-    "into_stream",
-    "idempotency_key",
-    "client_request_id",
-    "timeout",
-    "operation_format",
-    "new",
-];
+/// Builder members every builder has; a parameter may not be named after them.
+const BUILDER_RESERVED: &[&str] = &["client", "options", "client_request_id", "timeout", "send"];
 
 /// Headers the runtime sets itself; they are not parameters of generated methods.
 const RUNTIME_HEADERS: &[&str] = &[
@@ -43,6 +32,9 @@ const RUNTIME_HEADERS: &[&str] = &[
     "authorization",
     "x-api-key",
 ];
+
+/// The header asking for the canonical operation envelope; `CallOptions` sends it.
+const RESPONSE_FORMAT_HEADER: &str = "x-svc-response-format";
 
 /// Tag of operations without one.
 const UNTAGGED: &str = "general";
@@ -152,7 +144,7 @@ impl<'a> Lowerer<'a> {
         let body = self.body(op, &camel)?;
         let (responses, success_ty) = self.responses(op, &camel)?;
         let operation_envelope = op.flag("x-operation-envelope");
-        let success = if operation_envelope {
+        let success = if operation_envelope || op.flag("x-operation-receipt") {
             Success::OperationReceipt
         } else {
             success_ty.map_or(Success::Untyped, Success::Json)
@@ -217,7 +209,8 @@ impl<'a> Lowerer<'a> {
                 merged.push(p);
             }
         }
-        let mut names = Namespace::with_reserved(BUILDER_RESERVED);
+        let envelope = op.flag("x-operation-envelope");
+        let mut names = Namespace::with_reserved(&builder_members(op, &merged));
         let mut out = Vec::new();
         for p in merged {
             let Some(name) = p.str("name") else {
@@ -236,14 +229,19 @@ impl<'a> Lowerer<'a> {
                 }
             };
             let lower = name.to_ascii_lowercase();
-            let runtime_header =
-                location == ParamLocation::Header && RUNTIME_HEADERS.contains(&lower.as_str());
+            // The runtime also sends `x-svc-response-format` itself (`operation_format`) for
+            // operations with the envelope.
+            let runtime_header = location == ParamLocation::Header
+                && (RUNTIME_HEADERS.contains(&lower.as_str())
+                    || (envelope && lower == RESPONSE_FORMAT_HEADER));
             let schema = p.get("schema").or_else(|| {
                 p.get("content")
                     .and_then(|c| c.entries().into_iter().next())
                     .and_then(|(_, m)| m.get("schema"))
             });
             let (ty, cons) = match &schema {
+                // Sent by the runtime: no type of its own (it would only be an unused one).
+                Some(_) if runtime_header => (TypeRef::String, Default::default()),
                 Some(s) => {
                     let shape = self.lower_schema(s, &format!("{camel}{}", naming::camel(name)))?;
                     let resolved = s.resolve(self.root).unwrap_or_else(|_| s.clone());
@@ -263,6 +261,10 @@ impl<'a> Lowerer<'a> {
                     location_str(location)
                 )));
             }
+            let list_style = match (location, &ty) {
+                (ParamLocation::Query, TypeRef::Array(_)) => Some(list_style(&p)?),
+                _ => None,
+            };
             let rust_name = if runtime_header {
                 naming::snake(name)
             } else {
@@ -278,6 +280,7 @@ impl<'a> Lowerer<'a> {
                     doc: doc_of(&p),
                     deprecated: p.flag("deprecated"),
                     constraints: cons,
+                    list_style,
                 },
                 runtime_header,
             ));
@@ -478,6 +481,51 @@ struct OpBase {
     method: Method,
     path: String,
     area: String,
+}
+
+/// The builder members this operation's builder has besides its parameters: the fixed ones,
+/// plus `body`, `idempotency_key`, `operation_format` and `into_stream` where they apply.
+fn builder_members(op: &Node<'_>, params: &[Node<'_>]) -> Vec<&'static str> {
+    let mut out = BUILDER_RESERVED.to_vec();
+    if op.get("requestBody").is_some() {
+        out.push("body");
+    }
+    let idempotency_header = params.iter().any(|p| {
+        p.str("in") == Some("header")
+            && p.str("name")
+                .is_some_and(|n| n.eq_ignore_ascii_case("idempotency-key"))
+    });
+    if op.get("x-idempotency-key").is_some() || idempotency_header {
+        out.push("idempotency_key");
+    }
+    if op.flag("x-operation-envelope") {
+        out.push("operation_format");
+    }
+    if op.get("x-pagination").is_some() {
+        out.push("into_stream");
+    }
+    out
+}
+
+/// How a list-valued query parameter is serialized: `style: form` (the default) repeats the
+/// name when `explode` is true (the default for form) and joins with commas when false.
+fn list_style(p: &Node<'_>) -> Result<ListStyle, Skip> {
+    let style = p.str("style").unwrap_or("form");
+    let explode = match p.value.get("explode") {
+        Some(serde_json::Value::Bool(b)) => *b,
+        Some(_) => return Err(Skip(p.error("`explode` must be a boolean").to_string())),
+        None => style == "form",
+    };
+    match (style, explode) {
+        (_, true) if matches!(style, "form" | "spaceDelimited" | "pipeDelimited") => {
+            Ok(ListStyle::Repeated)
+        }
+        ("form", false) => Ok(ListStyle::Comma),
+        _ => Err(Skip(format!(
+            "at `{}`: unsupported construct: query list with `style: {style}`, `explode: {explode}`",
+            p.pointer
+        ))),
+    }
 }
 
 fn idempotency(

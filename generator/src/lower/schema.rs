@@ -3,8 +3,8 @@
 use super::Lowerer;
 use crate::error::Result;
 use crate::ir::{
-    Constraints, EnumVariant, ExclusiveGroup, ExclusiveMember, Field, IntType, TypeDef, TypeKind,
-    TypeRef, UnionVariant,
+    AdditionalProperties, Constraints, EnumVariant, ExclusiveGroup, ExclusiveMember, Field,
+    IntType, TypeDef, TypeKind, TypeRef, UnionVariant,
 };
 use crate::naming::{self, Namespace};
 use crate::read::Node;
@@ -309,7 +309,43 @@ impl<'a> Lowerer<'a> {
             });
         }
         let exclusive = self.exclusive_groups(node, name, &mut fields, &mut field_names)?;
-        Ok(TypeKind::Struct { fields, exclusive })
+        let additional = self.additional_properties(node, name, &mut field_names)?;
+        Ok(TypeKind::Struct {
+            fields,
+            exclusive,
+            additional,
+        })
+    }
+
+    /// The catch-all of an open object: `additionalProperties: true` (or `{}`) keeps any JSON
+    /// value, a schema keeps values of that type; `false` or absent keeps the struct closed.
+    fn additional_properties(
+        &mut self,
+        node: &Node<'a>,
+        name: &str,
+        field_names: &mut Namespace,
+    ) -> Result<Option<AdditionalProperties>> {
+        let node = node.resolve(self.root)?;
+        let Some(ap) = node.get("additionalProperties") else {
+            return Ok(None);
+        };
+        let value_ty = match ap.value {
+            Value::Bool(true) => TypeRef::Json,
+            Value::Object(o) if o.is_empty() => TypeRef::Json,
+            Value::Object(_) => {
+                let value = self.lower_schema(&ap, &format!("{name}Value"))?;
+                if value.nullable && value.ty != TypeRef::Json {
+                    TypeRef::Json
+                } else {
+                    value.ty
+                }
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(AdditionalProperties {
+            rust_name: field_names.claim("additional_properties".to_owned()),
+            value_ty,
+        }))
     }
 
     /// Gathers properties and `required` from the schema and its `allOf` parts.
@@ -356,16 +392,35 @@ impl<'a> Lowerer<'a> {
         };
         let mut out = Vec::new();
         for group in groups.items() {
-            let names: Vec<String> = group
-                .items()
-                .iter()
-                .map(|m| {
-                    m.value
-                        .as_str()
-                        .map(str::to_owned)
-                        .ok_or_else(|| m.error("`x-at-most-one-of` members must be property names"))
-                })
-                .collect::<Result<_>>()?;
+            // `[a, b]`, or `{name: n, members: [a, b]}` naming the field and type.
+            let (group_name, list) = if group.value.is_object() {
+                let Some(list) = group.get("members") else {
+                    return Err(group.error("`x-at-most-one-of` group object needs `members`"));
+                };
+                let name = match group.get("name") {
+                    Some(n) => Some(n.value.as_str().map(str::to_owned).ok_or_else(|| {
+                        n.error("`x-at-most-one-of` group `name` must be a string")
+                    })?),
+                    None => None,
+                };
+                (name, list)
+            } else {
+                (None, group.clone())
+            };
+            if !list.value.is_array() {
+                return Err(list.error(
+                    "`x-at-most-one-of` groups are arrays of property names or `{name, members}` objects",
+                ));
+            }
+            let names: Vec<String> =
+                list.items()
+                    .iter()
+                    .map(|m| {
+                        m.value.as_str().map(str::to_owned).ok_or_else(|| {
+                            m.error("`x-at-most-one-of` members must be property names")
+                        })
+                    })
+                    .collect::<Result<_>>()?;
             let mut members = Vec::new();
             let mut variants = Namespace::default();
             for member in &names {
@@ -388,12 +443,12 @@ impl<'a> Lowerer<'a> {
                     doc: field.doc,
                 });
             }
-            let joined = names.join("_or_");
+            let group_name = group_name.unwrap_or_else(|| names.join("_or_"));
             out.push(ExclusiveGroup {
-                rust_name: field_names.claim(naming::snake(&joined)),
+                rust_name: field_names.claim(naming::snake(&group_name)),
                 type_name: self
                     .type_names
-                    .claim(format!("{name}{}", naming::camel(&joined))),
+                    .claim(format!("{name}{}", naming::camel(&group_name))),
                 members,
             });
         }
