@@ -734,6 +734,20 @@ fn headers_security_and_errors_on_every_operation() {
             );
         }
 
+        // receipt: the success body is the canonical envelope exactly where the extension says so
+        let receipt = op.get("x-operation-receipt") == Some(&Value::Bool(true));
+        let ok = responses
+            .iter()
+            .find(|(s, _)| s.starts_with('2'))
+            .map(|(_, r)| deref(&spec, r)["content"]["application/json"]["schema"]["$ref"].clone());
+        assert_eq!(
+            receipt,
+            ok == Some(Value::String(
+                "#/components/schemas/OperationEnvelope".into()
+            )),
+            "{k}: x-operation-receipt iff the success body is OperationEnvelope"
+        );
+
         // path parameters declared
         for seg in o.path.split('/').filter(|s| s.starts_with('{')) {
             let name = &seg[1..seg.len() - 1];
@@ -815,20 +829,20 @@ fn schema_hygiene() {
             if m.contains_key("nullable") && !at.ends_with("/properties") {
                 problems.push(format!("{at}: `nullable` keyword"));
             }
-            if let Some(Value::String(r)) = m.get("$ref") {
-                if resolve(&spec, r).is_none() {
-                    problems.push(format!("{at}: unresolved $ref {r}"));
-                }
+            if let Some(Value::String(r)) = m.get("$ref")
+                && resolve(&spec, r).is_none()
+            {
+                problems.push(format!("{at}: unresolved $ref {r}"));
             }
             if m.get("format") == Some(&Value::String("decimal".into()))
                 && m.get("type") != Some(&Value::String("string".into()))
             {
                 problems.push(format!("{at}: decimal must be a string"));
             }
-            if let Some(Value::String(p)) = m.get("pattern") {
-                if !(p.starts_with('^') && p.ends_with('$')) {
-                    problems.push(format!("{at}: pattern not anchored: {p}"));
-                }
+            if let Some(Value::String(p)) = m.get("pattern")
+                && !(p.starts_with('^') && p.ends_with('$'))
+            {
+                problems.push(format!("{at}: pattern not anchored: {p}"));
             }
             if let Some(Value::Bool(_)) = m.get("exclusiveMinimum") {
                 problems.push(format!("{at}: boolean exclusiveMinimum (3.0 style)"));
@@ -882,7 +896,10 @@ fn schema_hygiene() {
     let zone = &schemas["CreateDnsZoneRequest"];
     assert_eq!(
         zone["x-at-most-one-of"],
-        serde_json::json!([["template_id", "zone_file", "records"]])
+        serde_json::json!([{
+            "name": "source",
+            "members": ["template_id", "zone_file", "records"]
+        }])
     );
     assert!(
         zone["not"]["anyOf"]
