@@ -172,7 +172,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .send()
             .await?
             .into_body()
-            .operation;
+            .operation()
+            .cloned()
+            .ok_or("the lookup returned no operation")?;
         let now = format!(
             "{}{}",
             op.status,
@@ -211,7 +213,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .to_owned();
     let services: Vec<serde_json::Map<String, serde_json::Value>> = client
         .get_services()
-        .type_("vps")
+        .type_(vec!["vps".to_owned()])
         .into_stream()
         .try_collect()
         .await?;

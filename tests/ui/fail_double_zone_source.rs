@@ -1,11 +1,11 @@
 //! A zone request with two sources (template and zone file) cannot be built: the sources are
 //! one enum value, and there is no separate setter for a second one.
 
-use cloud_sdk::dns::{CreateDnsZoneRequest, CreateDnsZoneRequestTemplateIdOrZoneFileOrRecords as Source};
+use cloud_sdk::dns::{CreateDnsZoneRequest, CreateDnsZoneRequestSource as Source};
 
 fn main() {
     let _ = CreateDnsZoneRequest::new("example.com")
-        .template_id_or_zone_file_or_records(Source::TemplateId(uuid::Uuid::nil()))
+        .source(Source::TemplateId(uuid::Uuid::nil()))
         .zone_file("$TTL 300");
     let _ = Source::TemplateId(uuid::Uuid::nil(), "$TTL 300".to_owned());
 }

@@ -5,5 +5,5 @@ use cloud_sdk::dns::CreateDnsZoneRequest;
 
 fn main() {
     let _ = CreateDnsZoneRequest::new();
-    let _ = CreateDnsZoneRequest { dry_run: None, template_id_or_zone_file_or_records: None };
+    let _ = CreateDnsZoneRequest { dry_run: None, source: None };
 }

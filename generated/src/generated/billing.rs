@@ -142,6 +142,9 @@ pub struct BillingOrderDraftResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
+    /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
+    #[serde(flatten)]
+    pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
 /// Billing service item (reference 2.5).

@@ -317,9 +317,9 @@ impl ::sdk_runtime::pagination::Paginated for DedicatedImageListResponse {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DedicatedOsProfile {
-    /// Used as `os_profile_id` in a dedicated deployment.
+    /// Used as `os_profile_id` in a dedicated deployment (which must be greater than 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<i64>,
+    pub id: Option<u64>,
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<::serde_json::Value>,

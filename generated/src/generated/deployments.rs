@@ -513,56 +513,6 @@ pub enum ProductVariantDeployRequest {
     LegacyDeployRequest(LegacyDeployRequest),
 }
 
-/// `ProductVariantDeployXSvcResponseFormat`
-///
-/// Schema: `#/components/parameters/ResponseFormat/schema`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ProductVariantDeployXSvcResponseFormat {
-    /// `operation`
-    Operation,
-    /// A value this version of the SDK does not know; kept as received.
-    Unknown(String),
-}
-
-impl ProductVariantDeployXSvcResponseFormat {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Operation => "operation",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for ProductVariantDeployXSvcResponseFormat {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for ProductVariantDeployXSvcResponseFormat {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for ProductVariantDeployXSvcResponseFormat {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "operation" => Self::Operation,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
-
 impl super::Client {
     /// Order, pay and provision a product variant atomically
     ///
@@ -604,7 +554,6 @@ impl super::Client {
             region: region.into(),
             product_code,
             variant_code: variant_code.into(),
-            x_svc_response_format: None,
             body,
             options: ::sdk_runtime::CallOptions::default(),
         }
@@ -619,22 +568,11 @@ pub struct ProductVariantDeploy<'c> {
     region: String,
     product_code: ProductVariantDeployProductCode,
     variant_code: String,
-    x_svc_response_format: Option<ProductVariantDeployXSvcResponseFormat>,
     body: ProductVariantDeployRequest,
     options: ::sdk_runtime::CallOptions,
 }
 
 impl<'c> ProductVariantDeploy<'c> {
-    /// Send `operation` to receive the canonical operation envelope. Requires `canonical_operation_responses` enabled (check GET /v1/capabilities). Omitting it keeps the legacy response plus `operation_id`, `operation_url`, `links`. A cached retry keeps its initial format.
-    ///
-    /// Sent as header parameter `x-svc-response-format`.
-    pub fn x_svc_response_format(
-        mut self,
-        value: ProductVariantDeployXSvcResponseFormat,
-    ) -> Self {
-        self.x_svc_response_format = Some(value);
-        self
-    }
     /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
     /// across retries when none is set.
     pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
@@ -674,9 +612,6 @@ impl<'c> ProductVariantDeploy<'c> {
         request.path_param("region", &self.region);
         request.path_param("productCode", &self.product_code);
         request.path_param("variantCode", &self.variant_code);
-        if let Some(value) = &self.x_svc_response_format {
-            request.header("x-svc-response-format", value);
-        }
         request.json_body(&self.body)?;
         self.client.runtime().execute(request, self.options).await
     }

@@ -16,9 +16,7 @@ pub struct CreateDnsZoneRequest {
     pub dry_run: Option<bool>,
     /// At most one of `template_id`, `zone_file`, `records` (`x-at-most-one-of`).
     #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
-    pub template_id_or_zone_file_or_records: Option<
-        CreateDnsZoneRequestTemplateIdOrZoneFileOrRecords,
-    >,
+    pub source: Option<CreateDnsZoneRequestSource>,
 }
 
 impl CreateDnsZoneRequest {
@@ -27,7 +25,7 @@ impl CreateDnsZoneRequest {
         Self {
             name: name.into(),
             dry_run: None,
-            template_id_or_zone_file_or_records: None,
+            source: None,
         }
     }
     /// Sets `dryRun`.
@@ -36,18 +34,15 @@ impl CreateDnsZoneRequest {
         self
     }
     /// Chooses one member of the group.
-    pub fn template_id_or_zone_file_or_records(
-        mut self,
-        value: CreateDnsZoneRequestTemplateIdOrZoneFileOrRecords,
-    ) -> Self {
-        self.template_id_or_zone_file_or_records = Some(value);
+    pub fn source(mut self, value: CreateDnsZoneRequestSource) -> Self {
+        self.source = Some(value);
         self
     }
 }
 
 /// The one present member of an `x-at-most-one-of` group of [`CreateDnsZoneRequest`].
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub enum CreateDnsZoneRequestTemplateIdOrZoneFileOrRecords {
+pub enum CreateDnsZoneRequestSource {
     /// `template_id`
     #[serde(rename = "template_id")]
     TemplateId(::uuid::Uuid),
@@ -68,6 +63,9 @@ pub struct CreateDnsZoneResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
+    /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
+    #[serde(flatten)]
+    pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
 /// Record set of a zone creation body.
@@ -248,6 +246,9 @@ pub struct DnsZoneDetailResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
+    /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
+    #[serde(flatten)]
+    pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
 /// Zone listing. The summary view adds `total`, `limit`, `offset`.

@@ -40,6 +40,9 @@ pub struct DomainAssignContactsResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
+    /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
+    #[serde(flatten)]
+    pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
 /// `DomainContact`
@@ -304,6 +307,9 @@ pub struct DomainDnssecEnableResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
+    /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
+    #[serde(flatten)]
+    pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
 /// DNSSEC state; DNSSEC keeps its own legacy state contract, not shown.
@@ -315,6 +321,9 @@ pub struct DomainDnssecResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
+    /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
+    #[serde(flatten)]
+    pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
 /// `GetDomainsByServiceIdDnssecAction`

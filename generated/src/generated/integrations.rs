@@ -458,6 +458,9 @@ pub struct CapabilitiesResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
+    /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
+    #[serde(flatten)]
+    pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
 /// Identifies the deployed contract (published revision `2026-10-07.1`). Body not shown.
@@ -469,6 +472,9 @@ pub struct VersionResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
+    /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
+    #[serde(flatten)]
+    pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
 /// Webhook endpoint (reference 2.5).
@@ -851,6 +857,7 @@ impl super::Client {
     /// Sends `GET /v1/operations` (operation `getOperations`).
     ///
     /// Scopes: `billing.services.read`, `dedicated.read`, `vps.read`.
+    /// Returns an operation receipt (the canonical envelope); `wait` polls it to a terminal state.
     ///
     /// Error responses:
     /// - `400` (`validation_error`)
@@ -864,7 +871,7 @@ impl super::Client {
     pub fn get_operations(&self) -> GetOperations<'_> {
         GetOperations {
             client: self,
-            idempotency_key_2: None,
+            idempotency_key: None,
             method: None,
             path: None,
             credential_id: None,
@@ -878,7 +885,7 @@ impl super::Client {
 #[must_use = "a request does nothing until `send` is called"]
 pub struct GetOperations<'c> {
     client: &'c super::Client,
-    idempotency_key_2: Option<String>,
+    idempotency_key: Option<String>,
     method: Option<String>,
     path: Option<String>,
     credential_id: Option<::uuid::Uuid>,
@@ -889,8 +896,8 @@ impl<'c> GetOperations<'c> {
     /// Idempotency-Key of the original write.
     ///
     /// Sent as query parameter `idempotency_key`.
-    pub fn idempotency_key_2(mut self, value: impl Into<String>) -> Self {
-        self.idempotency_key_2 = Some(value.into());
+    pub fn idempotency_key(mut self, value: impl Into<String>) -> Self {
+        self.idempotency_key = Some(value.into());
         self
     }
     /// Original HTTP method; supply together with `path`.
@@ -928,7 +935,7 @@ impl<'c> GetOperations<'c> {
     pub async fn send(
         self,
     ) -> Result<
-        ::sdk_runtime::Response<super::types::OperationEnvelope>,
+        ::sdk_runtime::Response<::sdk_runtime::operation::OperationReceipt>,
         ::sdk_runtime::Error,
     > {
         static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
@@ -939,7 +946,7 @@ impl<'c> GetOperations<'c> {
             operation_envelope: false,
         };
         let mut request = ::sdk_runtime::Request::new(&SPEC);
-        if let Some(value) = &self.idempotency_key_2 {
+        if let Some(value) = &self.idempotency_key {
             request.query("idempotency_key", value);
         }
         if let Some(value) = &self.method {
@@ -963,6 +970,7 @@ impl super::Client {
     /// Sends `GET /v1/operations/{operationId}` (operation `getOperationsByOperationId`).
     ///
     /// Scopes: `billing.services.read`, `dedicated.read`, `vps.read`.
+    /// Returns an operation receipt (the canonical envelope); `wait` polls it to a terminal state.
     ///
     /// Error responses:
     /// - `400` (`validation_error`)
@@ -1008,7 +1016,7 @@ impl<'c> GetOperationsByOperationId<'c> {
     pub async fn send(
         self,
     ) -> Result<
-        ::sdk_runtime::Response<super::types::OperationEnvelope>,
+        ::sdk_runtime::Response<::sdk_runtime::operation::OperationReceipt>,
         ::sdk_runtime::Error,
     > {
         static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {

@@ -161,6 +161,9 @@ pub struct WebsiteSslUploadResult {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected_fingerprint256: Option<::serde_json::Value>,
+    /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
+    #[serde(flatten)]
+    pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
 impl super::Client {

@@ -153,6 +153,64 @@ impl<'de> ::serde::Deserialize<'de> for GetServicesGroupedStatus {
     }
 }
 
+/// `GetServicesStatusesItem`
+///
+/// Schema: `#/paths/~1v1~1services/get/parameters/3/schema/items`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GetServicesStatusesItem {
+    /// `active`
+    Active,
+    /// `suspended`
+    Suspended,
+    /// `terminated`
+    Terminated,
+    /// A value this version of the SDK does not know; kept as received.
+    Unknown(String),
+}
+
+impl GetServicesStatusesItem {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Active => "active",
+            Self::Suspended => "suspended",
+            Self::Terminated => "terminated",
+            Self::Unknown(value) => value.as_str(),
+        }
+    }
+}
+
+impl ::std::fmt::Display for GetServicesStatusesItem {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl ::serde::Serialize for GetServicesStatusesItem {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> ::serde::Deserialize<'de> for GetServicesStatusesItem {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
+        Ok(
+            match value.as_str() {
+                "active" => Self::Active,
+                "suspended" => Self::Suspended,
+                "terminated" => Self::Terminated,
+                _ => Self::Unknown(value),
+            },
+        )
+    }
+}
+
 /// Complete filtered inventory, no pagination. Body structure not shown.
 ///
 /// Schema: `#/components/schemas/ServiceGroupedResponse`.
@@ -162,6 +220,9 @@ pub struct ServiceGroupedResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
+    /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
+    #[serde(flatten)]
+    pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
 /// Page model. With `group_by=type` only the current page is grouped; the grouped shape is not shown.
@@ -237,9 +298,9 @@ pub struct GetServices<'c> {
     client: &'c super::Client,
     page: Option<i64>,
     limit: Option<u8>,
-    statuses: Option<String>,
+    statuses: Option<Vec<GetServicesStatusesItem>>,
     status: Option<String>,
-    type_: Option<String>,
+    type_: Option<Vec<String>>,
     search: Option<String>,
     external_id: Option<String>,
     group_by: Option<GetServicesGroupBy>,
@@ -263,9 +324,9 @@ impl<'c> GetServices<'c> {
     }
     /// Comma-separated list of service statuses (`active`, `suspended`, `terminated`).
     ///
-    /// Sent as query parameter `statuses`.
-    pub fn statuses(mut self, value: impl Into<String>) -> Self {
-        self.statuses = Some(value.into());
+    /// Sent as query parameter `statuses` (one comma-separated list).
+    pub fn statuses(mut self, value: Vec<GetServicesStatusesItem>) -> Self {
+        self.statuses = Some(value);
         self
     }
     /// Service status filter.
@@ -277,9 +338,9 @@ impl<'c> GetServices<'c> {
     }
     /// Comma-separated list of types.
     ///
-    /// Sent as query parameter `type`.
-    pub fn type_(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
+    /// Sent as query parameter `type` (one comma-separated list).
+    pub fn type_(mut self, value: Vec<String>) -> Self {
+        self.type_ = Some(value);
         self
     }
     /// Search term.
@@ -332,13 +393,13 @@ impl<'c> GetServices<'c> {
             request.query("limit", value);
         }
         if let Some(value) = &self.statuses {
-            request.query("statuses", value);
+            request.query_csv("statuses", value.as_slice());
         }
         if let Some(value) = &self.status {
             request.query("status", value);
         }
         if let Some(value) = &self.type_ {
-            request.query("type", value);
+            request.query_csv("type", value.as_slice());
         }
         if let Some(value) = &self.search {
             request.query("search", value);

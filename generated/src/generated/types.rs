@@ -77,6 +77,9 @@ pub struct LegacyWriteResponse {
     /// `links`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<OperationLinks>,
+    /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
+    #[serde(flatten)]
+    pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
 /// Success body not shown by the reference.
@@ -88,6 +91,9 @@ pub struct NotShownResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
+    /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
+    #[serde(flatten)]
+    pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
 /// Operation receipt (reference 2.2). Failed operations expose a safe code and message, never raw provider errors.
@@ -116,6 +122,9 @@ pub struct Operation {
     /// `links`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<OperationLinks>,
+    /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
+    #[serde(flatten)]
+    pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
 /// Canonical operation envelope, returned by operation lookup and, when `x-svc-response-format: operation` is sent, by supported writes.
@@ -183,6 +192,9 @@ pub struct OperationResult {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power_state: Option<::serde_json::Value>,
+    /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
+    #[serde(flatten)]
+    pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
 /// pending/running: accepted, not completed. unknown: outcome needs reconciliation; never assume failure and never submit a new write. succeeded: recorded completion; only this state exposes a result. failed/cancelled: recorded terminal outcome; inspect billing separately. The first terminal receipt is immutable. Transitions between states: not shown.

@@ -2,56 +2,6 @@
 
 //! Area `VPS`: Status, usage, power control, reinstall, SSH key update, snapshots, backups
 
-/// `PostVpsByServiceIdRebootXSvcResponseFormat`
-///
-/// Schema: `#/components/parameters/ResponseFormat/schema`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum PostVpsByServiceIdRebootXSvcResponseFormat {
-    /// `operation`
-    Operation,
-    /// A value this version of the SDK does not know; kept as received.
-    Unknown(String),
-}
-
-impl PostVpsByServiceIdRebootXSvcResponseFormat {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Operation => "operation",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for PostVpsByServiceIdRebootXSvcResponseFormat {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for PostVpsByServiceIdRebootXSvcResponseFormat {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for PostVpsByServiceIdRebootXSvcResponseFormat {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "operation" => Self::Operation,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
-
 /// Both optional. Restoration can overwrite data.
 ///
 /// Schema: `#/components/schemas/VpsBackupRestoreRequest`.
@@ -96,210 +46,10 @@ impl Default for VpsBackupRestoreRequest {
     }
 }
 
-/// `VpsBackupRestoreXSvcResponseFormat`
-///
-/// Schema: `#/components/parameters/ResponseFormat/schema`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum VpsBackupRestoreXSvcResponseFormat {
-    /// `operation`
-    Operation,
-    /// A value this version of the SDK does not know; kept as received.
-    Unknown(String),
-}
-
-impl VpsBackupRestoreXSvcResponseFormat {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Operation => "operation",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for VpsBackupRestoreXSvcResponseFormat {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for VpsBackupRestoreXSvcResponseFormat {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for VpsBackupRestoreXSvcResponseFormat {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "operation" => Self::Operation,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
-
-/// `VpsBackupRunXSvcResponseFormat`
-///
-/// Schema: `#/components/parameters/ResponseFormat/schema`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum VpsBackupRunXSvcResponseFormat {
-    /// `operation`
-    Operation,
-    /// A value this version of the SDK does not know; kept as received.
-    Unknown(String),
-}
-
-impl VpsBackupRunXSvcResponseFormat {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Operation => "operation",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for VpsBackupRunXSvcResponseFormat {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for VpsBackupRunXSvcResponseFormat {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for VpsBackupRunXSvcResponseFormat {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "operation" => Self::Operation,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
-
 /// Applies a selected firewall policy. Request body not shown.
 ///
 /// Schema: `#/components/schemas/VpsFirewallPolicyApplyRequest`.
 pub type VpsFirewallPolicyApplyRequest = ::serde_json::Map<String, ::serde_json::Value>;
-
-/// `VpsFirewallPolicyApplyXSvcResponseFormat`
-///
-/// Schema: `#/components/parameters/ResponseFormat/schema`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum VpsFirewallPolicyApplyXSvcResponseFormat {
-    /// `operation`
-    Operation,
-    /// A value this version of the SDK does not know; kept as received.
-    Unknown(String),
-}
-
-impl VpsFirewallPolicyApplyXSvcResponseFormat {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Operation => "operation",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for VpsFirewallPolicyApplyXSvcResponseFormat {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for VpsFirewallPolicyApplyXSvcResponseFormat {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for VpsFirewallPolicyApplyXSvcResponseFormat {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "operation" => Self::Operation,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
-
-/// `VpsSnapshotRollbackXSvcResponseFormat`
-///
-/// Schema: `#/components/parameters/ResponseFormat/schema`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum VpsSnapshotRollbackXSvcResponseFormat {
-    /// `operation`
-    Operation,
-    /// A value this version of the SDK does not know; kept as received.
-    Unknown(String),
-}
-
-impl VpsSnapshotRollbackXSvcResponseFormat {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Operation => "operation",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for VpsSnapshotRollbackXSvcResponseFormat {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for VpsSnapshotRollbackXSvcResponseFormat {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for VpsSnapshotRollbackXSvcResponseFormat {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "operation" => Self::Operation,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
 
 impl super::Client {
     /// Reboot a VPS
@@ -327,7 +77,6 @@ impl super::Client {
         PostVpsByServiceIdReboot {
             client: self,
             service_id,
-            x_svc_response_format: None,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -339,21 +88,10 @@ impl super::Client {
 pub struct PostVpsByServiceIdReboot<'c> {
     client: &'c super::Client,
     service_id: ::uuid::Uuid,
-    x_svc_response_format: Option<PostVpsByServiceIdRebootXSvcResponseFormat>,
     options: ::sdk_runtime::CallOptions,
 }
 
 impl<'c> PostVpsByServiceIdReboot<'c> {
-    /// Send `operation` to receive the canonical operation envelope. Requires `canonical_operation_responses` enabled (check GET /v1/capabilities). Omitting it keeps the legacy response plus `operation_id`, `operation_url`, `links`. A cached retry keeps its initial format.
-    ///
-    /// Sent as header parameter `x-svc-response-format`.
-    pub fn x_svc_response_format(
-        mut self,
-        value: PostVpsByServiceIdRebootXSvcResponseFormat,
-    ) -> Self {
-        self.x_svc_response_format = Some(value);
-        self
-    }
     /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
     /// across retries when none is set.
     pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
@@ -391,9 +129,6 @@ impl<'c> PostVpsByServiceIdReboot<'c> {
         };
         let mut request = ::sdk_runtime::Request::new(&SPEC);
         request.path_param("serviceId", &self.service_id);
-        if let Some(value) = &self.x_svc_response_format {
-            request.header("x-svc-response-format", value);
-        }
         self.client.runtime().execute(request, self.options).await
     }
 }
@@ -421,7 +156,6 @@ impl super::Client {
         VpsBackupRestore {
             client: self,
             service_id,
-            x_svc_response_format: None,
             body: None,
             options: ::sdk_runtime::CallOptions::default(),
         }
@@ -434,22 +168,11 @@ impl super::Client {
 pub struct VpsBackupRestore<'c> {
     client: &'c super::Client,
     service_id: ::uuid::Uuid,
-    x_svc_response_format: Option<VpsBackupRestoreXSvcResponseFormat>,
     body: Option<VpsBackupRestoreRequest>,
     options: ::sdk_runtime::CallOptions,
 }
 
 impl<'c> VpsBackupRestore<'c> {
-    /// Send `operation` to receive the canonical operation envelope. Requires `canonical_operation_responses` enabled (check GET /v1/capabilities). Omitting it keeps the legacy response plus `operation_id`, `operation_url`, `links`. A cached retry keeps its initial format.
-    ///
-    /// Sent as header parameter `x-svc-response-format`.
-    pub fn x_svc_response_format(
-        mut self,
-        value: VpsBackupRestoreXSvcResponseFormat,
-    ) -> Self {
-        self.x_svc_response_format = Some(value);
-        self
-    }
     /// Sets the request body.
     pub fn body(mut self, body: VpsBackupRestoreRequest) -> Self {
         self.body = Some(body);
@@ -492,9 +215,6 @@ impl<'c> VpsBackupRestore<'c> {
         };
         let mut request = ::sdk_runtime::Request::new(&SPEC);
         request.path_param("serviceId", &self.service_id);
-        if let Some(value) = &self.x_svc_response_format {
-            request.header("x-svc-response-format", value);
-        }
         if let Some(body) = &self.body {
             request.json_body(body)?;
         }
@@ -525,7 +245,6 @@ impl super::Client {
         VpsBackupRun {
             client: self,
             service_id,
-            x_svc_response_format: None,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -537,21 +256,10 @@ impl super::Client {
 pub struct VpsBackupRun<'c> {
     client: &'c super::Client,
     service_id: ::uuid::Uuid,
-    x_svc_response_format: Option<VpsBackupRunXSvcResponseFormat>,
     options: ::sdk_runtime::CallOptions,
 }
 
 impl<'c> VpsBackupRun<'c> {
-    /// Send `operation` to receive the canonical operation envelope. Requires `canonical_operation_responses` enabled (check GET /v1/capabilities). Omitting it keeps the legacy response plus `operation_id`, `operation_url`, `links`. A cached retry keeps its initial format.
-    ///
-    /// Sent as header parameter `x-svc-response-format`.
-    pub fn x_svc_response_format(
-        mut self,
-        value: VpsBackupRunXSvcResponseFormat,
-    ) -> Self {
-        self.x_svc_response_format = Some(value);
-        self
-    }
     /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
     /// across retries when none is set.
     pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
@@ -589,9 +297,6 @@ impl<'c> VpsBackupRun<'c> {
         };
         let mut request = ::sdk_runtime::Request::new(&SPEC);
         request.path_param("serviceId", &self.service_id);
-        if let Some(value) = &self.x_svc_response_format {
-            request.header("x-svc-response-format", value);
-        }
         self.client.runtime().execute(request, self.options).await
     }
 }
@@ -622,7 +327,6 @@ impl super::Client {
         VpsFirewallPolicyApply {
             client: self,
             service_id,
-            x_svc_response_format: None,
             body: None,
             options: ::sdk_runtime::CallOptions::default(),
         }
@@ -635,22 +339,11 @@ impl super::Client {
 pub struct VpsFirewallPolicyApply<'c> {
     client: &'c super::Client,
     service_id: ::uuid::Uuid,
-    x_svc_response_format: Option<VpsFirewallPolicyApplyXSvcResponseFormat>,
     body: Option<VpsFirewallPolicyApplyRequest>,
     options: ::sdk_runtime::CallOptions,
 }
 
 impl<'c> VpsFirewallPolicyApply<'c> {
-    /// Send `operation` to receive the canonical operation envelope. Requires `canonical_operation_responses` enabled (check GET /v1/capabilities). Omitting it keeps the legacy response plus `operation_id`, `operation_url`, `links`. A cached retry keeps its initial format.
-    ///
-    /// Sent as header parameter `x-svc-response-format`.
-    pub fn x_svc_response_format(
-        mut self,
-        value: VpsFirewallPolicyApplyXSvcResponseFormat,
-    ) -> Self {
-        self.x_svc_response_format = Some(value);
-        self
-    }
     /// Sets the request body.
     pub fn body(mut self, body: VpsFirewallPolicyApplyRequest) -> Self {
         self.body = Some(body);
@@ -693,9 +386,6 @@ impl<'c> VpsFirewallPolicyApply<'c> {
         };
         let mut request = ::sdk_runtime::Request::new(&SPEC);
         request.path_param("serviceId", &self.service_id);
-        if let Some(value) = &self.x_svc_response_format {
-            request.header("x-svc-response-format", value);
-        }
         if let Some(body) = &self.body {
             request.json_body(body)?;
         }
@@ -731,7 +421,6 @@ impl super::Client {
             client: self,
             service_id,
             name: name.into(),
-            x_svc_response_format: None,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -744,21 +433,10 @@ pub struct VpsSnapshotRollback<'c> {
     client: &'c super::Client,
     service_id: ::uuid::Uuid,
     name: String,
-    x_svc_response_format: Option<VpsSnapshotRollbackXSvcResponseFormat>,
     options: ::sdk_runtime::CallOptions,
 }
 
 impl<'c> VpsSnapshotRollback<'c> {
-    /// Send `operation` to receive the canonical operation envelope. Requires `canonical_operation_responses` enabled (check GET /v1/capabilities). Omitting it keeps the legacy response plus `operation_id`, `operation_url`, `links`. A cached retry keeps its initial format.
-    ///
-    /// Sent as header parameter `x-svc-response-format`.
-    pub fn x_svc_response_format(
-        mut self,
-        value: VpsSnapshotRollbackXSvcResponseFormat,
-    ) -> Self {
-        self.x_svc_response_format = Some(value);
-        self
-    }
     /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
     /// across retries when none is set.
     pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
@@ -797,9 +475,6 @@ impl<'c> VpsSnapshotRollback<'c> {
         let mut request = ::sdk_runtime::Request::new(&SPEC);
         request.path_param("serviceId", &self.service_id);
         request.path_param("name", &self.name);
-        if let Some(value) = &self.x_svc_response_format {
-            request.header("x-svc-response-format", value);
-        }
         self.client.runtime().execute(request, self.options).await
     }
 }

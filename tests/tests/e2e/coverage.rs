@@ -144,7 +144,7 @@ async fn every_documented_operation_has_a_round_trip() {
     ok!(
         "getOperations",
         c.get_operations()
-            .idempotency_key_2(key)
+            .idempotency_key(key)
             .method("POST")
             .path(deploy_path)
             .send()
@@ -224,7 +224,8 @@ async fn every_documented_operation_has_a_round_trip() {
             // Types of the OS profile's fields are not shown: they arrive as JSON values.
             json_str(image.configuration_code.as_ref()),
             json_str(image.region.as_ref()),
-            u64::try_from(image.id.expect("image id")).expect("positive id"),
+            // The profile id is typed (integer > 0), so it is the request's `os_profile_id` as is.
+            image.id.expect("image id"),
             "dedi-coverage.example.net".to_owned(),
         ))
         .send()

@@ -153,14 +153,14 @@ async fn recover(c: &cloud_sdk::Client, w: &Write, plan: &Plan, stats: &mut Stat
         stats.lookups += 1;
         match c
             .get_operations()
-            .idempotency_key_2(w.key.clone())
+            .idempotency_key(w.key.clone())
             .method(method)
             .path(path.clone())
             .send()
             .await
         {
             Ok(found) => {
-                assert!(!found.body().operation.id.is_empty());
+                assert!(found.body().id().is_some_and(|id| !id.is_empty()));
                 stats.recovered_by_lookup += 1;
                 return;
             }
