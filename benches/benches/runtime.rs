@@ -4,7 +4,7 @@
 //! `cargo bench -p sdk-benches --bench runtime -- --warm-up-time 1 --measurement-time 3`
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use sdk_benches::requests::{Paths, check_identical_requests};
+use sdk_benches::requests::{NoNetwork, Paths, check_identical_requests};
 use sdk_benches::server::{ItemsConfig, start};
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -39,6 +39,26 @@ fn requests(c: &mut Criterion) {
     group.bench_function("sdk_no_timeouts", |b| {
         b.to_async(&rt)
             .iter(|| paths.sdk_post(&paths.sdk_signed_no_timeouts))
+    });
+    group.finish();
+
+    // The same work without the network: the SDK over a transport that answers at once, and the
+    // hand-written request built (not sent) plus the same parse.
+    let nn = NoNetwork::new();
+    let mut group = c.benchmark_group("no_network");
+    group.bench_function("get_raw_build_and_parse", |b| b.iter(|| nn.raw_get()));
+    group.bench_function("get_sdk", |b| {
+        b.to_async(&rt)
+            .iter(|| async { nn.paths.sdk_get(&nn.sdk_bearer).await })
+    });
+    group.bench_function("get_sdk_no_timeouts", |b| {
+        b.to_async(&rt)
+            .iter(|| async { nn.paths.sdk_get(&nn.sdk_bearer_no_timeouts).await })
+    });
+    group.bench_function("post_raw_build_and_parse", |b| b.iter(|| nn.raw_post()));
+    group.bench_function("post_sdk", |b| {
+        b.to_async(&rt)
+            .iter(|| async { nn.paths.sdk_post(&nn.sdk_signed).await })
     });
     group.finish();
 }

@@ -4,16 +4,24 @@
 //!
 //! [`check_identical_requests`] proves the "same bytes" claim once before anything is timed.
 
+use std::sync::Arc;
 use std::time::Duration;
+
+use bytes::Bytes;
+use futures::future::BoxFuture;
 
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
 use sdk_runtime::signing::{
     CANONICAL_PREFIX, content_sha256, hmac_sha256_base64, new_nonce, unix_timestamp,
 };
-use sdk_runtime::{CallOptions, Client, Config, Request, SdkIdentity, Timeouts};
+use sdk_runtime::{
+    CallOptions, Client, Config, HttpRequest, HttpResponse, Request, SdkIdentity, Timeouts,
+    Transport, TransportError,
+};
 
 use crate::fixtures::{
     CREATE_ZONE, CreateZoneRequest, GET_PRODUCT, PRODUCT_ID, Product, Zone, create_zone_request,
+    product, zone,
 };
 use crate::server::{CaptureLog, ItemsConfig, start};
 
@@ -90,18 +98,19 @@ impl Paths {
 
     /// Hand-written: the same GET with reqwest.
     pub async fn raw_get(&self) -> Product {
-        let response = self
-            .raw
+        let response = self.raw_get_request().send().await.expect("raw get");
+        assert!(response.status().is_success());
+        let bytes = response.bytes().await.expect("raw body");
+        serde_json::from_slice(&bytes).expect("product json")
+    }
+
+    /// The hand-written GET, built but not sent.
+    pub fn raw_get_request(&self) -> reqwest::RequestBuilder {
+        self.raw
             .get(&self.product_url)
             .header(USER_AGENT, &self.user_agent)
             .header(ACCEPT, "application/json")
             .header(AUTHORIZATION, format!("Bearer {BEARER}"))
-            .send()
-            .await
-            .expect("raw get");
-        assert!(response.status().is_success());
-        let bytes = response.bytes().await.expect("raw body");
-        serde_json::from_slice(&bytes).expect("product json")
     }
 
     /// SDK: signed `POST /v1/dns/zones` (generated idempotency key) decoded as [`Zone`].
@@ -117,6 +126,14 @@ impl Paths {
 
     /// Hand-written: the same signed POST with reqwest (same canonical string and headers).
     pub async fn raw_post(&self) -> Zone {
+        let response = self.raw_post_request().send().await.expect("raw post");
+        assert!(response.status().is_success());
+        let bytes = response.bytes().await.expect("raw body");
+        serde_json::from_slice(&bytes).expect("zone json")
+    }
+
+    /// The hand-written signed POST (serialized, hashed, signed), built but not sent.
+    pub fn raw_post_request(&self) -> reqwest::RequestBuilder {
         let body = serde_json::to_vec(&self.body).expect("body");
         let key = uuid::Uuid::new_v4().hyphenated().to_string();
         let ts = unix_timestamp();
@@ -124,8 +141,7 @@ impl Paths {
         let hash = content_sha256(&body);
         let canonical = format!("{CANONICAL_PREFIX}\nPOST\n/v1/dns/zones\n{ts}\n{nonce}\n{hash}");
         let signature = hmac_sha256_base64(API_SECRET.as_bytes(), canonical.as_bytes());
-        let response = self
-            .raw
+        self.raw
             .post(&self.zone_url)
             .header(USER_AGENT, &self.user_agent)
             .header(ACCEPT, "application/json")
@@ -137,12 +153,110 @@ impl Paths {
             .header("x-content-sha256", hash)
             .header("x-signature", signature)
             .body(body)
-            .send()
-            .await
-            .expect("raw post");
-        assert!(response.status().is_success());
-        let bytes = response.bytes().await.expect("raw body");
-        serde_json::from_slice(&bytes).expect("zone json")
+    }
+}
+
+/// A transport that answers every request at once with canned bytes (no I/O): it isolates the
+/// SDK's own per-request work (assembly, signing, headers, timers, retry loop, decoding).
+#[derive(Debug)]
+pub struct CannedTransport {
+    product: Bytes,
+    zone: Bytes,
+}
+
+impl CannedTransport {
+    /// Answers GETs with the product and everything else with 201 and the zone.
+    pub fn new() -> Self {
+        Self {
+            product: Bytes::from(serde_json::to_vec(&product()).expect("json")),
+            zone: Bytes::from(serde_json::to_vec(&zone()).expect("json")),
+        }
+    }
+}
+
+impl Default for CannedTransport {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Transport for CannedTransport {
+    fn send(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, TransportError>> {
+        let (status, body) = if request.method == http::Method::GET {
+            (200, self.product.clone())
+        } else {
+            (201, self.zone.clone())
+        };
+        std::hint::black_box(&request);
+        let mut headers = http::HeaderMap::new();
+        headers.insert(
+            http::header::CONTENT_TYPE,
+            http::HeaderValue::from_static("application/json"),
+        );
+        headers.insert(
+            "x-request-id",
+            http::HeaderValue::from_static("req_01HV6Z8Y3N4Q5R6S7T8U9V0W1X"),
+        );
+        Box::pin(async move {
+            Ok(HttpResponse {
+                status,
+                headers,
+                body,
+            })
+        })
+    }
+}
+
+/// The SDK with [`CannedTransport`] against the hand-written path's non-network work (build the
+/// reqwest request without sending it, parse the same bytes).
+pub struct NoNetwork {
+    /// SDK, bearer, default config.
+    pub sdk_bearer: Client,
+    /// SDK, bearer, no attempt/total timeouts.
+    pub sdk_bearer_no_timeouts: Client,
+    /// SDK, signed, default config.
+    pub sdk_signed: Client,
+    /// Shared request paths (for the hand-written request building).
+    pub paths: Paths,
+    product: Bytes,
+    zone: Bytes,
+}
+
+impl NoNetwork {
+    /// Builds the clients (base URL is never contacted).
+    pub fn new() -> Self {
+        let base = "http://127.0.0.1:9";
+        let canned: Arc<dyn Transport> = Arc::new(CannedTransport::new());
+        let bearer = config(base).bearer(BEARER).transport(canned.clone());
+        Self {
+            sdk_bearer: Client::new(bearer.clone()).expect("client"),
+            sdk_bearer_no_timeouts: Client::new(bearer.timeouts(no_timeouts())).expect("client"),
+            sdk_signed: Client::new(config(base).signed(API_KEY, API_SECRET).transport(canned))
+                .expect("client"),
+            paths: Paths::new(base),
+            product: Bytes::from(serde_json::to_vec(&product()).expect("json")),
+            zone: Bytes::from(serde_json::to_vec(&zone()).expect("json")),
+        }
+    }
+
+    /// Hand-written GET without the network: build the reqwest request, parse the canned body.
+    pub fn raw_get(&self) -> Product {
+        let request = self.paths.raw_get_request().build().expect("request");
+        std::hint::black_box(&request);
+        serde_json::from_slice(&self.product).expect("product")
+    }
+
+    /// Hand-written signed POST without the network.
+    pub fn raw_post(&self) -> Zone {
+        let request = self.paths.raw_post_request().build().expect("request");
+        std::hint::black_box(&request);
+        serde_json::from_slice(&self.zone).expect("zone")
+    }
+}
+
+impl Default for NoNetwork {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
