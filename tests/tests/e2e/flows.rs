@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use cloud_sandbox::OpStatus;
-use cloud_sdk::{billing, catalog, deployments, dns, tcp_proxy};
+use cloud_sdk::{billing, catalog, deployments, dns, services, tcp_proxy};
 use futures::TryStreamExt;
 use rust_decimal::Decimal;
 use sdk_runtime::{Error, ErrorCode};
@@ -429,6 +429,73 @@ fn ports(p: &tcp_proxy::TcpProxy) -> Vec<(Value, Value)> {
             )
         })
         .collect()
+}
+
+/// `statuses` and `type` are comma lists (`style: form, explode: false`): the SDK takes lists
+/// and sends one `name=a,b` pair each, which the service filters on.
+#[tokio::test]
+async fn service_listing_filters_are_sent_as_comma_lists() {
+    let Some(env) = Env::sandbox_only(
+        "service_listing_filters_are_sent_as_comma_lists",
+        "seeded services and the request log",
+    )
+    .await
+    else {
+        return;
+    };
+    let sb = env.sb();
+    let c = env.client();
+    let kinds = |items: &[serde_json::Map<String, Value>]| -> BTreeSet<String> {
+        items
+            .iter()
+            .filter_map(|i| i.get("type").and_then(Value::as_str).map(str::to_owned))
+            .collect()
+    };
+    let all = c
+        .get_services()
+        .limit(100)
+        .send()
+        .await
+        .expect("services")
+        .into_body()
+        .items;
+    let both = c
+        .get_services()
+        .limit(100)
+        .statuses(vec![
+            services::GetServicesStatusesItem::Active,
+            services::GetServicesStatusesItem::Suspended,
+        ])
+        .type_(vec!["vps".to_owned(), "tcp-proxy".to_owned()])
+        .send()
+        .await
+        .expect("filtered services")
+        .into_body()
+        .items;
+    assert!(!both.is_empty());
+    let wanted: BTreeSet<String> = ["vps", "tcp-proxy"].map(str::to_owned).into();
+    assert!(kinds(&both).is_subset(&wanted), "{:?}", kinds(&both));
+    let expected = all
+        .iter()
+        .filter(|i| {
+            i.get("type")
+                .and_then(Value::as_str)
+                .is_some_and(|t| wanted.contains(t))
+        })
+        .count();
+    assert_eq!(both.len(), expected, "both types listed, nothing else");
+    let sent = sb
+        .requests()
+        .into_iter()
+        .rev()
+        .find(|r| r.path == "/v1/services")
+        .expect("the listing request");
+    assert!(
+        sent.query.contains("statuses=active,suspended")
+            && sent.query.contains("type=vps,tcp-proxy"),
+        "{}",
+        sent.query
+    );
 }
 
 #[tokio::test]
