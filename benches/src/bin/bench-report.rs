@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use cpu_time::ThreadTime;
 use sdk_benches::alloc::{self, Counting, human};
-use sdk_benches::requests::{Paths, check_identical_requests};
+use sdk_benches::requests::{NoNetwork, Paths, check_identical_requests};
 use sdk_benches::server::{ItemsConfig, start};
 use sdk_generator::emit::{Layout, Options};
 
@@ -179,6 +179,30 @@ fn runtime_section() {
                 median(&mut sdk_nt),
                 median(&mut ratio_nt)
             );
+        }
+        // The same comparison without the network: the SDK over a transport that answers at
+        // once, the hand-written request built (not sent) plus the same parse.
+        let nn = NoNetwork::new();
+        println!(
+            "\nWithout the network (SDK over a canned in-memory transport; hand-written: build the \
+             reqwest request without sending it, parse the same bytes), same rounds:\n"
+        );
+        println!("| request | hand-written µs | SDK µs | SDK − hand-written µs |");
+        println!("| --- | ---: | ---: | ---: |");
+        for get in [true, false] {
+            let (mut raw, mut sdk) = (vec![], vec![]);
+            for _ in 0..ROUNDS {
+                if get {
+                    raw.push(per_call(CALLS * 4, || async { nn.raw_get() }).await);
+                    sdk.push(per_call(CALLS * 4, || nn.paths.sdk_get(&nn.sdk_bearer)).await);
+                } else {
+                    raw.push(per_call(CALLS * 4, || async { nn.raw_post() }).await);
+                    sdk.push(per_call(CALLS * 4, || nn.paths.sdk_post(&nn.sdk_signed)).await);
+                }
+            }
+            let (r, k) = (median(&mut raw), median(&mut sdk));
+            let label = if get { "small GET (bearer)" } else { "signed POST" };
+            println!("| {label} | {r:.2} | {k:.2} | {:.2} |", k - r);
         }
     });
     println!();
