@@ -3,8 +3,8 @@
 //! measure ~4x slower and far noisier).
 //!
 //! Routes (answers are prebuilt bytes, so the server costs the same for every client):
-//! * `GET /v1/products/{id}`: the 325-byte [`product`](crate::fixtures::product) JSON;
-//! * `POST /v1/dns/zones`: reads the body, answers 201 with the [`zone`](crate::fixtures::zone);
+//! * `GET /v1/products/{id}`: the 324-byte [`product`] JSON;
+//! * `POST /v1/dns/zones`: reads the body, answers 201 with the [`zone`];
 //! * `GET /v1/items?page=N`: page `N` of [`ItemsConfig::total`] items, page model.
 
 use std::net::SocketAddr;
