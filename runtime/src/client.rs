@@ -163,16 +163,21 @@ impl Client {
     ) -> Result<Response<T>, Error> {
         let prepared = self.prepare(request, &options)?;
         let (response, attempts) = self.run(&prepared).await?;
+        let HttpResponse {
+            status,
+            headers,
+            body,
+        } = response;
         let meta = ResponseMeta {
-            request_id: header_string(&response.headers, "x-request-id"),
+            request_id: header_string(&headers, "x-request-id"),
             client_request_id: prepared.client_request_id.clone(),
             idempotency_key: prepared.idempotency_key.clone(),
-            rate_limit: RateLimitInfo::from_headers(&response.headers),
+            rate_limit: RateLimitInfo::from_headers(&headers),
             attempts,
-            headers: response.headers.clone(),
+            headers,
         };
-        let body = decode_body::<T>(&response.body).map_err(|message| Error::Decode {
-            status: response.status,
+        let body = decode_body::<T>(&body).map_err(|message| Error::Decode {
+            status,
             message,
             context: Box::new(ErrorContext {
                 request_id: meta.request_id.clone(),
@@ -180,7 +185,7 @@ impl Client {
                 ..prepared.context(attempts)
             }),
         })?;
-        Ok(Response::new(body, response.status, meta))
+        Ok(Response::new(body, status, meta))
     }
 
     fn prepare(&self, request: Request, options: &CallOptions) -> Result<Prepared, Error> {

@@ -111,6 +111,9 @@ where
             if let Some(item) = buffer.pop_front() {
                 return Some((Ok(item), (fetch, next, buffer)));
             }
+            // Release the drained page's allocation before fetching the next one, so at most
+            // one page is held in memory.
+            buffer = VecDeque::new();
             let current = match next {
                 Next::Done => return None,
                 Next::First => None,

@@ -18,7 +18,9 @@ pub struct HttpRequest {
     pub headers: HeaderMap,
     /// Exact body bytes (empty for bodyless requests).
     pub body: Bytes,
-    /// Per-attempt timeout the transport should apply, if any.
+    /// Per-attempt timeout. The [`Client`](crate::Client) enforces it around
+    /// [`Transport::send`] itself, so a transport need not (the default one does not, to keep
+    /// one timer per attempt); it is passed on for transports that want it at socket level.
     pub timeout: Option<Duration>,
 }
 
@@ -130,15 +132,15 @@ fn map_reqwest_error(e: reqwest::Error) -> TransportError {
 impl Transport for ReqwestTransport {
     fn send(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, TransportError>> {
         Box::pin(async move {
-            let mut builder = self
+            // The attempt timeout is enforced by the client around this future.
+            let response = self
                 .client
                 .request(request.method, &request.url)
                 .headers(request.headers)
-                .body(request.body);
-            if let Some(t) = request.timeout {
-                builder = builder.timeout(t);
-            }
-            let response = builder.send().await.map_err(map_reqwest_error)?;
+                .body(request.body)
+                .send()
+                .await
+                .map_err(map_reqwest_error)?;
             let status = response.status().as_u16();
             let headers = response.headers().clone();
             let body = response.bytes().await.map_err(map_reqwest_error)?;
