@@ -50,6 +50,8 @@ struct Inner {
     transport: Arc<dyn Transport>,
     gate: RateLimitGate,
     user_agent: HeaderValue,
+    /// `Authorization: Bearer …` in bearer mode.
+    authorization: Option<HeaderValue>,
 }
 
 /// A request ready to be sent any number of times (fixed URL, key and body bytes).
@@ -92,13 +94,19 @@ impl Client {
         };
         let user_agent = HeaderValue::from_str(&config.effective_user_agent())
             .map_err(|_| Error::config("the user agent is not a valid header value"))?;
-        if let Credentials::Bearer(token) = &config.credentials
-            && HeaderValue::from_str(&format!("Bearer {}", token.expose_secret())).is_err()
-        {
-            return Err(Error::config(
-                "the bearer credential is not a valid header value",
-            ));
-        }
+        // Built once: one copy of the bearer secret in a header value (marked sensitive, so
+        // `Debug` never shows it) instead of a fresh copy per attempt.
+        let authorization = match &config.credentials {
+            Credentials::Bearer(token) => {
+                let mut value = HeaderValue::from_str(&format!("Bearer {}", token.expose_secret()))
+                    .map_err(|_| {
+                        Error::config("the bearer credential is not a valid header value")
+                    })?;
+                value.set_sensitive(true);
+                Some(value)
+            }
+            _ => None,
+        };
         if let Credentials::Signed { api_key, .. } = &config.credentials
             && (api_key.is_empty() || HeaderValue::from_str(api_key).is_err())
         {
@@ -114,6 +122,7 @@ impl Client {
                 transport,
                 gate: RateLimitGate::new(),
                 user_agent,
+                authorization,
             }),
         })
     }
@@ -278,11 +287,10 @@ impl Client {
         let mut headers = p.headers.clone();
         match &self.inner.config.credentials {
             Credentials::None => {}
-            Credentials::Bearer(token) => {
-                let mut value = HeaderValue::from_str(&format!("Bearer {}", token.expose_secret()))
-                    .expect("checked in Client::new");
-                value.set_sensitive(true);
-                headers.insert(http::header::AUTHORIZATION, value);
+            Credentials::Bearer(_) => {
+                if let Some(value) = &self.inner.authorization {
+                    headers.insert(http::header::AUTHORIZATION, value.clone());
+                }
             }
             Credentials::Signed { api_key, secret } => {
                 let timestamp = unix_timestamp();
@@ -350,8 +358,10 @@ impl Client {
         let mut rate_limited = 0u32;
         let mut maybe_delivered = false;
         loop {
-            // The 429 gate: wait (bounded by the deadline) until this request may go.
+            // The 429 gate: wait (bounded by the deadline) until this request may go. An open
+            // gate costs one lock and no timer.
             let permit = match p.deadline {
+                _ if !self.inner.gate.is_closed() => None,
                 Some(d) => match tokio::time::timeout_at(d, self.inner.gate.acquire()).await {
                     Ok(permit) => permit,
                     Err(_) => {

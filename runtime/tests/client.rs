@@ -565,6 +565,7 @@ async fn secrets_never_leak_into_errors() {
     let config = config(&server).bearer("pfx.top-secret-value");
     assert!(!format!("{config:?}").contains("top-secret-value"));
     let client = Client::new(config).unwrap();
+    assert!(!format!("{client:?}").contains("top-secret-value"));
     let err = client
         .execute::<Value>(Request::new(&LIST), CallOptions::new())
         .await
