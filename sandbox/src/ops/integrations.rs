@@ -52,13 +52,7 @@ pub fn create_credential(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
         .cred
         .clone()
         .ok_or_else(|| ApiError::unauthorized("Credentials are missing."))?;
-    let scopes: Vec<String> = body["scopes"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_owned)
-        .collect();
+    let scopes: Vec<String> = string_list(&body["scopes"]);
     if let Some(s) = scopes.iter().find(|s| !issuer.scopes.contains(s)) {
         return Err(ApiError::new(
             403,
@@ -66,13 +60,7 @@ pub fn create_credential(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
             format!("Cannot delegate scope {s}."),
         ));
     }
-    let cidrs: Vec<String> = body["allowed_cidrs"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_owned)
-        .collect();
+    let cidrs: Vec<String> = string_list(&body["allowed_cidrs"]);
     if !issuer.allowed_cidrs.is_empty() && cidrs.iter().any(|c| !issuer.allowed_cidrs.contains(c)) {
         return Err(ApiError::invalid_field(
             "body/allowed_cidrs",
@@ -190,4 +178,15 @@ pub fn lookup_operation(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
             "The lookup matches several operations; supply method and path, and credential_id if needed.",
         )),
     }
+}
+
+/// The strings of a JSON array (other members and non-arrays give nothing).
+fn string_list(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_owned)
+        .collect()
 }
