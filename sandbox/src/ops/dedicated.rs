@@ -27,24 +27,12 @@ pub fn deploy(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
             .products
             .iter()
             .find(|p| p["configuration_code"] == cfg.as_str() && p["region"] == region.as_str())
-            .ok_or_else(|| {
-                ApiError::new(
-                    409,
-                    "dedicated_configuration_unavailable",
-                    "The dedicated configuration, region or OS is unavailable.",
-                )
-            })?;
+            .ok_or_else(configuration_unavailable)?;
         let image = st
             .images
             .iter()
             .find(|i| i["id"] == os && i["configuration_code"] == cfg.as_str())
-            .ok_or_else(|| {
-                ApiError::new(
-                    409,
-                    "dedicated_configuration_unavailable",
-                    "The dedicated configuration, region or OS is unavailable.",
-                )
-            })?;
+            .ok_or_else(configuration_unavailable)?;
         if body.get("ssh_key_id").is_some() && image["ssh_keys_supported"] == false {
             return Err(ApiError::new(
                 409,
@@ -161,4 +149,13 @@ pub fn task(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
         .ok_or_else(|| ApiError::not_found("Task"))?;
     advance(t, rule);
     Ok(Reply::ok(json!({"ok": true, "task": t.to_json()})))
+}
+
+/// 409 `dedicated_configuration_unavailable`.
+fn configuration_unavailable() -> ApiError {
+    ApiError::new(
+        409,
+        "dedicated_configuration_unavailable",
+        "The dedicated configuration, region or OS is unavailable.",
+    )
 }
