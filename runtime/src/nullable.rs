@@ -53,6 +53,13 @@ impl<T> From<T> for Nullable<T> {
     }
 }
 
+impl From<&str> for Nullable<String> {
+    /// A string slice becomes `Value` (so a nullable string setter takes `"text"` as well).
+    fn from(value: &str) -> Self {
+        Nullable::Value(value.to_owned())
+    }
+}
+
 impl<T> From<Option<T>> for Nullable<T> {
     /// `Some(v)` becomes `Value(v)` and `None` becomes `Null` (an explicit clear).
     fn from(value: Option<T>) -> Self {
@@ -87,6 +94,18 @@ mod tests {
     struct Body {
         #[serde(default, skip_serializing_if = "Nullable::is_absent")]
         description: Nullable<String>,
+    }
+
+    fn set(value: impl Into<Nullable<String>>) -> Nullable<String> {
+        value.into()
+    }
+
+    #[test]
+    fn setter_conversions() {
+        assert_eq!(set("x"), Nullable::Value("x".to_owned()));
+        assert_eq!(set("x".to_owned()), Nullable::Value("x".to_owned()));
+        assert_eq!(set(None), Nullable::Null);
+        assert_eq!(set(Some("x".to_owned())), Nullable::Value("x".to_owned()));
     }
 
     #[test]

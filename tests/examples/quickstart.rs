@@ -127,12 +127,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             region.clone(),
             deployments::ProductVariantDeployProductCode::Vps,
             variant.clone(),
-            deployments::ProductVariantDeployRequest::DeployRequest(
-                deployments::DeployRequest::new()
-                    .billing_cycle(deployments::DeployRequestBillingCycle::Monthly)
-                    .hostname("quickstart.example.net".to_owned())
-                    .max_total(ceiling),
-            ),
+            // The body is a union (`DeployRequest` or `LegacyDeployRequest`); either converts.
+            deployments::DeployRequest::new()
+                .billing_cycle(deployments::DeployRequestBillingCycle::Monthly)
+                .hostname("quickstart.example.net")
+                .max_total(ceiling),
         )
         .idempotency_key(key.clone())
         .operation_format(contract.canonical_operation_responses.unwrap_or(false))

@@ -513,6 +513,18 @@ pub enum ProductVariantDeployRequest {
     LegacyDeployRequest(LegacyDeployRequest),
 }
 
+impl From<DeployRequest> for ProductVariantDeployRequest {
+    fn from(value: DeployRequest) -> Self {
+        Self::DeployRequest(value)
+    }
+}
+
+impl From<LegacyDeployRequest> for ProductVariantDeployRequest {
+    fn from(value: LegacyDeployRequest) -> Self {
+        Self::LegacyDeployRequest(value)
+    }
+}
+
 impl super::Client {
     /// Order, pay and provision a product variant atomically
     ///
@@ -547,14 +559,14 @@ impl super::Client {
         region: impl Into<String>,
         product_code: ProductVariantDeployProductCode,
         variant_code: impl Into<String>,
-        body: ProductVariantDeployRequest,
+        body: impl Into<ProductVariantDeployRequest>,
     ) -> ProductVariantDeploy<'_> {
         ProductVariantDeploy {
             client: self,
             region: region.into(),
             product_code,
             variant_code: variant_code.into(),
-            body,
+            body: body.into(),
             options: ::sdk_runtime::CallOptions::default(),
         }
     }

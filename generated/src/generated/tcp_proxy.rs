@@ -335,6 +335,12 @@ pub enum TcpProxyUpdateRequestPortsItem {
     TcpProxyPortMapping(TcpProxyPortMapping),
 }
 
+impl From<TcpProxyPortMapping> for TcpProxyUpdateRequestPortsItem {
+    fn from(value: TcpProxyPortMapping) -> Self {
+        Self::TcpProxyPortMapping(value)
+    }
+}
+
 impl super::Client {
     /// Get TCP proxy settings
     ///

@@ -171,6 +171,18 @@ pub enum OperationOrLegacyWriteResponse {
     LegacyWriteResponse(LegacyWriteResponse),
 }
 
+impl From<OperationEnvelope> for OperationOrLegacyWriteResponse {
+    fn from(value: OperationEnvelope) -> Self {
+        Self::OperationEnvelope(value)
+    }
+}
+
+impl From<LegacyWriteResponse> for OperationOrLegacyWriteResponse {
+    fn from(value: LegacyWriteResponse) -> Self {
+        Self::LegacyWriteResponse(value)
+    }
+}
+
 /// Present only when status is `succeeded`. Deployment results identify `service_ids` and, when recorded, `order_id` and `invoice_id`. Service results identify `service_id` and recorded OS or snapshot fields when applicable. `power_state` appears only when the original task completion evidence provides it. Historical receipts may lack newly introduced result fields.
 ///
 /// Schema: `#/components/schemas/OperationResult`.

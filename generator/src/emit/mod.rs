@@ -83,6 +83,51 @@ impl<'a> Ctx<'a> {
         false
     }
 
+    /// Which payload types of an enum get `impl From<Payload> for Enum`, one flag per member.
+    ///
+    /// The rule (the same for `oneOf`/`anyOf` unions and `x-at-most-one-of` choice enums): a
+    /// member converts when its payload is a named struct, enum or union (not an alias, not
+    /// `owner` itself) that no other member of the same enum wraps. Scalars, lists, maps and
+    /// aliases never convert: a `From<String>` or `From<Uuid>` would pick a variant by its
+    /// Rust type, which says nothing about what the value means (a zone file and a hostname
+    /// are both strings), and two members sharing a payload type would make the choice
+    /// ambiguous. A named type carries its meaning, so converting from it cannot surprise.
+    pub fn converting_members(&self, owner: &str, payloads: &[&TypeRef]) -> Vec<bool> {
+        payloads
+            .iter()
+            .map(|ty| match ty {
+                TypeRef::Named(n) => {
+                    n != owner
+                        && matches!(
+                            self.defs.get(n.as_str()).map(|d| &d.kind),
+                            Some(
+                                TypeKind::Struct { .. }
+                                    | TypeKind::Enum { .. }
+                                    | TypeKind::Union { .. }
+                            )
+                        )
+                        && payloads.iter().filter(|other| **other == *ty).count() == 1
+                }
+                _ => false,
+            })
+            .collect()
+    }
+
+    /// Whether `ty` names a union with at least one `From` conversion (see
+    /// [`Ctx::converting_members`]); arguments of such a type take `impl Into<Union>`.
+    pub fn converts_into(&self, ty: &TypeRef) -> bool {
+        let TypeRef::Named(n) = ty else {
+            return false;
+        };
+        match self.defs.get(n.as_str()).map(|d| &d.kind) {
+            Some(TypeKind::Union { variants, .. }) => {
+                let payloads: Vec<&TypeRef> = variants.iter().map(|v| &v.ty).collect();
+                self.converting_members(n, &payloads).contains(&true)
+            }
+            _ => false,
+        }
+    }
+
     /// `impl Paginated` for a response type of a paginated operation (empty otherwise).
     pub fn pagination_impl(&self, type_name: &str) -> TokenStream {
         match self.pagination.get(type_name) {
@@ -370,5 +415,71 @@ mod tests {
             "{t}"
         );
         assert!(t.contains("pub enum ZSource"), "{t}");
+    }
+
+    #[test]
+    fn unions_of_distinct_named_types_convert_from_them() {
+        let api = api(
+            "    A: {type: object, properties: {a: {type: string}}}\n    B: {type: object, properties: {b: {type: string}}}\n    Label: {type: string}\n    U:\n      oneOf: [{$ref: '#/components/schemas/A'}, {$ref: '#/components/schemas/B'}, {type: string}, {$ref: '#/components/schemas/Label'}]\n    Twin:\n      anyOf: [{$ref: '#/components/schemas/A'}, {$ref: '#/components/schemas/A'}, {$ref: '#/components/schemas/B'}]\n    Scalars:\n      anyOf: [{type: string}, {type: integer}]\n    Holder:\n      type: object\n      required: [u]\n      properties:\n        u: {$ref: '#/components/schemas/U'}\n        s: {$ref: '#/components/schemas/Scalars'}\n        label: {$ref: '#/components/schemas/Label'}\n",
+            "  /u:\n    post:\n      operationId: sendU\n      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/U'}}}}\n      responses: {'204': {description: ok}}\n  /t:\n    post:\n      operationId: sendTwin\n      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/Twin'}}}}\n      responses: {'204': {description: ok}}\n  /s:\n    post:\n      operationId: sendScalars\n      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Scalars'}}}}\n      responses: {'204': {description: ok}}\n  /h/{label}:\n    post:\n      operationId: sendHolder\n      parameters: [{name: label, in: path, required: true, schema: {$ref: '#/components/schemas/Label'}}]\n      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Holder'}}}}\n      responses: {'204': {description: ok}}\n",
+        );
+        let u = type_tokens(&api, "U");
+        assert!(u.contains("impl From < A > for U"), "{u}");
+        assert!(u.contains("impl From < B > for U"), "{u}");
+        assert!(!u.contains("impl From < String >"), "{u}");
+        assert!(!u.contains("impl From < Label >"), "{u}");
+        let twin = type_tokens(&api, "Twin");
+        assert!(!twin.contains("impl From < A >"), "{twin}");
+        assert!(twin.contains("impl From < B > for Twin"), "{twin}");
+        let scalars = type_tokens(&api, "Scalars");
+        assert!(!scalars.contains("impl From"), "{scalars}");
+        let holder = type_tokens(&api, "Holder");
+        assert!(
+            holder.contains("pub fn new (u : impl Into < U >)"),
+            "{holder}"
+        );
+        assert!(holder.contains("u : u . into ()"), "{holder}");
+        assert!(
+            holder.contains("pub fn s (mut self , value : Scalars)"),
+            "{holder}"
+        );
+        assert!(
+            holder.contains("pub fn label (mut self , value : impl Into < String >)"),
+            "{holder}"
+        );
+        let t = op_tokens(&api, "sendU");
+        assert!(t.contains("body : impl Into < U >"), "{t}");
+        assert!(t.contains("body : body . into ()"), "{t}");
+        let t = op_tokens(&api, "sendTwin");
+        assert!(
+            t.contains("pub fn body (mut self , body : impl Into < Twin >)"),
+            "{t}"
+        );
+        let t = op_tokens(&api, "sendScalars");
+        assert!(t.contains("body : Scalars"), "{t}");
+        assert!(!t.contains("Into < Scalars >"), "{t}");
+        let t = op_tokens(&api, "sendHolder");
+        assert!(t.contains("label : impl Into < String >"), "{t}");
+    }
+
+    #[test]
+    fn choice_groups_convert_only_from_unique_named_members() {
+        let api = api(
+            "    A: {type: object, properties: {a: {type: string}}}\n    B: {type: object, properties: {b: {type: string}}}\n    Z:\n      type: object\n      properties:\n        a: {$ref: '#/components/schemas/A'}\n        b: {$ref: '#/components/schemas/B'}\n        a2: {$ref: '#/components/schemas/A'}\n        id: {type: string, format: uuid}\n        template: {type: string, format: uuid}\n        file: {type: string}\n      x-at-most-one-of:\n        - {name: pick, members: [a, b, a2, id]}\n        - {name: source, members: [template, file]}\n",
+            "  /z:\n    post:\n      operationId: makeZ\n      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Z'}}}}\n      responses: {'204': {description: ok}}\n",
+        );
+        let t = type_tokens(&api, "Z");
+        assert!(t.contains("impl From < B > for ZPick"), "{t}");
+        assert!(!t.contains("impl From < A >"), "{t}");
+        assert!(!t.contains("impl From < :: uuid :: Uuid >"), "{t}");
+        assert!(!t.contains("impl From < String >"), "{t}");
+        assert!(
+            t.contains("pub fn pick (mut self , value : impl Into < ZPick >)"),
+            "{t}"
+        );
+        assert!(
+            t.contains("pub fn source (mut self , value : ZSource)"),
+            "{t}"
+        );
     }
 }

@@ -22,7 +22,7 @@ pub fn operation(cx: &Ctx<'_>, op: &Operation) -> TokenStream {
     for p in &required {
         let ident = format_ident!("{}", p.rust_name);
         let ty = cx.ty(&p.ty);
-        if p.ty == TypeRef::String {
+        if cx.resolves_to(&p.ty, &TypeRef::String) {
             args.push(quote!(#ident: impl Into<String>));
             inits.push(quote!(#ident: #ident.into()));
         } else {
@@ -41,9 +41,19 @@ pub fn operation(cx: &Ctx<'_>, op: &Operation) -> TokenStream {
     let mut body_setter = quote!();
     if let Some(body) = &op.body {
         let ty = cx.ty(&body.ty);
+        // A union body with `From` conversions takes any of its variants' types.
+        let (arg, value) = if cx.converts_into(&body.ty) {
+            (quote!(impl Into<#ty>), quote!(body.into()))
+        } else {
+            (ty.clone(), quote!(body))
+        };
         if body.required {
-            args.push(quote!(body: #ty));
-            inits.push(quote!(body));
+            args.push(quote!(body: #arg));
+            inits.push(if cx.converts_into(&body.ty) {
+                quote!(body: #value)
+            } else {
+                quote!(body)
+            });
             fields.push(quote!(body: #ty));
             body_send = quote!(request.json_body(&self.body)?;);
         } else {
@@ -56,8 +66,8 @@ pub fn operation(cx: &Ctx<'_>, op: &Operation) -> TokenStream {
             };
             body_setter = quote! {
                 /// Sets the request body.
-                pub fn body(mut self, body: #ty) -> Self {
-                    self.body = Some(body);
+                pub fn body(mut self, body: #arg) -> Self {
+                    self.body = Some(#value);
                     self
                 }
             };
@@ -69,7 +79,7 @@ pub fn operation(cx: &Ctx<'_>, op: &Operation) -> TokenStream {
         let ty = cx.ty(&p.ty);
         let doc = param_doc(p);
         let deprecated = p.deprecated.then(|| quote!(#[deprecated]));
-        let (arg, value) = if p.ty == TypeRef::String {
+        let (arg, value) = if cx.resolves_to(&p.ty, &TypeRef::String) {
             (quote!(impl Into<String>), quote!(value.into()))
         } else {
             (ty, quote!(value))

@@ -12,6 +12,7 @@ use quote::{format_ident, quote};
 /// Tokens for one named type and its impls.
 pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
     let name = format_ident!("{}", def.name);
+    let def_name = def.name.as_str();
     let mut doc = def
         .doc
         .clone()
@@ -79,7 +80,16 @@ pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
         } => {
             let display = display.then(|| union_display(cx, &name, variants));
             let def = union_def(cx, &name, tag.as_deref(), variants);
-            quote!(#def #display)
+            let payloads: Vec<&TypeRef> = variants.iter().map(|v| &v.ty).collect();
+            let conversions = from_impls(
+                cx,
+                &name,
+                &cx.converting_members(def_name, &payloads),
+                variants
+                    .iter()
+                    .map(|v| (v.rust_name.as_str(), &v.ty, v.boxed)),
+            );
+            quote!(#def #display #conversions)
         }
         TypeKind::Alias { target } => {
             let target = cx.ty(target);
@@ -249,9 +259,18 @@ fn constructor(
         }
         if f.required {
             let boxed = f.boxed && !f.nullable;
-            if f.ty == TypeRef::String && !f.nullable {
+            if cx.resolves_to(&f.ty, &TypeRef::String) && !f.nullable {
                 args.push(quote!(#ident: impl Into<String>));
                 inits.push(quote!(#ident: #ident.into()));
+            } else if cx.converts_into(&f.ty) && !f.nullable {
+                let arg_ty = cx.ty(&f.ty);
+                args.push(quote!(#ident: impl Into<#arg_ty>));
+                let value = if boxed {
+                    quote!(Box::new(#ident.into()))
+                } else {
+                    quote!(#ident.into())
+                };
+                inits.push(quote!(#ident: #value));
             } else if boxed {
                 let arg_ty = cx.ty(&f.ty);
                 args.push(quote!(#ident: #arg_ty));
@@ -293,8 +312,10 @@ fn constructor(
                 }
             });
         } else {
-            let (arg, value) = if f.ty == TypeRef::String {
+            let (arg, value) = if cx.resolves_to(&f.ty, &TypeRef::String) {
                 (quote!(impl Into<String>), quote!(value.into()))
+            } else if cx.converts_into(&f.ty) {
+                (quote!(impl Into<#inner>), wrap(quote!(value.into())))
             } else {
                 (inner, wrap(quote!(value)))
             };
@@ -312,10 +333,15 @@ fn constructor(
         let ident = format_ident!("{}", g.rust_name);
         let ty = format_ident!("{}", g.type_name);
         inits.push(quote!(#ident: None));
+        let (arg, value) = if group_converts(cx, g) {
+            (quote!(impl Into<#ty>), quote!(value.into()))
+        } else {
+            (quote!(#ty), quote!(value))
+        };
         setters.push(quote! {
             /// Chooses one member of the group.
-            pub fn #ident(mut self, value: #ty) -> Self {
-                self.#ident = Some(value);
+            pub fn #ident(mut self, value: #arg) -> Self {
+                self.#ident = Some(#value);
                 self
             }
         });
@@ -371,13 +397,61 @@ fn group_enum(cx: &Ctx<'_>, parent: &str, g: &ExclusiveGroup) -> TokenStream {
     let doc = lines_attrs(&format!(
         "The one present member of an `x-at-most-one-of` group of [`{parent}`]."
     ));
+    let payloads: Vec<&TypeRef> = g.members.iter().map(|m| &m.ty).collect();
+    let conversions = from_impls(
+        cx,
+        &name,
+        &cx.converting_members(&g.type_name, &payloads),
+        g.members
+            .iter()
+            .map(|m| (m.variant.as_str(), &m.ty, m.boxed)),
+    );
     quote! {
         #doc
         #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
         pub enum #name {
             #( #variants )*
         }
+        #conversions
     }
+}
+
+/// Whether an `x-at-most-one-of` choice enum has a `From` conversion (its setter then takes
+/// `impl Into<Choice>`).
+fn group_converts(cx: &Ctx<'_>, g: &ExclusiveGroup) -> bool {
+    let payloads: Vec<&TypeRef> = g.members.iter().map(|m| &m.ty).collect();
+    cx.converting_members(&g.type_name, &payloads)
+        .contains(&true)
+}
+
+/// `impl From<Payload> for Enum` for the members [`Ctx::converting_members`] selected
+/// (`convert[i]` for the i-th `(variant, payload, boxed)`).
+fn from_impls<'m>(
+    cx: &Ctx<'_>,
+    name: &proc_macro2::Ident,
+    convert: &[bool],
+    members: impl Iterator<Item = (&'m str, &'m TypeRef, bool)>,
+) -> TokenStream {
+    let impls = members
+        .zip(convert)
+        .filter(|(_, c)| **c)
+        .map(|((variant, ty, boxed), _)| {
+            let ident = format_ident!("{}", variant);
+            let ty = cx.ty(ty);
+            let value = if boxed {
+                quote!(Box::new(value))
+            } else {
+                quote!(value)
+            };
+            quote! {
+                impl From<#ty> for #name {
+                    fn from(value: #ty) -> Self {
+                        Self::#ident(#value)
+                    }
+                }
+            }
+        });
+    quote!(#( #impls )*)
 }
 
 fn union_def(
