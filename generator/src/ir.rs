@@ -118,7 +118,7 @@ pub struct Operation {
     /// Path, query and header parameters (path parameters in template order first).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<Param>,
-    /// JSON request body.
+    /// Request body (JSON, form or binary).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub body: Option<Body>,
     /// The success body type.
@@ -187,11 +187,14 @@ pub enum ListStyle {
     Comma,
 }
 
-/// A JSON request body.
+/// A request body.
 #[derive(Debug, Clone, Serialize)]
 pub struct Body {
-    /// Type.
+    /// Type ([`TypeRef::Bytes`] for binary bodies).
     pub ty: TypeRef,
+    /// How the body travels.
+    #[serde(skip_serializing_if = "BodyEncoding::is_json")]
+    pub encoding: BodyEncoding,
     /// Required (a client-method argument) or optional (a builder setter).
     pub required: bool,
     /// Media type.
@@ -199,6 +202,25 @@ pub struct Body {
     /// Documentation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+}
+
+/// How a request body is encoded on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BodyEncoding {
+    /// JSON (`application/json` and `+json` types): `Request::json_body`.
+    Json,
+    /// `application/x-www-form-urlencoded` from a flat object: `Request::form_body`.
+    Form,
+    /// Raw bytes sent as they are with the media type (`application/octet-stream`, or a
+    /// `format: binary` schema): `Request::raw_body`.
+    Binary,
+}
+
+impl BodyEncoding {
+    fn is_json(&self) -> bool {
+        *self == BodyEncoding::Json
+    }
 }
 
 /// One declared response.
@@ -450,6 +472,8 @@ pub enum TypeRef {
     Array(Box<TypeRef>),
     /// `BTreeMap<String, T>`.
     Map(Box<TypeRef>),
+    /// Raw bytes (`bytes::Bytes`): the payload of a binary request body.
+    Bytes,
 }
 
 impl TypeRef {
@@ -488,7 +512,11 @@ impl TypeRef {
                 _ => false,
             },
             TypeRef::Array(item) => allow_list && item.displayable_at(kind_of, false, depth + 1),
-            TypeRef::Json | TypeRef::JsonObject | TypeRef::Map(_) | TypeRef::Secret => false,
+            TypeRef::Json
+            | TypeRef::JsonObject
+            | TypeRef::Map(_)
+            | TypeRef::Secret
+            | TypeRef::Bytes => false,
             _ => true,
         }
     }

@@ -1,4 +1,4 @@
-//! Request assembly (`Request`: path parameters, query, headers, JSON body) and per-call options (`CallOptions`).
+//! Request assembly (`Request`: path parameters, query, headers, JSON, form or raw body) and per-call options (`CallOptions`).
 
 use std::fmt::{Display, Write as _};
 use std::time::Duration;
@@ -156,6 +156,17 @@ impl Request {
         Ok(())
     }
 
+    /// Serializes `body` as an `application/x-www-form-urlencoded` body (`key=value` pairs
+    /// joined by `&`, percent-encoded; `None` fields are left out). `body` must serialize as a
+    /// flat map of scalars: nested objects and lists are a validation error.
+    pub fn form_body<B: serde::Serialize + ?Sized>(&mut self, body: &B) -> Result<(), Error> {
+        let text = serde_urlencoded::to_string(body).map_err(|e| {
+            Error::validation(format!("cannot serialize the request body as a form: {e}"))
+        })?;
+        self.body = Some((Bytes::from(text), "application/x-www-form-urlencoded"));
+        Ok(())
+    }
+
     /// Sets a raw body with its content type.
     pub fn raw_body(&mut self, body: impl Into<Bytes>, content_type: &'static str) {
         self.body = Some((body.into(), content_type));
@@ -238,6 +249,39 @@ mod tests {
         idempotency: Idempotency::None,
         operation_envelope: false,
     };
+
+    #[test]
+    fn form_body_encodes_flat_objects() {
+        #[derive(serde::Serialize)]
+        struct Form<'a> {
+            client_id: uuid::Uuid,
+            grant_type: &'a str,
+            ttl: Option<u32>,
+            note: Option<&'a str>,
+        }
+        let mut r = Request::new(&SPEC);
+        r.form_body(&Form {
+            client_id: uuid::Uuid::nil(),
+            grant_type: "urn:ietf:params:oauth:grant-type:device_code",
+            ttl: Some(60),
+            note: None,
+        })
+        .unwrap();
+        let (bytes, content_type) = r.body().unwrap();
+        assert_eq!(content_type, "application/x-www-form-urlencoded");
+        assert_eq!(
+            std::str::from_utf8(bytes).unwrap(),
+            "client_id=00000000-0000-0000-0000-000000000000\
+             &grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&ttl=60"
+        );
+
+        #[derive(serde::Serialize)]
+        struct Nested {
+            items: Vec<u8>,
+        }
+        let err = r.form_body(&Nested { items: vec![1, 2] }).unwrap_err();
+        assert!(err.to_string().contains("as a form"), "{err}");
+    }
 
     #[test]
     fn renders_path_and_query() {

@@ -238,6 +238,12 @@ fn cargo_toml(api: &Api, options: &Options) -> String {
         out.push_str(&format!("{} = []\n", a.module));
     }
     out.push_str("\n[dependencies]\n");
+    // `bytes` only when a binary request body names `bytes::Bytes`.
+    let bytes = api.operations.iter().any(|o| {
+        o.body
+            .as_ref()
+            .is_some_and(|b| b.encoding == crate::ir::BodyEncoding::Binary)
+    });
     match &options.layout {
         Layout::Workspace => {
             for dep in [
@@ -251,12 +257,18 @@ fn cargo_toml(api: &Api, options: &Options) -> String {
             ] {
                 out.push_str(&format!("{dep}.workspace = true\n"));
             }
+            if bytes {
+                out.push_str("bytes.workspace = true\n");
+            }
         }
         Layout::Standalone { runtime_path } => {
             let path = runtime_path.display().to_string().replace('\\', "/");
             out.push_str(&format!(
                 "sdk-runtime = {{ path = \"{path}\" }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\nuuid = {{ version = \"1\", features = [\"serde\"] }}\nchrono = {{ version = \"0.4\", default-features = false, features = [\"std\", \"serde\"] }}\nrust_decimal = {{ version = \"1\", features = [\"serde-str\"] }}\nfutures = \"0.3\"\n"
             ));
+            if bytes {
+                out.push_str("bytes = \"1\"\n");
+            }
         }
     }
     out

@@ -482,4 +482,58 @@ mod tests {
             "{t}"
         );
     }
+
+    #[test]
+    fn non_json_bodies_travel_as_form_or_raw_bytes() {
+        let api = api(
+            "    Form:\n      type: object\n      required: [id]\n      properties:\n        id: {type: string, format: uuid}\n        ttl: {type: integer, minimum: 0}\n",
+            "  /bin:\n    put:\n      operationId: putBin\n      requestBody: {required: true, content: {application/octet-stream: {schema: {type: string, format: binary}}}}\n      responses: {'204': {description: ok}}\n    post:\n      operationId: postAny\n      requestBody: {content: {'*/*': {schema: {type: string, format: binary}}}}\n      responses: {'204': {description: ok}}\n    patch:\n      operationId: patchBoth\n      requestBody: {required: true, content: {application/octet-stream: {schema: {type: string, format: binary}}, application/json: {schema: {$ref: '#/components/schemas/Form'}}}}\n      responses: {'204': {description: ok}}\n  /form:\n    post:\n      operationId: postForm\n      requestBody: {required: true, content: {application/x-www-form-urlencoded: {schema: {$ref: '#/components/schemas/Form'}}}}\n      responses: {'204': {description: ok}}\n  /nested:\n    post:\n      operationId: postNested\n      requestBody: {required: true, content: {application/x-www-form-urlencoded: {schema: {type: object, properties: {a: {type: array, items: {type: string}}}}}}}\n      responses: {'204': {description: ok}}\n  /multi:\n    post:\n      operationId: postMulti\n      requestBody: {required: true, content: {multipart/form-data: {schema: {type: object}}}}\n      responses: {'204': {description: ok}}\n",
+        );
+        let t = op_tokens(&api, "putBin");
+        assert!(t.contains("body : impl Into < :: bytes :: Bytes >"), "{t}");
+        assert!(
+            t.contains("request . raw_body (self . body , \"application/octet-stream\")"),
+            "{t}"
+        );
+        assert!(t.contains("raw bytes (`application/octet-stream`)"), "{t}");
+        let t = op_tokens(&api, "postAny");
+        assert!(
+            t.contains("pub fn body (mut self , body : impl Into < :: bytes :: Bytes >)"),
+            "{t}"
+        );
+        assert!(
+            t.contains("request . raw_body (body , \"application/octet-stream\")"),
+            "{t}"
+        );
+        let t = op_tokens(&api, "patchBoth");
+        assert!(t.contains("request . json_body (& self . body) ?"), "{t}");
+        let t = op_tokens(&api, "postForm");
+        assert!(t.contains("request . form_body (& self . body) ?"), "{t}");
+        let reasons: Vec<&str> = api.skipped.iter().map(|s| s.reason.as_str()).collect();
+        assert_eq!(reasons.len(), 2, "{reasons:?}");
+        assert!(
+            reasons
+                .iter()
+                .any(|r| r.contains("~1nested/post/requestBody")
+                    && r.contains("not an object of scalar properties")),
+            "{reasons:?}"
+        );
+        assert!(
+            reasons
+                .iter()
+                .any(|r| r.contains("~1multi/post/requestBody")
+                    && r.contains("`multipart/form-data`")),
+            "{reasons:?}"
+        );
+        let toml = super::files::crate_files(&api, &super::Options::workspace())
+            .expect("emits")
+            .into_iter()
+            .find(|f| f.path.ends_with("Cargo.toml"))
+            .expect("Cargo.toml");
+        assert!(
+            toml.contents.contains("bytes.workspace = true"),
+            "{}",
+            toml.contents
+        );
+    }
 }

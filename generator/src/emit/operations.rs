@@ -3,8 +3,8 @@
 use super::Ctx;
 use super::docs::{lines_attrs, sanitize};
 use crate::ir::{
-    Idempotency, IntType, ListStyle, Method, Operation, PageModel, Param, ParamLocation, Success,
-    TypeRef,
+    BodyEncoding, Idempotency, IntType, ListStyle, Method, Operation, PageModel, Param,
+    ParamLocation, Success, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -41,27 +41,47 @@ pub fn operation(cx: &Ctx<'_>, op: &Operation) -> TokenStream {
     let mut body_setter = quote!();
     if let Some(body) = &op.body {
         let ty = cx.ty(&body.ty);
-        // A union body with `From` conversions takes any of its variants' types.
-        let (arg, value) = if cx.converts_into(&body.ty) {
+        // A union body with `From` conversions takes any of its variants' types; raw bytes
+        // take anything that converts into `Bytes` (`Vec<u8>`, `String`, `&'static [u8]`).
+        let converts = cx.converts_into(&body.ty) || body.encoding == BodyEncoding::Binary;
+        let (arg, value) = if converts {
             (quote!(impl Into<#ty>), quote!(body.into()))
         } else {
             (ty.clone(), quote!(body))
         };
+        let media = &body.media_type;
+        // `value` is a reference to the body, except for raw bytes, which move into the request.
+        let send = |value: TokenStream| match body.encoding {
+            BodyEncoding::Json => quote!(request.json_body(#value)?;),
+            BodyEncoding::Form => quote!(request.form_body(#value)?;),
+            BodyEncoding::Binary => quote!(request.raw_body(#value, #media);),
+        };
+        let binary = body.encoding == BodyEncoding::Binary;
         if body.required {
             args.push(quote!(body: #arg));
-            inits.push(if cx.converts_into(&body.ty) {
+            inits.push(if converts {
                 quote!(body: #value)
             } else {
                 quote!(body)
             });
             fields.push(quote!(body: #ty));
-            body_send = quote!(request.json_body(&self.body)?;);
+            body_send = send(if binary {
+                quote!(self.body)
+            } else {
+                quote!(&self.body)
+            });
         } else {
             inits.push(quote!(body: None));
             fields.push(quote!(body: Option<#ty>));
+            let one = send(quote!(body));
+            let taken = if binary {
+                quote!(self.body)
+            } else {
+                quote!(&self.body)
+            };
             body_send = quote! {
-                if let Some(body) = &self.body {
-                    request.json_body(body)?;
+                if let Some(body) = #taken {
+                    #one
                 }
             };
             body_setter = quote! {
@@ -342,6 +362,19 @@ fn operation_doc(op: &Operation) -> String {
             "Returns an operation receipt (the canonical envelope); `wait` polls it to a terminal state."
                 .to_owned(),
         );
+    }
+    if let Some(body) = &op.body {
+        match body.encoding {
+            BodyEncoding::Json => {}
+            BodyEncoding::Form => facts.push(format!(
+                "The body is sent as `{}`.",
+                body.media_type.replace('`', "'")
+            )),
+            BodyEncoding::Binary => facts.push(format!(
+                "The body is sent as raw bytes (`{}`).",
+                body.media_type.replace('`', "'")
+            )),
+        }
     }
     if op.deprecated {
         facts.push("Deprecated.".to_owned());

@@ -585,6 +585,7 @@ pub fn type_ref(cx: &Ctx<'_>, ty: &TypeRef) -> TokenStream {
         TypeRef::Secret => quote!(::sdk_runtime::Secret),
         TypeRef::Json => quote!(::serde_json::Value),
         TypeRef::JsonObject => quote!(::serde_json::Map<String, ::serde_json::Value>),
+        TypeRef::Bytes => quote!(::bytes::Bytes),
         TypeRef::Array(inner) => {
             let inner = type_ref(cx, inner);
             quote!(Vec<#inner>)

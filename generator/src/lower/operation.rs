@@ -4,8 +4,8 @@ use super::Lowerer;
 use super::schema::{constraints, doc_of};
 use crate::error::{Error, Result};
 use crate::ir::{
-    Area, Body, FieldAccess, Idempotency, ListStyle, Method, Operation, PageModel, Pagination,
-    Param, ParamLocation, ResponseDef, Skipped, Success, TypeKind, TypeRef,
+    Area, Body, BodyEncoding, FieldAccess, Idempotency, ListStyle, Method, Operation, PageModel,
+    Pagination, Param, ParamLocation, ResponseDef, Skipped, Success, TypeKind, TypeRef,
 };
 use crate::naming::{self, Namespace};
 use crate::read::Node;
@@ -311,6 +311,27 @@ impl<'a> Lowerer<'a> {
         Ok(ordered)
     }
 
+    /// Whether a form body of this type serializes as `key=value` pairs: a named struct whose
+    /// properties are all scalars (no lists, objects, catch-all maps or choice groups).
+    fn flat_object(&self, ty: &TypeRef) -> bool {
+        let TypeRef::Named(name) = ty else {
+            return false;
+        };
+        match self.defs.iter().find(|d| &d.name == name).map(|d| &d.kind) {
+            Some(TypeKind::Struct {
+                fields,
+                exclusive,
+                additional: None,
+            }) => {
+                exclusive.is_empty()
+                    && fields
+                        .iter()
+                        .all(|f| !f.boxed && self.displayable(&f.ty, false))
+            }
+            _ => false,
+        }
+    }
+
     /// Whether a parameter of this type can be written into a URL or header.
     fn displayable(&self, ty: &TypeRef, allow_list: bool) -> bool {
         let kind_of = |name: &str| self.defs.iter().find(|d| d.name == name).map(|d| &d.kind);
@@ -324,23 +345,46 @@ impl<'a> Lowerer<'a> {
         let body = body.resolve(self.root)?;
         let content = body.get("content").map(|c| c.entries()).unwrap_or_default();
         let required = body.flag("required");
-        let Some((media, m)) = content.iter().find(|(k, _)| is_json(k)) else {
+        // JSON first, then a form, then raw bytes: the first the operation offers wins.
+        let pick = |encoding: BodyEncoding| {
+            content
+                .iter()
+                .find(|(k, m)| body_encoding(k, m, self.root) == Some(encoding))
+        };
+        let chosen = [BodyEncoding::Json, BodyEncoding::Form, BodyEncoding::Binary]
+            .into_iter()
+            .find_map(|e| pick(e).map(|found| (e, found)));
+        let Some((encoding, (media, m))) = chosen else {
             return match content.first() {
                 Some((media, _)) if required => Err(Skip(format!(
-                    "at `{}`: unsupported construct: request body media type `{media}` (only JSON bodies)",
+                    "at `{}`: unsupported construct: request body media type `{media}` (JSON, form and binary bodies only)",
                     body.pointer
                 ))),
                 _ => Ok(None),
             };
         };
-        let ty = match m.get("schema") {
-            Some(s) => self.lower_schema(&s, &format!("{camel}Request"))?.ty,
-            None => TypeRef::Json,
+        let ty = match (encoding, m.get("schema")) {
+            (BodyEncoding::Binary, _) => TypeRef::Bytes,
+            (_, Some(s)) => self.lower_schema(&s, &format!("{camel}Request"))?.ty,
+            (_, None) => TypeRef::Json,
+        };
+        if encoding == BodyEncoding::Form && !self.flat_object(&ty) {
+            return Err(Skip(format!(
+                "at `{}`: unsupported construct: `{media}` body whose schema is not an object of scalar properties",
+                body.pointer
+            )));
+        }
+        // A wildcard media type names no type to send: raw bytes go as octet-stream.
+        let media_type = if media.contains('*') {
+            "application/octet-stream".to_owned()
+        } else {
+            (*media).to_owned()
         };
         Ok(Some(Body {
             ty,
+            encoding,
             required,
-            media_type: (*media).to_owned(),
+            media_type,
             doc: doc_of(&body),
         }))
     }
@@ -570,6 +614,29 @@ fn scopes(op: &Node<'_>, root: &Node<'_>) -> Vec<String> {
         }
     }
     out.into_iter().collect()
+}
+
+/// How a request body of this media type (and media type object) can be sent, if at all.
+fn body_encoding(media: &str, object: &Node<'_>, root: &serde_json::Value) -> Option<BodyEncoding> {
+    let lower = media.to_ascii_lowercase();
+    let essence = lower.split(';').next().unwrap_or("").trim();
+    if is_json(essence) {
+        return Some(BodyEncoding::Json);
+    }
+    if essence == "application/x-www-form-urlencoded" {
+        return Some(BodyEncoding::Form);
+    }
+    if essence.starts_with("multipart/") {
+        return None;
+    }
+    let binary_schema = object
+        .get("schema")
+        .and_then(|s| s.resolve(root).ok())
+        .is_some_and(|s| {
+            s.str("type") == Some("string")
+                && (s.str("format") == Some("binary") || s.get("contentMediaType").is_some())
+        });
+    (essence == "application/octet-stream" || binary_schema).then_some(BodyEncoding::Binary)
 }
 
 fn is_json(media: &str) -> bool {
