@@ -7,9 +7,11 @@ use zeroize::Zeroizing;
 
 /// A secret string (API secret, created credential secret, private key, passphrase, SSL key).
 ///
-/// `Debug` and `Display` print `[REDACTED]`; the memory is zeroized on drop. Serde reads and
-/// writes it as a plain JSON string, so it can sit in request and response bodies. Read the value
-/// with [`Secret::expose_secret`].
+/// `Debug` and `Display` print `[REDACTED]`; the memory is zeroized on drop. Serde writes it as
+/// a plain JSON string, so it can sit in request and response bodies. It reads a JSON string as
+/// is and any other JSON value as its JSON text, so a response member whose shape is not known
+/// (e.g. a private key returned once under an unshown name) is still held as a secret. Read the
+/// value with [`Secret::expose_secret`].
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Secret(Zeroizing<String>);
 
@@ -62,7 +64,10 @@ impl Serialize for Secret {
 
 impl<'de> Deserialize<'de> for Secret {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Secret::new)
+        Ok(match serde_json::Value::deserialize(deserializer)? {
+            serde_json::Value::String(value) => Secret::new(value),
+            other => Secret::new(other.to_string()),
+        })
     }
 }
 
@@ -83,6 +88,15 @@ mod tests {
         }
         let h = Holder { secret: s.clone() };
         assert!(!format!("{h:?}").contains("hunter2"));
+    }
+
+    #[test]
+    fn any_json_value_reads_as_its_text() {
+        let s: Secret = serde_json::from_str(r#"{"pem":"-----BEGIN"}"#).unwrap();
+        assert_eq!(s.expose_secret(), r#"{"pem":"-----BEGIN"}"#);
+        assert_eq!(format!("{s:?}"), "[REDACTED]");
+        let n: Secret = serde_json::from_str("42").unwrap();
+        assert_eq!(n.expose_secret(), "42");
     }
 
     #[test]

@@ -91,7 +91,10 @@ pub struct SshKeyGenerateResponse {
     pub ok: Option<bool>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
     #[serde(flatten)]
-    pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
+    pub additional_properties: ::std::collections::BTreeMap<
+        String,
+        ::sdk_runtime::Secret,
+    >,
 }
 
 /// `SshKeyImportRequest`

@@ -249,6 +249,8 @@ impl<'a> Lowerer<'a> {
             None if node.get("items").is_some() => self.array(node, hint)?,
             None if node.get("additionalProperties").is_some() => self.map(node, hint)?,
             None if matches!(node.value.get("const"), Some(Value::String(_))) => TypeRef::String,
+            // A typeless secret (any JSON value): held redacted, as its text.
+            None if format == "password" => TypeRef::Secret,
             None => TypeRef::Json,
         })
     }

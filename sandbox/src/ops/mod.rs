@@ -13,6 +13,7 @@ pub mod dedicated;
 pub mod deploy;
 pub mod dns;
 pub mod integrations;
+pub mod ssh;
 pub mod tcp_proxy;
 
 /// Hand-written handlers, keyed by method and normalized path template.
@@ -46,6 +47,7 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("GET /v1/dns/zones/{}", dns::get_zone),
     ("GET /v1/domains/{}/dnssec", dns::get_dnssec),
     ("POST /v1/domains/{}/dnssec", dns::enable_dnssec),
+    ("POST /v1/ssh/keys/generate", ssh::generate),
     ("GET /v1/tcp-proxy/{}", tcp_proxy::get),
     ("PATCH /v1/tcp-proxy/{}", tcp_proxy::update),
 ];
