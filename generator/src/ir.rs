@@ -25,6 +25,88 @@ pub struct Api {
     /// Operations left out of the SDK, with the reason.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<Skipped>,
+    /// Every error code the spec ties to a response (`x-error-codes`), sorted by code.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub error_codes: Vec<ErrorCode>,
+    /// The API's cross-cutting conventions the runtime's mechanisms are driven by.
+    pub conventions: Conventions,
+}
+
+/// An error code (`error.code` of an error response), with where it is returned.
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorCode {
+    /// The wire code.
+    pub code: String,
+    /// Variant name.
+    pub variant: String,
+    /// Operations and statuses that return it, sorted.
+    pub returned_by: Vec<ErrorSource>,
+    /// Whether the runtime or the caller may resend the identical request (`x-retry-codes`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry: Option<RetryCode>,
+}
+
+/// One operation and status that returns an [`ErrorCode`].
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct ErrorSource {
+    /// The operation's `operationId`.
+    pub operation_id: String,
+    /// The response status (`409`, `5XX`).
+    pub status: String,
+}
+
+/// Who resends the identical request (same key, same body) after an error code (`x-retry-codes`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RetryCode {
+    /// The runtime waits (`Retry-After`) and resends within the call.
+    Automatic,
+    /// The caller may resend later (`Error::is_retryable`).
+    Caller,
+}
+
+/// Cross-cutting conventions of the API, read from the spec's extensions.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Conventions {
+    /// The operation that settles a write whose outcome is unknown (`x-operation-lookup`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lookup: Option<OperationLookup>,
+    /// The operation identifying the deployed contract (`x-contract-version`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contract_version: Option<String>,
+    /// The operation reporting optional features, and the feature names (`x-capabilities`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<Capabilities>,
+}
+
+/// How to look up a write by its idempotency key (`x-operation-lookup`).
+#[derive(Debug, Clone, Serialize)]
+pub struct OperationLookup {
+    /// The lookup operation's `operationId`.
+    pub operation_id: String,
+    /// Query parameter carrying the idempotency key.
+    pub idempotency_key: String,
+    /// Query parameter carrying the original method.
+    pub method: String,
+    /// Query parameter carrying the original path.
+    pub path: String,
+    /// JSON pointer of the found operation's id in the success body.
+    pub found_id: String,
+    /// Error code: no recoverable identity.
+    pub not_found: String,
+    /// Error code: several writes match.
+    pub ambiguous: String,
+    /// Error code: the identity remains but the receipt expired.
+    pub expired: String,
+}
+
+/// The capabilities operation (`x-capabilities`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Capabilities {
+    /// Its `operationId`.
+    pub operation_id: String,
+    /// Feature names it reports.
+    pub names: Vec<String>,
 }
 
 /// An API area: one module and one cargo feature.
@@ -61,6 +143,22 @@ pub enum Method {
     Head,
     Patch,
     Trace,
+}
+
+impl Method {
+    /// The lowercase key of a path item (`get`, `post`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Method::Get => "get",
+            Method::Put => "put",
+            Method::Post => "post",
+            Method::Delete => "delete",
+            Method::Options => "options",
+            Method::Head => "head",
+            Method::Patch => "patch",
+            Method::Trace => "trace",
+        }
+    }
 }
 
 /// The Idempotency-Key requirement of an operation.
@@ -112,6 +210,13 @@ pub struct Operation {
     /// Accepts the canonical operation envelope (`x-operation-envelope`).
     #[serde(skip_serializing_if = "is_false")]
     pub operation_envelope: bool,
+    /// The success body is an operation receipt, waited on through the operation with
+    /// [`Poll::receipt_id`] (`x-operation-envelope` or `x-operation-receipt`).
+    #[serde(skip_serializing_if = "is_false")]
+    pub receipt: bool,
+    /// How to wait on what this read returns (`x-poll`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub poll: Option<Poll>,
     /// How to continue a paginated listing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pagination: Option<Pagination>,
@@ -135,9 +240,37 @@ pub enum Success {
     Json(TypeRef),
     /// No schema: read as `serde_json::Value`.
     Untyped,
-    /// The runtime's operation receipt (operations with `x-operation-envelope` or
-    /// `x-operation-receipt`).
-    OperationReceipt,
+}
+
+/// How to wait on the resource a read returns (`x-poll`): read it again until its status
+/// settles.
+#[derive(Debug, Clone, Serialize)]
+pub struct Poll {
+    /// JSON pointer of the polled object in the success body (empty: the body).
+    pub subject: String,
+    /// Type of the polled object.
+    pub subject_ty: TypeRef,
+    /// Member of the subject holding its status.
+    pub status: String,
+    /// Boolean member of the subject, true once final.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub done: Option<String>,
+    /// Statuses that keep polling (used when there is no `done` member).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pending: Vec<String>,
+    /// Final statuses that mean success.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub succeeded: Vec<String>,
+    /// Final statuses that mean failure.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<String>,
+    /// Statuses whose outcome needs reconciliation when they last.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unknown: Vec<String>,
+    /// JSON pointers where a write's receipt carries the id this read takes as its one path
+    /// parameter; empty when receipts are not waited on through this read.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub receipt_id: Vec<String>,
 }
 
 /// Where a parameter travels.

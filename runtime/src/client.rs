@@ -11,7 +11,7 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use crate::config::{Config, Credentials};
-use crate::error::{ApiError, Error, ErrorCode, ErrorContext, Reconciliation, UnknownOutcome};
+use crate::error::{ApiError, Error, ErrorContext, Reconciliation, UnknownOutcome};
 use crate::idempotency::{
     generate_idempotency_key, validate_client_request_id, validate_idempotency_key,
 };
@@ -20,18 +20,9 @@ use crate::request::{CallOptions, Request};
 use crate::response::{Response, ResponseMeta};
 use crate::retry::RetryPolicy;
 use crate::signing::{SigningInput, content_sha256, new_nonce, unix_timestamp};
-use crate::spec::{Idempotency, Method, OperationSpec};
+use crate::spec::OperationSpec;
 use crate::transport::{
     HttpRequest, HttpResponse, ReqwestTransport, Transport, TransportError, TransportErrorKind,
-};
-
-/// Operation lookup used for reconciliation (reference 4.2).
-static LOOKUP_SPEC: OperationSpec = OperationSpec {
-    operation_id: "operationLookup",
-    method: Method::Get,
-    path: "/v1/operations",
-    idempotency: Idempotency::None,
-    operation_envelope: false,
 };
 
 /// The API client: cheap to clone (an `Arc` inside), one 429 gate shared by all clones.
@@ -150,18 +141,19 @@ impl Client {
     /// | --- | --- | --- |
     /// | connection not established | backoff, resend | backoff, resend (not delivered) |
     /// | 429 | gate closes per `Retry-After`/`RateLimit-Reset`; one probe at a time | same (rejected, not processed) |
-    /// | 409 `idempotency_in_progress` | wait `Retry-After`, resend | wait `Retry-After`, resend same key and body |
+    /// | an automatic retry code of the [`ApiProfile`](crate::ApiProfile) | wait `Retry-After`, resend | wait `Retry-After`, resend same key and body |
     /// | timeout, reset, 5xx, non-JSON answer | backoff, resend | **unknown outcome**: reconcile (below) |
     /// | other 4xx | [`Error::Api`] | [`Error::Api`] |
     ///
     /// Unknown write outcome: without an idempotency key, never resend
-    /// ([`Error::WriteOutcomeUnknown`]). With a key, `GET /v1/operations?idempotency_key&method&path`:
+    /// ([`Error::WriteOutcomeUnknown`]). With a key, the profile's
+    /// [`OperationLookup`](crate::OperationLookup) is called with the key, method and path:
     ///
     /// | Lookup | Decision |
     /// | --- | --- |
-    /// | 200 (recorded) | resend same key and body: the server returns the stored response |
-    /// | 404 `operation_not_found` | does not prove the write never ran; resending the same key and body is still safe because the server deduplicates by key, so resend (unless [`RetryPolicy::resend_when_not_found`] is off) |
-    /// | 409 ambiguous, 410 expired, 400, 401/403, 5xx, unreachable | [`Error::WriteOutcomeUnknown`] with key, method, path |
+    /// | 2xx (recorded) | resend same key and body: the server returns the stored response |
+    /// | its not-found code | does not prove the write never ran; resending the same key and body is still safe because the server deduplicates by key, so resend (unless [`RetryPolicy::resend_when_not_found`] is off) |
+    /// | its ambiguous or expired code, 400, 401/403, 5xx, unreachable, no lookup | [`Error::WriteOutcomeUnknown`] with key, method, path |
     ///
     /// When no attempt is left, the error is [`Error::WriteOutcomeUnknown`] carrying what the
     /// lookup found.
@@ -425,7 +417,7 @@ impl Client {
                         }
                         return Ok((response, attempt));
                     }
-                    let api = ApiError::from_response(&response, p.context(attempt));
+                    let api = self.api_error(&response, p.context(attempt));
                     if response.status == 429 {
                         let wait = api.context.rate_limit.suggested_wait().unwrap_or_default();
                         rate_limited += 1;
@@ -437,7 +429,7 @@ impl Client {
                         }
                         return Err(Error::Api(Box::new(api)));
                     }
-                    if api.code == ErrorCode::IdempotencyInProgress {
+                    if self.inner.config.profile.retries_automatically(&api.code) {
                         let wait = api
                             .retry_after
                             .unwrap_or_else(|| p.policy.backoff(attempt - 1));
@@ -618,11 +610,23 @@ impl Client {
         }
     }
 
+    /// An error response, with whether the contract says its code may be resent.
+    fn api_error(&self, response: &HttpResponse, context: ErrorContext) -> ApiError {
+        let mut api = ApiError::from_response(response, context);
+        api.retryable_code = self.inner.config.profile.is_retry_code(&api.code);
+        api
+    }
+
     async fn lookup(&self, key: &str, p: &Prepared) -> Reconciliation {
-        let mut request = Request::new(&LOOKUP_SPEC);
-        request.query("idempotency_key", &key);
-        request.query("method", &p.spec.method.as_str());
-        request.query("path", &p.path);
+        let Some(spec) = self.inner.config.profile.lookup else {
+            return Reconciliation::Failed {
+                message: "the API has no operation lookup".into(),
+            };
+        };
+        let mut request = Request::new(spec.spec);
+        request.query(spec.idempotency_key, &key);
+        request.query(spec.method, &p.spec.method.as_str());
+        request.query(spec.path, &p.path);
         let mut options = CallOptions::new();
         if let Some(id) = &p.client_request_id {
             options.set_client_request_id(id.clone());
@@ -666,17 +670,16 @@ impl Client {
         if (200..300).contains(&response.status) {
             let body: Value = serde_json::from_slice(&response.body).unwrap_or(Value::Null);
             let operation_id = body
-                .pointer("/operation/id")
-                .or_else(|| body.get("operation_id"))
+                .pointer(spec.found_id)
                 .and_then(Value::as_str)
                 .map(str::to_owned);
             return Reconciliation::Recorded { operation_id };
         }
         let api = ApiError::from_response(&response, lookup.context(1));
-        match (api.status, &api.code) {
-            (404, ErrorCode::OperationNotFound) => Reconciliation::NotFound,
-            (409, _) => Reconciliation::Ambiguous,
-            (410, _) => Reconciliation::Expired,
+        match api.code.as_str() {
+            code if code == spec.not_found => Reconciliation::NotFound,
+            code if code == spec.ambiguous => Reconciliation::Ambiguous,
+            code if code == spec.expired => Reconciliation::Expired,
             _ => Reconciliation::Failed {
                 message: api.to_string(),
             },

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::error::Error;
+use crate::profile::ApiProfile;
 use crate::retry::RetryPolicy;
 use crate::secret::Secret;
 use crate::signing::{DefaultSigner, Signer};
@@ -28,7 +29,7 @@ pub struct SdkIdentity {
     pub name: String,
     /// SDK version, e.g. `0.1.0`.
     pub version: String,
-    /// Contract revision the SDK was generated from, e.g. `2026-10-07.1`.
+    /// Contract revision the SDK was generated from, e.g. `r1`.
     pub contract_revision: String,
 }
 
@@ -124,7 +125,7 @@ impl Default for WaitPolicy {
 /// use sdk_runtime::{Config, RetryPolicy, SdkIdentity};
 /// let config = Config::new("https://api.example.com")
 ///     .bearer("prefix.secret")
-///     .sdk(SdkIdentity::new("cloud-sdk", "0.1.0", "2026-10-07.1"))
+///     .sdk(SdkIdentity::new("example-sdk", "0.1.0", "r1"))
 ///     .attempt_timeout(Duration::from_secs(20))
 ///     .retry_policy(RetryPolicy::default());
 /// # let _ = config;
@@ -137,6 +138,7 @@ pub struct Config {
     pub(crate) retry: RetryPolicy,
     pub(crate) wait: WaitPolicy,
     pub(crate) sdk: SdkIdentity,
+    pub(crate) profile: &'static ApiProfile,
     pub(crate) user_agent: Option<String>,
     pub(crate) transport: Option<Arc<dyn Transport>>,
     pub(crate) signer: Arc<dyn Signer>,
@@ -151,6 +153,7 @@ impl fmt::Debug for Config {
             .field("retry", &self.retry)
             .field("wait", &self.wait)
             .field("sdk", &self.sdk)
+            .field("profile", &self.profile)
             .field("user_agent", &self.user_agent)
             .field("transport", &self.transport)
             .field("signer", &self.signer)
@@ -168,6 +171,7 @@ impl Config {
             retry: RetryPolicy::default(),
             wait: WaitPolicy::default(),
             sdk: SdkIdentity::default(),
+            profile: &ApiProfile::NONE,
             user_agent: None,
             transport: None,
             signer: Arc::new(DefaultSigner),
@@ -237,6 +241,17 @@ impl Config {
     pub fn sdk(mut self, sdk: SdkIdentity) -> Self {
         self.sdk = sdk;
         self
+    }
+
+    /// Sets the API's conventions (the generated crate's client does this).
+    pub fn profile(mut self, profile: &'static ApiProfile) -> Self {
+        self.profile = profile;
+        self
+    }
+
+    /// The API's conventions.
+    pub fn get_profile(&self) -> &'static ApiProfile {
+        self.profile
     }
 
     /// Replaces the `User-Agent` (default: `<sdk name>/<sdk version> (contract <revision>; sdk-runtime/<version>)`).
@@ -370,9 +385,9 @@ mod tests {
 
     #[test]
     fn user_agent_names_sdk_and_revision() {
-        let c = Config::new("http://x").sdk(SdkIdentity::new("cloud-sdk", "1.2.3", "2026-10-07.1"));
+        let c = Config::new("http://x").sdk(SdkIdentity::new("example-sdk", "1.2.3", "r1"));
         let ua = c.effective_user_agent();
         assert!(ua.starts_with("cloud-sdk/1.2.3"));
-        assert!(ua.contains("2026-10-07.1"));
+        assert!(ua.contains("r1"));
     }
 }

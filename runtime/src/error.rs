@@ -1,105 +1,17 @@
 //! The one error type: transport, timeout, unknown write outcome, decode, validation and API errors.
+//!
+//! Error codes stay strings here: the runtime knows no API's codes. The generated crate turns
+//! them into its typed `ErrorCode` enum.
 
 use std::fmt;
 use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::operation::Operation;
+use crate::poll::PolledOutcome;
 use crate::rate_limit::RateLimitInfo;
 use crate::spec::Method;
 use crate::transport::{HttpResponse, TransportError};
-
-macro_rules! error_codes {
-    ($($variant:ident => $code:literal,)*) => {
-        /// The `error.code` of an API error: every code of reference part 7, plus `Unknown`.
-        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-        #[non_exhaustive]
-        pub enum ErrorCode {
-            $(
-                #[doc = concat!("`", $code, "`")]
-                $variant,
-            )*
-            /// A code this SDK does not know, or an empty string when the body had none.
-            Unknown(String),
-        }
-
-        impl ErrorCode {
-            /// Parses a wire code; unknown codes become [`ErrorCode::Unknown`].
-            pub fn parse(code: &str) -> Self {
-                match code {
-                    $($code => ErrorCode::$variant,)*
-                    other => ErrorCode::Unknown(other.to_owned()),
-                }
-            }
-
-            /// The wire form of the code.
-            pub fn as_str(&self) -> &str {
-                match self {
-                    $(ErrorCode::$variant => $code,)*
-                    ErrorCode::Unknown(s) => s,
-                }
-            }
-
-            /// Every known code, in reference order.
-            pub const ALL: &'static [&'static str] = &[$($code,)*];
-        }
-    };
-}
-
-error_codes! {
-    ValidationError => "validation_error",
-    IdempotencyKeyRequired => "idempotency_key_required",
-    InvalidIdempotencyKey => "invalid_idempotency_key",
-    UnsupportedRegion => "unsupported_region",
-    BillingCycleNotAvailable => "billing_cycle_not_available",
-    OrderConfigInvalid => "order_config_invalid",
-    PriceNotFound => "price_not_found",
-    InvalidDomainIdentifier => "invalid_domain_identifier",
-    DomainIdentifierMismatch => "domain_identifier_mismatch",
-    Unauthorized => "unauthorized",
-    InvalidSignature => "invalid_signature",
-    InsufficientCredit => "insufficient_credit",
-    ScopeDenied => "scope_denied",
-    IpBlocked => "ip_blocked",
-    ServiceDisabled => "service_disabled",
-    NotFound => "not_found",
-    SshKeyNotFound => "ssh_key_not_found",
-    OperationNotFound => "operation_not_found",
-    ServiceNotRenewable => "service_not_renewable",
-    RenewalInvoiceRequiresReview => "renewal_invoice_requires_review",
-    RenewalPriceLimitExceeded => "renewal_price_limit_exceeded",
-    ServiceChangedRetry => "service_changed_retry",
-    DeploymentPriceLimitExceeded => "deployment_price_limit_exceeded",
-    CatalogVariantAmbiguous => "catalog_variant_ambiguous",
-    DomainIdentifierAmbiguous => "domain_identifier_ambiguous",
-    TemplateIdentifierAmbiguous => "template_identifier_ambiguous",
-    IdempotencyConflict => "idempotency_conflict",
-    IdempotencyInProgress => "idempotency_in_progress",
-    DedicatedConfigurationUnavailable => "dedicated_configuration_unavailable",
-    DedicatedOsSshKeysNotSupported => "dedicated_os_ssh_keys_not_supported",
-    SshKeyNotAvailable => "ssh_key_not_available",
-    OperationLookupAmbiguous => "operation_lookup_ambiguous",
-    OperationExpired => "operation_expired",
-    RateLimited => "rate_limited",
-    ProtectionUpdateUnconfirmed => "protection_update_unconfirmed",
-    CountryPolicySyncIncomplete => "country_policy_sync_incomplete",
-    ProxyPolicyUnavailable => "proxy_policy_unavailable",
-    ProxyPolicyResponseInvalid => "proxy_policy_response_invalid",
-    CatalogUnavailable => "catalog_unavailable",
-    OrderOptionsUnavailable => "order_options_unavailable",
-    DedicatedCatalogUnavailable => "dedicated_catalog_unavailable",
-    ServiceUnavailable => "service_unavailable",
-}
-
-impl fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.as_str() {
-            "" => f.write_str("-"),
-            s => f.write_str(s),
-        }
-    }
-}
 
 /// Where an error happened: the call's identity, so the caller can correlate and recover.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -128,8 +40,11 @@ pub struct ErrorContext {
 pub struct ApiError {
     /// HTTP status.
     pub status: u16,
-    /// `error.code` (or flat `code`); `Unknown("")` when absent.
-    pub code: ErrorCode,
+    /// `error.code` (or flat `code`); empty when absent.
+    pub code: String,
+    /// Whether the contract says the identical request may be resent after this code
+    /// (set by the client from its [`ApiProfile`](crate::ApiProfile)).
+    pub retryable_code: bool,
     /// `error.message` (or flat `message`); a generic text when absent.
     pub message: String,
     /// `error.request_id`, else the `x-request-id` header.
@@ -216,7 +131,8 @@ impl ApiError {
         context.rate_limit = rate_limit.clone();
         ApiError {
             status: response.status,
-            code: ErrorCode::parse(code.as_deref().unwrap_or("")),
+            code: code.unwrap_or_default(),
+            retryable_code: false,
             message,
             request_id,
             field_errors,
@@ -236,11 +152,8 @@ impl ApiError {
 
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "API error {} {}: {}",
-            self.status, self.code, self.message
-        )?;
+        let code = if self.code.is_empty() { "-" } else { &self.code };
+        write!(f, "API error {} {code}: {}", self.status, self.message)?;
         if let Some(id) = &self.request_id {
             write!(f, " (request id {id})")?;
         }
@@ -248,24 +161,24 @@ impl fmt::Display for ApiError {
     }
 }
 
-/// What the reconciliation lookup (`GET /v1/operations?idempotency_key=…`) found for a write
-/// whose outcome was unknown.
+/// What the reconciliation lookup (the API's [`OperationLookup`](crate::OperationLookup)) found
+/// for a write whose outcome was unknown.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reconciliation {
     /// No lookup was made (no key, reconciliation disabled, or no time left).
     NotAttempted,
-    /// 200: the write was recorded (its operation, when the envelope named one).
+    /// 2xx: the write was recorded (its operation, when the answer named one).
     Recorded {
         /// The recorded operation's id.
         operation_id: Option<String>,
     },
-    /// 404 `operation_not_found`: no recoverable identity (does not prove the write never ran).
+    /// The lookup's not-found code: no recoverable identity (does not prove the write never ran).
     NotFound,
-    /// 409 `operation_lookup_ambiguous`.
+    /// The lookup's ambiguous code: several writes match.
     Ambiguous,
-    /// 410 `operation_expired`: reconcile resources and billing.
+    /// The lookup's expired code: the identity remains but the receipt expired.
     Expired,
-    /// The lookup failed (network, 5xx, 400, 401/403…).
+    /// The lookup failed (network, 5xx, 400, 401/403…), or the API has no lookup.
     Failed {
         /// Why.
         message: String,
@@ -330,11 +243,11 @@ pub enum Error {
     },
     /// The API answered with an error status.
     Api(Box<ApiError>),
-    /// A waited-for operation ended `failed` or `cancelled`.
-    OperationFailed(Box<Operation>),
-    /// A waited-for operation stayed `unknown` longer than the configured patience:
-    /// it needs reconciliation; never assume failure and never submit a new write.
-    OperationOutcomeUnknown(Box<Operation>),
+    /// A waited-for resource reached a final status that means failure.
+    OperationFailed(Box<PolledOutcome>),
+    /// A waited-for resource stayed in a status whose outcome needs reconciliation longer than
+    /// the configured patience: never assume failure and never submit a new write.
+    OperationOutcomeUnknown(Box<PolledOutcome>),
     /// Polling gave up before the resource reached a final state.
     WaitTimeout {
         /// What was polled (operation id, task id, domain…).
@@ -345,7 +258,8 @@ pub enum Error {
 }
 
 impl Error {
-    pub(crate) fn validation(message: impl Into<String>) -> Self {
+    /// A [`Error::Validation`] with this message.
+    pub fn validation(message: impl Into<String>) -> Self {
         Error::Validation {
             message: message.into(),
         }
@@ -386,9 +300,9 @@ impl Error {
         }
     }
 
-    /// The API error code, if this is an API error.
-    pub fn code(&self) -> Option<&ErrorCode> {
-        self.api().map(|a| &a.code)
+    /// The API error code (`error.code`), if this is an API error with one.
+    pub fn code(&self) -> Option<&str> {
+        self.api().map(|a| a.code.as_str()).filter(|c| !c.is_empty())
     }
 
     /// The `Idempotency-Key` of the failed call, so the caller can recover or resend with it.
@@ -423,19 +337,12 @@ impl Error {
     }
 
     /// Whether sending the identical request again later (same key, same body) is reasonable:
-    /// transport failures, timeouts, 429, 5xx, `idempotency_in_progress`, `service_changed_retry`.
+    /// transport failures, timeouts, 429, 5xx, and the error codes the contract marks for it.
     /// An unknown write outcome is not: reconcile first.
     pub fn is_retryable(&self) -> bool {
         match self {
             Error::Transport { .. } | Error::Timeout { .. } => true,
-            Error::Api(api) => {
-                api.status == 429
-                    || api.status >= 500
-                    || matches!(
-                        api.code,
-                        ErrorCode::IdempotencyInProgress | ErrorCode::ServiceChangedRetry
-                    )
-            }
+            Error::Api(api) => api.status == 429 || api.status >= 500 || api.retryable_code,
             _ => false,
         }
     }
@@ -495,25 +402,20 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
-            Error::OperationFailed(op) => {
-                let (code, message) = op
-                    .failure()
-                    .map(|x| (x.code.as_deref(), x.message.as_deref()))
-                    .unwrap_or_default();
+            Error::OperationFailed(outcome) => {
                 write!(
                     f,
-                    "operation {} {}: {} {}",
-                    op.id,
-                    op.status,
-                    code.unwrap_or("-"),
-                    message.unwrap_or("")
+                    "{} ended {}",
+                    outcome.target,
+                    outcome.status.as_deref().unwrap_or("-")
                 )
             }
-            Error::OperationOutcomeUnknown(op) => {
+            Error::OperationOutcomeUnknown(outcome) => {
                 write!(
                     f,
-                    "operation {} outcome unknown: needs reconciliation; do not submit a new write",
-                    op.id
+                    "{} outcome unknown (status {}): needs reconciliation; do not submit a new write",
+                    outcome.target,
+                    outcome.status.as_deref().unwrap_or("-")
                 )
             }
             Error::WaitTimeout {

@@ -1,7 +1,9 @@
-//! Runtime for generated SDKs of the Customer Cloud Services API.
+//! Runtime for generated SDKs.
 //!
-//! Generated code compiles against this crate (see `docs/runtime-surface.md`). It knows the
-//! API's cross-cutting conventions, never a particular operation:
+//! Generated code compiles against this crate (see `docs/runtime-surface.md`). It holds
+//! mechanisms only and knows no particular operation, path, field or error code: the generated
+//! crate hands it those facts as data ([`OperationSpec`] per call, an [`ApiProfile`] per client,
+//! a [`poll::PollSpec`] per waiter).
 //!
 //! * [`config`]: base URL, credentials, timeouts, policies, `Config::from_env`
 //!   (`CLOUD_API_BASE_URL`, `CLOUD_API_BEARER`, or `CLOUD_API_KEY` + `CLOUD_API_SECRET`);
@@ -12,28 +14,29 @@
 //! * [`idempotency`], [`retry`], [`rate_limit`]: keys fixed per logical call, bounded backoff with
 //!   full jitter, one 429 gate per client;
 //! * [`request`], [`response`], [`client`], [`error`]: assembling, sending, decoding; unknown
-//!   write outcomes are reconciled through `GET /v1/operations` before any resend;
-//! * [`pagination`], [`operation`], [`version`]: lists as streams, the operation envelope and
-//!   waiting, contract discovery;
+//!   write outcomes are reconciled through the profile's operation lookup before any resend;
+//! * [`profile`]: the API's conventions as data;
+//! * [`pagination`], [`poll`], [`version`]: lists as streams, waiting on a status, contract
+//!   discovery;
 //! * [`secret`], [`nullable`]: redacted zeroizing secrets and absent-vs-null fields.
 //!
 //! ```no_run
 //! use sdk_runtime::{CallOptions, Client, Config, Idempotency, Method, OperationSpec, Request, SdkIdentity};
 //!
-//! static CREATE_ZONE: OperationSpec = OperationSpec {
-//!     operation_id: "createDnsZone",
+//! static CREATE_WIDGET: OperationSpec = OperationSpec {
+//!     operation_id: "createWidget",
 //!     method: Method::Post,
-//!     path: "/v1/dns/zones",
+//!     path: "/widgets",
 //!     idempotency: Idempotency::Required,
 //!     operation_envelope: false,
 //! };
 //!
 //! # async fn run() -> Result<(), sdk_runtime::Error> {
-//! let client = Client::new(Config::from_env()?.sdk(SdkIdentity::new("cloud-sdk", "0.1.0", "2026-10-07.1")))?;
-//! let mut request = Request::new(&CREATE_ZONE);
-//! request.json_body(&serde_json::json!({ "name": "example.com" }))?;
+//! let client = Client::new(Config::from_env()?.sdk(SdkIdentity::new("example-sdk", "0.1.0", "r1")))?;
+//! let mut request = Request::new(&CREATE_WIDGET);
+//! request.json_body(&serde_json::json!({ "name": "w1" }))?;
 //! let mut options = CallOptions::default();
-//! options.set_client_request_id("zone-setup-1");
+//! options.set_client_request_id("widget-setup-1");
 //! match client.execute::<serde_json::Value>(request, options).await {
 //!     Ok(response) => println!("created, key {:?}", response.meta().idempotency_key),
 //!     Err(e) if e.is_write_outcome_unknown() => {
@@ -52,8 +55,9 @@ pub mod config;
 pub mod error;
 pub mod idempotency;
 pub mod nullable;
-pub mod operation;
 pub mod pagination;
+pub mod poll;
+pub mod profile;
 pub mod rate_limit;
 pub mod request;
 pub mod response;
@@ -66,9 +70,10 @@ pub mod version;
 
 pub use client::Client;
 pub use config::{Config, Credentials, SdkIdentity, Timeouts, WaitPolicy};
-pub use error::{ApiError, Error, ErrorCode, ErrorContext, Reconciliation, UnknownOutcome};
+pub use error::{ApiError, Error, ErrorContext, Reconciliation, UnknownOutcome};
 pub use nullable::Nullable;
-pub use operation::{Operation, OperationReceipt, OperationStatus};
+pub use poll::{PollSpec, PolledOutcome};
+pub use profile::{ApiProfile, OperationLookup};
 pub use rate_limit::RateLimitInfo;
 pub use request::{CallOptions, Request};
 pub use response::{Response, ResponseMeta};

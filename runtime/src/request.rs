@@ -225,7 +225,7 @@ impl Request {
         out
     }
 
-    /// Path and query, e.g. `/v1/products?limit=10`.
+    /// Path and query, e.g. `/items?limit=10`.
     pub fn path_and_query(&self) -> Result<String, Error> {
         let path = self.render_path()?;
         let query = self.render_query();
@@ -245,7 +245,7 @@ mod tests {
     static SPEC: OperationSpec = OperationSpec {
         operation_id: "getDnsZone",
         method: Method::Get,
-        path: "/v1/dns/zones/{name}/records/{id}",
+        path: "/zones/{name}/records/{id}",
         idempotency: Idempotency::None,
         operation_envelope: false,
     };
@@ -289,11 +289,11 @@ mod tests {
         r.path_param("name", &"a b/c");
         r.path_param("id", &7);
         r.query("q", &"x&y=z");
-        r.query_csv("statuses", &["active", "suspended"]);
+        r.query_csv("tags", &["red", "blue"]);
         r.query_csv::<String>("empty", &[]);
         assert_eq!(
             r.path_and_query().unwrap(),
-            "/v1/dns/zones/a%20b%2Fc/records/7?q=x%26y%3Dz&statuses=active,suspended"
+            "/zones/a%20b%2Fc/records/7?q=x%26y%3Dz&tags=red,blue"
         );
     }
 

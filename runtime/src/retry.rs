@@ -26,7 +26,7 @@ pub struct RetryPolicy {
     /// Longest single wait honoured from `Retry-After` / `RateLimit-Reset`; a longer advertised
     /// wait ends the call with the API error instead of sleeping.
     pub max_retry_after: Duration,
-    /// Look up `GET /v1/operations?idempotency_key=…` when a write's outcome is unknown.
+    /// Look up the API's operation lookup (see [`ApiProfile`](crate::ApiProfile)) when a write's outcome is unknown.
     pub reconcile_unknown_writes: bool,
     /// Resend (same key, same body) when that lookup answers 404 `operation_not_found`.
     /// The server deduplicates by key, so the resend either returns the stored response or

@@ -20,7 +20,7 @@ pub const CANONICAL_PREFIX: &str = "CCS1-HMAC-SHA256";
 pub struct SigningInput<'a> {
     /// Uppercase HTTP method.
     pub method: &'a str,
-    /// Path and query exactly as sent, e.g. `/v1/products?limit=10`.
+    /// Path and query exactly as sent, e.g. `/items?limit=10`.
     pub path_and_query: &'a str,
     /// `x-ts` value (Unix seconds).
     pub timestamp: &'a str,
@@ -117,7 +117,7 @@ mod tests {
     fn canonical_layout() {
         let input = SigningInput {
             method: "post",
-            path_and_query: "/v1/products?limit=10",
+            path_and_query: "/items?limit=10",
             timestamp: "1700000000",
             nonce: "abcdefgh",
             content_sha256: "hash",
@@ -125,7 +125,7 @@ mod tests {
         };
         assert_eq!(
             canonical_string(&input),
-            "CCS1-HMAC-SHA256\nPOST\n/v1/products?limit=10\n1700000000\nabcdefgh\nhash"
+            "CCS1-HMAC-SHA256\nPOST\n/items?limit=10\n1700000000\nabcdefgh\nhash"
         );
     }
 

@@ -94,7 +94,7 @@ pub struct OperationSpec {
     pub operation_id: &'static str,
     /// HTTP method.
     pub method: Method,
-    /// Path template, e.g. `"/v1/dns/zones/{name}"`.
+    /// Path template, e.g. `"/zones/{name}"`.
     pub path: &'static str,
     /// Idempotency-Key handling.
     pub idempotency: Idempotency,

@@ -1,39 +1,8 @@
-//! Contract discovery: reads `GET /v1/version` and `GET /v1/capabilities` defensively and
-//! reports whether the deployed contract revision differs from the SDK's.
+//! Contract discovery: reads the bodies of the API's version and capabilities reads (whose
+//! operations the generated crate names, from `x-contract-version` and `x-capabilities`)
+//! defensively, and reports whether the deployed contract revision differs from the SDK's.
 
 use serde_json::Value;
-
-use crate::client::Client;
-use crate::error::Error;
-use crate::request::{CallOptions, Request};
-use crate::spec::{Idempotency, Method, OperationSpec};
-
-static GET_VERSION: OperationSpec = OperationSpec {
-    operation_id: "getVersion",
-    method: Method::Get,
-    path: "/v1/version",
-    idempotency: Idempotency::None,
-    operation_envelope: false,
-};
-
-static GET_CAPABILITIES: OperationSpec = OperationSpec {
-    operation_id: "getCapabilities",
-    method: Method::Get,
-    path: "/v1/capabilities",
-    idempotency: Idempotency::None,
-    operation_envelope: false,
-};
-
-/// Keys that may carry the contract revision, most specific first.
-const REVISION_KEYS: &[&str] = &[
-    "contract_revision",
-    "contractRevision",
-    "api_revision",
-    "apiRevision",
-    "revision",
-    "contract_version",
-    "contractVersion",
-];
 
 /// What the deployment says about its contract.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,15 +11,38 @@ pub struct ContractCheck {
     pub sdk_revision: String,
     /// The revision the deployment reports, when one was found.
     pub deployed_revision: Option<String>,
-    /// `canonical_operation_responses` from capabilities, when found.
-    pub canonical_operation_responses: Option<bool>,
-    /// Raw `GET /v1/version` body.
+    /// Each feature the spec names, with its availability when the capabilities body says.
+    pub features: Vec<(String, Option<bool>)>,
+    /// Raw version body.
     pub version: Value,
-    /// Raw `GET /v1/capabilities` body (`Null` when it could not be read).
+    /// Raw capabilities body (`Null` when it could not be read).
     pub capabilities: Value,
 }
 
 impl ContractCheck {
+    /// Reads the two bodies: the revision with [`find_revision`], each of `features` with
+    /// [`find_capability`].
+    pub fn new(sdk_revision: &str, version: Value, capabilities: Value, features: &[&str]) -> Self {
+        ContractCheck {
+            sdk_revision: sdk_revision.to_owned(),
+            deployed_revision: find_revision(&version),
+            features: features
+                .iter()
+                .map(|name| ((*name).to_owned(), find_capability(&capabilities, name)))
+                .collect(),
+            version,
+            capabilities,
+        }
+    }
+
+    /// The availability of one feature, when the capabilities body says.
+    pub fn feature(&self, name: &str) -> Option<bool> {
+        self.features
+            .iter()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, available)| *available)
+    }
+
     /// Whether the deployment reports a revision different from the SDK's (`false` when it
     /// reports none).
     pub fn differs(&self) -> bool {
@@ -60,18 +52,25 @@ impl ContractCheck {
     }
 }
 
-/// Finds the deployed contract revision in a `GET /v1/version` body (shape not shown by the
-/// reference): the first string under one of the usual keys, searched breadth-first.
+/// Finds a contract revision in a version body whose shape the spec may not show: searched
+/// breadth-first, the first string under a key that names a revision (`revision`,
+/// `contractRevision`, `api_revision`…), else under one that names a version; a bare string
+/// body is the revision itself.
 pub fn find_revision(body: &Value) -> Option<String> {
+    find_string_under(body, "revision").or_else(|| find_string_under(body, "version"))
+}
+
+fn find_string_under(body: &Value, word: &str) -> Option<String> {
     let mut queue = vec![body];
     while !queue.is_empty() {
         let mut next = Vec::new();
         for v in queue {
             if let Value::Object(map) = v {
-                for key in REVISION_KEYS {
-                    if let Some(Value::String(s)) = map.get(*key) {
-                        return Some(s.clone());
-                    }
+                let named = map
+                    .iter()
+                    .find(|(k, v)| k.to_ascii_lowercase().contains(word) && v.is_string());
+                if let Some((_, Value::String(s))) = named {
+                    return Some(s.clone());
                 }
                 next.extend(map.values());
             }
@@ -84,7 +83,7 @@ pub fn find_revision(body: &Value) -> Option<String> {
     }
 }
 
-/// Finds a boolean capability (e.g. `canonical_operation_responses`) anywhere in a body: a bool,
+/// Finds a boolean capability (a feature name the spec lists) anywhere in a body: a bool,
 /// or an object with `enabled` / `available`, or a string in a list of feature names.
 pub fn find_capability(body: &Value, name: &str) -> Option<bool> {
     match body {
@@ -121,30 +120,6 @@ pub fn find_capability(body: &Value, name: &str) -> Option<bool> {
     }
 }
 
-/// Reads `GET /v1/version` and `GET /v1/capabilities` and compares revisions. A failing
-/// capabilities read is tolerated (`capabilities` is then `Null`).
-pub async fn check_contract(client: &Client) -> Result<ContractCheck, Error> {
-    let version: Value = client
-        .execute(Request::new(&GET_VERSION), CallOptions::new())
-        .await?
-        .into_body();
-    let capabilities: Value = client
-        .execute(Request::new(&GET_CAPABILITIES), CallOptions::new())
-        .await
-        .map(|r| r.into_body())
-        .unwrap_or(Value::Null);
-    Ok(ContractCheck {
-        sdk_revision: client.config().get_sdk().contract_revision.clone(),
-        deployed_revision: find_revision(&version),
-        canonical_operation_responses: find_capability(
-            &capabilities,
-            "canonical_operation_responses",
-        ),
-        version,
-        capabilities,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,33 +128,46 @@ mod tests {
     #[test]
     fn revision_shapes() {
         assert_eq!(
-            find_revision(&json!({"ok": true, "contract_revision": "2026-10-07.1"})).as_deref(),
-            Some("2026-10-07.1")
+            find_revision(&json!({"ok": true, "contract_revision": "r-1"})).as_deref(),
+            Some("r-1")
         );
         assert_eq!(
             find_revision(&json!({"ok": true, "version": {"revision": "r2"}})).as_deref(),
             Some("r2")
         );
+        assert_eq!(
+            find_revision(&json!({"api": "v1", "contractVersion": "c3"})).as_deref(),
+            Some("c3")
+        );
         assert_eq!(find_revision(&json!({"ok": true})), None);
+        let check = ContractCheck::new(
+            "r1",
+            json!({"revision": "r2"}),
+            json!({"features": ["a"]}),
+            &["a", "b"],
+        );
+        assert!(check.differs());
+        assert_eq!(check.feature("a"), Some(true));
+        assert_eq!(check.feature("b"), None);
     }
 
     #[test]
     fn capability_shapes() {
-        let n = "canonical_operation_responses";
+        let n = "some_feature";
         assert_eq!(
-            find_capability(&json!({"canonical_operation_responses": true}), n),
+            find_capability(&json!({"some_feature": true}), n),
             Some(true)
         );
         assert_eq!(
             find_capability(
-                &json!({"features": {"canonical_operation_responses": {"enabled": false}}}),
+                &json!({"features": {"some_feature": {"enabled": false}}}),
                 n
             ),
             Some(false)
         );
         assert_eq!(
             find_capability(
-                &json!({"features": ["durable_writes", "canonical_operation_responses"]}),
+                &json!({"features": ["other_feature", "some_feature"]}),
                 n
             ),
             Some(true)

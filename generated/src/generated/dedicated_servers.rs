@@ -571,6 +571,7 @@ impl super::Client {
     /// Sends `GET /v1/dedicated/{serviceId}/tasks/{taskId}` (operation `dedicatedTask`).
     ///
     /// Scopes: `dedicated.read`.
+    /// `wait` reads again until the result settles.
     ///
     /// Error responses:
     /// - `400` (`validation_error`)
@@ -629,6 +630,30 @@ impl<'c> DedicatedTaskCall<'c> {
         request.path_param("serviceId", &self.service_id);
         request.path_param("taskId", &self.task_id);
         self.client.runtime().execute(request, self.options).await
+    }
+    /// Reads again (backing off per the client's wait policy) until `/task` settles, and returns it.
+    ///
+    /// Final once `status` is none of `in_progress`.
+    pub async fn wait(self) -> Result<DedicatedTask, ::sdk_runtime::Error> {
+        let policy = self.client.runtime().config().get_wait_policy().clone();
+        self.wait_with(&policy).await
+    }
+    /// Like `wait`, with this wait policy.
+    pub async fn wait_with(
+        self,
+        policy: &::sdk_runtime::WaitPolicy,
+    ) -> Result<DedicatedTask, ::sdk_runtime::Error> {
+        static POLL: ::sdk_runtime::PollSpec = ::sdk_runtime::PollSpec {
+            subject: "/task",
+            status: "status",
+            done: None,
+            pending: &["in_progress"],
+            succeeded: &[],
+            failed: &[],
+            unknown: &[],
+        };
+        ::sdk_runtime::poll::wait(&POLL, policy, "dedicatedTask", || self.clone().send())
+            .await
     }
 }
 

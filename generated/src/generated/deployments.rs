@@ -543,7 +543,7 @@ impl super::Client {
     ///
     /// Scopes: `billing.invoice.pay`, `billing.order.create`.
     /// Idempotency-Key: required (generated when not set).
-    /// Returns an operation receipt; `operation_format(true)` asks for the canonical envelope.
+    /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)` asks for the canonical envelope.
     ///
     /// Error responses:
     /// - `400` (`validation_error`, `idempotency_key_required`, `invalid_idempotency_key`)
@@ -610,7 +610,7 @@ impl<'c> ProductVariantDeploy<'c> {
     pub async fn send(
         self,
     ) -> Result<
-        ::sdk_runtime::Response<::sdk_runtime::operation::OperationReceipt>,
+        ::sdk_runtime::Response<super::types::OperationOrLegacyWriteResponse>,
         ::sdk_runtime::Error,
     > {
         static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {

@@ -857,7 +857,7 @@ impl super::Client {
     /// Sends `GET /v1/operations` (operation `getOperations`).
     ///
     /// Scopes: `billing.services.read`, `dedicated.read`, `vps.read`.
-    /// Returns an operation receipt (the canonical envelope); `wait` polls it to a terminal state.
+    /// Returns an operation receipt; `wait` polls it to a final state.
     ///
     /// Error responses:
     /// - `400` (`validation_error`)
@@ -935,7 +935,7 @@ impl<'c> GetOperations<'c> {
     pub async fn send(
         self,
     ) -> Result<
-        ::sdk_runtime::Response<::sdk_runtime::operation::OperationReceipt>,
+        ::sdk_runtime::Response<super::types::OperationEnvelope>,
         ::sdk_runtime::Error,
     > {
         static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
@@ -970,7 +970,8 @@ impl super::Client {
     /// Sends `GET /v1/operations/{operationId}` (operation `getOperationsByOperationId`).
     ///
     /// Scopes: `billing.services.read`, `dedicated.read`, `vps.read`.
-    /// Returns an operation receipt (the canonical envelope); `wait` polls it to a terminal state.
+    /// Returns an operation receipt; `wait` polls it to a final state.
+    /// `wait` reads again until the result settles.
     ///
     /// Error responses:
     /// - `400` (`validation_error`)
@@ -1016,7 +1017,7 @@ impl<'c> GetOperationsByOperationId<'c> {
     pub async fn send(
         self,
     ) -> Result<
-        ::sdk_runtime::Response<::sdk_runtime::operation::OperationReceipt>,
+        ::sdk_runtime::Response<super::types::OperationEnvelope>,
         ::sdk_runtime::Error,
     > {
         static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
@@ -1029,6 +1030,35 @@ impl<'c> GetOperationsByOperationId<'c> {
         let mut request = ::sdk_runtime::Request::new(&SPEC);
         request.path_param("operationId", &self.operation_id);
         self.client.runtime().execute(request, self.options).await
+    }
+    /// Reads again (backing off per the client's wait policy) until `/operation` settles, and returns it.
+    ///
+    /// Final once `done` is true. Success: `succeeded`. `failed`, `cancelled` end in `Error::OperationFailed`. `unknown` lasting longer than the policy's `unknown_patience` ends in `Error::OperationOutcomeUnknown`: reconcile, never submit a new write.
+    pub async fn wait(self) -> Result<super::types::Operation, ::sdk_runtime::Error> {
+        let policy = self.client.runtime().config().get_wait_policy().clone();
+        self.wait_with(&policy).await
+    }
+    /// Like `wait`, with this wait policy.
+    pub async fn wait_with(
+        self,
+        policy: &::sdk_runtime::WaitPolicy,
+    ) -> Result<super::types::Operation, ::sdk_runtime::Error> {
+        static POLL: ::sdk_runtime::PollSpec = ::sdk_runtime::PollSpec {
+            subject: "/operation",
+            status: "status",
+            done: Some("done"),
+            pending: &[],
+            succeeded: &["succeeded"],
+            failed: &["failed", "cancelled"],
+            unknown: &["unknown"],
+        };
+        ::sdk_runtime::poll::wait(
+                &POLL,
+                policy,
+                "getOperationsByOperationId",
+                || self.clone().send(),
+            )
+            .await
     }
 }
 

@@ -14,7 +14,11 @@
 )]
 mod client;
 
-pub use client::{CONTRACT_REVISION, Client, SDK_NAME};
+pub use client::{CONTRACT_REVISION, Client, PROFILE, SDK_NAME};
+
+pub mod error_codes;
+
+pub use error_codes::{ErrorCode, ErrorCodeExt};
 
 pub mod types;
 

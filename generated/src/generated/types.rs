@@ -412,3 +412,43 @@ pub struct QuoteLinks {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deploy: Option<::serde_json::Value>,
 }
+
+impl OperationEnvelope {
+    /// The id to wait on: the first of `/operation/id`, `/operation_id` that the receipt carries.
+    pub fn operation_id(&self) -> Option<String> {
+        ::sdk_runtime::poll::find_id(self, &["/operation/id", "/operation_id"])
+    }
+    /// Waits for the operation this receipt names: `getOperationsByOperationId` with its id, then `wait` (see there).
+    #[cfg(feature = "integrations")]
+    pub async fn wait(
+        &self,
+        client: &super::Client,
+    ) -> Result<Operation, ::sdk_runtime::Error> {
+        let id = self
+            .operation_id()
+            .ok_or_else(|| {
+                ::sdk_runtime::Error::validation("the receipt carries no operation id")
+            })?;
+        client.get_operations_by_operation_id(id).wait().await
+    }
+}
+
+impl OperationOrLegacyWriteResponse {
+    /// The id to wait on: the first of `/operation/id`, `/operation_id` that the receipt carries.
+    pub fn operation_id(&self) -> Option<String> {
+        ::sdk_runtime::poll::find_id(self, &["/operation/id", "/operation_id"])
+    }
+    /// Waits for the operation this receipt names: `getOperationsByOperationId` with its id, then `wait` (see there).
+    #[cfg(feature = "integrations")]
+    pub async fn wait(
+        &self,
+        client: &super::Client,
+    ) -> Result<Operation, ::sdk_runtime::Error> {
+        let id = self
+            .operation_id()
+            .ok_or_else(|| {
+                ::sdk_runtime::Error::validation("the receipt carries no operation id")
+            })?;
+        client.get_operations_by_operation_id(id).wait().await
+    }
+}

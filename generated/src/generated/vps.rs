@@ -60,7 +60,7 @@ impl super::Client {
     ///
     /// Scopes: `vps.write`.
     /// Idempotency-Key: optional.
-    /// Returns an operation receipt; `operation_format(true)` asks for the canonical envelope.
+    /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)` asks for the canonical envelope.
     ///
     /// Error responses:
     /// - `400` (`validation_error`, `idempotency_key_required`, `invalid_idempotency_key`)
@@ -117,7 +117,7 @@ impl<'c> PostVpsByServiceIdReboot<'c> {
     pub async fn send(
         self,
     ) -> Result<
-        ::sdk_runtime::Response<::sdk_runtime::operation::OperationReceipt>,
+        ::sdk_runtime::Response<super::types::OperationOrLegacyWriteResponse>,
         ::sdk_runtime::Error,
     > {
         static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
@@ -142,7 +142,7 @@ impl super::Client {
     ///
     /// Scopes: `vps.write`.
     /// Idempotency-Key: required (generated when not set).
-    /// Returns an operation receipt; `operation_format(true)` asks for the canonical envelope.
+    /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)` asks for the canonical envelope.
     ///
     /// Error responses:
     /// - `400` (`validation_error`, `idempotency_key_required`, `invalid_idempotency_key`)
@@ -203,7 +203,7 @@ impl<'c> VpsBackupRestore<'c> {
     pub async fn send(
         self,
     ) -> Result<
-        ::sdk_runtime::Response<::sdk_runtime::operation::OperationReceipt>,
+        ::sdk_runtime::Response<super::types::OperationOrLegacyWriteResponse>,
         ::sdk_runtime::Error,
     > {
         static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
@@ -231,7 +231,7 @@ impl super::Client {
     ///
     /// Scopes: `vps.write`.
     /// Idempotency-Key: requirement not shown by the reference.
-    /// Returns an operation receipt; `operation_format(true)` asks for the canonical envelope.
+    /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)` asks for the canonical envelope.
     ///
     /// Error responses:
     /// - `400` (`validation_error`, `idempotency_key_required`, `invalid_idempotency_key`)
@@ -285,7 +285,7 @@ impl<'c> VpsBackupRun<'c> {
     pub async fn send(
         self,
     ) -> Result<
-        ::sdk_runtime::Response<::sdk_runtime::operation::OperationReceipt>,
+        ::sdk_runtime::Response<super::types::OperationOrLegacyWriteResponse>,
         ::sdk_runtime::Error,
     > {
         static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
@@ -310,7 +310,7 @@ impl super::Client {
     ///
     /// Scopes: `vps.write`.
     /// Idempotency-Key: requirement not shown by the reference.
-    /// Returns an operation receipt; `operation_format(true)` asks for the canonical envelope.
+    /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)` asks for the canonical envelope.
     ///
     /// Error responses:
     /// - `400` (`validation_error`, `idempotency_key_required`, `invalid_idempotency_key`)
@@ -374,7 +374,7 @@ impl<'c> VpsFirewallPolicyApply<'c> {
     pub async fn send(
         self,
     ) -> Result<
-        ::sdk_runtime::Response<::sdk_runtime::operation::OperationReceipt>,
+        ::sdk_runtime::Response<super::types::OperationOrLegacyWriteResponse>,
         ::sdk_runtime::Error,
     > {
         static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
@@ -402,7 +402,7 @@ impl super::Client {
     ///
     /// Scopes: `vps.write`.
     /// Idempotency-Key: required (generated when not set).
-    /// Returns an operation receipt; `operation_format(true)` asks for the canonical envelope.
+    /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)` asks for the canonical envelope.
     ///
     /// Error responses:
     /// - `400` (`validation_error`, `idempotency_key_required`, `invalid_idempotency_key`)
@@ -462,7 +462,7 @@ impl<'c> VpsSnapshotRollback<'c> {
     pub async fn send(
         self,
     ) -> Result<
-        ::sdk_runtime::Response<::sdk_runtime::operation::OperationReceipt>,
+        ::sdk_runtime::Response<super::types::OperationOrLegacyWriteResponse>,
         ::sdk_runtime::Error,
     > {
         static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {

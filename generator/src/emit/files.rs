@@ -1,10 +1,11 @@
 //! The files of a generated crate: Cargo.toml, the module tree, the client and one module per area.
 
 use super::docs::sanitize;
+use super::conventions;
 use super::{Ctx, GeneratedFile, format_file, operations, types};
 use crate::error::Result;
 use crate::ir::Api;
-use crate::lower::SHARED_MODULE;
+use crate::lower::{ERROR_CODES_MODULE, SHARED_MODULE};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::path::PathBuf;
@@ -67,8 +68,16 @@ pub(super) fn crate_files(api: &Api, options: &Options) -> Result<Vec<GeneratedF
             path: "src/generated/client.rs".into(),
             contents: format_file(
                 &header,
-                "The client and the SDK identity.",
+                "The client, the SDK identity and the API's conventions.",
                 client_rs(api, options),
+            )?,
+        },
+        GeneratedFile {
+            path: format!("src/generated/{ERROR_CODES_MODULE}.rs").into(),
+            contents: format_file(
+                &header,
+                "The API's error codes, typed.",
+                conventions::error_codes_module(api),
             )?,
         },
     ];
@@ -100,7 +109,8 @@ pub(super) fn crate_files(api: &Api, options: &Options) -> Result<Vec<GeneratedF
             .iter()
             .filter(|o| o.area == module)
             .map(|o| operations::operation(&cx, o));
-        let tokens = quote!(#(#type_items)* #(#op_items)*);
+        let receipts = conventions::receipt_impls(&cx, api);
+        let tokens = quote!(#(#type_items)* #receipts #(#op_items)*);
         files.push(GeneratedFile {
             path: format!("src/generated/{module}.rs").into(),
             contents: format_file(&header, &doc, tokens)?,
@@ -152,6 +162,7 @@ fn mod_rs(api: &Api) -> TokenStream {
         }
     });
     let shared = format_ident!("{}", SHARED_MODULE);
+    let error_codes = format_ident!("{}", ERROR_CODES_MODULE);
     quote! {
         #![allow(
             deprecated,
@@ -162,7 +173,9 @@ fn mod_rs(api: &Api) -> TokenStream {
             clippy::doc_overindented_list_items
         )]
         mod client;
-        pub use client::{CONTRACT_REVISION, Client, SDK_NAME};
+        pub use client::{CONTRACT_REVISION, Client, PROFILE, SDK_NAME};
+        pub mod #error_codes;
+        pub use #error_codes::{ErrorCode, ErrorCodeExt};
         pub mod #shared;
         #(#areas)*
     }
@@ -171,27 +184,33 @@ fn mod_rs(api: &Api) -> TokenStream {
 fn client_rs(api: &Api, options: &Options) -> TokenStream {
     let revision = &api.version;
     let name = &options.crate_name;
-    let doc = format!(
+    let doc = super::docs::lines_attrs(&format!(
         "Client for {}: one method per operation (see the area modules).",
         sanitize(&api.title)
-    );
+    ));
+    let profile = conventions::profile_static(api);
+    let check_contract = conventions::check_contract(api);
     quote! {
         /// Name of this SDK crate, sent as part of the SDK identity.
         pub const SDK_NAME: &str = #name;
         /// The contract revision (`info.version` of the spec) this crate was generated from.
         pub const CONTRACT_REVISION: &str = #revision;
-        #[doc = #doc]
+        #profile
+        #doc
         #[derive(Clone, Debug)]
         pub struct Client {
             runtime: ::sdk_runtime::Client,
         }
         impl Client {
-            /// Creates a client; the SDK identity (name, version, contract revision) is set on `config`.
+            /// Creates a client; the SDK identity (name, version, contract revision) and the API's
+            /// conventions ([`PROFILE`]) are set on `config`.
             pub fn new(config: ::sdk_runtime::Config) -> Result<Self, ::sdk_runtime::Error> {
-                let config = config.sdk(::sdk_runtime::SdkIdentity::new(SDK_NAME, env!("CARGO_PKG_VERSION"), CONTRACT_REVISION));
+                let config = config
+                    .sdk(::sdk_runtime::SdkIdentity::new(SDK_NAME, env!("CARGO_PKG_VERSION"), CONTRACT_REVISION))
+                    .profile(&PROFILE);
                 Ok(Self { runtime: ::sdk_runtime::Client::new(config)? })
             }
-            /// Wraps a configured runtime client as is.
+            /// Wraps a configured runtime client as is (its config should carry [`PROFILE`]).
             pub fn from_runtime(runtime: ::sdk_runtime::Client) -> Self {
                 Self { runtime }
             }
@@ -200,6 +219,7 @@ fn client_rs(api: &Api, options: &Options) -> TokenStream {
                 &self.runtime
             }
         }
+        #check_contract
     }
 }
 

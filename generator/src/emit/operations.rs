@@ -118,13 +118,12 @@ pub fn operation(cx: &Ctx<'_>, op: &Operation) -> TokenStream {
     let success = match &op.success {
         Success::Json(ty) => cx.ty(ty),
         Success::Untyped => quote!(::serde_json::Value),
-        Success::OperationReceipt => quote!(::sdk_runtime::operation::OperationReceipt),
     };
-    let operation_id = &op.operation_id;
-    let path = &op.path;
-    let method = format_ident!("{}", format!("{:?}", op.method));
-    let idempotency = format_ident!("{}", format!("{:?}", op.idempotency));
-    let envelope = op.operation_envelope;
+    let spec = operation_spec(op);
+    let wait = op
+        .poll
+        .as_ref()
+        .map(|poll| super::conventions::poll_methods(cx, op, poll));
 
     let idem_setter = (op.idempotency != Idempotency::None).then(|| {
         quote! {
@@ -225,20 +224,53 @@ pub fn operation(cx: &Ctx<'_>, op: &Operation) -> TokenStream {
             #envelope_setter
             /// Sends the request.
             pub async fn send(self) -> Result<::sdk_runtime::Response<#success>, ::sdk_runtime::Error> {
-                static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                    operation_id: #operation_id,
-                    method: ::sdk_runtime::Method::#method,
-                    path: #path,
-                    idempotency: ::sdk_runtime::Idempotency::#idempotency,
-                    operation_envelope: #envelope,
-                };
+                #spec
                 #request_decl
                 #( #param_sends )*
                 #body_send
                 self.client.runtime().execute(request, self.options).await
             }
             #stream
+            #wait
         }
+    }
+}
+
+/// `static SPEC: OperationSpec = …;`: the runtime's description of one operation.
+pub(super) fn operation_spec(op: &Operation) -> TokenStream {
+    let operation_id = &op.operation_id;
+    let path = &op.path;
+    let method = format_ident!(
+        "{}",
+        match op.method {
+            Method::Get => "Get",
+            Method::Put => "Put",
+            Method::Post => "Post",
+            Method::Delete => "Delete",
+            Method::Options => "Options",
+            Method::Head => "Head",
+            Method::Patch => "Patch",
+            Method::Trace => "Trace",
+        }
+    );
+    let idempotency = format_ident!(
+        "{}",
+        match op.idempotency {
+            Idempotency::None => "None",
+            Idempotency::Required => "Required",
+            Idempotency::Optional => "Optional",
+            Idempotency::NotShown => "NotShown",
+        }
+    );
+    let envelope = op.operation_envelope;
+    quote! {
+        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+            operation_id: #operation_id,
+            method: ::sdk_runtime::Method::#method,
+            path: #path,
+            idempotency: ::sdk_runtime::Idempotency::#idempotency,
+            operation_envelope: #envelope,
+        };
     }
 }
 
@@ -356,12 +388,12 @@ fn operation_doc(op: &Operation) -> String {
         ));
     }
     if op.operation_envelope {
-        facts.push("Returns an operation receipt; `operation_format(true)` asks for the canonical envelope.".to_owned());
-    } else if matches!(op.success, Success::OperationReceipt) {
-        facts.push(
-            "Returns an operation receipt (the canonical envelope); `wait` polls it to a terminal state."
-                .to_owned(),
-        );
+        facts.push("Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)` asks for the canonical envelope.".to_owned());
+    } else if op.receipt {
+        facts.push("Returns an operation receipt; `wait` polls it to a final state.".to_owned());
+    }
+    if op.poll.is_some() {
+        facts.push("`wait` reads again until the result settles.".to_owned());
     }
     if let Some(body) = &op.body {
         match body.encoding {
@@ -410,5 +442,5 @@ fn ticks(items: &[String]) -> String {
 }
 
 fn method_upper(m: Method) -> String {
-    format!("{m:?}").to_uppercase()
+    m.key().to_uppercase()
 }

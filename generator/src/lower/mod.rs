@@ -4,9 +4,13 @@
 //! (sorted), then operations are lowered in path order, then `graph` boxes recursive fields,
 //! assigns types to areas, marks request types and sorts everything.
 
+mod conventions;
 mod graph;
 
 pub(crate) use graph::SHARED_MODULE;
+
+/// Module of the generated error codes; no area may take its name.
+pub(crate) const ERROR_CODES_MODULE: &str = "error_codes";
 mod operation;
 mod schema;
 
@@ -23,6 +27,8 @@ pub fn lower(doc: &Document) -> Result<Api> {
     cx.register_components(&root);
     cx.lower_components(&root)?;
     let (operations, skipped, areas) = cx.lower_operations(&root)?;
+    let conventions = conventions::conventions(&root, &operations)?;
+    let error_codes = conventions::error_codes(&root, &operations)?;
     let info = root.get("info");
     let api = Api {
         title: info
@@ -43,6 +49,8 @@ pub fn lower(doc: &Document) -> Result<Api> {
         operations,
         types: cx.defs,
         skipped,
+        error_codes,
+        conventions,
     };
     Ok(graph::finish(api))
 }
@@ -108,7 +116,7 @@ impl<'a> Lowerer<'a> {
 /// Builds the area list from the tags operations use.
 fn areas_for(root: &Node<'_>, tags: &[String]) -> Vec<(String, Area)> {
     let mut modules =
-        Namespace::with_reserved(&["types", "client", "generated", "lib", "mod", "default"]);
+        Namespace::with_reserved(&[SHARED_MODULE, "client", ERROR_CODES_MODULE, "generated", "lib", "mod", "default"]);
     let docs: BTreeMap<String, String> = root
         .get("tags")
         .map(|t| {

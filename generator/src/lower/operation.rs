@@ -87,7 +87,7 @@ impl<'a> Lowerer<'a> {
         for (path, method, item, op) in found {
             let id = match op.str("operationId") {
                 Some(id) => id.to_owned(),
-                None => format!("{}{}", method_str(method), path),
+                None => format!("{}{}", method.key(), path),
             };
             if !seen_ids.insert(id.clone()) {
                 return Err(op.error(format!("duplicate operationId `{id}`")));
@@ -144,11 +144,9 @@ impl<'a> Lowerer<'a> {
         let body = self.body(op, &camel)?;
         let (responses, success_ty) = self.responses(op, &camel)?;
         let operation_envelope = op.flag("x-operation-envelope");
-        let success = if operation_envelope || op.flag("x-operation-receipt") {
-            Success::OperationReceipt
-        } else {
-            success_ty.map_or(Success::Untyped, Success::Json)
-        };
+        let receipt = operation_envelope || op.flag("x-operation-receipt");
+        let success = success_ty.map_or(Success::Untyped, Success::Json);
+        let poll = self.poll(op, &success).map_err(Skip::from)?;
         let idempotency = idempotency(op, &params, base.method)?;
         let pagination = match op.get("x-pagination") {
             Some(p) => Some(self.pagination(&p, &success, &params).map_err(Skip::from)?),
@@ -172,6 +170,8 @@ impl<'a> Lowerer<'a> {
             permissions: op.strings("x-permissions"),
             idempotency,
             operation_envelope,
+            receipt,
+            poll,
             pagination,
             params,
             body,
@@ -649,13 +649,6 @@ fn template_vars(path: &str) -> Vec<String> {
         .skip(1)
         .filter_map(|s| s.split_once('}').map(|(v, _)| v.to_owned()))
         .collect()
-}
-
-fn method_str(m: Method) -> &'static str {
-    METHODS
-        .iter()
-        .find(|(_, x)| *x == m)
-        .map_or("get", |(s, _)| s)
 }
 
 fn location_str(l: ParamLocation) -> &'static str {

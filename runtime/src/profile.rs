@@ -1,0 +1,67 @@
+//! The facts of one API that the runtime's generic mechanisms consume, supplied by the generated
+//! crate (read from the spec's extensions): which error codes mean "resend the identical
+//! request", and which operation settles a write whose outcome is unknown.
+//!
+//! The runtime itself names no operation, path, field or error code of any API; a client without
+//! a profile ([`ApiProfile::NONE`]) simply never resends on an error code and never looks up.
+
+use crate::spec::OperationSpec;
+
+/// Conventions of one API (generated from its spec; see `docs/extensions.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ApiProfile {
+    /// Error codes after which the runtime waits (`Retry-After`, else backoff) and resends the
+    /// identical request within the call (`x-retry-codes: automatic`).
+    pub automatic_retry_codes: &'static [&'static str],
+    /// Error codes after which the caller may resend the identical request later
+    /// (`x-retry-codes: caller`): [`Error::is_retryable`](crate::Error::is_retryable) says so.
+    pub caller_retry_codes: &'static [&'static str],
+    /// How to look up a write by its idempotency key (`x-operation-lookup`), if the API can.
+    pub lookup: Option<OperationLookup>,
+}
+
+impl ApiProfile {
+    /// No conventions: no code is resent, unknown write outcomes are not looked up.
+    pub const NONE: ApiProfile = ApiProfile {
+        automatic_retry_codes: &[],
+        caller_retry_codes: &[],
+        lookup: None,
+    };
+
+    /// Whether the runtime resends the identical request after `code`.
+    pub fn retries_automatically(&self, code: &str) -> bool {
+        self.automatic_retry_codes.contains(&code)
+    }
+
+    /// Whether resending the identical request after `code` is safe and may succeed.
+    pub fn is_retry_code(&self, code: &str) -> bool {
+        self.retries_automatically(code) || self.caller_retry_codes.contains(&code)
+    }
+}
+
+impl Default for ApiProfile {
+    fn default() -> Self {
+        ApiProfile::NONE
+    }
+}
+
+/// The operation that finds a write by its idempotency key, and how to read its answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OperationLookup {
+    /// The lookup operation (a read).
+    pub spec: &'static OperationSpec,
+    /// Query parameter for the write's idempotency key.
+    pub idempotency_key: &'static str,
+    /// Query parameter for the write's HTTP method.
+    pub method: &'static str,
+    /// Query parameter for the write's exact path.
+    pub path: &'static str,
+    /// JSON pointer of the found operation's id in a success body.
+    pub found_id: &'static str,
+    /// Error code: no recoverable identity (does not prove the write never ran).
+    pub not_found: &'static str,
+    /// Error code: several writes match.
+    pub ambiguous: &'static str,
+    /// Error code: the identity remains but the receipt expired.
+    pub expired: &'static str,
+}
