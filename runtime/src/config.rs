@@ -387,7 +387,7 @@ mod tests {
     fn user_agent_names_sdk_and_revision() {
         let c = Config::new("http://x").sdk(SdkIdentity::new("example-sdk", "1.2.3", "r1"));
         let ua = c.effective_user_agent();
-        assert!(ua.starts_with("cloud-sdk/1.2.3"));
+        assert!(ua.starts_with("example-sdk/1.2.3"));
         assert!(ua.contains("r1"));
     }
 }

@@ -1,5 +1,5 @@
-//! 429 gate (with a transport double), error bodies, pagination streams, operation waiting,
-//! dedicated tasks, DNSSEC and contract checks.
+//! 429 gate (with a transport double), error bodies, pagination streams, and waiting on a
+//! status (`PollSpec`).
 
 use std::sync::Arc;
 use std::sync::Mutex;
@@ -10,11 +10,11 @@ use bytes::Bytes;
 use futures::StreamExt;
 use futures::future::BoxFuture;
 use http::{HeaderMap, HeaderValue};
-use sdk_runtime::operation::{Poll, poll_until, wait_dedicated_task, wait_dnssec};
+use sdk_runtime::poll::{self, Poll, poll_until};
 use sdk_runtime::pagination::{self, Continuation, Paginated};
 use sdk_runtime::{
-    ApiError, CallOptions, Client, Config, Error, ErrorCode, ErrorContext, HttpRequest,
-    HttpResponse, Idempotency, Method, OperationReceipt, OperationSpec, Request, Response,
+    ApiError, CallOptions, Client, Config, Error, ErrorContext, HttpRequest, HttpResponse,
+    Idempotency, Method, OperationSpec, PollSpec, Request, Response,
     ResponseMeta, RetryPolicy, Transport, TransportError, WaitPolicy,
 };
 use serde_json::{Value, json};
@@ -24,7 +24,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 static LIST: OperationSpec = OperationSpec {
     operation_id: "listThings",
     method: Method::Get,
-    path: "/v1/things",
+    path: "/things",
     idempotency: Idempotency::None,
     operation_envelope: false,
 };
@@ -136,7 +136,7 @@ async fn long_retry_after_is_not_slept_through() {
         .execute::<Value>(Request::new(&LIST), CallOptions::new())
         .await
         .unwrap_err();
-    assert_eq!(err.code(), Some(&ErrorCode::RateLimited));
+    assert_eq!(err.code(), Some("rate_limited"));
     assert_eq!(err.retry_after(), Some(Duration::from_secs(3600)));
     assert!(err.is_retryable());
 }
@@ -159,7 +159,7 @@ fn nested_flat_non_json_and_empty_error_bodies() {
         &raw(400, br#"{"ok":false,"error":{"code":"validation_error","message":"bad name","request_id":"r1","field_errors":[{"field":"name"}]}}"#, &[]),
         ErrorContext::default(),
     );
-    assert_eq!(nested.code, ErrorCode::ValidationError);
+    assert_eq!(nested.code, "validation_error");
     assert_eq!(nested.message, "bad name");
     assert_eq!(nested.request_id.as_deref(), Some("r1"));
     assert_eq!(nested.field_errors.as_ref().unwrap()[0]["field"], "name");
@@ -168,7 +168,7 @@ fn nested_flat_non_json_and_empty_error_bodies() {
         &raw(403, br#"{"ok":false,"code":"scope_denied","message":"nope","request_id":"r2","details":{"scope":"dns.write"},"status":403}"#, &[]),
         ErrorContext::default(),
     );
-    assert_eq!(flat.code, ErrorCode::ScopeDenied);
+    assert_eq!(flat.code, "scope_denied");
     assert_eq!(flat.request_id.as_deref(), Some("r2"));
     assert_eq!(flat.details.as_ref().unwrap()["scope"], "dns.write");
 
@@ -180,7 +180,7 @@ fn nested_flat_non_json_and_empty_error_bodies() {
         ),
         ErrorContext::default(),
     );
-    assert_eq!(html.code, ErrorCode::Unknown(String::new()));
+    assert_eq!(html.code, "");
     assert!(!html.is_json());
     assert_eq!(html.request_id.as_deref(), Some("edge-1"));
     assert_eq!(html.retry_after, Some(Duration::from_secs(5)));
@@ -198,17 +198,7 @@ fn nested_flat_non_json_and_empty_error_bodies() {
         ),
         ErrorContext::default(),
     );
-    assert_eq!(unknown.code, ErrorCode::Unknown("brand_new_code".into()));
-}
-
-#[test]
-fn every_reference_code_round_trips() {
-    assert_eq!(ErrorCode::ALL.len(), 42);
-    for code in ErrorCode::ALL {
-        let parsed = ErrorCode::parse(code);
-        assert!(!matches!(parsed, ErrorCode::Unknown(_)), "{code}");
-        assert_eq!(parsed.as_str(), *code);
-    }
+    assert_eq!(unknown.code, "brand_new_code");
 }
 
 // ---- pagination ----
@@ -328,7 +318,37 @@ async fn stream_stops_after_error_and_on_repeated_continuation() {
     assert!(all[0].is_err());
 }
 
-// ---- operations ----
+// ---- waiting on a status ----
+
+static GET_JOB: OperationSpec = OperationSpec {
+    operation_id: "getJob",
+    method: Method::Get,
+    path: "/jobs/{id}",
+    idempotency: Idempotency::None,
+    operation_envelope: false,
+};
+
+/// A job API with a `done` member, like the generated `x-poll` data of a real one.
+static JOB_POLL: PollSpec = PollSpec {
+    subject: "/job",
+    status: "state",
+    done: Some("finished"),
+    pending: &[],
+    succeeded: &["ok"],
+    failed: &["failed", "cancelled"],
+    unknown: &["lost"],
+};
+
+/// A task API that only names its pending status.
+static TASK_POLL: PollSpec = PollSpec {
+    subject: "/task",
+    status: "state",
+    done: None,
+    pending: &["in_progress"],
+    succeeded: &[],
+    failed: &[],
+    unknown: &[],
+};
 
 fn wait_policy() -> WaitPolicy {
     WaitPolicy {
@@ -339,24 +359,21 @@ fn wait_policy() -> WaitPolicy {
     }
 }
 
-async fn op_server(states: &[Value]) -> MockServer {
+/// Answers `GET /jobs/j1` with each body in turn, the last one from then on.
+async fn job_server(bodies: &[Value]) -> MockServer {
     let server = MockServer::start().await;
-    let (last, first) = states.split_last().unwrap();
-    for s in first {
+    let (last, first) = bodies.split_last().unwrap();
+    for b in first {
         Mock::given(method("GET"))
-            .and(path("/v1/operations/op1"))
-            .respond_with(
-                ResponseTemplate::new(200).set_body_json(json!({"ok": true, "operation": s})),
-            )
+            .and(path("/jobs/j1"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(b))
             .up_to_n_times(1)
             .mount(&server)
             .await;
     }
     Mock::given(method("GET"))
-        .and(path("/v1/operations/op1"))
-        .respond_with(
-            ResponseTemplate::new(200).set_body_json(json!({"ok": true, "operation": last})),
-        )
+        .and(path("/jobs/j1"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(last))
         .mount(&server)
         .await;
     server
@@ -371,43 +388,44 @@ fn client(server: &MockServer) -> Client {
     .unwrap()
 }
 
+async fn wait_job(client: &Client, spec: &PollSpec) -> Result<Value, Error> {
+    poll::wait(spec, &wait_policy(), "getJob j1", || {
+        let mut request = Request::new(&GET_JOB);
+        request.path_param("id", &"j1");
+        client.execute::<Value>(request, CallOptions::new())
+    })
+    .await
+}
+
 #[tokio::test]
-async fn wait_returns_result_on_success() {
-    let server = op_server(&[
-        json!({"id": "op1", "status": "pending", "done": false}),
-        json!({"id": "op1", "status": "running", "done": false, "progress": 50}),
-        json!({"id": "op1", "status": "succeeded", "done": true, "result": {"service_ids": ["s1"]}}),
+async fn wait_returns_the_subject_on_success() {
+    let server = job_server(&[
+        json!({"job": {"state": "queued", "finished": false}}),
+        json!({"job": {"state": "running", "finished": false, "progress": 50}}),
+        json!({"job": {"state": "ok", "finished": true, "result": {"ids": ["s1"]}}}),
     ])
     .await;
-    let receipt =
-        OperationReceipt::from_value(json!({"ok": true, "actionId": 5, "operation_id": "op1"}));
-    let op = receipt.wait(&client(&server)).await.unwrap();
-    assert!(op.succeeded());
-    assert_eq!(op.result.unwrap()["service_ids"][0], "s1");
+    let job = wait_job(&client(&server), &JOB_POLL).await.unwrap();
+    assert_eq!(job["result"]["ids"][0], "s1");
+    assert_eq!(server.received_requests().await.unwrap().len(), 3);
 }
 
 #[tokio::test]
-async fn wait_exposes_failure_code_and_message() {
-    let server = op_server(&[json!({"id": "op1", "status": "failed", "done": true, "error": {"code": "provision_failed", "message": "Could not provision"}})]).await;
-    let receipt = OperationReceipt::from_value(
-        json!({"ok": true, "operation": {"id": "op1", "status": "pending", "done": false}}),
-    );
-    let err = receipt.wait(&client(&server)).await.unwrap_err();
-    let Error::OperationFailed(op) = &err else {
+async fn wait_exposes_a_failed_subject() {
+    let server = job_server(&[json!({"job": {"state": "failed", "finished": true, "error": {"code": "provision_failed"}}})]).await;
+    let err = wait_job(&client(&server), &JOB_POLL).await.unwrap_err();
+    let Error::OperationFailed(outcome) = &err else {
         panic!("{err}")
     };
-    assert_eq!(
-        op.failure().unwrap().code.as_deref(),
-        Some("provision_failed")
-    );
-    assert!(err.to_string().contains("provision_failed"));
+    assert_eq!(outcome.status.as_deref(), Some("failed"));
+    assert_eq!(outcome.subject["error"]["code"], "provision_failed");
+    assert!(err.to_string().contains("getJob j1 ended failed"), "{err}");
 }
 
 #[tokio::test]
-async fn wait_on_unknown_returns_reconciliation_outcome() {
-    let server = op_server(&[json!({"id": "op1", "status": "unknown", "done": false})]).await;
-    let receipt = OperationReceipt::from_value(json!({"ok": true, "operation_id": "op1"}));
-    let err = receipt.wait(&client(&server)).await.unwrap_err();
+async fn wait_on_an_unknown_status_ends_in_reconciliation() {
+    let server = job_server(&[json!({"job": {"state": "lost", "finished": false}})]).await;
+    let err = wait_job(&client(&server), &JOB_POLL).await.unwrap_err();
     assert!(matches!(err, Error::OperationOutcomeUnknown(_)), "{err}");
     // never a write while waiting
     assert!(
@@ -418,6 +436,18 @@ async fn wait_on_unknown_returns_reconciliation_outcome() {
             .iter()
             .all(|r| r.method.as_str() == "GET")
     );
+}
+
+#[tokio::test]
+async fn wait_by_pending_statuses() {
+    let server = job_server(&[
+        json!({"task": {"state": "in_progress"}}),
+        json!({"task": {"state": "in_progress"}}),
+        json!({"task": {"state": "completed", "errorCode": null}}),
+    ])
+    .await;
+    let task = wait_job(&client(&server), &TASK_POLL).await.unwrap();
+    assert_eq!(task["state"], "completed");
 }
 
 #[tokio::test]
@@ -435,74 +465,4 @@ async fn poll_until_times_out() {
     .await
     .unwrap_err();
     assert!(matches!(err, Error::WaitTimeout { last_status: Some(ref s), .. } if s == "running"));
-}
-
-#[tokio::test]
-async fn dedicated_task_and_dnssec_waits() {
-    let server = MockServer::start().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/dedicated/svc/tasks/t1"))
-        .respond_with(
-            ResponseTemplate::new(200)
-                .set_body_json(json!({"ok": true, "task": {"id": "t1", "status": "in_progress"}})),
-        )
-        .up_to_n_times(2)
-        .mount(&server)
-        .await;
-    Mock::given(method("GET"))
-        .and(path("/v1/dedicated/svc/tasks/t1"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(
-            json!({"ok": true, "task": {"id": "t1", "status": "completed", "errorCode": null}}),
-        ))
-        .mount(&server)
-        .await;
-    Mock::given(method("GET"))
-        .and(path("/v1/domains/example.com/dnssec"))
-        .respond_with(
-            ResponseTemplate::new(200).set_body_json(json!({"ok": true, "status": "active"})),
-        )
-        .mount(&server)
-        .await;
-    let client = client(&server);
-    let task = wait_dedicated_task(&client, "svc", "t1", &wait_policy())
-        .await
-        .unwrap();
-    assert_eq!(task["status"], "completed");
-    let dnssec = wait_dnssec(&client, "example.com", &wait_policy(), |b| {
-        b["status"] == "active"
-    })
-    .await
-    .unwrap();
-    assert_eq!(dnssec["ok"], true);
-}
-
-#[tokio::test]
-async fn contract_check_reports_difference() {
-    let server = MockServer::start().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/version"))
-        .respond_with(
-            ResponseTemplate::new(200)
-                .set_body_json(json!({"ok": true, "contract_revision": "2027-01-01.1"})),
-        )
-        .mount(&server)
-        .await;
-    Mock::given(method("GET"))
-        .and(path("/v1/capabilities"))
-        .respond_with(
-            ResponseTemplate::new(200)
-                .set_body_json(json!({"ok": true, "canonical_operation_responses": true})),
-        )
-        .mount(&server)
-        .await;
-    let client = Client::new(Config::new(server.uri()).sdk(sdk_runtime::SdkIdentity::new(
-        "cloud-sdk",
-        "0.1.0",
-        "2026-10-07.1",
-    )))
-    .unwrap();
-    let check = sdk_runtime::version::check_contract(&client).await.unwrap();
-    assert_eq!(check.deployed_revision.as_deref(), Some("2027-01-01.1"));
-    assert!(check.differs());
-    assert_eq!(check.canonical_operation_responses, Some(true));
 }
