@@ -152,7 +152,11 @@ impl ApiError {
 
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let code = if self.code.is_empty() { "-" } else { &self.code };
+        let code = if self.code.is_empty() {
+            "-"
+        } else {
+            &self.code
+        };
         write!(f, "API error {} {code}: {}", self.status, self.message)?;
         if let Some(id) = &self.request_id {
             write!(f, " (request id {id})")?;
@@ -302,7 +306,9 @@ impl Error {
 
     /// The API error code (`error.code`), if this is an API error with one.
     pub fn code(&self) -> Option<&str> {
-        self.api().map(|a| a.code.as_str()).filter(|c| !c.is_empty())
+        self.api()
+            .map(|a| a.code.as_str())
+            .filter(|c| !c.is_empty())
     }
 
     /// The `Idempotency-Key` of the failed call, so the caller can recover or resend with it.

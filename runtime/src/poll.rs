@@ -132,7 +132,10 @@ where
             Settled::Unknown(status) => {
                 let since = *unknown_since.get_or_insert_with(Instant::now);
                 if since.elapsed() >= policy.unknown_patience {
-                    return Err(Error::OperationOutcomeUnknown(outcome(Some(status), subject)));
+                    return Err(Error::OperationOutcomeUnknown(outcome(
+                        Some(status),
+                        subject,
+                    )));
                 }
                 Ok(Poll::Pending(Some(status)))
             }
@@ -144,7 +147,9 @@ where
     })
     .await?;
     serde_json::from_value(subject).map_err(|e| {
-        Error::validation(format!("{target}: the settled subject does not decode: {e}"))
+        Error::validation(format!(
+            "{target}: the settled subject does not decode: {e}"
+        ))
     })
 }
 
@@ -236,7 +241,10 @@ mod tests {
             c(json!({"state": "queued", "finished": false})),
             Settled::Pending(Some("queued".into()))
         );
-        assert_eq!(c(json!({"state": "ok", "finished": true})), Settled::Succeeded);
+        assert_eq!(
+            c(json!({"state": "ok", "finished": true})),
+            Settled::Succeeded
+        );
         assert_eq!(
             c(json!({"state": "stopped", "finished": true})),
             Settled::Failed(Some("stopped".into()))
@@ -249,13 +257,19 @@ mod tests {
         );
         // Without the done member, a listed final status decides.
         assert_eq!(c(json!({"state": "ok"})), Settled::Succeeded);
-        assert_eq!(c(json!({"state": "queued"})), Settled::Pending(Some("queued".into())));
+        assert_eq!(
+            c(json!({"state": "queued"})),
+            Settled::Pending(Some("queued".into()))
+        );
     }
 
     #[test]
     fn classify_by_pending_statuses() {
         let c = |v| PENDING_ONLY.classify(&v);
-        assert_eq!(c(json!({"state": "busy"})), Settled::Pending(Some("busy".into())));
+        assert_eq!(
+            c(json!({"state": "busy"})),
+            Settled::Pending(Some("busy".into()))
+        );
         assert_eq!(c(json!({"state": "anything"})), Settled::Succeeded);
         assert_eq!(c(json!({})), Settled::Pending(None));
     }

@@ -166,10 +166,7 @@ mod tests {
             Some(false)
         );
         assert_eq!(
-            find_capability(
-                &json!({"features": ["other_feature", "some_feature"]}),
-                n
-            ),
+            find_capability(&json!({"features": ["other_feature", "some_feature"]}), n),
             Some(true)
         );
         assert_eq!(find_capability(&json!({"ok": true}), n), None);

@@ -10,12 +10,12 @@ use bytes::Bytes;
 use futures::StreamExt;
 use futures::future::BoxFuture;
 use http::{HeaderMap, HeaderValue};
-use sdk_runtime::poll::{self, Poll, poll_until};
 use sdk_runtime::pagination::{self, Continuation, Paginated};
+use sdk_runtime::poll::{self, Poll, poll_until};
 use sdk_runtime::{
     ApiError, CallOptions, Client, Config, Error, ErrorContext, HttpRequest, HttpResponse,
-    Idempotency, Method, OperationSpec, PollSpec, Request, Response,
-    ResponseMeta, RetryPolicy, Transport, TransportError, WaitPolicy,
+    Idempotency, Method, OperationSpec, PollSpec, Request, Response, ResponseMeta, RetryPolicy,
+    Transport, TransportError, WaitPolicy,
 };
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};

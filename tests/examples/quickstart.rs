@@ -15,11 +15,10 @@
 //! cargo run -p sdk-tests --example quickstart
 //! ```
 
-use std::time::Duration;
-
+use cloud_sdk::{ErrorCode, ErrorCodeExt};
 use cloud_sdk::{catalog, deployments};
 use rust_decimal::Decimal;
-use sdk_runtime::{Config, Error, ErrorCode};
+use sdk_runtime::{Config, Error};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -45,12 +44,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let client = cloud_sdk::Client::new(config)?;
 
     // 2. Which contract does the server run, and does it offer the operation envelope?
-    let contract = sdk_runtime::version::check_contract(client.runtime()).await?;
+    let contract = client.check_contract().await?;
+    let envelope = contract
+        .feature("canonical_operation_responses")
+        .unwrap_or(false);
     println!(
         "Server contract {} (this SDK: {}); operation envelope available: {}",
         contract.deployed_revision.as_deref().unwrap_or("unknown"),
         cloud_sdk::CONTRACT_REVISION,
-        contract.canonical_operation_responses.unwrap_or(false)
+        envelope
     );
 
     // 3. Regions (an offset-paginated list, read as a stream of items).
@@ -134,16 +136,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .max_total(ceiling),
         )
         .idempotency_key(key.clone())
-        .operation_format(contract.canonical_operation_responses.unwrap_or(false))
+        .operation_format(envelope)
         .send()
         .await;
     let receipt = match sent {
         Ok(response) => response.into_body(),
-        Err(e) if e.code() == Some(&ErrorCode::DeploymentPriceLimitExceeded) => {
+        Err(e) if e.error_code() == Some(ErrorCode::DeploymentPriceLimitExceeded) => {
             println!("The price went above the ceiling; nothing was charged: {e}");
             return Ok(());
         }
-        Err(e) if e.code() == Some(&ErrorCode::InsufficientCredit) => {
+        Err(e) if e.error_code() == Some(ErrorCode::InsufficientCredit) => {
             println!("The balance does not cover the total; nothing was committed: {e}");
             return Ok(());
         }
@@ -158,58 +160,33 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Err(e) => return Err(e.into()),
     };
     let operation_id = receipt
-        .id()
-        .ok_or("the response names no operation")?
-        .to_owned();
+        .operation_id()
+        .ok_or("the response names no operation")?;
     println!("Accepted (accepted is not completed): operation {operation_id}");
 
-    // 6. Poll the operation, printing each change, then read the outcome.
-    let mut last = String::new();
-    for _ in 0..120 {
-        let op = client
-            .get_operations_by_operation_id(operation_id.clone())
-            .send()
-            .await?
-            .into_body()
-            .operation()
-            .cloned()
-            .ok_or("the lookup returned no operation")?;
-        let now = format!(
-            "{}{}",
-            op.status,
-            op.stage.map(|s| format!(" ({s})")).unwrap_or_default()
-        );
-        if now != last {
-            println!("  operation status: {now}");
-            last = now;
-        }
-        if op.done {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    }
-    let operation = match receipt.wait(client.runtime()).await {
+    // 6. Wait for the operation (polling with backoff), then read the outcome.
+    let operation = match receipt.wait(&client).await {
         Ok(op) => op,
-        Err(Error::OperationFailed(op)) => {
-            let failure = op.failure();
+        Err(Error::OperationFailed(outcome)) => {
             println!(
-                "Provisioning ended {}: {} {}",
-                op.status,
-                failure.and_then(|f| f.code.as_deref()).unwrap_or("-"),
-                failure.and_then(|f| f.message.as_deref()).unwrap_or("")
+                "Provisioning ended {}: {}",
+                outcome.status.as_deref().unwrap_or("-"),
+                outcome.subject
             );
             return Ok(());
         }
         Err(e) => return Err(e.into()),
     };
-    let result = operation.result.clone().unwrap_or_default();
-    println!("Succeeded: {result}");
+    let service_id = operation
+        .result
+        .as_ref()
+        .and_then(|r| r.service_ids.as_ref())
+        .and_then(|ids| ids.first())
+        .map(|id| id.to_string())
+        .unwrap_or_default();
+    println!("Succeeded: service {service_id}");
 
     // 7. Find the new service in the service list.
-    let service_id = result["service_ids"][0]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned();
     let services: Vec<serde_json::Map<String, serde_json::Value>> = client
         .get_services()
         .type_(vec!["vps".to_owned()])

@@ -194,9 +194,12 @@ pub fn check_contract(api: &Api) -> TokenStream {
     };
     let version_fn = format_ident!("{}", version.fn_name);
     let mut features = vec![version.area.clone()];
-    let (capabilities, names) = match api.conventions.capabilities.as_ref().and_then(|c| {
-        find_operation(api, &c.operation_id).map(|op| (op, &c.names))
-    }) {
+    let (capabilities, names) = match api
+        .conventions
+        .capabilities
+        .as_ref()
+        .and_then(|c| find_operation(api, &c.operation_id).map(|op| (op, &c.names)))
+    {
         Some((op, names)) => {
             features.push(op.area.clone());
             let f = format_ident!("{}", op.fn_name);
@@ -252,16 +255,16 @@ pub fn poll_methods(cx: &Ctx<'_>, op: &Operation, poll: &Poll) -> TokenStream {
         Some(d) => quote!(Some(#d)),
         None => quote!(None),
     };
-    let (pending, succeeded, failed, unknown) = (
-        &poll.pending,
-        &poll.succeeded,
-        &poll.failed,
-        &poll.unknown,
-    );
+    let (pending, succeeded, failed, unknown) =
+        (&poll.pending, &poll.succeeded, &poll.failed, &poll.unknown);
     let target = &op.operation_id;
     let wait_doc = lines_attrs(&format!(
         "Reads again (backing off per the client's wait policy) until `{}` settles, and returns it.\n\n{}",
-        if poll.subject.is_empty() { "the body" } else { &poll.subject },
+        if poll.subject.is_empty() {
+            "the body"
+        } else {
+            &poll.subject
+        },
         poll_rule(poll)
     ));
     quote! {
@@ -324,11 +327,12 @@ fn poll_rule(poll: &Poll) -> String {
 /// types of operations that return receipts, waited on through the read whose `x-poll` has a
 /// `receipt-id`.
 pub fn receipt_impls(cx: &Ctx<'_>, api: &Api) -> TokenStream {
-    let Some((poller, poll)) = api
-        .operations
-        .iter()
-        .find_map(|o| o.poll.as_ref().filter(|p| !p.receipt_id.is_empty()).map(|p| (o, p)))
-    else {
+    let Some((poller, poll)) = api.operations.iter().find_map(|o| {
+        o.poll
+            .as_ref()
+            .filter(|p| !p.receipt_id.is_empty())
+            .map(|p| (o, p))
+    }) else {
         return quote!();
     };
     let receipts: BTreeSet<&str> = api
@@ -355,7 +359,12 @@ pub fn receipt_impls(cx: &Ctx<'_>, api: &Api) -> TokenStream {
     let id_arg = if cx.resolves_to(&id_param.ty, &TypeRef::String) {
         quote!(id)
     } else {
-        quote!(id.parse().map_err(|_| ::sdk_runtime::Error::validation(format!("operation id `{id}` is not valid")))?)
+        quote!(
+            id.parse()
+                .map_err(|_| ::sdk_runtime::Error::validation(format!(
+                    "operation id `{id}` is not valid"
+                )))?
+        )
     };
     let id_doc = lines_attrs(&format!(
         "The id to wait on: the first of {} that the receipt carries.",

@@ -1,7 +1,7 @@
 //! The files of a generated crate: Cargo.toml, the module tree, the client and one module per area.
 
-use super::docs::sanitize;
 use super::conventions;
+use super::docs::sanitize;
 use super::{Ctx, GeneratedFile, format_file, operations, types};
 use crate::error::Result;
 use crate::ir::Api;

@@ -41,9 +41,8 @@ impl Lowerer<'_> {
             receipt_id: node.strings("receipt-id"),
         };
         if poll.done.is_none() && poll.pending.is_empty() {
-            return Err(node.error(
-                "`x-poll` needs `done` or `pending`: nothing says when polling may stop",
-            ));
+            return Err(node
+                .error("`x-poll` needs `done` or `pending`: nothing says when polling may stop"));
         }
         if let Some(bad) = poll.receipt_id.iter().find(|p| !p.starts_with('/')) {
             return Err(node.error(format!(

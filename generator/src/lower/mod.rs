@@ -115,8 +115,15 @@ impl<'a> Lowerer<'a> {
 
 /// Builds the area list from the tags operations use.
 fn areas_for(root: &Node<'_>, tags: &[String]) -> Vec<(String, Area)> {
-    let mut modules =
-        Namespace::with_reserved(&[SHARED_MODULE, "client", ERROR_CODES_MODULE, "generated", "lib", "mod", "default"]);
+    let mut modules = Namespace::with_reserved(&[
+        SHARED_MODULE,
+        "client",
+        ERROR_CODES_MODULE,
+        "generated",
+        "lib",
+        "mod",
+        "default",
+    ]);
     let docs: BTreeMap<String, String> = root
         .get("tags")
         .map(|t| {

@@ -3,8 +3,9 @@
 //! carry the HTTP status, the `error.code` and the server's request id.
 
 use cloud_sandbox::Credential;
+use cloud_sdk::{ErrorCode, ErrorCodeExt};
 use cloud_sdk::{catalog, dns};
-use sdk_runtime::{Error, ErrorCode};
+use sdk_runtime::Error;
 
 use crate::harness::Env;
 
@@ -80,7 +81,7 @@ async fn signed_and_bearer_modes_both_authenticate_reads_and_writes() {
         .send()
         .await
         .expect_err("outside its scopes");
-    assert_eq!(denied.code(), Some(&ErrorCode::ScopeDenied));
+    assert_eq!(denied.error_code(), Some(ErrorCode::ScopeDenied));
 }
 
 /// Asserts a typed API error: status, code, a request id (a uuid) shown in `Display`, one attempt.
@@ -89,7 +90,7 @@ fn assert_typed(err: &Error, status: u16, code: ErrorCode) {
         .api()
         .unwrap_or_else(|| panic!("an API error, got {err:?}"));
     assert_eq!(api.status, status, "{err}");
-    assert_eq!(api.code, code, "{err}");
+    assert_eq!(api.error_code(), Some(code.clone()), "{err}");
     let request_id = err.request_id().expect("request id");
     assert!(uuid::Uuid::parse_str(request_id).is_ok(), "{request_id}");
     let shown = err.to_string();

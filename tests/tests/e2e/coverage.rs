@@ -136,7 +136,7 @@ async fn every_documented_operation_has_a_round_trip() {
         .operation_format(true)
         .send()
     );
-    let op_id = receipt.id().expect("operation id").to_owned();
+    let op_id = receipt.operation_id().expect("operation id");
     let deploy_path = format!(
         "/v1/deploy/{region}/vps/{}",
         vps_plan.variant_code.as_deref().unwrap()

@@ -9,9 +9,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cloud_sandbox::{Fault, Matcher, Sandbox};
+use cloud_sdk::{ErrorCode, ErrorCodeExt};
 use cloud_sdk::{billing, deployments, dns};
 use rust_decimal::Decimal;
-use sdk_runtime::{Error, ErrorCode, RetryPolicy};
+use sdk_runtime::{Error, RetryPolicy};
 use uuid::Uuid;
 
 use crate::harness::{Env, Rng};
@@ -160,11 +161,11 @@ async fn recover(c: &cloud_sdk::Client, w: &Write, plan: &Plan, stats: &mut Stat
             .await
         {
             Ok(found) => {
-                assert!(found.body().id().is_some_and(|id| !id.is_empty()));
+                assert!(!found.body().operation.id.is_empty());
                 stats.recovered_by_lookup += 1;
                 return;
             }
-            Err(e) if e.code() == Some(&ErrorCode::OperationNotFound) => {}
+            Err(e) if e.error_code() == Some(ErrorCode::OperationNotFound) => {}
             Err(e) if e.is_retryable() || e.api().is_none() => continue,
             Err(e) => panic!("lookup of {}: {e}", w.key),
         }

@@ -5,10 +5,12 @@
 use std::collections::BTreeSet;
 
 use cloud_sandbox::OpStatus;
+use cloud_sdk::types::{OperationOrLegacyWriteResponse, OperationStatus};
+use cloud_sdk::{ErrorCode, ErrorCodeExt};
 use cloud_sdk::{billing, catalog, deployments, dns, services, tcp_proxy};
 use futures::TryStreamExt;
 use rust_decimal::Decimal;
-use sdk_runtime::{Error, ErrorCode};
+use sdk_runtime::Error;
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -215,11 +217,9 @@ async fn atomic_deploy_with_max_total_then_wait_then_find_the_service() {
     };
     let sb = env.sb();
     let c = env.client();
-    let check = sdk_runtime::version::check_contract(c.runtime())
-        .await
-        .expect("version and capabilities");
+    let check = c.check_contract().await.expect("version and capabilities");
     assert!(!check.differs(), "{check:?}");
-    assert_eq!(check.canonical_operation_responses, Some(true));
+    assert_eq!(check.feature("canonical_operation_responses"), Some(true));
 
     let (region, plan) = cheapest_vps(&c).await;
     let variant = plan.variant_code.clone().expect("variant code");
@@ -244,7 +244,10 @@ async fn atomic_deploy_with_max_total_then_wait_then_find_the_service() {
         .send()
         .await
         .expect_err("over the ceiling");
-    assert_eq!(err.code(), Some(&ErrorCode::DeploymentPriceLimitExceeded));
+    assert_eq!(
+        err.error_code(),
+        Some(ErrorCode::DeploymentPriceLimitExceeded)
+    );
     assert_eq!(err.status(), Some(409));
     assert!(err.request_id().is_some());
     assert!(sb.orders().is_empty() && sb.debits().is_empty());
@@ -253,7 +256,7 @@ async fn atomic_deploy_with_max_total_then_wait_then_find_the_service() {
     // Not enough balance: 402, nothing committed.
     sb.set_balance(total - Decimal::new(1, 2));
     let err = deploy(total).send().await.expect_err("insufficient credit");
-    assert_eq!(err.code(), Some(&ErrorCode::InsufficientCredit));
+    assert_eq!(err.error_code(), Some(ErrorCode::InsufficientCredit));
     assert_eq!(err.status(), Some(402));
     assert!(sb.orders().is_empty() && sb.debits().is_empty());
     sb.set_balance(balance);
@@ -266,18 +269,20 @@ async fn atomic_deploy_with_max_total_then_wait_then_find_the_service() {
         .await
         .expect("deploy")
         .into_body();
-    let pending = receipt.operation().expect("canonical envelope");
-    assert!(!pending.done, "accepted is not completed");
-    let op = receipt.wait(c.runtime()).await.expect("operation succeeds");
-    assert!(op.succeeded());
+    let OperationOrLegacyWriteResponse::OperationEnvelope(pending) = &receipt else {
+        panic!("canonical envelope expected, got {receipt:?}");
+    };
+    assert!(!pending.operation.done, "accepted is not completed");
+    let op = receipt.wait(&c).await.expect("operation succeeds");
+    assert_eq!(op.status, OperationStatus::Succeeded);
     let result = op.result.as_ref().expect("result");
-    let service_id = result["service_ids"][0]
-        .as_str()
-        .expect("service id")
-        .to_owned();
-    assert!(result["order_id"].is_string() && result["invoice_id"].is_string());
+    let service_id = result.service_ids.as_ref().expect("service ids")[0].to_string();
+    assert!(
+        result.order_id.as_ref().is_some_and(|v| v.is_string())
+            && result.invoice_id.as_ref().is_some_and(|v| v.is_string())
+    );
     assert_eq!(
-        op.links.service.as_deref(),
+        op.links.as_ref().and_then(|l| l.service.as_deref()),
         Some(format!("/v1/services/{service_id}").as_str())
     );
     assert!(listed_service_ids(&c).await.contains(&service_id));
@@ -301,10 +306,10 @@ async fn atomic_deploy_with_max_total_then_wait_then_find_the_service() {
         .await
         .expect("lookup")
         .into_body();
-    assert_eq!(found.id(), Some(op.id.as_str()));
-    // The looked-up receipt is the runtime's: it can be waited on like the write's own.
-    let waited = found.wait(c.runtime()).await.expect("looked-up operation");
-    assert!(waited.succeeded() && waited.id == op.id);
+    assert_eq!(found.operation_id().as_deref(), Some(op.id.as_str()));
+    // The looked-up receipt can be waited on like the write's own.
+    let waited = found.wait(&c).await.expect("looked-up operation");
+    assert!(waited.status == OperationStatus::Succeeded && waited.id == op.id);
     assert_eq!(sb.orders().len(), 1, "a lookup never repeats the write");
 
     // The legacy shape (no envelope header) still names the operation to wait for.
@@ -314,9 +319,12 @@ async fn atomic_deploy_with_max_total_then_wait_then_find_the_service() {
         .await
         .expect("legacy deploy")
         .into_body();
-    assert!(legacy.operation().is_none() && legacy.action_id().is_some());
-    let op = legacy.wait(c.runtime()).await.expect("legacy operation");
-    assert!(op.succeeded());
+    let OperationOrLegacyWriteResponse::LegacyWriteResponse(shape) = &legacy else {
+        panic!("legacy shape expected, got {legacy:?}");
+    };
+    assert!(!shape.action_id.is_null());
+    let op = legacy.wait(&c).await.expect("legacy operation");
+    assert_eq!(op.status, OperationStatus::Succeeded);
 
     // A failed provisioning is a typed error carrying the operation.
     sb.set_operation_outcome(OpStatus::Failed);
@@ -327,8 +335,8 @@ async fn atomic_deploy_with_max_total_then_wait_then_find_the_service() {
         .await
         .expect("accepted")
         .into_body();
-    match failing.wait(c.runtime()).await {
-        Err(Error::OperationFailed(op)) => assert_eq!(op.status.as_str(), "failed"),
+    match failing.wait(&c).await {
+        Err(Error::OperationFailed(op)) => assert_eq!(op.status.as_deref(), Some("failed")),
         other => panic!("expected a failed operation, got {other:?}"),
     }
     assert_eq!(

@@ -3,8 +3,8 @@
 //! `CLOUD_API_SECRET`). Nothing here writes, so it is safe against a real account.
 
 use cloud_sdk::catalog;
+use cloud_sdk::{ErrorCode, ErrorCodeExt};
 use futures::TryStreamExt;
-use sdk_runtime::ErrorCode;
 
 use crate::harness::Env;
 
@@ -13,14 +13,12 @@ async fn contract_catalog_and_typed_errors_on_any_target() {
     let env = Env::start().await;
     let c = env.client();
 
-    let check = sdk_runtime::version::check_contract(c.runtime())
-        .await
-        .expect("version and capabilities");
+    let check = c.check_contract().await.expect("version and capabilities");
     println!(
         "target contract revision {:?} (SDK {}), canonical operation responses {:?}",
         check.deployed_revision,
         cloud_sdk::CONTRACT_REVISION,
-        check.canonical_operation_responses
+        check.feature("canonical_operation_responses")
     );
     if check.differs() {
         eprintln!("warning: the target reports a different contract revision");
@@ -63,6 +61,10 @@ async fn contract_catalog_and_typed_errors_on_any_target() {
         .await
         .expect_err("unsupported region");
     assert_eq!(err.status(), Some(400), "{err}");
-    assert_eq!(err.code(), Some(&ErrorCode::UnsupportedRegion), "{err}");
+    assert_eq!(
+        err.error_code(),
+        Some(ErrorCode::UnsupportedRegion),
+        "{err}"
+    );
     assert!(err.request_id().is_some());
 }
