@@ -15,11 +15,11 @@ use serde_json::Value;
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
 
+use crate::async_operations::{OpStatus, Progression};
 use crate::auth::{AuthInput, AuthStore, Credential, check_scopes};
 use crate::errors::ApiError;
 use crate::faults::{Fault, FaultPlan, FaultTarget};
 use crate::idempotency::{Begin, IdempotencyStore, StoredResponse, fingerprint};
-use crate::operations::{OpStatus, Progression};
 use crate::ratelimit::{RateLimiter, Verdict};
 use crate::seed::SeededCredentials;
 use crate::spec::{Operation, Spec};
@@ -479,7 +479,7 @@ async fn run(
     let rid = request_id.to_owned();
     let job = tokio::spawn(async move {
         let inner = task_inner;
-        let handler = crate::ops::handler_for(&ctx.op.key);
+        let handler = crate::handlers::handler_for(&ctx.op.key);
         let result = handler(&inner, &ctx);
         if let Ok(reply) = &result {
             let errs = inner.validators.check_response(&ctx.op, &reply.body);

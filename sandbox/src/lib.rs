@@ -12,15 +12,15 @@
 #![deny(missing_docs)]
 
 pub mod app;
+pub mod async_operations;
 pub mod auth;
 pub mod errors;
 pub mod faults;
-pub mod handle;
+pub mod handlers;
 pub mod idempotency;
-pub mod operations;
-pub mod ops;
 pub mod pagination;
 pub mod ratelimit;
+pub mod sandbox;
 pub mod seed;
 pub mod spec;
 pub mod state;
@@ -28,8 +28,8 @@ pub mod synth;
 pub mod validate;
 
 pub use app::RequestRecord;
+pub use async_operations::{OpStatus, Progression};
 pub use auth::{Credential, Mode};
 pub use faults::{Fault, FaultTarget, Matcher, RandomFaults};
-pub use handle::{Sandbox, SandboxConfig};
-pub use operations::{OpStatus, Progression};
+pub use sandbox::{Sandbox, SandboxConfig};
 pub use seed::SeededCredentials;

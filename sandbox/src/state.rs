@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 use uuid::Uuid;
 
-use crate::operations::OperationRecord;
+use crate::async_operations::OperationRecord;
 
 /// Formats a timestamp as RFC 3339 with seconds and `Z`.
 pub fn ts(t: DateTime<Utc>) -> String {

@@ -265,7 +265,7 @@ async fn every_spec_operation_is_routed_and_reads_answer_their_schema() {
         assert_eq!(found.operation_id, op.operation_id);
     }
     // Every hand-written handler names an operation of the spec.
-    for (key, _) in cloud_sandbox::ops::HANDLERS {
+    for (key, _) in cloud_sandbox::handlers::HANDLERS {
         assert!(
             inner.spec.operations.iter().any(|o| &o.key == key),
             "{key} not in spec"

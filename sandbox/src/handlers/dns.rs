@@ -5,8 +5,8 @@ use chrono::Utc;
 use serde_json::{Value, json};
 
 use crate::app::{Ctx, Inner, Reply};
+use crate::async_operations::Progression;
 use crate::errors::ApiError;
-use crate::operations::Progression;
 use crate::state::{Zone, ts};
 
 /// `POST /v1/dns/zones`: existing zones are never overwritten; `dryRun` creates nothing.

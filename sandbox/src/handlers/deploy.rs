@@ -182,7 +182,7 @@ pub fn deploy(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     let result =
         json!({"service_ids": [service_id], "order_id": order_id, "invoice_id": invoice_id});
     let extra = json!({"service_ids": [service_id], "order_id": order_id, "invoice_id": invoice_id, "total": money(total), "currency": "EUR"});
-    Ok(crate::ops::operation_reply(
+    Ok(crate::handlers::operation_reply(
         inner, ctx, "deploy", result, links, extra,
     ))
 }

@@ -12,10 +12,10 @@ use tokio::sync::Notify;
 use uuid::Uuid;
 
 use crate::app::{Inner, RequestRecord};
+use crate::async_operations::{OpStatus, OperationRecord, Progression};
 use crate::auth::{AuthStore, Credential};
 use crate::faults::{Fault, FaultPlan, Matcher, RandomFaults};
 use crate::idempotency::IdempotencyStore;
-use crate::operations::{OpStatus, OperationRecord, Progression};
 use crate::ratelimit::RateLimiter;
 use crate::seed::{self, SeededCredentials};
 use crate::state::{DedicatedTask, Invoice, Order, Service, State, Transaction, Zone};

@@ -7,8 +7,8 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use crate::app::{Ctx, Inner, Reply};
+use crate::async_operations::Progression;
 use crate::errors::ApiError;
-use crate::operations::Progression;
 use crate::state::{DedicatedTask, money};
 
 /// `POST /v1/dedicated/deployments`: creates an unpaid order and invoice.
@@ -52,7 +52,7 @@ pub fn deploy(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
             .unwrap_or_default();
         price * Decimal::from(body["billing"]["count"].as_u64().unwrap_or(1)) + setup
     };
-    let (order, invoice) = crate::ops::billing::create_unpaid(
+    let (order, invoice) = crate::handlers::billing::create_unpaid(
         inner,
         "dedicated",
         total,
@@ -77,7 +77,7 @@ pub fn deploy(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
 }
 
 fn dedicated_service(inner: &Inner, ctx: &Ctx) -> Result<Uuid, ApiError> {
-    let s = crate::ops::require_service(inner, ctx.pn(0))?;
+    let s = crate::handlers::require_service(inner, ctx.pn(0))?;
     if s.kind != "dedicated" {
         return Err(ApiError::not_found("Dedicated service"));
     }

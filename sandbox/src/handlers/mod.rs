@@ -4,8 +4,8 @@
 use serde_json::{Map, Value, json};
 
 use crate::app::{Ctx, Handler, Inner, Reply};
+use crate::async_operations::OperationRecord;
 use crate::errors::ApiError;
-use crate::operations::OperationRecord;
 
 pub mod billing;
 pub mod catalog;
