@@ -38,7 +38,7 @@ pub struct Shared {
 
 impl Shared {
     /// A sandbox serving `spec` with this initial state and edge.
-    pub fn new(
+    pub(crate) fn new(
         spec: Arc<Spec>,
         validators: Arc<Validators>,
         seeded: SeededCredentials,

@@ -38,6 +38,10 @@ pub(super) fn claim_idempotency_key(
     }
 }
 
+/// A handler's outcome: its serialized reply, or its error (answered after the faults that
+/// strike after commit).
+pub(super) type Outcome = Result<StoredResponse, ApiError>;
+
 /// Runs the handler in its own task, so a write completes (and its idempotent response is
 /// stored) even if the client goes away; a `Delay` fault holds the answer back.
 pub(super) async fn dispatch(
@@ -45,10 +49,10 @@ pub(super) async fn dispatch(
     ctx: Ctx,
     claim: Option<StoreKey>,
     fault: Option<Fault>,
-) -> Result<Result<StoredResponse, ApiError>, Stop> {
+) -> Result<Outcome, Stop> {
     let shared = shared.clone();
     let task = tokio::spawn(async move {
-        let sent = run_handler(&shared, &ctx).map(|reply| {
+        let outcome: Outcome = run_handler(&shared, &ctx).map(|reply| {
             audit_response(&shared, &ctx, &reply);
             StoredResponse {
                 status: reply.status,
@@ -62,9 +66,9 @@ pub(super) async fn dispatch(
             shared
                 .state()
                 .idempotency
-                .finish(&key, sent.as_ref().ok().cloned());
+                .finish(&key, outcome.as_ref().ok().cloned());
         }
-        sent
+        outcome
     });
     task.await
         .map_err(|_| ApiError::service_unavailable(500).into())

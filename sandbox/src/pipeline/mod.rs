@@ -66,14 +66,13 @@ async fn steps(ex: &mut Exchange, conn: &Conn, req: Request<Body>) -> Result<Res
     let fault = admission::inject_fault(&shared, &req, ex.record())?;
     let (op, path_params) = admission::route(&shared, &req, ex.record())?;
     let cred = admission::authenticate(&shared, conn, &req, &op, ex.record())?;
-    let verdict = ex
-        .verdict
-        .insert(admission::count_request(&shared, cred.as_ref()));
-    admission::enforce_rate_limit(verdict)?;
+    let verdict = admission::count_request(&shared, cred.as_ref());
+    ex.verdict = Some(verdict);
+    admission::enforce_rate_limit(&verdict)?;
     admission::check_client_request_id(&req)?;
     let ctx = admission::validate(&shared, &req, op, path_params, cred)?;
     let claim = commit::claim_idempotency_key(&shared, &req, &ctx)?;
-    let sent = commit::dispatch(&shared, ctx, claim, fault.clone()).await?;
+    let outcome = commit::dispatch(&shared, ctx, claim, fault.clone()).await?;
     commit::fault_after_commit(conn, fault.as_ref()).await?;
-    Ok(response::stored(&sent?))
+    Ok(response::stored(&outcome?))
 }
