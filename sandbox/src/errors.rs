@@ -92,6 +92,12 @@ impl ApiError {
         )
     }
 
+    /// 429 `rate_limited` with `Retry-After` seconds.
+    pub fn rate_limited(retry_after: u64) -> Self {
+        Self::new(429, "rate_limited", "The key reached its request limit.")
+            .with_retry_after(retry_after)
+    }
+
     /// Sets `Retry-After`.
     #[must_use]
     pub fn with_retry_after(mut self, seconds: u64) -> Self {

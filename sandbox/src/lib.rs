@@ -9,27 +9,34 @@
 //! # let _ = (url, bearer);
 //! # }
 //! ```
+//!
+//! A request goes from the accept loop (`server`) through the named steps of the `pipeline`
+//! (faults, routing, authentication, rate limit, validation, idempotency) to the handler that
+//! [`handlers::HANDLERS`] lists for its `operationId`. What a sandbox holds is in [`shared`].
 #![deny(missing_docs)]
 
-pub mod app;
+pub mod async_operations;
 pub mod auth;
 pub mod errors;
 pub mod faults;
-pub mod handle;
+pub mod handlers;
 pub mod idempotency;
-pub mod operations;
-pub mod ops;
+pub mod journal;
 pub mod pagination;
+mod pipeline;
 pub mod ratelimit;
+pub mod sandbox;
 pub mod seed;
+mod server;
+pub mod shared;
 pub mod spec;
 pub mod state;
 pub mod synth;
 pub mod validate;
 
-pub use app::RequestRecord;
+pub use async_operations::{OpStatus, Progression};
 pub use auth::{Credential, Mode};
 pub use faults::{Fault, FaultTarget, Matcher, RandomFaults};
-pub use handle::{Sandbox, SandboxConfig};
-pub use operations::{OpStatus, Progression};
+pub use journal::RequestRecord;
+pub use sandbox::{Sandbox, SandboxConfig};
 pub use seed::SeededCredentials;

@@ -43,7 +43,7 @@ async fn main() {
     println!("cloud-sandbox listening on {}", sandbox.base_url());
     println!(
         "operations in spec: {}",
-        sandbox.inner().spec.operations.len()
+        sandbox.shared().spec.operations.len()
     );
     let creds = sandbox.credentials();
     for (role, c) in [

@@ -46,8 +46,6 @@ pub struct Operation {
     pub method: String,
     /// Path template, e.g. `/v1/dns/zones/{name}`.
     pub path: String,
-    /// Path template with every parameter written `{}`; the key hand-written handlers use.
-    pub key: String,
     /// Security requirements (alternatives); each maps scheme name → required scopes.
     /// `None` means no authentication is needed.
     pub security: Option<Vec<HashMap<String, Vec<String>>>>,
@@ -97,20 +95,6 @@ pub struct Spec {
 /// Escapes one JSON pointer token.
 pub fn pointer_token(s: &str) -> String {
     s.replace('~', "~0").replace('/', "~1")
-}
-
-/// Replaces every `{param}` with `{}`.
-pub fn normalize_template(path: &str) -> String {
-    path.split('/')
-        .map(|s| {
-            if s.starts_with('{') && s.ends_with('}') {
-                "{}"
-            } else {
-                s
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("/")
 }
 
 fn derived_operation_id(method: &str, path: &str) -> String {
@@ -171,7 +155,6 @@ impl Spec {
                     let security = parse_security(op.get("security").or(global_security.as_ref()));
                     operations.push(Operation {
                         operation_id,
-                        key: format!("{upper} {}", normalize_template(path)),
                         method: upper,
                         path: path.clone(),
                         security,
@@ -415,7 +398,6 @@ paths:
         let (op, params) = spec.route("GET", "/v1/ssh/keys/a%20b").unwrap();
         assert_eq!(op.operation_id, "sshKey");
         assert_eq!(params["id"], "a b");
-        assert_eq!(op.key, "GET /v1/ssh/keys/{}");
         assert_eq!(op.scopes(), vec!["ssh.read".to_owned()]);
     }
 }

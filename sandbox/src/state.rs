@@ -1,5 +1,6 @@
-//! The account ledger: balance, catalog, services, orders, invoices, transactions, zones,
-//! dedicated tasks, DNSSEC state and per-idempotency-key counts of applied writes.
+//! The account state, everything the API remembers: balance, catalog, services, orders,
+//! invoices, transactions, zones, dedicated tasks, DNSSEC state, credentials, idempotent writes,
+//! operations and the per-idempotency-key counts of applied writes.
 
 use std::collections::HashMap;
 
@@ -9,7 +10,10 @@ use serde::Serialize;
 use serde_json::Value;
 use uuid::Uuid;
 
-use crate::operations::OperationRecord;
+use crate::async_operations::{OperationRecord, OperationSettings};
+use crate::auth::AuthStore;
+use crate::errors::ApiError;
+use crate::idempotency::IdempotencyStore;
 
 /// Formats a timestamp as RFC 3339 with seconds and `Z`.
 pub fn ts(t: DateTime<Utc>) -> String {
@@ -215,7 +219,7 @@ impl DedicatedTask {
     }
 }
 
-/// The whole mutable state of one sandbox.
+/// The whole account state of one sandbox; handlers run with it locked.
 #[derive(Debug, Default)]
 pub struct State {
     /// Account balance.
@@ -242,6 +246,12 @@ pub struct State {
     pub ssh_keys: Vec<Value>,
     /// Asynchronous operations.
     pub operations: Vec<OperationRecord>,
+    /// How new operations advance and end (set by tests).
+    pub operation_settings: OperationSettings,
+    /// API credentials and the signed-mode nonces already seen.
+    pub auth: AuthStore,
+    /// Idempotent writes: stored responses and operation lookup identities.
+    pub idempotency: IdempotencyStore,
     /// Dedicated tasks.
     pub tasks: Vec<DedicatedTask>,
     /// DNSSEC state per domain service id/name: (state, polls).
@@ -264,6 +274,56 @@ impl State {
         self.services
             .iter()
             .find(|s| s.status != "terminated" && s.hostname.eq_ignore_ascii_case(&name))
+    }
+
+    /// The service a path parameter names, else 404 `not_found`.
+    pub fn require_service(&self, selector: &str) -> Result<&Service, ApiError> {
+        self.find_service(selector)
+            .ok_or_else(|| ApiError::not_found("Service"))
+    }
+
+    /// Counts one applied write under an idempotency key.
+    pub fn count_applied_write(&mut self, key: &str) {
+        *self.applied.entry(key.to_owned()).or_default() += 1;
+        self.writes += 1;
+    }
+
+    /// Creates an unpaid order (`draft` status for drafts) and its invoice; nothing is charged.
+    pub fn create_unpaid_order(
+        &mut self,
+        kind: &str,
+        total: Decimal,
+        currency: &str,
+        items: Value,
+        key: Option<String>,
+    ) -> (Order, Invoice) {
+        let now = Utc::now();
+        let (order_id, invoice_id) = (Uuid::new_v4(), Uuid::new_v4());
+        let invoice = Invoice {
+            id: invoice_id,
+            number: format!("INV-{}", 100_000 + self.invoices.len()),
+            status: "unpaid".into(),
+            order_id: Some(order_id),
+            total,
+            paid: Decimal::ZERO,
+            currency: currency.into(),
+            created_at: now,
+        };
+        let order = Order {
+            id: order_id,
+            status: if kind == "draft" { "draft" } else { "unpaid" }.into(),
+            kind: kind.into(),
+            total,
+            currency: currency.into(),
+            invoice_id: Some(invoice_id),
+            service_ids: Vec::new(),
+            items,
+            idempotency_key: key,
+            created_at: now,
+        };
+        self.invoices.push(invoice.clone());
+        self.orders.push(order.clone());
+        (order, invoice)
     }
 
     /// Records a balance debit.

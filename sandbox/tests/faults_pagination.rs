@@ -255,7 +255,7 @@ fn sample_path(template: &str) -> String {
 #[tokio::test]
 async fn every_spec_operation_is_routed_and_reads_answer_their_schema() {
     let env = Env::new().await;
-    let inner = env.sb.inner().clone();
+    let inner = env.sb.shared().clone();
     assert!(inner.spec.operations.len() >= 50);
     for op in &inner.spec.operations {
         let (found, _) = inner
@@ -265,10 +265,10 @@ async fn every_spec_operation_is_routed_and_reads_answer_their_schema() {
         assert_eq!(found.operation_id, op.operation_id);
     }
     // Every hand-written handler names an operation of the spec.
-    for (key, _) in cloud_sandbox::ops::HANDLERS {
+    for (id, _) in cloud_sandbox::handlers::HANDLERS {
         assert!(
-            inner.spec.operations.iter().any(|o| &o.key == key),
-            "{key} not in spec"
+            inner.spec.operations.iter().any(|o| o.operation_id == *id),
+            "{id} not in spec"
         );
     }
     // Reads that need no path parameters answer 200 with a body valid against the spec.

@@ -2,20 +2,20 @@
 
 use serde_json::Value;
 
-use crate::app::{Ctx, Inner, Reply};
+use super::{Ctx, Reply};
 use crate::errors::ApiError;
 use crate::pagination;
+use crate::state::State;
 
 /// `GET /v1/regions`.
-pub fn regions(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let items = inner.state.lock().unwrap().regions.clone();
-    Ok(Reply::ok(pagination::offset(&items, &ctx.query)?))
+pub fn regions(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    Ok(Reply::ok(pagination::offset(&st.regions, &ctx.query)?))
 }
 
 /// `GET /v1/products` and `GET /v1/products/{region}`.
-pub fn products(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
+pub fn products(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     let path_region = ctx.path.get("region").map(|r| r.to_ascii_uppercase());
-    let query_region = ctx.q("region").map(str::to_ascii_uppercase);
+    let query_region = ctx.query_param("region").map(str::to_ascii_uppercase);
     if let (Some(p), Some(q)) = (&path_region, &query_region)
         && p != "ALL"
         && p != q
@@ -26,7 +26,6 @@ pub fn products(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
         ));
     }
     let region = path_region.filter(|r| r != "ALL").or(query_region);
-    let st = inner.state.lock().unwrap();
     if let Some(r) = &region
         && !st.regions.iter().any(|x| x["id"] == r.as_str())
     {
@@ -40,30 +39,30 @@ pub fn products(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
         .products
         .iter()
         .filter(|p| region.as_ref().is_none_or(|r| p["region"] == r.as_str()))
-        .filter(|p| ctx.q("product_code").is_none_or(|c| p["product_code"] == c))
-        .filter(|p| ctx.q("type").is_none_or(|t| p["type"] == t))
+        .filter(|p| {
+            ctx.query_param("product_code")
+                .is_none_or(|c| p["product_code"] == c)
+        })
+        .filter(|p| ctx.query_param("type").is_none_or(|t| p["type"] == t))
         .cloned()
         .collect();
     Ok(Reply::ok(pagination::offset(&items, &ctx.query)?))
 }
 
 /// `GET /v1/dedicated/images`.
-pub fn images(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let items: Vec<Value> = inner
-        .state
-        .lock()
-        .unwrap()
+pub fn images(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let items: Vec<Value> = st
         .images
         .iter()
         .filter(|i| {
-            ctx.q("region").is_none_or(|r| {
+            ctx.query_param("region").is_none_or(|r| {
                 i["region"]
                     .as_str()
                     .is_some_and(|x| x.eq_ignore_ascii_case(r))
             })
         })
         .filter(|i| {
-            ctx.q("configuration_code")
+            ctx.query_param("configuration_code")
                 .is_none_or(|c| i["configuration_code"] == c)
         })
         .cloned()

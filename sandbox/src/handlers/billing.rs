@@ -6,18 +6,17 @@ use rust_decimal::Decimal;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::app::{Ctx, Inner, Reply};
+use super::{Ctx, Reply};
 use crate::errors::ApiError;
 use crate::pagination;
-use crate::state::{Invoice, Order, Service, money};
+use crate::state::{Service, State, money};
 
 /// `POST /v1/billing/invoices/{id}/pay`.
-pub fn pay_invoice(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
+pub fn pay_invoice(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     let id: Uuid = ctx
-        .pn(0)
+        .param("id")
         .parse()
         .map_err(|_| ApiError::not_found("Invoice"))?;
-    let mut st = inner.state.lock().unwrap();
     let idx = st
         .invoices
         .iter()
@@ -26,8 +25,12 @@ pub fn pay_invoice(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     let remaining = st.invoices[idx].remaining();
     let pay_now = remaining.min(st.balance.max(Decimal::ZERO));
     if pay_now > Decimal::ZERO {
-        let key = ctx.idem_key.clone();
-        st.debit(pay_now, "invoice_payment", Some(id), key.as_deref());
+        st.debit(
+            pay_now,
+            "invoice_payment",
+            Some(id),
+            ctx.idem_key.as_deref(),
+        );
         st.invoices[idx].paid += pay_now;
     }
     let fully_paid = st.invoices[idx].remaining().is_zero();
@@ -37,42 +40,10 @@ pub fn pay_invoice(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
         let order_id = st.invoices[idx].order_id;
         if let Some(oi) = order_id.and_then(|o| st.orders.iter().position(|x| x.id == o)) {
             st.orders[oi].status = "paid".into();
-            if st.orders[oi].kind == "dedicated" && st.orders[oi].service_ids.is_empty() {
-                let sid = Uuid::new_v4();
-                let host = st.orders[oi].items["hostname"]
-                    .as_str()
-                    .unwrap_or("dedicated.sandbox.test")
-                    .to_owned();
-                let region = st.orders[oi].items["region_code"]
-                    .as_str()
-                    .unwrap_or("DE")
-                    .to_owned();
-                let sku = st.orders[oi].items["configuration_code"]
-                    .as_str()
-                    .unwrap_or("dedicated")
-                    .to_owned();
-                st.orders[oi].service_ids.push(sid);
-                st.services.push(Service {
-                    id: sid,
-                    status: "active".into(),
-                    display_name: format!("dedicated {sku}"),
-                    hostname: host,
-                    kind: "dedicated".into(),
-                    created_at: Utc::now(),
-                    billing_unit: "MONTH".into(),
-                    billing_count: 1,
-                    sku,
-                    ipv4: "192.0.2.200".into(),
-                    region,
-                });
-                created.push(sid);
-            }
-            if st.orders[oi].kind == "draft" && st.orders[oi].service_ids.is_empty() {
-                created.extend(provision_draft(&mut st, oi));
-            }
+            created = provision_paid_order(st, oi);
         }
     }
-    let inv = st.invoices[idx].clone();
+    let inv = &st.invoices[idx];
     Ok(Reply::ok(json!({
         "ok": true,
         "paidNow": money(pay_now),
@@ -91,9 +62,48 @@ pub fn pay_invoice(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     })))
 }
 
+/// Provisions what a fully paid order bought, once: the dedicated server of a dedicated
+/// deployment, the services of a draft order. Returns the new service ids.
+fn provision_paid_order(st: &mut State, order_index: usize) -> Vec<Uuid> {
+    let order = &st.orders[order_index];
+    if !order.service_ids.is_empty() {
+        return Vec::new();
+    }
+    match order.kind.as_str() {
+        "dedicated" => vec![provision_dedicated(st, order_index)],
+        "draft" => provision_draft(st, order_index),
+        _ => Vec::new(),
+    }
+}
+
+/// Paying a dedicated deployment's invoice creates its active server; returns its id.
+fn provision_dedicated(st: &mut State, order_index: usize) -> Uuid {
+    let items = &st.orders[order_index].items;
+    let field = |name: &str, default: &str| items[name].as_str().unwrap_or(default).to_owned();
+    let host = field("hostname", "dedicated.sandbox.test");
+    let region = field("region_code", "DE");
+    let sku = field("configuration_code", "dedicated");
+    let sid = Uuid::new_v4();
+    st.orders[order_index].service_ids.push(sid);
+    st.services.push(Service {
+        id: sid,
+        status: "active".into(),
+        display_name: format!("dedicated {sku}"),
+        hostname: host,
+        kind: "dedicated".into(),
+        created_at: Utc::now(),
+        billing_unit: "MONTH".into(),
+        billing_count: 1,
+        sku,
+        ipv4: "192.0.2.200".into(),
+        region,
+    });
+    sid
+}
+
 /// Paying a draft order in full provisions one active service per ordered unit (capped at 10
 /// per line); returns their ids.
-fn provision_draft(st: &mut crate::state::State, order_index: usize) -> Vec<Uuid> {
+fn provision_draft(st: &mut State, order_index: usize) -> Vec<Uuid> {
     let lines = st.orders[order_index]
         .items
         .as_array()
@@ -139,75 +149,28 @@ fn provision_draft(st: &mut crate::state::State, order_index: usize) -> Vec<Uuid
     created
 }
 
-/// Creates an unpaid order and its invoice; nothing is charged. Returns (order, invoice).
-pub fn create_unpaid(
-    inner: &Inner,
-    kind: &str,
-    total: Decimal,
-    currency: &str,
-    items: Value,
-    key: Option<String>,
-) -> (Order, Invoice) {
-    let mut st = inner.state.lock().unwrap();
-    let now = Utc::now();
-    let (order_id, invoice_id) = (Uuid::new_v4(), Uuid::new_v4());
-    let invoice = Invoice {
-        id: invoice_id,
-        number: format!("INV-{}", 100_000 + st.invoices.len()),
-        status: "unpaid".into(),
-        order_id: Some(order_id),
-        total,
-        paid: Decimal::ZERO,
-        currency: currency.into(),
-        created_at: now,
-    };
-    let order = Order {
-        id: order_id,
-        status: if kind == "draft" {
-            "draft".into()
-        } else {
-            "unpaid".into()
-        },
-        kind: kind.into(),
-        total,
-        currency: currency.into(),
-        invoice_id: Some(invoice_id),
-        service_ids: Vec::new(),
-        items,
-        idempotency_key: key,
-        created_at: now,
-    };
-    st.invoices.push(invoice.clone());
-    st.orders.push(order.clone());
-    (order, invoice)
-}
-
 /// `POST /v1/billing/orders/draft`: an unpaid order and invoice; never charges.
-pub fn draft_order(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
+pub fn draft_order(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     let body = ctx.body.clone().unwrap_or_else(|| json!({}));
     let currency = body["currency"].as_str().unwrap_or("EUR").to_owned();
     let mut total = Decimal::ZERO;
-    {
-        let st = inner.state.lock().unwrap();
-        for item in body["items"].as_array().into_iter().flatten() {
-            let variant = item["variant_id"].as_str().unwrap_or_default();
-            let product = st
-                .products
-                .iter()
-                .find(|p| p["variant_id"] == variant)
-                .ok_or_else(|| {
-                    ApiError::new(400, "order_config_invalid", "Unknown product variant.")
-                })?;
-            let price: Decimal = product["price"]
-                .as_str()
-                .unwrap_or("0")
-                .parse()
-                .unwrap_or_default();
-            total += price * Decimal::from(item["qty"].as_u64().unwrap_or(1));
-        }
+    for item in body["items"].as_array().into_iter().flatten() {
+        let variant = item["variant_id"].as_str().unwrap_or_default();
+        let product = st
+            .products
+            .iter()
+            .find(|p| p["variant_id"] == variant)
+            .ok_or_else(|| {
+                ApiError::new(400, "order_config_invalid", "Unknown product variant.")
+            })?;
+        let price: Decimal = product["price"]
+            .as_str()
+            .unwrap_or("0")
+            .parse()
+            .unwrap_or_default();
+        total += price * Decimal::from(item["qty"].as_u64().unwrap_or(1));
     }
-    let (order, invoice) = create_unpaid(
-        inner,
+    let (order, invoice) = st.create_unpaid_order(
         "draft",
         total,
         &currency,
@@ -226,46 +189,28 @@ pub fn draft_order(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
 }
 
 /// `GET /v1/billing/services`: page model.
-pub fn billing_services(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let items: Vec<Value> = inner
-        .state
-        .lock()
-        .unwrap()
-        .services
-        .iter()
-        .map(Service::to_json)
-        .collect();
+pub fn billing_services(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let items: Vec<Value> = st.services.iter().map(Service::to_json).collect();
     Ok(Reply::ok(pagination::page(&items, &ctx.query)?))
 }
 
 /// `GET /v1/billing/transactions`: page model, newest first.
-pub fn transactions(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let items: Vec<Value> = inner
-        .state
-        .lock()
-        .unwrap()
-        .transactions
-        .iter()
-        .rev()
-        .map(|t| t.to_json())
-        .collect();
+pub fn transactions(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let items: Vec<Value> = st.transactions.iter().rev().map(|t| t.to_json()).collect();
     Ok(Reply::ok(pagination::page(&items, &ctx.query)?))
 }
 
 /// `GET /v1/services`: page model; default statuses active and suspended; filters before paging.
-pub fn services(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let statuses: Vec<String> = match (ctx.q("statuses"), ctx.q("status")) {
+pub fn services(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let statuses: Vec<String> = match (ctx.query_param("statuses"), ctx.query_param("status")) {
         (Some(s), _) | (None, Some(s)) => s.split(',').map(str::to_owned).collect(),
         _ => vec!["active".into(), "suspended".into()],
     };
     let types: Option<Vec<String>> = ctx
-        .q("type")
+        .query_param("type")
         .map(|t| t.split(',').map(str::to_owned).collect());
     let all = statuses.iter().any(|s| s == "all");
-    let items: Vec<Value> = inner
-        .state
-        .lock()
-        .unwrap()
+    let items: Vec<Value> = st
         .services
         .iter()
         .filter(|s| all || statuses.contains(&s.status))

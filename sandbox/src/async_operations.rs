@@ -58,6 +58,24 @@ pub enum Progression {
     Manual,
 }
 
+/// How new operations behave, as tests set it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OperationSettings {
+    /// How operations and tasks advance.
+    pub progression: Progression,
+    /// The terminal status new operations reach.
+    pub outcome: OpStatus,
+}
+
+impl Default for OperationSettings {
+    fn default() -> Self {
+        Self {
+            progression: Progression::PerPoll,
+            outcome: OpStatus::Succeeded,
+        }
+    }
+}
+
 /// One asynchronous operation.
 #[derive(Clone, Debug, Serialize)]
 pub struct OperationRecord {

@@ -3,21 +3,20 @@
 use serde_json::json;
 use uuid::Uuid;
 
-use crate::app::{Ctx, Inner, Reply};
+use super::{Ctx, Reply};
 use crate::errors::ApiError;
+use crate::state::State;
 
 /// `POST /v1/ssh/keys/generate`: the saved key and its private key, returned once.
 ///
 /// The reference does not show this response's members; the sandbox answers `key` (an SSH key
 /// record of reference 2.5) and `private_key`, names of its own choosing.
-pub fn generate(_inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
+pub fn generate(_: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     let body = ctx.body.clone().unwrap_or_default();
     let id = Uuid::new_v4();
     let now = chrono::Utc::now().to_rfc3339();
     let algorithm = body["algorithm"].as_str().unwrap_or("ed25519");
-    Ok(Reply {
-        status: ctx.op.success.0,
-        body: json!({
+    Ok(ctx.success(json!({
             "ok": true,
             "key": {
                 "id": id,
@@ -33,6 +32,5 @@ pub fn generate(_inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
                 "-----BEGIN OPENSSH PRIVATE KEY-----\nsandbox-{}\n-----END OPENSSH PRIVATE KEY-----\n",
                 id.simple()
             ),
-        }),
-    })
+    })))
 }

@@ -6,13 +6,13 @@ use rust_decimal::Decimal;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::app::{Ctx, Inner, Reply};
+use super::{Ctx, Reply};
+use crate::async_operations::Progression;
 use crate::errors::ApiError;
-use crate::operations::Progression;
-use crate::state::{DedicatedTask, money};
+use crate::state::{DedicatedTask, State, money};
 
 /// `POST /v1/dedicated/deployments`: creates an unpaid order and invoice.
-pub fn deploy(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
+pub fn deploy(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     let body = ctx.body.clone().unwrap_or_default();
     let cfg = body["configuration_code"]
         .as_str()
@@ -22,7 +22,6 @@ pub fn deploy(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     let os = body["os_profile_id"].as_i64().unwrap_or_default();
     let currency = body["currency"].as_str().unwrap_or("EUR").to_owned();
     let total = {
-        let st = inner.state.lock().unwrap();
         let product = st
             .products
             .iter()
@@ -52,17 +51,14 @@ pub fn deploy(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
             .unwrap_or_default();
         price * Decimal::from(body["billing"]["count"].as_u64().unwrap_or(1)) + setup
     };
-    let (order, invoice) = crate::ops::billing::create_unpaid(
-        inner,
+    let (order, invoice) = st.create_unpaid_order(
         "dedicated",
         total,
         &currency,
         body.clone(),
         ctx.idem_key.clone(),
     );
-    Ok(Reply {
-        status: ctx.op.success.0,
-        body: json!({
+    Ok(ctx.success(json!({
             "ok": true,
             "orderId": order.id,
             "invoiceId": invoice.id,
@@ -72,12 +68,12 @@ pub fn deploy(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
             "status": "unpaid",
             "deploymentStatusUrl": format!("/v1/billing/orders/{}", order.id),
             "message": "Deployment created unpaid; provisioning starts after payment and any approval.",
-        }),
-    })
+    })))
 }
 
-fn dedicated_service(inner: &Inner, ctx: &Ctx) -> Result<Uuid, ApiError> {
-    let s = crate::ops::require_service(inner, ctx.pn(0))?;
+/// The dedicated server the `serviceId` parameter names.
+fn dedicated_service(st: &State, ctx: &Ctx) -> Result<Uuid, ApiError> {
+    let s = st.require_service(ctx.param("serviceId"))?;
     if s.kind != "dedicated" {
         return Err(ApiError::not_found("Dedicated service"));
     }
@@ -85,8 +81,8 @@ fn dedicated_service(inner: &Inner, ctx: &Ctx) -> Result<Uuid, ApiError> {
 }
 
 /// `POST /v1/dedicated/{serviceId}/password-reset`: returns a task.
-pub fn password_reset(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let service_id = dedicated_service(inner, ctx)?;
+pub fn password_reset(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let service_id = dedicated_service(st, ctx)?;
     let now = Utc::now();
     let task = DedicatedTask {
         id: Uuid::new_v4(),
@@ -99,7 +95,7 @@ pub fn password_reset(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
         updated_at: now,
     };
     let out = json!({"ok": true, "task": task.to_json()});
-    inner.state.lock().unwrap().tasks.push(task);
+    st.tasks.push(task);
     Ok(Reply::ok(out))
 }
 
@@ -125,9 +121,8 @@ fn advance(task: &mut DedicatedTask, rule: Progression) {
 }
 
 /// `GET /v1/dedicated/{serviceId}/tasks`.
-pub fn tasks(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let sid = dedicated_service(inner, ctx)?;
-    let st = inner.state.lock().unwrap();
+pub fn tasks(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let sid = dedicated_service(st, ctx)?;
     let tasks: Vec<Value> = st
         .tasks
         .iter()
@@ -138,14 +133,13 @@ pub fn tasks(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
 }
 
 /// `GET /v1/dedicated/{serviceId}/tasks/{taskId}`: each read may advance the task.
-pub fn task(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let sid = dedicated_service(inner, ctx)?;
-    let rule = *inner.progression.lock().unwrap();
-    let mut st = inner.state.lock().unwrap();
+pub fn task(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let sid = dedicated_service(st, ctx)?;
+    let rule = st.operation_settings.progression;
     let t = st
         .tasks
         .iter_mut()
-        .find(|t| t.service_id == sid && t.id.to_string() == ctx.pn(1))
+        .find(|t| t.service_id == sid && t.id.to_string() == ctx.param("taskId"))
         .ok_or_else(|| ApiError::not_found("Task"))?;
     advance(t, rule);
     Ok(Reply::ok(json!({"ok": true, "task": t.to_json()})))

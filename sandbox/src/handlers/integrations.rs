@@ -5,23 +5,24 @@ use chrono::{Duration, Utc};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::app::{Ctx, Inner, Reply};
+use super::{Ctx, Reply};
 use crate::auth::{Credential, Mode};
 use crate::errors::ApiError;
 use crate::pagination;
+use crate::state::State;
 
 /// The published contract revision.
 pub const CONTRACT_REVISION: &str = "2026-10-07.1";
 
 /// `GET /v1/version`.
-pub fn version(_: &Inner, _: &Ctx) -> Result<Reply, ApiError> {
+pub fn version(_: &mut State, _: &Ctx) -> Result<Reply, ApiError> {
     Ok(Reply::ok(
         json!({"ok": true, "version": "v1", "contract_revision": CONTRACT_REVISION, "server": "cloud-sandbox"}),
     ))
 }
 
 /// `GET /v1/capabilities`.
-pub fn capabilities(_: &Inner, _: &Ctx) -> Result<Reply, ApiError> {
+pub fn capabilities(_: &mut State, _: &Ctx) -> Result<Reply, ApiError> {
     Ok(Reply::ok(json!({
         "ok": true,
         "canonical_operation_responses": true,
@@ -31,12 +32,10 @@ pub fn capabilities(_: &Inner, _: &Ctx) -> Result<Reply, ApiError> {
 }
 
 /// `GET /v1/api-credentials`: cursor model, at most 100 per page.
-pub fn list_credentials(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let include_revoked = ctx.q("include_revoked") == Some("true");
-    let items: Vec<Value> = inner
+pub fn list_credentials(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let include_revoked = ctx.query_param("include_revoked") == Some("true");
+    let items: Vec<Value> = st
         .auth
-        .lock()
-        .unwrap()
         .credentials
         .iter()
         .filter(|c| include_revoked || c.revoked_at.is_none())
@@ -46,7 +45,7 @@ pub fn list_credentials(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
 }
 
 /// `POST /v1/api-credentials`: scopes and CIDRs cannot exceed the issuer's.
-pub fn create_credential(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
+pub fn create_credential(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     let body = ctx.body.clone().unwrap_or_default();
     let issuer = ctx
         .cred
@@ -90,18 +89,15 @@ pub fn create_credential(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
         last_used_ip: None,
     };
     let out = json!({"ok": true, "item": cred.to_json(), "secret": cred.secret});
-    inner.auth.lock().unwrap().insert(cred);
-    Ok(Reply {
-        status: ctx.op.success.0,
-        body: out,
-    })
+    st.auth.insert(cred);
+    Ok(ctx.success(out))
 }
 
 /// `GET /v1/api-credentials/{id}`.
-pub fn get_credential(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let id = ctx.pn(0);
-    let auth = inner.auth.lock().unwrap();
-    let c = auth
+pub fn get_credential(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let id = ctx.param("id");
+    let c = st
+        .auth
         .credentials
         .iter()
         .find(|c| c.id.to_string() == id)
@@ -109,9 +105,9 @@ pub fn get_credential(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     Ok(Reply::ok(json!({"ok": true, "item": c.to_json()})))
 }
 
-fn poll(inner: &Inner, id: &str) -> Result<Value, ApiError> {
-    let rule = *inner.progression.lock().unwrap();
-    let mut st = inner.state.lock().unwrap();
+/// Reads an operation's envelope; the read may advance it.
+fn poll(st: &mut State, id: &str) -> Result<Value, ApiError> {
+    let rule = st.operation_settings.progression;
     let op = st
         .operations
         .iter_mut()
@@ -128,34 +124,32 @@ fn poll(inner: &Inner, id: &str) -> Result<Value, ApiError> {
 }
 
 /// `GET /v1/operations/{operationId}`: the canonical envelope; each poll may advance it.
-pub fn get_operation(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    Ok(Reply::ok(poll(inner, ctx.pn(0))?))
+pub fn get_operation(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    Ok(Reply::ok(poll(st, ctx.param("operationId"))?))
 }
 
 /// `GET /v1/operations?idempotency_key&method&path&credential_id`.
-pub fn lookup_operation(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
+pub fn lookup_operation(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     let key = ctx
-        .q("idempotency_key")
+        .query_param("idempotency_key")
         .ok_or_else(|| ApiError::invalid_field("query.idempotency_key", "is required"))?;
-    let method = ctx.q("method").map(str::to_ascii_uppercase);
-    let path = ctx.q("path");
+    let method = ctx.query_param("method").map(str::to_ascii_uppercase);
+    let path = ctx.query_param("path");
     if method.is_some() != path.is_some() {
         return Err(ApiError::invalid_field(
             "query.path",
             "method and path must be supplied together",
         ));
     }
-    let credential: Option<Uuid> = match ctx.q("credential_id") {
+    let credential: Option<Uuid> = match ctx.query_param("credential_id") {
         Some(c) => Some(
             c.parse()
                 .map_err(|_| ApiError::invalid_field("query.credential_id", "must be a uuid"))?,
         ),
         None => None,
     };
-    let mut ids: Vec<String> = inner
-        .idem
-        .lock()
-        .unwrap()
+    let mut ids: Vec<String> = st
+        .idempotency
         .identities
         .iter()
         .filter(|i| i.key == key)
@@ -171,7 +165,7 @@ pub fn lookup_operation(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
             "operation_not_found",
             "No recoverable identity for this lookup; this does not prove the write never ran.",
         )),
-        [one] => Ok(Reply::ok(poll(inner, one)?)),
+        [one] => Ok(Reply::ok(poll(st, one)?)),
         _ => Err(ApiError::new(
             409,
             "operation_lookup_ambiguous",

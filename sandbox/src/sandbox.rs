@@ -2,7 +2,7 @@
 //! control and ledger inspection for tests.
 
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
@@ -11,14 +11,16 @@ use tokio::net::TcpListener;
 use tokio::sync::Notify;
 use uuid::Uuid;
 
-use crate::app::{Inner, RequestRecord};
-use crate::auth::{AuthStore, Credential};
-use crate::faults::{Fault, FaultPlan, Matcher, RandomFaults};
-use crate::idempotency::IdempotencyStore;
-use crate::operations::{OpStatus, OperationRecord, Progression};
+use crate::async_operations::{OpStatus, OperationRecord, Progression};
+use crate::auth::Credential;
+use crate::faults::{Fault, Matcher, RandomFaults};
+use crate::journal::RequestRecord;
 use crate::ratelimit::RateLimiter;
 use crate::seed::{self, SeededCredentials};
+use crate::shared::{Edge, Shared};
+use crate::spec::Spec;
 use crate::state::{DedicatedTask, Invoice, Order, Service, State, Transaction, Zone};
+use crate::validate::Validators;
 
 /// Start-up options.
 #[derive(Clone, Debug)]
@@ -53,7 +55,7 @@ impl Default for SandboxConfig {
 /// A running sandbox. Dropping it stops the server.
 #[derive(Debug)]
 pub struct Sandbox {
-    inner: Arc<Inner>,
+    shared: Arc<Shared>,
     addr: SocketAddr,
     shutdown: Arc<Notify>,
 }
@@ -72,45 +74,30 @@ impl Sandbox {
 
     /// Starts with `config`.
     pub async fn start_with(config: SandboxConfig) -> std::io::Result<Self> {
-        let (spec, validators) = match &config.spec_yaml {
-            None => (crate::spec::SPEC.clone(), crate::validate::EMBEDDED.clone()),
-            Some(text) => {
-                let spec = Arc::new(crate::spec::Spec::parse(text).map_err(std::io::Error::other)?);
-                let v = Arc::new(
-                    crate::validate::Validators::new(spec.clone())
-                        .map_err(std::io::Error::other)?,
-                );
-                (spec, v)
-            }
-        };
+        let (spec, validators) = contract(config.spec_yaml.as_deref())?;
+        let seeded = seed::credentials(config.seed);
         let mut state = State::default();
         seed::populate(&mut state, config.seed);
         state.balance = config.balance;
-        let seeded = seed::credentials(config.seed);
-        let mut auth = AuthStore::default();
+        state.operation_settings.progression = config.progression;
         for c in seeded.all() {
-            auth.insert(c.clone());
+            state.auth.insert(c.clone());
         }
-        let inner = Arc::new(Inner {
-            spec,
-            validators,
-            state: Mutex::new(state),
-            auth: Mutex::new(auth),
-            idem: Mutex::new(IdempotencyStore::default()),
-            faults: Mutex::new(FaultPlan::default()),
-            rate: Mutex::new(RateLimiter::new(config.rate_limit)),
-            progression: Mutex::new(config.progression),
-            outcome: Mutex::new(OpStatus::Succeeded),
-            seeded,
-            violations: Mutex::new(Vec::new()),
-            log: Mutex::new(Vec::new()),
-        });
+        let edge = Edge {
+            rate_limiter: RateLimiter::new(config.rate_limit),
+            ..Edge::default()
+        };
+        let shared = Arc::new(Shared::new(spec, validators, seeded, state, edge));
         let listener = TcpListener::bind(config.addr).await?;
         let addr = listener.local_addr()?;
         let shutdown = Arc::new(Notify::new());
-        tokio::spawn(crate::app::serve(listener, inner.clone(), shutdown.clone()));
+        tokio::spawn(crate::server::serve(
+            listener,
+            shared.clone(),
+            shutdown.clone(),
+        ));
         Ok(Self {
-            inner,
+            shared,
             addr,
             shutdown,
         })
@@ -128,61 +115,39 @@ impl Sandbox {
 
     /// The seeded credentials.
     pub fn credentials(&self) -> &SeededCredentials {
-        &self.inner.seeded
+        &self.shared.seeded
     }
 
-    /// The shared state (advanced use).
-    pub fn inner(&self) -> &Arc<Inner> {
-        &self.inner
+    /// What the sandbox holds: contract, state, edge, journal (advanced use).
+    pub fn shared(&self) -> &Arc<Shared> {
+        &self.shared
     }
 
     // ---- seeding ----
 
     /// Sets the account balance.
     pub fn set_balance(&self, amount: Decimal) {
-        self.inner.state.lock().unwrap().balance = amount;
+        self.shared.state().balance = amount;
     }
 
     /// Adds a credential (e.g. with custom scopes or CIDRs).
     pub fn add_credential(&self, c: Credential) {
-        self.inner.auth.lock().unwrap().insert(c);
+        self.shared.state().auth.insert(c);
     }
 
     /// Creates an unpaid invoice (with an unpaid order) of `total`; returns the invoice id.
     pub fn add_unpaid_invoice(&self, total: Decimal) -> Uuid {
-        let mut st = self.inner.state.lock().unwrap();
-        let (order_id, invoice_id) = (Uuid::new_v4(), Uuid::new_v4());
+        let mut st = self.shared.state();
         let currency = st.currency.clone();
-        let number = format!("INV-{}", 100_000 + st.invoices.len());
-        st.invoices.push(Invoice {
-            id: invoice_id,
-            number,
-            status: "unpaid".into(),
-            order_id: Some(order_id),
-            total,
-            paid: Decimal::ZERO,
-            currency: currency.clone(),
-            created_at: Utc::now(),
-        });
-        st.orders.push(Order {
-            id: order_id,
-            status: "unpaid".into(),
-            kind: "seeded".into(),
-            total,
-            currency,
-            invoice_id: Some(invoice_id),
-            service_ids: vec![],
-            items: serde_json::json!([]),
-            idempotency_key: None,
-            created_at: Utc::now(),
-        });
-        invoice_id
+        let (_, invoice) =
+            st.create_unpaid_order("seeded", total, &currency, serde_json::json!([]), None);
+        invoice.id
     }
 
     /// Adds a service; returns its id.
     pub fn add_service(&self, kind: &str, hostname: &str, status: &str) -> Uuid {
         let id = Uuid::new_v4();
-        self.inner.state.lock().unwrap().services.push(Service {
+        self.shared.state().services.push(Service {
             id,
             status: status.into(),
             display_name: format!("{kind} {hostname}"),
@@ -200,10 +165,8 @@ impl Sandbox {
 
     /// The first seeded service of a kind (`vps`, `dedicated`, `domain`, `tcp-proxy`) that is active.
     pub fn service_of_kind(&self, kind: &str) -> Option<Service> {
-        self.inner
-            .state
-            .lock()
-            .unwrap()
+        self.shared
+            .state()
             .services
             .iter()
             .find(|s| s.kind == kind && s.status == "active")
@@ -214,52 +177,46 @@ impl Sandbox {
 
     /// Injects `fault` into the next `times` requests matching `matcher`.
     pub fn inject(&self, fault: Fault, matcher: Matcher, times: u32) {
-        self.inner
-            .faults
-            .lock()
-            .unwrap()
-            .push(fault, matcher, times);
+        self.shared.edge().faults.push(fault, matcher, times);
     }
 
     /// Installs a seeded random fault schedule (reproducible for a given seed and request order).
     pub fn inject_random(&self, random: RandomFaults) {
-        self.inner.faults.lock().unwrap().set_random(Some(random));
+        self.shared.edge().faults.set_random(Some(random));
     }
 
     /// Removes every scheduled fault.
     pub fn clear_faults(&self) {
-        self.inner.faults.lock().unwrap().clear();
+        self.shared.edge().faults.clear();
     }
 
     /// Faults injected so far: (method, path, fault).
     pub fn injected_faults(&self) -> Vec<(String, String, Fault)> {
-        self.inner.faults.lock().unwrap().injected.clone()
+        self.shared.edge().faults.injected.clone()
     }
 
     /// Sets (or turns off) the rate limit: `budget` requests per `window` per credential.
     pub fn set_rate_limit(&self, limit: Option<(u32, Duration)>) {
-        let mut r = self.inner.rate.lock().unwrap();
-        r.config = limit;
-        r.reset();
+        let rate_limiter = &mut self.shared.edge().rate_limiter;
+        rate_limiter.config = limit;
+        rate_limiter.reset();
     }
 
     /// Sets how operations and tasks advance.
     pub fn set_progression(&self, p: Progression) {
-        *self.inner.progression.lock().unwrap() = p;
+        self.shared.state().operation_settings.progression = p;
     }
 
     /// Sets the terminal status new operations reach (`Succeeded` by default; `Failed`,
     /// `Cancelled`, or `Unknown` to leave them needing reconciliation).
     pub fn set_operation_outcome(&self, status: OpStatus) {
-        *self.inner.outcome.lock().unwrap() = status;
+        self.shared.state().operation_settings.outcome = status;
     }
 
     /// Forces an operation's status now; false if unknown or already terminal (immutable).
     pub fn set_operation_status(&self, id: &str, status: OpStatus) -> bool {
-        self.inner
-            .state
-            .lock()
-            .unwrap()
+        self.shared
+            .state()
             .operations
             .iter_mut()
             .find(|o| o.id == id)
@@ -270,25 +227,23 @@ impl Sandbox {
 
     /// Current balance.
     pub fn balance(&self) -> Decimal {
-        self.inner.state.lock().unwrap().balance
+        self.shared.state().balance
     }
 
     /// All orders.
     pub fn orders(&self) -> Vec<Order> {
-        self.inner.state.lock().unwrap().orders.clone()
+        self.shared.state().orders.clone()
     }
 
     /// All invoices.
     pub fn invoices(&self) -> Vec<Invoice> {
-        self.inner.state.lock().unwrap().invoices.clone()
+        self.shared.state().invoices.clone()
     }
 
     /// Transactions made by writes through the API (the seeded history excluded).
     pub fn transactions(&self) -> Vec<Transaction> {
-        self.inner
-            .state
-            .lock()
-            .unwrap()
+        self.shared
+            .state()
             .transactions
             .iter()
             .filter(|t| t.idempotency_key.is_some())
@@ -298,7 +253,7 @@ impl Sandbox {
 
     /// Every transaction, the seeded history included (oldest first).
     pub fn all_transactions(&self) -> Vec<Transaction> {
-        self.inner.state.lock().unwrap().transactions.clone()
+        self.shared.state().transactions.clone()
     }
 
     /// Debits (balance movements out) made by writes.
@@ -311,30 +266,28 @@ impl Sandbox {
 
     /// All services.
     pub fn services(&self) -> Vec<Service> {
-        self.inner.state.lock().unwrap().services.clone()
+        self.shared.state().services.clone()
     }
 
     /// DNS zones.
     pub fn zones(&self) -> Vec<Zone> {
-        self.inner.state.lock().unwrap().zones.clone()
+        self.shared.state().zones.clone()
     }
 
     /// Operations.
     pub fn operations(&self) -> Vec<OperationRecord> {
-        self.inner.state.lock().unwrap().operations.clone()
+        self.shared.state().operations.clone()
     }
 
     /// Dedicated tasks.
     pub fn tasks(&self) -> Vec<DedicatedTask> {
-        self.inner.state.lock().unwrap().tasks.clone()
+        self.shared.state().tasks.clone()
     }
 
     /// How many times a write under this Idempotency-Key was applied (replays do not count).
     pub fn applied_writes(&self, idempotency_key: &str) -> u32 {
-        self.inner
-            .state
-            .lock()
-            .unwrap()
+        self.shared
+            .state()
             .applied
             .get(idempotency_key)
             .copied()
@@ -344,12 +297,12 @@ impl Sandbox {
     /// Successful responses the sandbox sent that do not match their spec schema
     /// (operationId, errors); tests assert this stays empty.
     pub fn schema_violations(&self) -> Vec<(String, String)> {
-        self.inner.violations.lock().unwrap().clone()
+        self.shared.journal().schema_violations.clone()
     }
 
     /// Total applied writes.
     pub fn total_writes(&self) -> u64 {
-        self.inner.state.lock().unwrap().writes
+        self.shared.state().writes
     }
 
     // ---- request log ----
@@ -357,23 +310,22 @@ impl Sandbox {
     /// Every request received so far, ordered by arrival (`received_at`). A request whose
     /// handling has not finished yet is not listed.
     pub fn requests(&self) -> Vec<RequestRecord> {
-        let mut log = self.inner.log.lock().unwrap().clone();
+        let mut log = self.shared.journal().requests.clone();
         log.sort_by_key(|r| r.received_at);
         log
     }
 
     /// Forgets the request log.
     pub fn clear_requests(&self) {
-        self.inner.log.lock().unwrap().clear();
+        self.shared.journal().requests.clear();
     }
 
     /// The `operationId`s that got a 2xx answer at least once (a real round trip), sorted.
     pub fn covered_operations(&self) -> Vec<String> {
         let mut ids: Vec<String> = self
-            .inner
-            .log
-            .lock()
-            .unwrap()
+            .shared
+            .journal()
+            .requests
             .iter()
             .filter(|r| r.succeeded())
             .filter_map(|r| r.operation_id.clone())
@@ -386,7 +338,7 @@ impl Sandbox {
     /// Every `operationId` of the served spec, sorted.
     pub fn spec_operations(&self) -> Vec<String> {
         let mut ids: Vec<String> = self
-            .inner
+            .shared
             .spec
             .operations
             .iter()
@@ -396,4 +348,14 @@ impl Sandbox {
         ids.dedup();
         ids
     }
+}
+
+/// The embedded contract and its validators, or those of `spec_yaml`.
+fn contract(spec_yaml: Option<&str>) -> std::io::Result<(Arc<Spec>, Arc<Validators>)> {
+    let Some(text) = spec_yaml else {
+        return Ok((crate::spec::SPEC.clone(), crate::validate::EMBEDDED.clone()));
+    };
+    let spec = Arc::new(Spec::parse(text).map_err(std::io::Error::other)?);
+    let validators = Validators::new(spec.clone()).map_err(std::io::Error::other)?;
+    Ok((spec, Arc::new(validators)))
 }

@@ -3,9 +3,9 @@
 
 use serde_json::{Value, json};
 
-use crate::app::{Ctx, Inner, Reply};
+use super::{Ctx, Reply};
 use crate::errors::ApiError;
-use crate::state::Service;
+use crate::state::{Service, State};
 
 /// Ports included with every seeded or deployed TCP proxy (the paid entitlement).
 pub const INCLUDED_PORTS: usize = 5;
@@ -26,8 +26,9 @@ pub fn initial(service: &Service, n: usize) -> Value {
     })
 }
 
-fn current(inner: &Inner, selector: &str) -> Result<Option<(uuid::Uuid, Value)>, ApiError> {
-    let mut st = inner.state.lock().unwrap();
+/// The proxy configuration of the service a selector names (created on first use); `None` for
+/// a service that is not a TCP proxy.
+fn current(st: &mut State, selector: &str) -> Result<Option<(uuid::Uuid, Value)>, ApiError> {
     let service = st
         .find_service(selector)
         .cloned()
@@ -49,16 +50,16 @@ fn current(inner: &Inner, selector: &str) -> Result<Option<(uuid::Uuid, Value)>,
 }
 
 /// `GET /v1/tcp-proxy/{serviceId}`.
-pub fn get(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let config = current(inner, ctx.pn(0))?.map(|(_, c)| c);
+pub fn get(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let config = current(st, ctx.param("serviceId"))?.map(|(_, c)| c);
     Ok(Reply::ok(
         json!({"ok": true, "tcpProxy": config.unwrap_or(Value::Null)}),
     ))
 }
 
 /// `PATCH /v1/tcp-proxy/{serviceId}`: supplied fields replace, omitted fields stay.
-pub fn update(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let Some((id, mut config)) = current(inner, ctx.pn(0))? else {
+pub fn update(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let Some((id, mut config)) = current(st, ctx.param("serviceId"))? else {
         return Err(ApiError::not_found("TCP proxy"));
     };
     let body = ctx.body.clone().unwrap_or_else(|| json!({}));
@@ -99,11 +100,6 @@ pub fn update(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     if let Some(v) = body.get("country_policy") {
         config["countryPolicy"] = v.clone();
     }
-    inner
-        .state
-        .lock()
-        .unwrap()
-        .tcp_proxies
-        .insert(id, config.clone());
+    st.tcp_proxies.insert(id, config.clone());
     Ok(Reply::ok(json!({"ok": true, "tcpProxy": config})))
 }

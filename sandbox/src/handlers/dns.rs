@@ -4,13 +4,13 @@
 use chrono::Utc;
 use serde_json::{Value, json};
 
-use crate::app::{Ctx, Inner, Reply};
+use super::{Ctx, Reply};
+use crate::async_operations::Progression;
 use crate::errors::ApiError;
-use crate::operations::Progression;
-use crate::state::{Zone, ts};
+use crate::state::{State, Zone, ts};
 
 /// `POST /v1/dns/zones`: existing zones are never overwritten; `dryRun` creates nothing.
-pub fn create_zone(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
+pub fn create_zone(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     let body = ctx.body.clone().unwrap_or_default();
     let name = body["name"]
         .as_str()
@@ -21,7 +21,6 @@ pub fn create_zone(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     records.retain(|r| r["type"] != "NS" && r["type"] != "SOA");
     records.push(json!({"name": "@", "type": "NS", "ttl": 3600, "values": ["ns1.sandbox.test.", "ns2.sandbox.test."]}));
     let dry_run = body["dryRun"] == true || body["dry_run"] == true;
-    let mut st = inner.state.lock().unwrap();
     if st.zones.iter().any(|z| z.name == name) {
         return Err(ApiError::new(
             409,
@@ -43,10 +42,7 @@ pub fn create_zone(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     };
     let out = json!({"ok": true, "zone": zone_json(&zone)});
     st.zones.push(zone);
-    Ok(Reply {
-        status: ctx.op.success.0,
-        body: out,
-    })
+    Ok(ctx.success(out))
 }
 
 fn zone_json(z: &Zone) -> Value {
@@ -54,13 +50,12 @@ fn zone_json(z: &Zone) -> Value {
 }
 
 /// `GET /v1/dns/zones`: sorted by name; `view=summary` adds `total`, `limit`, `offset`.
-pub fn list_zones(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let st = inner.state.lock().unwrap();
+pub fn list_zones(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     let mut zones: Vec<&Zone> = st
         .zones
         .iter()
         .filter(|z| {
-            ctx.q("q")
+            ctx.query_param("q")
                 .is_none_or(|q| z.name.contains(&q.to_ascii_lowercase()))
         })
         .collect();
@@ -69,10 +64,10 @@ pub fn list_zones(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
         .iter()
         .map(|z| json!({"name": z.name, "status": z.status, "createdAt": ts(z.created_at)}))
         .collect();
-    if ctx.q("view") == Some("summary") {
+    if ctx.query_param("view") == Some("summary") {
         let limit = crate::pagination::limit(&ctx.query)? as usize;
         let offset: usize = ctx
-            .q("offset")
+            .query_param("offset")
             .map_or(Ok(0), str::parse)
             .map_err(|_| ApiError::invalid_field("query.offset", "must be an integer"))?;
         let page: Vec<Value> = items.iter().skip(offset).take(limit).cloned().collect();
@@ -84,9 +79,8 @@ pub fn list_zones(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
 }
 
 /// `GET /v1/dns/zones/{name}`.
-pub fn get_zone(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let name = ctx.pn(0).trim_end_matches('.').to_ascii_lowercase();
-    let st = inner.state.lock().unwrap();
+pub fn get_zone(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let name = ctx.param("name").trim_end_matches('.').to_ascii_lowercase();
     let z = st
         .zones
         .iter()
@@ -95,8 +89,8 @@ pub fn get_zone(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
     Ok(Reply::ok(json!({"ok": true, "zone": zone_json(z)})))
 }
 
-fn domain_key(inner: &Inner, selector: &str) -> Result<String, ApiError> {
-    let st = inner.state.lock().unwrap();
+/// The domain name of the domain service a selector names.
+fn domain_key(st: &State, selector: &str) -> Result<String, ApiError> {
     let s = st
         .find_service(selector)
         .filter(|s| s.kind == "domain")
@@ -105,10 +99,9 @@ fn domain_key(inner: &Inner, selector: &str) -> Result<String, ApiError> {
 }
 
 /// `GET /v1/domains/{serviceId}/dnssec`: each read moves `pending` → `configuring` → `active`.
-pub fn get_dnssec(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let key = domain_key(inner, ctx.pn(0))?;
-    let rule = *inner.progression.lock().unwrap();
-    let mut st = inner.state.lock().unwrap();
+pub fn get_dnssec(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let key = domain_key(st, ctx.param("serviceId"))?;
+    let rule = st.operation_settings.progression;
     let entry = st
         .dnssec
         .entry(key.clone())
@@ -127,14 +120,9 @@ pub fn get_dnssec(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
 }
 
 /// `POST /v1/domains/{serviceId}/dnssec`: 202 accepted, not completed.
-pub fn enable_dnssec(inner: &Inner, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let key = domain_key(inner, ctx.pn(0))?;
-    inner
-        .state
-        .lock()
-        .unwrap()
-        .dnssec
-        .insert(key.clone(), ("pending".into(), 0));
+pub fn enable_dnssec(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let key = domain_key(st, ctx.param("serviceId"))?;
+    st.dnssec.insert(key.clone(), ("pending".into(), 0));
     Ok(Reply {
         status: 202,
         body: json!({"ok": true, "domain": key, "state": "pending", "poll_url": format!("/v1/domains/{key}/dnssec")}),
