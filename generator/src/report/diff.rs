@@ -442,7 +442,11 @@ fn type_change(name: &str, o: &TypeDescription, n: &TypeDescription, out: &mut C
         );
     }
     let mut parts = Vec::new();
-    if o.request != n.request {
+    let both_structs = matches!(
+        (&o.shape, &n.shape),
+        (Shape::Struct { .. }, Shape::Struct { .. })
+    );
+    if both_structs && o.request != n.request {
         parts.push(if n.request {
             (
                 Class::Additive,
