@@ -1,5 +1,5 @@
 //! The machine-readable description of a generated API (`api.json` next to the crate): what a
-//! Rust caller of the SDK sees, built from the [`ir`](crate::ir) model.
+//! Rust caller of the SDK sees, built from the [`ir`] model.
 //!
 //! Every map is a `BTreeMap` and every list is sorted, so the same model always gives the same
 //! bytes. Members that are `false`, empty or absent are left out of the JSON.
