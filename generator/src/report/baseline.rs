@@ -31,7 +31,7 @@ impl Baseline {
     }
 
     /// Interprets the text of a description file.
-    pub fn parse(text: &str) -> Baseline {
+    fn parse(text: &str) -> Baseline {
         let value: serde_json::Value = match serde_json::from_str(text) {
             Ok(value) => value,
             Err(e) => return Baseline::Unreadable(e.to_string()),

@@ -194,9 +194,6 @@ fn operation(o: &OperationDescription, n: &OperationDescription, out: &mut Chang
             format!("success type `{}` → `{}`", o.success, n.success),
         );
     }
-    if let Some(change) = body(o.body.as_ref(), n.body.as_ref(), &n.rust_fn) {
-        line(change.0, change.1);
-    }
     if let Some(change) = pagination(o.pagination.as_deref(), n.pagination.as_deref()) {
         line(change.0, change.1);
     }
@@ -252,6 +249,8 @@ fn operation(o: &OperationDescription, n: &OperationDescription, out: &mut Chang
     if !docs.is_empty() {
         line(Class::DocsOnly, format!("{} changed", docs.join(" and ")));
     }
+    let body_changes = body(o.body.as_ref(), n.body.as_ref(), &n.rust_fn);
+    out.push_parts(area, &format!("{subject}: request body"), body_changes);
     params(&o.params, &n.params, area, &n.rust_fn, out);
 }
 
@@ -321,23 +320,20 @@ fn body(
     old: Option<&BodyDescription>,
     new: Option<&BodyDescription>,
     rust_fn: &str,
-) -> Option<(Class, String)> {
+) -> Vec<(Class, String)> {
+    let mut parts = Vec::new();
     match (old, new) {
-        (None, None) => None,
-        (Some(_), None) => Some((Class::Breaking, "request body removed".to_owned())),
-        (None, Some(n)) if n.required => Some((
+        (None, None) => {}
+        (Some(_), None) => parts.push((Class::Breaking, "removed".to_owned())),
+        (None, Some(n)) if n.required => parts.push((
             Class::Breaking,
-            format!(
-                "required request body `{}` added (a new argument of `{rust_fn}`)",
-                n.ty
-            ),
+            format!("`{}` added (required: a new argument of `{rust_fn}`)", n.ty),
         )),
-        (None, Some(n)) => Some((
+        (None, Some(n)) => parts.push((
             Class::Additive,
-            format!("optional request body `{}` added (`body` setter)", n.ty),
+            format!("`{}` added (optional: the `body` setter)", n.ty),
         )),
         (Some(o), Some(n)) => {
-            let mut parts = Vec::new();
             if o.required != n.required {
                 parts.push((
                     Class::Breaking,
@@ -357,11 +353,9 @@ fn body(
                     format!("media type `{}` → `{}`", o.media_type, n.media_type),
                 ));
             }
-            let class = parts.iter().map(|(c, _)| *c).max()?;
-            let texts: Vec<String> = parts.into_iter().map(|(_, t)| t).collect();
-            Some((class, format!("request body: {}", texts.join("; "))))
         }
     }
+    parts
 }
 
 fn pagination(old: Option<&str>, new: Option<&str>) -> Option<(Class, String)> {
