@@ -10,6 +10,7 @@ pub mod ir;
 pub mod lower;
 pub mod naming;
 pub mod read;
+pub mod report;
 pub mod write;
 
 pub use error::{Error, Result};

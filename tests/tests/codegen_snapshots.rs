@@ -15,6 +15,7 @@ fn fixture_options(name: &str) -> Options {
         layout: Layout::Standalone {
             runtime_path: PathBuf::from("/path/to/runtime"),
         },
+        crate_version: None,
     }
 }
 

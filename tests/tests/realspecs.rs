@@ -61,6 +61,7 @@ fn options(path: &Path) -> Options {
                 .canonicalize()
                 .unwrap_or_else(|_| workspace().join("runtime")),
         },
+        crate_version: None,
     }
 }
 

@@ -1,7 +1,9 @@
-//! `cargo xtask`: project automation. `cargo xtask gen` regenerates `generated/` from the spec.
+//! `cargo xtask`: project automation. `cargo xtask gen` regenerates `generated/` from the spec
+//! and prints the change report (`sdk_generator::report`).
 
 use sdk_generator::emit::{Layout, Options};
-use sdk_generator::write::{Mode, ensure_files};
+use sdk_generator::report::{regenerate, render::render};
+use sdk_generator::write::Mode;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -9,8 +11,11 @@ use std::time::Instant;
 const USAGE: &str = "\
 usage: cargo xtask gen [--check] [--spec PATH] [--out DIR --crate-name NAME] [--dump-ir FILE]
 
-  (no options)        regenerate generated/ from spec/openapi.yaml
+  (no options)        regenerate generated/ from spec/openapi.yaml, print the change report
+                      against generated/api.json, version the crate and add the report to
+                      generated/CHANGELOG.md
   --check             write nothing; exit 1 and name the stale files if generated/ differs
+                      (code, api.json, CHANGELOG.md or the Cargo.toml version)
   --spec PATH         read this OpenAPI 3.0/3.1 document (JSON or YAML)
   --out DIR           write a standalone crate to DIR (own [workspace], runtime by path)
   --crate-name NAME   package name of the standalone crate (default: from the spec file name)
@@ -124,6 +129,7 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
                 layout: Layout::Standalone {
                     runtime_path: root.join("runtime"),
                 },
+                crate_version: None,
             };
             (dir.clone(), options)
         }
@@ -135,23 +141,29 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
             },
         ),
     };
-    let (api, files) = sdk_generator::generate(&spec, &options).map_err(|e| e.to_string())?;
+    let mode = if args.check { Mode::Check } else { Mode::Write };
+    let run = regenerate(&spec, &out_dir, &options, mode).map_err(|e| e.to_string())?;
+    let (api, files, written) = (&run.api, &run.files, &run.written);
     for s in &api.skipped {
         eprintln!(
             "warning: skipped operation at `{}`: {}",
             s.pointer, s.reason
         );
     }
+    if let Some(reason) = &run.report.no_baseline {
+        eprintln!("warning: no baseline: {reason}; changes cannot be listed (generation goes on)");
+    }
+    for warning in &run.report.warnings {
+        eprintln!("warning: {warning}");
+    }
     if let Some(path) = &args.dump_ir {
-        let json = serde_json::to_string_pretty(&api).map_err(|e| e.to_string())?;
+        let json = serde_json::to_string_pretty(api).map_err(|e| e.to_string())?;
         std::fs::write(path, json + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    let mode = if args.check { Mode::Check } else { Mode::Write };
-    let report = ensure_files(&out_dir, &files, Path::new("src/generated"), mode)
-        .map_err(|e| e.to_string())?;
+    println!("{}", render(&run.report).trim_end());
     let lines: usize = files.iter().map(|f| f.contents.lines().count()).sum();
     if args.check {
-        if report.is_clean() {
+        if written.is_clean() {
             eprintln!(
                 "{} is up to date ({} files)",
                 out_dir.display(),
@@ -159,10 +171,10 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
             );
             return Ok(ExitCode::SUCCESS);
         }
-        for p in &report.changed {
+        for p in &written.changed {
             eprintln!("stale: {}", p.display());
         }
-        for p in &report.stale {
+        for p in &written.stale {
             eprintln!("no longer generated: {}", p.display());
         }
         eprintln!(
@@ -178,8 +190,8 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
         api.types.len(),
         files.len(),
         lines,
-        report.changed.len(),
-        report.stale.len(),
+        written.changed.len(),
+        written.stale.len(),
         started.elapsed()
     );
     Ok(ExitCode::SUCCESS)

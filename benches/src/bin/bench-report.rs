@@ -242,6 +242,7 @@ fn gen_child(spec: &Path) {
         layout: Layout::Standalone {
             runtime_path: root().join("runtime"),
         },
+        crate_version: None,
     };
     // The three stages of `sdk_generator::generate`, timed one by one.
     // CPU time of this (single) thread, so that other processes' load on the shared machine

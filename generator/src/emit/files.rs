@@ -32,6 +32,9 @@ pub struct Options {
     pub spec_label: String,
     /// Layout of the crate.
     pub layout: Layout,
+    /// The package version written into Cargo.toml (`cargo xtask gen` derives it from the change
+    /// report); `None` keeps the layout's default (`version.workspace = true`, or `0.1.0`).
+    pub crate_version: Option<String>,
 }
 
 impl Options {
@@ -41,6 +44,7 @@ impl Options {
             crate_name: "cloud-sdk".to_owned(),
             spec_label: "spec/openapi.yaml".to_owned(),
             layout: Layout::Workspace,
+            crate_version: None,
         }
     }
 
@@ -236,16 +240,21 @@ fn cargo_toml(api: &Api, options: &Options) -> String {
         api.title.replace(['"', '\\', '\n'], " "),
         options.spec_label
     );
+    let version = match (&options.crate_version, &options.layout) {
+        (Some(v), _) => format!("version = \"{v}\""),
+        (None, Layout::Workspace) => "version.workspace = true".to_owned(),
+        (None, Layout::Standalone { .. }) => "version = \"0.1.0\"".to_owned(),
+    };
     match &options.layout {
         Layout::Workspace => {
             out.push_str(&format!(
-                "[package]\nname = \"{}\"\ndescription = \"{description}\"\nversion.workspace = true\nedition.workspace = true\nrust-version.workspace = true\nlicense.workspace = true\npublish = false\n\n",
+                "[package]\nname = \"{}\"\ndescription = \"{description}\"\n{version}\nedition.workspace = true\nrust-version.workspace = true\nlicense.workspace = true\npublish = false\n\n",
                 options.crate_name
             ));
         }
         Layout::Standalone { .. } => {
             out.push_str(&format!(
-                "[package]\nname = \"{}\"\ndescription = \"{description}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n[workspace]\n\n",
+                "[package]\nname = \"{}\"\ndescription = \"{description}\"\n{version}\nedition = \"2024\"\npublish = false\n\n[workspace]\n\n",
                 options.crate_name
             ));
         }

@@ -1,0 +1,66 @@
+//! The baseline: the description the previous generation left next to the crate.
+
+use super::describe::{ApiDescription, FILE_NAME, FORMAT};
+use super::version::Version;
+use std::path::Path;
+
+/// What was found where the previous description should be.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Baseline {
+    /// A description this generator can compare against.
+    Found(ApiDescription),
+    /// No description file.
+    Missing,
+    /// A description in another layout (written by another generator version).
+    OtherFormat {
+        /// The `format` it declares, if any.
+        found: Option<u64>,
+    },
+    /// A file that is not a valid description.
+    Unreadable(String),
+}
+
+impl Baseline {
+    /// Reads the baseline from the crate directory `dir`.
+    pub fn load(dir: &Path) -> Baseline {
+        match std::fs::read_to_string(dir.join(FILE_NAME)) {
+            Ok(text) => Baseline::parse(&text),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Baseline::Missing,
+            Err(e) => Baseline::Unreadable(e.to_string()),
+        }
+    }
+
+    /// Interprets the text of a description file.
+    fn parse(text: &str) -> Baseline {
+        let value: serde_json::Value = match serde_json::from_str(text) {
+            Ok(value) => value,
+            Err(e) => return Baseline::Unreadable(e.to_string()),
+        };
+        let found = value.get("format").and_then(serde_json::Value::as_u64);
+        if found != Some(u64::from(FORMAT)) {
+            return Baseline::OtherFormat { found };
+        }
+        match serde_json::from_value::<ApiDescription>(value) {
+            Ok(d) if Version::parse(&d.crate_version).is_none() => Baseline::Unreadable(format!(
+                "crate_version `{}` is not MAJOR.MINOR.PATCH",
+                d.crate_version
+            )),
+            Ok(d) => Baseline::Found(d),
+            Err(e) => Baseline::Unreadable(e.to_string()),
+        }
+    }
+
+    /// Why there is nothing to compare against (`None` when a description was found).
+    pub fn absence_reason(&self) -> Option<String> {
+        match self {
+            Baseline::Found(_) => None,
+            Baseline::Missing => Some(format!("`{FILE_NAME}` is missing")),
+            Baseline::OtherFormat { found } => Some(format!(
+                "`{FILE_NAME}` was written by another generator version (format {}; this one \
+                 reads and writes format {FORMAT})",
+                found.map_or_else(|| "not stated".to_owned(), |f| f.to_string())
+            )),
+            Baseline::Unreadable(why) => Some(format!("`{FILE_NAME}` cannot be read: {why}")),
+        }
+    }
+}

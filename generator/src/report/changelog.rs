@@ -1,0 +1,55 @@
+//! `CHANGELOG.md` next to the generated crate: the rendered change reports, newest first.
+
+use super::ChangeReport;
+use super::render::render;
+
+/// File name of the changelog, in the generated crate's directory.
+pub const FILE_NAME: &str = "CHANGELOG.md";
+
+/// The changelog with this generation's entry on top, or `None` when it gets no entry: an
+/// entry is added when the API changed, and when there is no baseline to a changelog that does
+/// not exist yet (its first entry); never when nothing changed.
+pub fn updated(existing: Option<&str>, report: &ChangeReport, crate_name: &str) -> Option<String> {
+    let add = !report.changes.is_empty() || (report.no_baseline.is_some() && existing.is_none());
+    add.then(|| with_entry(existing, &render(report), crate_name))
+}
+
+/// `existing` (or a new changelog of `crate_name`) with `entry` inserted before the first entry.
+fn with_entry(existing: Option<&str>, entry: &str, crate_name: &str) -> String {
+    let existing = existing.map_or_else(|| header(crate_name), str::to_owned);
+    let first_entry = existing
+        .match_indices("## ")
+        .map(|(at, _)| at)
+        .find(|at| *at == 0 || existing[..*at].ends_with('\n'));
+    match first_entry {
+        Some(at) => format!("{}{entry}\n{}", &existing[..at], &existing[at..]),
+        None => format!("{}\n\n{entry}", existing.trim_end()),
+    }
+}
+
+fn header(crate_name: &str) -> String {
+    format!(
+        "# Changelog of `{crate_name}`\n\nOne entry per generation that changed the API, newest \
+         first, written by `cargo xtask gen` from its change report (see \"When the contract \
+         changes\" in the generator's README)."
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_go_before_the_previous_ones() {
+        let first = with_entry(None, "## 0.1.0 — one\n\nfirst\n", "demo");
+        assert!(first.starts_with("# Changelog of `demo`\n\n"));
+        assert!(
+            first.ends_with("changes\" in the generator's README).\n\n## 0.1.0 — one\n\nfirst\n")
+        );
+        let second = with_entry(Some(&first), "## 0.2.0 — two\n\nsecond\n", "demo");
+        let new_at = second.find("## 0.2.0").expect("new entry");
+        let old_at = second.find("## 0.1.0").expect("old entry");
+        assert!(new_at < old_at);
+        assert!(second.contains("second\n\n## 0.1.0"));
+    }
+}

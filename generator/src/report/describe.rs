@@ -1,0 +1,435 @@
+//! The machine-readable description of a generated API (`api.json` next to the crate): what a
+//! Rust caller of the SDK sees, built from the [`ir`] model.
+//!
+//! Every map is a `BTreeMap` and every list is sorted, so the same model always gives the same
+//! bytes. Members that are `false`, empty or absent are left out of the JSON.
+
+use crate::ir::{self, Api, Field, Success, TypeKind, TypeRef};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Version of the description's layout; a baseline with another number is not compared.
+pub const FORMAT: u32 = 1;
+
+/// File name of the description, in the generated crate's directory.
+pub const FILE_NAME: &str = "api.json";
+
+/// The generated API as a Rust caller sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ApiDescription {
+    /// Layout version ([`FORMAT`]).
+    pub format: u32,
+    /// `info.version` of the spec.
+    pub contract_revision: String,
+    /// Cargo package name of the generated crate.
+    pub crate_name: String,
+    /// Cargo package version of the generated crate.
+    pub crate_version: String,
+    /// Operations by `operationId`.
+    pub operations: BTreeMap<String, OperationDescription>,
+    /// Named types by Rust name (choice enums of `x-at-most-one-of` groups included).
+    pub types: BTreeMap<String, TypeDescription>,
+    /// Error codes (`x-error-codes`), each with the `operationId status` pairs returning it.
+    pub error_codes: BTreeMap<String, Vec<String>>,
+}
+
+/// One operation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OperationDescription {
+    /// Area module (and cargo feature).
+    pub area: String,
+    /// HTTP method.
+    pub method: String,
+    /// Path template.
+    pub path: String,
+    /// Client method name.
+    pub rust_fn: String,
+    /// Marked deprecated.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub deprecated: bool,
+    /// Scopes of the security requirements.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
+    /// Idempotency-Key requirement (`none`, `required`, `optional`, `not-shown`).
+    pub idempotency: String,
+    /// Pagination model (`page`, `cursor`, `offset`), if paginated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pagination: Option<String>,
+    /// Accepts the operation envelope (`operation_format` setter).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub operation_envelope: bool,
+    /// Parameters by Rust name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, ParamDescription>,
+    /// Request body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<BodyDescription>,
+    /// Success type (a type string, or `untyped` / the IR's name of a runtime type).
+    pub success: String,
+    /// Error responses: status → error codes.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub errors: BTreeMap<String, Vec<String>>,
+    /// Summary line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// Longer description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// One parameter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ParamDescription {
+    /// Wire name.
+    pub name: String,
+    /// `path`, `query` or `header`.
+    pub location: String,
+    /// A client-method argument (required) or a builder setter (optional).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub required: bool,
+    /// Type string.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// Marked deprecated.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub deprecated: bool,
+}
+
+/// A request body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BodyDescription {
+    /// A client-method argument (required) or a builder setter (optional).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub required: bool,
+    /// Media type.
+    pub media_type: String,
+    /// Type string.
+    #[serde(rename = "type")]
+    pub ty: String,
+}
+
+/// One named type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TypeDescription {
+    /// Module the type lives in (an area, or `types`).
+    pub module: String,
+    /// Reachable from a request: structs get `new(required fields)` and setters.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub request: bool,
+    /// Marked deprecated.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub deprecated: bool,
+    /// Documentation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    /// The shape.
+    pub shape: Shape,
+}
+
+/// Shapes of named types.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Shape {
+    /// A `#[non_exhaustive]` struct.
+    Struct {
+        /// Fields by Rust name (a choice group is one optional field of its choice enum).
+        fields: BTreeMap<String, FieldDescription>,
+        /// Value type of the catch-all map of an open object.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        additional: Option<String>,
+    },
+    /// A string enum with an `Unknown` fallback.
+    Enum {
+        /// Known wire values, sorted.
+        values: Vec<String>,
+    },
+    /// A `oneOf`/`anyOf` enum.
+    Union {
+        /// Variant name → payload type.
+        variants: BTreeMap<String, String>,
+        /// Tagged: unknown tags land in an `Unknown` variant.
+        #[serde(default, skip_serializing_if = "is_false")]
+        unknown_fallback: bool,
+        /// Implements `Display` (usable as a parameter).
+        #[serde(default, skip_serializing_if = "is_false")]
+        display: bool,
+    },
+    /// The exhaustive enum of an `x-at-most-one-of` group.
+    Choice {
+        /// Variant name → payload type.
+        variants: BTreeMap<String, String>,
+    },
+    /// A type alias.
+    Alias {
+        /// Target type.
+        target: String,
+    },
+}
+
+/// One struct field.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FieldDescription {
+    /// Wire name.
+    pub name: String,
+    /// Schema type string, without optionality.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// The field's Rust type (`T`, `Option<T>`, `Nullable<T>`, boxed where recursive).
+    pub rust_type: String,
+    /// Listed in `required`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub required: bool,
+    /// May be `null`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub nullable: bool,
+    /// Fixed value (`const`): never an argument of `new`.
+    #[serde(default, rename = "const", skip_serializing_if = "Option::is_none")]
+    pub const_value: Option<String>,
+    /// Marked deprecated.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub deprecated: bool,
+    /// Documentation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+}
+
+impl FieldDescription {
+    /// Whether the field is an argument of `new` when its struct is a request type.
+    pub fn is_constructor_argument(&self) -> bool {
+        self.required && self.const_value.is_none()
+    }
+}
+
+impl ApiDescription {
+    /// The description of `api`, generated as crate `crate_name` version `crate_version`.
+    pub fn of(api: &Api, crate_name: &str, crate_version: &str) -> Self {
+        let mut types = BTreeMap::new();
+        for def in &api.types {
+            describe_type(def, &mut types);
+        }
+        let mut error_codes: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for op in &api.operations {
+            for response in &op.responses {
+                for code in &response.error_codes {
+                    let returned_by = format!("{} {}", op.operation_id, response.status);
+                    error_codes
+                        .entry(code.clone())
+                        .or_default()
+                        .push(returned_by);
+                }
+            }
+        }
+        for returned_by in error_codes.values_mut() {
+            returned_by.sort();
+            returned_by.dedup();
+        }
+        ApiDescription {
+            format: FORMAT,
+            contract_revision: api.version.clone(),
+            crate_name: crate_name.to_owned(),
+            crate_version: crate_version.to_owned(),
+            operations: api
+                .operations
+                .iter()
+                .map(|op| (op.operation_id.clone(), describe_operation(op)))
+                .collect(),
+            types,
+            error_codes,
+        }
+    }
+
+    /// The JSON text written to [`FILE_NAME`] (pretty, newline-terminated).
+    pub fn to_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).expect("a description serializes");
+        text.push('\n');
+        text
+    }
+}
+
+fn describe_operation(op: &ir::Operation) -> OperationDescription {
+    let mut errors: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for response in op.responses.iter().filter(|r| !r.status.starts_with('2')) {
+        let mut codes = response.error_codes.clone();
+        codes.sort();
+        errors.insert(response.status.clone(), codes);
+    }
+    let success = match &op.success {
+        Success::Json(ty) => type_string(ty),
+        other => serde_name(other),
+    };
+    let mut scopes = op.scopes.clone();
+    scopes.sort();
+    OperationDescription {
+        area: op.area.clone(),
+        method: serde_name(&op.method),
+        path: op.path.clone(),
+        rust_fn: op.fn_name.clone(),
+        deprecated: op.deprecated,
+        scopes,
+        idempotency: serde_name(&op.idempotency),
+        pagination: op.pagination.as_ref().map(|p| serde_name(&p.model)),
+        operation_envelope: op.operation_envelope,
+        params: op
+            .params
+            .iter()
+            .map(|p| {
+                let param = ParamDescription {
+                    name: p.name.clone(),
+                    location: serde_name(&p.location),
+                    required: p.required,
+                    ty: type_string(&p.ty),
+                    deprecated: p.deprecated,
+                };
+                (p.rust_name.clone(), param)
+            })
+            .collect(),
+        body: op.body.as_ref().map(|b| BodyDescription {
+            required: b.required,
+            media_type: b.media_type.clone(),
+            ty: type_string(&b.ty),
+        }),
+        success,
+        errors,
+        summary: op.summary.clone(),
+        description: op.description.clone(),
+    }
+}
+
+fn describe_type(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeDescription>) {
+    let described = |shape: Shape| TypeDescription {
+        module: def.module.clone(),
+        request: def.request,
+        deprecated: def.deprecated,
+        doc: def.doc.clone(),
+        shape,
+    };
+    let shape = match &def.kind {
+        TypeKind::Struct {
+            fields,
+            exclusive,
+            additional,
+        } => {
+            let mut described_fields: BTreeMap<String, FieldDescription> = fields
+                .iter()
+                .map(|f| (f.rust_name.clone(), describe_field(f, def.request)))
+                .collect();
+            for group in exclusive {
+                let choice = FieldDescription {
+                    name: group.rust_name.clone(),
+                    ty: group.type_name.clone(),
+                    rust_type: format!("Option<{}>", group.type_name),
+                    required: false,
+                    nullable: false,
+                    const_value: None,
+                    deprecated: false,
+                    doc: None,
+                };
+                described_fields.insert(group.rust_name.clone(), choice);
+                let variants = group
+                    .members
+                    .iter()
+                    .map(|m| (m.variant.clone(), payload(&m.ty, m.boxed)))
+                    .collect();
+                let choice_type = TypeDescription {
+                    doc: None,
+                    deprecated: false,
+                    ..described(Shape::Choice { variants })
+                };
+                out.insert(group.type_name.clone(), choice_type);
+            }
+            Shape::Struct {
+                fields: described_fields,
+                additional: additional.as_ref().map(|a| type_string(&a.value_ty)),
+            }
+        }
+        TypeKind::Enum { variants } => {
+            let mut values: Vec<String> = variants.iter().map(|v| v.value.clone()).collect();
+            values.sort();
+            Shape::Enum { values }
+        }
+        TypeKind::Union {
+            tag,
+            variants,
+            display,
+        } => Shape::Union {
+            variants: variants
+                .iter()
+                .map(|v| (v.rust_name.clone(), payload(&v.ty, v.boxed)))
+                .collect(),
+            unknown_fallback: tag.is_some(),
+            display: *display,
+        },
+        TypeKind::Alias { target } => Shape::Alias {
+            target: type_string(target),
+        },
+    };
+    out.insert(def.name.clone(), described(shape));
+}
+
+/// Mirrors the emitter's field typing (`emit::types`): required and not nullable → `T`;
+/// required and nullable → `Option<T>`; optional and nullable in a request type →
+/// `Nullable<T>`; otherwise `Option<T>`.
+fn describe_field(f: &Field, request: bool) -> FieldDescription {
+    let inner = payload(&f.ty, f.boxed);
+    let rust_type = match (f.required, f.nullable) {
+        (true, false) => inner,
+        (false, true) if request => format!("Nullable<{inner}>"),
+        _ => format!("Option<{inner}>"),
+    };
+    FieldDescription {
+        name: f.name.clone(),
+        ty: type_string(&f.ty),
+        rust_type,
+        required: f.required,
+        nullable: f.nullable,
+        const_value: f.const_value.clone(),
+        deprecated: f.deprecated,
+        doc: f.doc.clone(),
+    }
+}
+
+fn payload(ty: &TypeRef, boxed: bool) -> String {
+    if boxed {
+        format!("Box<{}>", type_string(ty))
+    } else {
+        type_string(ty)
+    }
+}
+
+/// A stable, Rust-like spelling of a type (named types by their bare name).
+pub fn type_string(ty: &TypeRef) -> String {
+    match ty {
+        TypeRef::Named(name) => name.clone(),
+        TypeRef::String => "String".to_owned(),
+        TypeRef::Bool => "bool".to_owned(),
+        TypeRef::Int(width) => serde_name(width),
+        TypeRef::Float => "f64".to_owned(),
+        TypeRef::Uuid => "Uuid".to_owned(),
+        TypeRef::DateTime => "DateTime<Utc>".to_owned(),
+        TypeRef::Date => "NaiveDate".to_owned(),
+        TypeRef::Decimal => "Decimal".to_owned(),
+        TypeRef::Secret => "Secret".to_owned(),
+        TypeRef::Json => "serde_json::Value".to_owned(),
+        TypeRef::JsonObject => "serde_json::Map<String, Value>".to_owned(),
+        TypeRef::Bytes => "Bytes".to_owned(),
+        TypeRef::Array(item) => format!("Vec<{}>", type_string(item)),
+        TypeRef::Map(value) => format!("BTreeMap<String, {}>", type_string(value)),
+    }
+}
+
+/// The name the IR serializes a value as (a string, or the `kind` of a tagged variant).
+fn serde_name<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(name)) => name,
+        Ok(serde_json::Value::Object(map)) => map
+            .get("kind")
+            .and_then(|kind| kind.as_str())
+            .unwrap_or_default()
+            .to_owned(),
+        _ => String::new(),
+    }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}

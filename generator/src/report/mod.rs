@@ -1,0 +1,157 @@
+//! The change report: what a new revision of the contract changes for a Rust caller of the SDK,
+//! and the crate version and changelog entry that follow from it.
+//!
+//! [`describe`] turns the model into an [`ApiDescription`] kept next to the crate (`api.json`);
+//! [`baseline`] reads the previous one; [`diff`] classifies the changes; [`version`] bumps the
+//! crate version; [`render`] writes the report; [`changelog`] puts it on top of `CHANGELOG.md`;
+//! [`regenerate`](mod@regenerate) is the entry point `cargo xtask gen` uses.
+//!
+//! # Classification
+//!
+//! A change is **breaking** when code written against the previous crate may stop compiling,
+//! **additive** when it only adds API, **docs only** when the Rust API is unchanged (docs, wire
+//! details, server behaviour). The revision's class is that of its most severe change.
+//!
+//! - Operations: removed, renamed to another client method (a removed and an added operation
+//!   with the same method and path are one rename), moved to another area, or a changed success
+//!   type: breaking. Added: additive. A rename that keeps the method name, a new method or path:
+//!   docs only.
+//! - Parameters and request bodies: required ones are client-method arguments, optional ones
+//!   builder setters. Adding a required one, removing any, optional ↔ required and type changes:
+//!   breaking. Adding an optional one: additive. Location, wire name, media type, deprecation:
+//!   docs only.
+//! - Struct fields (structs are `#[non_exhaustive]`): removed, or a changed Rust type (`T`,
+//!   `Option<T>`, `Nullable<T>`, so in a response type optional ↔ required is breaking when it
+//!   adds or drops the `Option`): breaking. In a request type a field that becomes, or stops
+//!   being, an argument of `new` (required and without a fixed value): breaking; so is adding
+//!   one. Other added fields: additive. Optional ↔ required or nullability that leaves the Rust
+//!   type alone, deprecation, docs: docs only.
+//! - Enums and tagged unions have an `Unknown` fallback and are forward compatible: an added
+//!   value or variant is additive, a removed one breaking. An added variant of an untagged union
+//!   or of an `x-at-most-one-of` choice enum (exhaustive): breaking.
+//! - Error codes (crate-wide): added additive, removed breaking. Error responses of an
+//!   operation (statuses and their codes): docs only.
+//! - Pagination added: additive (`into_stream`); removed: breaking; another model: docs only.
+//!   Idempotency-Key: from `none` additive (`idempotency_key` setter), to `none` breaking,
+//!   otherwise docs only. Operation envelope: gained additive, lost breaking (`operation_format`).
+//!   Deprecation and scopes: docs only.
+//! - Types: added additive; removed, moved to another module, or another kind: breaking. A type
+//!   that becomes a request type gains `new` and setters (additive); the reverse is breaking.
+//! - A new contract revision (`info.version`) changes `CONTRACT_REVISION`: docs only.
+
+pub mod baseline;
+pub mod changelog;
+pub mod describe;
+pub mod diff;
+pub mod regenerate;
+pub mod render;
+pub mod version;
+
+pub use baseline::Baseline;
+pub use describe::ApiDescription;
+pub use diff::{Change, Class};
+pub use regenerate::{Regeneration, regenerate};
+pub use version::Version;
+
+use crate::ir::Api;
+use std::collections::BTreeMap;
+
+/// The outcome of comparing a new model with the baseline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChangeReport {
+    /// `info.version` of the new spec.
+    pub contract_revision: String,
+    /// Crate version before this generation.
+    pub previous_version: Version,
+    /// Crate version after it.
+    pub crate_version: Version,
+    /// Why there was no baseline to compare against, if there was none.
+    pub no_baseline: Option<String>,
+    /// Every change, classified (empty without a baseline).
+    pub changes: Vec<Change>,
+    /// Problems the maintainer should look at.
+    pub warnings: Vec<String>,
+    /// Number of operations of the new API.
+    pub operations: usize,
+    /// Number of named types of the new API.
+    pub types: usize,
+}
+
+impl ChangeReport {
+    /// The most severe class among the changes (`None`: no change).
+    pub fn severity(&self) -> Option<Class> {
+        self.changes.iter().map(|c| c.class).max()
+    }
+
+    /// Number of changes per area, indexed like [`Class::ALL`].
+    pub fn counts_by_area(&self) -> BTreeMap<&str, [usize; 3]> {
+        let mut counts: BTreeMap<&str, [usize; 3]> = BTreeMap::new();
+        for change in &self.changes {
+            counts.entry(&change.area).or_default()[class_index(change.class)] += 1;
+        }
+        counts
+    }
+
+    /// Number of changes per class, indexed like [`Class::ALL`].
+    pub fn totals(&self) -> [usize; 3] {
+        let mut totals = [0; 3];
+        for change in &self.changes {
+            totals[class_index(change.class)] += 1;
+        }
+        totals
+    }
+}
+
+fn class_index(class: Class) -> usize {
+    Class::ALL
+        .iter()
+        .position(|c| *c == class)
+        .expect("every class is listed")
+}
+
+/// Compares `api` (to be generated as `crate_name`) with `baseline`: the new description,
+/// with the crate version the changes imply, and the report. Without a baseline nothing is
+/// compared and the version stays `fallback_version`.
+pub fn compare(
+    baseline: &Baseline,
+    fallback_version: Version,
+    api: &Api,
+    crate_name: &str,
+) -> (ApiDescription, ChangeReport) {
+    let previous = match baseline {
+        Baseline::Found(old) => Version::parse(&old.crate_version).unwrap_or(fallback_version),
+        _ => fallback_version,
+    };
+    let mut description = ApiDescription::of(api, crate_name, &previous.to_string());
+    let mut warnings = Vec::new();
+    let changes = match baseline {
+        Baseline::Found(old) => {
+            let changes = diff::diff(old, &description);
+            if !changes.is_empty() && old.contract_revision == description.contract_revision {
+                warnings.push(format!(
+                    "the API changed but `info.version` is still `{}`: give the revision its \
+                     own version in the spec",
+                    description.contract_revision
+                ));
+            }
+            changes
+        }
+        _ => Vec::new(),
+    };
+    let crate_version = match changes.iter().map(|c| c.class).max() {
+        Some(class) => previous.bumped(class),
+        None => previous,
+    };
+    description.crate_version = crate_version.to_string();
+    let report = ChangeReport {
+        contract_revision: api.version.clone(),
+        previous_version: previous,
+        crate_version,
+        no_baseline: baseline.absence_reason(),
+        changes,
+        warnings,
+        operations: description.operations.len(),
+        types: description.types.len(),
+    };
+    (description, report)
+}

@@ -1,0 +1,89 @@
+//! The entry point of `cargo xtask gen`: generate the crate, compare with the baseline, version
+//! it, and bring the directory (crate files, `api.json`, `CHANGELOG.md`) up to date.
+
+use super::version::{Version, package_version};
+use super::{Baseline, ChangeReport, changelog, compare, describe};
+use crate::emit::{self, GeneratedFile, Options};
+use crate::error::{Error, Result};
+use crate::ir::Api;
+use crate::write::{self, Mode};
+use std::path::Path;
+
+/// Directory, relative to the crate, whose generated files are deleted when no longer produced.
+const OWNED_DIR: &str = "src/generated";
+
+/// What one run did (or, in check mode, would do).
+#[derive(Debug)]
+pub struct Regeneration {
+    /// The model.
+    pub api: Api,
+    /// Every file of the directory: the crate, the description and, with a new entry, the
+    /// changelog.
+    pub files: Vec<GeneratedFile>,
+    /// The change report.
+    pub report: ChangeReport,
+    /// Files that differed (written in [`Mode::Write`]).
+    pub written: write::Report,
+}
+
+/// Generates the crate for `spec` into `dir` (or compares, in [`Mode::Check`]). The crate
+/// version in `options` is replaced by the one the change report implies.
+pub fn regenerate(spec: &Path, dir: &Path, options: &Options, mode: Mode) -> Result<Regeneration> {
+    let api = crate::lower::lower(&crate::read::load(spec)?)?;
+    let baseline = Baseline::load(dir);
+    let fallback = match baseline {
+        Baseline::Found(_) => Version::INITIAL,
+        _ => version_in_manifest(dir)?,
+    };
+    let (description, report) = compare(&baseline, fallback, &api, &options.crate_name);
+    let options = Options {
+        crate_version: Some(report.crate_version.to_string()),
+        ..options.clone()
+    };
+    let mut files = emit::emit(&api, &options)?;
+    files.push(GeneratedFile {
+        path: describe::FILE_NAME.into(),
+        contents: description.to_json(),
+    });
+    let changelog_path = dir.join(changelog::FILE_NAME);
+    let existing = read_if_present(&changelog_path)?;
+    if let Some(contents) = changelog::updated(existing.as_deref(), &report, &options.crate_name) {
+        files.push(GeneratedFile {
+            path: changelog::FILE_NAME.into(),
+            contents,
+        });
+    }
+    let written = write::ensure_files(dir, &files, Path::new(OWNED_DIR), mode)?;
+    Ok(Regeneration {
+        api,
+        files,
+        report,
+        written,
+    })
+}
+
+/// The version written in `dir/Cargo.toml`, or [`Version::INITIAL`] when there is none.
+fn version_in_manifest(dir: &Path) -> Result<Version> {
+    let path = dir.join("Cargo.toml");
+    let Some(manifest) = read_if_present(&path)? else {
+        return Ok(Version::INITIAL);
+    };
+    match package_version(&manifest) {
+        None => Ok(Version::INITIAL),
+        Some(text) => Version::parse(text).ok_or_else(|| Error::Syntax {
+            source_name: path.display().to_string(),
+            message: format!("package version `{text}` is not MAJOR.MINOR.PATCH"),
+        }),
+    }
+}
+
+fn read_if_present(path: &Path) -> Result<Option<String>> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(Error::Io {
+            path: path.to_owned(),
+            source,
+        }),
+    }
+}
