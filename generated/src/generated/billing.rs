@@ -55,6 +55,7 @@ impl Default for BillingOrderDraftRequest {
 ///
 /// Schema: `#/components/schemas/BillingOrderDraftRequest/properties/currency`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum BillingOrderDraftRequestCurrency {
     /// `USD`
     Usd,

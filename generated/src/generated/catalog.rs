@@ -161,6 +161,7 @@ impl ::sdk_runtime::pagination::Paginated for CatalogProductListResponse {
 ///
 /// Schema: `#/components/schemas/CatalogProduct/properties/product_code`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum CatalogProductProductCode {
     /// `vps`
     Vps,
@@ -227,6 +228,7 @@ impl<'de> ::serde::Deserialize<'de> for CatalogProductProductCode {
 ///
 /// Schema: `#/components/schemas/CatalogProduct/properties/type`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum CatalogProductType {
     /// `vps`
     Vps,
@@ -338,6 +340,7 @@ pub struct DedicatedOsProfile {
 ///
 /// Schema: `#/paths/~1v1~1products~1{region}/get/parameters/6/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum GetProductsByRegionCurrency {
     /// `EUR`
     Eur,
@@ -392,6 +395,7 @@ impl<'de> ::serde::Deserialize<'de> for GetProductsByRegionCurrency {
 ///
 /// Schema: `#/paths/~1v1~1products~1{region}/get/parameters/4/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum GetProductsByRegionProductCode {
     /// `vps`
     Vps,
@@ -458,6 +462,7 @@ impl<'de> ::serde::Deserialize<'de> for GetProductsByRegionProductCode {
 ///
 /// Schema: `#/paths/~1v1~1products~1{region}/get/parameters/5/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum GetProductsByRegionType {
     /// `vps`
     Vps,
@@ -520,6 +525,7 @@ impl<'de> ::serde::Deserialize<'de> for GetProductsByRegionType {
 ///
 /// Schema: `#/paths/~1v1~1products/get/parameters/6/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum GetProductsCurrency {
     /// `EUR`
     Eur,
@@ -574,6 +580,7 @@ impl<'de> ::serde::Deserialize<'de> for GetProductsCurrency {
 ///
 /// Schema: `#/paths/~1v1~1products/get/parameters/3/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum GetProductsProductCode {
     /// `vps`
     Vps,
@@ -640,6 +647,7 @@ impl<'de> ::serde::Deserialize<'de> for GetProductsProductCode {
 ///
 /// Schema: `#/paths/~1v1~1products/get/parameters/5/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum GetProductsType {
     /// `vps`
     Vps,

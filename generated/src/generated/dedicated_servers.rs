@@ -80,6 +80,7 @@ impl Default for DedicatedBilling {
 ///
 /// Schema: `#/components/schemas/DedicatedBilling/properties/unit`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum DedicatedBillingUnit {
     /// `MONTH`
     Month,
@@ -211,6 +212,7 @@ impl DedicatedDeployRequest {
 ///
 /// Schema: `#/components/schemas/DedicatedDeployRequest/properties/currency`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum DedicatedDeployRequestCurrency {
     /// `EUR`
     Eur,
@@ -635,7 +637,7 @@ impl<'c> DedicatedTaskCall<'c> {
     ///
     /// Final once `status` is none of `in_progress`.
     pub async fn wait(self) -> Result<DedicatedTask, ::sdk_runtime::Error> {
-        let policy = self.client.runtime().config().get_wait_policy().clone();
+        let policy = *self.client.runtime().config().get_wait_policy();
         self.wait_with(&policy).await
     }
     /// Like `wait`, with this wait policy.

@@ -186,6 +186,7 @@ impl Default for DeployRequest {
 ///
 /// Schema: `#/components/schemas/DeployRequest/properties/billing_cycle`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum DeployRequestBillingCycle {
     /// `monthly`
     Monthly,
@@ -312,6 +313,7 @@ impl LegacyDeployBilling {
 ///
 /// Schema: `#/components/schemas/LegacyDeployBilling/properties/unit`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum LegacyDeployBillingUnit {
     /// `ONCE`
     Once,
@@ -439,6 +441,7 @@ impl LegacyDeployRequest {
 ///
 /// Schema: `#/paths/~1v1~1deploy~1{region}~1{productCode}~1{variantCode}/post/parameters/1/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ProductVariantDeployProductCode {
     /// `vps`
     Vps,

@@ -294,6 +294,7 @@ pub struct DnsZoneSummary {
 ///
 /// Schema: `#/paths/~1v1~1dns~1zones/get/parameters/3/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ListDnsZonesView {
     /// `summary`
     Summary,

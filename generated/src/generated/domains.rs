@@ -330,6 +330,7 @@ pub struct DomainDnssecResponse {
 ///
 /// Schema: `#/paths/~1v1~1domains~1{serviceId}~1dnssec/get/parameters/2/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum GetDomainsByServiceIdDnssecAction {
     /// `refresh`
     Refresh,

@@ -104,6 +104,7 @@ impl FirewallPolicyCreateRequest {
 ///
 /// Schema: `#/components/schemas/FirewallPolicyCreateRequest/properties/policy_in`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum FirewallPolicyCreateRequestPolicyIn {
     /// `DROP`
     Drop,
@@ -158,6 +159,7 @@ impl<'de> ::serde::Deserialize<'de> for FirewallPolicyCreateRequestPolicyIn {
 ///
 /// Schema: `#/components/schemas/FirewallPolicyCreateRequest/properties/policy_out`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum FirewallPolicyCreateRequestPolicyOut {
     /// `DROP`
     Drop,
@@ -361,6 +363,7 @@ impl FirewallRule {
 ///
 /// Schema: `#/components/schemas/FirewallRule/properties/action`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum FirewallRuleAction {
     /// `ACCEPT`
     Accept,
@@ -419,6 +422,7 @@ impl<'de> ::serde::Deserialize<'de> for FirewallRuleAction {
 ///
 /// Schema: `#/components/schemas/FirewallRule/properties/direction`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum FirewallRuleDirection {
     /// `IN`
     In,
@@ -473,6 +477,7 @@ impl<'de> ::serde::Deserialize<'de> for FirewallRuleDirection {
 ///
 /// Schema: `#/components/schemas/FirewallRule/properties/proto`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum FirewallRuleProto {
     /// `tcp`
     Tcp,
@@ -559,6 +564,7 @@ impl<'de> ::serde::Deserialize<'de> for FirewallRuleProto {
 ///
 /// Schema: `#/components/schemas/FirewallRule/properties/type`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum FirewallRuleType {
     /// `in`
     In,

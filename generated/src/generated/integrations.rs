@@ -108,6 +108,7 @@ impl ApiCredentialCreateRequest {
 ///
 /// Schema: `#/components/schemas/ApiCredentialCreateRequest/properties/mode`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ApiCredentialCreateRequestMode {
     /// `signed`
     Signed,
@@ -162,6 +163,7 @@ impl<'de> ::serde::Deserialize<'de> for ApiCredentialCreateRequestMode {
 ///
 /// Schema: `#/components/schemas/ApiCredentialCreateRequest/properties/scopes/items`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ApiCredentialCreateRequestScopesItem {
     /// `audit.read`
     AuditRead,
@@ -387,6 +389,7 @@ impl ::sdk_runtime::pagination::Paginated for ApiCredentialListResponse {
 ///
 /// Schema: `#/components/schemas/ApiCredential/properties/mode`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ApiCredentialMode {
     /// `signed`
     Signed,
@@ -1035,7 +1038,7 @@ impl<'c> GetOperationsByOperationId<'c> {
     ///
     /// Final once `done` is true. Success: `succeeded`. `failed`, `cancelled` end in `Error::OperationFailed`. `unknown` lasting longer than the policy's `unknown_patience` ends in `Error::OperationOutcomeUnknown`: reconcile, never submit a new write.
     pub async fn wait(self) -> Result<super::types::Operation, ::sdk_runtime::Error> {
-        let policy = self.client.runtime().config().get_wait_policy().clone();
+        let policy = *self.client.runtime().config().get_wait_policy();
         self.wait_with(&policy).await
     }
     /// Like `wait`, with this wait policy.

@@ -99,6 +99,7 @@ impl WebsiteSslUploadRequest {
 ///
 /// Schema: `#/components/schemas/WebsiteSslUploadRequest/properties/mode`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum WebsiteSslUploadRequestMode {
     /// `c`
     C,

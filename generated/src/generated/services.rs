@@ -45,6 +45,7 @@ impl BillingCycleCheckoutRequest {
 ///
 /// Schema: `#/paths/~1v1~1services/get/parameters/8/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum GetServicesGroupBy {
     /// `type`
     Type,
@@ -95,6 +96,7 @@ impl<'de> ::serde::Deserialize<'de> for GetServicesGroupBy {
 ///
 /// Schema: `#/paths/~1v1~1services~1grouped/get/parameters/1/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum GetServicesGroupedStatus {
     /// `active`
     Active,
@@ -157,6 +159,7 @@ impl<'de> ::serde::Deserialize<'de> for GetServicesGroupedStatus {
 ///
 /// Schema: `#/paths/~1v1~1services/get/parameters/3/schema/items`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum GetServicesStatusesItem {
     /// `active`
     Active,

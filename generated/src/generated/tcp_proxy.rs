@@ -84,6 +84,7 @@ pub struct TcpProxyCountryPolicy2 {
 ///
 /// Schema: `#/components/schemas/TcpProxyCountryPolicy/properties/mode`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum TcpProxyCountryPolicyMode {
     /// `disabled`
     Disabled,

@@ -213,6 +213,7 @@ pub struct OperationResult {
 ///
 /// Schema: `#/components/schemas/Operation/properties/status`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum OperationStatus {
     /// `pending`
     Pending,

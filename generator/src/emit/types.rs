@@ -38,6 +38,7 @@ pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
                 .map(|v| lines_attrs(&format!("`{}`", v.replace('`', "'"))));
             quote! {
                 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+                #[non_exhaustive]
                 pub enum #name {
                     #( #docs #idents, )*
                     /// A value this version of the SDK does not know; kept as received.

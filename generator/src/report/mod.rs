@@ -129,8 +129,9 @@ pub fn compare(
             let changes = diff::diff(old, &description);
             if !changes.is_empty() && old.contract_revision == description.contract_revision {
                 warnings.push(format!(
-                    "the API changed but `info.version` is still `{}`: give the revision its \
-                     own version in the spec",
+                    "the API changed but `info.version` is still `{}`: a new contract \
+                     revision needs its own version in the spec (a change of the generator alone \
+                     keeps it)",
                     description.contract_revision
                 ));
             }
