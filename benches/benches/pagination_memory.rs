@@ -18,8 +18,8 @@ static ALLOC: Counting = Counting;
 
 async fn fetch(client: &Client, next: Option<Continuation>) -> Result<Response<ItemPage>, Error> {
     let mut request = Request::new(&LIST_ITEMS);
-    if let Some(c) = next {
-        c.apply(&mut request);
+    if let Some(Continuation::Page(page)) = next {
+        request.query("page", &page);
     }
     client
         .execute::<ItemPage>(request, CallOptions::default())

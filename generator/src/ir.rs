@@ -71,12 +71,30 @@ pub struct Conventions {
     /// The operation that settles a write whose outcome is unknown (`x-operation-lookup`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lookup: Option<OperationLookup>,
+    /// Where error bodies carry their members (`x-error-envelope`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_envelope: Option<ErrorEnvelope>,
     /// The operation identifying the deployed contract (`x-contract-version`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contract_version: Option<String>,
     /// The operation reporting optional features, and the feature names (`x-capabilities`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capabilities: Option<Capabilities>,
+}
+
+/// JSON pointers of an error body's members, first present wins (`x-error-envelope`).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ErrorEnvelope {
+    /// The error code.
+    pub code: Vec<String>,
+    /// The message.
+    pub message: Vec<String>,
+    /// The request id.
+    pub request_id: Vec<String>,
+    /// Per-field errors.
+    pub field_errors: Vec<String>,
+    /// Details.
+    pub details: Vec<String>,
 }
 
 /// How to look up a write by its idempotency key (`x-operation-lookup`).

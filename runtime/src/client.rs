@@ -612,8 +612,9 @@ impl Client {
 
     /// An error response, with whether the contract says its code may be resent.
     fn api_error(&self, response: &HttpResponse, context: ErrorContext) -> ApiError {
-        let mut api = ApiError::from_response(response, context);
-        api.retryable_code = self.inner.config.profile.is_retry_code(&api.code);
+        let profile = self.inner.config.profile;
+        let mut api = ApiError::from_response(response, context, &profile.error_body);
+        api.retryable_code = profile.is_retry_code(&api.code);
         api
     }
 
@@ -675,7 +676,7 @@ impl Client {
                 .map(str::to_owned);
             return Reconciliation::Recorded { operation_id };
         }
-        let api = ApiError::from_response(&response, lookup.context(1));
+        let api = self.api_error(&response, lookup.context(1));
         match api.code.as_str() {
             code if code == spec.not_found => Reconciliation::NotFound,
             code if code == spec.ambiguous => Reconciliation::Ambiguous,

@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::poll::PolledOutcome;
+use crate::profile::ErrorBody;
 use crate::rate_limit::RateLimitInfo;
 use crate::spec::Method;
 use crate::transport::{HttpResponse, TransportError};
@@ -63,21 +64,33 @@ pub struct ApiError {
     pub context: ErrorContext,
 }
 
-fn str_field(v: &Value, key: &str) -> Option<String> {
-    match v.get(key)? {
-        Value::String(s) => Some(s.clone()),
-        Value::Null => None,
-        other => Some(other.to_string()),
-    }
+/// The first of `pointers` present (and not null) in `body`.
+fn first_at(body: &Value, pointers: &[&str]) -> Option<Value> {
+    pointers
+        .iter()
+        .find_map(|p| body.pointer(p).filter(|v| !v.is_null()))
+        .cloned()
 }
 
-fn non_null(v: Option<&Value>) -> Option<Value> {
-    v.filter(|v| !v.is_null()).cloned()
+/// Like [`first_at`], as text (strings as they are, other values as JSON); objects and arrays
+/// are skipped, so a pointer to an object member that is sometimes a string still works.
+fn text_at(body: &Value, pointers: &[&str]) -> Option<String> {
+    pointers.iter().find_map(|p| match body.pointer(p)? {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    })
 }
 
 impl ApiError {
-    /// Decodes an error response. Works on nested, flat, non-JSON and empty bodies.
-    pub fn from_response(response: &HttpResponse, mut context: ErrorContext) -> Self {
+    /// Decodes an error response: its members where `shape` says they are (the API's
+    /// [`ErrorBody`]), and for non-JSON and empty bodies a message from the status alone.
+    pub fn from_response(
+        response: &HttpResponse,
+        mut context: ErrorContext,
+        shape: &ErrorBody,
+    ) -> Self {
         let header_request_id = response
             .headers
             .get("x-request-id")
@@ -87,26 +100,12 @@ impl ApiError {
         let parsed: Option<Value> = serde_json::from_slice(&response.body)
             .ok()
             .filter(Value::is_object);
-        let (mut code, mut message, mut request_id, mut field_errors, mut details) =
-            (None, None, None, None, None);
-        if let Some(body) = &parsed {
-            if let Some(nested) = body.get("error").filter(|e| e.is_object()) {
-                code = str_field(nested, "code");
-                message = str_field(nested, "message");
-                request_id = str_field(nested, "request_id");
-                field_errors = non_null(nested.get("field_errors"));
-                details = non_null(nested.get("details"));
-            }
-            code = code.or_else(|| str_field(body, "code"));
-            if code.is_none() {
-                // `{"error": "some_code"}` (a string) is a common legacy variant.
-                code = body.get("error").and_then(Value::as_str).map(str::to_owned);
-            }
-            message = message.or_else(|| str_field(body, "message"));
-            request_id = request_id.or_else(|| str_field(body, "request_id"));
-            field_errors = field_errors.or_else(|| non_null(body.get("field_errors")));
-            details = details.or_else(|| non_null(body.get("details")));
-        }
+        let at = |pointers: &[&str]| parsed.as_ref().and_then(|b| text_at(b, pointers));
+        let (code, message, request_id) = (at(shape.code), at(shape.message), at(shape.request_id));
+        let (field_errors, details) = match &parsed {
+            Some(b) => (first_at(b, shape.field_errors), first_at(b, shape.details)),
+            None => (None, None),
+        };
         let body_text = if parsed.is_none() && !response.body.is_empty() {
             let end = response.body.len().min(512);
             Some(String::from_utf8_lossy(&response.body[..end]).into_owned())

@@ -73,7 +73,7 @@ pub use config::{Config, Credentials, SdkIdentity, Timeouts, WaitPolicy};
 pub use error::{ApiError, Error, ErrorContext, Reconciliation, UnknownOutcome};
 pub use nullable::Nullable;
 pub use poll::{PollSpec, PolledOutcome};
-pub use profile::{ApiProfile, OperationLookup};
+pub use profile::{ApiProfile, ErrorBody, OperationLookup};
 pub use rate_limit::RateLimitInfo;
 pub use request::{CallOptions, Request};
 pub use response::{Response, ResponseMeta};

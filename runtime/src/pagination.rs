@@ -8,7 +8,6 @@ use std::future::Future;
 use futures::Stream;
 
 use crate::error::Error;
-use crate::request::Request;
 use crate::response::Response;
 
 /// Where the next page starts.
@@ -20,26 +19,6 @@ pub enum Continuation {
     Cursor(String),
     /// Offset model: request this `offset`.
     Offset(u64),
-}
-
-impl Continuation {
-    /// The query parameter name this continuation sets (`page`, `cursor` or `offset`).
-    pub fn query_name(&self) -> &'static str {
-        match self {
-            Continuation::Page(_) => "page",
-            Continuation::Cursor(_) => "cursor",
-            Continuation::Offset(_) => "offset",
-        }
-    }
-
-    /// Adds the continuation's query parameter to `request`.
-    pub fn apply(&self, request: &mut Request) {
-        match self {
-            Continuation::Page(p) => request.query("page", p),
-            Continuation::Cursor(c) => request.query("cursor", c),
-            Continuation::Offset(o) => request.query("offset", o),
-        }
-    }
 }
 
 impl fmt::Display for Continuation {

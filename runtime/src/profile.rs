@@ -1,6 +1,7 @@
 //! The facts of one API that the runtime's generic mechanisms consume, supplied by the generated
-//! crate (read from the spec's extensions): which error codes mean "resend the identical
-//! request", and which operation settles a write whose outcome is unknown.
+//! crate (read from the spec's extensions): where error bodies carry their code, which error
+//! codes mean "resend the identical request", and which operation settles a write whose outcome
+//! is unknown.
 //!
 //! The runtime itself names no operation, path, field or error code of any API; a client without
 //! a profile ([`ApiProfile::NONE`]) simply never resends on an error code and never looks up.
@@ -18,6 +19,8 @@ pub struct ApiProfile {
     pub caller_retry_codes: &'static [&'static str],
     /// How to look up a write by its idempotency key (`x-operation-lookup`), if the API can.
     pub lookup: Option<OperationLookup>,
+    /// Where an error response carries its code, message and details (`x-error-envelope`).
+    pub error_body: ErrorBody,
 }
 
 impl ApiProfile {
@@ -26,6 +29,7 @@ impl ApiProfile {
         automatic_retry_codes: &[],
         caller_retry_codes: &[],
         lookup: None,
+        error_body: ErrorBody::NONE,
     };
 
     /// Whether the runtime resends the identical request after `code`.
@@ -64,4 +68,31 @@ pub struct OperationLookup {
     pub ambiguous: &'static str,
     /// Error code: the identity remains but the receipt expired.
     pub expired: &'static str,
+}
+
+/// Where an error response's members live: JSON pointers, the first present one wins (the
+/// nested object first, then legacy flat copies, for example).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ErrorBody {
+    /// The error code.
+    pub code: &'static [&'static str],
+    /// The human-readable message.
+    pub message: &'static [&'static str],
+    /// The server's request id (else the `x-request-id` header is used).
+    pub request_id: &'static [&'static str],
+    /// Per-field validation errors (kept as JSON).
+    pub field_errors: &'static [&'static str],
+    /// Further details (kept as JSON).
+    pub details: &'static [&'static str],
+}
+
+impl ErrorBody {
+    /// Nothing is read from error bodies: errors carry the status and a generic message.
+    pub const NONE: ErrorBody = ErrorBody {
+        code: &[],
+        message: &[],
+        request_id: &[],
+        field_errors: &[],
+        details: &[],
+    };
 }

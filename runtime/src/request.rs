@@ -243,7 +243,7 @@ mod tests {
     use crate::spec::{Idempotency, Method};
 
     static SPEC: OperationSpec = OperationSpec {
-        operation_id: "getDnsZone",
+        operation_id: "getRecord",
         method: Method::Get,
         path: "/zones/{name}/records/{id}",
         idempotency: Idempotency::None,

@@ -13,9 +13,9 @@ use http::{HeaderMap, HeaderValue};
 use sdk_runtime::pagination::{self, Continuation, Paginated};
 use sdk_runtime::poll::{self, Poll, poll_until};
 use sdk_runtime::{
-    ApiError, CallOptions, Client, Config, Error, ErrorContext, HttpRequest, HttpResponse,
-    Idempotency, Method, OperationSpec, PollSpec, Request, Response, ResponseMeta, RetryPolicy,
-    Transport, TransportError, WaitPolicy,
+    ApiError, ApiProfile, CallOptions, Client, Config, Error, ErrorBody, ErrorContext, HttpRequest,
+    HttpResponse, Idempotency, Method, OperationSpec, PollSpec, Request, Response, ResponseMeta,
+    RetryPolicy, Transport, TransportError, WaitPolicy,
 };
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
@@ -131,7 +131,12 @@ async fn long_retry_after_is_not_slept_through() {
         .expect(1)
         .mount(&server)
         .await;
-    let client = Client::new(Config::new(server.uri()).retry_policy(fast_policy())).unwrap();
+    let client = Client::new(
+        Config::new(server.uri())
+            .retry_policy(fast_policy())
+            .profile(&PROFILE),
+    )
+    .unwrap();
     let err = client
         .execute::<Value>(Request::new(&LIST), CallOptions::new())
         .await
@@ -140,6 +145,20 @@ async fn long_retry_after_is_not_slept_through() {
     assert_eq!(err.retry_after(), Some(Duration::from_secs(3600)));
     assert!(err.is_retryable());
 }
+
+/// A nested error object with legacy flat copies, as a generated profile would describe it.
+static ENVELOPE: ErrorBody = ErrorBody {
+    code: &["/error/code", "/code"],
+    message: &["/error/message", "/message"],
+    request_id: &["/error/request_id", "/request_id"],
+    field_errors: &["/error/field_errors", "/field_errors"],
+    details: &["/error/details", "/details"],
+};
+
+static PROFILE: ApiProfile = ApiProfile {
+    error_body: ENVELOPE,
+    ..ApiProfile::NONE
+};
 
 fn raw(status: u16, body: &'static [u8], headers: &[(&'static str, &'static str)]) -> HttpResponse {
     let mut map = HeaderMap::new();
@@ -158,6 +177,7 @@ fn nested_flat_non_json_and_empty_error_bodies() {
     let nested = ApiError::from_response(
         &raw(400, br#"{"ok":false,"error":{"code":"validation_error","message":"bad name","request_id":"r1","field_errors":[{"field":"name"}]}}"#, &[]),
         ErrorContext::default(),
+        &ENVELOPE,
     );
     assert_eq!(nested.code, "validation_error");
     assert_eq!(nested.message, "bad name");
@@ -167,6 +187,7 @@ fn nested_flat_non_json_and_empty_error_bodies() {
     let flat = ApiError::from_response(
         &raw(403, br#"{"ok":false,"code":"scope_denied","message":"nope","request_id":"r2","details":{"scope":"dns.write"},"status":403}"#, &[]),
         ErrorContext::default(),
+        &ENVELOPE,
     );
     assert_eq!(flat.code, "scope_denied");
     assert_eq!(flat.request_id.as_deref(), Some("r2"));
@@ -179,6 +200,7 @@ fn nested_flat_non_json_and_empty_error_bodies() {
             &[("x-request-id", "edge-1"), ("retry-after", "5")],
         ),
         ErrorContext::default(),
+        &ENVELOPE,
     );
     assert_eq!(html.code, "");
     assert!(!html.is_json());
@@ -186,7 +208,7 @@ fn nested_flat_non_json_and_empty_error_bodies() {
     assert_eq!(html.retry_after, Some(Duration::from_secs(5)));
     assert!(html.body_text.as_deref().unwrap().contains("Bad Gateway"));
 
-    let empty = ApiError::from_response(&raw(503, b"", &[]), ErrorContext::default());
+    let empty = ApiError::from_response(&raw(503, b"", &[]), ErrorContext::default(), &ENVELOPE);
     assert!(empty.message.contains("503"));
     assert_eq!(empty.to_string().lines().count(), 1);
 
@@ -197,6 +219,7 @@ fn nested_flat_non_json_and_empty_error_bodies() {
             &[],
         ),
         ErrorContext::default(),
+        &ENVELOPE,
     );
     assert_eq!(unknown.code, "brand_new_code");
 }

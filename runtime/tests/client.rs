@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use sdk_runtime::signing::{SigningInput, canonical_string, content_sha256, hmac_sha256_base64};
 use sdk_runtime::{
-    ApiProfile, CallOptions, Client, Config, Error, Idempotency, Method, OperationLookup,
-    OperationSpec, Reconciliation, Request, RetryPolicy, SdkIdentity,
+    ApiProfile, CallOptions, Client, Config, Error, ErrorBody, Idempotency, Method,
+    OperationLookup, OperationSpec, Reconciliation, Request, RetryPolicy, SdkIdentity,
 };
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path, query_param};
@@ -57,6 +57,13 @@ static PROFILE: ApiProfile = ApiProfile {
         ambiguous: "operation_lookup_ambiguous",
         expired: "operation_expired",
     }),
+    error_body: ErrorBody {
+        code: &["/error/code", "/code"],
+        message: &["/error/message", "/message"],
+        request_id: &["/error/request_id", "/request_id"],
+        field_errors: &["/error/field_errors", "/field_errors"],
+        details: &["/error/details", "/details"],
+    },
 };
 
 fn fast_policy() -> RetryPolicy {

@@ -353,6 +353,14 @@ fn the_readme_steps_bump_the_version_and_write_the_changelog() {
     );
     assert!(changelog.contains(&render(&second.report)));
     assert!(changelog.contains("0.1.0 → 0.2.0: minor bump, the most severe change is breaking."));
+    // The new error code is a typed variant, with no hand edit anywhere.
+    let codes = read(&sdk.join("src/generated/error_codes.rs"));
+    assert!(codes.contains("ZoneQuotaExceeded,"), "{codes}");
+    assert!(codes.contains("\"zone_quota_exceeded\" => ErrorCode::ZoneQuotaExceeded"));
+    assert!(
+        !codes.contains("SnapshotNotFound"),
+        "a removed code is gone"
+    );
 
     let again = gen_in(&dir, &revision("v2.yaml"), Mode::Write);
     assert_eq!(

@@ -1,5 +1,5 @@
 //! Contract checks for `spec/openapi.yaml` against the API reference
-//! (`/work/shared/contract/api-reference.md`, sections 4.1 to 4.11) and `docs/extensions.md`.
+//! (the published API reference, sections 4.1 to 4.11) and `docs/extensions.md`.
 //!
 //! Run with `cargo test -p sdk-tests --test spec_contract`.
 

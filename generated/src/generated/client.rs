@@ -8,8 +8,8 @@ pub const SDK_NAME: &str = "cloud-sdk";
 /// The contract revision (`info.version` of the spec) this crate was generated from.
 pub const CONTRACT_REVISION: &str = "2026-10-07.1";
 
-/// The API's conventions, as the runtime consumes them (from the spec's `x-retry-codes`
-/// and `x-operation-lookup`).
+/// The API's conventions, as the runtime consumes them (from the spec's `x-retry-codes`,
+/// `x-operation-lookup` and `x-error-envelope`).
 pub static PROFILE: ::sdk_runtime::ApiProfile = ::sdk_runtime::ApiProfile {
     automatic_retry_codes: &["idempotency_in_progress"],
     caller_retry_codes: &["service_changed_retry"],
@@ -32,6 +32,13 @@ pub static PROFILE: ::sdk_runtime::ApiProfile = ::sdk_runtime::ApiProfile {
         ambiguous: "operation_lookup_ambiguous",
         expired: "operation_expired",
     }),
+    error_body: ::sdk_runtime::ErrorBody {
+        code: &["/error/code", "/code"],
+        message: &["/error/message", "/message"],
+        request_id: &["/error/request_id", "/request_id"],
+        field_errors: &["/error/field_errors", "/field_errors"],
+        details: &["/error/details", "/details"],
+    },
 };
 
 /// Client for Customer Cloud Services API: one method per operation (see the area modules).

@@ -171,13 +171,35 @@ pub fn profile_static(api: &Api) -> TokenStream {
         })
     });
     let lookup = lookup.unwrap_or_else(|| quote!(None));
+    let error_body = match &api.conventions.error_envelope {
+        Some(e) => {
+            let (code, message, request_id, field_errors, details) = (
+                &e.code,
+                &e.message,
+                &e.request_id,
+                &e.field_errors,
+                &e.details,
+            );
+            quote! {
+                ::sdk_runtime::ErrorBody {
+                    code: &[#(#code),*],
+                    message: &[#(#message),*],
+                    request_id: &[#(#request_id),*],
+                    field_errors: &[#(#field_errors),*],
+                    details: &[#(#details),*],
+                }
+            }
+        }
+        None => quote!(::sdk_runtime::ErrorBody::NONE),
+    };
     quote! {
-        /// The API's conventions, as the runtime consumes them (from the spec's `x-retry-codes`
-        /// and `x-operation-lookup`).
+        /// The API's conventions, as the runtime consumes them (from the spec's `x-retry-codes`,
+        /// `x-operation-lookup` and `x-error-envelope`).
         pub static PROFILE: ::sdk_runtime::ApiProfile = ::sdk_runtime::ApiProfile {
             automatic_retry_codes: #automatic,
             caller_retry_codes: #caller,
             lookup: #lookup,
+            error_body: #error_body,
         };
     }
 }

@@ -6,8 +6,8 @@
 use super::Lowerer;
 use crate::error::{Error, Result};
 use crate::ir::{
-    Capabilities, Conventions, ErrorCode, ErrorSource, Operation, OperationLookup, ParamLocation,
-    Poll, RetryCode, Success, TypeKind, TypeRef,
+    Capabilities, Conventions, ErrorCode, ErrorEnvelope, ErrorSource, Operation, OperationLookup,
+    ParamLocation, Poll, RetryCode, Success, TypeKind, TypeRef,
 };
 use crate::naming::{self, Namespace};
 use crate::read::Node;
@@ -112,6 +112,7 @@ pub(super) fn conventions(root: &Node<'_>, operations: &[Operation]) -> Result<C
             });
         }
     }
+    out.error_envelope = error_envelope(root)?;
     let receipt_polls = operations
         .iter()
         .filter(|o| o.poll.as_ref().is_some_and(|p| !p.receipt_id.is_empty()))
@@ -140,6 +141,39 @@ fn operation_nodes<'a, 'o>(
             Some((op, node))
         })
         .collect()
+}
+
+/// The one `x-error-envelope` among the component schemas, if any.
+fn error_envelope(root: &Node<'_>) -> Result<Option<ErrorEnvelope>> {
+    let Some(schemas) = root.get("components").and_then(|c| c.get("schemas")) else {
+        return Ok(None);
+    };
+    let mut found = None;
+    for (_, schema) in schemas.entries() {
+        let Some(node) = schema.get("x-error-envelope") else {
+            continue;
+        };
+        if found.is_some() {
+            return Err(node.error("a second `x-error-envelope`: only one is allowed"));
+        }
+        let pointers = |key: &str| -> Result<Vec<String>> {
+            let list = node.strings(key);
+            match list.iter().find(|p| !p.starts_with('/')) {
+                Some(bad) => Err(node.error(format!(
+                    "`x-error-envelope`: `{bad}` under `{key}` is not a JSON pointer"
+                ))),
+                None => Ok(list),
+            }
+        };
+        found = Some(ErrorEnvelope {
+            code: pointers("code")?,
+            message: pointers("message")?,
+            request_id: pointers("request-id")?,
+            field_errors: pointers("field-errors")?,
+            details: pointers("details")?,
+        });
+    }
+    Ok(found)
 }
 
 fn operation_lookup(node: &Node<'_>, op: &Operation) -> Result<OperationLookup> {
