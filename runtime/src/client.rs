@@ -58,6 +58,7 @@ struct Prepared {
     idempotency_key: Option<String>,
     client_request_id: Option<String>,
     deadline: Option<Instant>,
+    attempt_timeout: Option<Duration>,
     policy: RetryPolicy,
 }
 
@@ -223,6 +224,15 @@ impl Client {
                 .map_err(|_| Error::validation(format!("invalid value for header `{name}`")))?;
             headers.append(name, value);
         }
+        for (name, value) in options.headers() {
+            // Validated by `options.validate()` above.
+            if let (Ok(name), Ok(value)) = (
+                HeaderName::from_bytes(name.to_ascii_lowercase().as_bytes()),
+                HeaderValue::from_str(value),
+            ) {
+                headers.append(name, value);
+            }
+        }
         if spec.idempotency.sends_key() && idempotency_key.is_none() {
             idempotency_key = Some(generate_idempotency_key());
         }
@@ -270,7 +280,13 @@ impl Client {
             idempotency_key,
             client_request_id,
             deadline: total.map(|t| Instant::now() + t),
-            policy: self.inner.config.retry.clone(),
+            attempt_timeout: options
+                .attempt_timeout()
+                .or(self.inner.config.timeouts.attempt),
+            policy: options
+                .retry_policy()
+                .unwrap_or(&self.inner.config.retry)
+                .clone(),
         })
     }
 
@@ -319,7 +335,7 @@ impl Client {
             }
         }
         let attempt_timeout = min_opt(
-            self.inner.config.timeouts.attempt,
+            p.attempt_timeout,
             p.deadline
                 .map(|d| d.saturating_duration_since(Instant::now())),
         );

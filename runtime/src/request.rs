@@ -8,6 +8,7 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 use crate::error::Error;
 use crate::idempotency::{validate_client_request_id, validate_idempotency_key};
+use crate::retry::RetryPolicy;
 use crate::spec::OperationSpec;
 
 /// Characters left unencoded in a path segment or query component: RFC 3986 unreserved.
@@ -22,6 +23,24 @@ pub fn encode_component(value: &str) -> String {
     utf8_percent_encode(value, COMPONENT).to_string()
 }
 
+/// Headers the runtime sets itself (auth, signing, idempotency, correlation, framing): a
+/// caller's extra header may not replace them.
+const RESERVED_HEADERS: &[&str] = &[
+    "authorization",
+    "content-length",
+    "content-type",
+    "host",
+    "idempotency-key",
+    "user-agent",
+    "x-api-key",
+    "x-client-request-id",
+    "x-content-sha256",
+    "x-nonce",
+    "x-signature",
+    "x-svc-response-format",
+    "x-ts",
+];
+
 /// Per-call options exposed by the generated fluent builders.
 #[derive(Clone, Debug, Default)]
 pub struct CallOptions {
@@ -29,6 +48,9 @@ pub struct CallOptions {
     client_request_id: Option<String>,
     operation_format: bool,
     timeout: Option<Duration>,
+    attempt_timeout: Option<Duration>,
+    retry_policy: Option<RetryPolicy>,
+    headers: Vec<(String, String)>,
 }
 
 impl CallOptions {
@@ -57,6 +79,22 @@ impl CallOptions {
         self.timeout = Some(whole_call);
     }
 
+    /// Sets the timeout of each HTTP attempt of this call.
+    pub fn set_attempt_timeout(&mut self, per_attempt: Duration) {
+        self.attempt_timeout = Some(per_attempt);
+    }
+
+    /// Uses this retry policy for this call instead of the client's.
+    pub fn set_retry_policy(&mut self, policy: RetryPolicy) {
+        self.retry_policy = Some(policy);
+    }
+
+    /// Adds a header to every attempt of this call (checked before any I/O: it may not be one
+    /// the runtime sets itself, such as auth, signing or idempotency headers).
+    pub fn add_header(&mut self, name: impl Into<String>, value: impl Into<String>) {
+        self.headers.push((name.into(), value.into()));
+    }
+
     /// The caller's idempotency key, if any.
     pub fn idempotency_key(&self) -> Option<&str> {
         self.idempotency_key.as_deref()
@@ -77,13 +115,68 @@ impl CallOptions {
         self.timeout
     }
 
-    /// Validates the options (before any I/O).
+    /// The per-call attempt timeout, if any.
+    pub fn attempt_timeout(&self) -> Option<Duration> {
+        self.attempt_timeout
+    }
+
+    /// The per-call retry policy, if any.
+    pub fn retry_policy(&self) -> Option<&RetryPolicy> {
+        self.retry_policy.as_ref()
+    }
+
+    /// The caller's extra headers.
+    pub fn headers(&self) -> &[(String, String)] {
+        &self.headers
+    }
+
+    /// Validates the options (before any I/O): key and correlation id formats, non-zero
+    /// timeouts, a retry policy with at least one attempt, and extra headers that are valid and
+    /// do not replace a header the runtime sets.
     pub fn validate(&self) -> Result<(), Error> {
         if let Some(key) = &self.idempotency_key {
             validate_idempotency_key(key)?;
         }
         if let Some(id) = &self.client_request_id {
             validate_client_request_id(id)?;
+        }
+        if self.timeout.is_some_and(|t| t.is_zero()) {
+            return Err(Error::validation(
+                "the call timeout must be greater than zero",
+            ));
+        }
+        if self.attempt_timeout.is_some_and(|t| t.is_zero()) {
+            return Err(Error::validation(
+                "the attempt timeout must be greater than zero",
+            ));
+        }
+        if let Some(policy) = &self.retry_policy {
+            if policy.enabled && policy.max_attempts == 0 {
+                return Err(Error::validation(
+                    "the retry policy allows zero attempts: use RetryPolicy::disabled() for one",
+                ));
+            }
+            if policy.max_backoff < policy.initial_backoff {
+                return Err(Error::validation(
+                    "the retry policy's max_backoff is below its initial_backoff",
+                ));
+            }
+        }
+        for (name, value) in &self.headers {
+            let lower = name.to_ascii_lowercase();
+            if RESERVED_HEADERS.contains(&lower.as_str()) {
+                return Err(Error::validation(format!(
+                    "header `{name}` is set by the SDK itself (auth, signing, idempotency or framing) and cannot be added to a call"
+                )));
+            }
+            if http::HeaderName::from_bytes(lower.as_bytes()).is_err() {
+                return Err(Error::validation(format!("invalid header name `{name}`")));
+            }
+            if http::HeaderValue::from_str(value).is_err() {
+                return Err(Error::validation(format!(
+                    "invalid value for header `{name}`"
+                )));
+            }
         }
         Ok(())
     }
@@ -317,6 +410,45 @@ mod tests {
         let mut o = CallOptions::new();
         o.set_idempotency_key("good-key-123");
         o.set_client_request_id("trace.1");
+        assert!(o.validate().is_ok());
+    }
+
+    #[test]
+    fn per_call_overrides_that_make_no_sense_are_refused() {
+        let refused = |o: CallOptions| o.validate().unwrap_err().to_string();
+        let mut o = CallOptions::new();
+        o.set_timeout(Duration::ZERO);
+        assert!(refused(o).contains("call timeout must be greater than zero"));
+        let mut o = CallOptions::new();
+        o.set_attempt_timeout(Duration::ZERO);
+        assert!(refused(o).contains("attempt timeout must be greater than zero"));
+        let mut o = CallOptions::new();
+        o.set_retry_policy(RetryPolicy {
+            max_attempts: 0,
+            ..RetryPolicy::default()
+        });
+        assert!(refused(o).contains("zero attempts"));
+        for clash in [
+            "Idempotency-Key",
+            "x-signature",
+            "Authorization",
+            "X-Api-Key",
+        ] {
+            let mut o = CallOptions::new();
+            o.add_header(clash, "v");
+            assert!(refused(o).contains("set by the SDK itself"), "{clash}");
+        }
+        let mut o = CallOptions::new();
+        o.add_header("bad header", "v");
+        assert!(refused(o).contains("invalid header name"));
+        let mut o = CallOptions::new();
+        o.add_header("x-trace", "line\nbreak");
+        assert!(refused(o).contains("invalid value"));
+        let mut o = CallOptions::new();
+        o.set_timeout(Duration::from_secs(5));
+        o.set_attempt_timeout(Duration::from_secs(1));
+        o.set_retry_policy(RetryPolicy::disabled());
+        o.add_header("x-trace", "abc");
         assert!(o.validate().is_ok());
     }
 }

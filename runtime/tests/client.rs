@@ -717,3 +717,48 @@ async fn rate_limited_answers_have_their_own_budget() {
     );
     assert_eq!(server.received_requests().await.unwrap().len(), 6);
 }
+
+#[tokio::test]
+async fn per_call_headers_and_retry_policy_apply_to_that_call_only() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/things"))
+        .respond_with(ResponseTemplate::new(503))
+        .mount(&server)
+        .await;
+    let client = Client::new(config(&server)).unwrap();
+    let mut options = CallOptions::new();
+    options.add_header("x-tenant", "blue");
+    options.set_retry_policy(RetryPolicy::disabled());
+    let err = client
+        .execute::<Value>(Request::new(&LIST), options)
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), Some(503));
+    let sent = server.received_requests().await.unwrap();
+    assert_eq!(sent.len(), 1, "the call's own policy: one attempt");
+    assert_eq!(header(&sent[0], "x-tenant"), Some("blue"));
+
+    // The next call uses the client's policy again (4 attempts) and no extra header.
+    client
+        .execute::<Value>(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap_err();
+    let sent = server.received_requests().await.unwrap();
+    assert_eq!(sent.len(), 1 + 4);
+    assert_eq!(header(&sent[1], "x-tenant"), None);
+}
+
+#[tokio::test]
+async fn a_clashing_header_is_refused_before_any_io() {
+    let server = MockServer::start().await;
+    let client = Client::new(config(&server)).unwrap();
+    let mut options = CallOptions::new();
+    options.add_header("Idempotency-Key", "mine-12345");
+    let err = client
+        .execute::<Value>(create_request(), options)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Validation { .. }), "{err}");
+    assert!(server.received_requests().await.unwrap().is_empty());
+}
