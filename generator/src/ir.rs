@@ -473,6 +473,9 @@ pub enum TypeKind {
     Enum {
         /// Known values.
         variants: Vec<EnumVariant>,
+        /// The variant holding a value the spec does not list (`Unknown`, or `Other` when a
+        /// listed value is called `unknown`).
+        fallback: String,
     },
     /// `oneOf`/`anyOf`.
     Union {

@@ -116,6 +116,16 @@ pub fn variant(raw: &str) -> String {
     }
 }
 
+/// Whether `raw` is usable as a Rust identifier as it is: ASCII letters, digits and `_`, not
+/// starting with a digit, not a keyword or a prelude name.
+pub fn is_identifier(raw: &str) -> bool {
+    !raw.is_empty()
+        && raw.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !raw.starts_with(|c: char| c.is_ascii_digit())
+        && !KEYWORDS.contains(&raw)
+        && !RESERVED_TYPES.contains(&raw)
+}
+
 /// Keeps ASCII letters, digits and `_` (non-ASCII letters are transliterated to `_`).
 fn ascii_only(s: &str) -> String {
     let mapped: String = s
@@ -165,6 +175,18 @@ impl Namespace {
         }
     }
 
+    /// Claims `name`; when it is taken, the spec's own spelling `wire` (a deprecated alias
+    /// `pageSize` beside `page_size`, a value `TCP` beside `tcp`) when that is a free Rust
+    /// identifier, so the name still reads as the spec says; a numeric suffix only when neither
+    /// is free.
+    pub fn claim_spelled(&mut self, name: String, wire: &str) -> String {
+        if !self.used.contains(&name) || !is_identifier(wire) || self.used.contains(wire) {
+            return self.claim(name);
+        }
+        self.used.insert(wire.to_owned());
+        wire.to_owned()
+    }
+
     /// Whether `name` is taken.
     pub fn contains(&self, name: &str) -> bool {
         self.used.contains(name)
@@ -196,5 +218,24 @@ mod tests {
         assert_eq!(ns.claim(snake("foo_bar")), "foo_bar_2");
         assert_eq!(ns.claim(camel("a")), "A");
         assert_eq!(ns.claim(camel("A")), "A2");
+    }
+
+    #[test]
+    fn collisions_keep_the_spec_spelling_when_they_can() {
+        let mut ns = Namespace::default();
+        assert_eq!(
+            ns.claim_spelled(snake("page_size"), "page_size"),
+            "page_size"
+        );
+        assert_eq!(ns.claim_spelled(snake("pageSize"), "pageSize"), "pageSize");
+        assert_eq!(
+            ns.claim_spelled(snake("page-size"), "page-size"),
+            "page_size_2"
+        );
+        let mut ns = Namespace::default();
+        assert_eq!(ns.claim_spelled(variant("tcp"), "tcp"), "Tcp");
+        assert_eq!(ns.claim_spelled(variant("TCP"), "TCP"), "TCP");
+        assert_eq!(ns.claim_spelled(variant("Tcp"), "Tcp"), "Tcp2");
+        assert!(!is_identifier("type") && !is_identifier("2x") && !is_identifier("a-b"));
     }
 }

@@ -50,6 +50,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod builder;
 pub mod client;
 pub mod config;
 pub mod error;
@@ -65,9 +66,11 @@ pub mod retry;
 pub mod secret;
 pub mod signing;
 pub mod spec;
+mod string_enum;
 pub mod transport;
 pub mod version;
 
+pub use builder::CallBuilder;
 pub use client::Client;
 pub use config::{Config, Credentials, SdkIdentity, Timeouts, WaitPolicy};
 pub use error::{ApiError, Error, ErrorContext, Reconciliation, UnknownOutcome};
@@ -81,6 +84,12 @@ pub use retry::RetryPolicy;
 pub use secret::Secret;
 pub use signing::{DefaultSigner, Signer, SigningInput};
 pub use spec::{Idempotency, Method, OperationSpec};
+/// Re-exports for the macros (not a public API).
+#[doc(hidden)]
+pub mod __private {
+    pub use serde;
+}
+
 pub use transport::{
     HttpRequest, HttpResponse, ReqwestTransport, Transport, TransportError, TransportErrorKind,
 };

@@ -79,60 +79,10 @@ pub enum BillingOrderDraftRequestCurrency {
     Unknown(String),
 }
 
-impl BillingOrderDraftRequestCurrency {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Usd => "USD",
-            Self::Eur => "EUR",
-            Self::Uah => "UAH",
-            Self::Gbp => "GBP",
-            Self::Pln => "PLN",
-            Self::Brl => "BRL",
-            Self::Inr => "INR",
-            Self::Idr => "IDR",
-            Self::Cny => "CNY",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for BillingOrderDraftRequestCurrency {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for BillingOrderDraftRequestCurrency {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for BillingOrderDraftRequestCurrency {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "USD" => Self::Usd,
-                "EUR" => Self::Eur,
-                "UAH" => Self::Uah,
-                "GBP" => Self::Gbp,
-                "PLN" => Self::Pln,
-                "BRL" => Self::Brl,
-                "INR" => Self::Inr,
-                "IDR" => Self::Idr,
-                "CNY" => Self::Cny,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    BillingOrderDraftRequestCurrency, Unknown, Usd = "USD", Eur = "EUR", Uah = "UAH", Gbp
+    = "GBP", Pln = "PLN", Brl = "BRL", Inr = "INR", Idr = "IDR", Cny = "CNY"
+);
 
 /// Draft order response; body not shown.
 ///
@@ -454,7 +404,7 @@ impl ::sdk_runtime::pagination::Paginated for TransactionListResponse {
     }
 }
 
-impl super::Client {
+impl crate::Client {
     /// Create an unpaid draft order
     ///
     /// Creates an unpaid draft order; this does not charge the account. Separate flow: quote, create unpaid draft, inspect invoice, pay explicitly, track provisioning. Required scopes for the separate flow: billing.products.read, billing.order.create, billing.invoice.pay plus invoice and balance read scopes. Remaining item fields and the response body: not shown.
@@ -474,62 +424,16 @@ impl super::Client {
     pub fn billing_order_draft(
         &self,
         body: BillingOrderDraftRequest,
-    ) -> BillingOrderDraft<'_> {
-        BillingOrderDraft {
+    ) -> builders::BillingOrderDraft<'_> {
+        builders::BillingOrderDraft {
             client: self,
-            body,
+            body: body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/billing/orders/draft` (`billingOrderDraft`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct BillingOrderDraft<'c> {
-    client: &'c super::Client,
-    body: BillingOrderDraftRequest,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> BillingOrderDraft<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<BillingOrderDraftResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "billingOrderDraft",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/billing/orders/draft",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.json_body(&self.body)?;
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// List billing services
     ///
     /// Lists billing service items (page model).
@@ -545,119 +449,19 @@ impl super::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn billing_services(&self) -> BillingServices<'_> {
-        BillingServices {
+    pub fn billing_services(&self) -> builders::BillingServices<'_> {
+        builders::BillingServices {
             client: self,
             page: None,
             limit: None,
             page_size: None,
-            page_size_2: None,
+            pageSize: None,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `GET /v1/billing/services` (`billingServices`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct BillingServices<'c> {
-    client: &'c super::Client,
-    page: Option<i64>,
-    limit: Option<u8>,
-    page_size: Option<u8>,
-    page_size_2: Option<u8>,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> BillingServices<'c> {
-    /// Page number.
-    ///
-    /// Sent as query parameter `page`.
-    pub fn page(mut self, value: i64) -> Self {
-        self.page = Some(value);
-        self
-    }
-    /// Page size (canonical size parameter), 1 to 100, default 50.
-    ///
-    /// Sent as query parameter `limit`.
-    pub fn limit(mut self, value: u8) -> Self {
-        self.limit = Some(value);
-        self
-    }
-    /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match.
-    ///
-    /// Sent as query parameter `page_size`.
-    #[deprecated]
-    pub fn page_size(mut self, value: u8) -> Self {
-        self.page_size = Some(value);
-        self
-    }
-    /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match.
-    ///
-    /// Sent as query parameter `pageSize`.
-    #[deprecated]
-    pub fn page_size_2(mut self, value: u8) -> Self {
-        self.page_size_2 = Some(value);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<BillingServiceListResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "billingServices",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/billing/services",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        if let Some(value) = &self.page {
-            request.query("page", value);
-        }
-        if let Some(value) = &self.limit {
-            request.query("limit", value);
-        }
-        if let Some(value) = &self.page_size {
-            request.query("page_size", value);
-        }
-        if let Some(value) = &self.page_size_2 {
-            request.query("pageSize", value);
-        }
-        self.client.runtime().execute(request, self.options).await
-    }
-    /// Streams every item of every page, fetching one page at a time.
-    pub fn into_stream(
-        self,
-    ) -> impl ::futures::Stream<
-        Item = Result<BillingServiceItem, ::sdk_runtime::Error>,
-    > + 'c {
-        ::sdk_runtime::pagination::stream(move |
-            continuation: Option<::sdk_runtime::pagination::Continuation>|
-        {
-            let mut next = self.clone();
-            if let Some(::sdk_runtime::pagination::Continuation::Page(value)) = continuation {
-                next.page = ::std::convert::TryFrom::try_from(value).ok();
-            }
-            next.send()
-        })
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// List transactions
     ///
     /// Lists transactions (page model).
@@ -673,114 +477,19 @@ impl super::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn billing_transactions(&self) -> BillingTransactions<'_> {
-        BillingTransactions {
+    pub fn billing_transactions(&self) -> builders::BillingTransactions<'_> {
+        builders::BillingTransactions {
             client: self,
             page: None,
             limit: None,
             page_size: None,
-            page_size_2: None,
+            pageSize: None,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `GET /v1/billing/transactions` (`billingTransactions`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct BillingTransactions<'c> {
-    client: &'c super::Client,
-    page: Option<i64>,
-    limit: Option<u8>,
-    page_size: Option<u8>,
-    page_size_2: Option<u8>,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> BillingTransactions<'c> {
-    /// Page number.
-    ///
-    /// Sent as query parameter `page`.
-    pub fn page(mut self, value: i64) -> Self {
-        self.page = Some(value);
-        self
-    }
-    /// Page size (canonical size parameter), 1 to 100, default 50.
-    ///
-    /// Sent as query parameter `limit`.
-    pub fn limit(mut self, value: u8) -> Self {
-        self.limit = Some(value);
-        self
-    }
-    /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match.
-    ///
-    /// Sent as query parameter `page_size`.
-    #[deprecated]
-    pub fn page_size(mut self, value: u8) -> Self {
-        self.page_size = Some(value);
-        self
-    }
-    /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match.
-    ///
-    /// Sent as query parameter `pageSize`.
-    #[deprecated]
-    pub fn page_size_2(mut self, value: u8) -> Self {
-        self.page_size_2 = Some(value);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<TransactionListResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "billingTransactions",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/billing/transactions",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        if let Some(value) = &self.page {
-            request.query("page", value);
-        }
-        if let Some(value) = &self.limit {
-            request.query("limit", value);
-        }
-        if let Some(value) = &self.page_size {
-            request.query("page_size", value);
-        }
-        if let Some(value) = &self.page_size_2 {
-            request.query("pageSize", value);
-        }
-        self.client.runtime().execute(request, self.options).await
-    }
-    /// Streams every item of every page, fetching one page at a time.
-    pub fn into_stream(
-        self,
-    ) -> impl ::futures::Stream<Item = Result<Transaction, ::sdk_runtime::Error>> + 'c {
-        ::sdk_runtime::pagination::stream(move |
-            continuation: Option<::sdk_runtime::pagination::Continuation>|
-        {
-            let mut next = self.clone();
-            if let Some(::sdk_runtime::pagination::Continuation::Page(value)) = continuation {
-                next.page = ::std::convert::TryFrom::try_from(value).ok();
-            }
-            next.send()
-        })
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Pay an invoice from account balance
     ///
     /// Pays an invoice from account balance; no body. With enough funds the result has fullyPaid true and status `paid`; with insufficient funds a partial payment may leave the invoice unpaid with a remaining amount: read `fullyPaid`, `paidNow` and the remaining amount. Payment is not successful provisioning. Separate order and payment requests need separate idempotency keys.
@@ -798,54 +507,279 @@ impl super::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn pay_invoice(&self, id: ::uuid::Uuid) -> PayInvoice<'_> {
-        PayInvoice {
+    pub fn pay_invoice(&self, id: ::uuid::Uuid) -> builders::PayInvoice<'_> {
+        builders::PayInvoice {
             client: self,
-            id,
+            id: id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/billing/invoices/{id}/pay` (`payInvoice`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct PayInvoice<'c> {
-    client: &'c super::Client,
-    id: ::uuid::Uuid,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> PayInvoice<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
+/// Request builders of this area: set optional parameters, then `send`.
+pub mod builders {
+    /// Request builder for `POST /v1/billing/orders/draft` (`billingOrderDraft`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct BillingOrderDraft<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) body: super::BillingOrderDraftRequest,
+        pub(super) options: ::sdk_runtime::CallOptions,
     }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
+    impl ::sdk_runtime::CallBuilder for BillingOrderDraft<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
     }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
+    impl<'c> BillingOrderDraft<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::BillingOrderDraftResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "billingOrderDraft",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/billing/orders/draft",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.json_body(&self.body)?;
+            self.client.runtime().execute(request, self.options).await
+        }
     }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<InvoicePaymentResult>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "payInvoice",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/billing/invoices/{id}/pay",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("id", &self.id);
-        self.client.runtime().execute(request, self.options).await
+    /// Request builder for `GET /v1/billing/services` (`billingServices`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct BillingServices<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) page: Option<i64>,
+        pub(super) limit: Option<u8>,
+        pub(super) page_size: Option<u8>,
+        pub(super) pageSize: Option<u8>,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for BillingServices<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> BillingServices<'c> {
+        /// Page number.
+        ///
+        /// Sent as query parameter `page`.
+        pub fn page(mut self, value: i64) -> Self {
+            self.page = Some(value);
+            self
+        }
+        /// Page size (canonical size parameter), 1 to 100, default 50.
+        ///
+        /// Sent as query parameter `limit`.
+        pub fn limit(mut self, value: u8) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match.
+        ///
+        /// Sent as query parameter `page_size`.
+        #[deprecated]
+        pub fn page_size(mut self, value: u8) -> Self {
+            self.page_size = Some(value);
+            self
+        }
+        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match.
+        ///
+        /// Sent as query parameter `pageSize`.
+        #[deprecated]
+        pub fn pageSize(mut self, value: u8) -> Self {
+            self.pageSize = Some(value);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::BillingServiceListResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "billingServices",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/billing/services",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            if let Some(value) = &self.page {
+                request.query("page", value);
+            }
+            if let Some(value) = &self.limit {
+                request.query("limit", value);
+            }
+            if let Some(value) = &self.page_size {
+                request.query("page_size", value);
+            }
+            if let Some(value) = &self.pageSize {
+                request.query("pageSize", value);
+            }
+            self.client.runtime().execute(request, self.options).await
+        }
+        /// Streams every item of every page, fetching one page at a time.
+        pub fn into_stream(
+            self,
+        ) -> impl ::futures::Stream<
+            Item = Result<super::BillingServiceItem, ::sdk_runtime::Error>,
+        > + 'c {
+            ::sdk_runtime::pagination::stream(move |
+                continuation: Option<::sdk_runtime::pagination::Continuation>|
+            {
+                let mut next = self.clone();
+                if let Some(::sdk_runtime::pagination::Continuation::Page(value)) = continuation {
+                    next.page = ::std::convert::TryFrom::try_from(value).ok();
+                }
+                next.send()
+            })
+        }
+    }
+    /// Request builder for `GET /v1/billing/transactions` (`billingTransactions`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct BillingTransactions<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) page: Option<i64>,
+        pub(super) limit: Option<u8>,
+        pub(super) page_size: Option<u8>,
+        pub(super) pageSize: Option<u8>,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for BillingTransactions<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> BillingTransactions<'c> {
+        /// Page number.
+        ///
+        /// Sent as query parameter `page`.
+        pub fn page(mut self, value: i64) -> Self {
+            self.page = Some(value);
+            self
+        }
+        /// Page size (canonical size parameter), 1 to 100, default 50.
+        ///
+        /// Sent as query parameter `limit`.
+        pub fn limit(mut self, value: u8) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match.
+        ///
+        /// Sent as query parameter `page_size`.
+        #[deprecated]
+        pub fn page_size(mut self, value: u8) -> Self {
+            self.page_size = Some(value);
+            self
+        }
+        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match.
+        ///
+        /// Sent as query parameter `pageSize`.
+        #[deprecated]
+        pub fn pageSize(mut self, value: u8) -> Self {
+            self.pageSize = Some(value);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::TransactionListResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "billingTransactions",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/billing/transactions",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            if let Some(value) = &self.page {
+                request.query("page", value);
+            }
+            if let Some(value) = &self.limit {
+                request.query("limit", value);
+            }
+            if let Some(value) = &self.page_size {
+                request.query("page_size", value);
+            }
+            if let Some(value) = &self.pageSize {
+                request.query("pageSize", value);
+            }
+            self.client.runtime().execute(request, self.options).await
+        }
+        /// Streams every item of every page, fetching one page at a time.
+        pub fn into_stream(
+            self,
+        ) -> impl ::futures::Stream<
+            Item = Result<super::Transaction, ::sdk_runtime::Error>,
+        > + 'c {
+            ::sdk_runtime::pagination::stream(move |
+                continuation: Option<::sdk_runtime::pagination::Continuation>|
+            {
+                let mut next = self.clone();
+                if let Some(::sdk_runtime::pagination::Continuation::Page(value)) = continuation {
+                    next.page = ::std::convert::TryFrom::try_from(value).ok();
+                }
+                next.send()
+            })
+        }
+    }
+    /// Request builder for `POST /v1/billing/invoices/{id}/pay` (`payInvoice`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct PayInvoice<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) id: ::uuid::Uuid,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for PayInvoice<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> PayInvoice<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::InvoicePaymentResult>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "payInvoice",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/billing/invoices/{id}/pay",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("id", &self.id);
+            self.client.runtime().execute(request, self.options).await
+        }
     }
 }

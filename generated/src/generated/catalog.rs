@@ -177,52 +177,10 @@ pub enum CatalogProductProductCode {
     Unknown(String),
 }
 
-impl CatalogProductProductCode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Vps => "vps",
-            Self::Dedicated => "dedicated",
-            Self::TcpProxy => "tcp-proxy",
-            Self::Waf => "waf",
-            Self::License => "license",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for CatalogProductProductCode {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for CatalogProductProductCode {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for CatalogProductProductCode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "vps" => Self::Vps,
-                "dedicated" => Self::Dedicated,
-                "tcp-proxy" => Self::TcpProxy,
-                "waf" => Self::Waf,
-                "license" => Self::License,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    CatalogProductProductCode, Unknown, Vps = "vps", Dedicated = "dedicated", TcpProxy =
+    "tcp-proxy", Waf = "waf", License = "license"
+);
 
 /// Normalized family. `tcp-proxy` and `license` map to `other`; `waf` maps to `dns`.
 ///
@@ -242,50 +200,10 @@ pub enum CatalogProductType {
     Unknown(String),
 }
 
-impl CatalogProductType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Vps => "vps",
-            Self::Dedicated => "dedicated",
-            Self::Dns => "dns",
-            Self::Other => "other",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for CatalogProductType {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for CatalogProductType {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for CatalogProductType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "vps" => Self::Vps,
-                "dedicated" => Self::Dedicated,
-                "dns" => Self::Dns,
-                "other" => Self::Other,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    CatalogProductType, Unknown, Vps = "vps", Dedicated = "dedicated", Dns = "dns", Other
+    = "other"
+);
 
 /// `DedicatedImageListResponse`
 ///
@@ -350,46 +268,9 @@ pub enum GetProductsByRegionCurrency {
     Unknown(String),
 }
 
-impl GetProductsByRegionCurrency {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Eur => "EUR",
-            Self::Usd => "USD",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for GetProductsByRegionCurrency {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for GetProductsByRegionCurrency {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for GetProductsByRegionCurrency {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "EUR" => Self::Eur,
-                "USD" => Self::Usd,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    GetProductsByRegionCurrency, Unknown, Eur = "EUR", Usd = "USD"
+);
 
 /// `GetProductsByRegionProductCode`
 ///
@@ -411,52 +292,10 @@ pub enum GetProductsByRegionProductCode {
     Unknown(String),
 }
 
-impl GetProductsByRegionProductCode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Vps => "vps",
-            Self::Dedicated => "dedicated",
-            Self::TcpProxy => "tcp-proxy",
-            Self::Waf => "waf",
-            Self::License => "license",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for GetProductsByRegionProductCode {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for GetProductsByRegionProductCode {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for GetProductsByRegionProductCode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "vps" => Self::Vps,
-                "dedicated" => Self::Dedicated,
-                "tcp-proxy" => Self::TcpProxy,
-                "waf" => Self::Waf,
-                "license" => Self::License,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    GetProductsByRegionProductCode, Unknown, Vps = "vps", Dedicated = "dedicated",
+    TcpProxy = "tcp-proxy", Waf = "waf", License = "license"
+);
 
 /// `GetProductsByRegionType`
 ///
@@ -476,50 +315,10 @@ pub enum GetProductsByRegionType {
     Unknown(String),
 }
 
-impl GetProductsByRegionType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Vps => "vps",
-            Self::Dedicated => "dedicated",
-            Self::Dns => "dns",
-            Self::Other => "other",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for GetProductsByRegionType {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for GetProductsByRegionType {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for GetProductsByRegionType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "vps" => Self::Vps,
-                "dedicated" => Self::Dedicated,
-                "dns" => Self::Dns,
-                "other" => Self::Other,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    GetProductsByRegionType, Unknown, Vps = "vps", Dedicated = "dedicated", Dns = "dns",
+    Other = "other"
+);
 
 /// `GetProductsCurrency`
 ///
@@ -535,46 +334,7 @@ pub enum GetProductsCurrency {
     Unknown(String),
 }
 
-impl GetProductsCurrency {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Eur => "EUR",
-            Self::Usd => "USD",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for GetProductsCurrency {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for GetProductsCurrency {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for GetProductsCurrency {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "EUR" => Self::Eur,
-                "USD" => Self::Usd,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(GetProductsCurrency, Unknown, Eur = "EUR", Usd = "USD");
 
 /// `GetProductsProductCode`
 ///
@@ -596,52 +356,10 @@ pub enum GetProductsProductCode {
     Unknown(String),
 }
 
-impl GetProductsProductCode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Vps => "vps",
-            Self::Dedicated => "dedicated",
-            Self::TcpProxy => "tcp-proxy",
-            Self::Waf => "waf",
-            Self::License => "license",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for GetProductsProductCode {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for GetProductsProductCode {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for GetProductsProductCode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "vps" => Self::Vps,
-                "dedicated" => Self::Dedicated,
-                "tcp-proxy" => Self::TcpProxy,
-                "waf" => Self::Waf,
-                "license" => Self::License,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    GetProductsProductCode, Unknown, Vps = "vps", Dedicated = "dedicated", TcpProxy =
+    "tcp-proxy", Waf = "waf", License = "license"
+);
 
 /// `GetProductsType`
 ///
@@ -661,50 +379,10 @@ pub enum GetProductsType {
     Unknown(String),
 }
 
-impl GetProductsType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Vps => "vps",
-            Self::Dedicated => "dedicated",
-            Self::Dns => "dns",
-            Self::Other => "other",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for GetProductsType {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for GetProductsType {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for GetProductsType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "vps" => Self::Vps,
-                "dedicated" => Self::Dedicated,
-                "dns" => Self::Dns,
-                "other" => Self::Other,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    GetProductsType, Unknown, Vps = "vps", Dedicated = "dedicated", Dns = "dns", Other =
+    "other"
+);
 
 /// Region (reference 2.5).
 ///
@@ -746,7 +424,7 @@ impl ::sdk_runtime::pagination::Paginated for RegionListResponse {
     }
 }
 
-impl super::Client {
+impl crate::Client {
     /// List dedicated OS images
     ///
     /// Lists dedicated OS profiles (offset model). An image id may occur in several dedicated configurations; keep its region and configuration context. Image and stock snapshots may be cached up to 15 seconds; checkout revalidates.
@@ -763,8 +441,8 @@ impl super::Client {
     /// - `429` (`rate_limited`)
     /// - `503` (`dedicated_catalog_unavailable`)
     /// - `5XX` (`service_unavailable`)
-    pub fn get_dedicated_images(&self) -> GetDedicatedImages<'_> {
-        GetDedicatedImages {
+    pub fn get_dedicated_images(&self) -> builders::GetDedicatedImages<'_> {
+        builders::GetDedicatedImages {
             client: self,
             limit: None,
             offset: None,
@@ -775,105 +453,7 @@ impl super::Client {
     }
 }
 
-/// Request builder for `GET /v1/dedicated/images` (`getDedicatedImages`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct GetDedicatedImages<'c> {
-    client: &'c super::Client,
-    limit: Option<u8>,
-    offset: Option<u64>,
-    region: Option<String>,
-    configuration_code: Option<String>,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> GetDedicatedImages<'c> {
-    /// Page size (canonical size parameter), 1 to 100, default 50.
-    ///
-    /// Sent as query parameter `limit`.
-    pub fn limit(mut self, value: u8) -> Self {
-        self.limit = Some(value);
-        self
-    }
-    /// Offset, default 0.
-    ///
-    /// Sent as query parameter `offset`.
-    pub fn offset(mut self, value: u64) -> Self {
-        self.offset = Some(value);
-        self
-    }
-    /// Sets `region`.
-    ///
-    /// Sent as query parameter `region`.
-    pub fn region(mut self, value: impl Into<String>) -> Self {
-        self.region = Some(value.into());
-        self
-    }
-    /// Sets `configuration_code`.
-    ///
-    /// Sent as query parameter `configuration_code`.
-    pub fn configuration_code(mut self, value: impl Into<String>) -> Self {
-        self.configuration_code = Some(value.into());
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<DedicatedImageListResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "getDedicatedImages",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/dedicated/images",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        if let Some(value) = &self.limit {
-            request.query("limit", value);
-        }
-        if let Some(value) = &self.offset {
-            request.query("offset", value);
-        }
-        if let Some(value) = &self.region {
-            request.query("region", value);
-        }
-        if let Some(value) = &self.configuration_code {
-            request.query("configuration_code", value);
-        }
-        self.client.runtime().execute(request, self.options).await
-    }
-    /// Streams every item of every page, fetching one page at a time.
-    pub fn into_stream(
-        self,
-    ) -> impl ::futures::Stream<
-        Item = Result<DedicatedOsProfile, ::sdk_runtime::Error>,
-    > + 'c {
-        ::sdk_runtime::pagination::stream(move |
-            continuation: Option<::sdk_runtime::pagination::Continuation>|
-        {
-            let mut next = self.clone();
-            if let Some(::sdk_runtime::pagination::Continuation::Offset(value)) = continuation {
-                next.offset = Some(value);
-            }
-            next.send()
-        })
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// List catalog products
     ///
     /// Lists flat catalog products (offset model). Rules: `type` filters the normalized family, `product_code` filters the purchasable family; never put a product_code into a type filter. `tcp-proxy` and `license` map to type `other`; `waf` maps to `dns`. Region and type filters apply before pagination. An unsupported region returns 400 `unsupported_region`. Snapshots of image and stock data may be cached up to 15 seconds; checkout revalidates. Catalog prices exclude add-ons and tax; `available` is not a reservation.
@@ -890,8 +470,8 @@ impl super::Client {
     /// - `429` (`rate_limited`)
     /// - `503` (`catalog_unavailable`)
     /// - `5XX` (`service_unavailable`)
-    pub fn get_products(&self) -> GetProducts<'_> {
-        GetProducts {
+    pub fn get_products(&self) -> builders::GetProducts<'_> {
+        builders::GetProducts {
             client: self,
             limit: None,
             offset: None,
@@ -904,127 +484,7 @@ impl super::Client {
     }
 }
 
-/// Request builder for `GET /v1/products` (`getProducts`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct GetProducts<'c> {
-    client: &'c super::Client,
-    limit: Option<u8>,
-    offset: Option<u64>,
-    product_code: Option<GetProductsProductCode>,
-    region: Option<String>,
-    type_: Option<GetProductsType>,
-    currency: Option<GetProductsCurrency>,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> GetProducts<'c> {
-    /// Page size (canonical size parameter), 1 to 100, default 50.
-    ///
-    /// Sent as query parameter `limit`.
-    pub fn limit(mut self, value: u8) -> Self {
-        self.limit = Some(value);
-        self
-    }
-    /// Offset, default 0.
-    ///
-    /// Sent as query parameter `offset`.
-    pub fn offset(mut self, value: u64) -> Self {
-        self.offset = Some(value);
-        self
-    }
-    /// Purchasable family filter.
-    ///
-    /// Sent as query parameter `product_code`.
-    pub fn product_code(mut self, value: GetProductsProductCode) -> Self {
-        self.product_code = Some(value);
-        self
-    }
-    /// Region (case-insensitive).
-    ///
-    /// Sent as query parameter `region`.
-    pub fn region(mut self, value: impl Into<String>) -> Self {
-        self.region = Some(value.into());
-        self
-    }
-    /// Normalized family filter.
-    ///
-    /// Sent as query parameter `type`.
-    pub fn type_(mut self, value: GetProductsType) -> Self {
-        self.type_ = Some(value);
-        self
-    }
-    /// Sets `currency`.
-    ///
-    /// Sent as query parameter `currency`.
-    pub fn currency(mut self, value: GetProductsCurrency) -> Self {
-        self.currency = Some(value);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<CatalogProductListResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "getProducts",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/products",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        if let Some(value) = &self.limit {
-            request.query("limit", value);
-        }
-        if let Some(value) = &self.offset {
-            request.query("offset", value);
-        }
-        if let Some(value) = &self.product_code {
-            request.query("product_code", value);
-        }
-        if let Some(value) = &self.region {
-            request.query("region", value);
-        }
-        if let Some(value) = &self.type_ {
-            request.query("type", value);
-        }
-        if let Some(value) = &self.currency {
-            request.query("currency", value);
-        }
-        self.client.runtime().execute(request, self.options).await
-    }
-    /// Streams every item of every page, fetching one page at a time.
-    pub fn into_stream(
-        self,
-    ) -> impl ::futures::Stream<
-        Item = Result<CatalogProduct, ::sdk_runtime::Error>,
-    > + 'c {
-        ::sdk_runtime::pagination::stream(move |
-            continuation: Option<::sdk_runtime::pagination::Continuation>|
-        {
-            let mut next = self.clone();
-            if let Some(::sdk_runtime::pagination::Continuation::Offset(value)) = continuation {
-                next.offset = Some(value);
-            }
-            next.send()
-        })
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// List catalog products of a region
     ///
     /// Same as GET /v1/products with the region in the path (a code, or `all`); a conflicting region query is rejected. Rules: `type` filters the normalized family, `product_code` filters the purchasable family; never put a product_code into a type filter. `tcp-proxy` and `license` map to type `other`; `waf` maps to `dns`. Region and type filters apply before pagination. An unsupported region returns 400 `unsupported_region`. Snapshots of image and stock data may be cached up to 15 seconds; checkout revalidates. Catalog prices exclude add-ons and tax; `available` is not a reservation.
@@ -1045,8 +505,8 @@ impl super::Client {
     pub fn get_products_by_region(
         &self,
         region: impl Into<String>,
-    ) -> GetProductsByRegion<'_> {
-        GetProductsByRegion {
+    ) -> builders::GetProductsByRegion<'_> {
+        builders::GetProductsByRegion {
             client: self,
             region: region.into(),
             limit: None,
@@ -1059,118 +519,7 @@ impl super::Client {
     }
 }
 
-/// Request builder for `GET /v1/products/{region}` (`getProductsByRegion`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct GetProductsByRegion<'c> {
-    client: &'c super::Client,
-    region: String,
-    limit: Option<u8>,
-    offset: Option<u64>,
-    product_code: Option<GetProductsByRegionProductCode>,
-    type_: Option<GetProductsByRegionType>,
-    currency: Option<GetProductsByRegionCurrency>,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> GetProductsByRegion<'c> {
-    /// Page size (canonical size parameter), 1 to 100, default 50.
-    ///
-    /// Sent as query parameter `limit`.
-    pub fn limit(mut self, value: u8) -> Self {
-        self.limit = Some(value);
-        self
-    }
-    /// Offset, default 0.
-    ///
-    /// Sent as query parameter `offset`.
-    pub fn offset(mut self, value: u64) -> Self {
-        self.offset = Some(value);
-        self
-    }
-    /// Purchasable family filter.
-    ///
-    /// Sent as query parameter `product_code`.
-    pub fn product_code(mut self, value: GetProductsByRegionProductCode) -> Self {
-        self.product_code = Some(value);
-        self
-    }
-    /// Normalized family filter.
-    ///
-    /// Sent as query parameter `type`.
-    pub fn type_(mut self, value: GetProductsByRegionType) -> Self {
-        self.type_ = Some(value);
-        self
-    }
-    /// Sets `currency`.
-    ///
-    /// Sent as query parameter `currency`.
-    pub fn currency(mut self, value: GetProductsByRegionCurrency) -> Self {
-        self.currency = Some(value);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<CatalogProductListResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "getProductsByRegion",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/products/{region}",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("region", &self.region);
-        if let Some(value) = &self.limit {
-            request.query("limit", value);
-        }
-        if let Some(value) = &self.offset {
-            request.query("offset", value);
-        }
-        if let Some(value) = &self.product_code {
-            request.query("product_code", value);
-        }
-        if let Some(value) = &self.type_ {
-            request.query("type", value);
-        }
-        if let Some(value) = &self.currency {
-            request.query("currency", value);
-        }
-        self.client.runtime().execute(request, self.options).await
-    }
-    /// Streams every item of every page, fetching one page at a time.
-    pub fn into_stream(
-        self,
-    ) -> impl ::futures::Stream<
-        Item = Result<CatalogProduct, ::sdk_runtime::Error>,
-    > + 'c {
-        ::sdk_runtime::pagination::stream(move |
-            continuation: Option<::sdk_runtime::pagination::Continuation>|
-        {
-            let mut next = self.clone();
-            if let Some(::sdk_runtime::pagination::Continuation::Offset(value)) = continuation {
-                next.offset = Some(value);
-            }
-            next.send()
-        })
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// List regions
     ///
     /// Lists regions (offset model). Deploy and product filters accept only regions returned here.
@@ -1186,8 +535,8 @@ impl super::Client {
     /// - `429` (`rate_limited`)
     /// - `503` (`catalog_unavailable`)
     /// - `5XX` (`service_unavailable`)
-    pub fn get_regions(&self) -> GetRegions<'_> {
-        GetRegions {
+    pub fn get_regions(&self) -> builders::GetRegions<'_> {
+        builders::GetRegions {
             client: self,
             limit: None,
             offset: None,
@@ -1196,73 +545,386 @@ impl super::Client {
     }
 }
 
-/// Request builder for `GET /v1/regions` (`getRegions`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct GetRegions<'c> {
-    client: &'c super::Client,
-    limit: Option<u8>,
-    offset: Option<u64>,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> GetRegions<'c> {
-    /// Page size, 1 to 100 (default not shown).
-    ///
-    /// Sent as query parameter `limit`.
-    pub fn limit(mut self, value: u8) -> Self {
-        self.limit = Some(value);
-        self
+/// Request builders of this area: set optional parameters, then `send`.
+pub mod builders {
+    /// Request builder for `GET /v1/dedicated/images` (`getDedicatedImages`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct GetDedicatedImages<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) limit: Option<u8>,
+        pub(super) offset: Option<u64>,
+        pub(super) region: Option<String>,
+        pub(super) configuration_code: Option<String>,
+        pub(super) options: ::sdk_runtime::CallOptions,
     }
-    /// Offset, default 0.
-    ///
-    /// Sent as query parameter `offset`.
-    pub fn offset(mut self, value: u64) -> Self {
-        self.offset = Some(value);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<RegionListResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "getRegions",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/regions",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        if let Some(value) = &self.limit {
-            request.query("limit", value);
+    impl ::sdk_runtime::CallBuilder for GetDedicatedImages<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
         }
-        if let Some(value) = &self.offset {
-            request.query("offset", value);
-        }
-        self.client.runtime().execute(request, self.options).await
     }
-    /// Streams every item of every page, fetching one page at a time.
-    pub fn into_stream(
-        self,
-    ) -> impl ::futures::Stream<Item = Result<Region, ::sdk_runtime::Error>> + 'c {
-        ::sdk_runtime::pagination::stream(move |
-            continuation: Option<::sdk_runtime::pagination::Continuation>|
-        {
-            let mut next = self.clone();
-            if let Some(::sdk_runtime::pagination::Continuation::Offset(value)) = continuation {
-                next.offset = Some(value);
+    impl<'c> GetDedicatedImages<'c> {
+        /// Page size (canonical size parameter), 1 to 100, default 50.
+        ///
+        /// Sent as query parameter `limit`.
+        pub fn limit(mut self, value: u8) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Offset, default 0.
+        ///
+        /// Sent as query parameter `offset`.
+        pub fn offset(mut self, value: u64) -> Self {
+            self.offset = Some(value);
+            self
+        }
+        /// Sets `region`.
+        ///
+        /// Sent as query parameter `region`.
+        pub fn region(mut self, value: impl Into<String>) -> Self {
+            self.region = Some(value.into());
+            self
+        }
+        /// Sets `configuration_code`.
+        ///
+        /// Sent as query parameter `configuration_code`.
+        pub fn configuration_code(mut self, value: impl Into<String>) -> Self {
+            self.configuration_code = Some(value.into());
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::DedicatedImageListResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "getDedicatedImages",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/dedicated/images",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            if let Some(value) = &self.limit {
+                request.query("limit", value);
             }
-            next.send()
-        })
+            if let Some(value) = &self.offset {
+                request.query("offset", value);
+            }
+            if let Some(value) = &self.region {
+                request.query("region", value);
+            }
+            if let Some(value) = &self.configuration_code {
+                request.query("configuration_code", value);
+            }
+            self.client.runtime().execute(request, self.options).await
+        }
+        /// Streams every item of every page, fetching one page at a time.
+        pub fn into_stream(
+            self,
+        ) -> impl ::futures::Stream<
+            Item = Result<super::DedicatedOsProfile, ::sdk_runtime::Error>,
+        > + 'c {
+            ::sdk_runtime::pagination::stream(move |
+                continuation: Option<::sdk_runtime::pagination::Continuation>|
+            {
+                let mut next = self.clone();
+                if let Some(::sdk_runtime::pagination::Continuation::Offset(value)) = continuation {
+                    next.offset = Some(value);
+                }
+                next.send()
+            })
+        }
+    }
+    /// Request builder for `GET /v1/products` (`getProducts`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct GetProducts<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) limit: Option<u8>,
+        pub(super) offset: Option<u64>,
+        pub(super) product_code: Option<super::GetProductsProductCode>,
+        pub(super) region: Option<String>,
+        pub(super) type_: Option<super::GetProductsType>,
+        pub(super) currency: Option<super::GetProductsCurrency>,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for GetProducts<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> GetProducts<'c> {
+        /// Page size (canonical size parameter), 1 to 100, default 50.
+        ///
+        /// Sent as query parameter `limit`.
+        pub fn limit(mut self, value: u8) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Offset, default 0.
+        ///
+        /// Sent as query parameter `offset`.
+        pub fn offset(mut self, value: u64) -> Self {
+            self.offset = Some(value);
+            self
+        }
+        /// Purchasable family filter.
+        ///
+        /// Sent as query parameter `product_code`.
+        pub fn product_code(mut self, value: super::GetProductsProductCode) -> Self {
+            self.product_code = Some(value);
+            self
+        }
+        /// Region (case-insensitive).
+        ///
+        /// Sent as query parameter `region`.
+        pub fn region(mut self, value: impl Into<String>) -> Self {
+            self.region = Some(value.into());
+            self
+        }
+        /// Normalized family filter.
+        ///
+        /// Sent as query parameter `type`.
+        pub fn type_(mut self, value: super::GetProductsType) -> Self {
+            self.type_ = Some(value);
+            self
+        }
+        /// Sets `currency`.
+        ///
+        /// Sent as query parameter `currency`.
+        pub fn currency(mut self, value: super::GetProductsCurrency) -> Self {
+            self.currency = Some(value);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::CatalogProductListResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "getProducts",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/products",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            if let Some(value) = &self.limit {
+                request.query("limit", value);
+            }
+            if let Some(value) = &self.offset {
+                request.query("offset", value);
+            }
+            if let Some(value) = &self.product_code {
+                request.query("product_code", value);
+            }
+            if let Some(value) = &self.region {
+                request.query("region", value);
+            }
+            if let Some(value) = &self.type_ {
+                request.query("type", value);
+            }
+            if let Some(value) = &self.currency {
+                request.query("currency", value);
+            }
+            self.client.runtime().execute(request, self.options).await
+        }
+        /// Streams every item of every page, fetching one page at a time.
+        pub fn into_stream(
+            self,
+        ) -> impl ::futures::Stream<
+            Item = Result<super::CatalogProduct, ::sdk_runtime::Error>,
+        > + 'c {
+            ::sdk_runtime::pagination::stream(move |
+                continuation: Option<::sdk_runtime::pagination::Continuation>|
+            {
+                let mut next = self.clone();
+                if let Some(::sdk_runtime::pagination::Continuation::Offset(value)) = continuation {
+                    next.offset = Some(value);
+                }
+                next.send()
+            })
+        }
+    }
+    /// Request builder for `GET /v1/products/{region}` (`getProductsByRegion`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct GetProductsByRegion<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) region: String,
+        pub(super) limit: Option<u8>,
+        pub(super) offset: Option<u64>,
+        pub(super) product_code: Option<super::GetProductsByRegionProductCode>,
+        pub(super) type_: Option<super::GetProductsByRegionType>,
+        pub(super) currency: Option<super::GetProductsByRegionCurrency>,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for GetProductsByRegion<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> GetProductsByRegion<'c> {
+        /// Page size (canonical size parameter), 1 to 100, default 50.
+        ///
+        /// Sent as query parameter `limit`.
+        pub fn limit(mut self, value: u8) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Offset, default 0.
+        ///
+        /// Sent as query parameter `offset`.
+        pub fn offset(mut self, value: u64) -> Self {
+            self.offset = Some(value);
+            self
+        }
+        /// Purchasable family filter.
+        ///
+        /// Sent as query parameter `product_code`.
+        pub fn product_code(
+            mut self,
+            value: super::GetProductsByRegionProductCode,
+        ) -> Self {
+            self.product_code = Some(value);
+            self
+        }
+        /// Normalized family filter.
+        ///
+        /// Sent as query parameter `type`.
+        pub fn type_(mut self, value: super::GetProductsByRegionType) -> Self {
+            self.type_ = Some(value);
+            self
+        }
+        /// Sets `currency`.
+        ///
+        /// Sent as query parameter `currency`.
+        pub fn currency(mut self, value: super::GetProductsByRegionCurrency) -> Self {
+            self.currency = Some(value);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::CatalogProductListResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "getProductsByRegion",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/products/{region}",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("region", &self.region);
+            if let Some(value) = &self.limit {
+                request.query("limit", value);
+            }
+            if let Some(value) = &self.offset {
+                request.query("offset", value);
+            }
+            if let Some(value) = &self.product_code {
+                request.query("product_code", value);
+            }
+            if let Some(value) = &self.type_ {
+                request.query("type", value);
+            }
+            if let Some(value) = &self.currency {
+                request.query("currency", value);
+            }
+            self.client.runtime().execute(request, self.options).await
+        }
+        /// Streams every item of every page, fetching one page at a time.
+        pub fn into_stream(
+            self,
+        ) -> impl ::futures::Stream<
+            Item = Result<super::CatalogProduct, ::sdk_runtime::Error>,
+        > + 'c {
+            ::sdk_runtime::pagination::stream(move |
+                continuation: Option<::sdk_runtime::pagination::Continuation>|
+            {
+                let mut next = self.clone();
+                if let Some(::sdk_runtime::pagination::Continuation::Offset(value)) = continuation {
+                    next.offset = Some(value);
+                }
+                next.send()
+            })
+        }
+    }
+    /// Request builder for `GET /v1/regions` (`getRegions`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct GetRegions<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) limit: Option<u8>,
+        pub(super) offset: Option<u64>,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for GetRegions<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> GetRegions<'c> {
+        /// Page size, 1 to 100 (default not shown).
+        ///
+        /// Sent as query parameter `limit`.
+        pub fn limit(mut self, value: u8) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Offset, default 0.
+        ///
+        /// Sent as query parameter `offset`.
+        pub fn offset(mut self, value: u64) -> Self {
+            self.offset = Some(value);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::RegionListResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "getRegions",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/regions",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            if let Some(value) = &self.limit {
+                request.query("limit", value);
+            }
+            if let Some(value) = &self.offset {
+                request.query("offset", value);
+            }
+            self.client.runtime().execute(request, self.options).await
+        }
+        /// Streams every item of every page, fetching one page at a time.
+        pub fn into_stream(
+            self,
+        ) -> impl ::futures::Stream<
+            Item = Result<super::Region, ::sdk_runtime::Error>,
+        > + 'c {
+            ::sdk_runtime::pagination::stream(move |
+                continuation: Option<::sdk_runtime::pagination::Continuation>|
+            {
+                let mut next = self.clone();
+                if let Some(::sdk_runtime::pagination::Continuation::Offset(value)) = continuation {
+                    next.offset = Some(value);
+                }
+                next.send()
+            })
+        }
     }
 }

@@ -94,50 +94,10 @@ pub enum DedicatedBillingUnit {
     Unknown(String),
 }
 
-impl DedicatedBillingUnit {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Month => "MONTH",
-            Self::Quartal => "QUARTAL",
-            Self::Semiannual => "SEMIANNUAL",
-            Self::Year => "YEAR",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for DedicatedBillingUnit {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for DedicatedBillingUnit {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for DedicatedBillingUnit {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "MONTH" => Self::Month,
-                "QUARTAL" => Self::Quartal,
-                "SEMIANNUAL" => Self::Semiannual,
-                "YEAR" => Self::Year,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    DedicatedBillingUnit, Unknown, Month = "MONTH", Quartal = "QUARTAL", Semiannual =
+    "SEMIANNUAL", Year = "YEAR"
+);
 
 /// `DedicatedDeployRequest`
 ///
@@ -222,46 +182,9 @@ pub enum DedicatedDeployRequestCurrency {
     Unknown(String),
 }
 
-impl DedicatedDeployRequestCurrency {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Eur => "EUR",
-            Self::Usd => "USD",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for DedicatedDeployRequestCurrency {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for DedicatedDeployRequestCurrency {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for DedicatedDeployRequestCurrency {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "EUR" => Self::Eur,
-                "USD" => Self::Usd,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    DedicatedDeployRequestCurrency, Unknown, Eur = "EUR", Usd = "USD"
+);
 
 /// Dedicated deployment result (reference 2.5).
 ///
@@ -415,7 +338,7 @@ pub struct DedicatedTrafficResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
-impl super::Client {
+impl crate::Client {
     /// Create an unpaid dedicated deployment
     ///
     /// Creates an unpaid order and invoice (deployment status `unpaid`); provisioning starts only after payment and any configured approval.
@@ -434,62 +357,19 @@ impl super::Client {
     /// - `429` (`rate_limited`)
     /// - `503` (`dedicated_catalog_unavailable`, `order_options_unavailable`)
     /// - `5XX` (`service_unavailable`)
-    pub fn dedicated_deploy(&self, body: DedicatedDeployRequest) -> DedicatedDeploy<'_> {
-        DedicatedDeploy {
+    pub fn dedicated_deploy(
+        &self,
+        body: DedicatedDeployRequest,
+    ) -> builders::DedicatedDeploy<'_> {
+        builders::DedicatedDeploy {
             client: self,
-            body,
+            body: body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/dedicated/deployments` (`dedicatedDeploy`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct DedicatedDeploy<'c> {
-    client: &'c super::Client,
-    body: DedicatedDeployRequest,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> DedicatedDeploy<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<DedicatedDeploymentResult>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "dedicatedDeploy",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/dedicated/deployments",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.json_body(&self.body)?;
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Reset the dedicated server administrator password
     ///
     /// Interrupts connections while the administrator password is replaced; returns a task. Retrieve the result privately only after the task succeeds (credential reads need dedicated.credentials.read).
@@ -510,62 +390,16 @@ impl super::Client {
     pub fn dedicated_password_reset(
         &self,
         service_id: ::uuid::Uuid,
-    ) -> DedicatedPasswordReset<'_> {
-        DedicatedPasswordReset {
+    ) -> builders::DedicatedPasswordReset<'_> {
+        builders::DedicatedPasswordReset {
             client: self,
-            service_id,
+            service_id: service_id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/dedicated/{serviceId}/password-reset` (`dedicatedPasswordReset`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct DedicatedPasswordReset<'c> {
-    client: &'c super::Client,
-    service_id: ::uuid::Uuid,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> DedicatedPasswordReset<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<DedicatedPasswordResetResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "dedicatedPasswordReset",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/dedicated/{serviceId}/password-reset",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Get a dedicated task
     ///
     /// Reads one task.
@@ -586,80 +420,17 @@ impl super::Client {
         &self,
         service_id: ::uuid::Uuid,
         task_id: ::uuid::Uuid,
-    ) -> DedicatedTaskCall<'_> {
-        DedicatedTaskCall {
+    ) -> builders::DedicatedTask<'_> {
+        builders::DedicatedTask {
             client: self,
-            service_id,
-            task_id,
+            service_id: service_id,
+            task_id: task_id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `GET /v1/dedicated/{serviceId}/tasks/{taskId}` (`dedicatedTask`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct DedicatedTaskCall<'c> {
-    client: &'c super::Client,
-    service_id: ::uuid::Uuid,
-    task_id: ::uuid::Uuid,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> DedicatedTaskCall<'c> {
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<DedicatedTaskResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "dedicatedTask",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/dedicated/{serviceId}/tasks/{taskId}",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        request.path_param("taskId", &self.task_id);
-        self.client.runtime().execute(request, self.options).await
-    }
-    /// Reads again (backing off per the client's wait policy) until `/task` settles, and returns it.
-    ///
-    /// Final once `status` is none of `in_progress`.
-    pub async fn wait(self) -> Result<DedicatedTask, ::sdk_runtime::Error> {
-        let policy = *self.client.runtime().config().get_wait_policy();
-        self.wait_with(&policy).await
-    }
-    /// Like `wait`, with this wait policy.
-    pub async fn wait_with(
-        self,
-        policy: &::sdk_runtime::WaitPolicy,
-    ) -> Result<DedicatedTask, ::sdk_runtime::Error> {
-        static POLL: ::sdk_runtime::PollSpec = ::sdk_runtime::PollSpec {
-            subject: "/task",
-            status: "status",
-            done: None,
-            pending: &["in_progress"],
-            succeeded: &[],
-            failed: &[],
-            unknown: &[],
-        };
-        ::sdk_runtime::poll::wait(&POLL, policy, "dedicatedTask", || self.clone().send())
-            .await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// List dedicated tasks
     ///
     /// Lists the tasks of a dedicated server. Progress of asynchronous dedicated writes is read here by polling.
@@ -675,56 +446,19 @@ impl super::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn dedicated_tasks(&self, service_id: ::uuid::Uuid) -> DedicatedTasks<'_> {
-        DedicatedTasks {
+    pub fn dedicated_tasks(
+        &self,
+        service_id: ::uuid::Uuid,
+    ) -> builders::DedicatedTasks<'_> {
+        builders::DedicatedTasks {
             client: self,
-            service_id,
+            service_id: service_id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `GET /v1/dedicated/{serviceId}/tasks` (`dedicatedTasks`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct DedicatedTasks<'c> {
-    client: &'c super::Client,
-    service_id: ::uuid::Uuid,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> DedicatedTasks<'c> {
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<DedicatedTaskListResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "dedicatedTasks",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/dedicated/{serviceId}/tasks",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Get dedicated rescue options
     ///
     /// Reads rescue options.
@@ -743,53 +477,16 @@ impl super::Client {
     pub fn get_dedicated_by_service_id_rescue_options(
         &self,
         service_id: ::uuid::Uuid,
-    ) -> GetDedicatedByServiceIdRescueOptions<'_> {
-        GetDedicatedByServiceIdRescueOptions {
+    ) -> builders::GetDedicatedByServiceIdRescueOptions<'_> {
+        builders::GetDedicatedByServiceIdRescueOptions {
             client: self,
-            service_id,
+            service_id: service_id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `GET /v1/dedicated/{serviceId}/rescue-options` (`getDedicatedByServiceIdRescueOptions`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct GetDedicatedByServiceIdRescueOptions<'c> {
-    client: &'c super::Client,
-    service_id: ::uuid::Uuid,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> GetDedicatedByServiceIdRescueOptions<'c> {
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<DedicatedRescueOptions>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "getDedicatedByServiceIdRescueOptions",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/dedicated/{serviceId}/rescue-options",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Get dedicated traffic samples
     ///
     /// Returns traffic samples; rates in bits per second, totals in bytes; missing statistics are not zero. Query parameters and sample fields: not shown.
@@ -808,51 +505,256 @@ impl super::Client {
     pub fn get_dedicated_by_service_id_traffic(
         &self,
         service_id: ::uuid::Uuid,
-    ) -> GetDedicatedByServiceIdTraffic<'_> {
-        GetDedicatedByServiceIdTraffic {
+    ) -> builders::GetDedicatedByServiceIdTraffic<'_> {
+        builders::GetDedicatedByServiceIdTraffic {
             client: self,
-            service_id,
+            service_id: service_id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `GET /v1/dedicated/{serviceId}/traffic` (`getDedicatedByServiceIdTraffic`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct GetDedicatedByServiceIdTraffic<'c> {
-    client: &'c super::Client,
-    service_id: ::uuid::Uuid,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> GetDedicatedByServiceIdTraffic<'c> {
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
+/// Request builders of this area: set optional parameters, then `send`.
+pub mod builders {
+    /// Request builder for `POST /v1/dedicated/deployments` (`dedicatedDeploy`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct DedicatedDeploy<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) body: super::DedicatedDeployRequest,
+        pub(super) options: ::sdk_runtime::CallOptions,
     }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
+    impl ::sdk_runtime::CallBuilder for DedicatedDeploy<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
     }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<DedicatedTrafficResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "getDedicatedByServiceIdTraffic",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/dedicated/{serviceId}/traffic",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        self.client.runtime().execute(request, self.options).await
+    impl<'c> DedicatedDeploy<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::DedicatedDeploymentResult>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "dedicatedDeploy",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/dedicated/deployments",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.json_body(&self.body)?;
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `POST /v1/dedicated/{serviceId}/password-reset` (`dedicatedPasswordReset`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct DedicatedPasswordReset<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: ::uuid::Uuid,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for DedicatedPasswordReset<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> DedicatedPasswordReset<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::DedicatedPasswordResetResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "dedicatedPasswordReset",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/dedicated/{serviceId}/password-reset",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `GET /v1/dedicated/{serviceId}/tasks/{taskId}` (`dedicatedTask`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct DedicatedTask<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: ::uuid::Uuid,
+        pub(super) task_id: ::uuid::Uuid,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for DedicatedTask<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> DedicatedTask<'c> {
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::DedicatedTaskResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "dedicatedTask",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/dedicated/{serviceId}/tasks/{taskId}",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            request.path_param("taskId", &self.task_id);
+            self.client.runtime().execute(request, self.options).await
+        }
+        /// Reads again (backing off per the client's wait policy) until `/task` settles, and returns it.
+        ///
+        /// Final once `status` is none of `in_progress`.
+        pub async fn wait(self) -> Result<super::DedicatedTask, ::sdk_runtime::Error> {
+            let policy = *self.client.runtime().config().get_wait_policy();
+            self.wait_with(&policy).await
+        }
+        /// Like `wait`, with this wait policy.
+        pub async fn wait_with(
+            self,
+            policy: &::sdk_runtime::WaitPolicy,
+        ) -> Result<super::DedicatedTask, ::sdk_runtime::Error> {
+            static POLL: ::sdk_runtime::PollSpec = ::sdk_runtime::PollSpec {
+                subject: "/task",
+                status: "status",
+                done: None,
+                pending: &["in_progress"],
+                succeeded: &[],
+                failed: &[],
+                unknown: &[],
+            };
+            ::sdk_runtime::poll::wait(
+                    &POLL,
+                    policy,
+                    "dedicatedTask",
+                    || self.clone().send(),
+                )
+                .await
+        }
+    }
+    /// Request builder for `GET /v1/dedicated/{serviceId}/tasks` (`dedicatedTasks`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct DedicatedTasks<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: ::uuid::Uuid,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for DedicatedTasks<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> DedicatedTasks<'c> {
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::DedicatedTaskListResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "dedicatedTasks",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/dedicated/{serviceId}/tasks",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `GET /v1/dedicated/{serviceId}/rescue-options` (`getDedicatedByServiceIdRescueOptions`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct GetDedicatedByServiceIdRescueOptions<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: ::uuid::Uuid,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for GetDedicatedByServiceIdRescueOptions<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> GetDedicatedByServiceIdRescueOptions<'c> {
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::DedicatedRescueOptions>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "getDedicatedByServiceIdRescueOptions",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/dedicated/{serviceId}/rescue-options",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `GET /v1/dedicated/{serviceId}/traffic` (`getDedicatedByServiceIdTraffic`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct GetDedicatedByServiceIdTraffic<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: ::uuid::Uuid,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for GetDedicatedByServiceIdTraffic<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> GetDedicatedByServiceIdTraffic<'c> {
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::DedicatedTrafficResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "getDedicatedByServiceIdTraffic",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/dedicated/{serviceId}/traffic",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            self.client.runtime().execute(request, self.options).await
+        }
     }
 }

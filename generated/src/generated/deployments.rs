@@ -212,62 +212,12 @@ pub enum DeployRequestBillingCycle {
     Unknown(String),
 }
 
-impl DeployRequestBillingCycle {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Monthly => "monthly",
-            Self::Quarterly => "quarterly",
-            Self::SemiAnnually => "semi_annually",
-            Self::Annually => "annually",
-            Self::Biennially => "biennially",
-            Self::Triennially => "triennially",
-            Self::Hourly => "hourly",
-            Self::Daily => "daily",
-            Self::Weekly => "weekly",
-            Self::OneTime => "one_time",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for DeployRequestBillingCycle {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for DeployRequestBillingCycle {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for DeployRequestBillingCycle {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "monthly" => Self::Monthly,
-                "quarterly" => Self::Quarterly,
-                "semi_annually" => Self::SemiAnnually,
-                "annually" => Self::Annually,
-                "biennially" => Self::Biennially,
-                "triennially" => Self::Triennially,
-                "hourly" => Self::Hourly,
-                "daily" => Self::Daily,
-                "weekly" => Self::Weekly,
-                "one_time" => Self::OneTime,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    DeployRequestBillingCycle, Unknown, Monthly = "monthly", Quarterly = "quarterly",
+    SemiAnnually = "semi_annually", Annually = "annually", Biennially = "biennially",
+    Triennially = "triennially", Hourly = "hourly", Daily = "daily", Weekly = "weekly",
+    OneTime = "one_time"
+);
 
 /// `DeployRequestOs`
 ///
@@ -335,58 +285,11 @@ pub enum LegacyDeployBillingUnit {
     Unknown(String),
 }
 
-impl LegacyDeployBillingUnit {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Once => "ONCE",
-            Self::Hour => "HOUR",
-            Self::Day => "DAY",
-            Self::Week => "WEEK",
-            Self::Month => "MONTH",
-            Self::Quartal => "QUARTAL",
-            Self::Semiannual => "SEMIANNUAL",
-            Self::Year => "YEAR",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for LegacyDeployBillingUnit {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for LegacyDeployBillingUnit {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for LegacyDeployBillingUnit {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "ONCE" => Self::Once,
-                "HOUR" => Self::Hour,
-                "DAY" => Self::Day,
-                "WEEK" => Self::Week,
-                "MONTH" => Self::Month,
-                "QUARTAL" => Self::Quartal,
-                "SEMIANNUAL" => Self::Semiannual,
-                "YEAR" => Self::Year,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    LegacyDeployBillingUnit, Unknown, Once = "ONCE", Hour = "HOUR", Day = "DAY", Week =
+    "WEEK", Month = "MONTH", Quartal = "QUARTAL", Semiannual = "SEMIANNUAL", Year =
+    "YEAR"
+);
 
 /// Deprecated camelCase compatibility shape (no sunset date assigned).
 ///
@@ -457,52 +360,10 @@ pub enum ProductVariantDeployProductCode {
     Unknown(String),
 }
 
-impl ProductVariantDeployProductCode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Vps => "vps",
-            Self::Dedicated => "dedicated",
-            Self::TcpProxy => "tcp-proxy",
-            Self::Waf => "waf",
-            Self::License => "license",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for ProductVariantDeployProductCode {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for ProductVariantDeployProductCode {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for ProductVariantDeployProductCode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "vps" => Self::Vps,
-                "dedicated" => Self::Dedicated,
-                "tcp-proxy" => Self::TcpProxy,
-                "waf" => Self::Waf,
-                "license" => Self::License,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    ProductVariantDeployProductCode, Unknown, Vps = "vps", Dedicated = "dedicated",
+    TcpProxy = "tcp-proxy", Waf = "waf", License = "license"
+);
 
 /// Deployment body: one of the canonical snake_case shape or the deprecated camelCase shape. The shapes are mutually exclusive: the legacy shape requires `billing`, which the canonical shape rejects.
 ///
@@ -528,7 +389,7 @@ impl From<LegacyDeployRequest> for ProductVariantDeployRequest {
     }
 }
 
-impl super::Client {
+impl crate::Client {
     /// Order, pay and provision a product variant atomically
     ///
     /// Atomic deployment: one call validates the variant, creates order and invoice, charges the full final amount to account balance and queues provisioning.
@@ -563,11 +424,11 @@ impl super::Client {
         product_code: ProductVariantDeployProductCode,
         variant_code: impl Into<String>,
         body: impl Into<ProductVariantDeployRequest>,
-    ) -> ProductVariantDeploy<'_> {
-        ProductVariantDeploy {
+    ) -> builders::ProductVariantDeploy<'_> {
+        builders::ProductVariantDeploy {
             client: self,
             region: region.into(),
-            product_code,
+            product_code: product_code,
             variant_code: variant_code.into(),
             body: body.into(),
             options: ::sdk_runtime::CallOptions::default(),
@@ -575,59 +436,56 @@ impl super::Client {
     }
 }
 
-/// Request builder for `POST /v1/deploy/{region}/{productCode}/{variantCode}` (`productVariantDeploy`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct ProductVariantDeploy<'c> {
-    client: &'c super::Client,
-    region: String,
-    product_code: ProductVariantDeployProductCode,
-    variant_code: String,
-    body: ProductVariantDeployRequest,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> ProductVariantDeploy<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
+/// Request builders of this area: set optional parameters, then `send`.
+pub mod builders {
+    /// Request builder for `POST /v1/deploy/{region}/{productCode}/{variantCode}` (`productVariantDeploy`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct ProductVariantDeploy<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) region: String,
+        pub(super) product_code: super::ProductVariantDeployProductCode,
+        pub(super) variant_code: String,
+        pub(super) body: super::ProductVariantDeployRequest,
+        pub(super) options: ::sdk_runtime::CallOptions,
     }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
+    impl ::sdk_runtime::CallBuilder for ProductVariantDeploy<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
     }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
-    pub fn operation_format(mut self, on: bool) -> Self {
-        self.options.set_operation_format(on);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<super::types::OperationOrLegacyWriteResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "productVariantDeploy",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/deploy/{region}/{productCode}/{variantCode}",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: true,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("region", &self.region);
-        request.path_param("productCode", &self.product_code);
-        request.path_param("variantCode", &self.variant_code);
-        request.json_body(&self.body)?;
-        self.client.runtime().execute(request, self.options).await
+    impl<'c> ProductVariantDeploy<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
+        pub fn operation_format(mut self, on: bool) -> Self {
+            self.options.set_operation_format(on);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::super::types::OperationOrLegacyWriteResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "productVariantDeploy",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/deploy/{region}/{productCode}/{variantCode}",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: true,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("region", &self.region);
+            request.path_param("productCode", &self.product_code);
+            request.path_param("variantCode", &self.variant_code);
+            request.json_body(&self.body)?;
+            self.client.runtime().execute(request, self.options).await
+        }
     }
 }

@@ -302,46 +302,9 @@ pub enum ListDnsZonesView {
     Unknown(String),
 }
 
-impl ListDnsZonesView {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Summary => "summary",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
+::sdk_runtime::string_enum!(ListDnsZonesView, Unknown, Summary = "summary");
 
-impl ::std::fmt::Display for ListDnsZonesView {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for ListDnsZonesView {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for ListDnsZonesView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "summary" => Self::Summary,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Create a DNS zone (or preview it)
     ///
     /// Creates a DNS zone: empty, from a template, from JSON records or from a zone file (at most one source). With `dryRun` true it validates and returns records and notes without creating or reserving a zone and requires an existing active DNS service; use separate idempotency keys for preview and creation. The platform apex NS replaces imported NS; SOA is managed automatically. Zone files support IN records, relative names, $ORIGIN, $TTL and multiline records; external includes, generation and foreign owners are rejected. Existing zones are never overwritten. A records may be proxied by the existing protection policy. Registrar delegation is not changed. A DNS zone is not a domain registration. Success status and response body: not shown.
@@ -358,59 +321,19 @@ impl super::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn create_dns_zone(&self, body: CreateDnsZoneRequest) -> CreateDnsZone<'_> {
-        CreateDnsZone {
+    pub fn create_dns_zone(
+        &self,
+        body: CreateDnsZoneRequest,
+    ) -> builders::CreateDnsZone<'_> {
+        builders::CreateDnsZone {
             client: self,
-            body,
+            body: body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/dns/zones` (`createDnsZone`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct CreateDnsZone<'c> {
-    client: &'c super::Client,
-    body: CreateDnsZoneRequest,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> CreateDnsZone<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<CreateDnsZoneResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "createDnsZone",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/dns/zones",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.json_body(&self.body)?;
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Create a DNS template
     ///
     /// Creates a DNS template.
@@ -430,59 +353,16 @@ impl super::Client {
     pub fn dns_template_create(
         &self,
         body: DnsTemplateCreateRequest,
-    ) -> DnsTemplateCreate<'_> {
-        DnsTemplateCreate {
+    ) -> builders::DnsTemplateCreate<'_> {
+        builders::DnsTemplateCreate {
             client: self,
-            body,
+            body: body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/dns/templates` (`dnsTemplateCreate`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct DnsTemplateCreate<'c> {
-    client: &'c super::Client,
-    body: DnsTemplateCreateRequest,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> DnsTemplateCreate<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<DnsTemplateResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "dnsTemplateCreate",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/dns/templates",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.json_body(&self.body)?;
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Get a DNS template
     ///
     /// Reads a template by name or uuid. Matching by name is case-insensitive, checks the caller's templates first, then public system templates; other accounts are excluded. Duplicate names within the selected scope give 409 `template_identifier_ambiguous`. Edit and delete routes need uuids.
@@ -499,8 +379,11 @@ impl super::Client {
     /// - `409` (`template_identifier_ambiguous`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn get_dns_template(&self, id: impl Into<String>) -> GetDnsTemplate<'_> {
-        GetDnsTemplate {
+    pub fn get_dns_template(
+        &self,
+        id: impl Into<String>,
+    ) -> builders::GetDnsTemplate<'_> {
+        builders::GetDnsTemplate {
             client: self,
             id: id.into(),
             options: ::sdk_runtime::CallOptions::default(),
@@ -508,44 +391,7 @@ impl super::Client {
     }
 }
 
-/// Request builder for `GET /v1/dns/templates/{id}` (`getDnsTemplate`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct GetDnsTemplate<'c> {
-    client: &'c super::Client,
-    id: String,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> GetDnsTemplate<'c> {
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<DnsTemplateResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "getDnsTemplate",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/dns/templates/{id}",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("id", &self.id);
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// List DNS templates
     ///
     /// Lists DNS templates (items omit `zoneFile` and add `isHidden`).
@@ -558,50 +404,15 @@ impl super::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn get_dns_templates(&self) -> GetDnsTemplates<'_> {
-        GetDnsTemplates {
+    pub fn get_dns_templates(&self) -> builders::GetDnsTemplates<'_> {
+        builders::GetDnsTemplates {
             client: self,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `GET /v1/dns/templates` (`getDnsTemplates`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct GetDnsTemplates<'c> {
-    client: &'c super::Client,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> GetDnsTemplates<'c> {
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<DnsTemplateListResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "getDnsTemplates",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/dns/templates",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let request = ::sdk_runtime::Request::new(&SPEC);
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Get a DNS zone
     ///
     /// Reads a zone by zone or domain name.
@@ -617,8 +428,8 @@ impl super::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn get_dns_zone(&self, name: impl Into<String>) -> GetDnsZone<'_> {
-        GetDnsZone {
+    pub fn get_dns_zone(&self, name: impl Into<String>) -> builders::GetDnsZone<'_> {
+        builders::GetDnsZone {
             client: self,
             name: name.into(),
             options: ::sdk_runtime::CallOptions::default(),
@@ -626,44 +437,7 @@ impl super::Client {
     }
 }
 
-/// Request builder for `GET /v1/dns/zones/{name}` (`getDnsZone`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct GetDnsZone<'c> {
-    client: &'c super::Client,
-    name: String,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> GetDnsZone<'c> {
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<DnsZoneDetailResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "getDnsZone",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/dns/zones/{name}",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("name", &self.name);
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// List DNS zones
     ///
     /// Lists zones. `view=summary` sorts by name, does not contact nameservers, does not change billing links, accepts `limit` and `offset` and adds `total`, `limit`, `offset` to the response. No `next_offset` is shown, so this operation carries no `x-pagination`; callers page the summary view by advancing `offset` until `offset + limit >= total`.
@@ -678,8 +452,8 @@ impl super::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn list_dns_zones(&self) -> ListDnsZones<'_> {
-        ListDnsZones {
+    pub fn list_dns_zones(&self) -> builders::ListDnsZones<'_> {
+        builders::ListDnsZones {
             client: self,
             q: None,
             sort: None,
@@ -691,92 +465,267 @@ impl super::Client {
     }
 }
 
-/// Request builder for `GET /v1/dns/zones` (`listDnsZones`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct ListDnsZones<'c> {
-    client: &'c super::Client,
-    q: Option<String>,
-    sort: Option<String>,
-    view: Option<ListDnsZonesView>,
-    limit: Option<u8>,
-    offset: Option<u64>,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> ListDnsZones<'c> {
-    /// Name search.
-    ///
-    /// Sent as query parameter `q`.
-    pub fn q(mut self, value: impl Into<String>) -> Self {
-        self.q = Some(value.into());
-        self
+/// Request builders of this area: set optional parameters, then `send`.
+pub mod builders {
+    /// Request builder for `POST /v1/dns/zones` (`createDnsZone`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct CreateDnsZone<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) body: super::CreateDnsZoneRequest,
+        pub(super) options: ::sdk_runtime::CallOptions,
     }
-    /// Sort (legacy view); values not shown.
-    ///
-    /// Sent as query parameter `sort`.
-    pub fn sort(mut self, value: impl Into<String>) -> Self {
-        self.sort = Some(value.into());
-        self
-    }
-    /// Sets `view`.
-    ///
-    /// Sent as query parameter `view`.
-    pub fn view(mut self, value: ListDnsZonesView) -> Self {
-        self.view = Some(value);
-        self
-    }
-    /// Summary view only.
-    ///
-    /// Sent as query parameter `limit`.
-    pub fn limit(mut self, value: u8) -> Self {
-        self.limit = Some(value);
-        self
-    }
-    /// Summary view only.
-    ///
-    /// Sent as query parameter `offset`.
-    pub fn offset(mut self, value: u64) -> Self {
-        self.offset = Some(value);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<DnsZoneListResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "listDnsZones",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/dns/zones",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        if let Some(value) = &self.q {
-            request.query("q", value);
+    impl ::sdk_runtime::CallBuilder for CreateDnsZone<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
         }
-        if let Some(value) = &self.sort {
-            request.query("sort", value);
+    }
+    impl<'c> CreateDnsZone<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
         }
-        if let Some(value) = &self.view {
-            request.query("view", value);
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::CreateDnsZoneResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "createDnsZone",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/dns/zones",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.json_body(&self.body)?;
+            self.client.runtime().execute(request, self.options).await
         }
-        if let Some(value) = &self.limit {
-            request.query("limit", value);
+    }
+    /// Request builder for `POST /v1/dns/templates` (`dnsTemplateCreate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct DnsTemplateCreate<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) body: super::DnsTemplateCreateRequest,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for DnsTemplateCreate<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
         }
-        if let Some(value) = &self.offset {
-            request.query("offset", value);
+    }
+    impl<'c> DnsTemplateCreate<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
         }
-        self.client.runtime().execute(request, self.options).await
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::DnsTemplateResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "dnsTemplateCreate",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/dns/templates",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.json_body(&self.body)?;
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `GET /v1/dns/templates/{id}` (`getDnsTemplate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct GetDnsTemplate<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) id: String,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for GetDnsTemplate<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> GetDnsTemplate<'c> {
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::DnsTemplateResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "getDnsTemplate",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/dns/templates/{id}",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("id", &self.id);
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `GET /v1/dns/templates` (`getDnsTemplates`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct GetDnsTemplates<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for GetDnsTemplates<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> GetDnsTemplates<'c> {
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::DnsTemplateListResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "getDnsTemplates",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/dns/templates",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let request = ::sdk_runtime::Request::new(&SPEC);
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `GET /v1/dns/zones/{name}` (`getDnsZone`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct GetDnsZone<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) name: String,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for GetDnsZone<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> GetDnsZone<'c> {
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::DnsZoneDetailResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "getDnsZone",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/dns/zones/{name}",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("name", &self.name);
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `GET /v1/dns/zones` (`listDnsZones`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct ListDnsZones<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) q: Option<String>,
+        pub(super) sort: Option<String>,
+        pub(super) view: Option<super::ListDnsZonesView>,
+        pub(super) limit: Option<u8>,
+        pub(super) offset: Option<u64>,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for ListDnsZones<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> ListDnsZones<'c> {
+        /// Name search.
+        ///
+        /// Sent as query parameter `q`.
+        pub fn q(mut self, value: impl Into<String>) -> Self {
+            self.q = Some(value.into());
+            self
+        }
+        /// Sort (legacy view); values not shown.
+        ///
+        /// Sent as query parameter `sort`.
+        pub fn sort(mut self, value: impl Into<String>) -> Self {
+            self.sort = Some(value.into());
+            self
+        }
+        /// Sets `view`.
+        ///
+        /// Sent as query parameter `view`.
+        pub fn view(mut self, value: super::ListDnsZonesView) -> Self {
+            self.view = Some(value);
+            self
+        }
+        /// Summary view only.
+        ///
+        /// Sent as query parameter `limit`.
+        pub fn limit(mut self, value: u8) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Summary view only.
+        ///
+        /// Sent as query parameter `offset`.
+        pub fn offset(mut self, value: u64) -> Self {
+            self.offset = Some(value);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::DnsZoneListResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "listDnsZones",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/dns/zones",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            if let Some(value) = &self.q {
+                request.query("q", value);
+            }
+            if let Some(value) = &self.sort {
+                request.query("sort", value);
+            }
+            if let Some(value) = &self.view {
+                request.query("view", value);
+            }
+            if let Some(value) = &self.limit {
+                request.query("limit", value);
+            }
+            if let Some(value) = &self.offset {
+                request.query("offset", value);
+            }
+            self.client.runtime().execute(request, self.options).await
+        }
     }
 }

@@ -338,46 +338,11 @@ pub enum GetDomainsByServiceIdDnssecAction {
     Unknown(String),
 }
 
-impl GetDomainsByServiceIdDnssecAction {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Refresh => "refresh",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
+::sdk_runtime::string_enum!(
+    GetDomainsByServiceIdDnssecAction, Unknown, Refresh = "refresh"
+);
 
-impl ::std::fmt::Display for GetDomainsByServiceIdDnssecAction {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for GetDomainsByServiceIdDnssecAction {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for GetDomainsByServiceIdDnssecAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "refresh" => Self::Refresh,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Assign contacts to a domain
     ///
     /// Assigns registrant, admin, tech and billing contacts (each optional).
@@ -399,65 +364,17 @@ impl super::Client {
         &self,
         service_id: impl Into<String>,
         body: DomainAssignContactsRequest,
-    ) -> DomainAssignContacts<'_> {
-        DomainAssignContacts {
+    ) -> builders::DomainAssignContacts<'_> {
+        builders::DomainAssignContacts {
             client: self,
             service_id: service_id.into(),
-            body,
+            body: body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `PUT /v1/domains/{serviceId}/contacts` (`domainAssignContacts`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct DomainAssignContacts<'c> {
-    client: &'c super::Client,
-    service_id: String,
-    body: DomainAssignContactsRequest,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> DomainAssignContacts<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<DomainAssignContactsResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "domainAssignContacts",
-            method: ::sdk_runtime::Method::Put,
-            path: "/v1/domains/{serviceId}/contacts",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        request.json_body(&self.body)?;
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Create a domain contact
     ///
     /// Creates a registrant contact.
@@ -477,59 +394,16 @@ impl super::Client {
     pub fn domain_contact_create(
         &self,
         body: DomainContactCreateRequest,
-    ) -> DomainContactCreate<'_> {
-        DomainContactCreate {
+    ) -> builders::DomainContactCreate<'_> {
+        builders::DomainContactCreate {
             client: self,
-            body,
+            body: body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/domains/contacts` (`domainContactCreate`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct DomainContactCreate<'c> {
-    client: &'c super::Client,
-    body: DomainContactCreateRequest,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> DomainContactCreate<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<DomainContactResult>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "domainContactCreate",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/domains/contacts",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.json_body(&self.body)?;
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Get DNSSEC state
     ///
     /// Reads the DNSSEC state; poll this after enabling. `action=refresh` also needs domains.read. DNSSEC keeps its own legacy state contract and polling endpoint; registrar configuration does not verify parent propagation.
@@ -549,8 +423,8 @@ impl super::Client {
     pub fn get_domains_by_service_id_dnssec(
         &self,
         service_id: impl Into<String>,
-    ) -> GetDomainsByServiceIdDnssec<'_> {
-        GetDomainsByServiceIdDnssec {
+    ) -> builders::GetDomainsByServiceIdDnssec<'_> {
+        builders::GetDomainsByServiceIdDnssec {
             client: self,
             service_id: service_id.into(),
             action: None,
@@ -559,55 +433,7 @@ impl super::Client {
     }
 }
 
-/// Request builder for `GET /v1/domains/{serviceId}/dnssec` (`getDomainsByServiceIdDnssec`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct GetDomainsByServiceIdDnssec<'c> {
-    client: &'c super::Client,
-    service_id: String,
-    action: Option<GetDomainsByServiceIdDnssecAction>,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> GetDomainsByServiceIdDnssec<'c> {
-    /// Sets `action`.
-    ///
-    /// Sent as query parameter `action`.
-    pub fn action(mut self, value: GetDomainsByServiceIdDnssecAction) -> Self {
-        self.action = Some(value);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<DomainDnssecResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "getDomainsByServiceIdDnssec",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/domains/{serviceId}/dnssec",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        if let Some(value) = &self.action {
-            request.query("action", value);
-        }
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Enable DNSSEC
     ///
     /// Enables DNSSEC with managed signing or external public DNSKEYs; `acknowledge` true and Idempotency-Key required. HTTP 202 is accepted, not completed; poll GET /v1/domains/{serviceId}/dnssec. Registrar configuration does not verify parent propagation. The remaining body fields: not shown.
@@ -629,60 +455,184 @@ impl super::Client {
         &self,
         service_id: impl Into<String>,
         body: DomainDnssecEnableRequest,
-    ) -> PostDomainsByServiceIdDnssec<'_> {
-        PostDomainsByServiceIdDnssec {
+    ) -> builders::PostDomainsByServiceIdDnssec<'_> {
+        builders::PostDomainsByServiceIdDnssec {
             client: self,
             service_id: service_id.into(),
-            body,
+            body: body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/domains/{serviceId}/dnssec` (`postDomainsByServiceIdDnssec`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct PostDomainsByServiceIdDnssec<'c> {
-    client: &'c super::Client,
-    service_id: String,
-    body: DomainDnssecEnableRequest,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> PostDomainsByServiceIdDnssec<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
+/// Request builders of this area: set optional parameters, then `send`.
+pub mod builders {
+    /// Request builder for `PUT /v1/domains/{serviceId}/contacts` (`domainAssignContacts`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct DomainAssignContacts<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: String,
+        pub(super) body: super::DomainAssignContactsRequest,
+        pub(super) options: ::sdk_runtime::CallOptions,
     }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
+    impl ::sdk_runtime::CallBuilder for DomainAssignContacts<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
     }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
+    impl<'c> DomainAssignContacts<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::DomainAssignContactsResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "domainAssignContacts",
+                method: ::sdk_runtime::Method::Put,
+                path: "/v1/domains/{serviceId}/contacts",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            request.json_body(&self.body)?;
+            self.client.runtime().execute(request, self.options).await
+        }
     }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<DomainDnssecEnableResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "postDomainsByServiceIdDnssec",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/domains/{serviceId}/dnssec",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        request.json_body(&self.body)?;
-        self.client.runtime().execute(request, self.options).await
+    /// Request builder for `POST /v1/domains/contacts` (`domainContactCreate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct DomainContactCreate<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) body: super::DomainContactCreateRequest,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for DomainContactCreate<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> DomainContactCreate<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::DomainContactResult>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "domainContactCreate",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/domains/contacts",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.json_body(&self.body)?;
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `GET /v1/domains/{serviceId}/dnssec` (`getDomainsByServiceIdDnssec`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct GetDomainsByServiceIdDnssec<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: String,
+        pub(super) action: Option<super::GetDomainsByServiceIdDnssecAction>,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for GetDomainsByServiceIdDnssec<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> GetDomainsByServiceIdDnssec<'c> {
+        /// Sets `action`.
+        ///
+        /// Sent as query parameter `action`.
+        pub fn action(
+            mut self,
+            value: super::GetDomainsByServiceIdDnssecAction,
+        ) -> Self {
+            self.action = Some(value);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::DomainDnssecResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "getDomainsByServiceIdDnssec",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/domains/{serviceId}/dnssec",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            if let Some(value) = &self.action {
+                request.query("action", value);
+            }
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `POST /v1/domains/{serviceId}/dnssec` (`postDomainsByServiceIdDnssec`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct PostDomainsByServiceIdDnssec<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: String,
+        pub(super) body: super::DomainDnssecEnableRequest,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for PostDomainsByServiceIdDnssec<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> PostDomainsByServiceIdDnssec<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::DomainDnssecEnableResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "postDomainsByServiceIdDnssec",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/domains/{serviceId}/dnssec",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            request.json_body(&self.body)?;
+            self.client.runtime().execute(request, self.options).await
+        }
     }
 }

@@ -114,46 +114,9 @@ pub enum FirewallPolicyCreateRequestPolicyIn {
     Unknown(String),
 }
 
-impl FirewallPolicyCreateRequestPolicyIn {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Drop => "DROP",
-            Self::Accept => "ACCEPT",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for FirewallPolicyCreateRequestPolicyIn {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for FirewallPolicyCreateRequestPolicyIn {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for FirewallPolicyCreateRequestPolicyIn {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "DROP" => Self::Drop,
-                "ACCEPT" => Self::Accept,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    FirewallPolicyCreateRequestPolicyIn, Unknown, Drop = "DROP", Accept = "ACCEPT"
+);
 
 /// `FirewallPolicyCreateRequestPolicyOut`
 ///
@@ -169,46 +132,9 @@ pub enum FirewallPolicyCreateRequestPolicyOut {
     Unknown(String),
 }
 
-impl FirewallPolicyCreateRequestPolicyOut {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Drop => "DROP",
-            Self::Accept => "ACCEPT",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for FirewallPolicyCreateRequestPolicyOut {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for FirewallPolicyCreateRequestPolicyOut {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for FirewallPolicyCreateRequestPolicyOut {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "DROP" => Self::Drop,
-                "ACCEPT" => Self::Accept,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    FirewallPolicyCreateRequestPolicyOut, Unknown, Drop = "DROP", Accept = "ACCEPT"
+);
 
 /// `FirewallPolicyResponse`
 ///
@@ -375,48 +301,9 @@ pub enum FirewallRuleAction {
     Unknown(String),
 }
 
-impl FirewallRuleAction {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Accept => "ACCEPT",
-            Self::Drop => "DROP",
-            Self::Reject => "REJECT",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for FirewallRuleAction {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for FirewallRuleAction {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for FirewallRuleAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "ACCEPT" => Self::Accept,
-                "DROP" => Self::Drop,
-                "REJECT" => Self::Reject,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    FirewallRuleAction, Unknown, Accept = "ACCEPT", Drop = "DROP", Reject = "REJECT"
+);
 
 /// `FirewallRuleDirection`
 ///
@@ -432,46 +319,7 @@ pub enum FirewallRuleDirection {
     Unknown(String),
 }
 
-impl FirewallRuleDirection {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::In => "IN",
-            Self::Out => "OUT",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for FirewallRuleDirection {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for FirewallRuleDirection {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for FirewallRuleDirection {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "IN" => Self::In,
-                "OUT" => Self::Out,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(FirewallRuleDirection, Unknown, In = "IN", Out = "OUT");
 
 /// `FirewallRuleProto`
 ///
@@ -486,79 +334,27 @@ pub enum FirewallRuleProto {
     /// `icmp`
     Icmp,
     /// `TCP`
-    Tcp2,
+    TCP,
     /// `UDP`
-    Udp2,
+    UDP,
     /// `ICMP`
-    Icmp2,
+    ICMP,
     /// `any`
     Any,
     /// `all`
     All,
     /// `ANY`
-    Any2,
+    ANY,
     /// `ALL`
-    All2,
+    ALL,
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
 
-impl FirewallRuleProto {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Tcp => "tcp",
-            Self::Udp => "udp",
-            Self::Icmp => "icmp",
-            Self::Tcp2 => "TCP",
-            Self::Udp2 => "UDP",
-            Self::Icmp2 => "ICMP",
-            Self::Any => "any",
-            Self::All => "all",
-            Self::Any2 => "ANY",
-            Self::All2 => "ALL",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for FirewallRuleProto {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for FirewallRuleProto {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for FirewallRuleProto {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "tcp" => Self::Tcp,
-                "udp" => Self::Udp,
-                "icmp" => Self::Icmp,
-                "TCP" => Self::Tcp2,
-                "UDP" => Self::Udp2,
-                "ICMP" => Self::Icmp2,
-                "any" => Self::Any,
-                "all" => Self::All,
-                "ANY" => Self::Any2,
-                "ALL" => Self::All2,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    FirewallRuleProto, Unknown, Tcp = "tcp", Udp = "udp", Icmp = "icmp", TCP = "TCP", UDP
+    = "UDP", ICMP = "ICMP", Any = "any", All = "all", ANY = "ANY", ALL = "ALL"
+);
 
 /// `FirewallRuleType`
 ///
@@ -574,48 +370,9 @@ pub enum FirewallRuleType {
     Unknown(String),
 }
 
-impl FirewallRuleType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::In => "in",
-            Self::Out => "out",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
+::sdk_runtime::string_enum!(FirewallRuleType, Unknown, In = "in", Out = "out");
 
-impl ::std::fmt::Display for FirewallRuleType {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for FirewallRuleType {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for FirewallRuleType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "in" => Self::In,
-                "out" => Self::Out,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Create a firewall policy
     ///
     /// Creates a firewall policy. Check that changes keep SSH and management access.
@@ -635,54 +392,54 @@ impl super::Client {
     pub fn firewall_policy_create(
         &self,
         body: FirewallPolicyCreateRequest,
-    ) -> FirewallPolicyCreate<'_> {
-        FirewallPolicyCreate {
+    ) -> builders::FirewallPolicyCreate<'_> {
+        builders::FirewallPolicyCreate {
             client: self,
-            body,
+            body: body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/firewall/policies` (`firewallPolicyCreate`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct FirewallPolicyCreate<'c> {
-    client: &'c super::Client,
-    body: FirewallPolicyCreateRequest,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> FirewallPolicyCreate<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
+/// Request builders of this area: set optional parameters, then `send`.
+pub mod builders {
+    /// Request builder for `POST /v1/firewall/policies` (`firewallPolicyCreate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct FirewallPolicyCreate<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) body: super::FirewallPolicyCreateRequest,
+        pub(super) options: ::sdk_runtime::CallOptions,
     }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
+    impl ::sdk_runtime::CallBuilder for FirewallPolicyCreate<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
     }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<FirewallPolicyResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "firewallPolicyCreate",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/firewall/policies",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.json_body(&self.body)?;
-        self.client.runtime().execute(request, self.options).await
+    impl<'c> FirewallPolicyCreate<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::FirewallPolicyResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "firewallPolicyCreate",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/firewall/policies",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.json_body(&self.body)?;
+            self.client.runtime().execute(request, self.options).await
+        }
     }
 }

@@ -118,46 +118,9 @@ pub enum ApiCredentialCreateRequestMode {
     Unknown(String),
 }
 
-impl ApiCredentialCreateRequestMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Signed => "signed",
-            Self::Bearer => "bearer",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for ApiCredentialCreateRequestMode {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for ApiCredentialCreateRequestMode {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for ApiCredentialCreateRequestMode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "signed" => Self::Signed,
-                "bearer" => Self::Bearer,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    ApiCredentialCreateRequestMode, Unknown, Signed = "signed", Bearer = "bearer"
+);
 
 /// `ApiCredentialCreateRequestScopesItem`
 ///
@@ -239,112 +202,27 @@ pub enum ApiCredentialCreateRequestScopesItem {
     Unknown(String),
 }
 
-impl ApiCredentialCreateRequestScopesItem {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::AuditRead => "audit.read",
-            Self::ApiCredentialsRead => "api_credentials.read",
-            Self::ApiCredentialsWrite => "api_credentials.write",
-            Self::OauthConnectionsRead => "oauth.connections.read",
-            Self::OauthConnectionsWrite => "oauth.connections.write",
-            Self::BillingBalanceRead => "billing.balance.read",
-            Self::BillingInvoicesRead => "billing.invoices.read",
-            Self::BillingOrdersRead => "billing.orders.read",
-            Self::BillingProductsRead => "billing.products.read",
-            Self::BillingServicesRead => "billing.services.read",
-            Self::BillingServicesWrite => "billing.services.write",
-            Self::BillingTransactionsRead => "billing.transactions.read",
-            Self::BillingUnpaidTotalRead => "billing.unpaid_total.read",
-            Self::BillingOrderCreate => "billing.order.create",
-            Self::BillingInvoicePay => "billing.invoice.pay",
-            Self::VpsRead => "vps.read",
-            Self::VpsCredentialsRead => "vps.credentials.read",
-            Self::VpsWrite => "vps.write",
-            Self::DedicatedRead => "dedicated.read",
-            Self::DedicatedCredentialsRead => "dedicated.credentials.read",
-            Self::DedicatedWrite => "dedicated.write",
-            Self::DnsRead => "dns.read",
-            Self::DnsWrite => "dns.write",
-            Self::DomainsRead => "domains.read",
-            Self::DomainsWrite => "domains.write",
-            Self::SshRead => "ssh.read",
-            Self::SshWrite => "ssh.write",
-            Self::FirewallRead => "firewall.read",
-            Self::FirewallWrite => "firewall.write",
-            Self::StorageRead => "storage.read",
-            Self::StorageWrite => "storage.write",
-            Self::TcpProxyRead => "tcp_proxy.read",
-            Self::TcpProxyWrite => "tcp_proxy.write",
-            Self::WebhooksRead => "webhooks.read",
-            Self::WebhooksWrite => "webhooks.write",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for ApiCredentialCreateRequestScopesItem {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for ApiCredentialCreateRequestScopesItem {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for ApiCredentialCreateRequestScopesItem {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "audit.read" => Self::AuditRead,
-                "api_credentials.read" => Self::ApiCredentialsRead,
-                "api_credentials.write" => Self::ApiCredentialsWrite,
-                "oauth.connections.read" => Self::OauthConnectionsRead,
-                "oauth.connections.write" => Self::OauthConnectionsWrite,
-                "billing.balance.read" => Self::BillingBalanceRead,
-                "billing.invoices.read" => Self::BillingInvoicesRead,
-                "billing.orders.read" => Self::BillingOrdersRead,
-                "billing.products.read" => Self::BillingProductsRead,
-                "billing.services.read" => Self::BillingServicesRead,
-                "billing.services.write" => Self::BillingServicesWrite,
-                "billing.transactions.read" => Self::BillingTransactionsRead,
-                "billing.unpaid_total.read" => Self::BillingUnpaidTotalRead,
-                "billing.order.create" => Self::BillingOrderCreate,
-                "billing.invoice.pay" => Self::BillingInvoicePay,
-                "vps.read" => Self::VpsRead,
-                "vps.credentials.read" => Self::VpsCredentialsRead,
-                "vps.write" => Self::VpsWrite,
-                "dedicated.read" => Self::DedicatedRead,
-                "dedicated.credentials.read" => Self::DedicatedCredentialsRead,
-                "dedicated.write" => Self::DedicatedWrite,
-                "dns.read" => Self::DnsRead,
-                "dns.write" => Self::DnsWrite,
-                "domains.read" => Self::DomainsRead,
-                "domains.write" => Self::DomainsWrite,
-                "ssh.read" => Self::SshRead,
-                "ssh.write" => Self::SshWrite,
-                "firewall.read" => Self::FirewallRead,
-                "firewall.write" => Self::FirewallWrite,
-                "storage.read" => Self::StorageRead,
-                "storage.write" => Self::StorageWrite,
-                "tcp_proxy.read" => Self::TcpProxyRead,
-                "tcp_proxy.write" => Self::TcpProxyWrite,
-                "webhooks.read" => Self::WebhooksRead,
-                "webhooks.write" => Self::WebhooksWrite,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    ApiCredentialCreateRequestScopesItem, Unknown, AuditRead = "audit.read",
+    ApiCredentialsRead = "api_credentials.read", ApiCredentialsWrite =
+    "api_credentials.write", OauthConnectionsRead = "oauth.connections.read",
+    OauthConnectionsWrite = "oauth.connections.write", BillingBalanceRead =
+    "billing.balance.read", BillingInvoicesRead = "billing.invoices.read",
+    BillingOrdersRead = "billing.orders.read", BillingProductsRead =
+    "billing.products.read", BillingServicesRead = "billing.services.read",
+    BillingServicesWrite = "billing.services.write", BillingTransactionsRead =
+    "billing.transactions.read", BillingUnpaidTotalRead = "billing.unpaid_total.read",
+    BillingOrderCreate = "billing.order.create", BillingInvoicePay =
+    "billing.invoice.pay", VpsRead = "vps.read", VpsCredentialsRead =
+    "vps.credentials.read", VpsWrite = "vps.write", DedicatedRead = "dedicated.read",
+    DedicatedCredentialsRead = "dedicated.credentials.read", DedicatedWrite =
+    "dedicated.write", DnsRead = "dns.read", DnsWrite = "dns.write", DomainsRead =
+    "domains.read", DomainsWrite = "domains.write", SshRead = "ssh.read", SshWrite =
+    "ssh.write", FirewallRead = "firewall.read", FirewallWrite = "firewall.write",
+    StorageRead = "storage.read", StorageWrite = "storage.write", TcpProxyRead =
+    "tcp_proxy.read", TcpProxyWrite = "tcp_proxy.write", WebhooksRead = "webhooks.read",
+    WebhooksWrite = "webhooks.write"
+);
 
 /// `ApiCredentialCreateResponse`
 ///
@@ -399,46 +277,9 @@ pub enum ApiCredentialMode {
     Unknown(String),
 }
 
-impl ApiCredentialMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Signed => "signed",
-            Self::Bearer => "bearer",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for ApiCredentialMode {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for ApiCredentialMode {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for ApiCredentialMode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "signed" => Self::Signed,
-                "bearer" => Self::Bearer,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    ApiCredentialMode, Unknown, Signed = "signed", Bearer = "bearer"
+);
 
 /// `ApiCredentialResponse`
 ///
@@ -545,7 +386,7 @@ impl Default for WebhookUpdateRequest {
     }
 }
 
-impl super::Client {
+impl crate::Client {
     /// Get an API credential
     ///
     /// Reads one credential; never returns the secret.
@@ -561,53 +402,16 @@ impl super::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn api_credential(&self, id: ::uuid::Uuid) -> ApiCredentialCall<'_> {
-        ApiCredentialCall {
+    pub fn api_credential(&self, id: ::uuid::Uuid) -> builders::ApiCredential<'_> {
+        builders::ApiCredential {
             client: self,
-            id,
+            id: id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `GET /v1/api-credentials/{id}` (`apiCredential`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct ApiCredentialCall<'c> {
-    client: &'c super::Client,
-    id: ::uuid::Uuid,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> ApiCredentialCall<'c> {
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<ApiCredentialResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "apiCredential",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/api-credentials/{id}",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("id", &self.id);
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Create an API credential
     ///
     /// Issues a credential. The `secret` is returned only on issuance or on a same-key retry within 24 hours. Rules: requested scopes and allowed CIDRs cannot exceed the issuer's; expiry is capped by the issuer; managed MCP and support keys cannot delegate; listing is owner-only; managed MCP credentials are read-only in the list.
@@ -627,62 +431,16 @@ impl super::Client {
     pub fn api_credential_create(
         &self,
         body: ApiCredentialCreateRequest,
-    ) -> ApiCredentialCreate<'_> {
-        ApiCredentialCreate {
+    ) -> builders::ApiCredentialCreate<'_> {
+        builders::ApiCredentialCreate {
             client: self,
-            body,
+            body: body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/api-credentials` (`apiCredentialCreate`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct ApiCredentialCreate<'c> {
-    client: &'c super::Client,
-    body: ApiCredentialCreateRequest,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> ApiCredentialCreate<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<ApiCredentialCreateResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "apiCredentialCreate",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/api-credentials",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.json_body(&self.body)?;
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// List API credentials
     ///
     /// Lists API credentials (cursor model). At most 100 items per page. Listing is owner-only; managed MCP credentials are read-only in the list. Listing never returns secrets.
@@ -698,8 +456,8 @@ impl super::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn api_credentials(&self) -> ApiCredentials<'_> {
-        ApiCredentials {
+    pub fn api_credentials(&self) -> builders::ApiCredentials<'_> {
+        builders::ApiCredentials {
             client: self,
             limit: None,
             cursor: None,
@@ -709,94 +467,7 @@ impl super::Client {
     }
 }
 
-/// Request builder for `GET /v1/api-credentials` (`apiCredentials`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct ApiCredentials<'c> {
-    client: &'c super::Client,
-    limit: Option<u8>,
-    cursor: Option<::uuid::Uuid>,
-    include_revoked: Option<bool>,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> ApiCredentials<'c> {
-    /// Page size, default 50, at most 100 items.
-    ///
-    /// Sent as query parameter `limit`.
-    pub fn limit(mut self, value: u8) -> Self {
-        self.limit = Some(value);
-        self
-    }
-    /// Pass `next_cursor` of the previous page unchanged.
-    ///
-    /// Sent as query parameter `cursor`.
-    pub fn cursor(mut self, value: ::uuid::Uuid) -> Self {
-        self.cursor = Some(value);
-        self
-    }
-    /// `true` or `false`.
-    ///
-    /// Sent as query parameter `include_revoked`.
-    pub fn include_revoked(mut self, value: bool) -> Self {
-        self.include_revoked = Some(value);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<ApiCredentialListResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "apiCredentials",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/api-credentials",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        if let Some(value) = &self.limit {
-            request.query("limit", value);
-        }
-        if let Some(value) = &self.cursor {
-            request.query("cursor", value);
-        }
-        if let Some(value) = &self.include_revoked {
-            request.query("include_revoked", value);
-        }
-        self.client.runtime().execute(request, self.options).await
-    }
-    /// Streams every item of every page, fetching one page at a time.
-    pub fn into_stream(
-        self,
-    ) -> impl ::futures::Stream<
-        Item = Result<ApiCredential, ::sdk_runtime::Error>,
-    > + 'c {
-        ::sdk_runtime::pagination::stream(move |
-            continuation: Option<::sdk_runtime::pagination::Continuation>|
-        {
-            let mut next = self.clone();
-            if let Some(::sdk_runtime::pagination::Continuation::Cursor(value)) = continuation {
-                next.cursor = value.parse().ok();
-            }
-            next.send()
-        })
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Get feature availability
     ///
     /// Reports which optional workflow features are available, such as `canonical_operation_responses`, `durable_writes`, `operation_policy` (retention; terminal receipts retained 90 days by default).
@@ -809,50 +480,15 @@ impl super::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn get_capabilities(&self) -> GetCapabilities<'_> {
-        GetCapabilities {
+    pub fn get_capabilities(&self) -> builders::GetCapabilities<'_> {
+        builders::GetCapabilities {
             client: self,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `GET /v1/capabilities` (`getCapabilities`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct GetCapabilities<'c> {
-    client: &'c super::Client,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> GetCapabilities<'c> {
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<CapabilitiesResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "getCapabilities",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/capabilities",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let request = ::sdk_runtime::Request::new(&SPEC);
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Look up an operation by idempotency key
     ///
     /// `GET /v1/operations?idempotency_key=<key>` recovers a tracked write without repeating it. The key is scoped to the original credential, HTTP method and exact path; supply `method` and `path` together, plus `credential_id` if needed to disambiguate. Lookup is confined to the authenticated account and to the caller's current billing.services.read, vps.read or dedicated.read permission for that operation (the three alternative security requirements per scheme express this 'per operation' rule). Polling needs no new key and never charges or repeats the write. Recovery applies only to newly tracked writes after the contract is enabled, not to every historical request or every write. DNSSEC keeps its own state contract and polling endpoint; its operation string is not a generic operation handle. Outcomes: 200 operation found, continue polling it; 400 `validation_error` correct the selectors, do not submit a new write; 404 `operation_not_found` no recoverable identity, this does not prove the write never ran; 409 `operation_lookup_ambiguous` supply the original method and path, and credential_id if needed; 410 `operation_expired` identity remains but the receipt expired, reconcile resources and billing.
@@ -871,8 +507,8 @@ impl super::Client {
     /// - `410` (`operation_expired`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn get_operations(&self) -> GetOperations<'_> {
-        GetOperations {
+    pub fn get_operations(&self) -> builders::GetOperations<'_> {
+        builders::GetOperations {
             client: self,
             idempotency_key: None,
             method: None,
@@ -883,89 +519,7 @@ impl super::Client {
     }
 }
 
-/// Request builder for `GET /v1/operations` (`getOperations`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct GetOperations<'c> {
-    client: &'c super::Client,
-    idempotency_key: Option<String>,
-    method: Option<String>,
-    path: Option<String>,
-    credential_id: Option<::uuid::Uuid>,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> GetOperations<'c> {
-    /// Idempotency-Key of the original write.
-    ///
-    /// Sent as query parameter `idempotency_key`.
-    pub fn idempotency_key(mut self, value: impl Into<String>) -> Self {
-        self.idempotency_key = Some(value.into());
-        self
-    }
-    /// Original HTTP method; supply together with `path`.
-    ///
-    /// Sent as query parameter `method`.
-    pub fn method(mut self, value: impl Into<String>) -> Self {
-        self.method = Some(value.into());
-        self
-    }
-    /// Original exact path; supply together with `method`.
-    ///
-    /// Sent as query parameter `path`.
-    pub fn path(mut self, value: impl Into<String>) -> Self {
-        self.path = Some(value.into());
-        self
-    }
-    /// Original credential, if needed to disambiguate.
-    ///
-    /// Sent as query parameter `credential_id`.
-    pub fn credential_id(mut self, value: ::uuid::Uuid) -> Self {
-        self.credential_id = Some(value);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<super::types::OperationEnvelope>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "getOperations",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/operations",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        if let Some(value) = &self.idempotency_key {
-            request.query("idempotency_key", value);
-        }
-        if let Some(value) = &self.method {
-            request.query("method", value);
-        }
-        if let Some(value) = &self.path {
-            request.query("path", value);
-        }
-        if let Some(value) = &self.credential_id {
-            request.query("credential_id", value);
-        }
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Poll an operation
     ///
     /// Reads an operation receipt. Branch on `status` and `done`, not on `stage`; `unknown` needs reconciliation, never assume failure and never submit a new write. Lookup is confined to the authenticated account and to the caller's current billing.services.read, vps.read or dedicated.read permission for that operation (the three alternative security requirements per scheme express this 'per operation' rule). Polling needs no new key and never charges or repeats the write. Recovery applies only to newly tracked writes after the contract is enabled, not to every historical request or every write. DNSSEC keeps its own state contract and polling endpoint; its operation string is not a generic operation handle.
@@ -987,8 +541,8 @@ impl super::Client {
     pub fn get_operations_by_operation_id(
         &self,
         operation_id: impl Into<String>,
-    ) -> GetOperationsByOperationId<'_> {
-        GetOperationsByOperationId {
+    ) -> builders::GetOperationsByOperationId<'_> {
+        builders::GetOperationsByOperationId {
             client: self,
             operation_id: operation_id.into(),
             options: ::sdk_runtime::CallOptions::default(),
@@ -996,76 +550,7 @@ impl super::Client {
     }
 }
 
-/// Request builder for `GET /v1/operations/{operationId}` (`getOperationsByOperationId`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct GetOperationsByOperationId<'c> {
-    client: &'c super::Client,
-    operation_id: String,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> GetOperationsByOperationId<'c> {
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<super::types::OperationEnvelope>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "getOperationsByOperationId",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/operations/{operationId}",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("operationId", &self.operation_id);
-        self.client.runtime().execute(request, self.options).await
-    }
-    /// Reads again (backing off per the client's wait policy) until `/operation` settles, and returns it.
-    ///
-    /// Final once `done` is true. Success: `succeeded`. `failed`, `cancelled` end in `Error::OperationFailed`. `unknown` lasting longer than the policy's `unknown_patience` ends in `Error::OperationOutcomeUnknown`: reconcile, never submit a new write.
-    pub async fn wait(self) -> Result<super::types::Operation, ::sdk_runtime::Error> {
-        let policy = *self.client.runtime().config().get_wait_policy();
-        self.wait_with(&policy).await
-    }
-    /// Like `wait`, with this wait policy.
-    pub async fn wait_with(
-        self,
-        policy: &::sdk_runtime::WaitPolicy,
-    ) -> Result<super::types::Operation, ::sdk_runtime::Error> {
-        static POLL: ::sdk_runtime::PollSpec = ::sdk_runtime::PollSpec {
-            subject: "/operation",
-            status: "status",
-            done: Some("done"),
-            pending: &[],
-            succeeded: &["succeeded"],
-            failed: &["failed", "cancelled"],
-            unknown: &["unknown"],
-        };
-        ::sdk_runtime::poll::wait(
-                &POLL,
-                policy,
-                "getOperationsByOperationId",
-                || self.clone().send(),
-            )
-            .await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Get the deployed contract version
     ///
     /// Identifies the deployed contract; the published contract revision is `2026-10-07.1`. Read it together with GET /v1/capabilities before using optional features.
@@ -1078,50 +563,15 @@ impl super::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn get_version(&self) -> GetVersion<'_> {
-        GetVersion {
+    pub fn get_version(&self) -> builders::GetVersion<'_> {
+        builders::GetVersion {
             client: self,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `GET /v1/version` (`getVersion`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct GetVersion<'c> {
-    client: &'c super::Client,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> GetVersion<'c> {
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<VersionResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "getVersion",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/version",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let request = ::sdk_runtime::Request::new(&SPEC);
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Enable or disable a webhook endpoint
     ///
     /// Enables or disables a webhook endpoint. Fields of the body other than `enabled`: not shown. Paths and bodies of the operations that create, list, test and rotate webhooks and list deliveries: not shown.
@@ -1143,62 +593,17 @@ impl super::Client {
         &self,
         id: ::uuid::Uuid,
         body: WebhookUpdateRequest,
-    ) -> PatchWebhooksById<'_> {
-        PatchWebhooksById {
+    ) -> builders::PatchWebhooksById<'_> {
+        builders::PatchWebhooksById {
             client: self,
-            id,
-            body,
+            id: id,
+            body: body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `PATCH /v1/webhooks/{id}` (`patchWebhooksById`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct PatchWebhooksById<'c> {
-    client: &'c super::Client,
-    id: ::uuid::Uuid,
-    body: WebhookUpdateRequest,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> PatchWebhooksById<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<WebhookEndpointResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "patchWebhooksById",
-            method: ::sdk_runtime::Method::Patch,
-            path: "/v1/webhooks/{id}",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("id", &self.id);
-        request.json_body(&self.body)?;
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Delete a webhook endpoint
     ///
     /// Removes the endpoint and its delivery history; an in-flight attempt may finish. The Idempotency-Key requirement: not shown.
@@ -1216,57 +621,448 @@ impl super::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn webhook_delete(&self, id: ::uuid::Uuid) -> WebhookDelete<'_> {
-        WebhookDelete {
+    pub fn webhook_delete(&self, id: ::uuid::Uuid) -> builders::WebhookDelete<'_> {
+        builders::WebhookDelete {
             client: self,
-            id,
+            id: id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `DELETE /v1/webhooks/{id}` (`webhookDelete`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct WebhookDelete<'c> {
-    client: &'c super::Client,
-    id: ::uuid::Uuid,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> WebhookDelete<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
+/// Request builders of this area: set optional parameters, then `send`.
+pub mod builders {
+    /// Request builder for `GET /v1/api-credentials/{id}` (`apiCredential`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct ApiCredential<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) id: ::uuid::Uuid,
+        pub(super) options: ::sdk_runtime::CallOptions,
     }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
+    impl ::sdk_runtime::CallBuilder for ApiCredential<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
     }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
+    impl<'c> ApiCredential<'c> {
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::ApiCredentialResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "apiCredential",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/api-credentials/{id}",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("id", &self.id);
+            self.client.runtime().execute(request, self.options).await
+        }
     }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<super::types::NotShownResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "webhookDelete",
-            method: ::sdk_runtime::Method::Delete,
-            path: "/v1/webhooks/{id}",
-            idempotency: ::sdk_runtime::Idempotency::NotShown,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("id", &self.id);
-        self.client.runtime().execute(request, self.options).await
+    /// Request builder for `POST /v1/api-credentials` (`apiCredentialCreate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct ApiCredentialCreate<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) body: super::ApiCredentialCreateRequest,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for ApiCredentialCreate<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> ApiCredentialCreate<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::ApiCredentialCreateResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "apiCredentialCreate",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/api-credentials",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.json_body(&self.body)?;
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `GET /v1/api-credentials` (`apiCredentials`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct ApiCredentials<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) limit: Option<u8>,
+        pub(super) cursor: Option<::uuid::Uuid>,
+        pub(super) include_revoked: Option<bool>,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for ApiCredentials<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> ApiCredentials<'c> {
+        /// Page size, default 50, at most 100 items.
+        ///
+        /// Sent as query parameter `limit`.
+        pub fn limit(mut self, value: u8) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Pass `next_cursor` of the previous page unchanged.
+        ///
+        /// Sent as query parameter `cursor`.
+        pub fn cursor(mut self, value: ::uuid::Uuid) -> Self {
+            self.cursor = Some(value);
+            self
+        }
+        /// `true` or `false`.
+        ///
+        /// Sent as query parameter `include_revoked`.
+        pub fn include_revoked(mut self, value: bool) -> Self {
+            self.include_revoked = Some(value);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::ApiCredentialListResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "apiCredentials",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/api-credentials",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            if let Some(value) = &self.limit {
+                request.query("limit", value);
+            }
+            if let Some(value) = &self.cursor {
+                request.query("cursor", value);
+            }
+            if let Some(value) = &self.include_revoked {
+                request.query("include_revoked", value);
+            }
+            self.client.runtime().execute(request, self.options).await
+        }
+        /// Streams every item of every page, fetching one page at a time.
+        pub fn into_stream(
+            self,
+        ) -> impl ::futures::Stream<
+            Item = Result<super::ApiCredential, ::sdk_runtime::Error>,
+        > + 'c {
+            ::sdk_runtime::pagination::stream(move |
+                continuation: Option<::sdk_runtime::pagination::Continuation>|
+            {
+                let mut next = self.clone();
+                if let Some(::sdk_runtime::pagination::Continuation::Cursor(value)) = continuation {
+                    next.cursor = value.parse().ok();
+                }
+                next.send()
+            })
+        }
+    }
+    /// Request builder for `GET /v1/capabilities` (`getCapabilities`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct GetCapabilities<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for GetCapabilities<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> GetCapabilities<'c> {
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::CapabilitiesResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "getCapabilities",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/capabilities",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let request = ::sdk_runtime::Request::new(&SPEC);
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `GET /v1/operations` (`getOperations`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct GetOperations<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) idempotency_key: Option<String>,
+        pub(super) method: Option<String>,
+        pub(super) path: Option<String>,
+        pub(super) credential_id: Option<::uuid::Uuid>,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for GetOperations<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> GetOperations<'c> {
+        /// Idempotency-Key of the original write.
+        ///
+        /// Sent as query parameter `idempotency_key`.
+        pub fn idempotency_key(mut self, value: impl Into<String>) -> Self {
+            self.idempotency_key = Some(value.into());
+            self
+        }
+        /// Original HTTP method; supply together with `path`.
+        ///
+        /// Sent as query parameter `method`.
+        pub fn method(mut self, value: impl Into<String>) -> Self {
+            self.method = Some(value.into());
+            self
+        }
+        /// Original exact path; supply together with `method`.
+        ///
+        /// Sent as query parameter `path`.
+        pub fn path(mut self, value: impl Into<String>) -> Self {
+            self.path = Some(value.into());
+            self
+        }
+        /// Original credential, if needed to disambiguate.
+        ///
+        /// Sent as query parameter `credential_id`.
+        pub fn credential_id(mut self, value: ::uuid::Uuid) -> Self {
+            self.credential_id = Some(value);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::super::types::OperationEnvelope>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "getOperations",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/operations",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            if let Some(value) = &self.idempotency_key {
+                request.query("idempotency_key", value);
+            }
+            if let Some(value) = &self.method {
+                request.query("method", value);
+            }
+            if let Some(value) = &self.path {
+                request.query("path", value);
+            }
+            if let Some(value) = &self.credential_id {
+                request.query("credential_id", value);
+            }
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `GET /v1/operations/{operationId}` (`getOperationsByOperationId`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct GetOperationsByOperationId<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) operation_id: String,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for GetOperationsByOperationId<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> GetOperationsByOperationId<'c> {
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::super::types::OperationEnvelope>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "getOperationsByOperationId",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/operations/{operationId}",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("operationId", &self.operation_id);
+            self.client.runtime().execute(request, self.options).await
+        }
+        /// Reads again (backing off per the client's wait policy) until `/operation` settles, and returns it.
+        ///
+        /// Final once `done` is true. Success: `succeeded`. `failed`, `cancelled` end in `Error::OperationFailed`. `unknown` lasting longer than the policy's `unknown_patience` ends in `Error::OperationOutcomeUnknown`: reconcile, never submit a new write.
+        pub async fn wait(
+            self,
+        ) -> Result<super::super::types::Operation, ::sdk_runtime::Error> {
+            let policy = *self.client.runtime().config().get_wait_policy();
+            self.wait_with(&policy).await
+        }
+        /// Like `wait`, with this wait policy.
+        pub async fn wait_with(
+            self,
+            policy: &::sdk_runtime::WaitPolicy,
+        ) -> Result<super::super::types::Operation, ::sdk_runtime::Error> {
+            static POLL: ::sdk_runtime::PollSpec = ::sdk_runtime::PollSpec {
+                subject: "/operation",
+                status: "status",
+                done: Some("done"),
+                pending: &[],
+                succeeded: &["succeeded"],
+                failed: &["failed", "cancelled"],
+                unknown: &["unknown"],
+            };
+            ::sdk_runtime::poll::wait(
+                    &POLL,
+                    policy,
+                    "getOperationsByOperationId",
+                    || self.clone().send(),
+                )
+                .await
+        }
+    }
+    /// Request builder for `GET /v1/version` (`getVersion`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct GetVersion<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for GetVersion<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> GetVersion<'c> {
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::VersionResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "getVersion",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/version",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let request = ::sdk_runtime::Request::new(&SPEC);
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `PATCH /v1/webhooks/{id}` (`patchWebhooksById`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct PatchWebhooksById<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) id: ::uuid::Uuid,
+        pub(super) body: super::WebhookUpdateRequest,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for PatchWebhooksById<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> PatchWebhooksById<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::WebhookEndpointResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "patchWebhooksById",
+                method: ::sdk_runtime::Method::Patch,
+                path: "/v1/webhooks/{id}",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("id", &self.id);
+            request.json_body(&self.body)?;
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `DELETE /v1/webhooks/{id}` (`webhookDelete`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct WebhookDelete<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) id: ::uuid::Uuid,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for WebhookDelete<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> WebhookDelete<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::super::types::NotShownResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "webhookDelete",
+                method: ::sdk_runtime::Method::Delete,
+                path: "/v1/webhooks/{id}",
+                idempotency: ::sdk_runtime::Idempotency::NotShown,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("id", &self.id);
+            self.client.runtime().execute(request, self.options).await
+        }
     }
 }

@@ -6,6 +6,8 @@
 
 #![allow(
     deprecated,
+    non_camel_case_types,
+    non_snake_case,
     clippy::too_many_arguments,
     clippy::large_enum_variant,
     clippy::enum_variant_names,
@@ -19,6 +21,21 @@ pub use client::{CONTRACT_REVISION, Client, PROFILE, SDK_NAME};
 pub mod error_codes;
 
 pub use error_codes::{ErrorCode, ErrorCodeExt};
+
+pub use ::sdk_runtime::{
+    ApiError, CallBuilder, Config, Credentials, Error, ErrorContext, Nullable,
+    PolledOutcome, RateLimitInfo, Reconciliation, Response, ResponseMeta, RetryPolicy,
+    Secret, SdkIdentity, Timeouts, UnknownOutcome, WaitPolicy,
+};
+
+pub use ::sdk_runtime::pagination::Continuation;
+
+pub use ::sdk_runtime::version::ContractCheck;
+
+/// What an application brings into scope: `use cloud_sdk::prelude::*;`.
+pub mod prelude {
+    pub use super::{CallBuilder, Client, Config, Error, ErrorCode, ErrorCodeExt};
+}
 
 pub mod types;
 

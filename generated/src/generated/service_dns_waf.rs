@@ -109,46 +109,7 @@ pub enum WebsiteSslUploadRequestMode {
     Unknown(String),
 }
 
-impl WebsiteSslUploadRequestMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::C => "c",
-            Self::W => "w",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for WebsiteSslUploadRequestMode {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for WebsiteSslUploadRequestMode {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for WebsiteSslUploadRequestMode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "c" => Self::C,
-                "w" => Self::W,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(WebsiteSslUploadRequestMode, Unknown, C = "c", W = "w");
 
 /// Website SSL upload result (reference 2.5): certificate configuration readiness and `expected_fingerprint256` after readback; private key material is never returned. A readiness of `pending` or `unknown` means the upload is not yet confirmed; read the SSL state before retrying.
 ///
@@ -167,7 +128,7 @@ pub struct WebsiteSslUploadResult {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
-impl super::Client {
+impl crate::Client {
     /// Upload a website loader page
     ///
     /// Uploads a loader HTML page for a proxied website record.
@@ -189,65 +150,17 @@ impl super::Client {
         &self,
         service_id: ::uuid::Uuid,
         body: WebsiteLoaderUploadRequest,
-    ) -> ServiceDnsWafProxyConfigUploadLoader<'_> {
-        ServiceDnsWafProxyConfigUploadLoader {
+    ) -> builders::ServiceDnsWafProxyConfigUploadLoader<'_> {
+        builders::ServiceDnsWafProxyConfigUploadLoader {
             client: self,
-            service_id,
-            body,
+            service_id: service_id,
+            body: body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-loader` (`serviceDnsWafProxyConfigUploadLoader`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct ServiceDnsWafProxyConfigUploadLoader<'c> {
-    client: &'c super::Client,
-    service_id: ::uuid::Uuid,
-    body: WebsiteLoaderUploadRequest,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> ServiceDnsWafProxyConfigUploadLoader<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<WebsiteLoaderUploadResult>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "serviceDnsWafProxyConfigUploadLoader",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/services/{serviceId}/dns/waf/record/proxy-config/upload-loader",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        request.json_body(&self.body)?;
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Upload a website SSL certificate
     ///
     /// Validates hostname, validity dates, certificate chain syntax and matching private key before uploading; domains may be configured before DNS points to the proxy. A readiness of `pending` or `unknown` means the upload is not yet confirmed; read the SSL state before retrying. Private key material is never returned.
@@ -269,57 +182,98 @@ impl super::Client {
         &self,
         service_id: ::uuid::Uuid,
         body: WebsiteSslUploadRequest,
-    ) -> ServiceDnsWafProxyConfigUploadSsl<'_> {
-        ServiceDnsWafProxyConfigUploadSsl {
+    ) -> builders::ServiceDnsWafProxyConfigUploadSsl<'_> {
+        builders::ServiceDnsWafProxyConfigUploadSsl {
             client: self,
-            service_id,
-            body,
+            service_id: service_id,
+            body: body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl` (`serviceDnsWafProxyConfigUploadSsl`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct ServiceDnsWafProxyConfigUploadSsl<'c> {
-    client: &'c super::Client,
-    service_id: ::uuid::Uuid,
-    body: WebsiteSslUploadRequest,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> ServiceDnsWafProxyConfigUploadSsl<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
+/// Request builders of this area: set optional parameters, then `send`.
+pub mod builders {
+    /// Request builder for `POST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-loader` (`serviceDnsWafProxyConfigUploadLoader`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct ServiceDnsWafProxyConfigUploadLoader<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: ::uuid::Uuid,
+        pub(super) body: super::WebsiteLoaderUploadRequest,
+        pub(super) options: ::sdk_runtime::CallOptions,
     }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
+    impl ::sdk_runtime::CallBuilder for ServiceDnsWafProxyConfigUploadLoader<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
     }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
+    impl<'c> ServiceDnsWafProxyConfigUploadLoader<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::WebsiteLoaderUploadResult>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "serviceDnsWafProxyConfigUploadLoader",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/services/{serviceId}/dns/waf/record/proxy-config/upload-loader",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            request.json_body(&self.body)?;
+            self.client.runtime().execute(request, self.options).await
+        }
     }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<WebsiteSslUploadResult>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "serviceDnsWafProxyConfigUploadSsl",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        request.json_body(&self.body)?;
-        self.client.runtime().execute(request, self.options).await
+    /// Request builder for `POST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl` (`serviceDnsWafProxyConfigUploadSsl`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct ServiceDnsWafProxyConfigUploadSsl<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: ::uuid::Uuid,
+        pub(super) body: super::WebsiteSslUploadRequest,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for ServiceDnsWafProxyConfigUploadSsl<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> ServiceDnsWafProxyConfigUploadSsl<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::WebsiteSslUploadResult>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "serviceDnsWafProxyConfigUploadSsl",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            request.json_body(&self.body)?;
+            self.client.runtime().execute(request, self.options).await
+        }
     }
 }

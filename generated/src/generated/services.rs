@@ -53,44 +53,7 @@ pub enum GetServicesGroupBy {
     Unknown(String),
 }
 
-impl GetServicesGroupBy {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Type => "type",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for GetServicesGroupBy {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for GetServicesGroupBy {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for GetServicesGroupBy {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "type" => Self::Type,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(GetServicesGroupBy, Unknown, Type = "type");
 
 /// `GetServicesGroupedStatus`
 ///
@@ -110,50 +73,10 @@ pub enum GetServicesGroupedStatus {
     Unknown(String),
 }
 
-impl GetServicesGroupedStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Active => "active",
-            Self::Suspended => "suspended",
-            Self::Terminated => "terminated",
-            Self::All => "all",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for GetServicesGroupedStatus {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for GetServicesGroupedStatus {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for GetServicesGroupedStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "active" => Self::Active,
-                "suspended" => Self::Suspended,
-                "terminated" => Self::Terminated,
-                "all" => Self::All,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    GetServicesGroupedStatus, Unknown, Active = "active", Suspended = "suspended",
+    Terminated = "terminated", All = "all"
+);
 
 /// `GetServicesStatusesItem`
 ///
@@ -171,48 +94,10 @@ pub enum GetServicesStatusesItem {
     Unknown(String),
 }
 
-impl GetServicesStatusesItem {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Active => "active",
-            Self::Suspended => "suspended",
-            Self::Terminated => "terminated",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for GetServicesStatusesItem {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for GetServicesStatusesItem {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for GetServicesStatusesItem {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "active" => Self::Active,
-                "suspended" => Self::Suspended,
-                "terminated" => Self::Terminated,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    GetServicesStatusesItem, Unknown, Active = "active", Suspended = "suspended",
+    Terminated = "terminated"
+);
 
 /// Complete filtered inventory, no pagination. Body structure not shown.
 ///
@@ -263,7 +148,7 @@ impl ::sdk_runtime::pagination::Paginated for ServiceListResponse {
     }
 }
 
-impl super::Client {
+impl crate::Client {
     /// List services
     ///
     /// Lists services (page model). Ownership and filters apply server-side before pagination and counts. The default status set is active plus suspended; historical services need an explicit status; `terminated` is the terminal state name. `group_by=type` groups only the current page. Prefer `/v1/services?statuses=active,suspended&group_by=type`.
@@ -278,8 +163,8 @@ impl super::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn get_services(&self) -> GetServices<'_> {
-        GetServices {
+    pub fn get_services(&self) -> builders::GetServices<'_> {
+        builders::GetServices {
             client: self,
             page: None,
             limit: None,
@@ -294,149 +179,7 @@ impl super::Client {
     }
 }
 
-/// Request builder for `GET /v1/services` (`getServices`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct GetServices<'c> {
-    client: &'c super::Client,
-    page: Option<i64>,
-    limit: Option<u8>,
-    statuses: Option<Vec<GetServicesStatusesItem>>,
-    status: Option<String>,
-    type_: Option<Vec<String>>,
-    search: Option<String>,
-    external_id: Option<String>,
-    group_by: Option<GetServicesGroupBy>,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> GetServices<'c> {
-    /// Page number.
-    ///
-    /// Sent as query parameter `page`.
-    pub fn page(mut self, value: i64) -> Self {
-        self.page = Some(value);
-        self
-    }
-    /// Page size (default not shown).
-    ///
-    /// Sent as query parameter `limit`.
-    pub fn limit(mut self, value: u8) -> Self {
-        self.limit = Some(value);
-        self
-    }
-    /// Comma-separated list of service statuses (`active`, `suspended`, `terminated`).
-    ///
-    /// Sent as query parameter `statuses` (one comma-separated list).
-    pub fn statuses(mut self, value: Vec<GetServicesStatusesItem>) -> Self {
-        self.statuses = Some(value);
-        self
-    }
-    /// Service status filter.
-    ///
-    /// Sent as query parameter `status`.
-    pub fn status(mut self, value: impl Into<String>) -> Self {
-        self.status = Some(value.into());
-        self
-    }
-    /// Comma-separated list of types.
-    ///
-    /// Sent as query parameter `type` (one comma-separated list).
-    pub fn type_(mut self, value: Vec<String>) -> Self {
-        self.type_ = Some(value);
-        self
-    }
-    /// Search term.
-    ///
-    /// Sent as query parameter `search`.
-    pub fn search(mut self, value: impl Into<String>) -> Self {
-        self.search = Some(value.into());
-        self
-    }
-    /// Sets `external_id`.
-    ///
-    /// Sent as query parameter `external_id`.
-    pub fn external_id(mut self, value: impl Into<String>) -> Self {
-        self.external_id = Some(value.into());
-        self
-    }
-    /// Groups only the current page.
-    ///
-    /// Sent as query parameter `group_by`.
-    pub fn group_by(mut self, value: GetServicesGroupBy) -> Self {
-        self.group_by = Some(value);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<ServiceListResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "getServices",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/services",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        if let Some(value) = &self.page {
-            request.query("page", value);
-        }
-        if let Some(value) = &self.limit {
-            request.query("limit", value);
-        }
-        if let Some(value) = &self.statuses {
-            request.query_csv("statuses", value.as_slice());
-        }
-        if let Some(value) = &self.status {
-            request.query("status", value);
-        }
-        if let Some(value) = &self.type_ {
-            request.query_csv("type", value.as_slice());
-        }
-        if let Some(value) = &self.search {
-            request.query("search", value);
-        }
-        if let Some(value) = &self.external_id {
-            request.query("external_id", value);
-        }
-        if let Some(value) = &self.group_by {
-            request.query("group_by", value);
-        }
-        self.client.runtime().execute(request, self.options).await
-    }
-    /// Streams every item of every page, fetching one page at a time.
-    pub fn into_stream(
-        self,
-    ) -> impl ::futures::Stream<
-        Item = Result<
-            ::serde_json::Map<String, ::serde_json::Value>,
-            ::sdk_runtime::Error,
-        >,
-    > + 'c {
-        ::sdk_runtime::pagination::stream(move |
-            continuation: Option<::sdk_runtime::pagination::Continuation>|
-        {
-            let mut next = self.clone();
-            if let Some(::sdk_runtime::pagination::Continuation::Page(value)) = continuation {
-                next.page = ::std::convert::TryFrom::try_from(value).ok();
-            }
-            next.send()
-        })
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// List the complete filtered service inventory
     ///
     /// Returns the complete filtered inventory, no pagination. Defaults to active only; pass status explicitly, or fetch active and suspended separately and merge by id.
@@ -449,8 +192,8 @@ impl super::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn get_services_grouped(&self) -> GetServicesGrouped<'_> {
-        GetServicesGrouped {
+    pub fn get_services_grouped(&self) -> builders::GetServicesGrouped<'_> {
+        builders::GetServicesGrouped {
             client: self,
             status: None,
             type_: None,
@@ -459,64 +202,7 @@ impl super::Client {
     }
 }
 
-/// Request builder for `GET /v1/services/grouped` (`getServicesGrouped`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct GetServicesGrouped<'c> {
-    client: &'c super::Client,
-    status: Option<GetServicesGroupedStatus>,
-    type_: Option<String>,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> GetServicesGrouped<'c> {
-    /// Single value or `all`; default active.
-    ///
-    /// Sent as query parameter `status`.
-    pub fn status(mut self, value: GetServicesGroupedStatus) -> Self {
-        self.status = Some(value);
-        self
-    }
-    /// Sets `type`.
-    ///
-    /// Sent as query parameter `type`.
-    pub fn type_(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<ServiceGroupedResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "getServicesGrouped",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/services/grouped",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        if let Some(value) = &self.status {
-            request.query("status", value);
-        }
-        if let Some(value) = &self.type_ {
-            request.query("type", value);
-        }
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Change a service billing cycle
     ///
     /// Changes the billing cycle of a service and checks out.
@@ -537,65 +223,17 @@ impl super::Client {
         &self,
         service_id: ::uuid::Uuid,
         body: BillingCycleCheckoutRequest,
-    ) -> ServiceBillingChangeCheckout<'_> {
-        ServiceBillingChangeCheckout {
+    ) -> builders::ServiceBillingChangeCheckout<'_> {
+        builders::ServiceBillingChangeCheckout {
             client: self,
-            service_id,
-            body,
+            service_id: service_id,
+            body: body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/services/{serviceId}/billing/change/checkout` (`serviceBillingChangeCheckout`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct ServiceBillingChangeCheckout<'c> {
-    client: &'c super::Client,
-    service_id: ::uuid::Uuid,
-    body: BillingCycleCheckoutRequest,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> ServiceBillingChangeCheckout<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<BillingCycleChangeResult>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "serviceBillingChangeCheckout",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/services/{serviceId}/billing/change/checkout",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        request.json_body(&self.body)?;
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Renew a service for a billing cycle
     ///
     /// Renewal checkout. Only active or suspended recurring services renew. On 409 `service_changed_retry` reload and retry with the same key and body. The renew-and-pay path: not shown (`renewal_price_limit_exceeded` relates to a max_total this body does not carry).
@@ -616,60 +254,289 @@ impl super::Client {
         &self,
         service_id: ::uuid::Uuid,
         body: BillingCycleCheckoutRequest,
-    ) -> ServiceRenewalCheckout<'_> {
-        ServiceRenewalCheckout {
+    ) -> builders::ServiceRenewalCheckout<'_> {
+        builders::ServiceRenewalCheckout {
             client: self,
-            service_id,
-            body,
+            service_id: service_id,
+            body: body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/services/{serviceId}/renewal/checkout` (`serviceRenewalCheckout`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct ServiceRenewalCheckout<'c> {
-    client: &'c super::Client,
-    service_id: ::uuid::Uuid,
-    body: BillingCycleCheckoutRequest,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> ServiceRenewalCheckout<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
+/// Request builders of this area: set optional parameters, then `send`.
+pub mod builders {
+    /// Request builder for `GET /v1/services` (`getServices`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct GetServices<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) page: Option<i64>,
+        pub(super) limit: Option<u8>,
+        pub(super) statuses: Option<Vec<super::GetServicesStatusesItem>>,
+        pub(super) status: Option<String>,
+        pub(super) type_: Option<Vec<String>>,
+        pub(super) search: Option<String>,
+        pub(super) external_id: Option<String>,
+        pub(super) group_by: Option<super::GetServicesGroupBy>,
+        pub(super) options: ::sdk_runtime::CallOptions,
     }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
+    impl ::sdk_runtime::CallBuilder for GetServices<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
     }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
+    impl<'c> GetServices<'c> {
+        /// Page number.
+        ///
+        /// Sent as query parameter `page`.
+        pub fn page(mut self, value: i64) -> Self {
+            self.page = Some(value);
+            self
+        }
+        /// Page size (default not shown).
+        ///
+        /// Sent as query parameter `limit`.
+        pub fn limit(mut self, value: u8) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Comma-separated list of service statuses (`active`, `suspended`, `terminated`).
+        ///
+        /// Sent as query parameter `statuses` (one comma-separated list).
+        pub fn statuses(mut self, value: Vec<super::GetServicesStatusesItem>) -> Self {
+            self.statuses = Some(value);
+            self
+        }
+        /// Service status filter.
+        ///
+        /// Sent as query parameter `status`.
+        pub fn status(mut self, value: impl Into<String>) -> Self {
+            self.status = Some(value.into());
+            self
+        }
+        /// Comma-separated list of types.
+        ///
+        /// Sent as query parameter `type` (one comma-separated list).
+        pub fn type_(mut self, value: Vec<String>) -> Self {
+            self.type_ = Some(value);
+            self
+        }
+        /// Search term.
+        ///
+        /// Sent as query parameter `search`.
+        pub fn search(mut self, value: impl Into<String>) -> Self {
+            self.search = Some(value.into());
+            self
+        }
+        /// Sets `external_id`.
+        ///
+        /// Sent as query parameter `external_id`.
+        pub fn external_id(mut self, value: impl Into<String>) -> Self {
+            self.external_id = Some(value.into());
+            self
+        }
+        /// Groups only the current page.
+        ///
+        /// Sent as query parameter `group_by`.
+        pub fn group_by(mut self, value: super::GetServicesGroupBy) -> Self {
+            self.group_by = Some(value);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::ServiceListResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "getServices",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/services",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            if let Some(value) = &self.page {
+                request.query("page", value);
+            }
+            if let Some(value) = &self.limit {
+                request.query("limit", value);
+            }
+            if let Some(value) = &self.statuses {
+                request.query_csv("statuses", value.as_slice());
+            }
+            if let Some(value) = &self.status {
+                request.query("status", value);
+            }
+            if let Some(value) = &self.type_ {
+                request.query_csv("type", value.as_slice());
+            }
+            if let Some(value) = &self.search {
+                request.query("search", value);
+            }
+            if let Some(value) = &self.external_id {
+                request.query("external_id", value);
+            }
+            if let Some(value) = &self.group_by {
+                request.query("group_by", value);
+            }
+            self.client.runtime().execute(request, self.options).await
+        }
+        /// Streams every item of every page, fetching one page at a time.
+        pub fn into_stream(
+            self,
+        ) -> impl ::futures::Stream<
+            Item = Result<
+                ::serde_json::Map<String, ::serde_json::Value>,
+                ::sdk_runtime::Error,
+            >,
+        > + 'c {
+            ::sdk_runtime::pagination::stream(move |
+                continuation: Option<::sdk_runtime::pagination::Continuation>|
+            {
+                let mut next = self.clone();
+                if let Some(::sdk_runtime::pagination::Continuation::Page(value)) = continuation {
+                    next.page = ::std::convert::TryFrom::try_from(value).ok();
+                }
+                next.send()
+            })
+        }
     }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<BillingCycleChangeResult>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "serviceRenewalCheckout",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/services/{serviceId}/renewal/checkout",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        request.json_body(&self.body)?;
-        self.client.runtime().execute(request, self.options).await
+    /// Request builder for `GET /v1/services/grouped` (`getServicesGrouped`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct GetServicesGrouped<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) status: Option<super::GetServicesGroupedStatus>,
+        pub(super) type_: Option<String>,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for GetServicesGrouped<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> GetServicesGrouped<'c> {
+        /// Single value or `all`; default active.
+        ///
+        /// Sent as query parameter `status`.
+        pub fn status(mut self, value: super::GetServicesGroupedStatus) -> Self {
+            self.status = Some(value);
+            self
+        }
+        /// Sets `type`.
+        ///
+        /// Sent as query parameter `type`.
+        pub fn type_(mut self, value: impl Into<String>) -> Self {
+            self.type_ = Some(value.into());
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::ServiceGroupedResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "getServicesGrouped",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/services/grouped",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            if let Some(value) = &self.status {
+                request.query("status", value);
+            }
+            if let Some(value) = &self.type_ {
+                request.query("type", value);
+            }
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `POST /v1/services/{serviceId}/billing/change/checkout` (`serviceBillingChangeCheckout`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct ServiceBillingChangeCheckout<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: ::uuid::Uuid,
+        pub(super) body: super::BillingCycleCheckoutRequest,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for ServiceBillingChangeCheckout<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> ServiceBillingChangeCheckout<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::BillingCycleChangeResult>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "serviceBillingChangeCheckout",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/services/{serviceId}/billing/change/checkout",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            request.json_body(&self.body)?;
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `POST /v1/services/{serviceId}/renewal/checkout` (`serviceRenewalCheckout`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct ServiceRenewalCheckout<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: ::uuid::Uuid,
+        pub(super) body: super::BillingCycleCheckoutRequest,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for ServiceRenewalCheckout<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> ServiceRenewalCheckout<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::BillingCycleChangeResult>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "serviceRenewalCheckout",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/services/{serviceId}/renewal/checkout",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            request.json_body(&self.body)?;
+            self.client.runtime().execute(request, self.options).await
+        }
     }
 }

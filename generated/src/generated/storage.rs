@@ -29,7 +29,7 @@ impl StorageVolumeAttachRequest {
     }
 }
 
-impl super::Client {
+impl crate::Client {
     /// Attach a volume
     ///
     /// Attaches a volume to an eligible server.
@@ -51,62 +51,17 @@ impl super::Client {
         &self,
         service_id: ::uuid::Uuid,
         body: StorageVolumeAttachRequest,
-    ) -> StorageVolumeAttach<'_> {
-        StorageVolumeAttach {
+    ) -> builders::StorageVolumeAttach<'_> {
+        builders::StorageVolumeAttach {
             client: self,
-            service_id,
-            body,
+            service_id: service_id,
+            body: body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/storage/volumes/{serviceId}/attach` (`storageVolumeAttach`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct StorageVolumeAttach<'c> {
-    client: &'c super::Client,
-    service_id: ::uuid::Uuid,
-    body: StorageVolumeAttachRequest,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> StorageVolumeAttach<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<OkResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "storageVolumeAttach",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/storage/volumes/{serviceId}/attach",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        request.json_body(&self.body)?;
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Detach a volume
     ///
     /// Detaches a volume; no body.
@@ -127,57 +82,92 @@ impl super::Client {
     pub fn storage_volume_detach(
         &self,
         service_id: ::uuid::Uuid,
-    ) -> StorageVolumeDetach<'_> {
-        StorageVolumeDetach {
+    ) -> builders::StorageVolumeDetach<'_> {
+        builders::StorageVolumeDetach {
             client: self,
-            service_id,
+            service_id: service_id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/storage/volumes/{serviceId}/detach` (`storageVolumeDetach`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct StorageVolumeDetach<'c> {
-    client: &'c super::Client,
-    service_id: ::uuid::Uuid,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> StorageVolumeDetach<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
+/// Request builders of this area: set optional parameters, then `send`.
+pub mod builders {
+    /// Request builder for `POST /v1/storage/volumes/{serviceId}/attach` (`storageVolumeAttach`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct StorageVolumeAttach<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: ::uuid::Uuid,
+        pub(super) body: super::StorageVolumeAttachRequest,
+        pub(super) options: ::sdk_runtime::CallOptions,
     }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
+    impl ::sdk_runtime::CallBuilder for StorageVolumeAttach<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
     }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
+    impl<'c> StorageVolumeAttach<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<::sdk_runtime::Response<super::OkResponse>, ::sdk_runtime::Error> {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "storageVolumeAttach",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/storage/volumes/{serviceId}/attach",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            request.json_body(&self.body)?;
+            self.client.runtime().execute(request, self.options).await
+        }
     }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<super::types::NotShownResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "storageVolumeDetach",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/storage/volumes/{serviceId}/detach",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        self.client.runtime().execute(request, self.options).await
+    /// Request builder for `POST /v1/storage/volumes/{serviceId}/detach` (`storageVolumeDetach`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct StorageVolumeDetach<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: ::uuid::Uuid,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for StorageVolumeDetach<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> StorageVolumeDetach<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::super::types::NotShownResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "storageVolumeDetach",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/storage/volumes/{serviceId}/detach",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            self.client.runtime().execute(request, self.options).await
+        }
     }
 }

@@ -41,7 +41,7 @@ pub struct TcpProxy {
     /// `countryPolicy`
     #[serde(rename = "countryPolicy")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub country_policy: Option<TcpProxyCountryPolicy2>,
+    pub country_policy: Option<TcpProxyPropertiesCountryPolicy>,
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<::serde_json::Value>,
@@ -66,20 +66,6 @@ impl TcpProxyCountryPolicy {
     }
 }
 
-/// `TcpProxyCountryPolicy2`
-///
-/// Schema: `#/components/schemas/TcpProxy/properties/countryPolicy`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
-pub struct TcpProxyCountryPolicy2 {
-    /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mode: Option<::serde_json::Value>,
-    /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub countries: Option<::serde_json::Value>,
-}
-
 /// `TcpProxyCountryPolicyMode`
 ///
 /// Schema: `#/components/schemas/TcpProxyCountryPolicy/properties/mode`.
@@ -96,48 +82,10 @@ pub enum TcpProxyCountryPolicyMode {
     Unknown(String),
 }
 
-impl TcpProxyCountryPolicyMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Disabled => "disabled",
-            Self::Allow => "allow",
-            Self::Block => "block",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for TcpProxyCountryPolicyMode {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for TcpProxyCountryPolicyMode {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for TcpProxyCountryPolicyMode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "disabled" => Self::Disabled,
-                "allow" => Self::Allow,
-                "block" => Self::Block,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    TcpProxyCountryPolicyMode, Unknown, Disabled = "disabled", Allow = "allow", Block =
+    "block"
+);
 
 /// Port entry object of a TCP proxy update.
 ///
@@ -244,6 +192,20 @@ pub struct TcpProxyPortPair {
     pub backend: Option<::serde_json::Value>,
 }
 
+/// `TcpProxyPropertiesCountryPolicy`
+///
+/// Schema: `#/components/schemas/TcpProxy/properties/countryPolicy`.
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[non_exhaustive]
+pub struct TcpProxyPropertiesCountryPolicy {
+    /// Type not shown by the reference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<::serde_json::Value>,
+    /// Type not shown by the reference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub countries: Option<::serde_json::Value>,
+}
+
 /// `TcpProxyResponse`
 ///
 /// Schema: `#/components/schemas/TcpProxyResponse`.
@@ -342,7 +304,7 @@ impl From<TcpProxyPortMapping> for TcpProxyUpdateRequestPortsItem {
     }
 }
 
-impl super::Client {
+impl crate::Client {
     /// Get TCP proxy settings
     ///
     /// Reads TCP proxy settings; `tcpProxy` is null for non-TCP services. Access: ownership or project `service.view`.
@@ -358,53 +320,16 @@ impl super::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn get_tcp_proxy(&self, service_id: ::uuid::Uuid) -> GetTcpProxy<'_> {
-        GetTcpProxy {
+    pub fn get_tcp_proxy(&self, service_id: ::uuid::Uuid) -> builders::GetTcpProxy<'_> {
+        builders::GetTcpProxy {
             client: self,
-            service_id,
+            service_id: service_id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `GET /v1/tcp-proxy/{serviceId}` (`getTcpProxy`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct GetTcpProxy<'c> {
-    client: &'c super::Client,
-    service_id: ::uuid::Uuid,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> GetTcpProxy<'c> {
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<TcpProxyResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "getTcpProxy",
-            method: ::sdk_runtime::Method::Get,
-            path: "/v1/tcp-proxy/{serviceId}",
-            idempotency: ::sdk_runtime::Idempotency::None,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Update TCP proxy settings
     ///
     /// Updates port mappings and source/country policies. All fields optional; supplied arrays replace the complete existing arrays; omitted fields stay unchanged. IPv4 only. Paid port entitlement is enforced; the update does not purchase extra ports. Requires the account permission `service.tcp-proxy.manage`.
@@ -427,57 +352,90 @@ impl super::Client {
         &self,
         service_id: ::uuid::Uuid,
         body: TcpProxyUpdateRequest,
-    ) -> TcpProxyUpdate<'_> {
-        TcpProxyUpdate {
+    ) -> builders::TcpProxyUpdate<'_> {
+        builders::TcpProxyUpdate {
             client: self,
-            service_id,
-            body,
+            service_id: service_id,
+            body: body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `PATCH /v1/tcp-proxy/{serviceId}` (`tcpProxyUpdate`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct TcpProxyUpdate<'c> {
-    client: &'c super::Client,
-    service_id: ::uuid::Uuid,
-    body: TcpProxyUpdateRequest,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> TcpProxyUpdate<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
+/// Request builders of this area: set optional parameters, then `send`.
+pub mod builders {
+    /// Request builder for `GET /v1/tcp-proxy/{serviceId}` (`getTcpProxy`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct GetTcpProxy<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: ::uuid::Uuid,
+        pub(super) options: ::sdk_runtime::CallOptions,
     }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
+    impl ::sdk_runtime::CallBuilder for GetTcpProxy<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
     }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
+    impl<'c> GetTcpProxy<'c> {
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::TcpProxyResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "getTcpProxy",
+                method: ::sdk_runtime::Method::Get,
+                path: "/v1/tcp-proxy/{serviceId}",
+                idempotency: ::sdk_runtime::Idempotency::None,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            self.client.runtime().execute(request, self.options).await
+        }
     }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<::sdk_runtime::Response<TcpProxyResponse>, ::sdk_runtime::Error> {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "tcpProxyUpdate",
-            method: ::sdk_runtime::Method::Patch,
-            path: "/v1/tcp-proxy/{serviceId}",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: false,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        request.json_body(&self.body)?;
-        self.client.runtime().execute(request, self.options).await
+    /// Request builder for `PATCH /v1/tcp-proxy/{serviceId}` (`tcpProxyUpdate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct TcpProxyUpdate<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: ::uuid::Uuid,
+        pub(super) body: super::TcpProxyUpdateRequest,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for TcpProxyUpdate<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> TcpProxyUpdate<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::TcpProxyResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "tcpProxyUpdate",
+                method: ::sdk_runtime::Method::Patch,
+                path: "/v1/tcp-proxy/{serviceId}",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: false,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            request.json_body(&self.body)?;
+            self.client.runtime().execute(request, self.options).await
+        }
     }
 }

@@ -220,7 +220,7 @@ pub enum OperationStatus {
     /// `running`
     Running,
     /// `unknown`
-    Unknown2,
+    Unknown,
     /// `succeeded`
     Succeeded,
     /// `failed`
@@ -228,57 +228,13 @@ pub enum OperationStatus {
     /// `cancelled`
     Cancelled,
     /// A value this version of the SDK does not know; kept as received.
-    Unknown(String),
+    Other(String),
 }
 
-impl OperationStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Pending => "pending",
-            Self::Running => "running",
-            Self::Unknown2 => "unknown",
-            Self::Succeeded => "succeeded",
-            Self::Failed => "failed",
-            Self::Cancelled => "cancelled",
-            Self::Unknown(value) => value.as_str(),
-        }
-    }
-}
-
-impl ::std::fmt::Display for OperationStatus {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for OperationStatus {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for OperationStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "pending" => Self::Pending,
-                "running" => Self::Running,
-                "unknown" => Self::Unknown2,
-                "succeeded" => Self::Succeeded,
-                "failed" => Self::Failed,
-                "cancelled" => Self::Cancelled,
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
+::sdk_runtime::string_enum!(
+    OperationStatus, Other, Pending = "pending", Running = "running", Unknown =
+    "unknown", Succeeded = "succeeded", Failed = "failed", Cancelled = "cancelled"
+);
 
 /// Catalog OS image (reference 2.5). No operation of this document returns it: the OS image listing path is not shown.
 ///
@@ -423,7 +379,7 @@ impl OperationEnvelope {
     #[cfg(feature = "integrations")]
     pub async fn wait(
         &self,
-        client: &super::Client,
+        client: &crate::Client,
     ) -> Result<Operation, ::sdk_runtime::Error> {
         let id = self
             .operation_id()
@@ -443,7 +399,7 @@ impl OperationOrLegacyWriteResponse {
     #[cfg(feature = "integrations")]
     pub async fn wait(
         &self,
-        client: &super::Client,
+        client: &crate::Client,
     ) -> Result<Operation, ::sdk_runtime::Error> {
         let id = self
             .operation_id()

@@ -51,7 +51,7 @@ impl Default for VpsBackupRestoreRequest {
 /// Schema: `#/components/schemas/VpsFirewallPolicyApplyRequest`.
 pub type VpsFirewallPolicyApplyRequest = ::serde_json::Map<String, ::serde_json::Value>;
 
-impl super::Client {
+impl crate::Client {
     /// Reboot a VPS
     ///
     /// Reboots the VPS; no body. Idempotency-Key optional but recommended. Service lifecycle status is separate from runtime power state. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
@@ -73,67 +73,16 @@ impl super::Client {
     pub fn post_vps_by_service_id_reboot(
         &self,
         service_id: ::uuid::Uuid,
-    ) -> PostVpsByServiceIdReboot<'_> {
-        PostVpsByServiceIdReboot {
+    ) -> builders::PostVpsByServiceIdReboot<'_> {
+        builders::PostVpsByServiceIdReboot {
             client: self,
-            service_id,
+            service_id: service_id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/vps/{serviceId}/reboot` (`postVpsByServiceIdReboot`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct PostVpsByServiceIdReboot<'c> {
-    client: &'c super::Client,
-    service_id: ::uuid::Uuid,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> PostVpsByServiceIdReboot<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
-    pub fn operation_format(mut self, on: bool) -> Self {
-        self.options.set_operation_format(on);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<super::types::OperationOrLegacyWriteResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "postVpsByServiceIdReboot",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/vps/{serviceId}/reboot",
-            idempotency: ::sdk_runtime::Idempotency::Optional,
-            operation_envelope: true,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Restore a VPS backup
     ///
     /// Restores a backup; can overwrite data. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
@@ -152,77 +101,20 @@ impl super::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn vps_backup_restore(&self, service_id: ::uuid::Uuid) -> VpsBackupRestore<'_> {
-        VpsBackupRestore {
+    pub fn vps_backup_restore(
+        &self,
+        service_id: ::uuid::Uuid,
+    ) -> builders::VpsBackupRestore<'_> {
+        builders::VpsBackupRestore {
             client: self,
-            service_id,
+            service_id: service_id,
             body: None,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/vps/{serviceId}/backup/restore` (`vpsBackupRestore`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct VpsBackupRestore<'c> {
-    client: &'c super::Client,
-    service_id: ::uuid::Uuid,
-    body: Option<VpsBackupRestoreRequest>,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> VpsBackupRestore<'c> {
-    /// Sets the request body.
-    pub fn body(mut self, body: VpsBackupRestoreRequest) -> Self {
-        self.body = Some(body);
-        self
-    }
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
-    pub fn operation_format(mut self, on: bool) -> Self {
-        self.options.set_operation_format(on);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<super::types::OperationOrLegacyWriteResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "vpsBackupRestore",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/vps/{serviceId}/backup/restore",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: true,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        if let Some(body) = &self.body {
-            request.json_body(body)?;
-        }
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Run a VPS backup
     ///
     /// Starts a backup. The Idempotency-Key requirement: not shown. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
@@ -241,67 +133,19 @@ impl super::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn vps_backup_run(&self, service_id: ::uuid::Uuid) -> VpsBackupRun<'_> {
-        VpsBackupRun {
+    pub fn vps_backup_run(
+        &self,
+        service_id: ::uuid::Uuid,
+    ) -> builders::VpsBackupRun<'_> {
+        builders::VpsBackupRun {
             client: self,
-            service_id,
+            service_id: service_id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/vps/{serviceId}/backup/run` (`vpsBackupRun`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct VpsBackupRun<'c> {
-    client: &'c super::Client,
-    service_id: ::uuid::Uuid,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> VpsBackupRun<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
-    pub fn operation_format(mut self, on: bool) -> Self {
-        self.options.set_operation_format(on);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<super::types::OperationOrLegacyWriteResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "vpsBackupRun",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/vps/{serviceId}/backup/run",
-            idempotency: ::sdk_runtime::Idempotency::NotShown,
-            operation_envelope: true,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Apply a firewall policy to a VPS
     ///
     /// Applies a selected firewall policy. Request and response bodies: not shown. The Idempotency-Key requirement: not shown. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
@@ -323,77 +167,17 @@ impl super::Client {
     pub fn vps_firewall_policy_apply(
         &self,
         service_id: ::uuid::Uuid,
-    ) -> VpsFirewallPolicyApply<'_> {
-        VpsFirewallPolicyApply {
+    ) -> builders::VpsFirewallPolicyApply<'_> {
+        builders::VpsFirewallPolicyApply {
             client: self,
-            service_id,
+            service_id: service_id,
             body: None,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/vps/{serviceId}/firewall/policy/apply` (`vpsFirewallPolicyApply`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct VpsFirewallPolicyApply<'c> {
-    client: &'c super::Client,
-    service_id: ::uuid::Uuid,
-    body: Option<VpsFirewallPolicyApplyRequest>,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> VpsFirewallPolicyApply<'c> {
-    /// Sets the request body.
-    pub fn body(mut self, body: VpsFirewallPolicyApplyRequest) -> Self {
-        self.body = Some(body);
-        self
-    }
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
-    }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
-    }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
-    }
-    /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
-    pub fn operation_format(mut self, on: bool) -> Self {
-        self.options.set_operation_format(on);
-        self
-    }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<super::types::OperationOrLegacyWriteResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "vpsFirewallPolicyApply",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/vps/{serviceId}/firewall/policy/apply",
-            idempotency: ::sdk_runtime::Idempotency::NotShown,
-            operation_envelope: true,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        if let Some(body) = &self.body {
-            request.json_body(body)?;
-        }
-        self.client.runtime().execute(request, self.options).await
-    }
-}
-
-impl super::Client {
+impl crate::Client {
     /// Roll a VPS back to a snapshot
     ///
     /// Rolls back to the named snapshot; no body. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
@@ -416,65 +200,256 @@ impl super::Client {
         &self,
         service_id: ::uuid::Uuid,
         name: impl Into<String>,
-    ) -> VpsSnapshotRollback<'_> {
-        VpsSnapshotRollback {
+    ) -> builders::VpsSnapshotRollback<'_> {
+        builders::VpsSnapshotRollback {
             client: self,
-            service_id,
+            service_id: service_id,
             name: name.into(),
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
 
-/// Request builder for `POST /v1/vps/{serviceId}/snapshots/{name}/rollback` (`vpsSnapshotRollback`): set optional parameters, then call `send`.
-#[derive(Clone, Debug)]
-#[must_use = "a request does nothing until `send` is called"]
-pub struct VpsSnapshotRollback<'c> {
-    client: &'c super::Client,
-    service_id: ::uuid::Uuid,
-    name: String,
-    options: ::sdk_runtime::CallOptions,
-}
-
-impl<'c> VpsSnapshotRollback<'c> {
-    /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
-    /// across retries when none is set.
-    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.options.set_idempotency_key(key);
-        self
+/// Request builders of this area: set optional parameters, then `send`.
+pub mod builders {
+    /// Request builder for `POST /v1/vps/{serviceId}/reboot` (`postVpsByServiceIdReboot`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct PostVpsByServiceIdReboot<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: ::uuid::Uuid,
+        pub(super) options: ::sdk_runtime::CallOptions,
     }
-    /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-    pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-        self.options.set_client_request_id(id);
-        self
+    impl ::sdk_runtime::CallBuilder for PostVpsByServiceIdReboot<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
     }
-    /// Limits the whole call, retries included.
-    pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-        self.options.set_timeout(whole_call);
-        self
+    impl<'c> PostVpsByServiceIdReboot<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
+        pub fn operation_format(mut self, on: bool) -> Self {
+            self.options.set_operation_format(on);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::super::types::OperationOrLegacyWriteResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "postVpsByServiceIdReboot",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/vps/{serviceId}/reboot",
+                idempotency: ::sdk_runtime::Idempotency::Optional,
+                operation_envelope: true,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            self.client.runtime().execute(request, self.options).await
+        }
     }
-    /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
-    pub fn operation_format(mut self, on: bool) -> Self {
-        self.options.set_operation_format(on);
-        self
+    /// Request builder for `POST /v1/vps/{serviceId}/backup/restore` (`vpsBackupRestore`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct VpsBackupRestore<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: ::uuid::Uuid,
+        pub(super) body: Option<super::VpsBackupRestoreRequest>,
+        pub(super) options: ::sdk_runtime::CallOptions,
     }
-    /// Sends the request.
-    pub async fn send(
-        self,
-    ) -> Result<
-        ::sdk_runtime::Response<super::types::OperationOrLegacyWriteResponse>,
-        ::sdk_runtime::Error,
-    > {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: "vpsSnapshotRollback",
-            method: ::sdk_runtime::Method::Post,
-            path: "/v1/vps/{serviceId}/snapshots/{name}/rollback",
-            idempotency: ::sdk_runtime::Idempotency::Required,
-            operation_envelope: true,
-        };
-        let mut request = ::sdk_runtime::Request::new(&SPEC);
-        request.path_param("serviceId", &self.service_id);
-        request.path_param("name", &self.name);
-        self.client.runtime().execute(request, self.options).await
+    impl ::sdk_runtime::CallBuilder for VpsBackupRestore<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> VpsBackupRestore<'c> {
+        /// Sets the request body.
+        pub fn body(mut self, body: super::VpsBackupRestoreRequest) -> Self {
+            self.body = Some(body);
+            self
+        }
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
+        pub fn operation_format(mut self, on: bool) -> Self {
+            self.options.set_operation_format(on);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::super::types::OperationOrLegacyWriteResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "vpsBackupRestore",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/vps/{serviceId}/backup/restore",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: true,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            if let Some(body) = &self.body {
+                request.json_body(body)?;
+            }
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `POST /v1/vps/{serviceId}/backup/run` (`vpsBackupRun`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct VpsBackupRun<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: ::uuid::Uuid,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for VpsBackupRun<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> VpsBackupRun<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
+        pub fn operation_format(mut self, on: bool) -> Self {
+            self.options.set_operation_format(on);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::super::types::OperationOrLegacyWriteResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "vpsBackupRun",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/vps/{serviceId}/backup/run",
+                idempotency: ::sdk_runtime::Idempotency::NotShown,
+                operation_envelope: true,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `POST /v1/vps/{serviceId}/firewall/policy/apply` (`vpsFirewallPolicyApply`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct VpsFirewallPolicyApply<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: ::uuid::Uuid,
+        pub(super) body: Option<super::VpsFirewallPolicyApplyRequest>,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for VpsFirewallPolicyApply<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> VpsFirewallPolicyApply<'c> {
+        /// Sets the request body.
+        pub fn body(mut self, body: super::VpsFirewallPolicyApplyRequest) -> Self {
+            self.body = Some(body);
+            self
+        }
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
+        pub fn operation_format(mut self, on: bool) -> Self {
+            self.options.set_operation_format(on);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::super::types::OperationOrLegacyWriteResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "vpsFirewallPolicyApply",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/vps/{serviceId}/firewall/policy/apply",
+                idempotency: ::sdk_runtime::Idempotency::NotShown,
+                operation_envelope: true,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            if let Some(body) = &self.body {
+                request.json_body(body)?;
+            }
+            self.client.runtime().execute(request, self.options).await
+        }
+    }
+    /// Request builder for `POST /v1/vps/{serviceId}/snapshots/{name}/rollback` (`vpsSnapshotRollback`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
+    #[derive(Clone, Debug)]
+    #[must_use = "a request does nothing until `send` is called"]
+    pub struct VpsSnapshotRollback<'c> {
+        pub(super) client: &'c crate::Client,
+        pub(super) service_id: ::uuid::Uuid,
+        pub(super) name: String,
+        pub(super) options: ::sdk_runtime::CallOptions,
+    }
+    impl ::sdk_runtime::CallBuilder for VpsSnapshotRollback<'_> {
+        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+            &mut self.options
+        }
+    }
+    impl<'c> VpsSnapshotRollback<'c> {
+        /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
+        /// across retries when none is set.
+        pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+            self.options.set_idempotency_key(key);
+            self
+        }
+        /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
+        pub fn operation_format(mut self, on: bool) -> Self {
+            self.options.set_operation_format(on);
+            self
+        }
+        /// Sends the request.
+        pub async fn send(
+            self,
+        ) -> Result<
+            ::sdk_runtime::Response<super::super::types::OperationOrLegacyWriteResponse>,
+            ::sdk_runtime::Error,
+        > {
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
+                operation_id: "vpsSnapshotRollback",
+                method: ::sdk_runtime::Method::Post,
+                path: "/v1/vps/{serviceId}/snapshots/{name}/rollback",
+                idempotency: ::sdk_runtime::Idempotency::Required,
+                operation_envelope: true,
+            };
+            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            request.path_param("serviceId", &self.service_id);
+            request.path_param("name", &self.name);
+            self.client.runtime().execute(request, self.options).await
+        }
     }
 }

@@ -409,7 +409,7 @@ pub fn receipt_impls(cx: &Ctx<'_>, api: &Api) -> TokenStream {
                 }
                 #wait_doc
                 #[cfg(feature = #feature)]
-                pub async fn wait(&self, client: &super::Client) -> Result<#subject, ::sdk_runtime::Error> {
+                pub async fn wait(&self, client: &crate::Client) -> Result<#subject, ::sdk_runtime::Error> {
                     let id = self.operation_id().ok_or_else(|| {
                         ::sdk_runtime::Error::validation("the receipt carries no operation id")
                     })?;

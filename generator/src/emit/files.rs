@@ -66,7 +66,7 @@ pub(super) fn crate_files(api: &Api, options: &Options) -> Result<Vec<GeneratedF
         },
         GeneratedFile {
             path: "src/generated/mod.rs".into(),
-            contents: format_file(&header, &mod_doc(api), mod_rs(api))?,
+            contents: format_file(&header, &mod_doc(api), mod_rs(api, options))?,
         },
         GeneratedFile {
             path: "src/generated/client.rs".into(),
@@ -108,13 +108,26 @@ pub(super) fn crate_files(api: &Api, options: &Options) -> Result<Vec<GeneratedF
             .iter()
             .filter(|t| t.module == module)
             .map(|t| types::type_def(&cx, t));
-        let op_items = api
+        let receipts = conventions::receipt_impls(&cx, api);
+        let bx = Ctx::builders(api, &module);
+        let (client_methods, builders): (Vec<_>, Vec<_>) = api
             .operations
             .iter()
             .filter(|o| o.area == module)
-            .map(|o| operations::operation(&cx, o));
-        let receipts = conventions::receipt_impls(&cx, api);
-        let tokens = quote!(#(#type_items)* #receipts #(#op_items)*);
+            .map(|o| {
+                let items = operations::operation(&cx, &bx, o);
+                (items.client_method, items.builder)
+            })
+            .unzip();
+        let builders_mod = (!builders.is_empty()).then(|| {
+            quote! {
+                /// Request builders of this area: set optional parameters, then `send`.
+                pub mod builders {
+                    #(#builders)*
+                }
+            }
+        });
+        let tokens = quote!(#(#type_items)* #receipts #(#client_methods)* #builders_mod);
         files.push(GeneratedFile {
             path: format!("src/generated/{module}.rs").into(),
             contents: format_file(&header, &doc, tokens)?,
@@ -156,7 +169,11 @@ fn mod_doc(api: &Api) -> String {
     doc
 }
 
-fn mod_rs(api: &Api) -> TokenStream {
+fn mod_rs(api: &Api, options: &Options) -> TokenStream {
+    let prelude_doc = format!(
+        " What an application brings into scope: `use {}::prelude::*;`.",
+        options.crate_name.replace('-', "_")
+    );
     let areas = api.areas.iter().map(|a| {
         let m = format_ident!("{}", a.module);
         let feature = &a.module;
@@ -170,6 +187,8 @@ fn mod_rs(api: &Api) -> TokenStream {
     quote! {
         #![allow(
             deprecated,
+            non_camel_case_types,
+            non_snake_case,
             clippy::too_many_arguments,
             clippy::large_enum_variant,
             clippy::enum_variant_names,
@@ -180,6 +199,17 @@ fn mod_rs(api: &Api) -> TokenStream {
         pub use client::{CONTRACT_REVISION, Client, PROFILE, SDK_NAME};
         pub mod #error_codes;
         pub use #error_codes::{ErrorCode, ErrorCodeExt};
+        pub use ::sdk_runtime::{
+            ApiError, CallBuilder, Config, Credentials, Error, ErrorContext, Nullable, PolledOutcome,
+            RateLimitInfo, Reconciliation, Response, ResponseMeta, RetryPolicy, Secret, SdkIdentity,
+            Timeouts, UnknownOutcome, WaitPolicy,
+        };
+        pub use ::sdk_runtime::pagination::Continuation;
+        pub use ::sdk_runtime::version::ContractCheck;
+        #[doc = #prelude_doc]
+        pub mod prelude {
+            pub use super::{CallBuilder, Client, Config, Error, ErrorCode, ErrorCodeExt};
+        }
         pub mod #shared;
         #(#areas)*
     }

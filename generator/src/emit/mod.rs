@@ -38,6 +38,8 @@ pub struct Ctx<'a> {
     pagination: BTreeMap<&'a str, &'a Pagination>,
     /// The module being emitted.
     pub current: String,
+    /// Emitting into the `builders` module inside `current` (one level deeper).
+    pub nested: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -53,6 +55,15 @@ impl<'a> Ctx<'a> {
             defs: api.types.iter().map(|d| (d.name.as_str(), d)).collect(),
             pagination,
             current: current.to_owned(),
+            nested: false,
+        }
+    }
+
+    /// A context for emitting into the `builders` module of `current`.
+    pub fn builders(api: &'a Api, current: &str) -> Self {
+        Ctx {
+            nested: true,
+            ..Ctx::new(api, current)
         }
     }
 
@@ -219,7 +230,12 @@ mod tests {
         let api = api("    S: {type: string, enum: [on, off]}\n", "  {}");
         let t = type_tokens(&api, "S");
         assert!(t.contains("Unknown (String)"), "{t}");
-        assert!(t.contains("_ => Self :: Unknown (value)"), "{t}");
+        assert!(
+            t.contains(
+                ":: sdk_runtime :: string_enum ! (S , Unknown , On = \"on\" , Off = \"off\")"
+            ),
+            "{t}"
+        );
         assert!(!t.contains("serde (other)"), "{t}");
     }
 
@@ -256,7 +272,7 @@ mod tests {
             "  /v1/x/{id}:\n    post:\n      operationId: doX\n      summary: Do x\n      x-idempotency-key: required\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n      responses: {'200': {description: ok}}\n",
         );
         let op = api.operations.first().expect("one operation");
-        let t = operations::operation(&Ctx::new(&api, &op.area), op).to_string();
+        let t = op_text(&api, op);
         assert!(t.contains("Sends `POST /v1/x/{id}`"), "{t}");
         assert!(t.contains("Idempotency-Key: required"), "{t}");
         assert!(t.contains("pub fn idempotency_key"), "{t}");
@@ -272,7 +288,14 @@ mod tests {
             .iter()
             .find(|o| o.operation_id == id)
             .expect("operation exists");
-        operations::operation(&Ctx::new(api, &op.area), op).to_string()
+        op_text(api, op)
+    }
+
+    /// The client method and the builder of `op`, as token text.
+    fn op_text(api: &Api, op: &crate::ir::Operation) -> String {
+        let items =
+            operations::operation(&Ctx::new(api, &op.area), &Ctx::builders(api, &op.area), op);
+        format!("{} {}", items.client_method, items.builder)
     }
 
     #[test]
@@ -312,25 +335,28 @@ mod tests {
     }
 
     #[test]
-    fn operation_receipt_extension_returns_the_runtime_receipt() {
+    fn operation_receipt_extension_returns_the_specs_own_type() {
         let api = api(
             "    Env: {type: object, properties: {operation: {type: object}}}\n",
             "  /ops/{id}:\n    get:\n      operationId: poll\n      x-operation-receipt: true\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Env'}}}}}\n  /plain/{id}:\n    get:\n      operationId: plain\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Env'}}}}}\n",
         );
         let t = op_tokens(&api, "poll");
         assert!(
-            t.contains(
-                ":: sdk_runtime :: Response < :: sdk_runtime :: operation :: OperationReceipt >"
-            ),
+            t.contains(":: sdk_runtime :: Response < super :: Env >"),
             "{t}"
         );
         assert!(!t.contains("operation_format"), "{t}");
         let t = op_tokens(&api, "plain");
         assert!(
-            t.contains(":: sdk_runtime :: Response < super :: types :: Env >")
-                || t.contains(":: sdk_runtime :: Response < Env >"),
+            t.contains(":: sdk_runtime :: Response < super :: Env >"),
             "{t}"
         );
+        let receipt = |id: &str| {
+            api.operations
+                .iter()
+                .any(|o| o.operation_id == id && o.receipt)
+        };
+        assert!(receipt("poll") && !receipt("plain"));
     }
 
     #[test]
@@ -453,7 +479,7 @@ mod tests {
         assert!(t.contains("body : body . into ()"), "{t}");
         let t = op_tokens(&api, "sendTwin");
         assert!(
-            t.contains("pub fn body (mut self , body : impl Into < Twin >)"),
+            t.contains("pub fn body (mut self , body : impl Into < super :: Twin >)"),
             "{t}"
         );
         let t = op_tokens(&api, "sendScalars");

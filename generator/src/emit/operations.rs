@@ -9,101 +9,52 @@ use crate::ir::{
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-/// The client method, the builder struct and its impl for one operation.
-pub fn operation(cx: &Ctx<'_>, op: &Operation) -> TokenStream {
+/// One operation: its client method (emitted in the area module) and its request builder
+/// (emitted in the area's `builders` module, whose context `bx` is one module deeper).
+pub struct OperationItems {
+    /// `impl crate::Client { pub fn op(..) -> builders::Op<'_> }`.
+    pub client_method: TokenStream,
+    /// The builder struct and its impls.
+    pub builder: TokenStream,
+}
+
+/// The client method and the builder of one operation.
+pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
     let fn_name = format_ident!("{}", op.fn_name);
     let builder = format_ident!("{}", op.builder_name);
     let required: Vec<&Param> = op.params.iter().filter(|p| p.required).collect();
     let optional: Vec<&Param> = op.params.iter().filter(|p| !p.required).collect();
 
+    // `args` and `inits` belong to the client method (area module, `cx`); `fields` to the
+    // builder (`builders` module, `bx`).
     let mut args = Vec::new();
     let mut inits = Vec::new();
     let mut fields = Vec::new();
     for p in &required {
         let ident = format_ident!("{}", p.rust_name);
-        let ty = cx.ty(&p.ty);
-        if cx.resolves_to(&p.ty, &TypeRef::String) {
-            args.push(quote!(#ident: impl Into<String>));
-            inits.push(quote!(#ident: #ident.into()));
-        } else {
-            args.push(quote!(#ident: #ty));
-            inits.push(quote!(#ident));
-        }
-        fields.push(quote!(#ident: #ty));
+        let (arg, value) = taken_as(cx, &p.ty, &ident);
+        args.push(quote!(#ident: #arg));
+        inits.push(quote!(#ident: #value));
+        let ty = bx.ty(&p.ty);
+        fields.push(quote!(pub(super) #ident: #ty));
     }
     for p in &optional {
         let ident = format_ident!("{}", p.rust_name);
-        let ty = cx.ty(&p.ty);
+        let ty = bx.ty(&p.ty);
         inits.push(quote!(#ident: None));
-        fields.push(quote!(#ident: Option<#ty>));
+        fields.push(quote!(pub(super) #ident: Option<#ty>));
     }
-    let mut body_send = quote!();
-    let mut body_setter = quote!();
-    if let Some(body) = &op.body {
-        let ty = cx.ty(&body.ty);
-        // A union body with `From` conversions takes any of its variants' types; raw bytes
-        // take anything that converts into `Bytes` (`Vec<u8>`, `String`, `&'static [u8]`).
-        let converts = cx.converts_into(&body.ty) || body.encoding == BodyEncoding::Binary;
-        let (arg, value) = if converts {
-            (quote!(impl Into<#ty>), quote!(body.into()))
-        } else {
-            (ty.clone(), quote!(body))
-        };
-        let media = &body.media_type;
-        // `value` is a reference to the body, except for raw bytes, which move into the request.
-        let send = |value: TokenStream| match body.encoding {
-            BodyEncoding::Json => quote!(request.json_body(#value)?;),
-            BodyEncoding::Form => quote!(request.form_body(#value)?;),
-            BodyEncoding::Binary => quote!(request.raw_body(#value, #media);),
-        };
-        let binary = body.encoding == BodyEncoding::Binary;
-        if body.required {
-            args.push(quote!(body: #arg));
-            inits.push(if converts {
-                quote!(body: #value)
-            } else {
-                quote!(body)
-            });
-            fields.push(quote!(body: #ty));
-            body_send = send(if binary {
-                quote!(self.body)
-            } else {
-                quote!(&self.body)
-            });
-        } else {
-            inits.push(quote!(body: None));
-            fields.push(quote!(body: Option<#ty>));
-            let one = send(quote!(body));
-            let taken = if binary {
-                quote!(self.body)
-            } else {
-                quote!(&self.body)
-            };
-            body_send = quote! {
-                if let Some(body) = #taken {
-                    #one
-                }
-            };
-            body_setter = quote! {
-                /// Sets the request body.
-                pub fn body(mut self, body: #arg) -> Self {
-                    self.body = Some(#value);
-                    self
-                }
-            };
-        }
-    }
+    let (body_send, body_setter) = match &op.body {
+        Some(body) => body_items(cx, bx, body, &mut args, &mut inits, &mut fields),
+        None => (quote!(), quote!()),
+    };
 
     let setters = optional.iter().map(|p| {
         let ident = format_ident!("{}", p.rust_name);
-        let ty = cx.ty(&p.ty);
         let doc = param_doc(p);
         let deprecated = p.deprecated.then(|| quote!(#[deprecated]));
-        let (arg, value) = if cx.resolves_to(&p.ty, &TypeRef::String) {
-            (quote!(impl Into<String>), quote!(value.into()))
-        } else {
-            (ty, quote!(value))
-        };
+        let value_ident = format_ident!("value");
+        let (arg, value) = taken_as(bx, &p.ty, &value_ident);
         quote! {
             #doc
             #deprecated
@@ -114,16 +65,16 @@ pub fn operation(cx: &Ctx<'_>, op: &Operation) -> TokenStream {
         }
     });
 
-    let param_sends = op.params.iter().map(|p| param_send(cx, p));
+    let param_sends = op.params.iter().map(|p| param_send(bx, p));
     let success = match &op.success {
-        Success::Json(ty) => cx.ty(ty),
+        Success::Json(ty) => bx.ty(ty),
         Success::Untyped => quote!(::serde_json::Value),
     };
     let spec = operation_spec(op);
     let wait = op
         .poll
         .as_ref()
-        .map(|poll| super::conventions::poll_methods(cx, op, poll));
+        .map(|poll| super::conventions::poll_methods(bx, op, poll));
 
     let idem_setter = (op.idempotency != Idempotency::None).then(|| {
         quote! {
@@ -144,33 +95,7 @@ pub fn operation(cx: &Ctx<'_>, op: &Operation) -> TokenStream {
             }
         }
     });
-    let stream = op.pagination.as_ref().map(|pg| {
-        let item = cx.ty(&pg.item_ty);
-        let param = format_ident!("{}", pg.request_param);
-        let convert = if pg.request_param_ty == TypeRef::Int(IntType::U64) {
-            quote!(Some(value))
-        } else {
-            quote!(::std::convert::TryFrom::try_from(value).ok())
-        };
-        let (variant, assign) = match pg.model {
-            PageModel::Page => (quote!(Page), convert),
-            PageModel::Offset => (quote!(Offset), convert),
-            PageModel::Cursor if pg.request_param_ty == TypeRef::String => (quote!(Cursor), quote!(Some(value))),
-            PageModel::Cursor => (quote!(Cursor), quote!(value.parse().ok())),
-        };
-        quote! {
-            /// Streams every item of every page, fetching one page at a time.
-            pub fn into_stream(self) -> impl ::futures::Stream<Item = Result<#item, ::sdk_runtime::Error>> + 'c {
-                ::sdk_runtime::pagination::stream(move |continuation: Option<::sdk_runtime::pagination::Continuation>| {
-                    let mut next = self.clone();
-                    if let Some(::sdk_runtime::pagination::Continuation::#variant(value)) = continuation {
-                        next.#param = #assign;
-                    }
-                    next.send()
-                })
-            }
-        }
-    });
+    let stream = op.pagination.as_ref().map(|pg| stream_method(bx, pg));
 
     let request_decl = if op.params.is_empty() && op.body.is_none() {
         quote!(let request = ::sdk_runtime::Request::new(&SPEC);)
@@ -179,48 +104,45 @@ pub fn operation(cx: &Ctx<'_>, op: &Operation) -> TokenStream {
     };
     let method_doc = lines_attrs(&operation_doc(op));
     let builder_doc = lines_attrs(&format!(
-        "Request builder for `{} {}` (`{}`): set optional parameters, then call `send`.",
+        "Request builder for `{} {}` (`{}`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).",
         method_upper(op.method),
         op.path,
         op.operation_id
     ));
     let deprecated = op.deprecated.then(|| quote!(#[deprecated]));
-    quote! {
-        impl super::Client {
+    let client_method = quote! {
+        impl crate::Client {
             #method_doc
             #deprecated
-            pub fn #fn_name(&self, #(#args),*) -> #builder<'_> {
-                #builder {
+            pub fn #fn_name(&self, #(#args),*) -> builders::#builder<'_> {
+                builders::#builder {
                     client: self,
                     #(#inits,)*
                     options: ::sdk_runtime::CallOptions::default(),
                 }
             }
         }
-
+    };
+    let builder = quote! {
         #builder_doc
         #[derive(Clone, Debug)]
         #[must_use = "a request does nothing until `send` is called"]
         pub struct #builder<'c> {
-            client: &'c super::Client,
+            pub(super) client: &'c crate::Client,
             #(#fields,)*
-            options: ::sdk_runtime::CallOptions,
+            pub(super) options: ::sdk_runtime::CallOptions,
+        }
+
+        impl ::sdk_runtime::CallBuilder for #builder<'_> {
+            fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
+                &mut self.options
+            }
         }
 
         impl<'c> #builder<'c> {
             #( #setters )*
             #body_setter
             #idem_setter
-            /// Sets the `x-client-request-id` correlation label (validated before any I/O).
-            pub fn client_request_id(mut self, id: impl Into<String>) -> Self {
-                self.options.set_client_request_id(id);
-                self
-            }
-            /// Limits the whole call, retries included.
-            pub fn timeout(mut self, whole_call: ::std::time::Duration) -> Self {
-                self.options.set_timeout(whole_call);
-                self
-            }
             #envelope_setter
             /// Sends the request.
             pub async fn send(self) -> Result<::sdk_runtime::Response<#success>, ::sdk_runtime::Error> {
@@ -232,6 +154,106 @@ pub fn operation(cx: &Ctx<'_>, op: &Operation) -> TokenStream {
             }
             #stream
             #wait
+        }
+    };
+    OperationItems {
+        client_method,
+        builder,
+    }
+}
+
+/// How an argument of type `ty` is taken and stored: strings as `impl Into<String>`, unions
+/// with conversions as `impl Into<Union>`, everything else as it is. Returns the parameter type
+/// and the expression storing `ident`.
+fn taken_as(cx: &Ctx<'_>, ty: &TypeRef, ident: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
+    let rust = cx.ty(ty);
+    if cx.resolves_to(ty, &TypeRef::String) {
+        (quote!(impl Into<String>), quote!(#ident.into()))
+    } else if cx.converts_into(ty) || *ty == TypeRef::Bytes {
+        (quote!(impl Into<#rust>), quote!(#ident.into()))
+    } else {
+        (rust, quote!(#ident))
+    }
+}
+
+/// The body's argument (required) or setter (optional), builder field and send statement.
+fn body_items(
+    cx: &Ctx<'_>,
+    bx: &Ctx<'_>,
+    body: &crate::ir::Body,
+    args: &mut Vec<TokenStream>,
+    inits: &mut Vec<TokenStream>,
+    fields: &mut Vec<TokenStream>,
+) -> (TokenStream, TokenStream) {
+    let ty = bx.ty(&body.ty);
+    let media = &body.media_type;
+    // `value` is a reference to the body, except for raw bytes, which move into the request.
+    let send = |value: TokenStream| match body.encoding {
+        BodyEncoding::Json => quote!(request.json_body(#value)?;),
+        BodyEncoding::Form => quote!(request.form_body(#value)?;),
+        BodyEncoding::Binary => quote!(request.raw_body(#value, #media);),
+    };
+    let taken = if body.encoding == BodyEncoding::Binary {
+        quote!(self.body)
+    } else {
+        quote!(&self.body)
+    };
+    let ident = format_ident!("body");
+    if body.required {
+        let (arg, value) = taken_as(cx, &body.ty, &ident);
+        args.push(quote!(body: #arg));
+        inits.push(quote!(body: #value));
+        fields.push(quote!(pub(super) body: #ty));
+        (send(taken), quote!())
+    } else {
+        inits.push(quote!(body: None));
+        fields.push(quote!(pub(super) body: Option<#ty>));
+        let one = send(quote!(body));
+        let (arg, value) = taken_as(bx, &body.ty, &ident);
+        (
+            quote! {
+                if let Some(body) = #taken {
+                    #one
+                }
+            },
+            quote! {
+                /// Sets the request body.
+                pub fn body(mut self, body: #arg) -> Self {
+                    self.body = Some(#value);
+                    self
+                }
+            },
+        )
+    }
+}
+
+/// `into_stream`: every item of every page, one page at a time.
+fn stream_method(bx: &Ctx<'_>, pg: &crate::ir::Pagination) -> TokenStream {
+    let item = bx.ty(&pg.item_ty);
+    let param = format_ident!("{}", pg.request_param);
+    let convert = if pg.request_param_ty == TypeRef::Int(IntType::U64) {
+        quote!(Some(value))
+    } else {
+        quote!(::std::convert::TryFrom::try_from(value).ok())
+    };
+    let (variant, assign) = match pg.model {
+        PageModel::Page => (quote!(Page), convert),
+        PageModel::Offset => (quote!(Offset), convert),
+        PageModel::Cursor if pg.request_param_ty == TypeRef::String => {
+            (quote!(Cursor), quote!(Some(value)))
+        }
+        PageModel::Cursor => (quote!(Cursor), quote!(value.parse().ok())),
+    };
+    quote! {
+        /// Streams every item of every page, fetching one page at a time.
+        pub fn into_stream(self) -> impl ::futures::Stream<Item = Result<#item, ::sdk_runtime::Error>> + 'c {
+            ::sdk_runtime::pagination::stream(move |continuation: Option<::sdk_runtime::pagination::Continuation>| {
+                let mut next = self.clone();
+                if let Some(::sdk_runtime::pagination::Continuation::#variant(value)) = continuation {
+                    next.#param = #assign;
+                }
+                next.send()
+            })
         }
     }
 }

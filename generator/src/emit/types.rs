@@ -27,7 +27,7 @@ pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
             exclusive,
             additional,
         } => struct_def(cx, def, &name, fields, exclusive, additional.as_ref()),
-        TypeKind::Enum { variants } => {
+        TypeKind::Enum { variants, fallback } => {
             let idents: Vec<_> = variants
                 .iter()
                 .map(|v| format_ident!("{}", v.rust_name))
@@ -36,42 +36,16 @@ pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
             let docs = values
                 .iter()
                 .map(|v| lines_attrs(&format!("`{}`", v.replace('`', "'"))));
+            let fallback = format_ident!("{}", fallback);
             quote! {
                 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
                 #[non_exhaustive]
                 pub enum #name {
                     #( #docs #idents, )*
                     /// A value this version of the SDK does not know; kept as received.
-                    Unknown(String),
+                    #fallback(String),
                 }
-                impl #name {
-                    /// The wire value.
-                    pub fn as_str(&self) -> &str {
-                        match self {
-                            #( Self::#idents => #values, )*
-                            Self::Unknown(value) => value.as_str(),
-                        }
-                    }
-                }
-                impl ::std::fmt::Display for #name {
-                    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        f.write_str(self.as_str())
-                    }
-                }
-                impl ::serde::Serialize for #name {
-                    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                        serializer.serialize_str(self.as_str())
-                    }
-                }
-                impl<'de> ::serde::Deserialize<'de> for #name {
-                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                        let value = <String as ::serde::Deserialize>::deserialize(deserializer)?;
-                        Ok(match value.as_str() {
-                            #( #values => Self::#idents, )*
-                            _ => Self::Unknown(value),
-                        })
-                    }
-                }
+                ::sdk_runtime::string_enum!(#name, #fallback, #( #idents = #values ),*);
             }
         }
         TypeKind::Union {
@@ -564,12 +538,13 @@ pub fn type_ref(cx: &Ctx<'_>, ty: &TypeRef) -> TokenStream {
     match ty {
         TypeRef::Named(n) => {
             let ident = format_ident!("{}", n);
+            let up = cx.nested.then(|| quote!(super::));
             match cx.module_of(n) {
                 Some(m) if m != cx.current => {
                     let m = format_ident!("{}", m);
-                    quote!(super::#m::#ident)
+                    quote!(#up super::#m::#ident)
                 }
-                _ => quote!(#ident),
+                _ => quote!(#up #ident),
             }
         }
         TypeRef::String => quote!(String),

@@ -9,7 +9,7 @@ use crate::ir::{
 };
 use crate::naming::{self, Namespace};
 use crate::read::Node;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 const METHODS: [(&str, Method); 8] = [
     ("get", Method::Get),
@@ -23,7 +23,17 @@ const METHODS: [(&str, Method); 8] = [
 ];
 
 /// Builder members every builder has; a parameter may not be named after them.
-const BUILDER_RESERVED: &[&str] = &["client", "options", "client_request_id", "timeout", "send"];
+const BUILDER_RESERVED: &[&str] = &[
+    "client",
+    "options",
+    "call_options",
+    "client_request_id",
+    "timeout",
+    "attempt_timeout",
+    "retry_policy",
+    "header",
+    "send",
+];
 
 /// Headers the runtime sets itself; they are not parameters of generated methods.
 const RUNTIME_HEADERS: &[&str] = &[
@@ -82,6 +92,7 @@ impl<'a> Lowerer<'a> {
         let areas = super::areas_for(root, &tags);
         let mut fn_names = Namespace::with_reserved(&["new", "runtime", "from_runtime"]);
         let mut seen_ids = BTreeSet::new();
+        let mut builder_names: BTreeMap<String, Namespace> = BTreeMap::new();
         let mut operations = Vec::new();
         let mut skipped = Vec::new();
         for (path, method, item, op) in found {
@@ -103,12 +114,11 @@ impl<'a> Lowerer<'a> {
                 .map(|(_, a)| a.module.clone())
                 .unwrap_or_default();
             let fn_name = fn_names.claim(naming::snake(&id));
-            let camel = naming::camel(&id);
-            let builder_name = if self.type_names.contains(&camel) {
-                self.type_names.claim(format!("{camel}Call"))
-            } else {
-                self.type_names.claim(camel)
-            };
+            // Builders live in their area's own `builders` module: no model name is in the way.
+            let builder_name = builder_names
+                .entry(area.clone())
+                .or_default()
+                .claim(naming::camel(&id));
             let base = OpBase {
                 id,
                 fn_name,
@@ -268,7 +278,7 @@ impl<'a> Lowerer<'a> {
             let rust_name = if runtime_header {
                 naming::snake(name)
             } else {
-                names.claim(naming::snake(name))
+                names.claim_spelled(naming::snake(name), name)
             };
             out.push((
                 Param {
@@ -528,7 +538,7 @@ struct OpBase {
 }
 
 /// The builder members this operation's builder has besides its parameters: the fixed ones,
-/// plus `body`, `idempotency_key`, `operation_format` and `into_stream` where they apply.
+/// plus `body`, `idempotency_key`, `operation_format`, `into_stream` and `wait` where they apply.
 fn builder_members(op: &Node<'_>, params: &[Node<'_>]) -> Vec<&'static str> {
     let mut out = BUILDER_RESERVED.to_vec();
     if op.get("requestBody").is_some() {
@@ -547,6 +557,9 @@ fn builder_members(op: &Node<'_>, params: &[Node<'_>]) -> Vec<&'static str> {
     }
     if op.get("x-pagination").is_some() {
         out.push("into_stream");
+    }
+    if op.get("x-poll").is_some() {
+        out.extend(["wait", "wait_with"]);
     }
     out
 }

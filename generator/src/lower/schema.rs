@@ -49,12 +49,27 @@ impl<'a> Lowerer<'a> {
             }
             Plan::Scalar => self.scalar(node, hint)?,
             Plan::StringEnum(_) | Plan::Union(_) | Plan::Struct => {
-                let name = self.type_names.claim(naming::camel(hint));
+                let name = self.inline_type_name(hint, &node.pointer);
                 self.define_named(name.clone(), node)?;
                 TypeRef::Named(name)
             }
         };
         Ok(Shape { ty, nullable })
+    }
+
+    /// The name of an inline type: `hint`, or, when a component (or an earlier inline type)
+    /// already has it, the words of its place in the spec
+    /// (`#/components/schemas/TcpProxy/properties/countryPolicy` → `TcpProxyPropertiesCountryPolicy`).
+    fn inline_type_name(&mut self, hint: &str, pointer: &str) -> String {
+        let name = naming::camel(hint);
+        if !self.type_names.contains(&name) {
+            return self.type_names.claim(name);
+        }
+        let place = pointer
+            .trim_start_matches("#/components/schemas/")
+            .trim_start_matches("#/")
+            .replace('/', " ");
+        self.type_names.claim(naming::camel(&place))
     }
 
     fn lower_ref(&mut self, node: &Node<'a>, target: &str, hint: &str) -> Result<Shape> {
@@ -293,7 +308,7 @@ impl<'a> Lowerer<'a> {
             };
             fields.push(Field {
                 name: wire.clone(),
-                rust_name: field_names.claim(naming::snake(wire)),
+                rust_name: field_names.claim_spelled(naming::snake(wire), wire),
                 ty: if const_value.is_some() {
                     TypeRef::String
                 } else {
@@ -563,8 +578,13 @@ impl<'a> Lowerer<'a> {
 }
 
 /// A string enum's kind, with variant names claimed in one namespace.
+///
+/// The catch-all for values the spec does not list is `Unknown`, unless a listed value is
+/// itself called that (`unknown`); then the value keeps the name and the catch-all is `Other`.
 fn enum_kind(values: &[String]) -> TypeKind {
-    let mut names = Namespace::with_reserved(&["Unknown"]);
+    let unknown_listed = values.iter().any(|v| naming::variant(v) == "Unknown");
+    let fallback = if unknown_listed { "Other" } else { "Unknown" };
+    let mut names = Namespace::with_reserved(&[fallback]);
     let mut variants: Vec<EnumVariant> = Vec::new();
     for value in values {
         if variants.iter().any(|v| &v.value == value) {
@@ -572,10 +592,13 @@ fn enum_kind(values: &[String]) -> TypeKind {
         }
         variants.push(EnumVariant {
             value: value.clone(),
-            rust_name: names.claim(naming::variant(value)),
+            rust_name: names.claim_spelled(naming::variant(value), value),
         });
     }
-    TypeKind::Enum { variants }
+    TypeKind::Enum {
+        variants,
+        fallback: fallback.to_owned(),
+    }
 }
 
 /// The non-null types of `type` (string or array) and whether `null` is among them.

@@ -342,7 +342,7 @@ fn describe_type(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeDescription>)
                 additional: additional.as_ref().map(|a| type_string(&a.value_ty)),
             }
         }
-        TypeKind::Enum { variants } => {
+        TypeKind::Enum { variants, .. } => {
             let mut values: Vec<String> = variants.iter().map(|v| v.value.clone()).collect();
             values.sort();
             Shape::Enum { values }

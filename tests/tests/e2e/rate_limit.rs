@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use cloud_sandbox::{RequestRecord, SandboxConfig};
-use sdk_runtime::RetryPolicy;
+use cloud_sdk::{CallBuilder, RetryPolicy};
 
 use crate::harness::{Env, real_target_configured};
 
