@@ -427,7 +427,7 @@ impl crate::Client {
     ) -> builders::BillingOrderDraft<'_> {
         builders::BillingOrderDraft {
             client: self,
-            body: body,
+            body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -510,7 +510,7 @@ impl crate::Client {
     pub fn pay_invoice(&self, id: ::uuid::Uuid) -> builders::PayInvoice<'_> {
         builders::PayInvoice {
             client: self,
-            id: id,
+            id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }

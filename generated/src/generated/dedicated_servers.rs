@@ -363,7 +363,7 @@ impl crate::Client {
     ) -> builders::DedicatedDeploy<'_> {
         builders::DedicatedDeploy {
             client: self,
-            body: body,
+            body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -393,7 +393,7 @@ impl crate::Client {
     ) -> builders::DedicatedPasswordReset<'_> {
         builders::DedicatedPasswordReset {
             client: self,
-            service_id: service_id,
+            service_id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -423,8 +423,8 @@ impl crate::Client {
     ) -> builders::DedicatedTask<'_> {
         builders::DedicatedTask {
             client: self,
-            service_id: service_id,
-            task_id: task_id,
+            service_id,
+            task_id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -452,7 +452,7 @@ impl crate::Client {
     ) -> builders::DedicatedTasks<'_> {
         builders::DedicatedTasks {
             client: self,
-            service_id: service_id,
+            service_id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -480,7 +480,7 @@ impl crate::Client {
     ) -> builders::GetDedicatedByServiceIdRescueOptions<'_> {
         builders::GetDedicatedByServiceIdRescueOptions {
             client: self,
-            service_id: service_id,
+            service_id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -508,7 +508,7 @@ impl crate::Client {
     ) -> builders::GetDedicatedByServiceIdTraffic<'_> {
         builders::GetDedicatedByServiceIdTraffic {
             client: self,
-            service_id: service_id,
+            service_id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }

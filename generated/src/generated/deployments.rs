@@ -428,7 +428,7 @@ impl crate::Client {
         builders::ProductVariantDeploy {
             client: self,
             region: region.into(),
-            product_code: product_code,
+            product_code,
             variant_code: variant_code.into(),
             body: body.into(),
             options: ::sdk_runtime::CallOptions::default(),

@@ -327,7 +327,7 @@ impl crate::Client {
     ) -> builders::CreateDnsZone<'_> {
         builders::CreateDnsZone {
             client: self,
-            body: body,
+            body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -356,7 +356,7 @@ impl crate::Client {
     ) -> builders::DnsTemplateCreate<'_> {
         builders::DnsTemplateCreate {
             client: self,
-            body: body,
+            body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }

@@ -368,7 +368,7 @@ impl crate::Client {
         builders::DomainAssignContacts {
             client: self,
             service_id: service_id.into(),
-            body: body,
+            body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -397,7 +397,7 @@ impl crate::Client {
     ) -> builders::DomainContactCreate<'_> {
         builders::DomainContactCreate {
             client: self,
-            body: body,
+            body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -459,7 +459,7 @@ impl crate::Client {
         builders::PostDomainsByServiceIdDnssec {
             client: self,
             service_id: service_id.into(),
-            body: body,
+            body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }

@@ -395,7 +395,7 @@ impl crate::Client {
     ) -> builders::FirewallPolicyCreate<'_> {
         builders::FirewallPolicyCreate {
             client: self,
-            body: body,
+            body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }

@@ -405,7 +405,7 @@ impl crate::Client {
     pub fn api_credential(&self, id: ::uuid::Uuid) -> builders::ApiCredential<'_> {
         builders::ApiCredential {
             client: self,
-            id: id,
+            id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -434,7 +434,7 @@ impl crate::Client {
     ) -> builders::ApiCredentialCreate<'_> {
         builders::ApiCredentialCreate {
             client: self,
-            body: body,
+            body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -596,8 +596,8 @@ impl crate::Client {
     ) -> builders::PatchWebhooksById<'_> {
         builders::PatchWebhooksById {
             client: self,
-            id: id,
-            body: body,
+            id,
+            body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -624,7 +624,7 @@ impl crate::Client {
     pub fn webhook_delete(&self, id: ::uuid::Uuid) -> builders::WebhookDelete<'_> {
         builders::WebhookDelete {
             client: self,
-            id: id,
+            id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }

@@ -153,8 +153,8 @@ impl crate::Client {
     ) -> builders::ServiceDnsWafProxyConfigUploadLoader<'_> {
         builders::ServiceDnsWafProxyConfigUploadLoader {
             client: self,
-            service_id: service_id,
-            body: body,
+            service_id,
+            body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -185,8 +185,8 @@ impl crate::Client {
     ) -> builders::ServiceDnsWafProxyConfigUploadSsl<'_> {
         builders::ServiceDnsWafProxyConfigUploadSsl {
             client: self,
-            service_id: service_id,
-            body: body,
+            service_id,
+            body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }

@@ -226,8 +226,8 @@ impl crate::Client {
     ) -> builders::ServiceBillingChangeCheckout<'_> {
         builders::ServiceBillingChangeCheckout {
             client: self,
-            service_id: service_id,
-            body: body,
+            service_id,
+            body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -257,8 +257,8 @@ impl crate::Client {
     ) -> builders::ServiceRenewalCheckout<'_> {
         builders::ServiceRenewalCheckout {
             client: self,
-            service_id: service_id,
-            body: body,
+            service_id,
+            body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }

@@ -154,7 +154,7 @@ impl crate::Client {
     ) -> builders::SshKeyGenerate<'_> {
         builders::SshKeyGenerate {
             client: self,
-            body: body,
+            body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -183,7 +183,7 @@ impl crate::Client {
     ) -> builders::SshKeyImport<'_> {
         builders::SshKeyImport {
             client: self,
-            body: body,
+            body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }

@@ -54,8 +54,8 @@ impl crate::Client {
     ) -> builders::StorageVolumeAttach<'_> {
         builders::StorageVolumeAttach {
             client: self,
-            service_id: service_id,
-            body: body,
+            service_id,
+            body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -85,7 +85,7 @@ impl crate::Client {
     ) -> builders::StorageVolumeDetach<'_> {
         builders::StorageVolumeDetach {
             client: self,
-            service_id: service_id,
+            service_id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }

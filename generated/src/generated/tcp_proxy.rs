@@ -323,7 +323,7 @@ impl crate::Client {
     pub fn get_tcp_proxy(&self, service_id: ::uuid::Uuid) -> builders::GetTcpProxy<'_> {
         builders::GetTcpProxy {
             client: self,
-            service_id: service_id,
+            service_id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -355,8 +355,8 @@ impl crate::Client {
     ) -> builders::TcpProxyUpdate<'_> {
         builders::TcpProxyUpdate {
             client: self,
-            service_id: service_id,
-            body: body,
+            service_id,
+            body,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }

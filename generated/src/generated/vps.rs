@@ -76,7 +76,7 @@ impl crate::Client {
     ) -> builders::PostVpsByServiceIdReboot<'_> {
         builders::PostVpsByServiceIdReboot {
             client: self,
-            service_id: service_id,
+            service_id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -107,7 +107,7 @@ impl crate::Client {
     ) -> builders::VpsBackupRestore<'_> {
         builders::VpsBackupRestore {
             client: self,
-            service_id: service_id,
+            service_id,
             body: None,
             options: ::sdk_runtime::CallOptions::default(),
         }
@@ -139,7 +139,7 @@ impl crate::Client {
     ) -> builders::VpsBackupRun<'_> {
         builders::VpsBackupRun {
             client: self,
-            service_id: service_id,
+            service_id,
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
@@ -170,7 +170,7 @@ impl crate::Client {
     ) -> builders::VpsFirewallPolicyApply<'_> {
         builders::VpsFirewallPolicyApply {
             client: self,
-            service_id: service_id,
+            service_id,
             body: None,
             options: ::sdk_runtime::CallOptions::default(),
         }
@@ -203,7 +203,7 @@ impl crate::Client {
     ) -> builders::VpsSnapshotRollback<'_> {
         builders::VpsSnapshotRollback {
             client: self,
-            service_id: service_id,
+            service_id,
             name: name.into(),
             options: ::sdk_runtime::CallOptions::default(),
         }

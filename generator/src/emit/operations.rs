@@ -34,7 +34,7 @@ pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
         let ident = format_ident!("{}", p.rust_name);
         let (arg, value) = taken_as(cx, &p.ty, &ident);
         args.push(quote!(#ident: #arg));
-        inits.push(quote!(#ident: #value));
+        inits.push(field_init(&ident, value));
         let ty = bx.ty(&p.ty);
         fields.push(quote!(pub(super) #ident: #ty));
     }
@@ -176,6 +176,15 @@ fn taken_as(cx: &Ctx<'_>, ty: &TypeRef, ident: &proc_macro2::Ident) -> (TokenStr
     }
 }
 
+/// `field` (shorthand) when the value is the argument itself, else `field: value`.
+fn field_init(field: &proc_macro2::Ident, value: TokenStream) -> TokenStream {
+    if *field == value.to_string() {
+        quote!(#field)
+    } else {
+        quote!(#field: #value)
+    }
+}
+
 /// The body's argument (required) or setter (optional), builder field and send statement.
 fn body_items(
     cx: &Ctx<'_>,
@@ -202,7 +211,7 @@ fn body_items(
     if body.required {
         let (arg, value) = taken_as(cx, &body.ty, &ident);
         args.push(quote!(body: #arg));
-        inits.push(quote!(body: #value));
+        inits.push(field_init(&ident, value));
         fields.push(quote!(pub(super) body: #ty));
         (send(taken), quote!())
     } else {
