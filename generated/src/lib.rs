@@ -12,6 +12,8 @@
 //! # }
 //! ```
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 // prettyplease formats the generated files; rustfmt leaves them as generated.
 #[rustfmt::skip]
 mod generated;

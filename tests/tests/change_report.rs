@@ -250,6 +250,7 @@ fn options() -> Options {
             runtime_path: PathBuf::from("../runtime"),
         },
         crate_version: None,
+        manifest: Default::default(),
     }
 }
 

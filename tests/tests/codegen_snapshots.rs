@@ -16,6 +16,7 @@ fn fixture_options(name: &str) -> Options {
             runtime_path: PathBuf::from("/path/to/runtime"),
         },
         crate_version: None,
+        manifest: Default::default(),
     }
 }
 

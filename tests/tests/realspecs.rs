@@ -62,6 +62,7 @@ fn options(path: &Path) -> Options {
                 .unwrap_or_else(|_| workspace().join("runtime")),
         },
         crate_version: None,
+        manifest: Default::default(),
     }
 }
 

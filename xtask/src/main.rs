@@ -130,6 +130,7 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
                     runtime_path: root.join("runtime"),
                 },
                 crate_version: None,
+                manifest: Default::default(),
             };
             (dir.clone(), options)
         }

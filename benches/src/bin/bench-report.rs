@@ -243,6 +243,7 @@ fn gen_child(spec: &Path) {
             runtime_path: root().join("runtime"),
         },
         crate_version: None,
+        manifest: Default::default(),
     };
     // The three stages of `sdk_generator::generate`, timed one by one.
     // CPU time of this (single) thread, so that other processes' load on the shared machine

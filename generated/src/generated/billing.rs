@@ -8,19 +8,17 @@
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct BillingOrderDraftRequest {
-    /// `idempotency_key`
+    /// 1 to 200 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
-    /// `currency`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<BillingOrderDraftRequestCurrency>,
-    /// `items`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<Vec<DraftOrderItem>>,
 }
 
 impl BillingOrderDraftRequest {
-    /// Creates a `BillingOrderDraftRequest` from its required fields.
+    /// Creates a `BillingOrderDraftRequest` with no field set; set the ones you need with the setters below.
     pub fn new() -> Self {
         Self {
             idempotency_key: None,
@@ -51,8 +49,6 @@ impl Default for BillingOrderDraftRequest {
     }
 }
 
-/// `BillingOrderDraftRequestCurrency`
-///
 /// Schema: `#/components/schemas/BillingOrderDraftRequest/properties/currency`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -98,6 +94,24 @@ pub struct BillingOrderDraftResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl BillingOrderDraftResponse {
+        /// Creates a `BillingOrderDraftResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                ok: None,
+                additional_properties: ::std::default::Default::default(),
+            }
+        }
+    }
+    impl Default for BillingOrderDraftResponse {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Billing service item (reference 2.5).
 ///
 /// Schema: `#/components/schemas/BillingServiceItem`.
@@ -121,7 +135,7 @@ pub struct BillingServiceItem {
     #[serde(rename = "type")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<::serde_json::Value>,
-    /// `createdAt`
+    /// Format: `date-time`.
     #[serde(rename = "createdAt")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
@@ -146,13 +160,39 @@ pub struct BillingServiceItem {
     /// Type not shown by the reference. Nullable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ipv6: Option<::serde_json::Value>,
-    /// `meta`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<BillingServiceItemMeta>,
 }
 
-/// `BillingServiceItemMeta`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl BillingServiceItem {
+        /// Creates a `BillingServiceItem` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                id: None,
+                status: None,
+                display_name: None,
+                hostname: None,
+                type_: None,
+                created_at: None,
+                due_date: None,
+                billing_unit: None,
+                billing_count: None,
+                sku: None,
+                ipv4: None,
+                ipv6: None,
+                meta: None,
+            }
+        }
+    }
+    impl Default for BillingServiceItem {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/BillingServiceItem/properties/meta`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -163,6 +203,21 @@ pub struct BillingServiceItemMeta {
     pub service_type: Option<::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl BillingServiceItemMeta {
+        /// Creates a `BillingServiceItemMeta` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self { service_type: None }
+        }
+    }
+    impl Default for BillingServiceItemMeta {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Page model.
 ///
 /// Schema: `#/components/schemas/BillingServiceListResponse`.
@@ -171,18 +226,38 @@ pub struct BillingServiceItemMeta {
 pub struct BillingServiceListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    /// `page`
     pub page: i64,
     /// Kept for compatibility.
     #[serde(rename = "pageSize")]
     pub page_size: i64,
-    /// `total`
     pub total: i64,
-    /// `pages`
     pub pages: i64,
-    /// `items`
     pub items: Vec<BillingServiceItem>,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl BillingServiceListResponse {
+        /// Creates a `BillingServiceListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(
+            ok: bool,
+            page: i64,
+            page_size: i64,
+            total: i64,
+            pages: i64,
+            items: Vec<BillingServiceItem>,
+        ) -> Self {
+            Self {
+                ok,
+                page,
+                page_size,
+                total,
+                pages,
+                items,
+            }
+        }
+    }
+};
 
 impl ::sdk_runtime::pagination::Paginated for BillingServiceListResponse {
     type Item = BillingServiceItem;
@@ -198,19 +273,17 @@ impl ::sdk_runtime::pagination::Paginated for BillingServiceListResponse {
     }
 }
 
-/// `DraftOrderItem`
-///
 /// Schema: `#/components/schemas/DraftOrderItem`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DraftOrderItem {
-    /// `product_id`
+    /// Format: `uuid`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub product_id: Option<::uuid::Uuid>,
-    /// `variant_id`
+    /// Format: `uuid`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant_id: Option<::uuid::Uuid>,
-    /// `qty`
+    /// Minimum `1`. Maximum `100`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub qty: Option<u8>,
     /// Any JSON value; product-specific fields come from order options.
@@ -222,7 +295,7 @@ pub struct DraftOrderItem {
 }
 
 impl DraftOrderItem {
-    /// Creates a `DraftOrderItem` from its required fields.
+    /// Creates a `DraftOrderItem` with no field set; set the ones you need with the setters below.
     pub fn new() -> Self {
         Self {
             product_id: None,
@@ -274,6 +347,8 @@ pub struct InvoicePaymentResult {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     /// Amount paid now (string).
+    ///
+    /// Format: `decimal`.
     #[serde(rename = "paidNow")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paid_now: Option<::rust_decimal::Decimal>,
@@ -295,13 +370,29 @@ pub struct InvoicePaymentResult {
     /// Type not shown by the reference. Invoice status: `unpaid` or `paid`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<::serde_json::Value>,
-    /// `meta`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<InvoicePaymentResultMeta>,
 }
 
-/// `InvoicePaymentResultMeta`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl InvoicePaymentResult {
+        /// Creates a `InvoicePaymentResult` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool) -> Self {
+            Self {
+                ok,
+                paid_now: None,
+                partial: None,
+                fully_paid: None,
+                invoice_id: None,
+                order_id: None,
+                status: None,
+                meta: None,
+            }
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/InvoicePaymentResult/properties/meta`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -323,6 +414,26 @@ pub struct InvoicePaymentResultMeta {
     pub provisioning: Option<::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl InvoicePaymentResultMeta {
+        /// Creates a `InvoicePaymentResultMeta` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                created_services: None,
+                renewed_services: None,
+                created_service_ids: None,
+                provisioning: None,
+            }
+        }
+    }
+    impl Default for InvoicePaymentResultMeta {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Transaction (reference 2.5).
 ///
 /// Schema: `#/components/schemas/Transaction`.
@@ -332,7 +443,7 @@ pub struct Transaction {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<::serde_json::Value>,
-    /// `createdAt`
+    /// Format: `date-time`.
     #[serde(rename = "createdAt")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
@@ -347,14 +458,20 @@ pub struct Transaction {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<::serde_json::Value>,
     /// Money.
+    ///
+    /// Format: `decimal`.
     #[serde(rename = "amountIn")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount_in: Option<::rust_decimal::Decimal>,
     /// Money.
+    ///
+    /// Format: `decimal`.
     #[serde(rename = "amountOut")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount_out: Option<::rust_decimal::Decimal>,
     /// Money.
+    ///
+    /// Format: `decimal`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fee: Option<::rust_decimal::Decimal>,
     /// Type not shown by the reference. Nullable.
@@ -369,6 +486,33 @@ pub struct Transaction {
     pub meta: Option<::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl Transaction {
+        /// Creates a `Transaction` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                id: None,
+                created_at: None,
+                status: None,
+                type_: None,
+                currency: None,
+                amount_in: None,
+                amount_out: None,
+                fee: None,
+                gateway: None,
+                invoice_id: None,
+                meta: None,
+            }
+        }
+    }
+    impl Default for Transaction {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Page model.
 ///
 /// Schema: `#/components/schemas/TransactionListResponse`.
@@ -377,18 +521,38 @@ pub struct Transaction {
 pub struct TransactionListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    /// `page`
     pub page: i64,
     /// Kept for compatibility.
     #[serde(rename = "pageSize")]
     pub page_size: i64,
-    /// `total`
     pub total: i64,
-    /// `pages`
     pub pages: i64,
-    /// `items`
     pub items: Vec<Transaction>,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl TransactionListResponse {
+        /// Creates a `TransactionListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(
+            ok: bool,
+            page: i64,
+            page_size: i64,
+            total: i64,
+            pages: i64,
+            items: Vec<Transaction>,
+        ) -> Self {
+            Self {
+                ok,
+                page,
+                page_size,
+                total,
+                pages,
+                items,
+            }
+        }
+    }
+};
 
 impl ::sdk_runtime::pagination::Paginated for TransactionListResponse {
     type Item = Transaction;
@@ -421,6 +585,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .billing_order_draft(cloud_sdk::billing::BillingOrderDraftRequest::new())
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn billing_order_draft(
         &self,
         body: BillingOrderDraftRequest,
@@ -449,6 +626,21 @@ impl crate::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// use futures::TryStreamExt;
+    /// let items: Vec<_> = client
+    ///     .billing_services()
+    ///     .limit(1)
+    ///     .into_stream()
+    ///     .try_collect()
+    ///     .await?;
+    /// println!("{} items", items.len());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn billing_services(&self) -> builders::BillingServices<'_> {
         builders::BillingServices {
             client: self,
@@ -477,6 +669,21 @@ impl crate::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// use futures::TryStreamExt;
+    /// let items: Vec<_> = client
+    ///     .billing_transactions()
+    ///     .limit(1)
+    ///     .into_stream()
+    ///     .try_collect()
+    ///     .await?;
+    /// println!("{} items", items.len());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn billing_transactions(&self) -> builders::BillingTransactions<'_> {
         builders::BillingTransactions {
             client: self,
@@ -507,6 +714,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .pay_invoice(uuid::Uuid::nil())
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn pay_invoice(&self, id: ::uuid::Uuid) -> builders::PayInvoice<'_> {
         builders::PayInvoice {
             client: self,
@@ -581,14 +801,14 @@ pub mod builders {
             self.page = Some(value);
             self
         }
-        /// Page size (canonical size parameter), 1 to 100, default 50.
+        /// Page size (canonical size parameter), 1 to 100, default 50. Minimum `1`. Maximum `100`. Default: `50`.
         ///
         /// Sent as query parameter `limit`.
         pub fn limit(mut self, value: u8) -> Self {
             self.limit = Some(value);
             self
         }
-        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match.
+        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match. Minimum `1`. Maximum `100`.
         ///
         /// Sent as query parameter `page_size`.
         #[deprecated]
@@ -596,7 +816,7 @@ pub mod builders {
             self.page_size = Some(value);
             self
         }
-        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match.
+        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match. Minimum `1`. Maximum `100`.
         ///
         /// Sent as query parameter `pageSize`.
         #[deprecated]
@@ -674,14 +894,14 @@ pub mod builders {
             self.page = Some(value);
             self
         }
-        /// Page size (canonical size parameter), 1 to 100, default 50.
+        /// Page size (canonical size parameter), 1 to 100, default 50. Minimum `1`. Maximum `100`. Default: `50`.
         ///
         /// Sent as query parameter `limit`.
         pub fn limit(mut self, value: u8) -> Self {
             self.limit = Some(value);
             self
         }
-        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match.
+        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match. Minimum `1`. Maximum `100`.
         ///
         /// Sent as query parameter `page_size`.
         #[deprecated]
@@ -689,7 +909,7 @@ pub mod builders {
             self.page_size = Some(value);
             self
         }
-        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match.
+        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match. Minimum `1`. Maximum `100`.
         ///
         /// Sent as query parameter `pageSize`.
         #[deprecated]

@@ -21,15 +21,41 @@ pub struct BillingCycleOption {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub period_months: Option<::serde_json::Value>,
     /// Exact decimal string.
+    ///
+    /// Format: `decimal`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price: Option<::rust_decimal::Decimal>,
     /// Exact decimal string.
+    ///
+    /// Format: `decimal`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub setup_fee: Option<::rust_decimal::Decimal>,
-    /// `currency`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl BillingCycleOption {
+        /// Creates a `BillingCycleOption` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                billing_cycle: None,
+                unit: None,
+                count: None,
+                period_months: None,
+                price: None,
+                setup_fee: None,
+                currency: None,
+            }
+        }
+    }
+    impl Default for BillingCycleOption {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
 
 /// Catalog product item (reference 2.3), returned in `items` by product listings.
 ///
@@ -40,13 +66,12 @@ pub struct CatalogProduct {
     /// Readable SKU string.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// `product_id`
+    /// Format: `uuid`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub product_id: Option<::uuid::Uuid>,
-    /// `variant_id`
+    /// Format: `uuid`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant_id: Option<::uuid::Uuid>,
-    /// `name`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Normalized family. `tcp-proxy` and `license` map to `other`; `waf` maps to `dns`.
@@ -59,13 +84,10 @@ pub struct CatalogProduct {
     /// Exact public variant SKU.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant_code: Option<String>,
-    /// `region`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub region: Option<String>,
-    /// `regions`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regions: Option<Vec<String>>,
-    /// `cpu`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu: Option<i64>,
     /// vcpus for VPS, sockets for dedicated.
@@ -74,25 +96,23 @@ pub struct CatalogProduct {
     /// MiB.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ram: Option<i64>,
-    /// `ram_unit`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ram_unit: Option<String>,
     /// GiB.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disk: Option<i64>,
-    /// `disk_unit`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disk_unit: Option<String>,
     /// Prefers the monthly option. Catalog prices exclude add-ons and tax.
+    ///
+    /// Format: `decimal`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price: Option<::rust_decimal::Decimal>,
     /// Such as `monthly`, `quarterly`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub billing_cycle: Option<String>,
-    /// `billing_cycles`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub billing_cycles: Option<Vec<BillingCycleOption>>,
-    /// `currency`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
     /// Not a reservation.
@@ -101,8 +121,6 @@ pub struct CatalogProduct {
     /// False for VPS.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capacity_verified: Option<bool>,
-    /// `configuration_code`
-    ///
     /// Optional and nullable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub configuration_code: Option<String>,
@@ -122,6 +140,48 @@ pub struct CatalogProduct {
     pub options_url: Option<::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl CatalogProduct {
+        /// Creates a `CatalogProduct` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                id: None,
+                product_id: None,
+                variant_id: None,
+                name: None,
+                type_: None,
+                product_code: None,
+                variant_code: None,
+                region: None,
+                regions: None,
+                cpu: None,
+                cpu_unit: None,
+                ram: None,
+                ram_unit: None,
+                disk: None,
+                disk_unit: None,
+                price: None,
+                billing_cycle: None,
+                billing_cycles: None,
+                currency: None,
+                available: None,
+                capacity_verified: None,
+                configuration_code: None,
+                available_stock: None,
+                configuration_url: None,
+                requirements_url: None,
+                options_url: None,
+            }
+        }
+    }
+    impl Default for CatalogProduct {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Offset-model product listing.
 ///
 /// Schema: `#/components/schemas/CatalogProductListResponse`.
@@ -130,7 +190,6 @@ pub struct CatalogProduct {
 pub struct CatalogProductListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    /// `items`
     pub items: Vec<CatalogProduct>,
     /// Next offset; null means finished.
     pub next_offset: Option<i64>,
@@ -144,6 +203,27 @@ pub struct CatalogProductListResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub availability: Option<::serde_json::Value>,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl CatalogProductListResponse {
+        /// Creates a `CatalogProductListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(
+            ok: bool,
+            items: Vec<CatalogProduct>,
+            next_offset: Option<i64>,
+        ) -> Self {
+            Self {
+                ok,
+                items,
+                next_offset,
+                partial: None,
+                unavailable_types: None,
+                availability: None,
+            }
+        }
+    }
+};
 
 impl ::sdk_runtime::pagination::Paginated for CatalogProductListResponse {
     type Item = CatalogProduct;
@@ -205,19 +285,30 @@ pub enum CatalogProductType {
     = "other"
 );
 
-/// `DedicatedImageListResponse`
-///
 /// Schema: `#/components/schemas/DedicatedImageListResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DedicatedImageListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    /// `items`
     pub items: Vec<DedicatedOsProfile>,
     /// Null means finished.
     pub next_offset: Option<i64>,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DedicatedImageListResponse {
+        /// Creates a `DedicatedImageListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(
+            ok: bool,
+            items: Vec<DedicatedOsProfile>,
+            next_offset: Option<i64>,
+        ) -> Self {
+            Self { ok, items, next_offset }
+        }
+    }
+};
 
 impl ::sdk_runtime::pagination::Paginated for DedicatedImageListResponse {
     type Item = DedicatedOsProfile;
@@ -238,6 +329,8 @@ impl ::sdk_runtime::pagination::Paginated for DedicatedImageListResponse {
 #[non_exhaustive]
 pub struct DedicatedOsProfile {
     /// Used as `os_profile_id` in a dedicated deployment (which must be greater than 0).
+    ///
+    /// Greater than `0`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<u64>,
     /// Type not shown by the reference.
@@ -254,8 +347,27 @@ pub struct DedicatedOsProfile {
     pub ssh_keys_supported: Option<::serde_json::Value>,
 }
 
-/// `GetProductsByRegionCurrency`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DedicatedOsProfile {
+        /// Creates a `DedicatedOsProfile` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                id: None,
+                name: None,
+                region: None,
+                configuration_code: None,
+                ssh_keys_supported: None,
+            }
+        }
+    }
+    impl Default for DedicatedOsProfile {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Schema: `#/paths/~1v1~1products~1{region}/get/parameters/6/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -272,8 +384,6 @@ pub enum GetProductsByRegionCurrency {
     GetProductsByRegionCurrency, Unknown, Eur = "EUR", Usd = "USD"
 );
 
-/// `GetProductsByRegionProductCode`
-///
 /// Schema: `#/paths/~1v1~1products~1{region}/get/parameters/4/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -297,8 +407,6 @@ pub enum GetProductsByRegionProductCode {
     TcpProxy = "tcp-proxy", Waf = "waf", License = "license"
 );
 
-/// `GetProductsByRegionType`
-///
 /// Schema: `#/paths/~1v1~1products~1{region}/get/parameters/5/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -320,8 +428,6 @@ pub enum GetProductsByRegionType {
     Other = "other"
 );
 
-/// `GetProductsCurrency`
-///
 /// Schema: `#/paths/~1v1~1products/get/parameters/6/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -336,8 +442,6 @@ pub enum GetProductsCurrency {
 
 ::sdk_runtime::string_enum!(GetProductsCurrency, Unknown, Eur = "EUR", Usd = "USD");
 
-/// `GetProductsProductCode`
-///
 /// Schema: `#/paths/~1v1~1products/get/parameters/3/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -361,8 +465,6 @@ pub enum GetProductsProductCode {
     "tcp-proxy", Waf = "waf", License = "license"
 );
 
-/// `GetProductsType`
-///
 /// Schema: `#/paths/~1v1~1products/get/parameters/5/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -393,24 +495,45 @@ pub struct Region {
     /// Region code such as a two-letter region.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// `name`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }
 
-/// `RegionListResponse`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl Region {
+        /// Creates a `Region` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self { id: None, name: None }
+        }
+    }
+    impl Default for Region {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/RegionListResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct RegionListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    /// `items`
     pub items: Vec<Region>,
     /// Null means finished.
     pub next_offset: Option<i64>,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl RegionListResponse {
+        /// Creates a `RegionListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool, items: Vec<Region>, next_offset: Option<i64>) -> Self {
+            Self { ok, items, next_offset }
+        }
+    }
+};
 
 impl ::sdk_runtime::pagination::Paginated for RegionListResponse {
     type Item = Region;
@@ -441,6 +564,21 @@ impl crate::Client {
     /// - `429` (`rate_limited`)
     /// - `503` (`dedicated_catalog_unavailable`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// use futures::TryStreamExt;
+    /// let items: Vec<_> = client
+    ///     .get_dedicated_images()
+    ///     .limit(1)
+    ///     .into_stream()
+    ///     .try_collect()
+    ///     .await?;
+    /// println!("{} items", items.len());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get_dedicated_images(&self) -> builders::GetDedicatedImages<'_> {
         builders::GetDedicatedImages {
             client: self,
@@ -470,6 +608,21 @@ impl crate::Client {
     /// - `429` (`rate_limited`)
     /// - `503` (`catalog_unavailable`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// use futures::TryStreamExt;
+    /// let items: Vec<_> = client
+    ///     .get_products()
+    ///     .limit(1)
+    ///     .into_stream()
+    ///     .try_collect()
+    ///     .await?;
+    /// println!("{} items", items.len());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get_products(&self) -> builders::GetProducts<'_> {
         builders::GetProducts {
             client: self,
@@ -502,6 +655,21 @@ impl crate::Client {
     /// - `429` (`rate_limited`)
     /// - `503` (`catalog_unavailable`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// use futures::TryStreamExt;
+    /// let items: Vec<_> = client
+    ///     .get_products_by_region("example")
+    ///     .limit(1)
+    ///     .into_stream()
+    ///     .try_collect()
+    ///     .await?;
+    /// println!("{} items", items.len());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get_products_by_region(
         &self,
         region: impl Into<String>,
@@ -535,6 +703,21 @@ impl crate::Client {
     /// - `429` (`rate_limited`)
     /// - `503` (`catalog_unavailable`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// use futures::TryStreamExt;
+    /// let items: Vec<_> = client
+    ///     .get_regions()
+    ///     .limit(1)
+    ///     .into_stream()
+    ///     .try_collect()
+    ///     .await?;
+    /// println!("{} items", items.len());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get_regions(&self) -> builders::GetRegions<'_> {
         builders::GetRegions {
             client: self,
@@ -564,29 +747,25 @@ pub mod builders {
         }
     }
     impl<'c> GetDedicatedImages<'c> {
-        /// Page size (canonical size parameter), 1 to 100, default 50.
+        /// Page size (canonical size parameter), 1 to 100, default 50. Minimum `1`. Maximum `100`. Default: `50`.
         ///
         /// Sent as query parameter `limit`.
         pub fn limit(mut self, value: u8) -> Self {
             self.limit = Some(value);
             self
         }
-        /// Offset, default 0.
+        /// Offset, default 0. Minimum `0`. Default: `0`.
         ///
         /// Sent as query parameter `offset`.
         pub fn offset(mut self, value: u64) -> Self {
             self.offset = Some(value);
             self
         }
-        /// Sets `region`.
-        ///
         /// Sent as query parameter `region`.
         pub fn region(mut self, value: impl Into<String>) -> Self {
             self.region = Some(value.into());
             self
         }
-        /// Sets `configuration_code`.
-        ///
         /// Sent as query parameter `configuration_code`.
         pub fn configuration_code(mut self, value: impl Into<String>) -> Self {
             self.configuration_code = Some(value.into());
@@ -657,14 +836,14 @@ pub mod builders {
         }
     }
     impl<'c> GetProducts<'c> {
-        /// Page size (canonical size parameter), 1 to 100, default 50.
+        /// Page size (canonical size parameter), 1 to 100, default 50. Minimum `1`. Maximum `100`. Default: `50`.
         ///
         /// Sent as query parameter `limit`.
         pub fn limit(mut self, value: u8) -> Self {
             self.limit = Some(value);
             self
         }
-        /// Offset, default 0.
+        /// Offset, default 0. Minimum `0`. Default: `0`.
         ///
         /// Sent as query parameter `offset`.
         pub fn offset(mut self, value: u64) -> Self {
@@ -692,7 +871,7 @@ pub mod builders {
             self.type_ = Some(value);
             self
         }
-        /// Sets `currency`.
+        /// Default: `"EUR"`.
         ///
         /// Sent as query parameter `currency`.
         pub fn currency(mut self, value: super::GetProductsCurrency) -> Self {
@@ -770,14 +949,14 @@ pub mod builders {
         }
     }
     impl<'c> GetProductsByRegion<'c> {
-        /// Page size (canonical size parameter), 1 to 100, default 50.
+        /// Page size (canonical size parameter), 1 to 100, default 50. Minimum `1`. Maximum `100`. Default: `50`.
         ///
         /// Sent as query parameter `limit`.
         pub fn limit(mut self, value: u8) -> Self {
             self.limit = Some(value);
             self
         }
-        /// Offset, default 0.
+        /// Offset, default 0. Minimum `0`. Default: `0`.
         ///
         /// Sent as query parameter `offset`.
         pub fn offset(mut self, value: u64) -> Self {
@@ -801,7 +980,7 @@ pub mod builders {
             self.type_ = Some(value);
             self
         }
-        /// Sets `currency`.
+        /// Default: `"EUR"`.
         ///
         /// Sent as query parameter `currency`.
         pub fn currency(mut self, value: super::GetProductsByRegionCurrency) -> Self {
@@ -873,14 +1052,14 @@ pub mod builders {
         }
     }
     impl<'c> GetRegions<'c> {
-        /// Page size, 1 to 100 (default not shown).
+        /// Page size, 1 to 100 (default not shown). Minimum `1`. Maximum `100`.
         ///
         /// Sent as query parameter `limit`.
         pub fn limit(mut self, value: u8) -> Self {
             self.limit = Some(value);
             self
         }
-        /// Offset, default 0.
+        /// Offset, default 0. Minimum `0`. Default: `0`.
         ///
         /// Sent as query parameter `offset`.
         pub fn offset(mut self, value: u64) -> Self {

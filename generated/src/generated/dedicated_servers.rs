@@ -2,22 +2,20 @@
 
 //! Area `Dedicated Servers`: Options, unpaid deployments, progress and tasks, power, reinstall, rescue, password reset
 
-/// `DedicatedAddonItem`
-///
 /// Schema: `#/components/schemas/DedicatedAddonItem`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DedicatedAddonItem {
-    /// `key`
+    /// 1 to 120 characters. Pattern: `^[A-Za-z0-9_.:-]{1,120}$`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
-    /// `qty`
+    /// Minimum `1`. Maximum `100`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub qty: Option<u8>,
 }
 
 impl DedicatedAddonItem {
-    /// Creates a `DedicatedAddonItem` from its required fields.
+    /// Creates a `DedicatedAddonItem` with no field set; set the ones you need with the setters below.
     pub fn new() -> Self {
         Self { key: None, qty: None }
     }
@@ -39,22 +37,20 @@ impl Default for DedicatedAddonItem {
     }
 }
 
-/// `DedicatedBilling`
-///
 /// Schema: `#/components/schemas/DedicatedBilling`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DedicatedBilling {
-    /// `unit`
+    /// Default: `"MONTH"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit: Option<DedicatedBillingUnit>,
-    /// `count`
+    /// Minimum `1`. Maximum `120`. Default: `1`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<u8>,
 }
 
 impl DedicatedBilling {
-    /// Creates a `DedicatedBilling` from its required fields.
+    /// Creates a `DedicatedBilling` with no field set; set the ones you need with the setters below.
     pub fn new() -> Self {
         Self { unit: None, count: None }
     }
@@ -76,8 +72,6 @@ impl Default for DedicatedBilling {
     }
 }
 
-/// `DedicatedBillingUnit`
-///
 /// Schema: `#/components/schemas/DedicatedBilling/properties/unit`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -99,36 +93,39 @@ pub enum DedicatedBillingUnit {
     "SEMIANNUAL", Year = "YEAR"
 );
 
-/// `DedicatedDeployRequest`
-///
 /// Schema: `#/components/schemas/DedicatedDeployRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DedicatedDeployRequest {
-    /// `configuration_code`
+    /// 1 to 160 characters.
     pub configuration_code: String,
-    /// `region_code`
+    /// 2 to 16 characters. Pattern: `^[A-Z0-9-]{2,16}$`.
     pub region_code: String,
     /// From the dedicated images list.
+    ///
+    /// Greater than `0`.
     pub os_profile_id: u64,
     /// Lowercase DNS hostname.
+    ///
+    /// At most 253 characters. Pattern: `^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$`.
     pub hostname: String,
     /// An owned key whose OS profile supports keys.
+    ///
+    /// Format: `uuid`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssh_key_id: Option<::uuid::Uuid>,
-    /// `addons`
+    /// At most 50 items.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub addons: Option<Vec<DedicatedAddonItem>>,
-    /// `currency`
+    /// Default: `"EUR"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<DedicatedDeployRequestCurrency>,
-    /// `billing`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub billing: Option<DedicatedBilling>,
 }
 
 impl DedicatedDeployRequest {
-    /// Creates a `DedicatedDeployRequest` from its required fields.
+    /// Creates a `DedicatedDeployRequest` from its required fields `configuration_code`, `region_code`, `os_profile_id`, `hostname`; set optional fields with the setters below.
     pub fn new(
         configuration_code: impl Into<String>,
         region_code: impl Into<String>,
@@ -168,8 +165,6 @@ impl DedicatedDeployRequest {
     }
 }
 
-/// `DedicatedDeployRequestCurrency`
-///
 /// Schema: `#/components/schemas/DedicatedDeployRequest/properties/currency`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -207,6 +202,8 @@ pub struct DedicatedDeploymentResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invoice_number: Option<::serde_json::Value>,
     /// Money.
+    ///
+    /// Format: `decimal`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total: Option<::rust_decimal::Decimal>,
     /// Type not shown by the reference.
@@ -224,6 +221,26 @@ pub struct DedicatedDeploymentResult {
     pub message: Option<::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DedicatedDeploymentResult {
+        /// Creates a `DedicatedDeploymentResult` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool) -> Self {
+            Self {
+                ok,
+                order_id: None,
+                invoice_id: None,
+                invoice_number: None,
+                total: None,
+                currency: None,
+                status: None,
+                deployment_status_url: None,
+                message: None,
+            }
+        }
+    }
+};
+
 /// Returns a task; response body not shown.
 ///
 /// Schema: `#/components/schemas/DedicatedPasswordResetResponse`.
@@ -238,6 +255,24 @@ pub struct DedicatedPasswordResetResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DedicatedPasswordResetResponse {
+        /// Creates a `DedicatedPasswordResetResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                ok: None,
+                additional_properties: ::std::default::Default::default(),
+            }
+        }
+    }
+    impl Default for DedicatedPasswordResetResponse {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Dedicated rescue options (reference 2.5).
 ///
 /// Schema: `#/components/schemas/DedicatedRescueOptions`.
@@ -249,18 +284,28 @@ pub struct DedicatedRescueOptions {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<::serde_json::Value>,
-    /// `profiles`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profiles: Option<Vec<DedicatedRescueProfile>>,
 }
 
-/// `DedicatedRescueProfile`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DedicatedRescueOptions {
+        /// Creates a `DedicatedRescueOptions` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool) -> Self {
+            Self {
+                ok,
+                enabled: None,
+                profiles: None,
+            }
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/DedicatedRescueProfile`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DedicatedRescueProfile {
-    /// `id`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<i64>,
     /// Type not shown by the reference.
@@ -268,13 +313,28 @@ pub struct DedicatedRescueProfile {
     pub name: Option<::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DedicatedRescueProfile {
+        /// Creates a `DedicatedRescueProfile` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self { id: None, name: None }
+        }
+    }
+    impl Default for DedicatedRescueProfile {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Dedicated task (reference 2.5).
 ///
 /// Schema: `#/components/schemas/DedicatedTask`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DedicatedTask {
-    /// `id`
+    /// Format: `uuid`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<::uuid::Uuid>,
     /// Type not shown by the reference.
@@ -290,39 +350,76 @@ pub struct DedicatedTask {
     #[serde(rename = "errorCode")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_code: Option<::serde_json::Value>,
-    /// `createdAt`
+    /// Format: `date-time`.
     #[serde(rename = "createdAt")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
-    /// `updatedAt`
+    /// Format: `date-time`.
     #[serde(rename = "updatedAt")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<::chrono::DateTime<::chrono::Utc>>,
 }
 
-/// `DedicatedTaskListResponse`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DedicatedTask {
+        /// Creates a `DedicatedTask` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                id: None,
+                kind: None,
+                status: None,
+                stage: None,
+                error_code: None,
+                created_at: None,
+                updated_at: None,
+            }
+        }
+    }
+    impl Default for DedicatedTask {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/DedicatedTaskListResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DedicatedTaskListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    /// `tasks`
     pub tasks: Vec<DedicatedTask>,
 }
 
-/// `DedicatedTaskResponse`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DedicatedTaskListResponse {
+        /// Creates a `DedicatedTaskListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool, tasks: Vec<DedicatedTask>) -> Self {
+            Self { ok, tasks }
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/DedicatedTaskResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DedicatedTaskResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    /// `task`
     pub task: DedicatedTask,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DedicatedTaskResponse {
+        /// Creates a `DedicatedTaskResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool, task: DedicatedTask) -> Self {
+            Self { ok, task }
+        }
+    }
+};
 
 /// Traffic samples; rates in bits per second, totals in bytes; missing statistics are not zero. Sample fields not shown.
 ///
@@ -337,6 +434,24 @@ pub struct DedicatedTrafficResponse {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DedicatedTrafficResponse {
+        /// Creates a `DedicatedTrafficResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                ok: None,
+                additional_properties: ::std::default::Default::default(),
+            }
+        }
+    }
+    impl Default for DedicatedTrafficResponse {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
 
 impl crate::Client {
     /// Create an unpaid dedicated deployment
@@ -357,6 +472,19 @@ impl crate::Client {
     /// - `429` (`rate_limited`)
     /// - `503` (`dedicated_catalog_unavailable`, `order_options_unavailable`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .dedicated_deploy(cloud_sdk::dedicated_servers::DedicatedDeployRequest::new("example", "example", 1, "example"))
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn dedicated_deploy(
         &self,
         body: DedicatedDeployRequest,
@@ -387,6 +515,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .dedicated_password_reset(uuid::Uuid::nil())
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn dedicated_password_reset(
         &self,
         service_id: ::uuid::Uuid,
@@ -416,6 +557,19 @@ impl crate::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .dedicated_task(uuid::Uuid::nil(), uuid::Uuid::nil())
+    ///     .client_request_id("example-1")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn dedicated_task(
         &self,
         service_id: ::uuid::Uuid,
@@ -446,6 +600,19 @@ impl crate::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .dedicated_tasks(uuid::Uuid::nil())
+    ///     .client_request_id("example-1")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn dedicated_tasks(
         &self,
         service_id: ::uuid::Uuid,
@@ -474,6 +641,19 @@ impl crate::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .get_dedicated_by_service_id_rescue_options(uuid::Uuid::nil())
+    ///     .client_request_id("example-1")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get_dedicated_by_service_id_rescue_options(
         &self,
         service_id: ::uuid::Uuid,
@@ -502,6 +682,19 @@ impl crate::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .get_dedicated_by_service_id_traffic(uuid::Uuid::nil())
+    ///     .client_request_id("example-1")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get_dedicated_by_service_id_traffic(
         &self,
         service_id: ::uuid::Uuid,

@@ -8,16 +8,15 @@
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct AddonItem {
-    /// `key`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
-    /// `qty`
+    /// Minimum `1`. Maximum `100`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub qty: Option<u8>,
 }
 
 impl AddonItem {
-    /// Creates a `AddonItem` from its required fields.
+    /// Creates a `AddonItem` with no field set; set the ones you need with the setters below.
     pub fn new() -> Self {
         Self { key: None, qty: None }
     }
@@ -39,22 +38,20 @@ impl Default for AddonItem {
     }
 }
 
-/// `DeployPort`
-///
 /// Schema: `#/components/schemas/DeployPort`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DeployPort {
-    /// `listen`
+    /// Minimum `1`. Maximum `65535`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub listen: Option<u16>,
-    /// `backend`
+    /// Minimum `1`. Maximum `65535`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backend: Option<u16>,
 }
 
 impl DeployPort {
-    /// Creates a `DeployPort` from its required fields.
+    /// Creates a `DeployPort` with no field set; set the ones you need with the setters below.
     pub fn new() -> Self {
         Self {
             listen: None,
@@ -85,37 +82,41 @@ impl Default for DeployPort {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DeployRequest {
-    /// `billing_cycle`
+    /// Default: `"monthly"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub billing_cycle: Option<DeployRequestBillingCycle>,
     /// Lowercase DNS hostname labels of 1 to 63 characters.
+    ///
+    /// At most 253 characters. Pattern: `^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hostname: Option<String>,
-    /// `os`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub os: Option<DeployRequestOs>,
     /// An owned key.
+    ///
+    /// Format: `uuid`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssh_key_id: Option<::uuid::Uuid>,
-    /// `connectivity_gbps`
+    /// Greater than `0`. Maximum `100`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connectivity_gbps: Option<f64>,
-    /// `additional_ips`
+    /// Minimum `0`. Maximum `100`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_ips: Option<u8>,
-    /// `backend_ip`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backend_ip: Option<String>,
-    /// `ports`
+    /// At least 1 items.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<DeployPort>>,
     /// Spending ceiling, an exact decimal string in the account currency. When the current total is higher the call fails with 409 `deployment_price_limit_exceeded` and charges nothing. The reference's behaviour list (4.3, 3.3) names this field `max_total`; its table of canonical fields stops before it and says the spelling is not shown, so this name follows the behaviour list. The pattern is the one shown for the deprecated `maxTotal`.
+    ///
+    /// Format: `decimal`. Pattern: `^(0|[1-9][0-9]{0,9})(\.[0-9]{1,2})?$`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_total: Option<::rust_decimal::Decimal>,
 }
 
 impl DeployRequest {
-    /// Creates a `DeployRequest` from its required fields.
+    /// Creates a `DeployRequest` with no field set; set the ones you need with the setters below.
     pub fn new() -> Self {
         Self {
             billing_cycle: None,
@@ -182,8 +183,6 @@ impl Default for DeployRequest {
     }
 }
 
-/// `DeployRequestBillingCycle`
-///
 /// Schema: `#/components/schemas/DeployRequest/properties/billing_cycle`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -219,8 +218,6 @@ pub enum DeployRequestBillingCycle {
     OneTime = "one_time"
 );
 
-/// `DeployRequestOs`
-///
 /// Schema: `#/components/schemas/DeployRequest/properties/os`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(untagged)]
@@ -240,20 +237,18 @@ impl ::std::fmt::Display for DeployRequestOs {
     }
 }
 
-/// `LegacyDeployBilling`
-///
 /// Schema: `#/components/schemas/LegacyDeployBilling`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct LegacyDeployBilling {
     /// Billing period unit.
     pub unit: LegacyDeployBillingUnit,
-    /// `count`
+    /// Minimum `1`. Maximum `120`.
     pub count: u8,
 }
 
 impl LegacyDeployBilling {
-    /// Creates a `LegacyDeployBilling` from its required fields.
+    /// Creates a `LegacyDeployBilling` from its required fields `unit`, `count`; set optional fields with the setters below.
     pub fn new(unit: LegacyDeployBillingUnit, count: u8) -> Self {
         Self { unit, count }
     }
@@ -298,23 +293,24 @@ pub enum LegacyDeployBillingUnit {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct LegacyDeployRequest {
-    /// `billing`
     pub billing: LegacyDeployBilling,
     /// Any JSON.
     #[serde(rename = "userConfig")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user_config: Option<::serde_json::Value>,
-    /// `addons`
+    /// At most 50 items.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub addons: Option<Vec<AddonItem>>,
     /// Spending ceiling: up to 10 integer digits without leading zeros, optional 1 or 2 decimals.
+    ///
+    /// Format: `decimal`. Pattern: `^(0|[1-9][0-9]{0,9})(\.[0-9]{1,2})?$`.
     #[serde(rename = "maxTotal")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_total: Option<::rust_decimal::Decimal>,
 }
 
 impl LegacyDeployRequest {
-    /// Creates a `LegacyDeployRequest` from its required fields.
+    /// Creates a `LegacyDeployRequest` from its required field `billing`; set optional fields with the setters below.
     pub fn new(billing: LegacyDeployBilling) -> Self {
         Self {
             billing,
@@ -340,8 +336,6 @@ impl LegacyDeployRequest {
     }
 }
 
-/// `ProductVariantDeployProductCode`
-///
 /// Schema: `#/paths/~1v1~1deploy~1{region}~1{productCode}~1{variantCode}/post/parameters/1/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -418,6 +412,19 @@ impl crate::Client {
     /// - `409` (`deployment_price_limit_exceeded`, `idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .product_variant_deploy("example", cloud_sdk::deployments::ProductVariantDeployProductCode::Vps, "example", cloud_sdk::deployments::ProductVariantDeployRequest::DeployRequest(cloud_sdk::deployments::DeployRequest::new()))
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn product_variant_deploy(
         &self,
         region: impl Into<String>,

@@ -8,7 +8,7 @@
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct CreateDnsZoneRequest {
-    /// `name`
+    /// 1 to 253 characters.
     pub name: String,
     /// Dry-run flag (described as `dryRun`): true validates and returns records and notes without creating or reserving a zone; requires an existing active DNS service. Use separate idempotency keys for preview and creation.
     #[serde(rename = "dryRun")]
@@ -20,7 +20,7 @@ pub struct CreateDnsZoneRequest {
 }
 
 impl CreateDnsZoneRequest {
-    /// Creates a `CreateDnsZoneRequest` from its required fields.
+    /// Creates a `CreateDnsZoneRequest` from its required field `name`; set optional fields with the setters below.
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -68,13 +68,31 @@ pub struct CreateDnsZoneResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl CreateDnsZoneResponse {
+        /// Creates a `CreateDnsZoneResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                ok: None,
+                additional_properties: ::std::default::Default::default(),
+            }
+        }
+    }
+    impl Default for CreateDnsZoneResponse {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Record set of a zone creation body.
 ///
 /// Schema: `#/components/schemas/DnsRecordSet`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DnsRecordSet {
-    /// `name`
+    /// 1 to 253 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Record type; values include A, AAAA, CNAME, MX, TXT (remaining types not shown).
@@ -82,15 +100,19 @@ pub struct DnsRecordSet {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// Seconds.
+    ///
+    /// Minimum `1`. Maximum `86400`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ttl: Option<u32>,
     /// At most 50 values per set; value type not shown.
+    ///
+    /// At most 50 items.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub values: Option<Vec<::serde_json::Value>>,
 }
 
 impl DnsRecordSet {
-    /// Creates a `DnsRecordSet` from its required fields.
+    /// Creates a `DnsRecordSet` with no field set; set the ones you need with the setters below.
     pub fn new() -> Self {
         Self {
             name: None,
@@ -136,22 +158,19 @@ pub struct DnsTemplate {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<::serde_json::Value>,
-    /// `name`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// `zoneFile`
     #[serde(rename = "zoneFile")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zone_file: Option<String>,
-    /// `createdAt`
+    /// Format: `date-time`.
     #[serde(rename = "createdAt")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
-    /// `updatedAt`
+    /// Format: `date-time`.
     #[serde(rename = "updatedAt")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<::chrono::DateTime<::chrono::Utc>>,
-    /// `system`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system: Option<bool>,
     /// Type not shown by the reference. Such as `private`.
@@ -159,20 +178,41 @@ pub struct DnsTemplate {
     pub visibility: Option<::serde_json::Value>,
 }
 
-/// `DnsTemplateCreateRequest`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DnsTemplate {
+        /// Creates a `DnsTemplate` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                id: None,
+                name: None,
+                zone_file: None,
+                created_at: None,
+                updated_at: None,
+                system: None,
+                visibility: None,
+            }
+        }
+    }
+    impl Default for DnsTemplate {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/DnsTemplateCreateRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DnsTemplateCreateRequest {
-    /// `name`
+    /// 1 to 64 characters.
     pub name: String,
-    /// `zone_file`
+    /// 1 to 500000 characters.
     pub zone_file: String,
 }
 
 impl DnsTemplateCreateRequest {
-    /// Creates a `DnsTemplateCreateRequest` from its required fields.
+    /// Creates a `DnsTemplateCreateRequest` from its required fields `name`, `zone_file`; set optional fields with the setters below.
     pub fn new(name: impl Into<String>, zone_file: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -190,18 +230,16 @@ pub struct DnsTemplateListItem {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<::serde_json::Value>,
-    /// `name`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// `createdAt`
+    /// Format: `date-time`.
     #[serde(rename = "createdAt")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
-    /// `updatedAt`
+    /// Format: `date-time`.
     #[serde(rename = "updatedAt")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<::chrono::DateTime<::chrono::Utc>>,
-    /// `system`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system: Option<bool>,
     /// Type not shown by the reference. Such as `private`.
@@ -213,29 +251,66 @@ pub struct DnsTemplateListItem {
     pub is_hidden: Option<::serde_json::Value>,
 }
 
-/// `DnsTemplateListResponse`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DnsTemplateListItem {
+        /// Creates a `DnsTemplateListItem` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                id: None,
+                name: None,
+                created_at: None,
+                updated_at: None,
+                system: None,
+                visibility: None,
+                is_hidden: None,
+            }
+        }
+    }
+    impl Default for DnsTemplateListItem {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/DnsTemplateListResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DnsTemplateListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    /// `templates`
     pub templates: Vec<DnsTemplateListItem>,
 }
 
-/// `DnsTemplateResponse`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DnsTemplateListResponse {
+        /// Creates a `DnsTemplateListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool, templates: Vec<DnsTemplateListItem>) -> Self {
+            Self { ok, templates }
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/DnsTemplateResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DnsTemplateResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    /// `template`
     pub template: DnsTemplate,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DnsTemplateResponse {
+        /// Creates a `DnsTemplateResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool, template: DnsTemplate) -> Self {
+            Self { ok, template }
+        }
+    }
+};
 
 /// Zone detail; fields not shown.
 ///
@@ -251,6 +326,24 @@ pub struct DnsZoneDetailResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DnsZoneDetailResponse {
+        /// Creates a `DnsZoneDetailResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                ok: None,
+                additional_properties: ::std::default::Default::default(),
+            }
+        }
+    }
+    impl Default for DnsZoneDetailResponse {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Zone listing. The summary view adds `total`, `limit`, `offset`.
 ///
 /// Schema: `#/components/schemas/DnsZoneListResponse`.
@@ -259,7 +352,6 @@ pub struct DnsZoneDetailResponse {
 pub struct DnsZoneListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    /// `zones`
     pub zones: Vec<DnsZoneSummary>,
     /// Summary view only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -272,26 +364,58 @@ pub struct DnsZoneListResponse {
     pub offset: Option<i64>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DnsZoneListResponse {
+        /// Creates a `DnsZoneListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool, zones: Vec<DnsZoneSummary>) -> Self {
+            Self {
+                ok,
+                zones,
+                total: None,
+                limit: None,
+                offset: None,
+            }
+        }
+    }
+};
+
 /// DNS zone summary (reference 2.5); item of the summary view.
 ///
 /// Schema: `#/components/schemas/DnsZoneSummary`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DnsZoneSummary {
-    /// `name`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<::serde_json::Value>,
-    /// `createdAt`
+    /// Format: `date-time`.
     #[serde(rename = "createdAt")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
 }
 
-/// `ListDnsZonesView`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DnsZoneSummary {
+        /// Creates a `DnsZoneSummary` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                name: None,
+                status: None,
+                created_at: None,
+            }
+        }
+    }
+    impl Default for DnsZoneSummary {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Schema: `#/paths/~1v1~1dns~1zones/get/parameters/3/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -321,6 +445,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .create_dns_zone(cloud_sdk::dns::CreateDnsZoneRequest::new("example"))
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn create_dns_zone(
         &self,
         body: CreateDnsZoneRequest,
@@ -350,6 +487,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .dns_template_create(cloud_sdk::dns::DnsTemplateCreateRequest::new("example", "example"))
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn dns_template_create(
         &self,
         body: DnsTemplateCreateRequest,
@@ -379,6 +529,19 @@ impl crate::Client {
     /// - `409` (`template_identifier_ambiguous`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .get_dns_template("example")
+    ///     .client_request_id("example-1")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get_dns_template(
         &self,
         id: impl Into<String>,
@@ -404,6 +567,19 @@ impl crate::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .get_dns_templates()
+    ///     .client_request_id("example-1")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get_dns_templates(&self) -> builders::GetDnsTemplates<'_> {
         builders::GetDnsTemplates {
             client: self,
@@ -428,6 +604,19 @@ impl crate::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .get_dns_zone("example")
+    ///     .client_request_id("example-1")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get_dns_zone(&self, name: impl Into<String>) -> builders::GetDnsZone<'_> {
         builders::GetDnsZone {
             client: self,
@@ -452,6 +641,19 @@ impl crate::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .list_dns_zones()
+    ///     .q("example")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn list_dns_zones(&self) -> builders::ListDnsZones<'_> {
         builders::ListDnsZones {
             client: self,
@@ -674,21 +876,19 @@ pub mod builders {
             self.sort = Some(value.into());
             self
         }
-        /// Sets `view`.
-        ///
         /// Sent as query parameter `view`.
         pub fn view(mut self, value: super::ListDnsZonesView) -> Self {
             self.view = Some(value);
             self
         }
-        /// Summary view only.
+        /// Summary view only. Minimum `1`. Maximum `100`.
         ///
         /// Sent as query parameter `limit`.
         pub fn limit(mut self, value: u8) -> Self {
             self.limit = Some(value);
             self
         }
-        /// Summary view only.
+        /// Summary view only. Minimum `0`.
         ///
         /// Sent as query parameter `offset`.
         pub fn offset(mut self, value: u64) -> Self {

@@ -2,19 +2,16 @@
 
 //! Area `Domains`: Availability, registrations, contacts, nameservers, transfer settings, locks, privacy, DNSSEC
 
-/// `DomainAssignContactsRequest`
-///
 /// Schema: `#/components/schemas/DomainAssignContactsRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DomainAssignContactsRequest {
-    /// `contact_ids`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contact_ids: Option<DomainContactIds>,
 }
 
 impl DomainAssignContactsRequest {
-    /// Creates a `DomainAssignContactsRequest` from its required fields.
+    /// Creates a `DomainAssignContactsRequest` with no field set; set the ones you need with the setters below.
     pub fn new() -> Self {
         Self { contact_ids: None }
     }
@@ -45,8 +42,24 @@ pub struct DomainAssignContactsResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
-/// `DomainContact`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DomainAssignContactsResponse {
+        /// Creates a `DomainAssignContactsResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                ok: None,
+                additional_properties: ::std::default::Default::default(),
+            }
+        }
+    }
+    impl Default for DomainAssignContactsResponse {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/DomainContact`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -67,29 +80,48 @@ pub struct DomainContact {
     pub country: Option<::serde_json::Value>,
 }
 
-/// `DomainContactAddress`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DomainContact {
+        /// Creates a `DomainContact` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                id: None,
+                first_name: None,
+                last_name: None,
+                country: None,
+            }
+        }
+    }
+    impl Default for DomainContact {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/DomainContactAddress`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DomainContactAddress {
-    /// `street`
+    /// At least 1 characters.
     pub street: String,
-    /// `number`
+    /// At least 1 characters.
     pub number: String,
-    /// `city`
+    /// At least 1 characters.
     pub city: String,
-    /// `zipcode`
+    /// At least 1 characters.
     pub zipcode: String,
     /// Exactly 2 characters.
+    ///
+    /// Exactly 2 characters.
     pub country: String,
-    /// `state`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
 }
 
 impl DomainContactAddress {
-    /// Creates a `DomainContactAddress` from its required fields.
+    /// Creates a `DomainContactAddress` from its required fields `street`, `number`, `city`, `zipcode`, `country`; set optional fields with the setters below.
     pub fn new(
         street: impl Into<String>,
         number: impl Into<String>,
@@ -113,35 +145,36 @@ impl DomainContactAddress {
     }
 }
 
-/// `DomainContactCreateRequest`
-///
 /// Schema: `#/components/schemas/DomainContactCreateRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DomainContactCreateRequest {
-    /// `first_name`
+    /// At least 1 characters.
     pub first_name: String,
-    /// `last_name`
+    /// At least 1 characters.
     pub last_name: String,
-    /// `email`
+    /// Format: `email`.
     pub email: String,
-    /// `phone`
+    /// At least 1 characters.
     pub phone: String,
-    /// `address`
     pub address: DomainContactAddress,
-    /// `company_name`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub company_name: Option<String>,
-    /// `tag`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tag: Option<String>,
     /// Letters, digits, hyphen, dot, space.
+    ///
+    /// At most 30 characters. Pattern: `^[A-Za-z0-9. -]{0,30}$`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vat: Option<String>,
     /// Letters, digits, hyphen, space.
+    ///
+    /// At most 30 characters. Pattern: `^[A-Za-z0-9 -]{0,30}$`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passport_number: Option<String>,
     /// Letters, digits, hyphen, dot, space.
+    ///
+    /// At most 30 characters. Pattern: `^[A-Za-z0-9. -]{0,30}$`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tax_id: Option<String>,
     /// Free-form object.
@@ -150,7 +183,7 @@ pub struct DomainContactCreateRequest {
 }
 
 impl DomainContactCreateRequest {
-    /// Creates a `DomainContactCreateRequest` from its required fields.
+    /// Creates a `DomainContactCreateRequest` from its required fields `first_name`, `last_name`, `email`, `phone`, `address`; set optional fields with the setters below.
     pub fn new(
         first_name: impl Into<String>,
         last_name: impl Into<String>,
@@ -207,28 +240,26 @@ impl DomainContactCreateRequest {
     }
 }
 
-/// `DomainContactIds`
-///
 /// Schema: `#/components/schemas/DomainContactIds`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DomainContactIds {
-    /// `registrant`
+    /// Format: `uuid`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub registrant: Option<::uuid::Uuid>,
-    /// `admin`
+    /// Format: `uuid`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin: Option<::uuid::Uuid>,
-    /// `tech`
+    /// Format: `uuid`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tech: Option<::uuid::Uuid>,
-    /// `billing`
+    /// Format: `uuid`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub billing: Option<::uuid::Uuid>,
 }
 
 impl DomainContactIds {
-    /// Creates a `DomainContactIds` from its required fields.
+    /// Creates a `DomainContactIds` with no field set; set the ones you need with the setters below.
     pub fn new() -> Self {
         Self {
             registrant: None,
@@ -273,7 +304,6 @@ impl Default for DomainContactIds {
 pub struct DomainContactResult {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    /// `contact`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contact: Option<DomainContact>,
     /// Type not shown by the reference.
@@ -281,18 +311,31 @@ pub struct DomainContactResult {
     pub handle: Option<::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DomainContactResult {
+        /// Creates a `DomainContactResult` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool) -> Self {
+            Self {
+                ok,
+                contact: None,
+                handle: None,
+            }
+        }
+    }
+};
+
 /// DNSSEC enable body. Enable supports managed signing or external public DNSKEYs; the remaining body fields are not shown.
 ///
 /// Schema: `#/components/schemas/DomainDnssecEnableRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct DomainDnssecEnableRequest {
-    /// `acknowledge`
     pub acknowledge: bool,
 }
 
 impl DomainDnssecEnableRequest {
-    /// Creates a `DomainDnssecEnableRequest` from its required fields.
+    /// Creates a `DomainDnssecEnableRequest` from its required field `acknowledge`; set optional fields with the setters below.
     pub fn new(acknowledge: bool) -> Self {
         Self { acknowledge }
     }
@@ -312,6 +355,24 @@ pub struct DomainDnssecEnableResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DomainDnssecEnableResponse {
+        /// Creates a `DomainDnssecEnableResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                ok: None,
+                additional_properties: ::std::default::Default::default(),
+            }
+        }
+    }
+    impl Default for DomainDnssecEnableResponse {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// DNSSEC state; DNSSEC keeps its own legacy state contract, not shown.
 ///
 /// Schema: `#/components/schemas/DomainDnssecResponse`.
@@ -326,8 +387,24 @@ pub struct DomainDnssecResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
-/// `GetDomainsByServiceIdDnssecAction`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl DomainDnssecResponse {
+        /// Creates a `DomainDnssecResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                ok: None,
+                additional_properties: ::std::default::Default::default(),
+            }
+        }
+    }
+    impl Default for DomainDnssecResponse {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Schema: `#/paths/~1v1~1domains~1{serviceId}~1dnssec/get/parameters/2/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -360,6 +437,19 @@ impl crate::Client {
     /// - `409` (`domain_identifier_ambiguous`, `idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .domain_assign_contacts("example", cloud_sdk::domains::DomainAssignContactsRequest::new())
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn domain_assign_contacts(
         &self,
         service_id: impl Into<String>,
@@ -391,6 +481,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .domain_contact_create(cloud_sdk::domains::DomainContactCreateRequest::new("example", "example", "example", "example", cloud_sdk::domains::DomainContactAddress::new("example", "example", "example", "example", "example")))
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn domain_contact_create(
         &self,
         body: DomainContactCreateRequest,
@@ -420,6 +523,19 @@ impl crate::Client {
     /// - `409` (`domain_identifier_ambiguous`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .get_domains_by_service_id_dnssec("example")
+    ///     .action(cloud_sdk::domains::GetDomainsByServiceIdDnssecAction::Refresh)
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get_domains_by_service_id_dnssec(
         &self,
         service_id: impl Into<String>,
@@ -451,6 +567,19 @@ impl crate::Client {
     /// - `409` (`domain_identifier_ambiguous`, `idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .post_domains_by_service_id_dnssec("example", cloud_sdk::domains::DomainDnssecEnableRequest::new(true))
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn post_domains_by_service_id_dnssec(
         &self,
         service_id: impl Into<String>,
@@ -562,8 +691,6 @@ pub mod builders {
         }
     }
     impl<'c> GetDomainsByServiceIdDnssec<'c> {
-        /// Sets `action`.
-        ///
         /// Sent as query parameter `action`.
         pub fn action(
             mut self,

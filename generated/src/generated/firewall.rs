@@ -11,11 +11,8 @@ pub struct FirewallPolicy {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<::serde_json::Value>,
-    /// `name`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// `description`
-    ///
     /// Optional and nullable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
@@ -36,33 +33,52 @@ pub struct FirewallPolicy {
     pub rules: Option<Vec<::serde_json::Value>>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl FirewallPolicy {
+        /// Creates a `FirewallPolicy` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                id: None,
+                name: None,
+                description: None,
+                is_primary: None,
+                policy_in: None,
+                policy_out: None,
+                rules: None,
+            }
+        }
+    }
+    impl Default for FirewallPolicy {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Firewall policy body. Check that changes keep SSH and management access.
 ///
 /// Schema: `#/components/schemas/FirewallPolicyCreateRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct FirewallPolicyCreateRequest {
-    /// `name`
+    /// 1 to 128 characters.
     pub name: String,
-    /// `description`
+    /// At most 500 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// `policy_in`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policy_in: Option<FirewallPolicyCreateRequestPolicyIn>,
-    /// `policy_out`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policy_out: Option<FirewallPolicyCreateRequestPolicyOut>,
-    /// `is_primary`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_primary: Option<bool>,
-    /// `rules`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<FirewallRule>>,
 }
 
 impl FirewallPolicyCreateRequest {
-    /// Creates a `FirewallPolicyCreateRequest` from its required fields.
+    /// Creates a `FirewallPolicyCreateRequest` from its required field `name`; set optional fields with the setters below.
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -100,8 +116,6 @@ impl FirewallPolicyCreateRequest {
     }
 }
 
-/// `FirewallPolicyCreateRequestPolicyIn`
-///
 /// Schema: `#/components/schemas/FirewallPolicyCreateRequest/properties/policy_in`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -118,8 +132,6 @@ pub enum FirewallPolicyCreateRequestPolicyIn {
     FirewallPolicyCreateRequestPolicyIn, Unknown, Drop = "DROP", Accept = "ACCEPT"
 );
 
-/// `FirewallPolicyCreateRequestPolicyOut`
-///
 /// Schema: `#/components/schemas/FirewallPolicyCreateRequest/properties/policy_out`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -136,17 +148,24 @@ pub enum FirewallPolicyCreateRequestPolicyOut {
     FirewallPolicyCreateRequestPolicyOut, Unknown, Drop = "DROP", Accept = "ACCEPT"
 );
 
-/// `FirewallPolicyResponse`
-///
 /// Schema: `#/components/schemas/FirewallPolicyResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct FirewallPolicyResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    /// `policy`
     pub policy: FirewallPolicy,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl FirewallPolicyResponse {
+        /// Creates a `FirewallPolicyResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool, policy: FirewallPolicy) -> Self {
+            Self { ok, policy }
+        }
+    }
+};
 
 /// Firewall rule of a policy creation body. The reference lists `dport`, `sport`, `source`, `destination`, `dest` followed by '(string or number)'; read here as applying to all five.
 ///
@@ -154,52 +173,41 @@ pub struct FirewallPolicyResponse {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct FirewallRule {
-    /// `action`
     pub action: FirewallRuleAction,
-    /// `direction`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub direction: Option<FirewallRuleDirection>,
-    /// `type`
     #[serde(rename = "type")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<FirewallRuleType>,
-    /// `proto`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proto: Option<FirewallRuleProto>,
-    /// `dport`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dport: Option<::serde_json::Value>,
-    /// `sport`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sport: Option<::serde_json::Value>,
-    /// `source`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<::serde_json::Value>,
-    /// `destination`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destination: Option<::serde_json::Value>,
-    /// `dest`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dest: Option<::serde_json::Value>,
-    /// `comment`
+    /// At most 200 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
-    /// `enabled`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<::serde_json::Value>,
-    /// `enable`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enable: Option<::serde_json::Value>,
-    /// `iface`
+    /// At most 64 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub iface: Option<String>,
-    /// `log`
+    /// At most 64 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub log: Option<String>,
 }
 
 impl FirewallRule {
-    /// Creates a `FirewallRule` from its required fields.
+    /// Creates a `FirewallRule` from its required field `action`; set optional fields with the setters below.
     pub fn new(action: FirewallRuleAction) -> Self {
         Self {
             action,
@@ -285,8 +293,6 @@ impl FirewallRule {
     }
 }
 
-/// `FirewallRuleAction`
-///
 /// Schema: `#/components/schemas/FirewallRule/properties/action`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -305,8 +311,6 @@ pub enum FirewallRuleAction {
     FirewallRuleAction, Unknown, Accept = "ACCEPT", Drop = "DROP", Reject = "REJECT"
 );
 
-/// `FirewallRuleDirection`
-///
 /// Schema: `#/components/schemas/FirewallRule/properties/direction`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -321,8 +325,6 @@ pub enum FirewallRuleDirection {
 
 ::sdk_runtime::string_enum!(FirewallRuleDirection, Unknown, In = "IN", Out = "OUT");
 
-/// `FirewallRuleProto`
-///
 /// Schema: `#/components/schemas/FirewallRule/properties/proto`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -356,8 +358,6 @@ pub enum FirewallRuleProto {
     = "UDP", ICMP = "ICMP", Any = "any", All = "all", ANY = "ANY", ALL = "ALL"
 );
 
-/// `FirewallRuleType`
-///
 /// Schema: `#/components/schemas/FirewallRule/properties/type`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -389,6 +389,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .firewall_policy_create(cloud_sdk::firewall::FirewallPolicyCreateRequest::new("example"))
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn firewall_policy_create(
         &self,
         body: FirewallPolicyCreateRequest,

@@ -8,49 +8,69 @@
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct ApiCredential {
-    /// `id`
+    /// Format: `uuid`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<::uuid::Uuid>,
-    /// `name`
+    /// At most 80 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Public key prefix.
+    ///
+    /// At most 32 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prefix: Option<String>,
-    /// `mode`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<ApiCredentialMode>,
-    /// `enabled`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
-    /// `created_at`
+    /// Format: `date-time`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
-    /// `expires_at`
+    /// Format: `date-time`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<::chrono::DateTime<::chrono::Utc>>,
-    /// `revoked_at`
-    ///
-    /// Optional and nullable.
+    /// Format: `date-time`. Optional and nullable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revoked_at: Option<::chrono::DateTime<::chrono::Utc>>,
-    /// `last_used_at`
-    ///
-    /// Optional and nullable.
+    /// Format: `date-time`. Optional and nullable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_used_at: Option<::chrono::DateTime<::chrono::Utc>>,
-    /// `last_used_ip`
-    ///
-    /// Optional and nullable.
+    /// At most 64 characters. Optional and nullable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_used_ip: Option<String>,
-    /// `scopes`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scopes: Option<Vec<String>>,
-    /// `allowed_cidrs`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allowed_cidrs: Option<Vec<String>>,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl ApiCredential {
+        /// Creates a `ApiCredential` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                id: None,
+                name: None,
+                prefix: None,
+                mode: None,
+                enabled: None,
+                created_at: None,
+                expires_at: None,
+                revoked_at: None,
+                last_used_at: None,
+                last_used_ip: None,
+                scopes: None,
+                allowed_cidrs: None,
+            }
+        }
+    }
+    impl Default for ApiCredential {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
 
 /// Create-credential body.
 ///
@@ -58,23 +78,29 @@ pub struct ApiCredential {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct ApiCredentialCreateRequest {
-    /// `name`
+    /// 1 to 80 characters.
     pub name: String,
     /// Values from the scope list in part 5. Requested scopes cannot exceed the issuer's.
+    ///
+    /// 1 to 35 items.
     pub scopes: Vec<ApiCredentialCreateRequestScopesItem>,
-    /// `mode`
+    /// Default: `"signed"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<ApiCredentialCreateRequestMode>,
     /// Expiry is capped by the issuer.
+    ///
+    /// Minimum `1`. Maximum `365`. Default: `30`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ttl_days: Option<u16>,
     /// Cannot exceed the issuer's.
+    ///
+    /// At most 50 items.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allowed_cidrs: Option<Vec<String>>,
 }
 
 impl ApiCredentialCreateRequest {
-    /// Creates a `ApiCredentialCreateRequest` from its required fields.
+    /// Creates a `ApiCredentialCreateRequest` from its required fields `name`, `scopes`; set optional fields with the setters below.
     pub fn new(
         name: impl Into<String>,
         scopes: Vec<ApiCredentialCreateRequestScopesItem>,
@@ -104,8 +130,6 @@ impl ApiCredentialCreateRequest {
     }
 }
 
-/// `ApiCredentialCreateRequestMode`
-///
 /// Schema: `#/components/schemas/ApiCredentialCreateRequest/properties/mode`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -122,8 +146,6 @@ pub enum ApiCredentialCreateRequestMode {
     ApiCredentialCreateRequestMode, Unknown, Signed = "signed", Bearer = "bearer"
 );
 
-/// `ApiCredentialCreateRequestScopesItem`
-///
 /// Schema: `#/components/schemas/ApiCredentialCreateRequest/properties/scopes/items`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -224,34 +246,55 @@ pub enum ApiCredentialCreateRequestScopesItem {
     WebhooksWrite = "webhooks.write"
 );
 
-/// `ApiCredentialCreateResponse`
-///
 /// Schema: `#/components/schemas/ApiCredentialCreateResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct ApiCredentialCreateResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    /// `item`
     pub item: ApiCredential,
     /// Returned only on issuance or on a same-key retry within 24 hours. A secret; never log it.
+    ///
+    /// Format: `password`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<::sdk_runtime::Secret>,
 }
 
-/// `ApiCredentialListResponse`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl ApiCredentialCreateResponse {
+        /// Creates a `ApiCredentialCreateResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool, item: ApiCredential) -> Self {
+            Self { ok, item, secret: None }
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/ApiCredentialListResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct ApiCredentialListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    /// `items`
+    /// At most 100 items.
     pub items: Vec<ApiCredential>,
     /// Pass unchanged as `cursor`; null means finished.
     pub next_cursor: Option<String>,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl ApiCredentialListResponse {
+        /// Creates a `ApiCredentialListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(
+            ok: bool,
+            items: Vec<ApiCredential>,
+            next_cursor: Option<String>,
+        ) -> Self {
+            Self { ok, items, next_cursor }
+        }
+    }
+};
 
 impl ::sdk_runtime::pagination::Paginated for ApiCredentialListResponse {
     type Item = ApiCredential;
@@ -263,8 +306,6 @@ impl ::sdk_runtime::pagination::Paginated for ApiCredentialListResponse {
     }
 }
 
-/// `ApiCredentialMode`
-///
 /// Schema: `#/components/schemas/ApiCredential/properties/mode`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -281,17 +322,24 @@ pub enum ApiCredentialMode {
     ApiCredentialMode, Unknown, Signed = "signed", Bearer = "bearer"
 );
 
-/// `ApiCredentialResponse`
-///
 /// Schema: `#/components/schemas/ApiCredentialResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct ApiCredentialResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    /// `item`
     pub item: ApiCredential,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl ApiCredentialResponse {
+        /// Creates a `ApiCredentialResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool, item: ApiCredential) -> Self {
+            Self { ok, item }
+        }
+    }
+};
 
 /// Reports feature availability such as `canonical_operation_responses`, `durable_writes`, `operation_policy` (retention). Body structure not shown.
 ///
@@ -307,6 +355,24 @@ pub struct CapabilitiesResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl CapabilitiesResponse {
+        /// Creates a `CapabilitiesResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                ok: None,
+                additional_properties: ::std::default::Default::default(),
+            }
+        }
+    }
+    impl Default for CapabilitiesResponse {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Identifies the deployed contract (published revision `2026-10-07.1`). Body not shown.
 ///
 /// Schema: `#/components/schemas/VersionResponse`.
@@ -321,13 +387,31 @@ pub struct VersionResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl VersionResponse {
+        /// Creates a `VersionResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                ok: None,
+                additional_properties: ::std::default::Default::default(),
+            }
+        }
+    }
+    impl Default for VersionResponse {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Webhook endpoint (reference 2.5).
 ///
 /// Schema: `#/components/schemas/WebhookEndpoint`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct WebhookEndpoint {
-    /// `id`
+    /// Format: `uuid`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<::uuid::Uuid>,
     /// Type not shown by the reference.
@@ -336,26 +420,53 @@ pub struct WebhookEndpoint {
     /// Event names; `invoice.paid` is a value that occurs. Other event kinds not shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub events: Option<Vec<String>>,
-    /// `enabled`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
-    /// `createdAt`
+    /// Format: `date-time`.
     #[serde(rename = "createdAt")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
 }
 
-/// `WebhookEndpointResponse`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl WebhookEndpoint {
+        /// Creates a `WebhookEndpoint` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                id: None,
+                url: None,
+                events: None,
+                enabled: None,
+                created_at: None,
+            }
+        }
+    }
+    impl Default for WebhookEndpoint {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/WebhookEndpointResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct WebhookEndpointResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    /// `item`
     pub item: WebhookEndpoint,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl WebhookEndpointResponse {
+        /// Creates a `WebhookEndpointResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool, item: WebhookEndpoint) -> Self {
+            Self { ok, item }
+        }
+    }
+};
 
 /// Webhook PATCH body. Fields other than `enabled`: not shown (unknown fields are rejected, so only `enabled` can be sent).
 ///
@@ -363,13 +474,12 @@ pub struct WebhookEndpointResponse {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct WebhookUpdateRequest {
-    /// `enabled`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
 }
 
 impl WebhookUpdateRequest {
-    /// Creates a `WebhookUpdateRequest` from its required fields.
+    /// Creates a `WebhookUpdateRequest` with no field set; set the ones you need with the setters below.
     pub fn new() -> Self {
         Self { enabled: None }
     }
@@ -402,6 +512,19 @@ impl crate::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .api_credential(uuid::Uuid::nil())
+    ///     .client_request_id("example-1")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn api_credential(&self, id: ::uuid::Uuid) -> builders::ApiCredential<'_> {
         builders::ApiCredential {
             client: self,
@@ -428,6 +551,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .api_credential_create(cloud_sdk::integrations::ApiCredentialCreateRequest::new("example", vec![cloud_sdk::integrations::ApiCredentialCreateRequestScopesItem::AuditRead]))
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn api_credential_create(
         &self,
         body: ApiCredentialCreateRequest,
@@ -456,6 +592,21 @@ impl crate::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// use futures::TryStreamExt;
+    /// let items: Vec<_> = client
+    ///     .api_credentials()
+    ///     .limit(1)
+    ///     .into_stream()
+    ///     .try_collect()
+    ///     .await?;
+    /// println!("{} items", items.len());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn api_credentials(&self) -> builders::ApiCredentials<'_> {
         builders::ApiCredentials {
             client: self,
@@ -480,6 +631,19 @@ impl crate::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .get_capabilities()
+    ///     .client_request_id("example-1")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get_capabilities(&self) -> builders::GetCapabilities<'_> {
         builders::GetCapabilities {
             client: self,
@@ -507,6 +671,19 @@ impl crate::Client {
     /// - `410` (`operation_expired`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .get_operations()
+    ///     .idempotency_key("example")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get_operations(&self) -> builders::GetOperations<'_> {
         builders::GetOperations {
             client: self,
@@ -538,6 +715,19 @@ impl crate::Client {
     /// - `410` (`operation_expired`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .get_operations_by_operation_id("example")
+    ///     .client_request_id("example-1")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get_operations_by_operation_id(
         &self,
         operation_id: impl Into<String>,
@@ -563,6 +753,19 @@ impl crate::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .get_version()
+    ///     .client_request_id("example-1")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get_version(&self) -> builders::GetVersion<'_> {
         builders::GetVersion {
             client: self,
@@ -589,6 +792,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .patch_webhooks_by_id(uuid::Uuid::nil(), cloud_sdk::integrations::WebhookUpdateRequest::new())
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn patch_webhooks_by_id(
         &self,
         id: ::uuid::Uuid,
@@ -621,6 +837,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .webhook_delete(uuid::Uuid::nil())
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn webhook_delete(&self, id: ::uuid::Uuid) -> builders::WebhookDelete<'_> {
         builders::WebhookDelete {
             client: self,
@@ -720,14 +949,14 @@ pub mod builders {
         }
     }
     impl<'c> ApiCredentials<'c> {
-        /// Page size, default 50, at most 100 items.
+        /// Page size, default 50, at most 100 items. Minimum `1`. Maximum `100`. Default: `50`.
         ///
         /// Sent as query parameter `limit`.
         pub fn limit(mut self, value: u8) -> Self {
             self.limit = Some(value);
             self
         }
-        /// Pass `next_cursor` of the previous page unchanged.
+        /// Pass `next_cursor` of the previous page unchanged. Format: `uuid`.
         ///
         /// Sent as query parameter `cursor`.
         pub fn cursor(mut self, value: ::uuid::Uuid) -> Self {
@@ -832,7 +1061,7 @@ pub mod builders {
         }
     }
     impl<'c> GetOperations<'c> {
-        /// Idempotency-Key of the original write.
+        /// Idempotency-Key of the original write. 8 to 128 characters. Pattern: `^[A-Za-z0-9._:-]{8,128}$`.
         ///
         /// Sent as query parameter `idempotency_key`.
         pub fn idempotency_key(mut self, value: impl Into<String>) -> Self {
@@ -853,7 +1082,7 @@ pub mod builders {
             self.path = Some(value.into());
             self
         }
-        /// Original credential, if needed to disambiguate.
+        /// Original credential, if needed to disambiguate. Format: `uuid`.
         ///
         /// Sent as query parameter `credential_id`.
         pub fn credential_id(mut self, value: ::uuid::Uuid) -> Self {

@@ -40,43 +40,57 @@ pub mod prelude {
 pub mod types;
 
 #[cfg(feature = "billing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "billing")))]
 pub mod billing;
 
 #[cfg(feature = "catalog")]
+#[cfg_attr(docsrs, doc(cfg(feature = "catalog")))]
 pub mod catalog;
 
 #[cfg(feature = "dedicated_servers")]
+#[cfg_attr(docsrs, doc(cfg(feature = "dedicated_servers")))]
 pub mod dedicated_servers;
 
 #[cfg(feature = "deployments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "deployments")))]
 pub mod deployments;
 
 #[cfg(feature = "dns")]
+#[cfg_attr(docsrs, doc(cfg(feature = "dns")))]
 pub mod dns;
 
 #[cfg(feature = "domains")]
+#[cfg_attr(docsrs, doc(cfg(feature = "domains")))]
 pub mod domains;
 
 #[cfg(feature = "firewall")]
+#[cfg_attr(docsrs, doc(cfg(feature = "firewall")))]
 pub mod firewall;
 
 #[cfg(feature = "integrations")]
+#[cfg_attr(docsrs, doc(cfg(feature = "integrations")))]
 pub mod integrations;
 
 #[cfg(feature = "service_dns_waf")]
+#[cfg_attr(docsrs, doc(cfg(feature = "service_dns_waf")))]
 pub mod service_dns_waf;
 
 #[cfg(feature = "services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "services")))]
 pub mod services;
 
 #[cfg(feature = "ssh")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ssh")))]
 pub mod ssh;
 
 #[cfg(feature = "storage")]
+#[cfg_attr(docsrs, doc(cfg(feature = "storage")))]
 pub mod storage;
 
 #[cfg(feature = "tcp_proxy")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tcp_proxy")))]
 pub mod tcp_proxy;
 
 #[cfg(feature = "vps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "vps")))]
 pub mod vps;

@@ -2,22 +2,20 @@
 
 //! Area `Service DNS/WAF`: Website proxying, protection, origins and SSL settings for a hosting service
 
-/// `WebsiteLoaderUploadRequest`
-///
 /// Schema: `#/components/schemas/WebsiteLoaderUploadRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct WebsiteLoaderUploadRequest {
-    /// `domain`
+    /// At least 1 characters.
     pub domain: String,
-    /// `name`
+    /// At least 1 characters.
     pub name: String,
-    /// `html`
+    /// At least 1 characters.
     pub html: String,
 }
 
 impl WebsiteLoaderUploadRequest {
-    /// Creates a `WebsiteLoaderUploadRequest` from its required fields.
+    /// Creates a `WebsiteLoaderUploadRequest` from its required fields `domain`, `name`, `html`; set optional fields with the setters below.
     pub fn new(
         domain: impl Into<String>,
         name: impl Into<String>,
@@ -47,31 +45,38 @@ pub struct WebsiteLoaderUploadResult {
     pub html: Option<::serde_json::Value>,
 }
 
-/// `WebsiteSslUploadRequest`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl WebsiteLoaderUploadResult {
+        /// Creates a `WebsiteLoaderUploadResult` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool) -> Self {
+            Self { ok, data: None, html: None }
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/WebsiteSslUploadRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct WebsiteSslUploadRequest {
-    /// `domain`
+    /// At least 1 characters.
     pub domain: String,
-    /// `name`
+    /// At least 1 characters.
     pub name: String,
-    /// `mode`
     pub mode: WebsiteSslUploadRequestMode,
-    /// `cert`
+    /// At least 1 characters.
     pub cert: String,
     /// PEM private key of the certificate. A secret; it is never returned.
     ///
-    /// Write-only.
+    /// Format: `password`. At least 1 characters. Write-only.
     pub pkey: ::sdk_runtime::Secret,
-    /// `bundle`
+    /// Default: `""`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bundle: Option<String>,
 }
 
 impl WebsiteSslUploadRequest {
-    /// Creates a `WebsiteSslUploadRequest` from its required fields.
+    /// Creates a `WebsiteSslUploadRequest` from its required fields `domain`, `name`, `mode`, `cert`, `pkey`; set optional fields with the setters below.
     pub fn new(
         domain: impl Into<String>,
         name: impl Into<String>,
@@ -95,8 +100,6 @@ impl WebsiteSslUploadRequest {
     }
 }
 
-/// `WebsiteSslUploadRequestMode`
-///
 /// Schema: `#/components/schemas/WebsiteSslUploadRequest/properties/mode`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -128,6 +131,25 @@ pub struct WebsiteSslUploadResult {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl WebsiteSslUploadResult {
+        /// Creates a `WebsiteSslUploadResult` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                ok: None,
+                expected_fingerprint256: None,
+                additional_properties: ::std::default::Default::default(),
+            }
+        }
+    }
+    impl Default for WebsiteSslUploadResult {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 impl crate::Client {
     /// Upload a website loader page
     ///
@@ -146,6 +168,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .service_dns_waf_proxy_config_upload_loader(uuid::Uuid::nil(), cloud_sdk::service_dns_waf::WebsiteLoaderUploadRequest::new("example", "example", "example"))
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn service_dns_waf_proxy_config_upload_loader(
         &self,
         service_id: ::uuid::Uuid,
@@ -178,6 +213,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .service_dns_waf_proxy_config_upload_ssl(uuid::Uuid::nil(), cloud_sdk::service_dns_waf::WebsiteSslUploadRequest::new("example", "example", cloud_sdk::service_dns_waf::WebsiteSslUploadRequestMode::C, "example", cloud_sdk::Secret::from("secret")))
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn service_dns_waf_proxy_config_upload_ssl(
         &self,
         service_id: ::uuid::Uuid,

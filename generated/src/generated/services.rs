@@ -14,6 +14,8 @@ pub struct BillingCycleChangeResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub applied: Option<::serde_json::Value>,
     /// Money.
+    ///
+    /// Format: `decimal`.
     #[serde(rename = "payNow")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pay_now: Option<::rust_decimal::Decimal>,
@@ -22,27 +24,38 @@ pub struct BillingCycleChangeResult {
     pub currency: Option<::serde_json::Value>,
 }
 
-/// `BillingCycleCheckoutRequest`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl BillingCycleChangeResult {
+        /// Creates a `BillingCycleChangeResult` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool) -> Self {
+            Self {
+                ok,
+                applied: None,
+                pay_now: None,
+                currency: None,
+            }
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/BillingCycleCheckoutRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct BillingCycleCheckoutRequest {
-    /// `unit`
+    /// At least 1 characters.
     pub unit: String,
-    /// `count`
+    /// Minimum `1`.
     pub count: u64,
 }
 
 impl BillingCycleCheckoutRequest {
-    /// Creates a `BillingCycleCheckoutRequest` from its required fields.
+    /// Creates a `BillingCycleCheckoutRequest` from its required fields `unit`, `count`; set optional fields with the setters below.
     pub fn new(unit: impl Into<String>, count: u64) -> Self {
         Self { unit: unit.into(), count }
     }
 }
 
-/// `GetServicesGroupBy`
-///
 /// Schema: `#/paths/~1v1~1services/get/parameters/8/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -55,8 +68,6 @@ pub enum GetServicesGroupBy {
 
 ::sdk_runtime::string_enum!(GetServicesGroupBy, Unknown, Type = "type");
 
-/// `GetServicesGroupedStatus`
-///
 /// Schema: `#/paths/~1v1~1services~1grouped/get/parameters/1/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -78,8 +89,6 @@ pub enum GetServicesGroupedStatus {
     Terminated = "terminated", All = "all"
 );
 
-/// `GetServicesStatusesItem`
-///
 /// Schema: `#/paths/~1v1~1services/get/parameters/3/schema/items`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -113,6 +122,24 @@ pub struct ServiceGroupedResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl ServiceGroupedResponse {
+        /// Creates a `ServiceGroupedResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                ok: None,
+                additional_properties: ::std::default::Default::default(),
+            }
+        }
+    }
+    impl Default for ServiceGroupedResponse {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Page model. With `group_by=type` only the current page is grouped; the grouped shape is not shown.
 ///
 /// Schema: `#/components/schemas/ServiceListResponse`.
@@ -121,18 +148,38 @@ pub struct ServiceGroupedResponse {
 pub struct ServiceListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    /// `page`
     pub page: i64,
     /// Kept for compatibility.
     #[serde(rename = "pageSize")]
     pub page_size: i64,
-    /// `total`
     pub total: i64,
-    /// `pages`
     pub pages: i64,
-    /// `items`
     pub items: Vec<::serde_json::Map<String, ::serde_json::Value>>,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl ServiceListResponse {
+        /// Creates a `ServiceListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(
+            ok: bool,
+            page: i64,
+            page_size: i64,
+            total: i64,
+            pages: i64,
+            items: Vec<::serde_json::Map<String, ::serde_json::Value>>,
+        ) -> Self {
+            Self {
+                ok,
+                page,
+                page_size,
+                total,
+                pages,
+                items,
+            }
+        }
+    }
+};
 
 impl ::sdk_runtime::pagination::Paginated for ServiceListResponse {
     type Item = ::serde_json::Map<String, ::serde_json::Value>;
@@ -163,6 +210,21 @@ impl crate::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// use futures::TryStreamExt;
+    /// let items: Vec<_> = client
+    ///     .get_services()
+    ///     .limit(1)
+    ///     .into_stream()
+    ///     .try_collect()
+    ///     .await?;
+    /// println!("{} items", items.len());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get_services(&self) -> builders::GetServices<'_> {
         builders::GetServices {
             client: self,
@@ -192,6 +254,19 @@ impl crate::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .get_services_grouped()
+    ///     .status(cloud_sdk::services::GetServicesGroupedStatus::Active)
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get_services_grouped(&self) -> builders::GetServicesGrouped<'_> {
         builders::GetServicesGrouped {
             client: self,
@@ -219,6 +294,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .service_billing_change_checkout(uuid::Uuid::nil(), cloud_sdk::services::BillingCycleCheckoutRequest::new("example", 1))
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn service_billing_change_checkout(
         &self,
         service_id: ::uuid::Uuid,
@@ -250,6 +338,19 @@ impl crate::Client {
     /// - `409` (`service_not_renewable`, `renewal_invoice_requires_review`, `service_changed_retry`, `idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .service_renewal_checkout(uuid::Uuid::nil(), cloud_sdk::services::BillingCycleCheckoutRequest::new("example", 1))
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn service_renewal_checkout(
         &self,
         service_id: ::uuid::Uuid,
@@ -294,7 +395,7 @@ pub mod builders {
             self.page = Some(value);
             self
         }
-        /// Page size (default not shown).
+        /// Page size (default not shown). Minimum `1`. Maximum `100`.
         ///
         /// Sent as query parameter `limit`.
         pub fn limit(mut self, value: u8) -> Self {
@@ -329,8 +430,6 @@ pub mod builders {
             self.search = Some(value.into());
             self
         }
-        /// Sets `external_id`.
-        ///
         /// Sent as query parameter `external_id`.
         pub fn external_id(mut self, value: impl Into<String>) -> Self {
             self.external_id = Some(value.into());
@@ -426,8 +525,6 @@ pub mod builders {
             self.status = Some(value);
             self
         }
-        /// Sets `type`.
-        ///
         /// Sent as query parameter `type`.
         pub fn type_(mut self, value: impl Into<String>) -> Self {
             self.type_ = Some(value.into());

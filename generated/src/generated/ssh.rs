@@ -11,7 +11,6 @@ pub struct SshKey {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<::serde_json::Value>,
-    /// `name`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Type not shown by the reference.
@@ -28,38 +27,58 @@ pub struct SshKey {
     #[serde(rename = "hasPrivateKey")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub has_private_key: Option<::serde_json::Value>,
-    /// `createdAt`
+    /// Format: `date-time`.
     #[serde(rename = "createdAt")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
-    /// `updatedAt`
+    /// Format: `date-time`.
     #[serde(rename = "updatedAt")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<::chrono::DateTime<::chrono::Utc>>,
 }
 
-/// `SshKeyGenerateRequest`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl SshKey {
+        /// Creates a `SshKey` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                id: None,
+                name: None,
+                algorithm: None,
+                fingerprint: None,
+                is_primary: None,
+                has_private_key: None,
+                created_at: None,
+                updated_at: None,
+            }
+        }
+    }
+    impl Default for SshKey {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/SshKeyGenerateRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct SshKeyGenerateRequest {
-    /// `name`
+    /// 1 to 64 characters.
     pub name: String,
-    /// `passphrase`
-    ///
-    /// Write-only.
+    /// Format: `password`. 8 to 200 characters. Write-only.
     pub passphrase: ::sdk_runtime::Secret,
-    /// `algorithm`
+    /// At least 1 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub algorithm: Option<String>,
-    /// `format`
+    /// At least 1 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
 }
 
 impl SshKeyGenerateRequest {
-    /// Creates a `SshKeyGenerateRequest` from its required fields.
+    /// Creates a `SshKeyGenerateRequest` from its required fields `name`, `passphrase`; set optional fields with the setters below.
     pub fn new(name: impl Into<String>, passphrase: ::sdk_runtime::Secret) -> Self {
         Self {
             name: name.into(),
@@ -97,20 +116,36 @@ pub struct SshKeyGenerateResponse {
     >,
 }
 
-/// `SshKeyImportRequest`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl SshKeyGenerateResponse {
+        /// Creates a `SshKeyGenerateResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                ok: None,
+                additional_properties: ::std::default::Default::default(),
+            }
+        }
+    }
+    impl Default for SshKeyGenerateResponse {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/SshKeyImportRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct SshKeyImportRequest {
-    /// `name`
+    /// 1 to 64 characters.
     pub name: String,
-    /// `public_key`
+    /// 1 to 8192 characters.
     pub public_key: String,
 }
 
 impl SshKeyImportRequest {
-    /// Creates a `SshKeyImportRequest` from its required fields.
+    /// Creates a `SshKeyImportRequest` from its required fields `name`, `public_key`; set optional fields with the setters below.
     pub fn new(name: impl Into<String>, public_key: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -119,17 +154,24 @@ impl SshKeyImportRequest {
     }
 }
 
-/// `SshKeyResponse`
-///
 /// Schema: `#/components/schemas/SshKeyResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct SshKeyResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    /// `key`
     pub key: SshKey,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl SshKeyResponse {
+        /// Creates a `SshKeyResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool, key: SshKey) -> Self {
+            Self { ok, key }
+        }
+    }
+};
 
 impl crate::Client {
     /// Generate an SSH key pair
@@ -148,6 +190,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .ssh_key_generate(cloud_sdk::ssh::SshKeyGenerateRequest::new("example", cloud_sdk::Secret::from("secret")))
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn ssh_key_generate(
         &self,
         body: SshKeyGenerateRequest,
@@ -177,6 +232,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .ssh_key_import(cloud_sdk::ssh::SshKeyImportRequest::new("example", "example"))
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn ssh_key_import(
         &self,
         body: SshKeyImportRequest,

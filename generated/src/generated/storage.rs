@@ -12,18 +12,26 @@ pub struct OkResponse {
     pub ok: bool,
 }
 
-/// `StorageVolumeAttachRequest`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl OkResponse {
+        /// Creates a `OkResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool) -> Self {
+            Self { ok }
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/StorageVolumeAttachRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct StorageVolumeAttachRequest {
-    /// `target_service_id`
+    /// Format: `uuid`.
     pub target_service_id: ::uuid::Uuid,
 }
 
 impl StorageVolumeAttachRequest {
-    /// Creates a `StorageVolumeAttachRequest` from its required fields.
+    /// Creates a `StorageVolumeAttachRequest` from its required field `target_service_id`; set optional fields with the setters below.
     pub fn new(target_service_id: ::uuid::Uuid) -> Self {
         Self { target_service_id }
     }
@@ -47,6 +55,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .storage_volume_attach(uuid::Uuid::nil(), cloud_sdk::storage::StorageVolumeAttachRequest::new(uuid::Uuid::nil()))
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn storage_volume_attach(
         &self,
         service_id: ::uuid::Uuid,
@@ -79,6 +100,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .storage_volume_detach(uuid::Uuid::nil())
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn storage_volume_detach(
         &self,
         service_id: ::uuid::Uuid,

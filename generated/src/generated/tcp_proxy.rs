@@ -16,7 +16,6 @@ pub struct TcpProxy {
     #[serde(rename = "backendIp")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backend_ip: Option<::serde_json::Value>,
-    /// `ports`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<TcpProxyPortPair>>,
     /// Type not shown by the reference.
@@ -30,15 +29,12 @@ pub struct TcpProxy {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub defaults: Option<::serde_json::Value>,
-    /// `allowedSourceCidrs`
     #[serde(rename = "allowedSourceCidrs")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allowed_source_cidrs: Option<Vec<String>>,
-    /// `blockedSourceCidrs`
     #[serde(rename = "blockedSourceCidrs")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub blocked_source_cidrs: Option<Vec<String>>,
-    /// `countryPolicy`
     #[serde(rename = "countryPolicy")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country_policy: Option<TcpProxyPropertiesCountryPolicy>,
@@ -47,27 +43,48 @@ pub struct TcpProxy {
     pub status: Option<::serde_json::Value>,
 }
 
-/// `TcpProxyCountryPolicy`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl TcpProxy {
+        /// Creates a `TcpProxy` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                proxy_ip: None,
+                backend_ip: None,
+                ports: None,
+                included_ports: None,
+                additional_ports: None,
+                defaults: None,
+                allowed_source_cidrs: None,
+                blocked_source_cidrs: None,
+                country_policy: None,
+                status: None,
+            }
+        }
+    }
+    impl Default for TcpProxy {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/TcpProxyCountryPolicy`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct TcpProxyCountryPolicy {
-    /// `mode`
     pub mode: TcpProxyCountryPolicyMode,
-    /// `countries`
+    /// At most 256 items.
     pub countries: Vec<String>,
 }
 
 impl TcpProxyCountryPolicy {
-    /// Creates a `TcpProxyCountryPolicy` from its required fields.
+    /// Creates a `TcpProxyCountryPolicy` from its required fields `mode`, `countries`; set optional fields with the setters below.
     pub fn new(mode: TcpProxyCountryPolicyMode, countries: Vec<String>) -> Self {
         Self { mode, countries }
     }
 }
 
-/// `TcpProxyCountryPolicyMode`
-///
 /// Schema: `#/components/schemas/TcpProxyCountryPolicy/properties/mode`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -93,36 +110,34 @@ pub enum TcpProxyCountryPolicyMode {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct TcpProxyPortMapping {
-    /// `listen`
+    /// Minimum `1`. Maximum `65535`.
     pub listen: u16,
-    /// `backend`
+    /// Minimum `1`. Maximum `65535`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backend: Option<u16>,
-    /// `backend_ip`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backend_ip: Option<String>,
-    /// `proxy_protocol_v2`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proxy_protocol_v2: Option<bool>,
-    /// `max_connections_per_ip`
+    /// Minimum `1`. Maximum `1000000`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_connections_per_ip: Option<u32>,
-    /// `max_new_connections_per_second_per_ip`
+    /// Minimum `1`. Maximum `1000000`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_new_connections_per_second_per_ip: Option<u32>,
-    /// `connection_burst`
+    /// Minimum `0`. Maximum `1000000`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connection_burst: Option<u32>,
-    /// `max_packets_per_second_per_ip`
+    /// Minimum `1`. Maximum `10000000`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_packets_per_second_per_ip: Option<u32>,
-    /// `packet_burst`
+    /// Minimum `0`. Maximum `10000000`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub packet_burst: Option<u32>,
 }
 
 impl TcpProxyPortMapping {
-    /// Creates a `TcpProxyPortMapping` from its required fields.
+    /// Creates a `TcpProxyPortMapping` from its required field `listen`; set optional fields with the setters below.
     pub fn new(listen: u16) -> Self {
         Self {
             listen,
@@ -178,8 +193,6 @@ impl TcpProxyPortMapping {
     }
 }
 
-/// `TcpProxyPortPair`
-///
 /// Schema: `#/components/schemas/TcpProxyPortPair`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -192,8 +205,24 @@ pub struct TcpProxyPortPair {
     pub backend: Option<::serde_json::Value>,
 }
 
-/// `TcpProxyPropertiesCountryPolicy`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl TcpProxyPortPair {
+        /// Creates a `TcpProxyPortPair` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                listen: None,
+                backend: None,
+            }
+        }
+    }
+    impl Default for TcpProxyPortPair {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/TcpProxy/properties/countryPolicy`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -206,8 +235,24 @@ pub struct TcpProxyPropertiesCountryPolicy {
     pub countries: Option<::serde_json::Value>,
 }
 
-/// `TcpProxyResponse`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl TcpProxyPropertiesCountryPolicy {
+        /// Creates a `TcpProxyPropertiesCountryPolicy` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                mode: None,
+                countries: None,
+            }
+        }
+    }
+    impl Default for TcpProxyPropertiesCountryPolicy {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/TcpProxyResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -219,31 +264,39 @@ pub struct TcpProxyResponse {
     pub tcp_proxy: Option<TcpProxy>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl TcpProxyResponse {
+        /// Creates a `TcpProxyResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool, tcp_proxy: Option<TcpProxy>) -> Self {
+            Self { ok, tcp_proxy }
+        }
+    }
+};
+
 /// TCP proxy update body: all optional; supplied arrays replace the complete existing arrays; omitted fields stay unchanged. IPv4 only.
 ///
 /// Schema: `#/components/schemas/TcpProxyUpdateRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct TcpProxyUpdateRequest {
-    /// `backend_ip`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backend_ip: Option<String>,
-    /// `ports`
+    /// 1 to 512 items.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<TcpProxyUpdateRequestPortsItem>>,
-    /// `allowed_source_cidrs`
+    /// At most 256 items.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allowed_source_cidrs: Option<Vec<String>>,
-    /// `blocked_source_cidrs`
+    /// At most 256 items.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub blocked_source_cidrs: Option<Vec<String>>,
-    /// `country_policy`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country_policy: Option<TcpProxyCountryPolicy>,
 }
 
 impl TcpProxyUpdateRequest {
-    /// Creates a `TcpProxyUpdateRequest` from its required fields.
+    /// Creates a `TcpProxyUpdateRequest` with no field set; set the ones you need with the setters below.
     pub fn new() -> Self {
         Self {
             backend_ip: None,
@@ -286,8 +339,6 @@ impl Default for TcpProxyUpdateRequest {
     }
 }
 
-/// `TcpProxyUpdateRequestPortsItem`
-///
 /// Schema: `#/components/schemas/TcpProxyUpdateRequest/properties/ports/items`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(untagged)]
@@ -320,6 +371,19 @@ impl crate::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .get_tcp_proxy(uuid::Uuid::nil())
+    ///     .client_request_id("example-1")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get_tcp_proxy(&self, service_id: ::uuid::Uuid) -> builders::GetTcpProxy<'_> {
         builders::GetTcpProxy {
             client: self,
@@ -348,6 +412,19 @@ impl crate::Client {
     /// - `429` (`rate_limited`)
     /// - `502` (`country_policy_sync_incomplete`, `proxy_policy_unavailable`, `proxy_policy_response_invalid`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .tcp_proxy_update(uuid::Uuid::nil(), cloud_sdk::tcp_proxy::TcpProxyUpdateRequest::new())
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn tcp_proxy_update(
         &self,
         service_id: ::uuid::Uuid,

@@ -8,9 +8,7 @@
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct ErrorEnvelope {
-    /// `ok`
     pub ok: bool,
-    /// `error`
     pub error: ErrorObject,
     /// Legacy flat copy of `error.code`. New clients read the nested `error`.
     #[deprecated]
@@ -38,6 +36,25 @@ pub struct ErrorEnvelope {
     pub status: Option<::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl ErrorEnvelope {
+        /// Creates a `ErrorEnvelope` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool, error: ErrorObject) -> Self {
+            Self {
+                ok,
+                error,
+                code: None,
+                message: None,
+                request_id: None,
+                field_errors: None,
+                details: None,
+                status: None,
+            }
+        }
+    }
+};
+
 /// Nested error object of the error envelope (part 7).
 ///
 /// Schema: `#/components/schemas/ErrorObject`.
@@ -49,12 +66,29 @@ pub struct ErrorObject {
     /// Human-readable message; generic server failures carry no internal detail.
     pub message: String,
     /// Equals the `x-request-id` response header.
+    ///
+    /// Format: `uuid`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<::uuid::Uuid>,
     /// Per-field validation errors. Structure of the entries: not shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field_errors: Option<::serde_json::Value>,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl ErrorObject {
+        /// Creates a `ErrorObject` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+            Self {
+                code: code.into(),
+                message: message.into(),
+                request_id: None,
+                field_errors: None,
+            }
+        }
+    }
+};
 
 /// Legacy asynchronous write shape (default when `x-svc-response-format` is omitted). Carries `actionId`; when the operation adapter is active also `operation_id`, `operation_url` and `links`. A cached retry keeps its initial format; accept either `operation.id` or `operation_id`.
 ///
@@ -72,15 +106,33 @@ pub struct LegacyWriteResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operation_id: Option<String>,
     /// Relative URL of the form `/v1/operations/{operationId}`.
+    ///
+    /// Format: `uri-reference`. Pattern: `^/v1/operations/[^/]+$`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operation_url: Option<String>,
-    /// `links`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<OperationLinks>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl LegacyWriteResponse {
+        /// Creates a `LegacyWriteResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(action_id: ::serde_json::Value) -> Self {
+            Self {
+                ok: None,
+                action_id,
+                operation_id: None,
+                operation_url: None,
+                links: None,
+                additional_properties: ::std::default::Default::default(),
+            }
+        }
+    }
+};
 
 /// Success body not shown by the reference.
 ///
@@ -95,6 +147,24 @@ pub struct NotShownResponse {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl NotShownResponse {
+        /// Creates a `NotShownResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                ok: None,
+                additional_properties: ::std::default::Default::default(),
+            }
+        }
+    }
+    impl Default for NotShownResponse {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
 
 /// Operation receipt (reference 2.2). Failed operations expose a safe code and message, never raw provider errors.
 ///
@@ -116,16 +186,33 @@ pub struct Operation {
     /// Optional and nullable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stage: Option<String>,
-    /// `result`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<OperationResult>,
-    /// `links`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<OperationLinks>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl Operation {
+        /// Creates a `Operation` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(id: impl Into<String>, status: OperationStatus, done: bool) -> Self {
+            Self {
+                id: id.into(),
+                status,
+                done,
+                progress: None,
+                stage: None,
+                result: None,
+                links: None,
+                additional_properties: ::std::default::Default::default(),
+            }
+        }
+    }
+};
 
 /// Canonical operation envelope, returned by operation lookup and, when `x-svc-response-format: operation` is sent, by supported writes.
 ///
@@ -135,9 +222,18 @@ pub struct Operation {
 pub struct OperationEnvelope {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    /// `operation`
     pub operation: Operation,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl OperationEnvelope {
+        /// Creates a `OperationEnvelope` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new(ok: bool, operation: Operation) -> Self {
+            Self { ok, operation }
+        }
+    }
+};
 
 /// Relative customer API URLs; each member is included when that identity is known.
 ///
@@ -146,18 +242,46 @@ pub struct OperationEnvelope {
 #[non_exhaustive]
 pub struct OperationLinks {
     /// Relative customer API URL of the operation.
+    ///
+    /// Format: `uri-reference`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operation: Option<String>,
     /// Relative customer API URL of the service.
+    ///
+    /// Format: `uri-reference`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service: Option<String>,
     /// Relative customer API URL of the invoice.
+    ///
+    /// Format: `uri-reference`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invoice: Option<String>,
     /// Relative customer API URL of the order.
+    ///
+    /// Format: `uri-reference`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order: Option<String>,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl OperationLinks {
+        /// Creates a `OperationLinks` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                operation: None,
+                service: None,
+                invoice: None,
+                order: None,
+            }
+        }
+    }
+    impl Default for OperationLinks {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
 
 /// Success body of a write with `x-operation-envelope`: the canonical operation envelope (when `x-svc-response-format: operation` was sent) or the legacy write shape.
 ///
@@ -189,7 +313,6 @@ impl From<LegacyWriteResponse> for OperationOrLegacyWriteResponse {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct OperationResult {
-    /// `service_ids`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_ids: Option<Vec<::uuid::Uuid>>,
     /// Type not shown by the reference. Recorded order identity.
@@ -198,7 +321,7 @@ pub struct OperationResult {
     /// Type not shown by the reference. Recorded invoice identity.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invoice_id: Option<::serde_json::Value>,
-    /// `service_id`
+    /// Format: `uuid`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_id: Option<::uuid::Uuid>,
     /// Type not shown by the reference.
@@ -208,6 +331,28 @@ pub struct OperationResult {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl OperationResult {
+        /// Creates a `OperationResult` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                service_ids: None,
+                order_id: None,
+                invoice_id: None,
+                service_id: None,
+                power_state: None,
+                additional_properties: ::std::default::Default::default(),
+            }
+        }
+    }
+    impl Default for OperationResult {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
 
 /// pending/running: accepted, not completed. unknown: outcome needs reconciliation; never assume failure and never submit a new write. succeeded: recorded completion; only this state exposes a result. failed/cancelled: recorded terminal outcome; inspect billing separately. The first terminal receipt is immutable. Transitions between states: not shown.
 ///
@@ -242,7 +387,6 @@ pub enum OperationStatus {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct OsImage {
-    /// `id`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Type not shown by the reference.
@@ -268,6 +412,30 @@ pub struct OsImage {
     pub compatibility_verified: Option<::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl OsImage {
+        /// Creates a `OsImage` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                id: None,
+                name: None,
+                family: None,
+                version: None,
+                arch: None,
+                is_default: None,
+                region: None,
+                compatibility_verified: None,
+            }
+        }
+    }
+    impl Default for OsImage {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Response of the OS image listing (query `region`, `product_id`, `variant_id`); its path is not shown, so no operation uses this schema.
 ///
 /// Schema: `#/components/schemas/OsImageListResponse`.
@@ -277,11 +445,8 @@ pub struct OsImageListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
-    /// `items`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<Vec<OsImage>>,
-    /// `next_offset`
-    ///
     /// Optional and nullable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_offset: Option<i64>,
@@ -290,19 +455,55 @@ pub struct OsImageListResponse {
     pub compatibility_verified: Option<::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl OsImageListResponse {
+        /// Creates a `OsImageListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                ok: None,
+                items: None,
+                next_offset: None,
+                compatibility_verified: None,
+            }
+        }
+    }
+    impl Default for OsImageListResponse {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Product purchase policies describe `draft_order` and `atomic_deploy` separately. `requirements.atomic_deploy` lists canonical input names, required flags, types and discovery sources; `requiredFields` and `conditionalRequiredFields` remain the draft order's legacy userConfig requirements.
 ///
 /// Schema: `#/components/schemas/ProductPurchasePolicies`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct ProductPurchasePolicies {
-    /// `draft_order`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub draft_order: Option<PurchasePolicy>,
-    /// `atomic_deploy`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub atomic_deploy: Option<PurchasePolicy>,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl ProductPurchasePolicies {
+        /// Creates a `ProductPurchasePolicies` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                draft_order: None,
+                atomic_deploy: None,
+            }
+        }
+    }
+    impl Default for ProductPurchasePolicies {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
 
 /// One product purchase policy (reference 2.4).
 ///
@@ -324,6 +525,26 @@ pub struct PurchasePolicy {
     pub permitted: Option<::serde_json::Value>,
 }
 
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl PurchasePolicy {
+        /// Creates a `PurchasePolicy` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                implemented: None,
+                enabled: None,
+                eligible: None,
+                permitted: None,
+            }
+        }
+    }
+    impl Default for PurchasePolicy {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Quote (reference 2.4), returned by the read-only quote endpoint whose path and request are not shown; no operation of this document returns it.
 ///
 /// Schema: `#/components/schemas/Quote`.
@@ -331,6 +552,8 @@ pub struct PurchasePolicy {
 #[non_exhaustive]
 pub struct Quote {
     /// Quote total.
+    ///
+    /// Format: `decimal`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total: Option<::rust_decimal::Decimal>,
     /// Type not shown by the reference.
@@ -339,7 +562,6 @@ pub struct Quote {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<::serde_json::Value>,
-    /// `currency`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
     /// False means no price lock. A quote does not reserve stock or lock a price.
@@ -352,15 +574,39 @@ pub struct Quote {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pricing_revision: Option<::serde_json::Value>,
     /// Equals the final tax, setup and add-on inclusive total, in `quote.currency`.
+    ///
+    /// Format: `decimal`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recommended_max_total: Option<::rust_decimal::Decimal>,
-    /// `links`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<QuoteLinks>,
 }
 
-/// `QuoteLinks`
-///
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl Quote {
+        /// Creates a `Quote` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self {
+                total: None,
+                breakdown: None,
+                items: None,
+                currency: None,
+                guaranteed: None,
+                id: None,
+                pricing_revision: None,
+                recommended_max_total: None,
+                links: None,
+            }
+        }
+    }
+    impl Default for Quote {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
+
 /// Schema: `#/components/schemas/Quote/properties/links`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -369,6 +615,21 @@ pub struct QuoteLinks {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deploy: Option<::serde_json::Value>,
 }
+
+#[cfg(feature = "test-util")]
+const _: () = {
+    impl QuoteLinks {
+        /// Creates a `QuoteLinks` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
+        pub fn new() -> Self {
+            Self { deploy: None }
+        }
+    }
+    impl Default for QuoteLinks {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+};
 
 impl OperationEnvelope {
     /// The id to wait on: the first of `/operation/id`, `/operation_id` that the receipt carries.

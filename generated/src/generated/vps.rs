@@ -8,18 +8,15 @@
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct VpsBackupRestoreRequest {
-    /// `auto_start`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto_start: Option<bool>,
-    /// `file`
-    ///
-    /// Optional and nullable.
+    /// 1 to 255 characters. Optional and nullable.
     #[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]
     pub file: ::sdk_runtime::Nullable<String>,
 }
 
 impl VpsBackupRestoreRequest {
-    /// Creates a `VpsBackupRestoreRequest` from its required fields.
+    /// Creates a `VpsBackupRestoreRequest` with no field set; set the ones you need with the setters below.
     pub fn new() -> Self {
         Self {
             auto_start: None,
@@ -70,6 +67,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .post_vps_by_service_id_reboot(uuid::Uuid::nil())
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn post_vps_by_service_id_reboot(
         &self,
         service_id: ::uuid::Uuid,
@@ -101,6 +111,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .vps_backup_restore(uuid::Uuid::nil())
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn vps_backup_restore(
         &self,
         service_id: ::uuid::Uuid,
@@ -133,6 +156,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .vps_backup_run(uuid::Uuid::nil())
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn vps_backup_run(
         &self,
         service_id: ::uuid::Uuid,
@@ -164,6 +200,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .vps_firewall_policy_apply(uuid::Uuid::nil())
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn vps_firewall_policy_apply(
         &self,
         service_id: ::uuid::Uuid,
@@ -196,6 +245,19 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
+    ///
+    /// ```no_run
+    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
+    /// use cloud_sdk::prelude::*;
+    /// let response = client
+    ///     .vps_snapshot_rollback(uuid::Uuid::nil(), "example")
+    ///     .idempotency_key("example-key-0001")
+    ///     .send()
+    ///     .await?;
+    /// println!("{:?}", response.body());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn vps_snapshot_rollback(
         &self,
         service_id: ::uuid::Uuid,

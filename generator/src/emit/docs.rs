@@ -3,6 +3,53 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+/// What a value's constraints say, in words (`Format: uuid. 1 to 64 characters. Pattern: …`);
+/// `None` when there are none.
+pub fn constraints_doc(c: &crate::ir::Constraints) -> Option<String> {
+    let code = |v: &str| format!("`{}`", v.replace('`', "'"));
+    let json = |v: &serde_json::Value| code(&v.to_string());
+    let range = |min: Option<String>, max: Option<String>, unit: &str| match (min, max) {
+        (Some(a), Some(b)) if a == b => Some(format!("Exactly {a} {unit}.")),
+        (Some(a), Some(b)) => Some(format!("{a} to {b} {unit}.")),
+        (Some(a), None) => Some(format!("At least {a} {unit}.")),
+        (None, Some(b)) => Some(format!("At most {b} {unit}.")),
+        (None, None) => None,
+    };
+    let parts: Vec<String> = [
+        c.format.as_deref().map(|f| format!("Format: {}.", code(f))),
+        range(
+            c.min_length.map(|v| v.to_string()),
+            c.max_length.map(|v| v.to_string()),
+            "characters",
+        ),
+        range(
+            c.min_items.map(|v| v.to_string()),
+            c.max_items.map(|v| v.to_string()),
+            "items",
+        ),
+        c.unique_items.then(|| "Items are unique.".to_owned()),
+        c.minimum.as_ref().map(|v| format!("Minimum {}.", json(v))),
+        c.exclusive_minimum
+            .as_ref()
+            .map(|v| format!("Greater than {}.", json(v))),
+        c.maximum.as_ref().map(|v| format!("Maximum {}.", json(v))),
+        c.exclusive_maximum
+            .as_ref()
+            .map(|v| format!("Less than {}.", json(v))),
+        c.multiple_of
+            .as_ref()
+            .map(|v| format!("A multiple of {}.", json(v))),
+        c.pattern
+            .as_deref()
+            .map(|p| format!("Pattern: {}.", code(p))),
+        c.default.as_ref().map(|v| format!("Default: {}.", json(v))),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    (!parts.is_empty()).then(|| parts.join(" "))
+}
+
 /// `#[doc = "..."]` attributes, one per line of `text` (which is sanitized first).
 pub fn doc_attrs(text: &str) -> TokenStream {
     lines_attrs(&sanitize(text))

@@ -5,12 +5,14 @@
 
 mod conventions;
 pub mod docs;
+mod examples;
 mod files;
+mod manifest;
 mod operations;
 mod pagination;
 mod types;
 
-pub use files::{Layout, Options};
+pub use files::{Layout, ManifestExtras, Options};
 
 use crate::error::{Error, Result};
 use crate::ir::{Api, Pagination, Success, TypeDef, TypeKind, TypeRef};
@@ -40,6 +42,8 @@ pub struct Ctx<'a> {
     pub current: String,
     /// Emitting into the `builders` module inside `current` (one level deeper).
     pub nested: bool,
+    /// The generated crate's name as a path (`cloud_sdk`), for doc examples.
+    crate_ident: String,
 }
 
 impl<'a> Ctx<'a> {
@@ -56,7 +60,26 @@ impl<'a> Ctx<'a> {
             pagination,
             current: current.to_owned(),
             nested: false,
+            crate_ident: "sdk".to_owned(),
         }
+    }
+
+    /// The same context, for the crate called `crate_name`.
+    pub fn in_crate(self, crate_name: &str) -> Self {
+        Ctx {
+            crate_ident: crate_name.replace('-', "_"),
+            ..self
+        }
+    }
+
+    /// The generated crate's name as a path.
+    pub fn crate_ident(&self) -> &str {
+        &self.crate_ident
+    }
+
+    /// The named type `name`, if defined.
+    pub fn def(&self, name: &str) -> Option<&'a TypeDef> {
+        self.defs.get(name).copied()
     }
 
     /// A context for emitting into the `builders` module of `current`.

@@ -102,7 +102,12 @@ pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
     } else {
         quote!(let mut request = ::sdk_runtime::Request::new(&SPEC);)
     };
-    let method_doc = lines_attrs(&operation_doc(op));
+    let mut method_doc = operation_doc(op);
+    if let Some(example) = super::examples::operation_example(cx, op) {
+        method_doc.push_str("\n\n");
+        method_doc.push_str(&example);
+    }
+    let method_doc = lines_attrs(&method_doc);
     let builder_doc = lines_attrs(&format!(
         "Request builder for `{} {}` (`{}`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).",
         method_upper(op.method),
@@ -347,18 +352,23 @@ fn param_send(cx: &Ctx<'_>, p: &Param) -> TokenStream {
 }
 
 fn param_doc(p: &Param) -> TokenStream {
-    let mut doc = p
-        .doc
-        .as_deref()
-        .map(sanitize)
-        .unwrap_or_else(|| format!("Sets `{}`.", p.name));
+    let mut doc = p.doc.as_deref().map(sanitize).unwrap_or_default();
+    if let Some(c) = super::docs::constraints_doc(&p.constraints) {
+        if !doc.is_empty() {
+            doc.push(' ');
+        }
+        doc.push_str(&c);
+    }
     let how = match p.list_style {
         Some(ListStyle::Comma) => " (one comma-separated list)",
         Some(ListStyle::Repeated) => " (repeated once per item)",
         None => "",
     };
+    if !doc.is_empty() {
+        doc.push_str("\n\n");
+    }
     doc.push_str(&format!(
-        "\n\nSent as {} parameter `{}`{how}.",
+        "Sent as {} parameter `{}`{how}.",
         loc(p.location),
         p.name.replace('`', "'")
     ));

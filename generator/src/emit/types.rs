@@ -13,12 +13,11 @@ use quote::{format_ident, quote};
 pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
     let name = format_ident!("{}", def.name);
     let def_name = def.name.as_str();
-    let mut doc = def
-        .doc
-        .clone()
-        .map(|d| super::docs::sanitize(&d))
-        .unwrap_or_else(|| format!("`{}`", def.name));
-    doc.push_str(&format!("\n\nSchema: `{}`.", def.pointer));
+    let schema = format!("Schema: `{}`.", def.pointer);
+    let doc = match def.doc.as_deref().map(super::docs::sanitize) {
+        Some(d) if !d.is_empty() => format!("{d}\n\n{schema}"),
+        _ => schema,
+    };
     let doc = lines_attrs(&doc);
     let deprecated = def.deprecated.then(|| quote!(#[deprecated]));
     let body = match &def.kind {
@@ -103,13 +102,17 @@ fn field_ty(cx: &Ctx<'_>, def: &TypeDef, f: &Field) -> (TokenStream, TokenStream
     }
 }
 
+/// The spec's description of a field, then what its constraints and flags say; nothing at all
+/// rather than an echo of the name.
 fn field_doc(f: &Field) -> String {
     let mut doc = f
         .doc
         .clone()
         .map(|d| super::docs::sanitize(&d))
-        .unwrap_or_else(|| format!("`{}`", f.name));
-    let mut notes = Vec::new();
+        .unwrap_or_default();
+    let mut notes: Vec<String> = super::docs::constraints_doc(&f.constraints)
+        .into_iter()
+        .collect();
     if let Some(c) = &f.const_value {
         notes.push(format!("Always `{}`.", c.replace('`', "'")));
     }
@@ -123,7 +126,9 @@ fn field_doc(f: &Field) -> String {
         notes.push("Optional and nullable.".to_owned());
     }
     if !notes.is_empty() {
-        doc.push_str("\n\n");
+        if !doc.is_empty() {
+            doc.push_str("\n\n");
+        }
         doc.push_str(&notes.join(" "));
     }
     doc
@@ -183,9 +188,21 @@ fn struct_def(
         }
     });
     let group_enums = exclusive.iter().map(|g| group_enum(cx, &def.name, g));
-    let ctor = def
-        .request
-        .then(|| constructor(cx, def, name, fields, exclusive, additional));
+    // Request types are built by users (constructor and setters); response types only in their
+    // tests (`test-util`: the constructor; the public fields are then assigned directly).
+    let ctor = constructor(cx, def, name, fields, exclusive, additional);
+    let ctor = if def.request {
+        quote! {
+            #ctor
+        }
+    } else {
+        quote! {
+            #[cfg(feature = "test-util")]
+            const _: () = {
+                #ctor
+            };
+        }
+    };
     quote! {
         #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
         #[non_exhaustive]
@@ -208,7 +225,8 @@ fn additional_ty(cx: &Ctx<'_>, a: &AdditionalProperties) -> TokenStream {
     }
 }
 
-/// `new(required...)` plus one setter per optional field; a missing required field does not compile.
+/// `new(required...)` plus, for request types, one setter per optional field; a missing required
+/// field does not compile.
 fn constructor(
     cx: &Ctx<'_>,
     def: &TypeDef,
@@ -264,7 +282,7 @@ fn constructor(
         let inner = cx.ty(&f.ty);
         let wrap = |v: TokenStream| if f.boxed { quote!(Box::new(#v)) } else { v };
         let doc = lines_attrs(&format!("Sets `{}`.", f.name.replace('`', "'")));
-        if f.nullable {
+        if f.nullable && def.request {
             inits.push(quote!(#ident: ::sdk_runtime::Nullable::Absent));
             let assign = if f.boxed {
                 quote! {
@@ -334,10 +352,44 @@ fn constructor(
             }
         }
     });
-    let new_doc = lines_attrs(&format!(
-        "Creates a `{}` from its required fields.",
-        def.name
-    ));
+    if !def.request {
+        // A response type, built in tests: its fields are public, so no setters are needed.
+        let doc = lines_attrs(&format!(
+            "Creates a `{}` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.",
+            def.name
+        ));
+        return quote! {
+            impl #name {
+                #doc
+                pub fn new(#(#args),*) -> Self {
+                    Self { #(#inits,)* }
+                }
+            }
+            #default_impl
+        };
+    }
+    let required: Vec<String> = fields
+        .iter()
+        .filter(|f| f.required && f.const_value.is_none())
+        .map(|f| format!("`{}`", f.name.replace('`', "'")))
+        .collect();
+    let new_doc = lines_attrs(&if required.is_empty() {
+        format!(
+            "Creates a `{}` with no field set; set the ones you need with the setters below.",
+            def.name
+        )
+    } else {
+        format!(
+            "Creates a `{}` from its required {} {}; set optional fields with the setters below.",
+            def.name,
+            if required.len() == 1 {
+                "field"
+            } else {
+                "fields"
+            },
+            required.join(", ")
+        )
+    });
     quote! {
         impl #name {
             #new_doc
