@@ -282,6 +282,7 @@ fn report(
 #[test]
 fn realspecs_generate() {
     let mut failures = Vec::new();
+    let mut reports = Vec::new();
     for document in listed_documents() {
         let text = read_document(&document);
         let facts = facts(&document, &text);
@@ -305,12 +306,12 @@ fn realspecs_generate() {
             }
             _ => {}
         }
-        insta::assert_snapshot!(
-            format!("generate__{document}"),
-            report(&document, &facts, &generated)
-        );
+        reports.push((document.clone(), report(&document, &facts, &generated)));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    for (document, report) in reports {
+        insta::assert_snapshot!(format!("generate__{document}"), report);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -461,6 +462,6 @@ fn realspecs_cargo_check() {
             }
         });
     }
-    insta::assert_snapshot!("cargo_check", table.join("\n"));
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    insta::assert_snapshot!("cargo_check", table.join("\n"));
 }
