@@ -165,6 +165,31 @@ fn integers_beyond_64_bits_are_kept_in_yaml_and_json() {
 }
 
 #[test]
+fn duplicate_yaml_keys_name_the_line() {
+    let doc = format!(
+        "{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    A: {{type: string}}\n    A: {{type: integer}}\n"
+    );
+    assert_mentions(
+        &doc,
+        &[
+            "input.yaml",
+            "components.schemas",
+            "duplicate key `A`",
+            "line 6",
+        ],
+    );
+}
+
+#[test]
+fn yaml_tags_and_scalar_keys_are_read() {
+    let doc = format!(
+        "{HEAD}paths:\n  /a:\n    get:\n      operationId: getA\n      description: !note tagged\n      responses:\n        200: {{description: ok}}\n"
+    );
+    let api = generate_owned(doc, "input.yaml").expect("generates");
+    assert_eq!(api["operations"][0]["description"], "tagged");
+}
+
+#[test]
 fn invalid_utf8_names_line_and_column() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
     let path = dir.join("invalid-utf8.yaml");
