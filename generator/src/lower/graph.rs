@@ -127,11 +127,15 @@ fn reach(edges: &BTreeMap<String, Vec<String>>, roots: Vec<String>) -> BTreeSet<
     seen
 }
 
-/// Boxes every direct reference that leads back to the type holding it.
+/// Boxes every direct reference that leads back to the type holding it: a reference from `a`
+/// to `b` leads back exactly when both are in one strongly connected component.
 fn box_recursive(types: &mut [TypeDef]) {
     let direct = edges(types, false);
+    let component = components(&direct);
     let cyclic = |from: &str, to: &TypeRef| match to {
-        TypeRef::Named(n) => reach(&direct, vec![n.clone()]).contains(from),
+        TypeRef::Named(n) => component
+            .get(from)
+            .is_some_and(|c| component.get(n.as_str()) == Some(c)),
         _ => false,
     };
     for def in types.iter_mut() {
@@ -155,6 +159,66 @@ fn box_recursive(types: &mut [TypeDef]) {
             TypeKind::Alias { .. } | TypeKind::Enum { .. } => {}
         }
     }
+}
+
+/// The strongly connected component of every node (Tarjan's algorithm, iterative so that long
+/// chains cannot exhaust the stack); nodes with the same number are mutually reachable.
+fn components(edges: &BTreeMap<String, Vec<String>>) -> BTreeMap<&str, usize> {
+    let names: Vec<&str> = edges.keys().map(String::as_str).collect();
+    let index_of: BTreeMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+    let successors: Vec<Vec<usize>> = edges
+        .values()
+        .map(|next| {
+            next.iter()
+                .filter_map(|n| index_of.get(n.as_str()).copied())
+                .collect()
+        })
+        .collect();
+    let mut order = vec![usize::MAX; names.len()];
+    let mut low = vec![0; names.len()];
+    let mut on_stack = vec![false; names.len()];
+    let mut component = vec![usize::MAX; names.len()];
+    let (mut stack, mut counter, mut components) = (Vec::new(), 0, 0);
+    for root in 0..names.len() {
+        if order[root] != usize::MAX {
+            continue;
+        }
+        // (node, index of the next successor to visit)
+        let mut work = vec![(root, 0)];
+        while let Some(&mut (node, ref mut next)) = work.last_mut() {
+            if *next == 0 {
+                order[node] = counter;
+                low[node] = counter;
+                counter += 1;
+                stack.push(node);
+                on_stack[node] = true;
+            }
+            if let Some(&succ) = successors[node].get(*next) {
+                *next += 1;
+                if order[succ] == usize::MAX {
+                    work.push((succ, 0));
+                } else if on_stack[succ] {
+                    low[node] = low[node].min(order[succ]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[node]);
+            }
+            if low[node] == order[node] {
+                while let Some(member) = stack.pop() {
+                    on_stack[member] = false;
+                    component[member] = components;
+                    if member == node {
+                        break;
+                    }
+                }
+                components += 1;
+            }
+        }
+    }
+    names.into_iter().zip(component).collect()
 }
 
 /// Type aliases cannot be recursive in Rust: an alias reaching itself through aliases only

@@ -10,6 +10,12 @@ use crate::naming::{self, Namespace};
 use crate::read::Node;
 use serde_json::Value;
 
+/// How deep schemas may nest (inline and through local `$ref`s) before lowering refuses them.
+const MAX_DEPTH: usize = 128;
+
+/// How deep `allOf` parts may nest (through `$ref`s too).
+const MAX_ALL_OF_DEPTH: usize = 32;
+
 /// A lowered schema use: the type and whether `null` is allowed.
 #[derive(Debug, Clone)]
 pub(super) struct Shape {
@@ -36,21 +42,32 @@ enum Plan<'a> {
 impl<'a> Lowerer<'a> {
     /// Lowers the schema at `node`; inline composite schemas become named types called `hint`.
     pub(super) fn lower_schema(&mut self, node: &Node<'a>, hint: &str) -> Result<Shape> {
+        self.schema_at(node, hint, 0)
+    }
+
+    /// [`Self::lower_schema`] for a schema nested `depth` levels below the one lowering began at.
+    fn schema_at(&mut self, node: &Node<'a>, hint: &str, depth: usize) -> Result<Shape> {
+        if depth > MAX_DEPTH {
+            return Err(node.error(format!(
+                "unsupported construct: schema nested deeper than {MAX_DEPTH} levels"
+            )));
+        }
+        let depth = depth + 1;
         let plan = self.plan(node)?;
         let nullable = self.nullable(node);
         let ty = match plan {
-            Plan::Ref(target) => return self.lower_ref(node, target, hint),
+            Plan::Ref(target) => return self.lower_ref(node, target, hint, depth),
             Plan::Single(inner) => {
-                let shape = self.lower_schema(&inner, hint)?;
+                let shape = self.schema_at(&inner, hint, depth)?;
                 return Ok(Shape {
                     ty: shape.ty,
                     nullable: nullable || shape.nullable,
                 });
             }
-            Plan::Scalar => self.scalar(node, hint)?,
+            Plan::Scalar => self.scalar(node, hint, depth)?,
             Plan::StringEnum(_) | Plan::Union(_) | Plan::Struct => {
                 let name = self.inline_type_name(hint, &node.pointer);
-                self.define_named(name.clone(), node)?;
+                self.define_at(name.clone(), node, depth)?;
                 TypeRef::Named(name)
             }
         };
@@ -72,7 +89,13 @@ impl<'a> Lowerer<'a> {
         self.type_names.claim(naming::camel(&place))
     }
 
-    fn lower_ref(&mut self, node: &Node<'a>, target: &str, hint: &str) -> Result<Shape> {
+    fn lower_ref(
+        &mut self,
+        node: &Node<'a>,
+        target: &str,
+        hint: &str,
+        depth: usize,
+    ) -> Result<Shape> {
         if let Some(name) = self.components.get(target).cloned() {
             let nullable = self.nullable(node)
                 || node
@@ -91,7 +114,7 @@ impl<'a> Lowerer<'a> {
             )));
         }
         self.visiting.push(resolved.pointer.clone());
-        let shape = self.lower_schema(&resolved, hint);
+        let shape = self.schema_at(&resolved, hint, depth);
         self.visiting.pop();
         let mut shape = shape?;
         shape.nullable |= self.nullable(node);
@@ -100,12 +123,17 @@ impl<'a> Lowerer<'a> {
 
     /// Defines a named type `name` for the schema at `node`.
     pub(super) fn define_named(&mut self, name: String, node: &Node<'a>) -> Result<()> {
+        self.define_at(name, node, 0)
+    }
+
+    /// [`Self::define_named`] for a schema nested `depth` levels deep.
+    fn define_at(&mut self, name: String, node: &Node<'a>, depth: usize) -> Result<()> {
         let kind = match self.plan(node)? {
             Plan::StringEnum(values) => enum_kind(&values),
-            Plan::Union(members) => self.union_kind(node, &name, &members)?,
-            Plan::Struct => self.struct_kind(node, &name)?,
+            Plan::Union(members) => self.union_kind(node, &name, &members, depth)?,
+            Plan::Struct => self.struct_kind(node, &name, depth)?,
             Plan::Ref(_) | Plan::Single(_) | Plan::Scalar => TypeKind::Alias {
-                target: self.lower_schema(node, &format!("{name}Inner"))?.ty,
+                target: self.schema_at(node, &format!("{name}Inner"), depth)?.ty,
             },
         };
         self.defs.push(TypeDef {
@@ -232,7 +260,7 @@ impl<'a> Lowerer<'a> {
             })
     }
 
-    fn scalar(&mut self, node: &Node<'a>, hint: &str) -> Result<TypeRef> {
+    fn scalar(&mut self, node: &Node<'a>, hint: &str, depth: usize) -> Result<TypeRef> {
         if node.value.is_boolean() {
             return Ok(TypeRef::Json);
         }
@@ -255,14 +283,14 @@ impl<'a> Lowerer<'a> {
             Some("integer") => TypeRef::Int(int_type(node)),
             Some("number") => TypeRef::Float,
             Some("boolean") => TypeRef::Bool,
-            Some("array") => self.array(node, hint)?,
-            Some("object") => self.map(node, hint)?,
+            Some("array") => self.array(node, hint, depth)?,
+            Some("object") => self.map(node, hint, depth)?,
             Some("null") => TypeRef::Json,
             Some(other) => {
                 return Err(node.error(format!("unsupported construct: `type: {other}`")));
             }
-            None if node.get("items").is_some() => self.array(node, hint)?,
-            None if node.get("additionalProperties").is_some() => self.map(node, hint)?,
+            None if node.get("items").is_some() => self.array(node, hint, depth)?,
+            None if node.get("additionalProperties").is_some() => self.map(node, hint, depth)?,
             None if matches!(node.value.get("const"), Some(Value::String(_))) => TypeRef::String,
             // A typeless secret (any JSON value): held redacted, as its text.
             None if format == "password" => TypeRef::Secret,
@@ -270,18 +298,18 @@ impl<'a> Lowerer<'a> {
         })
     }
 
-    fn array(&mut self, node: &Node<'a>, hint: &str) -> Result<TypeRef> {
+    fn array(&mut self, node: &Node<'a>, hint: &str, depth: usize) -> Result<TypeRef> {
         let item = match node.get("items") {
-            Some(items) => self.lower_schema(&items, &format!("{hint}Item"))?.ty,
+            Some(items) => self.schema_at(&items, &format!("{hint}Item"), depth)?.ty,
             None => TypeRef::Json,
         };
         Ok(TypeRef::Array(Box::new(item)))
     }
 
-    fn map(&mut self, node: &Node<'a>, hint: &str) -> Result<TypeRef> {
+    fn map(&mut self, node: &Node<'a>, hint: &str, depth: usize) -> Result<TypeRef> {
         match node.get("additionalProperties") {
             Some(ap) if ap.value.as_object().is_some_and(|o| !o.is_empty()) => {
-                let value = self.lower_schema(&ap, &format!("{hint}Value"))?;
+                let value = self.schema_at(&ap, &format!("{hint}Value"), depth)?;
                 let ty = if value.nullable && value.ty != TypeRef::Json {
                     TypeRef::Json
                 } else {
@@ -293,15 +321,15 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn struct_kind(&mut self, node: &Node<'a>, name: &str) -> Result<TypeKind> {
+    fn struct_kind(&mut self, node: &Node<'a>, name: &str, depth: usize) -> Result<TypeKind> {
         let mut props: Vec<(String, Node<'a>)> = Vec::new();
         let mut required: Vec<String> = Vec::new();
-        self.collect_properties(node, &mut props, &mut required, 0)?;
+        self.collect_properties(node, &mut props, &mut required)?;
         let mut field_names = Namespace::default();
         let mut fields = Vec::new();
         for (wire, prop) in &props {
             let hint = format!("{name}{}", naming::camel(wire));
-            let shape = self.lower_schema(prop, &hint)?;
+            let shape = self.schema_at(prop, &hint, depth)?;
             let const_value = match prop.value.get("const") {
                 Some(Value::String(c)) => Some(c.clone()),
                 _ => None,
@@ -326,7 +354,7 @@ impl<'a> Lowerer<'a> {
             });
         }
         let exclusive = self.exclusive_groups(node, name, &mut fields, &mut field_names)?;
-        let additional = self.additional_properties(node, name, &mut field_names)?;
+        let additional = self.additional_properties(node, name, &mut field_names, depth)?;
         Ok(TypeKind::Struct {
             fields,
             exclusive,
@@ -341,6 +369,7 @@ impl<'a> Lowerer<'a> {
         node: &Node<'a>,
         name: &str,
         field_names: &mut Namespace,
+        depth: usize,
     ) -> Result<Option<AdditionalProperties>> {
         let node = node.resolve(self.root)?;
         let Some(ap) = node.get("additionalProperties") else {
@@ -350,7 +379,7 @@ impl<'a> Lowerer<'a> {
             Value::Bool(true) => TypeRef::Json,
             Value::Object(o) if o.is_empty() => TypeRef::Json,
             Value::Object(_) => {
-                let value = self.lower_schema(&ap, &format!("{name}Value"))?;
+                let value = self.schema_at(&ap, &format!("{name}Value"), depth)?;
                 if value.nullable && value.ty != TypeRef::Json {
                     TypeRef::Json
                 } else {
@@ -371,15 +400,34 @@ impl<'a> Lowerer<'a> {
         node: &Node<'a>,
         props: &mut Vec<(String, Node<'a>)>,
         required: &mut Vec<String>,
+    ) -> Result<()> {
+        self.collect_parts(node, props, required, &mut Vec::new(), 0)
+    }
+
+    /// [`Self::collect_properties`] for a part `depth` levels down. `seen` holds the pointers
+    /// of the parts gathered so far: a part met again (a `$ref` cycle through `allOf`, or one
+    /// part reached twice) adds nothing new and is passed over.
+    fn collect_parts(
+        &self,
+        node: &Node<'a>,
+        props: &mut Vec<(String, Node<'a>)>,
+        required: &mut Vec<String>,
+        seen: &mut Vec<String>,
         depth: usize,
     ) -> Result<()> {
-        if depth > 32 {
-            return Err(node.error("unsupported construct: `allOf` nested deeper than 32 levels"));
+        if depth > MAX_ALL_OF_DEPTH {
+            return Err(node.error(format!(
+                "unsupported construct: `allOf` nested deeper than {MAX_ALL_OF_DEPTH} levels"
+            )));
         }
         let node = node.resolve(self.root)?;
+        if seen.contains(&node.pointer) {
+            return Ok(());
+        }
+        seen.push(node.pointer.clone());
         if let Some(parts) = node.get("allOf") {
             for part in parts.items() {
-                self.collect_properties(&part, props, required, depth + 1)?;
+                self.collect_parts(&part, props, required, seen, depth + 1)?;
             }
         }
         if let Some(p) = node.get("properties") {
@@ -477,6 +525,7 @@ impl<'a> Lowerer<'a> {
         node: &Node<'a>,
         name: &str,
         members: &[Node<'a>],
+        depth: usize,
     ) -> Result<TypeKind> {
         let tag = self.union_tag(node, members);
         let mapping: Vec<(String, String)> = node
@@ -494,7 +543,7 @@ impl<'a> Lowerer<'a> {
         for (i, member) in members.iter().enumerate() {
             let base = self.variant_base(member, i);
             let rust_name = names.claim(base);
-            let shape = self.lower_schema(member, &format!("{name}{rust_name}"))?;
+            let shape = self.schema_at(member, &format!("{name}{rust_name}"), depth)?;
             let tag_value = tag.as_ref().and_then(|t| {
                 let target = member.reference();
                 mapping
@@ -553,7 +602,7 @@ impl<'a> Lowerer<'a> {
         let member = member.resolve(self.root).ok()?;
         let mut props = Vec::new();
         let mut required = Vec::new();
-        self.collect_properties(&member, &mut props, &mut required, 0)
+        self.collect_properties(&member, &mut props, &mut required)
             .ok()?;
         let (_, p) = props.into_iter().find(|(k, _)| k == prop)?;
         match self.string_literals(&p)?.as_slice() {

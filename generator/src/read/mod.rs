@@ -13,6 +13,7 @@
 //! and every lookup carries its pointer for located errors.
 
 mod node;
+mod text;
 mod upgrade;
 mod yaml;
 
@@ -38,17 +39,19 @@ impl Document {
     }
 }
 
-/// Reads and parses the document at `path` (JSON or YAML).
+/// Reads and parses the document at `path` (JSON or YAML, UTF-8).
 pub fn load(path: &Path) -> Result<Document> {
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+    let bytes = std::fs::read(path).map_err(|source| Error::Io {
         path: path.to_owned(),
         source,
     })?;
-    parse(&text, &path.display().to_string())
+    let source_name = path.display().to_string();
+    parse(text::decode(&bytes, &source_name)?, &source_name)
 }
 
 /// Parses a document from text; JSON when it starts with `{`, YAML otherwise.
 pub fn parse(text: &str, source_name: &str) -> Result<Document> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let root = if text.trim_start().starts_with('{') {
         serde_json::from_str(text).map_err(|e| Error::Syntax {
             source_name: source_name.to_owned(),
