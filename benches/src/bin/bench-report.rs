@@ -330,8 +330,8 @@ fn gen_section() {
             0,
         ),
         (
-            "realspecs/vultr.json".into(),
-            PathBuf::from("/work/shared/realspecs/vultr.json"),
+            "tests/realspecs/vultr.json".into(),
+            root().join("tests/realspecs/vultr.json"),
             0,
         ),
     ];
