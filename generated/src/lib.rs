@@ -1,16 +1,23 @@
 //! Typed SDK for the Customer Cloud Services API.
 //!
-//! Everything below `generated/` is written by `cargo xtask gen` from `spec/openapi.yaml`:
-//! [`Client`] with one method per operation, one module (and cargo feature) per API area, and
-//! the shared [`types`]. This file is the only hand-written part of the crate.
+//! [`Client`] has one method per operation; each returns a request builder (optional parameters
+//! as setters, per-call control through [`CallBuilder`]) that you `send`. One module (and cargo
+//! feature) per API area holds its types, and [`types`] the shared ones. Everything an
+//! application needs is re-exported here, so `cloud-sdk` is its one dependency.
 //!
 //! ```no_run
-//! # async fn run() -> Result<(), sdk_runtime::Error> {
-//! let client = cloud_sdk::Client::new(sdk_runtime::Config::from_env()?)?;
-//! # let _ = client;
+//! use cloud_sdk::prelude::*;
+//!
+//! # async fn run() -> Result<(), cloud_sdk::Error> {
+//! let client = Client::new(Config::from_env()?)?;
+//! let zones = client.list_dns_zones().send().await?.into_body();
+//! println!("{} zones", zones.zones.len());
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! Everything below `generated/` is written by `cargo xtask gen` from `spec/openapi.yaml`; this
+//! file is the only hand-written part of the crate.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

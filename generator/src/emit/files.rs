@@ -61,6 +61,7 @@ impl Options {
                 package: [
                     "license.workspace = true",
                     "readme = \"README.md\"",
+                    "documentation = \"https://docs.rs/cloud-sdk\"",
                     "keywords = [\"sdk\", \"api\", \"hosting\", \"cloud\", \"dns\"]",
                     "categories = [\"api-bindings\", \"web-programming::http-client\"]",
                 ]

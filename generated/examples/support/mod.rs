@@ -1,0 +1,21 @@
+//! How the examples connect: to the deployment named by the environment
+//! (`CLOUD_API_BASE_URL` plus `CLOUD_API_BEARER`, or `CLOUD_API_KEY` and `CLOUD_API_SECRET`), or,
+//! when none is set, to a sandbox started in this process with a seeded account.
+
+use cloud_sdk::{Client, Config};
+
+/// A connected client, and the sandbox behind it when there was no environment (keep it alive
+/// while the client is used).
+pub async fn connect()
+-> Result<(Client, Option<cloud_sandbox::Sandbox>), Box<dyn std::error::Error>> {
+    if std::env::var("CLOUD_API_BASE_URL").is_ok() {
+        let config = Config::from_env()?;
+        println!("Using {} from the environment.", config.get_base_url());
+        return Ok((Client::new(config)?, None));
+    }
+    let sandbox = cloud_sandbox::Sandbox::start().await?;
+    println!("Started a sandbox at {}.", sandbox.base_url());
+    let config =
+        Config::new(sandbox.base_url()).bearer(sandbox.credentials().bearer.bearer_token());
+    Ok((Client::new(config)?, Some(sandbox)))
+}
