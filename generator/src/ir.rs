@@ -25,11 +25,31 @@ pub struct Api {
     /// Operations left out of the SDK, with the reason.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<Skipped>,
+    /// Requests the API sends to the user (`webhooks`, and operations' `callbacks`), sorted by
+    /// name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub webhooks: Vec<Webhook>,
     /// Every error code the spec ties to a response (`x-error-codes`), sorted by code.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub error_codes: Vec<ErrorCode>,
     /// The API's cross-cutting conventions the runtime's mechanisms are driven by.
     pub conventions: Conventions,
+}
+
+/// A webhook or callback: a request the API sends, with its payload type.
+#[derive(Debug, Clone, Serialize)]
+pub struct Webhook {
+    /// Its name: the key under `webhooks`, or `operationId.callback` for a callback.
+    pub name: String,
+    /// Variant name in the generated `Webhook` enum.
+    pub variant: String,
+    /// The payload (`Json` when the request has no JSON schema).
+    pub payload: TypeRef,
+    /// Summary or description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    /// JSON pointer of the webhook's operation.
+    pub pointer: String,
 }
 
 /// An error code (`error.code` of an error response), with where it is returned.

@@ -71,6 +71,7 @@ pub mod spec;
 mod string_enum;
 pub mod transport;
 pub mod version;
+pub mod webhook;
 
 pub use builder::CallBuilder;
 pub use client::Client;
@@ -97,3 +98,4 @@ pub mod __private {
 pub use transport::{
     HttpRequest, HttpResponse, ReqwestTransport, Transport, TransportError, TransportErrorKind,
 };
+pub use webhook::WebhookError;

@@ -5,7 +5,7 @@ use super::docs::sanitize;
 use super::{Ctx, GeneratedFile, format_file, operations, types};
 use crate::error::Result;
 use crate::ir::Api;
-use crate::lower::{ERROR_CODES_MODULE, SHARED_MODULE};
+use crate::lower::{ERROR_CODES_MODULE, SHARED_MODULE, WEBHOOKS_MODULE};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::path::PathBuf;
@@ -114,6 +114,17 @@ pub(super) fn crate_files(api: &Api, options: &Options) -> Result<Vec<GeneratedF
             )?,
         },
     ];
+    let webhooks_cx = Ctx::new(api, WEBHOOKS_MODULE).in_crate(&options.crate_name);
+    if let Some(tokens) = super::webhooks::webhooks_module(&webhooks_cx, api) {
+        files.push(GeneratedFile {
+            path: format!("src/generated/{WEBHOOKS_MODULE}.rs").into(),
+            contents: format_file(
+                &header,
+                "Webhooks and callbacks: the requests the API sends to you, decoded.",
+                tokens,
+            )?,
+        });
+    }
     let mut modules: Vec<(String, String)> = vec![(
         SHARED_MODULE.to_owned(),
         "Types shared by several areas (or by none).".to_owned(),
@@ -215,6 +226,13 @@ fn mod_rs(api: &Api, options: &Options) -> TokenStream {
     });
     let shared = format_ident!("{}", SHARED_MODULE);
     let error_codes = format_ident!("{}", ERROR_CODES_MODULE);
+    let webhooks = (!api.webhooks.is_empty()).then(|| {
+        let m = format_ident!("{}", WEBHOOKS_MODULE);
+        quote! {
+            pub mod #m;
+            pub use ::sdk_runtime::WebhookError;
+        }
+    });
     quote! {
         #![allow(
             deprecated,
@@ -242,6 +260,7 @@ fn mod_rs(api: &Api, options: &Options) -> TokenStream {
             pub use super::{CallBuilder, Client, Config, Error, ErrorCode, ErrorCodeExt};
         }
         pub mod #shared;
+        #webhooks
         #(#areas)*
     }
 }

@@ -11,6 +11,7 @@ mod manifest;
 mod operations;
 mod pagination;
 mod types;
+mod webhooks;
 
 pub use files::{Layout, ManifestExtras, Options};
 

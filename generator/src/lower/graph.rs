@@ -39,13 +39,17 @@ pub(super) fn finish(mut api: Api) -> Api {
             _ => SHARED_MODULE.to_owned(),
         };
     }
-    // Whatever a shared type references must be shared too (area modules are feature-gated).
-    let shared_roots = api
+    // Whatever a shared type references must be shared too (area modules are feature-gated),
+    // and so must webhook payloads (the webhooks module is not).
+    let mut shared_roots: Vec<String> = api
         .types
         .iter()
         .filter(|d| d.module == SHARED_MODULE)
         .map(|d| d.name.clone())
         .collect();
+    for webhook in &api.webhooks {
+        names_in(&webhook.payload, &mut shared_roots);
+    }
     let shared = reach(&all, shared_roots);
     for def in &mut api.types {
         if shared.contains(&def.name) {

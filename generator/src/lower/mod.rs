@@ -11,8 +11,12 @@ pub(crate) use graph::SHARED_MODULE;
 
 /// Module of the generated error codes; no area may take its name.
 pub(crate) const ERROR_CODES_MODULE: &str = "error_codes";
+
+/// Module of the generated webhooks; no area may take its name.
+pub(crate) const WEBHOOKS_MODULE: &str = "webhooks";
 mod operation;
 mod schema;
+mod webhooks;
 
 use crate::error::Result;
 use crate::ir::{Api, Area, TypeDef};
@@ -27,6 +31,7 @@ pub fn lower(doc: &Document) -> Result<Api> {
     cx.register_components(&root);
     cx.lower_components(&root)?;
     let (operations, skipped, areas) = cx.lower_operations(&root)?;
+    let webhooks = cx.lower_webhooks(&root)?;
     let conventions = conventions::conventions(&root, &operations)?;
     let error_codes = conventions::error_codes(&root, &operations)?;
     let info = root.get("info");
@@ -49,6 +54,7 @@ pub fn lower(doc: &Document) -> Result<Api> {
         operations,
         types: cx.defs,
         skipped,
+        webhooks,
         error_codes,
         conventions,
     };
@@ -119,6 +125,8 @@ fn areas_for(root: &Node<'_>, tags: &[String]) -> Vec<(String, Area)> {
         SHARED_MODULE,
         "client",
         ERROR_CODES_MODULE,
+        WEBHOOKS_MODULE,
+        "prelude",
         "generated",
         "lib",
         "mod",
