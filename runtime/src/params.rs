@@ -224,44 +224,44 @@ mod tests {
         let (prim, arr, obj) = (
             json!(5),
             json!([3, 4, 5]),
-            json!({"role": "admin", "firstName": "Alex"}),
+            json!({"R": 100, "G": 200}),
         );
         assert_eq!(text(prim.clone(), Path, Simple, false), "5");
         assert_eq!(text(arr.clone(), Path, Simple, false), "3,4,5");
         assert_eq!(
             text(obj.clone(), Path, Simple, false),
-            "role,admin,firstName,Alex"
+            "R,100,G,200"
         );
         assert_eq!(
             text(obj.clone(), Header, Simple, true),
-            "role=admin,firstName=Alex"
+            "R=100,G=200"
         );
         assert_eq!(text(prim.clone(), Path, Label, false), ".5");
         assert_eq!(text(arr.clone(), Path, Label, true), ".3.4.5");
         assert_eq!(
             text(obj.clone(), Path, Label, true),
-            ".role=admin.firstName=Alex"
+            ".R=100.G=200"
         );
         assert_eq!(text(prim.clone(), Path, Matrix, false), ";id=5");
         assert_eq!(text(arr.clone(), Path, Matrix, true), ";id=3;id=4;id=5");
         assert_eq!(
             text(obj.clone(), Path, Matrix, false),
-            ";id=role,admin,firstName,Alex"
+            ";id=R,100,G,200"
         );
         assert_eq!(
             text(obj.clone(), Path, Matrix, true),
-            ";role=admin;firstName=Alex"
+            ";R=100;G=200"
         );
         assert_eq!(q(prim, Form, true), "id=5");
         assert_eq!(q(arr.clone(), Form, true), "id=3&id=4&id=5");
         assert_eq!(q(arr.clone(), Form, false), "id=3,4,5");
-        assert_eq!(q(obj.clone(), Form, true), "role=admin&firstName=Alex");
-        assert_eq!(q(obj.clone(), Form, false), "id=role,admin,firstName,Alex");
+        assert_eq!(q(obj.clone(), Form, true), "R=100&G=200");
+        assert_eq!(q(obj.clone(), Form, false), "id=R,100,G,200");
         assert_eq!(q(arr.clone(), SpaceDelimited, false), "id=3%204%205");
         assert_eq!(q(arr, PipeDelimited, false), "id=3|4|5");
         assert_eq!(
             q(obj, DeepObject, true),
-            "id%5Brole%5D=admin&id%5BfirstName%5D=Alex"
+            "id%5BR%5D=100&id%5BG%5D=200"
         );
         assert_eq!(
             q(json!({"created": {"gte": 1}, "n": null}), DeepObject, true),
