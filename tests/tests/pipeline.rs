@@ -10,8 +10,8 @@ use sdk_generator::emit::{GeneratedFile, Layout, Options};
 use sdk_generator::ir::Api;
 use std::path::{Path, PathBuf};
 
-/// Files of every generated crate that the fixtures do not vary; the snapshots of
-/// `codegen_snapshots.rs` hold them.
+/// The crate's scaffolding (manifest, module tree, client, error codes), left out of these
+/// snapshots since the fixtures barely touch it; `codegen_snapshots.rs` snapshots it.
 const SCAFFOLDING: &[&str] = &[
     "Cargo.toml",
     "src/lib.rs",
