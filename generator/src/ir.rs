@@ -299,6 +299,7 @@ pub enum ParamLocation {
     Path,
     Query,
     Header,
+    Cookie,
 }
 
 /// One parameter.
@@ -326,6 +327,39 @@ pub struct Param {
     /// How a list-valued query parameter travels (`None` for everything else).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub list_style: Option<ListStyle>,
+    /// How a parameter that is neither a plain scalar nor a plain query list travels: objects,
+    /// lists outside the query, non-default styles, cookies and `content` parameters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structured: Option<Structured>,
+}
+
+/// The serialization of a structured parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Structured {
+    /// OpenAPI `style` and `explode` (the runtime's `ParamStyle`).
+    Style {
+        /// The style.
+        style: ParamStyle,
+        /// `explode`.
+        explode: bool,
+    },
+    /// `content: application/json`: the value's JSON text.
+    Json,
+}
+
+/// OpenAPI parameter styles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub enum ParamStyle {
+    Simple,
+    Label,
+    Matrix,
+    Form,
+    SpaceDelimited,
+    PipeDelimited,
+    DeepObject,
 }
 
 /// Serialization of a list-valued query parameter (OpenAPI `style`/`explode`).
@@ -363,9 +397,11 @@ pub enum BodyEncoding {
     Json,
     /// `application/x-www-form-urlencoded` from a flat object: `Request::form_body`.
     Form,
-    /// Raw bytes sent as they are with the media type (`application/octet-stream`, or a
-    /// `format: binary` schema): `Request::raw_body`.
+    /// Raw bytes sent as they are with the media type (`application/octet-stream`, a
+    /// `format: binary` schema, or any media type with no typed form): `Request::raw_body`.
     Binary,
+    /// `multipart/form-data` from an object: `Request::multipart_body`.
+    Multipart,
 }
 
 impl BodyEncoding {
@@ -628,6 +664,9 @@ pub enum TypeRef {
     Map(Box<TypeRef>),
     /// Raw bytes (`bytes::Bytes`): the payload of a binary request body.
     Bytes,
+    /// A file (`sdk_runtime::FilePart`: bytes, file name, media type): a `format: binary`
+    /// string, sent as a file part of a multipart body.
+    File,
 }
 
 impl TypeRef {
@@ -670,7 +709,8 @@ impl TypeRef {
             | TypeRef::JsonObject
             | TypeRef::Map(_)
             | TypeRef::Secret
-            | TypeRef::Bytes => false,
+            | TypeRef::Bytes
+            | TypeRef::File => false,
             _ => true,
         }
     }

@@ -258,7 +258,9 @@ impl Client {
             Some((bytes, content_type)) => {
                 headers.insert(
                     http::header::CONTENT_TYPE,
-                    HeaderValue::from_static(content_type),
+                    HeaderValue::from_str(content_type).map_err(|_| {
+                        Error::validation(format!("invalid content type `{content_type}`"))
+                    })?,
                 );
                 bytes.clone()
             }

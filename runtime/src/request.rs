@@ -1,5 +1,6 @@
 //! Request assembly (`Request`: path parameters, query, headers, JSON, form or raw body) and per-call options (`CallOptions`).
 
+use std::borrow::Cow;
 use std::fmt::{Display, Write as _};
 use std::time::Duration;
 
@@ -8,6 +9,8 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 use crate::error::Error;
 use crate::idempotency::{validate_client_request_id, validate_idempotency_key};
+use crate::multipart;
+use crate::params::{self, ParamIn, ParamStyle};
 use crate::retry::RetryPolicy;
 use crate::spec::OperationSpec;
 
@@ -189,7 +192,7 @@ pub struct Request {
     path_params: Vec<(String, String)>,
     query: Vec<(String, String)>,
     headers: Vec<(String, String)>,
-    body: Option<(Bytes, &'static str)>,
+    body: Option<(Bytes, Cow<'static, str>)>,
 }
 
 impl Request {
@@ -212,7 +215,67 @@ impl Request {
     /// Sets the path parameter `name` (its `{name}` in the template); the value is
     /// percent-encoded as one segment.
     pub fn path_param(&mut self, name: &str, value: &dyn Display) {
-        self.path_params.push((name.to_owned(), value.to_string()));
+        self.path_params
+            .push((name.to_owned(), encode_component(&value.to_string())));
+    }
+
+    /// Adds parameter `name` of any shape (objects, lists, nested values) serialized by its
+    /// OpenAPI `style` and `explode` (see [`params`](crate::params)); `null` adds nothing.
+    pub fn param<T: serde::Serialize + ?Sized>(
+        &mut self,
+        location: ParamIn,
+        name: &str,
+        style: ParamStyle,
+        explode: bool,
+        value: &T,
+    ) -> Result<(), Error> {
+        let value = serde_json::to_value(value)
+            .map_err(|e| Error::validation(format!("cannot serialize parameter `{name}`: {e}")))?;
+        let pairs = params::serialize(name, &value, location, style, explode)?;
+        match location {
+            ParamIn::Query => self.query.extend(pairs),
+            ParamIn::Path => self.path_params.extend(pairs),
+            ParamIn::Header => self.headers.extend(pairs),
+            ParamIn::Cookie => {
+                for (name, text) in pairs {
+                    // An exploded object is already `k=v; k2=v2`.
+                    let cookie = if value.is_object() && explode {
+                        text
+                    } else {
+                        format!("{name}={text}")
+                    };
+                    self.cookie(cookie);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds parameter `name` whose value travels as its JSON text (`content: application/json`).
+    pub fn json_param<T: serde::Serialize + ?Sized>(
+        &mut self,
+        location: ParamIn,
+        name: &str,
+        value: &T,
+    ) -> Result<(), Error> {
+        let text = serde_json::to_string(value)
+            .map_err(|e| Error::validation(format!("cannot serialize parameter `{name}`: {e}")))?;
+        self.param(location, name, ParamStyle::Form, false, &text)
+    }
+
+    /// Adds `name=value` pairs to the `Cookie` header.
+    fn cookie(&mut self, pair: String) {
+        match self
+            .headers
+            .iter_mut()
+            .find(|(n, _)| n.eq_ignore_ascii_case("cookie"))
+        {
+            Some((_, existing)) => {
+                existing.push_str("; ");
+                existing.push_str(&pair);
+            }
+            None => self.headers.push(("cookie".to_owned(), pair)),
+        }
     }
 
     /// Adds the query parameter `name=value` (percent-encoded).
@@ -245,29 +308,48 @@ impl Request {
     pub fn json_body<B: serde::Serialize + ?Sized>(&mut self, body: &B) -> Result<(), Error> {
         let bytes = serde_json::to_vec(body)
             .map_err(|e| Error::validation(format!("cannot serialize the request body: {e}")))?;
-        self.body = Some((Bytes::from(bytes), "application/json"));
+        self.body = Some((Bytes::from(bytes), Cow::Borrowed("application/json")));
         Ok(())
     }
 
-    /// Serializes `body` as an `application/x-www-form-urlencoded` body (`key=value` pairs
-    /// joined by `&`, percent-encoded; `None` fields are left out). `body` must serialize as a
-    /// flat map of scalars: nested objects and lists are a validation error.
+    /// Serializes `body` as an `application/x-www-form-urlencoded` body: `key=value` pairs
+    /// joined by `&`, percent-encoded, `None` fields left out, lists of scalars repeating the
+    /// key, nested objects and lists in brackets (`a[b]=c`, `a[0][b]=c`). `body` must serialize
+    /// as an object.
     pub fn form_body<B: serde::Serialize + ?Sized>(&mut self, body: &B) -> Result<(), Error> {
-        let text = serde_urlencoded::to_string(body).map_err(|e| {
+        let value = serde_json::to_value(body).map_err(|e| {
             Error::validation(format!("cannot serialize the request body as a form: {e}"))
         })?;
-        self.body = Some((Bytes::from(text), "application/x-www-form-urlencoded"));
+        let text = params::form(&value)?;
+        self.body = Some((
+            Bytes::from(text),
+            Cow::Borrowed("application/x-www-form-urlencoded"),
+        ));
         Ok(())
     }
 
     /// Sets a raw body with its content type.
     pub fn raw_body(&mut self, body: impl Into<Bytes>, content_type: &'static str) {
-        self.body = Some((body.into(), content_type));
+        self.body = Some((body.into(), Cow::Borrowed(content_type)));
+    }
+
+    /// Serializes `body` (an object) as a `multipart/form-data` body, encoded once with a fresh
+    /// boundary (see [`FilePart`](crate::FilePart) for file parts).
+    pub fn multipart_body<B: serde::Serialize + ?Sized>(&mut self, body: &B) -> Result<(), Error> {
+        let value = serde_json::to_value(body)
+            .map_err(|e| Error::validation(format!("cannot serialize the multipart body: {e}")))?;
+        let boundary = format!("sdk-{}", uuid::Uuid::new_v4().simple());
+        let bytes = multipart::encode(&value, &boundary)?;
+        self.body = Some((
+            bytes,
+            Cow::Owned(format!("multipart/form-data; boundary={boundary}")),
+        ));
+        Ok(())
     }
 
     /// The body bytes and content type, if any.
-    pub fn body(&self) -> Option<(&Bytes, &'static str)> {
-        self.body.as_ref().map(|(b, c)| (b, *c))
+    pub fn body(&self) -> Option<(&Bytes, &str)> {
+        self.body.as_ref().map(|(b, c)| (b, c.as_ref()))
     }
 
     /// Extra headers, in insertion order.
@@ -299,7 +381,7 @@ impl Request {
                     "path parameter `{name}` must not be empty, `.` or `..`"
                 )));
             }
-            out.push_str(&encode_component(value));
+            out.push_str(value);
             rest = &rest[end + 1..];
         }
         out.push_str(rest);
@@ -372,8 +454,10 @@ mod tests {
         struct Nested {
             items: Vec<u8>,
         }
-        let err = r.form_body(&Nested { items: vec![1, 2] }).unwrap_err();
-        assert!(err.to_string().contains("as a form"), "{err}");
+        r.form_body(&Nested { items: vec![1, 2] }).unwrap();
+        assert_eq!(r.body().unwrap().0.as_ref(), b"items=1&items=2");
+        let err = r.form_body(&[1, 2]).unwrap_err();
+        assert!(err.to_string().contains("object of fields"), "{err}");
     }
 
     #[test]

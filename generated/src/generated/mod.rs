@@ -23,7 +23,7 @@ pub mod error_codes;
 pub use error_codes::{ErrorCode, ErrorCodeExt};
 
 pub use ::sdk_runtime::{
-    ApiError, CallBuilder, Config, Credentials, Error, ErrorContext, Nullable,
+    ApiError, CallBuilder, Config, Credentials, Error, ErrorContext, FilePart, Nullable,
     PolledOutcome, RateLimitInfo, Reconciliation, Response, ResponseMeta, RetryPolicy,
     Secret, SdkIdentity, Timeouts, UnknownOutcome, WaitPolicy,
 };

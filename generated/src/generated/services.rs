@@ -464,13 +464,13 @@ pub mod builders {
                 request.query("limit", value);
             }
             if let Some(value) = &self.statuses {
-                request.query_csv("statuses", value.as_slice());
+                request.query_csv("statuses", (value).as_slice());
             }
             if let Some(value) = &self.status {
                 request.query("status", value);
             }
             if let Some(value) = &self.type_ {
-                request.query_csv("type", value.as_slice());
+                request.query_csv("type", (value).as_slice());
             }
             if let Some(value) = &self.search {
                 request.query("search", value);

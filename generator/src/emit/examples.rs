@@ -70,6 +70,10 @@ fn value(cx: &Ctx<'_>, ty: &TypeRef, depth: usize) -> Option<String> {
         TypeRef::Json => "serde_json::json!({})".to_owned(),
         TypeRef::JsonObject => "serde_json::Map::new()".to_owned(),
         TypeRef::Bytes => "b\"data\".to_vec()".to_owned(),
+        TypeRef::File => format!(
+            "{}::FilePart::new(b\"data\".to_vec()).filename(\"data.bin\")",
+            cx.crate_ident()
+        ),
         TypeRef::Array(item) => format!("vec![{}]", value(cx, item, depth + 1)?),
         TypeRef::Map(_) => "Default::default()".to_owned(),
         TypeRef::Named(name) => named(cx, name, depth)?,

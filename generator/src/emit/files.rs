@@ -231,7 +231,7 @@ fn mod_rs(api: &Api, options: &Options) -> TokenStream {
         pub mod #error_codes;
         pub use #error_codes::{ErrorCode, ErrorCodeExt};
         pub use ::sdk_runtime::{
-            ApiError, CallBuilder, Config, Credentials, Error, ErrorContext, Nullable, PolledOutcome,
+            ApiError, CallBuilder, Config, Credentials, Error, ErrorContext, FilePart, Nullable, PolledOutcome,
             RateLimitInfo, Reconciliation, Response, ResponseMeta, RetryPolicy, Secret, SdkIdentity,
             Timeouts, UnknownOutcome, WaitPolicy,
         };

@@ -4,7 +4,7 @@ use super::Ctx;
 use super::docs::{lines_attrs, sanitize};
 use crate::ir::{
     BodyEncoding, Idempotency, IntType, ListStyle, Method, Operation, PageModel, Param,
-    ParamLocation, Success, TypeRef,
+    ParamLocation, ParamStyle, Structured, Success, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -206,6 +206,7 @@ fn body_items(
         BodyEncoding::Json => quote!(request.json_body(#value)?;),
         BodyEncoding::Form => quote!(request.form_body(#value)?;),
         BodyEncoding::Binary => quote!(request.raw_body(#value, #media);),
+        BodyEncoding::Multipart => quote!(request.multipart_body(#value)?;),
     };
     let taken = if body.encoding == BodyEncoding::Binary {
         quote!(self.body)
@@ -317,24 +318,41 @@ fn param_send(cx: &Ctx<'_>, p: &Param) -> TokenStream {
     let list = matches!(p.ty, TypeRef::Array(_));
     let is_dt = cx.resolves_to(&p.ty, &TypeRef::DateTime);
     let value = |v: TokenStream| if is_dt { quote!(&#v.to_rfc3339()) } else { v };
-    let call = |v: TokenStream| match (p.location, list) {
-        (ParamLocation::Path, _) => {
+    let location = format_ident!(
+        "{}",
+        match p.location {
+            ParamLocation::Path => "Path",
+            ParamLocation::Query => "Query",
+            ParamLocation::Header => "Header",
+            ParamLocation::Cookie => "Cookie",
+        }
+    );
+    let call = |v: TokenStream| match (p.structured, p.location, list) {
+        (Some(Structured::Json), ..) => {
+            quote!(request.json_param(::sdk_runtime::ParamIn::#location, #name, #v)?;)
+        }
+        (Some(Structured::Style { style, explode }), ..) => {
+            let style = format_ident!("{}", param_style(style));
+            quote!(request.param(::sdk_runtime::ParamIn::#location, #name, ::sdk_runtime::ParamStyle::#style, #explode, #v)?;)
+        }
+        (None, ParamLocation::Path, _) => {
             let v = value(v);
             quote!(request.path_param(#name, #v);)
         }
-        (ParamLocation::Query, true) => match p.list_style {
-            Some(ListStyle::Comma) => quote!(request.query_csv(#name, #v.as_slice());),
+        (None, ParamLocation::Query, true) => match p.list_style {
+            Some(ListStyle::Comma) => quote!(request.query_csv(#name, (#v).as_slice());),
             _ => quote! {
-                for item in #v.iter() {
+                for item in (#v).iter() {
                     request.query(#name, item);
                 }
             },
         },
-        (ParamLocation::Query, false) => {
+        (None, ParamLocation::Query, false) => {
             let v = value(v);
             quote!(request.query(#name, #v);)
         }
-        (ParamLocation::Header, _) => {
+        // Cookies are always structured (`form`): lowering never leaves one plain.
+        (None, ParamLocation::Header | ParamLocation::Cookie, _) => {
             let v = value(v);
             quote!(request.header(#name, #v);)
         }
@@ -375,11 +393,25 @@ fn param_doc(p: &Param) -> TokenStream {
     lines_attrs(&doc)
 }
 
+/// The runtime's `ParamStyle` variant for a style.
+fn param_style(style: ParamStyle) -> &'static str {
+    match style {
+        ParamStyle::Simple => "Simple",
+        ParamStyle::Label => "Label",
+        ParamStyle::Matrix => "Matrix",
+        ParamStyle::Form => "Form",
+        ParamStyle::SpaceDelimited => "SpaceDelimited",
+        ParamStyle::PipeDelimited => "PipeDelimited",
+        ParamStyle::DeepObject => "DeepObject",
+    }
+}
+
 fn loc(l: ParamLocation) -> &'static str {
     match l {
         ParamLocation::Path => "path",
         ParamLocation::Query => "query",
         ParamLocation::Header => "header",
+        ParamLocation::Cookie => "cookie",
     }
 }
 
@@ -447,6 +479,10 @@ fn operation_doc(op: &Operation) -> String {
                 "The body is sent as raw bytes (`{}`).",
                 body.media_type.replace('`', "'")
             )),
+            BodyEncoding::Multipart => facts.push(
+                "The body is sent as `multipart/form-data`: one part per field, `FilePart` fields as files."
+                    .to_owned(),
+            ),
         }
     }
     if op.deprecated {

@@ -614,6 +614,7 @@ pub fn type_ref(cx: &Ctx<'_>, ty: &TypeRef) -> TokenStream {
         TypeRef::Json => quote!(::serde_json::Value),
         TypeRef::JsonObject => quote!(::serde_json::Map<String, ::serde_json::Value>),
         TypeRef::Bytes => quote!(::bytes::Bytes),
+        TypeRef::File => quote!(::sdk_runtime::FilePart),
         TypeRef::Array(inner) => {
             let inner = type_ref(cx, inner);
             quote!(Vec<#inner>)

@@ -5,7 +5,8 @@ use super::schema::{constraints, doc_of};
 use crate::error::{Error, Result};
 use crate::ir::{
     Area, Body, BodyEncoding, FieldAccess, Idempotency, ListStyle, Method, Operation, PageModel,
-    Pagination, Param, ParamLocation, ResponseDef, Skipped, Success, TypeKind, TypeRef,
+    Pagination, Param, ParamLocation, ParamStyle, ResponseDef, Skipped, Structured, Success,
+    TypeKind, TypeRef,
 };
 use crate::naming::{self, Namespace};
 use crate::read::Node;
@@ -230,6 +231,7 @@ impl<'a> Lowerer<'a> {
                 Some("path") => ParamLocation::Path,
                 Some("query") => ParamLocation::Query,
                 Some("header") => ParamLocation::Header,
+                Some("cookie") => ParamLocation::Cookie,
                 other => {
                     return Err(Skip(format!(
                         "at `{}`: unsupported construct: parameter in `{}`",
@@ -264,16 +266,10 @@ impl<'a> Lowerer<'a> {
             } else {
                 ty
             };
-            if !runtime_header && !self.displayable(&ty, location == ParamLocation::Query) {
-                return Err(Skip(format!(
-                    "at `{}`: unsupported construct: {} parameter `{name}` of structured type (style/explode serialization of objects)",
-                    p.pointer,
-                    location_str(location)
-                )));
-            }
-            let list_style = match (location, &ty) {
-                (ParamLocation::Query, TypeRef::Array(_)) => Some(list_style(&p)?),
-                _ => None,
+            let (list_style, structured) = if runtime_header {
+                (None, None)
+            } else {
+                self.param_encoding(&p, location, &ty)?
             };
             let rust_name = if runtime_header {
                 naming::snake(name)
@@ -291,6 +287,7 @@ impl<'a> Lowerer<'a> {
                     deprecated: p.flag("deprecated"),
                     constraints: cons,
                     list_style,
+                    structured,
                 },
                 runtime_header,
             ));
@@ -321,27 +318,6 @@ impl<'a> Lowerer<'a> {
         Ok(ordered)
     }
 
-    /// Whether a form body of this type serializes as `key=value` pairs: a named struct whose
-    /// properties are all scalars (no lists, objects, catch-all maps or choice groups).
-    fn flat_object(&self, ty: &TypeRef) -> bool {
-        let TypeRef::Named(name) = ty else {
-            return false;
-        };
-        match self.defs.iter().find(|d| &d.name == name).map(|d| &d.kind) {
-            Some(TypeKind::Struct {
-                fields,
-                exclusive,
-                additional: None,
-            }) => {
-                exclusive.is_empty()
-                    && fields
-                        .iter()
-                        .all(|f| !f.boxed && self.displayable(&f.ty, false))
-            }
-            _ => false,
-        }
-    }
-
     /// Whether a parameter of this type can be written into a URL or header.
     fn displayable(&self, ty: &TypeRef, allow_list: bool) -> bool {
         let kind_of = |name: &str| self.defs.iter().find(|d| d.name == name).map(|d| &d.kind);
@@ -355,35 +331,29 @@ impl<'a> Lowerer<'a> {
         let body = body.resolve(self.root)?;
         let content = body.get("content").map(|c| c.entries()).unwrap_or_default();
         let required = body.flag("required");
-        // JSON first, then a form, then raw bytes: the first the operation offers wins.
+        // JSON first, then a form, multipart, then raw bytes: the first the operation offers
+        // wins. A media type with no typed form (XML, text, JWT…) travels as raw bytes.
         let pick = |encoding: BodyEncoding| {
             content
                 .iter()
-                .find(|(k, m)| body_encoding(k, m, self.root) == Some(encoding))
+                .find(|(k, m)| body_encoding(k, m, self.root) == encoding)
         };
-        let chosen = [BodyEncoding::Json, BodyEncoding::Form, BodyEncoding::Binary]
-            .into_iter()
-            .find_map(|e| pick(e).map(|found| (e, found)));
+        let chosen = [
+            BodyEncoding::Json,
+            BodyEncoding::Form,
+            BodyEncoding::Multipart,
+            BodyEncoding::Binary,
+        ]
+        .into_iter()
+        .find_map(|e| pick(e).map(|found| (e, found)));
         let Some((encoding, (media, m))) = chosen else {
-            return match content.first() {
-                Some((media, _)) if required => Err(Skip(format!(
-                    "at `{}`: unsupported construct: request body media type `{media}` (JSON, form and binary bodies only)",
-                    body.pointer
-                ))),
-                _ => Ok(None),
-            };
+            return Ok(None);
         };
         let ty = match (encoding, m.get("schema")) {
             (BodyEncoding::Binary, _) => TypeRef::Bytes,
             (_, Some(s)) => self.lower_schema(&s, &format!("{camel}Request"))?.ty,
             (_, None) => TypeRef::Json,
         };
-        if encoding == BodyEncoding::Form && !self.flat_object(&ty) {
-            return Err(Skip(format!(
-                "at `{}`: unsupported construct: `{media}` body whose schema is not an object of scalar properties",
-                body.pointer
-            )));
-        }
         // A wildcard media type names no type to send: raw bytes go as octet-stream.
         let media_type = if media.contains('*') {
             "application/octet-stream".to_owned()
@@ -566,22 +536,67 @@ fn builder_members(op: &Node<'_>, params: &[Node<'_>]) -> Vec<&'static str> {
 
 /// How a list-valued query parameter is serialized: `style: form` (the default) repeats the
 /// name when `explode` is true (the default for form) and joins with commas when false.
-fn list_style(p: &Node<'_>) -> Result<ListStyle, Skip> {
-    let style = p.str("style").unwrap_or("form");
-    let explode = match p.value.get("explode") {
-        Some(serde_json::Value::Bool(b)) => *b,
-        Some(_) => return Err(Skip(p.error("`explode` must be a boolean").to_string())),
-        None => style == "form",
-    };
-    match (style, explode) {
-        (_, true) if matches!(style, "form" | "spaceDelimited" | "pipeDelimited") => {
-            Ok(ListStyle::Repeated)
+impl Lowerer<'_> {
+    /// How a parameter travels: a plain scalar (both `None`), a plain query list (`ListStyle`),
+    /// or structured (any other shape or style, cookies, `content`), per OpenAPI's defaults:
+    /// `form` with `explode: true` in query and cookie, `simple` in path and header.
+    fn param_encoding(
+        &self,
+        p: &Node<'_>,
+        location: ParamLocation,
+        ty: &TypeRef,
+    ) -> Result<(Option<ListStyle>, Option<Structured>), Skip> {
+        if p.get("schema").is_none() && p.get("content").is_some() {
+            return Ok((None, Some(Structured::Json)));
         }
-        ("form", false) => Ok(ListStyle::Comma),
-        _ => Err(Skip(format!(
-            "at `{}`: unsupported construct: query list with `style: {style}`, `explode: {explode}`",
-            p.pointer
-        ))),
+        let default_style = match location {
+            ParamLocation::Query | ParamLocation::Cookie => "form",
+            ParamLocation::Path | ParamLocation::Header => "simple",
+        };
+        let style_name = p.str("style").unwrap_or(default_style);
+        let style = match style_name {
+            "simple" => ParamStyle::Simple,
+            "label" => ParamStyle::Label,
+            "matrix" => ParamStyle::Matrix,
+            "form" => ParamStyle::Form,
+            "spaceDelimited" => ParamStyle::SpaceDelimited,
+            "pipeDelimited" => ParamStyle::PipeDelimited,
+            "deepObject" => ParamStyle::DeepObject,
+            other => {
+                return Err(Skip(
+                    p.error(format!("unknown parameter style `{other}`"))
+                        .to_string(),
+                ));
+            }
+        };
+        let explode = match p.value.get("explode") {
+            Some(serde_json::Value::Bool(b)) => *b,
+            Some(_) => return Err(Skip(p.error("`explode` must be a boolean").to_string())),
+            None => style == ParamStyle::Form,
+        };
+        let scalar = self.displayable(ty, false);
+        let plain = match location {
+            ParamLocation::Path | ParamLocation::Header => style == ParamStyle::Simple && scalar,
+            ParamLocation::Query => style == ParamStyle::Form && scalar,
+            ParamLocation::Cookie => false,
+        };
+        if plain {
+            return Ok((None, None));
+        }
+        let list_of_scalars = matches!(ty, TypeRef::Array(_)) && self.displayable(ty, true);
+        if location == ParamLocation::Query && list_of_scalars {
+            match (style, explode) {
+                (
+                    ParamStyle::Form | ParamStyle::SpaceDelimited | ParamStyle::PipeDelimited,
+                    true,
+                ) => {
+                    return Ok((Some(ListStyle::Repeated), None));
+                }
+                (ParamStyle::Form, false) => return Ok((Some(ListStyle::Comma), None)),
+                _ => {}
+            }
+        }
+        Ok((None, Some(Structured::Style { style, explode })))
     }
 }
 
@@ -630,18 +645,9 @@ fn scopes(op: &Node<'_>, root: &Node<'_>) -> Vec<String> {
 }
 
 /// How a request body of this media type (and media type object) can be sent, if at all.
-fn body_encoding(media: &str, object: &Node<'_>, root: &serde_json::Value) -> Option<BodyEncoding> {
+fn body_encoding(media: &str, object: &Node<'_>, root: &serde_json::Value) -> BodyEncoding {
     let lower = media.to_ascii_lowercase();
     let essence = lower.split(';').next().unwrap_or("").trim();
-    if is_json(essence) {
-        return Some(BodyEncoding::Json);
-    }
-    if essence == "application/x-www-form-urlencoded" {
-        return Some(BodyEncoding::Form);
-    }
-    if essence.starts_with("multipart/") {
-        return None;
-    }
     let binary_schema = object
         .get("schema")
         .and_then(|s| s.resolve(root).ok())
@@ -649,7 +655,17 @@ fn body_encoding(media: &str, object: &Node<'_>, root: &serde_json::Value) -> Op
             s.str("type") == Some("string")
                 && (s.str("format") == Some("binary") || s.get("contentMediaType").is_some())
         });
-    (essence == "application/octet-stream" || binary_schema).then_some(BodyEncoding::Binary)
+    if binary_schema {
+        BodyEncoding::Binary
+    } else if is_json(essence) {
+        BodyEncoding::Json
+    } else if essence == "application/x-www-form-urlencoded" {
+        BodyEncoding::Form
+    } else if essence == "multipart/form-data" || essence == "multipart/mixed" {
+        BodyEncoding::Multipart
+    } else {
+        BodyEncoding::Binary
+    }
 }
 
 fn is_json(media: &str) -> bool {
@@ -662,12 +678,4 @@ fn template_vars(path: &str) -> Vec<String> {
         .skip(1)
         .filter_map(|s| s.split_once('}').map(|(v, _)| v.to_owned()))
         .collect()
-}
-
-fn location_str(l: ParamLocation) -> &'static str {
-    match l {
-        ParamLocation::Path => "path",
-        ParamLocation::Query => "query",
-        ParamLocation::Header => "header",
-    }
 }

@@ -278,6 +278,12 @@ impl<'a> Lowerer<'a> {
                 "date" => TypeRef::Date,
                 "decimal" => TypeRef::Decimal,
                 "password" => TypeRef::Secret,
+                "binary" => TypeRef::File,
+                _ if node.get("contentMediaType").is_some()
+                    && node.get("contentEncoding").is_none() =>
+                {
+                    TypeRef::File
+                }
                 _ => TypeRef::String,
             },
             Some("integer") => TypeRef::Int(int_type(node)),

@@ -412,6 +412,7 @@ pub fn type_string(ty: &TypeRef) -> String {
         TypeRef::Json => "serde_json::Value".to_owned(),
         TypeRef::JsonObject => "serde_json::Map<String, Value>".to_owned(),
         TypeRef::Bytes => "Bytes".to_owned(),
+        TypeRef::File => "FilePart".to_owned(),
         TypeRef::Array(item) => format!("Vec<{}>", type_string(item)),
         TypeRef::Map(value) => format!("BTreeMap<String, {}>", type_string(value)),
     }

@@ -1,0 +1,309 @@
+//! OpenAPI serialization of structured values: parameters of any `style`/`explode` in path,
+//! query, header and cookie, and form bodies with nested objects and lists.
+//!
+//! Hand-written rather than taken from a crate: `serde_urlencoded` stops at flat maps, and
+//! `serde_qs` knows only the bracket form; OpenAPI's table of styles (simple, label, matrix,
+//! form, space- and pipe-delimited, deepObject) needs both and more. Values go through
+//! `serde_json::Value`, so every generated type works.
+
+use serde_json::Value;
+
+use crate::error::Error;
+use crate::request::encode_component;
+
+/// Where a parameter travels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamIn {
+    /// A path segment.
+    Path,
+    /// The query string.
+    Query,
+    /// A request header.
+    Header,
+    /// The `Cookie` header.
+    Cookie,
+}
+
+/// The OpenAPI `style` of a parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamStyle {
+    /// `a,b` / `k,v` (path and header default).
+    Simple,
+    /// `.a.b` (path).
+    Label,
+    /// `;name=a` (path).
+    Matrix,
+    /// `name=a&name=b` or `name=a,b` (query and cookie default).
+    Form,
+    /// `name=a%20b` (query arrays).
+    SpaceDelimited,
+    /// `name=a|b` (query arrays).
+    PipeDelimited,
+    /// `name[k]=v` (query objects).
+    DeepObject,
+}
+
+/// One rendered parameter: `(name, value)` pairs for the query string (names raw, values
+/// percent-encoded), or one pair holding the text of a path segment, header or cookie value.
+pub(crate) type Pairs = Vec<(String, String)>;
+
+/// Serializes `value` as parameter `name`. Query values come percent-encoded (names raw: the
+/// query renderer encodes them); a path segment comes encoded except for the style's own
+/// separators; header and cookie values come as text. `null` serializes to nothing.
+pub(crate) fn serialize(
+    name: &str,
+    value: &Value,
+    location: ParamIn,
+    style: ParamStyle,
+    explode: bool,
+) -> Result<Pairs, Error> {
+    let enc = |s: &str| match location {
+        ParamIn::Query | ParamIn::Path => encode_component(s),
+        ParamIn::Header | ParamIn::Cookie => s.to_owned(),
+    };
+    let name_enc = enc(name);
+    let one = |text: String| vec![(name.to_owned(), text)];
+    Ok(match value {
+        Value::Null => Vec::new(),
+        Value::Array(items) => {
+            let texts: Vec<String> = items.iter().map(|v| enc(&scalar(v))).collect();
+            match (style, explode) {
+                (ParamStyle::Simple, _) => one(texts.join(",")),
+                (ParamStyle::Label, false) => one(format!(".{}", texts.join(","))),
+                (ParamStyle::Label, true) => one(format!(".{}", texts.join("."))),
+                (ParamStyle::Matrix, false) => one(format!(";{name_enc}={}", texts.join(","))),
+                (ParamStyle::Matrix, true) => one(texts
+                    .iter()
+                    .map(|t| format!(";{name_enc}={t}"))
+                    .collect::<String>()),
+                (ParamStyle::Form, true) => {
+                    texts.into_iter().map(|t| (name.to_owned(), t)).collect()
+                }
+                (ParamStyle::Form, false) => one(texts.join(",")),
+                (ParamStyle::SpaceDelimited, _) => one(texts.join("%20")),
+                (ParamStyle::PipeDelimited, _) => one(texts.join("|")),
+                (ParamStyle::DeepObject, _) => {
+                    let mut out = Vec::new();
+                    brackets(name, value, &mut out);
+                    out
+                }
+            }
+        }
+        Value::Object(map) => {
+            let members: Vec<(String, String)> = map
+                .iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (enc(k), enc(&scalar(v))))
+                .collect();
+            let flat = |kv: &str, sep: &str| {
+                members
+                    .iter()
+                    .map(|(k, v)| format!("{k}{kv}{v}"))
+                    .collect::<Vec<_>>()
+                    .join(sep)
+            };
+            match (style, explode) {
+                (ParamStyle::Simple, false) => one(flat(",", ",")),
+                (ParamStyle::Simple, true) => one(flat("=", ",")),
+                (ParamStyle::Label, false) => one(format!(".{}", flat(",", ","))),
+                (ParamStyle::Label, true) => one(format!(".{}", flat("=", "."))),
+                (ParamStyle::Matrix, false) => one(format!(";{name_enc}={}", flat(",", ","))),
+                (ParamStyle::Matrix, true) => one(format!(";{}", flat("=", ";"))),
+                (ParamStyle::Form, true) if location == ParamIn::Cookie => one(flat("=", "; ")),
+                (ParamStyle::Form, true) => map
+                    .iter()
+                    .filter(|(_, v)| !v.is_null())
+                    .map(|(k, v)| (k.clone(), enc(&scalar(v))))
+                    .collect(),
+                (ParamStyle::Form | ParamStyle::SpaceDelimited | ParamStyle::PipeDelimited, _) => {
+                    one(flat(",", ","))
+                }
+                (ParamStyle::DeepObject, _) => {
+                    let mut out = Vec::new();
+                    brackets(name, value, &mut out);
+                    out
+                }
+            }
+        }
+        scalar_value => {
+            let text = enc(&scalar(scalar_value));
+            match style {
+                ParamStyle::Label => one(format!(".{text}")),
+                ParamStyle::Matrix => one(format!(";{name_enc}={text}")),
+                _ => one(text),
+            }
+        }
+    })
+}
+
+/// Serializes a form body (`application/x-www-form-urlencoded`): each member of the top-level
+/// object is a field; lists repeat the field, nested objects and lists of objects use brackets
+/// (`a[b]=c`, `a[0][b]=c`), the common reading of OpenAPI's `deepObject` for bodies.
+pub(crate) fn form(body: &Value) -> Result<String, Error> {
+    let Value::Object(map) = body else {
+        return Err(Error::validation(
+            "a form body must serialize as an object of fields",
+        ));
+    };
+    let mut pairs = Vec::new();
+    for (key, value) in map {
+        match value {
+            Value::Null => {}
+            Value::Array(items) if items.iter().all(is_scalar) => {
+                for item in items {
+                    pairs.push((key.clone(), encode_component(&scalar(item))));
+                }
+            }
+            Value::Array(_) | Value::Object(_) => brackets(key, value, &mut pairs),
+            v => pairs.push((key.clone(), encode_component(&scalar(v)))),
+        }
+    }
+    Ok(pairs
+        .into_iter()
+        .map(|(k, v)| format!("{}={v}", encode_component(&k)))
+        .collect::<Vec<_>>()
+        .join("&"))
+}
+
+/// `prefix[key]=value` pairs (names raw, values encoded) for every scalar inside `value`; lists
+/// use indices.
+fn brackets(prefix: &str, value: &Value, out: &mut Pairs) {
+    match value {
+        Value::Null => {}
+        Value::Object(map) => {
+            for (k, v) in map {
+                brackets(&format!("{prefix}[{k}]"), v, out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                brackets(&format!("{prefix}[{i}]"), v, out);
+            }
+        }
+        v => out.push((prefix.to_owned(), encode_component(&scalar(v)))),
+    }
+}
+
+fn is_scalar(v: &Value) -> bool {
+    !matches!(v, Value::Array(_) | Value::Object(_))
+}
+
+/// The text of a value inside a parameter: strings as they are, nested structures as JSON.
+fn scalar(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn q(value: Value, style: ParamStyle, explode: bool) -> String {
+        serialize("id", &value, ParamIn::Query, style, explode)
+            .unwrap()
+            .into_iter()
+            .map(|(k, v)| format!("{}={v}", encode_component(&k)))
+            .collect::<Vec<_>>()
+            .join("&")
+    }
+
+    fn text(value: Value, location: ParamIn, style: ParamStyle, explode: bool) -> String {
+        let pairs = serialize("id", &value, location, style, explode).unwrap();
+        assert_eq!(pairs.len(), 1, "{pairs:?}");
+        pairs[0].1.clone()
+    }
+
+    #[test]
+    fn the_openapi_style_table() {
+        use ParamIn::{Header, Path};
+        use ParamStyle::*;
+        let (prim, arr, obj) = (
+            json!(5),
+            json!([3, 4, 5]),
+            json!({"role": "admin", "firstName": "Alex"}),
+        );
+        assert_eq!(text(prim.clone(), Path, Simple, false), "5");
+        assert_eq!(text(arr.clone(), Path, Simple, false), "3,4,5");
+        assert_eq!(
+            text(obj.clone(), Path, Simple, false),
+            "role,admin,firstName,Alex"
+        );
+        assert_eq!(
+            text(obj.clone(), Header, Simple, true),
+            "role=admin,firstName=Alex"
+        );
+        assert_eq!(text(prim.clone(), Path, Label, false), ".5");
+        assert_eq!(text(arr.clone(), Path, Label, true), ".3.4.5");
+        assert_eq!(
+            text(obj.clone(), Path, Label, true),
+            ".role=admin.firstName=Alex"
+        );
+        assert_eq!(text(prim.clone(), Path, Matrix, false), ";id=5");
+        assert_eq!(text(arr.clone(), Path, Matrix, true), ";id=3;id=4;id=5");
+        assert_eq!(
+            text(obj.clone(), Path, Matrix, false),
+            ";id=role,admin,firstName,Alex"
+        );
+        assert_eq!(
+            text(obj.clone(), Path, Matrix, true),
+            ";role=admin;firstName=Alex"
+        );
+        assert_eq!(q(prim, Form, true), "id=5");
+        assert_eq!(q(arr.clone(), Form, true), "id=3&id=4&id=5");
+        assert_eq!(q(arr.clone(), Form, false), "id=3,4,5");
+        assert_eq!(q(obj.clone(), Form, true), "role=admin&firstName=Alex");
+        assert_eq!(q(obj.clone(), Form, false), "id=role,admin,firstName,Alex");
+        assert_eq!(q(arr.clone(), SpaceDelimited, false), "id=3%204%205");
+        assert_eq!(q(arr, PipeDelimited, false), "id=3|4|5");
+        assert_eq!(
+            q(obj, DeepObject, true),
+            "id%5Brole%5D=admin&id%5BfirstName%5D=Alex"
+        );
+        assert_eq!(
+            q(json!({"created": {"gte": 1}, "n": null}), DeepObject, true),
+            "id%5Bcreated%5D%5Bgte%5D=1"
+        );
+        assert_eq!(q(Value::Null, Form, true), "");
+    }
+
+    #[test]
+    fn values_are_encoded_where_they_travel() {
+        assert_eq!(
+            q(json!(["a b", "c&d"]), ParamStyle::Form, true),
+            "id=a%20b&id=c%26d"
+        );
+        assert_eq!(
+            text(json!("a b"), ParamIn::Header, ParamStyle::Simple, false),
+            "a b"
+        );
+        assert_eq!(
+            text(
+                json!({"a": 1, "b": "x"}),
+                ParamIn::Cookie,
+                ParamStyle::Form,
+                true
+            ),
+            "a=1; b=x"
+        );
+    }
+
+    #[test]
+    fn form_bodies_nest_with_brackets() {
+        let body = json!({
+            "name": "a b",
+            "tags": ["x", "y"],
+            "meta": {"k": "v", "deep": {"z": 1}},
+            "items": [{"price": "p1", "qty": 2}],
+            "skip": null
+        });
+        assert_eq!(
+            form(&body).unwrap(),
+            "name=a%20b&tags=x&tags=y&meta%5Bk%5D=v&meta%5Bdeep%5D%5Bz%5D=1&items%5B0%5D%5Bprice%5D=p1&items%5B0%5D%5Bqty%5D=2"
+        );
+        assert!(form(&json!([1])).is_err());
+    }
+}
