@@ -359,15 +359,25 @@ fn query_lists_follow_style_and_explode() {
     assert_has(
         &g.operation("List"),
         &[
-            r#"for item in value.iter() { request.query("ids", item); }"#,
-            r#"for item in value.iter() { request.query("more", item); }"#,
-            r#"request.query_csv("tags", value.as_slice());"#,
+            r#"request.query("ids", item);"#,
+            r#"request.query("more", item);"#,
+            r#"request.query_csv("tags","#,
+        ],
+    );
+    assert_has(
+        &g.operation("Deep"),
+        &[
+            r#"::sdk_runtime::ParamIn::Query, "ids", ::sdk_runtime::ParamStyle::DeepObject, false, value)?;"#,
         ],
     );
     let skipped = g.skipped();
     assert_eq!(skipped.len(), 1, "{skipped:?}");
-    assert_eq!(skipped[0].0, "#/paths/~1deep/get");
-    assert!(skipped[0].1.contains("deepObject"), "{skipped:?}");
+    let (pointer, reason) = skipped[0];
+    assert_eq!(pointer, "#/paths/~1odd/get");
+    assert!(
+        reason.contains("~1odd/get/parameters/0") && reason.contains("`tabDelimited`"),
+        "{reason}"
+    );
 }
 
 #[test]
@@ -442,7 +452,7 @@ fn choice_groups_convert_only_from_unique_named_members() {
 }
 
 #[test]
-fn non_json_bodies_travel_as_form_or_raw_bytes() {
+fn non_json_bodies_travel_as_form_multipart_or_raw_bytes() {
     let g = generate("non_json_bodies");
     assert_has(
         &g.operation("PutBin"),
@@ -467,24 +477,15 @@ fn non_json_bodies_travel_as_form_or_raw_bytes() {
         &g.operation("PostForm"),
         &["request.form_body(&self.body)?;"],
     );
-    let skipped = g.skipped();
-    assert_eq!(skipped.len(), 2, "{skipped:?}");
-    assert!(
-        skipped
-            .iter()
-            .any(|(pointer, reason)| *pointer == "#/paths/~1nested/post"
-                && reason.contains("~1nested/post/requestBody")
-                && reason.contains("not an object of scalar properties")),
-        "{skipped:?}"
+    assert_has(
+        &g.operation("PostNested"),
+        &["request.form_body(&self.body)?;"],
     );
-    assert!(
-        skipped
-            .iter()
-            .any(|(pointer, reason)| *pointer == "#/paths/~1multi/post"
-                && reason.contains("~1multi/post/requestBody")
-                && reason.contains("`multipart/form-data`")),
-        "{skipped:?}"
+    assert_has(
+        &g.operation("PostMulti"),
+        &["request.multipart_body(&self.body)?;"],
     );
+    assert_eq!(g.skipped(), []);
     assert_has(g.file("Cargo.toml"), &[r#"bytes = "1""#]);
     let (label, text) = fixture_text("non_json_bodies");
     let (_, files) = sdk_generator::generate_str(&text, &label, &Options::workspace())
