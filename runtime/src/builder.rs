@@ -5,6 +5,19 @@ use std::time::Duration;
 use crate::request::CallOptions;
 use crate::retry::RetryPolicy;
 
+/// Implements [`CallBuilder`] for a generated request builder whose call options are its
+/// `options` field: `sdk_runtime::call_builder!(CreateZone);`.
+#[macro_export]
+macro_rules! call_builder {
+    ($builder:ident) => {
+        impl $crate::CallBuilder for $builder<'_> {
+            fn call_options(&mut self) -> &mut $crate::CallOptions {
+                &mut self.options
+            }
+        }
+    };
+}
+
 /// Per-call control for a generated request builder: correlation id, timeouts, retry policy and
 /// extra headers. Every builder implements it; bring it into scope with
 /// `use cloud_sdk::CallBuilder` (or the SDK's prelude). Each setting is validated before any

@@ -221,37 +221,18 @@ mod tests {
     fn the_openapi_style_table() {
         use ParamIn::{Header, Path};
         use ParamStyle::*;
-        let (prim, arr, obj) = (
-            json!(5),
-            json!([3, 4, 5]),
-            json!({"R": 100, "G": 200}),
-        );
+        let (prim, arr, obj) = (json!(5), json!([3, 4, 5]), json!({"R": 100, "G": 200}));
         assert_eq!(text(prim.clone(), Path, Simple, false), "5");
         assert_eq!(text(arr.clone(), Path, Simple, false), "3,4,5");
-        assert_eq!(
-            text(obj.clone(), Path, Simple, false),
-            "R,100,G,200"
-        );
-        assert_eq!(
-            text(obj.clone(), Header, Simple, true),
-            "R=100,G=200"
-        );
+        assert_eq!(text(obj.clone(), Path, Simple, false), "R,100,G,200");
+        assert_eq!(text(obj.clone(), Header, Simple, true), "R=100,G=200");
         assert_eq!(text(prim.clone(), Path, Label, false), ".5");
         assert_eq!(text(arr.clone(), Path, Label, true), ".3.4.5");
-        assert_eq!(
-            text(obj.clone(), Path, Label, true),
-            ".R=100.G=200"
-        );
+        assert_eq!(text(obj.clone(), Path, Label, true), ".R=100.G=200");
         assert_eq!(text(prim.clone(), Path, Matrix, false), ";id=5");
         assert_eq!(text(arr.clone(), Path, Matrix, true), ";id=3;id=4;id=5");
-        assert_eq!(
-            text(obj.clone(), Path, Matrix, false),
-            ";id=R,100,G,200"
-        );
-        assert_eq!(
-            text(obj.clone(), Path, Matrix, true),
-            ";R=100;G=200"
-        );
+        assert_eq!(text(obj.clone(), Path, Matrix, false), ";id=R,100,G,200");
+        assert_eq!(text(obj.clone(), Path, Matrix, true), ";R=100;G=200");
         assert_eq!(q(prim, Form, true), "id=5");
         assert_eq!(q(arr.clone(), Form, true), "id=3&id=4&id=5");
         assert_eq!(q(arr.clone(), Form, false), "id=3,4,5");
@@ -259,10 +240,7 @@ mod tests {
         assert_eq!(q(obj.clone(), Form, false), "id=R,100,G,200");
         assert_eq!(q(arr.clone(), SpaceDelimited, false), "id=3%204%205");
         assert_eq!(q(arr, PipeDelimited, false), "id=3|4|5");
-        assert_eq!(
-            q(obj, DeepObject, true),
-            "id%5BR%5D=100&id%5BG%5D=200"
-        );
+        assert_eq!(q(obj, DeepObject, true), "id%5BR%5D=100&id%5BG%5D=200");
         assert_eq!(
             q(json!({"created": {"gte": 1}, "n": null}), DeepObject, true),
             "id%5Bcreated%5D%5Bgte%5D=1"

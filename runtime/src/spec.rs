@@ -103,6 +103,23 @@ pub struct OperationSpec {
 }
 
 impl OperationSpec {
+    /// An operation's description (the generator emits one `static` per operation with this).
+    pub const fn new(
+        operation_id: &'static str,
+        method: Method,
+        path: &'static str,
+        idempotency: Idempotency,
+        operation_envelope: bool,
+    ) -> Self {
+        OperationSpec {
+            operation_id,
+            method,
+            path,
+            idempotency,
+            operation_envelope,
+        }
+    }
+
     /// Whether this operation is a write (not a safe method).
     pub fn is_write(&self) -> bool {
         !self.method.is_safe()

@@ -150,11 +150,25 @@ impl Generated {
     /// and `send`.
     fn operation(&self, builder: &str) -> String {
         let returns = format!("builders::{builder}<'_>");
-        let method = self
-            .items(|line| line == "impl crate::Client {")
-            .into_iter()
-            .find(|block| block.contains(&returns))
+        let source = self.source();
+        let lines: Vec<&str> = source.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.contains(&returns))
             .unwrap_or_else(|| panic!("no client method returns `{returns}`"));
+        // Back to the method's `pub fn` line and the doc comment above it.
+        let mut start = (0..=at)
+            .rev()
+            .find(|&i| lines[i].trim_start().starts_with("pub fn "))
+            .expect("the method's signature");
+        let indent = &lines[start][..lines[start].len() - lines[start].trim_start().len()];
+        while start > 0 && lines[start - 1].trim_start().starts_with("///") {
+            start -= 1;
+        }
+        let end = (at..lines.len())
+            .find(|&i| lines[i].strip_prefix(indent) == Some("}"))
+            .expect("the method ends");
+        let method = lines[start..=end].join("\n");
         let builder = self.item(&format!("impl<'c> {builder}<'c> {{"));
         format!("{method}\n{builder}")
     }

@@ -1,14 +1,30 @@
-//! The `test-util` feature: applications build response values in their own tests.
+//! The `test-util` feature: applications build response values in their own tests with struct
+//! literals (response types are `non_exhaustive` only without it).
 
 use cloud_sdk::types::{Operation, OperationEnvelope, OperationResult, OperationStatus};
 
 #[test]
-fn response_types_can_be_built_and_filled_in_tests() {
-    let mut result = OperationResult::new();
-    result.service_ids = Some(vec![uuid::Uuid::nil()]);
-    let mut operation = Operation::new("op_1", OperationStatus::Succeeded, true);
-    operation.result = Some(result);
-    let envelope = OperationEnvelope::new(true, operation);
+fn response_types_can_be_built_in_tests() {
+    let envelope = OperationEnvelope {
+        ok: true,
+        operation: Operation {
+            id: "op_1".to_owned(),
+            status: OperationStatus::Succeeded,
+            done: true,
+            progress: None,
+            stage: None,
+            result: Some(OperationResult {
+                service_ids: Some(vec![uuid::Uuid::nil()]),
+                order_id: None,
+                invoice_id: None,
+                service_id: None,
+                power_state: None,
+                additional_properties: Default::default(),
+            }),
+            links: None,
+            additional_properties: Default::default(),
+        },
+    };
     let json = serde_json::to_value(&envelope).expect("serializes");
     assert_eq!(json["operation"]["status"], "succeeded");
     assert_eq!(

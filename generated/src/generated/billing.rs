@@ -84,7 +84,7 @@ pub enum BillingOrderDraftRequestCurrency {
 ///
 /// Schema: `#/components/schemas/BillingOrderDraftResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct BillingOrderDraftResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -94,29 +94,11 @@ pub struct BillingOrderDraftResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl BillingOrderDraftResponse {
-        /// Creates a `BillingOrderDraftResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                ok: None,
-                additional_properties: ::std::default::Default::default(),
-            }
-        }
-    }
-    impl Default for BillingOrderDraftResponse {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Billing service item (reference 2.5).
 ///
 /// Schema: `#/components/schemas/BillingServiceItem`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct BillingServiceItem {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -164,38 +146,9 @@ pub struct BillingServiceItem {
     pub meta: Option<BillingServiceItemMeta>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl BillingServiceItem {
-        /// Creates a `BillingServiceItem` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                id: None,
-                status: None,
-                display_name: None,
-                hostname: None,
-                type_: None,
-                created_at: None,
-                due_date: None,
-                billing_unit: None,
-                billing_count: None,
-                sku: None,
-                ipv4: None,
-                ipv6: None,
-                meta: None,
-            }
-        }
-    }
-    impl Default for BillingServiceItem {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Schema: `#/components/schemas/BillingServiceItem/properties/meta`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct BillingServiceItemMeta {
     /// Type not shown by the reference.
     #[serde(rename = "serviceType")]
@@ -203,26 +156,11 @@ pub struct BillingServiceItemMeta {
     pub service_type: Option<::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl BillingServiceItemMeta {
-        /// Creates a `BillingServiceItemMeta` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self { service_type: None }
-        }
-    }
-    impl Default for BillingServiceItemMeta {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Page model.
 ///
 /// Schema: `#/components/schemas/BillingServiceListResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct BillingServiceListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
@@ -234,30 +172,6 @@ pub struct BillingServiceListResponse {
     pub pages: i64,
     pub items: Vec<BillingServiceItem>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl BillingServiceListResponse {
-        /// Creates a `BillingServiceListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(
-            ok: bool,
-            page: i64,
-            page_size: i64,
-            total: i64,
-            pages: i64,
-            items: Vec<BillingServiceItem>,
-        ) -> Self {
-            Self {
-                ok,
-                page,
-                page_size,
-                total,
-                pages,
-                items,
-            }
-        }
-    }
-};
 
 impl ::sdk_runtime::pagination::Paginated for BillingServiceListResponse {
     type Item = BillingServiceItem;
@@ -342,7 +256,7 @@ impl Default for DraftOrderItem {
 ///
 /// Schema: `#/components/schemas/InvoicePaymentResult`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct InvoicePaymentResult {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
@@ -374,28 +288,9 @@ pub struct InvoicePaymentResult {
     pub meta: Option<InvoicePaymentResultMeta>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl InvoicePaymentResult {
-        /// Creates a `InvoicePaymentResult` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool) -> Self {
-            Self {
-                ok,
-                paid_now: None,
-                partial: None,
-                fully_paid: None,
-                invoice_id: None,
-                order_id: None,
-                status: None,
-                meta: None,
-            }
-        }
-    }
-};
-
 /// Schema: `#/components/schemas/InvoicePaymentResult/properties/meta`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct InvoicePaymentResultMeta {
     /// Type not shown by the reference.
     #[serde(rename = "createdServices")]
@@ -414,31 +309,11 @@ pub struct InvoicePaymentResultMeta {
     pub provisioning: Option<::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl InvoicePaymentResultMeta {
-        /// Creates a `InvoicePaymentResultMeta` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                created_services: None,
-                renewed_services: None,
-                created_service_ids: None,
-                provisioning: None,
-            }
-        }
-    }
-    impl Default for InvoicePaymentResultMeta {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Transaction (reference 2.5).
 ///
 /// Schema: `#/components/schemas/Transaction`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct Transaction {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -486,38 +361,11 @@ pub struct Transaction {
     pub meta: Option<::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl Transaction {
-        /// Creates a `Transaction` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                id: None,
-                created_at: None,
-                status: None,
-                type_: None,
-                currency: None,
-                amount_in: None,
-                amount_out: None,
-                fee: None,
-                gateway: None,
-                invoice_id: None,
-                meta: None,
-            }
-        }
-    }
-    impl Default for Transaction {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Page model.
 ///
 /// Schema: `#/components/schemas/TransactionListResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct TransactionListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
@@ -529,30 +377,6 @@ pub struct TransactionListResponse {
     pub pages: i64,
     pub items: Vec<Transaction>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl TransactionListResponse {
-        /// Creates a `TransactionListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(
-            ok: bool,
-            page: i64,
-            page_size: i64,
-            total: i64,
-            pages: i64,
-            items: Vec<Transaction>,
-        ) -> Self {
-            Self {
-                ok,
-                page,
-                page_size,
-                total,
-                pages,
-                items,
-            }
-        }
-    }
-};
 
 impl ::sdk_runtime::pagination::Paginated for TransactionListResponse {
     type Item = Transaction;
@@ -588,13 +412,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .billing_order_draft(cloud_sdk::billing::BillingOrderDraftRequest::new())
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -608,9 +430,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// List billing services
     ///
     /// Lists billing service items (page model).
@@ -629,15 +448,8 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// use futures::TryStreamExt;
-    /// let items: Vec<_> = client
-    ///     .billing_services()
-    ///     .limit(1)
-    ///     .into_stream()
-    ///     .try_collect()
-    ///     .await?;
-    /// println!("{} items", items.len());
+    /// let items: Vec<_> = client.billing_services().limit(1).into_stream().try_collect().await?;
     /// # Ok(())
     /// # }
     /// ```
@@ -651,9 +463,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// List transactions
     ///
     /// Lists transactions (page model).
@@ -672,7 +481,6 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// use futures::TryStreamExt;
     /// let items: Vec<_> = client
     ///     .billing_transactions()
@@ -680,7 +488,6 @@ impl crate::Client {
     ///     .into_stream()
     ///     .try_collect()
     ///     .await?;
-    /// println!("{} items", items.len());
     /// # Ok(())
     /// # }
     /// ```
@@ -694,9 +501,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Pay an invoice from account balance
     ///
     /// Pays an invoice from account balance; no body. With enough funds the result has fullyPaid true and status `paid`; with insufficient funds a partial payment may leave the invoice unpaid with a remaining amount: read `fullyPaid`, `paidNow` and the remaining amount. Payment is not successful provisioning. Separate order and payment requests need separate idempotency keys.
@@ -717,13 +521,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .pay_invoice(uuid::Uuid::nil())
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -746,11 +548,7 @@ pub mod builders {
         pub(super) body: super::BillingOrderDraftRequest,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for BillingOrderDraft<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(BillingOrderDraft);
     impl<'c> BillingOrderDraft<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -765,13 +563,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::BillingOrderDraftResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "billingOrderDraft",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/billing/orders/draft",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "billingOrderDraft",
+                ::sdk_runtime::Method::Post,
+                "/v1/billing/orders/draft",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body)?;
             self.client.runtime().execute(request, self.options).await
@@ -788,11 +586,7 @@ pub mod builders {
         pub(super) pageSize: Option<u8>,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for BillingServices<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(BillingServices);
     impl<'c> BillingServices<'c> {
         /// Page number.
         ///
@@ -831,13 +625,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::BillingServiceListResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "billingServices",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/billing/services",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "billingServices",
+                ::sdk_runtime::Method::Get,
+                "/v1/billing/services",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             if let Some(value) = &self.page {
                 request.query("page", value);
@@ -881,11 +675,7 @@ pub mod builders {
         pub(super) pageSize: Option<u8>,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for BillingTransactions<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(BillingTransactions);
     impl<'c> BillingTransactions<'c> {
         /// Page number.
         ///
@@ -924,13 +714,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::TransactionListResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "billingTransactions",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/billing/transactions",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "billingTransactions",
+                ::sdk_runtime::Method::Get,
+                "/v1/billing/transactions",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             if let Some(value) = &self.page {
                 request.query("page", value);
@@ -971,11 +761,7 @@ pub mod builders {
         pub(super) id: ::uuid::Uuid,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for PayInvoice<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(PayInvoice);
     impl<'c> PayInvoice<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -990,13 +776,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::InvoicePaymentResult>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "payInvoice",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/billing/invoices/{id}/pay",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "payInvoice",
+                ::sdk_runtime::Method::Post,
+                "/v1/billing/invoices/{id}/pay",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("id", &self.id);
             self.client.runtime().execute(request, self.options).await

@@ -6,7 +6,7 @@
 ///
 /// Schema: `#/components/schemas/BillingCycleOption`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct BillingCycleOption {
     /// Named billing cycle, e.g. monthly, quarterly, semi_annually, annually, biennially, triennially, hourly, daily, weekly, one_time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -34,34 +34,11 @@ pub struct BillingCycleOption {
     pub currency: Option<String>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl BillingCycleOption {
-        /// Creates a `BillingCycleOption` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                billing_cycle: None,
-                unit: None,
-                count: None,
-                period_months: None,
-                price: None,
-                setup_fee: None,
-                currency: None,
-            }
-        }
-    }
-    impl Default for BillingCycleOption {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Catalog product item (reference 2.3), returned in `items` by product listings.
 ///
 /// Schema: `#/components/schemas/CatalogProduct`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct CatalogProduct {
     /// Readable SKU string.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -140,53 +117,11 @@ pub struct CatalogProduct {
     pub options_url: Option<::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl CatalogProduct {
-        /// Creates a `CatalogProduct` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                id: None,
-                product_id: None,
-                variant_id: None,
-                name: None,
-                type_: None,
-                product_code: None,
-                variant_code: None,
-                region: None,
-                regions: None,
-                cpu: None,
-                cpu_unit: None,
-                ram: None,
-                ram_unit: None,
-                disk: None,
-                disk_unit: None,
-                price: None,
-                billing_cycle: None,
-                billing_cycles: None,
-                currency: None,
-                available: None,
-                capacity_verified: None,
-                configuration_code: None,
-                available_stock: None,
-                configuration_url: None,
-                requirements_url: None,
-                options_url: None,
-            }
-        }
-    }
-    impl Default for CatalogProduct {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Offset-model product listing.
 ///
 /// Schema: `#/components/schemas/CatalogProductListResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct CatalogProductListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
@@ -203,27 +138,6 @@ pub struct CatalogProductListResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub availability: Option<::serde_json::Value>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl CatalogProductListResponse {
-        /// Creates a `CatalogProductListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(
-            ok: bool,
-            items: Vec<CatalogProduct>,
-            next_offset: Option<i64>,
-        ) -> Self {
-            Self {
-                ok,
-                items,
-                next_offset,
-                partial: None,
-                unavailable_types: None,
-                availability: None,
-            }
-        }
-    }
-};
 
 impl ::sdk_runtime::pagination::Paginated for CatalogProductListResponse {
     type Item = CatalogProduct;
@@ -287,7 +201,7 @@ pub enum CatalogProductType {
 
 /// Schema: `#/components/schemas/DedicatedImageListResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedImageListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
@@ -295,20 +209,6 @@ pub struct DedicatedImageListResponse {
     /// Null means finished.
     pub next_offset: Option<i64>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DedicatedImageListResponse {
-        /// Creates a `DedicatedImageListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(
-            ok: bool,
-            items: Vec<DedicatedOsProfile>,
-            next_offset: Option<i64>,
-        ) -> Self {
-            Self { ok, items, next_offset }
-        }
-    }
-};
 
 impl ::sdk_runtime::pagination::Paginated for DedicatedImageListResponse {
     type Item = DedicatedOsProfile;
@@ -326,7 +226,7 @@ impl ::sdk_runtime::pagination::Paginated for DedicatedImageListResponse {
 ///
 /// Schema: `#/components/schemas/DedicatedOsProfile`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedOsProfile {
     /// Used as `os_profile_id` in a dedicated deployment (which must be greater than 0).
     ///
@@ -346,27 +246,6 @@ pub struct DedicatedOsProfile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssh_keys_supported: Option<::serde_json::Value>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DedicatedOsProfile {
-        /// Creates a `DedicatedOsProfile` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                id: None,
-                name: None,
-                region: None,
-                configuration_code: None,
-                ssh_keys_supported: None,
-            }
-        }
-    }
-    impl Default for DedicatedOsProfile {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
 
 /// Schema: `#/paths/~1v1~1products~1{region}/get/parameters/6/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -490,7 +369,7 @@ pub enum GetProductsType {
 ///
 /// Schema: `#/components/schemas/Region`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct Region {
     /// Region code such as a two-letter region.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -499,24 +378,9 @@ pub struct Region {
     pub name: Option<String>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl Region {
-        /// Creates a `Region` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self { id: None, name: None }
-        }
-    }
-    impl Default for Region {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Schema: `#/components/schemas/RegionListResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct RegionListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
@@ -524,16 +388,6 @@ pub struct RegionListResponse {
     /// Null means finished.
     pub next_offset: Option<i64>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl RegionListResponse {
-        /// Creates a `RegionListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool, items: Vec<Region>, next_offset: Option<i64>) -> Self {
-            Self { ok, items, next_offset }
-        }
-    }
-};
 
 impl ::sdk_runtime::pagination::Paginated for RegionListResponse {
     type Item = Region;
@@ -567,7 +421,6 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// use futures::TryStreamExt;
     /// let items: Vec<_> = client
     ///     .get_dedicated_images()
@@ -575,7 +428,6 @@ impl crate::Client {
     ///     .into_stream()
     ///     .try_collect()
     ///     .await?;
-    /// println!("{} items", items.len());
     /// # Ok(())
     /// # }
     /// ```
@@ -589,9 +441,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// List catalog products
     ///
     /// Lists flat catalog products (offset model). Rules: `type` filters the normalized family, `product_code` filters the purchasable family; never put a product_code into a type filter. `tcp-proxy` and `license` map to type `other`; `waf` maps to `dns`. Region and type filters apply before pagination. An unsupported region returns 400 `unsupported_region`. Snapshots of image and stock data may be cached up to 15 seconds; checkout revalidates. Catalog prices exclude add-ons and tax; `available` is not a reservation.
@@ -611,15 +460,8 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// use futures::TryStreamExt;
-    /// let items: Vec<_> = client
-    ///     .get_products()
-    ///     .limit(1)
-    ///     .into_stream()
-    ///     .try_collect()
-    ///     .await?;
-    /// println!("{} items", items.len());
+    /// let items: Vec<_> = client.get_products().limit(1).into_stream().try_collect().await?;
     /// # Ok(())
     /// # }
     /// ```
@@ -635,9 +477,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// List catalog products of a region
     ///
     /// Same as GET /v1/products with the region in the path (a code, or `all`); a conflicting region query is rejected. Rules: `type` filters the normalized family, `product_code` filters the purchasable family; never put a product_code into a type filter. `tcp-proxy` and `license` map to type `other`; `waf` maps to `dns`. Region and type filters apply before pagination. An unsupported region returns 400 `unsupported_region`. Snapshots of image and stock data may be cached up to 15 seconds; checkout revalidates. Catalog prices exclude add-ons and tax; `available` is not a reservation.
@@ -658,7 +497,6 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// use futures::TryStreamExt;
     /// let items: Vec<_> = client
     ///     .get_products_by_region("example")
@@ -666,7 +504,6 @@ impl crate::Client {
     ///     .into_stream()
     ///     .try_collect()
     ///     .await?;
-    /// println!("{} items", items.len());
     /// # Ok(())
     /// # }
     /// ```
@@ -685,9 +522,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// List regions
     ///
     /// Lists regions (offset model). Deploy and product filters accept only regions returned here.
@@ -706,15 +540,8 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// use futures::TryStreamExt;
-    /// let items: Vec<_> = client
-    ///     .get_regions()
-    ///     .limit(1)
-    ///     .into_stream()
-    ///     .try_collect()
-    ///     .await?;
-    /// println!("{} items", items.len());
+    /// let items: Vec<_> = client.get_regions().limit(1).into_stream().try_collect().await?;
     /// # Ok(())
     /// # }
     /// ```
@@ -741,11 +568,7 @@ pub mod builders {
         pub(super) configuration_code: Option<String>,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for GetDedicatedImages<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(GetDedicatedImages);
     impl<'c> GetDedicatedImages<'c> {
         /// Page size (canonical size parameter), 1 to 100, default 50. Minimum `1`. Maximum `100`. Default: `50`.
         ///
@@ -778,13 +601,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::DedicatedImageListResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "getDedicatedImages",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/dedicated/images",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "getDedicatedImages",
+                ::sdk_runtime::Method::Get,
+                "/v1/dedicated/images",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             if let Some(value) = &self.limit {
                 request.query("limit", value);
@@ -830,11 +653,7 @@ pub mod builders {
         pub(super) currency: Option<super::GetProductsCurrency>,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for GetProducts<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(GetProducts);
     impl<'c> GetProducts<'c> {
         /// Page size (canonical size parameter), 1 to 100, default 50. Minimum `1`. Maximum `100`. Default: `50`.
         ///
@@ -885,13 +704,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::CatalogProductListResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "getProducts",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/products",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "getProducts",
+                ::sdk_runtime::Method::Get,
+                "/v1/products",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             if let Some(value) = &self.limit {
                 request.query("limit", value);
@@ -943,11 +762,7 @@ pub mod builders {
         pub(super) currency: Option<super::GetProductsByRegionCurrency>,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for GetProductsByRegion<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(GetProductsByRegion);
     impl<'c> GetProductsByRegion<'c> {
         /// Page size (canonical size parameter), 1 to 100, default 50. Minimum `1`. Maximum `100`. Default: `50`.
         ///
@@ -994,13 +809,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::CatalogProductListResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "getProductsByRegion",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/products/{region}",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "getProductsByRegion",
+                ::sdk_runtime::Method::Get,
+                "/v1/products/{region}",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("region", &self.region);
             if let Some(value) = &self.limit {
@@ -1046,11 +861,7 @@ pub mod builders {
         pub(super) offset: Option<u64>,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for GetRegions<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(GetRegions);
     impl<'c> GetRegions<'c> {
         /// Page size, 1 to 100 (default not shown). Minimum `1`. Maximum `100`.
         ///
@@ -1073,13 +884,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::RegionListResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "getRegions",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/regions",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "getRegions",
+                ::sdk_runtime::Method::Get,
+                "/v1/regions",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             if let Some(value) = &self.limit {
                 request.query("limit", value);

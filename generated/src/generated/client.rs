@@ -15,13 +15,13 @@ pub static PROFILE: ::sdk_runtime::ApiProfile = ::sdk_runtime::ApiProfile {
     caller_retry_codes: &["service_changed_retry"],
     lookup: Some(::sdk_runtime::OperationLookup {
         spec: {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "getOperations",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/operations",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "getOperations",
+                ::sdk_runtime::Method::Get,
+                "/v1/operations",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             &SPEC
         },
         idempotency_key: "idempotency_key",

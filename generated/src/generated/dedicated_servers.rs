@@ -185,7 +185,7 @@ pub enum DedicatedDeployRequestCurrency {
 ///
 /// Schema: `#/components/schemas/DedicatedDeploymentResult`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedDeploymentResult {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
@@ -221,31 +221,11 @@ pub struct DedicatedDeploymentResult {
     pub message: Option<::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DedicatedDeploymentResult {
-        /// Creates a `DedicatedDeploymentResult` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool) -> Self {
-            Self {
-                ok,
-                order_id: None,
-                invoice_id: None,
-                invoice_number: None,
-                total: None,
-                currency: None,
-                status: None,
-                deployment_status_url: None,
-                message: None,
-            }
-        }
-    }
-};
-
 /// Returns a task; response body not shown.
 ///
 /// Schema: `#/components/schemas/DedicatedPasswordResetResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedPasswordResetResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -255,29 +235,11 @@ pub struct DedicatedPasswordResetResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DedicatedPasswordResetResponse {
-        /// Creates a `DedicatedPasswordResetResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                ok: None,
-                additional_properties: ::std::default::Default::default(),
-            }
-        }
-    }
-    impl Default for DedicatedPasswordResetResponse {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Dedicated rescue options (reference 2.5).
 ///
 /// Schema: `#/components/schemas/DedicatedRescueOptions`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedRescueOptions {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
@@ -288,23 +250,9 @@ pub struct DedicatedRescueOptions {
     pub profiles: Option<Vec<DedicatedRescueProfile>>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DedicatedRescueOptions {
-        /// Creates a `DedicatedRescueOptions` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool) -> Self {
-            Self {
-                ok,
-                enabled: None,
-                profiles: None,
-            }
-        }
-    }
-};
-
 /// Schema: `#/components/schemas/DedicatedRescueProfile`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedRescueProfile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<i64>,
@@ -313,26 +261,11 @@ pub struct DedicatedRescueProfile {
     pub name: Option<::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DedicatedRescueProfile {
-        /// Creates a `DedicatedRescueProfile` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self { id: None, name: None }
-        }
-    }
-    impl Default for DedicatedRescueProfile {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Dedicated task (reference 2.5).
 ///
 /// Schema: `#/components/schemas/DedicatedTask`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedTask {
     /// Format: `uuid`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -360,72 +293,29 @@ pub struct DedicatedTask {
     pub updated_at: Option<::chrono::DateTime<::chrono::Utc>>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DedicatedTask {
-        /// Creates a `DedicatedTask` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                id: None,
-                kind: None,
-                status: None,
-                stage: None,
-                error_code: None,
-                created_at: None,
-                updated_at: None,
-            }
-        }
-    }
-    impl Default for DedicatedTask {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Schema: `#/components/schemas/DedicatedTaskListResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedTaskListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     pub tasks: Vec<DedicatedTask>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DedicatedTaskListResponse {
-        /// Creates a `DedicatedTaskListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool, tasks: Vec<DedicatedTask>) -> Self {
-            Self { ok, tasks }
-        }
-    }
-};
-
 /// Schema: `#/components/schemas/DedicatedTaskResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedTaskResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     pub task: DedicatedTask,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DedicatedTaskResponse {
-        /// Creates a `DedicatedTaskResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool, task: DedicatedTask) -> Self {
-            Self { ok, task }
-        }
-    }
-};
-
 /// Traffic samples; rates in bits per second, totals in bytes; missing statistics are not zero. Sample fields not shown.
 ///
 /// Schema: `#/components/schemas/DedicatedTrafficResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedTrafficResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -434,24 +324,6 @@ pub struct DedicatedTrafficResponse {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DedicatedTrafficResponse {
-        /// Creates a `DedicatedTrafficResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                ok: None,
-                additional_properties: ::std::default::Default::default(),
-            }
-        }
-    }
-    impl Default for DedicatedTrafficResponse {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
 
 impl crate::Client {
     /// Create an unpaid dedicated deployment
@@ -475,13 +347,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .dedicated_deploy(cloud_sdk::dedicated_servers::DedicatedDeployRequest::new("example", "example", 1, "example"))
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -495,9 +365,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Reset the dedicated server administrator password
     ///
     /// Interrupts connections while the administrator password is replaced; returns a task. Retrieve the result privately only after the task succeeds (credential reads need dedicated.credentials.read).
@@ -518,13 +385,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .dedicated_password_reset(uuid::Uuid::nil())
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -538,9 +403,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Get a dedicated task
     ///
     /// Reads one task.
@@ -560,13 +422,12 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
+    /// use cloud_sdk::CallBuilder;
     /// let response = client
     ///     .dedicated_task(uuid::Uuid::nil(), uuid::Uuid::nil())
     ///     .client_request_id("example-1")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -582,9 +443,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// List dedicated tasks
     ///
     /// Lists the tasks of a dedicated server. Progress of asynchronous dedicated writes is read here by polling.
@@ -603,13 +461,12 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
+    /// use cloud_sdk::CallBuilder;
     /// let response = client
     ///     .dedicated_tasks(uuid::Uuid::nil())
     ///     .client_request_id("example-1")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -623,9 +480,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Get dedicated rescue options
     ///
     /// Reads rescue options.
@@ -644,13 +498,12 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
+    /// use cloud_sdk::CallBuilder;
     /// let response = client
     ///     .get_dedicated_by_service_id_rescue_options(uuid::Uuid::nil())
     ///     .client_request_id("example-1")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -664,9 +517,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Get dedicated traffic samples
     ///
     /// Returns traffic samples; rates in bits per second, totals in bytes; missing statistics are not zero. Query parameters and sample fields: not shown.
@@ -685,13 +535,12 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
+    /// use cloud_sdk::CallBuilder;
     /// let response = client
     ///     .get_dedicated_by_service_id_traffic(uuid::Uuid::nil())
     ///     .client_request_id("example-1")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -717,11 +566,7 @@ pub mod builders {
         pub(super) body: super::DedicatedDeployRequest,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for DedicatedDeploy<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(DedicatedDeploy);
     impl<'c> DedicatedDeploy<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -736,13 +581,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::DedicatedDeploymentResult>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "dedicatedDeploy",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/dedicated/deployments",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "dedicatedDeploy",
+                ::sdk_runtime::Method::Post,
+                "/v1/dedicated/deployments",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body)?;
             self.client.runtime().execute(request, self.options).await
@@ -756,11 +601,7 @@ pub mod builders {
         pub(super) service_id: ::uuid::Uuid,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for DedicatedPasswordReset<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(DedicatedPasswordReset);
     impl<'c> DedicatedPasswordReset<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -775,13 +616,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::DedicatedPasswordResetResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "dedicatedPasswordReset",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/dedicated/{serviceId}/password-reset",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "dedicatedPasswordReset",
+                ::sdk_runtime::Method::Post,
+                "/v1/dedicated/{serviceId}/password-reset",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             self.client.runtime().execute(request, self.options).await
@@ -796,11 +637,7 @@ pub mod builders {
         pub(super) task_id: ::uuid::Uuid,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for DedicatedTask<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(DedicatedTask);
     impl<'c> DedicatedTask<'c> {
         /// Sends the request.
         pub async fn send(
@@ -809,13 +646,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::DedicatedTaskResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "dedicatedTask",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/dedicated/{serviceId}/tasks/{taskId}",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "dedicatedTask",
+                ::sdk_runtime::Method::Get,
+                "/v1/dedicated/{serviceId}/tasks/{taskId}",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.path_param("taskId", &self.task_id);
@@ -859,11 +696,7 @@ pub mod builders {
         pub(super) service_id: ::uuid::Uuid,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for DedicatedTasks<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(DedicatedTasks);
     impl<'c> DedicatedTasks<'c> {
         /// Sends the request.
         pub async fn send(
@@ -872,13 +705,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::DedicatedTaskListResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "dedicatedTasks",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/dedicated/{serviceId}/tasks",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "dedicatedTasks",
+                ::sdk_runtime::Method::Get,
+                "/v1/dedicated/{serviceId}/tasks",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             self.client.runtime().execute(request, self.options).await
@@ -892,11 +725,7 @@ pub mod builders {
         pub(super) service_id: ::uuid::Uuid,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for GetDedicatedByServiceIdRescueOptions<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(GetDedicatedByServiceIdRescueOptions);
     impl<'c> GetDedicatedByServiceIdRescueOptions<'c> {
         /// Sends the request.
         pub async fn send(
@@ -905,13 +734,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::DedicatedRescueOptions>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "getDedicatedByServiceIdRescueOptions",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/dedicated/{serviceId}/rescue-options",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "getDedicatedByServiceIdRescueOptions",
+                ::sdk_runtime::Method::Get,
+                "/v1/dedicated/{serviceId}/rescue-options",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             self.client.runtime().execute(request, self.options).await
@@ -925,11 +754,7 @@ pub mod builders {
         pub(super) service_id: ::uuid::Uuid,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for GetDedicatedByServiceIdTraffic<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(GetDedicatedByServiceIdTraffic);
     impl<'c> GetDedicatedByServiceIdTraffic<'c> {
         /// Sends the request.
         pub async fn send(
@@ -938,13 +763,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::DedicatedTrafficResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "getDedicatedByServiceIdTraffic",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/dedicated/{serviceId}/traffic",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "getDedicatedByServiceIdTraffic",
+                ::sdk_runtime::Method::Get,
+                "/v1/dedicated/{serviceId}/traffic",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             self.client.runtime().execute(request, self.options).await

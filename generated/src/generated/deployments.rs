@@ -415,13 +415,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .product_variant_deploy("example", cloud_sdk::deployments::ProductVariantDeployProductCode::Vps, "example", cloud_sdk::deployments::ProductVariantDeployRequest::DeployRequest(cloud_sdk::deployments::DeployRequest::new()))
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -456,11 +454,7 @@ pub mod builders {
         pub(super) body: super::ProductVariantDeployRequest,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for ProductVariantDeploy<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(ProductVariantDeploy);
     impl<'c> ProductVariantDeploy<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -480,13 +474,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::super::types::OperationOrLegacyWriteResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "productVariantDeploy",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/deploy/{region}/{productCode}/{variantCode}",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: true,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "productVariantDeploy",
+                ::sdk_runtime::Method::Post,
+                "/v1/deploy/{region}/{productCode}/{variantCode}",
+                ::sdk_runtime::Idempotency::Required,
+                true,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("region", &self.region);
             request.path_param("productCode", &self.product_code);

@@ -58,7 +58,7 @@ pub enum CreateDnsZoneRequestSource {
 ///
 /// Schema: `#/components/schemas/CreateDnsZoneResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct CreateDnsZoneResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -67,24 +67,6 @@ pub struct CreateDnsZoneResponse {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl CreateDnsZoneResponse {
-        /// Creates a `CreateDnsZoneResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                ok: None,
-                additional_properties: ::std::default::Default::default(),
-            }
-        }
-    }
-    impl Default for CreateDnsZoneResponse {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
 
 /// Record set of a zone creation body.
 ///
@@ -153,7 +135,7 @@ impl Default for DnsRecordSet {
 ///
 /// Schema: `#/components/schemas/DnsTemplate`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsTemplate {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -177,29 +159,6 @@ pub struct DnsTemplate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub visibility: Option<::serde_json::Value>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DnsTemplate {
-        /// Creates a `DnsTemplate` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                id: None,
-                name: None,
-                zone_file: None,
-                created_at: None,
-                updated_at: None,
-                system: None,
-                visibility: None,
-            }
-        }
-    }
-    impl Default for DnsTemplate {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
 
 /// Schema: `#/components/schemas/DnsTemplateCreateRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -225,7 +184,7 @@ impl DnsTemplateCreateRequest {
 ///
 /// Schema: `#/components/schemas/DnsTemplateListItem`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsTemplateListItem {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -251,72 +210,29 @@ pub struct DnsTemplateListItem {
     pub is_hidden: Option<::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DnsTemplateListItem {
-        /// Creates a `DnsTemplateListItem` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                id: None,
-                name: None,
-                created_at: None,
-                updated_at: None,
-                system: None,
-                visibility: None,
-                is_hidden: None,
-            }
-        }
-    }
-    impl Default for DnsTemplateListItem {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Schema: `#/components/schemas/DnsTemplateListResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsTemplateListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     pub templates: Vec<DnsTemplateListItem>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DnsTemplateListResponse {
-        /// Creates a `DnsTemplateListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool, templates: Vec<DnsTemplateListItem>) -> Self {
-            Self { ok, templates }
-        }
-    }
-};
-
 /// Schema: `#/components/schemas/DnsTemplateResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsTemplateResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     pub template: DnsTemplate,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DnsTemplateResponse {
-        /// Creates a `DnsTemplateResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool, template: DnsTemplate) -> Self {
-            Self { ok, template }
-        }
-    }
-};
-
 /// Zone detail; fields not shown.
 ///
 /// Schema: `#/components/schemas/DnsZoneDetailResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsZoneDetailResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -326,29 +242,11 @@ pub struct DnsZoneDetailResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DnsZoneDetailResponse {
-        /// Creates a `DnsZoneDetailResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                ok: None,
-                additional_properties: ::std::default::Default::default(),
-            }
-        }
-    }
-    impl Default for DnsZoneDetailResponse {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Zone listing. The summary view adds `total`, `limit`, `offset`.
 ///
 /// Schema: `#/components/schemas/DnsZoneListResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsZoneListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
@@ -364,27 +262,11 @@ pub struct DnsZoneListResponse {
     pub offset: Option<i64>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DnsZoneListResponse {
-        /// Creates a `DnsZoneListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool, zones: Vec<DnsZoneSummary>) -> Self {
-            Self {
-                ok,
-                zones,
-                total: None,
-                limit: None,
-                offset: None,
-            }
-        }
-    }
-};
-
 /// DNS zone summary (reference 2.5); item of the summary view.
 ///
 /// Schema: `#/components/schemas/DnsZoneSummary`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsZoneSummary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -396,25 +278,6 @@ pub struct DnsZoneSummary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DnsZoneSummary {
-        /// Creates a `DnsZoneSummary` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                name: None,
-                status: None,
-                created_at: None,
-            }
-        }
-    }
-    impl Default for DnsZoneSummary {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
 
 /// Schema: `#/paths/~1v1~1dns~1zones/get/parameters/3/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -448,13 +311,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .create_dns_zone(cloud_sdk::dns::CreateDnsZoneRequest::new("example"))
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -468,9 +329,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Create a DNS template
     ///
     /// Creates a DNS template.
@@ -490,13 +348,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .dns_template_create(cloud_sdk::dns::DnsTemplateCreateRequest::new("example", "example"))
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -510,9 +366,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Get a DNS template
     ///
     /// Reads a template by name or uuid. Matching by name is case-insensitive, checks the caller's templates first, then public system templates; other accounts are excluded. Duplicate names within the selected scope give 409 `template_identifier_ambiguous`. Edit and delete routes need uuids.
@@ -532,13 +385,12 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
+    /// use cloud_sdk::CallBuilder;
     /// let response = client
     ///     .get_dns_template("example")
     ///     .client_request_id("example-1")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -552,9 +404,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// List DNS templates
     ///
     /// Lists DNS templates (items omit `zoneFile` and add `isHidden`).
@@ -570,13 +419,8 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
-    /// let response = client
-    ///     .get_dns_templates()
-    ///     .client_request_id("example-1")
-    ///     .send()
-    ///     .await?;
-    /// println!("{:?}", response.body());
+    /// use cloud_sdk::CallBuilder;
+    /// let response = client.get_dns_templates().client_request_id("example-1").send().await?;
     /// # Ok(())
     /// # }
     /// ```
@@ -586,9 +430,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Get a DNS zone
     ///
     /// Reads a zone by zone or domain name.
@@ -607,13 +448,12 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
+    /// use cloud_sdk::CallBuilder;
     /// let response = client
     ///     .get_dns_zone("example")
     ///     .client_request_id("example-1")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -624,9 +464,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// List DNS zones
     ///
     /// Lists zones. `view=summary` sorts by name, does not contact nameservers, does not change billing links, accepts `limit` and `offset` and adds `total`, `limit`, `offset` to the response. No `next_offset` is shown, so this operation carries no `x-pagination`; callers page the summary view by advancing `offset` until `offset + limit >= total`.
@@ -644,13 +481,7 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
-    /// let response = client
-    ///     .list_dns_zones()
-    ///     .q("example")
-    ///     .send()
-    ///     .await?;
-    /// println!("{:?}", response.body());
+    /// let response = client.list_dns_zones().q("example").send().await?;
     /// # Ok(())
     /// # }
     /// ```
@@ -677,11 +508,7 @@ pub mod builders {
         pub(super) body: super::CreateDnsZoneRequest,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for CreateDnsZone<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(CreateDnsZone);
     impl<'c> CreateDnsZone<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -696,13 +523,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::CreateDnsZoneResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "createDnsZone",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/dns/zones",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "createDnsZone",
+                ::sdk_runtime::Method::Post,
+                "/v1/dns/zones",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body)?;
             self.client.runtime().execute(request, self.options).await
@@ -716,11 +543,7 @@ pub mod builders {
         pub(super) body: super::DnsTemplateCreateRequest,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for DnsTemplateCreate<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(DnsTemplateCreate);
     impl<'c> DnsTemplateCreate<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -735,13 +558,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::DnsTemplateResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "dnsTemplateCreate",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/dns/templates",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "dnsTemplateCreate",
+                ::sdk_runtime::Method::Post,
+                "/v1/dns/templates",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body)?;
             self.client.runtime().execute(request, self.options).await
@@ -755,11 +578,7 @@ pub mod builders {
         pub(super) id: String,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for GetDnsTemplate<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(GetDnsTemplate);
     impl<'c> GetDnsTemplate<'c> {
         /// Sends the request.
         pub async fn send(
@@ -768,13 +587,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::DnsTemplateResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "getDnsTemplate",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/dns/templates/{id}",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "getDnsTemplate",
+                ::sdk_runtime::Method::Get,
+                "/v1/dns/templates/{id}",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("id", &self.id);
             self.client.runtime().execute(request, self.options).await
@@ -787,11 +606,7 @@ pub mod builders {
         pub(super) client: &'c crate::Client,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for GetDnsTemplates<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(GetDnsTemplates);
     impl<'c> GetDnsTemplates<'c> {
         /// Sends the request.
         pub async fn send(
@@ -800,13 +615,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::DnsTemplateListResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "getDnsTemplates",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/dns/templates",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "getDnsTemplates",
+                ::sdk_runtime::Method::Get,
+                "/v1/dns/templates",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let request = ::sdk_runtime::Request::new(&SPEC);
             self.client.runtime().execute(request, self.options).await
         }
@@ -819,11 +634,7 @@ pub mod builders {
         pub(super) name: String,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for GetDnsZone<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(GetDnsZone);
     impl<'c> GetDnsZone<'c> {
         /// Sends the request.
         pub async fn send(
@@ -832,13 +643,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::DnsZoneDetailResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "getDnsZone",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/dns/zones/{name}",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "getDnsZone",
+                ::sdk_runtime::Method::Get,
+                "/v1/dns/zones/{name}",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("name", &self.name);
             self.client.runtime().execute(request, self.options).await
@@ -856,11 +667,7 @@ pub mod builders {
         pub(super) offset: Option<u64>,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for ListDnsZones<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(ListDnsZones);
     impl<'c> ListDnsZones<'c> {
         /// Name search.
         ///
@@ -902,13 +709,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::DnsZoneListResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "listDnsZones",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/dns/zones",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "listDnsZones",
+                ::sdk_runtime::Method::Get,
+                "/v1/dns/zones",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             if let Some(value) = &self.q {
                 request.query("q", value);

@@ -32,7 +32,7 @@ impl Default for DomainAssignContactsRequest {
 ///
 /// Schema: `#/components/schemas/DomainAssignContactsResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DomainAssignContactsResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -42,27 +42,9 @@ pub struct DomainAssignContactsResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DomainAssignContactsResponse {
-        /// Creates a `DomainAssignContactsResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                ok: None,
-                additional_properties: ::std::default::Default::default(),
-            }
-        }
-    }
-    impl Default for DomainAssignContactsResponse {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Schema: `#/components/schemas/DomainContact`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DomainContact {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -79,26 +61,6 @@ pub struct DomainContact {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<::serde_json::Value>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DomainContact {
-        /// Creates a `DomainContact` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                id: None,
-                first_name: None,
-                last_name: None,
-                country: None,
-            }
-        }
-    }
-    impl Default for DomainContact {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
 
 /// Schema: `#/components/schemas/DomainContactAddress`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -300,7 +262,7 @@ impl Default for DomainContactIds {
 ///
 /// Schema: `#/components/schemas/DomainContactResult`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DomainContactResult {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
@@ -310,20 +272,6 @@ pub struct DomainContactResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handle: Option<::serde_json::Value>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DomainContactResult {
-        /// Creates a `DomainContactResult` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool) -> Self {
-            Self {
-                ok,
-                contact: None,
-                handle: None,
-            }
-        }
-    }
-};
 
 /// DNSSEC enable body. Enable supports managed signing or external public DNSKEYs; the remaining body fields are not shown.
 ///
@@ -345,7 +293,7 @@ impl DomainDnssecEnableRequest {
 ///
 /// Schema: `#/components/schemas/DomainDnssecEnableResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DomainDnssecEnableResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -355,29 +303,11 @@ pub struct DomainDnssecEnableResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DomainDnssecEnableResponse {
-        /// Creates a `DomainDnssecEnableResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                ok: None,
-                additional_properties: ::std::default::Default::default(),
-            }
-        }
-    }
-    impl Default for DomainDnssecEnableResponse {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// DNSSEC state; DNSSEC keeps its own legacy state contract, not shown.
 ///
 /// Schema: `#/components/schemas/DomainDnssecResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DomainDnssecResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -386,24 +316,6 @@ pub struct DomainDnssecResponse {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl DomainDnssecResponse {
-        /// Creates a `DomainDnssecResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                ok: None,
-                additional_properties: ::std::default::Default::default(),
-            }
-        }
-    }
-    impl Default for DomainDnssecResponse {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
 
 /// Schema: `#/paths/~1v1~1domains~1{serviceId}~1dnssec/get/parameters/2/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -440,13 +352,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .domain_assign_contacts("example", cloud_sdk::domains::DomainAssignContactsRequest::new())
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -462,9 +372,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Create a domain contact
     ///
     /// Creates a registrant contact.
@@ -484,13 +391,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .domain_contact_create(cloud_sdk::domains::DomainContactCreateRequest::new("example", "example", "example", "example", cloud_sdk::domains::DomainContactAddress::new("example", "example", "example", "example", "example")))
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -504,9 +409,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Get DNSSEC state
     ///
     /// Reads the DNSSEC state; poll this after enabling. `action=refresh` also needs domains.read. DNSSEC keeps its own legacy state contract and polling endpoint; registrar configuration does not verify parent propagation.
@@ -526,13 +428,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .get_domains_by_service_id_dnssec("example")
     ///     .action(cloud_sdk::domains::GetDomainsByServiceIdDnssecAction::Refresh)
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -547,9 +447,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Enable DNSSEC
     ///
     /// Enables DNSSEC with managed signing or external public DNSKEYs; `acknowledge` true and Idempotency-Key required. HTTP 202 is accepted, not completed; poll GET /v1/domains/{serviceId}/dnssec. Registrar configuration does not verify parent propagation. The remaining body fields: not shown.
@@ -570,13 +467,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .post_domains_by_service_id_dnssec("example", cloud_sdk::domains::DomainDnssecEnableRequest::new(true))
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -605,11 +500,7 @@ pub mod builders {
         pub(super) body: super::DomainAssignContactsRequest,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for DomainAssignContacts<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(DomainAssignContacts);
     impl<'c> DomainAssignContacts<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -624,13 +515,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::DomainAssignContactsResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "domainAssignContacts",
-                method: ::sdk_runtime::Method::Put,
-                path: "/v1/domains/{serviceId}/contacts",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "domainAssignContacts",
+                ::sdk_runtime::Method::Put,
+                "/v1/domains/{serviceId}/contacts",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body)?;
@@ -645,11 +536,7 @@ pub mod builders {
         pub(super) body: super::DomainContactCreateRequest,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for DomainContactCreate<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(DomainContactCreate);
     impl<'c> DomainContactCreate<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -664,13 +551,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::DomainContactResult>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "domainContactCreate",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/domains/contacts",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "domainContactCreate",
+                ::sdk_runtime::Method::Post,
+                "/v1/domains/contacts",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body)?;
             self.client.runtime().execute(request, self.options).await
@@ -685,11 +572,7 @@ pub mod builders {
         pub(super) action: Option<super::GetDomainsByServiceIdDnssecAction>,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for GetDomainsByServiceIdDnssec<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(GetDomainsByServiceIdDnssec);
     impl<'c> GetDomainsByServiceIdDnssec<'c> {
         /// Sent as query parameter `action`.
         pub fn action(
@@ -706,13 +589,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::DomainDnssecResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "getDomainsByServiceIdDnssec",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/domains/{serviceId}/dnssec",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "getDomainsByServiceIdDnssec",
+                ::sdk_runtime::Method::Get,
+                "/v1/domains/{serviceId}/dnssec",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             if let Some(value) = &self.action {
@@ -730,11 +613,7 @@ pub mod builders {
         pub(super) body: super::DomainDnssecEnableRequest,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for PostDomainsByServiceIdDnssec<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(PostDomainsByServiceIdDnssec);
     impl<'c> PostDomainsByServiceIdDnssec<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -749,13 +628,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::DomainDnssecEnableResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "postDomainsByServiceIdDnssec",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/domains/{serviceId}/dnssec",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "postDomainsByServiceIdDnssec",
+                ::sdk_runtime::Method::Post,
+                "/v1/domains/{serviceId}/dnssec",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body)?;

@@ -6,7 +6,7 @@
 ///
 /// Schema: `#/components/schemas/FirewallPolicy`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct FirewallPolicy {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -32,29 +32,6 @@ pub struct FirewallPolicy {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<::serde_json::Value>>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl FirewallPolicy {
-        /// Creates a `FirewallPolicy` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                id: None,
-                name: None,
-                description: None,
-                is_primary: None,
-                policy_in: None,
-                policy_out: None,
-                rules: None,
-            }
-        }
-    }
-    impl Default for FirewallPolicy {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
 
 /// Firewall policy body. Check that changes keep SSH and management access.
 ///
@@ -150,22 +127,12 @@ pub enum FirewallPolicyCreateRequestPolicyOut {
 
 /// Schema: `#/components/schemas/FirewallPolicyResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct FirewallPolicyResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     pub policy: FirewallPolicy,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl FirewallPolicyResponse {
-        /// Creates a `FirewallPolicyResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool, policy: FirewallPolicy) -> Self {
-            Self { ok, policy }
-        }
-    }
-};
 
 /// Firewall rule of a policy creation body. The reference lists `dport`, `sport`, `source`, `destination`, `dest` followed by '(string or number)'; read here as applying to all five.
 ///
@@ -392,13 +359,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .firewall_policy_create(cloud_sdk::firewall::FirewallPolicyCreateRequest::new("example"))
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -424,11 +389,7 @@ pub mod builders {
         pub(super) body: super::FirewallPolicyCreateRequest,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for FirewallPolicyCreate<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(FirewallPolicyCreate);
     impl<'c> FirewallPolicyCreate<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -443,13 +404,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::FirewallPolicyResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "firewallPolicyCreate",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/firewall/policies",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "firewallPolicyCreate",
+                ::sdk_runtime::Method::Post,
+                "/v1/firewall/policies",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body)?;
             self.client.runtime().execute(request, self.options).await

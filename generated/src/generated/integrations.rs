@@ -6,7 +6,7 @@
 ///
 /// Schema: `#/components/schemas/ApiCredential`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ApiCredential {
     /// Format: `uuid`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -43,34 +43,6 @@ pub struct ApiCredential {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allowed_cidrs: Option<Vec<String>>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl ApiCredential {
-        /// Creates a `ApiCredential` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                id: None,
-                name: None,
-                prefix: None,
-                mode: None,
-                enabled: None,
-                created_at: None,
-                expires_at: None,
-                revoked_at: None,
-                last_used_at: None,
-                last_used_ip: None,
-                scopes: None,
-                allowed_cidrs: None,
-            }
-        }
-    }
-    impl Default for ApiCredential {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
 
 /// Create-credential body.
 ///
@@ -248,7 +220,7 @@ pub enum ApiCredentialCreateRequestScopesItem {
 
 /// Schema: `#/components/schemas/ApiCredentialCreateResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ApiCredentialCreateResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
@@ -260,19 +232,9 @@ pub struct ApiCredentialCreateResponse {
     pub secret: Option<::sdk_runtime::Secret>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl ApiCredentialCreateResponse {
-        /// Creates a `ApiCredentialCreateResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool, item: ApiCredential) -> Self {
-            Self { ok, item, secret: None }
-        }
-    }
-};
-
 /// Schema: `#/components/schemas/ApiCredentialListResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ApiCredentialListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
@@ -281,20 +243,6 @@ pub struct ApiCredentialListResponse {
     /// Pass unchanged as `cursor`; null means finished.
     pub next_cursor: Option<String>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl ApiCredentialListResponse {
-        /// Creates a `ApiCredentialListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(
-            ok: bool,
-            items: Vec<ApiCredential>,
-            next_cursor: Option<String>,
-        ) -> Self {
-            Self { ok, items, next_cursor }
-        }
-    }
-};
 
 impl ::sdk_runtime::pagination::Paginated for ApiCredentialListResponse {
     type Item = ApiCredential;
@@ -324,28 +272,18 @@ pub enum ApiCredentialMode {
 
 /// Schema: `#/components/schemas/ApiCredentialResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ApiCredentialResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     pub item: ApiCredential,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl ApiCredentialResponse {
-        /// Creates a `ApiCredentialResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool, item: ApiCredential) -> Self {
-            Self { ok, item }
-        }
-    }
-};
-
 /// Reports feature availability such as `canonical_operation_responses`, `durable_writes`, `operation_policy` (retention). Body structure not shown.
 ///
 /// Schema: `#/components/schemas/CapabilitiesResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct CapabilitiesResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -355,29 +293,11 @@ pub struct CapabilitiesResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl CapabilitiesResponse {
-        /// Creates a `CapabilitiesResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                ok: None,
-                additional_properties: ::std::default::Default::default(),
-            }
-        }
-    }
-    impl Default for CapabilitiesResponse {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Identifies the deployed contract (published revision `2026-10-07.1`). Body not shown.
 ///
 /// Schema: `#/components/schemas/VersionResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct VersionResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -387,29 +307,11 @@ pub struct VersionResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl VersionResponse {
-        /// Creates a `VersionResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                ok: None,
-                additional_properties: ::std::default::Default::default(),
-            }
-        }
-    }
-    impl Default for VersionResponse {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Webhook endpoint (reference 2.5).
 ///
 /// Schema: `#/components/schemas/WebhookEndpoint`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct WebhookEndpoint {
     /// Format: `uuid`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -428,45 +330,14 @@ pub struct WebhookEndpoint {
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl WebhookEndpoint {
-        /// Creates a `WebhookEndpoint` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                id: None,
-                url: None,
-                events: None,
-                enabled: None,
-                created_at: None,
-            }
-        }
-    }
-    impl Default for WebhookEndpoint {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Schema: `#/components/schemas/WebhookEndpointResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct WebhookEndpointResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     pub item: WebhookEndpoint,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl WebhookEndpointResponse {
-        /// Creates a `WebhookEndpointResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool, item: WebhookEndpoint) -> Self {
-            Self { ok, item }
-        }
-    }
-};
 
 /// Webhook PATCH body. Fields other than `enabled`: not shown (unknown fields are rejected, so only `enabled` can be sent).
 ///
@@ -515,13 +386,12 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
+    /// use cloud_sdk::CallBuilder;
     /// let response = client
     ///     .api_credential(uuid::Uuid::nil())
     ///     .client_request_id("example-1")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -532,9 +402,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Create an API credential
     ///
     /// Issues a credential. The `secret` is returned only on issuance or on a same-key retry within 24 hours. Rules: requested scopes and allowed CIDRs cannot exceed the issuer's; expiry is capped by the issuer; managed MCP and support keys cannot delegate; listing is owner-only; managed MCP credentials are read-only in the list.
@@ -554,13 +421,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .api_credential_create(cloud_sdk::integrations::ApiCredentialCreateRequest::new("example", vec![cloud_sdk::integrations::ApiCredentialCreateRequestScopesItem::AuditRead]))
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -574,9 +439,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// List API credentials
     ///
     /// Lists API credentials (cursor model). At most 100 items per page. Listing is owner-only; managed MCP credentials are read-only in the list. Listing never returns secrets.
@@ -595,15 +457,8 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// use futures::TryStreamExt;
-    /// let items: Vec<_> = client
-    ///     .api_credentials()
-    ///     .limit(1)
-    ///     .into_stream()
-    ///     .try_collect()
-    ///     .await?;
-    /// println!("{} items", items.len());
+    /// let items: Vec<_> = client.api_credentials().limit(1).into_stream().try_collect().await?;
     /// # Ok(())
     /// # }
     /// ```
@@ -616,9 +471,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Get feature availability
     ///
     /// Reports which optional workflow features are available, such as `canonical_operation_responses`, `durable_writes`, `operation_policy` (retention; terminal receipts retained 90 days by default).
@@ -634,13 +486,8 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
-    /// let response = client
-    ///     .get_capabilities()
-    ///     .client_request_id("example-1")
-    ///     .send()
-    ///     .await?;
-    /// println!("{:?}", response.body());
+    /// use cloud_sdk::CallBuilder;
+    /// let response = client.get_capabilities().client_request_id("example-1").send().await?;
     /// # Ok(())
     /// # }
     /// ```
@@ -650,9 +497,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Look up an operation by idempotency key
     ///
     /// `GET /v1/operations?idempotency_key=<key>` recovers a tracked write without repeating it. The key is scoped to the original credential, HTTP method and exact path; supply `method` and `path` together, plus `credential_id` if needed to disambiguate. Lookup is confined to the authenticated account and to the caller's current billing.services.read, vps.read or dedicated.read permission for that operation (the three alternative security requirements per scheme express this 'per operation' rule). Polling needs no new key and never charges or repeats the write. Recovery applies only to newly tracked writes after the contract is enabled, not to every historical request or every write. DNSSEC keeps its own state contract and polling endpoint; its operation string is not a generic operation handle. Outcomes: 200 operation found, continue polling it; 400 `validation_error` correct the selectors, do not submit a new write; 404 `operation_not_found` no recoverable identity, this does not prove the write never ran; 409 `operation_lookup_ambiguous` supply the original method and path, and credential_id if needed; 410 `operation_expired` identity remains but the receipt expired, reconcile resources and billing.
@@ -674,13 +518,7 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
-    /// let response = client
-    ///     .get_operations()
-    ///     .idempotency_key("example")
-    ///     .send()
-    ///     .await?;
-    /// println!("{:?}", response.body());
+    /// let response = client.get_operations().idempotency_key("example").send().await?;
     /// # Ok(())
     /// # }
     /// ```
@@ -694,9 +532,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Poll an operation
     ///
     /// Reads an operation receipt. Branch on `status` and `done`, not on `stage`; `unknown` needs reconciliation, never assume failure and never submit a new write. Lookup is confined to the authenticated account and to the caller's current billing.services.read, vps.read or dedicated.read permission for that operation (the three alternative security requirements per scheme express this 'per operation' rule). Polling needs no new key and never charges or repeats the write. Recovery applies only to newly tracked writes after the contract is enabled, not to every historical request or every write. DNSSEC keeps its own state contract and polling endpoint; its operation string is not a generic operation handle.
@@ -718,13 +553,12 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
+    /// use cloud_sdk::CallBuilder;
     /// let response = client
     ///     .get_operations_by_operation_id("example")
     ///     .client_request_id("example-1")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -738,9 +572,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Get the deployed contract version
     ///
     /// Identifies the deployed contract; the published contract revision is `2026-10-07.1`. Read it together with GET /v1/capabilities before using optional features.
@@ -756,13 +587,8 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
-    /// let response = client
-    ///     .get_version()
-    ///     .client_request_id("example-1")
-    ///     .send()
-    ///     .await?;
-    /// println!("{:?}", response.body());
+    /// use cloud_sdk::CallBuilder;
+    /// let response = client.get_version().client_request_id("example-1").send().await?;
     /// # Ok(())
     /// # }
     /// ```
@@ -772,9 +598,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Enable or disable a webhook endpoint
     ///
     /// Enables or disables a webhook endpoint. Fields of the body other than `enabled`: not shown. Paths and bodies of the operations that create, list, test and rotate webhooks and list deliveries: not shown.
@@ -795,13 +618,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .patch_webhooks_by_id(uuid::Uuid::nil(), cloud_sdk::integrations::WebhookUpdateRequest::new())
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -817,9 +638,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Delete a webhook endpoint
     ///
     /// Removes the endpoint and its delivery history; an in-flight attempt may finish. The Idempotency-Key requirement: not shown.
@@ -840,13 +658,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .webhook_delete(uuid::Uuid::nil())
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -869,11 +685,7 @@ pub mod builders {
         pub(super) id: ::uuid::Uuid,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for ApiCredential<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(ApiCredential);
     impl<'c> ApiCredential<'c> {
         /// Sends the request.
         pub async fn send(
@@ -882,13 +694,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::ApiCredentialResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "apiCredential",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/api-credentials/{id}",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "apiCredential",
+                ::sdk_runtime::Method::Get,
+                "/v1/api-credentials/{id}",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("id", &self.id);
             self.client.runtime().execute(request, self.options).await
@@ -902,11 +714,7 @@ pub mod builders {
         pub(super) body: super::ApiCredentialCreateRequest,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for ApiCredentialCreate<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(ApiCredentialCreate);
     impl<'c> ApiCredentialCreate<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -921,13 +729,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::ApiCredentialCreateResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "apiCredentialCreate",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/api-credentials",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "apiCredentialCreate",
+                ::sdk_runtime::Method::Post,
+                "/v1/api-credentials",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body)?;
             self.client.runtime().execute(request, self.options).await
@@ -943,11 +751,7 @@ pub mod builders {
         pub(super) include_revoked: Option<bool>,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for ApiCredentials<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(ApiCredentials);
     impl<'c> ApiCredentials<'c> {
         /// Page size, default 50, at most 100 items. Minimum `1`. Maximum `100`. Default: `50`.
         ///
@@ -977,13 +781,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::ApiCredentialListResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "apiCredentials",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/api-credentials",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "apiCredentials",
+                ::sdk_runtime::Method::Get,
+                "/v1/api-credentials",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             if let Some(value) = &self.limit {
                 request.query("limit", value);
@@ -1020,11 +824,7 @@ pub mod builders {
         pub(super) client: &'c crate::Client,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for GetCapabilities<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(GetCapabilities);
     impl<'c> GetCapabilities<'c> {
         /// Sends the request.
         pub async fn send(
@@ -1033,13 +833,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::CapabilitiesResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "getCapabilities",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/capabilities",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "getCapabilities",
+                ::sdk_runtime::Method::Get,
+                "/v1/capabilities",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let request = ::sdk_runtime::Request::new(&SPEC);
             self.client.runtime().execute(request, self.options).await
         }
@@ -1055,11 +855,7 @@ pub mod builders {
         pub(super) credential_id: Option<::uuid::Uuid>,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for GetOperations<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(GetOperations);
     impl<'c> GetOperations<'c> {
         /// Idempotency-Key of the original write. 8 to 128 characters. Pattern: `^[A-Za-z0-9._:-]{8,128}$`.
         ///
@@ -1096,13 +892,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::super::types::OperationEnvelope>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "getOperations",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/operations",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "getOperations",
+                ::sdk_runtime::Method::Get,
+                "/v1/operations",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             if let Some(value) = &self.idempotency_key {
                 request.query("idempotency_key", value);
@@ -1127,11 +923,7 @@ pub mod builders {
         pub(super) operation_id: String,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for GetOperationsByOperationId<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(GetOperationsByOperationId);
     impl<'c> GetOperationsByOperationId<'c> {
         /// Sends the request.
         pub async fn send(
@@ -1140,13 +932,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::super::types::OperationEnvelope>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "getOperationsByOperationId",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/operations/{operationId}",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "getOperationsByOperationId",
+                ::sdk_runtime::Method::Get,
+                "/v1/operations/{operationId}",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("operationId", &self.operation_id);
             self.client.runtime().execute(request, self.options).await
@@ -1190,11 +982,7 @@ pub mod builders {
         pub(super) client: &'c crate::Client,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for GetVersion<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(GetVersion);
     impl<'c> GetVersion<'c> {
         /// Sends the request.
         pub async fn send(
@@ -1203,13 +991,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::VersionResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "getVersion",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/version",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "getVersion",
+                ::sdk_runtime::Method::Get,
+                "/v1/version",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let request = ::sdk_runtime::Request::new(&SPEC);
             self.client.runtime().execute(request, self.options).await
         }
@@ -1223,11 +1011,7 @@ pub mod builders {
         pub(super) body: super::WebhookUpdateRequest,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for PatchWebhooksById<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(PatchWebhooksById);
     impl<'c> PatchWebhooksById<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -1242,13 +1026,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::WebhookEndpointResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "patchWebhooksById",
-                method: ::sdk_runtime::Method::Patch,
-                path: "/v1/webhooks/{id}",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "patchWebhooksById",
+                ::sdk_runtime::Method::Patch,
+                "/v1/webhooks/{id}",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("id", &self.id);
             request.json_body(&self.body)?;
@@ -1263,11 +1047,7 @@ pub mod builders {
         pub(super) id: ::uuid::Uuid,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for WebhookDelete<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(WebhookDelete);
     impl<'c> WebhookDelete<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -1282,13 +1062,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::super::types::NotShownResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "webhookDelete",
-                method: ::sdk_runtime::Method::Delete,
-                path: "/v1/webhooks/{id}",
-                idempotency: ::sdk_runtime::Idempotency::NotShown,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "webhookDelete",
+                ::sdk_runtime::Method::Delete,
+                "/v1/webhooks/{id}",
+                ::sdk_runtime::Idempotency::NotShown,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("id", &self.id);
             self.client.runtime().execute(request, self.options).await

@@ -33,7 +33,7 @@ impl WebsiteLoaderUploadRequest {
 ///
 /// Schema: `#/components/schemas/WebsiteLoaderUploadResult`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct WebsiteLoaderUploadResult {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
@@ -44,16 +44,6 @@ pub struct WebsiteLoaderUploadResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub html: Option<::serde_json::Value>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl WebsiteLoaderUploadResult {
-        /// Creates a `WebsiteLoaderUploadResult` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool) -> Self {
-            Self { ok, data: None, html: None }
-        }
-    }
-};
 
 /// Schema: `#/components/schemas/WebsiteSslUploadRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -118,7 +108,7 @@ pub enum WebsiteSslUploadRequestMode {
 ///
 /// Schema: `#/components/schemas/WebsiteSslUploadResult`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct WebsiteSslUploadResult {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -130,25 +120,6 @@ pub struct WebsiteSslUploadResult {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl WebsiteSslUploadResult {
-        /// Creates a `WebsiteSslUploadResult` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                ok: None,
-                expected_fingerprint256: None,
-                additional_properties: ::std::default::Default::default(),
-            }
-        }
-    }
-    impl Default for WebsiteSslUploadResult {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
 
 impl crate::Client {
     /// Upload a website loader page
@@ -171,13 +142,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .service_dns_waf_proxy_config_upload_loader(uuid::Uuid::nil(), cloud_sdk::service_dns_waf::WebsiteLoaderUploadRequest::new("example", "example", "example"))
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -193,9 +162,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Upload a website SSL certificate
     ///
     /// Validates hostname, validity dates, certificate chain syntax and matching private key before uploading; domains may be configured before DNS points to the proxy. A readiness of `pending` or `unknown` means the upload is not yet confirmed; read the SSL state before retrying. Private key material is never returned.
@@ -216,13 +182,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .service_dns_waf_proxy_config_upload_ssl(uuid::Uuid::nil(), cloud_sdk::service_dns_waf::WebsiteSslUploadRequest::new("example", "example", cloud_sdk::service_dns_waf::WebsiteSslUploadRequestMode::C, "example", cloud_sdk::Secret::from("secret")))
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -251,11 +215,7 @@ pub mod builders {
         pub(super) body: super::WebsiteLoaderUploadRequest,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for ServiceDnsWafProxyConfigUploadLoader<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(ServiceDnsWafProxyConfigUploadLoader);
     impl<'c> ServiceDnsWafProxyConfigUploadLoader<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -270,13 +230,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::WebsiteLoaderUploadResult>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "serviceDnsWafProxyConfigUploadLoader",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/services/{serviceId}/dns/waf/record/proxy-config/upload-loader",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "serviceDnsWafProxyConfigUploadLoader",
+                ::sdk_runtime::Method::Post,
+                "/v1/services/{serviceId}/dns/waf/record/proxy-config/upload-loader",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body)?;
@@ -292,11 +252,7 @@ pub mod builders {
         pub(super) body: super::WebsiteSslUploadRequest,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for ServiceDnsWafProxyConfigUploadSsl<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(ServiceDnsWafProxyConfigUploadSsl);
     impl<'c> ServiceDnsWafProxyConfigUploadSsl<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -311,13 +267,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::WebsiteSslUploadResult>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "serviceDnsWafProxyConfigUploadSsl",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "serviceDnsWafProxyConfigUploadSsl",
+                ::sdk_runtime::Method::Post,
+                "/v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body)?;

@@ -6,7 +6,7 @@
 ///
 /// Schema: `#/components/schemas/BillingCycleChangeResult`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct BillingCycleChangeResult {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
@@ -23,21 +23,6 @@ pub struct BillingCycleChangeResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<::serde_json::Value>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl BillingCycleChangeResult {
-        /// Creates a `BillingCycleChangeResult` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool) -> Self {
-            Self {
-                ok,
-                applied: None,
-                pay_now: None,
-                currency: None,
-            }
-        }
-    }
-};
 
 /// Schema: `#/components/schemas/BillingCycleCheckoutRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -112,7 +97,7 @@ pub enum GetServicesStatusesItem {
 ///
 /// Schema: `#/components/schemas/ServiceGroupedResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ServiceGroupedResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -122,29 +107,11 @@ pub struct ServiceGroupedResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl ServiceGroupedResponse {
-        /// Creates a `ServiceGroupedResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                ok: None,
-                additional_properties: ::std::default::Default::default(),
-            }
-        }
-    }
-    impl Default for ServiceGroupedResponse {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Page model. With `group_by=type` only the current page is grouped; the grouped shape is not shown.
 ///
 /// Schema: `#/components/schemas/ServiceListResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ServiceListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
@@ -156,30 +123,6 @@ pub struct ServiceListResponse {
     pub pages: i64,
     pub items: Vec<::serde_json::Map<String, ::serde_json::Value>>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl ServiceListResponse {
-        /// Creates a `ServiceListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(
-            ok: bool,
-            page: i64,
-            page_size: i64,
-            total: i64,
-            pages: i64,
-            items: Vec<::serde_json::Map<String, ::serde_json::Value>>,
-        ) -> Self {
-            Self {
-                ok,
-                page,
-                page_size,
-                total,
-                pages,
-                items,
-            }
-        }
-    }
-};
 
 impl ::sdk_runtime::pagination::Paginated for ServiceListResponse {
     type Item = ::serde_json::Map<String, ::serde_json::Value>;
@@ -213,15 +156,8 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// use futures::TryStreamExt;
-    /// let items: Vec<_> = client
-    ///     .get_services()
-    ///     .limit(1)
-    ///     .into_stream()
-    ///     .try_collect()
-    ///     .await?;
-    /// println!("{} items", items.len());
+    /// let items: Vec<_> = client.get_services().limit(1).into_stream().try_collect().await?;
     /// # Ok(())
     /// # }
     /// ```
@@ -239,9 +175,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// List the complete filtered service inventory
     ///
     /// Returns the complete filtered inventory, no pagination. Defaults to active only; pass status explicitly, or fetch active and suspended separately and merge by id.
@@ -257,13 +190,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .get_services_grouped()
     ///     .status(cloud_sdk::services::GetServicesGroupedStatus::Active)
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -275,9 +206,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Change a service billing cycle
     ///
     /// Changes the billing cycle of a service and checks out.
@@ -297,13 +225,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .service_billing_change_checkout(uuid::Uuid::nil(), cloud_sdk::services::BillingCycleCheckoutRequest::new("example", 1))
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -319,9 +245,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Renew a service for a billing cycle
     ///
     /// Renewal checkout. Only active or suspended recurring services renew. On 409 `service_changed_retry` reload and retry with the same key and body. The renew-and-pay path: not shown (`renewal_price_limit_exceeded` relates to a max_total this body does not carry).
@@ -341,13 +264,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .service_renewal_checkout(uuid::Uuid::nil(), cloud_sdk::services::BillingCycleCheckoutRequest::new("example", 1))
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -382,11 +303,7 @@ pub mod builders {
         pub(super) group_by: Option<super::GetServicesGroupBy>,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for GetServices<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(GetServices);
     impl<'c> GetServices<'c> {
         /// Page number.
         ///
@@ -449,13 +366,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::ServiceListResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "getServices",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/services",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "getServices",
+                ::sdk_runtime::Method::Get,
+                "/v1/services",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             if let Some(value) = &self.page {
                 request.query("page", value);
@@ -512,11 +429,7 @@ pub mod builders {
         pub(super) type_: Option<String>,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for GetServicesGrouped<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(GetServicesGrouped);
     impl<'c> GetServicesGrouped<'c> {
         /// Single value or `all`; default active.
         ///
@@ -537,13 +450,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::ServiceGroupedResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "getServicesGrouped",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/services/grouped",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "getServicesGrouped",
+                ::sdk_runtime::Method::Get,
+                "/v1/services/grouped",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             if let Some(value) = &self.status {
                 request.query("status", value);
@@ -563,11 +476,7 @@ pub mod builders {
         pub(super) body: super::BillingCycleCheckoutRequest,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for ServiceBillingChangeCheckout<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(ServiceBillingChangeCheckout);
     impl<'c> ServiceBillingChangeCheckout<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -582,13 +491,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::BillingCycleChangeResult>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "serviceBillingChangeCheckout",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/services/{serviceId}/billing/change/checkout",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "serviceBillingChangeCheckout",
+                ::sdk_runtime::Method::Post,
+                "/v1/services/{serviceId}/billing/change/checkout",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body)?;
@@ -604,11 +513,7 @@ pub mod builders {
         pub(super) body: super::BillingCycleCheckoutRequest,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for ServiceRenewalCheckout<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(ServiceRenewalCheckout);
     impl<'c> ServiceRenewalCheckout<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -623,13 +528,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::BillingCycleChangeResult>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "serviceRenewalCheckout",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/services/{serviceId}/renewal/checkout",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "serviceRenewalCheckout",
+                ::sdk_runtime::Method::Post,
+                "/v1/services/{serviceId}/renewal/checkout",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body)?;

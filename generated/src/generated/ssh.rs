@@ -6,7 +6,7 @@
 ///
 /// Schema: `#/components/schemas/SshKey`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct SshKey {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -36,30 +36,6 @@ pub struct SshKey {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<::chrono::DateTime<::chrono::Utc>>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl SshKey {
-        /// Creates a `SshKey` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                id: None,
-                name: None,
-                algorithm: None,
-                fingerprint: None,
-                is_primary: None,
-                has_private_key: None,
-                created_at: None,
-                updated_at: None,
-            }
-        }
-    }
-    impl Default for SshKey {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
 
 /// Schema: `#/components/schemas/SshKeyGenerateRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -103,7 +79,7 @@ impl SshKeyGenerateRequest {
 ///
 /// Schema: `#/components/schemas/SshKeyGenerateResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct SshKeyGenerateResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -115,24 +91,6 @@ pub struct SshKeyGenerateResponse {
         ::sdk_runtime::Secret,
     >,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl SshKeyGenerateResponse {
-        /// Creates a `SshKeyGenerateResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                ok: None,
-                additional_properties: ::std::default::Default::default(),
-            }
-        }
-    }
-    impl Default for SshKeyGenerateResponse {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
 
 /// Schema: `#/components/schemas/SshKeyImportRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -156,22 +114,12 @@ impl SshKeyImportRequest {
 
 /// Schema: `#/components/schemas/SshKeyResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct SshKeyResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     pub key: SshKey,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl SshKeyResponse {
-        /// Creates a `SshKeyResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool, key: SshKey) -> Self {
-            Self { ok, key }
-        }
-    }
-};
 
 impl crate::Client {
     /// Generate an SSH key pair
@@ -193,13 +141,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .ssh_key_generate(cloud_sdk::ssh::SshKeyGenerateRequest::new("example", cloud_sdk::Secret::from("secret")))
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -213,9 +159,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Import a public SSH key
     ///
     /// Saves a public SSH key.
@@ -235,13 +178,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .ssh_key_import(cloud_sdk::ssh::SshKeyImportRequest::new("example", "example"))
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -267,11 +208,7 @@ pub mod builders {
         pub(super) body: super::SshKeyGenerateRequest,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for SshKeyGenerate<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(SshKeyGenerate);
     impl<'c> SshKeyGenerate<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -286,13 +223,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::SshKeyGenerateResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "sshKeyGenerate",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/ssh/keys/generate",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "sshKeyGenerate",
+                ::sdk_runtime::Method::Post,
+                "/v1/ssh/keys/generate",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body)?;
             self.client.runtime().execute(request, self.options).await
@@ -306,11 +243,7 @@ pub mod builders {
         pub(super) body: super::SshKeyImportRequest,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for SshKeyImport<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(SshKeyImport);
     impl<'c> SshKeyImport<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -325,13 +258,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::SshKeyResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "sshKeyImport",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/ssh/keys",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "sshKeyImport",
+                ::sdk_runtime::Method::Post,
+                "/v1/ssh/keys",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body)?;
             self.client.runtime().execute(request, self.options).await

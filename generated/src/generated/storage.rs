@@ -6,21 +6,11 @@
 ///
 /// Schema: `#/components/schemas/OkResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OkResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl OkResponse {
-        /// Creates a `OkResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool) -> Self {
-            Self { ok }
-        }
-    }
-};
 
 /// Schema: `#/components/schemas/StorageVolumeAttachRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -58,13 +48,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .storage_volume_attach(uuid::Uuid::nil(), cloud_sdk::storage::StorageVolumeAttachRequest::new(uuid::Uuid::nil()))
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -80,9 +68,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Detach a volume
     ///
     /// Detaches a volume; no body.
@@ -103,13 +88,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .storage_volume_detach(uuid::Uuid::nil())
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -136,11 +119,7 @@ pub mod builders {
         pub(super) body: super::StorageVolumeAttachRequest,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for StorageVolumeAttach<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(StorageVolumeAttach);
     impl<'c> StorageVolumeAttach<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -152,13 +131,13 @@ pub mod builders {
         pub async fn send(
             self,
         ) -> Result<::sdk_runtime::Response<super::OkResponse>, ::sdk_runtime::Error> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "storageVolumeAttach",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/storage/volumes/{serviceId}/attach",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "storageVolumeAttach",
+                ::sdk_runtime::Method::Post,
+                "/v1/storage/volumes/{serviceId}/attach",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body)?;
@@ -173,11 +152,7 @@ pub mod builders {
         pub(super) service_id: ::uuid::Uuid,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for StorageVolumeDetach<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(StorageVolumeDetach);
     impl<'c> StorageVolumeDetach<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -192,13 +167,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::super::types::NotShownResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "storageVolumeDetach",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/storage/volumes/{serviceId}/detach",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "storageVolumeDetach",
+                ::sdk_runtime::Method::Post,
+                "/v1/storage/volumes/{serviceId}/detach",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             self.client.runtime().execute(request, self.options).await

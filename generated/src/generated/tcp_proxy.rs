@@ -6,7 +6,7 @@
 ///
 /// Schema: `#/components/schemas/TcpProxy`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct TcpProxy {
     /// Type not shown by the reference.
     #[serde(rename = "proxyIp")]
@@ -42,32 +42,6 @@ pub struct TcpProxy {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<::serde_json::Value>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl TcpProxy {
-        /// Creates a `TcpProxy` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                proxy_ip: None,
-                backend_ip: None,
-                ports: None,
-                included_ports: None,
-                additional_ports: None,
-                defaults: None,
-                allowed_source_cidrs: None,
-                blocked_source_cidrs: None,
-                country_policy: None,
-                status: None,
-            }
-        }
-    }
-    impl Default for TcpProxy {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
 
 /// Schema: `#/components/schemas/TcpProxyCountryPolicy`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -195,7 +169,7 @@ impl TcpProxyPortMapping {
 
 /// Schema: `#/components/schemas/TcpProxyPortPair`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct TcpProxyPortPair {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -205,27 +179,9 @@ pub struct TcpProxyPortPair {
     pub backend: Option<::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl TcpProxyPortPair {
-        /// Creates a `TcpProxyPortPair` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                listen: None,
-                backend: None,
-            }
-        }
-    }
-    impl Default for TcpProxyPortPair {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Schema: `#/components/schemas/TcpProxy/properties/countryPolicy`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct TcpProxyPropertiesCountryPolicy {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -235,27 +191,9 @@ pub struct TcpProxyPropertiesCountryPolicy {
     pub countries: Option<::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl TcpProxyPropertiesCountryPolicy {
-        /// Creates a `TcpProxyPropertiesCountryPolicy` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                mode: None,
-                countries: None,
-            }
-        }
-    }
-    impl Default for TcpProxyPropertiesCountryPolicy {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Schema: `#/components/schemas/TcpProxyResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct TcpProxyResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
@@ -263,16 +201,6 @@ pub struct TcpProxyResponse {
     #[serde(rename = "tcpProxy")]
     pub tcp_proxy: Option<TcpProxy>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl TcpProxyResponse {
-        /// Creates a `TcpProxyResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool, tcp_proxy: Option<TcpProxy>) -> Self {
-            Self { ok, tcp_proxy }
-        }
-    }
-};
 
 /// TCP proxy update body: all optional; supplied arrays replace the complete existing arrays; omitted fields stay unchanged. IPv4 only.
 ///
@@ -374,13 +302,12 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
+    /// use cloud_sdk::CallBuilder;
     /// let response = client
     ///     .get_tcp_proxy(uuid::Uuid::nil())
     ///     .client_request_id("example-1")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -391,9 +318,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Update TCP proxy settings
     ///
     /// Updates port mappings and source/country policies. All fields optional; supplied arrays replace the complete existing arrays; omitted fields stay unchanged. IPv4 only. Paid port entitlement is enforced; the update does not purchase extra ports. Requires the account permission `service.tcp-proxy.manage`.
@@ -415,13 +339,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .tcp_proxy_update(uuid::Uuid::nil(), cloud_sdk::tcp_proxy::TcpProxyUpdateRequest::new())
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -449,11 +371,7 @@ pub mod builders {
         pub(super) service_id: ::uuid::Uuid,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for GetTcpProxy<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(GetTcpProxy);
     impl<'c> GetTcpProxy<'c> {
         /// Sends the request.
         pub async fn send(
@@ -462,13 +380,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::TcpProxyResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "getTcpProxy",
-                method: ::sdk_runtime::Method::Get,
-                path: "/v1/tcp-proxy/{serviceId}",
-                idempotency: ::sdk_runtime::Idempotency::None,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "getTcpProxy",
+                ::sdk_runtime::Method::Get,
+                "/v1/tcp-proxy/{serviceId}",
+                ::sdk_runtime::Idempotency::None,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             self.client.runtime().execute(request, self.options).await
@@ -483,11 +401,7 @@ pub mod builders {
         pub(super) body: super::TcpProxyUpdateRequest,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for TcpProxyUpdate<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(TcpProxyUpdate);
     impl<'c> TcpProxyUpdate<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -502,13 +416,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::TcpProxyResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "tcpProxyUpdate",
-                method: ::sdk_runtime::Method::Patch,
-                path: "/v1/tcp-proxy/{serviceId}",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: false,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "tcpProxyUpdate",
+                ::sdk_runtime::Method::Patch,
+                "/v1/tcp-proxy/{serviceId}",
+                ::sdk_runtime::Idempotency::Required,
+                false,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body)?;

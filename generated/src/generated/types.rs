@@ -6,7 +6,7 @@
 ///
 /// Schema: `#/components/schemas/ErrorEnvelope`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ErrorEnvelope {
     pub ok: bool,
     pub error: ErrorObject,
@@ -36,30 +36,11 @@ pub struct ErrorEnvelope {
     pub status: Option<::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl ErrorEnvelope {
-        /// Creates a `ErrorEnvelope` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool, error: ErrorObject) -> Self {
-            Self {
-                ok,
-                error,
-                code: None,
-                message: None,
-                request_id: None,
-                field_errors: None,
-                details: None,
-                status: None,
-            }
-        }
-    }
-};
-
 /// Nested error object of the error envelope (part 7).
 ///
 /// Schema: `#/components/schemas/ErrorObject`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ErrorObject {
     /// Machine-readable error code. Decide on HTTP status and `error.code`. Documented codes (part 7): validation_error, idempotency_key_required, invalid_idempotency_key, unsupported_region, billing_cycle_not_available, order_config_invalid, price_not_found, invalid_domain_identifier, domain_identifier_mismatch, unauthorized, invalid_signature, insufficient_credit, scope_denied, ip_blocked, service_disabled, not_found, ssh_key_not_found, operation_not_found, service_not_renewable, renewal_invoice_requires_review, renewal_price_limit_exceeded, service_changed_retry, deployment_price_limit_exceeded, catalog_variant_ambiguous, domain_identifier_ambiguous, template_identifier_ambiguous, idempotency_conflict, idempotency_in_progress, dedicated_configuration_unavailable, dedicated_os_ssh_keys_not_supported, ssh_key_not_available, operation_lookup_ambiguous, operation_expired, rate_limited, protection_update_unconfirmed, country_policy_sync_incomplete, proxy_policy_unavailable, proxy_policy_response_invalid, catalog_unavailable, order_options_unavailable, dedicated_catalog_unavailable, service_unavailable. Kept a plain string so that unknown codes still validate.
     pub code: String,
@@ -75,26 +56,11 @@ pub struct ErrorObject {
     pub field_errors: Option<::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl ErrorObject {
-        /// Creates a `ErrorObject` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
-            Self {
-                code: code.into(),
-                message: message.into(),
-                request_id: None,
-                field_errors: None,
-            }
-        }
-    }
-};
-
 /// Legacy asynchronous write shape (default when `x-svc-response-format` is omitted). Carries `actionId`; when the operation adapter is active also `operation_id`, `operation_url` and `links`. A cached retry keeps its initial format; accept either `operation.id` or `operation_id`.
 ///
 /// Schema: `#/components/schemas/LegacyWriteResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct LegacyWriteResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -117,28 +83,11 @@ pub struct LegacyWriteResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl LegacyWriteResponse {
-        /// Creates a `LegacyWriteResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(action_id: ::serde_json::Value) -> Self {
-            Self {
-                ok: None,
-                action_id,
-                operation_id: None,
-                operation_url: None,
-                links: None,
-                additional_properties: ::std::default::Default::default(),
-            }
-        }
-    }
-};
-
 /// Success body not shown by the reference.
 ///
 /// Schema: `#/components/schemas/NotShownResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct NotShownResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -148,29 +97,11 @@ pub struct NotShownResponse {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl NotShownResponse {
-        /// Creates a `NotShownResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                ok: None,
-                additional_properties: ::std::default::Default::default(),
-            }
-        }
-    }
-    impl Default for NotShownResponse {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Operation receipt (reference 2.2). Failed operations expose a safe code and message, never raw provider errors.
 ///
 /// Schema: `#/components/schemas/Operation`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct Operation {
     /// Opaque operation id; also returned as `operation_id` in compatible responses.
     pub id: String,
@@ -195,51 +126,22 @@ pub struct Operation {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl Operation {
-        /// Creates a `Operation` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(id: impl Into<String>, status: OperationStatus, done: bool) -> Self {
-            Self {
-                id: id.into(),
-                status,
-                done,
-                progress: None,
-                stage: None,
-                result: None,
-                links: None,
-                additional_properties: ::std::default::Default::default(),
-            }
-        }
-    }
-};
-
 /// Canonical operation envelope, returned by operation lookup and, when `x-svc-response-format: operation` is sent, by supported writes.
 ///
 /// Schema: `#/components/schemas/OperationEnvelope`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OperationEnvelope {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     pub operation: Operation,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl OperationEnvelope {
-        /// Creates a `OperationEnvelope` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new(ok: bool, operation: Operation) -> Self {
-            Self { ok, operation }
-        }
-    }
-};
-
 /// Relative customer API URLs; each member is included when that identity is known.
 ///
 /// Schema: `#/components/schemas/OperationLinks`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OperationLinks {
     /// Relative customer API URL of the operation.
     ///
@@ -262,26 +164,6 @@ pub struct OperationLinks {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order: Option<String>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl OperationLinks {
-        /// Creates a `OperationLinks` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                operation: None,
-                service: None,
-                invoice: None,
-                order: None,
-            }
-        }
-    }
-    impl Default for OperationLinks {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
 
 /// Success body of a write with `x-operation-envelope`: the canonical operation envelope (when `x-svc-response-format: operation` was sent) or the legacy write shape.
 ///
@@ -311,7 +193,7 @@ impl From<LegacyWriteResponse> for OperationOrLegacyWriteResponse {
 ///
 /// Schema: `#/components/schemas/OperationResult`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OperationResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_ids: Option<Vec<::uuid::Uuid>>,
@@ -331,28 +213,6 @@ pub struct OperationResult {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl OperationResult {
-        /// Creates a `OperationResult` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                service_ids: None,
-                order_id: None,
-                invoice_id: None,
-                service_id: None,
-                power_state: None,
-                additional_properties: ::std::default::Default::default(),
-            }
-        }
-    }
-    impl Default for OperationResult {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
 
 /// pending/running: accepted, not completed. unknown: outcome needs reconciliation; never assume failure and never submit a new write. succeeded: recorded completion; only this state exposes a result. failed/cancelled: recorded terminal outcome; inspect billing separately. The first terminal receipt is immutable. Transitions between states: not shown.
 ///
@@ -385,7 +245,7 @@ pub enum OperationStatus {
 ///
 /// Schema: `#/components/schemas/OsImage`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OsImage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -412,35 +272,11 @@ pub struct OsImage {
     pub compatibility_verified: Option<::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl OsImage {
-        /// Creates a `OsImage` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                id: None,
-                name: None,
-                family: None,
-                version: None,
-                arch: None,
-                is_default: None,
-                region: None,
-                compatibility_verified: None,
-            }
-        }
-    }
-    impl Default for OsImage {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Response of the OS image listing (query `region`, `product_id`, `variant_id`); its path is not shown, so no operation uses this schema.
 ///
 /// Schema: `#/components/schemas/OsImageListResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OsImageListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -455,31 +291,11 @@ pub struct OsImageListResponse {
     pub compatibility_verified: Option<::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl OsImageListResponse {
-        /// Creates a `OsImageListResponse` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                ok: None,
-                items: None,
-                next_offset: None,
-                compatibility_verified: None,
-            }
-        }
-    }
-    impl Default for OsImageListResponse {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Product purchase policies describe `draft_order` and `atomic_deploy` separately. `requirements.atomic_deploy` lists canonical input names, required flags, types and discovery sources; `requiredFields` and `conditionalRequiredFields` remain the draft order's legacy userConfig requirements.
 ///
 /// Schema: `#/components/schemas/ProductPurchasePolicies`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ProductPurchasePolicies {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub draft_order: Option<PurchasePolicy>,
@@ -487,29 +303,11 @@ pub struct ProductPurchasePolicies {
     pub atomic_deploy: Option<PurchasePolicy>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl ProductPurchasePolicies {
-        /// Creates a `ProductPurchasePolicies` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                draft_order: None,
-                atomic_deploy: None,
-            }
-        }
-    }
-    impl Default for ProductPurchasePolicies {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// One product purchase policy (reference 2.4).
 ///
 /// Schema: `#/components/schemas/PurchasePolicy`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct PurchasePolicy {
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -525,31 +323,11 @@ pub struct PurchasePolicy {
     pub permitted: Option<::serde_json::Value>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl PurchasePolicy {
-        /// Creates a `PurchasePolicy` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                implemented: None,
-                enabled: None,
-                eligible: None,
-                permitted: None,
-            }
-        }
-    }
-    impl Default for PurchasePolicy {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Quote (reference 2.4), returned by the read-only quote endpoint whose path and request are not shown; no operation of this document returns it.
 ///
 /// Schema: `#/components/schemas/Quote`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct Quote {
     /// Quote total.
     ///
@@ -582,54 +360,14 @@ pub struct Quote {
     pub links: Option<QuoteLinks>,
 }
 
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl Quote {
-        /// Creates a `Quote` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self {
-                total: None,
-                breakdown: None,
-                items: None,
-                currency: None,
-                guaranteed: None,
-                id: None,
-                pricing_revision: None,
-                recommended_max_total: None,
-                links: None,
-            }
-        }
-    }
-    impl Default for Quote {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
-
 /// Schema: `#/components/schemas/Quote/properties/links`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
+#[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct QuoteLinks {
     /// Type not shown by the reference. The atomic purchase endpoint where applicable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deploy: Option<::serde_json::Value>,
 }
-
-#[cfg(feature = "test-util")]
-const _: () = {
-    impl QuoteLinks {
-        /// Creates a `QuoteLinks` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.
-        pub fn new() -> Self {
-            Self { deploy: None }
-        }
-    }
-    impl Default for QuoteLinks {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-};
 
 impl OperationEnvelope {
     /// The id to wait on: the first of `/operation/id`, `/operation_id` that the receipt carries.

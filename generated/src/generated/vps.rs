@@ -70,13 +70,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .post_vps_by_service_id_reboot(uuid::Uuid::nil())
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -90,9 +88,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Restore a VPS backup
     ///
     /// Restores a backup; can overwrite data. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
@@ -114,13 +109,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .vps_backup_restore(uuid::Uuid::nil())
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -135,9 +128,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Run a VPS backup
     ///
     /// Starts a backup. The Idempotency-Key requirement: not shown. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
@@ -159,13 +149,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .vps_backup_run(uuid::Uuid::nil())
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -179,9 +167,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Apply a firewall policy to a VPS
     ///
     /// Applies a selected firewall policy. Request and response bodies: not shown. The Idempotency-Key requirement: not shown. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
@@ -203,13 +188,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .vps_firewall_policy_apply(uuid::Uuid::nil())
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -224,9 +207,6 @@ impl crate::Client {
             options: ::sdk_runtime::CallOptions::default(),
         }
     }
-}
-
-impl crate::Client {
     /// Roll a VPS back to a snapshot
     ///
     /// Rolls back to the named snapshot; no body. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
@@ -248,13 +228,11 @@ impl crate::Client {
     ///
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::prelude::*;
     /// let response = client
     ///     .vps_snapshot_rollback(uuid::Uuid::nil(), "example")
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
-    /// println!("{:?}", response.body());
     /// # Ok(())
     /// # }
     /// ```
@@ -282,11 +260,7 @@ pub mod builders {
         pub(super) service_id: ::uuid::Uuid,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for PostVpsByServiceIdReboot<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(PostVpsByServiceIdReboot);
     impl<'c> PostVpsByServiceIdReboot<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -306,13 +280,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::super::types::OperationOrLegacyWriteResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "postVpsByServiceIdReboot",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/vps/{serviceId}/reboot",
-                idempotency: ::sdk_runtime::Idempotency::Optional,
-                operation_envelope: true,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "postVpsByServiceIdReboot",
+                ::sdk_runtime::Method::Post,
+                "/v1/vps/{serviceId}/reboot",
+                ::sdk_runtime::Idempotency::Optional,
+                true,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             self.client.runtime().execute(request, self.options).await
@@ -327,11 +301,7 @@ pub mod builders {
         pub(super) body: Option<super::VpsBackupRestoreRequest>,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for VpsBackupRestore<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(VpsBackupRestore);
     impl<'c> VpsBackupRestore<'c> {
         /// Sets the request body.
         pub fn body(mut self, body: super::VpsBackupRestoreRequest) -> Self {
@@ -356,13 +326,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::super::types::OperationOrLegacyWriteResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "vpsBackupRestore",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/vps/{serviceId}/backup/restore",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: true,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "vpsBackupRestore",
+                ::sdk_runtime::Method::Post,
+                "/v1/vps/{serviceId}/backup/restore",
+                ::sdk_runtime::Idempotency::Required,
+                true,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             if let Some(body) = &self.body {
@@ -379,11 +349,7 @@ pub mod builders {
         pub(super) service_id: ::uuid::Uuid,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for VpsBackupRun<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(VpsBackupRun);
     impl<'c> VpsBackupRun<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -403,13 +369,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::super::types::OperationOrLegacyWriteResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "vpsBackupRun",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/vps/{serviceId}/backup/run",
-                idempotency: ::sdk_runtime::Idempotency::NotShown,
-                operation_envelope: true,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "vpsBackupRun",
+                ::sdk_runtime::Method::Post,
+                "/v1/vps/{serviceId}/backup/run",
+                ::sdk_runtime::Idempotency::NotShown,
+                true,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             self.client.runtime().execute(request, self.options).await
@@ -424,11 +390,7 @@ pub mod builders {
         pub(super) body: Option<super::VpsFirewallPolicyApplyRequest>,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for VpsFirewallPolicyApply<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(VpsFirewallPolicyApply);
     impl<'c> VpsFirewallPolicyApply<'c> {
         /// Sets the request body.
         pub fn body(mut self, body: super::VpsFirewallPolicyApplyRequest) -> Self {
@@ -453,13 +415,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::super::types::OperationOrLegacyWriteResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "vpsFirewallPolicyApply",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/vps/{serviceId}/firewall/policy/apply",
-                idempotency: ::sdk_runtime::Idempotency::NotShown,
-                operation_envelope: true,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "vpsFirewallPolicyApply",
+                ::sdk_runtime::Method::Post,
+                "/v1/vps/{serviceId}/firewall/policy/apply",
+                ::sdk_runtime::Idempotency::NotShown,
+                true,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             if let Some(body) = &self.body {
@@ -477,11 +439,7 @@ pub mod builders {
         pub(super) name: String,
         pub(super) options: ::sdk_runtime::CallOptions,
     }
-    impl ::sdk_runtime::CallBuilder for VpsSnapshotRollback<'_> {
-        fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-            &mut self.options
-        }
-    }
+    ::sdk_runtime::call_builder!(VpsSnapshotRollback);
     impl<'c> VpsSnapshotRollback<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
@@ -501,13 +459,13 @@ pub mod builders {
             ::sdk_runtime::Response<super::super::types::OperationOrLegacyWriteResponse>,
             ::sdk_runtime::Error,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-                operation_id: "vpsSnapshotRollback",
-                method: ::sdk_runtime::Method::Post,
-                path: "/v1/vps/{serviceId}/snapshots/{name}/rollback",
-                idempotency: ::sdk_runtime::Idempotency::Required,
-                operation_envelope: true,
-            };
+            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+                "vpsSnapshotRollback",
+                ::sdk_runtime::Method::Post,
+                "/v1/vps/{serviceId}/snapshots/{name}/rollback",
+                ::sdk_runtime::Idempotency::Required,
+                true,
+            );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.path_param("name", &self.name);

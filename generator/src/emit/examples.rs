@@ -20,35 +20,46 @@ pub fn operation_example(cx: &Ctx<'_>, op: &Operation) -> Option<String> {
     }
     // One optional setter (not the one a stream sets for each page).
     let continuation = op.pagination.as_ref().map(|pg| pg.request_param.as_str());
-    let setter = op
+    let optional = op
         .params
         .iter()
         .filter(|p| !p.required && !p.deprecated && Some(p.rust_name.as_str()) != continuation)
-        .find_map(|p| Some(format!(".{}({})", p.rust_name, value(cx, &p.ty, 0)?)))
-        .unwrap_or_else(|| {
-            if op.idempotency == Idempotency::None {
-                ".client_request_id(\"example-1\")".to_owned()
-            } else {
-                ".idempotency_key(\"example-key-0001\")".to_owned()
-            }
-        });
+        .find_map(|p| Some(format!("{}({})", p.rust_name, value(cx, &p.ty, 0)?)));
+    // Without an optional parameter, a per-call setter (`CallBuilder`, or the idempotency key).
+    let (setter, uses_trait) = match optional {
+        Some(setter) => (setter, false),
+        None if op.idempotency != Idempotency::None => {
+            ("idempotency_key(\"example-key-0001\")".to_owned(), false)
+        }
+        None => ("client_request_id(\"example-1\")".to_owned(), true),
+    };
     let krate = cx.crate_ident();
-    let call = format!(
-        "client\n    .{}({})\n    {setter}",
-        op.fn_name,
-        args.join(", ")
-    );
-    let body = if op.pagination.is_some() {
-        format!(
-            "use futures::TryStreamExt;\nlet items: Vec<_> = {call}\n    .into_stream()\n    .try_collect()\n    .await?;\nprintln!(\"{{}} items\", items.len());"
+    let mut lines = Vec::new();
+    if uses_trait {
+        lines.push(format!("use {krate}::CallBuilder;"));
+    }
+    let (binding, tail): (&str, &[&str]) = if op.pagination.is_some() {
+        lines.push("use futures::TryStreamExt;".to_owned());
+        (
+            "let items: Vec<_>",
+            &["into_stream()", "try_collect()", "await?"],
         )
     } else {
-        format!(
-            "let response = {call}\n    .send()\n    .await?;\nprintln!(\"{{:?}}\", response.body());"
-        )
+        ("let response", &["send()", "await?"])
     };
+    let calls: Vec<String> = [format!("{}({})", op.fn_name, args.join(", ")), setter]
+        .into_iter()
+        .chain(tail.iter().map(|t| (*t).to_owned()))
+        .collect();
+    let one_line = format!("{binding} = client.{};", calls.join("."));
+    lines.push(if one_line.len() <= 90 {
+        one_line
+    } else {
+        format!("{binding} = client\n    .{};", calls.join("\n    ."))
+    });
     Some(format!(
-        "```no_run\n# async fn example(client: &{krate}::Client) -> Result<(), {krate}::Error> {{\nuse {krate}::prelude::*;\n{body}\n# Ok(())\n# }}\n```"
+        "```no_run\n# async fn example(client: &{krate}::Client) -> Result<(), {krate}::Error> {{\n{}\n# Ok(())\n# }}\n```",
+        lines.join("\n")
     ))
 }
 

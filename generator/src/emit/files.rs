@@ -167,7 +167,14 @@ pub(super) fn crate_files(api: &Api, options: &Options) -> Result<Vec<GeneratedF
                 }
             }
         });
-        let tokens = quote!(#(#type_items)* #receipts #(#client_methods)* #builders_mod);
+        let client_impl = (!client_methods.is_empty()).then(|| {
+            quote! {
+                impl crate::Client {
+                    #(#client_methods)*
+                }
+            }
+        });
+        let tokens = quote!(#(#type_items)* #receipts #client_impl #builders_mod);
         files.push(GeneratedFile {
             path: format!("src/generated/{module}.rs").into(),
             contents: format_file(&header, &doc, tokens)?,

@@ -72,7 +72,7 @@ fn package(api: &Api, options: &Options) -> String {
     out
 }
 
-/// One feature per area (all on by default), and `test-util`: constructors for response types.
+/// One feature per area (all on by default), and `test-util`: response types open to struct literals.
 fn features(api: &Api) -> String {
     let areas: Vec<String> = api
         .areas

@@ -12,7 +12,7 @@ use quote::{format_ident, quote};
 /// One operation: its client method (emitted in the area module) and its request builder
 /// (emitted in the area's `builders` module, whose context `bx` is one module deeper).
 pub struct OperationItems {
-    /// `impl crate::Client { pub fn op(..) -> builders::Op<'_> }`.
+    /// `pub fn op(..) -> builders::Op<'_>`, a method of `crate::Client`.
     pub client_method: TokenStream,
     /// The builder struct and its impls.
     pub builder: TokenStream,
@@ -116,15 +116,13 @@ pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
     ));
     let deprecated = op.deprecated.then(|| quote!(#[deprecated]));
     let client_method = quote! {
-        impl crate::Client {
-            #method_doc
-            #deprecated
-            pub fn #fn_name(&self, #(#args),*) -> builders::#builder<'_> {
-                builders::#builder {
-                    client: self,
-                    #(#inits,)*
-                    options: ::sdk_runtime::CallOptions::default(),
-                }
+        #method_doc
+        #deprecated
+        pub fn #fn_name(&self, #(#args),*) -> builders::#builder<'_> {
+            builders::#builder {
+                client: self,
+                #(#inits,)*
+                options: ::sdk_runtime::CallOptions::default(),
             }
         }
     };
@@ -138,11 +136,7 @@ pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
             pub(super) options: ::sdk_runtime::CallOptions,
         }
 
-        impl ::sdk_runtime::CallBuilder for #builder<'_> {
-            fn call_options(&mut self) -> &mut ::sdk_runtime::CallOptions {
-                &mut self.options
-            }
-        }
+        ::sdk_runtime::call_builder!(#builder);
 
         impl<'c> #builder<'c> {
             #( #setters )*
@@ -301,13 +295,13 @@ pub(super) fn operation_spec(op: &Operation) -> TokenStream {
     );
     let envelope = op.operation_envelope;
     quote! {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec {
-            operation_id: #operation_id,
-            method: ::sdk_runtime::Method::#method,
-            path: #path,
-            idempotency: ::sdk_runtime::Idempotency::#idempotency,
-            operation_envelope: #envelope,
-        };
+        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+            #operation_id,
+            ::sdk_runtime::Method::#method,
+            #path,
+            ::sdk_runtime::Idempotency::#idempotency,
+            #envelope,
+        );
     }
 }
 

@@ -188,24 +188,23 @@ fn struct_def(
         }
     });
     let group_enums = exclusive.iter().map(|g| group_enum(cx, &def.name, g));
-    // Request types are built by users (constructor and setters); response types only in their
-    // tests (`test-util`: the constructor; the public fields are then assigned directly).
-    let ctor = constructor(cx, def, name, fields, exclusive, additional);
-    let ctor = if def.request {
-        quote! {
-            #ctor
-        }
+    // Request types are built with a constructor and setters. Response types are
+    // `non_exhaustive` (new fields are additive) except under `test-util`, where tests build them
+    // with struct literals.
+    let (ctor, exhaustive) = if def.request {
+        (
+            Some(constructor(cx, def, name, fields, exclusive, additional)),
+            quote!(#[non_exhaustive]),
+        )
     } else {
-        quote! {
-            #[cfg(feature = "test-util")]
-            const _: () = {
-                #ctor
-            };
-        }
+        (
+            None,
+            quote!(#[cfg_attr(not(feature = "test-util"), non_exhaustive)]),
+        )
     };
     quote! {
         #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-        #[non_exhaustive]
+        #exhaustive
         pub struct #name {
             #( #field_tokens )*
             #( #group_fields )*
@@ -225,8 +224,8 @@ fn additional_ty(cx: &Ctx<'_>, a: &AdditionalProperties) -> TokenStream {
     }
 }
 
-/// `new(required...)` plus, for request types, one setter per optional field; a missing required
-/// field does not compile.
+/// `new(required...)` plus one setter per optional field; a missing required field does not
+/// compile.
 fn constructor(
     cx: &Ctx<'_>,
     def: &TypeDef,
@@ -282,7 +281,7 @@ fn constructor(
         let inner = cx.ty(&f.ty);
         let wrap = |v: TokenStream| if f.boxed { quote!(Box::new(#v)) } else { v };
         let doc = lines_attrs(&format!("Sets `{}`.", f.name.replace('`', "'")));
-        if f.nullable && def.request {
+        if f.nullable {
             inits.push(quote!(#ident: ::sdk_runtime::Nullable::Absent));
             let assign = if f.boxed {
                 quote! {
@@ -352,22 +351,6 @@ fn constructor(
             }
         }
     });
-    if !def.request {
-        // A response type, built in tests: its fields are public, so no setters are needed.
-        let doc = lines_attrs(&format!(
-            "Creates a `{}` for tests (feature `test-util`): required fields as arguments, optional ones unset; assign its public fields to set more.",
-            def.name
-        ));
-        return quote! {
-            impl #name {
-                #doc
-                pub fn new(#(#args),*) -> Self {
-                    Self { #(#inits,)* }
-                }
-            }
-            #default_impl
-        };
-    }
     let required: Vec<String> = fields
         .iter()
         .filter(|f| f.required && f.const_value.is_none())
