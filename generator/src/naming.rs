@@ -116,6 +116,16 @@ pub fn variant(raw: &str) -> String {
     }
 }
 
+/// The builder setter of a request type's field `field`: the field's name, except `new`, which
+/// the constructor holds (`with_new`).
+pub fn setter(field: &str) -> String {
+    if field == "new" {
+        "with_new".to_owned()
+    } else {
+        field.to_owned()
+    }
+}
+
 /// Whether `raw` is usable as a Rust identifier as it is: ASCII letters, digits and `_`, not
 /// starting with a digit, not a keyword or a prelude name.
 pub fn is_identifier(raw: &str) -> bool {

@@ -4,8 +4,9 @@
 use super::Ctx;
 use super::docs::{doc_attrs, lines_attrs};
 use crate::ir::{
-    AdditionalProperties, ExclusiveGroup, Field, TypeDef, TypeKind, TypeRef, UnionVariant,
+    AdditionalProperties, ExclusiveGroup, Field, IntType, TypeDef, TypeKind, TypeRef, UnionVariant,
 };
+use crate::naming;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -273,11 +274,7 @@ fn constructor(
             }
             continue;
         }
-        let setter = if f.rust_name == "new" {
-            format_ident!("with_new")
-        } else {
-            ident.clone()
-        };
+        let setter = format_ident!("{}", naming::setter(&f.rust_name));
         let inner = cx.ty(&f.ty);
         let wrap = |v: TokenStream| if f.boxed { quote!(Box::new(#v)) } else { v };
         let doc = lines_attrs(&format!("Sets `{}`.", f.name.replace('`', "'")));
@@ -585,7 +582,19 @@ pub fn type_ref(cx: &Ctx<'_>, ty: &TypeRef) -> TokenStream {
         TypeRef::String => quote!(String),
         TypeRef::Bool => quote!(bool),
         TypeRef::Int(i) => {
-            let ident = format_ident!("{}", format!("{i:?}").to_lowercase());
+            let ident = format_ident!(
+                "{}",
+                match i {
+                    IntType::U8 => "u8",
+                    IntType::U16 => "u16",
+                    IntType::U32 => "u32",
+                    IntType::U64 => "u64",
+                    IntType::I8 => "i8",
+                    IntType::I16 => "i16",
+                    IntType::I32 => "i32",
+                    IntType::I64 => "i64",
+                }
+            );
             quote!(#ident)
         }
         TypeRef::Float => quote!(f64),

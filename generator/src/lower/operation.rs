@@ -50,12 +50,20 @@ const RESPONSE_FORMAT_HEADER: &str = "x-svc-response-format";
 /// Tag of operations without one.
 const UNTAGGED: &str = "general";
 
-/// An operation whose construct the generator cannot express.
-struct Skip(String);
+/// A lowered parameter, and whether the runtime sends it itself (auth, idempotency and
+/// correlation headers): such a parameter is kept only to read its `required`, never emitted.
+struct LoweredParam {
+    param: Param,
+    sent_by_runtime: bool,
+}
+
+/// An operation whose construct the generator cannot express: the located error says where
+/// and why.
+struct Skip(Error);
 
 impl From<Error> for Skip {
     fn from(e: Error) -> Self {
-        Skip(e.to_string())
+        Skip(e)
     }
 }
 
@@ -130,9 +138,9 @@ impl<'a> Lowerer<'a> {
             };
             match self.lower_operation(base, &item, &op, root) {
                 Ok(operation) => operations.push(operation),
-                Err(Skip(reason)) => skipped.push(Skipped {
+                Err(Skip(error)) => skipped.push(Skipped {
                     pointer: op.pointer.clone(),
-                    reason,
+                    reason: error.to_string(),
                 }),
             }
         }
@@ -163,7 +171,11 @@ impl<'a> Lowerer<'a> {
             Some(p) => Some(self.pagination(&p, &success, &params).map_err(Skip::from)?),
             None => None,
         };
-        let params = params.into_iter().filter(|p| !p.1).map(|p| p.0).collect();
+        let params = params
+            .into_iter()
+            .filter(|p| !p.sent_by_runtime)
+            .map(|p| p.param)
+            .collect();
         Ok(Operation {
             operation_id: base.id,
             fn_name: base.fn_name,
@@ -191,15 +203,14 @@ impl<'a> Lowerer<'a> {
         })
     }
 
-    /// Parameters with a flag telling whether it is the Idempotency-Key header (kept only to
-    /// read its `required`), path parameters first in template order.
+    /// The operation's parameters, path parameters first in template order.
     fn params(
         &mut self,
         base: &OpBase,
         item: &Node<'a>,
         op: &Node<'a>,
         camel: &str,
-    ) -> Result<Vec<(Param, bool)>, Skip> {
+    ) -> Result<Vec<LoweredParam>, Skip> {
         let mut merged: Vec<Node<'a>> = Vec::new();
         for list in [item.get("parameters"), op.get("parameters")]
             .into_iter()
@@ -225,7 +236,7 @@ impl<'a> Lowerer<'a> {
         let mut out = Vec::new();
         for p in merged {
             let Some(name) = p.str("name") else {
-                return Err(Skip(p.error("parameter without `name`").to_string()));
+                return Err(Skip(p.error("parameter without `name`")));
             };
             let location = match p.str("in") {
                 Some("path") => ParamLocation::Path,
@@ -233,11 +244,10 @@ impl<'a> Lowerer<'a> {
                 Some("header") => ParamLocation::Header,
                 Some("cookie") => ParamLocation::Cookie,
                 other => {
-                    return Err(Skip(format!(
-                        "at `{}`: unsupported construct: parameter in `{}`",
-                        p.pointer,
+                    return Err(Skip(p.error(format!(
+                        "unsupported construct: parameter in `{}`",
                         other.unwrap_or("?")
-                    )));
+                    ))));
                 }
             };
             let lower = name.to_ascii_lowercase();
@@ -276,8 +286,8 @@ impl<'a> Lowerer<'a> {
             } else {
                 names.claim_spelled(naming::snake(name), name)
             };
-            out.push((
-                Param {
+            out.push(LoweredParam {
+                param: Param {
                     name: name.to_owned(),
                     rust_name,
                     location,
@@ -289,30 +299,33 @@ impl<'a> Lowerer<'a> {
                     list_style,
                     structured,
                 },
-                runtime_header,
-            ));
+                sent_by_runtime: runtime_header,
+            });
         }
         // Path parameters first, in template order; every template variable must be declared.
         let mut ordered = Vec::new();
         for var in template_vars(&base.path) {
             match out
                 .iter()
-                .position(|(p, _)| p.location == ParamLocation::Path && p.name == var)
+                .position(|p| p.param.location == ParamLocation::Path && p.param.name == var)
             {
                 Some(i) => ordered.push(out.remove(i)),
                 None => {
-                    return Err(Skip(format!(
-                        "at `{}`: path template variable `{{{var}}}` has no path parameter",
-                        op.pointer
-                    )));
+                    return Err(Skip(op.error(format!(
+                        "path template variable `{{{var}}}` has no path parameter"
+                    ))));
                 }
             }
         }
-        if let Some((p, _)) = out.iter().find(|(p, _)| p.location == ParamLocation::Path) {
-            return Err(Skip(format!(
-                "at `{}`: path parameter `{}` does not occur in the path template",
-                op.pointer, p.name
-            )));
+        if let Some(p) = out
+            .iter()
+            .map(|p| &p.param)
+            .find(|p| p.location == ParamLocation::Path)
+        {
+            return Err(Skip(op.error(format!(
+                "path parameter `{}` does not occur in the path template",
+                p.name
+            ))));
         }
         ordered.extend(out);
         Ok(ordered)
@@ -422,7 +435,7 @@ impl<'a> Lowerer<'a> {
         &self,
         node: &Node<'a>,
         success: &Success,
-        params: &[(Param, bool)],
+        params: &[LoweredParam],
     ) -> Result<Pagination> {
         let model = match node.str("model") {
             Some("page") => PageModel::Page,
@@ -472,7 +485,11 @@ impl<'a> Lowerer<'a> {
             PageModel::Offset => ("offset", "next_offset", "offset", "next_offset"),
         };
         let wire_param = node.str(param_key).unwrap_or(default_param);
-        let Some((param, _)) = params.iter().find(|(p, _)| p.name == wire_param) else {
+        let Some(param) = params
+            .iter()
+            .map(|p| &p.param)
+            .find(|p| p.name == wire_param)
+        else {
             return Err(node.error(format!(
                 "`x-pagination`: the operation has no parameter `{wire_param}`"
             )));
@@ -563,15 +580,12 @@ impl Lowerer<'_> {
             "pipeDelimited" => ParamStyle::PipeDelimited,
             "deepObject" => ParamStyle::DeepObject,
             other => {
-                return Err(Skip(
-                    p.error(format!("unknown parameter style `{other}`"))
-                        .to_string(),
-                ));
+                return Err(Skip(p.error(format!("unknown parameter style `{other}`"))));
             }
         };
         let explode = match p.value.get("explode") {
             Some(serde_json::Value::Bool(b)) => *b,
-            Some(_) => return Err(Skip(p.error("`explode` must be a boolean").to_string())),
+            Some(_) => return Err(Skip(p.error("`explode` must be a boolean"))),
             None => style == ParamStyle::Form,
         };
         let scalar = self.displayable(ty, false);
@@ -602,7 +616,7 @@ impl Lowerer<'_> {
 
 fn idempotency(
     op: &Node<'_>,
-    params: &[(Param, bool)],
+    params: &[LoweredParam],
     method: Method,
 ) -> Result<Idempotency, Skip> {
     match op.str("x-idempotency-key") {
@@ -610,18 +624,18 @@ fn idempotency(
         Some("optional") => return Ok(Idempotency::Optional),
         Some("not-shown") => return Ok(Idempotency::NotShown),
         Some(other) => {
-            return Err(Skip(format!(
-                "at `{}/x-idempotency-key`: unknown value `{other}`",
-                op.pointer
+            return Err(Skip(Error::at(
+                &format!("{}/x-idempotency-key", op.pointer),
+                format!("unknown value `{other}`"),
             )));
         }
         None => {}
     }
     let header = params
         .iter()
-        .find(|(p, runtime)| *runtime && p.name.eq_ignore_ascii_case("idempotency-key"));
+        .find(|p| p.sent_by_runtime && p.param.name.eq_ignore_ascii_case("idempotency-key"));
     Ok(match header {
-        Some((p, _)) if p.required => Idempotency::Required,
+        Some(p) if p.param.required => Idempotency::Required,
         Some(_) => Idempotency::Optional,
         None if matches!(method, Method::Get | Method::Head | Method::Options) => Idempotency::None,
         None => Idempotency::None,
