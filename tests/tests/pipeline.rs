@@ -510,3 +510,12 @@ fn non_json_bodies_travel_as_form_multipart_or_raw_bytes() {
         .expect("Cargo.toml");
     assert_has(&manifest.contents, &["bytes.workspace = true"]);
 }
+
+#[test]
+fn unions_whose_members_share_a_tag_value_are_untagged() {
+    let g = generate("duplicate_tags");
+    assert_has(&g.source(), &["#[serde(untagged)] pub enum Item {"]);
+    let item = g.type_def("Item");
+    assert_has(&item, &["Input(Input),", "Output(Output),"]);
+    assert_lacks(&item, &["Some(\"message\")"]);
+}

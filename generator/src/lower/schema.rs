@@ -566,7 +566,16 @@ impl<'a> Lowerer<'a> {
                 tag_value,
             });
         }
-        let tag = tag.filter(|_| variants.iter().all(|v| v.tag_value.is_some()));
+        // A tag selects a variant only when every variant has its own value: two members
+        // fixing the same value (a spec flaw seen in public documents) make the union untagged,
+        // so both stay decodable.
+        let distinct = {
+            let mut seen = std::collections::BTreeSet::new();
+            variants
+                .iter()
+                .all(|v| v.tag_value.as_ref().is_some_and(|t| seen.insert(t.clone())))
+        };
+        let tag = tag.filter(|_| distinct);
         if tag.is_none() {
             variants.iter_mut().for_each(|v| v.tag_value = None);
         }
