@@ -31,6 +31,7 @@ pub(crate) struct Prepared {
     /// API path as sent, without base prefix or query.
     pub path: String,
     /// API path and query as sent, without base prefix (what a journal replays).
+    #[cfg(feature = "journal")]
     pub target: String,
     /// Base prefix, path and query: what is signed.
     pub signed_target: String,
@@ -191,6 +192,7 @@ impl Prepared {
             signed_target: format!("{}{target}", d.endpoint.base_path),
             url: format!("{}{target}", d.endpoint.base),
             path,
+            #[cfg(feature = "journal")]
             target,
             headers,
             body,
