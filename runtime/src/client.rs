@@ -221,7 +221,7 @@ impl Client {
         let result = self.run(p, start).await;
         #[cfg(feature = "journal")]
         if let Some(journal) = journal {
-            crate::journaling::settle(journal, p, &result).await;
+            crate::journaling::settle(journal, p, result.as_ref().map(|s| s.response.status)).await;
         }
         result
     }

@@ -43,7 +43,7 @@ use crate::journal::{DamagedRecord, JournaledWrite, Pending, Settlement, WriteJo
 use crate::spec::Method;
 
 /// Settled lines tolerated beyond the open entries before the file is compacted while running.
-const COMPACT_SLACK: usize = 4096;
+const COMPACT_SLACK: usize = 1024;
 
 /// The append-only file journal (see the [module docs](self)).
 #[derive(Clone)]

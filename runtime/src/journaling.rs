@@ -5,7 +5,6 @@ use std::borrow::Cow;
 
 use http::HeaderMap;
 
-use crate::client::Settled;
 use crate::error::Error;
 use crate::journal::{JournaledWrite, Settlement, WriteJournal};
 use crate::prepare::{Call, Defaults, Prepared};
@@ -35,13 +34,10 @@ pub(crate) async fn record(journal: &dyn WriteJournal, p: &Prepared) -> Result<(
     })
 }
 
-/// Settles `p`'s entry when `result` is definite; an unknown outcome leaves it open. A failed
-/// settlement is only logged: recovery settles the entry again with the same key.
-pub(crate) async fn settle(
-    journal: &dyn WriteJournal,
-    p: &Prepared,
-    result: &Result<Settled, Error>,
-) {
+/// Settles `p`'s entry when `result` (the status of the accepted response, or the error) is
+/// definite; an unknown outcome leaves it open. A failed settlement is only logged: recovery
+/// settles the entry again with the same key.
+pub(crate) async fn settle(journal: &dyn WriteJournal, p: &Prepared, result: Result<u16, &Error>) {
     let (Some(key), Some(settlement)) = (&p.idempotency_key, settlement(result)) else {
         return;
     };
@@ -51,11 +47,9 @@ pub(crate) async fn settle(
 }
 
 /// How a call's result settles its journal entry, `None` while the outcome is unknown.
-fn settlement(result: &Result<Settled, Error>) -> Option<Settlement> {
+fn settlement(result: Result<u16, &Error>) -> Option<Settlement> {
     match result {
-        Ok(settled) => Some(Settlement::Applied {
-            status: settled.response.status,
-        }),
+        Ok(status) => Some(Settlement::Applied { status }),
         Err(Error::ResponseTooLarge { status, .. }) if (200..300).contains(status) => {
             Some(Settlement::Applied { status: *status })
         }
