@@ -75,7 +75,10 @@ fn cycle(
 fn runtime_modules_import_each_other_without_a_cycle() {
     let graph = graph();
     assert!(graph.len() > 20, "modules found: {:?}", graph.keys());
-    assert!(graph["client"].contains("decide"), "edges are found: {graph:?}");
+    assert!(
+        graph["client"].contains("decide"),
+        "edges are found: {graph:?}"
+    );
     let mut done = BTreeSet::new();
     for node in graph.keys() {
         if let Some(found) = cycle(&graph, node, &mut Vec::new(), &mut done) {
