@@ -13,7 +13,7 @@ use http::{HeaderMap, HeaderValue};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tokio::time::Instant;
-use tracing::Instrument;
+use tracing::{Instrument, Span};
 
 use crate::attempt::{self, Wire};
 use crate::auth::Auth;
@@ -173,17 +173,17 @@ impl Client {
         let span = telemetry::call_span(p, &self.inner.endpoint);
         async {
             let result = self
-                .call(p, start)
+                .call(p, start, &span)
                 .await
                 .and_then(|settled| into_response(settled, p));
             let attempts = match &result {
                 Ok(r) => r.meta().attempts,
                 Err(e) => e.context().map_or(0, |c| c.attempts),
             };
-            telemetry::record_outcome(attempts, result.as_ref().err());
+            telemetry::record_outcome(&span, attempts, result.as_ref().err());
             result
         }
-        .instrument(span)
+        .instrument(span.clone())
         .await
     }
 
@@ -206,7 +206,12 @@ impl Client {
 
     /// Runs a prepared call; with a journal, a keyed write is recorded before its first
     /// attempt (unless `start` resumes a journaled one) and settled once its outcome is definite.
-    pub(crate) async fn call(&self, p: &Prepared, start: Start) -> Result<Settled, Error> {
+    pub(crate) async fn call(
+        &self,
+        p: &Prepared,
+        start: Start,
+        span: &Span,
+    ) -> Result<Settled, Error> {
         #[cfg(feature = "journal")]
         let journal = self
             .inner
@@ -218,7 +223,7 @@ impl Client {
         if let (Some(journal), Start::Send) = (journal, start) {
             crate::journaling::record(journal, p).await?;
         }
-        let result = self.run(p, start).await;
+        let result = self.run(p, start, span).await;
         #[cfg(feature = "journal")]
         if let Some(journal) = journal {
             crate::journaling::settle(journal, p, result.as_ref().map(|s| s.response.status)).await;
@@ -226,8 +231,8 @@ impl Client {
         result
     }
 
-    /// The act loop.
-    async fn run(&self, p: &Prepared, start: Start) -> Result<Settled, Error> {
+    /// The act loop; attempts' answers are recorded on `span`.
+    async fn run(&self, p: &Prepared, start: Start, span: &Span) -> Result<Settled, Error> {
         let mut budget = Budget::new(&p.policy, p.deadline);
         let mut facts = Facts {
             is_write: p.is_write(),
@@ -270,7 +275,7 @@ impl Client {
             self.update_gate(&result, permit, p, &budget);
             let class = classify(&result, facts.is_write, self.inner.config.profile);
             if let Ok(r) = &result {
-                telemetry::record_response(r.status, header(&r.headers, "x-request-id"));
+                telemetry::record_response(span, r.status, header(&r.headers, "x-request-id"));
             }
             if matches!(class, Class::RateLimited { .. }) {
                 budget.spend_rate_limit();
@@ -383,15 +388,15 @@ impl Client {
                     read.policy = p.policy.clone();
                     let span = telemetry::call_span(&read, &self.inner.endpoint);
                     async {
-                        let result = self.run(&read, Start::Send).await;
+                        let result = self.run(&read, Start::Send, &span).await;
                         let attempts = match &result {
                             Ok(s) => s.attempts,
                             Err(e) => e.context().map_or(0, |c| c.attempts),
                         };
-                        telemetry::record_outcome(attempts, result.as_ref().err());
+                        telemetry::record_outcome(&span, attempts, result.as_ref().err());
                         result.map(|s| s.response)
                     }
-                    .instrument(span)
+                    .instrument(span.clone())
                     .await
                 }
                 Err(e) => Err(e),

@@ -38,18 +38,16 @@ pub(crate) fn call_span(p: &Prepared, endpoint: &Endpoint) -> Span {
     )
 }
 
-/// Records an attempt's answer on the current call span.
-pub(crate) fn record_response(status: u16, request_id: Option<&str>) {
-    let span = Span::current();
+/// Records an attempt's answer on the call's span.
+pub(crate) fn record_response(span: &Span, status: u16, request_id: Option<&str>) {
     span.record("http.response.status_code", status);
     if let Some(id) = request_id {
         span.record("http.response.header.x-request-id", id);
     }
 }
 
-/// Records how the call ended on the current call span.
-pub(crate) fn record_outcome(attempts: u32, error: Option<&Error>) {
-    let span = Span::current();
+/// Records how the call ended on its span.
+pub(crate) fn record_outcome(span: &Span, attempts: u32, error: Option<&Error>) {
     span.record("attempts", attempts);
     if attempts > 1 {
         span.record("http.request.resend_count", attempts - 1);
