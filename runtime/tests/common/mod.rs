@@ -9,7 +9,8 @@ use sdk_runtime::{
     OperationSpec, Request, RetryPolicy, SdkIdentity,
 };
 use serde_json::json;
-use wiremock::MockServer;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
 
 pub static LIST: OperationSpec = OperationSpec {
     operation_id: "listThings",
@@ -105,4 +106,42 @@ pub fn with_key(key: &str) -> CallOptions {
 
 pub fn header<'a>(r: &'a wiremock::Request, name: &str) -> Option<&'a str> {
     r.headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// A write answered 503 then, after a lookup that finds nothing, 201; and a read answered 500
+/// then 200.
+pub async fn flaky_server() -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(503))
+        .up_to_n_times(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(
+            ResponseTemplate::new(201)
+                .insert_header("x-request-id", "req-created")
+                .set_body_json(json!({"id": 7})),
+        )
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/operations"))
+        .respond_with(ResponseTemplate::new(404).set_body_json(
+            json!({"ok": false, "error": {"code": "operation_not_found", "message": "no"}}),
+        ))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/things"))
+        .respond_with(ResponseTemplate::new(500))
+        .up_to_n_times(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/things"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!([])))
+        .mount(&server)
+        .await;
+    server
 }
