@@ -438,13 +438,28 @@ mod tests {
         }
     }
 
-    fn temp(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "sdk-runtime-journal-{name}-{}",
-            uuid::Uuid::new_v4()
-        ));
-        fs::create_dir_all(&dir).unwrap();
-        dir.join("writes.journal")
+    /// A journal path in a fresh directory, removed when dropped.
+    struct Temp(PathBuf);
+
+    impl Temp {
+        fn new(name: &str) -> Self {
+            let dir = std::env::temp_dir().join(format!(
+                "sdk-runtime-journal-{name}-{}",
+                uuid::Uuid::new_v4()
+            ));
+            fs::create_dir_all(&dir).unwrap();
+            Self(dir)
+        }
+
+        fn path(&self) -> PathBuf {
+            self.0.join("writes.journal")
+        }
+    }
+
+    impl Drop for Temp {
+        fn drop(&mut self) {
+            let _ = fs::remove_dir_all(&self.0);
+        }
     }
 
     fn keys(p: &Pending) -> Vec<&str> {
@@ -453,7 +468,8 @@ mod tests {
 
     #[tokio::test]
     async fn open_entries_survive_a_reopen_and_settled_ones_do_not() {
-        let path = temp("reopen");
+        let dir = Temp::new("reopen");
+        let path = dir.path();
         let j = FileJournal::open(&path).unwrap();
         for k in ["key-a", "key-b", "key-c"] {
             j.record(&write(k)).await.unwrap();
@@ -477,7 +493,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_torn_or_corrupted_record_is_reported_and_not_returned() {
-        let path = temp("damage");
+        let dir = Temp::new("damage");
+        let path = dir.path();
         let j = FileJournal::open(&path).unwrap();
         for k in ["key-a", "key-b", "key-c"] {
             j.record(&write(k)).await.unwrap();
@@ -514,7 +531,8 @@ mod tests {
 
     #[tokio::test]
     async fn settled_lines_are_compacted_while_running() {
-        let path = temp("compact");
+        let dir = Temp::new("compact");
+        let path = dir.path();
         let j = FileJournal::open(&path).unwrap();
         j.record(&write("key-open")).await.unwrap();
         for i in 0..(COMPACT_SLACK / 2 + 10) {
