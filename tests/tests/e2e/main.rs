@@ -20,3 +20,5 @@ mod flows;
 mod harness;
 mod rate_limit;
 mod real_target;
+mod settle;
+mod writes;
