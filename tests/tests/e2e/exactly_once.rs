@@ -93,7 +93,7 @@ fn plan_writes(sb: &Sandbox) -> (Vec<Write>, usize) {
     let mut scheduled = 0;
     let writes: Vec<Write> = (0..WRITES)
         .map(|index| {
-            let w = Write::new(sb, index, format!("eo-{SEED:x}-{index:05}"), true);
+            let w = Write::new(sb, index, format!("eo-{SEED:x}-{index:05}"));
             for fault in schedule(&mut rng) {
                 sb.inject(fault, Matcher::key(&w.key), 1);
                 scheduled += 1;

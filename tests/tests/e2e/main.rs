@@ -15,6 +15,7 @@
 
 mod auth;
 mod coverage;
+mod crash;
 mod exactly_once;
 mod flows;
 mod harness;

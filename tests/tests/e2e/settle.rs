@@ -65,7 +65,7 @@ async fn writes_settle_in_one_call_under_the_issue_fault_mix() {
     let plan = Arc::new(Plan::read(&env.client()).await);
     let writes: Arc<Vec<Write>> = Arc::new(
         (0..WRITES)
-            .map(|i| Write::new(sb, i, format!("settle-{SEED:x}-{i:05}"), true))
+            .map(|i| Write::new(sb, i, format!("settle-{SEED:x}-{i:05}")))
             .collect(),
     );
     sb.inject_random(RandomFaults {

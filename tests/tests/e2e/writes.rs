@@ -30,12 +30,20 @@ pub struct Write {
 
 impl Write {
     /// Write number `index` under `key`: the kinds take turns (deploy, draft, payment of a
-    /// fresh invoice, zone); `payments` false leaves payments out (no invoice to create).
-    pub fn new(sb: &Sandbox, index: usize, key: String, payments: bool) -> Self {
+    /// fresh invoice, zone).
+    pub fn new(sb: &Sandbox, index: usize, key: String) -> Self {
+        let mut w = Self::new_without_payment(index, key);
+        if index % 4 == 2 {
+            w.kind = Kind::Pay(sb.add_unpaid_invoice(Decimal::new(100 + index as i64, 2)));
+        }
+        w
+    }
+
+    /// Like [`Write::new`], with a zone instead of a payment (no invoice to create).
+    pub fn new_without_payment(index: usize, key: String) -> Self {
         let kind = match index % 4 {
             0 => Kind::Deploy,
             1 => Kind::Draft,
-            2 if payments => Kind::Pay(sb.add_unpaid_invoice(Decimal::new(100 + index as i64, 2))),
             _ => Kind::Zone,
         };
         Self { index, key, kind }
