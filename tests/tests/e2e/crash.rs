@@ -7,10 +7,10 @@
 //! none lost — every write a child acknowledged or left open in its journal was applied.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Read;
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Arc;
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use cloud_sandbox::{Fault, Matcher, RandomFaults, Sandbox};
@@ -28,9 +28,29 @@ const LANES: usize = 4;
 const CHILDREN: usize = 55;
 /// Writes one child sends at most before it idles until killed.
 const WRITES_PER_CHILD: usize = 40;
-/// Kill delays are drawn uniformly from this range (milliseconds): a child needs some tens of
-/// milliseconds to start and recover, then sends a write every few milliseconds.
-const KILL_AFTER_MS: (u64, u64) = (2, 300);
+/// Where a child's kill is aimed; a delay is then drawn uniformly from `0..ms` milliseconds
+/// after the child printed `after` (or after the spawn), so kills land in every phase however
+/// loaded the machine is.
+struct Aim {
+    after: Option<&'static str>,
+    ms: u64,
+}
+
+/// Children take turns: start-up, recovery of the predecessor's writes, writing.
+const AIMS: [Aim; 3] = [
+    Aim {
+        after: None,
+        ms: 150,
+    },
+    Aim {
+        after: Some("recovering"),
+        ms: 12,
+    },
+    Aim {
+        after: Some("ready"),
+        ms: 80,
+    },
+];
 
 const ENV_BASE_URL: &str = "CRASH_WRITER_BASE_URL";
 const ENV_BEARER: &str = "CRASH_WRITER_BEARER";
@@ -57,6 +77,7 @@ async fn writer_child() {
     let (base, bearer) = (var(ENV_BASE_URL), var(ENV_BEARER));
     let first: usize = var(ENV_FIRST_INDEX).parse().expect("index");
     let client = client(&base, &bearer, Path::new(&var(ENV_JOURNAL)));
+    let plan = Plan::read(&client).await;
     println!("crash-child recovering");
     let recovery = client.runtime().recover_writes().await.expect("recovery");
     for w in &recovery.writes {
@@ -66,7 +87,6 @@ async fn writer_child() {
     for d in &recovery.damaged {
         println!("crash-child damaged {} {}", d.offset, d.reason);
     }
-    let plan = Plan::read(&client).await;
     println!("crash-child ready");
     // The sandbox was seeded with one invoice per payment index: no payments here.
     for index in first..first + WRITES_PER_CHILD {
@@ -114,18 +134,34 @@ fn run_lane(lane: usize, base: &str, bearer: &str, journal: &Path, seed: u64) ->
             .stderr(Stdio::piped())
             .spawn()
             .expect("child starts");
-        let (low, high) = KILL_AFTER_MS;
-        std::thread::sleep(Duration::from_millis(low + rng.below(high - low)));
+        let (said_tx, said) = mpsc::channel();
+        let stdout = process.stdout.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            let mut lines = Vec::new();
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = said_tx.send(line.clone());
+                lines.push(line);
+            }
+            lines
+        });
+        let aim = &AIMS[child % AIMS.len()];
+        if let Some(marker) = aim.after {
+            let marker = format!("crash-child {marker}");
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while let Ok(line) =
+                said.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            {
+                if line == marker {
+                    break;
+                }
+            }
+        }
+        let delay = rng.below(aim.ms);
+        std::thread::sleep(Duration::from_millis(delay));
         process.kill().expect("SIGKILL");
         let status = process.wait().expect("child ends");
-        let mut stdout = String::new();
+        let stdout = reader.join().expect("reader").join("\n");
         let mut stderr = String::new();
-        process
-            .stdout
-            .take()
-            .unwrap()
-            .read_to_string(&mut stdout)
-            .unwrap();
         process
             .stderr
             .take()
@@ -274,13 +310,11 @@ async fn writers_killed_at_random_points_lose_and_duplicate_nothing() {
 
     println!(
         "crash: seed {SEED:#x}, {kills} children killed with SIGKILL ({LANES} lanes of {CHILDREN}, \
-         after {}..{} ms: {} while starting, {} while recovering, {} while writing ({} of them \
+         aimed in turn at start-up, recovery and writing: {} while starting, {} while recovering, {} while writing ({} of them \
          leaving their own write open in the journal), {} idle) in {children_time:.1?}; {} writes \
          applied ({} acknowledged, {} left open by a kill, {} settled by the children's start-up \
          recovery, {recovered_last} by the last recovery); duplicates 0, losses 0; faults \
          injected {}",
-        KILL_AFTER_MS.0,
-        KILL_AFTER_MS.1,
         sum(|l| l.killed_starting),
         sum(|l| l.killed_recovering),
         kills - sum(|l| l.killed_starting + l.killed_recovering + l.killed_idle),
@@ -328,4 +362,85 @@ fn assert_ledger_entries(sb: &Sandbox, applied: &BTreeMap<String, usize>) {
         };
         assert_eq!(found, expected, "orders, debits, zones of {key}");
     }
+}
+
+#[tokio::test]
+async fn a_journal_torn_or_corrupted_by_a_crash_is_reported_and_nothing_is_resent_for_it() {
+    let Some(env) = Env::sandbox_only(
+        "a_journal_torn_or_corrupted_by_a_crash_is_reported_and_nothing_is_resent_for_it",
+        "fault injection and the request log",
+    )
+    .await
+    else {
+        return;
+    };
+    let sb = env.sb();
+    sb.set_balance(Decimal::new(100_000_000, 2));
+    let dir = TempDir(std::env::temp_dir().join(format!("crash-damaged-{}", uuid::Uuid::new_v4())));
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let journal = dir.0.join("writes.journal");
+    let (base, bearer) = (sb.base_url(), sb.credentials().bearer.bearer_token());
+    let plan = Plan::read(&env.client()).await;
+
+    // Three writes whose outcome stays unknown (every write answered 503, every lookup too):
+    // the process "dies" with all three open.
+    sb.inject(Fault::Status(503), Matcher::any(), 1000);
+    let writer = client(&base, &bearer, &journal);
+    let writes: Vec<Write> = (0..3)
+        .map(|i| Write::new_without_payment(900_000 + i, format!("damaged-{SEED:x}-{i}")))
+        .collect();
+    for w in &writes {
+        let err = send(&writer, w, &plan).await.unwrap_err();
+        assert!(err.is_write_outcome_unknown(), "{err}");
+    }
+    drop(writer);
+    sb.clear_faults();
+
+    // The crash tore the last record and corrupted the first.
+    let mut bytes = std::fs::read(&journal).unwrap();
+    let last_start = bytes[..bytes.len() - 1]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .unwrap()
+        + 1;
+    bytes.truncate(last_start + (bytes.len() - last_start) / 2);
+    bytes[30] ^= 0x04;
+    std::fs::write(&journal, &bytes).unwrap();
+
+    sb.clear_requests();
+    let recovery = client(&base, &bearer, &journal)
+        .runtime()
+        .recover_writes()
+        .await
+        .unwrap();
+    let reasons: Vec<&str> = recovery.damaged.iter().map(|d| d.reason.as_str()).collect();
+    assert_eq!(
+        reasons,
+        [
+            "checksum mismatch",
+            "incomplete last record (torn by a crash)"
+        ]
+    );
+    assert_eq!(recovery.writes.len(), 1);
+    assert_eq!(recovery.writes[0].write.key, writes[1].key);
+    assert!(recovery.writes[0].outcome.is_ok(), "{recovery:?}");
+    assert!(!recovery.is_clean(), "damage is not a clean recovery");
+
+    let resent: BTreeSet<String> = sb
+        .requests()
+        .into_iter()
+        .filter_map(|r| r.idempotency_key)
+        .collect();
+    assert_eq!(
+        resent,
+        BTreeSet::from([writes[1].key.clone()]),
+        "nothing resent for a damaged record"
+    );
+    assert_eq!(sb.applied_writes(&writes[0].key), 0);
+    assert_eq!(sb.applied_writes(&writes[1].key), 1);
+    assert_eq!(sb.applied_writes(&writes[2].key), 0);
+    assert!(
+        dir.0.join("writes.journal.damaged").exists(),
+        "kept for inspection"
+    );
 }
