@@ -72,7 +72,7 @@ impl fmt::Debug for JournaledWrite {
         // The body may hold secrets: only its length is shown.
         f.debug_struct("JournaledWrite")
             .field("key", &self.key)
-            .field("operation_id", &self.operation_id)
+            .field("operation", &self.operation_id)
             .field("method", &self.method)
             .field("target", &self.target)
             .field("content_type", &self.content_type)
