@@ -8,7 +8,8 @@
 //!
 //! Format: one record per line, `<checksum> <json>\n`, where the checksum is the first 8 bytes of
 //! the SHA-256 of the JSON text, in hex. A record is either an `open` (the write: key,
-//! operation, method, path and query, content type, body in Base64, client request id) or a
+//! operation, method, path and query, content type, body in Base64, client request id, other
+//! headers) or a
 //! `settle` (the key and how it ended).
 //!
 //! * `record` appends the `open` line and calls `sync_data` before returning, so a write is on
@@ -90,6 +91,8 @@ struct OpenRecord {
     content_type: Option<String>,
     body: String,
     client_request_id: Option<String>,
+    #[serde(default)]
+    headers: Vec<(String, String)>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -198,6 +201,7 @@ impl WriteJournal for FileJournal {
                 content_type: write.content_type.clone(),
                 body: STANDARD.encode(&write.body),
                 client_request_id: write.client_request_id.clone(),
+                headers: write.headers.clone(),
             }))?;
             state.append(&line)?;
             state.file.sync_data()?;
@@ -318,6 +322,7 @@ fn into_write(open: OpenRecord) -> Option<JournaledWrite> {
         target: open.target,
         content_type: open.content_type,
         client_request_id: open.client_request_id,
+        headers: open.headers,
     })
 }
 
@@ -435,6 +440,7 @@ mod tests {
             content_type: Some("application/json".into()),
             body: Bytes::from_static(b"{\"secret\":\"s3\"}"),
             client_request_id: None,
+            headers: vec![("x-tenant".into(), "blue".into())],
         }
     }
 

@@ -3,7 +3,8 @@
 //!
 //! With a journal set ([`Config::journal`](crate::Config::journal)), the client records every
 //! write that carries an `Idempotency-Key` **before its first attempt** (key, operation,
-//! method, path and query, content type, body bytes, client request id) and settles the entry
+//! method, path and query, content type, body bytes, client request id, other headers) and
+//! settles the entry
 //! once the outcome is definite: a response the decision table accepts, or a final rejection.
 //! A write whose outcome stays unknown stays open. On start-up,
 //! [`Client::recover_writes`](crate::Client::recover_writes) settles every open entry through
@@ -58,6 +59,10 @@ pub struct JournaledWrite {
     pub body: Bytes,
     /// The `x-client-request-id` sent, if any.
     pub client_request_id: Option<String>,
+    /// The call's other headers (per-call extras, the response-format opt-in), credentials and
+    /// the headers the runtime derives (user agent, accept, content type, key, client request
+    /// id) excepted.
+    pub headers: Vec<(String, String)>,
 }
 
 impl JournaledWrite {
@@ -78,6 +83,7 @@ impl fmt::Debug for JournaledWrite {
             .field("content_type", &self.content_type)
             .field("body_len", &self.body.len())
             .field("client_request_id", &self.client_request_id)
+            .field("headers", &self.headers)
             .finish()
     }
 }

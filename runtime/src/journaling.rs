@@ -3,12 +3,21 @@
 
 use std::borrow::Cow;
 
-use http::HeaderMap;
+use http::{HeaderMap, HeaderName, HeaderValue};
 
 use crate::error::Error;
 use crate::journal::{JournaledWrite, Settlement, WriteJournal};
 use crate::prepare::{Call, Defaults, Prepared};
 use crate::request::CallOptions;
+
+/// Headers a journaled write gets again from the call itself.
+const DERIVED: [HeaderName; 5] = [
+    http::header::USER_AGENT,
+    http::header::ACCEPT,
+    http::header::CONTENT_TYPE,
+    HeaderName::from_static("idempotency-key"),
+    HeaderName::from_static("x-client-request-id"),
+];
 
 /// Records `p` before its first attempt when it is a write with a key (others are not
 /// journaled: without a key a write cannot be settled).
@@ -28,6 +37,12 @@ pub(crate) async fn record(journal: &dyn WriteJournal, p: &Prepared) -> Result<(
             .map(str::to_owned),
         body: p.body.clone(),
         client_request_id: p.client_request_id.clone(),
+        headers: p
+            .headers
+            .iter()
+            .filter(|(name, _)| !DERIVED.contains(name))
+            .filter_map(|(name, value)| Some((name.to_string(), value.to_str().ok()?.to_owned())))
+            .collect(),
     };
     journal.record(&write).await.map_err(|e| Error::Journal {
         message: e.to_string(),
@@ -59,9 +74,18 @@ fn settlement(result: Result<u16, &Error>) -> Option<Settlement> {
     }
 }
 
-/// A journaled write as a call again: same key, method, path and query, content type and body.
+/// A journaled write as a call again: same key, method, path and query, headers, content type
+/// and body.
 pub(crate) fn prepared(write: &JournaledWrite, d: Defaults<'_>) -> Result<Prepared, Error> {
     let path = write.path().to_owned();
+    let mut headers = HeaderMap::new();
+    for (name, value) in &write.headers {
+        let name = HeaderName::from_bytes(name.as_bytes())
+            .map_err(|_| Error::validation(format!("journaled header name `{name}` is invalid")))?;
+        let value = HeaderValue::from_str(value)
+            .map_err(|_| Error::validation(format!("journaled value of `{name}` is invalid")))?;
+        headers.append(name, value);
+    }
     Prepared::assemble(
         Call {
             operation_id: Cow::Owned(write.operation_id.clone()),
@@ -69,7 +93,7 @@ pub(crate) fn prepared(write: &JournaledWrite, d: Defaults<'_>) -> Result<Prepar
             template: Cow::Owned(path.clone()),
             path,
             target: write.target.clone(),
-            headers: HeaderMap::new(),
+            headers,
             body: write.body.clone(),
             content_type: write.content_type.clone().map(Cow::Owned),
             idempotency_key: Some(write.key.clone()),

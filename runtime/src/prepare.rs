@@ -70,7 +70,13 @@ impl Prepared {
         let path = request.render_path()?;
         let mut idempotency_key = options.idempotency_key().map(str::to_owned);
         let mut client_request_id = options.client_request_id().map(str::to_owned);
+        // The runtime's own headers go first, the caller's after them (wire order is stable).
         let mut headers = HeaderMap::new();
+        headers.insert(http::header::USER_AGENT, d.user_agent.clone());
+        headers.insert(
+            http::header::ACCEPT,
+            HeaderValue::from_static("application/json"),
+        );
         for (name, value) in request.headers() {
             let lower = name.to_ascii_lowercase();
             match lower.as_str() {
@@ -93,12 +99,6 @@ impl Prepared {
         }
         if spec.idempotency.sends_key() && idempotency_key.is_none() {
             idempotency_key = Some(generate_idempotency_key());
-        }
-        if options.operation_format() {
-            headers.insert(
-                "x-svc-response-format",
-                HeaderValue::from_static("operation"),
-            );
         }
         let (body, content_type) = match request.body() {
             Some((bytes, content_type)) => (bytes.clone(), Some(Cow::Borrowed(content_type))),
@@ -164,17 +164,12 @@ impl Prepared {
             idempotency_key,
             client_request_id,
         } = call;
+        // Already there (in place) for a request; first for a journaled write.
         headers.insert(http::header::USER_AGENT, d.user_agent.clone());
         headers.insert(
             http::header::ACCEPT,
             HeaderValue::from_static("application/json"),
         );
-        if let Some(content_type) = content_type {
-            headers.insert(
-                http::header::CONTENT_TYPE,
-                header_value("content-type", &content_type)?,
-            );
-        }
         if let Some(key) = &idempotency_key {
             headers.insert("idempotency-key", header_value("idempotency-key", key)?);
         }
@@ -182,6 +177,18 @@ impl Prepared {
             headers.insert(
                 "x-client-request-id",
                 header_value("x-client-request-id", id)?,
+            );
+        }
+        if options.operation_format() {
+            headers.insert(
+                "x-svc-response-format",
+                HeaderValue::from_static("operation"),
+            );
+        }
+        if let Some(content_type) = content_type {
+            headers.insert(
+                http::header::CONTENT_TYPE,
+                header_value("content-type", &content_type)?,
             );
         }
         let total = options.timeout().or(d.config.timeouts.total);

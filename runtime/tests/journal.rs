@@ -176,8 +176,11 @@ async fn an_unknown_outcome_stays_open_and_recovery_settles_it_with_the_same_key
     {
         let journal = Arc::new(FileJournal::open(&path_).unwrap());
         let client = Client::new(config(&server).journal(journal)).unwrap();
+        let mut options = with_key("unknown-write-1");
+        options.add_header("x-tenant", "blue");
+        options.set_operation_format(true);
         let err = client
-            .execute::<Value>(create_request(), with_key("unknown-write-1"))
+            .execute::<Value>(create_request(), options)
             .await
             .unwrap_err();
         assert!(err.is_write_outcome_unknown(), "{err}");
@@ -221,6 +224,10 @@ async fn an_unknown_outcome_stays_open_and_recovery_settles_it_with_the_same_key
         serde_json::to_vec(&json!({"name": "x", "n": 1})).unwrap()
     );
     assert_eq!(post.url.path(), "/v1/things/eu%20central");
+    let sent = |name: &str| post.headers.get(name).and_then(|v| v.to_str().ok());
+    assert_eq!(sent("x-tenant"), Some("blue"), "the call's own headers are resent");
+    assert_eq!(sent("x-svc-response-format"), Some("operation"));
+    assert_eq!(sent("content-type"), Some("application/json"));
 }
 
 #[tokio::test]
