@@ -20,7 +20,8 @@ pub(crate) struct Wire<'a> {
     pub max_response_bytes: usize,
 }
 
-/// Sends attempt number `number` of `p`. The outer error is local (nothing was sent); the
+/// Sends attempt number `number` of `p`. The outer error is local (credentials that cannot be
+/// encoded, a request the transport cannot build): a validation error, nothing was sent. The
 /// inner result is what the wire gave.
 pub(crate) async fn send(
     wire: Wire<'_>,
@@ -88,7 +89,13 @@ pub(crate) async fn send(
     for hook in wire.hooks {
         hook.after_response(&info, &outcome);
     }
-    Ok(result)
+    match result {
+        Err(e) if e.kind == TransportErrorKind::Invalid => Err(Error::validation(format!(
+            "the HTTP request could not be built, nothing was sent: {}",
+            e.message
+        ))),
+        result => Ok(result),
+    }
 }
 
 /// Enforces the body cap on what a transport returned (a custom one may not).

@@ -181,7 +181,8 @@ pub enum Reconciliation {
     Ambiguous,
     /// The lookup's expired code: the identity remains but the receipt expired.
     Expired,
-    /// The lookup failed (network, 5xx, 400, 401/403…), or the API has no lookup.
+    /// The lookup failed after its own retries (network, 5xx, 400, 401/403…), or the API has no
+    /// lookup.
     Failed {
         /// Why.
         message: String,

@@ -9,7 +9,8 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use crate::config::WaitPolicy;
-use crate::error::{Error, PolledOutcome};
+use crate::error::Error;
+pub use crate::error::PolledOutcome;
 use crate::response::Response;
 
 /// How the status of a polled resource settles (generated from the spec's `x-poll`).

@@ -108,12 +108,18 @@ impl Transport for ReqwestTransport {
     fn send(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, TransportError>> {
         Box::pin(async move {
             // The attempt timeout is enforced by the client around this future.
-            let response = self
+            let built = self
                 .client
                 .request(request.method, &request.url)
                 .headers(request.headers)
                 .body(request.body)
-                .send()
+                .build()
+                .map_err(|e| {
+                    TransportError::new(TransportErrorKind::Invalid, e.without_url().to_string())
+                })?;
+            let response = self
+                .client
+                .execute(built)
                 .await
                 .map_err(map_reqwest_error)?;
             let status = response.status().as_u16();

@@ -52,6 +52,9 @@ pub enum TransportErrorKind {
     Timeout,
     /// The response body exceeded [`HttpRequest::max_response_bytes`].
     BodyTooLarge,
+    /// The request could not be built (a local failure): nothing was sent. The client reports
+    /// it as [`Error::Validation`](crate::Error::Validation).
+    Invalid,
     /// Any other failure after the request may have been delivered (reset, truncated body…).
     Other,
 }
@@ -95,6 +98,7 @@ impl fmt::Display for TransportError {
             TransportErrorKind::Connect => "connect",
             TransportErrorKind::Timeout => "timeout",
             TransportErrorKind::BodyTooLarge => "body too large",
+            TransportErrorKind::Invalid => "invalid request",
             TransportErrorKind::Other => "io",
         };
         write!(f, "{kind}: {}", self.message)?;

@@ -674,3 +674,47 @@ async fn a_clashing_header_is_refused_before_any_io() {
     assert!(matches!(err, Error::Validation { .. }), "{err}");
     assert!(server.received_requests().await.unwrap().is_empty());
 }
+
+/// A transport that cannot build any request, counting how often it is asked.
+#[derive(Debug, Default)]
+struct Unbuildable(std::sync::atomic::AtomicUsize);
+
+impl sdk_runtime::Transport for Unbuildable {
+    fn send(
+        &self,
+        _request: sdk_runtime::HttpRequest,
+    ) -> futures::future::BoxFuture<
+        '_,
+        Result<sdk_runtime::HttpResponse, sdk_runtime::TransportError>,
+    > {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Box::pin(async {
+            Err(sdk_runtime::TransportError::new(
+                sdk_runtime::TransportErrorKind::Invalid,
+                "bad request line",
+            ))
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_request_that_cannot_be_built_is_a_validation_error_never_not_delivered() {
+    let transport = std::sync::Arc::new(Unbuildable::default());
+    let client = Client::new(
+        Config::new("http://127.0.0.1:1")
+            .retry_policy(fast_policy())
+            .transport(transport.clone()),
+    )
+    .unwrap();
+    let err = client
+        .execute::<Value>(create_request(), with_key("local-key-1"))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Validation { .. }), "{err:?}");
+    assert!(err.to_string().contains("nothing was sent"), "{err}");
+    assert_eq!(
+        transport.0.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "not retried"
+    );
+}

@@ -225,7 +225,11 @@ async fn an_unknown_outcome_stays_open_and_recovery_settles_it_with_the_same_key
     );
     assert_eq!(post.url.path(), "/v1/things/eu%20central");
     let sent = |name: &str| post.headers.get(name).and_then(|v| v.to_str().ok());
-    assert_eq!(sent("x-tenant"), Some("blue"), "the call's own headers are resent");
+    assert_eq!(
+        sent("x-tenant"),
+        Some("blue"),
+        "the call's own headers are resent"
+    );
     assert_eq!(sent("x-svc-response-format"), Some("operation"));
     assert_eq!(sent("content-type"), Some("application/json"));
 }
