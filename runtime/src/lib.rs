@@ -33,6 +33,24 @@
 //!
 //! Modules import each other without a cycle (checked by `tests/module_graph.rs`).
 //!
+//! # Crate features
+//!
+//! * `rustls` (default): TLS through rustls;
+//! * `native-tls`: TLS through the platform's library instead (`default-features = false`);
+//! * `journal`: the write journal and `Client::recover_writes`.
+//!
+//! # Tracing
+//!
+//! Every call runs in an `INFO` span named `sdk.call` (a reconciliation lookup in its own span
+//! inside the write's), attempts are `DEBUG` events in it. Fields follow OpenTelemetry's HTTP
+//! client conventions where they apply: `otel.name` (`"POST /zones/{name}"`), `otel.kind`,
+//! `http.request.method`, `url.template`, `server.address`, `server.port`,
+//! `http.response.status_code`, `http.request.resend_count`, `error.type`
+//! ([`Error::kind`]), `http.request.header.idempotency-key`,
+//! `http.request.header.x-client-request-id`, `http.response.header.x-request-id`; and
+//! `operation.id`, `attempts`, `outcome` (`ok` or `error`). No header value other than those
+//! ids, no body and no credential is recorded. For metrics per attempt, see [`hooks`].
+//!
 //! ```no_run
 //! use sdk_runtime::{CallOptions, Client, Config, Idempotency, Method, OperationSpec, Request, SdkIdentity};
 //!
