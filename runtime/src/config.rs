@@ -6,6 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::error::Error;
+use crate::hooks::Hook;
+#[cfg(feature = "journal")]
+use crate::journal::WriteJournal;
 use crate::profile::ApiProfile;
 use crate::retry::RetryPolicy;
 use crate::secret::Secret;
@@ -20,9 +23,11 @@ pub const ENV_BEARER: &str = "CLOUD_API_BEARER";
 pub const ENV_API_KEY: &str = "CLOUD_API_KEY";
 /// Environment variable holding a signed-mode API secret.
 pub const ENV_API_SECRET: &str = "CLOUD_API_SECRET";
+/// Default of [`Config::max_response_bytes`]: 32 MiB.
+pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 32 * 1024 * 1024;
 
 /// Who is calling: the generated SDK's name and version and the contract revision it was
-/// generated from. It appears in the `User-Agent` and in [`crate::version::check_contract`].
+/// generated from. It appears in the `User-Agent` and in the generated client's contract check.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SdkIdentity {
     /// SDK crate name, e.g. `cloud-sdk`.
@@ -92,8 +97,7 @@ impl Default for Timeouts {
     }
 }
 
-/// How [`OperationReceipt::wait`](crate::operation::OperationReceipt::wait) and the other
-/// pollers poll.
+/// How [`poll::wait`](crate::poll::wait) and the generated waiters poll.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WaitPolicy {
     /// First delay between polls.
@@ -142,12 +146,17 @@ pub struct Config {
     pub(crate) user_agent: Option<String>,
     pub(crate) transport: Option<Arc<dyn Transport>>,
     pub(crate) signer: Arc<dyn Signer>,
+    pub(crate) max_response_bytes: usize,
+    pub(crate) allow_insecure_http: bool,
+    pub(crate) hooks: Vec<Arc<dyn Hook>>,
+    #[cfg(feature = "journal")]
+    pub(crate) journal: Option<Arc<dyn WriteJournal>>,
 }
 
 impl fmt::Debug for Config {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Config")
-            .field("base_url", &self.base_url)
+        let mut f = f.debug_struct("Config");
+        f.field("base_url", &self.base_url)
             .field("credentials", &self.credentials)
             .field("timeouts", &self.timeouts)
             .field("retry", &self.retry)
@@ -157,7 +166,12 @@ impl fmt::Debug for Config {
             .field("user_agent", &self.user_agent)
             .field("transport", &self.transport)
             .field("signer", &self.signer)
-            .finish()
+            .field("max_response_bytes", &self.max_response_bytes)
+            .field("allow_insecure_http", &self.allow_insecure_http)
+            .field("hooks", &self.hooks);
+        #[cfg(feature = "journal")]
+        f.field("journal", &self.journal);
+        f.finish()
     }
 }
 
@@ -175,6 +189,11 @@ impl Config {
             user_agent: None,
             transport: None,
             signer: Arc::new(DefaultSigner),
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            allow_insecure_http: false,
+            hooks: Vec::new(),
+            #[cfg(feature = "journal")]
+            journal: None,
         }
     }
 
@@ -296,7 +315,7 @@ impl Config {
         self
     }
 
-    /// Plugs another HTTP stack (default: [`ReqwestTransport`](crate::transport::ReqwestTransport)).
+    /// Plugs another HTTP stack (default: [`ReqwestTransport`](crate::ReqwestTransport)).
     pub fn transport(mut self, transport: Arc<dyn Transport>) -> Self {
         self.transport = Some(transport);
         self
@@ -305,6 +324,36 @@ impl Config {
     /// Plugs another signed-mode signer (default: [`DefaultSigner`]).
     pub fn signer(mut self, signer: Arc<dyn Signer>) -> Self {
         self.signer = signer;
+        self
+    }
+
+    /// Caps the size of a response body (default [`DEFAULT_MAX_RESPONSE_BYTES`], 32 MiB). A
+    /// larger body ends the call with [`Error::ResponseTooLarge`] instead of filling memory.
+    pub fn max_response_bytes(mut self, limit: usize) -> Self {
+        self.max_response_bytes = limit;
+        self
+    }
+
+    /// Allows credentials over cleartext `http://` to a host that is not loopback. Off by
+    /// default: [`Client::new`](crate::Client::new) refuses such a configuration, since anyone
+    /// on the path could read the bearer token or replay signed requests. Loopback hosts
+    /// (`localhost`, `127.0.0.0/8`, `::1`) are always allowed.
+    pub fn allow_insecure_http(mut self, allow: bool) -> Self {
+        self.allow_insecure_http = allow;
+        self
+    }
+
+    /// Adds a [`Hook`] called around every HTTP attempt (metrics, logging).
+    pub fn hook(mut self, hook: Arc<dyn Hook>) -> Self {
+        self.hooks.push(hook);
+        self
+    }
+
+    /// Records every keyed write in `journal` before its first attempt, and settles it once its
+    /// outcome is definite (see [`journal`](crate::journal)).
+    #[cfg(feature = "journal")]
+    pub fn journal(mut self, journal: Arc<dyn WriteJournal>) -> Self {
+        self.journal = Some(journal);
         self
     }
 
@@ -336,6 +385,17 @@ impl Config {
     /// The wait policy.
     pub fn get_wait_policy(&self) -> &WaitPolicy {
         &self.wait
+    }
+
+    /// The response body cap, in bytes.
+    pub fn get_max_response_bytes(&self) -> usize {
+        self.max_response_bytes
+    }
+
+    /// The write journal, if one is set.
+    #[cfg(feature = "journal")]
+    pub fn get_journal(&self) -> Option<&Arc<dyn WriteJournal>> {
+        self.journal.as_ref()
     }
 
     /// The `User-Agent` sent with every request.

@@ -1,14 +1,14 @@
 //! The one error type: transport, timeout, unknown write outcome, decode, validation and API errors.
 //!
 //! Error codes stay strings here: the runtime knows no API's codes. The generated crate turns
-//! them into its typed `ErrorCode` enum.
+//! them into its typed `ErrorCode` enum. This module imports only leaf modules (no module that
+//! builds or sends requests), so every other module may use it.
 
 use std::fmt;
 use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::poll::PolledOutcome;
 use crate::profile::ErrorBody;
 use crate::rate_limit::RateLimitInfo;
 use crate::spec::Method;
@@ -181,11 +181,24 @@ pub enum Reconciliation {
     Ambiguous,
     /// The lookup's expired code: the identity remains but the receipt expired.
     Expired,
-    /// The lookup failed (network, 5xx, 400, 401/403…), or the API has no lookup.
+    /// The lookup failed after its own retries (network, 5xx, 400, 401/403…), or the API has no
+    /// lookup.
     Failed {
         /// Why.
         message: String,
     },
+}
+
+/// A waited-for resource that did not end in success: what was polled, its last status, and
+/// the subject as last read (decode it into the generated type with `serde_json::from_value`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PolledOutcome {
+    /// What was polled (the operation id of the read and the resource).
+    pub target: String,
+    /// The last status.
+    pub status: Option<String>,
+    /// The subject as last read.
+    pub subject: Value,
 }
 
 /// Details of [`Error::WriteOutcomeUnknown`]: everything needed to recover later.
@@ -235,7 +248,35 @@ pub enum Error {
     },
     /// A write may or may not have happened: do not resend blindly; recover with its key.
     WriteOutcomeUnknown(Box<UnknownOutcome>),
-    /// A 2xx body could not be decoded into the expected type.
+    /// The server answered with a redirect (3xx). Redirects are never followed: the request
+    /// and its credentials stay with the configured origin. For a write, the server did not
+    /// process it here; the context carries its idempotency key.
+    Redirected {
+        /// HTTP status (301, 302, 303, 307, 308…).
+        status: u16,
+        /// Origin and path of the `Location` header (query and fragment left out), if any.
+        location: Option<String>,
+        /// Call context.
+        context: Box<ErrorContext>,
+    },
+    /// The response body exceeded [`Config::max_response_bytes`](crate::Config::max_response_bytes).
+    /// For a write answered 2xx the write was applied: its key is in the context.
+    ResponseTooLarge {
+        /// HTTP status of the response.
+        status: u16,
+        /// The cap, in bytes.
+        limit: usize,
+        /// Call context.
+        context: Box<ErrorContext>,
+    },
+    /// The write journal could not record the write before its first attempt: nothing was sent.
+    #[cfg(feature = "journal")]
+    Journal {
+        /// What failed.
+        message: String,
+    },
+    /// A 2xx body could not be decoded into the expected type. For a write the write was
+    /// applied: the context carries its idempotency key.
     Decode {
         /// HTTP status of the response.
         status: u16,
@@ -279,6 +320,8 @@ impl Error {
         match self {
             Error::Transport { context, .. }
             | Error::Timeout { context }
+            | Error::Redirected { context, .. }
+            | Error::ResponseTooLarge { context, .. }
             | Error::Decode { context, .. } => Some(context),
             Error::WriteOutcomeUnknown(u) => Some(&u.context),
             Error::Api(api) => Some(&api.context),
@@ -298,7 +341,9 @@ impl Error {
     /// The HTTP status of the last response, if any.
     pub fn status(&self) -> Option<u16> {
         match self {
-            Error::Decode { status, .. } => Some(*status),
+            Error::Decode { status, .. }
+            | Error::Redirected { status, .. }
+            | Error::ResponseTooLarge { status, .. } => Some(*status),
             _ => self.api().map(|a| a.status),
         }
     }
@@ -351,6 +396,26 @@ impl Error {
             _ => false,
         }
     }
+
+    /// A short, stable name of the variant (the `error.type` of the call's tracing span).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Error::Validation { .. } => "validation",
+            Error::Config { .. } => "config",
+            Error::Transport { .. } => "transport",
+            Error::Timeout { .. } => "timeout",
+            Error::WriteOutcomeUnknown(_) => "write_outcome_unknown",
+            Error::Redirected { .. } => "redirected",
+            Error::ResponseTooLarge { .. } => "response_too_large",
+            #[cfg(feature = "journal")]
+            Error::Journal { .. } => "journal",
+            Error::Decode { .. } => "decode",
+            Error::Api(_) => "api",
+            Error::OperationFailed(_) => "operation_failed",
+            Error::OperationOutcomeUnknown(_) => "operation_outcome_unknown",
+            Error::WaitTimeout { .. } => "wait_timeout",
+        }
+    }
 }
 
 fn write_context(f: &mut fmt::Formatter<'_>, ctx: &ErrorContext) -> fmt::Result {
@@ -391,6 +456,33 @@ impl fmt::Display for Error {
                     write!(f, " (request id {id})")?;
                 }
                 Ok(())
+            }
+            Error::Redirected {
+                status,
+                location,
+                context,
+            } => {
+                write!(
+                    f,
+                    "HTTP {status} redirect to {} not followed (redirects never are: the request stays with the configured origin)",
+                    location.as_deref().unwrap_or("-")
+                )?;
+                write_context(f, context)
+            }
+            Error::ResponseTooLarge {
+                status,
+                limit,
+                context,
+            } => {
+                write!(
+                    f,
+                    "HTTP {status} response body exceeds the {limit}-byte cap (Config::max_response_bytes)"
+                )?;
+                write_context(f, context)
+            }
+            #[cfg(feature = "journal")]
+            Error::Journal { message } => {
+                write!(f, "the write journal failed, nothing was sent: {message}")
             }
             Error::Decode {
                 status,

@@ -9,7 +9,19 @@
 use serde_json::Value;
 
 use crate::error::Error;
-use crate::request::encode_component;
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+
+/// Characters left unencoded in a path segment or query component: RFC 3986 unreserved.
+const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// Percent-encodes one path segment or query component (everything but RFC 3986 unreserved).
+pub fn encode_component(value: &str) -> String {
+    utf8_percent_encode(value, COMPONENT).to_string()
+}
 
 /// Where a parameter travels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

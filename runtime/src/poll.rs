@@ -10,6 +10,7 @@ use tokio::time::Instant;
 
 use crate::config::WaitPolicy;
 use crate::error::Error;
+pub use crate::error::PolledOutcome;
 use crate::response::Response;
 
 /// How the status of a polled resource settles (generated from the spec's `x-poll`).
@@ -83,18 +84,6 @@ impl PollSpec {
     pub fn subject_of<'v>(&self, body: &'v Value) -> &'v Value {
         body.pointer(self.subject).unwrap_or(&Value::Null)
     }
-}
-
-/// A waited-for resource that did not end in success: what was polled, its last status, and
-/// the subject as last read (decode it into the generated type with `serde_json::from_value`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct PolledOutcome {
-    /// What was polled (the operation id of the read and the resource).
-    pub target: String,
-    /// The last status.
-    pub status: Option<String>,
-    /// The subject as last read.
-    pub subject: Value,
 }
 
 /// Reads with `fetch` until the subject settles by `spec`, and returns the subject decoded as

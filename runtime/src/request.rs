@@ -5,26 +5,14 @@ use std::fmt::{Display, Write as _};
 use std::time::Duration;
 
 use bytes::Bytes;
-use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 use crate::error::Error;
 use crate::idempotency::{validate_client_request_id, validate_idempotency_key};
 use crate::multipart;
+pub use crate::params::encode_component;
 use crate::params::{self, ParamIn, ParamStyle};
 use crate::retry::RetryPolicy;
 use crate::spec::OperationSpec;
-
-/// Characters left unencoded in a path segment or query component: RFC 3986 unreserved.
-const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~');
-
-/// Percent-encodes one path segment or query component (everything but RFC 3986 unreserved).
-pub fn encode_component(value: &str) -> String {
-    utf8_percent_encode(value, COMPONENT).to_string()
-}
 
 /// Headers the runtime sets itself (auth, signing, idempotency, correlation, framing): a
 /// caller's extra header may not replace them.

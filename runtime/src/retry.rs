@@ -10,7 +10,7 @@ use std::time::Duration;
 #[derive(Clone, Debug, PartialEq)]
 pub struct RetryPolicy {
     /// Whether retries happen at all. When `false`, every call makes exactly one attempt
-    /// (plus, for a write with an unknown outcome, one read-only reconciliation lookup when
+    /// (plus, for a write with an unknown outcome, one reconciliation lookup attempt when
     /// [`RetryPolicy::reconcile_unknown_writes`] is set).
     pub enabled: bool,
     /// Maximum number of HTTP attempts of the call itself (first attempt included), not
@@ -26,7 +26,10 @@ pub struct RetryPolicy {
     /// Longest single wait honoured from `Retry-After` / `RateLimit-Reset`; a longer advertised
     /// wait ends the call with the API error instead of sleeping.
     pub max_retry_after: Duration,
-    /// Look up the API's operation lookup (see [`ApiProfile`](crate::ApiProfile)) when a write's outcome is unknown.
+    /// Settle a write whose outcome is unknown through the API's operation lookup (see
+    /// [`ApiProfile`](crate::ApiProfile)): the lookup is a read under this same policy (its own
+    /// attempts, the write's deadline), then the write is resent with the same key when the
+    /// lookup allows it.
     pub reconcile_unknown_writes: bool,
     /// Resend (same key, same body) when that lookup answers 404 `operation_not_found`.
     /// The server deduplicates by key, so the resend either returns the stored response or

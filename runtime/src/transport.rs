@@ -1,4 +1,7 @@
 //! The pluggable HTTP transport: send one fully built request, get status, headers and body bytes.
+//!
+//! The default, [`ReqwestTransport`](crate::ReqwestTransport), follows no redirect and reads at
+//! most [`HttpRequest::max_response_bytes`] of a body.
 
 use std::fmt;
 use std::time::Duration;
@@ -19,9 +22,13 @@ pub struct HttpRequest {
     /// Exact body bytes (empty for bodyless requests).
     pub body: Bytes,
     /// Per-attempt timeout. The [`Client`](crate::Client) enforces it around
-    /// [`Transport::send`] itself, so a transport need not (the default one does not, to keep
-    /// one timer per attempt); it is passed on for transports that want it at socket level.
+    /// [`Transport::send`] itself (the body read included), so a transport need not (the
+    /// default one does not, to keep one timer per attempt); it is passed on for transports
+    /// that want it at socket level.
     pub timeout: Option<Duration>,
+    /// Largest response body to read. A transport stops reading beyond it and fails with
+    /// [`TransportErrorKind::BodyTooLarge`]; the client checks the length again.
+    pub max_response_bytes: usize,
 }
 
 /// A raw HTTP response.
@@ -37,11 +44,17 @@ pub struct HttpResponse {
 
 /// Why a transport failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum TransportErrorKind {
     /// The connection could not be established: the request was certainly not delivered.
     Connect,
     /// The attempt timed out (the request may have been delivered).
     Timeout,
+    /// The response body exceeded [`HttpRequest::max_response_bytes`].
+    BodyTooLarge,
+    /// The request could not be built (a local failure): nothing was sent. The client reports
+    /// it as [`Error::Validation`](crate::Error::Validation).
+    Invalid,
     /// Any other failure after the request may have been delivered (reset, truncated body…).
     Other,
 }
@@ -53,6 +66,8 @@ pub struct TransportError {
     pub kind: TransportErrorKind,
     /// Human-readable cause.
     pub message: String,
+    /// The response status, when the failure came while reading the body.
+    pub status: Option<u16>,
 }
 
 impl TransportError {
@@ -61,7 +76,14 @@ impl TransportError {
         Self {
             kind,
             message: message.into(),
+            status: None,
         }
+    }
+
+    /// The same error, noting the status line that arrived before it.
+    pub fn with_status(mut self, status: u16) -> Self {
+        self.status = Some(status);
+        self
     }
 
     /// Whether the request certainly never reached the server.
@@ -75,9 +97,15 @@ impl fmt::Display for TransportError {
         let kind = match self.kind {
             TransportErrorKind::Connect => "connect",
             TransportErrorKind::Timeout => "timeout",
+            TransportErrorKind::BodyTooLarge => "body too large",
+            TransportErrorKind::Invalid => "invalid request",
             TransportErrorKind::Other => "io",
         };
-        write!(f, "{kind}: {}", self.message)
+        write!(f, "{kind}: {}", self.message)?;
+        if let Some(status) = self.status {
+            write!(f, " (after status {status})")?;
+        }
+        Ok(())
     }
 }
 
@@ -85,70 +113,8 @@ impl std::error::Error for TransportError {}
 
 /// An HTTP stack. Implement it to plug another client (or a test double) into [`Config`](crate::Config).
 pub trait Transport: Send + Sync + fmt::Debug {
-    /// Sends one request and reads the whole response.
+    /// Sends one request and reads the whole response (at most
+    /// [`HttpRequest::max_response_bytes`] of body). It must not follow redirects to another
+    /// origin: the request carries credentials.
     fn send(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, TransportError>>;
-}
-
-/// The default transport over `reqwest` (rustls).
-#[derive(Clone, Debug)]
-pub struct ReqwestTransport {
-    client: reqwest::Client,
-}
-
-impl ReqwestTransport {
-    /// Builds a reqwest client with the given connect timeout.
-    pub fn new(connect_timeout: Option<Duration>) -> Result<Self, TransportError> {
-        let mut builder = reqwest::Client::builder();
-        if let Some(t) = connect_timeout {
-            builder = builder.connect_timeout(t);
-        }
-        let client = builder.build().map_err(|e| {
-            TransportError::new(
-                TransportErrorKind::Other,
-                format!("cannot build HTTP client: {e}"),
-            )
-        })?;
-        Ok(Self { client })
-    }
-
-    /// Wraps an existing reqwest client.
-    pub fn from_client(client: reqwest::Client) -> Self {
-        Self { client }
-    }
-}
-
-fn map_reqwest_error(e: reqwest::Error) -> TransportError {
-    let kind = if e.is_connect() {
-        TransportErrorKind::Connect
-    } else if e.is_timeout() {
-        TransportErrorKind::Timeout
-    } else {
-        TransportErrorKind::Other
-    };
-    // `without_url` keeps query strings (which may hold ids) out of the message.
-    TransportError::new(kind, e.without_url().to_string())
-}
-
-impl Transport for ReqwestTransport {
-    fn send(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, TransportError>> {
-        Box::pin(async move {
-            // The attempt timeout is enforced by the client around this future.
-            let response = self
-                .client
-                .request(request.method, &request.url)
-                .headers(request.headers)
-                .body(request.body)
-                .send()
-                .await
-                .map_err(map_reqwest_error)?;
-            let status = response.status().as_u16();
-            let headers = response.headers().clone();
-            let body = response.bytes().await.map_err(map_reqwest_error)?;
-            Ok(HttpResponse {
-                status,
-                headers,
-                body,
-            })
-        })
-    }
 }

@@ -4,103 +4,15 @@ use std::time::Duration;
 
 use sdk_runtime::signing::{SigningInput, canonical_string, content_sha256, hmac_sha256_base64};
 use sdk_runtime::{
-    ApiProfile, CallOptions, Client, Config, Error, ErrorBody, Idempotency, Method,
-    OperationLookup, OperationSpec, Reconciliation, Request, RetryPolicy, SdkIdentity,
+    CallOptions, Client, Config, Error, Method, Reconciliation, Request, RetryPolicy,
 };
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-static LIST: OperationSpec = OperationSpec {
-    operation_id: "listThings",
-    method: Method::Get,
-    path: "/v1/things",
-    idempotency: Idempotency::None,
-    operation_envelope: false,
-};
+mod common;
 
-static CREATE: OperationSpec = OperationSpec {
-    operation_id: "createThing",
-    method: Method::Post,
-    path: "/v1/things/{region}",
-    idempotency: Idempotency::Required,
-    operation_envelope: true,
-};
-
-static CREATE_NO_KEY: OperationSpec = OperationSpec {
-    operation_id: "createThingNoKey",
-    method: Method::Post,
-    path: "/v1/nokey",
-    idempotency: Idempotency::None,
-    operation_envelope: false,
-};
-
-static LOOKUP: OperationSpec = OperationSpec {
-    operation_id: "getOperations",
-    method: Method::Get,
-    path: "/v1/operations",
-    idempotency: Idempotency::None,
-    operation_envelope: false,
-};
-
-/// The conventions a generated crate would hand the runtime (here: written by hand).
-static PROFILE: ApiProfile = ApiProfile {
-    automatic_retry_codes: &["idempotency_in_progress"],
-    caller_retry_codes: &["service_changed_retry"],
-    lookup: Some(OperationLookup {
-        spec: &LOOKUP,
-        idempotency_key: "idempotency_key",
-        method: "method",
-        path: "path",
-        found_id: "/operation/id",
-        not_found: "operation_not_found",
-        ambiguous: "operation_lookup_ambiguous",
-        expired: "operation_expired",
-    }),
-    error_body: ErrorBody {
-        code: &["/error/code", "/code"],
-        message: &["/error/message", "/message"],
-        request_id: &["/error/request_id", "/request_id"],
-        field_errors: &["/error/field_errors", "/field_errors"],
-        details: &["/error/details", "/details"],
-    },
-};
-
-fn fast_policy() -> RetryPolicy {
-    RetryPolicy {
-        max_attempts: 4,
-        initial_backoff: Duration::from_millis(5),
-        max_backoff: Duration::from_millis(20),
-        max_retry_after: Duration::from_secs(2),
-        ..RetryPolicy::default()
-    }
-}
-
-fn config(server: &MockServer) -> Config {
-    Config::new(server.uri())
-        .sdk(SdkIdentity::new("cloud-sdk", "9.9.9", "2026-10-07.1"))
-        .profile(&PROFILE)
-        .retry_policy(fast_policy())
-        .attempt_timeout(Duration::from_millis(500))
-        .total_timeout(Duration::from_secs(2))
-}
-
-fn create_request() -> Request {
-    let mut r = Request::new(&CREATE);
-    r.path_param("region", &"eu central");
-    r.json_body(&json!({"name": "x", "n": 1})).unwrap();
-    r
-}
-
-fn with_key(key: &str) -> CallOptions {
-    let mut o = CallOptions::new();
-    o.set_idempotency_key(key);
-    o
-}
-
-fn header<'a>(r: &'a wiremock::Request, name: &str) -> Option<&'a str> {
-    r.headers.get(name).and_then(|v| v.to_str().ok())
-}
+use common::*;
 
 #[tokio::test]
 async fn bearer_get_decodes_and_exposes_meta() {
@@ -663,8 +575,8 @@ async fn operation_format_header_is_sent() {
 fn invalid_configs_are_rejected() {
     assert!(Client::new(Config::new("not a url")).is_err());
     assert!(Client::new(Config::new("ftp://x")).is_err());
-    assert!(Client::new(Config::new("http://x").signed("", "s")).is_err());
-    assert!(Client::new(Config::new("http://x").bearer("bad\nvalue")).is_err());
+    assert!(Client::new(Config::new("http://127.0.0.1:1").signed("", "s")).is_err());
+    assert!(Client::new(Config::new("http://127.0.0.1:1").bearer("bad\nvalue")).is_err());
 }
 
 #[tokio::test]
@@ -761,4 +673,48 @@ async fn a_clashing_header_is_refused_before_any_io() {
         .unwrap_err();
     assert!(matches!(err, Error::Validation { .. }), "{err}");
     assert!(server.received_requests().await.unwrap().is_empty());
+}
+
+/// A transport that cannot build any request, counting how often it is asked.
+#[derive(Debug, Default)]
+struct Unbuildable(std::sync::atomic::AtomicUsize);
+
+impl sdk_runtime::Transport for Unbuildable {
+    fn send(
+        &self,
+        _request: sdk_runtime::HttpRequest,
+    ) -> futures::future::BoxFuture<
+        '_,
+        Result<sdk_runtime::HttpResponse, sdk_runtime::TransportError>,
+    > {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Box::pin(async {
+            Err(sdk_runtime::TransportError::new(
+                sdk_runtime::TransportErrorKind::Invalid,
+                "bad request line",
+            ))
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_request_that_cannot_be_built_is_a_validation_error_never_not_delivered() {
+    let transport = std::sync::Arc::new(Unbuildable::default());
+    let client = Client::new(
+        Config::new("http://127.0.0.1:1")
+            .retry_policy(fast_policy())
+            .transport(transport.clone()),
+    )
+    .unwrap();
+    let err = client
+        .execute::<Value>(create_request(), with_key("local-key-1"))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Validation { .. }), "{err:?}");
+    assert!(err.to_string().contains("nothing was sent"), "{err}");
+    assert_eq!(
+        transport.0.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "not retried"
+    );
 }

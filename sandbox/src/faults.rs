@@ -1,6 +1,8 @@
 //! Fault injection: rules scheduled by tests (next N requests, optionally matching a method and
-//! path prefix) and a seeded random schedule with a probability per fault kind, reproducible.
+//! path prefix) and a seeded random schedule with a probability per fault kind, reproducible
+//! (per idempotency key, whatever the interleaving of concurrent requests, when asked).
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 /// A failure the sandbox can inject.
@@ -22,6 +24,13 @@ pub enum Fault {
         /// Value of `Retry-After`.
         retry_after: u64,
     },
+}
+
+impl Fault {
+    /// Whether the fault strikes after a write committed (nothing to commit on a read).
+    pub fn after_commit(&self) -> bool {
+        matches!(self, Fault::DropAfterCommit | Fault::StatusAfterCommit(_))
+    }
 }
 
 /// Which requests a rule applies to.
@@ -73,7 +82,7 @@ impl Matcher {
     fn matches(&self, req: &FaultTarget<'_>) -> bool {
         let m = match self.method.as_deref() {
             None => true,
-            Some("WRITE") => !matches!(req.method, "GET" | "HEAD" | "OPTIONS"),
+            Some("WRITE") => req.is_write(),
             Some(x) => x == req.method,
         };
         m && self
@@ -98,6 +107,13 @@ pub struct FaultTarget<'a> {
     pub idempotency_key: Option<&'a str>,
 }
 
+impl FaultTarget<'_> {
+    /// Whether the request is a write (not GET, HEAD or OPTIONS).
+    pub fn is_write(&self) -> bool {
+        !matches!(self.method, "GET" | "HEAD" | "OPTIONS")
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Rule {
     fault: Fault,
@@ -105,15 +121,36 @@ struct Rule {
     remaining: u32,
 }
 
-/// A seeded random schedule: each request draws once per entry, in order.
+/// A seeded random schedule: each request draws once, uniformly in `[0, 1)`, and the draw picks
+/// at most one fault, each with its own probability (the probabilities are consecutive ranges,
+/// so they should sum to at most 1). A fault that strikes after a commit is never given to a
+/// read: the read goes through unharmed.
 #[derive(Clone, Debug, Default)]
 pub struct RandomFaults {
     /// PRNG seed.
     pub seed: u64,
-    /// (fault, probability 0..=1) pairs; the first one drawn applies.
+    /// (fault, probability 0..=1) pairs.
     pub faults: Vec<(Fault, f64)>,
     /// Which requests may be hit.
     pub matcher: Matcher,
+    /// Draw per idempotency key: the n-th request about a key (the write, its resends, its
+    /// lookups) gets the same draw whatever the interleaving of concurrent requests, so a run
+    /// is reproducible. Requests without a key draw from one shared sequence.
+    pub per_key: bool,
+}
+
+impl RandomFaults {
+    /// The fault a draw in `[0, 1)` picks for `req`, if any.
+    fn pick(&self, draw: f64, req: &FaultTarget<'_>) -> Option<Fault> {
+        let mut upper = 0.0;
+        for (fault, p) in &self.faults {
+            upper += p;
+            if draw < upper {
+                return (req.is_write() || !fault.after_commit()).then(|| fault.clone());
+            }
+        }
+        None
+    }
 }
 
 /// The fault plan of one sandbox.
@@ -121,6 +158,8 @@ pub struct RandomFaults {
 pub struct FaultPlan {
     rules: Vec<Rule>,
     random: Option<(RandomFaults, u64)>,
+    /// Requests seen per idempotency key (per-key draws).
+    per_key_seen: HashMap<String, u64>,
     /// Faults injected so far: (method, path, fault).
     pub injected: Vec<(String, String, Fault)>,
 }
@@ -132,6 +171,13 @@ pub fn splitmix64(state: &mut u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// FNV-1a of a key: the per-key seed offset.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xCBF2_9CE4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
+    })
 }
 
 impl FaultPlan {
@@ -146,6 +192,7 @@ impl FaultPlan {
 
     /// Installs (or clears) a seeded random schedule.
     pub fn set_random(&mut self, random: Option<RandomFaults>) {
+        self.per_key_seen.clear();
         self.random = random.map(|r| {
             let s = r.seed;
             (r, s)
@@ -155,7 +202,7 @@ impl FaultPlan {
     /// Removes every rule and the random schedule.
     pub fn clear(&mut self) {
         self.rules.clear();
-        self.random = None;
+        self.set_random(None);
     }
 
     /// The fault for this request, if any (consumes one use of a rule).
@@ -185,12 +232,18 @@ impl FaultPlan {
             && let Some((random, state)) = self.random.as_mut()
             && random.matcher.matches(req)
         {
-            for (fault, p) in &random.faults {
-                let draw = (splitmix64(state) >> 11) as f64 / (1u64 << 53) as f64;
-                if chosen.is_none() && draw < *p {
-                    chosen = Some(fault.clone());
+            let bits = match req.idempotency_key.filter(|_| random.per_key) {
+                Some(key) => {
+                    let seen = self.per_key_seen.entry(key.to_owned()).or_default();
+                    let mut key_state =
+                        random.seed ^ fnv1a(key) ^ seen.wrapping_mul(0xA24B_AED4_963E_E407);
+                    *seen += 1;
+                    splitmix64(&mut key_state)
                 }
-            }
+                None => splitmix64(state),
+            };
+            let draw = (bits >> 11) as f64 / (1u64 << 53) as f64;
+            chosen = random.pick(draw, req);
         }
         if let Some(f) = &chosen {
             self.injected
@@ -245,6 +298,7 @@ mod tests {
                 seed: 7,
                 faults: vec![(Fault::EdgeHtml, 0.3)],
                 matcher: Matcher::any(),
+                per_key: false,
             }));
             (0..200)
                 .map(|_| p.next("GET", "/v1/x").is_some())
@@ -254,5 +308,57 @@ mod tests {
         assert_eq!(a, run());
         let hits = a.iter().filter(|x| **x).count();
         assert!((30..90).contains(&hits), "{hits}");
+    }
+
+    #[test]
+    fn per_key_draws_ignore_interleaving_and_commit_faults_spare_reads() {
+        let plan = || {
+            let mut p = FaultPlan::default();
+            p.set_random(Some(RandomFaults {
+                seed: 11,
+                faults: vec![(Fault::DropAfterCommit, 0.4), (Fault::Status(503), 0.3)],
+                matcher: Matcher::any(),
+                per_key: true,
+            }));
+            p
+        };
+        let target = |method, key| FaultTarget {
+            method,
+            path: "/v1/x",
+            idempotency_key: Some(key),
+        };
+        let keys = ["key-a", "key-b", "key-c"];
+        // One plan sees the keys' requests round-robin, the other key after key.
+        let mut interleaved = plan();
+        let mut by_key: HashMap<&str, Vec<Option<Fault>>> = HashMap::new();
+        for _ in 0..20 {
+            for k in keys {
+                by_key
+                    .entry(k)
+                    .or_default()
+                    .push(interleaved.next_for(&target("POST", k)));
+            }
+        }
+        let mut sequential = plan();
+        for k in keys {
+            let alone: Vec<_> = (0..20)
+                .map(|_| sequential.next_for(&target("POST", k)))
+                .collect();
+            assert_eq!(by_key[k], alone, "{k}");
+        }
+        let all: Vec<_> = by_key.values().flatten().collect();
+        assert!(all.contains(&&Some(Fault::DropAfterCommit)));
+        assert!(all.contains(&&Some(Fault::Status(503))));
+        assert!(all.contains(&&None));
+        // Reads never get a fault that strikes after a commit.
+        let mut reads = plan();
+        let faults: Vec<_> = (0..200)
+            .filter_map(|_| reads.next_for(&target("GET", "key-r")))
+            .collect();
+        assert!(!faults.is_empty());
+        assert!(
+            faults.iter().all(|f| *f == Fault::Status(503)),
+            "{faults:?}"
+        );
     }
 }

@@ -128,6 +128,7 @@ async fn seeded_random_faults_are_reproducible() {
             seed: 9,
             faults: vec![(Fault::Status(503), 0.3), (Fault::EdgeHtml, 0.2)],
             matcher: Matcher::any(),
+            per_key: false,
         });
         let mut statuses = Vec::new();
         for _ in 0..20 {

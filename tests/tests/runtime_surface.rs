@@ -47,7 +47,10 @@ fn generated_code_uses_only_the_documented_runtime_surface() {
         used.extend(after(&text, "::sdk_runtime::"));
         used.extend(after(&text, "request."));
     }
-    assert!(used.contains("Request") && used.contains("path_param"), "{used:?}");
+    assert!(
+        used.contains("Request") && used.contains("path_param"),
+        "{used:?}"
+    );
     let missing: Vec<&String> = used
         .iter()
         .filter(|name| !doc.contains(name.as_str()))

@@ -1,0 +1,111 @@
+//! One attempt: credentials added, hooks told, the transport called under the attempt timeout
+//! (which covers the whole body read), the body cap checked again.
+
+use std::sync::Arc;
+
+use tokio::time::Instant;
+
+use crate::auth::Auth;
+use crate::error::Error;
+use crate::hooks::{AttemptInfo, AttemptOutcome, Hook};
+use crate::prepare::Prepared;
+use crate::transport::{HttpRequest, HttpResponse, Transport, TransportError, TransportErrorKind};
+
+/// What an attempt needs from its client.
+#[derive(Clone, Copy)]
+pub(crate) struct Wire<'a> {
+    pub transport: &'a dyn Transport,
+    pub auth: &'a Auth,
+    pub hooks: &'a [Arc<dyn Hook>],
+    pub max_response_bytes: usize,
+}
+
+/// Sends attempt number `number` of `p`. The outer error is local (credentials that cannot be
+/// encoded, a request the transport cannot build): a validation error, nothing was sent. The
+/// inner result is what the wire gave.
+pub(crate) async fn send(
+    wire: Wire<'_>,
+    p: &Prepared,
+    number: u32,
+) -> Result<Result<HttpResponse, TransportError>, Error> {
+    let mut headers = p.headers.clone();
+    wire.auth
+        .apply(&mut headers, p.method.as_str(), &p.signed_target, &p.body)?;
+    let timeout = match (p.attempt_timeout, p.deadline) {
+        (Some(t), Some(d)) => Some(t.min(d.saturating_duration_since(Instant::now()))),
+        (t, d) => t.or(d.map(|d| d.saturating_duration_since(Instant::now()))),
+    };
+    let request = HttpRequest {
+        method: p.method.to_http(),
+        url: p.url.clone(),
+        headers,
+        body: p.body.clone(),
+        timeout,
+        max_response_bytes: wire.max_response_bytes,
+    };
+    let info = AttemptInfo {
+        operation_id: &p.operation_id,
+        method: p.method,
+        url_template: &p.template,
+        path: &p.path,
+        attempt: number,
+        idempotency_key: p.idempotency_key.as_deref(),
+    };
+    for hook in wire.hooks {
+        hook.before_send(&info);
+    }
+    tracing::debug!(attempt = number, "sending");
+    let started = Instant::now();
+    let send = wire.transport.send(request);
+    let result = match timeout {
+        Some(t) => tokio::time::timeout(t, send).await.unwrap_or_else(|_| {
+            Err(TransportError::new(
+                TransportErrorKind::Timeout,
+                "attempt timed out",
+            ))
+        }),
+        None => send.await,
+    };
+    let result = result.and_then(|r| capped(r, wire.max_response_bytes));
+    let elapsed = started.elapsed();
+    let outcome = match &result {
+        Ok(r) => AttemptOutcome::Response {
+            status: r.status,
+            request_id: r.headers.get("x-request-id").and_then(|v| v.to_str().ok()),
+            elapsed,
+        },
+        Err(error) => AttemptOutcome::Failed { error, elapsed },
+    };
+    match &outcome {
+        AttemptOutcome::Response {
+            status, request_id, ..
+        } => {
+            tracing::debug!(attempt = number, status, request_id, "response");
+        }
+        AttemptOutcome::Failed { error, .. } => {
+            tracing::debug!(attempt = number, %error, "transport error");
+        }
+    }
+    for hook in wire.hooks {
+        hook.after_response(&info, &outcome);
+    }
+    match result {
+        Err(e) if e.kind == TransportErrorKind::Invalid => Err(Error::validation(format!(
+            "the HTTP request could not be built, nothing was sent: {}",
+            e.message
+        ))),
+        result => Ok(result),
+    }
+}
+
+/// Enforces the body cap on what a transport returned (a custom one may not).
+fn capped(response: HttpResponse, limit: usize) -> Result<HttpResponse, TransportError> {
+    if response.body.len() > limit {
+        return Err(TransportError::new(
+            TransportErrorKind::BodyTooLarge,
+            format!("the response body exceeds {limit} bytes"),
+        )
+        .with_status(response.status));
+    }
+    Ok(response)
+}

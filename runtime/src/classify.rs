@@ -1,0 +1,319 @@
+//! Classify: what one attempt's result says about the request, as a pure function of the
+//! result (no policy, no budget, no I/O). [`decide`](crate::decide) turns it into an action.
+
+use std::time::Duration;
+
+use http::HeaderMap;
+
+use crate::error::ApiError;
+use crate::profile::ApiProfile;
+use crate::rate_limit::RateLimitInfo;
+use crate::transport::{HttpResponse, TransportError, TransportErrorKind};
+
+/// What an attempt's result says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Class {
+    /// 2xx with a JSON (or empty) body.
+    Success,
+    /// 2xx that is not what the API sends: a non-JSON content type, or (writes) a body that is
+    /// not JSON. Often an edge or proxy answered; the origin may or may not have run it.
+    Garbled,
+    /// 3xx: not processed here, and never followed.
+    Redirect,
+    /// 429: rejected before processing; wait (`Retry-After`, else the headers' reset) and resend.
+    RateLimited {
+        /// The advertised wait, if any.
+        wait: Option<Duration>,
+    },
+    /// An error code the API's profile marks for an automatic identical resend (e.g. "still in
+    /// progress"): not processed yet.
+    RetryCode {
+        /// `Retry-After`, if any.
+        wait: Option<Duration>,
+    },
+    /// Any other 4xx with a JSON body: a final answer.
+    Rejected,
+    /// 5xx, or an error status whose body is not JSON: the server may have processed it.
+    ServerError,
+    /// The connection could not be established: certainly not delivered.
+    NotDelivered,
+    /// No complete answer (reset, truncated body, timeout): may have been processed.
+    Lost {
+        /// Whether the attempt timed out.
+        timeout: bool,
+    },
+    /// The body exceeded the cap on a 2xx, 3xx or 4xx (a 5xx counts as [`Class::ServerError`]).
+    TooLarge {
+        /// The status line that arrived.
+        status: u16,
+    },
+}
+
+/// Classifies an attempt's result. `is_write` adds the check that a 2xx body parses as JSON
+/// (reads find out when decoding).
+pub(crate) fn classify(
+    result: &Result<HttpResponse, TransportError>,
+    is_write: bool,
+    profile: &ApiProfile,
+) -> Class {
+    let response = match result {
+        Ok(response) => response,
+        Err(e) => return classify_failure(e),
+    };
+    match response.status {
+        200..=299 if well_formed(response, is_write) => Class::Success,
+        200..=299 => Class::Garbled,
+        300..=399 => Class::Redirect,
+        429 => Class::RateLimited {
+            wait: RateLimitInfo::from_headers(&response.headers).suggested_wait(),
+        },
+        status => {
+            let api = ApiError::from_response(response, Default::default(), &profile.error_body);
+            if profile.retries_automatically(&api.code) {
+                Class::RetryCode {
+                    wait: api.retry_after,
+                }
+            } else if status >= 500 || !api.is_json() {
+                Class::ServerError
+            } else {
+                Class::Rejected
+            }
+        }
+    }
+}
+
+fn classify_failure(e: &TransportError) -> Class {
+    match e.kind {
+        TransportErrorKind::Connect => Class::NotDelivered,
+        TransportErrorKind::Timeout => Class::Lost { timeout: true },
+        TransportErrorKind::BodyTooLarge => match e.status {
+            Some(status) if status < 500 => Class::TooLarge { status },
+            _ => Class::ServerError,
+        },
+        _ => Class::Lost { timeout: false },
+    }
+}
+
+/// A 2xx is well formed when its content type (if any) is JSON and, for a write, a non-empty
+/// body parses as JSON.
+fn well_formed(response: &HttpResponse, is_write: bool) -> bool {
+    if response.body.iter().all(u8::is_ascii_whitespace) {
+        return true;
+    }
+    json_content_type(&response.headers)
+        && (!is_write || serde_json::from_slice::<serde::de::IgnoredAny>(&response.body).is_ok())
+}
+
+/// Whether `Content-Type` is absent or names JSON (`application/json`, `…+json`).
+fn json_content_type(headers: &HeaderMap) -> bool {
+    let Some(value) = headers.get(http::header::CONTENT_TYPE) else {
+        return true;
+    };
+    let Ok(value) = value.to_str() else {
+        return false;
+    };
+    let essence = value.split(';').next().unwrap_or("").trim();
+    essence.eq_ignore_ascii_case("application/json")
+        || essence
+            .rsplit_once('+')
+            .is_some_and(|(_, suffix)| suffix.eq_ignore_ascii_case("json"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::ErrorBody;
+    use bytes::Bytes;
+    use http::HeaderValue;
+
+    static PROFILE: ApiProfile = ApiProfile {
+        automatic_retry_codes: &["in_progress"],
+        caller_retry_codes: &[],
+        lookup: None,
+        error_body: ErrorBody {
+            code: &["/error/code"],
+            message: &["/error/message"],
+            request_id: &[],
+            field_errors: &[],
+            details: &[],
+        },
+    };
+
+    fn response(
+        status: u16,
+        content_type: Option<&'static str>,
+        body: &'static str,
+    ) -> HttpResponse {
+        let mut headers = HeaderMap::new();
+        if let Some(ct) = content_type {
+            headers.insert(http::header::CONTENT_TYPE, HeaderValue::from_static(ct));
+        }
+        HttpResponse {
+            status,
+            headers,
+            body: Bytes::from_static(body.as_bytes()),
+        }
+    }
+
+    fn with_header(mut r: HttpResponse, name: &'static str, value: &'static str) -> HttpResponse {
+        r.headers.insert(name, HeaderValue::from_static(value));
+        r
+    }
+
+    const JSON: Option<&str> = Some("application/json");
+
+    /// One row per kind of answer: (what, result, class for a read, class for a write).
+    #[test]
+    fn every_kind_of_answer() {
+        let secs = |s| Some(Duration::from_secs(s));
+        let failure = |kind, status: Option<u16>| {
+            let e = TransportError::new(kind, "x");
+            Err(match status {
+                Some(s) => e.with_status(s),
+                None => e,
+            })
+        };
+        let rows: Vec<(&str, Result<HttpResponse, TransportError>, Class, Class)> = vec![
+            (
+                "2xx JSON",
+                Ok(response(201, JSON, r#"{"id":1}"#)),
+                Class::Success,
+                Class::Success,
+            ),
+            (
+                "2xx empty",
+                Ok(response(204, None, "")),
+                Class::Success,
+                Class::Success,
+            ),
+            (
+                "2xx problem+json",
+                Ok(response(
+                    200,
+                    Some("application/problem+json; charset=utf-8"),
+                    "{}",
+                )),
+                Class::Success,
+                Class::Success,
+            ),
+            (
+                "2xx JSON without content type",
+                Ok(response(200, None, "[]")),
+                Class::Success,
+                Class::Success,
+            ),
+            (
+                "2xx HTML",
+                Ok(response(200, Some("text/html"), "<html></html>")),
+                Class::Garbled,
+                Class::Garbled,
+            ),
+            (
+                "2xx broken JSON with a JSON content type",
+                Ok(response(200, JSON, r#"{"id":"#)),
+                Class::Success,
+                Class::Garbled,
+            ),
+            (
+                "3xx",
+                Ok(with_header(
+                    response(307, None, ""),
+                    "location",
+                    "https://elsewhere.example/x",
+                )),
+                Class::Redirect,
+                Class::Redirect,
+            ),
+            (
+                "429 with Retry-After",
+                Ok(with_header(
+                    response(429, JSON, r#"{"error":{"code":"slow_down"}}"#),
+                    "retry-after",
+                    "3",
+                )),
+                Class::RateLimited { wait: secs(3) },
+                Class::RateLimited { wait: secs(3) },
+            ),
+            (
+                "429 with RateLimit-Reset only",
+                Ok(with_header(response(429, None, ""), "ratelimit-reset", "7")),
+                Class::RateLimited { wait: secs(7) },
+                Class::RateLimited { wait: secs(7) },
+            ),
+            (
+                "automatic retry code",
+                Ok(with_header(
+                    response(409, JSON, r#"{"error":{"code":"in_progress"}}"#),
+                    "retry-after",
+                    "1",
+                )),
+                Class::RetryCode { wait: secs(1) },
+                Class::RetryCode { wait: secs(1) },
+            ),
+            (
+                "other 4xx JSON",
+                Ok(response(422, JSON, r#"{"error":{"code":"bad_field"}}"#)),
+                Class::Rejected,
+                Class::Rejected,
+            ),
+            (
+                "4xx HTML from an edge",
+                Ok(response(403, Some("text/html"), "<html>denied</html>")),
+                Class::ServerError,
+                Class::ServerError,
+            ),
+            (
+                "5xx JSON",
+                Ok(response(503, JSON, r#"{"error":{"code":"down"}}"#)),
+                Class::ServerError,
+                Class::ServerError,
+            ),
+            (
+                "5xx HTML",
+                Ok(response(502, Some("text/html"), "<html/>")),
+                Class::ServerError,
+                Class::ServerError,
+            ),
+            (
+                "connect failure",
+                failure(TransportErrorKind::Connect, None),
+                Class::NotDelivered,
+                Class::NotDelivered,
+            ),
+            (
+                "timeout",
+                failure(TransportErrorKind::Timeout, None),
+                Class::Lost { timeout: true },
+                Class::Lost { timeout: true },
+            ),
+            (
+                "reset or truncated body",
+                failure(TransportErrorKind::Other, Some(200)),
+                Class::Lost { timeout: false },
+                Class::Lost { timeout: false },
+            ),
+            (
+                "oversized 2xx body",
+                failure(TransportErrorKind::BodyTooLarge, Some(200)),
+                Class::TooLarge { status: 200 },
+                Class::TooLarge { status: 200 },
+            ),
+            (
+                "oversized 5xx body",
+                failure(TransportErrorKind::BodyTooLarge, Some(500)),
+                Class::ServerError,
+                Class::ServerError,
+            ),
+        ];
+        for (what, result, read, write) in rows {
+            assert_eq!(classify(&result, false, &PROFILE), read, "read: {what}");
+            assert_eq!(classify(&result, true, &PROFILE), write, "write: {what}");
+        }
+    }
+
+    #[test]
+    fn without_a_profile_no_code_is_resent() {
+        let r = Ok(response(409, JSON, r#"{"error":{"code":"in_progress"}}"#));
+        assert_eq!(classify(&r, true, &ApiProfile::NONE), Class::Rejected);
+    }
+}

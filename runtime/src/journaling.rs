@@ -1,0 +1,105 @@
+//! The client's side of the [journal](crate::journal): which calls are recorded, when an entry
+//! is settled, and how a journaled write becomes a call again.
+
+use std::borrow::Cow;
+
+use http::{HeaderMap, HeaderName, HeaderValue};
+
+use crate::error::Error;
+use crate::journal::{JournaledWrite, Settlement, WriteJournal};
+use crate::prepare::{Call, Defaults, Prepared};
+use crate::request::CallOptions;
+
+/// Headers a journaled write gets again from the call itself.
+const DERIVED: [HeaderName; 5] = [
+    http::header::USER_AGENT,
+    http::header::ACCEPT,
+    http::header::CONTENT_TYPE,
+    HeaderName::from_static("idempotency-key"),
+    HeaderName::from_static("x-client-request-id"),
+];
+
+/// Records `p` before its first attempt when it is a write with a key (others are not
+/// journaled: without a key a write cannot be settled).
+pub(crate) async fn record(journal: &dyn WriteJournal, p: &Prepared) -> Result<(), Error> {
+    let Some(key) = &p.idempotency_key else {
+        return Ok(());
+    };
+    let write = JournaledWrite {
+        key: key.clone(),
+        operation_id: p.operation_id.clone().into_owned(),
+        method: p.method,
+        target: p.target.clone(),
+        content_type: p
+            .headers
+            .get(http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned),
+        body: p.body.clone(),
+        client_request_id: p.client_request_id.clone(),
+        headers: p
+            .headers
+            .iter()
+            .filter(|(name, _)| !DERIVED.contains(name))
+            .filter_map(|(name, value)| Some((name.to_string(), value.to_str().ok()?.to_owned())))
+            .collect(),
+    };
+    journal.record(&write).await.map_err(|e| Error::Journal {
+        message: e.to_string(),
+    })
+}
+
+/// Settles `p`'s entry when `result` (the status of the accepted response, or the error) is
+/// definite; an unknown outcome leaves it open. A failed settlement is only logged: recovery
+/// settles the entry again with the same key.
+pub(crate) async fn settle(journal: &dyn WriteJournal, p: &Prepared, result: Result<u16, &Error>) {
+    let (Some(key), Some(settlement)) = (&p.idempotency_key, settlement(result)) else {
+        return;
+    };
+    if let Err(e) = journal.settle(key, settlement).await {
+        tracing::warn!(error = %e, "the write journal could not settle an entry");
+    }
+}
+
+/// How a call's result settles its journal entry, `None` while the outcome is unknown.
+fn settlement(result: Result<u16, &Error>) -> Option<Settlement> {
+    match result {
+        Ok(status) => Some(Settlement::Applied { status }),
+        Err(Error::ResponseTooLarge { status, .. }) if (200..300).contains(status) => {
+            Some(Settlement::Applied { status: *status })
+        }
+        Err(Error::WriteOutcomeUnknown(_) | Error::Journal { .. }) => None,
+        // Rejected, redirected, or certainly never processed.
+        Err(_) => Some(Settlement::NotApplied),
+    }
+}
+
+/// A journaled write as a call again: same key, method, path and query, headers, content type
+/// and body.
+pub(crate) fn prepared(write: &JournaledWrite, d: Defaults<'_>) -> Result<Prepared, Error> {
+    let path = write.path().to_owned();
+    let mut headers = HeaderMap::new();
+    for (name, value) in &write.headers {
+        let name = HeaderName::from_bytes(name.as_bytes())
+            .map_err(|_| Error::validation(format!("journaled header name `{name}` is invalid")))?;
+        let value = HeaderValue::from_str(value)
+            .map_err(|_| Error::validation(format!("journaled value of `{name}` is invalid")))?;
+        headers.append(name, value);
+    }
+    Prepared::assemble(
+        Call {
+            operation_id: Cow::Owned(write.operation_id.clone()),
+            method: write.method,
+            template: Cow::Owned(path.clone()),
+            path,
+            target: write.target.clone(),
+            headers,
+            body: write.body.clone(),
+            content_type: write.content_type.clone().map(Cow::Owned),
+            idempotency_key: Some(write.key.clone()),
+            client_request_id: write.client_request_id.clone(),
+        },
+        &CallOptions::new(),
+        d,
+    )
+}

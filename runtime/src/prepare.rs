@@ -1,0 +1,239 @@
+//! A call ready to be sent any number of times: URL, headers, idempotency key and body bytes
+//! fixed once, every local check done (a failure here is a validation error: nothing was sent).
+
+use std::borrow::Cow;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::{HeaderMap, HeaderName, HeaderValue};
+use tokio::time::Instant;
+
+use crate::config::Config;
+use crate::endpoint::Endpoint;
+use crate::error::{Error, ErrorContext};
+use crate::idempotency::{
+    generate_idempotency_key, validate_client_request_id, validate_idempotency_key,
+};
+use crate::rate_limit::RateLimitInfo;
+use crate::request::{CallOptions, Request};
+use crate::retry::RetryPolicy;
+use crate::spec::Method;
+
+/// A prepared call.
+#[derive(Clone, Debug)]
+pub(crate) struct Prepared {
+    /// Operation id (logs, errors, spans).
+    pub operation_id: Cow<'static, str>,
+    /// HTTP method.
+    pub method: Method,
+    /// Path template of the operation (the span's `url.template`).
+    pub template: Cow<'static, str>,
+    /// API path as sent, without base prefix or query.
+    pub path: String,
+    /// API path and query as sent, without base prefix (what a journal replays).
+    #[cfg(feature = "journal")]
+    pub target: String,
+    /// Base prefix, path and query: what is signed.
+    pub signed_target: String,
+    /// Absolute URL.
+    pub url: String,
+    /// Headers of every attempt, credentials excepted.
+    pub headers: HeaderMap,
+    /// Exact body bytes.
+    pub body: Bytes,
+    /// The `Idempotency-Key`, fixed for the whole call.
+    pub idempotency_key: Option<String>,
+    /// The `x-client-request-id`, if any.
+    pub client_request_id: Option<String>,
+    /// End of the whole call.
+    pub deadline: Option<Instant>,
+    /// Limit of one attempt.
+    pub attempt_timeout: Option<Duration>,
+    /// Retry policy of this call.
+    pub policy: RetryPolicy,
+}
+
+/// What every call of one client shares.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Defaults<'a> {
+    pub config: &'a Config,
+    pub endpoint: &'a Endpoint,
+    pub user_agent: &'a HeaderValue,
+}
+
+impl Prepared {
+    /// Validates and assembles `request` with `options`: keys and ids checked, a key generated
+    /// for writes that send one, headers encoded.
+    pub fn new(request: &Request, options: &CallOptions, d: Defaults<'_>) -> Result<Self, Error> {
+        options.validate()?;
+        let spec = request.spec();
+        let path = request.render_path()?;
+        let mut idempotency_key = options.idempotency_key().map(str::to_owned);
+        let mut client_request_id = options.client_request_id().map(str::to_owned);
+        // The runtime's own headers go first, the caller's after them (wire order is stable).
+        let mut headers = HeaderMap::new();
+        headers.insert(http::header::USER_AGENT, d.user_agent.clone());
+        headers.insert(
+            http::header::ACCEPT,
+            HeaderValue::from_static("application/json"),
+        );
+        for (name, value) in request.headers() {
+            let lower = name.to_ascii_lowercase();
+            match lower.as_str() {
+                "idempotency-key" => {
+                    validate_idempotency_key(value)?;
+                    idempotency_key.get_or_insert_with(|| value.clone());
+                    continue;
+                }
+                "x-client-request-id" => {
+                    validate_client_request_id(value)?;
+                    client_request_id.get_or_insert_with(|| value.clone());
+                    continue;
+                }
+                _ => {}
+            }
+            headers.append(header_name(name)?, header_value(name, value)?);
+        }
+        for (name, value) in options.headers() {
+            headers.append(header_name(name)?, header_value(name, value)?);
+        }
+        if spec.idempotency.sends_key() && idempotency_key.is_none() {
+            idempotency_key = Some(generate_idempotency_key());
+        }
+        let (body, content_type) = match request.body() {
+            Some((bytes, content_type)) => {
+                (bytes.clone(), Some(Cow::Owned(content_type.to_owned())))
+            }
+            None => (Bytes::new(), None),
+        };
+        let query = request.render_query();
+        let target = if query.is_empty() {
+            path.clone()
+        } else {
+            format!("{path}?{query}")
+        };
+        Self::assemble(
+            Call {
+                operation_id: Cow::Borrowed(spec.operation_id),
+                method: spec.method,
+                template: Cow::Borrowed(spec.path),
+                path,
+                target,
+                headers,
+                body,
+                content_type,
+                idempotency_key,
+                client_request_id,
+            },
+            options,
+            d,
+        )
+    }
+
+    /// The call's identity, for errors.
+    pub fn context(&self, attempts: u32) -> ErrorContext {
+        ErrorContext {
+            operation_id: Some(self.operation_id.clone().into_owned()),
+            method: Some(self.method),
+            path: Some(self.path.clone()),
+            idempotency_key: self.idempotency_key.clone(),
+            client_request_id: self.client_request_id.clone(),
+            request_id: None,
+            rate_limit: RateLimitInfo::default(),
+            attempts,
+        }
+    }
+
+    /// Whether the call is a write (not a safe method).
+    pub fn is_write(&self) -> bool {
+        !self.method.is_safe()
+    }
+
+    pub(crate) fn assemble(
+        call: Call,
+        options: &CallOptions,
+        d: Defaults<'_>,
+    ) -> Result<Self, Error> {
+        let Call {
+            operation_id,
+            method,
+            template,
+            path,
+            target,
+            mut headers,
+            body,
+            content_type,
+            idempotency_key,
+            client_request_id,
+        } = call;
+        // Already there (in place) for a request; first for a journaled write.
+        headers.insert(http::header::USER_AGENT, d.user_agent.clone());
+        headers.insert(
+            http::header::ACCEPT,
+            HeaderValue::from_static("application/json"),
+        );
+        if let Some(key) = &idempotency_key {
+            headers.insert("idempotency-key", header_value("idempotency-key", key)?);
+        }
+        if let Some(id) = &client_request_id {
+            headers.insert(
+                "x-client-request-id",
+                header_value("x-client-request-id", id)?,
+            );
+        }
+        if options.operation_format() {
+            headers.insert(
+                "x-svc-response-format",
+                HeaderValue::from_static("operation"),
+            );
+        }
+        if let Some(content_type) = content_type {
+            headers.insert(
+                http::header::CONTENT_TYPE,
+                header_value("content-type", &content_type)?,
+            );
+        }
+        let total = options.timeout().or(d.config.timeouts.total);
+        Ok(Self {
+            operation_id,
+            method,
+            template,
+            signed_target: format!("{}{target}", d.endpoint.base_path),
+            url: format!("{}{target}", d.endpoint.base),
+            path,
+            #[cfg(feature = "journal")]
+            target,
+            headers,
+            body,
+            idempotency_key,
+            client_request_id,
+            deadline: total.map(|t| Instant::now() + t),
+            attempt_timeout: options.attempt_timeout().or(d.config.timeouts.attempt),
+            policy: options.retry_policy().unwrap_or(&d.config.retry).clone(),
+        })
+    }
+}
+
+/// The parts of a call before the client's defaults are added.
+pub(crate) struct Call {
+    pub operation_id: Cow<'static, str>,
+    pub method: Method,
+    pub template: Cow<'static, str>,
+    pub path: String,
+    pub target: String,
+    pub headers: HeaderMap,
+    pub body: Bytes,
+    pub content_type: Option<Cow<'static, str>>,
+    pub idempotency_key: Option<String>,
+    pub client_request_id: Option<String>,
+}
+
+fn header_name(name: &str) -> Result<HeaderName, Error> {
+    HeaderName::from_bytes(name.to_ascii_lowercase().as_bytes())
+        .map_err(|_| Error::validation(format!("invalid header name `{name}`")))
+}
+
+fn header_value(name: &str, value: &str) -> Result<HeaderValue, Error> {
+    HeaderValue::from_str(value)
+        .map_err(|_| Error::validation(format!("invalid value for header `{name}`")))
+}

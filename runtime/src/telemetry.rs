@@ -1,0 +1,64 @@
+//! One `tracing` span per call, with OpenTelemetry HTTP client field names where they apply
+//! (`http.request.method`, `url.template`, `server.address`, `server.port`,
+//! `http.response.status_code`, `http.request.resend_count`, `error.type`; `otel.name` and
+//! `otel.kind` for `tracing-opentelemetry`; the idempotency key, client request id and the
+//! server's request id as OpenTelemetry header attributes, `http.request.header.idempotency-key`,
+//! `http.request.header.x-client-request-id` and `http.response.header.x-request-id`), and the
+//! SDK's own: `operation.id`, `attempts` and `outcome` (`ok` or `error`).
+//!
+//! The span is named `sdk.call` at `INFO` level; attempts are `DEBUG` events inside it. No
+//! header, body or credential is recorded.
+
+use tracing::Span;
+use tracing::field::Empty;
+
+use crate::endpoint::Endpoint;
+use crate::error::Error;
+use crate::prepare::Prepared;
+
+/// The span of one call.
+pub(crate) fn call_span(p: &Prepared, endpoint: &Endpoint) -> Span {
+    tracing::info_span!(
+        "sdk.call",
+        otel.name = %format_args!("{} {}", p.method, p.template),
+        otel.kind = "client",
+        http.request.method = p.method.as_str(),
+        url.template = &*p.template,
+        server.address = endpoint.host.as_str(),
+        server.port = endpoint.port,
+        operation.id = &*p.operation_id,
+        "http.request.header.idempotency-key" = p.idempotency_key.as_deref(),
+        "http.request.header.x-client-request-id" = p.client_request_id.as_deref(),
+        "http.response.header.x-request-id" = Empty,
+        http.response.status_code = Empty,
+        http.request.resend_count = Empty,
+        attempts = Empty,
+        outcome = Empty,
+        error.type = Empty,
+    )
+}
+
+/// Records an attempt's answer on the call's span.
+pub(crate) fn record_response(span: &Span, status: u16, request_id: Option<&str>) {
+    span.record("http.response.status_code", status);
+    if let Some(id) = request_id {
+        span.record("http.response.header.x-request-id", id);
+    }
+}
+
+/// Records how the call ended on its span.
+pub(crate) fn record_outcome(span: &Span, attempts: u32, error: Option<&Error>) {
+    span.record("attempts", attempts);
+    if attempts > 1 {
+        span.record("http.request.resend_count", attempts - 1);
+    }
+    match error {
+        None => {
+            span.record("outcome", "ok");
+        }
+        Some(e) => {
+            span.record("outcome", "error");
+            span.record("error.type", e.kind());
+        }
+    }
+}
