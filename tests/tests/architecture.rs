@@ -68,7 +68,8 @@ fn crates_depend_only_on_what_their_boundaries_allow() {
     for isolated in ["sdk-runtime", "cloud-sandbox", "sdk-generator"] {
         let inside: Vec<_> = crates[isolated]
             .iter()
-            .filter(|(dep, _)| workspace.contains(dep.as_str()))
+            // A dev-dependency on itself (to test its own features) is no other crate.
+            .filter(|(dep, _)| dep != isolated && workspace.contains(dep.as_str()))
             .collect();
         assert!(
             inside.is_empty(),
