@@ -72,18 +72,23 @@ fn package(api: &Api, options: &Options) -> String {
     out
 }
 
-/// One feature per area (all on by default), and `test-util`: response types open to struct literals.
+/// One feature per area (all on by default); the TLS stack (`rustls` by default, or
+/// `native-tls`) and the write `journal` of the runtime; `test-util`: response types open to
+/// struct literals.
 fn features(api: &Api) -> String {
     let areas: Vec<String> = api
         .areas
         .iter()
         .map(|a| format!("\"{}\"", a.module))
+        .chain(["\"rustls\"".to_owned()])
         .collect();
     let mut out = format!("[features]\ndefault = [{}]\n", areas.join(", "));
     for a in &api.areas {
         out.push_str(&format!("{} = []\n", a.module));
     }
-    out.push_str("test-util = []\n");
+    out.push_str(
+        "rustls = [\"sdk-runtime/rustls\"]\nnative-tls = [\"sdk-runtime/native-tls\"]\njournal = [\"sdk-runtime/journal\"]\ntest-util = []\n",
+    );
     out
 }
 
@@ -108,7 +113,7 @@ fn dependencies(api: &Api, options: &Options) -> String {
         Layout::Standalone { runtime_path } => {
             let path = runtime_path.display().to_string().replace('\\', "/");
             out.push_str(&format!(
-                "sdk-runtime = {{ path = \"{path}\" }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\nuuid = {{ version = \"1\", features = [\"serde\"] }}\nchrono = {{ version = \"0.4\", default-features = false, features = [\"std\", \"serde\"] }}\nrust_decimal = {{ version = \"1\", features = [\"serde-str\"] }}\nfutures = \"0.3\"\n"
+                "sdk-runtime = {{ path = \"{path}\", default-features = false }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\nuuid = {{ version = \"1\", features = [\"serde\"] }}\nchrono = {{ version = \"0.4\", default-features = false, features = [\"std\", \"serde\"] }}\nrust_decimal = {{ version = \"1\", features = [\"serde-str\"] }}\nfutures = \"0.3\"\n"
             ));
             if bytes {
                 out.push_str("bytes = \"1\"\n");

@@ -127,6 +127,9 @@ fn areas_for(root: &Node<'_>, tags: &[String]) -> Vec<(String, Area)> {
         ERROR_CODES_MODULE,
         WEBHOOKS_MODULE,
         "prelude",
+        // Cargo features the generated crate defines besides its areas.
+        "rustls",
+        "journal",
         "generated",
         "lib",
         "mod",
