@@ -168,50 +168,7 @@ pub struct Skipped {
     pub reason: String,
 }
 
-/// HTTP methods.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "UPPERCASE")]
-#[allow(missing_docs)]
-pub enum Method {
-    Get,
-    Put,
-    Post,
-    Delete,
-    Options,
-    Head,
-    Patch,
-    Trace,
-}
-
-impl Method {
-    /// The lowercase key of a path item (`get`, `post`).
-    pub fn key(self) -> &'static str {
-        match self {
-            Method::Get => "get",
-            Method::Put => "put",
-            Method::Post => "post",
-            Method::Delete => "delete",
-            Method::Options => "options",
-            Method::Head => "head",
-            Method::Patch => "patch",
-            Method::Trace => "trace",
-        }
-    }
-}
-
-/// The Idempotency-Key requirement of an operation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Idempotency {
-    /// No key (reads).
-    None,
-    /// A key must be sent.
-    Required,
-    /// A key may be sent.
-    Optional,
-    /// The reference does not show the requirement.
-    NotShown,
-}
+pub use openapi_conventions::{Idempotency, Method};
 
 /// One API operation.
 #[derive(Debug, Clone, Serialize)]

@@ -1,6 +1,7 @@
 //! One attempt: credentials added, hooks told, the transport called under the attempt timeout
 //! (which covers the whole body read), the body cap checked again.
 
+use openapi_conventions::headers;
 use std::sync::Arc;
 
 use tokio::time::Instant;
@@ -36,7 +37,7 @@ pub(crate) async fn send(
         (t, d) => t.or(d.map(|d| d.saturating_duration_since(Instant::now()))),
     };
     let request = HttpRequest {
-        method: p.method.to_http(),
+        method: crate::spec::http_method(p.method),
         url: p.url.clone(),
         headers,
         body: p.body.clone(),
@@ -71,7 +72,10 @@ pub(crate) async fn send(
     let outcome = match &result {
         Ok(r) => AttemptOutcome::Response {
             status: r.status,
-            request_id: r.headers.get("x-request-id").and_then(|v| v.to_str().ok()),
+            request_id: r
+                .headers
+                .get(headers::REQUEST_ID)
+                .and_then(|v| v.to_str().ok()),
             elapsed,
         },
         Err(error) => AttemptOutcome::Failed { error, elapsed },

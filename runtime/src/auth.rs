@@ -1,6 +1,7 @@
 //! Credentials on the wire: the bearer header, built once, or signed mode's five headers,
 //! computed for every attempt (fresh `x-ts` and `x-nonce`).
 
+use openapi_conventions::headers;
 use std::fmt;
 use std::sync::Arc;
 
@@ -107,11 +108,11 @@ impl Auth {
                 };
                 let mut signature = value("signature", &signature)?;
                 signature.set_sensitive(true);
-                headers.insert("x-api-key", api_key.clone());
-                headers.insert("x-ts", value("timestamp", &timestamp)?);
-                headers.insert("x-nonce", value("nonce", &nonce)?);
-                headers.insert("x-content-sha256", value("content hash", &hash)?);
-                headers.insert("x-signature", signature);
+                headers.insert(headers::API_KEY, api_key.clone());
+                headers.insert(headers::TIMESTAMP, value("timestamp", &timestamp)?);
+                headers.insert(headers::NONCE, value("nonce", &nonce)?);
+                headers.insert(headers::CONTENT_SHA256, value("content hash", &hash)?);
+                headers.insert(headers::SIGNATURE, signature);
             }
         }
         Ok(())

@@ -4,6 +4,7 @@
 //! it: waits, resends, reconciliation lookups (module `reconcile`), the 429 gate, the write
 //! journal, errors.
 
+use openapi_conventions::headers;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -275,7 +276,7 @@ impl Client {
             self.update_gate(&result, permit, p, &budget);
             let class = classify(&result, facts.is_write, self.inner.config.profile);
             if let Ok(r) = &result {
-                telemetry::record_response(span, r.status, header(&r.headers, "x-request-id"));
+                telemetry::record_response(span, r.status, header(&r.headers, headers::REQUEST_ID));
             }
             if matches!(class, Class::RateLimited { .. }) {
                 budget.spend_rate_limit();
@@ -446,7 +447,7 @@ impl Client {
             }
             Ok(response) => response,
         };
-        context.request_id = header(&response.headers, "x-request-id").map(str::to_owned);
+        context.request_id = header(&response.headers, headers::REQUEST_ID).map(str::to_owned);
         context.rate_limit = RateLimitInfo::from_headers(&response.headers);
         let status = response.status;
         match failure {
@@ -519,7 +520,7 @@ fn into_response<T: DeserializeOwned>(
         body,
     } = response;
     let meta = ResponseMeta {
-        request_id: header(&headers, "x-request-id").map(str::to_owned),
+        request_id: header(&headers, headers::REQUEST_ID).map(str::to_owned),
         client_request_id: p.client_request_id.clone(),
         idempotency_key: p.idempotency_key.clone(),
         rate_limit: RateLimitInfo::from_headers(&headers),

@@ -4,6 +4,7 @@
 //! them into its typed `ErrorCode` enum. This module imports only leaf modules (no module that
 //! builds or sends requests), so every other module may use it.
 
+use openapi_conventions::headers;
 use std::fmt;
 use std::time::Duration;
 
@@ -93,7 +94,7 @@ impl ApiError {
     ) -> Self {
         let header_request_id = response
             .headers
-            .get("x-request-id")
+            .get(headers::REQUEST_ID)
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
         let rate_limit = RateLimitInfo::from_headers(&response.headers);

@@ -1,6 +1,7 @@
 //! The client's side of the [journal](crate::journal): which calls are recorded, when an entry
 //! is settled, and how a journaled write becomes a call again.
 
+use openapi_conventions::headers;
 use std::borrow::Cow;
 
 use http::{HeaderMap, HeaderName, HeaderValue};
@@ -15,8 +16,8 @@ const DERIVED: [HeaderName; 5] = [
     http::header::USER_AGENT,
     http::header::ACCEPT,
     http::header::CONTENT_TYPE,
-    HeaderName::from_static("idempotency-key"),
-    HeaderName::from_static("x-client-request-id"),
+    HeaderName::from_static(headers::IDEMPOTENCY_KEY),
+    HeaderName::from_static(headers::CLIENT_REQUEST_ID),
 ];
 
 /// Records `p` before its first attempt when it is a write with a key (others are not

@@ -1,6 +1,7 @@
 //! A call ready to be sent any number of times: URL, headers, idempotency key and body bytes
 //! fixed once, every local check done (a failure here is a validation error: nothing was sent).
 
+use openapi_conventions::headers;
 use std::borrow::Cow;
 use std::time::Duration;
 
@@ -80,12 +81,12 @@ impl Prepared {
         for (name, value) in request.headers() {
             let lower = name.to_ascii_lowercase();
             match lower.as_str() {
-                "idempotency-key" => {
+                headers::IDEMPOTENCY_KEY => {
                     validate_idempotency_key(value)?;
                     idempotency_key.get_or_insert_with(|| value.clone());
                     continue;
                 }
-                "x-client-request-id" => {
+                headers::CLIENT_REQUEST_ID => {
                     validate_client_request_id(value)?;
                     client_request_id.get_or_insert_with(|| value.clone());
                     continue;
@@ -146,7 +147,7 @@ impl Prepared {
 
     /// Whether the call is a write (not a safe method).
     pub fn is_write(&self) -> bool {
-        !self.method.is_safe()
+        self.method.is_write()
     }
 
     pub(crate) fn assemble(
@@ -173,18 +174,21 @@ impl Prepared {
             HeaderValue::from_static("application/json"),
         );
         if let Some(key) = &idempotency_key {
-            headers.insert("idempotency-key", header_value("idempotency-key", key)?);
+            headers.insert(
+                headers::IDEMPOTENCY_KEY,
+                header_value(headers::IDEMPOTENCY_KEY, key)?,
+            );
         }
         if let Some(id) = &client_request_id {
             headers.insert(
-                "x-client-request-id",
-                header_value("x-client-request-id", id)?,
+                headers::CLIENT_REQUEST_ID,
+                header_value(headers::CLIENT_REQUEST_ID, id)?,
             );
         }
         if options.operation_format() {
             headers.insert(
-                "x-svc-response-format",
-                HeaderValue::from_static("operation"),
+                headers::RESPONSE_FORMAT,
+                HeaderValue::from_static(headers::RESPONSE_FORMAT_OPERATION),
             );
         }
         if let Some(content_type) = content_type {

@@ -1,5 +1,6 @@
 //! Request assembly (`Request`: path parameters, query, headers, JSON, form or raw body) and per-call options (`CallOptions`).
 
+use openapi_conventions::headers;
 use std::borrow::Cow;
 use std::fmt::{Display, Write as _};
 use std::time::Duration;
@@ -14,22 +15,15 @@ use crate::params::{self, ParamIn, ParamStyle};
 use crate::retry::RetryPolicy;
 use crate::spec::OperationSpec;
 
-/// Headers the runtime sets itself (auth, signing, idempotency, correlation, framing): a
-/// caller's extra header may not replace them.
+/// Standard headers the runtime sets itself (auth, framing); with
+/// [`headers::SET_BY_RUNTIME`] (signing, idempotency, correlation) a caller's extra header may
+/// not replace them.
 const RESERVED_HEADERS: &[&str] = &[
     "authorization",
     "content-length",
     "content-type",
     "host",
-    "idempotency-key",
     "user-agent",
-    "x-api-key",
-    "x-client-request-id",
-    "x-content-sha256",
-    "x-nonce",
-    "x-signature",
-    "x-svc-response-format",
-    "x-ts",
 ];
 
 /// Per-call options exposed by the generated fluent builders.
@@ -155,7 +149,9 @@ impl CallOptions {
         }
         for (name, value) in &self.headers {
             let lower = name.to_ascii_lowercase();
-            if RESERVED_HEADERS.contains(&lower.as_str()) {
+            if RESERVED_HEADERS.contains(&lower.as_str())
+                || headers::SET_BY_RUNTIME.contains(&lower.as_str())
+            {
                 return Err(Error::validation(format!(
                     "header `{name}` is set by the SDK itself (auth, signing, idempotency or framing) and cannot be added to a call"
                 )));

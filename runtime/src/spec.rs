@@ -1,89 +1,18 @@
 //! Static operation metadata (`OperationSpec`) emitted by the generator, one per operation.
 
-use std::fmt;
+pub use openapi_conventions::{Idempotency, Method};
 
-/// HTTP method of an operation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Method {
-    /// `GET`
-    Get,
-    /// `POST`
-    Post,
-    /// `PUT`
-    Put,
-    /// `PATCH`
-    Patch,
-    /// `DELETE`
-    Delete,
-    /// `HEAD`
-    Head,
-    /// `OPTIONS`
-    Options,
-    /// `TRACE`
-    Trace,
-}
-
-impl Method {
-    /// The uppercase method name, e.g. `"POST"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Method::Get => "GET",
-            Method::Post => "POST",
-            Method::Put => "PUT",
-            Method::Patch => "PATCH",
-            Method::Delete => "DELETE",
-            Method::Head => "HEAD",
-            Method::Options => "OPTIONS",
-            Method::Trace => "TRACE",
-        }
-    }
-
-    /// Whether the method is safe (reads only): `GET`, `HEAD`, `OPTIONS`, `TRACE`.
-    pub fn is_safe(self) -> bool {
-        matches!(
-            self,
-            Method::Get | Method::Head | Method::Options | Method::Trace
-        )
-    }
-
-    /// The equivalent [`http::Method`].
-    pub fn to_http(self) -> http::Method {
-        match self {
-            Method::Get => http::Method::GET,
-            Method::Post => http::Method::POST,
-            Method::Put => http::Method::PUT,
-            Method::Patch => http::Method::PATCH,
-            Method::Delete => http::Method::DELETE,
-            Method::Head => http::Method::HEAD,
-            Method::Options => http::Method::OPTIONS,
-            Method::Trace => http::Method::TRACE,
-        }
-    }
-}
-
-impl fmt::Display for Method {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Whether and how an operation takes an `Idempotency-Key` header.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Idempotency {
-    /// No key (reads, and writes the reference shows without one).
-    None,
-    /// The reference requires a key.
-    Required,
-    /// The reference makes the key optional (but recommended).
-    Optional,
-    /// The reference does not say (4.0: "requirement not shown"); a key is sent anyway.
-    NotShown,
-}
-
-impl Idempotency {
-    /// Whether the runtime sends an `Idempotency-Key` (generating one when the caller gave none).
-    pub fn sends_key(self) -> bool {
-        !matches!(self, Idempotency::None)
+/// The [`http::Method`] of a [`Method`].
+pub(crate) fn http_method(method: Method) -> http::Method {
+    match method {
+        Method::Get => http::Method::GET,
+        Method::Post => http::Method::POST,
+        Method::Put => http::Method::PUT,
+        Method::Patch => http::Method::PATCH,
+        Method::Delete => http::Method::DELETE,
+        Method::Head => http::Method::HEAD,
+        Method::Options => http::Method::OPTIONS,
+        Method::Trace => http::Method::TRACE,
     }
 }
 
@@ -122,6 +51,6 @@ impl OperationSpec {
 
     /// Whether this operation is a write (not a safe method).
     pub fn is_write(&self) -> bool {
-        !self.method.is_safe()
+        self.method.is_write()
     }
 }

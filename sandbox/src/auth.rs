@@ -1,6 +1,7 @@
 //! Authentication: the two modes (signed canonical string and bearer), credential status,
 //! scopes per the spec's security requirements, and the `allowed_cidrs` IP policy.
 
+use openapi_conventions::headers;
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 
@@ -140,11 +141,11 @@ pub fn signed_headers(
         &canonical_string(method, path_and_query, &ts, &nonce, &sha),
     );
     vec![
-        ("x-api-key".into(), cred.prefix.clone()),
-        ("x-ts".into(), ts),
-        ("x-nonce".into(), nonce),
-        ("x-content-sha256".into(), sha),
-        ("x-signature".into(), sig),
+        (headers::API_KEY.into(), cred.prefix.clone()),
+        (headers::TIMESTAMP.into(), ts),
+        (headers::NONCE.into(), nonce),
+        (headers::CONTENT_SHA256.into(), sha),
+        (headers::SIGNATURE.into(), sig),
     ]
 }
 
@@ -202,7 +203,7 @@ impl AuthStore {
                 return Err(ApiError::unauthorized("Invalid credentials."));
             }
             cred
-        } else if let Some(key) = header(h, "x-api-key") {
+        } else if let Some(key) = header(h, headers::API_KEY) {
             let cred = self.find(key)?;
             if cred.mode != Mode::Signed {
                 return Err(ApiError::unauthorized(
@@ -255,10 +256,10 @@ impl AuthStore {
                 )))
             }
         };
-        let ts = get("x-ts", 1, 20)?;
-        let nonce = get("x-nonce", 8, 200)?;
-        let sha = get("x-content-sha256", 10, 200)?;
-        let sig = get("x-signature", 10, 300)?;
+        let ts = get(headers::TIMESTAMP, 1, 20)?;
+        let nonce = get(headers::NONCE, 8, 200)?;
+        let sha = get(headers::CONTENT_SHA256, 10, 200)?;
+        let sig = get(headers::SIGNATURE, 10, 300)?;
         let ts_num: i64 = ts
             .parse()
             .map_err(|_| ApiError::invalid_signature("x-ts is not a Unix timestamp."))?;

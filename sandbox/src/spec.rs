@@ -1,6 +1,7 @@
 //! The contract: `spec/openapi.yaml` parsed once, and the route table derived from it
 //! (method + path template → operation, with its scopes, parameters, body and extensions).
 
+use openapi_conventions::Method;
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock};
 
@@ -66,7 +67,7 @@ pub struct Operation {
 impl Operation {
     /// True for methods that change state.
     pub fn is_write(&self) -> bool {
-        !matches!(self.method.as_str(), "GET" | "HEAD" | "OPTIONS")
+        Method::parse(&self.method).is_some_and(Method::is_write)
     }
 
     /// All scopes named by any security requirement (for docs and tests).
@@ -93,27 +94,7 @@ pub struct Spec {
 }
 
 /// Escapes one JSON pointer token.
-pub fn pointer_token(s: &str) -> String {
-    s.replace('~', "~0").replace('/', "~1")
-}
-
-fn derived_operation_id(method: &str, path: &str) -> String {
-    let mut out = method.to_ascii_lowercase();
-    for seg in path.split('/').filter(|s| !s.is_empty() && *s != "v1") {
-        let seg = seg.trim_matches(|c| c == '{' || c == '}');
-        for word in seg
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|w| !w.is_empty())
-        {
-            let mut ch = word.chars();
-            if let Some(f) = ch.next() {
-                out.push(f.to_ascii_uppercase());
-                out.extend(ch);
-            }
-        }
-    }
-    out
-}
+pub use openapi_conventions::pointer::escape as pointer_token;
 
 impl Spec {
     /// Parses a YAML (or JSON) OpenAPI document.
@@ -151,7 +132,7 @@ impl Spec {
                         .get("operationId")
                         .and_then(Value::as_str)
                         .map(str::to_owned)
-                        .unwrap_or_else(|| derived_operation_id(&upper, path));
+                        .unwrap_or_else(|| openapi_conventions::operation_id::derive(&upper, path));
                     let security = parse_security(op.get("security").or(global_security.as_ref()));
                     operations.push(Operation {
                         operation_id,

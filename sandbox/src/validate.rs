@@ -2,6 +2,7 @@
 //! whole spec registered so `#/components/...` refs resolve), and path/query/header parameters
 //! coerced from strings to their schema type and validated the same way.
 
+use openapi_conventions::headers;
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 
@@ -131,7 +132,9 @@ impl Validators {
                     .get(p.name.as_str())
                     .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
             };
-            if p.name.eq_ignore_ascii_case("idempotency-key") && p.location == ParamIn::Header {
+            if p.name.eq_ignore_ascii_case(headers::IDEMPOTENCY_KEY)
+                && p.location == ParamIn::Header
+            {
                 self.check_idempotency_key(op, p, raw.as_deref())?;
                 continue;
             }

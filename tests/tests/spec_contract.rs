@@ -346,31 +346,9 @@ fn key(method: &str, path: &str) -> String {
     format!("{method} {path}")
 }
 
-fn pascal(word: &str) -> String {
-    word.split(['-', '_'])
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            let mut c = w.chars();
-            match c.next() {
-                Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
-                None => String::new(),
-            }
-        })
-        .collect()
-}
-
-/// The derivation rule documented in spec/COVERAGE.md.
+/// The derivation rule documented in spec/COVERAGE.md (one home: `openapi-conventions`).
 fn derive_operation_id(method: &str, path: &str) -> String {
-    let mut id = method.to_ascii_lowercase();
-    for seg in path.trim_start_matches('/').split('/').skip(1) {
-        if let Some(param) = seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-            id.push_str("By");
-            id.push_str(&pascal(param));
-        } else {
-            id.push_str(&pascal(seg));
-        }
-    }
-    id
+    openapi_conventions::operation_id::derive(method, path)
 }
 
 fn resolve<'a>(spec: &'a Value, reference: &str) -> Option<&'a Value> {

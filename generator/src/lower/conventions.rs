@@ -56,7 +56,7 @@ impl Lowerer<'_> {
     fn walk_pointer(&self, ty: TypeRef, pointer: &str) -> TypeRef {
         let mut current = ty;
         for segment in pointer.split('/').skip(1) {
-            let segment = segment.replace("~1", "/").replace("~0", "~");
+            let segment = openapi_conventions::pointer::unescape(segment);
             current = match self.resolve_alias(&current) {
                 TypeRef::Named(name) => match self.kind_of(&name) {
                     Some(TypeKind::Struct { fields, .. }) => {

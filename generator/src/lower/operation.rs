@@ -10,18 +10,8 @@ use crate::ir::{
 };
 use crate::naming::{self, Namespace};
 use crate::read::Node;
+use openapi_conventions::headers;
 use std::collections::{BTreeMap, BTreeSet};
-
-const METHODS: [(&str, Method); 8] = [
-    ("get", Method::Get),
-    ("put", Method::Put),
-    ("post", Method::Post),
-    ("delete", Method::Delete),
-    ("options", Method::Options),
-    ("head", Method::Head),
-    ("patch", Method::Patch),
-    ("trace", Method::Trace),
-];
 
 /// Builder members every builder has; a parameter may not be named after them.
 const BUILDER_RESERVED: &[&str] = &[
@@ -38,14 +28,11 @@ const BUILDER_RESERVED: &[&str] = &[
 
 /// Headers the runtime sets itself; they are not parameters of generated methods.
 const RUNTIME_HEADERS: &[&str] = &[
-    "idempotency-key",
-    "x-client-request-id",
+    headers::IDEMPOTENCY_KEY,
+    headers::CLIENT_REQUEST_ID,
     "authorization",
-    "x-api-key",
+    headers::API_KEY,
 ];
-
-/// The header asking for the canonical operation envelope; `CallOptions` sends it.
-const RESPONSE_FORMAT_HEADER: &str = "x-svc-response-format";
 
 /// Tag of operations without one.
 const UNTAGGED: &str = "general";
@@ -79,7 +66,8 @@ impl<'a> Lowerer<'a> {
             entries.sort_by(|a, b| a.0.cmp(b.0));
             for (path, item) in entries {
                 let item = item.resolve(self.root)?;
-                for (key, method) in METHODS {
+                for method in Method::ALL {
+                    let key = method.key();
                     if let Some(op) = item.get(key) {
                         found.push((path.to_owned(), method, item.clone(), op));
                     }
@@ -107,7 +95,7 @@ impl<'a> Lowerer<'a> {
         for (path, method, item, op) in found {
             let id = match op.str("operationId") {
                 Some(id) => id.to_owned(),
-                None => format!("{}{}", method.key(), path),
+                None => openapi_conventions::operation_id::derive(method.key(), &path),
             };
             if !seen_ids.insert(id.clone()) {
                 return Err(op.error(format!("duplicate operationId `{id}`")));
@@ -255,7 +243,7 @@ impl<'a> Lowerer<'a> {
             // operations with the envelope.
             let runtime_header = location == ParamLocation::Header
                 && (RUNTIME_HEADERS.contains(&lower.as_str())
-                    || (envelope && lower == RESPONSE_FORMAT_HEADER));
+                    || (envelope && lower == headers::RESPONSE_FORMAT));
             let schema = p.get("schema").or_else(|| {
                 p.get("content")
                     .and_then(|c| c.entries().into_iter().next())
@@ -534,7 +522,7 @@ fn builder_members(op: &Node<'_>, params: &[Node<'_>]) -> Vec<&'static str> {
     let idempotency_header = params.iter().any(|p| {
         p.str("in") == Some("header")
             && p.str("name")
-                .is_some_and(|n| n.eq_ignore_ascii_case("idempotency-key"))
+                .is_some_and(|n| n.eq_ignore_ascii_case(headers::IDEMPOTENCY_KEY))
     });
     if op.get("x-idempotency-key").is_some() || idempotency_header {
         out.push("idempotency_key");
@@ -633,7 +621,7 @@ fn idempotency(
     }
     let header = params
         .iter()
-        .find(|p| p.sent_by_runtime && p.param.name.eq_ignore_ascii_case("idempotency-key"));
+        .find(|p| p.sent_by_runtime && p.param.name.eq_ignore_ascii_case(headers::IDEMPOTENCY_KEY));
     Ok(match header {
         Some(p) if p.param.required => Idempotency::Required,
         Some(_) => Idempotency::Optional,

@@ -12,10 +12,7 @@ pub struct Node<'a> {
     pub pointer: String,
 }
 
-/// Escapes one JSON pointer segment (`~` → `~0`, `/` → `~1`).
-pub fn escape_pointer(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
-}
+pub use openapi_conventions::pointer::escape as escape_pointer;
 
 impl<'a> Node<'a> {
     /// The document root.

@@ -1,5 +1,6 @@
 //! The steps before a handler runs: nothing has been committed yet, so each may answer early.
 
+use openapi_conventions::headers;
 use std::collections::HashMap;
 
 use axum::body::Body;
@@ -80,7 +81,7 @@ pub(super) fn inject_fault(
         method: &req.method,
         path: &req.path,
         idempotency_key: req
-            .header("idempotency-key")
+            .header(headers::IDEMPOTENCY_KEY)
             .or(query_key.map(|(_, v)| v.as_str())),
     });
     record.fault = fault.clone();
@@ -148,7 +149,7 @@ pub(super) fn enforce_rate_limit(verdict: &Verdict) -> Result<(), Stop> {
 
 /// Rejects a malformed `x-client-request-id`.
 pub(super) fn check_client_request_id(req: &Incoming) -> Result<(), Stop> {
-    match req.headers.get("x-client-request-id") {
+    match req.headers.get(headers::CLIENT_REQUEST_ID) {
         Some(v) if !v.to_str().is_ok_and(valid_client_request_id) => Err(ApiError::invalid_field(
             "header.x-client-request-id",
             "1 to 120 characters: a letter or digit, then letters, digits, dot, underscore, colon, hyphen",
@@ -171,8 +172,9 @@ pub(super) fn validate(
         .check_request(&op, &path, &req.query, &req.headers, &req.body)?;
     Ok(Ctx {
         spec: shared.spec.clone(),
-        operation_format: req.header("x-svc-response-format") == Some("operation"),
-        idem_key: req.header("idempotency-key").map(str::to_owned),
+        operation_format: req.header(headers::RESPONSE_FORMAT)
+            == Some(headers::RESPONSE_FORMAT_OPERATION),
+        idem_key: req.header(headers::IDEMPOTENCY_KEY).map(str::to_owned),
         op,
         path,
         query: req.query.clone(),

@@ -1,6 +1,7 @@
 //! One request's bookkeeping around the steps: its id, its journal record, and the rate-limit
 //! verdict its answer carries.
 
+use openapi_conventions::headers;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -34,8 +35,8 @@ impl Exchange {
             status: 0,
             retry_after: None,
             credential_id: None,
-            idempotency_key: header(req.headers(), "idempotency-key"),
-            client_request_id: header(req.headers(), "x-client-request-id"),
+            idempotency_key: header(req.headers(), headers::IDEMPOTENCY_KEY),
+            client_request_id: header(req.headers(), headers::CLIENT_REQUEST_ID),
             fault: None,
             replayed: false,
         };
@@ -71,7 +72,7 @@ impl Exchange {
         self.record.responded_at = Some(Instant::now());
         let headers = response.headers_mut();
         if let Ok(v) = HeaderValue::from_str(&self.request_id) {
-            headers.insert("x-request-id", v);
+            headers.insert(headers::REQUEST_ID, v);
         }
         for (name, value) in self.verdict.iter().flat_map(Verdict::headers) {
             if let Ok(value) = HeaderValue::from_str(&value) {
