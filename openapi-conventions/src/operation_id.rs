@@ -63,8 +63,11 @@ mod tests {
             "getMachinesByMachineIdBootOptions"
         );
         assert_eq!(derive("get", "/pets/{pet_id}"), "getPetsByPetId");
-        assert_eq!(derive("get", "/vendors"), "getVendors", "only `v` + digits is a version");
+        assert_eq!(
+            derive("get", "/vendors"),
+            "getVendors",
+            "only `v` + digits is a version"
+        );
         assert_eq!(derive("get", "/"), "get");
     }
-
 }
