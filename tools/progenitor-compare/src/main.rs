@@ -57,6 +57,8 @@ fn manifest(name: &str, generator: &Generator) -> String {
         ),
         (types.uses_regress(), "regress = \"0.10\""),
         (generator.uses_futures(), "futures = \"0.3\""),
+        (generator.uses_websockets(), "base64 = \"0.22\""),
+        (generator.uses_websockets(), "rand = \"0.8\""),
     ];
     deps.extend(
         optional
