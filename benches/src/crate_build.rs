@@ -2,9 +2,9 @@
 //!
 //! "Clean" means the generated crate alone: its dependencies are prebuilt in the target
 //! directory given (shared by the crates of one generator), `cargo clean -p CRATE` runs before
-//! each timed command, and the timed command's JSON messages must show that it compiled no unit
-//! but the crate's own library (otherwise the measurement is repeated once, now with the
-//! dependencies built, and fails if that is still not so).
+//! each timed command, and the timed command's JSON messages must show that it compiled the
+//! crate's own library and nothing else (otherwise the measurement is repeated once, now with
+//! the dependencies built, and fails if that is still not so).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -35,17 +35,24 @@ impl CrateBuild {
 
     /// `cargo clean -p CRATE`, then `cargo ARGS` timed; wall seconds of the latter.
     pub fn clean_secs(&self, args: &[&str]) -> f64 {
+        let own = self.name.replace('-', "_");
         for _ in 0..2 {
             self.cargo(&["clean", "-p", &self.name]);
             let start = Instant::now();
             let out = self.cargo(&[args, &["--message-format=json"]].concat());
             let secs = start.elapsed().as_secs_f64();
-            let others = self.other_units(&out);
-            if others.is_empty() {
+            let compiled = compiled_units(&out);
+            assert!(
+                compiled.contains(&own),
+                "`cargo {}` did not compile {} after `cargo clean -p`",
+                args.join(" "),
+                self.name
+            );
+            if compiled.iter().all(|unit| *unit == own) {
                 return secs;
             }
             eprintln!(
-                "note: `cargo {}` in {} also compiled {others:?}; measuring again",
+                "note: `cargo {}` in {} also compiled {compiled:?}; measuring again",
                 args.join(" "),
                 self.dir.display()
             );
@@ -55,18 +62,6 @@ impl CrateBuild {
             args.join(" "),
             self.name
         );
-    }
-
-    /// Units compiled (not fresh) by a `--message-format=json` run, other than this crate.
-    fn other_units(&self, out: &Output) -> Vec<String> {
-        let own = self.name.replace('-', "_");
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-            .filter(|m| m["reason"] == "compiler-artifact" && m["fresh"] == false)
-            .filter_map(|m| m["target"]["name"].as_str().map(str::to_owned))
-            .filter(|unit| *unit != own)
-            .collect()
     }
 
     fn cargo(&self, args: &[&str]) -> Output {
@@ -85,4 +80,14 @@ impl CrateBuild {
         );
         out
     }
+}
+
+/// Units compiled (not fresh) by a `--message-format=json` run.
+fn compiled_units(out: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["fresh"] == false)
+        .filter_map(|m| m["target"]["name"].as_str().map(str::to_owned))
+        .collect()
 }
