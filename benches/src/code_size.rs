@@ -42,3 +42,14 @@ pub fn rust_lines(dir: &Path) -> (usize, usize) {
     }
     (lines, files)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_the_operations_of_the_compared_document() {
+        let nexus = crate::repo_root().join("tests/realspecs/nexus.json");
+        assert_eq!(operations(&nexus), 193);
+    }
+}

@@ -10,3 +10,15 @@ pub fn median(values: &mut [f64]) -> f64 {
         _ => (values[n / 2 - 1] + values[n / 2]) / 2.0,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::median;
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert!(median(&mut []).is_nan());
+    }
+}
