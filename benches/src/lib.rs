@@ -1,11 +1,28 @@
-//! Shared pieces of the benchmarks of issue #6 (see `BENCHMARKS.md`): a minimal loopback server
-//! that runs on the caller's tokio runtime, request and response fixtures shared by the SDK path
-//! and the hand-written baseline, and a counting global allocator for peak-memory figures.
+//! Shared pieces of the benchmarks of issues #6 and #13 (see `BENCHMARKS.md`): a minimal
+//! loopback server that runs on the caller's tokio runtime, request and response fixtures shared
+//! by the SDK path and the hand-written baseline, a counting global allocator for peak-memory
+//! figures, and the side-by-side comparison with progenitor (`compare`).
 //!
 //! Nothing here asserts on timings; the benches print figures and ratios.
 
 pub mod alloc;
+pub mod code_size;
+pub mod compare;
+pub mod crate_build;
 pub mod fixtures;
+pub mod generators;
 pub mod requests;
 pub mod server;
+pub mod stats;
 pub mod synth;
+pub mod timed;
+
+use std::path::{Path, PathBuf};
+
+/// The repository root (the parent of this package's directory).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("repository root")
+        .to_path_buf()
+}

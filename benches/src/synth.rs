@@ -6,6 +6,7 @@
 //! Made at run time by `bench-report`; never checked in.
 
 use serde_json::{Map, Value, json};
+use std::path::{Path, PathBuf};
 
 /// Operations per synthetic resource (list, create, get, update, delete).
 pub const OPS_PER_RESOURCE: usize = 5;
@@ -248,6 +249,16 @@ pub fn document(operations: usize) -> Value {
             "schemas": schemas
         }
     })
+}
+
+/// Writes [`document`]`(operations)` as `synthetic-OPERATIONS.json` into `dir` (created if
+/// missing) and returns its path.
+pub fn write_document(operations: usize, dir: &Path) -> PathBuf {
+    std::fs::create_dir_all(dir).expect("create the synthetic documents' directory");
+    let path = dir.join(format!("synthetic-{operations}.json"));
+    let json = serde_json::to_vec_pretty(&document(operations)).expect("json");
+    std::fs::write(&path, json).expect("write synthetic spec");
+    path
 }
 
 #[cfg(test)]

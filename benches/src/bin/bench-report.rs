@@ -6,7 +6,10 @@
 //!   gen       generator time and peak memory (child process per run) on the real and
 //!             synthetic documents; time per operation
 //!   compile   cargo check / debug build time of cloud-sdk alone, all areas vs one; lines/op
-//! (no section: all three)
+//!   compare   ours vs progenitor 0.15.1 on tests/realspecs/nexus.json (generation time and
+//!             memory, lines, clean check and build), one area vs all, growth on synthetic
+//!             documents (issue #13; builds progenitor, ~15 min; see `sdk_benches::compare`)
+//! (no section: runtime, gen and compile)
 //! ```
 //!
 //! Internal: `bench-report gen-child SPEC [--count]` generates once in-process and prints
@@ -19,29 +22,14 @@ use std::time::{Duration, Instant};
 
 use cpu_time::ThreadTime;
 use sdk_benches::alloc::{self, Counting, human};
+use sdk_benches::repo_root as root;
 use sdk_benches::requests::{NoNetwork, Paths, check_identical_requests};
 use sdk_benches::server::{ItemsConfig, start};
+use sdk_benches::stats::median;
 use sdk_generator::emit::{Layout, Options};
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
-}
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let n = values.len();
-    if n % 2 == 1 {
-        values[n / 2]
-    } else {
-        (values[n / 2 - 1] + values[n / 2]) / 2.0
-    }
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -63,6 +51,7 @@ fn main() {
     }
     let all = args.is_empty();
     let wants = |s: &str| all || args.iter().any(|a| a == s);
+    let asked = |s: &str| args.iter().any(|a| a == s);
     machine();
     if wants("runtime") {
         runtime_section();
@@ -72,6 +61,9 @@ fn main() {
     }
     if wants("compile") {
         compile_section();
+    }
+    if asked("compare") {
+        sdk_benches::compare::section(&sdk_benches::compare::Settings::from_env());
     }
 }
 
@@ -322,7 +314,6 @@ fn gen_section() {
          peak heap from a counting allocator in one extra run (counting is off in the timed runs), peak RSS (`VmHWM`) of the timed runs.\n"
     );
     let dir = root().join("target").join("bench-specs");
-    std::fs::create_dir_all(&dir).expect("target/bench-specs");
     let mut specs: Vec<(String, PathBuf, u64)> = vec![
         (
             "spec/openapi.yaml".into(),
@@ -336,12 +327,7 @@ fn gen_section() {
         ),
     ];
     for n in [100usize, 1_000, 5_000] {
-        let path = dir.join(format!("synthetic-{n}.json"));
-        std::fs::write(
-            &path,
-            serde_json::to_vec_pretty(&sdk_benches::synth::document(n)).expect("json"),
-        )
-        .expect("write synthetic spec");
+        let path = sdk_benches::synth::write_document(n, &dir);
         specs.push((format!("synthetic {n} ops"), path, 0));
     }
     for s in &mut specs {
@@ -495,22 +481,7 @@ fn compile_section() {
                 .count()
         })
         .unwrap_or(0);
-    let mut lines = 0usize;
-    let mut files = 0usize;
-    let mut stack = vec![root().join("generated/src")];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                files += 1;
-                lines += std::fs::read_to_string(&path)
-                    .map(|s| s.lines().count())
-                    .unwrap_or(0);
-            }
-        }
-    }
+    let (lines, files) = sdk_benches::code_size::rust_lines(&root().join("generated/src"));
     println!(
         "\n`generated/src`: {files} files, {lines} lines for {ops} operations in spec/openapi.yaml = {:.0} lines / operation\n",
         lines as f64 / ops.max(1) as f64
