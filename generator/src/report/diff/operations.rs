@@ -192,20 +192,12 @@ fn params(
                 format!("{} added (optional: a builder setter)", subject(n)),
             ),
             (Some(o), Some(n)) => {
-                let mut parts = Vec::new();
-                if o.required != n.required {
-                    parts.push((
-                        Class::Breaking,
-                        if n.required {
-                            format!("optional → required (now an argument of `{rust_fn}`)")
-                        } else {
-                            "required → optional (now a builder setter)".to_owned()
-                        },
-                    ));
-                }
-                if o.ty != n.ty {
-                    parts.push((Class::Breaking, format!("type `{}` → `{}`", o.ty, n.ty)));
-                }
+                let mut parts = argument_changes(
+                    (o.required, n.required),
+                    (&o.ty, &n.ty),
+                    rust_fn,
+                    "a builder setter",
+                );
                 if o.location != n.location {
                     parts.push((
                         Class::DocsOnly,
@@ -228,6 +220,31 @@ fn params(
     }
 }
 
+/// The breaking changes of an argument: it moved between the client method's arguments and a
+/// setter (`setter` names which), or its type changed.
+fn argument_changes(
+    (was_required, required): (bool, bool),
+    (old_ty, new_ty): (&str, &str),
+    rust_fn: &str,
+    setter: &str,
+) -> Vec<(Class, String)> {
+    let mut parts = Vec::new();
+    if was_required != required {
+        parts.push((
+            Class::Breaking,
+            if required {
+                format!("optional → required (now an argument of `{rust_fn}`)")
+            } else {
+                format!("required → optional (now {setter})")
+            },
+        ));
+    }
+    if old_ty != new_ty {
+        parts.push((Class::Breaking, format!("type `{old_ty}` → `{new_ty}`")));
+    }
+    parts
+}
+
 fn body(
     old: Option<&BodyDescription>,
     new: Option<&BodyDescription>,
@@ -246,19 +263,12 @@ fn body(
             format!("`{}` added (optional: the `body` setter)", n.ty),
         )),
         (Some(o), Some(n)) => {
-            if o.required != n.required {
-                parts.push((
-                    Class::Breaking,
-                    if n.required {
-                        format!("optional → required (now an argument of `{rust_fn}`)")
-                    } else {
-                        "required → optional (now the `body` setter)".to_owned()
-                    },
-                ));
-            }
-            if o.ty != n.ty {
-                parts.push((Class::Breaking, format!("type `{}` → `{}`", o.ty, n.ty)));
-            }
+            parts.extend(argument_changes(
+                (o.required, n.required),
+                (&o.ty, &n.ty),
+                rust_fn,
+                "the `body` setter",
+            ));
             if o.media_type != n.media_type {
                 parts.push((
                     Class::DocsOnly,
