@@ -2,7 +2,7 @@
 //!
 //! The generator, the runtime and the sandbox (which otherwise shares no code with the SDK it
 //! tests) all use these: [`Method`] and which methods write, [`Idempotency`], JSON-pointer
-//! escaping ([`pointer`]), the operationId derivation rule ([`operation_id`]) and the header
+//! escaping ([`pointer`](mod@pointer)), the operationId derivation rule ([`operation_id`]) and the header
 //! names of the transport conventions ([`headers`]).
 
 pub mod headers;

@@ -204,7 +204,7 @@ impl Request {
     }
 
     /// Adds parameter `name` of any shape (objects, lists, nested values) serialized by its
-    /// OpenAPI `style` and `explode` (see [`params`](crate::params)); `null` adds nothing.
+    /// OpenAPI `style` and `explode` (see [`params`]); `null` adds nothing.
     pub fn param<T: serde::Serialize + ?Sized>(
         &mut self,
         location: ParamIn,
