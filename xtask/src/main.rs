@@ -1,4 +1,4 @@
-//! `cargo xtask`: project automation. `cargo xtask gen` regenerates `generated/` from the spec
+//! `cargo xtask`: project automation. `cargo xtask gen` regenerates `cloud-sdk/` from the spec
 //! and prints the change report (`sdk_generator::report`).
 
 use sdk_generator::emit::{Layout, Options};
@@ -11,10 +11,10 @@ use std::time::Instant;
 const USAGE: &str = "\
 usage: cargo xtask gen [--check] [--spec PATH] [--out DIR --crate-name NAME] [--dump-ir FILE]
 
-  (no options)        regenerate generated/ from spec/openapi.yaml, print the change report
-                      against generated/api.json, version the crate and add the report to
-                      generated/CHANGELOG.md
-  --check             write nothing; exit 1 and name the stale files if generated/ differs
+  (no options)        regenerate cloud-sdk/ from spec/openapi.yaml, print the change report
+                      against cloud-sdk/api.json, version the crate and add the report to
+                      cloud-sdk/CHANGELOG.md
+  --check             write nothing; exit 1 and name the stale files if cloud-sdk/ differs
                       (code, api.json, CHANGELOG.md or the Cargo.toml version)
   --spec PATH         read this OpenAPI 3.0/3.1 document (JSON or YAML)
   --out DIR           write a standalone crate to DIR (own [workspace], runtime by path)
@@ -127,7 +127,7 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
                 crate_name,
                 spec_label,
                 layout: Layout::Standalone {
-                    runtime_path: root.join("runtime"),
+                    runtime_path: root.join("sdk-runtime"),
                 },
                 crate_version: None,
                 manifest: Default::default(),
@@ -135,7 +135,7 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
             (dir.clone(), options)
         }
         None => (
-            root.join("generated"),
+            root.join("cloud-sdk"),
             Options {
                 spec_label,
                 ..Options::workspace()

@@ -1,0 +1,489 @@
+//! Whole-process benchmark runner of issue #6: prints Markdown tables with ratios.
+//!
+//! ```text
+//! cargo run -p sdk-benches --release --bin bench-report -- [SECTION...]
+//!   runtime   SDK vs hand-written reqwest, interleaved rounds, one current_thread runtime
+//!   gen       generator time and peak memory (child process per run) on the real and
+//!             synthetic documents; time per operation
+//!   compile   cargo check / debug build time of cloud-sdk alone, all areas vs one; lines/op
+//!   compare   ours vs progenitor 0.15.1 on sdk-tests/realspecs/nexus.json (generation time and
+//!             memory, lines, clean check and build), one area vs all, growth on synthetic
+//!             documents (issue #13; builds progenitor, ~15 min; see `sdk_benches::compare`)
+//! (no section: runtime, gen and compile)
+//! ```
+//!
+//! Internal: `bench-report gen-child SPEC [--count]` generates once in-process and prints
+//! `cpu_nanos operations files lines peak_heap_bytes peak_rss_bytes read_ns lower_ns emit_ns
+//! wall_ns` (peak heap only with `--count`, which also slows allocation a little).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use cpu_time::ThreadTime;
+use sdk_benches::alloc::{self, Counting, human};
+use sdk_benches::repo_root as root;
+use sdk_benches::requests::{NoNetwork, Paths, check_identical_requests};
+use sdk_benches::server::{ItemsConfig, start};
+use sdk_benches::stats::median;
+use sdk_generator::emit::{Layout, Options};
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("gen-child") {
+        let count = args.iter().any(|a| a == "--count");
+        if !count {
+            alloc::disable_counting();
+        }
+        gen_child(Path::new(args.get(1).expect("gen-child SPEC")));
+        return;
+    }
+    if args.first().map(String::as_str) == Some("loop") {
+        // Internal, for profilers: `bench-report loop sdk-get|raw-get|sdk-post|raw-post SECONDS`.
+        profile_loop(
+            args.get(1).map_or("sdk-get", String::as_str),
+            args.get(2).and_then(|s| s.parse().ok()).unwrap_or(5),
+        );
+        return;
+    }
+    let all = args.is_empty();
+    let wants = |s: &str| all || args.iter().any(|a| a == s);
+    let asked = |s: &str| args.iter().any(|a| a == s);
+    machine();
+    if wants("runtime") {
+        runtime_section();
+    }
+    if wants("gen") {
+        gen_section();
+    }
+    if wants("compile") {
+        compile_section();
+    }
+    if asked("compare") {
+        sdk_benches::compare::section(&sdk_benches::compare::Settings::from_env());
+    }
+}
+
+fn sh(cmd: &str) -> String {
+    Command::new("sh")
+        .args(["-c", cmd])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_default()
+}
+
+fn machine() {
+    println!("## Machine\n");
+    println!("- date: {}", sh("date -u '+%Y-%m-%d %H:%M UTC'"));
+    println!("- nproc: {}", sh("nproc"));
+    println!(
+        "- CPU: {}",
+        sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'")
+    );
+    println!(
+        "- memory: {}",
+        sh("free -h | awk '/^Mem:/ {print $2\" total, \"$7\" available\"}'")
+    );
+    println!("- rustc: {}", sh("rustc --version"));
+    println!("- load at start: {}\n", sh("cut -d' ' -f1-3 /proc/loadavg"));
+}
+
+// ---------------------------------------------------------------- runtime
+
+/// Times `n` sequential calls of `f` and returns microseconds per call.
+async fn per_call<F, Fut>(n: u32, mut f: F) -> f64
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future,
+{
+    let start = Instant::now();
+    for _ in 0..n {
+        std::hint::black_box(f().await);
+    }
+    start.elapsed().as_secs_f64() * 1e6 / f64::from(n)
+}
+
+fn runtime_section() {
+    const ROUNDS: usize = 41;
+    const CALLS: u32 = 250;
+    println!("## Runtime: SDK vs hand-written reqwest (same bytes, same loopback server)\n");
+    println!(
+        "Client and server share one `current_thread` tokio runtime. {ROUNDS} interleaved rounds of \
+         {CALLS} sequential calls per path (order reversed every other round). Times: fastest \
+         round / median round, µs per call. Headline ratio: median of the per-round SDK/raw \
+         ratios; beside it the ratio of the fastest rounds.\n"
+    );
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    rt.block_on(async {
+        check_identical_requests().await;
+        let base = start(ItemsConfig::default(), None).await;
+        let p = Paths::new(&base);
+        // Warm-up: connections, lazy statics, allocator.
+        for _ in 0..500 {
+            p.raw_get().await;
+            p.sdk_get(&p.sdk_bearer).await;
+            p.raw_post().await;
+            p.sdk_post(&p.sdk_signed).await;
+        }
+        println!(
+            "| request | raw reqwest µs | SDK µs | **SDK/raw** | SDK/raw, fastest rounds | SDK without timeouts µs | its ratio |"
+        );
+        println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+        for kind in ["small GET (bearer)", "signed POST"] {
+            let (mut raw, mut sdk, mut sdk_nt, mut ratio, mut ratio_nt) =
+                (vec![], vec![], vec![], vec![], vec![]);
+            for round in 0..ROUNDS {
+                let get = kind.starts_with("small");
+                let mut times = [0.0f64; 3];
+                let order: [usize; 3] = if round % 2 == 0 { [0, 1, 2] } else { [2, 1, 0] };
+                for which in order {
+                    times[which] = match (get, which) {
+                        (true, 0) => per_call(CALLS, || p.raw_get()).await,
+                        (true, 1) => per_call(CALLS, || p.sdk_get(&p.sdk_bearer)).await,
+                        (true, _) => per_call(CALLS, || p.sdk_get(&p.sdk_bearer_no_timeouts)).await,
+                        (false, 0) => per_call(CALLS, || p.raw_post()).await,
+                        (false, 1) => per_call(CALLS, || p.sdk_post(&p.sdk_signed)).await,
+                        (false, _) => {
+                            per_call(CALLS, || p.sdk_post(&p.sdk_signed_no_timeouts)).await
+                        }
+                    };
+                }
+                raw.push(times[0]);
+                sdk.push(times[1]);
+                sdk_nt.push(times[2]);
+                ratio.push(times[1] / times[0]);
+                ratio_nt.push(times[2] / times[0]);
+            }
+            let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+            let (raw_min, sdk_min, nt_min) = (min(&raw), min(&sdk), min(&sdk_nt));
+            println!(
+                "| {kind} | {raw_min:.1} / {:.1} | {sdk_min:.1} / {:.1} | **{:.3}** | {:.3} | {nt_min:.1} / {:.1} | {:.3} |",
+                median(&mut raw),
+                median(&mut sdk),
+                median(&mut ratio),
+                sdk_min / raw_min,
+                median(&mut sdk_nt),
+                median(&mut ratio_nt)
+            );
+        }
+        // The same comparison without the network: the SDK over a transport that answers at
+        // once, the hand-written request built (not sent) plus the same parse.
+        let nn = NoNetwork::new();
+        println!(
+            "\nWithout the network (SDK over a canned in-memory transport; hand-written: build the \
+             reqwest request without sending it, parse the same bytes), same rounds:\n"
+        );
+        println!("| request | hand-written µs | SDK µs | SDK − hand-written µs |");
+        println!("| --- | ---: | ---: | ---: |");
+        for get in [true, false] {
+            let (mut raw, mut sdk) = (vec![], vec![]);
+            for _ in 0..ROUNDS {
+                if get {
+                    raw.push(per_call(CALLS * 4, || async { nn.raw_get() }).await);
+                    sdk.push(per_call(CALLS * 4, || nn.paths.sdk_get(&nn.sdk_bearer)).await);
+                } else {
+                    raw.push(per_call(CALLS * 4, || async { nn.raw_post() }).await);
+                    sdk.push(per_call(CALLS * 4, || nn.paths.sdk_post(&nn.sdk_signed)).await);
+                }
+            }
+            let (r, k) = (median(&mut raw), median(&mut sdk));
+            let label = if get { "small GET (bearer)" } else { "signed POST" };
+            println!("| {label} | {r:.2} | {k:.2} | {:.2} |", k - r);
+        }
+    });
+    println!();
+}
+
+fn profile_loop(which: &str, seconds: u64) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    rt.block_on(async {
+        let base = start(ItemsConfig::default(), None).await;
+        let p = Paths::new(&base);
+        let end = Instant::now() + Duration::from_secs(seconds);
+        let mut n = 0u64;
+        while Instant::now() < end {
+            for _ in 0..100 {
+                match which {
+                    "raw-get" => drop(p.raw_get().await),
+                    "sdk-post" => drop(p.sdk_post(&p.sdk_signed).await),
+                    "raw-post" => drop(p.raw_post().await),
+                    _ => drop(p.sdk_get(&p.sdk_bearer).await),
+                }
+            }
+            n += 100;
+        }
+        println!("{which}: {:.1} µs/call", seconds as f64 * 1e6 / n as f64);
+    });
+}
+
+// ---------------------------------------------------------------- generator
+
+fn gen_child(spec: &Path) {
+    let options = Options {
+        crate_name: "bench-sdk".into(),
+        spec_label: spec.display().to_string(),
+        layout: Layout::Standalone {
+            runtime_path: root().join("sdk-runtime"),
+        },
+        crate_version: None,
+        manifest: Default::default(),
+    };
+    // The three stages of `sdk_generator::generate`, timed one by one.
+    // CPU time of this (single) thread, so that other processes' load on the shared machine
+    // does not show up as generator time; wall time is reported too.
+    let base = alloc::reset_peak();
+    let (w0, t0) = (Instant::now(), ThreadTime::now());
+    let doc = sdk_generator::read::load(spec).expect("read");
+    let c1 = t0.elapsed().as_nanos();
+    let api = sdk_generator::lower::lower(&doc).expect("lower");
+    let c2 = t0.elapsed().as_nanos();
+    let files = sdk_generator::emit::emit(&api, &options).expect("emit");
+    let (w3, c3) = (Instant::now(), t0.elapsed().as_nanos());
+    let peak_heap = alloc::peak() - base;
+    let lines: usize = files.iter().map(|f| f.contents.lines().count()).sum();
+    println!(
+        "{} {} {} {lines} {peak_heap} {} {} {} {} {}",
+        c3,
+        api.operations.len(),
+        files.len(),
+        alloc::peak_rss().unwrap_or(0),
+        c1,
+        c2 - c1,
+        c3 - c2,
+        (w3 - w0).as_nanos()
+    );
+}
+
+struct GenRun {
+    secs: f64,
+    ops: usize,
+    files: usize,
+    lines: usize,
+    peak_heap: u64,
+    peak_rss: u64,
+    /// CPU seconds in read, lower, emit.
+    stages: [f64; 3],
+    /// Wall-clock seconds of the three stages.
+    wall: f64,
+}
+
+fn run_child(spec: &Path, count: bool) -> GenRun {
+    let out = Command::new(std::env::current_exe().expect("current exe"))
+        .arg("gen-child")
+        .arg(spec)
+        .args(count.then_some("--count"))
+        .output()
+        .expect("spawn gen-child");
+    assert!(
+        out.status.success(),
+        "generation of {} failed:\n{}",
+        spec.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let f: Vec<u128> = text
+        .split_whitespace()
+        .map(|v| v.parse().expect("number"))
+        .collect();
+    GenRun {
+        secs: f[0] as f64 / 1e9,
+        ops: f[1] as usize,
+        files: f[2] as usize,
+        lines: f[3] as usize,
+        peak_heap: f[4] as u64,
+        peak_rss: f[5] as u64,
+        stages: [f[6] as f64 / 1e9, f[7] as f64 / 1e9, f[8] as f64 / 1e9],
+        wall: f[9] as f64 / 1e9,
+    }
+}
+
+fn gen_section() {
+    const RUNS: usize = 3;
+    println!("## Generator (release, in a child process per run; median of {RUNS} runs)\n");
+    println!(
+        "Time is the CPU time (`CLOCK_THREAD_CPUTIME_ID`) of the three stages of `sdk_generator::generate` (read, lower, emit with prettyplease; no disk writes), wall time beside it; \
+         peak heap from a counting allocator in one extra run (counting is off in the timed runs), peak RSS (`VmHWM`) of the timed runs.\n"
+    );
+    let dir = root().join("target").join("bench-specs");
+    let mut specs: Vec<(String, PathBuf, u64)> = vec![
+        (
+            "spec/openapi.yaml".into(),
+            root().join("spec/openapi.yaml"),
+            0,
+        ),
+        (
+            "sdk-tests/realspecs/vultr.json".into(),
+            root().join("sdk-tests/realspecs/vultr.json"),
+            0,
+        ),
+    ];
+    for n in [100usize, 1_000, 5_000] {
+        let path = sdk_benches::synth::write_document(n, &dir);
+        specs.push((format!("synthetic {n} ops"), path, 0));
+    }
+    for s in &mut specs {
+        s.2 = std::fs::metadata(&s.1).map(|m| m.len()).unwrap_or(0);
+    }
+    println!(
+        "| document | size | operations | CPU time | wall time | µs / op | peak heap | peak RSS | files | lines | lines / op |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let mut synthetic = Vec::new();
+    for (label, path, size) in &specs {
+        if !path.exists() {
+            println!("| {label} | missing | | | | | | | | | |");
+            continue;
+        }
+        let counted = run_child(path, true);
+        let mut runs: Vec<GenRun> = (0..RUNS).map(|_| run_child(path, false)).collect();
+        runs.sort_by(|a, b| a.secs.total_cmp(&b.secs));
+        let r = &runs[RUNS / 2];
+        let peak_heap = counted.peak_heap;
+        let peak_rss = runs.iter().map(|r| r.peak_rss).max().unwrap_or(0);
+        let per_op = r.secs * 1e6 / r.ops.max(1) as f64;
+        println!(
+            "| {label} | {} | {} | {:.1} ms | {:.1} ms | {per_op:.0} | {} | {} | {} | {} | {:.0} |",
+            human(*size),
+            r.ops,
+            r.secs * 1e3,
+            r.wall * 1e3,
+            human(peak_heap),
+            human(peak_rss),
+            r.files,
+            r.lines,
+            r.lines as f64 / r.ops.max(1) as f64
+        );
+        if label.starts_with("synthetic") {
+            synthetic.push((r.ops, per_op, peak_heap, r.stages));
+        }
+    }
+    if let Some(&(ops0, us0, heap0, st0)) = synthetic.first() {
+        println!(
+            "\nScaling against the {ops0}-operation document (1.00 = linear), per stage µs / op:\n"
+        );
+        println!(
+            "| operations | µs / op relative | peak heap / op relative | read µs/op | lower µs/op | emit µs/op |"
+        );
+        println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
+        for (ops, us, heap, st) in &synthetic {
+            let per = |s: f64| s * 1e6 / *ops as f64;
+            println!(
+                "| {ops} | {:.2} | {:.2} | {:.0} ({:.2}) | {:.0} ({:.2}) | {:.0} ({:.2}) |",
+                us / us0,
+                (*heap as f64 / *ops as f64) / (heap0 as f64 / ops0 as f64),
+                per(st[0]),
+                per(st[0]) / (st0[0] * 1e6 / ops0 as f64),
+                per(st[1]),
+                per(st[1]) / (st0[1] * 1e6 / ops0 as f64),
+                per(st[2]),
+                per(st[2]) / (st0[2] * 1e6 / ops0 as f64),
+            );
+        }
+    }
+    println!();
+}
+
+// ---------------------------------------------------------------- compile
+
+fn cargo(target_dir: &Path, args: &[&str]) -> Duration {
+    let start = Instant::now();
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(root())
+        .env("CARGO_TARGET_DIR", target_dir)
+        .args(args)
+        .args(["--quiet"])
+        .status()
+        .expect("spawn cargo");
+    assert!(status.success(), "cargo {args:?} failed");
+    start.elapsed()
+}
+
+fn compile_section() {
+    const RUNS: usize = 3;
+    // A target dir of its own: `cargo clean -p cloud-sdk` does not disturb other builds and
+    // their builds do not hold the lock while we time.
+    let target = root().join("target").join("bench-compile");
+    println!(
+        "## Generated crate `cloud-sdk`: compile time (dependencies prebuilt; median of {RUNS})\n"
+    );
+    println!(
+        "Each run: `cargo clean -p cloud-sdk` then the timed command, `CARGO_TARGET_DIR=target/bench-compile`.\n"
+    );
+    let area = std::env::var("BENCH_AREA").unwrap_or_else(|_| "dns".into());
+    let configs: Vec<(String, Vec<String>)> = vec![
+        (
+            "check, all areas (default features)".into(),
+            vec!["check".into()],
+        ),
+        (
+            format!("check, `{area}` only"),
+            vec![
+                "check".into(),
+                "--no-default-features".into(),
+                "--features".into(),
+                area.clone(),
+            ],
+        ),
+        ("debug build, all areas".into(), vec!["build".into()]),
+        (
+            format!("debug build, `{area}` only"),
+            vec![
+                "build".into(),
+                "--no-default-features".into(),
+                "--features".into(),
+                area.clone(),
+            ],
+        ),
+    ];
+    println!("| command | time | vs all areas | same command, nothing to rebuild |");
+    println!("| --- | ---: | ---: | ---: |");
+    let mut all_secs = 0.0;
+    for (label, args) in &configs {
+        let mut full: Vec<&str> = args.iter().map(String::as_str).collect();
+        full.extend(["-p", "cloud-sdk"]);
+        cargo(&target, &full); // prebuild dependencies for this profile and feature set
+        let noop = cargo(&target, &full).as_secs_f64(); // nothing to do: cargo's fixed cost
+        let mut secs: Vec<f64> = (0..RUNS)
+            .map(|_| {
+                cargo(&target, &["clean", "-p", "cloud-sdk"]);
+                cargo(&target, &full).as_secs_f64()
+            })
+            .collect();
+        let m = median(&mut secs);
+        if label.ends_with("(default features)") || label == "debug build, all areas" {
+            all_secs = m;
+            println!(
+                "| `cargo {}` | {m:.2} s | 1.00 | {noop:.2} s |",
+                full.join(" ")
+            );
+        } else {
+            println!(
+                "| `cargo {}` | {m:.2} s | {:.2} | {noop:.2} s |",
+                full.join(" "),
+                m / all_secs
+            );
+        }
+    }
+    // Lines of generated code per operation.
+    let ops = std::fs::read_to_string(root().join("spec/openapi.yaml"))
+        .map(|s| {
+            s.lines()
+                .filter(|l| l.trim_start().starts_with("operationId:"))
+                .count()
+        })
+        .unwrap_or(0);
+    let (lines, files) = sdk_benches::code_size::rust_lines(&root().join("cloud-sdk/src"));
+    println!(
+        "\n`cloud-sdk/src`: {files} files, {lines} lines for {ops} operations in spec/openapi.yaml = {:.0} lines / operation\n",
+        lines as f64 / ops.max(1) as f64
+    );
+}

@@ -1,0 +1,216 @@
+//! Invariants of `ARCHITECTURE.md` that no other test holds: what each crate may depend on, and
+//! the generator's one writer.
+
+use sdk_generator::emit::GeneratedFile;
+use sdk_generator::write::{self, Mode};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, SystemTime};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Every workspace crate with its dependencies (normal, dev and build), from `cargo metadata`.
+fn workspace_dependencies() -> BTreeMap<String, BTreeSet<(String, String)>> {
+    let output = Command::new(env!("CARGO"))
+        .args([
+            "metadata",
+            "--no-deps",
+            "--offline",
+            "--format-version",
+            "1",
+        ])
+        .arg("--manifest-path")
+        .arg(repo().join("Cargo.toml"))
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        output.status.success(),
+        "cargo metadata: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let metadata: Value = serde_json::from_slice(&output.stdout).expect("metadata is JSON");
+    let packages = metadata["packages"].as_array().expect("packages");
+    packages
+        .iter()
+        .map(|p| {
+            let deps = p["dependencies"]
+                .as_array()
+                .expect("dependencies")
+                .iter()
+                .map(|d| {
+                    let kind = d["kind"].as_str().unwrap_or("normal");
+                    (
+                        d["name"].as_str().expect("name").to_owned(),
+                        kind.to_owned(),
+                    )
+                })
+                .collect();
+            (p["name"].as_str().expect("name").to_owned(), deps)
+        })
+        .collect()
+}
+
+/// The crate holding the facts the generator, the runtime and the sandbox share.
+const SHARED_FACTS: &str = "openapi-conventions";
+
+/// The runtime knows no API and the sandbox no SDK, so neither depends on another workspace
+/// crate, nor does the generator (it knows the runtime only as the paths it emits,
+/// `docs/runtime-surface.md`). The generated crate depends on the runtime and the crates its
+/// code names (`docs/runtime-surface.md`), and on the sandbox only for its examples.
+#[test]
+fn crates_depend_only_on_what_their_boundaries_allow() {
+    let crates = workspace_dependencies();
+    let workspace: BTreeSet<&str> = crates.keys().map(String::as_str).collect();
+    for name in ["sdk-generator", "sdk-runtime", "cloud-sdk", "cloud-sandbox"] {
+        assert!(workspace.contains(name), "no workspace crate `{name}`");
+    }
+    for isolated in ["sdk-runtime", "cloud-sandbox", "sdk-generator"] {
+        let inside: Vec<_> = crates[isolated]
+            .iter()
+            // A dev-dependency on itself (to test its own features) is no other crate, and the
+            // shared-facts crate is the one home of facts all three need.
+            .filter(|(dep, _)| {
+                dep != isolated && dep != SHARED_FACTS && workspace.contains(dep.as_str())
+            })
+            .collect();
+        assert!(
+            inside.is_empty(),
+            "{isolated} depends on workspace crates: {inside:?}"
+        );
+    }
+    let sdk = &crates["cloud-sdk"];
+    let allowed = [
+        "sdk-runtime",
+        "serde",
+        "serde_json",
+        "uuid",
+        "chrono",
+        "rust_decimal",
+        "futures",
+        "bytes",
+    ];
+    for (dep, kind) in sdk {
+        let ok = match kind.as_str() {
+            "normal" => allowed.contains(&dep.as_str()),
+            "dev" => dep != "sdk-generator",
+            _ => false,
+        };
+        assert!(ok, "cloud-sdk may not depend on `{dep}` ({kind})");
+    }
+    assert!(sdk.contains(&("sdk-runtime".to_owned(), "normal".to_owned())));
+}
+
+/// Every Rust source file under `dir`, recursively, sorted.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.expect("dir entry").path();
+        if path.is_dir() {
+            out.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// `sdk-generator/src/write.rs` is the one place of the generator that changes the disk.
+#[test]
+fn only_the_writer_changes_the_disk() {
+    const WRITES: &[&str] = &[
+        "fs::write",
+        "fs::remove_file",
+        "fs::remove_dir",
+        "fs::create_dir",
+        "fs::rename",
+        "fs::copy",
+        "File::create",
+        "OpenOptions",
+    ];
+    let src = repo().join("sdk-generator/src");
+    let mut writers = BTreeSet::new();
+    for file in rust_files(&src) {
+        let text = std::fs::read_to_string(&file).expect("source");
+        if WRITES.iter().any(|w| text.contains(w)) {
+            let relative = file.strip_prefix(&src).expect("under src");
+            writers.insert(relative.to_string_lossy().replace('\\', "/"));
+        }
+    }
+    assert_eq!(writers, BTreeSet::from(["write.rs".to_owned()]));
+}
+
+/// The writer rewrites only files whose contents changed, deletes only the files it owns
+/// (marked `@generated`, in the owned directory) that are no longer produced, and in check mode
+/// reports the same without touching the disk.
+#[test]
+fn the_writer_keeps_unchanged_and_hand_written_files_and_check_mode_touches_nothing() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("architecture_writer");
+    let _ = std::fs::remove_dir_all(&dir);
+    let owned = Path::new("src/generated");
+    let header = format!("// {} from spec.yaml. Do not edit.\n", write::MARKER);
+    let put = |path: &str, contents: &str| {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
+        std::fs::write(&path, contents).expect("written");
+    };
+    put(
+        "src/generated/same.rs",
+        &format!("{header}pub struct Same;\n"),
+    );
+    put(
+        "src/generated/stale.rs",
+        &format!("{header}pub struct Gone;\n"),
+    );
+    put("src/generated/notes.rs", "// hand-written\n");
+    let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+    let same = std::fs::File::options()
+        .write(true)
+        .open(dir.join("src/generated/same.rs"))
+        .expect("open");
+    same.set_modified(old).expect("mtime set");
+    drop(same);
+    let files = [
+        GeneratedFile {
+            path: "src/generated/same.rs".into(),
+            contents: format!("{header}pub struct Same;\n"),
+        },
+        GeneratedFile {
+            path: "src/generated/new.rs".into(),
+            contents: format!("{header}pub struct New;\n"),
+        },
+    ];
+
+    let check = write::ensure_files(&dir, &files, owned, Mode::Check).expect("checks");
+    assert_eq!(check.changed, [dir.join("src/generated/new.rs")]);
+    assert_eq!(check.stale, [dir.join("src/generated/stale.rs")]);
+    assert_eq!(check.unchanged, 1);
+    assert!(
+        !dir.join("src/generated/new.rs").exists(),
+        "check mode wrote"
+    );
+    assert!(
+        dir.join("src/generated/stale.rs").exists(),
+        "check mode deleted"
+    );
+
+    let run = write::ensure_files(&dir, &files, owned, Mode::Write).expect("writes");
+    assert_eq!((run.changed, run.stale), (check.changed, check.stale));
+    assert!(dir.join("src/generated/new.rs").exists());
+    assert!(!dir.join("src/generated/stale.rs").exists());
+    assert!(
+        dir.join("src/generated/notes.rs").exists(),
+        "hand-written file deleted"
+    );
+    let modified = std::fs::metadata(dir.join("src/generated/same.rs"))
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    assert_eq!(modified, old, "an unchanged file was rewritten");
+
+    let again = write::ensure_files(&dir, &files, owned, Mode::Write).expect("writes");
+    assert!(again.is_clean(), "{again:?}");
+}

@@ -1,0 +1,384 @@
+//! The change report of `cargo xtask gen` (`sdk_generator::report`): a fixture pair with every
+//! kind of change (`sdk-tests/fixtures/revisions/`), a revision of 130 added operations, an unchanged
+//! spec, bad baselines, an unchanged `info.version`, and the README's "When the contract changes"
+//! done once in a temporary directory.
+
+use sdk_generator::emit::{Layout, Options};
+use sdk_generator::ir::Api;
+use sdk_generator::report::render::render;
+use sdk_generator::report::{
+    ApiDescription, Baseline, ChangeReport, Class, Regeneration, Version, changelog, compare,
+    regenerate,
+};
+use sdk_generator::write::Mode;
+use std::path::{Path, PathBuf};
+
+const CRATE: &str = "revision-sdk";
+
+fn revision(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/revisions")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn lower(text: &str) -> Api {
+    let doc = sdk_generator::read::parse(text, "revision.yaml").expect("the revision parses");
+    sdk_generator::lower::lower(&doc).expect("the revision lowers")
+}
+
+/// The report of `new` against a baseline made from `old` at crate version 0.3.0.
+fn report(old: &str, new: &str) -> ChangeReport {
+    let baseline = Baseline::Found(ApiDescription::of(&lower(old), CRATE, "0.3.0"));
+    compare(&baseline, Version::INITIAL, &lower(new), CRATE).1
+}
+
+/// The class of the one change whose line contains `needle`.
+fn class_of(report: &ChangeReport, needle: &str) -> Class {
+    let found: Vec<_> = report
+        .changes
+        .iter()
+        .filter(|c| c.text.contains(needle))
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "one change line contains {needle:?}: {found:#?}"
+    );
+    found[0].class
+}
+
+#[test]
+fn every_kind_of_change_is_named_with_its_class() {
+    let report = report(&revision("v1.yaml"), &revision("v2.yaml"));
+    let expected = [
+        ("operation `delete_snapshot` removed", Class::Breaking),
+        (
+            "operation `get_zone_stats` renamed to `fetch_zone_statistics`",
+            Class::Breaking,
+        ),
+        (
+            "`get_usage`: moved from area `billing` to `storage`",
+            Class::Breaking,
+        ),
+        (
+            "`get_balance`: success type `Balance` → `Account`",
+            Class::Breaking,
+        ),
+        ("query parameter `region` removed", Class::Breaking),
+        ("query parameter `account` added (required", Class::Breaking),
+        (
+            "query parameter `owner`: optional → required",
+            Class::Breaking,
+        ),
+        (
+            "query parameter `status`: type `String` → `ZoneStatus`",
+            Class::Breaking,
+        ),
+        (
+            "`update_zone`: request body: optional → required",
+            Class::Breaking,
+        ),
+        (
+            "`CreateZoneRequest`: field `kind` added (required",
+            Class::Breaking,
+        ),
+        ("`Zone`: field `ttl`: optional → required", Class::Breaking),
+        ("`Zone`: field `legacy_id` removed", Class::Breaking),
+        (
+            "`Zone`: field `created`: type `String` → `DateTime<Utc>`",
+            Class::Breaking,
+        ),
+        ("`ZoneStatus`: value `deleting` removed", Class::Breaking),
+        ("error code `snapshot_not_found` removed", Class::Breaking),
+        ("type `Snapshot` removed", Class::Breaking),
+        ("operation `list_records` added", Class::Additive),
+        (
+            "query parameter `name_contains` added (optional",
+            Class::Additive,
+        ),
+        (
+            "`CreateZoneRequest`: field `comment` added",
+            Class::Additive,
+        ),
+        ("`Zone`: field `dnssec` added", Class::Additive),
+        ("`ZoneStatus`: value `suspended` added", Class::Additive),
+        ("`ZoneSource`: variant `Transferred", Class::Additive),
+        ("error code `zone_quota_exceeded` added", Class::Additive),
+        ("`list_buckets`: paginated (`offset`)", Class::Additive),
+        ("type `Record` added", Class::Additive),
+        ("`get_zone`: deprecated", Class::DocsOnly),
+        (
+            "`create_zone`: Idempotency-Key `required` → `optional`",
+            Class::DocsOnly,
+        ),
+        ("`list_zones`: scope `dns.list` added", Class::DocsOnly),
+        ("`list_zones`: summary changed", Class::DocsOnly),
+        (
+            "query parameter `legacy_filter`: deprecated",
+            Class::DocsOnly,
+        ),
+        ("`create_zone`: error response 422 added", Class::DocsOnly),
+        (
+            "`Zone`: field `serial`: required → optional",
+            Class::DocsOnly,
+        ),
+        ("`Zone`: field `notes`: deprecated", Class::DocsOnly),
+        ("contract revision `1.0.0` → `2.0.0`", Class::DocsOnly),
+    ];
+    for (needle, class) in expected {
+        assert_eq!(class_of(&report, needle), class, "{needle}");
+    }
+    assert_eq!(report.crate_version.to_string(), "0.4.0");
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    insta::assert_snapshot!("revision_v1_to_v2", render(&report));
+}
+
+/// One `GET` operation named `id` in area `tag` returning the shared `Item`.
+fn get_operation(path: &str, id: &str, tag: &str) -> String {
+    format!(
+        "  {path}:\n    get:\n      operationId: {id}\n      tags: [{tag}]\n      responses:\n        \
+         \"200\":\n          description: ok\n          content:\n            application/json:\n              \
+         schema: {{$ref: \"#/components/schemas/Item\"}}\n"
+    )
+}
+
+/// A spec with `extra` operations over five areas besides two base ones (which make `Item` a
+/// shared type).
+fn spec_with_operations(version: &str, extra: usize) -> String {
+    let mut paths = get_operation("/v1/base", "getBase", "area_0");
+    paths.push_str(&get_operation("/v1/other", "getOther", "area_1"));
+    for i in 0..extra {
+        let path = format!("/v1/things_{i:03}");
+        let id = format!("listThings{i:03}");
+        paths.push_str(&get_operation(&path, &id, &format!("area_{}", i % 5)));
+    }
+    format!(
+        "openapi: 3.1.0\ninfo: {{title: Scale, version: \"{version}\"}}\npaths:\n{paths}\
+         components:\n  schemas:\n    Item: {{type: object, properties: {{id: {{type: string}}}}}}\n"
+    )
+}
+
+#[test]
+fn a_revision_of_130_added_operations_opens_with_counts_and_lists_one_line_each() {
+    let report = report(
+        &spec_with_operations("1", 0),
+        &spec_with_operations("2", 130),
+    );
+    let counts = report.counts_by_area();
+    for area in ["area_0", "area_1", "area_2", "area_3", "area_4"] {
+        assert_eq!(counts[area], [0, 26, 0], "{area}");
+    }
+    assert_eq!(report.totals(), [0, 130, 1]);
+    assert_eq!(report.crate_version.to_string(), "0.3.1");
+
+    let text = render(&report);
+    let table = text
+        .find("| Area | Breaking | Additive | Docs only |")
+        .expect("table");
+    assert!(table < text.find("### Additive").expect("additive section"));
+    assert!(text.contains("| `area_3` | 0 | 26 | 0 |"), "{text}");
+    assert!(
+        text.contains("| **Total** | **0** | **130** | **1** |"),
+        "{text}"
+    );
+    let added = text
+        .lines()
+        .filter(|l| {
+            l.starts_with("- operation `list_things") && l.contains(" added (`GET /v1/things_")
+        })
+        .count();
+    assert_eq!(added, 130);
+    let area_headings: Vec<&str> = text.lines().filter(|l| l.starts_with("#### ")).collect();
+    assert_eq!(
+        area_headings,
+        [
+            "#### `area_0`",
+            "#### `area_1`",
+            "#### `area_2`",
+            "#### `area_3`",
+            "#### `area_4`",
+            "#### `contract`"
+        ]
+    );
+}
+
+#[test]
+fn an_unchanged_spec_reports_no_api_change() {
+    let v1 = revision("v1.yaml");
+    let report = report(&v1, &v1);
+    assert!(report.changes.is_empty(), "{:#?}", report.changes);
+    assert_eq!(report.crate_version, report.previous_version);
+    assert_eq!(
+        render(&report),
+        "No API change: contract revision `1.0.0`, crate version 0.3.0.\n"
+    );
+    assert_eq!(
+        changelog::updated(Some("# Changelog\n"), &report, CRATE),
+        None
+    );
+}
+
+#[test]
+fn an_api_change_under_the_same_info_version_is_warned_about() {
+    let v2_as_v1 = revision("v2.yaml").replace("version: \"2.0.0\"", "version: \"1.0.0\"");
+    let report = report(&revision("v1.yaml"), &v2_as_v1);
+    assert_eq!(report.severity(), Some(Class::Breaking));
+    assert!(
+        render(&report)
+            .contains("> **Warning:** the API changed but `info.version` is still `1.0.0`"),
+        "{}",
+        render(&report)
+    );
+}
+
+/// A fresh directory under cargo's scratch space for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("change_report")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+fn options() -> Options {
+    Options {
+        crate_name: CRATE.to_owned(),
+        spec_label: "spec/openapi.yaml".to_owned(),
+        layout: Layout::Standalone {
+            runtime_path: PathBuf::from("../sdk-runtime"),
+        },
+        crate_version: None,
+        manifest: Default::default(),
+    }
+}
+
+/// Runs the entry point of `cargo xtask gen` on `spec_text` in `dir`.
+fn gen_in(dir: &Path, spec_text: &str, mode: Mode) -> Regeneration {
+    let spec = dir.join("spec/openapi.yaml");
+    std::fs::create_dir_all(spec.parent().expect("spec dir")).expect("spec dir");
+    std::fs::write(&spec, spec_text).expect("spec written");
+    regenerate(&spec, &dir.join("sdk"), &options(), mode).expect("generation works")
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Generation without a usable baseline: it still writes the crate and the description, says
+/// why there was no baseline, and keeps the Cargo.toml version (0.1.0 without one).
+fn without_baseline(
+    name: &str,
+    api_json: Option<&str>,
+    cargo_toml: Option<&str>,
+) -> (Regeneration, PathBuf) {
+    let dir = scratch(name);
+    let sdk = dir.join("sdk");
+    std::fs::create_dir_all(&sdk).expect("sdk dir");
+    if let Some(text) = api_json {
+        std::fs::write(sdk.join("api.json"), text).expect("api.json written");
+    }
+    if let Some(text) = cargo_toml {
+        std::fs::write(sdk.join("Cargo.toml"), text).expect("Cargo.toml written");
+    }
+    let run = gen_in(&dir, &revision("v1.yaml"), Mode::Write);
+    assert!(run.report.changes.is_empty());
+    assert!(
+        sdk.join("src/generated/mod.rs").is_file(),
+        "the crate is generated"
+    );
+    let description = Baseline::load(&sdk);
+    assert!(matches!(description, Baseline::Found(_)), "{description:?}");
+    let text = render(&run.report);
+    assert!(text.contains("No baseline: "), "{text}");
+    assert!(read(&sdk.join("CHANGELOG.md")).contains(&text));
+    (run, sdk)
+}
+
+#[test]
+fn a_missing_baseline_is_reported_and_generation_goes_on() {
+    let (run, sdk) = without_baseline("missing", None, None);
+    assert_eq!(
+        run.report.no_baseline.as_deref(),
+        Some("`api.json` is missing")
+    );
+    assert_eq!(run.report.crate_version, Version::INITIAL);
+    assert!(read(&sdk.join("Cargo.toml")).contains("\nversion = \"0.1.0\"\n"));
+}
+
+#[test]
+fn a_baseline_of_another_format_is_reported_and_the_version_kept() {
+    let manifest = "[package]\nname = \"revision-sdk\"\nversion = \"2.5.1\"\n";
+    let (run, sdk) = without_baseline("old-format", Some("{\"format\": 0}"), Some(manifest));
+    let reason = run.report.no_baseline.expect("no baseline");
+    assert!(
+        reason.contains("written by another generator version (format 0;"),
+        "{reason}"
+    );
+    assert_eq!(run.report.crate_version.to_string(), "2.5.1");
+    assert!(read(&sdk.join("Cargo.toml")).contains("\nversion = \"2.5.1\"\n"));
+}
+
+#[test]
+fn an_unreadable_baseline_is_reported() {
+    let (run, _) = without_baseline("unreadable", Some("{ not json"), None);
+    let reason = run.report.no_baseline.expect("no baseline");
+    assert!(
+        reason.starts_with("`api.json` cannot be read: "),
+        "{reason}"
+    );
+}
+
+/// README, "When the contract changes": regenerate, read the report, bump and changelog by the
+/// rule, and a second run that changes nothing.
+#[test]
+fn the_readme_steps_bump_the_version_and_write_the_changelog() {
+    let dir = scratch("readme");
+    let sdk = dir.join("sdk");
+    let first = gen_in(&dir, &revision("v1.yaml"), Mode::Write);
+    assert_eq!(first.report.crate_version.to_string(), "0.1.0");
+
+    let second = gen_in(&dir, &revision("v2.yaml"), Mode::Write);
+    assert_eq!(second.report.severity(), Some(Class::Breaking));
+    assert_eq!(second.report.crate_version.to_string(), "0.2.0");
+    assert!(read(&sdk.join("Cargo.toml")).contains("\nversion = \"0.2.0\"\n"));
+    let changelog = read(&sdk.join("CHANGELOG.md"));
+    let entries: Vec<&str> = changelog.lines().filter(|l| l.starts_with("## ")).collect();
+    assert_eq!(
+        entries,
+        [
+            "## 0.2.0 — contract revision `2.0.0`",
+            "## 0.1.0 — contract revision `1.0.0`"
+        ]
+    );
+    assert!(changelog.contains(&render(&second.report)));
+    assert!(changelog.contains("0.1.0 → 0.2.0: minor bump, the most severe change is breaking."));
+    // The new error code is a typed variant, with no hand edit anywhere.
+    let codes = read(&sdk.join("src/generated/error_codes.rs"));
+    assert!(codes.contains("ZoneQuotaExceeded,"), "{codes}");
+    assert!(codes.contains("\"zone_quota_exceeded\" => ErrorCode::ZoneQuotaExceeded"));
+    assert!(
+        !codes.contains("SnapshotNotFound"),
+        "a removed code is gone"
+    );
+
+    let again = gen_in(&dir, &revision("v2.yaml"), Mode::Write);
+    assert_eq!(
+        render(&again.report),
+        "No API change: contract revision `2.0.0`, crate version 0.2.0.\n"
+    );
+    assert!(again.written.is_clean(), "{:#?}", again.written);
+
+    let stale = gen_in(&dir, &revision("v1.yaml"), Mode::Check);
+    assert!(
+        stale.written.changed.contains(&sdk.join("api.json")),
+        "{:#?}",
+        stale.written
+    );
+    assert!(stale.written.changed.contains(&sdk.join("CHANGELOG.md")));
+    assert!(
+        read(&sdk.join("Cargo.toml")).contains("\nversion = \"0.2.0\"\n"),
+        "check mode writes nothing"
+    );
+}

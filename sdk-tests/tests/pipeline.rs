@@ -1,0 +1,521 @@
+//! The generator's pipeline (read → lower → emit) on small documents, one behaviour each
+//! (`sdk-tests/fixtures/pipeline/*.yaml`, which say what they show).
+//!
+//! Each test snapshots the modules its fixture's types and operations land in, with the skipped
+//! operations (`sdk-tests/tests/snapshots/pipeline__<fixture>.snap`), and asserts the behaviour it is
+//! about on the formatted source, so a snapshot accepted without reading cannot drop it.
+//! Assertions read the source [`flat`], so they do not depend on where lines wrap.
+
+use sdk_generator::emit::{GeneratedFile, Layout, Options};
+use sdk_generator::ir::Api;
+use std::path::{Path, PathBuf};
+
+/// The crate's scaffolding (manifest, module tree, client, error codes), left out of these
+/// snapshots since the fixtures barely touch it; `codegen_snapshots.rs` snapshots it.
+const SCAFFOLDING: &[&str] = &[
+    "Cargo.toml",
+    "src/lib.rs",
+    "src/generated/mod.rs",
+    "src/generated/client.rs",
+    "src/generated/error_codes.rs",
+];
+
+/// What the pipeline made of one fixture.
+struct Generated {
+    api: Api,
+    files: Vec<GeneratedFile>,
+}
+
+/// Reads `sdk-tests/fixtures/pipeline/<fixture>.yaml`.
+fn fixture_text(fixture: &str) -> (String, String) {
+    let label = format!("sdk-tests/fixtures/pipeline/{fixture}.yaml");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(&label);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{label}: {e}"));
+    (label, text)
+}
+
+/// Generates a standalone crate from the fixture and snapshots it.
+fn generate(fixture: &str) -> Generated {
+    let (label, text) = fixture_text(fixture);
+    let options = Options {
+        crate_name: format!("pipeline-{}", fixture.replace('_', "-")),
+        spec_label: label.clone(),
+        layout: Layout::Standalone {
+            runtime_path: PathBuf::from("../sdk-runtime"),
+        },
+        crate_version: None,
+        manifest: Default::default(),
+    };
+    let (api, files) = sdk_generator::generate_str(&text, &label, &options)
+        .unwrap_or_else(|e| panic!("{label}: {e}"));
+    let generated = Generated { api, files };
+    insta::assert_snapshot!(fixture, generated.render());
+    generated
+}
+
+impl Generated {
+    /// The snapshot text: the skipped operations, then every file but the scaffolding.
+    fn render(&self) -> String {
+        let mut out = String::new();
+        for skip in &self.api.skipped {
+            out.push_str(&format!("skipped {}: {}\n", skip.pointer, skip.reason));
+        }
+        let modules = self
+            .files
+            .iter()
+            .filter(|f| !SCAFFOLDING.iter().any(|s| f.path == Path::new(s)));
+        for file in modules {
+            out.push_str(&format!(
+                "\n==== {} ====\n{}",
+                file.path.display(),
+                file.contents
+            ));
+        }
+        out
+    }
+
+    /// The emitted file at `path`, relative to the crate root.
+    fn file(&self, path: &str) -> &str {
+        self.files
+            .iter()
+            .find(|f| f.path == Path::new(path))
+            .map(|f| f.contents.as_str())
+            .unwrap_or_else(|| panic!("no file `{path}`"))
+    }
+
+    /// Every emitted Rust file, concatenated.
+    fn source(&self) -> String {
+        self.files
+            .iter()
+            .filter(|f| f.path.extension().is_some_and(|e| e == "rs"))
+            .map(|f| f.contents.as_str())
+            .collect()
+    }
+
+    /// The items (at any depth) whose first line, indentation aside, satisfies `is_head`: each
+    /// from that line to its closing line at the same indentation.
+    fn items(&self, is_head: impl Fn(&str) -> bool) -> Vec<String> {
+        let source = self.source();
+        let lines: Vec<&str> = source.lines().collect();
+        let mut out = Vec::new();
+        for (start, line) in lines.iter().enumerate() {
+            let head = line.trim_start();
+            if !is_head(head) {
+                continue;
+            }
+            let indent = &line[..line.len() - head.len()];
+            let end = if head.ends_with(';') {
+                start
+            } else {
+                (start..lines.len())
+                    .find(|&i| {
+                        lines[i]
+                            .strip_prefix(indent)
+                            .is_some_and(|rest| matches!(rest, "}" | "};" | ");"))
+                    })
+                    .unwrap_or_else(|| panic!("the item `{head}` does not end"))
+            };
+            out.push(lines[start..=end].join("\n"));
+        }
+        out
+    }
+
+    /// The one item whose first line starts with `head`.
+    fn item(&self, head: &str) -> String {
+        let mut found = self.items(|line| line.starts_with(head));
+        assert_eq!(found.len(), 1, "items starting with `{head}`");
+        found.remove(0)
+    }
+
+    /// Named type `name`: its definition and every `impl` block of it.
+    fn type_def(&self, name: &str) -> String {
+        let heads = [
+            format!("pub struct {name} "),
+            format!("pub enum {name} "),
+            format!("pub type {name} "),
+            format!("impl {name} {{"),
+        ];
+        let impl_for = format!(" for {name} {{");
+        let found = self.items(|line| {
+            heads.iter().any(|h| line.starts_with(h.as_str()))
+                || (line.starts_with("impl") && line.ends_with(&impl_for))
+        });
+        assert!(!found.is_empty(), "no type `{name}`");
+        found.join("\n")
+    }
+
+    /// The client method returning builder `builder` (with its docs), and the builder's setters
+    /// and `send`.
+    fn operation(&self, builder: &str) -> String {
+        let returns = format!("builders::{builder}<'_>");
+        let source = self.source();
+        let lines: Vec<&str> = source.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.contains(&returns))
+            .unwrap_or_else(|| panic!("no client method returns `{returns}`"));
+        // Back to the method's `pub fn` line and the doc comment above it.
+        let mut start = (0..=at)
+            .rev()
+            .find(|&i| lines[i].trim_start().starts_with("pub fn "))
+            .expect("the method's signature");
+        let indent = &lines[start][..lines[start].len() - lines[start].trim_start().len()];
+        while start > 0 && lines[start - 1].trim_start().starts_with("///") {
+            start -= 1;
+        }
+        let end = (at..lines.len())
+            .find(|&i| lines[i].strip_prefix(indent) == Some("}"))
+            .expect("the method ends");
+        let method = lines[start..=end].join("\n");
+        let builder = self.item(&format!("impl<'c> {builder}<'c> {{"));
+        format!("{method}\n{builder}")
+    }
+
+    /// Whether the operation with `operation_id` returns an operation receipt, in the model.
+    fn receipt(&self, operation_id: &str) -> bool {
+        self.api
+            .operations
+            .iter()
+            .find(|o| o.operation_id == operation_id)
+            .unwrap_or_else(|| panic!("no operation `{operation_id}`"))
+            .receipt
+    }
+
+    /// The skipped operations, as `(pointer, reason)`.
+    fn skipped(&self) -> Vec<(&str, &str)> {
+        self.api
+            .skipped
+            .iter()
+            .map(|s| (s.pointer.as_str(), s.reason.as_str()))
+            .collect()
+    }
+}
+
+/// `text` on one line: whitespace runs become one space and the breaks prettyplease puts inside
+/// long brackets are undone, so `fn f(\n    a: A,\n) -> B` reads `fn f(a: A) -> B`.
+fn flat(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace("( ", "(")
+        .replace(", )", ")")
+        .replace(" )", ")")
+        .replace("< ", "<")
+        .replace(", >", ">")
+        .replace(" >", ">")
+}
+
+/// Asserts that the flattened `text` contains each of `needles`.
+#[track_caller]
+fn assert_has(text: &str, needles: &[&str]) {
+    let flat = flat(text);
+    for needle in needles {
+        assert!(flat.contains(needle), "missing `{needle}` in:\n{text}");
+    }
+}
+
+/// Asserts that the flattened `text` contains none of `needles`.
+#[track_caller]
+fn assert_lacks(text: &str, needles: &[&str]) {
+    let flat = flat(text);
+    for needle in needles {
+        assert!(!flat.contains(needle), "unexpected `{needle}` in:\n{text}");
+    }
+}
+
+#[test]
+fn integer_ranges_pick_fitting_types() {
+    let g = generate("integer_ranges");
+    assert_has(
+        &g.type_def("P"),
+        &[
+            "pub port: u16,",
+            "pub count: Option<u64>,",
+            "pub delta: Option<i64>,",
+        ],
+    );
+}
+
+#[test]
+fn string_enums_keep_unknown_values() {
+    let g = generate("string_enums");
+    assert_has(&g.type_def("S"), &["On,", "Off,", "Unknown(String),"]);
+    let source = g.source();
+    assert_has(
+        &source,
+        &[r#"::sdk_runtime::string_enum!(S, Unknown, On = "on", Off = "off");"#],
+    );
+    assert_lacks(&source, &["serde(other)"]);
+}
+
+#[test]
+fn request_types_get_constructors_and_nullable_fields() {
+    let g = generate("request_constructors");
+    assert_has(
+        &g.type_def("R"),
+        &[
+            "pub fn new(name: impl Into<String>) -> Self",
+            r#"#[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")] pub note: ::sdk_runtime::Nullable<String>,"#,
+            "note: ::sdk_runtime::Nullable::Absent",
+        ],
+    );
+}
+
+#[test]
+fn recursive_fields_are_boxed() {
+    let g = generate("recursion");
+    assert_has(
+        &g.type_def("N"),
+        &["pub next: Option<Box<N>>,", "pub all: Option<Vec<N>>,"],
+    );
+}
+
+#[test]
+fn operations_document_method_path_and_idempotency() {
+    let g = generate("operation_docs");
+    assert_has(
+        &g.operation("DoX"),
+        &[
+            "Sends `POST /v1/x/{id}`",
+            "Idempotency-Key: required",
+            "pub fn idempotency_key(mut self, key: impl Into<String>)",
+            r#"request.path_param("id", &self.id);"#,
+        ],
+    );
+}
+
+#[test]
+fn builders_reserve_only_the_setters_they_have() {
+    let g = generate("builder_setters");
+    let read = g.operation("Lookup");
+    assert_has(
+        &read,
+        &[
+            "pub fn idempotency_key(mut self, value",
+            "pub fn operation_format(mut self, value",
+            "pub fn body(mut self, value",
+            "pub fn timeout_2(mut self, value",
+            r#"request.query("timeout", value);"#,
+        ],
+    );
+    assert_lacks(&read, &["idempotency_key_2", "operation_format_2"]);
+    assert_has(
+        &g.operation("Write"),
+        &[
+            "pub fn idempotency_key_2(mut self, value",
+            "pub fn operation_format_2(mut self, value",
+            "pub fn idempotency_key(mut self, key",
+            "pub fn operation_format(mut self, on: bool)",
+        ],
+    );
+}
+
+#[test]
+fn operation_receipts_return_the_specs_own_type() {
+    let g = generate("operation_receipt");
+    let poll = g.operation("Poll");
+    assert_has(
+        &poll,
+        &[
+            "::sdk_runtime::Response<super::Env>",
+            "Returns an operation receipt",
+        ],
+    );
+    assert_lacks(&poll, &["operation_format"]);
+    let plain = g.operation("Plain");
+    assert_has(&plain, &["::sdk_runtime::Response<super::Env>"]);
+    assert_lacks(&plain, &["operation receipt"]);
+    assert!(g.receipt("poll") && !g.receipt("plain"));
+}
+
+#[test]
+fn open_objects_keep_unknown_members() {
+    let g = generate("open_objects");
+    assert_has(
+        &g.type_def("Open"),
+        &[
+            "#[serde(flatten)] pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,",
+        ],
+    );
+    assert_has(
+        &g.type_def("Typed"),
+        &[
+            "pub additional_properties: Option<String>,",
+            "#[serde(flatten)] pub additional_properties_2: ::std::collections::BTreeMap<String, i64>,",
+            "additional_properties_2: ::std::default::Default::default()",
+        ],
+    );
+    for closed in ["Closed", "Unsaid"] {
+        assert_lacks(&g.type_def(closed), &["flatten"]);
+    }
+}
+
+#[test]
+fn envelope_operations_leave_the_format_header_to_the_runtime() {
+    let g = generate("envelope_header");
+    let with = g.operation("WithEnvelope");
+    assert_lacks(&with, &["x_svc_response_format", "request.header("]);
+    assert_has(&with, &["pub fn operation_format(mut self, on: bool)"]);
+    assert_has(
+        &g.operation("WithoutEnvelope"),
+        &[
+            "pub fn x_svc_response_format(mut self, value",
+            r#"request.header("x-svc-response-format", value);"#,
+        ],
+    );
+}
+
+#[test]
+fn query_lists_follow_style_and_explode() {
+    let g = generate("query_lists");
+    assert_has(
+        &g.operation("List"),
+        &[
+            r#"request.query("ids", item);"#,
+            r#"request.query("more", item);"#,
+            r#"request.query_csv("tags","#,
+        ],
+    );
+    assert_has(
+        &g.operation("Deep"),
+        &[
+            r#"::sdk_runtime::ParamIn::Query, "ids", ::sdk_runtime::ParamStyle::DeepObject, false, value)?;"#,
+        ],
+    );
+    let skipped = g.skipped();
+    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    let (pointer, reason) = skipped[0];
+    assert_eq!(pointer, "#/paths/~1odd/get");
+    assert!(
+        reason.contains("~1odd/get/parameters/0") && reason.contains("`tabDelimited`"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn at_most_one_of_groups_can_be_named() {
+    let g = generate("at_most_one_of");
+    assert_has(
+        &g.type_def("Z"),
+        &[
+            "pub source: Option<ZSource>,",
+            "pub c_or_d: Option<ZCOrD>,",
+            "pub fn source(mut self, value: ZSource)",
+        ],
+    );
+    assert_has(&g.type_def("ZSource"), &["A(String),", "B(String),"]);
+    assert_has(&g.type_def("ZCOrD"), &["C(String),", "D(String),"]);
+}
+
+#[test]
+fn unions_of_distinct_named_types_convert_from_them() {
+    let g = generate("union_conversions");
+    let union = g.type_def("U");
+    assert_has(&union, &["impl From<A> for U", "impl From<B> for U"]);
+    assert_lacks(&union, &["impl From<String>", "impl From<Label>"]);
+    let twin = g.type_def("Twin");
+    assert_has(&twin, &["impl From<B> for Twin"]);
+    assert_lacks(&twin, &["impl From<A>"]);
+    assert_lacks(&g.type_def("Scalars"), &["impl From"]);
+    assert_has(
+        &g.type_def("Holder"),
+        &[
+            "pub fn new(u: impl Into<U>)",
+            "u: u.into()",
+            "pub fn s(mut self, value: Scalars)",
+            "pub fn label(mut self, value: impl Into<String>)",
+        ],
+    );
+    assert_has(
+        &g.operation("SendU"),
+        &["body: impl Into<U>", "body: body.into()"],
+    );
+    assert_has(
+        &g.operation("SendTwin"),
+        &["pub fn body(mut self, body: impl Into<super::Twin>)"],
+    );
+    let scalars = g.operation("SendScalars");
+    assert_has(&scalars, &["body: Scalars"]);
+    assert_lacks(&scalars, &["Into<Scalars>"]);
+    assert_has(&g.operation("SendHolder"), &["label: impl Into<String>"]);
+}
+
+#[test]
+fn choice_groups_convert_only_from_unique_named_members() {
+    let g = generate("choice_conversions");
+    let pick = g.type_def("ZPick");
+    assert_has(&pick, &["impl From<B> for ZPick"]);
+    assert_lacks(
+        &pick,
+        &[
+            "impl From<A>",
+            "impl From<::uuid::Uuid>",
+            "impl From<String>",
+        ],
+    );
+    assert_lacks(&g.type_def("ZSource"), &["impl From"]);
+    assert_has(
+        &g.type_def("Z"),
+        &[
+            "pub fn pick(mut self, value: impl Into<ZPick>)",
+            "pub fn source(mut self, value: ZSource)",
+        ],
+    );
+}
+
+#[test]
+fn non_json_bodies_travel_as_form_multipart_or_raw_bytes() {
+    let g = generate("non_json_bodies");
+    assert_has(
+        &g.operation("PutBin"),
+        &[
+            "body: impl Into<::bytes::Bytes>",
+            r#"request.raw_body(self.body, "application/octet-stream");"#,
+            "raw bytes (`application/octet-stream`)",
+        ],
+    );
+    assert_has(
+        &g.operation("PostAny"),
+        &[
+            "pub fn body(mut self, body: impl Into<::bytes::Bytes>)",
+            r#"request.raw_body(body, "application/octet-stream");"#,
+        ],
+    );
+    assert_has(
+        &g.operation("PatchBoth"),
+        &["request.json_body(&self.body)?;"],
+    );
+    assert_has(
+        &g.operation("PostForm"),
+        &["request.form_body(&self.body)?;"],
+    );
+    assert_has(
+        &g.operation("PostNested"),
+        &["request.form_body(&self.body)?;"],
+    );
+    assert_has(
+        &g.operation("PostMulti"),
+        &["request.multipart_body(&self.body)?;"],
+    );
+    assert_eq!(g.skipped(), []);
+    assert_has(g.file("Cargo.toml"), &[r#"bytes = "1""#]);
+    let (label, text) = fixture_text("non_json_bodies");
+    let (_, files) = sdk_generator::generate_str(&text, &label, &Options::workspace())
+        .unwrap_or_else(|e| panic!("{label}: {e}"));
+    let manifest = files
+        .iter()
+        .find(|f| f.path == Path::new("Cargo.toml"))
+        .expect("Cargo.toml");
+    assert_has(&manifest.contents, &["bytes.workspace = true"]);
+}
+
+#[test]
+fn unions_whose_members_share_a_tag_value_are_untagged() {
+    let g = generate("duplicate_tags");
+    assert_has(&g.source(), &["#[serde(untagged)] pub enum Item {"]);
+    let item = g.type_def("Item");
+    assert_has(&item, &["Input(Input),", "Output(Output),"]);
+    assert_lacks(&item, &["Some(\"message\")"]);
+}
