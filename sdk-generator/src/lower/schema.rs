@@ -17,9 +17,11 @@ const MAX_DEPTH: usize = 128;
 const MAX_ALL_OF_DEPTH: usize = 32;
 
 /// A lowered schema use: the type and whether `null` is allowed.
-#[derive(Debug, Clone)]
-pub(super) struct Shape {
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shape {
+    /// The Rust type the schema became.
     pub ty: TypeRef,
+    /// The schema admits `null` (a use of it is an `Option`).
     pub nullable: bool,
 }
 
@@ -45,8 +47,16 @@ impl<'a> Lowerer<'a> {
         self.schema_at(node, hint, 0)
     }
 
-    /// [`Self::lower_schema`] for a schema nested `depth` levels below the one lowering began at.
+    /// [`Self::lower_schema`] for a schema nested `depth` levels below the one lowering began at;
+    /// records the shape under the schema's pointer ([`super::SchemaTypes`]).
     fn schema_at(&mut self, node: &Node<'a>, hint: &str, depth: usize) -> Result<Shape> {
+        let shape = self.shape_at(node, hint, depth)?;
+        self.schema_types
+            .insert(node.pointer.clone(), shape.clone());
+        Ok(shape)
+    }
+
+    fn shape_at(&mut self, node: &Node<'a>, hint: &str, depth: usize) -> Result<Shape> {
         if depth > MAX_DEPTH {
             return Err(node.error(format!(
                 "unsupported construct: schema nested deeper than {MAX_DEPTH} levels"
@@ -123,7 +133,14 @@ impl<'a> Lowerer<'a> {
 
     /// Defines a named type `name` for the schema at `node`.
     pub(super) fn define_named(&mut self, name: String, node: &Node<'a>) -> Result<()> {
-        self.define_at(name, node, 0)
+        let shape = Shape {
+            ty: TypeRef::Named(name.clone()),
+            nullable: self.nullable(node),
+        };
+        self.define_at(name, node, 0)?;
+        // After `define_at`: an alias's own schema was recorded as its target.
+        self.schema_types.insert(node.pointer.clone(), shape);
+        Ok(())
     }
 
     /// [`Self::define_named`] for a schema nested `depth` levels deep.
