@@ -353,6 +353,13 @@ fn open_objects_keep_unknown_members() {
 }
 
 #[test]
+fn all_of_parts_that_only_annotate_shape_nothing() {
+    let g = generate("annotated_all_of");
+    assert_has(&g.type_def("Rule"), &["pub status: Option<Status>,"]);
+    assert_lacks(&g.type_def("Rule"), &["RuleStatus"]);
+}
+
+#[test]
 fn envelope_operations_leave_the_format_header_to_the_runtime() {
     let g = generate("envelope_header");
     let with = g.operation("WithEnvelope");

@@ -203,16 +203,20 @@ impl<'a> Lowerer<'a> {
             return Ok(Plan::Struct);
         }
         if let Some(all) = node.get("allOf") {
-            let parts = all.items();
+            // A part that only annotates (`allOf: [$ref, {description}]`) shapes nothing.
+            let parts: Vec<Node<'a>> = all
+                .items()
+                .into_iter()
+                .filter(|p| !annotation_only(p))
+                .collect();
             let own = node
                 .get("properties")
                 .is_some_and(|p| !p.entries().is_empty());
-            if let [only] = parts.as_slice()
-                && !own
-            {
-                return Ok(Plan::Single(only.clone()));
+            match parts.as_slice() {
+                [only] if !own => return Ok(Plan::Single(only.clone())),
+                [] if !own => return Ok(Plan::Scalar),
+                _ => return Ok(Plan::Struct),
             }
-            return Ok(Plan::Struct);
         }
         if let Some(values) = self.string_literals(node)
             && node.get("enum").is_some()
@@ -680,6 +684,28 @@ fn enum_kind(values: &[String]) -> TypeKind {
         variants,
         fallback: fallback.to_owned(),
     }
+}
+
+/// Keywords that describe a schema without constraining its values.
+const ANNOTATIONS: &[&str] = &[
+    "description",
+    "title",
+    "example",
+    "examples",
+    "default",
+    "readOnly",
+    "writeOnly",
+    "deprecated",
+    "externalDocs",
+    "$comment",
+];
+
+/// Whether a schema only annotates: every keyword is an annotation or an extension.
+fn annotation_only(node: &Node<'_>) -> bool {
+    node.value.as_object().is_some_and(|o| {
+        o.keys()
+            .all(|k| ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-"))
+    })
 }
 
 /// The non-null types of `type` (string or array) and whether `null` is among them.
