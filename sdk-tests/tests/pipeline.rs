@@ -360,6 +360,23 @@ fn all_of_parts_that_only_annotate_shape_nothing() {
 }
 
 #[test]
+fn a_discriminated_base_is_the_union_of_its_subtypes() {
+    let g = generate("discriminated_subtypes");
+    assert_has(
+        &g.type_def("Pet"),
+        &[
+            "pub enum Pet { /// Selected by `cat`. Cat(Cat), /// Selected by `dog`. Dog(Dog),",
+            "Unknown(::serde_json::Value),",
+            ".get(\"petType\")",
+        ],
+    );
+    assert_has(
+        &g.type_def("Cat"),
+        &["pub pet_type: String,", "pub indoor: Option<bool>,"],
+    );
+}
+
+#[test]
 fn envelope_operations_leave_the_format_header_to_the_runtime() {
     let g = generate("envelope_header");
     let with = g.operation("WithEnvelope");

@@ -35,6 +35,9 @@ enum Plan<'a> {
     StringEnum(Vec<String>),
     /// A `oneOf`/`anyOf` with several members.
     Union(Vec<Node<'a>>),
+    /// A base schema whose `discriminator.mapping` names its subtypes (components that extend it
+    /// with `allOf`): a union of them, by tag value and component pointer.
+    Subtypes(Vec<(String, String)>),
     /// A struct: an object with properties, or a merged `allOf`.
     Struct,
     /// Anything else (scalars, arrays, maps, free-form).
@@ -75,7 +78,7 @@ impl<'a> Lowerer<'a> {
                 });
             }
             Plan::Scalar => self.scalar(node, hint, depth)?,
-            Plan::StringEnum(_) | Plan::Union(_) | Plan::Struct => {
+            Plan::StringEnum(_) | Plan::Union(_) | Plan::Subtypes(_) | Plan::Struct => {
                 let name = self.inline_type_name(hint, &node.pointer);
                 self.define_at(name.clone(), node, depth)?;
                 TypeRef::Named(name)
@@ -148,6 +151,7 @@ impl<'a> Lowerer<'a> {
         let kind = match self.plan(node)? {
             Plan::StringEnum(values) => enum_kind(&values),
             Plan::Union(members) => self.union_kind(node, &name, &members, depth)?,
+            Plan::Subtypes(subtypes) => self.subtypes_kind(node, &subtypes),
             Plan::Struct => self.struct_kind(node, &name, depth)?,
             Plan::Ref(_) | Plan::Single(_) | Plan::Scalar => TypeKind::Alias {
                 target: self.schema_at(node, &format!("{name}Inner"), depth)?.ty,
@@ -166,6 +170,12 @@ impl<'a> Lowerer<'a> {
     }
 
     fn plan(&self, node: &Node<'a>) -> Result<Plan<'a>> {
+        self.plan_with(node, true)
+    }
+
+    /// [`Self::plan`]; `subtypes: false` does not look for a base schema's subtypes (which asks
+    /// for the plan of each, so a base is never planned twice on one path).
+    fn plan_with(&self, node: &Node<'a>, subtypes: bool) -> Result<Plan<'a>> {
         let value = node.value;
         if value.is_boolean() {
             return Ok(Plan::Scalar);
@@ -175,6 +185,9 @@ impl<'a> Lowerer<'a> {
         }
         if let Some(target) = node.reference() {
             return Ok(Plan::Ref(target));
+        }
+        if subtypes && let Some(subtypes) = self.subtypes(node) {
+            return Ok(Plan::Subtypes(subtypes));
         }
         let union = node.get("oneOf").or_else(|| node.get("anyOf"));
         if let Some(list) = union {
@@ -605,6 +618,62 @@ impl<'a> Lowerer<'a> {
             variants,
             display: false,
         })
+    }
+
+    /// The subtypes a base schema's `discriminator` maps its tag values to: tag value and pointer
+    /// of each component the mapping names, first value per component, leaving out the schema
+    /// itself and components that are not structs (an alias of the base would contain itself).
+    /// `None` beside `oneOf`/`anyOf` (a union already) or without a mapping.
+    fn subtypes(&self, node: &Node<'a>) -> Option<Vec<(String, String)>> {
+        if node.get("oneOf").is_some() || node.get("anyOf").is_some() {
+            return None;
+        }
+        let discriminator = node.get("discriminator")?;
+        discriminator.str("propertyName")?;
+        let mut out: Vec<(String, String)> = Vec::new();
+        for (value, target) in discriminator.get("mapping")?.entries() {
+            let Some(target) = target.value.as_str() else {
+                continue;
+            };
+            let Ok(subtype) = crate::read::lookup(self.root, target, &node.pointer) else {
+                continue;
+            };
+            let is_struct = matches!(self.plan_with(&subtype, false), Ok(Plan::Struct));
+            if self.components.contains_key(target)
+                && subtype.pointer != node.pointer
+                && is_struct
+                && !out.iter().any(|(_, t)| t == target)
+            {
+                out.push((value.to_owned(), target.to_owned()));
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    /// The union of a base schema's subtypes, tagged by its discriminator property; a value with
+    /// another tag (the base itself, or a subtype this SDK does not know) is kept as received.
+    fn subtypes_kind(&self, node: &Node<'a>, subtypes: &[(String, String)]) -> TypeKind {
+        let mut names = Namespace::with_reserved(&["Unknown"]);
+        let variants = subtypes
+            .iter()
+            .map(|(value, target)| {
+                let name = self.components.get(target).cloned().unwrap_or_default();
+                UnionVariant {
+                    rust_name: names.claim(name.clone()),
+                    ty: TypeRef::Named(name),
+                    boxed: false,
+                    tag_value: Some(value.clone()),
+                }
+            })
+            .collect();
+        TypeKind::Union {
+            tag: node
+                .get("discriminator")
+                .and_then(|d| d.str("propertyName"))
+                .map(str::to_owned),
+            variants,
+            display: false,
+        }
     }
 
     /// The discriminating property: `discriminator.propertyName`, or a property every member
