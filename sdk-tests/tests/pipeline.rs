@@ -374,6 +374,12 @@ fn a_discriminated_base_is_the_union_of_its_subtypes() {
         &g.type_def("Cat"),
         &["pub pet_type: String,", "pub indoor: Option<bool>,"],
     );
+    assert_has(
+        &g.type_def("Contact"),
+        &[
+            "pub enum Contact { /// Selected by `BILLING`. Billing(Billing), /// Selected by `TECHNICAL`. Technical(Technical),",
+        ],
+    );
 }
 
 #[test]

@@ -212,6 +212,11 @@ impl<'a> Lowerer<'a> {
                 }
                 return Ok(Plan::StringEnum(values));
             }
+            // Properties beside a union with a discriminator: its members, chosen by the tag,
+            // carry what the value holds (the common properties are theirs too).
+            if node.get("discriminator").is_some() && members.len() > 1 {
+                return Ok(Plan::Union(members));
+            }
             // Properties beside a union: keep the common properties as a struct.
             return Ok(Plan::Struct);
         }
