@@ -44,6 +44,9 @@ pub fn harness(
         Some(quote!((#pointer, #json, round_trip::<#ty> as RoundTrip),))
     });
     let main = quote! {
+        // The examples of deprecated schemas decode too.
+        #![allow(deprecated)]
+
         mod compare;
 
         use serde_json::Value;
