@@ -877,7 +877,7 @@ fn realspecs_cargo_check() {
         failures.extend(problems);
         reports.push((document.clone(), report));
     }
-    for ((document, pointer), _) in &flaws {
+    for (document, pointer) in flaws.keys() {
         if !crates.values().any(|(d, _)| d == document) {
             failures.push(format!(
                 "a known flaw names {document} ({pointer}), which is not in the corpus"
