@@ -510,6 +510,46 @@ mod tests {
     }
 
     #[test]
+    fn the_harness_decodes_each_example_into_its_type_by_its_path_from_outside_the_crate() {
+        let text = r##"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "paths": {"/a": {"get": {"operationId": "getA", "tags": ["zones"],
+              "responses": {"200": {"description": "ok", "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/A"}, "example": {"b": null}}}}}}}},
+            "components": {"schemas": {"A": {"type": "object", "properties": {
+              "b": {"type": ["string", "null"], "example": "x"}}}}}}"##;
+        let doc = parse(text, "test").expect("parses");
+        let (api, schemas) = lower_with_schema_types(&doc).expect("lowers");
+        let examples = list(&doc, &schemas);
+        let files = super::harness::harness(
+            &api,
+            &examples,
+            "my-sdk",
+            std::path::Path::new("../my-sdk"),
+            "test",
+        )
+        .expect("harness");
+        let text = |path: &str| {
+            files
+                .iter()
+                .find(|f| f.path == std::path::Path::new(path))
+                .map(|f| f.contents.clone())
+                .unwrap_or_default()
+        };
+        let main = text("src/main.rs").split_whitespace().collect::<String>();
+        for wanted in [
+            "round_trip::<::my_sdk::zones::A>asRoundTrip",
+            "round_trip::<Option<String>>asRoundTrip",
+            r##""#/paths/~1a/get/responses/200/content/application~1json/example","{\"b\":null}""##,
+        ] {
+            assert!(main.contains(wanted), "missing {wanted} in {main}");
+        }
+        assert!(text("Cargo.toml").contains(
+            "my-sdk = { path = \"../my-sdk\", default-features = false, features = [\"zones\"] }"
+        ));
+        assert!(text("src/compare.rs").contains("pub fn same("));
+    }
+
+    #[test]
     fn examples_without_a_generated_type_say_why() {
         let found = examples(
             r##"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
