@@ -428,8 +428,11 @@ pub struct Pagination {
 pub struct FieldAccess {
     /// Rust field name.
     pub rust_name: String,
-    /// The field is an `Option`.
+    /// The field may be missing or `null`: an `Option`, or a `Nullable` when [`Self::nullable`].
     pub optional: bool,
+    /// Optional and nullable: a `Nullable` (absent and `null` kept apart).
+    #[serde(skip_serializing_if = "is_false")]
+    pub nullable: bool,
     /// The field's type (without optionality).
     pub ty: TypeRef,
 }
@@ -459,7 +462,7 @@ pub struct TypeDef {
     /// Marked deprecated.
     #[serde(skip_serializing_if = "is_false")]
     pub deprecated: bool,
-    /// Reachable from a request (gets a constructor and setters; keeps absent ≠ null).
+    /// Reachable from a request (gets a constructor and setters).
     #[serde(skip_serializing_if = "is_false")]
     pub request: bool,
     /// The shape.

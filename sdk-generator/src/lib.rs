@@ -4,6 +4,7 @@
 //! shaping into the [`ir`] model) → [`emit`] (token streams, formatted with prettyplease) →
 //! [`write`](mod@write) (the one writer: skip unchanged files, `--check`, delete stale ones).
 
+pub mod doc_examples;
 pub mod emit;
 pub mod error;
 pub mod ir;

@@ -1,4 +1,4 @@
-//! `Nullable<T>`: an optional and nullable request field where absent differs from `null`.
+//! `Nullable<T>`: an optional and nullable field where absent differs from `null`.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 

@@ -353,6 +353,36 @@ fn open_objects_keep_unknown_members() {
 }
 
 #[test]
+fn all_of_parts_that_only_annotate_shape_nothing() {
+    let g = generate("annotated_all_of");
+    assert_has(&g.type_def("Rule"), &["pub status: Option<Status>,"]);
+    assert_lacks(&g.type_def("Rule"), &["RuleStatus"]);
+}
+
+#[test]
+fn a_discriminated_base_is_the_union_of_its_subtypes() {
+    let g = generate("discriminated_subtypes");
+    assert_has(
+        &g.type_def("Pet"),
+        &[
+            "pub enum Pet { /// Selected by `cat`. Cat(Cat), /// Selected by `dog`. Dog(Dog),",
+            "Unknown(::serde_json::Value),",
+            ".get(\"petType\")",
+        ],
+    );
+    assert_has(
+        &g.type_def("Cat"),
+        &["pub pet_type: String,", "pub indoor: Option<bool>,"],
+    );
+    assert_has(
+        &g.type_def("Contact"),
+        &[
+            "pub enum Contact { /// Selected by `BILLING`. Billing(Billing), /// Selected by `TECHNICAL`. Technical(Technical),",
+        ],
+    );
+}
+
+#[test]
 fn envelope_operations_leave_the_format_header_to_the_runtime() {
     let g = generate("envelope_header");
     let with = g.operation("WithEnvelope");

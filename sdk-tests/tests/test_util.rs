@@ -12,7 +12,7 @@ fn response_types_can_be_built_in_tests() {
             status: OperationStatus::Succeeded,
             done: true,
             progress: None,
-            stage: None,
+            stage: cloud_sdk::Nullable::Absent,
             result: Some(OperationResult {
                 service_ids: Some(vec![uuid::Uuid::nil()]),
                 order_id: None,

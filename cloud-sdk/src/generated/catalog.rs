@@ -99,13 +99,13 @@ pub struct CatalogProduct {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capacity_verified: Option<bool>,
     /// Optional and nullable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub configuration_code: Option<String>,
+    #[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]
+    pub configuration_code: ::sdk_runtime::Nullable<String>,
     /// Dedicated known compatible stock; unknown stock is null, not zero.
     ///
     /// Optional and nullable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub available_stock: Option<i64>,
+    #[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]
+    pub available_stock: ::sdk_runtime::Nullable<i64>,
     /// Type not shown by the reference. Present where applicable; leads to required fields, defaults, compatible OS choices, connectivity and IP add-ons.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub configuration_url: Option<::serde_json::Value>,

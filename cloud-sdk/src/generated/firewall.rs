@@ -14,8 +14,8 @@ pub struct FirewallPolicy {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Optional and nullable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]
+    pub description: ::sdk_runtime::Nullable<String>,
     /// Type not shown by the reference.
     #[serde(rename = "isPrimary")]
     #[serde(default, skip_serializing_if = "Option::is_none")]

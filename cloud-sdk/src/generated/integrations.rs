@@ -30,14 +30,14 @@ pub struct ApiCredential {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<::chrono::DateTime<::chrono::Utc>>,
     /// Format: `date-time`. Optional and nullable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub revoked_at: Option<::chrono::DateTime<::chrono::Utc>>,
+    #[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]
+    pub revoked_at: ::sdk_runtime::Nullable<::chrono::DateTime<::chrono::Utc>>,
     /// Format: `date-time`. Optional and nullable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_used_at: Option<::chrono::DateTime<::chrono::Utc>>,
+    #[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]
+    pub last_used_at: ::sdk_runtime::Nullable<::chrono::DateTime<::chrono::Utc>>,
     /// At most 64 characters. Optional and nullable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_used_ip: Option<String>,
+    #[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]
+    pub last_used_ip: ::sdk_runtime::Nullable<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scopes: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

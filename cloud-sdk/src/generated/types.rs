@@ -115,8 +115,8 @@ pub struct Operation {
     /// Informational only; branch on status and done, not on stage.
     ///
     /// Optional and nullable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stage: Option<String>,
+    #[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]
+    pub stage: ::sdk_runtime::Nullable<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<OperationResult>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -284,8 +284,8 @@ pub struct OsImageListResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<Vec<OsImage>>,
     /// Optional and nullable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next_offset: Option<i64>,
+    #[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]
+    pub next_offset: ::sdk_runtime::Nullable<i64>,
     /// Type not shown by the reference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compatibility_verified: Option<::serde_json::Value>,

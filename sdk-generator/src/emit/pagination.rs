@@ -10,7 +10,12 @@ pub fn paginated_impl(cx: &Ctx<'_>, type_name: &str, pg: &Pagination) -> TokenSt
     let name = format_ident!("{}", type_name);
     let item = cx.ty(&pg.item_ty);
     let items = format_ident!("{}", pg.items.rust_name);
-    let (empty, into_items) = if pg.items.optional {
+    let (empty, into_items) = if pg.items.nullable {
+        (
+            quote!(self.#items.as_value().is_none_or(Vec::is_empty)),
+            quote!(self.#items.into_value().unwrap_or_default()),
+        )
+    } else if pg.items.optional {
         (
             quote!(self.#items.as_ref().is_none_or(Vec::is_empty)),
             quote!(self.#items.unwrap_or_default()),
@@ -30,7 +35,9 @@ pub fn paginated_impl(cx: &Ctx<'_>, type_name: &str, pg: &Pagination) -> TokenSt
         }
         PageModel::Cursor => {
             let field = format_ident!("{}", pg.next.rust_name);
-            if pg.next.optional {
+            if pg.next.nullable {
+                quote!(self.#field.clone().into_value().map(::sdk_runtime::pagination::Continuation::Cursor))
+            } else if pg.next.optional {
                 quote!(self.#field.clone().map(::sdk_runtime::pagination::Continuation::Cursor))
             } else {
                 quote!((!self.#field.is_empty()).then(|| ::sdk_runtime::pagination::Continuation::Cursor(self.#field.clone())))
@@ -53,6 +60,13 @@ pub fn paginated_impl(cx: &Ctx<'_>, type_name: &str, pg: &Pagination) -> TokenSt
 /// `Option<u64>` from an integer response field.
 fn as_u64(f: &FieldAccess) -> TokenStream {
     let field = format_ident!("{}", f.rust_name);
+    if f.nullable {
+        return if f.ty == TypeRef::Int(IntType::U64) {
+            quote!(self.#field.as_value().copied())
+        } else {
+            quote!(self.#field.as_value().and_then(|v| u64::try_from(*v).ok()))
+        };
+    }
     match (f.optional, f.ty == TypeRef::Int(IntType::U64)) {
         (true, true) => quote!(self.#field),
         (true, false) => quote!(self.#field.and_then(|v| u64::try_from(v).ok())),

@@ -80,8 +80,10 @@ pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
     }
 }
 
-/// The Rust type of a field, with optionality decided by required/nullable/request.
-fn field_ty(cx: &Ctx<'_>, def: &TypeDef, f: &Field) -> (TokenStream, TokenStream) {
+/// The Rust type of a field, with optionality decided by required/nullable: an optional
+/// nullable field is a `Nullable`, so that absent and `null` stay apart when a value is decoded
+/// and encoded again.
+fn field_ty(cx: &Ctx<'_>, f: &Field) -> (TokenStream, TokenStream) {
     let mut inner = cx.ty(&f.ty);
     if f.boxed {
         inner = quote!(Box<#inner>);
@@ -90,7 +92,7 @@ fn field_ty(cx: &Ctx<'_>, def: &TypeDef, f: &Field) -> (TokenStream, TokenStream
         (inner, quote!())
     } else if f.required {
         (quote!(Option<#inner>), quote!())
-    } else if f.nullable && def.request {
+    } else if f.nullable {
         (
             quote!(::sdk_runtime::Nullable<#inner>),
             quote!(#[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]),
@@ -145,7 +147,7 @@ fn struct_def(
 ) -> TokenStream {
     let field_tokens = fields.iter().map(|f| {
         let ident = format_ident!("{}", f.rust_name);
-        let (ty, serde_attr) = field_ty(cx, def, f);
+        let (ty, serde_attr) = field_ty(cx, f);
         let rename = (f.rust_name != f.name).then(|| {
             let wire = &f.name;
             quote!(#[serde(rename = #wire)])
@@ -240,7 +242,7 @@ fn constructor(
     let mut setters = Vec::new();
     for f in fields {
         let ident = format_ident!("{}", f.rust_name);
-        let (ty, _) = field_ty(cx, def, f);
+        let (ty, _) = field_ty(cx, f);
         if let Some(c) = &f.const_value {
             let value = if f.required && !f.nullable {
                 quote!(::std::borrow::ToOwned::to_owned(#c))

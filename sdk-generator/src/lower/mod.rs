@@ -18,14 +18,26 @@ mod operation;
 mod schema;
 mod webhooks;
 
+pub use schema::Shape;
+
 use crate::error::Result;
 use crate::ir::{Api, Area, TypeDef};
 use crate::naming::{self, Namespace};
 use crate::read::{Document, Node, escape_pointer};
 use std::collections::BTreeMap;
 
+/// The type every schema lowering met became, by the schema's JSON pointer in the document's
+/// 3.1 form (a `$ref` and the schema it names each have an entry).
+pub type SchemaTypes = BTreeMap<String, Shape>;
+
 /// Lowers a document into the model.
 pub fn lower(doc: &Document) -> Result<Api> {
+    Ok(lower_with_schema_types(doc)?.0)
+}
+
+/// [`lower`], also telling which type each schema became ([`crate::doc_examples`] decodes the
+/// document's examples with it).
+pub fn lower_with_schema_types(doc: &Document) -> Result<(Api, SchemaTypes)> {
     let root = doc.node();
     let mut cx = Lowerer::new(&doc.root);
     cx.register_components(&root);
@@ -58,7 +70,7 @@ pub fn lower(doc: &Document) -> Result<Api> {
         error_codes,
         conventions,
     };
-    Ok(graph::finish(api))
+    Ok((graph::finish(api), cx.schema_types))
 }
 
 /// Lowering state: the document, claimed type names and the types defined so far.
@@ -72,6 +84,8 @@ struct Lowerer<'a> {
     defs: Vec<TypeDef>,
     /// Non-component `$ref` targets being lowered (cycle guard).
     visiting: Vec<String>,
+    /// The type each schema lowered so far became.
+    schema_types: SchemaTypes,
 }
 
 impl<'a> Lowerer<'a> {
@@ -82,6 +96,7 @@ impl<'a> Lowerer<'a> {
             components: BTreeMap::new(),
             defs: Vec::new(),
             visiting: Vec::new(),
+            schema_types: SchemaTypes::new(),
         }
     }
 

@@ -458,6 +458,7 @@ impl<'a> Lowerer<'a> {
         let access = |f: &crate::ir::Field| FieldAccess {
             rust_name: f.rust_name.clone(),
             optional: !f.required || f.nullable,
+            nullable: !f.required && f.nullable,
             ty: f.ty.clone(),
         };
         let items = field("items", "items")?;

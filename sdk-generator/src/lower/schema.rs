@@ -17,9 +17,11 @@ const MAX_DEPTH: usize = 128;
 const MAX_ALL_OF_DEPTH: usize = 32;
 
 /// A lowered schema use: the type and whether `null` is allowed.
-#[derive(Debug, Clone)]
-pub(super) struct Shape {
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shape {
+    /// The Rust type the schema became.
     pub ty: TypeRef,
+    /// The schema admits `null` (a use of it is an `Option`).
     pub nullable: bool,
 }
 
@@ -33,6 +35,9 @@ enum Plan<'a> {
     StringEnum(Vec<String>),
     /// A `oneOf`/`anyOf` with several members.
     Union(Vec<Node<'a>>),
+    /// A base schema whose `discriminator.mapping` names its subtypes (components that extend it
+    /// with `allOf`): a union of them, by tag value and component pointer.
+    Subtypes(Vec<(String, String)>),
     /// A struct: an object with properties, or a merged `allOf`.
     Struct,
     /// Anything else (scalars, arrays, maps, free-form).
@@ -45,8 +50,16 @@ impl<'a> Lowerer<'a> {
         self.schema_at(node, hint, 0)
     }
 
-    /// [`Self::lower_schema`] for a schema nested `depth` levels below the one lowering began at.
+    /// [`Self::lower_schema`] for a schema nested `depth` levels below the one lowering began at;
+    /// records the shape under the schema's pointer ([`super::SchemaTypes`]).
     fn schema_at(&mut self, node: &Node<'a>, hint: &str, depth: usize) -> Result<Shape> {
+        let shape = self.shape_at(node, hint, depth)?;
+        self.schema_types
+            .insert(node.pointer.clone(), shape.clone());
+        Ok(shape)
+    }
+
+    fn shape_at(&mut self, node: &Node<'a>, hint: &str, depth: usize) -> Result<Shape> {
         if depth > MAX_DEPTH {
             return Err(node.error(format!(
                 "unsupported construct: schema nested deeper than {MAX_DEPTH} levels"
@@ -65,7 +78,7 @@ impl<'a> Lowerer<'a> {
                 });
             }
             Plan::Scalar => self.scalar(node, hint, depth)?,
-            Plan::StringEnum(_) | Plan::Union(_) | Plan::Struct => {
+            Plan::StringEnum(_) | Plan::Union(_) | Plan::Subtypes(_) | Plan::Struct => {
                 let name = self.inline_type_name(hint, &node.pointer);
                 self.define_at(name.clone(), node, depth)?;
                 TypeRef::Named(name)
@@ -123,7 +136,14 @@ impl<'a> Lowerer<'a> {
 
     /// Defines a named type `name` for the schema at `node`.
     pub(super) fn define_named(&mut self, name: String, node: &Node<'a>) -> Result<()> {
-        self.define_at(name, node, 0)
+        let shape = Shape {
+            ty: TypeRef::Named(name.clone()),
+            nullable: self.nullable(node),
+        };
+        self.define_at(name, node, 0)?;
+        // After `define_at`: an alias's own schema was recorded as its target.
+        self.schema_types.insert(node.pointer.clone(), shape);
+        Ok(())
     }
 
     /// [`Self::define_named`] for a schema nested `depth` levels deep.
@@ -131,6 +151,7 @@ impl<'a> Lowerer<'a> {
         let kind = match self.plan(node)? {
             Plan::StringEnum(values) => enum_kind(&values),
             Plan::Union(members) => self.union_kind(node, &name, &members, depth)?,
+            Plan::Subtypes(subtypes) => self.subtypes_kind(node, &subtypes),
             Plan::Struct => self.struct_kind(node, &name, depth)?,
             Plan::Ref(_) | Plan::Single(_) | Plan::Scalar => TypeKind::Alias {
                 target: self.schema_at(node, &format!("{name}Inner"), depth)?.ty,
@@ -149,6 +170,12 @@ impl<'a> Lowerer<'a> {
     }
 
     fn plan(&self, node: &Node<'a>) -> Result<Plan<'a>> {
+        self.plan_with(node, true)
+    }
+
+    /// [`Self::plan`]; `subtypes: false` does not look for a base schema's subtypes (which asks
+    /// for the plan of each, so a base is never planned twice on one path).
+    fn plan_with(&self, node: &Node<'a>, subtypes: bool) -> Result<Plan<'a>> {
         let value = node.value;
         if value.is_boolean() {
             return Ok(Plan::Scalar);
@@ -158,6 +185,9 @@ impl<'a> Lowerer<'a> {
         }
         if let Some(target) = node.reference() {
             return Ok(Plan::Ref(target));
+        }
+        if subtypes && let Some(subtypes) = self.subtypes(node) {
+            return Ok(Plan::Subtypes(subtypes));
         }
         let union = node.get("oneOf").or_else(|| node.get("anyOf"));
         if let Some(list) = union {
@@ -182,20 +212,29 @@ impl<'a> Lowerer<'a> {
                 }
                 return Ok(Plan::StringEnum(values));
             }
+            // Properties beside a union with a discriminator: its members, chosen by the tag,
+            // carry what the value holds (the common properties are theirs too).
+            if node.get("discriminator").is_some() && members.len() > 1 {
+                return Ok(Plan::Union(members));
+            }
             // Properties beside a union: keep the common properties as a struct.
             return Ok(Plan::Struct);
         }
         if let Some(all) = node.get("allOf") {
-            let parts = all.items();
+            // A part that only annotates (`allOf: [$ref, {description}]`) shapes nothing.
+            let parts: Vec<Node<'a>> = all
+                .items()
+                .into_iter()
+                .filter(|p| !annotation_only(p))
+                .collect();
             let own = node
                 .get("properties")
                 .is_some_and(|p| !p.entries().is_empty());
-            if let [only] = parts.as_slice()
-                && !own
-            {
-                return Ok(Plan::Single(only.clone()));
+            match parts.as_slice() {
+                [only] if !own => return Ok(Plan::Single(only.clone())),
+                [] if !own => return Ok(Plan::Scalar),
+                _ => return Ok(Plan::Struct),
             }
-            return Ok(Plan::Struct);
         }
         if let Some(values) = self.string_literals(node)
             && node.get("enum").is_some()
@@ -586,6 +625,62 @@ impl<'a> Lowerer<'a> {
         })
     }
 
+    /// The subtypes a base schema's `discriminator` maps its tag values to: tag value and pointer
+    /// of each component the mapping names, first value per component, leaving out the schema
+    /// itself and components that are not structs (an alias of the base would contain itself).
+    /// `None` beside `oneOf`/`anyOf` (a union already) or without a mapping.
+    fn subtypes(&self, node: &Node<'a>) -> Option<Vec<(String, String)>> {
+        if node.get("oneOf").is_some() || node.get("anyOf").is_some() {
+            return None;
+        }
+        let discriminator = node.get("discriminator")?;
+        discriminator.str("propertyName")?;
+        let mut out: Vec<(String, String)> = Vec::new();
+        for (value, target) in discriminator.get("mapping")?.entries() {
+            let Some(target) = target.value.as_str() else {
+                continue;
+            };
+            let Ok(subtype) = crate::read::lookup(self.root, target, &node.pointer) else {
+                continue;
+            };
+            let is_struct = matches!(self.plan_with(&subtype, false), Ok(Plan::Struct));
+            if self.components.contains_key(target)
+                && subtype.pointer != node.pointer
+                && is_struct
+                && !out.iter().any(|(_, t)| t == target)
+            {
+                out.push((value.to_owned(), target.to_owned()));
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    /// The union of a base schema's subtypes, tagged by its discriminator property; a value with
+    /// another tag (the base itself, or a subtype this SDK does not know) is kept as received.
+    fn subtypes_kind(&self, node: &Node<'a>, subtypes: &[(String, String)]) -> TypeKind {
+        let mut names = Namespace::with_reserved(&["Unknown"]);
+        let variants = subtypes
+            .iter()
+            .map(|(value, target)| {
+                let name = self.components.get(target).cloned().unwrap_or_default();
+                UnionVariant {
+                    rust_name: names.claim(name.clone()),
+                    ty: TypeRef::Named(name),
+                    boxed: false,
+                    tag_value: Some(value.clone()),
+                }
+            })
+            .collect();
+        TypeKind::Union {
+            tag: node
+                .get("discriminator")
+                .and_then(|d| d.str("propertyName"))
+                .map(str::to_owned),
+            variants,
+            display: false,
+        }
+    }
+
     /// The discriminating property: `discriminator.propertyName`, or a property every member
     /// fixes with `const` (or a one-value `enum`).
     fn union_tag(&self, node: &Node<'a>, members: &[Node<'a>]) -> Option<String> {
@@ -663,6 +758,28 @@ fn enum_kind(values: &[String]) -> TypeKind {
         variants,
         fallback: fallback.to_owned(),
     }
+}
+
+/// Keywords that describe a schema without constraining its values.
+const ANNOTATIONS: &[&str] = &[
+    "description",
+    "title",
+    "example",
+    "examples",
+    "default",
+    "readOnly",
+    "writeOnly",
+    "deprecated",
+    "externalDocs",
+    "$comment",
+];
+
+/// Whether a schema only annotates: every keyword is an annotation or an extension.
+fn annotation_only(node: &Node<'_>) -> bool {
+    node.value.as_object().is_some_and(|o| {
+        o.keys()
+            .all(|k| ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-"))
+    })
 }
 
 /// The non-null types of `type` (string or array) and whether `null` is among them.

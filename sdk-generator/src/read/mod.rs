@@ -17,6 +17,7 @@ mod text;
 mod upgrade;
 mod yaml;
 
+pub(crate) use node::lookup;
 pub use node::{Node, escape_pointer};
 
 use crate::error::{Error, Result};
