@@ -311,7 +311,7 @@ fn describe_type(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeDescription>)
         } => {
             let mut described_fields: BTreeMap<String, FieldDescription> = fields
                 .iter()
-                .map(|f| (f.rust_name.clone(), describe_field(f, def.request)))
+                .map(|f| (f.rust_name.clone(), describe_field(f)))
                 .collect();
             for group in exclusive {
                 let choice = FieldDescription {
@@ -366,14 +366,14 @@ fn describe_type(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeDescription>)
     out.insert(def.name.clone(), described(shape));
 }
 
-/// Mirrors the emitter's field typing (`emit::types`): required and not nullable → `T`;
-/// required and nullable → `Option<T>`; optional and nullable in a request type →
-/// `Nullable<T>`; otherwise `Option<T>`.
-fn describe_field(f: &Field, request: bool) -> FieldDescription {
+/// Mirrors the emitter's field typing (`emit::types::field_ty`): required and not nullable →
+/// `T`; required and nullable → `Option<T>`; optional and nullable → `Nullable<T>`; otherwise
+/// `Option<T>`.
+fn describe_field(f: &Field) -> FieldDescription {
     let inner = payload(&f.ty, f.boxed);
     let rust_type = match (f.required, f.nullable) {
         (true, false) => inner,
-        (false, true) if request => format!("Nullable<{inner}>"),
+        (false, true) => format!("Nullable<{inner}>"),
         _ => format!("Option<{inner}>"),
     };
     FieldDescription {
