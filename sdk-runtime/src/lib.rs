@@ -29,7 +29,8 @@
 //! * [`profile`]: the API's conventions as data;
 //! * [`pagination`], [`poll`], [`version`]: lists as streams, waiting on a status, contract
 //!   discovery;
-//! * [`secret`], [`nullable`]: redacted zeroizing secrets and absent-vs-null fields.
+//! * [`secret`], [`nullable`]: redacted zeroizing secrets and absent-vs-null fields;
+//! * [`untagged`]: an untagged union decodes into the member the value fits.
 //!
 //! Modules import each other without a cycle (checked by `sdk-tests/module_graph.rs`).
 //!
@@ -120,6 +121,7 @@ pub mod spec;
 mod string_enum;
 mod telemetry;
 pub mod transport;
+pub mod untagged;
 pub mod version;
 pub mod webhook;
 

@@ -219,13 +219,32 @@ pub enum DeployRequestBillingCycle {
 );
 
 /// Schema: `#/components/schemas/DeployRequest/properties/os`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 pub enum DeployRequestOs {
     /// A `String`.
     String(String),
     /// A `Integer`.
     Integer(u64),
+}
+
+impl<'de> ::serde::Deserialize<'de> for DeployRequestOs {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::sdk_runtime::untagged::decode_untagged(
+                value,
+                &[
+                    |v| ::serde_json::from_value(v).map(Self::String),
+                    |v| ::serde_json::from_value(v).map(Self::Integer),
+                ],
+                "DeployRequestOs",
+            )
+            .map_err(::serde::de::Error::custom)
+    }
 }
 
 impl ::std::fmt::Display for DeployRequestOs {
@@ -362,13 +381,32 @@ pub enum ProductVariantDeployProductCode {
 /// Deployment body: one of the canonical snake_case shape or the deprecated camelCase shape. The shapes are mutually exclusive: the legacy shape requires `billing`, which the canonical shape rejects.
 ///
 /// Schema: `#/components/schemas/ProductVariantDeployRequest`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 pub enum ProductVariantDeployRequest {
     /// A `DeployRequest`.
     DeployRequest(DeployRequest),
     /// A `LegacyDeployRequest`.
     LegacyDeployRequest(LegacyDeployRequest),
+}
+
+impl<'de> ::serde::Deserialize<'de> for ProductVariantDeployRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::sdk_runtime::untagged::decode_untagged(
+                value,
+                &[
+                    |v| ::serde_json::from_value(v).map(Self::DeployRequest),
+                    |v| ::serde_json::from_value(v).map(Self::LegacyDeployRequest),
+                ],
+                "ProductVariantDeployRequest",
+            )
+            .map_err(::serde::de::Error::custom)
+    }
 }
 
 impl From<DeployRequest> for ProductVariantDeployRequest {

@@ -268,13 +268,32 @@ impl Default for TcpProxyUpdateRequest {
 }
 
 /// Schema: `#/components/schemas/TcpProxyUpdateRequest/properties/ports/items`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 pub enum TcpProxyUpdateRequestPortsItem {
     /// A `Integer`.
     Integer(u16),
     /// A `TcpProxyPortMapping`.
     TcpProxyPortMapping(TcpProxyPortMapping),
+}
+
+impl<'de> ::serde::Deserialize<'de> for TcpProxyUpdateRequestPortsItem {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::sdk_runtime::untagged::decode_untagged(
+                value,
+                &[
+                    |v| ::serde_json::from_value(v).map(Self::Integer),
+                    |v| ::serde_json::from_value(v).map(Self::TcpProxyPortMapping),
+                ],
+                "TcpProxyUpdateRequestPortsItem",
+            )
+            .map_err(::serde::de::Error::custom)
+    }
 }
 
 impl From<TcpProxyPortMapping> for TcpProxyUpdateRequestPortsItem {

@@ -168,13 +168,32 @@ pub struct OperationLinks {
 /// Success body of a write with `x-operation-envelope`: the canonical operation envelope (when `x-svc-response-format: operation` was sent) or the legacy write shape.
 ///
 /// Schema: `#/components/schemas/OperationOrLegacyWriteResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 pub enum OperationOrLegacyWriteResponse {
     /// A `OperationEnvelope`.
     OperationEnvelope(OperationEnvelope),
     /// A `LegacyWriteResponse`.
     LegacyWriteResponse(LegacyWriteResponse),
+}
+
+impl<'de> ::serde::Deserialize<'de> for OperationOrLegacyWriteResponse {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::sdk_runtime::untagged::decode_untagged(
+                value,
+                &[
+                    |v| ::serde_json::from_value(v).map(Self::OperationEnvelope),
+                    |v| ::serde_json::from_value(v).map(Self::LegacyWriteResponse),
+                ],
+                "OperationOrLegacyWriteResponse",
+            )
+            .map_err(::serde::de::Error::custom)
+    }
 }
 
 impl From<OperationEnvelope> for OperationOrLegacyWriteResponse {

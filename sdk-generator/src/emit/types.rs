@@ -482,19 +482,38 @@ fn union_def(
         });
         quote!(#doc #ident(#ty),)
     });
+    let wrap = |v: &UnionVariant| {
+        let ident = format_ident!("{}", v.rust_name);
+        if v.boxed {
+            quote!(|v| Self::#ident(Box::new(v)))
+        } else {
+            quote!(Self::#ident)
+        }
+    };
     let Some(tag) = tag else {
+        let members = variants.iter().map(|v| {
+            let wrap = wrap(v);
+            quote!(|v| ::serde_json::from_value(v).map(#wrap),)
+        });
+        let union = name.to_string();
         return quote! {
-            #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+            #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
             #[serde(untagged)]
             pub enum #name {
                 #( #decls )*
             }
+            impl<'de> ::serde::Deserialize<'de> for #name {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                    let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                    ::sdk_runtime::untagged::decode_untagged(value, &[#( #members )*], #union)
+                        .map_err(::serde::de::Error::custom)
+                }
+            }
         };
     };
     let arms = variants.iter().map(|v| {
-        let ident = format_ident!("{}", v.rust_name);
         let value = v.tag_value.clone().unwrap_or_default();
-        let wrap = if v.boxed { quote!(|v| Self::#ident(Box::new(v))) } else { quote!(Self::#ident) };
+        let wrap = wrap(v);
         quote! {
             Some(#value) => ::serde_json::from_value(value).map(#wrap).map_err(::serde::de::Error::custom),
         }

@@ -1,0 +1,163 @@
+//! Decoding an untagged union (`oneOf`/`anyOf` without a discriminator): the member the value
+//! fits, not merely the first one that decodes.
+//!
+//! serde's `#[serde(untagged)]` takes the first member that decodes. Members are usually structs
+//! that ignore unknown properties, or string enums that keep unknown values, so an earlier
+//! member can accept a value that a later one describes fully, and silently drop what only the
+//! later one holds. [`decode_untagged`] prefers the member whose re-encoding still holds the
+//! most properties of the value (all of them, ideally), the earlier member on a tie.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// One member of an untagged union: decodes the value into the union (wrapped in its variant).
+pub type UntaggedMember<T> = fn(Value) -> Result<T, serde_json::Error>;
+
+/// Decodes `value` into the member of `members` that loses the fewest of its properties when
+/// encoded again (the first of them on a tie, at once when one loses none); `union` names the
+/// type in the error when no member decodes.
+pub fn decode_untagged<T: Serialize>(
+    value: Value,
+    members: &[UntaggedMember<T>],
+    union: &str,
+) -> Result<T, String> {
+    let mut best: Option<(usize, T)> = None;
+    for decode in members {
+        let Ok(decoded) = decode(value.clone()) else {
+            continue;
+        };
+        let lost = serde_json::to_value(&decoded).map_or(usize::MAX, |e| lost(&value, &e));
+        if lost == 0 {
+            return Ok(decoded);
+        }
+        if best.as_ref().is_none_or(|(fewest, _)| lost < *fewest) {
+            best = Some((lost, decoded));
+        }
+    }
+    best.map(|(_, decoded)| decoded)
+        .ok_or_else(|| format!("the value matches no member of `{union}`"))
+}
+
+/// How many object properties of `original`, at any depth, `encoded` no longer has (values
+/// themselves may be spelled differently, e.g. `1.0` as `1` or a date-time in another offset).
+fn lost(original: &Value, encoded: &Value) -> usize {
+    match (original, encoded) {
+        (Value::Object(original), Value::Object(encoded)) => original
+            .iter()
+            .map(|(key, value)| encoded.get(key).map_or(1 + size(value), |e| lost(value, e)))
+            .sum(),
+        (Value::Array(original), Value::Array(encoded)) => {
+            let missing: usize = original
+                .iter()
+                .skip(encoded.len())
+                .map(|o| 1 + size(o))
+                .sum();
+            missing
+                + original
+                    .iter()
+                    .zip(encoded)
+                    .map(|(o, e)| lost(o, e))
+                    .sum::<usize>()
+        }
+        (Value::Object(_) | Value::Array(_), _) => 1 + size(original),
+        _ => 0,
+    }
+}
+
+/// The number of object properties and array items inside `value`.
+fn size(value: &Value) -> usize {
+    match value {
+        Value::Object(map) => map.values().map(|v| 1 + size(v)).sum(),
+        Value::Array(items) => items.iter().map(|v| 1 + size(v)).sum(),
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+    use serde_json::json;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Token {
+        scheme: String,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct OAuth {
+        scheme: String,
+        settings: Value,
+    }
+
+    #[derive(Debug, PartialEq, Serialize)]
+    #[serde(untagged)]
+    enum Connection {
+        Token(Token),
+        OAuth(OAuth),
+    }
+
+    const MEMBERS: &[UntaggedMember<Connection>] = &[
+        |v| serde_json::from_value(v).map(Connection::Token),
+        |v| serde_json::from_value(v).map(Connection::OAuth),
+    ];
+
+    #[test]
+    fn the_member_that_keeps_every_property_wins_over_the_first_that_decodes() {
+        let value = json!({ "scheme": "OAUTH2", "settings": { "admin": true } });
+        let decoded = decode_untagged(value, MEMBERS, "Connection").unwrap();
+        assert!(matches!(decoded, Connection::OAuth(_)), "{decoded:?}");
+    }
+
+    #[test]
+    fn the_first_member_wins_when_it_keeps_everything() {
+        let decoded = decode_untagged(json!({ "scheme": "TOKEN" }), MEMBERS, "Connection").unwrap();
+        assert_eq!(
+            decoded,
+            Connection::Token(Token {
+                scheme: "TOKEN".into()
+            })
+        );
+    }
+
+    #[test]
+    fn a_lossy_match_is_still_better_than_none() {
+        let value = json!({ "scheme": "TOKEN", "extra": [1, 2] });
+        let decoded = decode_untagged(value, MEMBERS, "Connection").unwrap();
+        assert_eq!(
+            decoded,
+            Connection::Token(Token {
+                scheme: "TOKEN".into()
+            })
+        );
+    }
+
+    #[test]
+    fn no_member_is_an_error_naming_the_union() {
+        let err = decode_untagged(json!(42), MEMBERS, "Connection").unwrap_err();
+        assert_eq!(err, "the value matches no member of `Connection`");
+    }
+
+    #[test]
+    fn the_member_that_loses_least_wins_when_every_member_loses_something() {
+        let value = json!({ "scheme": "OAUTH2", "settings": 1, "extra": true });
+        let decoded = decode_untagged(value, MEMBERS, "Connection").unwrap();
+        assert!(matches!(decoded, Connection::OAuth(_)), "{decoded:?}");
+    }
+
+    #[test]
+    fn spelling_differences_of_scalars_are_not_losses() {
+        assert_eq!(
+            lost(
+                &json!({ "a": 1.0, "b": [null] }),
+                &json!({ "a": 1, "b": [0] })
+            ),
+            0
+        );
+        assert_eq!(
+            lost(&json!({ "a": { "b": 1, "c": [1] } }), &json!({ "a": {} })),
+            3
+        );
+        assert_eq!(lost(&json!([1, 2]), &json!([1])), 1);
+    }
+}
