@@ -63,9 +63,13 @@ pub(crate) struct Defaults<'a> {
 }
 
 impl Prepared {
-    /// Validates and assembles `request` with `options`: keys and ids checked, a key generated
-    /// for writes that send one, headers encoded.
+    /// Validates and assembles `request` with `options`: the request's own encoding failure
+    /// first, then keys and ids checked, a key generated for writes that send one, headers
+    /// encoded.
     pub fn new(request: &Request, options: &CallOptions, d: Defaults<'_>) -> Result<Self, Error> {
+        if let Some(message) = request.error() {
+            return Err(Error::validation(message));
+        }
         options.validate()?;
         let spec = request.spec();
         let path = request.render_path()?;

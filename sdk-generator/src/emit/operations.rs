@@ -143,13 +143,13 @@ pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
             #body_setter
             #idem_setter
             #envelope_setter
-            /// Sends the request.
-            pub async fn send(self) -> Result<::sdk_runtime::Response<#success>, ::sdk_runtime::Error> {
+            /// Sends the request when the returned future is awaited.
+            pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, #success> {
                 #spec
                 #request_decl
                 #( #param_sends )*
                 #body_send
-                self.client.runtime().execute(request, self.options).await
+                self.client.runtime().execute(request, self.options)
             }
             #stream
             #wait
@@ -197,10 +197,10 @@ fn body_items(
     let media = &body.media_type;
     // `value` is a reference to the body, except for raw bytes, which move into the request.
     let send = |value: TokenStream| match body.encoding {
-        BodyEncoding::Json => quote!(request.json_body(#value)?;),
-        BodyEncoding::Form => quote!(request.form_body(#value)?;),
+        BodyEncoding::Json => quote!(request.json_body(#value);),
+        BodyEncoding::Form => quote!(request.form_body(#value);),
         BodyEncoding::Binary => quote!(request.raw_body(#value, #media);),
-        BodyEncoding::Multipart => quote!(request.multipart_body(#value)?;),
+        BodyEncoding::Multipart => quote!(request.multipart_body(#value);),
     };
     let taken = if body.encoding == BodyEncoding::Binary {
         quote!(self.body)
@@ -323,11 +323,11 @@ fn param_send(cx: &Ctx<'_>, p: &Param) -> TokenStream {
     );
     let call = |v: TokenStream| match (p.structured, p.location, list) {
         (Some(Structured::Json), ..) => {
-            quote!(request.json_param(::sdk_runtime::ParamIn::#location, #name, #v)?;)
+            quote!(request.json_param(::sdk_runtime::ParamIn::#location, #name, #v);)
         }
         (Some(Structured::Style { style, explode }), ..) => {
             let style = format_ident!("{}", param_style(style));
-            quote!(request.param(::sdk_runtime::ParamIn::#location, #name, ::sdk_runtime::ParamStyle::#style, #explode, #v)?;)
+            quote!(request.param(::sdk_runtime::ParamIn::#location, #name, ::sdk_runtime::ParamStyle::#style, #explode, #v);)
         }
         (None, ParamLocation::Path, _) => {
             let v = value(v);
