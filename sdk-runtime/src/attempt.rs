@@ -32,9 +32,10 @@ pub(crate) async fn send(
     let mut headers = p.headers.clone();
     wire.auth
         .apply(&mut headers, p.method.as_str(), &p.signed_target, &p.body)?;
+    let started = Instant::now();
     let timeout = match (p.attempt_timeout, p.deadline) {
-        (Some(t), Some(d)) => Some(t.min(d.saturating_duration_since(Instant::now()))),
-        (t, d) => t.or(d.map(|d| d.saturating_duration_since(Instant::now()))),
+        (Some(t), Some(d)) => Some(t.min(d.saturating_duration_since(started))),
+        (t, d) => t.or(d.map(|d| d.saturating_duration_since(started))),
     };
     let request = HttpRequest {
         method: crate::spec::http_method(p.method),
@@ -56,7 +57,6 @@ pub(crate) async fn send(
         hook.before_send(&info);
     }
     tracing::debug!(attempt = number, "sending");
-    let started = Instant::now();
     let send = wire.transport.send(request);
     let result = match timeout {
         Some(t) => tokio::time::timeout(t, send).await.unwrap_or_else(|_| {
