@@ -1,13 +1,13 @@
 //! One attempt: credentials added, hooks told, the transport called under the attempt timeout
 //! (which covers the whole body read), the body cap checked again.
 
-use openapi_conventions::headers;
 use std::sync::Arc;
 
 use tokio::time::Instant;
 
 use crate::auth::Auth;
 use crate::error::Error;
+use crate::header_names;
 use crate::hooks::{AttemptInfo, AttemptOutcome, Hook};
 use crate::prepare::Prepared;
 use crate::transport::{HttpRequest, HttpResponse, Transport, TransportError, TransportErrorKind};
@@ -74,7 +74,7 @@ pub(crate) async fn send(
             status: r.status,
             request_id: r
                 .headers
-                .get(headers::REQUEST_ID)
+                .get(header_names::REQUEST_ID)
                 .and_then(|v| v.to_str().ok()),
             elapsed,
         },

@@ -23,6 +23,7 @@ use crate::config::Config;
 use crate::decide::{Decision, Facts, Failure, after_lookup, decide, exhausted};
 use crate::endpoint::Endpoint;
 use crate::error::{ApiError, Error, ErrorContext, Reconciliation, UnknownOutcome};
+use crate::header_names;
 use crate::prepare::{Defaults, Prepared};
 use crate::rate_limit::{ProbePermit, RateLimitGate, RateLimitInfo};
 use crate::reconcile;
@@ -280,7 +281,12 @@ impl Client {
             self.update_gate(&result, permit, p, &budget);
             let class = classify(&result, facts.is_write, self.inner.config.profile);
             if let Ok(r) = &result {
-                telemetry::record_response(span, r.status, header(&r.headers, headers::REQUEST_ID));
+                let request_id = r.headers.get(header_names::REQUEST_ID);
+                telemetry::record_response(
+                    span,
+                    r.status,
+                    request_id.and_then(|v| v.to_str().ok()),
+                );
             }
             if matches!(class, Class::RateLimited { .. }) {
                 budget.spend_rate_limit();

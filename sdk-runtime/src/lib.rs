@@ -93,6 +93,7 @@ mod endpoint;
 pub mod error;
 #[cfg(feature = "journal")]
 pub mod file_journal;
+mod header_names;
 pub mod hooks;
 pub mod idempotency;
 #[cfg(feature = "journal")]

@@ -12,6 +12,7 @@ use tokio::time::Instant;
 use crate::config::Config;
 use crate::endpoint::Endpoint;
 use crate::error::{Error, ErrorContext};
+use crate::header_names;
 use crate::idempotency::{
     generate_idempotency_key, validate_client_request_id, validate_idempotency_key,
 };
@@ -179,19 +180,19 @@ impl Prepared {
         );
         if let Some(key) = &idempotency_key {
             headers.insert(
-                headers::IDEMPOTENCY_KEY,
+                header_names::IDEMPOTENCY_KEY,
                 header_value(headers::IDEMPOTENCY_KEY, key)?,
             );
         }
         if let Some(id) = &client_request_id {
             headers.insert(
-                headers::CLIENT_REQUEST_ID,
+                header_names::CLIENT_REQUEST_ID,
                 header_value(headers::CLIENT_REQUEST_ID, id)?,
             );
         }
         if options.operation_format() {
             headers.insert(
-                headers::RESPONSE_FORMAT,
+                header_names::RESPONSE_FORMAT,
                 HeaderValue::from_static(headers::RESPONSE_FORMAT_OPERATION),
             );
         }

@@ -1,7 +1,6 @@
 //! Successful responses: decoded body, status and `ResponseMeta` (request id, rate limits,
 //! idempotency key), and `ResponseFuture`, what a call returns before it is awaited.
 
-use openapi_conventions::headers;
 use std::fmt;
 use std::future::Future;
 use std::marker::PhantomData;
@@ -14,6 +13,7 @@ use serde::de::DeserializeOwned;
 use tracing::Span;
 
 use crate::error::{Error, ErrorContext};
+use crate::header_names;
 use crate::prepare::Prepared;
 use crate::rate_limit::RateLimitInfo;
 use crate::telemetry;
@@ -168,7 +168,7 @@ impl Undecoded {
 fn response_meta(headers: HeaderMap, p: &Prepared, attempts: u32) -> ResponseMeta {
     ResponseMeta {
         request_id: headers
-            .get(headers::REQUEST_ID)
+            .get(header_names::REQUEST_ID)
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned),
         client_request_id: p.client_request_id.clone(),
