@@ -557,6 +557,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::BillingOrderDraftResponse> {
@@ -616,6 +617,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::BillingServiceListResponse> {
@@ -702,6 +704,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::TransactionListResponse> {
@@ -761,6 +764,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::InvoicePaymentResult> {

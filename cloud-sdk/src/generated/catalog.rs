@@ -595,6 +595,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedImageListResponse> {
@@ -695,6 +696,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::CatalogProductListResponse> {
@@ -797,6 +799,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::CatalogProductListResponse> {
@@ -869,6 +872,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::RegionListResponse> {

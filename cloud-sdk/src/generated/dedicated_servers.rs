@@ -575,6 +575,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedDeploymentResult> {
@@ -607,6 +608,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedPasswordResetResponse> {
@@ -634,6 +636,7 @@ pub mod builders {
     ::sdk_runtime::call_builder!(DedicatedTask);
     impl<'c> DedicatedTask<'c> {
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedTaskResponse> {
@@ -690,6 +693,7 @@ pub mod builders {
     ::sdk_runtime::call_builder!(DedicatedTasks);
     impl<'c> DedicatedTasks<'c> {
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedTaskListResponse> {
@@ -716,6 +720,7 @@ pub mod builders {
     ::sdk_runtime::call_builder!(GetDedicatedByServiceIdRescueOptions);
     impl<'c> GetDedicatedByServiceIdRescueOptions<'c> {
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedRescueOptions> {
@@ -742,6 +747,7 @@ pub mod builders {
     ::sdk_runtime::call_builder!(GetDedicatedByServiceIdTraffic);
     impl<'c> GetDedicatedByServiceIdTraffic<'c> {
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedTrafficResponse> {

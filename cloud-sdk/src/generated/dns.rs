@@ -517,6 +517,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::CreateDnsZoneResponse> {
@@ -549,6 +550,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::DnsTemplateResponse> {
@@ -575,6 +577,7 @@ pub mod builders {
     ::sdk_runtime::call_builder!(GetDnsTemplate);
     impl<'c> GetDnsTemplate<'c> {
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::DnsTemplateResponse> {
@@ -600,6 +603,7 @@ pub mod builders {
     ::sdk_runtime::call_builder!(GetDnsTemplates);
     impl<'c> GetDnsTemplates<'c> {
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::DnsTemplateListResponse> {
@@ -625,6 +629,7 @@ pub mod builders {
     ::sdk_runtime::call_builder!(GetDnsZone);
     impl<'c> GetDnsZone<'c> {
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::DnsZoneDetailResponse> {
@@ -688,6 +693,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::DnsZoneListResponse> {

@@ -509,6 +509,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::DomainAssignContactsResponse> {
@@ -542,6 +543,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::DomainContactResult> {
@@ -577,6 +579,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::DomainDnssecResponse> {
@@ -613,6 +616,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::DomainDnssecEnableResponse> {

@@ -688,6 +688,7 @@ pub mod builders {
     ::sdk_runtime::call_builder!(ApiCredential);
     impl<'c> ApiCredential<'c> {
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::ApiCredentialResponse> {
@@ -720,6 +721,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::ApiCredentialCreateResponse> {
@@ -769,6 +771,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::ApiCredentialListResponse> {
@@ -818,6 +821,7 @@ pub mod builders {
     ::sdk_runtime::call_builder!(GetCapabilities);
     impl<'c> GetCapabilities<'c> {
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::CapabilitiesResponse> {
@@ -874,6 +878,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::super::types::OperationEnvelope> {
@@ -911,6 +916,7 @@ pub mod builders {
     ::sdk_runtime::call_builder!(GetOperationsByOperationId);
     impl<'c> GetOperationsByOperationId<'c> {
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::super::types::OperationEnvelope> {
@@ -967,6 +973,7 @@ pub mod builders {
     ::sdk_runtime::call_builder!(GetVersion);
     impl<'c> GetVersion<'c> {
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::VersionResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "getVersion",
@@ -997,6 +1004,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::WebhookEndpointResponse> {
@@ -1030,6 +1038,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::super::types::NotShownResponse> {

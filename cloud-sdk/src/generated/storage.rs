@@ -128,6 +128,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::OkResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "storageVolumeAttach",
@@ -159,6 +160,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::super::types::NotShownResponse> {

@@ -374,6 +374,7 @@ pub mod builders {
     ::sdk_runtime::call_builder!(GetTcpProxy);
     impl<'c> GetTcpProxy<'c> {
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::TcpProxyResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "getTcpProxy",
@@ -405,6 +406,7 @@ pub mod builders {
             self
         }
         /// Sends the request when the returned future is awaited.
+        #[inline]
         pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::TcpProxyResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "tcpProxyUpdate",

@@ -126,6 +126,8 @@ fn client_method(cx: &Ctx<'_>, op: &Operation, parts: &Parts) -> TokenStream {
 }
 
 /// The builder struct, its setters, `send`, and `into_stream` or `wait` where they apply.
+/// `send` is `#[inline]`: like the `async fn` it replaces, it is then compiled where it is
+/// called, not for every operation when the SDK crate itself is built.
 fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -> TokenStream {
     let builder = format_ident!("{}", op.builder_name);
     let doc = lines_attrs(&format!(
@@ -168,6 +170,7 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
         impl<'c> #builder<'c> {
             #( #setters )*
             /// Sends the request when the returned future is awaited.
+            #[inline]
             pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, #success> {
                 #spec
                 #request_decl
