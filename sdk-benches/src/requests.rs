@@ -116,7 +116,7 @@ impl Paths {
     /// SDK: signed `POST /v1/dns/zones` (generated idempotency key) decoded as [`Zone`].
     pub async fn sdk_post(&self, client: &Client) -> Zone {
         let mut request = Request::new(&CREATE_ZONE);
-        request.json_body(&self.body).expect("body");
+        request.json_body(&self.body);
         client
             .execute::<Zone>(request, CallOptions::default())
             .await

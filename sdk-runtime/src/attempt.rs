@@ -1,13 +1,13 @@
 //! One attempt: credentials added, hooks told, the transport called under the attempt timeout
 //! (which covers the whole body read), the body cap checked again.
 
-use openapi_conventions::headers;
 use std::sync::Arc;
 
 use tokio::time::Instant;
 
 use crate::auth::Auth;
 use crate::error::Error;
+use crate::header_names;
 use crate::hooks::{AttemptInfo, AttemptOutcome, Hook};
 use crate::prepare::Prepared;
 use crate::transport::{HttpRequest, HttpResponse, Transport, TransportError, TransportErrorKind};
@@ -32,9 +32,10 @@ pub(crate) async fn send(
     let mut headers = p.headers.clone();
     wire.auth
         .apply(&mut headers, p.method.as_str(), &p.signed_target, &p.body)?;
+    let started = Instant::now();
     let timeout = match (p.attempt_timeout, p.deadline) {
-        (Some(t), Some(d)) => Some(t.min(d.saturating_duration_since(Instant::now()))),
-        (t, d) => t.or(d.map(|d| d.saturating_duration_since(Instant::now()))),
+        (Some(t), Some(d)) => Some(t.min(d.saturating_duration_since(started))),
+        (t, d) => t.or(d.map(|d| d.saturating_duration_since(started))),
     };
     let request = HttpRequest {
         method: crate::spec::http_method(p.method),
@@ -56,7 +57,6 @@ pub(crate) async fn send(
         hook.before_send(&info);
     }
     tracing::debug!(attempt = number, "sending");
-    let started = Instant::now();
     let send = wire.transport.send(request);
     let result = match timeout {
         Some(t) => tokio::time::timeout(t, send).await.unwrap_or_else(|_| {
@@ -74,7 +74,7 @@ pub(crate) async fn send(
             status: r.status,
             request_id: r
                 .headers
-                .get(headers::REQUEST_ID)
+                .get(header_names::REQUEST_ID)
                 .and_then(|v| v.to_str().ok()),
             elapsed,
         },

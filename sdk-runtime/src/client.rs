@@ -12,7 +12,6 @@ use futures::FutureExt;
 use futures::future::BoxFuture;
 use http::{HeaderMap, HeaderValue};
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 use tokio::time::Instant;
 use tracing::{Instrument, Span};
 
@@ -24,12 +23,13 @@ use crate::config::Config;
 use crate::decide::{Decision, Facts, Failure, after_lookup, decide, exhausted};
 use crate::endpoint::Endpoint;
 use crate::error::{ApiError, Error, ErrorContext, Reconciliation, UnknownOutcome};
+use crate::header_names;
 use crate::prepare::{Defaults, Prepared};
 use crate::rate_limit::{ProbePermit, RateLimitGate, RateLimitInfo};
 use crate::reconcile;
 use crate::request::{CallOptions, Request};
 use crate::reqwest_transport::ReqwestTransport;
-use crate::response::{Response, ResponseMeta};
+use crate::response::{ResponseFuture, Undecoded};
 use crate::telemetry;
 use crate::transport::{HttpResponse, Transport, TransportError, TransportErrorKind};
 
@@ -156,36 +156,41 @@ impl Client {
     /// A resend needs an attempt left. So an unknown outcome reaches the caller only when the
     /// lookup cannot justify a resend or attempts or time run out; the error carries the key,
     /// method, path and what the lookup found.
-    pub async fn execute<T: DeserializeOwned>(
+    ///
+    /// The returned [`ResponseFuture`] does nothing until it is polled. Everything above runs
+    /// in one future shared by all response types; only decoding the body depends on `T`.
+    pub fn execute<T: DeserializeOwned>(
         &self,
         request: Request,
         options: CallOptions,
-    ) -> Result<Response<T>, Error> {
-        let prepared = self.prepare(&request, &options)?;
-        self.send_decoded(&prepared, Start::Send).await
+    ) -> ResponseFuture<'_, T> {
+        ResponseFuture::new(self.start(request, options).boxed())
     }
 
-    /// Runs a prepared call in its span and decodes the body as `T`.
-    pub(crate) async fn send_decoded<T: DeserializeOwned>(
-        &self,
-        p: &Prepared,
-        start: Start,
-    ) -> Result<Response<T>, Error> {
-        let span = telemetry::call_span(p, &self.inner.endpoint);
-        async {
-            let result = self
-                .call(p, start, &span)
-                .await
-                .and_then(|settled| into_response(settled, p));
-            let attempts = match &result {
-                Ok(r) => r.meta().attempts,
-                Err(e) => e.context().map_or(0, |c| c.attempts),
-            };
-            telemetry::record_outcome(&span, attempts, result.as_ref().err());
-            result
+    /// Prepares and runs a call; its body is left to the [`ResponseFuture`] to decode.
+    async fn start(&self, request: Request, options: CallOptions) -> Result<Undecoded, Error> {
+        let prepared = self.prepare(&request, &options)?;
+        self.run_in_span(prepared, Start::Send).await
+    }
+
+    /// Runs a prepared call in its span; a failure is recorded on the span here, a success
+    /// when its body is decoded.
+    pub(crate) async fn run_in_span(&self, p: Prepared, start: Start) -> Result<Undecoded, Error> {
+        let span = telemetry::call_span(&p, &self.inner.endpoint);
+        let settled = self.call(&p, start, &span).instrument(span.clone()).await;
+        match settled {
+            Ok(Settled { response, attempts }) => Ok(Undecoded {
+                response,
+                attempts,
+                prepared: p,
+                span,
+            }),
+            Err(e) => {
+                let attempts = e.context().map_or(0, |c| c.attempts);
+                telemetry::record_outcome(&span, attempts, Some(&e));
+                Err(e)
+            }
         }
-        .instrument(span.clone())
-        .await
     }
 
     /// Validates and assembles a request with this client's defaults.
@@ -276,7 +281,12 @@ impl Client {
             self.update_gate(&result, permit, p, &budget);
             let class = classify(&result, facts.is_write, self.inner.config.profile);
             if let Ok(r) = &result {
-                telemetry::record_response(span, r.status, header(&r.headers, headers::REQUEST_ID));
+                let request_id = r.headers.get(header_names::REQUEST_ID);
+                telemetry::record_response(
+                    span,
+                    r.status,
+                    request_id.and_then(|v| v.to_str().ok()),
+                );
             }
             if matches!(class, Class::RateLimited { .. }) {
                 budget.spend_rate_limit();
@@ -504,46 +514,6 @@ fn unknown(p: &Prepared, attempts: u32, memory: Memory) -> Error {
         last_api_error: memory.last_api,
         context,
     }))
-}
-
-/// Decodes a settled call's body as `T` (an empty body reads as JSON `null`). A body that does
-/// not decode is [`Error::Decode`], which keeps the idempotency key (a write answered 2xx was
-/// applied).
-fn into_response<T: DeserializeOwned>(
-    settled: Settled,
-    p: &Prepared,
-) -> Result<Response<T>, Error> {
-    let Settled { response, attempts } = settled;
-    let HttpResponse {
-        status,
-        headers,
-        body,
-    } = response;
-    let meta = ResponseMeta {
-        request_id: header(&headers, headers::REQUEST_ID).map(str::to_owned),
-        client_request_id: p.client_request_id.clone(),
-        idempotency_key: p.idempotency_key.clone(),
-        rate_limit: RateLimitInfo::from_headers(&headers),
-        attempts,
-        headers,
-    };
-    let decoded = if body.iter().all(u8::is_ascii_whitespace) {
-        serde_json::from_value(Value::Null).map_err(|e| format!("empty body: {e}"))
-    } else {
-        serde_json::from_slice(&body).map_err(|e| e.to_string())
-    };
-    match decoded {
-        Ok(body) => Ok(Response::new(body, status, meta)),
-        Err(message) => Err(Error::Decode {
-            status,
-            message,
-            context: Box::new(ErrorContext {
-                request_id: meta.request_id.clone(),
-                rate_limit: meta.rate_limit.clone(),
-                ..p.context(attempts)
-            }),
-        }),
-    }
 }
 
 fn header<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {

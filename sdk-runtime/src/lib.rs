@@ -66,7 +66,7 @@
 //! # async fn run() -> Result<(), sdk_runtime::Error> {
 //! let client = Client::new(Config::from_env()?.sdk(SdkIdentity::new("example-sdk", "0.1.0", "r1")))?;
 //! let mut request = Request::new(&CREATE_WIDGET);
-//! request.json_body(&serde_json::json!({ "name": "w1" }))?;
+//! request.json_body(&serde_json::json!({ "name": "w1" }));
 //! let mut options = CallOptions::default();
 //! options.set_client_request_id("widget-setup-1");
 //! match client.execute::<serde_json::Value>(request, options).await {
@@ -94,6 +94,7 @@ mod endpoint;
 pub mod error;
 #[cfg(feature = "journal")]
 pub mod file_journal;
+mod header_names;
 pub mod hooks;
 pub mod idempotency;
 #[cfg(feature = "journal")]
@@ -144,7 +145,7 @@ pub use rate_limit::RateLimitInfo;
 pub use recovery::{RecoveredWrite, Recovery};
 pub use request::{CallOptions, Request};
 pub use reqwest_transport::ReqwestTransport;
-pub use response::{Response, ResponseMeta};
+pub use response::{Response, ResponseFuture, ResponseMeta};
 pub use retry::RetryPolicy;
 pub use secret::Secret;
 pub use signing::{DefaultSigner, Signer, SigningInput};

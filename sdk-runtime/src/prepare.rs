@@ -12,6 +12,7 @@ use tokio::time::Instant;
 use crate::config::Config;
 use crate::endpoint::Endpoint;
 use crate::error::{Error, ErrorContext};
+use crate::header_names;
 use crate::idempotency::{
     generate_idempotency_key, validate_client_request_id, validate_idempotency_key,
 };
@@ -63,9 +64,13 @@ pub(crate) struct Defaults<'a> {
 }
 
 impl Prepared {
-    /// Validates and assembles `request` with `options`: keys and ids checked, a key generated
-    /// for writes that send one, headers encoded.
+    /// Validates and assembles `request` with `options`: the request's own encoding failure
+    /// first, then keys and ids checked, a key generated for writes that send one, headers
+    /// encoded.
     pub fn new(request: &Request, options: &CallOptions, d: Defaults<'_>) -> Result<Self, Error> {
+        if let Some(message) = request.error() {
+            return Err(Error::validation(message));
+        }
         options.validate()?;
         let spec = request.spec();
         let path = request.render_path()?;
@@ -175,19 +180,19 @@ impl Prepared {
         );
         if let Some(key) = &idempotency_key {
             headers.insert(
-                headers::IDEMPOTENCY_KEY,
+                header_names::IDEMPOTENCY_KEY,
                 header_value(headers::IDEMPOTENCY_KEY, key)?,
             );
         }
         if let Some(id) = &client_request_id {
             headers.insert(
-                headers::CLIENT_REQUEST_ID,
+                header_names::CLIENT_REQUEST_ID,
                 header_value(headers::CLIENT_REQUEST_ID, id)?,
             );
         }
         if options.operation_format() {
             headers.insert(
-                headers::RESPONSE_FORMAT,
+                header_names::RESPONSE_FORMAT,
                 HeaderValue::from_static(headers::RESPONSE_FORMAT_OPERATION),
             );
         }

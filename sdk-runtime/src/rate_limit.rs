@@ -3,7 +3,7 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use http::HeaderMap;
+use http::{HeaderMap, HeaderName};
 use tokio::time::Instant;
 
 /// Rate-limit information read from a response's headers (reference part 8).
@@ -21,7 +21,14 @@ pub struct RateLimitInfo {
     pub retry_after: Option<Duration>,
 }
 
-fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+// Parsed once: a name given as `&str` is parsed and validated on every lookup.
+const LIMIT: HeaderName = HeaderName::from_static("ratelimit-limit");
+const REMAINING: HeaderName = HeaderName::from_static("ratelimit-remaining");
+const RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
+const LEGACY_RESET: HeaderName = HeaderName::from_static("x-ratelimit-reset");
+const RETRY_AFTER: HeaderName = HeaderName::from_static("retry-after");
+
+fn header_str<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<&'a str> {
     headers
         .get(name)
         .and_then(|v| v.to_str().ok())
@@ -31,14 +38,13 @@ fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 impl RateLimitInfo {
     /// Reads the rate-limit headers; unparsable values are ignored.
     pub fn from_headers(headers: &HeaderMap) -> Self {
-        let num = |name: &str| header_str(headers, name).and_then(|v| v.parse::<u64>().ok());
+        let num = |name| header_str(headers, name).and_then(|v| v.parse::<u64>().ok());
         Self {
-            limit: num("ratelimit-limit"),
-            remaining: num("ratelimit-remaining"),
-            reset_seconds: num("ratelimit-reset"),
-            legacy_reset_unix: header_str(headers, "x-ratelimit-reset")
-                .and_then(|v| v.parse().ok()),
-            retry_after: header_str(headers, "retry-after").and_then(parse_retry_after),
+            limit: num(&LIMIT),
+            remaining: num(&REMAINING),
+            reset_seconds: num(&RESET),
+            legacy_reset_unix: header_str(headers, &LEGACY_RESET).and_then(|v| v.parse().ok()),
+            retry_after: header_str(headers, &RETRY_AFTER).and_then(parse_retry_after),
         }
     }
 

@@ -69,7 +69,7 @@ impl Client {
         let mut writes = Vec::with_capacity(pending.writes.len());
         for write in pending.writes {
             let outcome = match journaling::prepared(&write, self.defaults()) {
-                Ok(p) => self.send_decoded(&p, Start::Reconcile).await,
+                Ok(p) => self.run_in_span(p, Start::Reconcile).await?.decode(),
                 Err(e) => Err(e),
             };
             if let Err(e) = &outcome {

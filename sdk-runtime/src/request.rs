@@ -170,6 +170,9 @@ impl CallOptions {
 }
 
 /// One request being assembled by generated code for an [`OperationSpec`].
+///
+/// A parameter or body that cannot be encoded does not stop the assembly: the first such
+/// failure is kept, and the call fails with it ([`Error::Validation`]) before any I/O.
 #[derive(Clone, Debug)]
 pub struct Request {
     spec: &'static OperationSpec,
@@ -177,6 +180,7 @@ pub struct Request {
     query: Vec<(String, String)>,
     headers: Vec<(String, String)>,
     body: Option<(Bytes, Cow<'static, str>)>,
+    error: Option<String>,
 }
 
 impl Request {
@@ -188,6 +192,23 @@ impl Request {
             query: Vec::new(),
             headers: Vec::new(),
             body: None,
+            error: None,
+        }
+    }
+
+    /// The message of the assembly's first encoding failure, if any: the call fails with it
+    /// as [`Error::Validation`] before any I/O.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// Keeps the first failure of the assembly.
+    fn fail(&mut self, error: Error) {
+        if self.error.is_none() {
+            self.error = Some(match error {
+                Error::Validation { message } => message,
+                other => other.to_string(),
+            });
         }
     }
 
@@ -204,7 +225,8 @@ impl Request {
     }
 
     /// Adds parameter `name` of any shape (objects, lists, nested values) serialized by its
-    /// OpenAPI `style` and `explode` (see [`params`]); `null` adds nothing.
+    /// OpenAPI `style` and `explode` (see [`params`]); `null` adds nothing. A value that cannot
+    /// be serialized so is kept as the request's [`error`](Self::error).
     pub fn param<T: serde::Serialize + ?Sized>(
         &mut self,
         location: ParamIn,
@@ -212,10 +234,29 @@ impl Request {
         style: ParamStyle,
         explode: bool,
         value: &T,
-    ) -> Result<(), Error> {
-        let value = serde_json::to_value(value)
-            .map_err(|e| Error::validation(format!("cannot serialize parameter `{name}`: {e}")))?;
-        let pairs = params::serialize(name, &value, location, style, explode)?;
+    ) {
+        let value = match serde_json::to_value(value) {
+            Ok(value) => value,
+            Err(e) => {
+                return self.fail(Error::validation(format!(
+                    "cannot serialize parameter `{name}`: {e}"
+                )));
+            }
+        };
+        match params::serialize(name, &value, location, style, explode) {
+            Ok(pairs) => self.add_pairs(location, &value, explode, pairs),
+            Err(e) => self.fail(e),
+        }
+    }
+
+    /// Puts serialized parameter pairs where `location` says.
+    fn add_pairs(
+        &mut self,
+        location: ParamIn,
+        value: &serde_json::Value,
+        explode: bool,
+        pairs: Vec<(String, String)>,
+    ) {
         match location {
             ParamIn::Query => self.query.extend(pairs),
             ParamIn::Path => self.path_params.extend(pairs),
@@ -232,7 +273,6 @@ impl Request {
                 }
             }
         }
-        Ok(())
     }
 
     /// Adds parameter `name` whose value travels as its JSON text (`content: application/json`).
@@ -241,10 +281,13 @@ impl Request {
         location: ParamIn,
         name: &str,
         value: &T,
-    ) -> Result<(), Error> {
-        let text = serde_json::to_string(value)
-            .map_err(|e| Error::validation(format!("cannot serialize parameter `{name}`: {e}")))?;
-        self.param(location, name, ParamStyle::Form, false, &text)
+    ) {
+        match serde_json::to_string(value) {
+            Ok(text) => self.param(location, name, ParamStyle::Form, false, &text),
+            Err(e) => self.fail(Error::validation(format!(
+                "cannot serialize parameter `{name}`: {e}"
+            ))),
+        }
     }
 
     /// Adds `name=value` pairs to the `Cookie` header.
@@ -289,27 +332,32 @@ impl Request {
     }
 
     /// Serializes `body` as the JSON body (the exact bytes are then fixed for every attempt).
-    pub fn json_body<B: serde::Serialize + ?Sized>(&mut self, body: &B) -> Result<(), Error> {
-        let bytes = serde_json::to_vec(body)
-            .map_err(|e| Error::validation(format!("cannot serialize the request body: {e}")))?;
-        self.body = Some((Bytes::from(bytes), Cow::Borrowed("application/json")));
-        Ok(())
+    pub fn json_body<B: serde::Serialize + ?Sized>(&mut self, body: &B) {
+        match serde_json::to_vec(body) {
+            Ok(bytes) => self.body = Some((Bytes::from(bytes), Cow::Borrowed("application/json"))),
+            Err(e) => self.fail(Error::validation(format!(
+                "cannot serialize the request body: {e}"
+            ))),
+        }
     }
 
     /// Serializes `body` as an `application/x-www-form-urlencoded` body: `key=value` pairs
     /// joined by `&`, percent-encoded, `None` fields left out, lists of scalars repeating the
     /// key, nested objects and lists in brackets (`a[b]=c`, `a[0][b]=c`). `body` must serialize
     /// as an object.
-    pub fn form_body<B: serde::Serialize + ?Sized>(&mut self, body: &B) -> Result<(), Error> {
-        let value = serde_json::to_value(body).map_err(|e| {
-            Error::validation(format!("cannot serialize the request body as a form: {e}"))
-        })?;
-        let text = params::form(&value)?;
-        self.body = Some((
-            Bytes::from(text),
-            Cow::Borrowed("application/x-www-form-urlencoded"),
-        ));
-        Ok(())
+    pub fn form_body<B: serde::Serialize + ?Sized>(&mut self, body: &B) {
+        let encoded = serde_json::to_value(body)
+            .map_err(|e| {
+                Error::validation(format!("cannot serialize the request body as a form: {e}"))
+            })
+            .and_then(|value| params::form(&value));
+        match encoded {
+            Ok(text) => {
+                let form = Cow::Borrowed("application/x-www-form-urlencoded");
+                self.body = Some((Bytes::from(text), form));
+            }
+            Err(e) => self.fail(e),
+        }
     }
 
     /// Sets a raw body with its content type.
@@ -319,16 +367,18 @@ impl Request {
 
     /// Serializes `body` (an object) as a `multipart/form-data` body, encoded once with a fresh
     /// boundary (see [`FilePart`](crate::FilePart) for file parts).
-    pub fn multipart_body<B: serde::Serialize + ?Sized>(&mut self, body: &B) -> Result<(), Error> {
-        let value = serde_json::to_value(body)
-            .map_err(|e| Error::validation(format!("cannot serialize the multipart body: {e}")))?;
+    pub fn multipart_body<B: serde::Serialize + ?Sized>(&mut self, body: &B) {
         let boundary = format!("sdk-{}", uuid::Uuid::new_v4().simple());
-        let bytes = multipart::encode(&value, &boundary)?;
-        self.body = Some((
-            bytes,
-            Cow::Owned(format!("multipart/form-data; boundary={boundary}")),
-        ));
-        Ok(())
+        let encoded = serde_json::to_value(body)
+            .map_err(|e| Error::validation(format!("cannot serialize the multipart body: {e}")))
+            .and_then(|value| multipart::encode(&value, &boundary));
+        match encoded {
+            Ok(bytes) => {
+                let media = format!("multipart/form-data; boundary={boundary}");
+                self.body = Some((bytes, Cow::Owned(media)));
+            }
+            Err(e) => self.fail(e),
+        }
     }
 
     /// The body bytes and content type, if any.
@@ -424,8 +474,8 @@ mod tests {
             grant_type: "urn:ietf:params:oauth:grant-type:device_code",
             ttl: Some(60),
             note: None,
-        })
-        .unwrap();
+        });
+        assert!(r.error().is_none());
         let (bytes, content_type) = r.body().unwrap();
         assert_eq!(content_type, "application/x-www-form-urlencoded");
         assert_eq!(
@@ -438,10 +488,11 @@ mod tests {
         struct Nested {
             items: Vec<u8>,
         }
-        r.form_body(&Nested { items: vec![1, 2] }).unwrap();
+        r.form_body(&Nested { items: vec![1, 2] });
         assert_eq!(r.body().unwrap().0.as_ref(), b"items=1&items=2");
-        let err = r.form_body(&[1, 2]).unwrap_err();
-        assert!(err.to_string().contains("object of fields"), "{err}");
+        r.form_body(&[1, 2]);
+        let err = r.error().expect("kept");
+        assert!(err.contains("object of fields"), "{err}");
     }
 
     #[test]

@@ -117,13 +117,14 @@ impl Transport for ReqwestTransport {
                 .map_err(|e| {
                     TransportError::new(TransportErrorKind::Invalid, e.without_url().to_string())
                 })?;
-            let response = self
+            let mut response = self
                 .client
                 .execute(built)
                 .await
                 .map_err(map_reqwest_error)?;
+            // Moved, not cloned: the body read needs only the body.
             let status = response.status().as_u16();
-            let headers = response.headers().clone();
+            let headers = std::mem::take(response.headers_mut());
             let body = read_capped(response, request.max_response_bytes).await?;
             Ok(HttpResponse {
                 status,

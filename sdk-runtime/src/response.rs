@@ -1,8 +1,23 @@
-//! Successful responses: decoded body, status and `ResponseMeta` (request id, rate limits, idempotency key).
+//! Successful responses: decoded body, status and `ResponseMeta` (request id, rate limits,
+//! idempotency key), and `ResponseFuture`, what a call returns before it is awaited.
 
+use std::fmt;
+use std::future::Future;
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use futures::future::BoxFuture;
 use http::HeaderMap;
+use serde::de::DeserializeOwned;
+use tracing::Span;
 
+use crate::error::{Error, ErrorContext};
+use crate::header_names;
+use crate::prepare::Prepared;
 use crate::rate_limit::RateLimitInfo;
+use crate::telemetry;
+use crate::transport::HttpResponse;
 
 /// What every response exposes besides its body.
 #[derive(Clone, Debug, Default)]
@@ -67,5 +82,130 @@ impl<T> Response<T> {
             status: self.status,
             meta: self.meta,
         }
+    }
+}
+
+/// The future of one call, returned by [`Client::execute`](crate::Client::execute) (and by every
+/// generated `send`): it does nothing until polled, then runs the call and decodes a
+/// successful body as `T`.
+///
+/// The call itself (attempts, retries, idempotency, reconciliation) is one future of the
+/// runtime, the same for every `T`; only the final decoding step depends on `T`, so a crate
+/// with many operations compiles one call future, not one per response type.
+#[must_use = "a call does nothing until it is awaited"]
+pub struct ResponseFuture<'c, T> {
+    call: BoxFuture<'c, Result<Undecoded, Error>>,
+    body: PhantomData<fn() -> T>,
+}
+
+impl<'c, T> ResponseFuture<'c, T> {
+    pub(crate) fn new(call: BoxFuture<'c, Result<Undecoded, Error>>) -> Self {
+        Self {
+            call,
+            body: PhantomData,
+        }
+    }
+}
+
+impl<T> fmt::Debug for ResponseFuture<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ResponseFuture").finish_non_exhaustive()
+    }
+}
+
+impl<T: DeserializeOwned> Future for ResponseFuture<'_, T> {
+    type Output = Result<Response<T>, Error>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        self.call
+            .as_mut()
+            .poll(cx)
+            .map(|call| call.and_then(Undecoded::decode))
+    }
+}
+
+/// A call that settled with a successful response whose body is not decoded yet.
+pub(crate) struct Undecoded {
+    /// The final response (2xx).
+    pub response: HttpResponse,
+    /// HTTP attempts made, 429s included.
+    pub attempts: u32,
+    /// The call.
+    pub prepared: Prepared,
+    /// The call's span, which records how the call ended.
+    pub span: Span,
+}
+
+impl Undecoded {
+    /// Decodes the body as `T` (an empty body reads as JSON `null`) and records the outcome on
+    /// the call's span. A body that does not decode is [`Error::Decode`], which keeps the
+    /// idempotency key (a write answered 2xx was applied).
+    pub(crate) fn decode<T: DeserializeOwned>(self) -> Result<Response<T>, Error> {
+        let Undecoded {
+            response,
+            attempts,
+            prepared,
+            span,
+        } = self;
+        let HttpResponse {
+            status,
+            headers,
+            body,
+        } = response;
+        let meta = response_meta(headers, &prepared, attempts);
+        let empty = body.iter().all(u8::is_ascii_whitespace);
+        let json: &[u8] = if empty { b"null" } else { &body };
+        let result = match serde_json::from_slice(json) {
+            Ok(body) => Ok(Response::new(body, status, meta)),
+            Err(e) => Err(decode_error(&e, empty, status, meta, &prepared, attempts)),
+        };
+        telemetry::record_outcome(&span, attempts, result.as_ref().err());
+        result
+    }
+}
+
+/// The metadata of a successful response.
+fn response_meta(headers: HeaderMap, p: &Prepared, attempts: u32) -> ResponseMeta {
+    ResponseMeta {
+        request_id: headers
+            .get(header_names::REQUEST_ID)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned),
+        client_request_id: p.client_request_id.clone(),
+        idempotency_key: p.idempotency_key.clone(),
+        rate_limit: RateLimitInfo::from_headers(&headers),
+        attempts,
+        headers,
+    }
+}
+
+/// [`Error::Decode`] for a successful response whose body did not decode (`empty`: the body
+/// was empty and read as `null`, where a position would say nothing).
+fn decode_error(
+    e: &serde_json::Error,
+    empty: bool,
+    status: u16,
+    meta: ResponseMeta,
+    p: &Prepared,
+    attempts: u32,
+) -> Error {
+    let message = if empty {
+        let text = e.to_string();
+        let position = format!(" at line {} column {}", e.line(), e.column());
+        format!(
+            "empty body: {}",
+            text.strip_suffix(&position).unwrap_or(&text)
+        )
+    } else {
+        e.to_string()
+    };
+    Error::Decode {
+        status,
+        message,
+        context: Box::new(ErrorContext {
+            request_id: meta.request_id,
+            rate_limit: meta.rate_limit,
+            ..p.context(attempts)
+        }),
     }
 }

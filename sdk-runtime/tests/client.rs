@@ -191,7 +191,7 @@ async fn invalid_inputs_are_rejected_before_io() {
         .unwrap_err();
     assert!(matches!(err, Error::Validation { .. }));
     let mut req = Request::new(&CREATE);
-    req.json_body(&json!({})).unwrap();
+    req.json_body(&json!({}));
     let err = client
         .execute::<Value>(req, CallOptions::new())
         .await
@@ -434,7 +434,7 @@ async fn write_without_key_is_never_resent() {
         .await;
     let client = Client::new(config(&server)).unwrap();
     let mut req = Request::new(&CREATE_NO_KEY);
-    req.json_body(&json!({})).unwrap();
+    req.json_body(&json!({}));
     let err = client
         .execute::<Value>(req, CallOptions::new())
         .await

@@ -129,7 +129,7 @@ async fn a_keyed_write_is_journaled_before_its_first_attempt_and_settled_after()
 
     // A write without a key cannot be settled: it is not journaled.
     let mut keyless = Request::new(&CREATE_NO_KEY);
-    keyless.json_body(&json!({})).unwrap();
+    keyless.json_body(&json!({}));
     client
         .execute::<Value>(keyless, CallOptions::new())
         .await

@@ -556,13 +556,11 @@ pub mod builders {
             self.options.set_idempotency_key(key);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::BillingOrderDraftResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::BillingOrderDraftResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "billingOrderDraft",
                 ::sdk_runtime::Method::Post,
@@ -571,8 +569,8 @@ pub mod builders {
                 false,
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
-            request.json_body(&self.body)?;
-            self.client.runtime().execute(request, self.options).await
+            request.json_body(&self.body);
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `GET /v1/billing/services` (`billingServices`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -618,13 +616,11 @@ pub mod builders {
             self.pageSize = Some(value);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::BillingServiceListResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::BillingServiceListResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "billingServices",
                 ::sdk_runtime::Method::Get,
@@ -645,7 +641,7 @@ pub mod builders {
             if let Some(value) = &self.pageSize {
                 request.query("pageSize", value);
             }
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
@@ -707,13 +703,11 @@ pub mod builders {
             self.pageSize = Some(value);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::TransactionListResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::TransactionListResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "billingTransactions",
                 ::sdk_runtime::Method::Get,
@@ -734,7 +728,7 @@ pub mod builders {
             if let Some(value) = &self.pageSize {
                 request.query("pageSize", value);
             }
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
@@ -769,13 +763,11 @@ pub mod builders {
             self.options.set_idempotency_key(key);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::InvoicePaymentResult>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::InvoicePaymentResult> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "payInvoice",
                 ::sdk_runtime::Method::Post,
@@ -785,7 +777,7 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("id", &self.id);
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
 }

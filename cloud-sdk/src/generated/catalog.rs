@@ -594,13 +594,11 @@ pub mod builders {
             self.configuration_code = Some(value.into());
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::DedicatedImageListResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedImageListResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "getDedicatedImages",
                 ::sdk_runtime::Method::Get,
@@ -621,7 +619,7 @@ pub mod builders {
             if let Some(value) = &self.configuration_code {
                 request.query("configuration_code", value);
             }
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
@@ -697,13 +695,11 @@ pub mod builders {
             self.currency = Some(value);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::CatalogProductListResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::CatalogProductListResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "getProducts",
                 ::sdk_runtime::Method::Get,
@@ -730,7 +726,7 @@ pub mod builders {
             if let Some(value) = &self.currency {
                 request.query("currency", value);
             }
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
@@ -802,13 +798,11 @@ pub mod builders {
             self.currency = Some(value);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::CatalogProductListResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::CatalogProductListResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "getProductsByRegion",
                 ::sdk_runtime::Method::Get,
@@ -833,7 +827,7 @@ pub mod builders {
             if let Some(value) = &self.currency {
                 request.query("currency", value);
             }
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
@@ -877,13 +871,11 @@ pub mod builders {
             self.offset = Some(value);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::RegionListResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::RegionListResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "getRegions",
                 ::sdk_runtime::Method::Get,
@@ -898,7 +890,7 @@ pub mod builders {
             if let Some(value) = &self.offset {
                 request.query("offset", value);
             }
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(

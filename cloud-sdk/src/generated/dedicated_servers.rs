@@ -574,13 +574,11 @@ pub mod builders {
             self.options.set_idempotency_key(key);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::DedicatedDeploymentResult>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedDeploymentResult> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "dedicatedDeploy",
                 ::sdk_runtime::Method::Post,
@@ -589,8 +587,8 @@ pub mod builders {
                 false,
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
-            request.json_body(&self.body)?;
-            self.client.runtime().execute(request, self.options).await
+            request.json_body(&self.body);
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `POST /v1/dedicated/{serviceId}/password-reset` (`dedicatedPasswordReset`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -609,13 +607,11 @@ pub mod builders {
             self.options.set_idempotency_key(key);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::DedicatedPasswordResetResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedPasswordResetResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "dedicatedPasswordReset",
                 ::sdk_runtime::Method::Post,
@@ -625,7 +621,7 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `GET /v1/dedicated/{serviceId}/tasks/{taskId}` (`dedicatedTask`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -639,13 +635,11 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(DedicatedTask);
     impl<'c> DedicatedTask<'c> {
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::DedicatedTaskResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedTaskResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "dedicatedTask",
                 ::sdk_runtime::Method::Get,
@@ -656,7 +650,7 @@ pub mod builders {
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.path_param("taskId", &self.task_id);
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
         /// Reads again (backing off per the client's wait policy) until `/task` settles, and returns it.
         ///
@@ -698,13 +692,11 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(DedicatedTasks);
     impl<'c> DedicatedTasks<'c> {
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::DedicatedTaskListResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedTaskListResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "dedicatedTasks",
                 ::sdk_runtime::Method::Get,
@@ -714,7 +706,7 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `GET /v1/dedicated/{serviceId}/rescue-options` (`getDedicatedByServiceIdRescueOptions`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -727,13 +719,11 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(GetDedicatedByServiceIdRescueOptions);
     impl<'c> GetDedicatedByServiceIdRescueOptions<'c> {
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::DedicatedRescueOptions>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedRescueOptions> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "getDedicatedByServiceIdRescueOptions",
                 ::sdk_runtime::Method::Get,
@@ -743,7 +733,7 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `GET /v1/dedicated/{serviceId}/traffic` (`getDedicatedByServiceIdTraffic`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -756,13 +746,11 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(GetDedicatedByServiceIdTraffic);
     impl<'c> GetDedicatedByServiceIdTraffic<'c> {
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::DedicatedTrafficResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedTrafficResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "getDedicatedByServiceIdTraffic",
                 ::sdk_runtime::Method::Get,
@@ -772,7 +760,7 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
 }

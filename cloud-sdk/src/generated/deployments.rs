@@ -505,12 +505,13 @@ pub mod builders {
             self.options.set_operation_format(on);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::super::types::OperationOrLegacyWriteResponse>,
-            ::sdk_runtime::Error,
+        ) -> ::sdk_runtime::ResponseFuture<
+            'c,
+            super::super::types::OperationOrLegacyWriteResponse,
         > {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "productVariantDeploy",
@@ -523,8 +524,8 @@ pub mod builders {
             request.path_param("region", &self.region);
             request.path_param("productCode", &self.product_code);
             request.path_param("variantCode", &self.variant_code);
-            request.json_body(&self.body)?;
-            self.client.runtime().execute(request, self.options).await
+            request.json_body(&self.body);
+            self.client.runtime().execute(request, self.options)
         }
     }
 }

@@ -516,13 +516,11 @@ pub mod builders {
             self.options.set_idempotency_key(key);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::CreateDnsZoneResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::CreateDnsZoneResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "createDnsZone",
                 ::sdk_runtime::Method::Post,
@@ -531,8 +529,8 @@ pub mod builders {
                 false,
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
-            request.json_body(&self.body)?;
-            self.client.runtime().execute(request, self.options).await
+            request.json_body(&self.body);
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `POST /v1/dns/templates` (`dnsTemplateCreate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -551,13 +549,11 @@ pub mod builders {
             self.options.set_idempotency_key(key);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::DnsTemplateResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::DnsTemplateResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "dnsTemplateCreate",
                 ::sdk_runtime::Method::Post,
@@ -566,8 +562,8 @@ pub mod builders {
                 false,
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
-            request.json_body(&self.body)?;
-            self.client.runtime().execute(request, self.options).await
+            request.json_body(&self.body);
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `GET /v1/dns/templates/{id}` (`getDnsTemplate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -580,13 +576,11 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(GetDnsTemplate);
     impl<'c> GetDnsTemplate<'c> {
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::DnsTemplateResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::DnsTemplateResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "getDnsTemplate",
                 ::sdk_runtime::Method::Get,
@@ -596,7 +590,7 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("id", &self.id);
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `GET /v1/dns/templates` (`getDnsTemplates`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -608,13 +602,11 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(GetDnsTemplates);
     impl<'c> GetDnsTemplates<'c> {
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::DnsTemplateListResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::DnsTemplateListResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "getDnsTemplates",
                 ::sdk_runtime::Method::Get,
@@ -623,7 +615,7 @@ pub mod builders {
                 false,
             );
             let request = ::sdk_runtime::Request::new(&SPEC);
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `GET /v1/dns/zones/{name}` (`getDnsZone`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -636,13 +628,11 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(GetDnsZone);
     impl<'c> GetDnsZone<'c> {
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::DnsZoneDetailResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::DnsZoneDetailResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "getDnsZone",
                 ::sdk_runtime::Method::Get,
@@ -652,7 +642,7 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("name", &self.name);
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `GET /v1/dns/zones` (`listDnsZones`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -702,13 +692,11 @@ pub mod builders {
             self.offset = Some(value);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::DnsZoneListResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::DnsZoneListResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "listDnsZones",
                 ::sdk_runtime::Method::Get,
@@ -732,7 +720,7 @@ pub mod builders {
             if let Some(value) = &self.offset {
                 request.query("offset", value);
             }
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
 }

@@ -508,13 +508,11 @@ pub mod builders {
             self.options.set_idempotency_key(key);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::DomainAssignContactsResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::DomainAssignContactsResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "domainAssignContacts",
                 ::sdk_runtime::Method::Put,
@@ -524,8 +522,8 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
-            request.json_body(&self.body)?;
-            self.client.runtime().execute(request, self.options).await
+            request.json_body(&self.body);
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `POST /v1/domains/contacts` (`domainContactCreate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -544,13 +542,11 @@ pub mod builders {
             self.options.set_idempotency_key(key);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::DomainContactResult>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::DomainContactResult> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "domainContactCreate",
                 ::sdk_runtime::Method::Post,
@@ -559,8 +555,8 @@ pub mod builders {
                 false,
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
-            request.json_body(&self.body)?;
-            self.client.runtime().execute(request, self.options).await
+            request.json_body(&self.body);
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `GET /v1/domains/{serviceId}/dnssec` (`getDomainsByServiceIdDnssec`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -582,13 +578,11 @@ pub mod builders {
             self.action = Some(value);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::DomainDnssecResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::DomainDnssecResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "getDomainsByServiceIdDnssec",
                 ::sdk_runtime::Method::Get,
@@ -601,7 +595,7 @@ pub mod builders {
             if let Some(value) = &self.action {
                 request.query("action", value);
             }
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `POST /v1/domains/{serviceId}/dnssec` (`postDomainsByServiceIdDnssec`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -621,13 +615,11 @@ pub mod builders {
             self.options.set_idempotency_key(key);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::DomainDnssecEnableResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::DomainDnssecEnableResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "postDomainsByServiceIdDnssec",
                 ::sdk_runtime::Method::Post,
@@ -637,8 +629,8 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
-            request.json_body(&self.body)?;
-            self.client.runtime().execute(request, self.options).await
+            request.json_body(&self.body);
+            self.client.runtime().execute(request, self.options)
         }
     }
 }

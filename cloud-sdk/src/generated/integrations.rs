@@ -687,13 +687,11 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(ApiCredential);
     impl<'c> ApiCredential<'c> {
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::ApiCredentialResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::ApiCredentialResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "apiCredential",
                 ::sdk_runtime::Method::Get,
@@ -703,7 +701,7 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("id", &self.id);
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `POST /v1/api-credentials` (`apiCredentialCreate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -722,13 +720,11 @@ pub mod builders {
             self.options.set_idempotency_key(key);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::ApiCredentialCreateResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::ApiCredentialCreateResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "apiCredentialCreate",
                 ::sdk_runtime::Method::Post,
@@ -737,8 +733,8 @@ pub mod builders {
                 false,
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
-            request.json_body(&self.body)?;
-            self.client.runtime().execute(request, self.options).await
+            request.json_body(&self.body);
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `GET /v1/api-credentials` (`apiCredentials`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -774,13 +770,11 @@ pub mod builders {
             self.include_revoked = Some(value);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::ApiCredentialListResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::ApiCredentialListResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "apiCredentials",
                 ::sdk_runtime::Method::Get,
@@ -798,7 +792,7 @@ pub mod builders {
             if let Some(value) = &self.include_revoked {
                 request.query("include_revoked", value);
             }
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
@@ -826,13 +820,11 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(GetCapabilities);
     impl<'c> GetCapabilities<'c> {
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::CapabilitiesResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::CapabilitiesResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "getCapabilities",
                 ::sdk_runtime::Method::Get,
@@ -841,7 +833,7 @@ pub mod builders {
                 false,
             );
             let request = ::sdk_runtime::Request::new(&SPEC);
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `GET /v1/operations` (`getOperations`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -885,13 +877,11 @@ pub mod builders {
             self.credential_id = Some(value);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::super::types::OperationEnvelope>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::super::types::OperationEnvelope> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "getOperations",
                 ::sdk_runtime::Method::Get,
@@ -912,7 +902,7 @@ pub mod builders {
             if let Some(value) = &self.credential_id {
                 request.query("credential_id", value);
             }
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `GET /v1/operations/{operationId}` (`getOperationsByOperationId`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -925,13 +915,11 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(GetOperationsByOperationId);
     impl<'c> GetOperationsByOperationId<'c> {
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::super::types::OperationEnvelope>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::super::types::OperationEnvelope> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "getOperationsByOperationId",
                 ::sdk_runtime::Method::Get,
@@ -941,7 +929,7 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("operationId", &self.operation_id);
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
         /// Reads again (backing off per the client's wait policy) until `/operation` settles, and returns it.
         ///
@@ -984,13 +972,9 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(GetVersion);
     impl<'c> GetVersion<'c> {
-        /// Sends the request.
-        pub async fn send(
-            self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::VersionResponse>,
-            ::sdk_runtime::Error,
-        > {
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::VersionResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "getVersion",
                 ::sdk_runtime::Method::Get,
@@ -999,7 +983,7 @@ pub mod builders {
                 false,
             );
             let request = ::sdk_runtime::Request::new(&SPEC);
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `PATCH /v1/webhooks/{id}` (`patchWebhooksById`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -1019,13 +1003,11 @@ pub mod builders {
             self.options.set_idempotency_key(key);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::WebhookEndpointResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::WebhookEndpointResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "patchWebhooksById",
                 ::sdk_runtime::Method::Patch,
@@ -1035,8 +1017,8 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("id", &self.id);
-            request.json_body(&self.body)?;
-            self.client.runtime().execute(request, self.options).await
+            request.json_body(&self.body);
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `DELETE /v1/webhooks/{id}` (`webhookDelete`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -1055,13 +1037,11 @@ pub mod builders {
             self.options.set_idempotency_key(key);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::super::types::NotShownResponse>,
-            ::sdk_runtime::Error,
-        > {
+        ) -> ::sdk_runtime::ResponseFuture<'c, super::super::types::NotShownResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "webhookDelete",
                 ::sdk_runtime::Method::Delete,
@@ -1071,7 +1051,7 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("id", &self.id);
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
 }

@@ -392,13 +392,9 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(GetTcpProxy);
     impl<'c> GetTcpProxy<'c> {
-        /// Sends the request.
-        pub async fn send(
-            self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::TcpProxyResponse>,
-            ::sdk_runtime::Error,
-        > {
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::TcpProxyResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "getTcpProxy",
                 ::sdk_runtime::Method::Get,
@@ -408,7 +404,7 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `PATCH /v1/tcp-proxy/{serviceId}` (`tcpProxyUpdate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -428,13 +424,9 @@ pub mod builders {
             self.options.set_idempotency_key(key);
             self
         }
-        /// Sends the request.
-        pub async fn send(
-            self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::TcpProxyResponse>,
-            ::sdk_runtime::Error,
-        > {
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::TcpProxyResponse> {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "tcpProxyUpdate",
                 ::sdk_runtime::Method::Patch,
@@ -444,8 +436,8 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
-            request.json_body(&self.body)?;
-            self.client.runtime().execute(request, self.options).await
+            request.json_body(&self.body);
+            self.client.runtime().execute(request, self.options)
         }
     }
 }

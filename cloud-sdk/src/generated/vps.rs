@@ -273,12 +273,13 @@ pub mod builders {
             self.options.set_operation_format(on);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::super::types::OperationOrLegacyWriteResponse>,
-            ::sdk_runtime::Error,
+        ) -> ::sdk_runtime::ResponseFuture<
+            'c,
+            super::super::types::OperationOrLegacyWriteResponse,
         > {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "postVpsByServiceIdReboot",
@@ -289,7 +290,7 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `POST /v1/vps/{serviceId}/backup/restore` (`vpsBackupRestore`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -319,12 +320,13 @@ pub mod builders {
             self.options.set_operation_format(on);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::super::types::OperationOrLegacyWriteResponse>,
-            ::sdk_runtime::Error,
+        ) -> ::sdk_runtime::ResponseFuture<
+            'c,
+            super::super::types::OperationOrLegacyWriteResponse,
         > {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "vpsBackupRestore",
@@ -336,9 +338,9 @@ pub mod builders {
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             if let Some(body) = &self.body {
-                request.json_body(body)?;
+                request.json_body(body);
             }
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `POST /v1/vps/{serviceId}/backup/run` (`vpsBackupRun`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -362,12 +364,13 @@ pub mod builders {
             self.options.set_operation_format(on);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::super::types::OperationOrLegacyWriteResponse>,
-            ::sdk_runtime::Error,
+        ) -> ::sdk_runtime::ResponseFuture<
+            'c,
+            super::super::types::OperationOrLegacyWriteResponse,
         > {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "vpsBackupRun",
@@ -378,7 +381,7 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `POST /v1/vps/{serviceId}/firewall/policy/apply` (`vpsFirewallPolicyApply`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -408,12 +411,13 @@ pub mod builders {
             self.options.set_operation_format(on);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::super::types::OperationOrLegacyWriteResponse>,
-            ::sdk_runtime::Error,
+        ) -> ::sdk_runtime::ResponseFuture<
+            'c,
+            super::super::types::OperationOrLegacyWriteResponse,
         > {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "vpsFirewallPolicyApply",
@@ -425,9 +429,9 @@ pub mod builders {
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             if let Some(body) = &self.body {
-                request.json_body(body)?;
+                request.json_body(body);
             }
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
     /// Request builder for `POST /v1/vps/{serviceId}/snapshots/{name}/rollback` (`vpsSnapshotRollback`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -452,12 +456,13 @@ pub mod builders {
             self.options.set_operation_format(on);
             self
         }
-        /// Sends the request.
-        pub async fn send(
+        /// Sends the request when the returned future is awaited.
+        #[inline]
+        pub fn send(
             self,
-        ) -> Result<
-            ::sdk_runtime::Response<super::super::types::OperationOrLegacyWriteResponse>,
-            ::sdk_runtime::Error,
+        ) -> ::sdk_runtime::ResponseFuture<
+            'c,
+            super::super::types::OperationOrLegacyWriteResponse,
         > {
             static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
                 "vpsSnapshotRollback",
@@ -469,7 +474,7 @@ pub mod builders {
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.path_param("name", &self.name);
-            self.client.runtime().execute(request, self.options).await
+            self.client.runtime().execute(request, self.options)
         }
     }
 }

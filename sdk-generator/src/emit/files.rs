@@ -9,6 +9,7 @@ use crate::lower::{ERROR_CODES_MODULE, SHARED_MODULE, WEBHOOKS_MODULE};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How the crate is laid out.
 #[derive(Debug, Clone)]
@@ -125,61 +126,7 @@ pub(super) fn crate_files(api: &Api, options: &Options) -> Result<Vec<GeneratedF
             )?,
         });
     }
-    let mut modules: Vec<(String, String)> = vec![(
-        SHARED_MODULE.to_owned(),
-        "Types shared by several areas (or by none).".to_owned(),
-    )];
-    for area in &api.areas {
-        let doc = area.doc.as_deref().map(sanitize).unwrap_or_default();
-        let doc = if doc.is_empty() {
-            format!(
-                "Area `{}`: its operations and the types only it uses.",
-                area.tag
-            )
-        } else {
-            format!("Area `{}`: {doc}", area.tag)
-        };
-        modules.push((area.module.clone(), doc));
-    }
-    for (module, doc) in modules {
-        let cx = Ctx::new(api, &module).in_crate(&options.crate_name);
-        let type_items = api
-            .types
-            .iter()
-            .filter(|t| t.module == module)
-            .map(|t| types::type_def(&cx, t));
-        let receipts = conventions::receipt_impls(&cx, api);
-        let bx = Ctx::builders(api, &module).in_crate(&options.crate_name);
-        let (client_methods, builders): (Vec<_>, Vec<_>) = api
-            .operations
-            .iter()
-            .filter(|o| o.area == module)
-            .map(|o| {
-                let items = operations::operation(&cx, &bx, o);
-                (items.client_method, items.builder)
-            })
-            .unzip();
-        let builders_mod = (!builders.is_empty()).then(|| {
-            quote! {
-                /// Request builders of this area: set optional parameters, then `send`.
-                pub mod builders {
-                    #(#builders)*
-                }
-            }
-        });
-        let client_impl = (!client_methods.is_empty()).then(|| {
-            quote! {
-                impl crate::Client {
-                    #(#client_methods)*
-                }
-            }
-        });
-        let tokens = quote!(#(#type_items)* #receipts #client_impl #builders_mod);
-        files.push(GeneratedFile {
-            path: format!("src/generated/{module}.rs").into(),
-            contents: format_file(&header, &doc, tokens)?,
-        });
-    }
+    files.extend(module_files(api, options, &header)?);
     if let Layout::Standalone { .. } = options.layout {
         files.push(GeneratedFile {
             path: "src/lib.rs".into(),
@@ -312,4 +259,101 @@ fn client_rs(api: &Api, options: &Options) -> TokenStream {
         }
         #check_contract
     }
+}
+
+/// The shared types module and one module per area, with their docs.
+fn modules(api: &Api) -> Vec<(String, String)> {
+    let mut modules: Vec<(String, String)> = vec![(
+        SHARED_MODULE.to_owned(),
+        "Types shared by several areas (or by none).".to_owned(),
+    )];
+    for area in &api.areas {
+        let doc = area.doc.as_deref().map(sanitize).unwrap_or_default();
+        let doc = if doc.is_empty() {
+            format!(
+                "Area `{}`: its operations and the types only it uses.",
+                area.tag
+            )
+        } else {
+            format!("Area `{}`: {doc}", area.tag)
+        };
+        modules.push((area.module.clone(), doc));
+    }
+    modules
+}
+
+/// The files of [`modules`], emitted on as many threads as the machine offers: each file is
+/// independent of the others, and the result does not depend on the number of threads.
+fn module_files(api: &Api, options: &Options, header: &str) -> Result<Vec<GeneratedFile>> {
+    let modules = modules(api);
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        while let Some((module, doc)) = modules.get(next.fetch_add(1, Ordering::Relaxed)) {
+            done.push((module, module_file(api, options, header, module, doc)));
+        }
+        done
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut done: Vec<_> = std::thread::scope(|s| {
+        let workers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+        let mut done = work();
+        for worker in workers {
+            done.extend(
+                worker
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            );
+        }
+        done
+    });
+    done.sort_by(|a, b| a.0.cmp(b.0));
+    done.into_iter().map(|(_, file)| file).collect()
+}
+
+/// One module: its types, its receipts' `wait`, its client methods and its `builders`.
+fn module_file(
+    api: &Api,
+    options: &Options,
+    header: &str,
+    module: &str,
+    doc: &str,
+) -> Result<GeneratedFile> {
+    let cx = Ctx::new(api, module).in_crate(&options.crate_name);
+    let type_items = api
+        .types
+        .iter()
+        .filter(|t| t.module == module)
+        .map(|t| types::type_def(&cx, t));
+    let receipts = conventions::receipt_impls(&cx, api);
+    let bx = Ctx::builders(api, module).in_crate(&options.crate_name);
+    let (client_methods, builders): (Vec<_>, Vec<_>) = api
+        .operations
+        .iter()
+        .filter(|o| o.area == module)
+        .map(|o| {
+            let items = operations::operation(&cx, &bx, o);
+            (items.client_method, items.builder)
+        })
+        .unzip();
+    let builders_mod = (!builders.is_empty()).then(|| {
+        quote! {
+            /// Request builders of this area: set optional parameters, then `send`.
+            pub mod builders {
+                #(#builders)*
+            }
+        }
+    });
+    let client_impl = (!client_methods.is_empty()).then(|| {
+        quote! {
+            impl crate::Client {
+                #(#client_methods)*
+            }
+        }
+    });
+    let tokens = quote!(#(#type_items)* #receipts #client_impl #builders_mod);
+    Ok(GeneratedFile {
+        path: format!("src/generated/{module}.rs").into(),
+        contents: format_file(header, doc, tokens)?,
+    })
 }

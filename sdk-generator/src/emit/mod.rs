@@ -173,32 +173,33 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// Formats tokens as a Rust file and prepends the `@generated` header.
+/// Formats tokens as a Rust file and prepends the `@generated` header. The syntax tree is
+/// dropped as soon as it is printed (it is the largest thing alive while a file is emitted).
 pub fn format_file(header: &str, inner_doc: &str, tokens: TokenStream) -> Result<String> {
-    let file: syn::File = syn::parse2(tokens).map_err(|e| {
-        Error::at(
-            "#",
-            format!("internal error: emitted code does not parse: {e}"),
-        )
-    })?;
-    let body = prettyplease::unparse(&file);
-    let body = space_items(&body);
-    let docs: String = inner_doc
-        .lines()
-        .map(|l| {
-            if l.is_empty() {
-                "//!\n".to_owned()
-            } else {
-                format!("//! {l}\n")
-            }
-        })
-        .collect();
-    Ok(format!("{header}\n\n{docs}\n{body}"))
+    let body = {
+        let file: syn::File = syn::parse2(tokens).map_err(|e| {
+            Error::at(
+                "#",
+                format!("internal error: emitted code does not parse: {e}"),
+            )
+        })?;
+        prettyplease::unparse(&file)
+    };
+    let mut out = String::with_capacity(header.len() + inner_doc.len() + body.len() * 21 / 20);
+    out.push_str(header);
+    out.push_str("\n\n");
+    for line in inner_doc.lines() {
+        out.push_str(if line.is_empty() { "//!" } else { "//! " });
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push('\n');
+    space_items(&body, &mut out);
+    Ok(out)
 }
 
-/// Adds a blank line between top-level items so that diffs read well.
-fn space_items(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 20);
+/// Appends `text` to `out` with a blank line between top-level items, so that diffs read well.
+fn space_items(text: &str, out: &mut String) {
     let mut prev: Option<&str> = None;
     for line in text.lines() {
         if let Some(p) = prev {
@@ -212,5 +213,4 @@ fn space_items(text: &str) -> String {
         out.push('\n');
         prev = Some(line);
     }
-    out
 }

@@ -20,63 +20,65 @@ pub struct OperationItems {
 
 /// The client method and the builder of one operation.
 pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
-    let fn_name = format_ident!("{}", op.fn_name);
-    let builder = format_ident!("{}", op.builder_name);
-    let required: Vec<&Param> = op.params.iter().filter(|p| p.required).collect();
-    let optional: Vec<&Param> = op.params.iter().filter(|p| !p.required).collect();
-
-    // `args` and `inits` belong to the client method (area module, `cx`); `fields` to the
-    // builder (`builders` module, `bx`).
-    let mut args = Vec::new();
-    let mut inits = Vec::new();
-    let mut fields = Vec::new();
-    for p in &required {
+    let mut parts = Parts::default();
+    for p in op.params.iter().filter(|p| p.required) {
         let ident = format_ident!("{}", p.rust_name);
         let (arg, value) = taken_as(cx, &p.ty, &ident);
-        args.push(quote!(#ident: #arg));
-        inits.push(field_init(&ident, value));
+        parts.args.push(quote!(#ident: #arg));
+        parts.inits.push(field_init(&ident, value));
         let ty = bx.ty(&p.ty);
-        fields.push(quote!(pub(super) #ident: #ty));
+        parts.fields.push(quote!(pub(super) #ident: #ty));
     }
-    for p in &optional {
+    for p in op.params.iter().filter(|p| !p.required) {
         let ident = format_ident!("{}", p.rust_name);
         let ty = bx.ty(&p.ty);
-        inits.push(quote!(#ident: None));
-        fields.push(quote!(pub(super) #ident: Option<#ty>));
+        parts.inits.push(quote!(#ident: None));
+        parts.fields.push(quote!(pub(super) #ident: Option<#ty>));
+        parts.setters.push(param_setter(bx, p));
     }
-    let (body_send, body_setter) = match &op.body {
-        Some(body) => body_items(cx, bx, body, &mut args, &mut inits, &mut fields),
-        None => (quote!(), quote!()),
+    let body_send = match &op.body {
+        Some(body) => body_items(cx, bx, body, &mut parts),
+        None => quote!(),
     };
+    parts.setters.extend(option_setters(op));
+    OperationItems {
+        client_method: client_method(cx, op, &parts),
+        builder: builder(bx, op, parts, body_send),
+    }
+}
 
-    let setters = optional.iter().map(|p| {
-        let ident = format_ident!("{}", p.rust_name);
-        let doc = param_doc(p);
-        let deprecated = p.deprecated.then(|| quote!(#[deprecated]));
-        let value_ident = format_ident!("value");
-        let (arg, value) = taken_as(bx, &p.ty, &value_ident);
-        quote! {
-            #doc
-            #deprecated
-            pub fn #ident(mut self, value: #arg) -> Self {
-                self.#ident = Some(#value);
-                self
-            }
+/// What the client method and the builder of one operation are assembled from: `args` and
+/// `inits` belong to the client method (area module), `fields` and `setters` to the builder
+/// (`builders` module, one level deeper).
+#[derive(Default)]
+struct Parts {
+    args: Vec<TokenStream>,
+    inits: Vec<TokenStream>,
+    fields: Vec<TokenStream>,
+    setters: Vec<TokenStream>,
+}
+
+/// The builder setter of an optional parameter.
+fn param_setter(bx: &Ctx<'_>, p: &Param) -> TokenStream {
+    let ident = format_ident!("{}", p.rust_name);
+    let doc = param_doc(p);
+    let deprecated = p.deprecated.then(|| quote!(#[deprecated]));
+    let value_ident = format_ident!("value");
+    let (arg, value) = taken_as(bx, &p.ty, &value_ident);
+    quote! {
+        #doc
+        #deprecated
+        pub fn #ident(mut self, value: #arg) -> Self {
+            self.#ident = Some(#value);
+            self
         }
-    });
+    }
+}
 
-    let param_sends = op.params.iter().map(|p| param_send(bx, p));
-    let success = match &op.success {
-        Success::Json(ty) => bx.ty(ty),
-        Success::Untyped => quote!(::serde_json::Value),
-    };
-    let spec = operation_spec(op);
-    let wait = op
-        .poll
-        .as_ref()
-        .map(|poll| super::conventions::poll_methods(bx, op, poll));
-
-    let idem_setter = (op.idempotency != Idempotency::None).then(|| {
+/// The setters of per-call options only some operations have: the idempotency key and the
+/// operation envelope.
+fn option_setters(op: &Operation) -> Vec<TokenStream> {
+    let idempotency_key = (op.idempotency != Idempotency::None).then(|| {
         quote! {
             /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
             /// across retries when none is set.
@@ -86,7 +88,7 @@ pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
             }
         }
     });
-    let envelope_setter = op.operation_envelope.then(|| {
+    let envelope = op.operation_envelope.then(|| {
         quote! {
             /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
             pub fn operation_format(mut self, on: bool) -> Self {
@@ -95,28 +97,23 @@ pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
             }
         }
     });
-    let stream = op.pagination.as_ref().map(|pg| stream_method(bx, pg));
+    idempotency_key.into_iter().chain(envelope).collect()
+}
 
-    let request_decl = if op.params.is_empty() && op.body.is_none() {
-        quote!(let request = ::sdk_runtime::Request::new(&SPEC);)
-    } else {
-        quote!(let mut request = ::sdk_runtime::Request::new(&SPEC);)
-    };
-    let mut method_doc = operation_doc(op);
+/// `pub fn op(&self, required...) -> builders::Op<'_>`, documented with an example.
+fn client_method(cx: &Ctx<'_>, op: &Operation, parts: &Parts) -> TokenStream {
+    let fn_name = format_ident!("{}", op.fn_name);
+    let builder = format_ident!("{}", op.builder_name);
+    let mut doc = operation_doc(op);
     if let Some(example) = super::examples::operation_example(cx, op) {
-        method_doc.push_str("\n\n");
-        method_doc.push_str(&example);
+        doc.push_str("\n\n");
+        doc.push_str(&example);
     }
-    let method_doc = lines_attrs(&method_doc);
-    let builder_doc = lines_attrs(&format!(
-        "Request builder for `{} {}` (`{}`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).",
-        method_upper(op.method),
-        op.path,
-        op.operation_id
-    ));
+    let doc = lines_attrs(&doc);
     let deprecated = op.deprecated.then(|| quote!(#[deprecated]));
-    let client_method = quote! {
-        #method_doc
+    let (args, inits) = (&parts.args, &parts.inits);
+    quote! {
+        #doc
         #deprecated
         pub fn #fn_name(&self, #(#args),*) -> builders::#builder<'_> {
             builders::#builder {
@@ -125,9 +122,41 @@ pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
                 options: ::sdk_runtime::CallOptions::default(),
             }
         }
+    }
+}
+
+/// The builder struct, its setters, `send`, and `into_stream` or `wait` where they apply.
+/// `send` is `#[inline]`: like the `async fn` it replaces, it is then compiled where it is
+/// called, not for every operation when the SDK crate itself is built.
+fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -> TokenStream {
+    let builder = format_ident!("{}", op.builder_name);
+    let doc = lines_attrs(&format!(
+        "Request builder for `{} {}` (`{}`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).",
+        method_upper(op.method),
+        op.path,
+        op.operation_id
+    ));
+    let success = match &op.success {
+        Success::Json(ty) => bx.ty(ty),
+        Success::Untyped => quote!(::serde_json::Value),
     };
-    let builder = quote! {
-        #builder_doc
+    let spec = operation_spec(op);
+    let request_decl = if op.params.is_empty() && op.body.is_none() {
+        quote!(let request = ::sdk_runtime::Request::new(&SPEC);)
+    } else {
+        quote!(let mut request = ::sdk_runtime::Request::new(&SPEC);)
+    };
+    let param_sends = op.params.iter().map(|p| param_send(bx, p));
+    let stream = op.pagination.as_ref().map(|pg| stream_method(bx, pg));
+    let wait = op
+        .poll
+        .as_ref()
+        .map(|poll| super::conventions::poll_methods(bx, op, poll));
+    let Parts {
+        fields, setters, ..
+    } = parts;
+    quote! {
+        #doc
         #[derive(Clone, Debug)]
         #[must_use = "a request does nothing until `send` is called"]
         pub struct #builder<'c> {
@@ -140,24 +169,18 @@ pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
 
         impl<'c> #builder<'c> {
             #( #setters )*
-            #body_setter
-            #idem_setter
-            #envelope_setter
-            /// Sends the request.
-            pub async fn send(self) -> Result<::sdk_runtime::Response<#success>, ::sdk_runtime::Error> {
+            /// Sends the request when the returned future is awaited.
+            #[inline]
+            pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, #success> {
                 #spec
                 #request_decl
                 #( #param_sends )*
                 #body_send
-                self.client.runtime().execute(request, self.options).await
+                self.client.runtime().execute(request, self.options)
             }
             #stream
             #wait
         }
-    };
-    OperationItems {
-        client_method,
-        builder,
     }
 }
 
@@ -184,23 +207,22 @@ fn field_init(field: &proc_macro2::Ident, value: TokenStream) -> TokenStream {
     }
 }
 
-/// The body's argument (required) or setter (optional), builder field and send statement.
+/// The body's argument (required) or setter (optional) and builder field; returns the send
+/// statement.
 fn body_items(
     cx: &Ctx<'_>,
     bx: &Ctx<'_>,
     body: &crate::ir::Body,
-    args: &mut Vec<TokenStream>,
-    inits: &mut Vec<TokenStream>,
-    fields: &mut Vec<TokenStream>,
-) -> (TokenStream, TokenStream) {
+    parts: &mut Parts,
+) -> TokenStream {
     let ty = bx.ty(&body.ty);
     let media = &body.media_type;
     // `value` is a reference to the body, except for raw bytes, which move into the request.
     let send = |value: TokenStream| match body.encoding {
-        BodyEncoding::Json => quote!(request.json_body(#value)?;),
-        BodyEncoding::Form => quote!(request.form_body(#value)?;),
+        BodyEncoding::Json => quote!(request.json_body(#value);),
+        BodyEncoding::Form => quote!(request.form_body(#value);),
         BodyEncoding::Binary => quote!(request.raw_body(#value, #media);),
-        BodyEncoding::Multipart => quote!(request.multipart_body(#value)?;),
+        BodyEncoding::Multipart => quote!(request.multipart_body(#value);),
     };
     let taken = if body.encoding == BodyEncoding::Binary {
         quote!(self.body)
@@ -210,29 +232,26 @@ fn body_items(
     let ident = format_ident!("body");
     if body.required {
         let (arg, value) = taken_as(cx, &body.ty, &ident);
-        args.push(quote!(body: #arg));
-        inits.push(field_init(&ident, value));
-        fields.push(quote!(pub(super) body: #ty));
-        (send(taken), quote!())
-    } else {
-        inits.push(quote!(body: None));
-        fields.push(quote!(pub(super) body: Option<#ty>));
-        let one = send(quote!(body));
-        let (arg, value) = taken_as(bx, &body.ty, &ident);
-        (
-            quote! {
-                if let Some(body) = #taken {
-                    #one
-                }
-            },
-            quote! {
-                /// Sets the request body.
-                pub fn body(mut self, body: #arg) -> Self {
-                    self.body = Some(#value);
-                    self
-                }
-            },
-        )
+        parts.args.push(quote!(body: #arg));
+        parts.inits.push(field_init(&ident, value));
+        parts.fields.push(quote!(pub(super) body: #ty));
+        return send(taken);
+    }
+    parts.inits.push(quote!(body: None));
+    parts.fields.push(quote!(pub(super) body: Option<#ty>));
+    let (arg, value) = taken_as(bx, &body.ty, &ident);
+    parts.setters.push(quote! {
+        /// Sets the request body.
+        pub fn body(mut self, body: #arg) -> Self {
+            self.body = Some(#value);
+            self
+        }
+    });
+    let one = send(quote!(body));
+    quote! {
+        if let Some(body) = #taken {
+            #one
+        }
     }
 }
 
@@ -323,11 +342,11 @@ fn param_send(cx: &Ctx<'_>, p: &Param) -> TokenStream {
     );
     let call = |v: TokenStream| match (p.structured, p.location, list) {
         (Some(Structured::Json), ..) => {
-            quote!(request.json_param(::sdk_runtime::ParamIn::#location, #name, #v)?;)
+            quote!(request.json_param(::sdk_runtime::ParamIn::#location, #name, #v);)
         }
         (Some(Structured::Style { style, explode }), ..) => {
             let style = format_ident!("{}", param_style(style));
-            quote!(request.param(::sdk_runtime::ParamIn::#location, #name, ::sdk_runtime::ParamStyle::#style, #explode, #v)?;)
+            quote!(request.param(::sdk_runtime::ParamIn::#location, #name, ::sdk_runtime::ParamStyle::#style, #explode, #v);)
         }
         (None, ParamLocation::Path, _) => {
             let v = value(v);
@@ -427,6 +446,32 @@ fn operation_doc(op: &Operation) -> String {
         op.path,
         op.operation_id
     ));
+    let facts = operation_facts(op);
+    if !facts.is_empty() {
+        parts.push(facts.join("\n"));
+    }
+    let errors: Vec<String> = op
+        .responses
+        .iter()
+        .filter(|r| !r.status.starts_with('2'))
+        .map(|r| {
+            let codes = if r.error_codes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", ticks(&r.error_codes))
+            };
+            format!("- `{}`{codes}", r.status)
+        })
+        .collect();
+    if !errors.is_empty() {
+        parts.push(format!("Error responses:\n{}", errors.join("\n")));
+    }
+    parts.join("\n\n")
+}
+
+/// One line per fact of the operation: scopes, permissions, idempotency, pagination, receipts
+/// and polling, how the body travels, deprecation.
+fn operation_facts(op: &Operation) -> Vec<String> {
     let mut facts = Vec::new();
     if !op.scopes.is_empty() {
         facts.push(format!("Scopes: {}.", ticks(&op.scopes)));
@@ -462,46 +507,25 @@ fn operation_doc(op: &Operation) -> String {
     if op.poll.is_some() {
         facts.push("`wait` reads again until the result settles.".to_owned());
     }
-    if let Some(body) = &op.body {
-        match body.encoding {
-            BodyEncoding::Json => {}
-            BodyEncoding::Form => facts.push(format!(
-                "The body is sent as `{}`.",
-                body.media_type.replace('`', "'")
-            )),
-            BodyEncoding::Binary => facts.push(format!(
-                "The body is sent as raw bytes (`{}`).",
-                body.media_type.replace('`', "'")
-            )),
-            BodyEncoding::Multipart => facts.push(
-                "The body is sent as `multipart/form-data`: one part per field, `FilePart` fields as files."
-                    .to_owned(),
-            ),
-        }
-    }
+    facts.extend(op.body.as_ref().and_then(body_fact));
     if op.deprecated {
         facts.push("Deprecated.".to_owned());
     }
-    if !facts.is_empty() {
-        parts.push(facts.join("\n"));
+    facts
+}
+
+/// How a body that is not JSON travels.
+fn body_fact(body: &crate::ir::Body) -> Option<String> {
+    let media = body.media_type.replace('`', "'");
+    match body.encoding {
+        BodyEncoding::Json => None,
+        BodyEncoding::Form => Some(format!("The body is sent as `{media}`.")),
+        BodyEncoding::Binary => Some(format!("The body is sent as raw bytes (`{media}`).")),
+        BodyEncoding::Multipart => Some(
+            "The body is sent as `multipart/form-data`: one part per field, `FilePart` fields as files."
+                .to_owned(),
+        ),
     }
-    let errors: Vec<String> = op
-        .responses
-        .iter()
-        .filter(|r| !r.status.starts_with('2'))
-        .map(|r| {
-            let codes = if r.error_codes.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", ticks(&r.error_codes))
-            };
-            format!("- `{}`{codes}", r.status)
-        })
-        .collect();
-    if !errors.is_empty() {
-        parts.push(format!("Error responses:\n{}", errors.join("\n")));
-    }
-    parts.join("\n\n")
 }
 
 fn ticks(items: &[String]) -> String {

@@ -94,7 +94,7 @@ pub fn config_for(base: &str) -> Config {
 pub fn create_request() -> Request {
     let mut r = Request::new(&CREATE);
     r.path_param("region", &"eu central");
-    r.json_body(&json!({"name": "x", "n": 1})).unwrap();
+    r.json_body(&json!({"name": "x", "n": 1}));
     r
 }
 
