@@ -145,51 +145,10 @@ fn struct_def(
     exclusive: &[ExclusiveGroup],
     additional: Option<&AdditionalProperties>,
 ) -> TokenStream {
-    let field_tokens = fields.iter().map(|f| {
-        let ident = format_ident!("{}", f.rust_name);
-        let (ty, serde_attr) = field_ty(cx, f);
-        let rename = (f.rust_name != f.name).then(|| {
-            let wire = &f.name;
-            quote!(#[serde(rename = #wire)])
-        });
-        let doc = lines_attrs(&field_doc(f));
-        let deprecated = f.deprecated.then(|| quote!(#[deprecated]));
-        quote! {
-            #doc
-            #deprecated
-            #rename
-            #serde_attr
-            pub #ident: #ty,
-        }
-    });
-    let group_fields = exclusive.iter().map(|g| {
-        let ident = format_ident!("{}", g.rust_name);
-        let ty = format_ident!("{}", g.type_name);
-        let members: Vec<String> = g.members.iter().map(|m| format!("`{}`", m.name)).collect();
-        let doc = lines_attrs(&format!(
-            "At most one of {} (`x-at-most-one-of`).",
-            members.join(", ")
-        ));
-        quote! {
-            #doc
-            #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
-            pub #ident: Option<#ty>,
-        }
-    });
+    let field_tokens = fields.iter().map(|f| field_decl(cx, f));
+    let group_fields = exclusive.iter().map(group_field);
     // Declared last: serde hands a flattened map only the entries no other field took.
-    let additional_field = additional.map(|a| {
-        let ident = format_ident!("{}", a.rust_name);
-        let ty = additional_ty(cx, a);
-        let doc = lines_attrs(
-            "Properties the schema does not list (`additionalProperties`), kept as received so \
-             that they round-trip; empty by default.",
-        );
-        quote! {
-            #doc
-            #[serde(flatten)]
-            pub #ident: #ty,
-        }
-    });
+    let additional_field = additional.map(|a| additional_field(cx, a));
     let group_enums = exclusive.iter().map(|g| group_enum(cx, &def.name, g));
     // Request types are built with a constructor and setters. Response types are
     // `non_exhaustive` (new fields are additive) except under `test-util`, where tests build them
@@ -218,6 +177,56 @@ fn struct_def(
     }
 }
 
+/// One field of a struct, with its doc and serde attributes.
+fn field_decl(cx: &Ctx<'_>, f: &Field) -> TokenStream {
+    let ident = format_ident!("{}", f.rust_name);
+    let (ty, serde_attr) = field_ty(cx, f);
+    let rename = (f.rust_name != f.name).then(|| {
+        let wire = &f.name;
+        quote!(#[serde(rename = #wire)])
+    });
+    let doc = lines_attrs(&field_doc(f));
+    let deprecated = f.deprecated.then(|| quote!(#[deprecated]));
+    quote! {
+        #doc
+        #deprecated
+        #rename
+        #serde_attr
+        pub #ident: #ty,
+    }
+}
+
+/// The flattened optional field of an `x-at-most-one-of` group.
+fn group_field(g: &ExclusiveGroup) -> TokenStream {
+    let ident = format_ident!("{}", g.rust_name);
+    let ty = format_ident!("{}", g.type_name);
+    let members: Vec<String> = g.members.iter().map(|m| format!("`{}`", m.name)).collect();
+    let doc = lines_attrs(&format!(
+        "At most one of {} (`x-at-most-one-of`).",
+        members.join(", ")
+    ));
+    quote! {
+        #doc
+        #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+        pub #ident: Option<#ty>,
+    }
+}
+
+/// The flattened catch-all field of `additionalProperties`.
+fn additional_field(cx: &Ctx<'_>, a: &AdditionalProperties) -> TokenStream {
+    let ident = format_ident!("{}", a.rust_name);
+    let ty = additional_ty(cx, a);
+    let doc = lines_attrs(
+        "Properties the schema does not list (`additionalProperties`), kept as received so \
+         that they round-trip; empty by default.",
+    );
+    quote! {
+        #doc
+        #[serde(flatten)]
+        pub #ident: #ty,
+    }
+}
+
 /// The map type of a catch-all field.
 fn additional_ty(cx: &Ctx<'_>, a: &AdditionalProperties) -> TokenStream {
     if a.value_ty == TypeRef::Json {
@@ -241,101 +250,22 @@ fn constructor(
     let mut inits = Vec::new();
     let mut setters = Vec::new();
     for f in fields {
-        let ident = format_ident!("{}", f.rust_name);
-        let (ty, _) = field_ty(cx, f);
         if let Some(c) = &f.const_value {
-            let value = if f.required && !f.nullable {
-                quote!(::std::borrow::ToOwned::to_owned(#c))
-            } else {
-                quote!(Some(::std::borrow::ToOwned::to_owned(#c)))
-            };
-            inits.push(quote!(#ident: #value));
-            continue;
-        }
-        if f.required {
-            let boxed = f.boxed && !f.nullable;
-            if cx.resolves_to(&f.ty, &TypeRef::String) && !f.nullable {
-                args.push(quote!(#ident: impl Into<String>));
-                inits.push(quote!(#ident: #ident.into()));
-            } else if cx.converts_into(&f.ty) && !f.nullable {
-                let arg_ty = cx.ty(&f.ty);
-                args.push(quote!(#ident: impl Into<#arg_ty>));
-                let value = if boxed {
-                    quote!(Box::new(#ident.into()))
-                } else {
-                    quote!(#ident.into())
-                };
-                inits.push(quote!(#ident: #value));
-            } else if boxed {
-                let arg_ty = cx.ty(&f.ty);
-                args.push(quote!(#ident: #arg_ty));
-                inits.push(quote!(#ident: Box::new(#ident)));
-            } else {
-                args.push(quote!(#ident: #ty));
-                inits.push(quote!(#ident));
-            }
-            continue;
-        }
-        let setter = format_ident!("{}", naming::setter(&f.rust_name));
-        let inner = cx.ty(&f.ty);
-        let wrap = |v: TokenStream| if f.boxed { quote!(Box::new(#v)) } else { v };
-        let doc = lines_attrs(&format!("Sets `{}`.", f.name.replace('`', "'")));
-        if f.nullable {
-            inits.push(quote!(#ident: ::sdk_runtime::Nullable::Absent));
-            let assign = if f.boxed {
-                quote! {
-                    self.#ident = match value.into() {
-                        ::sdk_runtime::Nullable::Value(v) => ::sdk_runtime::Nullable::Value(Box::new(v)),
-                        ::sdk_runtime::Nullable::Null => ::sdk_runtime::Nullable::Null,
-                        ::sdk_runtime::Nullable::Absent => ::sdk_runtime::Nullable::Absent,
-                    };
-                }
-            } else {
-                quote!(self.#ident = value.into();)
-            };
-            setters.push(quote! {
-                #doc
-                #[doc = ""]
-                #[doc = " Pass a value, or `None` to send an explicit `null`."]
-                pub fn #setter(mut self, value: impl Into<::sdk_runtime::Nullable<#inner>>) -> Self {
-                    #assign
-                    self
-                }
-            });
+            inits.push(const_init(f, c));
+        } else if f.required {
+            let (arg, init) = required_arg(cx, f);
+            args.push(arg);
+            inits.push(init);
         } else {
-            let (arg, value) = if cx.resolves_to(&f.ty, &TypeRef::String) {
-                (quote!(impl Into<String>), quote!(value.into()))
-            } else if cx.converts_into(&f.ty) {
-                (quote!(impl Into<#inner>), wrap(quote!(value.into())))
-            } else {
-                (inner, wrap(quote!(value)))
-            };
-            inits.push(quote!(#ident: None));
-            setters.push(quote! {
-                #doc
-                pub fn #setter(mut self, value: #arg) -> Self {
-                    self.#ident = Some(#value);
-                    self
-                }
-            });
+            let (init, setter) = optional_setter(cx, f);
+            inits.push(init);
+            setters.push(setter);
         }
     }
     for g in exclusive {
-        let ident = format_ident!("{}", g.rust_name);
-        let ty = format_ident!("{}", g.type_name);
-        inits.push(quote!(#ident: None));
-        let (arg, value) = if group_converts(cx, g) {
-            (quote!(impl Into<#ty>), quote!(value.into()))
-        } else {
-            (quote!(#ty), quote!(value))
-        };
-        setters.push(quote! {
-            /// Chooses one member of the group.
-            pub fn #ident(mut self, value: #arg) -> Self {
-                self.#ident = Some(#value);
-                self
-            }
-        });
+        let (init, setter) = group_setter(cx, g);
+        inits.push(init);
+        setters.push(setter);
     }
     if let Some(a) = additional {
         let ident = format_ident!("{}", a.rust_name);
@@ -350,28 +280,7 @@ fn constructor(
             }
         }
     });
-    let required: Vec<String> = fields
-        .iter()
-        .filter(|f| f.required && f.const_value.is_none())
-        .map(|f| format!("`{}`", f.name.replace('`', "'")))
-        .collect();
-    let new_doc = lines_attrs(&if required.is_empty() {
-        format!(
-            "Creates a `{}` with no field set; set the ones you need with the setters below.",
-            def.name
-        )
-    } else {
-        format!(
-            "Creates a `{}` from its required {} {}; set optional fields with the setters below.",
-            def.name,
-            if required.len() == 1 {
-                "field"
-            } else {
-                "fields"
-            },
-            required.join(", ")
-        )
-    });
+    let new_doc = lines_attrs(&new_doc(def, fields));
     quote! {
         impl #name {
             #new_doc
@@ -382,6 +291,134 @@ fn constructor(
         }
         #default_impl
     }
+}
+
+/// The initialiser of a field with a fixed value (`const`).
+fn const_init(f: &Field, value: &str) -> TokenStream {
+    let ident = format_ident!("{}", f.rust_name);
+    let value = if f.required && !f.nullable {
+        quote!(::std::borrow::ToOwned::to_owned(#value))
+    } else {
+        quote!(Some(::std::borrow::ToOwned::to_owned(#value)))
+    };
+    quote!(#ident: #value)
+}
+
+/// The argument of `new` for a required field, and its initialiser.
+fn required_arg(cx: &Ctx<'_>, f: &Field) -> (TokenStream, TokenStream) {
+    let ident = format_ident!("{}", f.rust_name);
+    let boxed = f.boxed && !f.nullable;
+    if cx.resolves_to(&f.ty, &TypeRef::String) && !f.nullable {
+        (
+            quote!(#ident: impl Into<String>),
+            quote!(#ident: #ident.into()),
+        )
+    } else if cx.converts_into(&f.ty) && !f.nullable {
+        let arg_ty = cx.ty(&f.ty);
+        let value = if boxed {
+            quote!(Box::new(#ident.into()))
+        } else {
+            quote!(#ident.into())
+        };
+        (quote!(#ident: impl Into<#arg_ty>), quote!(#ident: #value))
+    } else if boxed {
+        let arg_ty = cx.ty(&f.ty);
+        (quote!(#ident: #arg_ty), quote!(#ident: Box::new(#ident)))
+    } else {
+        let (ty, _) = field_ty(cx, f);
+        (quote!(#ident: #ty), quote!(#ident))
+    }
+}
+
+/// The initialiser (unset) of an optional field, and its setter.
+fn optional_setter(cx: &Ctx<'_>, f: &Field) -> (TokenStream, TokenStream) {
+    let ident = format_ident!("{}", f.rust_name);
+    let setter = format_ident!("{}", naming::setter(&f.rust_name));
+    let inner = cx.ty(&f.ty);
+    let doc = lines_attrs(&format!("Sets `{}`.", f.name.replace('`', "'")));
+    if f.nullable {
+        let assign = if f.boxed {
+            quote! {
+                self.#ident = match value.into() {
+                    ::sdk_runtime::Nullable::Value(v) => ::sdk_runtime::Nullable::Value(Box::new(v)),
+                    ::sdk_runtime::Nullable::Null => ::sdk_runtime::Nullable::Null,
+                    ::sdk_runtime::Nullable::Absent => ::sdk_runtime::Nullable::Absent,
+                };
+            }
+        } else {
+            quote!(self.#ident = value.into();)
+        };
+        let setter = quote! {
+            #doc
+            #[doc = ""]
+            #[doc = " Pass a value, or `None` to send an explicit `null`."]
+            pub fn #setter(mut self, value: impl Into<::sdk_runtime::Nullable<#inner>>) -> Self {
+                #assign
+                self
+            }
+        };
+        return (quote!(#ident: ::sdk_runtime::Nullable::Absent), setter);
+    }
+    let wrap = |v: TokenStream| if f.boxed { quote!(Box::new(#v)) } else { v };
+    let (arg, value) = if cx.resolves_to(&f.ty, &TypeRef::String) {
+        (quote!(impl Into<String>), quote!(value.into()))
+    } else if cx.converts_into(&f.ty) {
+        (quote!(impl Into<#inner>), wrap(quote!(value.into())))
+    } else {
+        (inner, wrap(quote!(value)))
+    };
+    let setter = quote! {
+        #doc
+        pub fn #setter(mut self, value: #arg) -> Self {
+            self.#ident = Some(#value);
+            self
+        }
+    };
+    (quote!(#ident: None), setter)
+}
+
+/// The initialiser (unset) of an `x-at-most-one-of` group, and its setter.
+fn group_setter(cx: &Ctx<'_>, g: &ExclusiveGroup) -> (TokenStream, TokenStream) {
+    let ident = format_ident!("{}", g.rust_name);
+    let ty = format_ident!("{}", g.type_name);
+    let (arg, value) = if group_converts(cx, g) {
+        (quote!(impl Into<#ty>), quote!(value.into()))
+    } else {
+        (quote!(#ty), quote!(value))
+    };
+    let setter = quote! {
+        /// Chooses one member of the group.
+        pub fn #ident(mut self, value: #arg) -> Self {
+            self.#ident = Some(#value);
+            self
+        }
+    };
+    (quote!(#ident: None), setter)
+}
+
+/// The doc line of `new`: which fields it takes.
+fn new_doc(def: &TypeDef, fields: &[Field]) -> String {
+    let required: Vec<String> = fields
+        .iter()
+        .filter(|f| f.required && f.const_value.is_none())
+        .map(|f| format!("`{}`", f.name.replace('`', "'")))
+        .collect();
+    if required.is_empty() {
+        return format!(
+            "Creates a `{}` with no field set; set the ones you need with the setters below.",
+            def.name
+        );
+    }
+    format!(
+        "Creates a `{}` from its required {} {}; set optional fields with the setters below.",
+        def.name,
+        if required.len() == 1 {
+            "field"
+        } else {
+            "fields"
+        },
+        required.join(", ")
+    )
 }
 
 fn group_enum(cx: &Ctx<'_>, parent: &str, g: &ExclusiveGroup) -> TokenStream {
