@@ -506,53 +506,76 @@ fn union_def(
     tag: Option<&str>,
     variants: &[UnionVariant],
 ) -> TokenStream {
-    let payload = |v: &UnionVariant| {
-        let ty = cx.ty(&v.ty);
-        if v.boxed { quote!(Box<#ty>) } else { ty }
-    };
-    let decls = variants.iter().map(|v| {
-        let ident = format_ident!("{}", v.rust_name);
-        let ty = payload(v);
-        let doc = lines_attrs(&match &v.tag_value {
-            Some(t) => format!("Selected by `{}`.", t.replace('`', "'")),
-            None => format!("A `{}`.", v.rust_name),
-        });
-        quote!(#doc #ident(#ty),)
+    let decls: Vec<TokenStream> = variants
+        .iter()
+        .map(|v| {
+            let ident = format_ident!("{}", v.rust_name);
+            let ty = cx.ty(&v.ty);
+            let ty = if v.boxed { quote!(Box<#ty>) } else { ty };
+            let doc = lines_attrs(&match &v.tag_value {
+                Some(t) => format!("Selected by `{}`.", t.replace('`', "'")),
+                None => format!("A `{}`.", v.rust_name),
+            });
+            quote!(#doc #ident(#ty),)
+        })
+        .collect();
+    match tag {
+        Some(tag) => tagged_union(name, tag, &decls, variants),
+        None => untagged_union(name, &decls, variants),
+    }
+}
+
+/// What wraps a decoded payload into its variant (boxing it where the union is recursive).
+fn variant_ctor(v: &UnionVariant) -> TokenStream {
+    let ident = format_ident!("{}", v.rust_name);
+    if v.boxed {
+        quote!(|v| Self::#ident(Box::new(v)))
+    } else {
+        quote!(Self::#ident)
+    }
+}
+
+/// A union without a discriminator: decoded into the member that keeps the most of the value
+/// (`sdk_runtime::untagged`).
+fn untagged_union(
+    name: &proc_macro2::Ident,
+    decls: &[TokenStream],
+    variants: &[UnionVariant],
+) -> TokenStream {
+    let members = variants.iter().map(|v| {
+        let ctor = variant_ctor(v);
+        quote!(|v| ::serde_json::from_value(v).map(#ctor),)
     });
-    let wrap = |v: &UnionVariant| {
-        let ident = format_ident!("{}", v.rust_name);
-        if v.boxed {
-            quote!(|v| Self::#ident(Box::new(v)))
-        } else {
-            quote!(Self::#ident)
+    let union = name.to_string();
+    quote! {
+        #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
+        #[serde(untagged)]
+        pub enum #name {
+            #( #decls )*
         }
-    };
-    let Some(tag) = tag else {
-        let members = variants.iter().map(|v| {
-            let wrap = wrap(v);
-            quote!(|v| ::serde_json::from_value(v).map(#wrap),)
-        });
-        let union = name.to_string();
-        return quote! {
-            #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
-            #[serde(untagged)]
-            pub enum #name {
-                #( #decls )*
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                ::sdk_runtime::untagged::decode_untagged(value, &[#( #members )*], #union)
+                    .map_err(::serde::de::Error::custom)
             }
-            impl<'de> ::serde::Deserialize<'de> for #name {
-                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                    let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                    ::sdk_runtime::untagged::decode_untagged(value, &[#( #members )*], #union)
-                        .map_err(::serde::de::Error::custom)
-                }
-            }
-        };
-    };
+        }
+    }
+}
+
+/// A union selected by the discriminator property `tag`, with an `Unknown` variant for tag
+/// values this SDK does not know.
+fn tagged_union(
+    name: &proc_macro2::Ident,
+    tag: &str,
+    decls: &[TokenStream],
+    variants: &[UnionVariant],
+) -> TokenStream {
     let arms = variants.iter().map(|v| {
         let value = v.tag_value.clone().unwrap_or_default();
-        let wrap = wrap(v);
+        let ctor = variant_ctor(v);
         quote! {
-            Some(#value) => ::serde_json::from_value(value).map(#wrap).map_err(::serde::de::Error::custom),
+            Some(#value) => ::serde_json::from_value(value).map(#ctor).map_err(::serde::de::Error::custom),
         }
     });
     quote! {
