@@ -380,6 +380,20 @@ fn a_discriminated_base_is_the_union_of_its_subtypes() {
             "pub enum Contact { /// Selected by `BILLING`. Billing(Billing), /// Selected by `TECHNICAL`. Technical(Technical),",
         ],
     );
+    assert_has(
+        &g.type_def("SigningKey"),
+        &[
+            "pub enum SigningKey { /// Selected by `RSA`. Rsa(SigningKeyRsa), /// Selected by `EC`. Ec(SigningKeyEc),",
+        ],
+    );
+    assert_has(
+        &g.type_def("SigningKeyRsa"),
+        &[
+            "pub kty: SigningKeyRsaKty,",
+            "pub e: Option<String>,",
+            "pub alg: Option<String>,",
+        ],
+    );
 }
 
 #[test]

@@ -367,9 +367,24 @@ impl<'a> Lowerer<'a> {
     }
 
     fn struct_kind(&mut self, node: &Node<'a>, name: &str, depth: usize) -> Result<TypeKind> {
+        self.struct_of(&[node], node, name, depth)
+    }
+
+    /// The struct of the properties of `parts` (the first declaration of a property wins);
+    /// `x-at-most-one-of` groups and `additionalProperties` come from `shape`.
+    fn struct_of(
+        &mut self,
+        parts: &[&Node<'a>],
+        shape: &Node<'a>,
+        name: &str,
+        depth: usize,
+    ) -> Result<TypeKind> {
         let mut props: Vec<(String, Node<'a>)> = Vec::new();
         let mut required: Vec<String> = Vec::new();
-        self.collect_properties(node, &mut props, &mut required)?;
+        for part in parts {
+            self.collect_properties(part, &mut props, &mut required)?;
+        }
+        let node = shape;
         let mut field_names = Namespace::default();
         let mut fields = Vec::new();
         for (wire, prop) in &props {
@@ -588,7 +603,18 @@ impl<'a> Lowerer<'a> {
         for (i, member) in members.iter().enumerate() {
             let base = self.variant_base(member, i);
             let rust_name = names.claim(base);
-            let shape = self.schema_at(member, &format!("{name}{rust_name}"), depth)?;
+            let hint = format!("{name}{rust_name}");
+            let shape = match self.with_common_properties(node, member)? {
+                true => {
+                    let merged = self.type_names.claim(hint);
+                    self.define_merged(merged.clone(), member, node, depth)?;
+                    Shape {
+                        ty: TypeRef::Named(merged),
+                        nullable: false,
+                    }
+                }
+                false => self.schema_at(member, &hint, depth)?,
+            };
             let tag_value = tag.as_ref().and_then(|t| {
                 let target = member.reference();
                 mapping
@@ -623,6 +649,48 @@ impl<'a> Lowerer<'a> {
             variants,
             display: false,
         })
+    }
+
+    /// Whether a union `member` must be merged with the properties its union declares beside
+    /// `oneOf`/`anyOf` (a struct member lacking one of them); otherwise decoding the member would
+    /// drop them.
+    fn with_common_properties(&self, union: &Node<'a>, member: &Node<'a>) -> Result<bool> {
+        let Some(common) = union.get("properties") else {
+            return Ok(false);
+        };
+        let resolved = member.resolve(self.root)?;
+        if !matches!(self.plan_with(&resolved, false)?, Plan::Struct) {
+            return Ok(false);
+        }
+        let mut own = Vec::new();
+        self.collect_properties(&resolved, &mut own, &mut Vec::new())?;
+        Ok(common
+            .entries()
+            .iter()
+            .any(|(key, _)| !own.iter().any(|(k, _)| k == key)))
+    }
+
+    /// Defines `name` as the struct of a union `member` merged with the properties the `union`
+    /// declares beside its members (the member's own definition wins where both declare one).
+    fn define_merged(
+        &mut self,
+        name: String,
+        member: &Node<'a>,
+        union: &Node<'a>,
+        depth: usize,
+    ) -> Result<()> {
+        let resolved = member.resolve(self.root)?;
+        let kind = self.struct_of(&[&resolved, union], &resolved, &name, depth)?;
+        self.defs.push(TypeDef {
+            name,
+            module: String::new(),
+            pointer: member.pointer.clone(),
+            doc: doc_of(&resolved),
+            deprecated: resolved.flag("deprecated"),
+            request: false,
+            kind,
+        });
+        Ok(())
     }
 
     /// The subtypes a base schema's `discriminator` maps its tag values to: tag value and pointer
