@@ -30,7 +30,8 @@
 //! * [`pagination`], [`poll`], [`version`]: lists as streams, waiting on a status, contract
 //!   discovery;
 //! * [`secret`], [`nullable`]: redacted zeroizing secrets and absent-vs-null fields;
-//! * [`untagged`]: an untagged union decodes into the member the value fits.
+//! * [`untagged`]: an untagged union decodes into the member the value fits;
+//! * `json_object!`, `string_enum!`: the serde impls of generated structs and string enums.
 //!
 //! Modules import each other without a cycle (checked by `sdk-tests/module_graph.rs`).
 //!
@@ -101,6 +102,7 @@ pub mod idempotency;
 pub mod journal;
 #[cfg(feature = "journal")]
 mod journaling;
+mod json_object;
 pub mod multipart;
 pub mod nullable;
 pub mod pagination;
@@ -157,4 +159,9 @@ pub use webhook::WebhookError;
 #[doc(hidden)]
 pub mod __private {
     pub use serde;
+
+    /// What `json_object!` expands to calls.
+    pub mod json_object {
+        pub use crate::json_object::{Key, Optional, keep, missing, set};
+    }
 }

@@ -113,7 +113,7 @@ impl Generated {
                     .find(|&i| {
                         lines[i]
                             .strip_prefix(indent)
-                            .is_some_and(|rest| matches!(rest, "}" | "};" | ");"))
+                            .is_some_and(|rest| matches!(rest, "}" | "};" | ");" | "});"))
                     })
                     .unwrap_or_else(|| panic!("the item `{head}` does not end"))
             };
@@ -136,6 +136,7 @@ impl Generated {
             format!("pub enum {name} "),
             format!("pub type {name} "),
             format!("impl {name} {{"),
+            format!("::sdk_runtime::json_object!({name} {{"),
         ];
         let impl_for = format!(" for {name} {{");
         let found = self.items(|line| {
@@ -257,7 +258,8 @@ fn request_types_get_constructors_and_nullable_fields() {
         &g.type_def("R"),
         &[
             "pub fn new(name: impl Into<String>) -> Self",
-            r#"#[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")] pub note: ::sdk_runtime::Nullable<String>,"#,
+            "pub note: ::sdk_runtime::Nullable<String>,",
+            "::sdk_runtime::json_object!(R { name, note optional });",
             "note: ::sdk_runtime::Nullable::Absent",
         ],
     );
@@ -336,19 +338,21 @@ fn open_objects_keep_unknown_members() {
     assert_has(
         &g.type_def("Open"),
         &[
-            "#[serde(flatten)] pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,",
+            "pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,",
+            "::sdk_runtime::json_object!(Open { ok optional, ..additional_properties });",
         ],
     );
     assert_has(
         &g.type_def("Typed"),
         &[
             "pub additional_properties: Option<String>,",
-            "#[serde(flatten)] pub additional_properties_2: ::std::collections::BTreeMap<String, i64>,",
+            "pub additional_properties_2: ::std::collections::BTreeMap<String, i64>,",
+            "name, additional_properties optional, ..additional_properties_2",
             "additional_properties_2: ::std::default::Default::default()",
         ],
     );
     for closed in ["Closed", "Unsaid"] {
-        assert_lacks(&g.type_def(closed), &["flatten"]);
+        assert_lacks(&g.type_def(closed), &["flatten", ".."]);
     }
 }
 

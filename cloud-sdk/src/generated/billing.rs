@@ -5,17 +5,18 @@
 /// Draft order body. Creating a draft order does not charge the account.
 ///
 /// Schema: `#/components/schemas/BillingOrderDraftRequest`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct BillingOrderDraftRequest {
     /// 1 to 200 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<BillingOrderDraftRequestCurrency>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<Vec<DraftOrderItem>>,
 }
+
+::sdk_runtime::json_object!(BillingOrderDraftRequest {
+    idempotency_key optional, currency optional, items optional
+});
 
 impl BillingOrderDraftRequest {
     /// Creates a `BillingOrderDraftRequest` with no field set; set the ones you need with the setters below.
@@ -83,95 +84,86 @@ pub enum BillingOrderDraftRequestCurrency {
 /// Draft order response; body not shown.
 ///
 /// Schema: `#/components/schemas/BillingOrderDraftResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct BillingOrderDraftResponse {
     /// Successful JSON bodies carry `ok` set to true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
-    #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(BillingOrderDraftResponse { ok optional, ..additional_properties });
 
 /// Billing service item (reference 2.5).
 ///
 /// Schema: `#/components/schemas/BillingServiceItem`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct BillingServiceItem {
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<::serde_json::Value>,
     /// Type not shown by the reference. Service status: `active`, `suspended`, `terminated`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "displayName")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub display_name: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hostname: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "type")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<::serde_json::Value>,
     /// Format: `date-time`.
-    #[serde(rename = "createdAt")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
     /// Type not shown by the reference.
-    #[serde(rename = "dueDate")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub due_date: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "billingUnit")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub billing_unit: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "billingCount")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub billing_count: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sku: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ipv4: Option<::serde_json::Value>,
     /// Type not shown by the reference. Nullable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ipv6: Option<::serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<BillingServiceItemMeta>,
 }
 
+::sdk_runtime::json_object!(BillingServiceItem {
+    id optional, status optional, display_name = "displayName" optional, hostname optional,
+    type_ = "type" optional, created_at = "createdAt" optional, due_date = "dueDate" optional,
+    billing_unit = "billingUnit" optional, billing_count = "billingCount" optional, sku optional,
+    ipv4 optional, ipv6 optional, meta optional
+});
+
 /// Schema: `#/components/schemas/BillingServiceItem/properties/meta`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct BillingServiceItemMeta {
     /// Type not shown by the reference.
-    #[serde(rename = "serviceType")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_type: Option<::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(BillingServiceItemMeta { service_type = "serviceType" optional });
 
 /// Page model.
 ///
 /// Schema: `#/components/schemas/BillingServiceListResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct BillingServiceListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     pub page: i64,
     /// Kept for compatibility.
-    #[serde(rename = "pageSize")]
     pub page_size: i64,
     pub total: i64,
     pub pages: i64,
     pub items: Vec<BillingServiceItem>,
 }
+
+::sdk_runtime::json_object!(BillingServiceListResponse {
+    ok, page, page_size = "pageSize", total, pages, items
+});
 
 impl ::sdk_runtime::pagination::Paginated for BillingServiceListResponse {
     type Item = BillingServiceItem;
@@ -188,25 +180,25 @@ impl ::sdk_runtime::pagination::Paginated for BillingServiceListResponse {
 }
 
 /// Schema: `#/components/schemas/DraftOrderItem`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DraftOrderItem {
     /// Format: `uuid`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub product_id: Option<::uuid::Uuid>,
     /// Format: `uuid`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant_id: Option<::uuid::Uuid>,
     /// Minimum `1`. Maximum `100`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub qty: Option<u8>,
     /// Any JSON value; product-specific fields come from order options.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user_config: Option<::serde_json::Value>,
     /// Any JSON value.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attributes: Option<::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(DraftOrderItem {
+    product_id optional, variant_id optional, qty optional, user_config optional,
+    attributes optional
+});
 
 impl DraftOrderItem {
     /// Creates a `DraftOrderItem` with no field set; set the ones you need with the setters below.
@@ -255,7 +247,7 @@ impl Default for DraftOrderItem {
 /// Invoice payment result (reference 2.5). Payment may be partial when funds are insufficient; read `fullyPaid`, `paidNow` and the remaining amount.
 ///
 /// Schema: `#/components/schemas/InvoicePaymentResult`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct InvoicePaymentResult {
     /// Successful JSON bodies carry `ok` set to true.
@@ -263,120 +255,105 @@ pub struct InvoicePaymentResult {
     /// Amount paid now (string).
     ///
     /// Format: `decimal`.
-    #[serde(rename = "paidNow")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paid_now: Option<::rust_decimal::Decimal>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub partial: Option<::serde_json::Value>,
     /// Type not shown by the reference. True with status `paid` when the balance covered the invoice.
-    #[serde(rename = "fullyPaid")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fully_paid: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "invoiceId")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invoice_id: Option<::serde_json::Value>,
     /// Type not shown by the reference. Nullable.
-    #[serde(rename = "orderId")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order_id: Option<::serde_json::Value>,
     /// Type not shown by the reference. Invoice status: `unpaid` or `paid`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<::serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<InvoicePaymentResultMeta>,
 }
 
+::sdk_runtime::json_object!(InvoicePaymentResult {
+    ok, paid_now = "paidNow" optional, partial optional, fully_paid = "fullyPaid" optional,
+    invoice_id = "invoiceId" optional, order_id = "orderId" optional, status optional, meta optional
+});
+
 /// Schema: `#/components/schemas/InvoicePaymentResult/properties/meta`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct InvoicePaymentResultMeta {
     /// Type not shown by the reference.
-    #[serde(rename = "createdServices")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_services: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "renewedServices")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub renewed_services: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "createdServiceIds")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_service_ids: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provisioning: Option<::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(InvoicePaymentResultMeta {
+    created_services = "createdServices" optional, renewed_services = "renewedServices" optional,
+    created_service_ids = "createdServiceIds" optional, provisioning optional
+});
 
 /// Transaction (reference 2.5).
 ///
 /// Schema: `#/components/schemas/Transaction`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct Transaction {
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<::serde_json::Value>,
     /// Format: `date-time`.
-    #[serde(rename = "createdAt")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
     /// Type not shown by the reference. `completed` is the value shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "type")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<::serde_json::Value>,
     /// Money.
     ///
     /// Format: `decimal`.
-    #[serde(rename = "amountIn")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount_in: Option<::rust_decimal::Decimal>,
     /// Money.
     ///
     /// Format: `decimal`.
-    #[serde(rename = "amountOut")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount_out: Option<::rust_decimal::Decimal>,
     /// Money.
     ///
     /// Format: `decimal`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fee: Option<::rust_decimal::Decimal>,
     /// Type not shown by the reference. Nullable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "invoiceId")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invoice_id: Option<::serde_json::Value>,
     /// Type not shown by the reference. Nullable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(Transaction {
+    id optional, created_at = "createdAt" optional, status optional, type_ = "type" optional,
+    currency optional, amount_in = "amountIn" optional, amount_out = "amountOut" optional,
+    fee optional, gateway optional, invoice_id = "invoiceId" optional, meta optional
+});
 
 /// Page model.
 ///
 /// Schema: `#/components/schemas/TransactionListResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct TransactionListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     pub page: i64,
     /// Kept for compatibility.
-    #[serde(rename = "pageSize")]
     pub page_size: i64,
     pub total: i64,
     pub pages: i64,
     pub items: Vec<Transaction>,
 }
+
+::sdk_runtime::json_object!(TransactionListResponse {
+    ok, page, page_size = "pageSize", total, pages, items
+});
 
 impl ::sdk_runtime::pagination::Paginated for TransactionListResponse {
     type Item = Transaction;

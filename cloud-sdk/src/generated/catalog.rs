@@ -5,122 +5,103 @@
 /// One entry of `billing_cycles`.
 ///
 /// Schema: `#/components/schemas/BillingCycleOption`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct BillingCycleOption {
     /// Named billing cycle, e.g. monthly, quarterly, semi_annually, annually, biennially, triennially, hourly, daily, weekly, one_time.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub billing_cycle: Option<String>,
     /// Billing period unit: ONCE, HOUR, DAY, WEEK, MONTH, QUARTAL, SEMIANNUAL, YEAR.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit: Option<String>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub period_months: Option<::serde_json::Value>,
     /// Exact decimal string.
     ///
     /// Format: `decimal`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price: Option<::rust_decimal::Decimal>,
     /// Exact decimal string.
     ///
     /// Format: `decimal`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub setup_fee: Option<::rust_decimal::Decimal>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
 }
+
+::sdk_runtime::json_object!(BillingCycleOption {
+    billing_cycle optional, unit optional, count optional, period_months optional, price optional,
+    setup_fee optional, currency optional
+});
 
 /// Catalog product item (reference 2.3), returned in `items` by product listings.
 ///
 /// Schema: `#/components/schemas/CatalogProduct`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct CatalogProduct {
     /// Readable SKU string.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Format: `uuid`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub product_id: Option<::uuid::Uuid>,
     /// Format: `uuid`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant_id: Option<::uuid::Uuid>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Normalized family. `tcp-proxy` and `license` map to `other`; `waf` maps to `dns`.
-    #[serde(rename = "type")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<CatalogProductType>,
     /// Purchasable family.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub product_code: Option<CatalogProductProductCode>,
     /// Exact public variant SKU.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant_code: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub region: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regions: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu: Option<i64>,
     /// vcpus for VPS, sockets for dedicated.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_unit: Option<String>,
     /// MiB.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ram: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ram_unit: Option<String>,
     /// GiB.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disk: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disk_unit: Option<String>,
     /// Prefers the monthly option. Catalog prices exclude add-ons and tax.
     ///
     /// Format: `decimal`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price: Option<::rust_decimal::Decimal>,
     /// Such as `monthly`, `quarterly`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub billing_cycle: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub billing_cycles: Option<Vec<BillingCycleOption>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
     /// Not a reservation.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub available: Option<bool>,
     /// False for VPS.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capacity_verified: Option<bool>,
     /// Optional and nullable.
-    #[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]
     pub configuration_code: ::sdk_runtime::Nullable<String>,
     /// Dedicated known compatible stock; unknown stock is null, not zero.
     ///
     /// Optional and nullable.
-    #[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]
     pub available_stock: ::sdk_runtime::Nullable<i64>,
     /// Type not shown by the reference. Present where applicable; leads to required fields, defaults, compatible OS choices, connectivity and IP add-ons.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub configuration_url: Option<::serde_json::Value>,
     /// Type not shown by the reference. Present where applicable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requirements_url: Option<::serde_json::Value>,
     /// Type not shown by the reference. Present where applicable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options_url: Option<::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(CatalogProduct {
+    id optional, product_id optional, variant_id optional, name optional, type_ = "type" optional,
+    product_code optional, variant_code optional, region optional, regions optional, cpu optional,
+    cpu_unit optional, ram optional, ram_unit optional, disk optional, disk_unit optional,
+    price optional, billing_cycle optional, billing_cycles optional, currency optional,
+    available optional, capacity_verified optional, configuration_code optional,
+    available_stock optional, configuration_url optional, requirements_url optional,
+    options_url optional
+});
 
 /// Offset-model product listing.
 ///
 /// Schema: `#/components/schemas/CatalogProductListResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct CatalogProductListResponse {
     /// Successful JSON bodies carry `ok` set to true.
@@ -129,15 +110,16 @@ pub struct CatalogProductListResponse {
     /// Next offset; null means finished.
     pub next_offset: Option<i64>,
     /// True when a degraded backend yields partial results.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub partial: Option<bool>,
     /// Present on a degraded backend; item type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unavailable_types: Option<Vec<::serde_json::Value>>,
     /// Type not shown by the reference. Unknown on a degraded backend.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub availability: Option<::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(CatalogProductListResponse {
+    ok, items, next_offset, partial optional, unavailable_types optional, availability optional
+});
 
 impl ::sdk_runtime::pagination::Paginated for CatalogProductListResponse {
     type Item = CatalogProduct;
@@ -200,7 +182,7 @@ pub enum CatalogProductType {
 );
 
 /// Schema: `#/components/schemas/DedicatedImageListResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedImageListResponse {
     /// Successful JSON bodies carry `ok` set to true.
@@ -209,6 +191,8 @@ pub struct DedicatedImageListResponse {
     /// Null means finished.
     pub next_offset: Option<i64>,
 }
+
+::sdk_runtime::json_object!(DedicatedImageListResponse { ok, items, next_offset });
 
 impl ::sdk_runtime::pagination::Paginated for DedicatedImageListResponse {
     type Item = DedicatedOsProfile;
@@ -225,27 +209,27 @@ impl ::sdk_runtime::pagination::Paginated for DedicatedImageListResponse {
 /// Dedicated OS profile (reference 2.5), item of the dedicated images list. An image id may occur in several dedicated configurations; keep its region and configuration context.
 ///
 /// Schema: `#/components/schemas/DedicatedOsProfile`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedOsProfile {
     /// Used as `os_profile_id` in a dedicated deployment (which must be greater than 0).
     ///
     /// Greater than `0`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<u64>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub region: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub configuration_code: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssh_keys_supported: Option<::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(DedicatedOsProfile {
+    id optional, name optional, region optional, configuration_code optional,
+    ssh_keys_supported optional
+});
 
 /// Schema: `#/paths/~1v1~1products~1{region}/get/parameters/6/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -368,18 +352,18 @@ pub enum GetProductsType {
 /// Region (reference 2.5).
 ///
 /// Schema: `#/components/schemas/Region`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct Region {
     /// Region code such as a two-letter region.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }
 
+::sdk_runtime::json_object!(Region { id optional, name optional });
+
 /// Schema: `#/components/schemas/RegionListResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct RegionListResponse {
     /// Successful JSON bodies carry `ok` set to true.
@@ -388,6 +372,8 @@ pub struct RegionListResponse {
     /// Null means finished.
     pub next_offset: Option<i64>,
 }
+
+::sdk_runtime::json_object!(RegionListResponse { ok, items, next_offset });
 
 impl ::sdk_runtime::pagination::Paginated for RegionListResponse {
     type Item = Region;

@@ -3,16 +3,16 @@
 //! Area `Dedicated Servers`: Options, unpaid deployments, progress and tasks, power, reinstall, rescue, password reset
 
 /// Schema: `#/components/schemas/DedicatedAddonItem`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DedicatedAddonItem {
     /// 1 to 120 characters. Pattern: `^[A-Za-z0-9_.:-]{1,120}$`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
     /// Minimum `1`. Maximum `100`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub qty: Option<u8>,
 }
+
+::sdk_runtime::json_object!(DedicatedAddonItem { key optional, qty optional });
 
 impl DedicatedAddonItem {
     /// Creates a `DedicatedAddonItem` with no field set; set the ones you need with the setters below.
@@ -38,16 +38,16 @@ impl Default for DedicatedAddonItem {
 }
 
 /// Schema: `#/components/schemas/DedicatedBilling`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DedicatedBilling {
     /// Default: `"MONTH"`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit: Option<DedicatedBillingUnit>,
     /// Minimum `1`. Maximum `120`. Default: `1`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<u8>,
 }
+
+::sdk_runtime::json_object!(DedicatedBilling { unit optional, count optional });
 
 impl DedicatedBilling {
     /// Creates a `DedicatedBilling` with no field set; set the ones you need with the setters below.
@@ -94,7 +94,7 @@ pub enum DedicatedBillingUnit {
 );
 
 /// Schema: `#/components/schemas/DedicatedDeployRequest`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DedicatedDeployRequest {
     /// 1 to 160 characters.
@@ -112,17 +112,18 @@ pub struct DedicatedDeployRequest {
     /// An owned key whose OS profile supports keys.
     ///
     /// Format: `uuid`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssh_key_id: Option<::uuid::Uuid>,
     /// At most 50 items.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub addons: Option<Vec<DedicatedAddonItem>>,
     /// Default: `"EUR"`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<DedicatedDeployRequestCurrency>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub billing: Option<DedicatedBilling>,
 }
+
+::sdk_runtime::json_object!(DedicatedDeployRequest {
+    configuration_code, region_code, os_profile_id, hostname, ssh_key_id optional, addons optional,
+    currency optional, billing optional
+});
 
 impl DedicatedDeployRequest {
     /// Creates a `DedicatedDeployRequest` from its required fields `configuration_code`, `region_code`, `os_profile_id`, `hostname`; set optional fields with the setters below.
@@ -184,117 +185,108 @@ pub enum DedicatedDeployRequestCurrency {
 /// Dedicated deployment result (reference 2.5).
 ///
 /// Schema: `#/components/schemas/DedicatedDeploymentResult`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedDeploymentResult {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     /// Type not shown by the reference.
-    #[serde(rename = "orderId")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order_id: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "invoiceId")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invoice_id: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "invoiceNumber")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invoice_number: Option<::serde_json::Value>,
     /// Money.
     ///
     /// Format: `decimal`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total: Option<::rust_decimal::Decimal>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<::serde_json::Value>,
     /// Type not shown by the reference. Created with status `unpaid`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "deploymentStatusUrl")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deployment_status_url: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(DedicatedDeploymentResult {
+    ok, order_id = "orderId" optional, invoice_id = "invoiceId" optional,
+    invoice_number = "invoiceNumber" optional, total optional, currency optional, status optional,
+    deployment_status_url = "deploymentStatusUrl" optional, message optional
+});
 
 /// Returns a task; response body not shown.
 ///
 /// Schema: `#/components/schemas/DedicatedPasswordResetResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedPasswordResetResponse {
     /// Successful JSON bodies carry `ok` set to true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
-    #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(DedicatedPasswordResetResponse {
+    ok optional, ..additional_properties
+});
 
 /// Dedicated rescue options (reference 2.5).
 ///
 /// Schema: `#/components/schemas/DedicatedRescueOptions`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedRescueOptions {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<::serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profiles: Option<Vec<DedicatedRescueProfile>>,
 }
 
+::sdk_runtime::json_object!(DedicatedRescueOptions { ok, enabled optional, profiles optional });
+
 /// Schema: `#/components/schemas/DedicatedRescueProfile`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedRescueProfile {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<i64>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(DedicatedRescueProfile { id optional, name optional });
 
 /// Dedicated task (reference 2.5).
 ///
 /// Schema: `#/components/schemas/DedicatedTask`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedTask {
     /// Format: `uuid`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<::uuid::Uuid>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<::serde_json::Value>,
     /// Type not shown by the reference. `in_progress` is the one value given; transitions not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stage: Option<::serde_json::Value>,
     /// Type not shown by the reference. Nullable.
-    #[serde(rename = "errorCode")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_code: Option<::serde_json::Value>,
     /// Format: `date-time`.
-    #[serde(rename = "createdAt")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
     /// Format: `date-time`.
-    #[serde(rename = "updatedAt")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<::chrono::DateTime<::chrono::Utc>>,
 }
 
+::sdk_runtime::json_object!(DedicatedTask {
+    id optional, kind optional, status optional, stage optional, error_code = "errorCode" optional,
+    created_at = "createdAt" optional, updated_at = "updatedAt" optional
+});
+
 /// Schema: `#/components/schemas/DedicatedTaskListResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedTaskListResponse {
     /// Successful JSON bodies carry `ok` set to true.
@@ -302,8 +294,10 @@ pub struct DedicatedTaskListResponse {
     pub tasks: Vec<DedicatedTask>,
 }
 
+::sdk_runtime::json_object!(DedicatedTaskListResponse { ok, tasks });
+
 /// Schema: `#/components/schemas/DedicatedTaskResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedTaskResponse {
     /// Successful JSON bodies carry `ok` set to true.
@@ -311,19 +305,21 @@ pub struct DedicatedTaskResponse {
     pub task: DedicatedTask,
 }
 
+::sdk_runtime::json_object!(DedicatedTaskResponse { ok, task });
+
 /// Traffic samples; rates in bits per second, totals in bytes; missing statistics are not zero. Sample fields not shown.
 ///
 /// Schema: `#/components/schemas/DedicatedTrafficResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedTrafficResponse {
     /// Successful JSON bodies carry `ok` set to true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
-    #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(DedicatedTrafficResponse { ok optional, ..additional_properties });
 
 impl crate::Client {
     /// Create an unpaid dedicated deployment

@@ -5,15 +5,15 @@
 /// Add-on entry of the deprecated deployment body.
 ///
 /// Schema: `#/components/schemas/AddonItem`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AddonItem {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
     /// Minimum `1`. Maximum `100`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub qty: Option<u8>,
 }
+
+::sdk_runtime::json_object!(AddonItem { key optional, qty optional });
 
 impl AddonItem {
     /// Creates a `AddonItem` with no field set; set the ones you need with the setters below.
@@ -39,16 +39,16 @@ impl Default for AddonItem {
 }
 
 /// Schema: `#/components/schemas/DeployPort`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DeployPort {
     /// Minimum `1`. Maximum `65535`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub listen: Option<u16>,
     /// Minimum `1`. Maximum `65535`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backend: Option<u16>,
 }
+
+::sdk_runtime::json_object!(DeployPort { listen optional, backend optional });
 
 impl DeployPort {
     /// Creates a `DeployPort` with no field set; set the ones you need with the setters below.
@@ -79,41 +79,38 @@ impl Default for DeployPort {
 /// Canonical (snake_case) deployment body. Fields after `ports` are not shown; the spending ceiling `max_total` is included under the name the reference's behaviour list gives it.
 ///
 /// Schema: `#/components/schemas/DeployRequest`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DeployRequest {
     /// Default: `"monthly"`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub billing_cycle: Option<DeployRequestBillingCycle>,
     /// Lowercase DNS hostname labels of 1 to 63 characters.
     ///
     /// At most 253 characters. Pattern: `^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hostname: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub os: Option<DeployRequestOs>,
     /// An owned key.
     ///
     /// Format: `uuid`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssh_key_id: Option<::uuid::Uuid>,
     /// Greater than `0`. Maximum `100`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connectivity_gbps: Option<f64>,
     /// Minimum `0`. Maximum `100`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_ips: Option<u8>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backend_ip: Option<String>,
     /// At least 1 items.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<DeployPort>>,
     /// Spending ceiling, an exact decimal string in the account currency. When the current total is higher the call fails with 409 `deployment_price_limit_exceeded` and charges nothing. The reference's behaviour list (4.3, 3.3) names this field `max_total`; its table of canonical fields stops before it and says the spelling is not shown, so this name follows the behaviour list. The pattern is the one shown for the deprecated `maxTotal`.
     ///
     /// Format: `decimal`. Pattern: `^(0|[1-9][0-9]{0,9})(\.[0-9]{1,2})?$`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_total: Option<::rust_decimal::Decimal>,
 }
+
+::sdk_runtime::json_object!(DeployRequest {
+    billing_cycle optional, hostname optional, os optional, ssh_key_id optional,
+    connectivity_gbps optional, additional_ips optional, backend_ip optional, ports optional,
+    max_total optional
+});
 
 impl DeployRequest {
     /// Creates a `DeployRequest` with no field set; set the ones you need with the setters below.
@@ -257,7 +254,7 @@ impl ::std::fmt::Display for DeployRequestOs {
 }
 
 /// Schema: `#/components/schemas/LegacyDeployBilling`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct LegacyDeployBilling {
     /// Billing period unit.
@@ -265,6 +262,8 @@ pub struct LegacyDeployBilling {
     /// Minimum `1`. Maximum `120`.
     pub count: u8,
 }
+
+::sdk_runtime::json_object!(LegacyDeployBilling { unit, count });
 
 impl LegacyDeployBilling {
     /// Creates a `LegacyDeployBilling` from its required fields `unit`, `count`; set optional fields with the setters below.
@@ -309,24 +308,23 @@ pub enum LegacyDeployBillingUnit {
 ///
 /// Schema: `#/components/schemas/LegacyDeployRequest`.
 #[deprecated]
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct LegacyDeployRequest {
     pub billing: LegacyDeployBilling,
     /// Any JSON.
-    #[serde(rename = "userConfig")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user_config: Option<::serde_json::Value>,
     /// At most 50 items.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub addons: Option<Vec<AddonItem>>,
     /// Spending ceiling: up to 10 integer digits without leading zeros, optional 1 or 2 decimals.
     ///
     /// Format: `decimal`. Pattern: `^(0|[1-9][0-9]{0,9})(\.[0-9]{1,2})?$`.
-    #[serde(rename = "maxTotal")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_total: Option<::rust_decimal::Decimal>,
 }
+
+::sdk_runtime::json_object!(LegacyDeployRequest {
+    billing, user_config = "userConfig" optional, addons optional, max_total = "maxTotal" optional
+});
 
 impl LegacyDeployRequest {
     /// Creates a `LegacyDeployRequest` from its required field `billing`; set optional fields with the setters below.

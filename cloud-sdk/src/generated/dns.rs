@@ -57,41 +57,40 @@ pub enum CreateDnsZoneRequestSource {
 /// Zone creation / dry-run result; response body not shown (dry run returns records and notes).
 ///
 /// Schema: `#/components/schemas/CreateDnsZoneResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct CreateDnsZoneResponse {
     /// Successful JSON bodies carry `ok` set to true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
-    #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(CreateDnsZoneResponse { ok optional, ..additional_properties });
 
 /// Record set of a zone creation body.
 ///
 /// Schema: `#/components/schemas/DnsRecordSet`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DnsRecordSet {
     /// 1 to 253 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Record type; values include A, AAAA, CNAME, MX, TXT (remaining types not shown).
-    #[serde(rename = "type")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// Seconds.
     ///
     /// Minimum `1`. Maximum `86400`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ttl: Option<u32>,
     /// At most 50 values per set; value type not shown.
     ///
     /// At most 50 items.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub values: Option<Vec<::serde_json::Value>>,
 }
+
+::sdk_runtime::json_object!(DnsRecordSet {
+    name optional, type_ = "type" optional, ttl optional, values optional
+});
 
 impl DnsRecordSet {
     /// Creates a `DnsRecordSet` with no field set; set the ones you need with the setters below.
@@ -134,34 +133,29 @@ impl Default for DnsRecordSet {
 /// DNS template (reference 2.5).
 ///
 /// Schema: `#/components/schemas/DnsTemplate`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsTemplate {
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<::serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(rename = "zoneFile")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zone_file: Option<String>,
     /// Format: `date-time`.
-    #[serde(rename = "createdAt")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
     /// Format: `date-time`.
-    #[serde(rename = "updatedAt")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<::chrono::DateTime<::chrono::Utc>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system: Option<bool>,
     /// Type not shown by the reference. Such as `private`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub visibility: Option<::serde_json::Value>,
 }
 
+::sdk_runtime::json_object!(DnsTemplate {
+    id optional, name optional, zone_file = "zoneFile" optional, created_at = "createdAt" optional,
+    updated_at = "updatedAt" optional, system optional, visibility optional
+});
+
 /// Schema: `#/components/schemas/DnsTemplateCreateRequest`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DnsTemplateCreateRequest {
     /// 1 to 64 characters.
@@ -169,6 +163,8 @@ pub struct DnsTemplateCreateRequest {
     /// 1 to 500000 characters.
     pub zone_file: String,
 }
+
+::sdk_runtime::json_object!(DnsTemplateCreateRequest { name, zone_file });
 
 impl DnsTemplateCreateRequest {
     /// Creates a `DnsTemplateCreateRequest` from its required fields `name`, `zone_file`; set optional fields with the setters below.
@@ -183,35 +179,31 @@ impl DnsTemplateCreateRequest {
 /// DNS template list item: adds `isHidden` and omits `zoneFile`.
 ///
 /// Schema: `#/components/schemas/DnsTemplateListItem`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsTemplateListItem {
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<::serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Format: `date-time`.
-    #[serde(rename = "createdAt")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
     /// Format: `date-time`.
-    #[serde(rename = "updatedAt")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<::chrono::DateTime<::chrono::Utc>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system: Option<bool>,
     /// Type not shown by the reference. Such as `private`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub visibility: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "isHidden")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_hidden: Option<::serde_json::Value>,
 }
 
+::sdk_runtime::json_object!(DnsTemplateListItem {
+    id optional, name optional, created_at = "createdAt" optional,
+    updated_at = "updatedAt" optional, system optional, visibility optional,
+    is_hidden = "isHidden" optional
+});
+
 /// Schema: `#/components/schemas/DnsTemplateListResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsTemplateListResponse {
     /// Successful JSON bodies carry `ok` set to true.
@@ -219,8 +211,10 @@ pub struct DnsTemplateListResponse {
     pub templates: Vec<DnsTemplateListItem>,
 }
 
+::sdk_runtime::json_object!(DnsTemplateListResponse { ok, templates });
+
 /// Schema: `#/components/schemas/DnsTemplateResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsTemplateResponse {
     /// Successful JSON bodies carry `ok` set to true.
@@ -228,56 +222,59 @@ pub struct DnsTemplateResponse {
     pub template: DnsTemplate,
 }
 
+::sdk_runtime::json_object!(DnsTemplateResponse { ok, template });
+
 /// Zone detail; fields not shown.
 ///
 /// Schema: `#/components/schemas/DnsZoneDetailResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsZoneDetailResponse {
     /// Successful JSON bodies carry `ok` set to true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
-    #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(DnsZoneDetailResponse { ok optional, ..additional_properties });
 
 /// Zone listing. The summary view adds `total`, `limit`, `offset`.
 ///
 /// Schema: `#/components/schemas/DnsZoneListResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsZoneListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     pub zones: Vec<DnsZoneSummary>,
     /// Summary view only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total: Option<i64>,
     /// Summary view only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
     /// Summary view only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offset: Option<i64>,
 }
+
+::sdk_runtime::json_object!(DnsZoneListResponse {
+    ok, zones, total optional, limit optional, offset optional
+});
 
 /// DNS zone summary (reference 2.5); item of the summary view.
 ///
 /// Schema: `#/components/schemas/DnsZoneSummary`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsZoneSummary {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<::serde_json::Value>,
     /// Format: `date-time`.
-    #[serde(rename = "createdAt")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
 }
+
+::sdk_runtime::json_object!(DnsZoneSummary {
+    name optional, status optional, created_at = "createdAt" optional
+});
 
 /// Schema: `#/paths/~1v1~1dns~1zones/get/parameters/3/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

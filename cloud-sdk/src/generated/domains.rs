@@ -3,12 +3,13 @@
 //! Area `Domains`: Availability, registrations, contacts, nameservers, transfer settings, locks, privacy, DNSSEC
 
 /// Schema: `#/components/schemas/DomainAssignContactsRequest`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DomainAssignContactsRequest {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contact_ids: Option<DomainContactIds>,
 }
+
+::sdk_runtime::json_object!(DomainAssignContactsRequest { contact_ids optional });
 
 impl DomainAssignContactsRequest {
     /// Creates a `DomainAssignContactsRequest` with no field set; set the ones you need with the setters below.
@@ -31,39 +32,38 @@ impl Default for DomainAssignContactsRequest {
 /// Response body not shown.
 ///
 /// Schema: `#/components/schemas/DomainAssignContactsResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DomainAssignContactsResponse {
     /// Successful JSON bodies carry `ok` set to true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
-    #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
+::sdk_runtime::json_object!(DomainAssignContactsResponse { ok optional, ..additional_properties });
+
 /// Schema: `#/components/schemas/DomainContact`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DomainContact {
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "firstName")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_name: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "lastName")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_name: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<::serde_json::Value>,
 }
 
+::sdk_runtime::json_object!(DomainContact {
+    id optional, first_name = "firstName" optional, last_name = "lastName" optional,
+    country optional
+});
+
 /// Schema: `#/components/schemas/DomainContactAddress`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DomainContactAddress {
     /// At least 1 characters.
@@ -78,9 +78,12 @@ pub struct DomainContactAddress {
     ///
     /// Exactly 2 characters.
     pub country: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
 }
+
+::sdk_runtime::json_object!(DomainContactAddress {
+    street, number, city, zipcode, country, state optional
+});
 
 impl DomainContactAddress {
     /// Creates a `DomainContactAddress` from its required fields `street`, `number`, `city`, `zipcode`, `country`; set optional fields with the setters below.
@@ -108,7 +111,7 @@ impl DomainContactAddress {
 }
 
 /// Schema: `#/components/schemas/DomainContactCreateRequest`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DomainContactCreateRequest {
     /// At least 1 characters.
@@ -120,29 +123,28 @@ pub struct DomainContactCreateRequest {
     /// At least 1 characters.
     pub phone: String,
     pub address: DomainContactAddress,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub company_name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tag: Option<String>,
     /// Letters, digits, hyphen, dot, space.
     ///
     /// At most 30 characters. Pattern: `^[A-Za-z0-9. -]{0,30}$`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vat: Option<String>,
     /// Letters, digits, hyphen, space.
     ///
     /// At most 30 characters. Pattern: `^[A-Za-z0-9 -]{0,30}$`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passport_number: Option<String>,
     /// Letters, digits, hyphen, dot, space.
     ///
     /// At most 30 characters. Pattern: `^[A-Za-z0-9. -]{0,30}$`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tax_id: Option<String>,
     /// Free-form object.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_data: Option<::serde_json::Map<String, ::serde_json::Value>>,
 }
+
+::sdk_runtime::json_object!(DomainContactCreateRequest {
+    first_name, last_name, email, phone, address, company_name optional, tag optional, vat optional,
+    passport_number optional, tax_id optional, additional_data optional
+});
 
 impl DomainContactCreateRequest {
     /// Creates a `DomainContactCreateRequest` from its required fields `first_name`, `last_name`, `email`, `phone`, `address`; set optional fields with the setters below.
@@ -203,22 +205,22 @@ impl DomainContactCreateRequest {
 }
 
 /// Schema: `#/components/schemas/DomainContactIds`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DomainContactIds {
     /// Format: `uuid`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub registrant: Option<::uuid::Uuid>,
     /// Format: `uuid`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin: Option<::uuid::Uuid>,
     /// Format: `uuid`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tech: Option<::uuid::Uuid>,
     /// Format: `uuid`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub billing: Option<::uuid::Uuid>,
 }
+
+::sdk_runtime::json_object!(DomainContactIds {
+    registrant optional, admin optional, tech optional, billing optional
+});
 
 impl DomainContactIds {
     /// Creates a `DomainContactIds` with no field set; set the ones you need with the setters below.
@@ -261,26 +263,28 @@ impl Default for DomainContactIds {
 /// Domain contact result (reference 2.5).
 ///
 /// Schema: `#/components/schemas/DomainContactResult`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DomainContactResult {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contact: Option<DomainContact>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handle: Option<::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(DomainContactResult { ok, contact optional, handle optional });
 
 /// DNSSEC enable body. Enable supports managed signing or external public DNSKEYs; the remaining body fields are not shown.
 ///
 /// Schema: `#/components/schemas/DomainDnssecEnableRequest`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DomainDnssecEnableRequest {
     pub acknowledge: bool,
 }
+
+::sdk_runtime::json_object!(DomainDnssecEnableRequest { acknowledge });
 
 impl DomainDnssecEnableRequest {
     /// Creates a `DomainDnssecEnableRequest` from its required field `acknowledge`; set optional fields with the setters below.
@@ -292,30 +296,30 @@ impl DomainDnssecEnableRequest {
 /// Accepted, not completed; poll GET /v1/domains/{serviceId}/dnssec. Body not shown.
 ///
 /// Schema: `#/components/schemas/DomainDnssecEnableResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DomainDnssecEnableResponse {
     /// Successful JSON bodies carry `ok` set to true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
-    #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(DomainDnssecEnableResponse { ok optional, ..additional_properties });
 
 /// DNSSEC state; DNSSEC keeps its own legacy state contract, not shown.
 ///
 /// Schema: `#/components/schemas/DomainDnssecResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DomainDnssecResponse {
     /// Successful JSON bodies carry `ok` set to true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
-    #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(DomainDnssecResponse { ok optional, ..additional_properties });
 
 /// Schema: `#/paths/~1v1~1domains~1{serviceId}~1dnssec/get/parameters/2/schema`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

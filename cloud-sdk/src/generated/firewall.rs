@@ -5,54 +5,49 @@
 /// Firewall policy (reference 2.5).
 ///
 /// Schema: `#/components/schemas/FirewallPolicy`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct FirewallPolicy {
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<::serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Optional and nullable.
-    #[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]
     pub description: ::sdk_runtime::Nullable<String>,
     /// Type not shown by the reference.
-    #[serde(rename = "isPrimary")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_primary: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "policyIn")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policy_in: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "policyOut")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policy_out: Option<::serde_json::Value>,
     /// Rule item fields of the response not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<::serde_json::Value>>,
 }
+
+::sdk_runtime::json_object!(FirewallPolicy {
+    id optional, name optional, description optional, is_primary = "isPrimary" optional,
+    policy_in = "policyIn" optional, policy_out = "policyOut" optional, rules optional
+});
 
 /// Firewall policy body. Check that changes keep SSH and management access.
 ///
 /// Schema: `#/components/schemas/FirewallPolicyCreateRequest`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct FirewallPolicyCreateRequest {
     /// 1 to 128 characters.
     pub name: String,
     /// At most 500 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policy_in: Option<FirewallPolicyCreateRequestPolicyIn>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policy_out: Option<FirewallPolicyCreateRequestPolicyOut>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_primary: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<FirewallRule>>,
 }
+
+::sdk_runtime::json_object!(FirewallPolicyCreateRequest {
+    name, description optional, policy_in optional, policy_out optional, is_primary optional,
+    rules optional
+});
 
 impl FirewallPolicyCreateRequest {
     /// Creates a `FirewallPolicyCreateRequest` from its required field `name`; set optional fields with the setters below.
@@ -126,7 +121,7 @@ pub enum FirewallPolicyCreateRequestPolicyOut {
 );
 
 /// Schema: `#/components/schemas/FirewallPolicyResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct FirewallPolicyResponse {
     /// Successful JSON bodies carry `ok` set to true.
@@ -134,44 +129,38 @@ pub struct FirewallPolicyResponse {
     pub policy: FirewallPolicy,
 }
 
+::sdk_runtime::json_object!(FirewallPolicyResponse { ok, policy });
+
 /// Firewall rule of a policy creation body. The reference lists `dport`, `sport`, `source`, `destination`, `dest` followed by '(string or number)'; read here as applying to all five.
 ///
 /// Schema: `#/components/schemas/FirewallRule`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct FirewallRule {
     pub action: FirewallRuleAction,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub direction: Option<FirewallRuleDirection>,
-    #[serde(rename = "type")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<FirewallRuleType>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proto: Option<FirewallRuleProto>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dport: Option<::serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sport: Option<::serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<::serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destination: Option<::serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dest: Option<::serde_json::Value>,
     /// At most 200 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<::serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enable: Option<::serde_json::Value>,
     /// At most 64 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub iface: Option<String>,
     /// At most 64 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub log: Option<String>,
 }
+
+::sdk_runtime::json_object!(FirewallRule {
+    action, direction optional, type_ = "type" optional, proto optional, dport optional,
+    sport optional, source optional, destination optional, dest optional, comment optional,
+    enabled optional, enable optional, iface optional, log optional
+});
 
 impl FirewallRule {
     /// Creates a `FirewallRule` from its required field `action`; set optional fields with the setters below.

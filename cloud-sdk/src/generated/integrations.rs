@@ -5,49 +5,43 @@
 /// API credential (reference 2.1). Listing and reading never return secrets.
 ///
 /// Schema: `#/components/schemas/ApiCredential`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ApiCredential {
     /// Format: `uuid`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<::uuid::Uuid>,
     /// At most 80 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Public key prefix.
     ///
     /// At most 32 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prefix: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<ApiCredentialMode>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// Format: `date-time`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
     /// Format: `date-time`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<::chrono::DateTime<::chrono::Utc>>,
     /// Format: `date-time`. Optional and nullable.
-    #[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]
     pub revoked_at: ::sdk_runtime::Nullable<::chrono::DateTime<::chrono::Utc>>,
     /// Format: `date-time`. Optional and nullable.
-    #[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]
     pub last_used_at: ::sdk_runtime::Nullable<::chrono::DateTime<::chrono::Utc>>,
     /// At most 64 characters. Optional and nullable.
-    #[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]
     pub last_used_ip: ::sdk_runtime::Nullable<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scopes: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allowed_cidrs: Option<Vec<String>>,
 }
+
+::sdk_runtime::json_object!(ApiCredential {
+    id optional, name optional, prefix optional, mode optional, enabled optional,
+    created_at optional, expires_at optional, revoked_at optional, last_used_at optional,
+    last_used_ip optional, scopes optional, allowed_cidrs optional
+});
 
 /// Create-credential body.
 ///
 /// Schema: `#/components/schemas/ApiCredentialCreateRequest`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ApiCredentialCreateRequest {
     /// 1 to 80 characters.
@@ -57,19 +51,20 @@ pub struct ApiCredentialCreateRequest {
     /// 1 to 35 items.
     pub scopes: Vec<ApiCredentialCreateRequestScopesItem>,
     /// Default: `"signed"`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<ApiCredentialCreateRequestMode>,
     /// Expiry is capped by the issuer.
     ///
     /// Minimum `1`. Maximum `365`. Default: `30`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ttl_days: Option<u16>,
     /// Cannot exceed the issuer's.
     ///
     /// At most 50 items.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allowed_cidrs: Option<Vec<String>>,
 }
+
+::sdk_runtime::json_object!(ApiCredentialCreateRequest {
+    name, scopes, mode optional, ttl_days optional, allowed_cidrs optional
+});
 
 impl ApiCredentialCreateRequest {
     /// Creates a `ApiCredentialCreateRequest` from its required fields `name`, `scopes`; set optional fields with the setters below.
@@ -219,7 +214,7 @@ pub enum ApiCredentialCreateRequestScopesItem {
 );
 
 /// Schema: `#/components/schemas/ApiCredentialCreateResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ApiCredentialCreateResponse {
     /// Successful JSON bodies carry `ok` set to true.
@@ -228,12 +223,13 @@ pub struct ApiCredentialCreateResponse {
     /// Returned only on issuance or on a same-key retry within 24 hours. A secret; never log it.
     ///
     /// Format: `password`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<::sdk_runtime::Secret>,
 }
 
+::sdk_runtime::json_object!(ApiCredentialCreateResponse { ok, item, secret optional });
+
 /// Schema: `#/components/schemas/ApiCredentialListResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ApiCredentialListResponse {
     /// Successful JSON bodies carry `ok` set to true.
@@ -243,6 +239,8 @@ pub struct ApiCredentialListResponse {
     /// Pass unchanged as `cursor`; null means finished.
     pub next_cursor: Option<String>,
 }
+
+::sdk_runtime::json_object!(ApiCredentialListResponse { ok, items, next_cursor });
 
 impl ::sdk_runtime::pagination::Paginated for ApiCredentialListResponse {
     type Item = ApiCredential;
@@ -271,7 +269,7 @@ pub enum ApiCredentialMode {
 );
 
 /// Schema: `#/components/schemas/ApiCredentialResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ApiCredentialResponse {
     /// Successful JSON bodies carry `ok` set to true.
@@ -279,59 +277,59 @@ pub struct ApiCredentialResponse {
     pub item: ApiCredential,
 }
 
+::sdk_runtime::json_object!(ApiCredentialResponse { ok, item });
+
 /// Reports feature availability such as `canonical_operation_responses`, `durable_writes`, `operation_policy` (retention). Body structure not shown.
 ///
 /// Schema: `#/components/schemas/CapabilitiesResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct CapabilitiesResponse {
     /// Successful JSON bodies carry `ok` set to true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
-    #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(CapabilitiesResponse { ok optional, ..additional_properties });
 
 /// Identifies the deployed contract (published revision `2026-10-07.1`). Body not shown.
 ///
 /// Schema: `#/components/schemas/VersionResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct VersionResponse {
     /// Successful JSON bodies carry `ok` set to true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
-    #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(VersionResponse { ok optional, ..additional_properties });
 
 /// Webhook endpoint (reference 2.5).
 ///
 /// Schema: `#/components/schemas/WebhookEndpoint`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct WebhookEndpoint {
     /// Format: `uuid`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<::uuid::Uuid>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<::serde_json::Value>,
     /// Event names; `invoice.paid` is a value that occurs. Other event kinds not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub events: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// Format: `date-time`.
-    #[serde(rename = "createdAt")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
 }
 
+::sdk_runtime::json_object!(WebhookEndpoint {
+    id optional, url optional, events optional, enabled optional, created_at = "createdAt" optional
+});
+
 /// Schema: `#/components/schemas/WebhookEndpointResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct WebhookEndpointResponse {
     /// Successful JSON bodies carry `ok` set to true.
@@ -339,15 +337,18 @@ pub struct WebhookEndpointResponse {
     pub item: WebhookEndpoint,
 }
 
+::sdk_runtime::json_object!(WebhookEndpointResponse { ok, item });
+
 /// Webhook PATCH body. Fields other than `enabled`: not shown (unknown fields are rejected, so only `enabled` can be sent).
 ///
 /// Schema: `#/components/schemas/WebhookUpdateRequest`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct WebhookUpdateRequest {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
 }
+
+::sdk_runtime::json_object!(WebhookUpdateRequest { enabled optional });
 
 impl WebhookUpdateRequest {
     /// Creates a `WebhookUpdateRequest` with no field set; set the ones you need with the setters below.

@@ -3,7 +3,7 @@
 //! Area `Service DNS/WAF`: Website proxying, protection, origins and SSL settings for a hosting service
 
 /// Schema: `#/components/schemas/WebsiteLoaderUploadRequest`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct WebsiteLoaderUploadRequest {
     /// At least 1 characters.
@@ -13,6 +13,8 @@ pub struct WebsiteLoaderUploadRequest {
     /// At least 1 characters.
     pub html: String,
 }
+
+::sdk_runtime::json_object!(WebsiteLoaderUploadRequest { domain, name, html });
 
 impl WebsiteLoaderUploadRequest {
     /// Creates a `WebsiteLoaderUploadRequest` from its required fields `domain`, `name`, `html`; set optional fields with the setters below.
@@ -32,21 +34,21 @@ impl WebsiteLoaderUploadRequest {
 /// Website loader upload result (reference 2.5).
 ///
 /// Schema: `#/components/schemas/WebsiteLoaderUploadResult`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct WebsiteLoaderUploadResult {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     /// Type not shown by the reference. Nullable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub html: Option<::serde_json::Value>,
 }
 
+::sdk_runtime::json_object!(WebsiteLoaderUploadResult { ok, data optional, html optional });
+
 /// Schema: `#/components/schemas/WebsiteSslUploadRequest`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct WebsiteSslUploadRequest {
     /// At least 1 characters.
@@ -61,9 +63,12 @@ pub struct WebsiteSslUploadRequest {
     /// Format: `password`. At least 1 characters. Write-only.
     pub pkey: ::sdk_runtime::Secret,
     /// Default: `""`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bundle: Option<String>,
 }
+
+::sdk_runtime::json_object!(WebsiteSslUploadRequest {
+    domain, name, mode, cert, pkey, bundle optional
+});
 
 impl WebsiteSslUploadRequest {
     /// Creates a `WebsiteSslUploadRequest` from its required fields `domain`, `name`, `mode`, `cert`, `pkey`; set optional fields with the setters below.
@@ -107,19 +112,20 @@ pub enum WebsiteSslUploadRequestMode {
 /// Website SSL upload result (reference 2.5): certificate configuration readiness and `expected_fingerprint256` after readback; private key material is never returned. A readiness of `pending` or `unknown` means the upload is not yet confirmed; read the SSL state before retrying.
 ///
 /// Schema: `#/components/schemas/WebsiteSslUploadResult`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct WebsiteSslUploadResult {
     /// Successful JSON bodies carry `ok` set to true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected_fingerprint256: Option<::serde_json::Value>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
-    #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(WebsiteSslUploadResult {
+    ok optional, expected_fingerprint256 optional, ..additional_properties
+});
 
 impl crate::Client {
     /// Upload a website loader page

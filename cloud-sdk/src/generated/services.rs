@@ -5,27 +5,27 @@
 /// Billing-cycle change / renewal checkout result (reference 2.5).
 ///
 /// Schema: `#/components/schemas/BillingCycleChangeResult`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct BillingCycleChangeResult {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub applied: Option<::serde_json::Value>,
     /// Money.
     ///
     /// Format: `decimal`.
-    #[serde(rename = "payNow")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pay_now: Option<::rust_decimal::Decimal>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<::serde_json::Value>,
 }
 
+::sdk_runtime::json_object!(BillingCycleChangeResult {
+    ok, applied optional, pay_now = "payNow" optional, currency optional
+});
+
 /// Schema: `#/components/schemas/BillingCycleCheckoutRequest`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct BillingCycleCheckoutRequest {
     /// At least 1 characters.
@@ -33,6 +33,8 @@ pub struct BillingCycleCheckoutRequest {
     /// Minimum `1`.
     pub count: u64,
 }
+
+::sdk_runtime::json_object!(BillingCycleCheckoutRequest { unit, count });
 
 impl BillingCycleCheckoutRequest {
     /// Creates a `BillingCycleCheckoutRequest` from its required fields `unit`, `count`; set optional fields with the setters below.
@@ -96,33 +98,36 @@ pub enum GetServicesStatusesItem {
 /// Complete filtered inventory, no pagination. Body structure not shown.
 ///
 /// Schema: `#/components/schemas/ServiceGroupedResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ServiceGroupedResponse {
     /// Successful JSON bodies carry `ok` set to true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
-    #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(ServiceGroupedResponse { ok optional, ..additional_properties });
 
 /// Page model. With `group_by=type` only the current page is grouped; the grouped shape is not shown.
 ///
 /// Schema: `#/components/schemas/ServiceListResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ServiceListResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     pub page: i64,
     /// Kept for compatibility.
-    #[serde(rename = "pageSize")]
     pub page_size: i64,
     pub total: i64,
     pub pages: i64,
     pub items: Vec<::serde_json::Map<String, ::serde_json::Value>>,
 }
+
+::sdk_runtime::json_object!(ServiceListResponse {
+    ok, page, page_size = "pageSize", total, pages, items
+});
 
 impl ::sdk_runtime::pagination::Paginated for ServiceListResponse {
     type Item = ::serde_json::Map<String, ::serde_json::Value>;

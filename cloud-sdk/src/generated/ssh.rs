@@ -5,40 +5,34 @@
 /// Saved SSH key (reference 2.5).
 ///
 /// Schema: `#/components/schemas/SshKey`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct SshKey {
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<::serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub algorithm: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fingerprint: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "isPrimary")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_primary: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "hasPrivateKey")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub has_private_key: Option<::serde_json::Value>,
     /// Format: `date-time`.
-    #[serde(rename = "createdAt")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
     /// Format: `date-time`.
-    #[serde(rename = "updatedAt")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<::chrono::DateTime<::chrono::Utc>>,
 }
 
+::sdk_runtime::json_object!(SshKey {
+    id optional, name optional, algorithm optional, fingerprint optional,
+    is_primary = "isPrimary" optional, has_private_key = "hasPrivateKey" optional,
+    created_at = "createdAt" optional, updated_at = "updatedAt" optional
+});
+
 /// Schema: `#/components/schemas/SshKeyGenerateRequest`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SshKeyGenerateRequest {
     /// 1 to 64 characters.
@@ -46,12 +40,14 @@ pub struct SshKeyGenerateRequest {
     /// Format: `password`. 8 to 200 characters. Write-only.
     pub passphrase: ::sdk_runtime::Secret,
     /// At least 1 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub algorithm: Option<String>,
     /// At least 1 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
 }
+
+::sdk_runtime::json_object!(SshKeyGenerateRequest {
+    name, passphrase, algorithm optional, format optional
+});
 
 impl SshKeyGenerateRequest {
     /// Creates a `SshKeyGenerateRequest` from its required fields `name`, `passphrase`; set optional fields with the setters below.
@@ -78,22 +74,22 @@ impl SshKeyGenerateRequest {
 /// Key generation result; the private key is returned once. Field names not shown.
 ///
 /// Schema: `#/components/schemas/SshKeyGenerateResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct SshKeyGenerateResponse {
     /// Successful JSON bodies carry `ok` set to true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
-    #[serde(flatten)]
     pub additional_properties: ::std::collections::BTreeMap<
         String,
         ::sdk_runtime::Secret,
     >,
 }
 
+::sdk_runtime::json_object!(SshKeyGenerateResponse { ok optional, ..additional_properties });
+
 /// Schema: `#/components/schemas/SshKeyImportRequest`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SshKeyImportRequest {
     /// 1 to 64 characters.
@@ -101,6 +97,8 @@ pub struct SshKeyImportRequest {
     /// 1 to 8192 characters.
     pub public_key: String,
 }
+
+::sdk_runtime::json_object!(SshKeyImportRequest { name, public_key });
 
 impl SshKeyImportRequest {
     /// Creates a `SshKeyImportRequest` from its required fields `name`, `public_key`; set optional fields with the setters below.
@@ -113,13 +111,15 @@ impl SshKeyImportRequest {
 }
 
 /// Schema: `#/components/schemas/SshKeyResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct SshKeyResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     pub key: SshKey,
 }
+
+::sdk_runtime::json_object!(SshKeyResponse { ok, key });
 
 impl crate::Client {
     /// Generate an SSH key pair

@@ -5,20 +5,24 @@
 /// `{ok: true}`.
 ///
 /// Schema: `#/components/schemas/OkResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OkResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
 }
 
+::sdk_runtime::json_object!(OkResponse { ok });
+
 /// Schema: `#/components/schemas/StorageVolumeAttachRequest`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct StorageVolumeAttachRequest {
     /// Format: `uuid`.
     pub target_service_id: ::uuid::Uuid,
 }
+
+::sdk_runtime::json_object!(StorageVolumeAttachRequest { target_service_id });
 
 impl StorageVolumeAttachRequest {
     /// Creates a `StorageVolumeAttachRequest` from its required field `target_service_id`; set optional fields with the setters below.

@@ -5,52 +5,45 @@
 /// TCP proxy (reference 2.5).
 ///
 /// Schema: `#/components/schemas/TcpProxy`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct TcpProxy {
     /// Type not shown by the reference.
-    #[serde(rename = "proxyIp")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proxy_ip: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "backendIp")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backend_ip: Option<::serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<TcpProxyPortPair>>,
     /// Type not shown by the reference.
-    #[serde(rename = "includedPorts")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub included_ports: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(rename = "additionalPorts")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_ports: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub defaults: Option<::serde_json::Value>,
-    #[serde(rename = "allowedSourceCidrs")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allowed_source_cidrs: Option<Vec<String>>,
-    #[serde(rename = "blockedSourceCidrs")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub blocked_source_cidrs: Option<Vec<String>>,
-    #[serde(rename = "countryPolicy")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country_policy: Option<TcpProxyPropertiesCountryPolicy>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<::serde_json::Value>,
 }
 
+::sdk_runtime::json_object!(TcpProxy {
+    proxy_ip = "proxyIp" optional, backend_ip = "backendIp" optional, ports optional,
+    included_ports = "includedPorts" optional, additional_ports = "additionalPorts" optional,
+    defaults optional, allowed_source_cidrs = "allowedSourceCidrs" optional,
+    blocked_source_cidrs = "blockedSourceCidrs" optional, country_policy = "countryPolicy" optional,
+    status optional
+});
+
 /// Schema: `#/components/schemas/TcpProxyCountryPolicy`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TcpProxyCountryPolicy {
     pub mode: TcpProxyCountryPolicyMode,
     /// At most 256 items.
     pub countries: Vec<String>,
 }
+
+::sdk_runtime::json_object!(TcpProxyCountryPolicy { mode, countries });
 
 impl TcpProxyCountryPolicy {
     /// Creates a `TcpProxyCountryPolicy` from its required fields `mode`, `countries`; set optional fields with the setters below.
@@ -81,34 +74,32 @@ pub enum TcpProxyCountryPolicyMode {
 /// Port entry object of a TCP proxy update.
 ///
 /// Schema: `#/components/schemas/TcpProxyPortMapping`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TcpProxyPortMapping {
     /// Minimum `1`. Maximum `65535`.
     pub listen: u16,
     /// Minimum `1`. Maximum `65535`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backend: Option<u16>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backend_ip: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proxy_protocol_v2: Option<bool>,
     /// Minimum `1`. Maximum `1000000`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_connections_per_ip: Option<u32>,
     /// Minimum `1`. Maximum `1000000`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_new_connections_per_second_per_ip: Option<u32>,
     /// Minimum `0`. Maximum `1000000`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connection_burst: Option<u32>,
     /// Minimum `1`. Maximum `10000000`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_packets_per_second_per_ip: Option<u32>,
     /// Minimum `0`. Maximum `10000000`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub packet_burst: Option<u32>,
 }
+
+::sdk_runtime::json_object!(TcpProxyPortMapping {
+    listen, backend optional, backend_ip optional, proxy_protocol_v2 optional,
+    max_connections_per_ip optional, max_new_connections_per_second_per_ip optional,
+    connection_burst optional, max_packets_per_second_per_ip optional, packet_burst optional
+});
 
 impl TcpProxyPortMapping {
     /// Creates a `TcpProxyPortMapping` from its required field `listen`; set optional fields with the setters below.
@@ -168,60 +159,61 @@ impl TcpProxyPortMapping {
 }
 
 /// Schema: `#/components/schemas/TcpProxyPortPair`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct TcpProxyPortPair {
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub listen: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backend: Option<::serde_json::Value>,
 }
 
+::sdk_runtime::json_object!(TcpProxyPortPair { listen optional, backend optional });
+
 /// Schema: `#/components/schemas/TcpProxy/properties/countryPolicy`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct TcpProxyPropertiesCountryPolicy {
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub countries: Option<::serde_json::Value>,
 }
 
+::sdk_runtime::json_object!(TcpProxyPropertiesCountryPolicy { mode optional, countries optional });
+
 /// Schema: `#/components/schemas/TcpProxyResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct TcpProxyResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
     /// Null for non-TCP services.
-    #[serde(rename = "tcpProxy")]
     pub tcp_proxy: Option<TcpProxy>,
 }
+
+::sdk_runtime::json_object!(TcpProxyResponse { ok, tcp_proxy = "tcpProxy" });
 
 /// TCP proxy update body: all optional; supplied arrays replace the complete existing arrays; omitted fields stay unchanged. IPv4 only.
 ///
 /// Schema: `#/components/schemas/TcpProxyUpdateRequest`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TcpProxyUpdateRequest {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backend_ip: Option<String>,
     /// 1 to 512 items.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<TcpProxyUpdateRequestPortsItem>>,
     /// At most 256 items.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allowed_source_cidrs: Option<Vec<String>>,
     /// At most 256 items.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub blocked_source_cidrs: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country_policy: Option<TcpProxyCountryPolicy>,
 }
+
+::sdk_runtime::json_object!(TcpProxyUpdateRequest {
+    backend_ip optional, ports optional, allowed_source_cidrs optional,
+    blocked_source_cidrs optional, country_policy optional
+});
 
 impl TcpProxyUpdateRequest {
     /// Creates a `TcpProxyUpdateRequest` with no field set; set the ones you need with the setters below.

@@ -5,41 +5,40 @@
 /// Error envelope `{ok: false, error: {code, message, request_id, field_errors}}` plus deprecated legacy flat fields that may also appear. An edge or network failure can return non-JSON or no response; a write outcome is then unknown.
 ///
 /// Schema: `#/components/schemas/ErrorEnvelope`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ErrorEnvelope {
     pub ok: bool,
     pub error: ErrorObject,
     /// Legacy flat copy of `error.code`. New clients read the nested `error`.
     #[deprecated]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
     /// Legacy flat copy of `error.message`.
     #[deprecated]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// Legacy flat copy of `error.request_id`.
     #[deprecated]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// Legacy flat copy of `error.field_errors`; structure not shown.
     #[deprecated]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field_errors: Option<::serde_json::Value>,
     /// Legacy flat field; structure not shown.
     #[deprecated]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details: Option<::serde_json::Value>,
     /// Legacy flat field; type not shown.
     #[deprecated]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(ErrorEnvelope {
+    ok, error, code optional, message optional, request_id optional, field_errors optional,
+    details optional, status optional
+});
 
 /// Nested error object of the error envelope (part 7).
 ///
 /// Schema: `#/components/schemas/ErrorObject`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ErrorObject {
     /// Machine-readable error code. Decide on HTTP status and `error.code`. Documented codes (part 7): validation_error, idempotency_key_required, invalid_idempotency_key, unsupported_region, billing_cycle_not_available, order_config_invalid, price_not_found, invalid_domain_identifier, domain_identifier_mismatch, unauthorized, invalid_signature, insufficient_credit, scope_denied, ip_blocked, service_disabled, not_found, ssh_key_not_found, operation_not_found, service_not_renewable, renewal_invoice_requires_review, renewal_price_limit_exceeded, service_changed_retry, deployment_price_limit_exceeded, catalog_variant_ambiguous, domain_identifier_ambiguous, template_identifier_ambiguous, idempotency_conflict, idempotency_in_progress, dedicated_configuration_unavailable, dedicated_os_ssh_keys_not_supported, ssh_key_not_available, operation_lookup_ambiguous, operation_expired, rate_limited, protection_update_unconfirmed, country_policy_sync_incomplete, proxy_policy_unavailable, proxy_policy_response_invalid, catalog_unavailable, order_options_unavailable, dedicated_catalog_unavailable, service_unavailable. Kept a plain string so that unknown codes still validate.
@@ -49,58 +48,59 @@ pub struct ErrorObject {
     /// Equals the `x-request-id` response header.
     ///
     /// Format: `uuid`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<::uuid::Uuid>,
     /// Per-field validation errors. Structure of the entries: not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field_errors: Option<::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(ErrorObject {
+    code, message, request_id optional, field_errors optional
+});
 
 /// Legacy asynchronous write shape (default when `x-svc-response-format` is omitted). Carries `actionId`; when the operation adapter is active also `operation_id`, `operation_url` and `links`. A cached retry keeps its initial format; accept either `operation.id` or `operation_id`.
 ///
 /// Schema: `#/components/schemas/LegacyWriteResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct LegacyWriteResponse {
     /// Successful JSON bodies carry `ok` set to true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
     /// Type not shown by the reference. Legacy action identifier.
-    #[serde(rename = "actionId")]
     pub action_id: ::serde_json::Value,
     /// Same value as `operation.id` of the canonical envelope.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operation_id: Option<String>,
     /// Relative URL of the form `/v1/operations/{operationId}`.
     ///
     /// Format: `uri-reference`. Pattern: `^/v1/operations/[^/]+$`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operation_url: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<OperationLinks>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
-    #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(LegacyWriteResponse {
+    ok optional, action_id = "actionId", operation_id optional, operation_url optional,
+    links optional, ..additional_properties
+});
 
 /// Success body not shown by the reference.
 ///
 /// Schema: `#/components/schemas/NotShownResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct NotShownResponse {
     /// Successful JSON bodies carry `ok` set to true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
-    #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(NotShownResponse { ok optional, ..additional_properties });
 
 /// Operation receipt (reference 2.2). Failed operations expose a safe code and message, never raw provider errors.
 ///
 /// Schema: `#/components/schemas/Operation`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct Operation {
     /// Opaque operation id; also returned as `operation_id` in compatible responses.
@@ -110,26 +110,26 @@ pub struct Operation {
     /// True only for succeeded, failed and cancelled.
     pub done: bool,
     /// Progress indicator; may be null. Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub progress: Option<::serde_json::Value>,
     /// Informational only; branch on status and done, not on stage.
     ///
     /// Optional and nullable.
-    #[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]
     pub stage: ::sdk_runtime::Nullable<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<OperationResult>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<OperationLinks>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
-    #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(Operation {
+    id, status, done, progress optional, stage optional, result optional, links optional,
+    ..additional_properties
+});
 
 /// Canonical operation envelope, returned by operation lookup and, when `x-svc-response-format: operation` is sent, by supported writes.
 ///
 /// Schema: `#/components/schemas/OperationEnvelope`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OperationEnvelope {
     /// Successful JSON bodies carry `ok` set to true.
@@ -137,33 +137,35 @@ pub struct OperationEnvelope {
     pub operation: Operation,
 }
 
+::sdk_runtime::json_object!(OperationEnvelope { ok, operation });
+
 /// Relative customer API URLs; each member is included when that identity is known.
 ///
 /// Schema: `#/components/schemas/OperationLinks`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OperationLinks {
     /// Relative customer API URL of the operation.
     ///
     /// Format: `uri-reference`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operation: Option<String>,
     /// Relative customer API URL of the service.
     ///
     /// Format: `uri-reference`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service: Option<String>,
     /// Relative customer API URL of the invoice.
     ///
     /// Format: `uri-reference`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invoice: Option<String>,
     /// Relative customer API URL of the order.
     ///
     /// Format: `uri-reference`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order: Option<String>,
 }
+
+::sdk_runtime::json_object!(OperationLinks {
+    operation optional, service optional, invoice optional, order optional
+});
 
 /// Success body of a write with `x-operation-envelope`: the canonical operation envelope (when `x-svc-response-format: operation` was sent) or the legacy write shape.
 ///
@@ -211,27 +213,26 @@ impl From<LegacyWriteResponse> for OperationOrLegacyWriteResponse {
 /// Present only when status is `succeeded`. Deployment results identify `service_ids` and, when recorded, `order_id` and `invoice_id`. Service results identify `service_id` and recorded OS or snapshot fields when applicable. `power_state` appears only when the original task completion evidence provides it. Historical receipts may lack newly introduced result fields.
 ///
 /// Schema: `#/components/schemas/OperationResult`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OperationResult {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_ids: Option<Vec<::uuid::Uuid>>,
     /// Type not shown by the reference. Recorded order identity.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order_id: Option<::serde_json::Value>,
     /// Type not shown by the reference. Recorded invoice identity.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invoice_id: Option<::serde_json::Value>,
     /// Format: `uuid`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_id: Option<::uuid::Uuid>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power_state: Option<::serde_json::Value>,
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
-    #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(OperationResult {
+    service_ids optional, order_id optional, invoice_id optional, service_id optional,
+    power_state optional, ..additional_properties
+});
 
 /// pending/running: accepted, not completed. unknown: outcome needs reconciliation; never assume failure and never submit a new write. succeeded: recorded completion; only this state exposes a result. failed/cancelled: recorded terminal outcome; inspect billing separately. The first terminal receipt is immutable. Transitions between states: not shown.
 ///
@@ -263,130 +264,126 @@ pub enum OperationStatus {
 /// Catalog OS image (reference 2.5). No operation of this document returns it: the OS image listing path is not shown.
 ///
 /// Schema: `#/components/schemas/OsImage`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OsImage {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub family: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arch: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_default: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub region: Option<::serde_json::Value>,
     /// Type not shown by the reference. Added by the list.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compatibility_verified: Option<::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(OsImage {
+    id optional, name optional, family optional, version optional, arch optional,
+    is_default optional, region optional, compatibility_verified optional
+});
 
 /// Response of the OS image listing (query `region`, `product_id`, `variant_id`); its path is not shown, so no operation uses this schema.
 ///
 /// Schema: `#/components/schemas/OsImageListResponse`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OsImageListResponse {
     /// Successful JSON bodies carry `ok` set to true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<Vec<OsImage>>,
     /// Optional and nullable.
-    #[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]
     pub next_offset: ::sdk_runtime::Nullable<i64>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compatibility_verified: Option<::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(OsImageListResponse {
+    ok optional, items optional, next_offset optional, compatibility_verified optional
+});
 
 /// Product purchase policies describe `draft_order` and `atomic_deploy` separately. `requirements.atomic_deploy` lists canonical input names, required flags, types and discovery sources; `requiredFields` and `conditionalRequiredFields` remain the draft order's legacy userConfig requirements.
 ///
 /// Schema: `#/components/schemas/ProductPurchasePolicies`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ProductPurchasePolicies {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub draft_order: Option<PurchasePolicy>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub atomic_deploy: Option<PurchasePolicy>,
 }
+
+::sdk_runtime::json_object!(ProductPurchasePolicies {
+    draft_order optional, atomic_deploy optional
+});
 
 /// One product purchase policy (reference 2.4).
 ///
 /// Schema: `#/components/schemas/PurchasePolicy`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct PurchasePolicy {
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub implemented: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eligible: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub permitted: Option<::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(PurchasePolicy {
+    implemented optional, enabled optional, eligible optional, permitted optional
+});
 
 /// Quote (reference 2.4), returned by the read-only quote endpoint whose path and request are not shown; no operation of this document returns it.
 ///
 /// Schema: `#/components/schemas/Quote`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct Quote {
     /// Quote total.
     ///
     /// Format: `decimal`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total: Option<::rust_decimal::Decimal>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub breakdown: Option<::serde_json::Value>,
     /// Type not shown by the reference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<::serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
     /// False means no price lock. A quote does not reserve stock or lock a price.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guaranteed: Option<bool>,
     /// Type not shown by the reference. Only fingerprints the priced cart; not a redeemable resource.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<::serde_json::Value>,
     /// Type not shown by the reference. Only fingerprints the priced cart; not a redeemable resource.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pricing_revision: Option<::serde_json::Value>,
     /// Equals the final tax, setup and add-on inclusive total, in `quote.currency`.
     ///
     /// Format: `decimal`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recommended_max_total: Option<::rust_decimal::Decimal>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<QuoteLinks>,
 }
 
+::sdk_runtime::json_object!(Quote {
+    total optional, breakdown optional, items optional, currency optional, guaranteed optional,
+    id optional, pricing_revision optional, recommended_max_total optional, links optional
+});
+
 /// Schema: `#/components/schemas/Quote/properties/links`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct QuoteLinks {
     /// Type not shown by the reference. The atomic purchase endpoint where applicable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deploy: Option<::serde_json::Value>,
 }
+
+::sdk_runtime::json_object!(QuoteLinks { deploy optional });
 
 impl OperationEnvelope {
     /// The id to wait on: the first of `/operation/id`, `/operation_id` that the receipt carries.

@@ -5,15 +5,15 @@
 /// Both optional. Restoration can overwrite data.
 ///
 /// Schema: `#/components/schemas/VpsBackupRestoreRequest`.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct VpsBackupRestoreRequest {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto_start: Option<bool>,
     /// 1 to 255 characters. Optional and nullable.
-    #[serde(default, skip_serializing_if = "::sdk_runtime::Nullable::is_absent")]
     pub file: ::sdk_runtime::Nullable<String>,
 }
+
+::sdk_runtime::json_object!(VpsBackupRestoreRequest { auto_start optional, file optional });
 
 impl VpsBackupRestoreRequest {
     /// Creates a `VpsBackupRestoreRequest` with no field set; set the ones you need with the setters below.

@@ -7,6 +7,7 @@ mod conventions;
 pub mod docs;
 mod examples;
 mod files;
+mod layout;
 mod manifest;
 mod operations;
 mod pagination;
@@ -173,7 +174,8 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// Formats tokens as a Rust file and prepends the `@generated` header. The syntax tree is
+/// Formats tokens as a Rust file (`json_object!` calls laid out by [`layout`]) and prepends the
+/// `@generated` header. The syntax tree is
 /// dropped as soon as it is printed (it is the largest thing alive while a file is emitted).
 pub fn format_file(header: &str, inner_doc: &str, tokens: TokenStream) -> Result<String> {
     let body = {
@@ -183,7 +185,7 @@ pub fn format_file(header: &str, inner_doc: &str, tokens: TokenStream) -> Result
                 format!("internal error: emitted code does not parse: {e}"),
             )
         })?;
-        prettyplease::unparse(&file)
+        layout::json_object_calls(&prettyplease::unparse(&file))
     };
     let mut out = String::with_capacity(header.len() + inner_doc.len() + body.len() * 21 / 20);
     out.push_str(header);
