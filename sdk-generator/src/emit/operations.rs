@@ -450,21 +450,26 @@ fn operation_doc(op: &Operation) -> String {
     if !facts.is_empty() {
         parts.push(facts.join("\n"));
     }
-    let errors: Vec<String> = op
+    let errors: Vec<_> = op
         .responses
         .iter()
         .filter(|r| !r.status.starts_with('2'))
-        .map(|r| {
-            let codes = if r.error_codes.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", ticks(&r.error_codes))
-            };
-            format!("- `{}`{codes}", r.status)
-        })
         .collect();
-    if !errors.is_empty() {
-        parts.push(format!("Error responses:\n{}", errors.join("\n")));
+    if errors.iter().all(|r| r.error_codes.is_empty()) {
+        // Statuses alone fit one line.
+        if !errors.is_empty() {
+            let statuses: Vec<String> = errors.iter().map(|r| format!("`{}`", r.status)).collect();
+            parts.push(format!("Error responses: {}.", statuses.join(", ")));
+        }
+    } else {
+        let lines: Vec<String> = errors
+            .iter()
+            .map(|r| match r.error_codes.as_slice() {
+                [] => format!("- `{}`", r.status),
+                codes => format!("- `{}` ({})", r.status, ticks(codes)),
+            })
+            .collect();
+        parts.push(format!("Error responses:\n{}", lines.join("\n")));
     }
     parts.join("\n\n")
 }
