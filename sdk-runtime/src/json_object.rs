@@ -58,10 +58,10 @@ macro_rules! json_object {
     ($name:ident { $($field:ident $(= $wire:literal)? $($optional:ident)?),* $(, ..$rest:ident)? $(,)? }) => {
         #[allow(deprecated)]
         impl $crate::__private::serde::Serialize for $name {
-            fn serialize<S: $crate::__private::serde::Serializer>(
+            fn serialize<__S: $crate::__private::serde::Serializer>(
                 &self,
-                serializer: S,
-            ) -> ::std::result::Result<S::Ok, S::Error> {
+                serializer: __S,
+            ) -> ::std::result::Result<__S::Ok, __S::Error> {
                 use $crate::__private::serde::ser::SerializeMap as _;
                 #[allow(unused_mut)]
                 let mut object = serializer.serialize_map(::std::option::Option::None)?;
@@ -77,19 +77,20 @@ macro_rules! json_object {
 
         #[allow(deprecated)]
         impl<'de> $crate::__private::serde::Deserialize<'de> for $name {
-            fn deserialize<D: $crate::__private::serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::std::result::Result<Self, D::Error> {
-                struct ObjectVisitor;
-                impl<'de> $crate::__private::serde::de::Visitor<'de> for ObjectVisitor {
+            fn deserialize<__D: $crate::__private::serde::Deserializer<'de>>(
+                deserializer: __D,
+            ) -> ::std::result::Result<Self, __D::Error> {
+                // Names with `__`: a generated type never has one, so none is shadowed.
+                struct __Visitor;
+                impl<'de> $crate::__private::serde::de::Visitor<'de> for __Visitor {
                     type Value = $name;
                     fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                         f.write_str(concat!("struct ", stringify!($name)))
                     }
-                    fn visit_map<A: $crate::__private::serde::de::MapAccess<'de>>(
+                    fn visit_map<__A: $crate::__private::serde::de::MapAccess<'de>>(
                         self,
-                        mut object: A,
-                    ) -> ::std::result::Result<$name, A::Error> {
+                        mut object: __A,
+                    ) -> ::std::result::Result<$name, __A::Error> {
                         $(let mut $field = ::std::option::Option::None;)*
                         $(let mut $rest = ::std::default::Default::default();)?
                         while let ::std::option::Option::Some(key) =
@@ -114,7 +115,7 @@ macro_rules! json_object {
                         })
                     }
                 }
-                deserializer.deserialize_map(ObjectVisitor)
+                deserializer.deserialize_map(__Visitor)
             }
         }
     };
@@ -286,6 +287,19 @@ mod tests {
     struct Empty {}
     crate::json_object!(Empty {});
 
+    // Types named like the impls' generic parameters or locals.
+    #[derive(Debug, PartialEq)]
+    struct A {
+        d: Option<D>,
+    }
+    crate::json_object!(A { d optional });
+    #[derive(Debug, PartialEq)]
+    struct D {
+        object: u8,
+        key: u8,
+    }
+    crate::json_object!(D { object, key });
+
     fn decode<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, String> {
         serde_json::from_str(json).map_err(|e| e.to_string())
     }
@@ -358,6 +372,16 @@ mod tests {
         let value = serde_json::json!({"id": 1, "c": 3});
         let from_value: Open = serde_json::from_value(value).unwrap();
         assert_eq!(from_value.rest["c"], 3);
+    }
+
+    #[test]
+    fn type_and_field_names_do_not_clash_with_the_impls() {
+        let a: A = decode(r#"{"d":{"object":1,"key":2}}"#).unwrap();
+        assert_eq!(a.d, Some(D { object: 1, key: 2 }));
+        assert_eq!(
+            serde_json::to_string(&a).unwrap(),
+            r#"{"d":{"object":1,"key":2}}"#
+        );
     }
 
     #[test]

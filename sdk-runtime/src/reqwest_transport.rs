@@ -108,15 +108,14 @@ impl Transport for ReqwestTransport {
     fn send(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, TransportError>> {
         Box::pin(async move {
             // The attempt timeout is enforced by the client around this future.
-            let built = self
-                .client
-                .request(request.method, &request.url)
-                .headers(request.headers)
-                .body(request.body)
-                .build()
-                .map_err(|e| {
-                    TransportError::new(TransportErrorKind::Invalid, e.without_url().to_string())
-                })?;
+            // Built directly rather than through `RequestBuilder::headers`, which copies the
+            // header map entry by entry into the request's own.
+            let url = reqwest::Url::parse(&request.url).map_err(|e| {
+                TransportError::new(TransportErrorKind::Invalid, format!("invalid URL: {e}"))
+            })?;
+            let mut built = reqwest::Request::new(request.method, url);
+            *built.headers_mut() = request.headers;
+            *built.body_mut() = Some(request.body.into());
             let mut response = self
                 .client
                 .execute(built)
