@@ -685,7 +685,11 @@ impl<'a> Lowerer<'a> {
             name,
             module: String::new(),
             pointer: member.pointer.clone(),
-            doc: doc_of(&resolved),
+            doc: Some(merged_doc(
+                doc_of(&resolved),
+                &resolved.pointer,
+                &union.pointer,
+            )),
             deprecated: resolved.flag("deprecated"),
             request: false,
             kind,
@@ -801,6 +805,17 @@ impl<'a> Lowerer<'a> {
             [t] => naming::variant(t),
             _ => format!("Variant{index}"),
         }
+    }
+}
+
+/// The doc of a union member merged with its union's properties: the member's own, then where
+/// the fields come from.
+fn merged_doc(own: Option<String>, member: &str, union: &str) -> String {
+    let origin =
+        format!("The properties of `{member}` and those `{union}` declares beside its members.");
+    match own {
+        Some(doc) => format!("{doc}\n\n{origin}"),
+        None => origin,
     }
 }
 
