@@ -31,7 +31,8 @@
 //!   discovery;
 //! * [`secret`], [`nullable`]: redacted zeroizing secrets and absent-vs-null fields;
 //! * [`untagged`]: an untagged union decodes into the member the value fits;
-//! * `json_object!`, `string_enum!`: the serde impls of generated structs and string enums.
+//! * `json_object!`, `string_enum!`, `untagged_union!`: the serde impls of generated structs,
+//!   string enums and untagged unions.
 //!
 //! Modules import each other without a cycle (checked by `sdk-tests/module_graph.rs`).
 //!
@@ -159,6 +160,7 @@ pub use webhook::WebhookError;
 #[doc(hidden)]
 pub mod __private {
     pub use serde;
+    pub use serde_json;
 
     /// What `json_object!` expands to calls.
     pub mod json_object {

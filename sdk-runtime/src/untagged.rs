@@ -38,6 +38,51 @@ pub fn decode_untagged<T: Serialize>(
         .ok_or_else(|| format!("the value matches no member of `{union}`"))
 }
 
+/// Implements `Deserialize` for an untagged union through [`decode_untagged`]: each variant
+/// holds one member, in the order listed; `boxed` marks a variant holding `Box<Member>`.
+///
+/// ```
+/// #[derive(Debug, PartialEq, serde::Serialize)]
+/// #[serde(untagged)]
+/// pub enum Port {
+///     Number(u16),
+///     Name(Box<String>),
+/// }
+/// sdk_runtime::untagged_union!(Port { Number, Name boxed });
+///
+/// assert_eq!(serde_json::from_str::<Port>("443").unwrap(), Port::Number(443));
+/// assert_eq!(serde_json::from_str::<Port>("\"https\"").unwrap(), Port::Name(Box::new("https".into())));
+/// assert!(serde_json::from_str::<Port>("true").unwrap_err().to_string().contains("`Port`"));
+/// ```
+#[macro_export]
+macro_rules! untagged_union {
+    ($name:ident { $($variant:ident $($boxed:ident)?),+ $(,)? }) => {
+        impl<'de> $crate::__private::serde::Deserialize<'de> for $name {
+            fn deserialize<__D: $crate::__private::serde::Deserializer<'de>>(
+                deserializer: __D,
+            ) -> ::std::result::Result<Self, __D::Error> {
+                let value = <$crate::__private::serde_json::Value as
+                    $crate::__private::serde::Deserialize>::deserialize(deserializer)?;
+                $crate::untagged::decode_untagged(
+                    value,
+                    &[$($crate::untagged_union!(@member $variant $($boxed)?)),+],
+                    stringify!($name),
+                )
+                .map_err($crate::__private::serde::de::Error::custom)
+            }
+        }
+    };
+    (@member $variant:ident) => {
+        |v| $crate::__private::serde_json::from_value(v).map(Self::$variant)
+    };
+    (@member $variant:ident boxed) => {
+        |v| {
+            $crate::__private::serde_json::from_value(v)
+                .map(|v| Self::$variant(::std::boxed::Box::new(v)))
+        }
+    };
+}
+
 /// How many object properties of `original`, at any depth, `encoded` no longer has (values
 /// themselves may be spelled differently, e.g. `1.0` as `1` or a date-time in another offset).
 fn lost(original: &Value, encoded: &Value) -> usize {

@@ -225,24 +225,7 @@ pub enum DeployRequestOs {
     Integer(u64),
 }
 
-impl<'de> ::serde::Deserialize<'de> for DeployRequestOs {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ::sdk_runtime::untagged::decode_untagged(
-                value,
-                &[
-                    |v| ::serde_json::from_value(v).map(Self::String),
-                    |v| ::serde_json::from_value(v).map(Self::Integer),
-                ],
-                "DeployRequestOs",
-            )
-            .map_err(::serde::de::Error::custom)
-    }
-}
+::sdk_runtime::untagged_union!(DeployRequestOs { String, Integer });
 
 impl ::std::fmt::Display for DeployRequestOs {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -388,24 +371,7 @@ pub enum ProductVariantDeployRequest {
     LegacyDeployRequest(LegacyDeployRequest),
 }
 
-impl<'de> ::serde::Deserialize<'de> for ProductVariantDeployRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ::sdk_runtime::untagged::decode_untagged(
-                value,
-                &[
-                    |v| ::serde_json::from_value(v).map(Self::DeployRequest),
-                    |v| ::serde_json::from_value(v).map(Self::LegacyDeployRequest),
-                ],
-                "ProductVariantDeployRequest",
-            )
-            .map_err(::serde::de::Error::custom)
-    }
-}
+::sdk_runtime::untagged_union!(ProductVariantDeployRequest { DeployRequest, LegacyDeployRequest });
 
 impl From<DeployRequest> for ProductVariantDeployRequest {
     fn from(value: DeployRequest) -> Self {

@@ -269,24 +269,7 @@ pub enum TcpProxyUpdateRequestPortsItem {
     TcpProxyPortMapping(TcpProxyPortMapping),
 }
 
-impl<'de> ::serde::Deserialize<'de> for TcpProxyUpdateRequestPortsItem {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ::sdk_runtime::untagged::decode_untagged(
-                value,
-                &[
-                    |v| ::serde_json::from_value(v).map(Self::Integer),
-                    |v| ::serde_json::from_value(v).map(Self::TcpProxyPortMapping),
-                ],
-                "TcpProxyUpdateRequestPortsItem",
-            )
-            .map_err(::serde::de::Error::custom)
-    }
-}
+::sdk_runtime::untagged_union!(TcpProxyUpdateRequestPortsItem { Integer, TcpProxyPortMapping });
 
 impl From<TcpProxyPortMapping> for TcpProxyUpdateRequestPortsItem {
     fn from(value: TcpProxyPortMapping) -> Self {

@@ -179,24 +179,9 @@ pub enum OperationOrLegacyWriteResponse {
     LegacyWriteResponse(LegacyWriteResponse),
 }
 
-impl<'de> ::serde::Deserialize<'de> for OperationOrLegacyWriteResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        ::sdk_runtime::untagged::decode_untagged(
-                value,
-                &[
-                    |v| ::serde_json::from_value(v).map(Self::OperationEnvelope),
-                    |v| ::serde_json::from_value(v).map(Self::LegacyWriteResponse),
-                ],
-                "OperationOrLegacyWriteResponse",
-            )
-            .map_err(::serde::de::Error::custom)
-    }
-}
+::sdk_runtime::untagged_union!(OperationOrLegacyWriteResponse {
+    OperationEnvelope, LegacyWriteResponse
+});
 
 impl From<OperationEnvelope> for OperationOrLegacyWriteResponse {
     fn from(value: OperationEnvelope) -> Self {

@@ -1,29 +1,33 @@
-//! Lays out `json_object!` calls the way a person would write them.
+//! Lays out the runtime's `Name { entries }` macro calls the way a person would write them.
 //!
 //! prettyplease prints a macro's arguments as a stream of tokens, breaking lines anywhere (even
-//! between a field and its wire name) and spacing every `:`. A `json_object!` call is a list of
-//! entries (`field`, `field = "wire" optional`, `..rest`), so it is re-printed here with whole
-//! entries filled into lines of at most [`WIDTH`] columns.
+//! between a field and its wire name). A `json_object!` call is a list of entries (`field`,
+//! `field = "wire" optional`, `..rest`), an `untagged_union!` call a list of variants (`Name`,
+//! `Name boxed`), so they are re-printed here with whole entries filled into lines of at most
+//! [`WIDTH`] columns.
 
 use proc_macro2::{TokenStream, TokenTree};
 
 /// The line width prettyplease formats to.
 const WIDTH: usize = 100;
 
-/// How a call starts in prettyplease's output (top-level items only).
-const CALL: &str = "::sdk_runtime::json_object!(";
+/// How the calls start in prettyplease's output (top-level items only).
+const CALLS: [&str; 2] = [
+    "::sdk_runtime::json_object!(",
+    "::sdk_runtime::untagged_union!(",
+];
 
-/// `text` with each top-level `json_object!` call re-printed; a call that does not read as
+/// `text` with each top-level call of [`CALLS`] re-printed; a call that does not read as
 /// `Name { entries }` is left as printed.
-pub(super) fn json_object_calls(text: &str) -> String {
+pub(super) fn entry_calls(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
-        if !line.starts_with(CALL) {
+        let Some(call_start) = CALLS.into_iter().find(|c| line.starts_with(c)) else {
             out.push_str(line);
             out.push('\n');
             continue;
-        }
+        };
         // The call ends on the first line ending in `);`: inside it, `)` only occurs in string
         // literals, and prettyplease never ends a line inside a literal.
         let mut call = vec![line];
@@ -34,7 +38,7 @@ pub(super) fn json_object_calls(text: &str) -> String {
             }
         }
         let printed = call.join("\n");
-        match relaid(&printed) {
+        match relaid(call_start, &printed) {
             Some(relaid) => out.push_str(&relaid),
             None => out.push_str(&printed),
         }
@@ -44,8 +48,8 @@ pub(super) fn json_object_calls(text: &str) -> String {
 }
 
 /// The call re-printed, or `None` if it does not parse as `Name { entries }`.
-fn relaid(printed: &str) -> Option<String> {
-    let args = printed.strip_prefix(CALL)?.trim_end().strip_suffix(");")?;
+fn relaid(call: &str, printed: &str) -> Option<String> {
+    let args = printed.strip_prefix(call)?.trim_end().strip_suffix(");")?;
     let tokens: TokenStream = args.parse().ok()?;
     let mut tokens = tokens.into_iter();
     let (Some(TokenTree::Ident(name)), Some(TokenTree::Group(body)), None) =
@@ -54,14 +58,14 @@ fn relaid(printed: &str) -> Option<String> {
         return None;
     };
     let entries = entries(body.stream());
-    let one_line = format!("{CALL}{name} {{ {} }});", entries.join(", "));
     if entries.is_empty() {
-        return Some(format!("{CALL}{name} {{}});"));
+        return Some(format!("{call}{name} {{}});"));
     }
+    let one_line = format!("{call}{name} {{ {} }});", entries.join(", "));
     if one_line.len() <= WIDTH {
         return Some(one_line);
     }
-    let mut out = format!("{CALL}{name} {{\n");
+    let mut out = format!("{call}{name} {{\n");
     let mut line = String::from("   ");
     for (i, entry) in entries.iter().enumerate() {
         let last = i + 1 == entries.len();
@@ -107,7 +111,7 @@ fn entries(body: TokenStream) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::json_object_calls;
+    use super::entry_calls;
 
     #[test]
     fn short_calls_take_one_line_and_long_ones_fill_whole_entries() {
@@ -119,9 +123,12 @@ struct A;
     = \"thirdField\" optional, fourth optional, ..additional_properties }
 );
 ::sdk_runtime::json_object!(Empty {});
+::sdk_runtime::untagged_union!(
+    OperationOrLegacyWriteResponse { OperationEnvelope, LegacyWriteResponse boxed }
+);
 ";
         assert_eq!(
-            json_object_calls(printed),
+            entry_calls(printed),
             "\
 struct A;
 ::sdk_runtime::json_object!(Short { a, b = \"b\" optional });
@@ -130,6 +137,9 @@ struct A;
     third_field = \"thirdField\" optional, fourth optional, ..additional_properties
 });
 ::sdk_runtime::json_object!(Empty {});
+::sdk_runtime::untagged_union!(OperationOrLegacyWriteResponse {
+    OperationEnvelope, LegacyWriteResponse boxed
+});
 "
         );
     }
@@ -138,7 +148,7 @@ struct A;
     fn a_wire_name_with_punctuation_stays_one_token() {
         let printed = "::sdk_runtime::json_object!(\n    A { x = \"a, b);\" optional, y }\n);\n";
         assert_eq!(
-            json_object_calls(printed),
+            entry_calls(printed),
             "::sdk_runtime::json_object!(A { x = \"a, b);\" optional, y });\n"
         );
     }

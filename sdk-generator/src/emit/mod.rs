@@ -174,9 +174,9 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// Formats tokens as a Rust file (`json_object!` calls laid out entry by entry) and prepends the
-/// `@generated` header. The syntax tree is dropped as soon as it is printed (it is the largest
-/// thing alive while a file is emitted).
+/// Formats tokens as a Rust file (the runtime's `Name { entries }` macro calls laid out entry by
+/// entry) and prepends the `@generated` header. The syntax tree is dropped as soon as it is
+/// printed (it is the largest thing alive while a file is emitted).
 pub fn format_file(header: &str, inner_doc: &str, tokens: TokenStream) -> Result<String> {
     let body = {
         let file: syn::File = syn::parse2(tokens).map_err(|e| {
@@ -185,7 +185,7 @@ pub fn format_file(header: &str, inner_doc: &str, tokens: TokenStream) -> Result
                 format!("internal error: emitted code does not parse: {e}"),
             )
         })?;
-        layout::json_object_calls(&prettyplease::unparse(&file))
+        layout::entry_calls(&prettyplease::unparse(&file))
     };
     let mut out = String::with_capacity(header.len() + inner_doc.len() + body.len() * 21 / 20);
     out.push_str(header);

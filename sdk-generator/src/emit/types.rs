@@ -584,30 +584,24 @@ fn variant_ctor(v: &UnionVariant) -> TokenStream {
 }
 
 /// A union without a discriminator: decoded into the member that keeps the most of the value
-/// (`sdk_runtime::untagged`).
+/// (`sdk_runtime::untagged_union!`).
 fn untagged_union(
     name: &proc_macro2::Ident,
     decls: &[TokenStream],
     variants: &[UnionVariant],
 ) -> TokenStream {
     let members = variants.iter().map(|v| {
-        let ctor = variant_ctor(v);
-        quote!(|v| ::serde_json::from_value(v).map(#ctor),)
+        let ident = format_ident!("{}", v.rust_name);
+        let boxed = v.boxed.then(|| quote!(boxed));
+        quote!(#ident #boxed)
     });
-    let union = name.to_string();
     quote! {
         #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
         #[serde(untagged)]
         pub enum #name {
             #( #decls )*
         }
-        impl<'de> ::serde::Deserialize<'de> for #name {
-            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                ::sdk_runtime::untagged::decode_untagged(value, &[#( #members )*], #union)
-                    .map_err(::serde::de::Error::custom)
-            }
-        }
+        ::sdk_runtime::untagged_union!(#name { #( #members ),* });
     }
 }
 
