@@ -371,11 +371,11 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The struct of the properties of `parts` (the first declaration of a property wins);
-    /// `x-at-most-one-of` groups and `additionalProperties` come from `shape`.
+    /// `x-at-most-one-of` groups and `additionalProperties` come from `node`.
     fn struct_of(
         &mut self,
         parts: &[&Node<'a>],
-        shape: &Node<'a>,
+        node: &Node<'a>,
         name: &str,
         depth: usize,
     ) -> Result<TypeKind> {
@@ -384,7 +384,6 @@ impl<'a> Lowerer<'a> {
         for part in parts {
             self.collect_properties(part, &mut props, &mut required)?;
         }
-        let node = shape;
         let mut field_names = Namespace::default();
         let mut fields = Vec::new();
         for (wire, prop) in &props {
@@ -604,16 +603,15 @@ impl<'a> Lowerer<'a> {
             let base = self.variant_base(member, i);
             let rust_name = names.claim(base);
             let hint = format!("{name}{rust_name}");
-            let shape = match self.with_common_properties(node, member)? {
-                true => {
-                    let merged = self.type_names.claim(hint);
-                    self.define_merged(merged.clone(), member, node, depth)?;
-                    Shape {
-                        ty: TypeRef::Named(merged),
-                        nullable: false,
-                    }
+            let shape = if self.with_common_properties(node, member)? {
+                let merged = self.type_names.claim(hint);
+                self.define_merged(merged.clone(), member, node, depth)?;
+                Shape {
+                    ty: TypeRef::Named(merged),
+                    nullable: false,
                 }
-                false => self.schema_at(member, &hint, depth)?,
+            } else {
+                self.schema_at(member, &hint, depth)?
             };
             let tag_value = tag.as_ref().and_then(|t| {
                 let target = member.reference();
