@@ -4,7 +4,8 @@
 //! [`describe`] turns the model into an [`ApiDescription`] kept next to the crate (`api.json`);
 //! [`baseline`] reads the previous one; [`diff`] classifies the changes; [`version`] bumps the
 //! crate version; [`render`] writes the report; [`changelog`] puts it on top of `CHANGELOG.md`;
-//! [`regenerate`](mod@regenerate) is the entry point `cargo xtask gen` uses.
+//! [`lockfile`] keeps the version in `Cargo.lock` in step; [`regenerate`](mod@regenerate) is
+//! the entry point `cargo xtask gen` uses.
 //!
 //! # Classification
 //!
@@ -43,13 +44,14 @@ pub mod baseline;
 pub mod changelog;
 pub mod describe;
 pub mod diff;
+pub mod lockfile;
 pub mod regenerate;
 pub mod render;
 pub mod version;
 
 pub use baseline::Baseline;
 pub use describe::ApiDescription;
-pub use diff::{Change, Class};
+pub use diff::{Change, Class, Deprecation, Wire, WireChange};
 pub use regenerate::{Regeneration, regenerate};
 pub use version::Version;
 
@@ -67,8 +69,13 @@ pub struct ChangeReport {
     pub crate_version: Version,
     /// Why there was no baseline to compare against, if there was none.
     pub no_baseline: Option<String>,
-    /// Every change, classified (empty without a baseline).
+    /// Every change of the Rust API, classified (empty without a baseline).
     pub changes: Vec<Change>,
+    /// What the revision does to released SDK versions calling a server of it, most severe
+    /// first (empty without a baseline).
+    pub wire: Vec<WireChange>,
+    /// Items the revision deprecates, with the spec's guidance.
+    pub deprecations: Vec<Deprecation>,
     /// Problems the maintainer should look at.
     pub warnings: Vec<String>,
     /// Number of operations of the new API.
@@ -100,6 +107,30 @@ impl ChangeReport {
         }
         totals
     }
+
+    /// Number of wire changes per class, indexed like [`Wire::ALL`].
+    pub fn wire_totals(&self) -> [usize; 2] {
+        let mut totals = [0; 2];
+        for change in &self.wire {
+            let index = Wire::ALL
+                .iter()
+                .position(|c| *c == change.class)
+                .expect("every wire class is listed");
+            totals[index] += 1;
+        }
+        totals
+    }
+
+    /// The client methods of released SDKs that a wire-breaking change affects, sorted.
+    pub fn wire_broken_operations(&self) -> Vec<&str> {
+        let operations: std::collections::BTreeSet<&str> = self
+            .wire
+            .iter()
+            .filter(|c| c.class == Wire::Breaking)
+            .flat_map(|c| c.operations.iter().map(String::as_str))
+            .collect();
+        operations.into_iter().collect()
+    }
 }
 
 fn class_index(class: Class) -> usize {
@@ -124,10 +155,11 @@ pub fn compare(
     };
     let mut description = ApiDescription::of(api, crate_name, &previous.to_string());
     let mut warnings = Vec::new();
-    let changes = match baseline {
+    let diff = match baseline {
         Baseline::Found(old) => {
-            let changes = diff::diff(old, &description);
-            if !changes.is_empty() && old.contract_revision == description.contract_revision {
+            let diff = diff::diff(old, &description);
+            let changed = !diff.changes.is_empty() || !diff.wire.is_empty();
+            if changed && old.contract_revision == description.contract_revision {
                 warnings.push(format!(
                     "the API changed but `info.version` is still `{}`: a new contract \
                      revision needs its own version in the spec (a change of the generator alone \
@@ -135,24 +167,70 @@ pub fn compare(
                     description.contract_revision
                 ));
             }
-            changes
+            diff
         }
-        _ => Vec::new(),
+        _ => diff::Diff::default(),
     };
+    let diff::Diff {
+        changes,
+        mut wire,
+        deprecations,
+    } = diff;
+    wire.sort_by(|a, b| b.class.cmp(&a.class));
     let crate_version = match changes.iter().map(|c| c.class).max() {
         Some(class) => previous.bumped(class),
         None => previous,
     };
     description.crate_version = crate_version.to_string();
-    let report = ChangeReport {
+    let mut report = ChangeReport {
         contract_revision: api.version.clone(),
         previous_version: previous,
         crate_version,
         no_baseline: baseline.absence_reason(),
         changes,
+        wire,
+        deprecations,
         warnings,
         operations: description.operations.len(),
         types: description.types.len(),
     };
+    if let Some(warning) = wire_warning(&report) {
+        report.warnings.insert(0, warning);
+    }
     (description, report)
+}
+
+/// The warning of a revision with wire-breaking changes: which released operations may fail.
+fn wire_warning(report: &ChangeReport) -> Option<String> {
+    const NAMED: usize = 12;
+    let operations = report.wire_broken_operations();
+    if operations.is_empty() {
+        return None;
+    }
+    let mut named: Vec<String> = operations
+        .iter()
+        .take(NAMED)
+        .map(|o| format!("`{o}`"))
+        .collect();
+    if operations.len() > NAMED {
+        named.push(format!("{} more", operations.len() - NAMED));
+    }
+    Some(format!(
+        "released SDK versions (up to {}) will fail against a server of this revision: {} \
+         wire-breaking {} in {} {}: {}",
+        report.previous_version,
+        report.wire_totals()[0],
+        if report.wire_totals()[0] == 1 {
+            "change"
+        } else {
+            "changes"
+        },
+        operations.len(),
+        if operations.len() == 1 {
+            "operation"
+        } else {
+            "operations"
+        },
+        named.join(", ")
+    ))
 }

@@ -1,8 +1,9 @@
 //! The entry point of `cargo xtask gen`: generate the crate, compare with the baseline, version
-//! it, and bring the directory (crate files, `api.json`, `CHANGELOG.md`) up to date.
+//! it, and bring the directory (crate files, `api.json`, `CHANGELOG.md`) and the crate's entry
+//! in `Cargo.lock` up to date.
 
 use super::version::{Version, package_version};
-use super::{Baseline, ChangeReport, changelog, compare, describe};
+use super::{Baseline, ChangeReport, changelog, compare, describe, lockfile};
 use crate::emit::{self, GeneratedFile, Options};
 use crate::error::{Error, Result};
 use crate::ir::Api;
@@ -22,7 +23,7 @@ pub struct Regeneration {
     pub files: Vec<GeneratedFile>,
     /// The change report.
     pub report: ChangeReport,
-    /// Files that differed (written in [`Mode::Write`]).
+    /// Files that differed (written in [`Mode::Write`]), `Cargo.lock` included.
     pub written: write::Report,
 }
 
@@ -53,7 +54,14 @@ pub fn regenerate(spec: &Path, dir: &Path, options: &Options, mode: Mode) -> Res
             contents,
         });
     }
-    let written = write::ensure_files(dir, &files, Path::new(OWNED_DIR), mode)?;
+    let mut written = write::ensure_files(dir, &files, Path::new(OWNED_DIR), mode)?;
+    if let Some(path) = lockfile::location(dir, &options.layout) {
+        let lock = read_if_present(&path)?.unwrap_or_default();
+        let version = report.crate_version.to_string();
+        if let Some(updated) = lockfile::with_version(&lock, &options.crate_name, &version) {
+            write::ensure_file(&path, &updated, mode, &mut written)?;
+        }
+    }
     Ok(Regeneration {
         api,
         files,
