@@ -1,8 +1,10 @@
 //! The machine-readable description of a generated API (`api.json` next to the crate): what a
 //! Rust caller of the SDK sees, built from the [`ir`] model.
 //!
-//! Every map is a `BTreeMap` and every list is sorted, so the same model always gives the same
-//! bytes. Members that are `false`, empty or absent are left out of the JSON.
+//! Every map is a `BTreeMap` and every list is sorted (argument lists are in call order), so the
+//! same model always gives the same bytes. Members that are `false`, empty or absent are left
+//! out of the JSON; a member this layout does not know makes the file unreadable rather than
+//! half read.
 
 use crate::ir::{self, Api, Constraints, Field, Success, TypeKind, TypeRef};
 use serde::{Deserialize, Serialize};
@@ -20,6 +22,7 @@ pub const FILE_NAME: &str = "api.json";
 
 /// The generated API as a Rust caller sees it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ApiDescription {
     /// Layout version ([`FORMAT`]).
     pub format: u32,
@@ -39,6 +42,7 @@ pub struct ApiDescription {
 
 /// One operation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct OperationDescription {
     /// Area module (and cargo feature).
     pub area: String,
@@ -90,6 +94,7 @@ pub struct OperationDescription {
 
 /// One parameter.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ParamDescription {
     /// Wire name.
     pub name: String,
@@ -114,6 +119,7 @@ pub struct ParamDescription {
 
 /// How a paginated listing continues: the model and the Rust names of the fields involved.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PaginationDescription {
     /// `page`, `cursor` or `offset`.
     pub model: String,
@@ -125,8 +131,10 @@ pub struct PaginationDescription {
     pub next: String,
 }
 
-/// Validation constraints kept from a schema (the server's side of a request value).
+/// Validation constraints kept from a schema (the server's side of a request value), under
+/// their OpenAPI names.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[allow(missing_docs)]
 pub struct ConstraintsDescription {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -186,6 +194,7 @@ impl From<&Constraints> for ConstraintsDescription {
 
 /// A request body.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BodyDescription {
     /// A client-method argument (required) or a builder setter (optional).
     #[serde(default, skip_serializing_if = "is_false")]
@@ -199,6 +208,7 @@ pub struct BodyDescription {
 
 /// One named type.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TypeDescription {
     /// Module the type lives in (an area, or `types`).
     pub module: String,
@@ -263,6 +273,7 @@ pub enum Shape {
 
 /// One struct field.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FieldDescription {
     /// Wire name.
     pub name: String,

@@ -4,6 +4,7 @@
 //! [`Deprecation`] per newly deprecated item, in a deterministic order.
 
 mod arguments;
+mod compat;
 mod operations;
 mod renames;
 mod types;
@@ -127,7 +128,7 @@ pub fn diff(old: &ApiDescription, new: &ApiDescription) -> Diff {
             ),
         );
     }
-    operations::operations(&old.operations, &new.operations, &mut out);
+    operations::operations(old, new, &mut out);
     let usage = usage::Usage::of(old);
     types::types(&old.types, &new.types, &usage, &mut out);
     error_codes(old, new, &mut out);

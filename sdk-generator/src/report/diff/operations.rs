@@ -2,18 +2,21 @@
 //! for released SDKs calling the new server.
 
 use super::{
-    Changes, Class, Wire, arguments, deprecation, renames, set_change, ticks, union_keys, wire_path,
+    Changes, Class, Wire, arguments, compat, deprecation, renames, set_change, ticks, union_keys,
+    wire_path,
 };
 use crate::report::describe::{
-    BodyDescription, ConstraintsDescription, OperationDescription, PaginationDescription,
-    ParamDescription,
+    ApiDescription, BodyDescription, ConstraintsDescription, OperationDescription,
+    PaginationDescription, ParamDescription,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
 type Operations = BTreeMap<String, OperationDescription>;
 
-pub(super) fn operations(old: &Operations, new: &Operations, out: &mut Changes) {
+pub(super) fn operations(old_api: &ApiDescription, new_api: &ApiDescription, out: &mut Changes) {
+    let (old, new) = (&old_api.operations, &new_api.operations);
     let renamed = renames(old, new);
+    let operation = |o, n, out: &mut Changes| operation(o, n, (old_api, new_api), out);
     for (id, o) in old {
         if let Some(n) = new.get(id) {
             if o.rust_fn != n.rust_fn {
@@ -89,7 +92,12 @@ fn renames<'a>(old: &'a Operations, new: &'a Operations) -> BTreeMap<&'a str, &'
     })
 }
 
-fn operation(o: &OperationDescription, n: &OperationDescription, out: &mut Changes) {
+fn operation(
+    o: &OperationDescription,
+    n: &OperationDescription,
+    (old_api, new_api): (&ApiDescription, &ApiDescription),
+    out: &mut Changes,
+) {
     let area = n.area.as_str();
     let subject = format!("`{}`", n.rust_fn);
     let released = [o.rust_fn.as_str()];
@@ -126,14 +134,17 @@ fn operation(o: &OperationDescription, n: &OperationDescription, out: &mut Chang
             Class::Breaking,
             format!("success type `{}` → `{}`", o.success, n.success),
         );
-        wire(
-            out,
-            Wire::Breaking,
-            format!(
-                "response type `{}` → `{}`: released SDKs decode the old type",
-                o.success, n.success
-            ),
-        );
+        if !compat::decodes(&old_api.types, &o.success, &new_api.types, &n.success) {
+            wire(
+                out,
+                Wire::Breaking,
+                format!(
+                    "response type `{}` → `{}`: released SDKs decode it as `{}`, which it no \
+                     longer matches",
+                    o.success, n.success, o.success
+                ),
+            );
+        }
     }
     pagination(
         o.pagination.as_ref(),
@@ -381,7 +392,8 @@ fn params(
                         o.ty, n.ty
                     ));
                 }
-                if (&o.location, &o.name) != (&n.location, &n.name) {
+                let both_in_path = o.location == "path" && n.location == "path";
+                if (&o.location, &o.name) != (&n.location, &n.name) && !both_in_path {
                     effects.push(format!(
                         "now `{}` in {}: released SDKs send `{}` in {}",
                         n.name, n.location, o.name, o.location
@@ -435,7 +447,8 @@ fn renamed_param(
             n.ty, o.name, n.name
         ),
     );
-    if o.name != n.name {
+    // A path parameter's name is not sent: the route is judged by its template.
+    if o.name != n.name && n.location != "path" {
         out.wire(
             Wire::Breaking,
             area,
