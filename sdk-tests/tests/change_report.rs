@@ -749,3 +749,188 @@ fn deprecations_carry_their_guidance() {
     );
     insta::assert_snapshot!("revision_deprecation", text);
 }
+
+/// The type as a caller writes it: the last segment of each path, `impl Into<T>` as `T`.
+fn type_text(ty: &syn::Type) -> String {
+    match ty {
+        syn::Type::Path(path) => {
+            let last = path.path.segments.last().expect("a path has a segment");
+            let args = match &last.arguments {
+                syn::PathArguments::AngleBracketed(generic) => {
+                    let args: Vec<String> = generic
+                        .args
+                        .iter()
+                        .map(|arg| match arg {
+                            syn::GenericArgument::Type(t) => type_text(t),
+                            _ => panic!("a generic argument is a type"),
+                        })
+                        .collect();
+                    format!("<{}>", args.join(", "))
+                }
+                _ => String::new(),
+            };
+            format!("{}{args}", last.ident)
+        }
+        syn::Type::ImplTrait(bounds) => match bounds.bounds.first() {
+            Some(syn::TypeParamBound::Trait(into)) => {
+                let last = into.path.segments.last().expect("a trait has a name");
+                assert_eq!(last.ident, "Into", "only `impl Into<T>` is taken");
+                let syn::PathArguments::AngleBracketed(generic) = &last.arguments else {
+                    panic!("`Into` takes its type");
+                };
+                match generic.args.first() {
+                    Some(syn::GenericArgument::Type(t)) => type_text(t),
+                    _ => panic!("`Into` takes a type"),
+                }
+            }
+            _ => panic!("an `impl` argument is `impl Into<T>`"),
+        },
+        _ => panic!("an argument type is a path or `impl Into<T>`"),
+    }
+}
+
+/// A type string of `api.json` as [`type_text`] spells it (paths dropped, `Box` of a required
+/// field taken off: `new` takes the value and boxes it).
+fn described_text(ty: &str) -> String {
+    let mut text = ty.to_owned();
+    while let Some(at) = text.find("::") {
+        let start = text[..at]
+            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        text.replace_range(start..at + 2, "");
+    }
+    match text.strip_prefix("Box<") {
+        Some(inner) => inner.strip_suffix('>').unwrap_or(inner).to_owned(),
+        None => text,
+    }
+}
+
+/// `api.json` records the positional arguments of every client method and of every request
+/// type's `new` in the order and with the types the checked-in code takes them: read from the
+/// code with `syn`, not from the generator.
+#[test]
+fn api_json_records_the_arguments_the_code_takes() {
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cloud-sdk");
+    let api: ApiDescription =
+        serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
+    let mut in_code: std::collections::BTreeMap<String, Vec<(String, String)>> = Default::default();
+    let dir = sdk.join("src/generated");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("generated sources")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    for file in files {
+        let parsed = syn::parse_file(&read(&file)).expect("generated code parses");
+        for item in parsed.items {
+            let syn::Item::Impl(block) = item else {
+                continue;
+            };
+            let syn::Type::Path(self_ty) = &*block.self_ty else {
+                continue;
+            };
+            if block.trait_.is_some() {
+                continue;
+            }
+            let owner = self_ty
+                .path
+                .segments
+                .last()
+                .expect("named")
+                .ident
+                .to_string();
+            for member in block.items {
+                let syn::ImplItem::Fn(method) = member else {
+                    continue;
+                };
+                let name = method.sig.ident.to_string();
+                // An operation's client method returns its request builder.
+                let returns_builder = match &method.sig.output {
+                    syn::ReturnType::Type(_, ty) => matches!(
+                        &**ty,
+                        syn::Type::Path(p) if p.path.segments.first().is_some_and(|s| s.ident == "builders")
+                    ),
+                    syn::ReturnType::Default => false,
+                };
+                let key = match (owner.as_str(), name.as_str()) {
+                    ("Client", _) if returns_builder => format!("fn {name}"),
+                    ("Client", _) => continue,
+                    (_, "new") => format!("{owner}::new"),
+                    _ => continue,
+                };
+                let args = method
+                    .sig
+                    .inputs
+                    .iter()
+                    .filter_map(|arg| match arg {
+                        syn::FnArg::Typed(typed) => {
+                            let syn::Pat::Ident(ident) = &*typed.pat else {
+                                panic!("{key}: an argument is a plain name");
+                            };
+                            Some((ident.ident.to_string(), type_text(&typed.ty)))
+                        }
+                        syn::FnArg::Receiver(_) => None,
+                    })
+                    .collect();
+                in_code.insert(key, args);
+            }
+        }
+    }
+    let mut described: std::collections::BTreeMap<String, Vec<(String, String)>> =
+        Default::default();
+    for op in api.operations.values() {
+        let args = op
+            .arguments
+            .iter()
+            .map(|arg| {
+                let ty = match (op.params.get(arg), &op.body) {
+                    (Some(p), _) => &p.ty,
+                    (None, Some(body)) if arg == "body" => &body.ty,
+                    _ => panic!("`{}`: argument `{arg}` is described", op.rust_fn),
+                };
+                (arg.clone(), described_text(ty))
+            })
+            .collect();
+        described.insert(format!("fn {}", op.rust_fn), args);
+    }
+    for (name, def) in &api.types {
+        let sdk_generator::report::describe::Shape::Struct {
+            fields,
+            constructor,
+            ..
+        } = &def.shape
+        else {
+            continue;
+        };
+        if !def.request {
+            continue;
+        }
+        let args = constructor
+            .iter()
+            .map(|f| (f.clone(), described_text(&fields[f].rust_type)))
+            .collect();
+        described.insert(format!("{name}::new"), args);
+    }
+    let undescribed: Vec<&String> = in_code
+        .keys()
+        .filter(|k| !described.contains_key(*k))
+        .collect();
+    assert_eq!(
+        undescribed,
+        Vec::<&String>::new(),
+        "every `new` and method is described"
+    );
+    for (key, args) in &described {
+        assert_eq!(Some(args), in_code.get(key), "{key}");
+    }
+    let with_two_strings = described
+        .get("SshKeyImportRequest::new")
+        .expect("the issue's constructor");
+    assert_eq!(
+        with_two_strings,
+        &[
+            ("name".to_owned(), "String".to_owned()),
+            ("public_key".to_owned(), "String".to_owned())
+        ]
+    );
+}
