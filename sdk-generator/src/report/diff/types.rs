@@ -447,6 +447,8 @@ fn field_wire(
 ) {
     let mut sent = Vec::new();
     let mut received = Vec::new();
+    let mut degraded_sent = Vec::new();
+    let mut degraded_received = Vec::new();
     // A response field the old SDK decodes as `T` (required, not nullable) must be present.
     let decoded_as_required = |f: &FieldDescription| f.required && !f.nullable;
     match (old, new) {
@@ -456,7 +458,13 @@ fn field_wire(
         (Some(o), None) => {
             if decoded_as_required(o) {
                 received.push("removed: released SDKs require it in the response".to_owned());
+            } else {
+                degraded_received.push("removed: released SDKs read it as absent".to_owned());
             }
+            degraded_sent.push(
+                "removed: released SDKs still send it when set, which the server may reject"
+                    .to_owned(),
+            );
         }
         (Some(o), Some(n)) => {
             if o.name != n.name {
@@ -475,6 +483,9 @@ fn field_wire(
             }
             if n.required && !o.required && o.const_value.is_none() {
                 sent.push("now required: released SDKs send it only when set".to_owned());
+            }
+            if o.nullable && !n.nullable {
+                sent.push("no longer nullable: released SDKs may send `null`".to_owned());
             }
             if o.ty != n.ty {
                 sent.push(format!(
@@ -497,21 +508,26 @@ fn field_wire(
         }
         _ => {}
     }
-    for effect in sent {
-        out.wire(
-            Wire::Breaking,
-            area,
-            &uses.sent,
-            format!("{subject} (request): {effect}"),
-        );
-    }
-    for effect in received {
-        out.wire(
-            Wire::Breaking,
-            area,
+    let effects = [
+        (Wire::Breaking, "request", sent, &uses.sent),
+        (Wire::Breaking, "response", received, &uses.received),
+        (Wire::Degraded, "request", degraded_sent, &uses.sent),
+        (
+            Wire::Degraded,
+            "response",
+            degraded_received,
             &uses.received,
-            format!("{subject} (response): {effect}"),
-        );
+        ),
+    ];
+    for (class, side, texts, operations) in effects {
+        for effect in texts {
+            out.wire(
+                class,
+                area,
+                operations,
+                format!("{subject} ({side}): {effect}"),
+            );
+        }
     }
 }
 
