@@ -7,38 +7,95 @@
 //! [`lockfile`] keeps the version in `Cargo.lock` in step; [`regenerate`](mod@regenerate) is
 //! the entry point `cargo xtask gen` uses.
 //!
-//! # Classification
+//! The report answers two questions: does code written against the previous crate still
+//! compile and mean the same (the **Rust API**, which sets the version), and does the previous
+//! crate still work against a server of this revision (the **wire**, for SDKs already in users'
+//! hands). Both come from comparing two `api.json` files; the wire facts it records (method,
+//! path, scopes, requiredness, constraints, enum values, union members, pagination fields) come
+//! from the model.
 //!
-//! A change is **breaking** when code written against the previous crate may stop compiling,
-//! **additive** when it only adds API, **docs only** when the Rust API is unchanged (docs, wire
-//! details, server behaviour). The revision's class is that of its most severe change.
+//! # Classification of the Rust API
 //!
+//! A change is **breaking** when code written against the previous crate may stop compiling or
+//! may compile and do something else, **additive** when it only adds API, **docs only** when
+//! the Rust API is unchanged (docs, wire details, server behaviour). The revision's class is
+//! that of its most severe change.
+//!
+//! - Call sites: the positional arguments of every client method (required parameters, then a
+//!   required body) and of every request type's `new` (required fields without a fixed value)
+//!   are recorded in call order. A change of the order of the arguments both revisions keep is
+//!   breaking; when every position keeps its type the report says that existing calls still
+//!   compile and send the values crossed.
+//!   Swaps are reported, not yet impossible: the emitter takes the arguments in the model's
+//!   order, which is the order of the properties in the document, so reordering two properties
+//!   swaps them. The chosen remedy (issue #22, for the emitter) keeps positional arguments and
+//!   their compile-time check and takes them in an order the document's layout cannot move:
+//!   `new`'s by Rust name, a method's path parameters in template order (which only a new
+//!   path changes, itself wire-breaking), then the other required parameters by Rust name, then
+//!   `body`. A rename can still move an argument; this report names that as a reorder.
+//! - Probable renames: a removed and an added item of the same shape in the same place, matched
+//!   one to one, are one line: a field of the same struct with the same Rust type, fixed value
+//!   and constraints (breaking: the field's name changes); a parameter of the same operation
+//!   with the same location, requiredness, type and constraints (a required one is a positional
+//!   argument, so docs only unless its position moves; an optional one renames its setter:
+//!   breaking); the one removed and the one added value of an enum (breaking); an operation
+//!   with the same method and path, parameter names aside (below).
 //! - Operations: removed, renamed to another client method (a removed and an added operation
 //!   with the same method and path are one rename), moved to another area, or a changed success
 //!   type: breaking. Added: additive. A rename that keeps the method name, a new method or path:
 //!   docs only.
 //! - Parameters and request bodies: required ones are client-method arguments, optional ones
 //!   builder setters. Adding a required one, removing any, optional ↔ required and type changes:
-//!   breaking. Adding an optional one: additive. Location, wire name, media type, deprecation:
-//!   docs only.
+//!   breaking. Adding an optional one: additive. Location, wire name, media type, constraints,
+//!   deprecation: docs only.
 //! - Struct fields (structs are `#[non_exhaustive]`): removed, or a changed Rust type (`T`,
 //!   `Option<T>`, `Nullable<T>`, so in a response type optional ↔ required is breaking when it
 //!   adds or drops the `Option`): breaking. In a request type a field that becomes, or stops
 //!   being, an argument of `new` (required and without a fixed value): breaking; so is adding
 //!   one. Other added fields: additive. Optional ↔ required or nullability that leaves the Rust
-//!   type alone, deprecation, docs: docs only.
+//!   type alone, constraints, deprecation, docs: docs only. Types are written as emitted
+//!   (`Option<i64>` → `Option<String>`), paths left out.
 //! - Enums and tagged unions have an `Unknown` fallback and are forward compatible: an added
 //!   value or variant is additive, a removed one breaking. An added variant of an untagged union
 //!   or of an `x-at-most-one-of` choice enum (exhaustive): breaking.
 //! - Error codes (crate-wide): added additive, removed breaking. Error responses of an
 //!   operation (statuses and their codes): docs only.
-//! - Pagination added: additive (`into_stream`); removed: breaking; another model: docs only.
-//!   Idempotency-Key: from `none` additive (`idempotency_key` setter), to `none` breaking,
-//!   otherwise docs only. Operation envelope: gained additive, lost breaking (`operation_format`).
-//!   Deprecation and scopes: docs only.
+//! - Pagination added: additive (`into_stream`); removed: breaking; another model or other
+//!   fields: docs only. Idempotency-Key: from `none` additive (`idempotency_key` setter), to
+//!   `none` breaking, otherwise docs only. Operation envelope: gained additive, lost breaking
+//!   (`operation_format`). Deprecation and scopes: docs only.
 //! - Types: added additive; removed, moved to another module, or another kind: breaking. A type
 //!   that becomes a request type gains `new` and setters (additive); the reverse is breaking.
 //! - A new contract revision (`info.version`) changes `CONTRACT_REVISION`: docs only.
+//!
+//! # Released SDKs against the new server
+//!
+//! Each change is also judged for the previous crate calling a server of the new revision:
+//! **wire-breaking** when its calls may fail (the route is gone, the request is rejected, the
+//! response no longer decodes), **degraded** when they work but the SDK sees less. A type's
+//! changes count for the operations of the previous crate that send it (reachable from a
+//! parameter or the body) or receive it (reachable from the success type). Any wire-breaking
+//! change puts a warning naming those operations at the top of the report.
+//!
+//! - Wire-breaking: an operation removed, or moved to another method or path (parameter names
+//!   in the template do not count); a success type the old one no longer decodes (a renamed
+//!   type of the same shape does); pagination removed or changed (model or fields); a new
+//!   scope (credentials without it get 403); Idempotency-Key from `none` to `required`; a
+//!   required parameter, header or body added, or an optional one made required; a parameter's
+//!   type, location or wire name changed; a body's type or media type changed; a request field
+//!   added as required or made required, renamed on the wire, of another type, or no longer
+//!   nullable; narrowed request constraints (a bound added or tightened, a pattern, `multipleOf`
+//!   or `format` added or changed, `uniqueItems`); a request enum value removed; a response
+//!   field the old crate decodes as required (`T`) removed, renamed, retyped, or now optional or
+//!   nullable; a member added to an untagged response union (no catch-all: it may fail to
+//!   decode or be taken for another member); an alias retargeted or a type of another kind.
+//! - Degraded: a value added to a response enum or a member to a tagged response union (the
+//!   old crate decodes it as `Unknown`); a new error code (read as `ErrorCode::Unknown`); a
+//!   parameter, request field or body removed (the old crate still sends it when set); an
+//!   optional response field removed (read as absent); the operation envelope withdrawn.
+//! - Deprecations: an item newly marked deprecated is listed with the guidance its description
+//!   gives ([`describe::deprecation_note`]), with the reminder that `#[deprecated]` items fail
+//!   `-D warnings` builds.
 
 pub mod baseline;
 pub mod changelog;
