@@ -311,6 +311,12 @@ impl FieldDescription {
     pub fn is_constructor_argument(&self) -> bool {
         self.required && self.const_value.is_none()
     }
+
+    /// Whether the field's Rust type is the bare `T` (required and not nullable): decoding
+    /// fails when a response leaves it out or sends `null`.
+    pub fn is_always_present(&self) -> bool {
+        self.required && !self.nullable
+    }
 }
 
 impl ApiDescription {

@@ -233,7 +233,7 @@ pub fn compare(
         mut wire,
         deprecations,
     } = diff;
-    wire.sort_by(|a, b| b.class.cmp(&a.class));
+    wire.sort_by_key(|c| std::cmp::Reverse(c.class));
     let crate_version = match changes.iter().map(|c| c.class).max() {
         Some(class) => previous.bumped(class),
         None => previous,

@@ -16,16 +16,11 @@ pub(super) fn decodes(old_types: &Types, old_ty: &str, new_types: &Types, new_ty
     };
     match (&old.shape, &new.shape) {
         (Shape::Struct { fields: of, .. }, Shape::Struct { fields: nf, .. }) => {
-            of.values().all(|o| {
-                let sent = nf.values().find(|n| n.name == o.name);
-                match sent {
-                    Some(n) => {
-                        n.ty == o.ty
-                            && (!(o.required && !o.nullable) || (n.required && !n.nullable))
-                    }
-                    None => !(o.required && !o.nullable),
-                }
-            })
+            of.values()
+                .all(|o| match nf.values().find(|n| n.name == o.name) {
+                    Some(n) => n.ty == o.ty && (!o.is_always_present() || n.is_always_present()),
+                    None => !o.is_always_present(),
+                })
         }
         (o, n) => old_ty == new_ty && o == n,
     }

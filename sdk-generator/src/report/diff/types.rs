@@ -449,14 +449,12 @@ fn field_wire(
     let mut received = Vec::new();
     let mut degraded_sent = Vec::new();
     let mut degraded_received = Vec::new();
-    // A response field the old SDK decodes as `T` (required, not nullable) must be present.
-    let decoded_as_required = |f: &FieldDescription| f.required && !f.nullable;
     match (old, new) {
         (None, Some(n)) if n.required => {
             sent.push("added as required: released SDKs do not send it".to_owned());
         }
         (Some(o), None) => {
-            if decoded_as_required(o) {
+            if o.is_always_present() {
                 received.push("removed: released SDKs require it in the response".to_owned());
             } else {
                 degraded_received.push("removed: released SDKs read it as absent".to_owned());
@@ -474,7 +472,7 @@ fn field_wire(
                         o.name, n.name, o.name
                     ));
                 }
-                if decoded_as_required(o) {
+                if o.is_always_present() {
                     received.push(format!(
                         "wire name `{}` → `{}`: released SDKs require `{}`",
                         o.name, n.name, o.name
@@ -496,7 +494,7 @@ fn field_wire(
                     "type `{}` → `{}`: released SDKs decode the old type",
                     o.ty, n.ty
                 ));
-            } else if decoded_as_required(o) && !decoded_as_required(n) {
+            } else if o.is_always_present() && !n.is_always_present() {
                 let why = if n.required {
                     "may now be null"
                 } else {
