@@ -32,7 +32,7 @@ fn lower(text: &str) -> Api {
 /// The report of `new` against a baseline made from `old` at crate version 0.3.0.
 fn report(old: &str, new: &str) -> ChangeReport {
     let baseline = Baseline::Found(ApiDescription::of(&lower(old), CRATE, "0.3.0"));
-    compare(&baseline, Version::INITIAL, &lower(new), CRATE).1
+    compare(&baseline, Version::parse("0.3.0"), &lower(new), CRATE).1
 }
 
 /// The class of the one change whose line contains `needle`.
@@ -250,6 +250,40 @@ fn an_unchanged_spec_reports_no_api_change() {
     assert_eq!(
         changelog::updated(Some("# Changelog\n"), &report, CRATE),
         None
+    );
+}
+
+/// A version bumped by hand in Cargo.toml (a 1.0 release) is where versioning goes on; one
+/// behind `api.json` is not; either way the report says so.
+#[test]
+fn a_manifest_version_that_differs_from_api_json_is_named() {
+    let baseline = Baseline::Found(ApiDescription::of(
+        &lower(&revision("v1.yaml")),
+        CRATE,
+        "0.3.0",
+    ));
+    let v2 = lower(&revision("v2.yaml"));
+    let ahead = compare(&baseline, Version::parse("1.0.0"), &v2, CRATE).1;
+    assert_eq!(ahead.previous_version.to_string(), "1.0.0");
+    assert_eq!(ahead.crate_version.to_string(), "2.0.0");
+    assert!(
+        ahead.warnings.contains(
+            &"Cargo.toml says version 1.0.0, which is ahead of the 0.3.0 `api.json` recorded: \
+              versioning goes on from 1.0.0"
+                .to_owned()
+        ),
+        "{:?}",
+        ahead.warnings
+    );
+    let behind = compare(&baseline, Version::parse("0.2.0"), &v2, CRATE).1;
+    assert_eq!(behind.crate_version.to_string(), "0.4.0");
+    assert!(
+        behind
+            .warnings
+            .iter()
+            .any(|w| w.contains("which is behind")),
+        "{:?}",
+        behind.warnings
     );
 }
 

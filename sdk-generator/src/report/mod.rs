@@ -198,20 +198,40 @@ fn class_index(class: Class) -> usize {
 }
 
 /// Compares `api` (to be generated as `crate_name`) with `baseline`: the new description,
-/// with the crate version the changes imply, and the report. Without a baseline nothing is
-/// compared and the version stays `fallback_version`.
+/// with the crate version the changes imply, and the report. `manifest_version` is the version
+/// the crate's Cargo.toml states, if any. The changes bump the baseline's version, or the
+/// manifest's when it is ahead (a release bumped by hand; the report says so). Without a
+/// baseline nothing is compared and the version stays the manifest's ([`Version::INITIAL`]
+/// without one).
 pub fn compare(
     baseline: &Baseline,
-    fallback_version: Version,
+    manifest_version: Option<Version>,
     api: &Api,
     crate_name: &str,
 ) -> (ApiDescription, ChangeReport) {
-    let previous = match baseline {
-        Baseline::Found(old) => Version::parse(&old.crate_version).unwrap_or(fallback_version),
-        _ => fallback_version,
+    let mut warnings = Vec::new();
+    let recorded = match baseline {
+        Baseline::Found(old) => Version::parse(&old.crate_version),
+        _ => None,
+    };
+    let previous = match (recorded, manifest_version) {
+        (Some(recorded), Some(manifest)) if manifest != recorded => {
+            let (kept, verb) = if manifest > recorded {
+                (manifest, "is ahead of")
+            } else {
+                (recorded, "is behind")
+            };
+            warnings.push(format!(
+                "Cargo.toml says version {manifest}, which {verb} the {recorded} `{}` recorded: \
+                 versioning goes on from {kept}",
+                describe::FILE_NAME
+            ));
+            kept
+        }
+        (Some(recorded), _) => recorded,
+        (None, manifest) => manifest.unwrap_or(Version::INITIAL),
     };
     let mut description = ApiDescription::of(api, crate_name, &previous.to_string());
-    let mut warnings = Vec::new();
     let diff = match baseline {
         Baseline::Found(old) => {
             let diff = diff::diff(old, &description);

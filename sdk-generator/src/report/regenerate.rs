@@ -32,11 +32,8 @@ pub struct Regeneration {
 pub fn regenerate(spec: &Path, dir: &Path, options: &Options, mode: Mode) -> Result<Regeneration> {
     let api = crate::lower::lower(&crate::read::load(spec)?)?;
     let baseline = Baseline::load(dir);
-    let fallback = match baseline {
-        Baseline::Found(_) => Version::INITIAL,
-        _ => version_in_manifest(dir)?,
-    };
-    let (description, report) = compare(&baseline, fallback, &api, &options.crate_name);
+    let manifest_version = version_in_manifest(dir)?;
+    let (description, report) = compare(&baseline, manifest_version, &api, &options.crate_name);
     let options = Options {
         crate_version: Some(report.crate_version.to_string()),
         ..options.clone()
@@ -70,15 +67,15 @@ pub fn regenerate(spec: &Path, dir: &Path, options: &Options, mode: Mode) -> Res
     })
 }
 
-/// The version written in `dir/Cargo.toml`, or [`Version::INITIAL`] when there is none.
-fn version_in_manifest(dir: &Path) -> Result<Version> {
+/// The version written in `dir/Cargo.toml`, if there is one.
+fn version_in_manifest(dir: &Path) -> Result<Option<Version>> {
     let path = dir.join("Cargo.toml");
     let Some(manifest) = read_if_present(&path)? else {
-        return Ok(Version::INITIAL);
+        return Ok(None);
     };
     match package_version(&manifest) {
-        None => Ok(Version::INITIAL),
-        Some(text) => Version::parse(text).ok_or_else(|| Error::Syntax {
+        None => Ok(None),
+        Some(text) => Version::parse(text).map(Some).ok_or_else(|| Error::Syntax {
             source_name: path.display().to_string(),
             message: format!("package version `{text}` is not MAJOR.MINOR.PATCH"),
         }),
