@@ -731,8 +731,8 @@ fn a_moved_path_or_a_new_scope_alone_warns() {
     }
 }
 
-/// A renamed path parameter or response type that sends and decodes the same JSON is no wire
-/// change.
+/// A renamed path parameter, response type or request body type that sends and decodes the
+/// same JSON is no wire change.
 #[test]
 fn renames_that_keep_the_wire_are_not_wire_changes() {
     let base = revision("base.yaml");
@@ -750,7 +750,28 @@ fn renames_that_keep_the_wire_are_not_wire_changes() {
     );
     let renamed = replaced_once(&renamed, "schemas/DnsZone\"}", "schemas/Zone\"}");
     let renamed = replaced_once(&renamed, "    DnsZone:\n", "    Zone:\n");
+    let renamed = replaced_once(
+        &renamed,
+        "schemas/SshKeyImportRequest\"}",
+        "schemas/ImportSshKeyRequest\"}",
+    );
+    let renamed = replaced_once(
+        &renamed,
+        "    SshKeyImportRequest:\n",
+        "    ImportSshKeyRequest:\n",
+    );
     let report = report(&base, &renamed);
+    for needle in [
+        "success type `DnsZone` → `Zone`",
+        "request body: type `SshKeyImportRequest` → `ImportSshKeyRequest`",
+        "`GET /v1/dns/zones/{zone}` → `GET /v1/dns/zones/{zone_name}`",
+    ] {
+        assert!(
+            report.changes.iter().any(|c| c.text.contains(needle)),
+            "{needle}: {:#?}",
+            report.changes
+        );
+    }
     assert_eq!(report.severity(), Some(Class::Breaking));
     assert!(report.wire.is_empty(), "{:#?}", report.wire);
 }

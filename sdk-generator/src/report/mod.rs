@@ -82,7 +82,8 @@
 //!   type of the same shape does); pagination removed or changed (model or fields); a new
 //!   scope (credentials without it get 403); Idempotency-Key from `none` to `required`; a
 //!   required parameter, header or body added, or an optional one made required; a parameter's
-//!   type, location or wire name changed; a body's type or media type changed; a request field
+//!   type, location or wire name changed; a body's media type changed, or its type to one the
+//!   server no longer reads the old one as; a request field
 //!   added as required or made required, renamed on the wire, of another type, or no longer
 //!   nullable; narrowed request constraints (a bound added or tightened, a pattern, `multipleOf`
 //!   or `format` added or changed, `uniqueItems`); a request enum value removed; a response

@@ -1,12 +1,14 @@
-//! Whether a released SDK's response type still decodes what a server of the new revision
-//! sends in its place (a success type that changed its name, not always its shape).
+//! Whether one revision's type decodes a value of the other's: a released SDK's response type
+//! what the new server sends, or the new server's request type what a released SDK sends (a
+//! type that changed its name, not always its shape).
 
 use crate::report::describe::{Shape, TypeDescription};
 use std::collections::BTreeMap;
 
 type Types = BTreeMap<String, TypeDescription>;
 
-/// Whether a value of type `new_ty` (of `new_types`) decodes as `old_ty` (of `old_types`):
+/// Whether a value of type `new_ty` (of `new_types`) decodes as `old_ty` (of `old_types`)
+/// (call it with the revisions swapped for the other direction):
 /// equal type strings of the same shape do, as do two structs when every field the old one
 /// requires is still sent, under the same wire name, with the same type and never null, and
 /// every other field it knows keeps its type. Anything else is taken not to.

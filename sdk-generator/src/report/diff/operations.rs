@@ -255,7 +255,11 @@ fn operation(
     }
     let body_changes = body(o.body.as_ref(), n.body.as_ref(), &n.rust_fn);
     out.push_parts(area, &format!("{subject}: request body"), body_changes);
-    body_wire(o.body.as_ref(), n.body.as_ref(), |class, text| {
+    // The new server reads what a released SDK sends when its type decodes the old one.
+    let accepted = |old_ty: &str, new_ty: &str| {
+        compat::decodes(&new_api.types, new_ty, &old_api.types, old_ty)
+    };
+    body_wire(o.body.as_ref(), n.body.as_ref(), accepted, |class, text| {
         wire(out, class, format!("request body {text}"))
     });
     let renamed = renames::pairs(&o.params, &n.params, |a, b| {
@@ -522,6 +526,7 @@ fn body(
 fn body_wire(
     old: Option<&BodyDescription>,
     new: Option<&BodyDescription>,
+    accepted: impl Fn(&str, &str) -> bool,
     mut wire: impl FnMut(Wire, String),
 ) {
     match (old, new) {
@@ -536,7 +541,7 @@ fn body_wire(
                     "now required: released SDKs send it only when set".to_owned(),
                 );
             }
-            if o.ty != n.ty {
+            if o.ty != n.ty && !accepted(&o.ty, &n.ty) {
                 wire(
                     Wire::Breaking,
                     format!(
