@@ -79,16 +79,17 @@
 //!
 //! - Wire-breaking: an operation removed, or moved to another method or path (parameter names
 //!   in the template do not count); a success type the old one no longer decodes (a renamed
-//!   type of the same shape does); pagination removed or changed (model or fields); a new
-//!   scope (credentials without it get 403); Idempotency-Key from `none` to `required`; a
-//!   required parameter, header or body added, or an optional one made required; a parameter's
-//!   type, location or wire name changed; a body's media type changed, or its type to one the
-//!   server no longer reads the old one as; a request field added as required or made
-//!   required, renamed on the wire, of another type, or no longer nullable; narrowed request
-//!   constraints (a bound added or tightened, a pattern, `multipleOf` or `format` added or
-//!   changed, `uniqueItems`); a request enum value removed; a response field the old crate
-//!   decodes as required (`T`) removed, renamed, retyped, or now optional or nullable; a member added to an untagged response union (no catch-all: it may fail to
-//!   decode or be taken for another member); an alias retargeted or a type of another kind.
+//!   type of the same shape does); pagination removed or changed (model or fields); a new scope
+//!   (credentials without it get 403); Idempotency-Key from `none` to `required`; a required
+//!   parameter, header or body added, or an optional one made required; a parameter's type,
+//!   location or wire name changed; a body's media type changed, or its type to one the server
+//!   no longer reads the old one as; a request field added as required or made required,
+//!   renamed on the wire, of another type, or no longer nullable; narrowed request constraints
+//!   (a bound added or tightened, a pattern, `multipleOf` or `format` added or changed,
+//!   `uniqueItems`); a request enum value removed; a response field the old crate decodes as
+//!   required (`T`) removed, renamed, retyped, or now optional or nullable; a member added to
+//!   an untagged response union (no catch-all: it may fail to decode or be taken for another
+//!   member); an alias retargeted or a type of another kind.
 //! - Degraded: a value added to a response enum or a member to a tagged response union (the
 //!   old crate decodes it as `Unknown`); a new error code (read as `ErrorCode::Unknown`); a
 //!   parameter, request field or body removed (the old crate still sends it when set); an
