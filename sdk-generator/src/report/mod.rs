@@ -97,6 +97,35 @@
 //! - Deprecations: an item newly marked deprecated is listed with the guidance its description
 //!   gives ([`describe::deprecation_note`]), with the reminder that `#[deprecated]` items fail
 //!   `-D warnings` builds.
+//!
+//! # Compared with oasdiff
+//!
+//! oasdiff's breaking-change checks (its `BREAKING-CHANGES-EXAMPLES.md` and release notes up to
+//! 1.31) answer the wire question for any client. They agree with the rules above on removed
+//! or moved paths and operations, new required parameters, headers, bodies and request
+//! properties, optional → required, new scopes (from 1.30), narrowed request constraints,
+//! removed request enum values, response properties that become optional or nullable,
+//! response type changes and removed media types; and both read `{zone}` → `{zone_name}` as
+//! the same path. Where they differ:
+//!
+//! - A value added to a response enum or a branch to a response `oneOf` fails oasdiff from
+//!   1.30 (before, only with `x-extensible-enum`); here it is degraded, because the generated
+//!   enums and tagged unions decode it as `Unknown`, and wire-breaking only for untagged unions.
+//! - oasdiff lets widening type changes pass (integer → number in a request, number → integer
+//!   in a response); here any change of the Rust type is wire-breaking, since the old crate's
+//!   type is what it sends and decodes.
+//! - oasdiff allows removing a deprecated operation after its sunset date; the contract has no
+//!   sunset dates, so a removal is always wire-breaking here.
+//! - Removing an optional response property or any request property: a warning in oasdiff,
+//!   degraded here. A changed default of an optional request parameter: an error in oasdiff
+//!   before 1.30, docs only here (as in 1.30).
+//! - A scope added to one of several alternative security requirements: oasdiff judges each
+//!   requirement; the model keeps one list of scopes per operation, so it is reported as
+//!   required (an over-report).
+//! - Response constraints (an error in oasdiff 1.31 when one is removed) are not judged: the
+//!   SDK does not validate responses.
+//! - Argument order and probable renames are this report's own: oasdiff compares documents,
+//!   not the call sites of a generated SDK.
 
 pub mod baseline;
 pub mod changelog;
