@@ -707,3 +707,37 @@ fn codes_suffix(codes: &[String]) -> String {
         format!(" ({})", ticks(codes))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn constraints(value: serde_json::Value) -> ConstraintsDescription {
+        serde_json::from_value(value).expect("constraints")
+    }
+
+    #[test]
+    fn only_narrowing_constraints_are_named() {
+        let old = constraints(json!({"minimum": 1, "maxLength": 64, "pattern": "^a"}));
+        let widened = constraints(json!({"minimum": 0}));
+        assert_eq!(narrowed(&old, &widened), Vec::<String>::new());
+        let narrower = constraints(json!({
+            "minimum": 2, "maxLength": 32, "pattern": "^ab", "maxItems": 5, "uniqueItems": true
+        }));
+        let found = narrowed(&old, &narrower);
+        for needle in [
+            "minimum 1 → 2",
+            "maxLength 64 → 32",
+            "pattern `^a` → `^ab`",
+            "maxItems none → 5",
+            "items must now be unique",
+        ] {
+            assert!(
+                found.iter().any(|f| f.contains(needle)),
+                "{needle}: {found:?}"
+            );
+        }
+        assert_eq!(found.len(), 5, "{found:?}");
+    }
+}

@@ -53,3 +53,48 @@ pub(super) fn single<'a>(old: &'a [String], new: &'a [String]) -> Option<(&'a st
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(entries: &[(&str, &str)]) -> BTreeMap<String, String> {
+        entries
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn only_one_to_one_matches_pair() {
+        let same = |a: &String, b: &String| a == b;
+        let old = map(&[("public_key", "String"), ("size", "i64"), ("kept", "bool")]);
+        let new = map(&[("openssh_key", "String"), ("bits", "u32"), ("kept", "bool")]);
+        assert_eq!(
+            pairs(&old, &new, same),
+            BTreeMap::from([("public_key", "openssh_key")])
+        );
+        // Two removed strings and one added: which one was renamed is not known.
+        let old = map(&[("a", "String"), ("b", "String")]);
+        let new = map(&[("c", "String")]);
+        assert!(pairs(&old, &new, same).is_empty());
+        // One removed string and two added.
+        let old = map(&[("a", "String")]);
+        let new = map(&[("b", "String"), ("c", "String")]);
+        assert!(pairs(&old, &new, same).is_empty());
+    }
+
+    #[test]
+    fn a_single_value_swapped_is_one_rename() {
+        let list = |items: &[&str]| items.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            single(
+                &list(&["active", "revoked"]),
+                &list(&["active", "disabled"])
+            ),
+            Some(("revoked", "disabled"))
+        );
+        assert_eq!(single(&list(&["a"]), &list(&["b", "c"])), None);
+        assert_eq!(single(&list(&["a"]), &list(&["a", "b"])), None);
+    }
+}
