@@ -162,7 +162,10 @@ fn every_kind_of_change_is_named_with_its_class() {
         [
             "released SDK versions (up to 0.3.0) will fail against a server of this revision: 9 \
           wire-breaking changes in 6 operations: `create_zone`, `delete_snapshot`, `get_balance`, \
-          `get_zone`, `list_zones`, `update_zone`"
+          `get_zone`, `list_zones`, `update_zone`",
+            "this revision deprecates 3 items: code that uses them (tests and examples \
+          included) fails `-D warnings` builds until it moves off them or allows `deprecated` \
+          (see Deprecations)"
         ]
     );
     insta::assert_snapshot!("revision_v1_to_v2", render(&report));
@@ -802,6 +805,14 @@ fn deprecations_carry_their_guidance() {
     );
     assert_eq!(report.severity(), Some(Class::DocsOnly));
     assert!(report.wire.is_empty(), "{:#?}", report.wire);
+    assert_eq!(
+        report.warnings,
+        [
+            "this revision deprecates 3 items: code that uses them (tests and examples \
+          included) fails `-D warnings` builds until it moves off them or allows `deprecated` \
+          (see Deprecations)"
+        ]
+    );
     let text = render(&report);
     assert!(
         text.contains("fails builds run with `-D warnings`"),

@@ -304,6 +304,17 @@ pub fn compare(
     if let Some(warning) = wire_warning(&report) {
         report.warnings.insert(0, warning);
     }
+    if !report.deprecations.is_empty() {
+        let n = report.deprecations.len();
+        report.warnings.push(format!(
+            "this revision deprecates {n} {}: code that uses {} (tests and examples \
+             included) fails `-D warnings` builds until it moves off {} or allows `deprecated` \
+             (see Deprecations)",
+            if n == 1 { "item" } else { "items" },
+            if n == 1 { "it" } else { "them" },
+            if n == 1 { "it" } else { "them" },
+        ));
+    }
     (description, report)
 }
 
