@@ -26,7 +26,8 @@ pub enum Class {
     DocsOnly,
     /// New API; code written against the previous crate still compiles.
     Additive,
-    /// Code written against the previous crate may no longer compile.
+    /// Code written against the previous crate may no longer compile, or may compile and send
+    /// something else (reordered arguments of the same type).
     Breaking,
 }
 
