@@ -549,8 +549,8 @@ fn describe_field(f: &Field) -> FieldDescription {
 }
 
 /// The guidance a deprecated item carries: the first sentence of its documentation that names
-/// the deprecation or a replacement ("deprecated", "instead", "replaced", "use "), else its
-/// first sentence; `None` when the item is not deprecated or has no documentation.
+/// the deprecation or a replacement (the words "deprecated", "instead", "replaced by", "use"),
+/// else its first sentence; `None` when the item is not deprecated or has no documentation.
 pub fn deprecation_note(deprecated: bool, doc: Option<&str>) -> Option<String> {
     if !deprecated {
         return None;
@@ -562,10 +562,14 @@ pub fn deprecation_note(deprecated: bool, doc: Option<&str>) -> Option<String> {
         .filter(|s| !s.is_empty())
         .collect();
     let names_guidance = |s: &&&str| {
-        let lower = s.to_lowercase();
-        ["deprecat", "instead", "replaced", "use "]
-            .iter()
-            .any(|w| lower.contains(w))
+        s.to_lowercase()
+            .split(|c: char| !c.is_alphabetic())
+            .any(|w| {
+                w.starts_with("deprecat")
+                    || w.starts_with("replace")
+                    || w == "instead"
+                    || w == "use"
+            })
     };
     let chosen = sentences
         .iter()
@@ -620,4 +624,24 @@ fn serde_name<T: Serialize>(value: &T) -> String {
 
 fn is_false(b: &bool) -> bool {
     !*b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::deprecation_note;
+
+    #[test]
+    fn the_note_is_the_sentence_that_gives_guidance() {
+        let doc = "Free text. Kept because old clients read it. Use `name` instead.";
+        assert_eq!(
+            deprecation_note(true, Some(doc)).as_deref(),
+            Some("Use `name` instead.")
+        );
+        assert_eq!(
+            deprecation_note(true, Some("Legacy flat copy of `error.code`.")).as_deref(),
+            Some("Legacy flat copy of `error.code`.")
+        );
+        assert_eq!(deprecation_note(false, Some(doc)), None);
+        assert_eq!(deprecation_note(true, None), None);
+    }
 }
