@@ -7,6 +7,7 @@ use axum::body::Body;
 use bytes::Bytes;
 use http::{HeaderMap, Request};
 
+use super::Conn;
 use super::Stop;
 use crate::auth::{AuthInput, Credential, check_scopes};
 use crate::errors::ApiError;
@@ -14,7 +15,6 @@ use crate::faults::{Fault, FaultTarget};
 use crate::handlers::Ctx;
 use crate::journal::RequestRecord;
 use crate::ratelimit::Verdict;
-use crate::server::Conn;
 use crate::shared::Shared;
 use crate::spec::{Operation, percent_decode};
 use crate::validate::valid_client_request_id;

@@ -5,13 +5,13 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
+use super::Conn;
 use super::Stop;
 use super::admission::Incoming;
 use crate::errors::ApiError;
 use crate::faults::Fault;
 use crate::handlers::{Ctx, Reply, handler_for};
 use crate::idempotency::{Begin, StoreKey, StoredResponse, fingerprint};
-use crate::server::Conn;
 use crate::shared::Shared;
 
 /// Claims the key of an idempotent write (a credential, a write and an `Idempotency-Key`):

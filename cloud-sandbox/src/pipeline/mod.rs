@@ -16,6 +16,7 @@
 
 mod admission;
 mod commit;
+mod conn;
 mod exchange;
 mod response;
 
@@ -26,8 +27,8 @@ use http::{Request, Response};
 
 use crate::errors::ApiError;
 use crate::idempotency::StoredResponse;
-use crate::server::Conn;
 use crate::shared::Shared;
+pub(crate) use conn::Conn;
 use exchange::Exchange;
 
 /// Why a request ends before its handler's reply is sent.
