@@ -28,6 +28,7 @@ pub mod ratelimit;
 pub mod sandbox;
 pub mod seed;
 mod server;
+pub mod shape;
 pub mod shared;
 pub mod spec;
 pub mod state;

@@ -75,9 +75,10 @@ impl Sandbox {
     /// Starts with `config`.
     pub async fn start_with(config: SandboxConfig) -> std::io::Result<Self> {
         let (spec, validators) = contract(config.spec_yaml.as_deref())?;
-        let seeded = seed::credentials(config.seed);
+        let seeded = seed::credentials(config.seed, &spec.declared_scopes());
         let mut state = State::default();
         seed::populate(&mut state, config.seed);
+        seed::shape_catalog(&mut state, &spec);
         state.balance = config.balance;
         state.operation_settings.progression = config.progression;
         for c in seeded.all() {
@@ -133,6 +134,28 @@ impl Sandbox {
     /// Adds a credential (e.g. with custom scopes or CIDRs).
     pub fn add_credential(&self, c: Credential) {
         self.shared.state().auth.insert(c);
+    }
+
+    /// Adds a credential of `mode` that holds only `scopes` (everything else like the seeded
+    /// all-scopes credential), for scope tests; returns it.
+    pub fn add_credential_with_scopes(&self, mode: crate::Mode, scopes: &[&str]) -> Credential {
+        let id = Uuid::new_v4();
+        let c = Credential {
+            id,
+            name: format!("sandbox scoped {}", &id.simple().to_string()[..8]),
+            prefix: format!("sbx_{}", &id.simple().to_string()[..12]),
+            secret: Uuid::new_v4().simple().to_string(),
+            mode,
+            scopes: scopes.iter().map(|s| (*s).to_owned()).collect(),
+            ..self.shared.seeded.bearer.clone()
+        };
+        self.add_credential(c.clone());
+        c
+    }
+
+    /// Every scope the served spec declares (what the seeded full credentials hold).
+    pub fn declared_scopes(&self) -> Vec<String> {
+        self.shared.spec.declared_scopes()
     }
 
     /// Creates an unpaid invoice (with an unpaid order) of `total`; returns the invoice id.

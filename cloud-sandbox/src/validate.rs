@@ -95,12 +95,42 @@ impl Validators {
             .collect()
     }
 
-    /// Validates a response body against the operation's success schema (used by tests).
-    pub fn check_response(&self, op: &Operation, body: &Value) -> Vec<FieldError> {
-        match &op.success.1 {
-            Some(p) => self.check(p, body, "response"),
+    /// Checks an answer against the contract: `status` must be documented for `op` (exactly,
+    /// as `NXX` or `default`), `body` must match that response's JSON schema, and an error's
+    /// `error.code` must be one of its `x-error-codes`. Each violation names the pointer of
+    /// the response object in the spec and the place in the body.
+    pub fn check_answer(&self, op: &Operation, status: u16, body: &Value) -> Vec<FieldError> {
+        let Some(response) = self.documented_response(op, status) else {
+            let at = format!("{}/responses", op.pointer);
+            return vec![FieldError::new(at, format!("status {status} is not documented"))];
+        };
+        let Some(doc) = self.spec.doc.pointer(&response) else {
+            return Vec::new();
+        };
+        let mut errors = match doc.pointer("/content/application~1json/schema") {
+            Some(_) => self.check(&format!("{response}/content/application~1json/schema"), body, &format!("{response}: body")),
             None => Vec::new(),
+        };
+        let codes = doc.get("x-error-codes").and_then(Value::as_array);
+        let code = body.pointer("/error/code");
+        if let (Some(codes), Some(code)) = (codes, code)
+            && !codes.contains(code)
+        {
+            let listed = Value::Array(codes.clone());
+            errors.push(FieldError::new(format!("{response}/x-error-codes"), format!("error code {code} is not one of {listed}")));
         }
+        errors
+    }
+
+    /// The pointer of the response object `op` documents for `status` (`$ref`s followed).
+    fn documented_response(&self, op: &Operation, status: u16) -> Option<String> {
+        let responses = format!("{}/responses", op.pointer);
+        let listed = self.spec.doc.pointer(&responses)?;
+        let class = format!("{}XX", status / 100);
+        [status.to_string(), class.clone(), class.to_ascii_lowercase(), "default".into()]
+            .into_iter()
+            .find(|k| listed.get(k).is_some())
+            .map(|k| self.spec.deref_pointer(&format!("{responses}/{k}")))
     }
 
     /// Validates parameters and body of a request; returns the parsed body.

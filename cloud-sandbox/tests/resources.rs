@@ -80,7 +80,8 @@ async fn dns_zones_and_dnssec_progress() {
             &[("idempotency-key", "zone-create-2")],
         )
         .await;
-    assert_eq!(again.status, 409, "existing zones are never overwritten");
+    assert_eq!(again.status, 400, "existing zones are never overwritten");
+    assert_eq!(again.body["error"]["code"], "validation_error");
     assert_eq!(env.sb.zones().len(), 1);
     let both = json!({"name": "example.net", "zone_file": "x", "records": []});
     let r = env

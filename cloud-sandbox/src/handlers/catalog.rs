@@ -4,12 +4,11 @@ use serde_json::Value;
 
 use super::{Ctx, Reply};
 use crate::errors::ApiError;
-use crate::pagination;
 use crate::state::State;
 
 /// `GET /v1/regions`.
 pub fn regions(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
-    Ok(Reply::ok(pagination::offset(&st.regions, &ctx.query)?))
+    ctx.list(st.regions.clone())
 }
 
 /// `GET /v1/products` and `GET /v1/products/{region}`.
@@ -46,7 +45,7 @@ pub fn products(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
         .filter(|p| ctx.query_param("type").is_none_or(|t| p["type"] == t))
         .cloned()
         .collect();
-    Ok(Reply::ok(pagination::offset(&items, &ctx.query)?))
+    ctx.list(items)
 }
 
 /// `GET /v1/dedicated/images`.
@@ -67,5 +66,5 @@ pub fn images(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
         })
         .cloned()
         .collect();
-    Ok(Reply::ok(pagination::offset(&items, &ctx.query)?))
+    ctx.list(items)
 }

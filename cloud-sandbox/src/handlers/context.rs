@@ -48,6 +48,20 @@ impl Ctx {
         self.path.get(name).map_or("", String::as_str)
     }
 
+    /// A listing answer: each item shaped to the schema the spec gives the operation's items
+    /// ([`crate::shape`]), then one page of them in the operation's pagination model.
+    pub fn list(&self, items: Vec<Value>) -> Result<Reply, ApiError> {
+        let items: Vec<Value> = match self.spec.list_item_schema(&self.op) {
+            Some(schema) => items
+                .into_iter()
+                .map(|i| crate::shape::conform(&self.spec, &schema, i))
+                .collect(),
+            None => items,
+        };
+        let body = crate::pagination::paginate(self.op.pagination.as_ref(), &items, &self.query)?;
+        Ok(self.success(body))
+    }
+
     /// The operation's documented success status with `body`.
     pub fn success(&self, body: Value) -> Reply {
         Reply {

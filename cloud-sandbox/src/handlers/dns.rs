@@ -22,10 +22,10 @@ pub fn create_zone(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     records.push(json!({"name": "@", "type": "NS", "ttl": 3600, "values": ["ns1.sandbox.test.", "ns2.sandbox.test."]}));
     let dry_run = body["dryRun"] == true || body["dry_run"] == true;
     if st.zones.iter().any(|z| z.name == name) {
-        return Err(ApiError::new(
-            409,
-            "zone_exists",
-            "The zone already exists; existing zones are never overwritten.",
+        // The reference gives no code for this; 400 `validation_error` is the documented one.
+        return Err(ApiError::invalid_field(
+            "body/name",
+            "a zone with this name exists; existing zones are never overwritten",
         ));
     }
     if dry_run {

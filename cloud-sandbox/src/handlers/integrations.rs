@@ -8,27 +8,35 @@ use uuid::Uuid;
 use super::{Ctx, Reply};
 use crate::auth::{Credential, Mode};
 use crate::errors::ApiError;
-use crate::pagination;
 use crate::state::State;
 
-/// The published contract revision.
-pub const CONTRACT_REVISION: &str = "2026-10-07.1";
+/// How long terminal operation receipts are kept (reference part 8, advertised in
+/// `operation_policy`); older ones answer 410 `operation_expired`.
+pub const RECEIPT_RETENTION_DAYS: i64 = 90;
 
-/// `GET /v1/version`.
-pub fn version(_: &mut State, _: &Ctx) -> Result<Reply, ApiError> {
-    Ok(Reply::ok(
-        json!({"ok": true, "version": "v1", "contract_revision": CONTRACT_REVISION, "server": "cloud-sandbox"}),
-    ))
+/// `GET /v1/version`: the revision is the served spec's `info.version`.
+pub fn version(_: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    Ok(ctx.success(json!({
+        "ok": true,
+        "version": "v1",
+        "contract_revision": ctx.spec.version(),
+        "server": "cloud-sandbox",
+    })))
 }
 
-/// `GET /v1/capabilities`.
-pub fn capabilities(_: &mut State, _: &Ctx) -> Result<Reply, ApiError> {
-    Ok(Reply::ok(json!({
-        "ok": true,
-        "canonical_operation_responses": true,
-        "durable_writes": true,
-        "operation_policy": {"terminal_retention_days": 90},
-    })))
+/// `GET /v1/capabilities`: every feature the operation's `x-capabilities` names is reported
+/// available (`operation_policy` with the receipt retention).
+pub fn capabilities(_: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let mut body = serde_json::Map::from_iter([("ok".to_owned(), json!(true))]);
+    let features = ctx.spec.operation_member(&ctx.op, "x-capabilities");
+    for name in features.and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
+        let value = match name {
+            "operation_policy" => json!({"terminal_retention_days": RECEIPT_RETENTION_DAYS}),
+            _ => json!(true),
+        };
+        body.insert(name.to_owned(), value);
+    }
+    Ok(ctx.success(Value::Object(body)))
 }
 
 /// `GET /v1/api-credentials`: cursor model, at most 100 per page.
@@ -41,7 +49,7 @@ pub fn list_credentials(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
         .filter(|c| include_revoked || c.revoked_at.is_none())
         .map(Credential::to_json)
         .collect();
-    Ok(Reply::ok(pagination::cursor(&items, &ctx.query)?))
+    ctx.list(items)
 }
 
 /// `POST /v1/api-credentials`: scopes and CIDRs cannot exceed the issuer's.

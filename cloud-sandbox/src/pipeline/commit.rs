@@ -7,6 +7,7 @@ use bytes::Bytes;
 
 use super::Conn;
 use super::Stop;
+use super::conformance::checked_reply;
 use super::admission::Incoming;
 use crate::errors::ApiError;
 use crate::faults::Fault;
@@ -52,13 +53,12 @@ pub(super) async fn dispatch(
 ) -> Result<Outcome, Stop> {
     let shared = shared.clone();
     let task = tokio::spawn(async move {
-        let outcome: Outcome = run_handler(&shared, &ctx).map(|reply| {
-            audit_response(&shared, &ctx, &reply);
-            StoredResponse {
+        let outcome: Outcome = run_handler(&shared, &ctx)
+            .and_then(|reply| checked_reply(&shared, &ctx.op, reply))
+            .map(|reply| StoredResponse {
                 status: reply.status,
                 body: Bytes::from(serde_json::to_vec(&reply.body).unwrap_or_default()),
-            }
-        });
+            });
         if let Some(Fault::Delay(d)) = fault {
             tokio::time::sleep(d).await;
         }
@@ -86,27 +86,6 @@ fn run_handler(shared: &Shared, ctx: &Ctx) -> Result<Reply, ApiError> {
         state.count_applied_write(key);
     }
     Ok(reply)
-}
-
-/// Journals a reply that does not match the operation's success schema.
-fn audit_response(shared: &Shared, ctx: &Ctx, reply: &Reply) {
-    let errors = shared.validators.check_response(&ctx.op, &reply.body);
-    if errors.is_empty() {
-        return;
-    }
-    let msg = errors
-        .iter()
-        .map(|e| format!("{}: {}", e.field, e.message))
-        .collect::<Vec<_>>()
-        .join("; ");
-    tracing::warn!(
-        "response of {} violates the spec: {msg}",
-        ctx.op.operation_id
-    );
-    shared
-        .journal()
-        .schema_violations
-        .push((ctx.op.operation_id.clone(), msg));
 }
 
 /// The faults that strike after the write committed: drop the connection without answering,

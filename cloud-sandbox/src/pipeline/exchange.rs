@@ -53,6 +53,12 @@ impl Exchange {
         &self.shared
     }
 
+    /// The spec operation the request was routed to, once routed.
+    pub fn operation(&self) -> Option<crate::spec::Operation> {
+        let id = self.record.operation_id.as_deref()?;
+        self.shared.spec.operation(id).cloned()
+    }
+
     /// The `x-request-id` of the answer.
     pub fn request_id(&self) -> &str {
         &self.request_id
