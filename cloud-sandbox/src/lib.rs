@@ -25,6 +25,7 @@ pub mod journal;
 pub mod pagination;
 mod pipeline;
 pub mod ratelimit;
+pub mod resources;
 pub mod sandbox;
 pub mod seed;
 mod server;

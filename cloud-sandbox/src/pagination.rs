@@ -109,11 +109,18 @@ pub fn paginate(
 type Page<'a> = (&'a [Value], Map<String, Value>);
 
 /// Page model: `page`, `pageSize`, `total`, and the page count; `page` starts at 1.
-fn page<'a>(items: &'a [Value], query: &[(String, String)], m: &Model) -> Result<Page<'a>, ApiError> {
+fn page<'a>(
+    items: &'a [Value],
+    query: &[(String, String)],
+    m: &Model,
+) -> Result<Page<'a>, ApiError> {
     let size = limit(query)?;
     let page = parse_u64(query, &m.position)?.unwrap_or(1);
     if page < 1 {
-        return Err(ApiError::invalid_field(&format!("query.{}", m.position), "must be at least 1"));
+        return Err(ApiError::invalid_field(
+            &format!("query.{}", m.position),
+            "must be at least 1",
+        ));
     }
     let total = items.len() as u64;
     let start = ((page - 1) * size).min(total) as usize;
@@ -127,18 +134,30 @@ fn page<'a>(items: &'a [Value], query: &[(String, String)], m: &Model) -> Result
 }
 
 /// Offset model: the next offset, null when finished.
-fn offset<'a>(items: &'a [Value], query: &[(String, String)], m: &Model) -> Result<Page<'a>, ApiError> {
+fn offset<'a>(
+    items: &'a [Value],
+    query: &[(String, String)],
+    m: &Model,
+) -> Result<Page<'a>, ApiError> {
     let size = limit(query)?;
     let total = items.len() as u64;
     let start = parse_u64(query, &m.position)?.unwrap_or(0).min(total) as usize;
     let end = (start + size as usize).min(items.len());
-    let next = if (end as u64) < total { json!(end) } else { Value::Null };
+    let next = if (end as u64) < total {
+        json!(end)
+    } else {
+        Value::Null
+    };
     Ok((&items[start..end], Map::from_iter([(m.next.clone(), next)])))
 }
 
 /// Cursor model over items with an `id`: the cursor is the id of the last item returned; the
 /// next cursor is null when finished.
-fn cursor<'a>(items: &'a [Value], query: &[(String, String)], m: &Model) -> Result<Page<'a>, ApiError> {
+fn cursor<'a>(
+    items: &'a [Value],
+    query: &[(String, String)],
+    m: &Model,
+) -> Result<Page<'a>, ApiError> {
     let size = limit(query)? as usize;
     let start = match q(query, &m.position) {
         None | Some("") => 0,
@@ -146,7 +165,9 @@ fn cursor<'a>(items: &'a [Value], query: &[(String, String)], m: &Model) -> Resu
             .iter()
             .position(|i| cursor_of(i) == c)
             .map(|p| p + 1)
-            .ok_or_else(|| ApiError::invalid_field(&format!("query.{}", m.position), "unknown cursor"))?,
+            .ok_or_else(|| {
+                ApiError::invalid_field(&format!("query.{}", m.position), "unknown cursor")
+            })?,
     };
     let end = (start + size).min(items.len());
     let page = &items[start..end];
@@ -232,7 +253,10 @@ mod tests {
 
     #[test]
     fn the_extension_names_the_members() {
-        let m = Model::from_extension(Some(&json!({"model": "cursor", "items": "keys", "cursor": "after", "next_cursor": "more"}))).unwrap();
+        let m = Model::from_extension(Some(
+            &json!({"model": "cursor", "items": "keys", "cursor": "after", "next_cursor": "more"}),
+        ))
+        .unwrap();
         let r = paginate(Some(&m), &items(3), &qs(&[("limit", "2")])).unwrap();
         assert_eq!(r["keys"].as_array().unwrap().len(), 2);
         assert_eq!(r["more"], "id-1");

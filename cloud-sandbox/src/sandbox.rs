@@ -287,6 +287,17 @@ impl Sandbox {
             .collect()
     }
 
+    /// Reads the account's resources (webhooks, VPS data, firewall policies, volume
+    /// attachments, DNS templates, contacts, website uploads).
+    pub fn resources<R>(&self, read: impl FnOnce(&crate::resources::Resources) -> R) -> R {
+        read(&self.shared.state().resources)
+    }
+
+    /// Saved SSH keys (imported or generated).
+    pub fn ssh_keys(&self) -> Vec<serde_json::Value> {
+        self.shared.state().ssh_keys.clone()
+    }
+
     /// All services.
     pub fn services(&self) -> Vec<Service> {
         self.shared.state().services.clone()

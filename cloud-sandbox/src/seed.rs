@@ -12,7 +12,7 @@ use uuid::Uuid;
 use crate::auth::{Credential, Mode};
 use crate::shape::conform;
 use crate::spec::Spec;
-use crate::state::{Service, State, Transaction, money};
+use crate::state::{Service, State, Transaction, money, ts};
 
 /// Regions of the seeded catalog.
 pub const REGIONS: &[(&str, &str)] = &[
@@ -101,7 +101,11 @@ pub fn cred(seed: u64, label: &str, mode: Mode, scopes: &[String], cidrs: &[&str
 /// Builds the seeded credentials; `all` is every scope the served spec declares
 /// ([`Spec::declared_scopes`](crate::spec::Spec::declared_scopes)).
 pub fn credentials(seed: u64, all: &[String]) -> SeededCredentials {
-    let read: Vec<String> = all.iter().filter(|s| s.ends_with(".read")).cloned().collect();
+    let read: Vec<String> = all
+        .iter()
+        .filter(|s| s.ends_with(".read"))
+        .cloned()
+        .collect();
     let mut disabled = cred(seed, "disabled", Mode::Bearer, all, &[]);
     disabled.enabled = false;
     let mut expired = cred(seed, "expired", Mode::Bearer, all, &[]);
@@ -112,7 +116,13 @@ pub fn credentials(seed: u64, all: &[String]) -> SeededCredentials {
         read_only: cred(seed, "read-only", Mode::Bearer, &read, &[]),
         signed_read_only: cred(seed, "signed-read-only", Mode::Signed, &read, &[]),
         ip_blocked: cred(seed, "ip-blocked", Mode::Bearer, all, &["203.0.113.0/24"]),
-        loopback_only: cred(seed, "loopback", Mode::Bearer, all, &["127.0.0.0/8", "::1/128"]),
+        loopback_only: cred(
+            seed,
+            "loopback",
+            Mode::Bearer,
+            all,
+            &["127.0.0.0/8", "::1/128"],
+        ),
         disabled,
         expired,
     }
@@ -304,6 +314,33 @@ pub fn populate(state: &mut State, seed: u64) {
     state
         .dnssec
         .insert("example-1.com".into(), ("disabled".into(), 0));
+    populate_resources(state, seed);
+}
+
+/// Seeds what the shown operations change but cannot create: three webhook endpoints and the
+/// public system DNS template `default`.
+fn populate_resources(state: &mut State, seed: u64) {
+    let created = ts(Utc::now() - Duration::days(10));
+    state.resources.webhooks = (0..3)
+        .map(|i| {
+            json!({
+                "id": seeded_uuid(seed, &format!("webhook:{i}")),
+                "url": format!("https://hooks.example.net/{i}"),
+                "events": ["invoice.paid"],
+                "enabled": true,
+                "createdAt": created,
+            })
+        })
+        .collect();
+    state.resources.dns_templates.push(json!({
+        "id": seeded_uuid(seed, "dns-template:default"),
+        "name": "default",
+        "zoneFile": "@ 3600 IN A 192.0.2.10\nwww 3600 IN CNAME @\n",
+        "createdAt": created,
+        "updatedAt": created,
+        "system": true,
+        "visibility": "public",
+    }));
 }
 
 /// Shapes the seeded catalog records to the item schemas the spec gives the catalog listings

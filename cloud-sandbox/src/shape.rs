@@ -41,7 +41,9 @@ fn conform_at(spec: &Spec, pointer: &str, value: Value, depth: u32) -> Value {
         return conform_at(spec, &branch, value, depth + 1);
     }
     let value = match allowed_types(schema) {
-        Some(types) if !types.iter().any(|t| has_type(&value, t)) => convert(spec, &ptr, value, &types),
+        Some(types) if !types.iter().any(|t| has_type(&value, t)) => {
+            convert(spec, &ptr, value, &types)
+        }
         _ => value,
     };
     let value = match value {
@@ -113,7 +115,12 @@ fn conform_enum(schema: &Value, value: Value) -> Value {
 fn allowed_types(schema: &Value) -> Option<Vec<String>> {
     match schema.get("type")? {
         Value::String(t) => Some(vec![t.clone()]),
-        Value::Array(ts) => Some(ts.iter().filter_map(Value::as_str).map(str::to_owned).collect()),
+        Value::Array(ts) => Some(
+            ts.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+        ),
         _ => None,
     }
 }
@@ -197,7 +204,11 @@ components:
         let filled = conform(&spec, "/components/schemas/Item", json!({"id": "a"}));
         assert_eq!(filled["tier"], "gold");
         assert!(filled["cpu"].is_string());
-        let null_kept = conform(&spec, "/components/schemas/Item/properties/ram", Value::Null);
+        let null_kept = conform(
+            &spec,
+            "/components/schemas/Item/properties/ram",
+            Value::Null,
+        );
         assert_eq!(null_kept, Value::Null);
     }
 }

@@ -260,10 +260,19 @@ fn collect_scope_enums(v: &Value, out: &mut Vec<String>) {
                 .and_then(|p| p.get("scopes"))
                 .and_then(|s| s.pointer("/items/enum"))
                 .and_then(Value::as_array);
-            out.extend(listed.into_iter().flatten().filter_map(Value::as_str).map(str::to_owned));
-            map.values().for_each(|child| collect_scope_enums(child, out));
+            out.extend(
+                listed
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned),
+            );
+            map.values()
+                .for_each(|child| collect_scope_enums(child, out));
         }
-        Value::Array(items) => items.iter().for_each(|child| collect_scope_enums(child, out)),
+        Value::Array(items) => items
+            .iter()
+            .for_each(|child| collect_scope_enums(child, out)),
         _ => {}
     }
 }

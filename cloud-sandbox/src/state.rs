@@ -258,6 +258,8 @@ pub struct State {
     pub dnssec: HashMap<String, (String, u32)>,
     /// TCP proxy configurations per service (created on first read or update).
     pub tcp_proxies: HashMap<Uuid, Value>,
+    /// Webhooks, VPS data, firewall policies, volumes, DNS templates, contacts, websites.
+    pub resources: crate::resources::Resources,
     /// Applied writes per idempotency key.
     pub applied: HashMap<String, u32>,
     /// Total applied writes.
@@ -280,6 +282,14 @@ impl State {
     pub fn require_service(&self, selector: &str) -> Result<&Service, ApiError> {
         self.find_service(selector)
             .ok_or_else(|| ApiError::not_found("Service"))
+    }
+
+    /// The service a path parameter names when it is of `kind`, else 404 `not_found`.
+    pub fn require_kind(&self, selector: &str, kind: &str) -> Result<Service, ApiError> {
+        self.find_service(selector)
+            .filter(|s| s.kind == kind)
+            .cloned()
+            .ok_or_else(|| ApiError::not_found(&format!("{kind} service")))
     }
 
     /// Counts one applied write under an idempotency key.

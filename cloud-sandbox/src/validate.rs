@@ -102,13 +102,20 @@ impl Validators {
     pub fn check_answer(&self, op: &Operation, status: u16, body: &Value) -> Vec<FieldError> {
         let Some(response) = self.documented_response(op, status) else {
             let at = format!("{}/responses", op.pointer);
-            return vec![FieldError::new(at, format!("status {status} is not documented"))];
+            return vec![FieldError::new(
+                at,
+                format!("status {status} is not documented"),
+            )];
         };
         let Some(doc) = self.spec.doc.pointer(&response) else {
             return Vec::new();
         };
         let mut errors = match doc.pointer("/content/application~1json/schema") {
-            Some(_) => self.check(&format!("{response}/content/application~1json/schema"), body, &format!("{response}: body")),
+            Some(_) => self.check(
+                &format!("{response}/content/application~1json/schema"),
+                body,
+                &format!("{response}: body"),
+            ),
             None => Vec::new(),
         };
         let codes = doc.get("x-error-codes").and_then(Value::as_array);
@@ -117,7 +124,10 @@ impl Validators {
             && !codes.contains(code)
         {
             let listed = Value::Array(codes.clone());
-            errors.push(FieldError::new(format!("{response}/x-error-codes"), format!("error code {code} is not one of {listed}")));
+            errors.push(FieldError::new(
+                format!("{response}/x-error-codes"),
+                format!("error code {code} is not one of {listed}"),
+            ));
         }
         errors
     }
@@ -127,10 +137,15 @@ impl Validators {
         let responses = format!("{}/responses", op.pointer);
         let listed = self.spec.doc.pointer(&responses)?;
         let class = format!("{}XX", status / 100);
-        [status.to_string(), class.clone(), class.to_ascii_lowercase(), "default".into()]
-            .into_iter()
-            .find(|k| listed.get(k).is_some())
-            .map(|k| self.spec.deref_pointer(&format!("{responses}/{k}")))
+        [
+            status.to_string(),
+            class.clone(),
+            class.to_ascii_lowercase(),
+            "default".into(),
+        ]
+        .into_iter()
+        .find(|k| listed.get(k).is_some())
+        .map(|k| self.spec.deref_pointer(&format!("{responses}/{k}")))
     }
 
     /// Validates parameters and body of a request; returns the parsed body.

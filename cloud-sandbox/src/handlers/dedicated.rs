@@ -153,3 +153,27 @@ fn configuration_unavailable() -> ApiError {
         "The dedicated configuration, region or OS is unavailable.",
     )
 }
+
+/// `GET /v1/dedicated/{serviceId}/rescue-options`: rescue mode (off unless set through the
+/// sandbox handle) and the rescue profiles the sandbox offers.
+pub fn rescue_options(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let id = dedicated_service(st, ctx)?;
+    let enabled = st
+        .resources
+        .rescue_enabled
+        .get(&id)
+        .copied()
+        .unwrap_or(false);
+    Ok(ctx.success(json!({
+        "ok": true,
+        "enabled": enabled,
+        "profiles": [{"id": 1, "name": "Linux rescue (64-bit)"}, {"id": 2, "name": "FreeBSD rescue"}],
+    })))
+}
+
+/// `GET /v1/dedicated/{serviceId}/traffic`: sample fields are not shown, and missing
+/// statistics are not zero, so the sandbox reports the server with no samples.
+pub fn traffic(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let id = dedicated_service(st, ctx)?;
+    Ok(ctx.success(json!({"ok": true, "service_id": id})))
+}

@@ -90,7 +90,7 @@ pub fn get_zone(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
 }
 
 /// The domain name of the domain service a selector names.
-fn domain_key(st: &State, selector: &str) -> Result<String, ApiError> {
+pub(super) fn domain_key(st: &State, selector: &str) -> Result<String, ApiError> {
     let s = st
         .find_service(selector)
         .filter(|s| s.kind == "domain")

@@ -29,7 +29,12 @@ pub fn version(_: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
 pub fn capabilities(_: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     let mut body = serde_json::Map::from_iter([("ok".to_owned(), json!(true))]);
     let features = ctx.spec.operation_member(&ctx.op, "x-capabilities");
-    for name in features.and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
+    for name in features
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+    {
         let value = match name {
             "operation_policy" => json!({"terminal_retention_days": RECEIPT_RETENTION_DAYS}),
             _ => json!(true),

@@ -7,8 +7,8 @@ use bytes::Bytes;
 
 use super::Conn;
 use super::Stop;
-use super::conformance::checked_reply;
 use super::admission::Incoming;
+use super::conformance::checked_reply;
 use crate::errors::ApiError;
 use crate::faults::Fault;
 use crate::handlers::{Ctx, Reply, handler_for};

@@ -8,7 +8,11 @@ use crate::shared::Shared;
 use crate::spec::Operation;
 
 /// The handler's reply when it follows the contract, else the sandbox-bug error.
-pub(super) fn checked_reply(shared: &Shared, op: &Operation, reply: Reply) -> Result<Reply, ApiError> {
+pub(super) fn checked_reply(
+    shared: &Shared,
+    op: &Operation,
+    reply: Reply,
+) -> Result<Reply, ApiError> {
     match violations(shared, op, reply.status, &reply.body) {
         None => Ok(reply),
         Some(bug) => Err(bug),
@@ -25,7 +29,12 @@ pub(super) fn checked_error(shared: &Shared, op: Option<&Operation>, e: ApiError
 }
 
 /// The sandbox-bug error for an answer that breaks the contract, after journaling it.
-fn violations(shared: &Shared, op: &Operation, status: u16, body: &serde_json::Value) -> Option<ApiError> {
+fn violations(
+    shared: &Shared,
+    op: &Operation,
+    status: u16,
+    body: &serde_json::Value,
+) -> Option<ApiError> {
     let errors = shared.validators.check_answer(op, status, body);
     if errors.is_empty() {
         return None;
@@ -35,7 +44,10 @@ fn violations(shared: &Shared, op: &Operation, status: u16, body: &serde_json::V
         .map(|e| format!("{}: {}", e.field, e.message))
         .collect::<Vec<_>>()
         .join("; ");
-    tracing::error!("sandbox bug: {status} answer of {} breaks the contract: {msg}", op.operation_id);
+    tracing::error!(
+        "sandbox bug: {status} answer of {} breaks the contract: {msg}",
+        op.operation_id
+    );
     shared
         .journal()
         .schema_violations
@@ -43,6 +55,9 @@ fn violations(shared: &Shared, op: &Operation, status: u16, body: &serde_json::V
     Some(ApiError::new(
         500,
         "service_unavailable",
-        format!("sandbox bug: the {status} answer of {} breaks the contract: {msg}", op.operation_id),
+        format!(
+            "sandbox bug: the {status} answer of {} breaks the contract: {msg}",
+            op.operation_id
+        ),
     ))
 }
