@@ -196,6 +196,27 @@ impl Sandbox {
             .cloned()
     }
 
+    // ---- failure modes ----
+
+    /// Moves the sandbox's clock forward (stored idempotent responses expire after 24 hours,
+    /// terminal operation receipts after 90 days) without waiting.
+    pub fn advance_clock(&self, by: Duration) {
+        let by = chrono::Duration::from_std(by).unwrap_or(chrono::Duration::MAX);
+        let mut st = self.shared.state();
+        st.clock_offset = st.clock_offset + by;
+    }
+
+    /// Disables (or re-enables) API access for the account: every authenticated request
+    /// answers 403 `service_disabled`.
+    pub fn set_access_disabled(&self, disabled: bool) {
+        self.shared.state().access_disabled = disabled;
+    }
+
+    /// Sets the catalog backend's health (healthy, degraded for some types, unavailable).
+    pub fn set_catalog_health(&self, health: crate::state::CatalogHealth) {
+        self.shared.state().catalog = health;
+    }
+
     // ---- faults, rate limits, operations ----
 
     /// Injects `fault` into the next `times` requests matching `matcher`.

@@ -118,18 +118,51 @@ impl Validators {
             ),
             None => Vec::new(),
         };
-        let codes = doc.get("x-error-codes").and_then(Value::as_array);
+        let codes = self.documented_codes(op, status);
         let code = body.pointer("/error/code");
-        if let (Some(codes), Some(code)) = (codes, code)
+        if let Some(code) = code.filter(|_| !codes.is_empty())
             && !codes.contains(code)
         {
-            let listed = Value::Array(codes.clone());
+            let listed = Value::Array(codes);
             errors.push(FieldError::new(
                 format!("{response}/x-error-codes"),
                 format!("error code {code} is not one of {listed}"),
             ));
         }
         errors
+    }
+
+    /// The codes `op` documents for `status`: the `x-error-codes` of its exact response, its
+    /// status class (`5XX`) and `default` together, since the reference ties the generic codes
+    /// to a class (`5xx service_unavailable`) that includes statuses an operation also lists on
+    /// their own (503 `catalog_unavailable`).
+    fn documented_codes(&self, op: &Operation, status: u16) -> Vec<Value> {
+        let responses = format!("{}/responses", op.pointer);
+        let class = format!("{}XX", status / 100);
+        [
+            status.to_string(),
+            class.clone(),
+            class.to_ascii_lowercase(),
+            "default".into(),
+        ]
+        .iter()
+        .filter(|k| {
+            self.spec
+                .doc
+                .pointer(&responses)
+                .is_some_and(|r| r.get(k.as_str()).is_some())
+        })
+        .map(|k| self.spec.deref_pointer(&format!("{responses}/{k}")))
+        .filter_map(|p| {
+            self.spec
+                .doc
+                .pointer(&p)?
+                .get("x-error-codes")?
+                .as_array()
+                .cloned()
+        })
+        .flatten()
+        .collect()
     }
 
     /// The pointer of the response object `op` documents for `status` (`$ref`s followed).

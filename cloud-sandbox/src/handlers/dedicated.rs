@@ -13,6 +13,7 @@ use crate::state::{DedicatedTask, State, money};
 
 /// `POST /v1/dedicated/deployments`: creates an unpaid order and invoice.
 pub fn deploy(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    super::catalog::readable(st, "dedicated_catalog_unavailable")?;
     let body = ctx.body.clone().unwrap_or_default();
     let cfg = body["configuration_code"]
         .as_str()

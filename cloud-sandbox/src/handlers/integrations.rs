@@ -121,6 +121,7 @@ pub fn get_credential(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
 /// Reads an operation's envelope; the read may advance it.
 fn poll(st: &mut State, id: &str) -> Result<Value, ApiError> {
     let rule = st.operation_settings.progression;
+    let now = st.now();
     let op = st
         .operations
         .iter_mut()
@@ -133,6 +134,13 @@ fn poll(st: &mut State, id: &str) -> Result<Value, ApiError> {
             )
         })?;
     op.advance(rule);
+    if op.status.done() && now - op.changed_at > Duration::days(RECEIPT_RETENTION_DAYS) {
+        return Err(ApiError::new(
+            410,
+            "operation_expired",
+            "The identity remains but the receipt expired; reconcile resources and billing.",
+        ));
+    }
     Ok(op.envelope())
 }
 

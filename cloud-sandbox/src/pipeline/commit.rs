@@ -29,10 +29,11 @@ pub(super) fn claim_idempotency_key(
         return Ok(None);
     }
     let store_key = (cred.id, req.method.clone(), req.path.clone(), key.clone());
-    let begun = shared
-        .state()
+    let mut state = shared.state();
+    let now = state.now();
+    let begun = state
         .idempotency
-        .begin(&store_key, fingerprint(&req.raw_query, &req.body))?;
+        .begin(&store_key, fingerprint(&req.raw_query, &req.body), now)?;
     match begun {
         Begin::Run => Ok(Some(store_key)),
         Begin::Replay(stored) => Err(Stop::Replay(stored)),
@@ -63,10 +64,11 @@ pub(super) async fn dispatch(
             tokio::time::sleep(d).await;
         }
         if let Some(key) = claim {
-            shared
-                .state()
+            let mut state = shared.state();
+            let now = state.now();
+            state
                 .idempotency
-                .finish(&key, outcome.as_ref().ok().cloned());
+                .finish(&key, outcome.as_ref().ok().cloned(), now);
         }
         outcome
     });
@@ -97,6 +99,9 @@ pub(super) async fn fault_after_commit(conn: &Conn, fault: Option<&Fault>) -> Re
             std::future::pending().await
         }
         Some(Fault::StatusAfterCommit(s)) => Err(ApiError::service_unavailable(*s).into()),
+        Some(Fault::ErrorAfterCommit { status, code }) => {
+            Err(super::admission::injected_error(*status, code).into())
+        }
         _ => Ok(()),
     }
 }

@@ -53,10 +53,14 @@ impl Exchange {
         &self.shared
     }
 
-    /// The spec operation the request was routed to, once routed.
+    /// The spec operation serving the request's method and path (also for an answer that
+    /// came before the routing step, such as an injected fault).
     pub fn operation(&self) -> Option<crate::spec::Operation> {
-        let id = self.record.operation_id.as_deref()?;
-        self.shared.spec.operation(id).cloned()
+        let (op, _) = self
+            .shared
+            .spec
+            .route(&self.record.method, &self.record.path)?;
+        Some(op.clone())
     }
 
     /// The `x-request-id` of the answer.
