@@ -192,54 +192,42 @@ impl Validators {
     ) -> Result<Option<Value>, ApiError> {
         let mut errors = Vec::new();
         for p in &op.params {
-            let raw: Option<String> = match p.location {
-                ParamIn::Path => path_params.get(&p.name).cloned(),
-                ParamIn::Query => {
-                    let vals: Vec<&str> = query
-                        .iter()
-                        .filter(|(k, _)| *k == p.name)
-                        .map(|(_, v)| v.as_str())
-                        .collect();
-                    if vals.is_empty() {
-                        None
-                    } else {
-                        Some(vals.join(","))
-                    }
-                }
-                ParamIn::Header => headers
-                    .get(p.name.as_str())
-                    .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
-            };
+            let raw = raw_param(p, path_params, query, headers);
             if p.name.eq_ignore_ascii_case(headers::IDEMPOTENCY_KEY)
                 && p.location == ParamIn::Header
             {
                 self.check_idempotency_key(op, p, raw.as_deref())?;
                 continue;
             }
-            let prefix = match p.location {
-                ParamIn::Path => "path",
-                ParamIn::Query => "query",
-                ParamIn::Header => "header",
-            };
-            let field = format!("{prefix}.{}", p.name);
-            match raw {
-                None if p.required => errors.push(FieldError {
-                    field,
-                    code: "required".into(),
-                    message: "is required".into(),
-                }),
-                None => {}
-                Some(raw) => {
-                    if let Some(ptr) = &p.schema_pointer {
-                        let value = coerce(&self.spec, ptr, &raw);
-                        errors.extend(self.check(ptr, &value, &field));
-                    }
-                }
-            }
+            errors.extend(self.check_param(p, raw));
         }
         if !errors.is_empty() {
             return Err(ApiError::validation(errors));
         }
+        self.check_body(op, body)
+    }
+
+    /// The violations of one parameter's raw value (missing and required, or off its schema).
+    fn check_param(&self, p: &Param, raw: Option<String>) -> Vec<FieldError> {
+        let prefix = match p.location {
+            ParamIn::Path => "path",
+            ParamIn::Query => "query",
+            ParamIn::Header => "header",
+        };
+        let field = format!("{prefix}.{}", p.name);
+        match (raw, &p.schema_pointer) {
+            (None, _) if p.required => vec![FieldError {
+                field,
+                code: "required".into(),
+                message: "is required".into(),
+            }],
+            (Some(raw), Some(ptr)) => self.check(ptr, &coerce(&self.spec, ptr, &raw), &field),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The parsed body, checked against the operation's body schema.
+    fn check_body(&self, op: &Operation, body: &[u8]) -> Result<Option<Value>, ApiError> {
         let Some((ptr, required)) = &op.body else {
             return Ok(if body.is_empty() {
                 None
@@ -317,6 +305,29 @@ fn fragment_encode(pointer: &str) -> String {
         }
     }
     out
+}
+
+/// A parameter's raw value as received (repeated query values joined by commas).
+fn raw_param(
+    p: &Param,
+    path_params: &HashMap<String, String>,
+    query: &[(String, String)],
+    headers: &http::HeaderMap,
+) -> Option<String> {
+    match p.location {
+        ParamIn::Path => path_params.get(&p.name).cloned(),
+        ParamIn::Query => {
+            let vals: Vec<&str> = query
+                .iter()
+                .filter(|(k, _)| *k == p.name)
+                .map(|(_, v)| v.as_str())
+                .collect();
+            (!vals.is_empty()).then(|| vals.join(","))
+        }
+        ParamIn::Header => headers
+            .get(p.name.as_str())
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
+    }
 }
 
 /// 8 to 128 letters, digits, dots, underscores, colons, hyphens.

@@ -119,7 +119,11 @@ mod tests {
                 op.operation_id
             );
         }
-        for (id, _) in HANDLERS {
+        for (id, handler) in HANDLERS {
+            assert!(
+                !std::ptr::fn_addr_eq(*handler, super::generic::answer as super::Handler),
+                "{id} answers from generic::answer alone: give it a handler that keeps state"
+            );
             assert!(
                 SPEC.operations.iter().any(|o| o.operation_id == *id),
                 "{id} is not an operationId of the spec"
