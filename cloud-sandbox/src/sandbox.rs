@@ -203,7 +203,7 @@ impl Sandbox {
     pub fn advance_clock(&self, by: Duration) {
         let by = chrono::Duration::from_std(by).unwrap_or(chrono::Duration::MAX);
         let mut st = self.shared.state();
-        st.clock_offset = st.clock_offset + by;
+        st.clock_offset += by;
     }
 
     /// Disables (or re-enables) API access for the account: every authenticated request
