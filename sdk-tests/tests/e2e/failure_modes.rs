@@ -272,3 +272,96 @@ async fn an_answer_the_contract_does_not_document_is_a_loud_sandbox_bug() {
     );
     sb.clear_faults();
 }
+
+#[tokio::test]
+async fn service_changed_retry_is_left_to_the_caller_who_resends_the_same_request() {
+    let Some(env) = Env::sandbox_only("service_changed_retry", "fault injection").await else {
+        return;
+    };
+    let c = env.client();
+    let sb = env.sb();
+    let vps = sb.service_of_kind("vps").expect("a vps").id;
+    let key = "renewal-changed-0001";
+    let fault = Fault::Error {
+        status: 409,
+        code: "service_changed_retry".into(),
+    };
+    sb.inject(fault, Matcher::key(key), 1);
+    let cycle = cloud_sdk::services::BillingCycleCheckoutRequest::new("MONTH".to_owned(), 1);
+    let e = c
+        .service_renewal_checkout(vps, cycle.clone())
+        .idempotency_key(key)
+        .send()
+        .await
+        .expect_err("the service changed");
+    assert_eq!(
+        (e.status(), e.code()),
+        (Some(409), Some("service_changed_retry"))
+    );
+    assert!(
+        e.is_retryable(),
+        "the contract marks it a caller retry (x-retry-codes)"
+    );
+    let path = format!("/v1/services/{vps}/renewal/checkout");
+    assert_eq!(
+        attempts(&env, &path),
+        1,
+        "the SDK leaves the retry to the caller"
+    );
+    // Reload and retry with the same key and body (reference part 7).
+    let renewed = c
+        .service_renewal_checkout(vps, cycle)
+        .idempotency_key(key)
+        .send()
+        .await
+        .expect("the retry renews")
+        .into_body();
+    assert_eq!(renewed.ok, true);
+    assert_eq!(sb.applied_writes(key), 1);
+}
+
+#[tokio::test]
+async fn order_options_unavailable_commits_no_dedicated_order() {
+    let Some(env) = Env::sandbox_only("order_options_unavailable", "fault injection").await else {
+        return;
+    };
+    let c = env.client();
+    let sb = env.sb();
+    let image = c
+        .get_dedicated_images()
+        .limit(1)
+        .send()
+        .await
+        .expect("images")
+        .into_body();
+    let image = &image.items[0];
+    let text = |v: Option<&serde_json::Value>| v.and_then(|v| v.as_str()).expect("text").to_owned();
+    let request = cloud_sdk::dedicated_servers::DedicatedDeployRequest::new(
+        text(image.configuration_code.as_ref()),
+        text(image.region.as_ref()),
+        image.id.expect("image id"),
+        "dedi-options.example.net".to_owned(),
+    );
+    let fault = Fault::Error {
+        status: 503,
+        code: "order_options_unavailable".into(),
+    };
+    sb.inject(
+        fault,
+        Matcher::new("POST", "/v1/dedicated/deployments"),
+        100,
+    );
+    let e = c
+        .dedicated_deploy(request)
+        .idempotency_key("dedi-options-0001")
+        .send()
+        .await
+        .expect_err("options could not be checked");
+    println!("failure_modes: order_options_unavailable -> {e}");
+    assert_eq!(e.status(), Some(503));
+    assert!(
+        sb.orders().is_empty() && sb.invoices().is_empty(),
+        "nothing committed"
+    );
+    sb.clear_faults();
+}
