@@ -316,7 +316,11 @@ async fn service_changed_retry_is_left_to_the_caller_who_resends_the_same_reques
         .await
         .expect("the retry renews")
         .into_body();
-    assert_eq!(renewed.ok, true);
+    assert_eq!(
+        renewed.applied,
+        Some(serde_json::json!(true)),
+        "paid from balance"
+    );
     assert_eq!(sb.applied_writes(key), 1);
 }
 
