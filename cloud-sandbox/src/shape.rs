@@ -4,9 +4,10 @@
 //! value outside an enum becomes the enum's first value, a required member that is missing is
 //! synthesized from its schema, and members a closed schema does not list are dropped.
 //!
-//! This shapes *records* (catalog items, list items); whole responses are still checked against
-//! the spec before they leave (`validate::Validators::check_answer`), so a sandbox bug outside a
-//! record is never hidden.
+//! This shapes *records*: the members of a success body whose schema is a named component
+//! (`$ref`), or an array of them ([`records`]), and the seeded catalog. The envelope around them
+//! (`ok`, pagination members, operation envelopes) is not shaped, and every whole answer is
+//! still checked against the spec before it leaves (`validate::Validators::check_answer`).
 
 use serde_json::{Map, Value};
 
@@ -19,6 +20,42 @@ const MAX_DEPTH: u32 = 16;
 /// `value` shaped to the schema at `pointer` of `spec`.
 pub fn conform(spec: &Spec, pointer: &str, value: Value) -> Value {
     conform_at(spec, pointer, value, 0)
+}
+
+/// `body` with each member whose schema in the success schema at `pointer` is a `$ref` (a
+/// record), or an array of `$ref` items, shaped to that schema.
+pub fn records(spec: &Spec, pointer: Option<&str>, mut body: Value) -> Value {
+    let Some(ptr) = pointer.map(|p| spec.deref_pointer(p)) else {
+        return body;
+    };
+    let Some(props) = spec
+        .doc
+        .pointer(&format!("{ptr}/properties"))
+        .and_then(Value::as_object)
+    else {
+        return body;
+    };
+    let Some(members) = body.as_object_mut() else {
+        return body;
+    };
+    for (name, schema) in props {
+        let at = format!("{ptr}/properties/{}", pointer_token(name));
+        let (Some(value), is_record, is_list) = (
+            members.get_mut(name),
+            schema.get("$ref").is_some(),
+            schema.pointer("/items/$ref").is_some(),
+        ) else {
+            continue;
+        };
+        if is_record {
+            *value = conform(spec, &at, std::mem::take(value));
+        } else if let (true, Value::Array(items)) = (is_list, value) {
+            for item in items.iter_mut() {
+                *item = conform(spec, &format!("{at}/items"), std::mem::take(item));
+            }
+        }
+    }
+    body
 }
 
 fn conform_at(spec: &Spec, pointer: &str, value: Value, depth: u32) -> Value {

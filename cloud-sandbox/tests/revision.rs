@@ -49,6 +49,13 @@ async fn the_sandbox_follows_a_revision_without_a_hand_edit() {
         "`other` was removed"
     );
 
+    // A single record follows its schema too.
+    let id = env.sb.credentials().bearer.id;
+    let one = env
+        .bearer("GET", &format!("/v1/api-credentials/{id}"), None, &[])
+        .await;
+    assert_eq!(one.body["item"]["enabled"], "true", "{}", one.text);
+
     // Page → cursor.
     let mut seen = 0;
     let mut cursor: Option<String> = None;

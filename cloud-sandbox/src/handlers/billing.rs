@@ -43,7 +43,7 @@ pub fn pay_invoice(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
         }
     }
     let inv = &st.invoices[idx];
-    Ok(Reply::ok(json!({
+    Ok(ctx.success(json!({
         "ok": true,
         "paidNow": money(pay_now),
         "partial": !fully_paid && pay_now > Decimal::ZERO,
@@ -176,7 +176,7 @@ pub fn draft_order(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
         body["items"].clone(),
         ctx.idem_key.clone(),
     );
-    Ok(Reply::ok(json!({
+    Ok(ctx.success(json!({
         "ok": true,
         "orderId": order.id,
         "invoiceId": invoice.id,

@@ -48,22 +48,17 @@ impl Ctx {
         self.path.get(name).map_or("", String::as_str)
     }
 
-    /// A listing answer: each item shaped to the schema the spec gives the operation's items
-    /// ([`crate::shape`]), then one page of them in the operation's pagination model.
+    /// A listing answer: one page of `items` in the operation's pagination model (the items
+    /// are shaped as records by [`Ctx::success`]).
     pub fn list(&self, items: Vec<Value>) -> Result<Reply, ApiError> {
-        let items: Vec<Value> = match self.spec.list_item_schema(&self.op) {
-            Some(schema) => items
-                .into_iter()
-                .map(|i| crate::shape::conform(&self.spec, &schema, i))
-                .collect(),
-            None => items,
-        };
         let body = crate::pagination::paginate(self.op.pagination.as_ref(), &items, &self.query)?;
         Ok(self.success(body))
     }
 
-    /// The operation's documented success status with `body`.
+    /// The operation's documented success status with `body`, its records shaped to the
+    /// spec's schemas ([`crate::shape::records`]).
     pub fn success(&self, body: Value) -> Reply {
+        let body = crate::shape::records(&self.spec, self.op.success.1.as_deref(), body);
         Reply {
             status: self.op.success.0,
             body,
@@ -78,11 +73,4 @@ pub struct Reply {
     pub status: u16,
     /// JSON body.
     pub body: Value,
-}
-
-impl Reply {
-    /// 200 with `body`.
-    pub fn ok(body: Value) -> Self {
-        Self { status: 200, body }
-    }
 }

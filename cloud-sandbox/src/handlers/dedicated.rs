@@ -97,7 +97,7 @@ pub fn password_reset(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     };
     let out = json!({"ok": true, "task": task.to_json()});
     st.tasks.push(task);
-    Ok(Reply::ok(out))
+    Ok(ctx.success(out))
 }
 
 fn advance(task: &mut DedicatedTask, rule: Progression) {
@@ -130,7 +130,7 @@ pub fn tasks(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
         .filter(|t| t.service_id == sid)
         .map(DedicatedTask::to_json)
         .collect();
-    Ok(Reply::ok(json!({"ok": true, "tasks": tasks})))
+    Ok(ctx.success(json!({"ok": true, "tasks": tasks})))
 }
 
 /// `GET /v1/dedicated/{serviceId}/tasks/{taskId}`: each read may advance the task.
@@ -143,7 +143,7 @@ pub fn task(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
         .find(|t| t.service_id == sid && t.id.to_string() == ctx.param("taskId"))
         .ok_or_else(|| ApiError::not_found("Task"))?;
     advance(t, rule);
-    Ok(Reply::ok(json!({"ok": true, "task": t.to_json()})))
+    Ok(ctx.success(json!({"ok": true, "task": t.to_json()})))
 }
 
 /// 409 `dedicated_configuration_unavailable`.

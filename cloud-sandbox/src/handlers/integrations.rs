@@ -115,7 +115,7 @@ pub fn get_credential(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
         .iter()
         .find(|c| c.id.to_string() == id)
         .ok_or_else(|| ApiError::not_found("Credential"))?;
-    Ok(Reply::ok(json!({"ok": true, "item": c.to_json()})))
+    Ok(ctx.success(json!({"ok": true, "item": c.to_json()})))
 }
 
 /// Reads an operation's envelope; the read may advance it.
@@ -146,7 +146,7 @@ fn poll(st: &mut State, id: &str) -> Result<Value, ApiError> {
 
 /// `GET /v1/operations/{operationId}`: the canonical envelope; each poll may advance it.
 pub fn get_operation(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
-    Ok(Reply::ok(poll(st, ctx.param("operationId"))?))
+    Ok(ctx.success(poll(st, ctx.param("operationId"))?))
 }
 
 /// `GET /v1/operations?idempotency_key&method&path&credential_id`.
@@ -186,7 +186,7 @@ pub fn lookup_operation(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
             "operation_not_found",
             "No recoverable identity for this lookup; this does not prove the write never ran.",
         )),
-        [one] => Ok(Reply::ok(poll(st, one)?)),
+        [one] => Ok(ctx.success(poll(st, one)?)),
         _ => Err(ApiError::new(
             409,
             "operation_lookup_ambiguous",
