@@ -420,8 +420,8 @@ async fn every_documented_operation_has_a_round_trip() {
     assert!(sb.resources(|r| r.volume_attachments.is_empty()));
 
     // ---- The check: every spec operation had a 2xx round trip ----
+    // How many operations the reference shows is spec_contract's check; this one follows the spec.
     let spec = spec_operation_ids();
-    assert_eq!(spec.len(), 52, "spec/openapi.yaml documents 52 operations");
     let served: BTreeSet<String> = sb.spec_operations().into_iter().collect();
     assert_eq!(
         served, spec,
@@ -446,11 +446,18 @@ async fn every_documented_operation_has_a_round_trip() {
         log.iter()
             .all(|r| r.credential_id.is_none_or(|id| id == signed))
     );
+    let authenticated = sb
+        .shared()
+        .spec
+        .operations
+        .iter()
+        .filter(|o| o.security.is_some())
+        .count();
     assert!(
         log.iter()
             .filter(|r| r.credential_id == Some(signed))
             .count()
-            >= 48
+            >= authenticated
     );
     println!(
         "coverage: {} of {} operations had a 2xx round trip through cloud-sdk",
