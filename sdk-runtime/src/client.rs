@@ -18,20 +18,20 @@ use tracing::{Instrument, Span};
 use crate::attempt::{self, Wire};
 use crate::auth::Auth;
 use crate::budget::Budget;
-use crate::classify::{Class, classify};
 use crate::config::Config;
-use crate::decide::{Decision, Facts, Failure, after_lookup, decide, exhausted};
 use crate::endpoint::Endpoint;
 use crate::error::{ApiError, Error, ErrorContext, Reconciliation, UnknownOutcome};
 use crate::header_names;
 use crate::prepare::{Defaults, Prepared};
 use crate::rate_limit::{ProbePermit, RateLimitGate, RateLimitInfo};
-use crate::reconcile;
 use crate::request::{CallOptions, Request};
 use crate::reqwest_transport::ReqwestTransport;
 use crate::response::{ResponseFuture, Undecoded};
 use crate::telemetry;
 use crate::transport::{HttpResponse, Transport, TransportError, TransportErrorKind};
+use crate::write::classify::{Class, classify};
+use crate::write::decide::{Decision, Facts, Failure, after_lookup, decide, exhausted};
+use crate::write::reconcile;
 
 /// The API client: cheap to clone (an `Arc` inside), one 429 gate shared by all clones.
 #[derive(Clone, Debug)]
@@ -227,12 +227,17 @@ impl Client {
             .filter(|_| p.is_write());
         #[cfg(feature = "journal")]
         if let (Some(journal), Start::Send) = (journal, start) {
-            crate::journaling::record(journal, p).await?;
+            crate::write::journaling::record(journal, p).await?;
         }
         let result = self.run(p, start, span).await;
         #[cfg(feature = "journal")]
         if let Some(journal) = journal {
-            crate::journaling::settle(journal, p, result.as_ref().map(|s| s.response.status)).await;
+            crate::write::journaling::settle(
+                journal,
+                p,
+                result.as_ref().map(|s| s.response.status),
+            )
+            .await;
         }
         result
     }

@@ -40,8 +40,8 @@ use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::journal::{DamagedRecord, JournaledWrite, Pending, Settlement, WriteJournal};
 use crate::spec::Method;
+use crate::write::journal::{DamagedRecord, JournaledWrite, Pending, Settlement, WriteJournal};
 
 /// Settled lines tolerated beyond the open entries before the file is compacted while running.
 const COMPACT_SLACK: usize = 1024;

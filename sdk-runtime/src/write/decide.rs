@@ -7,7 +7,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::budget::Budget;
-use crate::classify::Class;
+use crate::write::classify::Class;
 
 /// What the decision depends on besides the attempt's class and the budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

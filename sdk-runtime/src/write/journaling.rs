@@ -1,4 +1,4 @@
-//! The client's side of the [journal](crate::journal): which calls are recorded, when an entry
+//! The client's side of the [journal](crate::write::journal): which calls are recorded, when an entry
 //! is settled, and how a journaled write becomes a call again.
 
 use openapi_conventions::headers;
@@ -7,9 +7,9 @@ use std::borrow::Cow;
 use http::{HeaderMap, HeaderName, HeaderValue};
 
 use crate::error::Error;
-use crate::journal::{JournaledWrite, Settlement, WriteJournal};
 use crate::prepare::{Call, Defaults, Prepared};
 use crate::request::CallOptions;
+use crate::write::journal::{JournaledWrite, Settlement, WriteJournal};
 
 /// Headers a journaled write gets again from the call itself.
 const DERIVED: [HeaderName; 5] = [

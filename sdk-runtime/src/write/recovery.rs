@@ -1,12 +1,12 @@
-//! Start-up recovery: settles every write a [journal](crate::journal) holds open.
+//! Start-up recovery: settles every write a [journal](crate::write::journal) holds open.
 
 use serde_json::Value;
 
 use crate::client::{Client, Start};
 use crate::error::Error;
-use crate::journal::{DamagedRecord, JournaledWrite};
-use crate::journaling;
 use crate::response::Response;
+use crate::write::journal::{DamagedRecord, JournaledWrite};
+use crate::write::journaling;
 
 /// What [`Client::recover_writes`] did.
 #[derive(Debug)]
