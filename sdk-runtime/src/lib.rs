@@ -145,9 +145,11 @@ pub use webhook::WebhookError;
 #[cfg(feature = "journal")]
 pub use write::file_journal::FileJournal;
 #[cfg(feature = "journal")]
-pub use write::journal::{DamagedRecord, JournaledWrite, Pending, Settlement, WriteJournal};
+pub use write::journal::{
+    DamagedRecord, JournaledWrite, Pending, PendingWrite, Settlement, StoredResponse, WriteJournal,
+};
 #[cfg(feature = "journal")]
-pub use write::recovery::{RecoveredWrite, Recovery};
+pub use write::recovery::{RECOVERY_CONCURRENCY, RecoveredWrite, Recovery};
 
 /// Re-exports for the macros (not a public API).
 #[doc(hidden)]

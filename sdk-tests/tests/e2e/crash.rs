@@ -83,6 +83,13 @@ async fn writer_child() {
     for w in &recovery.writes {
         let outcome = if w.is_settled() { "settled" } else { "open" };
         println!("crash-child recovered {} {outcome}", w.write.key);
+        if w.is_settled() {
+            client
+                .runtime()
+                .acknowledge_write(w.key())
+                .await
+                .expect("ack");
+        }
     }
     for d in &recovery.damaged {
         println!("crash-child damaged {} {}", d.offset, d.reason);
@@ -92,7 +99,14 @@ async fn writer_child() {
     for index in first..first + WRITES_PER_CHILD {
         let w = Write::new_without_payment(index, key(index));
         match send(&client, &w, &plan).await {
-            Ok(()) => println!("crash-child acked {}", w.key),
+            Ok(()) => {
+                println!("crash-child acked {}", w.key);
+                client
+                    .runtime()
+                    .acknowledge_write(&w.key)
+                    .await
+                    .expect("ack");
+            }
             Err(e) if e.is_write_outcome_unknown() => println!("crash-child unknown {}", w.key),
             Err(e) => panic!("write {}: {e}", w.key),
         }
@@ -213,7 +227,7 @@ async fn open_writes(journal: &Path) -> Vec<String> {
     let journal = FileJournal::open(journal).expect("journal reopens after a kill");
     let pending = journal.pending().await.expect("pending");
     assert!(pending.damaged.is_empty(), "{:?}", pending.damaged);
-    pending.writes.into_iter().map(|w| w.key).collect()
+    pending.writes.into_iter().map(|w| w.write.key).collect()
 }
 
 struct TempDir(PathBuf);
@@ -276,6 +290,10 @@ async fn writers_killed_at_random_points_lose_and_duplicate_nothing() {
         let recovery = client.runtime().recover_writes().await.expect("recovery");
         assert!(recovery.is_clean(), "{recovery:?}");
         recovered_last += recovery.writes.len();
+        for w in &recovery.writes {
+            client.runtime().acknowledge_write(w.key()).await.unwrap();
+        }
+        drop(client);
         assert!(open_writes(journal).await.is_empty());
     }
     sb.clear_faults();
