@@ -234,6 +234,7 @@ impl Client {
         let result = self.run(p, start, span, &mut answer).await;
         #[cfg(feature = "journal")]
         if let Some(journal) = journal {
+            crate::write::kill_point!("receive");
             let response = result.as_ref().map(|s| &s.response);
             crate::write::journaling::settle(journal, p, response, answer.as_ref()).await;
         }

@@ -40,7 +40,8 @@
 //!
 //! * `rustls` (default): TLS through rustls;
 //! * `native-tls`: TLS through the platform's library instead (`default-features = false`);
-//! * `journal`: the write journal and `Client::recover_writes`.
+//! * `journal`: the write journal and `Client::recover_writes`;
+//! * `crash-points`: named kill points of the journal protocol, for crash tests only.
 //!
 //! # Tracing
 //!
@@ -119,6 +120,8 @@ pub mod version;
 pub mod webhook;
 mod write;
 
+#[cfg(feature = "crash-points")]
+pub use write::crash_point;
 #[cfg(feature = "journal")]
 pub use write::{file_journal, journal};
 

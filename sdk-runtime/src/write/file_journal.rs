@@ -339,7 +339,10 @@ impl WriteJournal for FileJournal {
                 state.live.insert(entry.write.key.clone(), entry);
                 count
             };
-            shared.sync_through(count)
+            super::kill_point!("append");
+            shared.sync_through(count)?;
+            super::kill_point!("fsync");
+            Ok(())
         })
     }
 
@@ -360,6 +363,8 @@ impl WriteJournal for FileJournal {
             if let Some(entry) = state.live.get_mut(&key) {
                 entry.settled = Some((line, settlement));
             }
+            drop(state);
+            super::kill_point!("settle");
             Ok(())
         })
     }
@@ -374,7 +379,10 @@ impl WriteJournal for FileJournal {
             let line = encode(&Record::Close(CloseRecord { key: key.clone() }))?;
             state.append(&line)?;
             state.live.remove(&key);
-            state.maybe_compact(&shared.path)
+            state.maybe_compact(&shared.path)?;
+            drop(state);
+            super::kill_point!("close");
+            Ok(())
         })
     }
 

@@ -5,6 +5,8 @@
 //! and never silently lost.
 
 pub(crate) mod classify;
+#[cfg(feature = "crash-points")]
+pub mod crash_point;
 pub(crate) mod decide;
 #[cfg(feature = "journal")]
 pub mod file_journal;
@@ -15,3 +17,13 @@ pub(crate) mod journaling;
 pub(crate) mod reconcile;
 #[cfg(feature = "journal")]
 pub(crate) mod recovery;
+
+/// Marks a named step of the journal protocol: a kill point for crash tests with the
+/// `crash-points` feature, nothing without it.
+macro_rules! kill_point {
+    ($step:literal) => {
+        #[cfg(feature = "crash-points")]
+        $crate::write::crash_point::reached($step);
+    };
+}
+pub(crate) use kill_point;
