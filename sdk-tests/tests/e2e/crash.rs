@@ -410,6 +410,12 @@ async fn writers_killed_at_every_step_of_the_journal_protocol_lose_and_duplicate
         return;
     };
     let sb = env.sb();
+    // The writers are driven with blocking waits: off the runtime's workers, so the sandbox's
+    // tasks never wait behind them.
+    tokio::task::block_in_place(|| tokio::runtime::Handle::current().block_on(every_step(sb)));
+}
+
+async fn every_step(sb: &Sandbox) {
     sb.set_balance(Decimal::new(1_000_000_000, 2));
     let dir = temp_dir("steps");
     let started = Instant::now();
@@ -700,4 +706,30 @@ async fn a_journal_torn_or_corrupted_by_a_crash_is_reported_and_nothing_is_resen
         dir.0.join("writes.journal.damaged").exists(),
         "kept for inspection"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_process_opening_the_same_journal_gets_a_clear_error() {
+    let Some(env) = Env::sandbox_only(
+        "a_second_process_opening_the_same_journal_gets_a_clear_error",
+        "a sandbox reachable from child processes",
+    )
+    .await
+    else {
+        return;
+    };
+    let sb = env.sb();
+    let dir = temp_dir("lock");
+    let lane = Lane::new(&dir.0, "lock", &[Kind::Zone], 1);
+    let mut w = Writer::spawn(&lane, &Server::of(sb), Mode::Write, 0, None);
+    let idle = tokio::task::block_in_place(|| w.wait_for("crash-child idle"));
+    assert!(idle, "{:?}", w.lines);
+    let err = FileJournal::open(&lane.journal).expect_err("the writer holds the journal");
+    assert_eq!(err.kind(), std::io::ErrorKind::WouldBlock);
+    assert!(
+        err.to_string().contains("in use by another process"),
+        "{err}"
+    );
+    w.kill();
+    FileJournal::open(&lane.journal).expect("free once the writer is gone");
 }
