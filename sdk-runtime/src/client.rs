@@ -120,7 +120,8 @@ impl Client {
     /// key unless the caller gave one. A local failure is [`Error::Validation`]: nothing was
     /// sent. The key and body bytes stay fixed for every attempt; signed mode re-signs every
     /// attempt with a fresh `x-ts` and `x-nonce`. With a journal (feature `journal`), a keyed
-    /// write is recorded before its first attempt.
+    /// write is recorded before its first attempt and its outcome kept until the application
+    /// calls `Client::acknowledge_write` (see the `journal` module).
     ///
     /// Every attempt's result is classified, then this table decides (reads are GET, HEAD,
     /// OPTIONS and TRACE; writes the rest). Attempts are bounded by [`RetryPolicy`](crate::RetryPolicy)

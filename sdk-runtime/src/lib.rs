@@ -24,8 +24,10 @@
 //! * [`hooks`], telemetry: a hook around every attempt for metrics, and one `tracing` span per
 //!   call (`sdk.call`, OpenTelemetry HTTP client field names);
 //! * `journal`, `file_journal` (feature `journal`, in the `write` folder): a durable journal of
-//!   in-flight writes (a trait, and an append-only file as the embedded store), settled on
-//!   start-up by `Client::recover_writes`;
+//!   writes and their outcomes (a trait, and an append-only file as the embedded store); an
+//!   entry stays until the application acknowledges its outcome (`Client::acknowledge_write`),
+//!   and `Client::recover_writes` reports every entry left at start-up (the protocol is in the
+//!   `journal` module's docs);
 //! * [`profile`]: the API's conventions as data;
 //! * [`pagination`], [`poll`], [`version`]: lists as streams, waiting on a status, contract
 //!   discovery;
