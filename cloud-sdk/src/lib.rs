@@ -26,3 +26,36 @@
 mod generated;
 
 pub use generated::*;
+
+/// Crash-safe writes (cargo feature `journal`): the write journal and start-up recovery.
+///
+/// With a [`FileJournal`](journal::FileJournal) set on the [`Config`], every write with an
+/// idempotency key is recorded durably before it is sent, its outcome is recorded once known
+/// and kept until the application acknowledges it, and [`Client::recover_writes`] reports on
+/// the next start whatever a crash left unacknowledged. The crate README ("Exactly-once writes
+/// across crashes") says what the application does on its side; the protocol is described in
+/// [`sdk_runtime::journal`].
+#[cfg(feature = "journal")]
+pub mod journal {
+    pub use ::sdk_runtime::journal::{
+        DamagedRecord, JournaledWrite, Pending, PendingWrite, Settlement, StoredResponse,
+        WriteJournal,
+    };
+    pub use ::sdk_runtime::{FileJournal, RECOVERY_CONCURRENCY, RecoveredWrite, Recovery};
+}
+
+#[cfg(feature = "journal")]
+impl Client {
+    /// Reports every journaled write the application has not acknowledged, with its outcome,
+    /// settling the open ones with the same key (see [`sdk_runtime::Client::recover_writes`]).
+    /// Call it at start-up, before sending new writes.
+    pub async fn recover_writes(&self) -> Result<journal::Recovery, Error> {
+        self.runtime().recover_writes().await
+    }
+
+    /// Closes the journal entry of the write sent with `key`, once the application has
+    /// recorded its outcome (see [`sdk_runtime::Client::acknowledge_write`]).
+    pub async fn acknowledge_write(&self, key: &str) -> Result<(), Error> {
+        self.runtime().acknowledge_write(key).await
+    }
+}

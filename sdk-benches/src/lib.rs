@@ -1,7 +1,8 @@
 //! Shared pieces of the benchmarks of issues #6 and #13 (see `BENCHMARKS.md`): a minimal
 //! loopback server that runs on the caller's tokio runtime, request and response fixtures shared
 //! by the SDK path and the hand-written baseline, a counting global allocator for peak-memory
-//! figures, and the side-by-side comparison with progenitor (`compare`).
+//! figures, the side-by-side comparison with progenitor (`compare`), and the write journal's
+//! throughput and recovery time against the sandbox (`journal`).
 //!
 //! Nothing here asserts on timings; the benches print figures and ratios.
 
@@ -11,6 +12,7 @@ pub mod compare;
 pub mod crate_build;
 pub mod fixtures;
 pub mod generators;
+pub mod journal;
 pub mod requests;
 pub mod server;
 pub mod stats;

@@ -57,6 +57,7 @@ pub(crate) async fn send(
         hook.before_send(&info);
     }
     tracing::debug!(attempt = number, "sending");
+    crate::write::kill_point!("send");
     let send = wire.transport.send(request);
     let result = match timeout {
         Some(t) => tokio::time::timeout(t, send).await.unwrap_or_else(|_| {

@@ -63,6 +63,14 @@ impl Budget {
         self.sent.saturating_sub(self.rate_limited) < self.max_attempts && self.fits(wait, now)
     }
 
+    /// Whether a write its lookup found recorded may be sent again to fetch its stored answer:
+    /// such a replay cannot apply it twice, so it may use up to `max_attempts` beyond the
+    /// attempts, within the deadline.
+    pub fn may_replay(&self, now: Instant) -> bool {
+        self.sent.saturating_sub(self.rate_limited) < 2 * self.max_attempts
+            && self.fits(Duration::ZERO, now)
+    }
+
     /// Whether a server-advertised wait (`Retry-After`) may be honoured before another attempt.
     pub fn may_wait_retry_after(&self, wait: Duration, now: Instant) -> bool {
         wait <= self.max_retry_after && self.may_retry(wait, now)

@@ -32,6 +32,13 @@ pub trait CallBuilder: Sized {
         self
     }
 
+    /// Ties the call to the application's own identifier of what it does: never sent, kept
+    /// in the write journal and handed back by recovery (see `CallOptions::set_intent`).
+    fn intent(mut self, intent: impl Into<String>) -> Self {
+        self.call_options().set_intent(intent);
+        self
+    }
+
     /// Limits the whole call, retries and waits included (must be greater than zero).
     fn timeout(mut self, whole_call: Duration) -> Self {
         self.call_options().set_timeout(whole_call);

@@ -18,20 +18,20 @@ use tracing::{Instrument, Span};
 use crate::attempt::{self, Wire};
 use crate::auth::Auth;
 use crate::budget::Budget;
-use crate::classify::{Class, classify};
 use crate::config::Config;
-use crate::decide::{Decision, Facts, Failure, after_lookup, decide, exhausted};
 use crate::endpoint::Endpoint;
 use crate::error::{ApiError, Error, ErrorContext, Reconciliation, UnknownOutcome};
 use crate::header_names;
 use crate::prepare::{Defaults, Prepared};
 use crate::rate_limit::{ProbePermit, RateLimitGate, RateLimitInfo};
-use crate::reconcile;
 use crate::request::{CallOptions, Request};
 use crate::reqwest_transport::ReqwestTransport;
 use crate::response::{ResponseFuture, Undecoded};
 use crate::telemetry;
 use crate::transport::{HttpResponse, Transport, TransportError, TransportErrorKind};
+use crate::write::classify::{Class, classify};
+use crate::write::decide::{Decision, Facts, Failure, after_lookup, decide, exhausted};
+use crate::write::reconcile;
 
 /// The API client: cheap to clone (an `Arc` inside), one 429 gate shared by all clones.
 #[derive(Clone, Debug)]
@@ -120,7 +120,8 @@ impl Client {
     /// key unless the caller gave one. A local failure is [`Error::Validation`]: nothing was
     /// sent. The key and body bytes stay fixed for every attempt; signed mode re-signs every
     /// attempt with a fresh `x-ts` and `x-nonce`. With a journal (feature `journal`), a keyed
-    /// write is recorded before its first attempt.
+    /// write is recorded before its first attempt and its outcome kept until the application
+    /// calls `Client::acknowledge_write` (see the `journal` module).
     ///
     /// Every attempt's result is classified, then this table decides (reads are GET, HEAD,
     /// OPTIONS and TRACE; writes the rest). Attempts are bounded by [`RetryPolicy`](crate::RetryPolicy)
@@ -211,7 +212,8 @@ impl Client {
     }
 
     /// Runs a prepared call; with a journal, a keyed write is recorded before its first
-    /// attempt (unless `start` resumes a journaled one) and settled once its outcome is definite.
+    /// attempt (unless `start` resumes a journaled one) and its outcome recorded once definite
+    /// (the entry stays until the application acknowledges it).
     pub(crate) async fn call(
         &self,
         p: &Prepared,
@@ -227,18 +229,28 @@ impl Client {
             .filter(|_| p.is_write());
         #[cfg(feature = "journal")]
         if let (Some(journal), Start::Send) = (journal, start) {
-            crate::journaling::record(journal, p).await?;
+            crate::write::journaling::record(journal, p).await?;
         }
-        let result = self.run(p, start, span).await;
+        let mut answer = None;
+        let result = self.run(p, start, span, &mut answer).await;
         #[cfg(feature = "journal")]
         if let Some(journal) = journal {
-            crate::journaling::settle(journal, p, result.as_ref().map(|s| s.response.status)).await;
+            crate::write::kill_point!("receive");
+            let response = result.as_ref().map(|s| &s.response);
+            crate::write::journaling::settle(journal, p, response, answer.as_ref()).await;
         }
         result
     }
 
-    /// The act loop; attempts' answers are recorded on `span`.
-    async fn run(&self, p: &Prepared, start: Start, span: &Span) -> Result<Settled, Error> {
+    /// The act loop; attempts' answers are recorded on `span`. A call that ends with a final
+    /// answer other than success (a rejection, a redirect) leaves it in `answer`.
+    async fn run(
+        &self,
+        p: &Prepared,
+        start: Start,
+        span: &Span,
+        answer: &mut Option<HttpResponse>,
+    ) -> Result<Settled, Error> {
         let mut budget = Budget::new(&p.policy, p.deadline);
         let mut facts = Facts {
             is_write: p.is_write(),
@@ -257,11 +269,19 @@ impl Client {
                 reconcile_first = false;
                 facts.maybe_delivered = true;
                 memory.found = self.lookup(p).await;
-                let backoff = p.policy.backoff(budget.sent().saturating_sub(1));
+                // A journaled write resumed by recovery had no failed attempt in this process:
+                // nothing to back off from.
+                let backoff = match budget.sent() {
+                    0 => Duration::ZERO,
+                    sent => p.policy.backoff(sent - 1),
+                };
                 let found = reconcile::as_lookup(&memory.found);
                 let resend = p.policy.resend_when_not_found;
                 match after_lookup(found, resend, &budget, backoff, Instant::now()) {
                     Decision::Retry { after } => tokio::time::sleep(after).await,
+                    Decision::Fail(Failure::Applied) => {
+                        return Err(applied(p, budget.sent(), &memory.found));
+                    }
                     _ => return Err(unknown(p, budget.sent(), memory)),
                 }
             }
@@ -318,6 +338,7 @@ impl Client {
                     return Err(unknown(p, budget.sent(), memory));
                 }
                 Decision::Fail(failure) => {
+                    *answer = result.as_ref().ok().cloned();
                     return Err(self.failure(failure, p, result, budget.sent()));
                 }
             }
@@ -399,7 +420,7 @@ impl Client {
                     read.policy = p.policy.clone();
                     let span = telemetry::call_span(&read, &self.inner.endpoint);
                     async {
-                        let result = self.run(&read, Start::Send, &span).await;
+                        let result = self.run(&read, Start::Send, &span, &mut None).await;
                         let attempts = match &result {
                             Ok(s) => s.attempts,
                             Err(e) => e.context().map_or(0, |c| c.attempts),
@@ -428,7 +449,7 @@ impl Client {
     }
 
     /// The error that ends a call with `failure` (any but an unknown outcome).
-    fn failure(
+    pub(crate) fn failure(
         &self,
         failure: Failure,
         p: &Prepared,
@@ -514,6 +535,18 @@ fn unknown(p: &Prepared, attempts: u32, memory: Memory) -> Error {
         last_api_error: memory.last_api,
         context,
     }))
+}
+
+/// A write the lookup found recorded whose stored answer could not be fetched.
+fn applied(p: &Prepared, attempts: u32, found: &Reconciliation) -> Error {
+    let operation_id = match found {
+        Reconciliation::Recorded { operation_id } => operation_id.clone(),
+        _ => None,
+    };
+    Error::WriteApplied {
+        operation_id,
+        context: Box::new(p.context(attempts)),
+    }
 }
 
 fn header<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {

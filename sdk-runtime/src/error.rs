@@ -249,6 +249,15 @@ pub enum Error {
     },
     /// A write may or may not have happened: do not resend blindly; recover with its key.
     WriteOutcomeUnknown(Box<UnknownOutcome>),
+    /// The write was applied: the API's operation lookup found it recorded under its key, but
+    /// its stored answer could not be fetched (a same-key resend got no answer in time). A
+    /// known outcome: never send it again under a new key.
+    WriteApplied {
+        /// The recorded operation's id, when the lookup named one.
+        operation_id: Option<String>,
+        /// Call context (the key is in it).
+        context: Box<ErrorContext>,
+    },
     /// The server answered with a redirect (3xx). Redirects are never followed: the request
     /// and its credentials stay with the configured origin. For a write, the server did not
     /// process it here; the context carries its idempotency key.
@@ -323,7 +332,8 @@ impl Error {
             | Error::Timeout { context }
             | Error::Redirected { context, .. }
             | Error::ResponseTooLarge { context, .. }
-            | Error::Decode { context, .. } => Some(context),
+            | Error::Decode { context, .. }
+            | Error::WriteApplied { context, .. } => Some(context),
             Error::WriteOutcomeUnknown(u) => Some(&u.context),
             Error::Api(api) => Some(&api.context),
             _ => None,
@@ -406,6 +416,7 @@ impl Error {
             Error::Transport { .. } => "transport",
             Error::Timeout { .. } => "timeout",
             Error::WriteOutcomeUnknown(_) => "write_outcome_unknown",
+            Error::WriteApplied { .. } => "write_applied",
             Error::Redirected { .. } => "redirected",
             Error::ResponseTooLarge { .. } => "response_too_large",
             #[cfg(feature = "journal")]
@@ -457,6 +468,20 @@ impl fmt::Display for Error {
                     write!(f, " (request id {id})")?;
                 }
                 Ok(())
+            }
+            Error::WriteApplied {
+                operation_id,
+                context,
+            } => {
+                write!(
+                    f,
+                    "write applied (recorded as operation {}), its answer not fetched",
+                    operation_id.as_deref().unwrap_or("-")
+                )?;
+                if let Some(key) = &context.idempotency_key {
+                    write!(f, ", idempotency key {key}")?;
+                }
+                write_context(f, context)
             }
             Error::Redirected {
                 status,

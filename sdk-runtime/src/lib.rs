@@ -13,19 +13,21 @@
 //!   the reference does not publish one; a published scheme can be dropped in without
 //!   regenerating);
 //! * [`request`]: what generated code assembles, and per-call options;
-//! * [`client`]: a call as classify → decide → act: `classify` (what an attempt's result
-//!   says, a pure function), `decide` (the decision table, pure), `budget` (attempts, 429
-//!   waits, deadline), `reconcile` (the lookup of a write whose outcome is unknown), and the
-//!   client acting on the decision; `attempt` sends one attempt, `prepare` fixes a call's
+//! * [`client`]: a call as classify → decide → act: the write path's `write::classify` (what
+//!   an attempt's result says, a pure function), `write::decide` (the decision table, pure),
+//!   `budget` (attempts, 429 waits, deadline), `write::reconcile` (the lookup of a write whose
+//!   outcome is unknown), and the client acting on the decision; `attempt` sends one attempt, `prepare` fixes a call's
 //!   bytes, `auth` adds credentials, `endpoint` keeps them off cleartext links;
 //! * [`error`], [`response`]: what a call returns;
 //! * [`idempotency`], [`retry`], [`rate_limit`]: keys fixed per logical call, bounded backoff with
 //!   full jitter, one 429 gate per client;
 //! * [`hooks`], telemetry: a hook around every attempt for metrics, and one `tracing` span per
 //!   call (`sdk.call`, OpenTelemetry HTTP client field names);
-//! * `journal`, `file_journal` (feature `journal`): a durable journal of in-flight writes (a
-//!   trait, and an append-only file as the embedded store), settled on start-up by
-//!   `Client::recover_writes`;
+//! * `journal`, `file_journal` (feature `journal`, in the `write` folder): a durable journal of
+//!   writes and their outcomes (a trait, and an append-only file as the embedded store); an
+//!   entry stays until the application acknowledges its outcome (`Client::acknowledge_write`),
+//!   and `Client::recover_writes` reports every entry left at start-up (the protocol is in the
+//!   `journal` module's docs);
 //! * [`profile`]: the API's conventions as data;
 //! * [`pagination`], [`poll`], [`version`]: lists as streams, waiting on a status, contract
 //!   discovery;
@@ -40,7 +42,8 @@
 //!
 //! * `rustls` (default): TLS through rustls;
 //! * `native-tls`: TLS through the platform's library instead (`default-features = false`);
-//! * `journal`: the write journal and `Client::recover_writes`.
+//! * `journal`: the write journal and `Client::recover_writes`;
+//! * `crash-points`: named kill points of the journal protocol, for crash tests only.
 //!
 //! # Tracing
 //!
@@ -88,21 +91,13 @@ mod attempt;
 mod auth;
 mod budget;
 pub mod builder;
-mod classify;
 pub mod client;
 pub mod config;
-mod decide;
 mod endpoint;
 pub mod error;
-#[cfg(feature = "journal")]
-pub mod file_journal;
 mod header_names;
 pub mod hooks;
 pub mod idempotency;
-#[cfg(feature = "journal")]
-pub mod journal;
-#[cfg(feature = "journal")]
-mod journaling;
 mod json_object;
 pub mod multipart;
 pub mod nullable;
@@ -112,9 +107,6 @@ pub mod poll;
 mod prepare;
 pub mod profile;
 pub mod rate_limit;
-mod reconcile;
-#[cfg(feature = "journal")]
-mod recovery;
 pub mod request;
 pub mod reqwest_transport;
 pub mod response;
@@ -128,24 +120,24 @@ pub mod transport;
 pub mod untagged;
 pub mod version;
 pub mod webhook;
+mod write;
+
+#[cfg(feature = "crash-points")]
+pub use write::crash_point;
+#[cfg(feature = "journal")]
+pub use write::{file_journal, journal};
 
 pub use builder::CallBuilder;
 pub use client::Client;
 pub use config::{Config, Credentials, SdkIdentity, Timeouts, WaitPolicy};
 pub use error::{ApiError, Error, ErrorContext, PolledOutcome, Reconciliation, UnknownOutcome};
-#[cfg(feature = "journal")]
-pub use file_journal::FileJournal;
 pub use hooks::{AttemptInfo, AttemptOutcome, Hook};
-#[cfg(feature = "journal")]
-pub use journal::{DamagedRecord, JournaledWrite, Pending, Settlement, WriteJournal};
 pub use multipart::FilePart;
 pub use nullable::Nullable;
 pub use params::{ParamIn, ParamStyle};
 pub use poll::PollSpec;
 pub use profile::{ApiProfile, ErrorBody, OperationLookup};
 pub use rate_limit::RateLimitInfo;
-#[cfg(feature = "journal")]
-pub use recovery::{RecoveredWrite, Recovery};
 pub use request::{CallOptions, Request};
 pub use reqwest_transport::ReqwestTransport;
 pub use response::{Response, ResponseFuture, ResponseMeta};
@@ -155,6 +147,14 @@ pub use signing::{DefaultSigner, Signer, SigningInput};
 pub use spec::{Idempotency, Method, OperationSpec};
 pub use transport::{HttpRequest, HttpResponse, Transport, TransportError, TransportErrorKind};
 pub use webhook::WebhookError;
+#[cfg(feature = "journal")]
+pub use write::file_journal::FileJournal;
+#[cfg(feature = "journal")]
+pub use write::journal::{
+    DamagedRecord, JournaledWrite, Pending, PendingWrite, Settlement, StoredResponse, WriteJournal,
+};
+#[cfg(feature = "journal")]
+pub use write::recovery::{RECOVERY_CONCURRENCY, RecoveredWrite, Recovery};
 
 /// Re-exports for the macros (not a public API).
 #[doc(hidden)]

@@ -47,6 +47,9 @@ pub(crate) struct Prepared {
     pub idempotency_key: Option<String>,
     /// The `x-client-request-id`, if any.
     pub client_request_id: Option<String>,
+    /// The application's intent (journaled, never sent).
+    #[cfg(feature = "journal")]
+    pub intent: Option<String>,
     /// End of the whole call.
     pub deadline: Option<Instant>,
     /// Limit of one attempt.
@@ -216,6 +219,8 @@ impl Prepared {
             body,
             idempotency_key,
             client_request_id,
+            #[cfg(feature = "journal")]
+            intent: options.intent().map(str::to_owned),
             deadline: total.map(|t| Instant::now() + t),
             attempt_timeout: options.attempt_timeout().or(d.config.timeouts.attempt),
             policy: options.retry_policy().unwrap_or(&d.config.retry).clone(),

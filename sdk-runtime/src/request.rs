@@ -31,6 +31,7 @@ const RESERVED_HEADERS: &[&str] = &[
 pub struct CallOptions {
     idempotency_key: Option<String>,
     client_request_id: Option<String>,
+    intent: Option<String>,
     operation_format: bool,
     timeout: Option<Duration>,
     attempt_timeout: Option<Duration>,
@@ -52,6 +53,13 @@ impl CallOptions {
     /// Sends this `x-client-request-id` (validated before any I/O).
     pub fn set_client_request_id(&mut self, id: impl Into<String>) {
         self.client_request_id = Some(id.into());
+    }
+
+    /// Ties the call to the application's own identifier of what it does (an order line, a
+    /// job id): never sent, kept in the write journal (feature `journal`) and handed back by
+    /// recovery, so the application knows which of its intents a recovered write was.
+    pub fn set_intent(&mut self, intent: impl Into<String>) {
+        self.intent = Some(intent.into());
     }
 
     /// Sends `x-svc-response-format: operation` (canonical operation envelope).
@@ -88,6 +96,11 @@ impl CallOptions {
     /// The caller's client request id, if any.
     pub fn client_request_id(&self) -> Option<&str> {
         self.client_request_id.as_deref()
+    }
+
+    /// The application's intent, if any.
+    pub fn intent(&self) -> Option<&str> {
+        self.intent.as_deref()
     }
 
     /// Whether the canonical operation envelope is requested.

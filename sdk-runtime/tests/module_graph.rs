@@ -4,20 +4,45 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// Module name → the modules its code names through `crate::`.
+/// The `.rs` files under `dir`, recursively.
+fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("sdk-runtime/src") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else {
+            assert!(
+                path.extension().is_some_and(|e| e == "rs"),
+                "sdk-runtime/src holds only Rust modules: {}",
+                path.display()
+            );
+            out.push(path);
+        }
+    }
+}
+
+/// Module name → the modules its code names through `crate::`. A module is named by its file
+/// (`write/decide.rs` is `decide`, `write/mod.rs` is `write`); a path `crate::write::decide::X`
+/// is an edge to the innermost module it names.
 fn graph() -> BTreeMap<String, BTreeSet<String>> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
     let mut sources = BTreeMap::new();
-    for entry in std::fs::read_dir(&src).expect("sdk-runtime/src") {
-        let path = entry.expect("entry").path();
-        assert!(
-            path.extension().is_some_and(|e| e == "rs"),
-            "sdk-runtime/src holds only flat modules (the spec-driven test scans that directory): {}",
-            path.display()
-        );
-        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+    for path in files {
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let name = if stem == "mod" {
+            let parent = path.parent().unwrap().file_name().unwrap();
+            parent.to_string_lossy().into_owned()
+        } else {
+            stem
+        };
         if name != "lib" {
-            sources.insert(name, std::fs::read_to_string(&path).expect("source"));
+            let text = std::fs::read_to_string(&path).expect("source");
+            assert!(
+                sources.insert(name.clone(), text).is_none(),
+                "two modules named {name}"
+            );
         }
     }
     let modules: BTreeSet<String> = sources.keys().cloned().collect();
@@ -34,10 +59,13 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
                 .filter_map(|(at, _)| {
                     let rest = &code[at + "crate::".len()..];
                     let end = rest
-                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
                         .unwrap_or(rest.len());
-                    let target = &rest[..end];
-                    (modules.contains(target) && target != name).then(|| target.to_owned())
+                    let target = rest[..end]
+                        .split("::")
+                        .take_while(|segment| modules.contains(*segment))
+                        .last()?;
+                    (target != name).then(|| target.to_owned())
                 })
                 .collect();
             (name.clone(), edges)

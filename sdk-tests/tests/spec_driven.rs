@@ -143,13 +143,19 @@ fn the_runtime_names_no_operation_path_code_or_field_of_the_api() {
     // The runtime, and the shared-facts crate it takes its header names from.
     let mut files = Vec::new();
     for dir in ["sdk-runtime/src", "openapi-conventions/src"] {
-        let src = repo().join(dir);
-        files.extend(
-            std::fs::read_dir(&src)
+        let mut dirs = vec![repo().join(dir)];
+        while let Some(src) = dirs.pop() {
+            for path in std::fs::read_dir(&src)
                 .unwrap_or_else(|e| panic!("{}: {e}", src.display()))
                 .map(|e| e.expect("dir entry").path())
-                .filter(|p| p.extension().is_some_and(|e| e == "rs")),
-        );
+            {
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    files.push(path);
+                }
+            }
+        }
     }
     files.sort();
     assert!(files.len() > 15, "runtime sources not found");

@@ -6,16 +6,24 @@ use cloud_sdk::{Client, Config};
 
 /// A connected client, and the sandbox behind it when there was no environment (keep it alive
 /// while the client is used).
+#[allow(dead_code)] // crash_safe_writes builds its own client from `config`
 pub async fn connect()
 -> Result<(Client, Option<cloud_sandbox::Sandbox>), Box<dyn std::error::Error>> {
+    let (config, sandbox) = config().await?;
+    Ok((Client::new(config)?, sandbox))
+}
+
+/// The configuration [`connect`] uses, and the sandbox behind it when there was no environment.
+pub async fn config() -> Result<(Config, Option<cloud_sandbox::Sandbox>), Box<dyn std::error::Error>>
+{
     if std::env::var("CLOUD_API_BASE_URL").is_ok() {
         let config = Config::from_env()?;
         println!("Using {} from the environment.", config.get_base_url());
-        return Ok((Client::new(config)?, None));
+        return Ok((config, None));
     }
     let sandbox = cloud_sandbox::Sandbox::start().await?;
     println!("Started a sandbox at {}.", sandbox.base_url());
     let config =
         Config::new(sandbox.base_url()).bearer(sandbox.credentials().bearer.bearer_token());
-    Ok((Client::new(config)?, Some(sandbox)))
+    Ok((config, Some(sandbox)))
 }

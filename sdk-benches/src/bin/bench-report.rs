@@ -9,7 +9,9 @@
 //!   compare   ours vs progenitor 0.15.1 on sdk-tests/realspecs/nexus.json (generation time and
 //!             memory, lines, clean check and build), one area vs all, growth on synthetic
 //!             documents (issue #13; builds progenitor, ~15 min; see `sdk_benches::compare`)
-//! (no section: runtime, gen and compile)
+//!   journal   journaled vs unjournaled writes/s at 1, 16 and 64 in flight against the
+//!             sandbox, and the recovery time of 100 open entries (issue #20)
+//! (no section: runtime, gen, compile and journal)
 //! ```
 //!
 //! Internal: `bench-report gen-child SPEC [--count]` generates once in-process and prints
@@ -61,6 +63,9 @@ fn main() {
     }
     if wants("compile") {
         compile_section();
+    }
+    if wants("journal") {
+        sdk_benches::journal::section();
     }
     if asked("compare") {
         sdk_benches::compare::section(&sdk_benches::compare::Settings::from_env());

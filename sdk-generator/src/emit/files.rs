@@ -70,6 +70,8 @@ impl Options {
                 .to_vec(),
                 dev_dependencies: [
                     "cloud-sandbox.workspace = true",
+                    // The examples (crash_safe_writes) use the write journal.
+                    "cloud-sdk = { path = \".\", features = [\"journal\"] }",
                     "tokio = { workspace = true, features = [\"rt-multi-thread\", \"macros\"] }",
                 ]
                 .map(str::to_owned)

@@ -1,15 +1,26 @@
-//! Crash safety with real crashes. Child processes (this test binary again, running
-//! [`writer_child`]) send writes through the SDK with a file journal and are killed with
-//! SIGKILL after a random delay: during start-up, during recovery of their predecessor's
-//! writes, with a write being journaled, in flight, or between writes. Each child first
-//! recovers what the previous one left open; at the end a recovery in this process settles the
-//! rest. The sandbox's ledger must then show every write exactly once: none duplicated, and
-//! none lost — every write a child acknowledged or left open in its journal was applied.
+//! Crash safety with real crashes. Writer processes ([`writer::writer_child`], this test binary
+//! again) carry out a lane of intents (VPS deploys, which the server does not deduplicate, and
+//! DNS zones) through the SDK with a file journal and SDK-generated keys, doing what the SDK's
+//! README asks of an application; they are killed with SIGKILL:
+//!
+//! * at every step of the journal protocol, named by the runtime's `crash-points` feature
+//!   (`append`, `fsync`, `send`, `receive`, `settle`, `close`), by the writer (`acknowledge`:
+//!   outcome recorded by the application, not yet acknowledged) or by the sandbox (`in-flight`:
+//!   the server committed the write, its answer not sent yet), each while writing and inside a
+//!   recovery of several open writes after some entries have been closed;
+//! * at random moments, 220 times, with faults injected by the sandbox.
+//!
+//! After each kill the journal is read back (as a start-up would) to note which key each intent
+//! was journaled under. At the end every intent must exist exactly once on the sandbox's ledger
+//! under exactly one key: no duplicate (a second VPS, a `zone_exists` rejection), no write
+//! resent under a new key, no acknowledged write missing.
+
+mod writer;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
@@ -18,210 +29,504 @@ use rust_decimal::Decimal;
 use sdk_runtime::{Config, FileJournal, WriteJournal};
 
 use crate::harness::{Env, Rng, fast};
-use crate::writes::{Kind, Plan, Write, send};
+use crate::writes::{Plan, Write, send};
+use writer::{AppState, Kind, Lane, Mode};
 
 /// Seed of the kill delays and of the sandbox's faults (printed).
 const SEED: u64 = 0xC4A5_4001;
-/// Journals written by children one after another; lanes run side by side.
-const LANES: usize = 4;
-/// Children per lane, each killed once.
-const CHILDREN: usize = 55;
-/// Writes one child sends at most before it idles until killed.
-const WRITES_PER_CHILD: usize = 40;
-/// Where a child's kill is aimed; a delay is then drawn uniformly from `0..ms` milliseconds
-/// after the child printed `after` (or after the spawn), so kills land in every phase however
-/// loaded the machine is.
-struct Aim {
-    after: Option<&'static str>,
-    ms: u64,
-}
 
-/// Children take turns: start-up, recovery of the predecessor's writes, writing.
-const AIMS: [Aim; 3] = [
-    Aim {
-        after: None,
-        ms: 150,
-    },
-    Aim {
-        after: Some("recovering"),
-        ms: 12,
-    },
-    Aim {
-        after: Some("ready"),
-        ms: 80,
-    },
+/// The kill points of a write, in protocol order.
+const STEPS: [&str; 8] = [
+    "append",
+    "fsync",
+    "send",
+    "in-flight",
+    "receive",
+    "settle",
+    "acknowledge",
+    "close",
 ];
+/// The kill points inside a recovery (nothing is appended there).
+const RECOVERY_STEPS: [&str; 6] = [
+    "send",
+    "in-flight",
+    "receive",
+    "settle",
+    "acknowledge",
+    "close",
+];
+/// Writes left open in the journal before each recovery kill.
+const OPEN_BEFORE_RECOVERY: usize = 6;
+/// The hit of a step a recovery kill lands on: after earlier entries were settled and closed.
+const RECOVERY_HIT: u32 = 3;
 
-const ENV_BASE_URL: &str = "CRASH_WRITER_BASE_URL";
-const ENV_BEARER: &str = "CRASH_WRITER_BEARER";
-const ENV_JOURNAL: &str = "CRASH_WRITER_JOURNAL";
-const ENV_FIRST_INDEX: &str = "CRASH_WRITER_FIRST_INDEX";
-
-fn key(index: usize) -> String {
-    format!("crash-{SEED:x}-{index:07}")
-}
-
-/// The SDK client of a writer: bearer credential, short timeouts, the lane's journal.
+/// The SDK client of the damaged-journal test: bearer credential, short timeouts, a journal.
 fn client(base: &str, bearer: &str, journal: &Path) -> cloud_sdk::Client {
     let journal = FileJournal::open(journal).expect("journal opens");
     cloud_sdk::Client::new(fast(Config::new(base).bearer(bearer)).journal(Arc::new(journal)))
         .expect("client")
 }
 
-/// The child process: recovers what its journal holds open, then sends writes one after
-/// another (reporting each on stdout) until it is killed.
-#[tokio::test]
-#[ignore = "a child process of crash::writers_killed_at_random_points_lose_and_duplicate_nothing"]
-async fn writer_child() {
-    let var = |name| std::env::var(name).unwrap_or_else(|_| panic!("{name}: run only as a child"));
-    let (base, bearer) = (var(ENV_BASE_URL), var(ENV_BEARER));
-    let first: usize = var(ENV_FIRST_INDEX).parse().expect("index");
-    let client = client(&base, &bearer, Path::new(&var(ENV_JOURNAL)));
-    let plan = Plan::read(&client).await;
-    println!("crash-child recovering");
-    let recovery = client.runtime().recover_writes().await.expect("recovery");
-    for w in &recovery.writes {
-        let outcome = if w.is_settled() { "settled" } else { "open" };
-        println!("crash-child recovered {} {outcome}", w.write.key);
-    }
-    for d in &recovery.damaged {
-        println!("crash-child damaged {} {}", d.offset, d.reason);
-    }
-    println!("crash-child ready");
-    // The sandbox was seeded with one invoice per payment index: no payments here.
-    for index in first..first + WRITES_PER_CHILD {
-        let w = Write::new_without_payment(index, key(index));
-        match send(&client, &w, &plan).await {
-            Ok(()) => println!("crash-child acked {}", w.key),
-            Err(e) if e.is_write_outcome_unknown() => println!("crash-child unknown {}", w.key),
-            Err(e) => panic!("write {}: {e}", w.key),
+/// Where writers send their writes.
+#[derive(Clone)]
+struct Server {
+    base: String,
+    bearer: String,
+}
+
+impl Server {
+    fn of(sb: &Sandbox) -> Self {
+        Self {
+            base: sb.base_url(),
+            bearer: sb.credentials().bearer.bearer_token(),
         }
     }
-    println!("crash-child idle");
-    std::future::pending::<()>().await;
 }
 
-/// What one lane's children reported.
-#[derive(Default)]
-struct Lane {
-    kills: usize,
-    killed_starting: usize,
-    killed_recovering: usize,
-    killed_idle: usize,
-    kills_leaving_own_write_open: usize,
-    acked: BTreeSet<String>,
-    left_open: BTreeSet<String>,
-    recovered_by_children: usize,
-    max_index: usize,
+/// A writer process and the lines it printed so far.
+struct Writer {
+    process: Child,
+    said: mpsc::Receiver<String>,
+    lines: Vec<String>,
 }
 
-/// Runs one lane: children one after another, each killed after a random delay; after each
-/// kill the journal is read (as a start-up would) to see what the child left open.
-fn run_lane(lane: usize, base: &str, bearer: &str, journal: &Path, seed: u64) -> Lane {
-    let exe = std::env::current_exe().expect("test binary");
-    let mut rng = Rng::new(seed);
-    let mut out = Lane::default();
-    for child in 0..CHILDREN {
-        let first = (lane * CHILDREN + child) * WRITES_PER_CHILD;
-        out.max_index = first + WRITES_PER_CHILD;
-        let mut process = Command::new(&exe)
-            .args(["crash::writer_child", "--exact", "--ignored", "--nocapture"])
-            .env(ENV_BASE_URL, base)
-            .env(ENV_BEARER, bearer)
-            .env(ENV_JOURNAL, journal)
-            .env(ENV_FIRST_INDEX, first.to_string())
+impl Writer {
+    fn spawn(
+        lane: &Lane,
+        server: &Server,
+        mode: Mode,
+        limit: usize,
+        crash: Option<String>,
+    ) -> Self {
+        let exe = std::env::current_exe().expect("test binary");
+        let mut command = Command::new(exe);
+        command
+            .args([
+                "crash::writer::writer_child",
+                "--exact",
+                "--ignored",
+                "--nocapture",
+            ])
+            .envs(lane.env(&server.base, &server.bearer, mode, limit))
+            .env_remove(sdk_runtime::crash_point::ENV)
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("child starts");
-        let (said_tx, said) = mpsc::channel();
-        let stdout = process.stdout.take().unwrap();
-        let reader = std::thread::spawn(move || {
-            let mut lines = Vec::new();
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let _ = said_tx.send(line.clone());
-                lines.push(line);
-            }
-            lines
-        });
-        let aim = &AIMS[child % AIMS.len()];
-        if let Some(marker) = aim.after {
-            let marker = format!("crash-child {marker}");
-            let deadline = Instant::now() + Duration::from_secs(20);
-            while let Ok(line) =
-                said.recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            {
-                if line == marker {
+            .stderr(Stdio::piped());
+        if let Some(point) = crash {
+            command.env(sdk_runtime::crash_point::ENV, point);
+        }
+        let mut process = command.spawn().expect("writer starts");
+        let (tx, said) = mpsc::channel();
+        let stderr = process.stderr.take().unwrap();
+        let errors = tx.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if errors.send(format!("stderr: {line}")).is_err() {
                     break;
                 }
             }
+        });
+        let stdout = process.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Self {
+            process,
+            said,
+            lines: Vec::new(),
         }
-        let delay = rng.below(aim.ms);
-        std::thread::sleep(Duration::from_millis(delay));
-        process.kill().expect("SIGKILL");
-        let status = process.wait().expect("child ends");
-        let stdout = reader.join().expect("reader").join("\n");
-        let mut stderr = String::new();
-        process
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut stderr)
-            .unwrap();
+    }
+
+    /// Waits (up to 30 s) for a line starting with `prefix`; false if the writer ended first.
+    fn wait_for(&mut self, prefix: &str) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while let Ok(line) = self
+            .said
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
         {
-            use std::os::unix::process::ExitStatusExt;
-            assert_eq!(
-                status.signal(),
-                Some(9),
-                "lane {lane} child {child} ended by itself ({status}):\n{stdout}\n{stderr}"
-            );
-        }
-        out.kills += 1;
-        let lines: Vec<&str> = stdout
-            .lines()
-            .filter_map(|l| l.strip_prefix("crash-child "))
-            .collect();
-        if !lines.contains(&"recovering") {
-            out.killed_starting += 1;
-        } else if !lines.contains(&"ready") {
-            out.killed_recovering += 1;
-        }
-        if lines.contains(&"idle") {
-            out.killed_idle += 1;
-        }
-        for line in lines {
-            if let Some(key) = line.strip_prefix("acked ") {
-                out.acked.insert(key.to_owned());
-            } else if line.starts_with("recovered ") {
-                out.recovered_by_children += 1;
-            } else if line.starts_with("damaged ") {
-                panic!("a SIGKILL damaged the journal: {line}");
+            let hit = line.starts_with(prefix);
+            self.lines.push(line);
+            if hit {
+                return true;
             }
         }
-        let pending = tokio::runtime::Handle::current().block_on(open_writes(journal));
-        let own: Vec<String> = (first..first + WRITES_PER_CHILD).map(key).collect();
-        if pending.iter().any(|k| own.contains(k)) {
-            out.kills_leaving_own_write_open += 1;
+        false
+    }
+
+    /// SIGKILL; the lines it printed.
+    fn kill(mut self) -> Vec<String> {
+        self.process.kill().expect("SIGKILL");
+        let status = self.process.wait().expect("writer ends");
+        use std::os::unix::process::ExitStatusExt;
+        self.lines.extend(self.said.iter());
+        assert_eq!(
+            status.signal(),
+            Some(9),
+            "the writer ended by itself ({status}):\n{}",
+            self.lines.join("\n")
+        );
+        self.lines
+    }
+
+    /// Waits for a writer that ends by itself, which must succeed.
+    fn finish(mut self) -> Vec<String> {
+        let status = self.process.wait().expect("writer ends");
+        self.lines.extend(self.said.iter());
+        assert!(
+            status.success(),
+            "writer failed ({status}):\n{}",
+            self.lines.join("\n")
+        );
+        self.lines
+    }
+}
+
+/// Intent → every key the lane's journal was seen to hold it under, after each kill.
+#[derive(Default)]
+struct Seen(BTreeMap<String, BTreeSet<String>>);
+
+impl Seen {
+    /// Reads the lane's journal back, as a starting process would.
+    async fn note(&mut self, lane: &Lane) {
+        let journal = FileJournal::open(&lane.journal).expect("journal reopens after a kill");
+        let pending = journal.pending().await.expect("pending");
+        assert!(pending.damaged.is_empty(), "{:?}", pending.damaged);
+        for p in pending.writes {
+            let intent = p.write.intent.expect("journaled with its intent");
+            self.0.entry(intent).or_default().insert(p.write.key);
         }
-        out.left_open.extend(pending);
+    }
+}
+
+/// Kills of one run, by where they landed.
+#[derive(Default)]
+struct Kills(BTreeMap<String, usize>);
+
+impl Kills {
+    fn add(&mut self, at: impl Into<String>) {
+        *self.0.entry(at.into()).or_default() += 1;
+    }
+
+    fn total(&self) -> usize {
+        self.0.values().sum()
+    }
+}
+
+/// Runs a writer until it stops at `step` (hit `nth`), then kills it.
+async fn kill_at(
+    sb: &Sandbox,
+    lane: &Lane,
+    step: &str,
+    nth: u32,
+    seen: &mut Seen,
+    kills: &mut Kills,
+    label: &str,
+) {
+    let reached = if step == "in-flight" {
+        // The sandbox commits the next write and holds its answer: kill once it is committed.
+        let faults = sb.injected_faults().len();
+        let writes = sb.total_writes();
+        sb.inject(Fault::Delay(Duration::from_secs(1)), post(), 1);
+        let mut w = Writer::spawn(lane, &Server::of(sb), Mode::Write, usize::MAX, None);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while sb.injected_faults().len() == faults && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let struck = Instant::now();
+        while sb.total_writes() == writes && struck.elapsed() < Duration::from_millis(300) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let hit = sb.injected_faults().len() > faults;
+        w.lines.push(String::new());
+        let lines = w.kill();
+        sb.clear_faults();
+        assert!(hit, "{label}: no write went out:\n{}", lines.join("\n"));
+        true
+    } else {
+        let mut w = Writer::spawn(
+            lane,
+            &Server::of(sb),
+            Mode::Write,
+            usize::MAX,
+            Some(format!("{step}:{nth}")),
+        );
+        let reached = w.wait_for(&format!("sdk-crash-point {step} {nth}"));
+        let lines = w.kill();
+        assert!(
+            reached,
+            "{label}: step {step} hit {nth} never reached:\n{}",
+            lines.join("\n")
+        );
+        reached
+    };
+    if reached {
+        kills.add(label.to_owned());
+    }
+    seen.note(lane).await;
+}
+
+/// Writes (POST), whatever their path.
+fn post() -> Matcher {
+    Matcher {
+        method: Some("POST".into()),
+        ..Matcher::default()
+    }
+}
+
+/// A writer that recovers and acknowledges everything, then ends.
+async fn drain(sb: &Sandbox, lane: &Lane, seen: &mut Seen) {
+    Writer::spawn(lane, &Server::of(sb), Mode::Drain, 0, None).finish();
+    seen.note(lane).await;
+}
+
+/// Leaves `OPEN_BEFORE_RECOVERY` writes open in the lane's journal: the sandbox answers them
+/// 503 (half of them after committing) and the writer, with one attempt and no
+/// reconciliation, leaves their outcome unknown; then it is killed.
+async fn leave_open(sb: &Sandbox, lane: &Lane, seen: &mut Seen, kills: &mut Kills) {
+    let half = (OPEN_BEFORE_RECOVERY / 2) as u32;
+    sb.inject(Fault::StatusAfterCommit(503), post(), half);
+    sb.inject(Fault::Status(503), post(), half);
+    let mut w = Writer::spawn(
+        lane,
+        &Server::of(sb),
+        Mode::Prepare,
+        OPEN_BEFORE_RECOVERY,
+        None,
+    );
+    let idle = w.wait_for("crash-child idle");
+    let lines = w.kill();
+    sb.clear_faults();
+    assert!(
+        idle,
+        "the writer left no writes open:\n{}",
+        lines.join("\n")
+    );
+    let unknown = lines
+        .iter()
+        .filter(|l| l.starts_with("crash-child unknown"))
+        .count();
+    assert_eq!(unknown, OPEN_BEFORE_RECOVERY, "{}", lines.join("\n"));
+    kills.add("idle, writes left open");
+    seen.note(lane).await;
+}
+
+/// Carries out whatever the lane has left (no faults), then kills the writer.
+async fn complete(sb: &Sandbox, lane: &Lane, seen: &mut Seen) {
+    drain(sb, lane, seen).await;
+    let mut w = Writer::spawn(lane, &Server::of(sb), Mode::Write, usize::MAX, None);
+    let idle = w.wait_for("crash-child idle");
+    let lines = w.kill();
+    assert!(idle, "the lane did not complete:\n{}", lines.join("\n"));
+    drain(sb, lane, seen).await;
+}
+
+/// The pass criteria on the sandbox's ledger; returns the number of intents checked.
+fn assert_exactly_once(sb: &Sandbox, lanes: &[Lane], seen: &Seen) -> usize {
+    let services = sb.services();
+    let zones = sb.zones();
+    let orders = sb.orders();
+    let mut all_keys = BTreeSet::new();
+    let mut intents = 0;
+    for lane in lanes {
+        let app = AppState::load(&lane.app);
+        for intent in lane.intents() {
+            intents += 1;
+            let mut keys = seen.0.get(&intent.id).cloned().unwrap_or_default();
+            let acked = app
+                .done
+                .get(&intent.id)
+                .unwrap_or_else(|| panic!("intent {} was never carried out (lost)", intent.id));
+            keys.insert(acked.clone());
+            assert_eq!(
+                keys.len(),
+                1,
+                "intent {} was sent under several keys: {keys:?}",
+                intent.id
+            );
+            assert_eq!(
+                sb.applied_writes(acked),
+                1,
+                "intent {} applied under {acked}",
+                intent.id
+            );
+            let name = intent.name();
+            match intent.kind {
+                Kind::Deploy => {
+                    let vps = services.iter().filter(|s| s.hostname == name).count();
+                    assert_eq!(vps, 1, "VPS of {}", intent.id);
+                    let ordered = orders
+                        .iter()
+                        .filter(|o| o.idempotency_key.as_ref() == Some(acked))
+                        .count();
+                    assert_eq!(ordered, 1, "orders of {}", intent.id);
+                }
+                Kind::Zone => {
+                    let found: Vec<_> = zones.iter().filter(|z| z.name == name).collect();
+                    assert_eq!(found.len(), 1, "zones of {}", intent.id);
+                    assert_eq!(found[0].idempotency_key.as_ref(), Some(acked));
+                }
+            }
+            all_keys.insert(acked.clone());
+        }
+    }
+    assert_eq!(
+        sb.total_writes(),
+        intents as u64,
+        "no write beyond the intents"
+    );
+    // Every key a write reached the sandbox with is the one key of one intent.
+    for r in sb.requests() {
+        if r.method == "POST"
+            && let Some(key) = r.idempotency_key
+        {
+            assert!(
+                all_keys.contains(&key),
+                "a write was sent under a key no intent has: {key} ({} {})",
+                r.method,
+                r.path
+            );
+        }
+    }
+    intents
+}
+
+fn temp_dir(name: &str) -> TempDir {
+    let dir = TempDir(std::env::temp_dir().join(format!("crash-{name}-{}", uuid::Uuid::new_v4())));
+    std::fs::create_dir_all(&dir.0).unwrap();
+    dir
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn writers_killed_at_every_step_of_the_journal_protocol_lose_and_duplicate_nothing() {
+    let Some(env) = Env::sandbox_only(
+        "writers_killed_at_every_step_of_the_journal_protocol_lose_and_duplicate_nothing",
+        "the ledger, fault injection and a sandbox reachable from child processes",
+    )
+    .await
+    else {
+        return;
+    };
+    let sb = env.sb();
+    // The writers are driven with blocking waits: off the runtime's workers, so the sandbox's
+    // tasks never wait behind them.
+    tokio::task::block_in_place(|| tokio::runtime::Handle::current().block_on(every_step(sb)));
+}
+
+async fn every_step(sb: &Sandbox) {
+    sb.set_balance(Decimal::new(1_000_000_000, 2));
+    let dir = temp_dir("steps");
+    let started = Instant::now();
+    let mut kills = Kills::default();
+    let mut seen = Seen::default();
+    let mut lanes = Vec::new();
+    for (tag, kind) in [("kp-deploy", Kind::Deploy), ("kp-zone", Kind::Zone)] {
+        let lane = Lane::new(&dir.0, tag, &[kind], 120);
+        for nth in 1..=2 {
+            for step in STEPS {
+                drain(sb, &lane, &mut seen).await;
+                let label = format!("{tag}: writing, at {step}");
+                kill_at(sb, &lane, step, nth, &mut seen, &mut kills, &label).await;
+            }
+        }
+        for step in RECOVERY_STEPS {
+            drain(sb, &lane, &mut seen).await;
+            leave_open(sb, &lane, &mut seen, &mut kills).await;
+            let label = format!("{tag}: recovering, at {step}");
+            kill_at(sb, &lane, step, RECOVERY_HIT, &mut seen, &mut kills, &label).await;
+        }
+        complete(sb, &lane, &mut seen).await;
+        lanes.push(lane);
+    }
+    let intents = assert_exactly_once(sb, &lanes, &seen);
+    println!(
+        "crash (kill points): {} writers killed with SIGKILL in {:.1?}: {}; {intents} intents \
+         (deploys and zones, SDK keys) each applied exactly once under one key; duplicates 0, \
+         resends under a new key 0, lost 0",
+        kills.total(),
+        started.elapsed(),
+        kills
+            .0
+            .iter()
+            .map(|(at, n)| format!("{at} ×{n}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    assert_eq!(
+        kills.total(),
+        2 * (2 * STEPS.len() + 2 * RECOVERY_STEPS.len())
+    );
+}
+
+/// Random kills: lanes of writers side by side, each killed after a random delay aimed in turn
+/// at start-up, at the recovery of its predecessor's writes and at writing.
+const LANES: usize = 4;
+/// Writers per lane, each killed once.
+const CHILDREN: usize = 55;
+/// Intents per lane (deploys and zones in turn).
+const INTENTS_PER_LANE: usize = 150;
+
+/// Where a kill is aimed: a delay drawn uniformly from `0..ms` milliseconds after the writer
+/// printed `after` (or after the spawn), so kills land in every phase however loaded the
+/// machine is.
+struct Aim {
+    after: Option<&'static str>,
+    ms: u64,
+}
+
+const AIMS: [Aim; 3] = [
+    Aim {
+        after: None,
+        ms: 150,
+    },
+    Aim {
+        after: Some("crash-child recovering"),
+        ms: 12,
+    },
+    Aim {
+        after: Some("crash-child ready"),
+        ms: 80,
+    },
+];
+
+/// What one lane's writers reported.
+#[derive(Default)]
+struct LaneReport {
+    killed_starting: usize,
+    killed_recovering: usize,
+    killed_idle: usize,
+    recovered_by_children: usize,
+}
+
+fn run_random_lane(server: &Server, lane: &Lane, seed: u64, seen: &mut Seen) -> LaneReport {
+    let mut rng = Rng::new(seed);
+    let mut out = LaneReport::default();
+    for child in 0..CHILDREN {
+        let aim = &AIMS[child % AIMS.len()];
+        let mut w = Writer::spawn(lane, server, Mode::Write, usize::MAX, None);
+        if let Some(marker) = aim.after {
+            w.wait_for(marker);
+        }
+        std::thread::sleep(Duration::from_millis(rng.below(aim.ms)));
+        let lines = w.kill();
+        let has = |l: &str| lines.iter().any(|x| x == l);
+        if !has("crash-child recovering") {
+            out.killed_starting += 1;
+        } else if !has("crash-child ready") {
+            out.killed_recovering += 1;
+        }
+        if has("crash-child idle") {
+            out.killed_idle += 1;
+        }
+        out.recovered_by_children += lines
+            .iter()
+            .filter(|l| l.starts_with("crash-child recovered "))
+            .count();
+        tokio::runtime::Handle::current().block_on(seen.note(lane));
     }
     out
-}
-
-/// The keys a journal holds open (read the way a starting process reads it).
-async fn open_writes(journal: &Path) -> Vec<String> {
-    let journal = FileJournal::open(journal).expect("journal reopens after a kill");
-    let pending = journal.pending().await.expect("pending");
-    assert!(pending.damaged.is_empty(), "{:?}", pending.damaged);
-    pending.writes.into_iter().map(|w| w.key).collect()
-}
-
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -235,8 +540,8 @@ async fn writers_killed_at_random_points_lose_and_duplicate_nothing() {
         return;
     };
     let sb = env.sb();
-    let initial_balance = Decimal::new(1_000_000_000, 2);
-    sb.set_balance(initial_balance);
+    let server = Server::of(sb);
+    sb.set_balance(Decimal::new(1_000_000_000, 2));
     // Some writes are committed and their answer dropped, so kills also land while the SDK
     // reconciles; 503s hit lookups and resends too.
     sb.inject_random(RandomFaults {
@@ -245,122 +550,80 @@ async fn writers_killed_at_random_points_lose_and_duplicate_nothing() {
         matcher: Matcher::any(),
         per_key: true,
     });
-    let dir = TempDir(std::env::temp_dir().join(format!("crash-writers-{}", uuid::Uuid::new_v4())));
-    std::fs::create_dir_all(&dir.0).unwrap();
-    let base = sb.base_url();
-    let bearer = sb.credentials().bearer.bearer_token();
-
+    let dir = temp_dir("random");
     let started = Instant::now();
     let mut seeds = Rng::new(SEED);
-    let lanes: Vec<_> = (0..LANES)
+    let lanes: Vec<Lane> = (0..LANES)
+        .map(|i| {
+            Lane::new(
+                &dir.0,
+                &format!("rnd-{i}"),
+                &[Kind::Deploy, Kind::Zone],
+                INTENTS_PER_LANE,
+            )
+        })
+        .collect();
+    let tasks: Vec<_> = lanes
+        .iter()
         .map(|lane| {
-            let (base, bearer) = (base.clone(), bearer.clone());
-            let journal = dir.0.join(format!("lane-{lane}.journal"));
-            let seed = seeds.next_u64();
+            let (server, lane, seed) = (server.clone(), lane.clone(), seeds.next_u64());
             tokio::task::spawn_blocking(move || {
-                let out = run_lane(lane, &base, &bearer, &journal, seed);
-                (journal, out)
+                let mut seen = Seen::default();
+                let report = run_random_lane(&server, &lane, seed, &mut seen);
+                (report, seen)
             })
         })
         .collect();
-    let mut results = Vec::new();
-    for lane in lanes {
-        results.push(lane.await.expect("lane"));
+    let mut seen = Seen::default();
+    let mut reports = Vec::new();
+    for task in tasks {
+        let (report, lane_seen) = task.await.expect("lane");
+        for (intent, keys) in lane_seen.0 {
+            seen.0.entry(intent).or_default().extend(keys);
+        }
+        reports.push(report);
     }
     let children_time = started.elapsed();
-
-    // A second process starts: it recovers every lane's journal and must settle everything.
-    let mut recovered_last = 0;
-    for (journal, _) in &results {
-        let client = client(&base, &bearer, journal);
-        let recovery = client.runtime().recover_writes().await.expect("recovery");
-        assert!(recovery.is_clean(), "{recovery:?}");
-        recovered_last += recovery.writes.len();
-        assert!(open_writes(journal).await.is_empty());
-    }
+    let faults = sb.injected_faults().len();
     sb.clear_faults();
-
-    let lanes: Vec<Lane> = results.into_iter().map(|(_, lane)| lane).collect();
-    let kills: usize = lanes.iter().map(|l| l.kills).sum();
-    let sum = |f: fn(&Lane) -> usize| lanes.iter().map(f).sum::<usize>();
-    let acked: BTreeSet<&String> = lanes.iter().flat_map(|l| &l.acked).collect();
-    let left_open: BTreeSet<&String> = lanes.iter().flat_map(|l| &l.left_open).collect();
-
-    // ---- The ledger ----
-    // Every key a child could have used, applied at most once; the sum is every write applied.
-    let candidates: Vec<usize> = (0..lanes.iter().map(|l| l.max_index).max().unwrap()).collect();
-    let mut applied = BTreeMap::new();
-    for &index in &candidates {
-        let n = sb.applied_writes(&key(index));
-        assert!(n <= 1, "write {} applied {n} times", key(index));
-        if n == 1 {
-            applied.insert(key(index), index);
-        }
+    let done_by_children: usize = lanes
+        .iter()
+        .map(|l| AppState::load(&l.app).done.len())
+        .sum();
+    for lane in &lanes {
+        complete(sb, lane, &mut seen).await;
     }
-    assert_eq!(
-        sb.total_writes(),
-        applied.len() as u64,
-        "no write outside the candidates"
-    );
-    // None lost: what was acknowledged or left open in a journal was applied.
-    for key in acked.iter().chain(&left_open) {
-        assert!(applied.contains_key(*key), "write {key} was lost");
-    }
-    assert_ledger_entries(sb, &applied);
-
+    let intents = assert_exactly_once(sb, &lanes, &seen);
+    let kills = LANES * CHILDREN;
+    let sum = |f: fn(&LaneReport) -> usize| reports.iter().map(f).sum::<usize>();
     println!(
-        "crash: seed {SEED:#x}, {kills} children killed with SIGKILL ({LANES} lanes of {CHILDREN}, \
-         aimed in turn at start-up, recovery and writing: {} while starting, {} while recovering, {} while writing ({} of them \
-         leaving their own write open in the journal), {} idle) in {children_time:.1?}; {} writes \
-         applied ({} acknowledged, {} left open by a kill, {} settled by the children's start-up \
-         recovery, {recovered_last} by the last recovery); duplicates 0, losses 0; faults \
-         injected {}",
-        sum(|l| l.killed_starting),
-        sum(|l| l.killed_recovering),
-        kills - sum(|l| l.killed_starting + l.killed_recovering + l.killed_idle),
-        sum(|l| l.kills_leaving_own_write_open),
-        sum(|l| l.killed_idle),
-        applied.len(),
-        acked.len(),
-        left_open.len(),
-        sum(|l| l.recovered_by_children),
-        sb.injected_faults().len(),
+        "crash (random): seed {SEED:#x}, {kills} writers killed with SIGKILL ({LANES} lanes of \
+         {CHILDREN}, aimed in turn at start-up, recovery and writing: {} while starting, {} \
+         while recovering, {} idle, the rest while writing) in {children_time:.1?}; {done_by_children} \
+         of {intents} intents done by the killed writers ({} outcomes reported by their \
+         start-up recovery), the rest by a last writer; each applied exactly once under one key \
+         (SDK keys); duplicates 0, resends under a new key 0, lost 0; faults injected {faults}",
+        sum(|r| r.killed_starting),
+        sum(|r| r.killed_recovering),
+        sum(|r| r.killed_idle),
+        sum(|r| r.recovered_by_children),
     );
-    assert!(kills >= 200, "{kills} kill points");
+    assert!(kills >= 200);
     assert!(
-        sum(|l| l.kills_leaving_own_write_open) >= 20
-            && sum(|l| l.killed_starting) >= 5
-            && sum(|l| l.killed_recovering) >= 5,
+        sum(|r| r.killed_starting) >= 5 && sum(|r| r.killed_recovering) >= 5,
         "kills landed at varied points"
     );
     assert!(
-        sum(|l| l.killed_idle) <= kills / 4,
+        sum(|r| r.killed_idle) <= kills / 4,
         "kills mostly land while working"
     );
 }
 
-/// Each applied write left exactly its own trace: one zone, one order, one debit per deploy.
-fn assert_ledger_entries(sb: &Sandbox, applied: &BTreeMap<String, usize>) {
-    let orders = sb.orders();
-    let debits = sb.debits();
-    let zones = sb.zones();
-    for (key, &index) in applied {
-        let w = Write::new_without_payment(index, key.clone());
-        let count = |keys: &mut dyn Iterator<Item = Option<&String>>| {
-            keys.filter(|k| *k == Some(key)).count()
-        };
-        let found = (
-            count(&mut orders.iter().map(|o| o.idempotency_key.as_ref())),
-            count(&mut debits.iter().map(|d| d.idempotency_key.as_ref())),
-            count(&mut zones.iter().map(|z| z.idempotency_key.as_ref())),
-        );
-        let expected = match w.kind {
-            Kind::Deploy => (1, 1, 0),
-            Kind::Draft => (1, 0, 0),
-            Kind::Zone => (0, 0, 1),
-            Kind::Pay(_) => unreachable!("no payments"),
-        };
-        assert_eq!(found, expected, "orders, debits, zones of {key}");
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
@@ -443,4 +706,30 @@ async fn a_journal_torn_or_corrupted_by_a_crash_is_reported_and_nothing_is_resen
         dir.0.join("writes.journal.damaged").exists(),
         "kept for inspection"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_process_opening_the_same_journal_gets_a_clear_error() {
+    let Some(env) = Env::sandbox_only(
+        "a_second_process_opening_the_same_journal_gets_a_clear_error",
+        "a sandbox reachable from child processes",
+    )
+    .await
+    else {
+        return;
+    };
+    let sb = env.sb();
+    let dir = temp_dir("lock");
+    let lane = Lane::new(&dir.0, "lock", &[Kind::Zone], 1);
+    let mut w = Writer::spawn(&lane, &Server::of(sb), Mode::Write, 0, None);
+    let idle = tokio::task::block_in_place(|| w.wait_for("crash-child idle"));
+    assert!(idle, "{:?}", w.lines);
+    let err = FileJournal::open(&lane.journal).expect_err("the writer holds the journal");
+    assert_eq!(err.kind(), std::io::ErrorKind::WouldBlock);
+    assert!(
+        err.to_string().contains("in use by another process"),
+        "{err}"
+    );
+    w.kill();
+    FileJournal::open(&lane.journal).expect("free once the writer is gone");
 }

@@ -11,8 +11,9 @@
 //! * `auth`: signed and bearer mode, typed scope / IP / credential errors with code and request id;
 //! * `exactly_once`: 1,200 writes under a seeded fault schedule, checked on the ledger;
 //! * `settle`: 1,200 writes under issue 12's fault mix settle in one SDK call (≥ 99.5%, printed);
-//! * `crash`: writers with a file journal killed with SIGKILL at 220 points, recovered by the
-//!   next start-up, checked on the ledger; a journal torn or corrupted by a crash;
+//! * `crash`: writer processes with a file journal killed with SIGKILL at every step of the
+//!   journal protocol (writing and recovering) and at 220 random points, checked on the ledger
+//!   (every intent once, under one key); a journal torn or corrupted by a crash;
 //! * `writes`: the money-moving writes and the ledger check the three above share;
 //! * `failure_modes`: service_disabled, operation_expired, 24-hour expiry of stored answers,
 //!   degraded and unavailable catalog, documented errors after commit, undocumented answers;

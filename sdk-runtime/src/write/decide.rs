@@ -7,7 +7,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::budget::Budget;
-use crate::classify::Class;
+use crate::write::classify::Class;
 
 /// What the decision depends on besides the attempt's class and the budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +57,8 @@ pub(crate) enum Failure {
     Timeout,
     /// [`Error::WriteOutcomeUnknown`](crate::Error::WriteOutcomeUnknown).
     Unknown,
+    /// [`Error::WriteApplied`](crate::Error::WriteApplied): recorded, its answer not fetched.
+    Applied,
 }
 
 /// Decides after an attempt of class `class`. `backoff` is the jittered delay before the next
@@ -105,8 +107,9 @@ pub(crate) fn decide(
 
 /// After a write's outcome was found unknown, whether to resend it (same key, same body):
 /// when the lookup says the write is recorded (the server answers with the stored response,
-/// no wait needed) or not found (the server deduplicates by key; `resend_when_not_found`), and
-/// an attempt is left.
+/// no wait needed; a replay may go beyond the attempts, see [`Budget::may_replay`], and when
+/// none is left the outcome is still known: applied) or not found (the server deduplicates by
+/// key; `resend_when_not_found`) and an attempt is left.
 pub(crate) fn after_lookup(
     found: Lookup,
     resend_when_not_found: bool,
@@ -114,15 +117,15 @@ pub(crate) fn after_lookup(
     backoff: Duration,
     now: Instant,
 ) -> Decision {
-    let after = match found {
-        Lookup::Recorded => Duration::ZERO,
-        Lookup::NotFound if resend_when_not_found => backoff,
-        _ => return Decision::Fail(Failure::Unknown),
-    };
-    if budget.may_retry(after, now) {
-        Decision::Retry { after }
-    } else {
-        Decision::Fail(Failure::Unknown)
+    match found {
+        Lookup::Recorded if budget.may_replay(now) => Decision::Retry {
+            after: Duration::ZERO,
+        },
+        Lookup::Recorded => Decision::Fail(Failure::Applied),
+        Lookup::NotFound if resend_when_not_found && budget.may_retry(backoff, now) => {
+            Decision::Retry { after: backoff }
+        }
+        _ => Decision::Fail(Failure::Unknown),
     }
 }
 
@@ -398,10 +401,21 @@ mod tests {
             after(Lookup::Inconclusive, true, &left),
             Fail(Failure::Unknown)
         );
-        // No attempt left.
+        // No attempt left: a recorded write is still replayed (to fetch its stored answer),
+        // and once replays run out too it is known to be applied, never unknown.
         assert_eq!(
             after(Lookup::Recorded, true, &spent),
-            Fail(Failure::Unknown)
+            Retry {
+                after: Duration::ZERO
+            }
+        );
+        let (mut replayed, _) = budget(false);
+        for _ in 0..3 {
+            replayed.spend_attempt();
+        }
+        assert_eq!(
+            after(Lookup::Recorded, true, &replayed),
+            Fail(Failure::Applied)
         );
         assert_eq!(
             after(Lookup::NotFound, true, &spent),

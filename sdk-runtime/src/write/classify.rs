@@ -1,5 +1,5 @@
 //! Classify: what one attempt's result says about the request, as a pure function of the
-//! result (no policy, no budget, no I/O). [`decide`](crate::decide) turns it into an action.
+//! result (no policy, no budget, no I/O). [`decide`](crate::write::decide) turns it into an action.
 
 use std::time::Duration;
 

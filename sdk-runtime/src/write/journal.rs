@@ -1,0 +1,218 @@
+//! A durable journal of writes (cargo feature `journal`), so that an outcome is never lost to a
+//! crash: neither the write nor what became of it.
+//!
+//! # The protocol
+//!
+//! With a journal set ([`Config::journal`](crate::Config::journal)), every write that carries an
+//! `Idempotency-Key` goes through these steps (a kill may land between any two):
+//!
+//! 1. **append** the write (key, operation, method, path and query, content type, body bytes,
+//!    client request id, other headers, and the application's [intent](crate::CallOptions::set_intent))
+//!    and **fsync** it, *before the first attempt*: a write the server may have seen is always
+//!    in the journal. Concurrent writes share one fsync (group commit).
+//! 2. **send**, **receive**: the call runs as usual (retries with the same key and body,
+//!    reconciliation of an unknown outcome).
+//! 3. **settle**: once the outcome is definite (the server's answer, or certainly not applied),
+//!    the journal records it *with the entry still open*. An unknown outcome records nothing.
+//! 4. the call returns the outcome; the application records it in its own state, then
+//! 5. **acknowledges** it ([`Client::acknowledge_write`](crate::Client::acknowledge_write)):
+//!    only then is the entry **closed**.
+//!
+//! On start-up, *before new writes are sent*,
+//! [`Client::recover_writes`](crate::Client::recover_writes) reports every entry not
+//! acknowledged: a settled one with the outcome the journal kept (no request is sent), an open
+//! one after settling it through the API's lookup and a same-key resend (which the server only
+//! replays if it applied the write). Recovery acknowledges nothing: a recovery killed part-way
+//! reports the same outcomes again on the next start. So every outcome reaches the application
+//! at least once, and the application makes it exactly once by keeping its own record per
+//! intent (acknowledging an outcome it already has is harmless).
+//!
+//! Exactly-once across crashes then needs from the application: an intent id of its own on
+//! every write (or a key derived from one), recovery before new writes, and a new key only for
+//! an intent that recovery did not report and the journal never held — never for one whose
+//! outcome is unknown.
+//!
+//! [`WriteJournal`] is the store, so any durable store can be plugged in;
+//! [`FileJournal`](crate::FileJournal) is the embedded default. Writes without a key are never
+//! journaled: they cannot be settled without one.
+//!
+//! The journal holds request bodies and answers: keep it where only the application can read
+//! it (the file journal creates its files with mode 0600 on Unix). Credentials are never
+//! recorded.
+
+use std::fmt;
+use std::io;
+
+use bytes::Bytes;
+use futures::future::BoxFuture;
+
+use crate::spec::Method;
+
+/// A store of writes and their outcomes (see the [protocol](self#the-protocol)).
+///
+/// `record` must be durable when its future completes (the write is sent right after).
+/// `settle` and `acknowledge` need not force the disk: a settlement lost by a power cut only
+/// means recovery settles that write again with the same key (the server replays its answer),
+/// and a lost acknowledgement only means the outcome is reported again. Both must survive the
+/// process being killed once their future completes.
+pub trait WriteJournal: Send + Sync + fmt::Debug {
+    /// Records a write before its first attempt, durably.
+    fn record<'a>(&'a self, write: &'a JournaledWrite) -> BoxFuture<'a, io::Result<()>>;
+
+    /// Records the definite outcome of the write sent with `key`; the entry stays until it is
+    /// acknowledged.
+    fn settle<'a>(
+        &'a self,
+        key: &'a str,
+        settlement: &'a Settlement,
+    ) -> BoxFuture<'a, io::Result<()>>;
+
+    /// Closes the entry of the write sent with `key`: the application has its outcome. A key
+    /// the journal does not hold is not an error.
+    fn acknowledge<'a>(&'a self, key: &'a str) -> BoxFuture<'a, io::Result<()>>;
+
+    /// The entries not acknowledged, oldest first (with their outcome when settled), and the
+    /// records that could not be read back. Call it (through recovery) at start-up, before new
+    /// writes are in flight.
+    fn pending(&self) -> BoxFuture<'_, io::Result<Pending>>;
+}
+
+/// A write as the journal keeps it: enough to resend it byte for byte (credentials aside).
+#[derive(Clone, PartialEq, Eq)]
+pub struct JournaledWrite {
+    /// The `Idempotency-Key`: the entry's identity.
+    pub key: String,
+    /// Operation id.
+    pub operation_id: String,
+    /// HTTP method.
+    pub method: Method,
+    /// Path and query as sent, without the base URL's prefix.
+    pub target: String,
+    /// `Content-Type` of the body, if any.
+    pub content_type: Option<String>,
+    /// Exact body bytes.
+    pub body: Bytes,
+    /// The `x-client-request-id` sent, if any.
+    pub client_request_id: Option<String>,
+    /// The application's own identifier of what this write does
+    /// ([`CallOptions::set_intent`](crate::CallOptions::set_intent)); never sent.
+    pub intent: Option<String>,
+    /// The call's other headers (per-call extras, the response-format opt-in), credentials and
+    /// the headers the runtime derives (user agent, accept, content type, key, client request
+    /// id) excepted.
+    pub headers: Vec<(String, String)>,
+}
+
+impl JournaledWrite {
+    /// The path, without the query.
+    pub fn path(&self) -> &str {
+        self.target.split('?').next().unwrap_or_default()
+    }
+}
+
+impl fmt::Debug for JournaledWrite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The body may hold secrets: only its length is shown.
+        f.debug_struct("JournaledWrite")
+            .field("key", &self.key)
+            .field("operation", &self.operation_id)
+            .field("method", &self.method)
+            .field("target", &self.target)
+            .field("content_type", &self.content_type)
+            .field("body_len", &self.body.len())
+            .field("client_request_id", &self.client_request_id)
+            .field("intent", &self.intent)
+            .field("headers", &self.headers)
+            .finish()
+    }
+}
+
+/// The definite outcome of a journaled write, as the journal keeps it.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Settlement {
+    /// The server's final answer: a 2xx (applied), or a rejection or redirect (not applied).
+    Answered(StoredResponse),
+    /// The server applied the write (a 2xx) but its answer was not kept (it exceeded
+    /// [`Config::max_response_bytes`](crate::Config::max_response_bytes)).
+    AppliedUnread {
+        /// The status of the answer.
+        status: u16,
+    },
+    /// The write was certainly not applied and no answer came (never delivered).
+    NotApplied {
+        /// Why.
+        reason: String,
+    },
+}
+
+impl Settlement {
+    /// Whether the server applied the write.
+    pub fn is_applied(&self) -> bool {
+        match self {
+            Settlement::Answered(r) => (200..300).contains(&r.status),
+            Settlement::AppliedUnread { .. } => true,
+            Settlement::NotApplied { .. } => false,
+        }
+    }
+}
+
+impl fmt::Debug for Settlement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Settlement::Answered(r) => f
+                .debug_struct("Answered")
+                .field("status", &r.status)
+                .field("body_len", &r.body.len())
+                .finish_non_exhaustive(),
+            Settlement::AppliedUnread { status } => f
+                .debug_struct("AppliedUnread")
+                .field("status", status)
+                .finish(),
+            Settlement::NotApplied { reason } => f
+                .debug_struct("NotApplied")
+                .field("reason", reason)
+                .finish(),
+        }
+    }
+}
+
+/// A response as the journal keeps it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct StoredResponse {
+    /// HTTP status.
+    pub status: u16,
+    /// Response headers (values that are not text are left out).
+    pub headers: Vec<(String, String)>,
+    /// Body bytes.
+    pub body: Bytes,
+}
+
+/// One entry of the journal that the application has not acknowledged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingWrite {
+    /// The write.
+    pub write: JournaledWrite,
+    /// Its definite outcome, once settled; `None` while it is open.
+    pub settlement: Option<Settlement>,
+}
+
+/// What a journal holds.
+#[derive(Clone, Debug, Default)]
+pub struct Pending {
+    /// Entries not acknowledged, oldest first.
+    pub writes: Vec<PendingWrite>,
+    /// Records that could not be read back (torn by a crash, corrupted): never resent.
+    pub damaged: Vec<DamagedRecord>,
+}
+
+/// A record the journal could not read back. Recovery reports it and never resends anything
+/// for it: without an intact record, the write's key and body cannot be trusted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DamagedRecord {
+    /// Byte offset of the record in the store.
+    pub offset: u64,
+    /// Its length in bytes.
+    pub length: usize,
+    /// Why it was rejected (torn last record, checksum mismatch, unreadable…).
+    pub reason: String,
+}

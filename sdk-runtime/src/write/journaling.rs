@@ -1,0 +1,160 @@
+//! The client's side of the [journal](crate::write::journal): which calls are recorded, what
+//! settles an entry, and how a journaled write becomes a call again.
+
+use openapi_conventions::headers;
+use std::borrow::Cow;
+
+use http::{HeaderMap, HeaderName, HeaderValue};
+
+use crate::error::Error;
+use crate::prepare::{Call, Defaults, Prepared};
+use crate::request::CallOptions;
+use crate::transport::HttpResponse;
+use crate::write::journal::{JournaledWrite, Settlement, StoredResponse, WriteJournal};
+
+/// Headers a journaled write gets again from the call itself.
+const DERIVED: [HeaderName; 5] = [
+    http::header::USER_AGENT,
+    http::header::ACCEPT,
+    http::header::CONTENT_TYPE,
+    HeaderName::from_static(headers::IDEMPOTENCY_KEY),
+    HeaderName::from_static(headers::CLIENT_REQUEST_ID),
+];
+
+/// Records `p` before its first attempt when it is a write with a key (others are not
+/// journaled: without a key a write cannot be settled).
+pub(crate) async fn record(journal: &dyn WriteJournal, p: &Prepared) -> Result<(), Error> {
+    let Some(key) = &p.idempotency_key else {
+        return Ok(());
+    };
+    let write = JournaledWrite {
+        key: key.clone(),
+        operation_id: p.operation_id.clone().into_owned(),
+        method: p.method,
+        target: p.target.clone(),
+        content_type: p
+            .headers
+            .get(http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned),
+        body: p.body.clone(),
+        client_request_id: p.client_request_id.clone(),
+        intent: p.intent.clone(),
+        headers: p
+            .headers
+            .iter()
+            .filter(|(name, _)| !DERIVED.contains(name))
+            .filter_map(|(name, value)| Some((name.to_string(), value.to_str().ok()?.to_owned())))
+            .collect(),
+    };
+    journal.record(&write).await.map_err(|e| Error::Journal {
+        message: e.to_string(),
+    })
+}
+
+/// Records the outcome of `p` when `result` is definite (the accepted response, or the error
+/// and the final answer that came with it, if any); an unknown outcome leaves the entry open.
+/// The entry stays until the application acknowledges it. A failed settlement is only logged:
+/// recovery settles the entry again with the same key.
+pub(crate) async fn settle(
+    journal: &dyn WriteJournal,
+    p: &Prepared,
+    result: Result<&HttpResponse, &Error>,
+    answer: Option<&HttpResponse>,
+) {
+    let (Some(key), Some(settlement)) = (&p.idempotency_key, settlement(result, answer)) else {
+        return;
+    };
+    if let Err(e) = journal.settle(key, &settlement).await {
+        tracing::warn!(error = %e, "the write journal could not record an outcome");
+    }
+}
+
+/// How a call's result settles its journal entry, `None` while the outcome is unknown.
+fn settlement(
+    result: Result<&HttpResponse, &Error>,
+    answer: Option<&HttpResponse>,
+) -> Option<Settlement> {
+    match (result, answer) {
+        (Ok(response), _) => Some(Settlement::Answered(stored(response))),
+        (Err(Error::ResponseTooLarge { status, .. }), _) if (200..300).contains(status) => {
+            Some(Settlement::AppliedUnread { status: *status })
+        }
+        // Unknown; or applied without its answer, which recovery can still fetch (same key).
+        (
+            Err(Error::WriteOutcomeUnknown(_) | Error::WriteApplied { .. } | Error::Journal { .. }),
+            _,
+        ) => None,
+        // Rejected or redirected, with the answer that says so.
+        (Err(_), Some(answer)) => Some(Settlement::Answered(stored(answer))),
+        // Certainly never processed.
+        (Err(e), None) => Some(Settlement::NotApplied {
+            reason: e.to_string(),
+        }),
+    }
+}
+
+/// A response as the journal keeps it.
+pub(crate) fn stored(response: &HttpResponse) -> StoredResponse {
+    StoredResponse {
+        status: response.status,
+        headers: response
+            .headers
+            .iter()
+            .filter_map(|(name, value)| Some((name.to_string(), value.to_str().ok()?.to_owned())))
+            .collect(),
+        body: response.body.clone(),
+    }
+}
+
+/// The journaled answer as a response again.
+pub(crate) fn response(stored: &StoredResponse) -> HttpResponse {
+    let mut headers = HeaderMap::new();
+    for (name, value) in &stored.headers {
+        if let (Ok(name), Ok(value)) = (
+            HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_str(value),
+        ) {
+            headers.append(name, value);
+        }
+    }
+    HttpResponse {
+        status: stored.status,
+        headers,
+        body: stored.body.clone(),
+    }
+}
+
+/// A journaled write as a call again: same key, method, path and query, headers, content type
+/// and body.
+pub(crate) fn prepared(write: &JournaledWrite, d: Defaults<'_>) -> Result<Prepared, Error> {
+    let path = write.path().to_owned();
+    let mut options = CallOptions::new();
+    if let Some(intent) = &write.intent {
+        options.set_intent(intent.clone());
+    }
+    let mut headers = HeaderMap::new();
+    for (name, value) in &write.headers {
+        let name = HeaderName::from_bytes(name.as_bytes())
+            .map_err(|_| Error::validation(format!("journaled header name `{name}` is invalid")))?;
+        let value = HeaderValue::from_str(value)
+            .map_err(|_| Error::validation(format!("journaled value of `{name}` is invalid")))?;
+        headers.append(name, value);
+    }
+    Prepared::assemble(
+        Call {
+            operation_id: Cow::Owned(write.operation_id.clone()),
+            method: write.method,
+            template: Cow::Owned(path.clone()),
+            path,
+            target: write.target.clone(),
+            headers,
+            body: write.body.clone(),
+            content_type: write.content_type.clone().map(Cow::Owned),
+            idempotency_key: Some(write.key.clone()),
+            client_request_id: write.client_request_id.clone(),
+        },
+        &options,
+        d,
+    )
+}

@@ -1,0 +1,29 @@
+//! The write path: what an attempt's result says (`classify`), what to do next (`decide`), how
+//! a write whose outcome is unknown is looked up (`reconcile`), and, with the `journal`
+//! feature, the durable journal of writes (`journal`, `file_journal`), the client's use of it
+//! (`journaling`) and start-up recovery (`recovery`). One concern: a write is never duplicated
+//! and never silently lost.
+
+pub(crate) mod classify;
+#[cfg(feature = "crash-points")]
+pub mod crash_point;
+pub(crate) mod decide;
+#[cfg(feature = "journal")]
+pub mod file_journal;
+#[cfg(feature = "journal")]
+pub mod journal;
+#[cfg(feature = "journal")]
+pub(crate) mod journaling;
+pub(crate) mod reconcile;
+#[cfg(feature = "journal")]
+pub(crate) mod recovery;
+
+/// Marks a named step of the journal protocol: a kill point for crash tests with the
+/// `crash-points` feature, nothing without it.
+macro_rules! kill_point {
+    ($step:literal) => {
+        #[cfg(feature = "crash-points")]
+        $crate::write::crash_point::reached($step);
+    };
+}
+pub(crate) use kill_point;
