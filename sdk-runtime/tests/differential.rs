@@ -14,11 +14,14 @@
 //! Where the macros differ from the derive on purpose, the comparison is restricted and the
 //! restriction counted and printed, never silently skipped:
 //! - A derived struct also accepts a JSON array of its fields in order (serde's `visit_seq`);
-//!   `json_object!` accepts only an object, as a JSON API sends. When the derive accepts and ours
-//!   rejects with "invalid type: sequence, expected struct", that is this difference.
+//!   `json_object!` accepts only an object, as a JSON API sends.
 //! - The twin of a string enum is an externally tagged enum with an `#[serde(untagged)]`
 //!   catch-all; such an enum also accepts `{"DE": null}` for a unit variant. `string_enum!`
-//!   accepts only strings ("invalid type: map, expected a string").
+//!   accepts only strings.
+//!
+//!   Both show as a derive result whose re-encoding has another JSON kind than the input at the
+//!   same place (an object where the input has an array, a string where it has an object); a
+//!   disagreement is put down to them only when that walk finds such a place.
 //! - `untagged_union!` picks the member whose re-encoding keeps the most of the value; serde's
 //!   `untagged` picks the first member that decodes. The two agree when members accept disjoint
 //!   JSON (the `Contact` union: string, integer, object, array). For overlapping members (the
@@ -29,6 +32,7 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use serde_json::error::Category;
 use serde_json::{Value, json};
 
 mod ours {
@@ -250,14 +254,17 @@ fn any_json() -> BoxedStrategy<Value> {
 
 /// A value of the right shape most of the time, otherwise any JSON.
 fn mostly(right: BoxedStrategy<Value>) -> BoxedStrategy<Value> {
-    prop_oneof![8 => right, 1 => any_json()].boxed()
+    prop_oneof![24 => right, 1 => any_json()].boxed()
 }
 
 /// One member of an object: present (mostly with the right shape), absent, or null.
-fn member(name: &'static str, value: BoxedStrategy<Value>) -> BoxedStrategy<Option<(String, Value)>> {
+fn member(
+    name: &'static str,
+    value: BoxedStrategy<Value>,
+) -> BoxedStrategy<Option<(String, Value)>> {
     prop_oneof![
-        6 => mostly(value).prop_map(move |v| Some((name.to_owned(), v))),
-        2 => Just(None),
+        24 => mostly(value).prop_map(move |v| Some((name.to_owned(), v))),
+        1 => Just(None),
         1 => Just(Some((name.to_owned(), Value::Null))),
     ]
     .boxed()
@@ -288,10 +295,10 @@ fn string() -> BoxedStrategy<Value> {
 
 fn country() -> BoxedStrategy<Value> {
     prop_oneof![
-        Just(json!("DE")),
-        Just(json!("fr-FR")),
-        Just(json!("De")),
-        "[A-Za-z-]{0,5}".prop_map(Value::String),
+        3 => Just(json!("DE")),
+        3 => Just(json!("fr-FR")),
+        2 => Just(json!("De")),
+        3 => "[A-Za-z-]{0,5}".prop_map(Value::String),
         1 => Just(json!({"DE": null})),
     ]
     .boxed()
@@ -343,7 +350,7 @@ fn person(depth: u32) -> BoxedStrategy<Value> {
     };
     object(vec![
         member("name", string()),
-        member("age", (0u64..400).prop_map(|n| json!(n)).boxed()),
+        member("age", (0u64..280).prop_map(|n| json!(n)).boxed()),
         member("nick", string()),
         member("id", any::<i64>().prop_map(|n| json!(n)).boxed()),
         member("type", country()),
@@ -361,9 +368,18 @@ fn person(depth: u32) -> BoxedStrategy<Value> {
 }
 
 fn labels() -> BoxedStrategy<Value> {
-    let rest = prop::collection::vec(("[a-z]{1,3}", mostly(any::<i32>().prop_map(|n| json!(n)).boxed())), 0..4);
+    let rest = prop::collection::vec(
+        (
+            "[a-z]{1,3}",
+            mostly(any::<i32>().prop_map(|n| json!(n)).boxed()),
+        ),
+        0..4,
+    );
     (
-        object(vec![member("id", (0u64..5_000_000_000).prop_map(|n| json!(n)).boxed())]),
+        object(vec![member(
+            "id",
+            (0u64..5_000_000_000).prop_map(|n| json!(n)).boxed(),
+        )]),
         rest,
     )
         .prop_map(|(mut o, rest)| {
@@ -382,7 +398,10 @@ fn open() -> BoxedStrategy<Value> {
 fn connection() -> BoxedStrategy<Value> {
     object(vec![
         member("scheme", string()),
-        member("settings", map_of(any::<bool>().prop_map(Value::Bool).boxed())),
+        member(
+            "settings",
+            map_of(any::<bool>().prop_map(Value::Bool).boxed()),
+        ),
     ])
 }
 
@@ -402,7 +421,7 @@ enum Text {
 
 fn text_mutation() -> impl Strategy<Value = Text> {
     prop_oneof![
-        8 => Just(Text::Plain),
+        12 => Just(Text::Plain),
         2 => (0usize..6).prop_map(Text::DuplicateMember),
         1 => (0usize..200).prop_map(Text::Truncated),
     ]
@@ -476,14 +495,23 @@ struct Tally {
     restricted: BTreeMap<&'static str, usize>,
 }
 
-/// Why two results may differ on purpose (see the module docs), or `None`.
-fn documented_difference(ours: &str) -> Option<&'static str> {
-    if ours.contains("invalid type: sequence, expected struct") {
-        Some("derive accepts a struct as a JSON array")
-    } else if ours.contains("invalid type: map, expected a string") {
-        Some("derive's enum accepts {\"variant\": null}")
-    } else {
-        None
+/// Where the derive read a JSON value of another kind than it writes back: an array it took
+/// as a struct, or a single-member object it took as a unit variant (see the module docs).
+/// Found by walking the input beside the derive's re-encoding, independently of the runtime.
+fn derive_took_another_form(input: &Value, encoded: &Value) -> Option<&'static str> {
+    match (input, encoded) {
+        (Value::Array(_), Value::Object(_)) => Some("derive reads a struct from a JSON array"),
+        (Value::Object(_), Value::String(_)) => {
+            Some("derive reads a unit variant from {\"variant\": null}")
+        }
+        (Value::Object(i), Value::Object(e)) => i
+            .iter()
+            .find_map(|(k, v)| derive_took_another_form(v, e.get(k)?)),
+        (Value::Array(i), Value::Array(e)) => i
+            .iter()
+            .zip(e)
+            .find_map(|(a, b)| derive_took_another_form(a, b)),
+        _ => None,
     }
 }
 
@@ -499,7 +527,10 @@ fn properties_lost(input: &Value, encoded: &Value) -> usize {
             })
             .sum(),
         (Value::Array(i), Value::Array(e)) => {
-            i.iter().zip(e).map(|(a, b)| properties_lost(a, b)).sum::<usize>()
+            i.iter()
+                .zip(e)
+                .map(|(a, b)| properties_lost(a, b))
+                .sum::<usize>()
                 + i.len().saturating_sub(e.len())
         }
         _ => 0,
@@ -548,14 +579,27 @@ where
     O: serde::Serialize + std::fmt::Debug,
     T: serde::Serialize + std::fmt::Debug,
 {
+    let input = || serde_json::from_str::<Value>(text).unwrap_or(Value::Null);
+    // The documented difference that explains a disagreement, if any (counted when it does).
+    let explained = |twin: &T, tally: &mut Tally| {
+        let encoded = serde_json::to_value(twin).unwrap_or_default();
+        let why = derive_took_another_form(&input(), &encoded)?;
+        *tally.restricted.entry(why).or_default() += 1;
+        Some(())
+    };
     match (ours, twin) {
         (Ok(o), Ok(t)) => {
             tally.both_decoded += 1;
             let (od, td) = (format!("{o:?}"), format!("{t:?}"));
             if od != td {
-                let input: Value = serde_json::from_str(text).unwrap_or(Value::Null);
-                let lost_ours = properties_lost(&input, &serde_json::to_value(&o).unwrap_or_default());
-                let lost_twin = properties_lost(&input, &serde_json::to_value(&t).unwrap_or_default());
+                if explained(&t, tally).is_some() {
+                    return Ok(());
+                }
+                let input = input();
+                let lost_ours =
+                    properties_lost(&input, &serde_json::to_value(&o).unwrap_or_default());
+                let lost_twin =
+                    properties_lost(&input, &serde_json::to_value(&t).unwrap_or_default());
                 if first_match_may_differ && lost_twin > lost_ours {
                     *tally
                         .restricted
@@ -577,7 +621,20 @@ where
         }
         (Err(o), Err(t)) => {
             tally.both_failed += 1;
+            let malformed =
+                |e: &serde_json::Error| matches!(e.classify(), Category::Syntax | Category::Eof);
             if o.classify() == t.classify() {
+                Ok(())
+            } else if (malformed(&o) || malformed(&t))
+                && serde_json::from_str::<Value>(text).is_err()
+            {
+                // Text that is both mistyped and malformed: the macros stream and stop at the
+                // first wrong type; the derive buffers flattened maps and enums with an untagged
+                // variant, so it meets the syntax error first. Both refuse it.
+                *tally
+                    .restricted
+                    .entry("malformed and mistyped text: which error comes first")
+                    .or_default() += 1;
                 Ok(())
             } else {
                 Err(TestCaseError::fail(format!(
@@ -587,11 +644,8 @@ where
                 )))
             }
         }
-        (Err(o), Ok(t)) => match documented_difference(&o.to_string()) {
-            Some(why) => {
-                *tally.restricted.entry(why).or_default() += 1;
-                Ok(())
-            }
+        (Err(o), Ok(t)) => match explained(&t, tally) {
+            Some(()) => Ok(()),
             None => Err(TestCaseError::fail(format!(
                 "only the derive decodes {text}\n  ours: {o}\n  twin: {t:?}"
             ))),
@@ -636,7 +690,7 @@ where
 
 #[test]
 fn person_with_nested_structs_unions_enums_maps_and_nullables_decodes_like_the_derive() {
-    run::<ours::Person, twin::Person>("Person", person(2), 3000, false);
+    run::<ours::Person, twin::Person>("Person", person(1), 3000, false);
 }
 
 #[test]
@@ -677,7 +731,12 @@ fn the_comparison_catches_a_real_difference() {
         scheme: String,
     }
     let outcome = std::panic::catch_unwind(|| {
-        run::<ours::Token, Token>("Token vs a wrong twin", object(vec![member("scheme", string())]), 200, false)
+        run::<ours::Token, Token>(
+            "Token vs a wrong twin",
+            object(vec![member("scheme", string())]),
+            200,
+            false,
+        )
     });
     assert!(outcome.is_err(), "a wrong twin went unnoticed");
 }

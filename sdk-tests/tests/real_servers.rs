@@ -55,7 +55,13 @@ fn served_document(server: &Server, path: &str) -> String {
 }
 
 /// Prints the timings and the per-binary summary, then fails with every failure listed.
-fn conclude(server: &str, started: Instant, ready: Duration, report: &DriverReport, extra: Vec<String>) {
+fn conclude(
+    server: &str,
+    started: Instant,
+    ready: Duration,
+    report: &DriverReport,
+    extra: Vec<String>,
+) {
     println!(
         "{server}: {} operations; ready in {:.1}s, generated in {:.1}s, driver built in {:.1}s, run in {:.1}s; {:.1}s in all",
         report.operations,
@@ -88,7 +94,14 @@ fn chroma_round_trips_through_the_sdk_generated_from_its_own_document() {
     let port = free_port();
     let mut command = Command::new(bin.join("chroma"));
     command
-        .args(["run", "--host", "127.0.0.1", "--port", &port.to_string(), "--path"])
+        .args([
+            "run",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            &port.to_string(),
+            "--path",
+        ])
         .arg(scratch.join("data"))
         .env("ANONYMIZED_TELEMETRY", "False");
     let mut server = Server::spawn("chroma", command, port, &scratch.join("server.log"));
@@ -116,7 +129,11 @@ fn chroma_token_on_the_wire(relay: &Relay, report: &DriverReport) -> Vec<String>
     if !matches!(report.bins.get("auth"), Some(BinOutcome::Ran { .. })) {
         return Vec::new(); // its failure to compile is reported already
     }
-    let unsecured = ["/api/v2/heartbeat", "/api/v2/version", "/api/v2/healthcheck"];
+    let unsecured = [
+        "/api/v2/heartbeat",
+        "/api/v2/version",
+        "/api/v2/healthcheck",
+    ];
     let requests = relay.requests();
     let mut problems = Vec::new();
     if requests.is_empty() {
@@ -127,7 +144,10 @@ fn chroma_token_on_the_wire(relay: &Relay, report: &DriverReport) -> Vec<String>
         let token = r.header("x-chroma-token");
         if unsecured.contains(&path) {
             if token.is_some() {
-                problems.push(format!("auth: {} {path} (no security) sent x-chroma-token", r.method));
+                problems.push(format!(
+                    "auth: {} {path} (no security) sent x-chroma-token",
+                    r.method
+                ));
             }
         } else if token != Some(CHROMA_TOKEN) {
             problems.push(format!(
@@ -151,7 +171,14 @@ fn prefect_round_trips_through_the_sdk_generated_from_its_own_document() {
     let port = free_port();
     let mut command = Command::new(bin.join("prefect"));
     command
-        .args(["server", "start", "--host", "127.0.0.1", "--port", &port.to_string()])
+        .args([
+            "server",
+            "start",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            &port.to_string(),
+        ])
         .env("PREFECT_HOME", &home)
         .env(
             "PREFECT_API_DATABASE_CONNECTION_URL",

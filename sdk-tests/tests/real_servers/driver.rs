@@ -127,8 +127,13 @@ pub fn generate_build_run(
         api.skipped
     );
     let _ = std::fs::remove_dir_all(&sdk_dir);
-    ensure_files(&sdk_dir, &files, &sdk_dir.join("src/generated"), Mode::Write)
-        .expect("generated crate written");
+    ensure_files(
+        &sdk_dir,
+        &files,
+        &sdk_dir.join("src/generated"),
+        Mode::Write,
+    )
+    .expect("generated crate written");
     let generate_time = started.elapsed();
     let crate_findings = inspect_generated(&sdk_dir);
 
@@ -166,7 +171,11 @@ fn inspect_generated(dir: &Path) -> Vec<String> {
     let root = root.to_string_lossy();
     for file in walk(dir) {
         let text = std::fs::read_to_string(&file).unwrap_or_default();
-        let shown = file.strip_prefix(dir).unwrap_or(&file).display().to_string();
+        let shown = file
+            .strip_prefix(dir)
+            .unwrap_or(&file)
+            .display()
+            .to_string();
         if text.contains(root.as_ref()) {
             findings.push(format!(
                 "standalone crate: {shown} holds the absolute path of this checkout ({root})"
@@ -218,10 +227,19 @@ fn write_driver(name: &str, sdk: &str, dir: &Path) -> Vec<String> {
     let mut bins: Vec<String> = std::fs::read_dir(&sources)
         .unwrap_or_else(|e| panic!("{}: {e}", sources.display()))
         .flatten()
-        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".rs").map(str::to_owned))
+        .filter_map(|e| {
+            e.file_name()
+                .to_str()?
+                .strip_suffix(".rs")
+                .map(str::to_owned)
+        })
         .collect();
     bins.sort();
-    assert!(!bins.is_empty(), "no driver sources in {}", sources.display());
+    assert!(
+        !bins.is_empty(),
+        "no driver sources in {}",
+        sources.display()
+    );
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir.join("src/bin")).expect("driver directory");
     let lib = std::fs::read_to_string(workspace().join("sdk-tests/realservers/driver_lib.rs"))

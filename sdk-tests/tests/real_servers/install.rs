@@ -42,7 +42,10 @@ pub fn venv_bin(server: &str) -> Result<PathBuf, String> {
     if bin.join(server).is_file() {
         Ok(bin)
     } else {
-        Err(format!("{} is missing after the install", bin.join(server).display()))
+        Err(format!(
+            "{} is missing after the install",
+            bin.join(server).display()
+        ))
     }
 }
 
@@ -53,7 +56,9 @@ pub fn require(server: &str) -> Option<PathBuf> {
         Ok(bin) => Some(bin),
         Err(why) if under_ci() => panic!("{server}: cannot be installed under CI: {why}"),
         Err(why) => {
-            println!("SKIPPED: {server} cannot be installed here ({why}); CI=true makes this a failure");
+            println!(
+                "SKIPPED: {server} cannot be installed here ({why}); CI=true makes this a failure"
+            );
             None
         }
     }

@@ -78,7 +78,10 @@ fn pipe(mut from: TcpStream, mut to: TcpStream, record: Option<Arc<Mutex<Vec<u8>
             Ok(n) => n,
         };
         if let Some(record) = &record {
-            record.lock().expect("relay log").extend_from_slice(&buf[..n]);
+            record
+                .lock()
+                .expect("relay log")
+                .extend_from_slice(&buf[..n]);
         }
         if to.write_all(&buf[..n]).is_err() {
             break;
