@@ -24,7 +24,9 @@ pub fn ensure(condition: bool, message: impl FnOnce() -> String) -> Result<(), S
 
 /// `Ok` when `left == right`, else a message naming both.
 pub fn ensure_eq<T: PartialEq + Debug>(what: &str, left: T, right: T) -> Result<(), String> {
-    ensure(left == right, || format!("{what}: got {left:?}, expected {right:?}"))
+    ensure(left == right, || {
+        format!("{what}: got {left:?}, expected {right:?}")
+    })
 }
 
 /// Turns any error into the check's message, naming the call.

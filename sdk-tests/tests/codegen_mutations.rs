@@ -26,7 +26,7 @@ use serde_json::{Map, Value, json};
 
 const INPUTS: u64 = 4000;
 const MIN_INPUTS: u64 = 500;
-const TIME_BUDGET: Duration = Duration::from_secs(90);
+const TIME_BUDGET: Duration = Duration::from_secs(100);
 const BASE_SEED: u64 = 0x5eed_0019;
 
 /// A small deterministic generator (splitmix64): the input of a seed is the same on every
@@ -78,9 +78,22 @@ fn corpus() -> Vec<(String, Value)> {
         "the corpus in {} is missing",
         dir.display()
     );
-    paths
-        .into_iter()
-        .map(|p| {
+    // Read in parallel: the large YAML documents take seconds each in a debug build.
+    std::thread::scope(|scope| {
+        let readers: Vec<_> = paths
+            .into_iter()
+            .map(|p| scope.spawn(move || read_corpus_document(&p)))
+            .collect();
+        readers
+            .into_iter()
+            .map(|r| r.join().expect("corpus document read"))
+            .collect()
+    })
+}
+
+fn read_corpus_document(p: &Path) -> (String, Value) {
+    {
+        {
             let text = std::fs::read_to_string(&p).expect("corpus document");
             // JSON as written; YAML as the generator reads it (its reader keeps integers beyond
             // 64 bits, which a plain YAML-to-JSON conversion refuses), in 3.1 form.
@@ -92,8 +105,8 @@ fn corpus() -> Vec<(String, Value)> {
                     .root
             };
             (p.file_name().unwrap().to_string_lossy().into_owned(), value)
-        })
-        .collect()
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -498,7 +511,7 @@ fn child(from: u64, budget: Duration) {
             break;
         }
         let (text, steps) = input(&corpus, seed);
-        eprintln!("INPUT {seed}");
+        eprintln!("INPUT {seed} {}", steps.join("; "));
         if let Some(dump) = std::env::var_os("MUTATION_DUMP") {
             std::fs::write(dump, &text).expect("MUTATION_DUMP written");
         }
@@ -586,22 +599,29 @@ fn no_mutated_corpus_document_makes_the_generator_panic() {
         }
         // The child died: its last announced input did it.
         let stderr = String::from_utf8_lossy(&output.stderr);
-        let Some(seed) = stderr
+        let Some((seed, steps)) = stderr
             .lines()
-            .filter_map(|l| l.strip_prefix("INPUT ")?.parse::<u64>().ok())
+            .filter_map(|l| {
+                let (seed, steps) = l.strip_prefix("INPUT ")?.split_once(' ')?;
+                Some((seed.parse::<u64>().ok()?, steps.to_owned()))
+            })
             .next_back()
         else {
-            panic!("the child died before any input ({}):\n{stderr}", output.status);
+            panic!(
+                "the child died before any input ({}):\n{stderr}",
+                output.status
+            );
         };
         let reason = stderr
             .lines()
             .find(|l| l.contains("overflowed its stack"))
-            .map_or_else(|| output.status.to_string(), |_| "stack overflow".to_owned());
-        let (_, steps) = input(&corpus(), seed);
+            .map_or_else(
+                || output.status.to_string(),
+                |_| "stack overflow".to_owned(),
+            );
         counts.tried += 1;
         counts.failures.push(format!(
-            "{reason} at seed {seed} (aborts the process); made by: {}",
-            steps.join("; ")
+            "{reason} at seed {seed} (aborts the process); made by: {steps}"
         ));
         next = seed - BASE_SEED + 1;
     }
@@ -618,7 +638,13 @@ fn no_mutated_corpus_document_makes_the_generator_panic() {
         "the generator panicked or crashed on {} of {} inputs (rerun one with MUTATION_SEED=<seed>):\n{}",
         counts.failures.len(),
         counts.tried,
-        counts.failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
+        counts
+            .failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
     if !single {
         assert!(

@@ -16,10 +16,17 @@ async fn main() {
     let client = sdk::Client::new(config).expect("client");
     check("calls_with_and_without_security", async {
         client.heartbeat().send().await.ctx("heartbeat")?;
-        client.get_user_identity().send().await.ctx("get_user_identity")?;
+        client
+            .get_user_identity()
+            .send()
+            .await
+            .ctx("get_user_identity")?;
         let name = unique("authdb");
         client
-            .create_database("default_tenant", sdk::database::CreateDatabasePayload::new(&name))
+            .create_database(
+                "default_tenant",
+                sdk::database::CreateDatabasePayload::new(&name),
+            )
             .send()
             .await
             .ctx("create_database")?;

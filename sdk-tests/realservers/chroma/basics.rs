@@ -17,7 +17,12 @@ async fn main() {
     let collection_name = unique("docs");
 
     check("heartbeat", async {
-        let beat = client.heartbeat().send().await.ctx("heartbeat")?.into_body();
+        let beat = client
+            .heartbeat()
+            .send()
+            .await
+            .ctx("heartbeat")?
+            .into_body();
         ensure(beat.nanosecond_heartbeat > 0, || "heartbeat is 0".into())
     })
     .await;
@@ -65,14 +70,21 @@ async fn main() {
     // which its generator made an array of *collections* (two Rust `Vec<_>`s share the name), so
     // the real list of databases does not decode. The SDK must say so, naming the field.
     check("list_databases_reports_the_documents_flaw", async {
-        match client.list_databases(TENANT).limit(5).offset(0).send().await {
+        match client
+            .list_databases(TENANT)
+            .limit(5)
+            .offset(0)
+            .send()
+            .await
+        {
             Ok(listed) => Err(format!(
                 "the document was fixed? databases decoded as collections: {:?}",
                 listed.body()
             )),
-            Err(e) => ensure(e.to_string().contains("missing field `configuration_json`"), || {
-                format!("unexpected error: {e}")
-            }),
+            Err(e) => ensure(
+                e.to_string().contains("missing field `configuration_json`"),
+                || format!("unexpected error: {e}"),
+            ),
         }
     })
     .await;
@@ -167,7 +179,15 @@ async fn main() {
             .await
             .ctx("collection_query")?
             .into_body();
-        ensure_eq("query ids", nearest.ids.first().and_then(|r| r.first()).map(String::as_str), Some("a"))?;
+        ensure_eq(
+            "query ids",
+            nearest
+                .ids
+                .first()
+                .and_then(|r| r.first())
+                .map(String::as_str),
+            Some("a"),
+        )?;
         client
             .collection_delete(
                 TENANT,

@@ -12,7 +12,9 @@ async fn main() {
         let version: String = client.version().send().await.ctx("version")?.into_body();
         ensure(
             !version.is_empty()
-                && version.chars().all(|c| c.is_ascii_alphanumeric() || ".-+".contains(c)),
+                && version
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || ".-+".contains(c)),
             || format!("version {version:?} is not a bare version string"),
         )
     })

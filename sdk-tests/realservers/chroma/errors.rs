@@ -14,16 +14,24 @@ async fn main() {
             .send()
             .await
         {
-            Ok(found) => return Err(format!("a missing collection was found: {:?}", found.body())),
+            Ok(found) => {
+                return Err(format!(
+                    "a missing collection was found: {:?}",
+                    found.body()
+                ));
+            }
             Err(e) => e,
         };
         ensure_eq("status", err.status(), Some(404))?;
-        let api = err.api().ok_or_else(|| format!("not an API error: {err:?}"))?;
+        let api = err
+            .api()
+            .ok_or_else(|| format!("not an API error: {err:?}"))?;
         ensure(api.body.is_some(), || "the JSON body was dropped".into())?;
         let shown = err.to_string();
-        ensure(shown.contains(&format!("Collection [{missing}] does not exist")), || {
-            format!("Display does not show the server's message: {shown:?}")
-        })
+        ensure(
+            shown.contains(&format!("Collection [{missing}] does not exist")),
+            || format!("Display does not show the server's message: {shown:?}"),
+        )
     })
     .await;
 }

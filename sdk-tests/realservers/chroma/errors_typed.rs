@@ -20,7 +20,9 @@ async fn main() {
             Ok(_) => return Err("a missing collection was found".into()),
             Err(e) => e,
         };
-        let api = err.api().ok_or_else(|| format!("not an API error: {err:?}"))?;
+        let api = err
+            .api()
+            .ok_or_else(|| format!("not an API error: {err:?}"))?;
         let body: sdk::types::ErrorResponse = api
             .typed::<sdk::types::ErrorResponse>()
             .ok_or_else(|| format!("no typed body on {api:?}"))?;

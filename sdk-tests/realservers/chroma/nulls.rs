@@ -3,7 +3,9 @@
 //! metadatas come back from `get` and `query` with those nulls in place.
 
 use chroma_driver::{Context, check, ensure_eq, env, unique};
-use sdk::record::{AddCollectionRecordsPayload, EmbeddingsPayload, GetRequestPayload, Include, QueryRequestPayload};
+use sdk::record::{
+    AddCollectionRecordsPayload, EmbeddingsPayload, GetRequestPayload, Include, QueryRequestPayload,
+};
 use sdk::types::HashMapInnerValue;
 
 const TENANT: &str = "default_tenant";
@@ -14,7 +16,11 @@ async fn main() {
     let client = sdk::Client::new(sdk::Config::new(env("SERVER_URL"))).expect("client");
     let name = unique("nulls");
     let collection = client
-        .create_collection(TENANT, DATABASE, sdk::collection::CreateCollectionPayload::new(&name))
+        .create_collection(
+            TENANT,
+            DATABASE,
+            sdk::collection::CreateCollectionPayload::new(&name),
+        )
         .send()
         .await
         .expect("create_collection")
@@ -69,7 +75,11 @@ async fn main() {
             "rows",
             rows,
             vec![
-                ("with".to_owned(), Some("text".to_owned()), Some(meta.clone())),
+                (
+                    "with".to_owned(),
+                    Some("text".to_owned()),
+                    Some(meta.clone()),
+                ),
                 ("without".to_owned(), None, None),
             ],
         )?;
@@ -90,13 +100,30 @@ async fn main() {
             .await
             .ctx("collection_query")?
             .into_body();
-        let documents: Vec<Vec<Option<String>>> = found.documents.into_value().ok_or("no documents")?;
-        let distances: Vec<Vec<Option<f64>>> = found.distances.into_value().ok_or("no distances")?;
-        ensure_eq("ids", found.ids, vec![vec!["without".to_owned(), "with".into()]])?;
-        ensure_eq("documents", documents, vec![vec![None, Some("text".to_owned())]])?;
-        ensure_eq("distances per row", distances[0].iter().filter(|d| d.is_some()).count(), 2)
+        let documents: Vec<Vec<Option<String>>> =
+            found.documents.into_value().ok_or("no documents")?;
+        let distances: Vec<Vec<Option<f64>>> =
+            found.distances.into_value().ok_or("no distances")?;
+        ensure_eq(
+            "ids",
+            found.ids,
+            vec![vec!["without".to_owned(), "with".into()]],
+        )?;
+        ensure_eq(
+            "documents",
+            documents,
+            vec![vec![None, Some("text".to_owned())]],
+        )?;
+        ensure_eq(
+            "distances per row",
+            distances[0].iter().filter(|d| d.is_some()).count(),
+            2,
+        )
     })
     .await;
 
-    let _ = client.delete_collection(TENANT, DATABASE, &name).send().await;
+    let _ = client
+        .delete_collection(TENANT, DATABASE, &name)
+        .send()
+        .await;
 }

@@ -17,7 +17,9 @@ async fn main() {
             .await
             .ctx("health")?
             .into_body();
-        ensure(format!("{healthy:?}").contains("true"), || format!("health: {healthy:?}"))?;
+        ensure(format!("{healthy:?}").contains("true"), || {
+            format!("health: {healthy:?}")
+        })?;
         let version = client
             .server_version_version_get()
             .send()
@@ -29,7 +31,10 @@ async fn main() {
     .await;
 
     let labels = std::collections::BTreeMap::from([
-        ("team".to_owned(), FlowCreateLabelsValue::String("data".into())),
+        (
+            "team".to_owned(),
+            FlowCreateLabelsValue::String("data".into()),
+        ),
         ("tier".to_owned(), FlowCreateLabelsValue::Integer(2)),
     ]);
     let flow = client
@@ -45,7 +50,11 @@ async fn main() {
 
     check("create_and_read_flow_by_id_and_name", async {
         ensure_eq("name", flow.name.as_str(), flow_name.as_str())?;
-        ensure_eq("tags", flow.tags.clone(), Some(vec!["a".to_owned(), "b".into()]))?;
+        ensure_eq(
+            "tags",
+            flow.tags.clone(),
+            Some(vec!["a".to_owned(), "b".into()]),
+        )?;
         let by_id = client
             .read_flow_flows_id_get(flow.id)
             .send()
@@ -54,7 +63,9 @@ async fn main() {
             .into_body();
         ensure_eq("id", by_id.id, flow.id)?;
         let labels = format!("{:?}", by_id.labels);
-        ensure(labels.contains("data") && labels.contains('2'), || format!("labels {labels}"))?;
+        ensure(labels.contains("data") && labels.contains('2'), || {
+            format!("labels {labels}")
+        })?;
         let by_name = client
             .read_flow_by_name_flows_name_name_get(&flow_name)
             .send()
@@ -73,7 +84,9 @@ async fn main() {
             .await
             .ctx("read_flows")?
             .into_body();
-        ensure(flows.iter().any(|f| f.id == flow.id), || "created flow not listed".into())?;
+        ensure(flows.iter().any(|f| f.id == flow.id), || {
+            "created flow not listed".into()
+        })?;
         let count = client
             .count_flows_flows_count_post()
             .send()
@@ -86,7 +99,10 @@ async fn main() {
 
     check("update_flow_tags", async {
         client
-            .update_flow_flows_id_patch(flow.id, sdk::flows::FlowUpdate::new().tags(vec!["c".to_owned()]))
+            .update_flow_flows_id_patch(
+                flow.id,
+                sdk::flows::FlowUpdate::new().tags(vec!["c".to_owned()]),
+            )
             .send()
             .await
             .ctx("update_flow")?;
@@ -143,13 +159,16 @@ async fn main() {
             .await
             .ctx("read_logs")?
             .into_body();
-        ensure(logs.iter().any(|l| l.message == message), || "log not found".into())
+        ensure(logs.iter().any(|l| l.message == message), || {
+            "log not found".into()
+        })
     })
     .await;
 
     check("variables_round_trip_values_with_nulls_inside", async {
         let name = unique("var").replace('-', "_");
-        let value = sdk::variables::VariableCreateValue::Array(vec![json!(1), json!(null), json!("x")]);
+        let value =
+            sdk::variables::VariableCreateValue::Array(vec![json!(1), json!(null), json!("x")]);
         let created = client
             .create_variable_variables_post(sdk::variables::VariableCreate::new(&name, Some(value)))
             .send()

@@ -8,8 +8,9 @@ use prefect_driver::{check, ensure, ensure_eq, env};
 async fn main() {
     let client = sdk::Client::new(sdk::Config::new(env("SERVER_URL"))).expect("client");
     check("not_found_shows_detail", async {
-        let missing = serde_json::from_value(serde_json::json!("00000000-0000-4000-8000-000000000000"))
-            .expect("uuid");
+        let missing =
+            serde_json::from_value(serde_json::json!("00000000-0000-4000-8000-000000000000"))
+                .expect("uuid");
         let err = match client.read_flow_flows_id_get(missing).send().await {
             Ok(_) => return Err("an unknown flow was found".into()),
             Err(e) => e,

@@ -8,13 +8,12 @@ use prefect_driver::{Context, check, ensure_eq, env, unique};
 async fn main() {
     let client = sdk::Client::new(sdk::Config::new(env("SERVER_URL"))).expect("client");
     check("lateness_of_no_runs_is_none", async {
-        let filter = sdk::flow_runs::BodyAverageFlowRunLatenessFlowRunsLatenessPost::new()
-            .flows(
-                serde_json::from_value::<sdk::types::FlowFilter>(serde_json::json!({
-                    "name": {"any_": [unique("no-such-flow")]}
-                }))
-                .ctx("filter")?,
-            );
+        let filter = sdk::flow_runs::BodyAverageFlowRunLatenessFlowRunsLatenessPost::new().flows(
+            serde_json::from_value::<sdk::types::FlowFilter>(serde_json::json!({
+                "name": {"any_": [unique("no-such-flow")]}
+            }))
+            .ctx("filter")?,
+        );
         let lateness: Option<f64> = client
             .average_flow_run_lateness_flow_runs_lateness_post()
             .body(filter)

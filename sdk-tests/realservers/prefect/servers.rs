@@ -13,7 +13,11 @@ async fn main() {
         ensure_eq("servers", sdk::SERVERS.to_vec(), vec!["/api"])?;
         let base = format!("{}{}", env("SERVER_ORIGIN"), sdk::SERVERS[0]);
         let client = sdk::Client::new(sdk::Config::new(base)).ctx("client")?;
-        client.health_check_health_get().send().await.ctx("health")?;
+        client
+            .health_check_health_get()
+            .send()
+            .await
+            .ctx("health")?;
         Ok(())
     })
     .await;
