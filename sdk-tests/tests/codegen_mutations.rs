@@ -91,22 +91,20 @@ fn corpus() -> Vec<(String, Value)> {
     })
 }
 
-fn read_corpus_document(p: &Path) -> (String, Value) {
-    {
-        {
-            let text = std::fs::read_to_string(&p).expect("corpus document");
-            // JSON as written; YAML as the generator reads it (its reader keeps integers beyond
-            // 64 bits, which a plain YAML-to-JSON conversion refuses), in 3.1 form.
-            let value: Value = if p.extension().is_some_and(|e| e == "json") {
-                serde_json::from_str(&text).expect("corpus JSON")
-            } else {
-                sdk_generator::read::parse(&text, &p.display().to_string())
-                    .expect("corpus YAML")
-                    .root
-            };
-            (p.file_name().unwrap().to_string_lossy().into_owned(), value)
-        }
-    }
+/// One corpus document: its file name and its tree. JSON as written; YAML as the generator
+/// reads it (its reader keeps integers beyond 64 bits, which a plain YAML-to-JSON conversion
+/// refuses), in 3.1 form.
+fn read_corpus_document(path: &Path) -> (String, Value) {
+    let text = std::fs::read_to_string(path).expect("corpus document");
+    let value: Value = if path.extension().is_some_and(|e| e == "json") {
+        serde_json::from_str(&text).expect("corpus JSON")
+    } else {
+        sdk_generator::read::parse(&text, &path.display().to_string())
+            .expect("corpus YAML")
+            .root
+    };
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    (name.unwrap_or_default(), value)
 }
 
 // ---------------------------------------------------------------------------------------------

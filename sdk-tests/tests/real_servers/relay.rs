@@ -23,10 +23,13 @@ impl SeenRequest {
     }
 }
 
+/// The client bytes of one connection, as they arrive.
+type Record = Arc<Mutex<Vec<u8>>>;
+
 /// The relay; it serves until the test process ends.
 pub struct Relay {
     port: u16,
-    connections: Arc<Mutex<Vec<Arc<Mutex<Vec<u8>>>>>>,
+    connections: Arc<Mutex<Vec<Record>>>,
 }
 
 impl Relay {
@@ -34,7 +37,7 @@ impl Relay {
     pub fn start(upstream: u16) -> Relay {
         let listener = TcpListener::bind("127.0.0.1:0").expect("relay binds");
         let port = listener.local_addr().expect("relay address").port();
-        let connections: Arc<Mutex<Vec<Arc<Mutex<Vec<u8>>>>>> = Arc::default();
+        let connections: Arc<Mutex<Vec<Record>>> = Arc::default();
         let seen = Arc::clone(&connections);
         thread::spawn(move || {
             for client in listener.incoming() {
@@ -42,7 +45,7 @@ impl Relay {
                 let Ok(server) = TcpStream::connect(("127.0.0.1", upstream)) else {
                     continue;
                 };
-                let record: Arc<Mutex<Vec<u8>>> = Arc::default();
+                let record: Record = Arc::default();
                 seen.lock().expect("relay log").push(Arc::clone(&record));
                 let (client_read, server_write) = (client.try_clone(), server.try_clone());
                 let (Ok(client_read), Ok(server_write)) = (client_read, server_write) else {
@@ -70,7 +73,7 @@ impl Relay {
 }
 
 /// Copies `from` to `to` until either side closes, appending what passed to `record`.
-fn pipe(mut from: TcpStream, mut to: TcpStream, record: Option<Arc<Mutex<Vec<u8>>>>) {
+fn pipe(mut from: TcpStream, mut to: TcpStream, record: Option<Record>) {
     let mut buf = [0u8; 16 * 1024];
     loop {
         let n = match from.read(&mut buf) {
