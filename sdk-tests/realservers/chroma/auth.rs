@@ -3,16 +3,17 @@
 //! `security` names it. These calls go through the test's recording relay, which checks the
 //! header on the wire (the Chroma server accepts any token, so it cannot tell).
 //!
-//! ASSUMED API (the generator feature is being written on the `wire` branch): `Config` takes a
-//! credential for a security scheme by the scheme's name in the document:
-//! `.credential("ApiKeyAuth", token)`. Adjust this one call when the feature lands under
-//! another name.
+//! API as on the `wire` branch: the generated `security_schemes::API_KEY_AUTH` static and
+//! `Config::scheme_credential` with `SchemeCredential::api_key`.
 
 use chroma_driver::{Context, check, env, unique};
 
 #[tokio::main]
 async fn main() {
-    let config = sdk::Config::new(env("RELAY_URL")).credential("ApiKeyAuth", env("CHROMA_TOKEN"));
+    let config = sdk::Config::new(env("RELAY_URL")).scheme_credential(
+        &sdk::security_schemes::API_KEY_AUTH,
+        sdk::SchemeCredential::api_key(env("CHROMA_TOKEN")),
+    );
     let client = sdk::Client::new(config).expect("client");
     check("calls_with_and_without_security", async {
         client.heartbeat().send().await.ctx("heartbeat")?;

@@ -1,9 +1,8 @@
 //! Issue #19, item 3: the documented error schema of the status is decoded into its generated
 //! type and reachable from the error without decoding by hand.
 //!
-//! ASSUMED API (the generator feature is being written on the `wire` branch): the error's API
-//! part offers `typed::<T>()`, returning the body decoded into the documented type. Adjust this
-//! one call when the feature lands under another name.
+//! API as on the `wire` branch: each request builder has `error_body(&error)`, the body the
+//! operation documents for the error's status, decoded into its generated type.
 
 use chroma_driver::{check, ensure_eq, env, unique};
 
@@ -20,12 +19,9 @@ async fn main() {
             Ok(_) => return Err("a missing collection was found".into()),
             Err(e) => e,
         };
-        let api = err
-            .api()
-            .ok_or_else(|| format!("not an API error: {err:?}"))?;
-        let body: sdk::types::ErrorResponse = api
-            .typed::<sdk::types::ErrorResponse>()
-            .ok_or_else(|| format!("no typed body on {api:?}"))?;
+        let body: sdk::types::ErrorResponse =
+            sdk::collection::builders::GetCollection::error_body(&err)
+                .ok_or_else(|| format!("no typed body on {err:?}"))?;
         ensure_eq("error", body.error.as_str(), "NotFoundError")?;
         ensure_eq(
             "message",

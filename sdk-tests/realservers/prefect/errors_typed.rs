@@ -1,9 +1,8 @@
 //! Issue #19, item 3: the documented 422 body is decoded into the generated
 //! `HTTPValidationError` and reachable from the error without decoding by hand.
 //!
-//! ASSUMED API (the generator feature is being written on the `wire` branch): the error's API
-//! part offers `typed::<T>()`, returning the body decoded into the documented type. Adjust this
-//! one call when the feature lands under another name.
+//! API as on the `wire` branch: each request builder has `error_body(&error)`, the body the
+//! operation documents for the error's status, decoded into its generated type.
 
 use prefect_driver::{check, ensure, ensure_eq, env};
 
@@ -21,12 +20,9 @@ async fn main() {
                 Ok(_) => return Err("a flow named with '/' was created".into()),
                 Err(e) => e,
             };
-            let api = err
-                .api()
-                .ok_or_else(|| format!("not an API error: {err:?}"))?;
-            let body: sdk::types::HttpValidationError = api
-                .typed::<sdk::types::HttpValidationError>()
-                .ok_or_else(|| format!("no typed body on {api:?}"))?;
+            let body: sdk::types::HttpValidationError =
+                sdk::flows::builders::CreateFlowFlowsPost::error_body(&err)
+                    .ok_or_else(|| format!("no typed body on {err:?}"))?;
             let detail = body.detail.unwrap_or_default();
             ensure_eq("errors", detail.len(), 1)?;
             let loc = format!("{:?}", detail[0].loc);
