@@ -32,10 +32,11 @@ async fn main() {
             .await
             .ctx("create_database")?;
         client
-            .list_databases("default_tenant")
+            .list_collections("default_tenant", &name)
+            .limit(5)
             .send()
             .await
-            .ctx("list_databases")?;
+            .ctx("list_collections")?;
         client
             .delete_database("default_tenant", &name)
             .send()

@@ -3,8 +3,8 @@
 
 use chroma_driver::{Context, check, ensure, ensure_eq, env, unique};
 use sdk::record::{
-    AddCollectionRecordsPayload, DeleteCollectionRecordsPayload, EmbeddingsPayload,
-    GetRequestPayload, Include, QueryRequestPayload,
+    AddCollectionRecordsPayload, DeleteCollectionRecordsPayload, GetRequestPayload, Include,
+    QueryRequestPayload,
 };
 use sdk::types::HashMapInnerValue;
 
@@ -131,11 +131,14 @@ async fn main() {
     .await;
 
     check("add_count_get_query_delete_records", async {
-        let add = AddCollectionRecordsPayload::new(
-            EmbeddingsPayload::Array(vec![vec![1.0, 0.0], vec![0.0, 1.0], vec![0.5, 0.5]]),
-            vec!["a".into(), "b".into(), "c".into()],
-        )
-        .documents(vec!["alpha".to_owned(), "beta".into(), "gamma".into()]);
+        // Built from JSON, so this binary compiles whether `documents` holds `String`s or, as
+        // issue #19 asks, `Option<String>`s (the `nulls` binary sets those through setters).
+        let add: AddCollectionRecordsPayload = serde_json::from_value(serde_json::json!({
+            "ids": ["a", "b", "c"],
+            "embeddings": [[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]],
+            "documents": ["alpha", "beta", "gamma"],
+        }))
+        .ctx("payload")?;
         client
             .collection_add(TENANT, &database, &collection_id, add)
             .send()

@@ -92,19 +92,56 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        // The server's whole process group (a server may start workers of its own), by id.
-        let group = format!("-{}", self.child.id());
-        let _ = Command::new("kill").args(["-TERM", &group]).status();
+        // The server's process group and every process it started (a server may start workers
+        // in groups of their own), by id: TERM, then KILL what is left after 10 s.
+        let mut targets = vec![format!("-{}", self.child.id())];
+        targets.extend(descendants(self.child.id()).iter().map(u32::to_string));
+        signal("TERM", &targets);
         let deadline = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
+        while Instant::now() < deadline && matches!(self.child.try_wait(), Ok(None)) {
             std::thread::sleep(Duration::from_millis(100));
         }
-        let _ = Command::new("kill").args(["-KILL", &group]).status();
+        signal("KILL", &targets);
         let _ = self.child.wait();
     }
+}
+
+/// Sends `SIGNAL` to each of `targets` (pids, or `-pgid` for a group).
+fn signal(name: &str, targets: &[String]) {
+    let _ = Command::new("kill")
+        .arg("-s")
+        .arg(name)
+        .arg("--")
+        .args(targets)
+        .stderr(Stdio::null())
+        .status();
+}
+
+/// The processes below `pid`, from the parent ids in `/proc/*/stat`.
+fn descendants(pid: u32) -> Vec<u32> {
+    let mut parents: Vec<(u32, u32)> = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(id) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
+            continue;
+        };
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        // `pid (comm) state ppid ...`; comm may hold spaces and parentheses.
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse().ok());
+        if let Some(ppid) = ppid {
+            parents.push((id, ppid));
+        }
+    }
+    let mut found = vec![pid];
+    let mut i = 0;
+    while i < found.len() {
+        let parent = found[i];
+        found.extend(parents.iter().filter(|(_, p)| *p == parent).map(|(c, _)| *c));
+        i += 1;
+    }
+    found.remove(0);
+    found
 }
 
 /// `GET path` over HTTP/1.0 (so the answer is neither chunked nor kept alive): status and body.
