@@ -137,7 +137,12 @@ fn descendants(pid: u32) -> Vec<u32> {
     let mut i = 0;
     while i < found.len() {
         let parent = found[i];
-        found.extend(parents.iter().filter(|(_, p)| *p == parent).map(|(c, _)| *c));
+        found.extend(
+            parents
+                .iter()
+                .filter(|(_, p)| *p == parent)
+                .map(|(c, _)| *c),
+        );
         i += 1;
     }
     found.remove(0);
