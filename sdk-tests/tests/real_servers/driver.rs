@@ -113,8 +113,11 @@ pub fn generate_build_run(
     let options = Options {
         crate_name: sdk.clone(),
         spec_label: format!("the OpenAPI document served by {name}"),
+        // The runtime by a path relative to the crate (the crate lies under `target/`): written
+        // as it is, so the crate names no absolute path. The driver's `[patch.crates-io]` makes a
+        // crate that names the runtime by version use this checkout's too.
         layout: Layout::Standalone {
-            runtime_path: workspace().join("sdk-runtime"),
+            runtime_path: runtime_from(&sdk_dir),
         },
         crate_version: None,
         manifest: Default::default(),
@@ -162,6 +165,17 @@ pub fn generate_build_run(
         bins: outcomes,
         crate_findings,
     }
+}
+
+/// The path of this checkout's `sdk-runtime` relative to `dir`, a directory inside the checkout.
+fn runtime_from(dir: &Path) -> PathBuf {
+    let root = workspace();
+    let depth = dir
+        .strip_prefix(&root)
+        .map_or(0, |p| p.components().count());
+    let mut path: PathBuf = std::iter::repeat_n("..", depth).collect();
+    path.push("sdk-runtime");
+    path
 }
 
 /// What issue #19 says a generated crate must not hold, found in its files.
