@@ -27,6 +27,14 @@
 //!   JSON (the `Contact` union: string, integer, object, array). For overlapping members (the
 //!   `Connection` union) a different choice is accepted only when the derive's choice provably
 //!   loses more of the input than ours, counted by an independent count of lost properties.
+//! - Text that is both mistyped and malformed: the macros stream and stop at the first wrong
+//!   type, while the derive buffers flattened maps and enums with an untagged variant and meets
+//!   the syntax error first. Both refuse it; only the error category differs, and only then.
+//!
+//! What the test found: `untagged_union!` decoded each member from a `serde_json::Value`, which
+//! keeps only the last of two members with the same name, so a union accepted
+//! `{"scheme": "a", "scheme": "b"}` that its struct member rejects on its own (and the derive
+//! rejects). Members now decode the received JSON text (`sdk-runtime/src/untagged.rs`).
 
 use std::collections::BTreeMap;
 
