@@ -19,6 +19,22 @@ pub enum Fault {
     StatusAfterCommit(u16),
     /// Answer a non-JSON edge error: 502 with an HTML page, nothing committed.
     EdgeHtml,
+    /// Answer this documented error (status and part-7 code, e.g. 503 `catalog_unavailable`)
+    /// before anything is committed.
+    Error {
+        /// HTTP status.
+        status: u16,
+        /// The error code; it must be one the operation documents for `status`.
+        code: String,
+    },
+    /// Commit the write, then answer this documented error (e.g. 502
+    /// `proxy_policy_unavailable`: the change may have persisted).
+    ErrorAfterCommit {
+        /// HTTP status.
+        status: u16,
+        /// The error code; it must be one the operation documents for `status`.
+        code: String,
+    },
     /// Answer 429 `rate_limited` with `Retry-After` seconds, nothing committed.
     RateLimited {
         /// Value of `Retry-After`.
@@ -29,7 +45,10 @@ pub enum Fault {
 impl Fault {
     /// Whether the fault strikes after a write committed (nothing to commit on a read).
     pub fn after_commit(&self) -> bool {
-        matches!(self, Fault::DropAfterCommit | Fault::StatusAfterCommit(_))
+        matches!(
+            self,
+            Fault::DropAfterCommit | Fault::StatusAfterCommit(_) | Fault::ErrorAfterCommit { .. }
+        )
     }
 }
 

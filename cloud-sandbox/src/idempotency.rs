@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use chrono::{DateTime, Duration, Utc};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
@@ -18,10 +19,13 @@ pub struct StoredResponse {
     pub body: bytes::Bytes,
 }
 
+/// How long a stored response is replayed (reference part 8).
+pub const RETENTION_HOURS: i64 = 24;
+
 #[derive(Clone, Debug)]
 enum Slot {
     InFlight,
-    Done(StoredResponse),
+    Done(StoredResponse, DateTime<Utc>),
 }
 
 #[derive(Clone, Debug)]
@@ -76,7 +80,15 @@ pub fn fingerprint(query: &str, body: &[u8]) -> [u8; 32] {
 
 impl IdempotencyStore {
     /// Decides what an incoming write does.
-    pub fn begin(&mut self, key: &StoreKey, fp: [u8; 32]) -> Result<Begin, ApiError> {
+    /// After [`RETENTION_HOURS`] the stored response is gone but the write's identity stays
+    /// (durable writes): the write is never run again, and a retry answers 409
+    /// `idempotency_conflict` pointing at the operation lookup.
+    pub fn begin(
+        &mut self,
+        key: &StoreKey,
+        fp: [u8; 32],
+        now: DateTime<Utc>,
+    ) -> Result<Begin, ApiError> {
         match self.entries.get(key) {
             None => {
                 self.entries.insert(key.clone(), Entry { fingerprint: fp, slot: Slot::InFlight });
@@ -93,16 +105,23 @@ impl IdempotencyStore {
                 "A matching request is still processing; retry later with the same key and request.",
             )
             .with_retry_after(1)),
-            Some(Entry { slot: Slot::Done(r), .. }) => Ok(Begin::Replay(r.clone())),
+            Some(Entry { slot: Slot::Done(_, at), .. }) if now - *at > Duration::hours(RETENTION_HOURS) => {
+                Err(ApiError::new(
+                    409,
+                    "idempotency_conflict",
+                    "The stored response of this write expired after 24 hours; the write was applied once and is not repeated. Look it up with GET /v1/operations.",
+                ))
+            }
+            Some(Entry { slot: Slot::Done(r, _), .. }) => Ok(Begin::Replay(r.clone())),
         }
     }
 
     /// Stores the outcome: 2xx responses are kept for replay; others release the key.
-    pub fn finish(&mut self, key: &StoreKey, response: Option<StoredResponse>) {
+    pub fn finish(&mut self, key: &StoreKey, response: Option<StoredResponse>, now: DateTime<Utc>) {
         match response {
             Some(r) if (200..300).contains(&r.status) => {
                 if let Some(e) = self.entries.get_mut(key) {
-                    e.slot = Slot::Done(r);
+                    e.slot = Slot::Done(r, now);
                 }
             }
             _ => {
@@ -135,13 +154,20 @@ mod tests {
             "/v1/x".into(),
             "key-00001".into(),
         );
-        assert!(matches!(s.begin(&k, fingerprint("", b"a")), Ok(Begin::Run)));
+        assert!(matches!(
+            s.begin(&k, fingerprint("", b"a"), Utc::now()),
+            Ok(Begin::Run)
+        ));
         assert_eq!(
-            s.begin(&k, fingerprint("", b"a")).unwrap_err().code,
+            s.begin(&k, fingerprint("", b"a"), Utc::now())
+                .unwrap_err()
+                .code,
             "idempotency_in_progress"
         );
         assert_eq!(
-            s.begin(&k, fingerprint("", b"b")).unwrap_err().code,
+            s.begin(&k, fingerprint("", b"b"), Utc::now())
+                .unwrap_err()
+                .code,
             "idempotency_conflict"
         );
         s.finish(
@@ -150,11 +176,15 @@ mod tests {
                 status: 200,
                 body: "{}".into(),
             }),
+            Utc::now(),
         );
         assert!(matches!(
-            s.begin(&k, fingerprint("", b"a")),
+            s.begin(&k, fingerprint("", b"a"), Utc::now()),
             Ok(Begin::Replay(_))
         ));
+        let later = Utc::now() + Duration::hours(RETENTION_HOURS + 1);
+        let expired = s.begin(&k, fingerprint("", b"a"), later).unwrap_err();
+        assert_eq!(expired.code, "idempotency_conflict", "never run again");
         let k2 = (
             Uuid::nil(),
             "POST".into(),
@@ -162,7 +192,7 @@ mod tests {
             "key-00002".into(),
         );
         assert!(matches!(
-            s.begin(&k2, fingerprint("", b"a")),
+            s.begin(&k2, fingerprint("", b"a"), Utc::now()),
             Ok(Begin::Run)
         ));
         s.finish(
@@ -171,9 +201,10 @@ mod tests {
                 status: 402,
                 body: "{}".into(),
             }),
+            Utc::now(),
         );
         assert!(matches!(
-            s.begin(&k2, fingerprint("", b"a")),
+            s.begin(&k2, fingerprint("", b"a"), Utc::now()),
             Ok(Begin::Run)
         ));
     }

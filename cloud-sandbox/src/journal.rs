@@ -1,5 +1,5 @@
 //! What the sandbox observed, for tests: every request it received ([`RequestRecord`]) and the
-//! successful responses of its own that did not match their spec schema.
+//! answers of its own that broke the contract.
 
 use std::time::Instant;
 
@@ -10,7 +10,7 @@ use crate::faults::Fault;
 pub struct Journal {
     /// Every request received, in the order their handling finished.
     pub requests: Vec<RequestRecord>,
-    /// Successful responses that did not match their spec schema: (operationId, errors).
+    /// Answers that broke the contract (replaced by a 500): (operationId, "status: errors").
     pub schema_violations: Vec<(String, String)>,
 }
 

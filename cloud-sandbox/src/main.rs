@@ -6,7 +6,7 @@ use cloud_sandbox::{Sandbox, SandboxConfig};
 
 fn usage() -> ! {
     eprintln!(
-        "usage: cloud-sandbox [--host 127.0.0.1] [--port 8080] [--seed 42] [--rate-limit N]  (N requests per minute per credential)"
+        "usage: cloud-sandbox [--host 127.0.0.1] [--port 8080] [--seed 42] [--rate-limit N] [--spec PATH]\n  N: requests per minute per credential; PATH: serve this OpenAPI document (YAML or JSON) instead of the embedded spec/openapi.yaml"
     );
     std::process::exit(2)
 }
@@ -23,6 +23,14 @@ async fn main() {
             "--host" => host = val(),
             "--port" => port = val().parse().unwrap_or_else(|_| usage()),
             "--seed" => config.seed = val().parse().unwrap_or_else(|_| usage()),
+            "--spec" => {
+                let path = val();
+                let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+                    eprintln!("cloud-sandbox: {path}: {e}");
+                    std::process::exit(1)
+                });
+                config.spec_yaml = Some(text);
+            }
             "--rate-limit" => {
                 config.rate_limit = Some((
                     val().parse().unwrap_or_else(|_| usage()),
@@ -41,9 +49,11 @@ async fn main() {
         }
     };
     println!("cloud-sandbox listening on {}", sandbox.base_url());
+    let spec = &sandbox.shared().spec;
     println!(
-        "operations in spec: {}",
-        sandbox.shared().spec.operations.len()
+        "contract revision {}, {} operations",
+        spec.version(),
+        spec.operations.len()
     );
     let creds = sandbox.credentials();
     for (role, c) in [

@@ -75,9 +75,10 @@ impl Sandbox {
     /// Starts with `config`.
     pub async fn start_with(config: SandboxConfig) -> std::io::Result<Self> {
         let (spec, validators) = contract(config.spec_yaml.as_deref())?;
-        let seeded = seed::credentials(config.seed);
+        let seeded = seed::credentials(config.seed, &spec.declared_scopes());
         let mut state = State::default();
         seed::populate(&mut state, config.seed);
+        seed::shape_catalog(&mut state, &spec);
         state.balance = config.balance;
         state.operation_settings.progression = config.progression;
         for c in seeded.all() {
@@ -135,6 +136,28 @@ impl Sandbox {
         self.shared.state().auth.insert(c);
     }
 
+    /// Adds a credential of `mode` that holds only `scopes` (everything else like the seeded
+    /// all-scopes credential), for scope tests; returns it.
+    pub fn add_credential_with_scopes(&self, mode: crate::Mode, scopes: &[&str]) -> Credential {
+        let id = Uuid::new_v4();
+        let c = Credential {
+            id,
+            name: format!("sandbox scoped {}", &id.simple().to_string()[..8]),
+            prefix: format!("sbx_{}", &id.simple().to_string()[..12]),
+            secret: Uuid::new_v4().simple().to_string(),
+            mode,
+            scopes: scopes.iter().map(|s| (*s).to_owned()).collect(),
+            ..self.shared.seeded.bearer.clone()
+        };
+        self.add_credential(c.clone());
+        c
+    }
+
+    /// Every scope the served spec declares (what the seeded full credentials hold).
+    pub fn declared_scopes(&self) -> Vec<String> {
+        self.shared.spec.declared_scopes()
+    }
+
     /// Creates an unpaid invoice (with an unpaid order) of `total`; returns the invoice id.
     pub fn add_unpaid_invoice(&self, total: Decimal) -> Uuid {
         let mut st = self.shared.state();
@@ -171,6 +194,27 @@ impl Sandbox {
             .iter()
             .find(|s| s.kind == kind && s.status == "active")
             .cloned()
+    }
+
+    // ---- failure modes ----
+
+    /// Moves the sandbox's clock forward (stored idempotent responses expire after 24 hours,
+    /// terminal operation receipts after 90 days) without waiting.
+    pub fn advance_clock(&self, by: Duration) {
+        let by = chrono::Duration::from_std(by).unwrap_or(chrono::Duration::MAX);
+        let mut st = self.shared.state();
+        st.clock_offset += by;
+    }
+
+    /// Disables (or re-enables) API access for the account: every authenticated request
+    /// answers 403 `service_disabled`.
+    pub fn set_access_disabled(&self, disabled: bool) {
+        self.shared.state().access_disabled = disabled;
+    }
+
+    /// Sets the catalog backend's health (healthy, degraded for some types, unavailable).
+    pub fn set_catalog_health(&self, health: crate::state::CatalogHealth) {
+        self.shared.state().catalog = health;
     }
 
     // ---- faults, rate limits, operations ----
@@ -262,6 +306,17 @@ impl Sandbox {
             .into_iter()
             .filter(|t| t.amount_out > Decimal::ZERO)
             .collect()
+    }
+
+    /// Reads the account's resources (webhooks, VPS data, firewall policies, volume
+    /// attachments, DNS templates, contacts, website uploads).
+    pub fn resources<R>(&self, read: impl FnOnce(&crate::resources::Resources) -> R) -> R {
+        read(&self.shared.state().resources)
+    }
+
+    /// Saved SSH keys (imported or generated).
+    pub fn ssh_keys(&self) -> Vec<serde_json::Value> {
+        self.shared.state().ssh_keys.clone()
     }
 
     /// All services.

@@ -10,46 +10,9 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use crate::auth::{Credential, Mode};
-use crate::state::{Service, State, Transaction, money};
-
-/// Every scope of reference part 5.5.
-pub const ALL_SCOPES: &[&str] = &[
-    "audit.read",
-    "api_credentials.read",
-    "api_credentials.write",
-    "oauth.connections.read",
-    "oauth.connections.write",
-    "billing.balance.read",
-    "billing.invoices.read",
-    "billing.orders.read",
-    "billing.products.read",
-    "billing.services.read",
-    "billing.services.write",
-    "billing.transactions.read",
-    "billing.unpaid_total.read",
-    "billing.order.create",
-    "billing.invoice.pay",
-    "vps.read",
-    "vps.credentials.read",
-    "vps.write",
-    "dedicated.read",
-    "dedicated.credentials.read",
-    "dedicated.write",
-    "dns.read",
-    "dns.write",
-    "domains.read",
-    "domains.write",
-    "ssh.read",
-    "ssh.write",
-    "firewall.read",
-    "firewall.write",
-    "storage.read",
-    "storage.write",
-    "tcp_proxy.read",
-    "tcp_proxy.write",
-    "webhooks.read",
-    "webhooks.write",
-];
+use crate::shape::conform;
+use crate::spec::Spec;
+use crate::state::{Service, State, Transaction, money, ts};
 
 /// Regions of the seeded catalog.
 pub const REGIONS: &[(&str, &str)] = &[
@@ -115,7 +78,8 @@ impl SeededCredentials {
     }
 }
 
-fn cred(seed: u64, label: &str, mode: Mode, scopes: &[&str], cidrs: &[&str]) -> Credential {
+/// A credential derived from the seed and `label`, holding `scopes`, allowed from `cidrs`.
+pub fn cred(seed: u64, label: &str, mode: Mode, scopes: &[String], cidrs: &[&str]) -> Credential {
     let now = Utc::now();
     Credential {
         id: seeded_uuid(seed, &format!("cred:{label}")),
@@ -123,7 +87,7 @@ fn cred(seed: u64, label: &str, mode: Mode, scopes: &[&str], cidrs: &[&str]) -> 
         prefix: format!("sbx_{}", label.replace('-', "_")),
         secret: secret(seed, label),
         mode,
-        scopes: scopes.iter().map(|s| (*s).to_owned()).collect(),
+        scopes: scopes.to_vec(),
         allowed_cidrs: cidrs.iter().map(|s| (*s).to_owned()).collect(),
         enabled: true,
         created_at: now - Duration::days(1),
@@ -134,34 +98,29 @@ fn cred(seed: u64, label: &str, mode: Mode, scopes: &[&str], cidrs: &[&str]) -> 
     }
 }
 
-/// Builds the seeded credentials.
-pub fn credentials(seed: u64) -> SeededCredentials {
-    let read: Vec<&str> = ALL_SCOPES
+/// Builds the seeded credentials; `all` is every scope the served spec declares
+/// ([`Spec::declared_scopes`](crate::spec::Spec::declared_scopes)).
+pub fn credentials(seed: u64, all: &[String]) -> SeededCredentials {
+    let read: Vec<String> = all
         .iter()
-        .copied()
         .filter(|s| s.ends_with(".read"))
+        .cloned()
         .collect();
-    let mut disabled = cred(seed, "disabled", Mode::Bearer, ALL_SCOPES, &[]);
+    let mut disabled = cred(seed, "disabled", Mode::Bearer, all, &[]);
     disabled.enabled = false;
-    let mut expired = cred(seed, "expired", Mode::Bearer, ALL_SCOPES, &[]);
+    let mut expired = cred(seed, "expired", Mode::Bearer, all, &[]);
     expired.expires_at = Utc::now() - Duration::days(1);
     SeededCredentials {
-        bearer: cred(seed, "bearer", Mode::Bearer, ALL_SCOPES, &[]),
-        signed: cred(seed, "signed", Mode::Signed, ALL_SCOPES, &[]),
+        bearer: cred(seed, "bearer", Mode::Bearer, all, &[]),
+        signed: cred(seed, "signed", Mode::Signed, all, &[]),
         read_only: cred(seed, "read-only", Mode::Bearer, &read, &[]),
         signed_read_only: cred(seed, "signed-read-only", Mode::Signed, &read, &[]),
-        ip_blocked: cred(
-            seed,
-            "ip-blocked",
-            Mode::Bearer,
-            ALL_SCOPES,
-            &["203.0.113.0/24"],
-        ),
+        ip_blocked: cred(seed, "ip-blocked", Mode::Bearer, all, &["203.0.113.0/24"]),
         loopback_only: cred(
             seed,
             "loopback",
             Mode::Bearer,
-            ALL_SCOPES,
+            all,
             &["127.0.0.0/8", "::1/128"],
         ),
         disabled,
@@ -355,4 +314,50 @@ pub fn populate(state: &mut State, seed: u64) {
     state
         .dnssec
         .insert("example-1.com".into(), ("disabled".into(), 0));
+    populate_resources(state, seed);
+}
+
+/// Seeds what the shown operations change but cannot create: three webhook endpoints and the
+/// public system DNS template `default`.
+fn populate_resources(state: &mut State, seed: u64) {
+    let created = ts(Utc::now() - Duration::days(10));
+    state.resources.webhooks = (0..3)
+        .map(|i| {
+            json!({
+                "id": seeded_uuid(seed, &format!("webhook:{i}")),
+                "url": format!("https://hooks.example.net/{i}"),
+                "events": ["invoice.paid"],
+                "enabled": true,
+                "createdAt": created,
+            })
+        })
+        .collect();
+    state.resources.dns_templates.push(json!({
+        "id": seeded_uuid(seed, "dns-template:default"),
+        "name": "default",
+        "zoneFile": "@ 3600 IN A 192.0.2.10\nwww 3600 IN CNAME @\n",
+        "createdAt": created,
+        "updatedAt": created,
+        "system": true,
+        "visibility": "public",
+    }));
+}
+
+/// Shapes the seeded catalog records to the item schemas the spec gives the catalog listings
+/// (`getRegions`, `getProducts`, `getDedicatedImages`), so a revision of those schemas changes
+/// what the sandbox stores.
+pub fn shape_catalog(state: &mut State, spec: &Spec) {
+    let shape = |operation_id: &str, records: &mut Vec<Value>| {
+        let schema = spec
+            .operation(operation_id)
+            .and_then(|op| spec.list_item_schema(op));
+        if let Some(schema) = schema {
+            for r in records.iter_mut() {
+                *r = conform(spec, &schema, std::mem::take(r));
+            }
+        }
+    };
+    shape("getRegions", &mut state.regions);
+    shape("getProducts", &mut state.products);
+    shape("getDedicatedImages", &mut state.images);
 }

@@ -10,22 +10,8 @@ use hyper_util::rt::TokioIo;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Notify;
 
+use crate::pipeline::Conn;
 use crate::shared::Shared;
-
-/// The connection a request arrived on.
-#[derive(Clone, Debug)]
-pub(crate) struct Conn {
-    /// The client's address.
-    pub peer: SocketAddr,
-    kill: Arc<Notify>,
-}
-
-impl Conn {
-    /// Closes the connection without answering.
-    pub fn drop_connection(&self) {
-        self.kill.notify_one();
-    }
-}
 
 /// Accepts connections until `shutdown` is notified.
 pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>, shutdown: Arc<Notify>) {
@@ -45,11 +31,8 @@ async fn connection(
     shared: Arc<Shared>,
     shutdown: Arc<Notify>,
 ) {
-    let conn = Conn {
-        peer,
-        kill: Arc::new(Notify::new()),
-    };
-    let kill = conn.kill.clone();
+    let conn = Conn::new(peer);
+    let kill = conn.kill_switch();
     let service = hyper::service::service_fn(move |req: Request<hyper::body::Incoming>| {
         let response = crate::pipeline::respond(shared.clone(), conn.clone(), req.map(Body::new));
         async move { Ok::<_, std::convert::Infallible>(response.await) }

@@ -59,9 +59,11 @@ pub struct Operation {
     /// `x-operation-envelope: true`.
     pub operation_envelope: bool,
     /// `x-pagination`.
-    pub pagination: Option<Value>,
+    pub pagination: Option<crate::pagination::Model>,
     /// First 2xx status declared, and the pointer of its JSON schema.
     pub success: (u16, Option<String>),
+    /// JSON pointer of the operation object in the document (for its other extensions).
+    pub pointer: String,
 }
 
 impl Operation {
@@ -149,13 +151,57 @@ impl Spec {
                             .get("x-operation-envelope")
                             .and_then(Value::as_bool)
                             .unwrap_or(false),
-                        pagination: op.get("x-pagination").cloned(),
+                        pagination: crate::pagination::Model::from_extension(
+                            op.get("x-pagination"),
+                        ),
                         success: parse_success(&doc, op, &op_ptr),
+                        pointer: op_ptr,
                     });
                 }
             }
         }
         Ok(Self { doc, operations })
+    }
+
+    /// `info.version`: the contract revision this spec describes.
+    pub fn version(&self) -> &str {
+        self.doc
+            .pointer("/info/version")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+    }
+
+    /// Every scope the document declares: those its security requirements name, and the
+    /// values of every `scopes` property enumerated in its schemas (the scope list of the
+    /// credential-creation body), sorted.
+    pub fn declared_scopes(&self) -> Vec<String> {
+        let mut scopes: Vec<String> = self.operations.iter().flat_map(Operation::scopes).collect();
+        collect_scope_enums(&self.doc, &mut scopes);
+        scopes.sort();
+        scopes.dedup();
+        scopes
+    }
+
+    /// The operation with this `operationId`.
+    pub fn operation(&self, operation_id: &str) -> Option<&Operation> {
+        self.operations
+            .iter()
+            .find(|o| o.operation_id == operation_id)
+    }
+
+    /// The schema pointer of the items an operation lists: the success schema's `items_name`
+    /// array member (its `x-pagination` items name, else `items`), following `$ref`s.
+    pub fn list_item_schema(&self, op: &Operation) -> Option<String> {
+        let name = op.pagination.as_ref().map_or("items", |m| m.items.as_str());
+        let body = self.deref_pointer(op.success.1.as_deref()?);
+        let array = self.deref_pointer(&format!("{body}/properties/{}", pointer_token(name)));
+        let item = format!("{array}/items");
+        self.doc.pointer(&item).map(|_| item)
+    }
+
+    /// An extension (or any member) of an operation object, e.g. `x-capabilities`.
+    pub fn operation_member(&self, op: &Operation, name: &str) -> Option<&Value> {
+        self.doc.pointer(&op.pointer)?.get(name)
     }
 
     /// Follows `$ref`s (local ones) from a JSON pointer, returning the final pointer.
@@ -202,6 +248,32 @@ impl Spec {
         ["GET", "POST", "PUT", "PATCH", "DELETE"]
             .iter()
             .any(|m| self.route(m, path).is_some())
+    }
+}
+
+/// Adds the `enum` values of the items of every property named `scopes`, anywhere in `v`.
+fn collect_scope_enums(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(map) => {
+            let listed = map
+                .get("properties")
+                .and_then(|p| p.get("scopes"))
+                .and_then(|s| s.pointer("/items/enum"))
+                .and_then(Value::as_array);
+            out.extend(
+                listed
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned),
+            );
+            map.values()
+                .for_each(|child| collect_scope_enums(child, out));
+        }
+        Value::Array(items) => items
+            .iter()
+            .for_each(|child| collect_scope_enums(child, out)),
+        _ => {}
     }
 }
 

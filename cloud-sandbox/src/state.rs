@@ -258,13 +258,41 @@ pub struct State {
     pub dnssec: HashMap<String, (String, u32)>,
     /// TCP proxy configurations per service (created on first read or update).
     pub tcp_proxies: HashMap<Uuid, Value>,
+    /// Webhooks, VPS data, firewall policies, volumes, DNS templates, contacts, websites.
+    pub resources: crate::resources::Resources,
+    /// How far the sandbox's clock runs ahead of the real one (tests move it forward).
+    pub clock_offset: chrono::Duration,
+    /// API access disabled for the account: every authenticated request is 403
+    /// `service_disabled`.
+    pub access_disabled: bool,
+    /// The catalog backend's health.
+    pub catalog: CatalogHealth,
     /// Applied writes per idempotency key.
     pub applied: HashMap<String, u32>,
     /// Total applied writes.
     pub writes: u64,
 }
 
+/// The health of the catalog backend the catalog reads depend on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum CatalogHealth {
+    /// Every product is listed.
+    #[default]
+    Healthy,
+    /// Products of these normalized types cannot be read: listings leave them out and say so
+    /// (`partial: true`, `unavailable_types`, `availability: "unknown"`).
+    Degraded(Vec<String>),
+    /// The catalog cannot be read safely: 503 `catalog_unavailable` (dedicated images and
+    /// deployments: `dedicated_catalog_unavailable`).
+    Unavailable,
+}
+
 impl State {
+    /// The sandbox's current time (the real clock plus [`State::clock_offset`]).
+    pub fn now(&self) -> DateTime<Utc> {
+        Utc::now() + self.clock_offset
+    }
+
     /// Finds a service by uuid or (for domains) by name, case-insensitively, one trailing dot accepted.
     pub fn find_service(&self, selector: &str) -> Option<&Service> {
         if let Ok(id) = selector.parse::<Uuid>() {
@@ -280,6 +308,14 @@ impl State {
     pub fn require_service(&self, selector: &str) -> Result<&Service, ApiError> {
         self.find_service(selector)
             .ok_or_else(|| ApiError::not_found("Service"))
+    }
+
+    /// The service a path parameter names when it is of `kind`, else 404 `not_found`.
+    pub fn require_kind(&self, selector: &str, kind: &str) -> Result<Service, ApiError> {
+        self.find_service(selector)
+            .filter(|s| s.kind == kind)
+            .cloned()
+            .ok_or_else(|| ApiError::not_found(&format!("{kind} service")))
     }
 
     /// Counts one applied write under an idempotency key.

@@ -95,12 +95,90 @@ impl Validators {
             .collect()
     }
 
-    /// Validates a response body against the operation's success schema (used by tests).
-    pub fn check_response(&self, op: &Operation, body: &Value) -> Vec<FieldError> {
-        match &op.success.1 {
-            Some(p) => self.check(p, body, "response"),
+    /// Checks an answer against the contract: `status` must be documented for `op` (exactly,
+    /// as `NXX` or `default`), `body` must match that response's JSON schema, and an error's
+    /// `error.code` must be one of its `x-error-codes`. Each violation names the pointer of
+    /// the response object in the spec and the place in the body.
+    pub fn check_answer(&self, op: &Operation, status: u16, body: &Value) -> Vec<FieldError> {
+        let Some(response) = self.documented_response(op, status) else {
+            let at = format!("{}/responses", op.pointer);
+            return vec![FieldError::new(
+                at,
+                format!("status {status} is not documented"),
+            )];
+        };
+        let Some(doc) = self.spec.doc.pointer(&response) else {
+            return Vec::new();
+        };
+        let mut errors = match doc.pointer("/content/application~1json/schema") {
+            Some(_) => self.check(
+                &format!("{response}/content/application~1json/schema"),
+                body,
+                &format!("{response}: body"),
+            ),
             None => Vec::new(),
+        };
+        let codes = self.documented_codes(op, status);
+        let code = body.pointer("/error/code");
+        if let Some(code) = code.filter(|_| !codes.is_empty())
+            && !codes.contains(code)
+        {
+            let listed = Value::Array(codes);
+            errors.push(FieldError::new(
+                format!("{response}/x-error-codes"),
+                format!("error code {code} is not one of {listed}"),
+            ));
         }
+        errors
+    }
+
+    /// The codes `op` documents for `status`: the `x-error-codes` of its exact response, its
+    /// status class (`5XX`) and `default` together, since the reference ties the generic codes
+    /// to a class (`5xx service_unavailable`) that includes statuses an operation also lists on
+    /// their own (503 `catalog_unavailable`).
+    fn documented_codes(&self, op: &Operation, status: u16) -> Vec<Value> {
+        let responses = format!("{}/responses", op.pointer);
+        let class = format!("{}XX", status / 100);
+        [
+            status.to_string(),
+            class.clone(),
+            class.to_ascii_lowercase(),
+            "default".into(),
+        ]
+        .iter()
+        .filter(|k| {
+            self.spec
+                .doc
+                .pointer(&responses)
+                .is_some_and(|r| r.get(k.as_str()).is_some())
+        })
+        .map(|k| self.spec.deref_pointer(&format!("{responses}/{k}")))
+        .filter_map(|p| {
+            self.spec
+                .doc
+                .pointer(&p)?
+                .get("x-error-codes")?
+                .as_array()
+                .cloned()
+        })
+        .flatten()
+        .collect()
+    }
+
+    /// The pointer of the response object `op` documents for `status` (`$ref`s followed).
+    fn documented_response(&self, op: &Operation, status: u16) -> Option<String> {
+        let responses = format!("{}/responses", op.pointer);
+        let listed = self.spec.doc.pointer(&responses)?;
+        let class = format!("{}XX", status / 100);
+        [
+            status.to_string(),
+            class.clone(),
+            class.to_ascii_lowercase(),
+            "default".into(),
+        ]
+        .into_iter()
+        .find(|k| listed.get(k).is_some())
+        .map(|k| self.spec.deref_pointer(&format!("{responses}/{k}")))
     }
 
     /// Validates parameters and body of a request; returns the parsed body.
@@ -114,54 +192,42 @@ impl Validators {
     ) -> Result<Option<Value>, ApiError> {
         let mut errors = Vec::new();
         for p in &op.params {
-            let raw: Option<String> = match p.location {
-                ParamIn::Path => path_params.get(&p.name).cloned(),
-                ParamIn::Query => {
-                    let vals: Vec<&str> = query
-                        .iter()
-                        .filter(|(k, _)| *k == p.name)
-                        .map(|(_, v)| v.as_str())
-                        .collect();
-                    if vals.is_empty() {
-                        None
-                    } else {
-                        Some(vals.join(","))
-                    }
-                }
-                ParamIn::Header => headers
-                    .get(p.name.as_str())
-                    .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
-            };
+            let raw = raw_param(p, path_params, query, headers);
             if p.name.eq_ignore_ascii_case(headers::IDEMPOTENCY_KEY)
                 && p.location == ParamIn::Header
             {
                 self.check_idempotency_key(op, p, raw.as_deref())?;
                 continue;
             }
-            let prefix = match p.location {
-                ParamIn::Path => "path",
-                ParamIn::Query => "query",
-                ParamIn::Header => "header",
-            };
-            let field = format!("{prefix}.{}", p.name);
-            match raw {
-                None if p.required => errors.push(FieldError {
-                    field,
-                    code: "required".into(),
-                    message: "is required".into(),
-                }),
-                None => {}
-                Some(raw) => {
-                    if let Some(ptr) = &p.schema_pointer {
-                        let value = coerce(&self.spec, ptr, &raw);
-                        errors.extend(self.check(ptr, &value, &field));
-                    }
-                }
-            }
+            errors.extend(self.check_param(p, raw));
         }
         if !errors.is_empty() {
             return Err(ApiError::validation(errors));
         }
+        self.check_body(op, body)
+    }
+
+    /// The violations of one parameter's raw value (missing and required, or off its schema).
+    fn check_param(&self, p: &Param, raw: Option<String>) -> Vec<FieldError> {
+        let prefix = match p.location {
+            ParamIn::Path => "path",
+            ParamIn::Query => "query",
+            ParamIn::Header => "header",
+        };
+        let field = format!("{prefix}.{}", p.name);
+        match (raw, &p.schema_pointer) {
+            (None, _) if p.required => vec![FieldError {
+                field,
+                code: "required".into(),
+                message: "is required".into(),
+            }],
+            (Some(raw), Some(ptr)) => self.check(ptr, &coerce(&self.spec, ptr, &raw), &field),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The parsed body, checked against the operation's body schema.
+    fn check_body(&self, op: &Operation, body: &[u8]) -> Result<Option<Value>, ApiError> {
         let Some((ptr, required)) = &op.body else {
             return Ok(if body.is_empty() {
                 None
@@ -239,6 +305,29 @@ fn fragment_encode(pointer: &str) -> String {
         }
     }
     out
+}
+
+/// A parameter's raw value as received (repeated query values joined by commas).
+fn raw_param(
+    p: &Param,
+    path_params: &HashMap<String, String>,
+    query: &[(String, String)],
+    headers: &http::HeaderMap,
+) -> Option<String> {
+    match p.location {
+        ParamIn::Path => path_params.get(&p.name).cloned(),
+        ParamIn::Query => {
+            let vals: Vec<&str> = query
+                .iter()
+                .filter(|(k, _)| *k == p.name)
+                .map(|(_, v)| v.as_str())
+                .collect();
+            (!vals.is_empty()).then(|| vals.join(","))
+        }
+        ParamIn::Header => headers
+            .get(p.name.as_str())
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
+    }
 }
 
 /// 8 to 128 letters, digits, dots, underscores, colons, hyphens.

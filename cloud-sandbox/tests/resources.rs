@@ -1,5 +1,5 @@
 //! Stateful resources beyond billing: credentials (secret once), DNS zones, DNSSEC progress,
-//! dedicated password-reset tasks, and generic answers of operations without a handler.
+//! dedicated password-reset tasks, VPS writes as operations, TCP proxy reads.
 
 mod common;
 
@@ -80,7 +80,8 @@ async fn dns_zones_and_dnssec_progress() {
             &[("idempotency-key", "zone-create-2")],
         )
         .await;
-    assert_eq!(again.status, 409, "existing zones are never overwritten");
+    assert_eq!(again.status, 400, "existing zones are never overwritten");
+    assert_eq!(again.body["error"]["code"], "validation_error");
     assert_eq!(env.sb.zones().len(), 1);
     let both = json!({"name": "example.net", "zone_file": "x", "records": []});
     let r = env
@@ -151,7 +152,7 @@ async fn dedicated_password_reset_task_completes_on_polls() {
 }
 
 #[tokio::test]
-async fn generic_operations_answer_documented_shapes() {
+async fn vps_writes_are_operations_and_unknown_services_are_not_found() {
     let env = Env::new().await;
     let vps = env.sb.service_of_kind("vps").unwrap().id;
     let r = env

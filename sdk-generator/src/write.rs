@@ -45,26 +45,7 @@ pub fn ensure_files(
 ) -> Result<Report> {
     let mut report = Report::default();
     for file in files {
-        let path = root.join(&file.path);
-        let wanted = normalize(&file.contents);
-        let current = std::fs::read_to_string(&path).ok().map(|c| normalize(&c));
-        if current.as_deref() == Some(wanted.as_str()) {
-            report.unchanged += 1;
-            continue;
-        }
-        report.changed.push(path.clone());
-        if mode == Mode::Write {
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent).map_err(|source| Error::Io {
-                    path: parent.to_owned(),
-                    source,
-                })?;
-            }
-            std::fs::write(&path, wanted).map_err(|source| Error::Io {
-                path: path.clone(),
-                source,
-            })?;
-        }
+        ensure_file(&root.join(&file.path), &file.contents, mode, &mut report)?;
     }
     let dir = root.join(owned_dir);
     let entries = match std::fs::read_dir(&dir) {
@@ -91,6 +72,30 @@ pub fn ensure_files(
         }
     }
     Ok(report)
+}
+
+/// Ensures that the file at `path` holds `contents`, recording the outcome in `report`.
+pub fn ensure_file(path: &Path, contents: &str, mode: Mode, report: &mut Report) -> Result<()> {
+    let wanted = normalize(contents);
+    let current = std::fs::read_to_string(path).ok().map(|c| normalize(&c));
+    if current.as_deref() == Some(wanted.as_str()) {
+        report.unchanged += 1;
+        return Ok(());
+    }
+    report.changed.push(path.to_owned());
+    if mode == Mode::Write {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|source| Error::Io {
+                path: parent.to_owned(),
+                source,
+            })?;
+        }
+        std::fs::write(path, wanted).map_err(|source| Error::Io {
+            path: path.to_owned(),
+            source,
+        })?;
+    }
+    Ok(())
 }
 
 /// Line endings normalized to `\n`, exactly one trailing newline.

@@ -1,13 +1,15 @@
 //! The change report of `cargo xtask gen` (`sdk_generator::report`): a fixture pair with every
-//! kind of change (`sdk-tests/fixtures/revisions/`), a revision of 130 added operations, an unchanged
-//! spec, bad baselines, an unchanged `info.version`, and the README's "When the contract changes"
-//! done once in a temporary directory.
+//! kind of change (`sdk-tests/fixtures/revisions/v1.yaml`, `v2.yaml`), single-purpose revisions
+//! of `base.yaml` (a swap of constructor arguments, renames, every wire-breaking kind,
+//! deprecations), the same swap in the real contract, a revision of 130 added operations, an
+//! unchanged spec, bad baselines, an unchanged `info.version`, and the README's "When the
+//! contract changes" done once in a temporary directory.
 
 use sdk_generator::emit::{Layout, Options};
 use sdk_generator::ir::Api;
 use sdk_generator::report::render::render;
 use sdk_generator::report::{
-    ApiDescription, Baseline, ChangeReport, Class, Regeneration, Version, changelog, compare,
+    ApiDescription, Baseline, ChangeReport, Class, Regeneration, Version, Wire, changelog, compare,
     regenerate,
 };
 use sdk_generator::write::Mode;
@@ -30,7 +32,7 @@ fn lower(text: &str) -> Api {
 /// The report of `new` against a baseline made from `old` at crate version 0.3.0.
 fn report(old: &str, new: &str) -> ChangeReport {
     let baseline = Baseline::Found(ApiDescription::of(&lower(old), CRATE, "0.3.0"));
-    compare(&baseline, Version::INITIAL, &lower(new), CRATE).1
+    compare(&baseline, Version::parse("0.3.0"), &lower(new), CRATE).1
 }
 
 /// The class of the one change whose line contains `needle`.
@@ -46,6 +48,28 @@ fn class_of(report: &ChangeReport, needle: &str) -> Class {
         "one change line contains {needle:?}: {found:#?}"
     );
     found[0].class
+}
+
+/// The class of the one wire change whose line contains `needle`.
+fn wire_class_of(report: &ChangeReport, needle: &str) -> Wire {
+    let found: Vec<_> = report
+        .wire
+        .iter()
+        .filter(|c| c.text.contains(needle))
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "one wire line contains {needle:?}: {:#?}",
+        report.wire
+    );
+    found[0].class
+}
+
+/// `text` with `from` replaced by `to`, which must occur exactly once.
+fn replaced_once(text: &str, from: &str, to: &str) -> String {
+    assert_eq!(text.matches(from).count(), 1, "{from:?} occurs once");
+    text.replacen(from, to, 1)
 }
 
 #[test]
@@ -102,7 +126,10 @@ fn every_kind_of_change_is_named_with_its_class() {
             Class::Additive,
         ),
         ("`Zone`: field `dnssec` added", Class::Additive),
-        ("`ZoneStatus`: value `suspended` added", Class::Additive),
+        (
+            "`ZoneStatus`: values `locked`, `suspended` added",
+            Class::Additive,
+        ),
         ("`ZoneSource`: variant `Transferred", Class::Additive),
         ("error code `zone_quota_exceeded` added", Class::Additive),
         ("`list_buckets`: paginated (`offset`)", Class::Additive),
@@ -130,7 +157,17 @@ fn every_kind_of_change_is_named_with_its_class() {
         assert_eq!(class_of(&report, needle), class, "{needle}");
     }
     assert_eq!(report.crate_version.to_string(), "0.4.0");
-    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    assert_eq!(
+        report.warnings,
+        [
+            "released SDK versions (up to 0.3.0) will fail against a server of this revision: 9 \
+          wire-breaking changes in 6 operations: `create_zone`, `delete_snapshot`, `get_balance`, \
+          `get_zone`, `list_zones`, `update_zone`",
+            "this revision deprecates 3 items: code that uses them (tests and examples \
+          included) fails `-D warnings` builds until it moves off them or allows `deprecated` \
+          (see Deprecations)"
+        ]
+    );
     insta::assert_snapshot!("revision_v1_to_v2", render(&report));
 }
 
@@ -216,6 +253,40 @@ fn an_unchanged_spec_reports_no_api_change() {
     assert_eq!(
         changelog::updated(Some("# Changelog\n"), &report, CRATE),
         None
+    );
+}
+
+/// A version bumped by hand in Cargo.toml (a 1.0 release) is where versioning goes on; one
+/// behind `api.json` is not; either way the report says so.
+#[test]
+fn a_manifest_version_that_differs_from_api_json_is_named() {
+    let baseline = Baseline::Found(ApiDescription::of(
+        &lower(&revision("v1.yaml")),
+        CRATE,
+        "0.3.0",
+    ));
+    let v2 = lower(&revision("v2.yaml"));
+    let ahead = compare(&baseline, Version::parse("1.0.0"), &v2, CRATE).1;
+    assert_eq!(ahead.previous_version.to_string(), "1.0.0");
+    assert_eq!(ahead.crate_version.to_string(), "2.0.0");
+    assert!(
+        ahead.warnings.contains(
+            &"Cargo.toml says version 1.0.0, which is ahead of the 0.3.0 `api.json` recorded: \
+              versioning goes on from 1.0.0"
+                .to_owned()
+        ),
+        "{:?}",
+        ahead.warnings
+    );
+    let behind = compare(&baseline, Version::parse("0.2.0"), &v2, CRATE).1;
+    assert_eq!(behind.crate_version.to_string(), "0.4.0");
+    assert!(
+        behind
+            .warnings
+            .iter()
+            .any(|w| w.contains("which is behind")),
+        "{:?}",
+        behind.warnings
     );
 }
 
@@ -338,11 +409,26 @@ fn the_readme_steps_bump_the_version_and_write_the_changelog() {
     let sdk = dir.join("sdk");
     let first = gen_in(&dir, &revision("v1.yaml"), Mode::Write);
     assert_eq!(first.report.crate_version.to_string(), "0.1.0");
+    // As the first build leaves it: cargo's lock file of the standalone crate.
+    let lock = |version: &str| {
+        format!(
+            "# This file is automatically @generated by Cargo.\n# It is not intended for manual \
+             editing.\nversion = 4\n\n[[package]]\nname = \"revision-sdk\"\nversion = \
+             \"{version}\"\ndependencies = [\n \"serde\",\n]\n\n[[package]]\nname = \"serde\"\n\
+             version = \"1.0.228\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n"
+        )
+    };
+    std::fs::write(sdk.join("Cargo.lock"), lock("0.1.0")).expect("lock written");
 
     let second = gen_in(&dir, &revision("v2.yaml"), Mode::Write);
     assert_eq!(second.report.severity(), Some(Class::Breaking));
     assert_eq!(second.report.crate_version.to_string(), "0.2.0");
     assert!(read(&sdk.join("Cargo.toml")).contains("\nversion = \"0.2.0\"\n"));
+    assert_eq!(
+        read(&sdk.join("Cargo.lock")),
+        lock("0.2.0"),
+        "the lock file follows"
+    );
     let changelog = read(&sdk.join("CHANGELOG.md"));
     let entries: Vec<&str> = changelog.lines().filter(|l| l.starts_with("## ")).collect();
     assert_eq!(
@@ -370,6 +456,15 @@ fn the_readme_steps_bump_the_version_and_write_the_changelog() {
     );
     assert!(again.written.is_clean(), "{:#?}", again.written);
 
+    std::fs::write(sdk.join("Cargo.lock"), lock("0.1.0")).expect("lock written");
+    let stale_lock = gen_in(&dir, &revision("v2.yaml"), Mode::Check);
+    assert_eq!(stale_lock.written.changed, [sdk.join("Cargo.lock")]);
+    assert_eq!(
+        read(&sdk.join("Cargo.lock")),
+        lock("0.1.0"),
+        "check mode writes nothing"
+    );
+
     let stale = gen_in(&dir, &revision("v1.yaml"), Mode::Check);
     assert!(
         stale.written.changed.contains(&sdk.join("api.json")),
@@ -377,8 +472,536 @@ fn the_readme_steps_bump_the_version_and_write_the_changelog() {
         stale.written
     );
     assert!(stale.written.changed.contains(&sdk.join("CHANGELOG.md")));
+    assert!(stale.written.changed.contains(&sdk.join("Cargo.lock")));
     assert!(
         read(&sdk.join("Cargo.toml")).contains("\nversion = \"0.2.0\"\n"),
         "check mode writes nothing"
+    );
+}
+
+const SWAP_LINE: &str = "`SshKeyImportRequest`: `SshKeyImportRequest::new`: arguments reordered: \
+    `(name, public_key)` → `(public_key, name)`: every position keeps its type, so existing calls \
+    still compile and send the values crossed";
+
+/// Swapping two required string properties swaps the arguments of `new`: existing calls still
+/// compile and send the values crossed, so the swap alone is breaking and bumps the version.
+#[test]
+fn a_swap_of_two_same_typed_required_properties_is_breaking() {
+    let report = report(&revision("base.yaml"), &revision("swap.yaml"));
+    let lines: Vec<(Class, &str)> = report
+        .changes
+        .iter()
+        .map(|c| (c.class, c.text.as_str()))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (Class::DocsOnly, "contract revision `1.0.0` → `1.1.0`"),
+            (Class::Breaking, SWAP_LINE),
+        ]
+    );
+    assert_eq!(report.crate_version.to_string(), "0.4.0");
+    assert!(
+        report.wire.is_empty(),
+        "JSON members have no order: {:#?}",
+        report.wire
+    );
+    insta::assert_snapshot!("revision_swap", render(&report));
+}
+
+/// The issue's own example, in the real contract: the same swap in `spec/openapi.yaml`.
+#[test]
+fn the_same_swap_in_the_contract_is_breaking() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/openapi.yaml");
+    let spec = read(&path);
+    let swapped = replaced_once(
+        &spec,
+        "        name:\n          type: string\n          minLength: 1\n          maxLength: 64\n        \
+         public_key:\n          type: string\n          minLength: 1\n          maxLength: 8192\n",
+        "        public_key:\n          type: string\n          minLength: 1\n          maxLength: 8192\n        \
+         name:\n          type: string\n          minLength: 1\n          maxLength: 64\n",
+    );
+    let report = report(&spec, &swapped);
+    assert_eq!(report.severity(), Some(Class::Breaking));
+    assert_eq!(report.changes.len(), 1, "{:#?}", report.changes);
+    assert_eq!(report.changes[0].area, "ssh");
+    assert_eq!(report.changes[0].text, SWAP_LINE);
+}
+
+/// A field, a parameter, an enum value and an operation renamed in place: one line each, with
+/// its class, and what released SDKs still send.
+#[test]
+fn renames_in_place_are_one_probable_rename_each() {
+    let report = report(&revision("base.yaml"), &revision("rename.yaml"));
+    let expected = [
+        (
+            "`SshKeyImportRequest`: field `public_key` probably renamed to `openssh_public_key` \
+             (same type `String`, still an argument of `SshKeyImportRequest::new`; wire name \
+             `public_key` → `openssh_public_key`)",
+            Class::Breaking,
+        ),
+        (
+            "`list_ssh_keys`: query parameter `fingerprint` probably renamed to \
+             `sha256_fingerprint` (same type `String`; wire name `fingerprint` → \
+             `sha256_fingerprint`; setter renamed)",
+            Class::Breaking,
+        ),
+        (
+            "`SshKeyStatus`: value `revoked` probably renamed to `disabled`",
+            Class::Breaking,
+        ),
+        (
+            "operation `delete_ssh_key` renamed to `remove_ssh_key`: operationId `deleteSshKey` \
+             → `removeSshKey`",
+            Class::Breaking,
+        ),
+    ];
+    for (needle, class) in expected {
+        assert_eq!(class_of(&report, needle), class, "{needle}");
+    }
+    for unwanted in [" added", " removed", "reordered"] {
+        let found: Vec<_> = report
+            .changes
+            .iter()
+            .filter(|c| c.text.contains(unwanted))
+            .collect();
+        assert!(found.is_empty(), "{unwanted}: {found:#?}");
+    }
+    assert_eq!(report.changes.len(), 5, "{:#?}", report.changes);
+    let wire = [
+        (
+            "`SshKeyImportRequest`: field `public_key` (request): wire name `public_key` → \
+             `openssh_public_key`: released SDKs send `public_key`",
+            Wire::Breaking,
+        ),
+        (
+            "`list_ssh_keys`: query parameter `fingerprint` probably renamed to \
+             `sha256_fingerprint`: released SDKs send `fingerprint`",
+            Wire::Breaking,
+        ),
+        (
+            "`SshKeyStatus`: value `disabled` added: released SDKs decode it as `Unknown`",
+            Wire::Degraded,
+        ),
+    ];
+    for (needle, class) in wire {
+        assert_eq!(wire_class_of(&report, needle), class, "{needle}");
+    }
+    assert_eq!(report.wire.len(), 3, "{:#?}", report.wire);
+    insta::assert_snapshot!("revision_rename", render(&report));
+}
+
+/// Every kind of change that breaks or degrades SDK versions already released, each named in
+/// the wire section with its class, the wire-breaking ones first and in the warning.
+#[test]
+fn every_wire_breaking_kind_is_listed_with_a_warning() {
+    let report = report(&revision("base.yaml"), &revision("wire.yaml"));
+    let expected = [
+        (
+            "`get_dns_zone`: `GET /v1/dns/zones/{zone}` → `GET /v2/dns/zones/{zone}`: released \
+             SDKs call the old route",
+            Wire::Breaking,
+        ),
+        (
+            "`delete_ssh_key`: `DELETE /v1/ssh-keys/{key_id}` removed",
+            Wire::Breaking,
+        ),
+        (
+            "`list_ssh_keys`: query parameter `project` added as required",
+            Wire::Breaking,
+        ),
+        (
+            "`get_ssh_key`: header parameter `x_account` added as required",
+            Wire::Breaking,
+        ),
+        (
+            "`SshKeyImportRequest`: field `project` (request): added as required",
+            Wire::Breaking,
+        ),
+        (
+            "`get_dns_zone`: scope `dns.zones.read` now required: credentials without it get 403",
+            Wire::Breaking,
+        ),
+        (
+            "`list_ssh_keys`: query parameter `limit`: maximum 100 → 50",
+            Wire::Breaking,
+        ),
+        (
+            "`SshKeyImportRequest`: field `name` (request): maxLength 64 → 32",
+            Wire::Breaking,
+        ),
+        (
+            "`import_ssh_key`: Idempotency-Key now required: released SDKs send none",
+            Wire::Breaking,
+        ),
+        (
+            "`SshKeyStatus`: value `expired` added: released SDKs decode it as `Unknown`",
+            Wire::Degraded,
+        ),
+        (
+            "`SshKeyList`: field `next_cursor` (response): removed: released SDKs read it as \
+             absent",
+            Wire::Degraded,
+        ),
+        (
+            "`KeySource`: member `EscrowedSource` added: released SDKs decode it as the \
+             `Unknown` variant",
+            Wire::Degraded,
+        ),
+        (
+            "`KeyAlgorithm`: member `EcdsaAlgorithm` added: the union is untagged",
+            Wire::Breaking,
+        ),
+        (
+            "`get_dns_zone`: response type `DnsZone` → `DnsZoneDetail`",
+            Wire::Breaking,
+        ),
+        (
+            "`SshKey`: field `size` (response): type `i64` → `String`",
+            Wire::Breaking,
+        ),
+        (
+            "`list_ssh_keys`: pagination `cursor` (`next_cursor` → `cursor`, items `items`) → \
+             `offset` (`next_offset` → `offset`, items `items`)",
+            Wire::Breaking,
+        ),
+    ];
+    for (needle, class) in expected {
+        assert_eq!(wire_class_of(&report, needle), class, "{needle}");
+    }
+    assert_eq!(report.wire_totals(), [13, 3], "{:#?}", report.wire);
+    assert_eq!(
+        report.warnings[0],
+        "released SDK versions (up to 0.3.0) will fail against a server of this revision: 13 \
+         wire-breaking changes in 5 operations: `delete_ssh_key`, `get_dns_zone`, `get_ssh_key`, \
+         `import_ssh_key`, `list_ssh_keys`"
+    );
+    let text = render(&report);
+    let wire_at = text.find("#### Wire-breaking").expect("wire-breaking list");
+    assert!(wire_at < text.find("#### Degraded").expect("degraded list"));
+    assert!(wire_at < text.find("### Breaking").expect("Rust API list"));
+    insta::assert_snapshot!("revision_wire", text);
+}
+
+/// A moved path and a new scope leave the Rust API alone (docs only) but show up in the wire
+/// section, with the warning.
+#[test]
+fn a_moved_path_or_a_new_scope_alone_warns() {
+    let base = revision("base.yaml");
+    let revised = |from: &str, to: &str| {
+        let text = replaced_once(&base, from, to);
+        replaced_once(&text, "version: \"1.0.0\"", "version: \"1.0.1\"")
+    };
+    let moved = report(
+        &base,
+        &revised("/v1/dns/zones/{zone}:", "/v1/domains/{zone}:"),
+    );
+    let scoped = report(
+        &base,
+        &revised(
+            "BearerAuth: [dns.read]",
+            "BearerAuth: [dns.read, dns.zones.read]",
+        ),
+    );
+    for (report, line) in [
+        (
+            moved,
+            "`get_dns_zone`: `GET /v1/dns/zones/{zone}` → `GET /v1/domains/{zone}`: released \
+             SDKs call the old route",
+        ),
+        (
+            scoped,
+            "`get_dns_zone`: scope `dns.zones.read` now required: credentials without it get 403",
+        ),
+    ] {
+        assert_eq!(report.severity(), Some(Class::DocsOnly));
+        assert_eq!(report.crate_version.to_string(), "0.3.1");
+        assert_eq!(report.wire.len(), 1, "{:#?}", report.wire);
+        assert_eq!(report.wire[0].text, line);
+        assert_eq!(report.wire[0].class, Wire::Breaking);
+        let text = render(&report);
+        assert!(
+            text.contains(
+                "> **Warning:** released SDK versions (up to 0.3.0) will fail against a server \
+                 of this revision: 1 wire-breaking change in 1 operation: `get_dns_zone`"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("### Released SDKs against this server"),
+            "{text}"
+        );
+    }
+}
+
+/// A renamed path parameter, response type or request body type that sends and decodes the
+/// same JSON is no wire change.
+#[test]
+fn renames_that_keep_the_wire_are_not_wire_changes() {
+    let base = revision("base.yaml");
+    let renamed = replaced_once(
+        &base,
+        "      summary: Get a DNS zone\n      security:\n        - BearerAuth: [dns.read]\n      \
+         parameters:\n        - {name: zone, in: path, required: true, schema: {type: string}}",
+        "      summary: Get a DNS zone\n      security:\n        - BearerAuth: [dns.read]\n      \
+         parameters:\n        - {name: zone_name, in: path, required: true, schema: {type: string}}",
+    );
+    let renamed = replaced_once(
+        &renamed,
+        "/v1/dns/zones/{zone}:",
+        "/v1/dns/zones/{zone_name}:",
+    );
+    let renamed = replaced_once(&renamed, "schemas/DnsZone\"}", "schemas/Zone\"}");
+    let renamed = replaced_once(&renamed, "    DnsZone:\n", "    Zone:\n");
+    let renamed = replaced_once(
+        &renamed,
+        "schemas/SshKeyImportRequest\"}",
+        "schemas/ImportSshKeyRequest\"}",
+    );
+    let renamed = replaced_once(
+        &renamed,
+        "    SshKeyImportRequest:\n",
+        "    ImportSshKeyRequest:\n",
+    );
+    let report = report(&base, &renamed);
+    for needle in [
+        "success type `DnsZone` → `Zone`",
+        "request body: type `SshKeyImportRequest` → `ImportSshKeyRequest`",
+        "`GET /v1/dns/zones/{zone}` → `GET /v1/dns/zones/{zone_name}`",
+    ] {
+        assert!(
+            report.changes.iter().any(|c| c.text.contains(needle)),
+            "{needle}: {:#?}",
+            report.changes
+        );
+    }
+    assert_eq!(report.severity(), Some(Class::Breaking));
+    assert!(report.wire.is_empty(), "{:#?}", report.wire);
+}
+
+/// Newly deprecated items are listed with the guidance their documentation gives, and the
+/// report says what deprecation does to `-D warnings` builds.
+#[test]
+fn deprecations_carry_their_guidance() {
+    let report = report(&revision("base.yaml"), &revision("deprecation.yaml"));
+    let listed: Vec<(&str, Option<&str>)> = report
+        .deprecations
+        .iter()
+        .map(|d| (d.item.as_str(), d.note.as_deref()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (
+                "`get_ssh_key`",
+                Some("Deprecated; use `listSshKeys` with `fingerprint` instead.")
+            ),
+            (
+                "`list_ssh_keys`: query parameter `limit`",
+                Some("Replaced by the page size of the cursor.")
+            ),
+            ("`SshKey`: field `comment`", Some("Use `name` instead.")),
+        ]
+    );
+    assert_eq!(report.severity(), Some(Class::DocsOnly));
+    assert!(report.wire.is_empty(), "{:#?}", report.wire);
+    assert_eq!(
+        report.warnings,
+        [
+            "this revision deprecates 3 items: code that uses them (tests and examples \
+          included) fails `-D warnings` builds until it moves off them or allows `deprecated` \
+          (see Deprecations)"
+        ]
+    );
+    let text = render(&report);
+    assert!(
+        text.contains("fails builds run with `-D warnings`"),
+        "{text}"
+    );
+    insta::assert_snapshot!("revision_deprecation", text);
+}
+
+/// The type as a caller writes it: the last segment of each path, `impl Into<T>` as `T`.
+fn type_text(ty: &syn::Type) -> String {
+    match ty {
+        syn::Type::Path(path) => {
+            let last = path.path.segments.last().expect("a path has a segment");
+            let args = match &last.arguments {
+                syn::PathArguments::AngleBracketed(generic) => {
+                    let args: Vec<String> = generic
+                        .args
+                        .iter()
+                        .map(|arg| match arg {
+                            syn::GenericArgument::Type(t) => type_text(t),
+                            _ => panic!("a generic argument is a type"),
+                        })
+                        .collect();
+                    format!("<{}>", args.join(", "))
+                }
+                _ => String::new(),
+            };
+            format!("{}{args}", last.ident)
+        }
+        syn::Type::ImplTrait(bounds) => match bounds.bounds.first() {
+            Some(syn::TypeParamBound::Trait(into)) => {
+                let last = into.path.segments.last().expect("a trait has a name");
+                assert_eq!(last.ident, "Into", "only `impl Into<T>` is taken");
+                let syn::PathArguments::AngleBracketed(generic) = &last.arguments else {
+                    panic!("`Into` takes its type");
+                };
+                match generic.args.first() {
+                    Some(syn::GenericArgument::Type(t)) => type_text(t),
+                    _ => panic!("`Into` takes a type"),
+                }
+            }
+            _ => panic!("an `impl` argument is `impl Into<T>`"),
+        },
+        _ => panic!("an argument type is a path or `impl Into<T>`"),
+    }
+}
+
+/// A type string of `api.json` as [`type_text`] spells it (paths dropped, `Box` of a required
+/// field taken off: `new` takes the value and boxes it).
+fn described_text(ty: &str) -> String {
+    let mut text = ty.to_owned();
+    while let Some(at) = text.find("::") {
+        let start = text[..at]
+            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        text.replace_range(start..at + 2, "");
+    }
+    match text.strip_prefix("Box<") {
+        Some(inner) => inner.strip_suffix('>').unwrap_or(inner).to_owned(),
+        None => text,
+    }
+}
+
+/// `api.json` records the positional arguments of every client method and of every request
+/// type's `new` in the order and with the types the checked-in code takes them: read from the
+/// code with `syn`, not from the generator.
+#[test]
+fn api_json_records_the_arguments_the_code_takes() {
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cloud-sdk");
+    let api: ApiDescription =
+        serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
+    let mut in_code: std::collections::BTreeMap<String, Vec<(String, String)>> = Default::default();
+    let dir = sdk.join("src/generated");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("generated sources")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    for file in files {
+        let parsed = syn::parse_file(&read(&file)).expect("generated code parses");
+        for item in parsed.items {
+            let syn::Item::Impl(block) = item else {
+                continue;
+            };
+            let syn::Type::Path(self_ty) = &*block.self_ty else {
+                continue;
+            };
+            if block.trait_.is_some() {
+                continue;
+            }
+            let owner = self_ty
+                .path
+                .segments
+                .last()
+                .expect("named")
+                .ident
+                .to_string();
+            for member in block.items {
+                let syn::ImplItem::Fn(method) = member else {
+                    continue;
+                };
+                let name = method.sig.ident.to_string();
+                // An operation's client method returns its request builder.
+                let returns_builder = match &method.sig.output {
+                    syn::ReturnType::Type(_, ty) => matches!(
+                        &**ty,
+                        syn::Type::Path(p) if p.path.segments.first().is_some_and(|s| s.ident == "builders")
+                    ),
+                    syn::ReturnType::Default => false,
+                };
+                let key = match (owner.as_str(), name.as_str()) {
+                    ("Client", _) if returns_builder => format!("fn {name}"),
+                    ("Client", _) => continue,
+                    (_, "new") => format!("{owner}::new"),
+                    _ => continue,
+                };
+                let args = method
+                    .sig
+                    .inputs
+                    .iter()
+                    .filter_map(|arg| match arg {
+                        syn::FnArg::Typed(typed) => {
+                            let syn::Pat::Ident(ident) = &*typed.pat else {
+                                panic!("{key}: an argument is a plain name");
+                            };
+                            Some((ident.ident.to_string(), type_text(&typed.ty)))
+                        }
+                        syn::FnArg::Receiver(_) => None,
+                    })
+                    .collect();
+                in_code.insert(key, args);
+            }
+        }
+    }
+    let mut described: std::collections::BTreeMap<String, Vec<(String, String)>> =
+        Default::default();
+    for op in api.operations.values() {
+        let args = op
+            .arguments
+            .iter()
+            .map(|arg| {
+                let ty = match (op.params.get(arg), &op.body) {
+                    (Some(p), _) => &p.ty,
+                    (None, Some(body)) if arg == "body" => &body.ty,
+                    _ => panic!("`{}`: argument `{arg}` is described", op.rust_fn),
+                };
+                (arg.clone(), described_text(ty))
+            })
+            .collect();
+        described.insert(format!("fn {}", op.rust_fn), args);
+    }
+    for (name, def) in &api.types {
+        let sdk_generator::report::describe::Shape::Struct {
+            fields,
+            constructor,
+            ..
+        } = &def.shape
+        else {
+            continue;
+        };
+        if !def.request {
+            continue;
+        }
+        let args = constructor
+            .iter()
+            .map(|f| (f.clone(), described_text(&fields[f].rust_type)))
+            .collect();
+        described.insert(format!("{name}::new"), args);
+    }
+    let undescribed: Vec<&String> = in_code
+        .keys()
+        .filter(|k| !described.contains_key(*k))
+        .collect();
+    assert_eq!(
+        undescribed,
+        Vec::<&String>::new(),
+        "every `new` and method is described"
+    );
+    for (key, args) in &described {
+        assert_eq!(Some(args), in_code.get(key), "{key}");
+    }
+    let with_two_strings = described
+        .get("SshKeyImportRequest::new")
+        .expect("the issue's constructor");
+    assert_eq!(
+        with_two_strings,
+        &[
+            ("name".to_owned(), "String".to_owned()),
+            ("public_key".to_owned(), "String".to_owned())
+        ]
     );
 }

@@ -422,11 +422,35 @@ fn walk<'a>(v: &'a Value, at: String, f: &mut dyn FnMut(&str, &'a Value)) {
     }
 }
 
+/// The contract revision reference part 9 publishes; a revision of the spec may only be newer.
+const REFERENCE_REVISION: &str = "2026-10-07.1";
+
+/// `YYYY-MM-DD.N` as a sortable key, `None` when `v` is not of that form.
+fn revision_key(v: &str) -> Option<(u32, u32, u32, u32)> {
+    let (date, n) = v.split_once('.')?;
+    let mut parts = date.split('-').map(|p| p.parse::<u32>().ok());
+    let (y, m, d) = (parts.next()??, parts.next()??, parts.next()??);
+    (parts.next().is_none() && (1..=12).contains(&m) && (1..=31).contains(&d)).then_some((
+        y,
+        m,
+        d,
+        n.parse().ok()?,
+    ))
+}
+
 #[test]
 fn root_metadata() {
     let spec = load_spec();
     assert_eq!(spec["openapi"], "3.1.0");
-    assert_eq!(spec["info"]["version"], "2026-10-07.1");
+    let version = spec["info"]["version"].as_str().expect("info.version");
+    assert!(
+        revision_key(version).is_some(),
+        "info.version {version:?} is a contract revision `YYYY-MM-DD.N`"
+    );
+    assert!(
+        revision_key(version) >= revision_key(REFERENCE_REVISION),
+        "info.version {version} predates the revision the reference publishes ({REFERENCE_REVISION})"
+    );
     assert_eq!(spec["info"]["title"], "Customer Cloud Services API");
     let desc = spec["info"]["description"].as_str().unwrap();
     assert!(

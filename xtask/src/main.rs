@@ -12,10 +12,12 @@ const USAGE: &str = "\
 usage: cargo xtask gen [--check] [--spec PATH] [--out DIR --crate-name NAME] [--dump-ir FILE]
 
   (no options)        regenerate cloud-sdk/ from spec/openapi.yaml, print the change report
-                      against cloud-sdk/api.json, version the crate and add the report to
-                      cloud-sdk/CHANGELOG.md
+                      against cloud-sdk/api.json, version the crate (Cargo.toml and its entry
+                      in Cargo.lock) and add the report to cloud-sdk/CHANGELOG.md
   --check             write nothing; exit 1 and name the stale files if cloud-sdk/ differs
-                      (code, api.json, CHANGELOG.md or the Cargo.toml version)
+                      (code, api.json, CHANGELOG.md, the Cargo.toml version or Cargo.lock;
+                      run `cargo --locked xtask gen --check`, or cargo itself fixes a stale
+                      Cargo.lock before this runs)
   --spec PATH         read this OpenAPI 3.0/3.1 document (JSON or YAML)
   --out DIR           write a standalone crate to DIR (own [workspace], runtime by path)
   --crate-name NAME   package name of the standalone crate (default: from the spec file name)

@@ -8,7 +8,6 @@ use uuid::Uuid;
 
 use super::{Ctx, Reply};
 use crate::errors::ApiError;
-use crate::pagination;
 use crate::state::{Service, State, money};
 
 /// `POST /v1/billing/invoices/{id}/pay`.
@@ -44,7 +43,7 @@ pub fn pay_invoice(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
         }
     }
     let inv = &st.invoices[idx];
-    Ok(Reply::ok(json!({
+    Ok(ctx.success(json!({
         "ok": true,
         "paidNow": money(pay_now),
         "partial": !fully_paid && pay_now > Decimal::ZERO,
@@ -177,7 +176,7 @@ pub fn draft_order(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
         body["items"].clone(),
         ctx.idem_key.clone(),
     );
-    Ok(Reply::ok(json!({
+    Ok(ctx.success(json!({
         "ok": true,
         "orderId": order.id,
         "invoiceId": invoice.id,
@@ -191,13 +190,13 @@ pub fn draft_order(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
 /// `GET /v1/billing/services`: page model.
 pub fn billing_services(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     let items: Vec<Value> = st.services.iter().map(Service::to_json).collect();
-    Ok(Reply::ok(pagination::page(&items, &ctx.query)?))
+    ctx.list(items)
 }
 
 /// `GET /v1/billing/transactions`: page model, newest first.
 pub fn transactions(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     let items: Vec<Value> = st.transactions.iter().rev().map(|t| t.to_json()).collect();
-    Ok(Reply::ok(pagination::page(&items, &ctx.query)?))
+    ctx.list(items)
 }
 
 /// `GET /v1/services`: page model; default statuses active and suspended; filters before paging.
@@ -217,5 +216,5 @@ pub fn services(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
         .filter(|s| types.as_ref().is_none_or(|t| t.contains(&s.kind)))
         .map(Service::to_json)
         .collect();
-    Ok(Reply::ok(pagination::page(&items, &ctx.query)?))
+    ctx.list(items)
 }

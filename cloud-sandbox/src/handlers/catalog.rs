@@ -1,19 +1,23 @@
-//! Catalog: regions, products (filters before pagination) and dedicated images, offset model.
+//! Catalog: regions, products (filters before pagination) and dedicated images, in the
+//! operations' pagination model. They follow the catalog backend's health
+//! ([`CatalogHealth`]): an outage is a 503, never an empty catalog; a degraded backend leaves
+//! out the types it cannot read and says so.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::{Ctx, Reply};
 use crate::errors::ApiError;
-use crate::pagination;
-use crate::state::State;
+use crate::state::{CatalogHealth, State};
 
 /// `GET /v1/regions`.
 pub fn regions(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
-    Ok(Reply::ok(pagination::offset(&st.regions, &ctx.query)?))
+    readable(st, "catalog_unavailable")?;
+    ctx.list(st.regions.clone())
 }
 
 /// `GET /v1/products` and `GET /v1/products/{region}`.
 pub fn products(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    readable(st, "catalog_unavailable")?;
     let path_region = ctx.path.get("region").map(|r| r.to_ascii_uppercase());
     let query_region = ctx.query_param("region").map(str::to_ascii_uppercase);
     if let (Some(p), Some(q)) = (&path_region, &query_region)
@@ -35,6 +39,10 @@ pub fn products(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
             "The region is not returned by the regions list.",
         ));
     }
+    let unavailable = match &st.catalog {
+        CatalogHealth::Degraded(types) => types.clone(),
+        _ => Vec::new(),
+    };
     let items: Vec<Value> = st
         .products
         .iter()
@@ -44,13 +52,30 @@ pub fn products(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
                 .is_none_or(|c| p["product_code"] == c)
         })
         .filter(|p| ctx.query_param("type").is_none_or(|t| p["type"] == t))
+        .filter(|p| !unavailable.iter().any(|t| p["type"] == t.as_str()))
         .cloned()
         .collect();
-    Ok(Reply::ok(pagination::offset(&items, &ctx.query)?))
+    let mut reply = ctx.list(items)?;
+    if !unavailable.is_empty() {
+        reply.body["partial"] = json!(true);
+        reply.body["unavailable_types"] = json!(unavailable);
+        reply.body["availability"] = json!("unknown");
+    }
+    Ok(reply)
+}
+
+/// 503 with `code` while the catalog backend is down.
+pub(super) fn readable(st: &State, code: &str) -> Result<(), ApiError> {
+    if st.catalog == CatalogHealth::Unavailable {
+        let msg = "The catalog could not be read safely; retry with backoff. Never infer stock from an outage.";
+        return Err(ApiError::new(503, code, msg));
+    }
+    Ok(())
 }
 
 /// `GET /v1/dedicated/images`.
 pub fn images(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    readable(st, "dedicated_catalog_unavailable")?;
     let items: Vec<Value> = st
         .images
         .iter()
@@ -67,5 +92,5 @@ pub fn images(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
         })
         .cloned()
         .collect();
-    Ok(Reply::ok(pagination::offset(&items, &ctx.query)?))
+    ctx.list(items)
 }

@@ -48,8 +48,17 @@ impl Ctx {
         self.path.get(name).map_or("", String::as_str)
     }
 
-    /// The operation's documented success status with `body`.
+    /// A listing answer: one page of `items` in the operation's pagination model (the items
+    /// are shaped as records by [`Ctx::success`]).
+    pub fn list(&self, items: Vec<Value>) -> Result<Reply, ApiError> {
+        let body = crate::pagination::paginate(self.op.pagination.as_ref(), &items, &self.query)?;
+        Ok(self.success(body))
+    }
+
+    /// The operation's documented success status with `body`, its records shaped to the
+    /// spec's schemas ([`crate::shape::records`]).
     pub fn success(&self, body: Value) -> Reply {
+        let body = crate::shape::records(&self.spec, self.op.success.1.as_deref(), body);
         Reply {
             status: self.op.success.0,
             body,
@@ -64,11 +73,4 @@ pub struct Reply {
     pub status: u16,
     /// JSON body.
     pub body: Value,
-}
-
-impl Reply {
-    /// 200 with `body`.
-    pub fn ok(body: Value) -> Self {
-        Self { status: 200, body }
-    }
 }

@@ -13,44 +13,10 @@ use crate::state::{DedicatedTask, State, money};
 
 /// `POST /v1/dedicated/deployments`: creates an unpaid order and invoice.
 pub fn deploy(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    super::catalog::readable(st, "dedicated_catalog_unavailable")?;
     let body = ctx.body.clone().unwrap_or_default();
-    let cfg = body["configuration_code"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned();
-    let region = body["region_code"].as_str().unwrap_or_default().to_owned();
-    let os = body["os_profile_id"].as_i64().unwrap_or_default();
     let currency = body["currency"].as_str().unwrap_or("EUR").to_owned();
-    let total = {
-        let product = st
-            .products
-            .iter()
-            .find(|p| p["configuration_code"] == cfg.as_str() && p["region"] == region.as_str())
-            .ok_or_else(configuration_unavailable)?;
-        let image = st
-            .images
-            .iter()
-            .find(|i| i["id"] == os && i["configuration_code"] == cfg.as_str())
-            .ok_or_else(configuration_unavailable)?;
-        if body.get("ssh_key_id").is_some() && image["ssh_keys_supported"] == false {
-            return Err(ApiError::new(
-                409,
-                "dedicated_os_ssh_keys_not_supported",
-                "The OS profile cannot install SSH keys.",
-            ));
-        }
-        let price: Decimal = product["price"]
-            .as_str()
-            .unwrap_or("0")
-            .parse()
-            .unwrap_or_default();
-        let setup: Decimal = product["billing_cycles"][0]["setup_fee"]
-            .as_str()
-            .unwrap_or("0")
-            .parse()
-            .unwrap_or_default();
-        price * Decimal::from(body["billing"]["count"].as_u64().unwrap_or(1)) + setup
-    };
+    let total = quote(st, &body)?;
     let (order, invoice) = st.create_unpaid_order(
         "dedicated",
         total,
@@ -69,6 +35,41 @@ pub fn deploy(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
             "deploymentStatusUrl": format!("/v1/billing/orders/{}", order.id),
             "message": "Deployment created unpaid; provisioning starts after payment and any approval.",
     })))
+}
+
+/// The total of a dedicated deployment body: the configuration's price per month × billing
+/// count plus its setup fee; 409 when configuration, region or OS is unavailable or the OS
+/// cannot install the requested SSH key.
+fn quote(st: &State, body: &Value) -> Result<Decimal, ApiError> {
+    let cfg = body["configuration_code"].as_str().unwrap_or_default();
+    let region = body["region_code"].as_str().unwrap_or_default();
+    let os = body["os_profile_id"].as_i64().unwrap_or_default();
+    let product = st
+        .products
+        .iter()
+        .find(|p| p["configuration_code"] == cfg && p["region"] == region)
+        .ok_or_else(configuration_unavailable)?;
+    let image = st
+        .images
+        .iter()
+        .find(|i| i["id"] == os && i["configuration_code"] == cfg)
+        .ok_or_else(configuration_unavailable)?;
+    if body.get("ssh_key_id").is_some() && image["ssh_keys_supported"] == false {
+        return Err(ApiError::new(
+            409,
+            "dedicated_os_ssh_keys_not_supported",
+            "The OS profile cannot install SSH keys.",
+        ));
+    }
+    let decimal = |v: &Value| {
+        v.as_str()
+            .unwrap_or("0")
+            .parse::<Decimal>()
+            .unwrap_or_default()
+    };
+    let price = decimal(&product["price"]);
+    let setup = decimal(&product["billing_cycles"][0]["setup_fee"]);
+    Ok(price * Decimal::from(body["billing"]["count"].as_u64().unwrap_or(1)) + setup)
 }
 
 /// The dedicated server the `serviceId` parameter names.
@@ -96,7 +97,7 @@ pub fn password_reset(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     };
     let out = json!({"ok": true, "task": task.to_json()});
     st.tasks.push(task);
-    Ok(Reply::ok(out))
+    Ok(ctx.success(out))
 }
 
 fn advance(task: &mut DedicatedTask, rule: Progression) {
@@ -129,7 +130,7 @@ pub fn tasks(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
         .filter(|t| t.service_id == sid)
         .map(DedicatedTask::to_json)
         .collect();
-    Ok(Reply::ok(json!({"ok": true, "tasks": tasks})))
+    Ok(ctx.success(json!({"ok": true, "tasks": tasks})))
 }
 
 /// `GET /v1/dedicated/{serviceId}/tasks/{taskId}`: each read may advance the task.
@@ -142,7 +143,7 @@ pub fn task(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
         .find(|t| t.service_id == sid && t.id.to_string() == ctx.param("taskId"))
         .ok_or_else(|| ApiError::not_found("Task"))?;
     advance(t, rule);
-    Ok(Reply::ok(json!({"ok": true, "task": t.to_json()})))
+    Ok(ctx.success(json!({"ok": true, "task": t.to_json()})))
 }
 
 /// 409 `dedicated_configuration_unavailable`.
@@ -152,4 +153,28 @@ fn configuration_unavailable() -> ApiError {
         "dedicated_configuration_unavailable",
         "The dedicated configuration, region or OS is unavailable.",
     )
+}
+
+/// `GET /v1/dedicated/{serviceId}/rescue-options`: rescue mode (off unless set through the
+/// sandbox handle) and the rescue profiles the sandbox offers.
+pub fn rescue_options(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let id = dedicated_service(st, ctx)?;
+    let enabled = st
+        .resources
+        .rescue_enabled
+        .get(&id)
+        .copied()
+        .unwrap_or(false);
+    Ok(ctx.success(json!({
+        "ok": true,
+        "enabled": enabled,
+        "profiles": [{"id": 1, "name": "Linux rescue (64-bit)"}, {"id": 2, "name": "FreeBSD rescue"}],
+    })))
+}
+
+/// `GET /v1/dedicated/{serviceId}/traffic`: sample fields are not shown, and missing
+/// statistics are not zero, so the sandbox reports the server with no samples.
+pub fn traffic(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let id = dedicated_service(st, ctx)?;
+    Ok(ctx.success(json!({"ok": true, "service_id": id})))
 }

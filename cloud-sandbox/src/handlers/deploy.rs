@@ -132,20 +132,13 @@ fn commit(st: &mut State, ctx: &Ctx, body: &Value, p: Purchase) -> Reply {
         },
         str::to_owned,
     );
-    let n = st.services.len() + 1;
-    st.services.push(Service {
-        id: service_id,
-        status: "active".into(),
-        display_name: p.product["name"].as_str().unwrap_or("service").into(),
+    st.services.push(new_service(
+        st.services.len() + 1,
+        service_id,
         hostname,
-        kind: p.product["type"].as_str().unwrap_or("other").into(),
-        created_at: now,
-        billing_unit: p.cycle["unit"].as_str().unwrap_or("MONTH").into(),
-        billing_count: p.cycle["count"].as_u64().unwrap_or(1) as u32,
-        sku: p.variant.clone(),
-        ipv4: format!("192.0.2.{}", n % 250 + 1),
-        region: p.region.clone(),
-    });
+        &p,
+        now,
+    ));
     let invoice_number = format!("INV-{}", 100_000 + st.invoices.len());
     let currency = st.currency.clone();
     st.invoices.push(Invoice {
@@ -171,23 +164,47 @@ fn commit(st: &mut State, ctx: &Ctx, body: &Value, p: Purchase) -> Reply {
         created_at: now,
     });
     st.debit(p.total, "deploy_debit", Some(invoice_id), key.as_deref());
-    let mut links = Map::new();
-    links.insert(
-        "service".into(),
-        json!(format!("/v1/services/{service_id}")),
-    );
-    links.insert(
-        "invoice".into(),
-        json!(format!("/v1/billing/invoices/{invoice_id}")),
-    );
-    links.insert(
-        "order".into(),
-        json!(format!("/v1/billing/orders/{order_id}")),
-    );
+    let links = Map::from_iter([
+        (
+            "service".to_owned(),
+            json!(format!("/v1/services/{service_id}")),
+        ),
+        (
+            "invoice".to_owned(),
+            json!(format!("/v1/billing/invoices/{invoice_id}")),
+        ),
+        (
+            "order".to_owned(),
+            json!(format!("/v1/billing/orders/{order_id}")),
+        ),
+    ]);
     let result =
         json!({"service_ids": [service_id], "order_id": order_id, "invoice_id": invoice_id});
     let extra = json!({"service_ids": [service_id], "order_id": order_id, "invoice_id": invoice_id, "total": money(p.total), "currency": "EUR"});
     operation_reply(st, ctx, "deploy", result, links, extra)
+}
+
+/// The active service an atomic deployment creates.
+fn new_service(
+    n: usize,
+    id: Uuid,
+    hostname: String,
+    p: &Purchase,
+    now: chrono::DateTime<Utc>,
+) -> Service {
+    Service {
+        id,
+        status: "active".into(),
+        display_name: p.product["name"].as_str().unwrap_or("service").into(),
+        hostname,
+        kind: p.product["type"].as_str().unwrap_or("other").into(),
+        created_at: now,
+        billing_unit: p.cycle["unit"].as_str().unwrap_or("MONTH").into(),
+        billing_count: p.cycle["count"].as_u64().unwrap_or(1) as u32,
+        sku: p.variant.clone(),
+        ipv4: format!("192.0.2.{}", n % 250 + 1),
+        region: p.region.clone(),
+    }
 }
 
 /// A decimal string member, absent when null.

@@ -22,14 +22,14 @@ pub fn create_zone(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     records.push(json!({"name": "@", "type": "NS", "ttl": 3600, "values": ["ns1.sandbox.test.", "ns2.sandbox.test."]}));
     let dry_run = body["dryRun"] == true || body["dry_run"] == true;
     if st.zones.iter().any(|z| z.name == name) {
-        return Err(ApiError::new(
-            409,
-            "zone_exists",
-            "The zone already exists; existing zones are never overwritten.",
+        // The reference gives no code for this; 400 `validation_error` is the documented one.
+        return Err(ApiError::invalid_field(
+            "body/name",
+            "a zone with this name exists; existing zones are never overwritten",
         ));
     }
     if dry_run {
-        return Ok(Reply::ok(
+        return Ok(ctx.success(
             json!({"ok": true, "dryRun": true, "records": records, "notes": ["platform apex NS replaces imported NS"]}),
         ));
     }
@@ -71,11 +71,11 @@ pub fn list_zones(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
             .map_or(Ok(0), str::parse)
             .map_err(|_| ApiError::invalid_field("query.offset", "must be an integer"))?;
         let page: Vec<Value> = items.iter().skip(offset).take(limit).cloned().collect();
-        return Ok(Reply::ok(
+        return Ok(ctx.success(
             json!({"ok": true, "zones": page, "total": items.len(), "limit": limit, "offset": offset}),
         ));
     }
-    Ok(Reply::ok(json!({"ok": true, "zones": items})))
+    Ok(ctx.success(json!({"ok": true, "zones": items})))
 }
 
 /// `GET /v1/dns/zones/{name}`.
@@ -86,11 +86,11 @@ pub fn get_zone(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
         .iter()
         .find(|z| z.name == name)
         .ok_or_else(|| ApiError::not_found("Zone"))?;
-    Ok(Reply::ok(json!({"ok": true, "zone": zone_json(z)})))
+    Ok(ctx.success(json!({"ok": true, "zone": zone_json(z)})))
 }
 
 /// The domain name of the domain service a selector names.
-fn domain_key(st: &State, selector: &str) -> Result<String, ApiError> {
+pub(super) fn domain_key(st: &State, selector: &str) -> Result<String, ApiError> {
     let s = st
         .find_service(selector)
         .filter(|s| s.kind == "domain")
@@ -114,7 +114,7 @@ pub fn get_dnssec(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
             "active".into()
         };
     }
-    Ok(Reply::ok(
+    Ok(ctx.success(
         json!({"ok": true, "domain": key, "state": entry.0, "enabled": entry.0 == "active"}),
     ))
 }

@@ -8,27 +8,40 @@ use uuid::Uuid;
 use super::{Ctx, Reply};
 use crate::auth::{Credential, Mode};
 use crate::errors::ApiError;
-use crate::pagination;
 use crate::state::State;
 
-/// The published contract revision.
-pub const CONTRACT_REVISION: &str = "2026-10-07.1";
+/// How long terminal operation receipts are kept (reference part 8, advertised in
+/// `operation_policy`); older ones answer 410 `operation_expired`.
+pub const RECEIPT_RETENTION_DAYS: i64 = 90;
 
-/// `GET /v1/version`.
-pub fn version(_: &mut State, _: &Ctx) -> Result<Reply, ApiError> {
-    Ok(Reply::ok(
-        json!({"ok": true, "version": "v1", "contract_revision": CONTRACT_REVISION, "server": "cloud-sandbox"}),
-    ))
+/// `GET /v1/version`: the revision is the served spec's `info.version`.
+pub fn version(_: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    Ok(ctx.success(json!({
+        "ok": true,
+        "version": "v1",
+        "contract_revision": ctx.spec.version(),
+        "server": "cloud-sandbox",
+    })))
 }
 
-/// `GET /v1/capabilities`.
-pub fn capabilities(_: &mut State, _: &Ctx) -> Result<Reply, ApiError> {
-    Ok(Reply::ok(json!({
-        "ok": true,
-        "canonical_operation_responses": true,
-        "durable_writes": true,
-        "operation_policy": {"terminal_retention_days": 90},
-    })))
+/// `GET /v1/capabilities`: every feature the operation's `x-capabilities` names is reported
+/// available (`operation_policy` with the receipt retention).
+pub fn capabilities(_: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
+    let mut body = serde_json::Map::from_iter([("ok".to_owned(), json!(true))]);
+    let features = ctx.spec.operation_member(&ctx.op, "x-capabilities");
+    for name in features
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+    {
+        let value = match name {
+            "operation_policy" => json!({"terminal_retention_days": RECEIPT_RETENTION_DAYS}),
+            _ => json!(true),
+        };
+        body.insert(name.to_owned(), value);
+    }
+    Ok(ctx.success(Value::Object(body)))
 }
 
 /// `GET /v1/api-credentials`: cursor model, at most 100 per page.
@@ -41,7 +54,7 @@ pub fn list_credentials(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
         .filter(|c| include_revoked || c.revoked_at.is_none())
         .map(Credential::to_json)
         .collect();
-    Ok(Reply::ok(pagination::cursor(&items, &ctx.query)?))
+    ctx.list(items)
 }
 
 /// `POST /v1/api-credentials`: scopes and CIDRs cannot exceed the issuer's.
@@ -102,12 +115,13 @@ pub fn get_credential(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
         .iter()
         .find(|c| c.id.to_string() == id)
         .ok_or_else(|| ApiError::not_found("Credential"))?;
-    Ok(Reply::ok(json!({"ok": true, "item": c.to_json()})))
+    Ok(ctx.success(json!({"ok": true, "item": c.to_json()})))
 }
 
 /// Reads an operation's envelope; the read may advance it.
 fn poll(st: &mut State, id: &str) -> Result<Value, ApiError> {
     let rule = st.operation_settings.progression;
+    let now = st.now();
     let op = st
         .operations
         .iter_mut()
@@ -120,12 +134,19 @@ fn poll(st: &mut State, id: &str) -> Result<Value, ApiError> {
             )
         })?;
     op.advance(rule);
+    if op.status.done() && now - op.changed_at > Duration::days(RECEIPT_RETENTION_DAYS) {
+        return Err(ApiError::new(
+            410,
+            "operation_expired",
+            "The identity remains but the receipt expired; reconcile resources and billing.",
+        ));
+    }
     Ok(op.envelope())
 }
 
 /// `GET /v1/operations/{operationId}`: the canonical envelope; each poll may advance it.
 pub fn get_operation(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
-    Ok(Reply::ok(poll(st, ctx.param("operationId"))?))
+    Ok(ctx.success(poll(st, ctx.param("operationId"))?))
 }
 
 /// `GET /v1/operations?idempotency_key&method&path&credential_id`.
@@ -165,7 +186,7 @@ pub fn lookup_operation(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
             "operation_not_found",
             "No recoverable identity for this lookup; this does not prove the write never ran.",
         )),
-        [one] => Ok(Reply::ok(poll(st, one)?)),
+        [one] => Ok(ctx.success(poll(st, one)?)),
         _ => Err(ApiError::new(
             409,
             "operation_lookup_ambiguous",

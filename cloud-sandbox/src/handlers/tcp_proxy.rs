@@ -52,9 +52,7 @@ fn current(st: &mut State, selector: &str) -> Result<Option<(uuid::Uuid, Value)>
 /// `GET /v1/tcp-proxy/{serviceId}`.
 pub fn get(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     let config = current(st, ctx.param("serviceId"))?.map(|(_, c)| c);
-    Ok(Reply::ok(
-        json!({"ok": true, "tcpProxy": config.unwrap_or(Value::Null)}),
-    ))
+    Ok(ctx.success(json!({"ok": true, "tcpProxy": config.unwrap_or(Value::Null)})))
 }
 
 /// `PATCH /v1/tcp-proxy/{serviceId}`: supplied fields replace, omitted fields stay.
@@ -101,5 +99,5 @@ pub fn update(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
         config["countryPolicy"] = v.clone();
     }
     st.tcp_proxies.insert(id, config.clone());
-    Ok(Reply::ok(json!({"ok": true, "tcpProxy": config})))
+    Ok(ctx.success(json!({"ok": true, "tcpProxy": config})))
 }

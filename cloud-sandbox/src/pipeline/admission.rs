@@ -7,6 +7,7 @@ use axum::body::Body;
 use bytes::Bytes;
 use http::{HeaderMap, Request};
 
+use super::Conn;
 use super::Stop;
 use crate::auth::{AuthInput, Credential, check_scopes};
 use crate::errors::ApiError;
@@ -14,7 +15,6 @@ use crate::faults::{Fault, FaultTarget};
 use crate::handlers::Ctx;
 use crate::journal::RequestRecord;
 use crate::ratelimit::Verdict;
-use crate::server::Conn;
 use crate::shared::Shared;
 use crate::spec::{Operation, percent_decode};
 use crate::validate::valid_client_request_id;
@@ -88,9 +88,15 @@ pub(super) fn inject_fault(
     match fault {
         Some(Fault::Status(s)) => Err(ApiError::service_unavailable(s).into()),
         Some(Fault::EdgeHtml) => Err(Stop::EdgeHtml),
+        Some(Fault::Error { status, code }) => Err(injected_error(status, &code).into()),
         Some(Fault::RateLimited { retry_after }) => Err(ApiError::rate_limited(retry_after).into()),
         other => Ok(other),
     }
+}
+
+/// The documented error a fault injects.
+pub(super) fn injected_error(status: u16, code: &str) -> ApiError {
+    ApiError::new(status, code, format!("Injected by the sandbox: {code}."))
 }
 
 /// Finds the spec operation serving the method and path, with its path parameters: 404 for an
@@ -122,7 +128,8 @@ pub(super) fn authenticate(
     let Some(security) = &op.security else {
         return Ok(None);
     };
-    let cred = shared.state().auth.authenticate(&AuthInput {
+    let mut state = shared.state();
+    let cred = state.auth.authenticate(&AuthInput {
         method: &req.method,
         path_and_query: &req.path_and_query,
         headers: &req.headers,
@@ -130,6 +137,11 @@ pub(super) fn authenticate(
         peer: conn.peer.ip(),
     })?;
     record.credential_id = Some(cred.id);
+    if state.access_disabled {
+        let msg = "API access is disabled for the account.";
+        return Err(ApiError::new(403, "service_disabled", msg).into());
+    }
+    drop(state);
     check_scopes(&cred, security)?;
     Ok(Some(cred))
 }

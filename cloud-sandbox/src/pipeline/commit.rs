@@ -5,13 +5,14 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
+use super::Conn;
 use super::Stop;
 use super::admission::Incoming;
+use super::conformance::checked_reply;
 use crate::errors::ApiError;
 use crate::faults::Fault;
 use crate::handlers::{Ctx, Reply, handler_for};
 use crate::idempotency::{Begin, StoreKey, StoredResponse, fingerprint};
-use crate::server::Conn;
 use crate::shared::Shared;
 
 /// Claims the key of an idempotent write (a credential, a write and an `Idempotency-Key`):
@@ -28,10 +29,11 @@ pub(super) fn claim_idempotency_key(
         return Ok(None);
     }
     let store_key = (cred.id, req.method.clone(), req.path.clone(), key.clone());
-    let begun = shared
-        .state()
+    let mut state = shared.state();
+    let now = state.now();
+    let begun = state
         .idempotency
-        .begin(&store_key, fingerprint(&req.raw_query, &req.body))?;
+        .begin(&store_key, fingerprint(&req.raw_query, &req.body), now)?;
     match begun {
         Begin::Run => Ok(Some(store_key)),
         Begin::Replay(stored) => Err(Stop::Replay(stored)),
@@ -52,21 +54,21 @@ pub(super) async fn dispatch(
 ) -> Result<Outcome, Stop> {
     let shared = shared.clone();
     let task = tokio::spawn(async move {
-        let outcome: Outcome = run_handler(&shared, &ctx).map(|reply| {
-            audit_response(&shared, &ctx, &reply);
-            StoredResponse {
+        let outcome: Outcome = run_handler(&shared, &ctx)
+            .and_then(|reply| checked_reply(&shared, &ctx.op, reply))
+            .map(|reply| StoredResponse {
                 status: reply.status,
                 body: Bytes::from(serde_json::to_vec(&reply.body).unwrap_or_default()),
-            }
-        });
+            });
         if let Some(Fault::Delay(d)) = fault {
             tokio::time::sleep(d).await;
         }
         if let Some(key) = claim {
-            shared
-                .state()
+            let mut state = shared.state();
+            let now = state.now();
+            state
                 .idempotency
-                .finish(&key, outcome.as_ref().ok().cloned());
+                .finish(&key, outcome.as_ref().ok().cloned(), now);
         }
         outcome
     });
@@ -88,27 +90,6 @@ fn run_handler(shared: &Shared, ctx: &Ctx) -> Result<Reply, ApiError> {
     Ok(reply)
 }
 
-/// Journals a reply that does not match the operation's success schema.
-fn audit_response(shared: &Shared, ctx: &Ctx, reply: &Reply) {
-    let errors = shared.validators.check_response(&ctx.op, &reply.body);
-    if errors.is_empty() {
-        return;
-    }
-    let msg = errors
-        .iter()
-        .map(|e| format!("{}: {}", e.field, e.message))
-        .collect::<Vec<_>>()
-        .join("; ");
-    tracing::warn!(
-        "response of {} violates the spec: {msg}",
-        ctx.op.operation_id
-    );
-    shared
-        .journal()
-        .schema_violations
-        .push((ctx.op.operation_id.clone(), msg));
-}
-
 /// The faults that strike after the write committed: drop the connection without answering,
 /// or answer a 5xx.
 pub(super) async fn fault_after_commit(conn: &Conn, fault: Option<&Fault>) -> Result<(), Stop> {
@@ -118,6 +99,9 @@ pub(super) async fn fault_after_commit(conn: &Conn, fault: Option<&Fault>) -> Re
             std::future::pending().await
         }
         Some(Fault::StatusAfterCommit(s)) => Err(ApiError::service_unavailable(*s).into()),
+        Some(Fault::ErrorAfterCommit { status, code }) => {
+            Err(super::admission::injected_error(*status, code).into())
+        }
         _ => Ok(()),
     }
 }

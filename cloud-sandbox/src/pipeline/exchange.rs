@@ -53,6 +53,16 @@ impl Exchange {
         &self.shared
     }
 
+    /// The spec operation serving the request's method and path (also for an answer that
+    /// came before the routing step, such as an injected fault).
+    pub fn operation(&self) -> Option<crate::spec::Operation> {
+        let (op, _) = self
+            .shared
+            .spec
+            .route(&self.record.method, &self.record.path)?;
+        Some(op.clone())
+    }
+
     /// The `x-request-id` of the answer.
     pub fn request_id(&self) -> &str {
         &self.request_id

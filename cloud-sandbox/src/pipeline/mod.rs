@@ -16,6 +16,8 @@
 
 mod admission;
 mod commit;
+mod conformance;
+mod conn;
 mod exchange;
 mod response;
 
@@ -26,8 +28,8 @@ use http::{Request, Response};
 
 use crate::errors::ApiError;
 use crate::idempotency::StoredResponse;
-use crate::server::Conn;
 use crate::shared::Shared;
+pub(crate) use conn::Conn;
 use exchange::Exchange;
 
 /// Why a request ends before its handler's reply is sent.
@@ -52,7 +54,11 @@ pub(crate) async fn respond(shared: Arc<Shared>, conn: Conn, req: Request<Body>)
     let mut exchange = Exchange::open(shared, &req);
     let response = match steps(&mut exchange, &conn, req).await {
         Ok(response) => response,
-        Err(Stop::Error(e)) => response::error(&e, exchange.request_id()),
+        Err(Stop::Error(e)) => {
+            let op = exchange.operation();
+            let e = conformance::checked_error(exchange.shared(), op.as_ref(), e);
+            response::error(&e, exchange.request_id())
+        }
         Err(Stop::EdgeHtml) => response::edge_html(),
         Err(Stop::Replay(stored)) => response::replay(&stored),
     };

@@ -64,3 +64,23 @@ impl Baseline {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_member_this_layout_does_not_know_makes_the_baseline_unreadable() {
+        let known = format!(
+            "{{\"format\": {FORMAT}, \"contract_revision\": \"1\", \"crate_name\": \"x\", \
+             \"crate_version\": \"0.1.0\", \"operations\": {{}}, \"types\": {{}}, \
+             \"error_codes\": {{}}}}"
+        );
+        assert!(matches!(Baseline::parse(&known), Baseline::Found(_)));
+        let unknown = known.replace("\"types\"", "\"max_length\": 3, \"types\"");
+        match Baseline::parse(&unknown) {
+            Baseline::Unreadable(why) => assert!(why.contains("max_length"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -1,21 +1,28 @@
 //! The machine-readable description of a generated API (`api.json` next to the crate): what a
 //! Rust caller of the SDK sees, built from the [`ir`] model.
 //!
-//! Every map is a `BTreeMap` and every list is sorted, so the same model always gives the same
-//! bytes. Members that are `false`, empty or absent are left out of the JSON.
+//! Every map is a `BTreeMap` and every list is sorted (argument lists are in call order), so the
+//! same model always gives the same bytes. Members that are `false`, empty or absent are left
+//! out of the JSON; a member this layout does not know makes the file unreadable rather than
+//! half read.
 
-use crate::ir::{self, Api, Field, Success, TypeKind, TypeRef};
+use crate::ir::{self, Api, Constraints, Field, Success, TypeKind, TypeRef};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// Version of the description's layout; a baseline with another number is not compared.
-pub const FORMAT: u32 = 1;
+///
+/// 2: argument order of client methods and constructors, wire facts (constraints, pagination
+/// fields), deprecation notes, exact Rust types.
+pub const FORMAT: u32 = 2;
 
 /// File name of the description, in the generated crate's directory.
 pub const FILE_NAME: &str = "api.json";
 
 /// The generated API as a Rust caller sees it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ApiDescription {
     /// Layout version ([`FORMAT`]).
     pub format: u32,
@@ -35,6 +42,7 @@ pub struct ApiDescription {
 
 /// One operation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct OperationDescription {
     /// Area module (and cargo feature).
     pub area: String,
@@ -47,24 +55,31 @@ pub struct OperationDescription {
     /// Marked deprecated.
     #[serde(default, skip_serializing_if = "is_false")]
     pub deprecated: bool,
+    /// What the spec says to do instead, when deprecated ([`deprecation_note`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecation_note: Option<String>,
     /// Scopes of the security requirements.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scopes: Vec<String>,
     /// Idempotency-Key requirement (`none`, `required`, `optional`, `not-shown`).
     pub idempotency: String,
-    /// Pagination model (`page`, `cursor`, `offset`), if paginated.
+    /// How a paginated listing continues, if paginated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pagination: Option<String>,
+    pub pagination: Option<PaginationDescription>,
     /// Accepts the operation envelope (`operation_format` setter).
     #[serde(default, skip_serializing_if = "is_false")]
     pub operation_envelope: bool,
+    /// The client method's positional arguments after `&self`, in call order: the Rust names
+    /// of the required parameters, then `body` when the body is required.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arguments: Vec<String>,
     /// Parameters by Rust name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub params: BTreeMap<String, ParamDescription>,
     /// Request body.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body: Option<BodyDescription>,
-    /// Success type (a type string, or `untyped` / the IR's name of a runtime type).
+    /// Success type, as emitted (`serde_json::Value` when the response has no schema).
     pub success: String,
     /// Error responses: status → error codes.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -79,6 +94,7 @@ pub struct OperationDescription {
 
 /// One parameter.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ParamDescription {
     /// Wire name.
     pub name: String,
@@ -87,29 +103,112 @@ pub struct ParamDescription {
     /// A client-method argument (required) or a builder setter (optional).
     #[serde(default, skip_serializing_if = "is_false")]
     pub required: bool,
-    /// Type string.
+    /// The Rust type of the value the argument or setter takes.
     #[serde(rename = "type")]
     pub ty: String,
     /// Marked deprecated.
     #[serde(default, skip_serializing_if = "is_false")]
     pub deprecated: bool,
+    /// What the spec says to do instead, when deprecated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecation_note: Option<String>,
+    /// Validation constraints the server applies.
+    #[serde(default, skip_serializing_if = "ConstraintsDescription::is_empty")]
+    pub constraints: ConstraintsDescription,
+}
+
+/// How a paginated listing continues: the model and the Rust names of the fields involved.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaginationDescription {
+    /// `page`, `cursor` or `offset`.
+    pub model: String,
+    /// The request parameter that asks for the next page (Rust name).
+    pub request: String,
+    /// The response field holding the items.
+    pub items: String,
+    /// The response field telling how to continue.
+    pub next: String,
+}
+
+/// Validation constraints kept from a schema (the server's side of a request value), under
+/// their OpenAPI names.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct ConstraintsDescription {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maximum: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exclusive_minimum: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exclusive_maximum: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub multiple_of: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_length: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_length: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_items: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_items: Option<u64>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unique_items: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Value>,
+}
+
+impl ConstraintsDescription {
+    /// No constraint is set.
+    pub fn is_empty(&self) -> bool {
+        *self == ConstraintsDescription::default()
+    }
+}
+
+impl From<&Constraints> for ConstraintsDescription {
+    fn from(c: &Constraints) -> Self {
+        ConstraintsDescription {
+            format: c.format.clone(),
+            minimum: c.minimum.clone(),
+            maximum: c.maximum.clone(),
+            exclusive_minimum: c.exclusive_minimum.clone(),
+            exclusive_maximum: c.exclusive_maximum.clone(),
+            multiple_of: c.multiple_of.clone(),
+            min_length: c.min_length,
+            max_length: c.max_length,
+            pattern: c.pattern.clone(),
+            min_items: c.min_items,
+            max_items: c.max_items,
+            unique_items: c.unique_items,
+            default: c.default.clone(),
+        }
+    }
 }
 
 /// A request body.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BodyDescription {
     /// A client-method argument (required) or a builder setter (optional).
     #[serde(default, skip_serializing_if = "is_false")]
     pub required: bool,
     /// Media type.
     pub media_type: String,
-    /// Type string.
+    /// The Rust type of the body.
     #[serde(rename = "type")]
     pub ty: String,
 }
 
 /// One named type.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TypeDescription {
     /// Module the type lives in (an area, or `types`).
     pub module: String,
@@ -119,6 +218,9 @@ pub struct TypeDescription {
     /// Marked deprecated.
     #[serde(default, skip_serializing_if = "is_false")]
     pub deprecated: bool,
+    /// What the spec says to do instead, when deprecated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecation_note: Option<String>,
     /// Documentation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
@@ -134,6 +236,9 @@ pub enum Shape {
     Struct {
         /// Fields by Rust name (a choice group is one optional field of its choice enum).
         fields: BTreeMap<String, FieldDescription>,
+        /// The arguments of `new` in call order (Rust field names), for a request type.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        constructor: Vec<String>,
         /// Value type of the catch-all map of an open object.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         additional: Option<String>,
@@ -168,13 +273,15 @@ pub enum Shape {
 
 /// One struct field.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FieldDescription {
     /// Wire name.
     pub name: String,
-    /// Schema type string, without optionality.
+    /// The Rust type of the value, without optionality or box.
     #[serde(rename = "type")]
     pub ty: String,
-    /// The field's Rust type (`T`, `Option<T>`, `Nullable<T>`, boxed where recursive).
+    /// The field's Rust type as emitted (`T`, `Option<T>`, `Nullable<T>`, boxed where
+    /// recursive).
     pub rust_type: String,
     /// Listed in `required`.
     #[serde(default, skip_serializing_if = "is_false")]
@@ -188,6 +295,12 @@ pub struct FieldDescription {
     /// Marked deprecated.
     #[serde(default, skip_serializing_if = "is_false")]
     pub deprecated: bool,
+    /// What the spec says to do instead, when deprecated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecation_note: Option<String>,
+    /// Validation constraints the server applies.
+    #[serde(default, skip_serializing_if = "ConstraintsDescription::is_empty")]
+    pub constraints: ConstraintsDescription,
     /// Documentation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
@@ -197,6 +310,12 @@ impl FieldDescription {
     /// Whether the field is an argument of `new` when its struct is a request type.
     pub fn is_constructor_argument(&self) -> bool {
         self.required && self.const_value.is_none()
+    }
+
+    /// Whether the field's Rust type is the bare `T` (required and not nullable): decoding
+    /// fails when a response leaves it out or sends `null`.
+    pub fn is_always_present(&self) -> bool {
+        self.required && !self.nullable
     }
 }
 
@@ -255,20 +374,41 @@ fn describe_operation(op: &ir::Operation) -> OperationDescription {
     }
     let success = match &op.success {
         Success::Json(ty) => type_string(ty),
-        other => serde_name(other),
+        Success::Untyped => type_string(&TypeRef::Json),
     };
     let mut scopes = op.scopes.clone();
     scopes.sort();
+    // The emitter's argument order (`emit::operations::operation`): required parameters in
+    // the model's order, then a required body.
+    let arguments = op
+        .params
+        .iter()
+        .filter(|p| p.required)
+        .map(|p| p.rust_name.clone())
+        .chain(
+            op.body
+                .iter()
+                .filter(|b| b.required)
+                .map(|_| "body".to_owned()),
+        )
+        .collect();
     OperationDescription {
         area: op.area.clone(),
         method: serde_name(&op.method),
         path: op.path.clone(),
         rust_fn: op.fn_name.clone(),
         deprecated: op.deprecated,
+        deprecation_note: deprecation_note(op.deprecated, op.description.as_deref()),
         scopes,
         idempotency: serde_name(&op.idempotency),
-        pagination: op.pagination.as_ref().map(|p| serde_name(&p.model)),
+        pagination: op.pagination.as_ref().map(|p| PaginationDescription {
+            model: serde_name(&p.model),
+            request: p.request_param.clone(),
+            items: p.items.rust_name.clone(),
+            next: p.next.rust_name.clone(),
+        }),
         operation_envelope: op.operation_envelope,
+        arguments,
         params: op
             .params
             .iter()
@@ -279,6 +419,8 @@ fn describe_operation(op: &ir::Operation) -> OperationDescription {
                     required: p.required,
                     ty: type_string(&p.ty),
                     deprecated: p.deprecated,
+                    deprecation_note: deprecation_note(p.deprecated, p.doc.as_deref()),
+                    constraints: (&p.constraints).into(),
                 };
                 (p.rust_name.clone(), param)
             })
@@ -300,6 +442,7 @@ fn describe_type(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeDescription>)
         module: def.module.clone(),
         request: def.request,
         deprecated: def.deprecated,
+        deprecation_note: deprecation_note(def.deprecated, def.doc.as_deref()),
         doc: def.doc.clone(),
         shape,
     };
@@ -322,6 +465,8 @@ fn describe_type(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeDescription>)
                     nullable: false,
                     const_value: None,
                     deprecated: false,
+                    deprecation_note: None,
+                    constraints: ConstraintsDescription::default(),
                     doc: None,
                 };
                 described_fields.insert(group.rust_name.clone(), choice);
@@ -333,12 +478,25 @@ fn describe_type(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeDescription>)
                 let choice_type = TypeDescription {
                     doc: None,
                     deprecated: false,
+                    deprecation_note: None,
                     ..described(Shape::Choice { variants })
                 };
                 out.insert(group.type_name.clone(), choice_type);
             }
+            // The emitter's `new` (`emit::types::constructor`): required fields without a
+            // fixed value, in the model's field order.
+            let constructor = if def.request {
+                fields
+                    .iter()
+                    .filter(|f| f.required && f.const_value.is_none())
+                    .map(|f| f.rust_name.clone())
+                    .collect()
+            } else {
+                Vec::new()
+            };
             Shape::Struct {
                 fields: described_fields,
+                constructor,
                 additional: additional.as_ref().map(|a| type_string(&a.value_ty)),
             }
         }
@@ -384,8 +542,40 @@ fn describe_field(f: &Field) -> FieldDescription {
         nullable: f.nullable,
         const_value: f.const_value.clone(),
         deprecated: f.deprecated,
+        deprecation_note: deprecation_note(f.deprecated, f.doc.as_deref()),
+        constraints: (&f.constraints).into(),
         doc: f.doc.clone(),
     }
+}
+
+/// The guidance a deprecated item carries: the first sentence of its documentation that names
+/// the deprecation or a replacement (the words "deprecated", "instead", "replaced by", "use"),
+/// else its first sentence; `None` when the item is not deprecated or has no documentation.
+pub fn deprecation_note(deprecated: bool, doc: Option<&str>) -> Option<String> {
+    if !deprecated {
+        return None;
+    }
+    let text = doc?.split_whitespace().collect::<Vec<_>>().join(" ");
+    let sentences: Vec<&str> = text
+        .split_inclusive(". ")
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    let names_guidance = |s: &&&str| {
+        s.to_lowercase()
+            .split(|c: char| !c.is_alphabetic())
+            .any(|w| {
+                w.starts_with("deprecat")
+                    || w.starts_with("replace")
+                    || w == "instead"
+                    || w == "use"
+            })
+    };
+    let chosen = sentences
+        .iter()
+        .find(names_guidance)
+        .or(sentences.first())?;
+    Some((*chosen).to_owned())
 }
 
 fn payload(ty: &TypeRef, boxed: bool) -> String {
@@ -396,7 +586,8 @@ fn payload(ty: &TypeRef, boxed: bool) -> String {
     }
 }
 
-/// A stable, Rust-like spelling of a type (named types by their bare name).
+/// The Rust type as emitted, with paths left out (named types by their bare name,
+/// `DateTime<Utc>`, `Secret`); `serde_json` keeps its prefix.
 pub fn type_string(ty: &TypeRef) -> String {
     match ty {
         TypeRef::Named(name) => name.clone(),
@@ -410,7 +601,7 @@ pub fn type_string(ty: &TypeRef) -> String {
         TypeRef::Decimal => "Decimal".to_owned(),
         TypeRef::Secret => "Secret".to_owned(),
         TypeRef::Json => "serde_json::Value".to_owned(),
-        TypeRef::JsonObject => "serde_json::Map<String, Value>".to_owned(),
+        TypeRef::JsonObject => "serde_json::Map<String, serde_json::Value>".to_owned(),
         TypeRef::Bytes => "Bytes".to_owned(),
         TypeRef::File => "FilePart".to_owned(),
         TypeRef::Array(item) => format!("Vec<{}>", type_string(item)),
@@ -433,4 +624,24 @@ fn serde_name<T: Serialize>(value: &T) -> String {
 
 fn is_false(b: &bool) -> bool {
     !*b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::deprecation_note;
+
+    #[test]
+    fn the_note_is_the_sentence_that_gives_guidance() {
+        let doc = "Free text. Kept because old clients read it. Use `name` instead.";
+        assert_eq!(
+            deprecation_note(true, Some(doc)).as_deref(),
+            Some("Use `name` instead.")
+        );
+        assert_eq!(
+            deprecation_note(true, Some("Legacy flat copy of `error.code`.")).as_deref(),
+            Some("Legacy flat copy of `error.code`.")
+        );
+        assert_eq!(deprecation_note(false, Some(doc)), None);
+        assert_eq!(deprecation_note(true, None), None);
+    }
 }

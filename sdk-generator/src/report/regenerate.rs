@@ -1,8 +1,9 @@
 //! The entry point of `cargo xtask gen`: generate the crate, compare with the baseline, version
-//! it, and bring the directory (crate files, `api.json`, `CHANGELOG.md`) up to date.
+//! it, and bring the directory (crate files, `api.json`, `CHANGELOG.md`) and the crate's entry
+//! in `Cargo.lock` up to date.
 
 use super::version::{Version, package_version};
-use super::{Baseline, ChangeReport, changelog, compare, describe};
+use super::{Baseline, ChangeReport, changelog, compare, describe, lockfile};
 use crate::emit::{self, GeneratedFile, Options};
 use crate::error::{Error, Result};
 use crate::ir::Api;
@@ -22,7 +23,7 @@ pub struct Regeneration {
     pub files: Vec<GeneratedFile>,
     /// The change report.
     pub report: ChangeReport,
-    /// Files that differed (written in [`Mode::Write`]).
+    /// Files that differed (written in [`Mode::Write`]), `Cargo.lock` included.
     pub written: write::Report,
 }
 
@@ -31,11 +32,8 @@ pub struct Regeneration {
 pub fn regenerate(spec: &Path, dir: &Path, options: &Options, mode: Mode) -> Result<Regeneration> {
     let api = crate::lower::lower(&crate::read::load(spec)?)?;
     let baseline = Baseline::load(dir);
-    let fallback = match baseline {
-        Baseline::Found(_) => Version::INITIAL,
-        _ => version_in_manifest(dir)?,
-    };
-    let (description, report) = compare(&baseline, fallback, &api, &options.crate_name);
+    let manifest_version = version_in_manifest(dir)?;
+    let (description, report) = compare(&baseline, manifest_version, &api, &options.crate_name);
     let options = Options {
         crate_version: Some(report.crate_version.to_string()),
         ..options.clone()
@@ -53,7 +51,14 @@ pub fn regenerate(spec: &Path, dir: &Path, options: &Options, mode: Mode) -> Res
             contents,
         });
     }
-    let written = write::ensure_files(dir, &files, Path::new(OWNED_DIR), mode)?;
+    let mut written = write::ensure_files(dir, &files, Path::new(OWNED_DIR), mode)?;
+    if let Some(path) = lockfile::location(dir, &options.layout) {
+        let lock = read_if_present(&path)?.unwrap_or_default();
+        let version = report.crate_version.to_string();
+        if let Some(updated) = lockfile::with_version(&lock, &options.crate_name, &version) {
+            write::ensure_file(&path, &updated, mode, &mut written)?;
+        }
+    }
     Ok(Regeneration {
         api,
         files,
@@ -62,15 +67,15 @@ pub fn regenerate(spec: &Path, dir: &Path, options: &Options, mode: Mode) -> Res
     })
 }
 
-/// The version written in `dir/Cargo.toml`, or [`Version::INITIAL`] when there is none.
-fn version_in_manifest(dir: &Path) -> Result<Version> {
+/// The version written in `dir/Cargo.toml`, if there is one.
+fn version_in_manifest(dir: &Path) -> Result<Option<Version>> {
     let path = dir.join("Cargo.toml");
     let Some(manifest) = read_if_present(&path)? else {
-        return Ok(Version::INITIAL);
+        return Ok(None);
     };
     match package_version(&manifest) {
-        None => Ok(Version::INITIAL),
-        Some(text) => Version::parse(text).ok_or_else(|| Error::Syntax {
+        None => Ok(None),
+        Some(text) => Version::parse(text).map(Some).ok_or_else(|| Error::Syntax {
             source_name: path.display().to_string(),
             message: format!("package version `{text}` is not MAJOR.MINOR.PATCH"),
         }),

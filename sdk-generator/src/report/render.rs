@@ -2,16 +2,18 @@
 //! new entry of `CHANGELOG.md`.
 //!
 //! A report with changes opens with the version bump, the warnings and a table of counts per
-//! area and class, then lists one line per change, by class and then by area.
+//! area and class; then come what the revision does to released SDKs (wire-breaking first),
+//! one line per change of the Rust API by class and then by area, and the new deprecations
+//! with their guidance.
 
 use super::ChangeReport;
-use super::diff::Class;
+use super::diff::{Class, Wire};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// The report.
 pub fn render(report: &ChangeReport) -> String {
-    if report.no_baseline.is_none() && report.changes.is_empty() {
+    if report.no_baseline.is_none() && report.changes.is_empty() && report.wire.is_empty() {
         return format!(
             "No API change: contract revision `{}`, crate version {}.\n",
             report.contract_revision, report.crate_version
@@ -45,6 +47,7 @@ pub fn render(report: &ChangeReport) -> String {
         let _ = writeln!(out, "> **Warning:** {warning}\n");
     }
     counts_table(report, &mut out);
+    wire_section(report, &mut out);
     for class in Class::ALL {
         let mut by_area: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
         for change in report.changes.iter().filter(|c| c.class == class) {
@@ -61,7 +64,62 @@ pub fn render(report: &ChangeReport) -> String {
             }
         }
     }
+    deprecations(report, &mut out);
     out
+}
+
+/// What SDK versions up to the previous one do against a server of this revision.
+fn wire_section(report: &ChangeReport, out: &mut String) {
+    let counts: Vec<String> = Wire::ALL
+        .iter()
+        .zip(report.wire_totals())
+        .map(|(class, n)| format!("{n} {}", class.title().to_lowercase()))
+        .collect();
+    let _ = writeln!(
+        out,
+        "\n### Released SDKs against this server\n\nWhat SDK versions up to {} do when they call \
+         a server of contract revision `{}`: {}.",
+        report.previous_version,
+        report.contract_revision,
+        counts.join(", ")
+    );
+    for class in Wire::ALL {
+        let lines: Vec<&str> = report
+            .wire
+            .iter()
+            .filter(|c| c.class == class)
+            .map(|c| c.text.as_str())
+            .collect();
+        if lines.is_empty() {
+            continue;
+        }
+        let meaning = match class {
+            Wire::Breaking => "calls may fail",
+            Wire::Degraded => "calls work, the SDK sees less",
+        };
+        let _ = writeln!(out, "\n#### {} ({meaning})\n", class.title());
+        for line in lines {
+            let _ = writeln!(out, "- {line}");
+        }
+    }
+}
+
+/// The newly deprecated items, their guidance, and what deprecation does to strict builds.
+fn deprecations(report: &ChangeReport, out: &mut String) {
+    if report.deprecations.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n### Deprecations\n\nDeprecated items are `#[deprecated]`: code using them gets a \
+         warning, which fails builds run with `-D warnings` (`cargo clippy -- -D warnings`, \
+         `RUSTFLAGS=-Dwarnings`). Move to what the note says, or allow it where it is used with \
+         `#[allow(deprecated)]`.\n"
+    );
+    for d in &report.deprecations {
+        let note = d.note.as_deref().unwrap_or("the spec gives no guidance");
+        let _ = writeln!(out, "- {} (`{}`): {note}", d.item, d.area);
+    }
 }
 
 fn counts_table(report: &ChangeReport, out: &mut String) {

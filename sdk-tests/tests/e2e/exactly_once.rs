@@ -84,6 +84,8 @@ fn fault_name(f: &Fault) -> &'static str {
         Fault::EdgeHtml => "non-JSON-edge-502",
         Fault::Delay(_) => "delay-past-timeout",
         Fault::RateLimited { .. } => "429",
+        Fault::Error { .. } => "documented-error-before-commit",
+        Fault::ErrorAfterCommit { .. } => "documented-error-after-commit",
     }
 }
 

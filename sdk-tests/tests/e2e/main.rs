@@ -14,6 +14,8 @@
 //! * `crash`: writers with a file journal killed with SIGKILL at 220 points, recovered by the
 //!   next start-up, checked on the ledger; a journal torn or corrupted by a crash;
 //! * `writes`: the money-moving writes and the ledger check the three above share;
+//! * `failure_modes`: service_disabled, operation_expired, 24-hour expiry of stored answers,
+//!   degraded and unavailable catalog, documented errors after commit, undocumented answers;
 //! * `rate_limit`: a 429 storm from concurrent tasks, checked on the request log timestamps;
 //! * `real_target`: read-only calls that also run against a real deployment.
 
@@ -21,6 +23,7 @@ mod auth;
 mod coverage;
 mod crash;
 mod exactly_once;
+mod failure_modes;
 mod flows;
 mod harness;
 mod rate_limit;

@@ -1,9 +1,14 @@
 //! Compares two [`ApiDescription`]s and classifies every change by the rules in the
 //! [module docs](super): one [`Change`] per operation aspect, parameter, field, type or error
-//! code, in a deterministic order.
+//! code, one [`WireChange`] per effect on SDK versions already released, and one
+//! [`Deprecation`] per newly deprecated item, in a deterministic order.
 
+mod arguments;
+mod compat;
 mod operations;
+mod renames;
 mod types;
+mod usage;
 
 use super::describe::ApiDescription;
 use std::collections::{BTreeMap, BTreeSet};
@@ -21,7 +26,8 @@ pub enum Class {
     DocsOnly,
     /// New API; code written against the previous crate still compiles.
     Additive,
-    /// Code written against the previous crate may no longer compile.
+    /// Code written against the previous crate may no longer compile, or may compile and send
+    /// something else (reordered arguments of the same type).
     Breaking,
 }
 
@@ -39,6 +45,65 @@ impl Class {
     }
 }
 
+/// What a change does to a released SDK version calling a server of the new revision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Wire {
+    /// Calls keep working, but the released SDK sees less: a new value decodes as the
+    /// catch-all, a new code reads as unknown, a parameter it sends is ignored.
+    Degraded,
+    /// Calls of the released SDK may fail: the route is gone, the request is rejected, or the
+    /// response no longer decodes.
+    Breaking,
+}
+
+impl Wire {
+    /// Every class, most severe first (the report's order).
+    pub const ALL: [Wire; 2] = [Wire::Breaking, Wire::Degraded];
+
+    /// The heading of the class in the report.
+    pub fn title(self) -> &'static str {
+        match self {
+            Wire::Breaking => "Wire-breaking",
+            Wire::Degraded => "Degraded",
+        }
+    }
+}
+
+/// One effect of the revision on SDK versions already released.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WireChange {
+    /// The class.
+    pub class: Wire,
+    /// Area module of the operation or type, as for [`Change::area`].
+    pub area: String,
+    /// Client methods of the released SDK the change affects.
+    pub operations: Vec<String>,
+    /// One line of Markdown naming the change and its effect.
+    pub text: String,
+}
+
+/// An item the revision newly deprecates, with the guidance the spec gives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deprecation {
+    /// Area module of the operation or type.
+    pub area: String,
+    /// The item, as Markdown (`` `list_zones` ``, `` `Zone`: field `notes` ``).
+    pub item: String,
+    /// What the spec says to do instead.
+    pub note: Option<String>,
+}
+
+/// Everything that changed from one description to the next.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Diff {
+    /// Changes of the Rust API.
+    pub changes: Vec<Change>,
+    /// Effects on released SDK versions.
+    pub wire: Vec<WireChange>,
+    /// Newly deprecated items.
+    pub deprecations: Vec<Deprecation>,
+}
+
 /// One classified change.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
@@ -52,7 +117,7 @@ pub struct Change {
 }
 
 /// Every change from `old` to `new`.
-pub fn diff(old: &ApiDescription, new: &ApiDescription) -> Vec<Change> {
+pub fn diff(old: &ApiDescription, new: &ApiDescription) -> Diff {
     let mut out = Changes::default();
     if old.contract_revision != new.contract_revision {
         out.push(
@@ -64,22 +129,48 @@ pub fn diff(old: &ApiDescription, new: &ApiDescription) -> Vec<Change> {
             ),
         );
     }
-    operations::operations(&old.operations, &new.operations, &mut out);
-    types::types(&old.types, &new.types, &mut out);
+    operations::operations(old, new, &mut out);
+    let usage = usage::Usage::of(old);
+    types::types(&old.types, &new.types, &usage, &mut out);
     error_codes(old, new, &mut out);
     out.0
 }
 
 #[derive(Default)]
-struct Changes(Vec<Change>);
+struct Changes(Diff);
 
 impl Changes {
     fn push(&mut self, class: Class, area: &str, text: String) {
-        self.0.push(Change {
+        self.0.changes.push(Change {
             class,
             area: area.to_owned(),
             text,
         });
+    }
+
+    /// An effect on released SDKs, for the client methods `operations` (none: nothing to say).
+    fn wire<S: AsRef<str>>(&mut self, class: Wire, area: &str, operations: &[S], text: String) {
+        if operations.is_empty() {
+            return;
+        }
+        let operations: Vec<String> = operations.iter().map(|o| o.as_ref().to_owned()).collect();
+        self.0.wire.push(WireChange {
+            class,
+            area: area.to_owned(),
+            operations,
+            text,
+        });
+    }
+
+    /// `item` became deprecated (`deprecated`: it is deprecated now), with the spec's `note`.
+    fn deprecation(&mut self, deprecated: bool, area: &str, item: String, note: Option<&str>) {
+        if deprecated {
+            self.0.deprecations.push(Deprecation {
+                area: area.to_owned(),
+                item,
+                note: note.map(str::to_owned),
+            });
+        }
     }
 
     /// One line `subject: part; part` classified by its most severe part.
@@ -95,14 +186,33 @@ impl Changes {
 fn error_codes(old: &ApiDescription, new: &ApiDescription, out: &mut Changes) {
     for code in union_keys(&old.error_codes, &new.error_codes) {
         match (old.error_codes.get(code), new.error_codes.get(code)) {
-            (None, Some(returned_by)) => out.push(
-                Class::Additive,
-                ERROR_CODES_AREA,
-                format!(
-                    "error code `{code}` added (returned by {})",
-                    returned_by_text(new, returned_by)
-                ),
-            ),
+            (None, Some(returned_by)) => {
+                out.push(
+                    Class::Additive,
+                    ERROR_CODES_AREA,
+                    format!(
+                        "error code `{code}` added (returned by {})",
+                        returned_by_text(new, returned_by)
+                    ),
+                );
+                let released: Vec<&str> = returned_by
+                    .iter()
+                    .filter_map(|pair| pair.split(' ').next())
+                    .filter_map(|id| old.operations.get(id))
+                    .map(|o| o.rust_fn.as_str())
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect();
+                out.wire(
+                    Wire::Degraded,
+                    ERROR_CODES_AREA,
+                    &released,
+                    format!(
+                        "error code `{code}` added: released SDKs read it as an unknown code \
+                         (`ErrorCode::Unknown`)"
+                    ),
+                );
+            }
             (Some(_), None) => out.push(
                 Class::Breaking,
                 ERROR_CODES_AREA,
@@ -166,6 +276,48 @@ fn ticks<S: AsRef<str>>(items: &[S]) -> String {
 fn named<S: AsRef<str>>(noun: &str, items: &[S]) -> String {
     let plural = if items.len() == 1 { "" } else { "s" };
     format!("{noun}{plural} {}", ticks(items))
+}
+
+/// `` constraints: `maxLength` 64 → 32, `pattern` added `` when the constraints differ.
+fn constraints_change(
+    old: &super::describe::ConstraintsDescription,
+    new: &super::describe::ConstraintsDescription,
+) -> Option<String> {
+    let as_map = |c| match serde_json::to_value(c) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    };
+    let (old, new) = (as_map(old), as_map(new));
+    let keys: BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    let parts: Vec<String> = keys
+        .into_iter()
+        .filter_map(|key| match (old.get(key), new.get(key)) {
+            (None, Some(v)) => Some(format!("`{key}` {v} added")),
+            (Some(_), None) => Some(format!("`{key}` removed")),
+            (Some(o), Some(n)) if o != n => Some(format!("`{key}` {o} → {n}")),
+            _ => None,
+        })
+        .collect();
+    (!parts.is_empty()).then(|| format!("constraints: {}", parts.join(", ")))
+}
+
+/// A path template with its parameter names left out (`/zones/{}`): two templates that send
+/// the same URLs are equal.
+fn wire_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut in_param = false;
+    for c in path.chars() {
+        match c {
+            '{' => {
+                in_param = true;
+                out.push_str("{}");
+            }
+            '}' => in_param = false,
+            _ if in_param => {}
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 fn deprecation(deprecated: bool) -> &'static str {

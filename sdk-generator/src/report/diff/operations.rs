@@ -1,13 +1,22 @@
-//! Changes of operations: added, removed, renamed, and aspect by aspect.
+//! Changes of operations: added, removed, renamed, and aspect by aspect, for the Rust API and
+//! for released SDKs calling the new server.
 
-use super::{Changes, Class, deprecation, set_change, ticks, union_keys};
-use crate::report::describe::{BodyDescription, OperationDescription, ParamDescription};
+use super::{
+    Changes, Class, Wire, arguments, compat, deprecation, renames, set_change, ticks, union_keys,
+    wire_path,
+};
+use crate::report::describe::{
+    ApiDescription, BodyDescription, ConstraintsDescription, OperationDescription,
+    PaginationDescription, ParamDescription,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 type Operations = BTreeMap<String, OperationDescription>;
 
-pub(super) fn operations(old: &Operations, new: &Operations, out: &mut Changes) {
+pub(super) fn operations(old_api: &ApiDescription, new_api: &ApiDescription, out: &mut Changes) {
+    let (old, new) = (&old_api.operations, &new_api.operations);
     let renamed = renames(old, new);
+    let operation = |o, n, out: &mut Changes| operation(o, n, (old_api, new_api), out);
     for (id, o) in old {
         if let Some(n) = new.get(id) {
             if o.rust_fn != n.rust_fn {
@@ -49,6 +58,15 @@ pub(super) fn operations(old: &Operations, new: &Operations, out: &mut Changes) 
                     o.rust_fn, o.method, o.path
                 ),
             );
+            out.wire(
+                Wire::Breaking,
+                &o.area,
+                &[&o.rust_fn],
+                format!(
+                    "`{}`: `{} {}` removed: released SDKs still call it",
+                    o.rust_fn, o.method, o.path
+                ),
+            );
         }
     }
     let rename_targets: BTreeSet<&str> = renamed.values().copied().collect();
@@ -66,27 +84,32 @@ pub(super) fn operations(old: &Operations, new: &Operations, out: &mut Changes) 
     }
 }
 
-/// Removed operationId → added operationId, for pairs with the same method and path.
+/// Removed operationId → added operationId, for pairs with the same method and the same path
+/// on the wire (parameter names aside).
 fn renames<'a>(old: &'a Operations, new: &'a Operations) -> BTreeMap<&'a str, &'a str> {
-    let mut added: BTreeMap<(&str, &str), &str> = BTreeMap::new();
-    for (id, n) in new.iter().filter(|(id, _)| !old.contains_key(*id)) {
-        added.entry((&n.method, &n.path)).or_insert(id);
-    }
-    old.iter()
-        .filter(|(id, _)| !new.contains_key(*id))
-        .filter_map(|(id, o)| {
-            let new_id = added.remove(&(o.method.as_str(), o.path.as_str()))?;
-            Some((id.as_str(), new_id))
-        })
-        .collect()
+    renames::pairs(old, new, |o, n| {
+        o.method == n.method && wire_path(&o.path) == wire_path(&n.path)
+    })
 }
 
-fn operation(o: &OperationDescription, n: &OperationDescription, out: &mut Changes) {
+fn operation(
+    o: &OperationDescription,
+    n: &OperationDescription,
+    (old_api, new_api): (&ApiDescription, &ApiDescription),
+    out: &mut Changes,
+) {
     let area = n.area.as_str();
     let subject = format!("`{}`", n.rust_fn);
-    let mut line = |class: Class, text: String| out.push(class, area, format!("{subject}: {text}"));
+    let released = [o.rust_fn.as_str()];
+    let wire = |out: &mut Changes, class: Wire, text: String| {
+        out.wire(class, area, &released, format!("{subject}: {text}"));
+    };
+    let line = |out: &mut Changes, class: Class, text: String| {
+        out.push(class, area, format!("{subject}: {text}"))
+    };
     if o.area != n.area {
         line(
+            out,
             Class::Breaking,
             format!(
                 "moved from area `{}` to `{}` (builder module and cargo feature)",
@@ -95,19 +118,49 @@ fn operation(o: &OperationDescription, n: &OperationDescription, out: &mut Chang
         );
     }
     if (&o.method, &o.path) != (&n.method, &n.path) {
-        line(
-            Class::DocsOnly,
-            format!("`{} {}` → `{} {}`", o.method, o.path, n.method, n.path),
-        );
+        let moved = format!("`{} {}` → `{} {}`", o.method, o.path, n.method, n.path);
+        line(out, Class::DocsOnly, moved.clone());
+        if o.method != n.method || wire_path(&o.path) != wire_path(&n.path) {
+            wire(
+                out,
+                Wire::Breaking,
+                format!("{moved}: released SDKs call the old route"),
+            );
+        }
     }
     if o.success != n.success {
         line(
+            out,
             Class::Breaking,
             format!("success type `{}` → `{}`", o.success, n.success),
         );
+        if !compat::decodes(&old_api.types, &o.success, &new_api.types, &n.success) {
+            wire(
+                out,
+                Wire::Breaking,
+                format!(
+                    "response type `{}` → `{}`: released SDKs decode it as `{}`, which it no \
+                     longer matches",
+                    o.success, n.success, o.success
+                ),
+            );
+        }
     }
-    if let Some(change) = pagination(o.pagination.as_deref(), n.pagination.as_deref()) {
-        line(change.0, change.1);
+    pagination(
+        o.pagination.as_ref(),
+        n.pagination.as_ref(),
+        |class, text| line(out, class, text),
+    );
+    if o.pagination.is_some() && o.pagination != n.pagination {
+        wire(
+            out,
+            Wire::Breaking,
+            format!(
+                "pagination {} → {}: `into_stream` of released SDKs continues the old way",
+                pagination_text(o.pagination.as_ref()),
+                pagination_text(n.pagination.as_ref())
+            ),
+        );
     }
     if o.idempotency != n.idempotency {
         let class = match (o.idempotency.as_str(), n.idempotency.as_str()) {
@@ -121,12 +174,20 @@ fn operation(o: &OperationDescription, n: &OperationDescription, out: &mut Chang
             Class::DocsOnly => "",
         };
         line(
+            out,
             class,
             format!(
                 "Idempotency-Key `{}` → `{}`{setter}",
                 o.idempotency, n.idempotency
             ),
         );
+        if o.idempotency == "none" && n.idempotency == "required" {
+            wire(
+                out,
+                Wire::Breaking,
+                "Idempotency-Key now required: released SDKs send none".to_owned(),
+            );
+        }
     }
     if o.operation_envelope != n.operation_envelope {
         let change = if n.operation_envelope {
@@ -140,16 +201,43 @@ fn operation(o: &OperationDescription, n: &OperationDescription, out: &mut Chang
                 "no longer accepts the operation envelope (`operation_format` setter removed)",
             )
         };
-        line(change.0, change.1.to_owned());
+        line(out, change.0, change.1.to_owned());
+        if !n.operation_envelope {
+            wire(
+                out,
+                Wire::Degraded,
+                "no longer answers with the operation envelope: released SDKs that ask for it \
+                 get the plain body"
+                    .to_owned(),
+            );
+        }
     }
     if o.deprecated != n.deprecated {
-        line(Class::DocsOnly, deprecation(n.deprecated).to_owned());
+        line(out, Class::DocsOnly, deprecation(n.deprecated).to_owned());
+        out.deprecation(
+            n.deprecated,
+            area,
+            subject.clone(),
+            n.deprecation_note.as_deref(),
+        );
     }
     if let Some(text) = set_change("scope", &o.scopes, &n.scopes) {
-        line(Class::DocsOnly, text);
+        line(out, Class::DocsOnly, text);
+    }
+    let (new_scopes, _) = super::added_removed(&o.scopes, &n.scopes);
+    if !new_scopes.is_empty() {
+        wire(
+            out,
+            Wire::Breaking,
+            format!(
+                "{} now required: credentials without {} get 403",
+                super::named("scope", &new_scopes),
+                if new_scopes.len() == 1 { "it" } else { "them" }
+            ),
+        );
     }
     if let Some(text) = error_responses(&o.errors, &n.errors) {
-        line(Class::DocsOnly, text);
+        line(out, Class::DocsOnly, text);
     }
     let docs: Vec<&str> = [
         (o.summary != n.summary).then_some("summary"),
@@ -159,33 +247,108 @@ fn operation(o: &OperationDescription, n: &OperationDescription, out: &mut Chang
     .flatten()
     .collect();
     if !docs.is_empty() {
-        line(Class::DocsOnly, format!("{} changed", docs.join(" and ")));
+        line(
+            out,
+            Class::DocsOnly,
+            format!("{} changed", docs.join(" and ")),
+        );
     }
     let body_changes = body(o.body.as_ref(), n.body.as_ref(), &n.rust_fn);
     out.push_parts(area, &format!("{subject}: request body"), body_changes);
-    params(&o.params, &n.params, area, &n.rust_fn, out);
+    // The new server reads what a released SDK sends when its type decodes the old one.
+    let accepted = |old_ty: &str, new_ty: &str| {
+        compat::decodes(&new_api.types, new_ty, &old_api.types, old_ty)
+    };
+    body_wire(o.body.as_ref(), n.body.as_ref(), accepted, |class, text| {
+        wire(out, class, format!("request body {text}"))
+    });
+    let renamed = renames::pairs(&o.params, &n.params, |a, b| {
+        (&a.location, a.required, &a.ty, &a.constraints)
+            == (&b.location, b.required, &b.ty, &b.constraints)
+    });
+    if let Some(text) = arguments::reordered(
+        &o.arguments,
+        &n.arguments,
+        &renamed,
+        |arg| argument_type(o, arg),
+        |arg| argument_type(n, arg),
+    ) {
+        line(out, Class::Breaking, text);
+    }
+    params(o, n, &renamed, out);
+}
+
+/// The type of the client method's argument `arg` (a parameter, or `body`).
+fn argument_type(op: &OperationDescription, arg: &str) -> Option<String> {
+    match (op.params.get(arg), &op.body) {
+        (Some(p), _) => Some(p.ty.clone()),
+        (None, Some(b)) if arg == "body" => Some(b.ty.clone()),
+        _ => None,
+    }
+}
+
+fn pagination_text(p: Option<&PaginationDescription>) -> String {
+    match p {
+        None => "none".to_owned(),
+        Some(p) => format!(
+            "`{}` (`{}` → `{}`, items `{}`)",
+            p.model, p.next, p.request, p.items
+        ),
+    }
 }
 
 fn params(
-    old: &BTreeMap<String, ParamDescription>,
-    new: &BTreeMap<String, ParamDescription>,
-    area: &str,
-    rust_fn: &str,
+    o: &OperationDescription,
+    n: &OperationDescription,
+    renamed: &BTreeMap<&str, &str>,
     out: &mut Changes,
 ) {
+    let (old, new) = (&o.params, &n.params);
+    let area = n.area.as_str();
+    let rust_fn = n.rust_fn.as_str();
+    let released = [o.rust_fn.as_str()];
+    let rename_targets: BTreeSet<&str> = renamed.values().copied().collect();
     for key in union_keys(old, new) {
         let subject =
             |p: &ParamDescription| format!("`{rust_fn}`: {} parameter `{key}`", p.location);
+        let wire = |out: &mut Changes, class: Wire, text: String| {
+            out.wire(class, area, &released, text);
+        };
         match (old.get(key), new.get(key)) {
-            (Some(o), None) => out.push(Class::Breaking, area, format!("{} removed", subject(o))),
-            (None, Some(n)) if n.required => out.push(
-                Class::Breaking,
-                area,
-                format!(
-                    "{} added (required: a new argument of `{rust_fn}`)",
-                    subject(n)
-                ),
-            ),
+            (Some(o), None) => {
+                if let Some(new_key) = renamed.get(key) {
+                    renamed_param(rust_fn, key, new_key, o, &new[*new_key], area, out);
+                    continue;
+                }
+                out.push(Class::Breaking, area, format!("{} removed", subject(o)));
+                wire(
+                    out,
+                    Wire::Degraded,
+                    format!(
+                        "{} removed: released SDKs still send it when set",
+                        subject(o)
+                    ),
+                );
+            }
+            (None, Some(_)) if rename_targets.contains(key) => {}
+            (None, Some(n)) if n.required => {
+                out.push(
+                    Class::Breaking,
+                    area,
+                    format!(
+                        "{} added (required: a new argument of `{rust_fn}`)",
+                        subject(n)
+                    ),
+                );
+                wire(
+                    out,
+                    Wire::Breaking,
+                    format!(
+                        "{} added as required: released SDKs never send it",
+                        subject(n)
+                    ),
+                );
+            }
             (None, Some(n)) => out.push(
                 Class::Additive,
                 area,
@@ -210,19 +373,98 @@ fn params(
                         format!("wire name `{}` → `{}`", o.name, n.name),
                     ));
                 }
+                if let Some(text) = super::constraints_change(&o.constraints, &n.constraints) {
+                    parts.push((Class::DocsOnly, text));
+                }
                 if o.deprecated != n.deprecated {
                     parts.push((Class::DocsOnly, deprecation(n.deprecated).to_owned()));
+                    out.deprecation(
+                        n.deprecated,
+                        area,
+                        subject(n),
+                        n.deprecation_note.as_deref(),
+                    );
                 }
                 out.push_parts(area, &subject(n), parts);
+                let mut effects = Vec::new();
+                if !o.required && n.required {
+                    effects.push("now required: released SDKs send it only when set".to_owned());
+                }
+                if o.ty != n.ty {
+                    effects.push(format!(
+                        "type `{}` → `{}`: values released SDKs send may be rejected",
+                        o.ty, n.ty
+                    ));
+                }
+                let both_in_path = o.location == "path" && n.location == "path";
+                if (&o.location, &o.name) != (&n.location, &n.name) && !both_in_path {
+                    effects.push(format!(
+                        "now `{}` in {}: released SDKs send `{}` in {}",
+                        n.name, n.location, o.name, o.location
+                    ));
+                }
+                effects.extend(narrowed(&o.constraints, &n.constraints));
+                if !effects.is_empty() {
+                    wire(
+                        out,
+                        Wire::Breaking,
+                        format!("{}: {}", subject(n), effects.join("; ")),
+                    );
+                }
             }
             (None, None) => {}
         }
     }
 }
 
+/// One line for a parameter removed and another added with the same location, requiredness
+/// and type: a required one is a positional argument (its name is not part of a call), an
+/// optional one a setter (renamed: breaking). On the wire the old name is sent.
+fn renamed_param(
+    rust_fn: &str,
+    old_key: &str,
+    new_key: &str,
+    o: &ParamDescription,
+    n: &ParamDescription,
+    area: &str,
+    out: &mut Changes,
+) {
+    let subject = format!(
+        "`{rust_fn}`: {} parameter `{old_key}` probably renamed to `{new_key}`",
+        n.location
+    );
+    let class = if n.required {
+        Class::DocsOnly
+    } else {
+        Class::Breaking
+    };
+    let what = if n.required {
+        "the argument keeps its place unless reordered"
+    } else {
+        "setter renamed"
+    };
+    out.push(
+        class,
+        area,
+        format!(
+            "{subject} (same type `{}`; wire name `{}` → `{}`; {what})",
+            n.ty, o.name, n.name
+        ),
+    );
+    // A path parameter's name is not sent: the route is judged by its template.
+    if o.name != n.name && n.location != "path" {
+        out.wire(
+            Wire::Breaking,
+            area,
+            &[rust_fn],
+            format!("{subject}: released SDKs send `{}`", o.name),
+        );
+    }
+}
+
 /// The breaking changes of an argument: it moved between the client method's arguments and a
 /// setter (`setter` names which), or its type changed.
-fn argument_changes(
+pub(super) fn argument_changes(
     (was_required, required): (bool, bool),
     (old_ty, new_ty): (&str, &str),
     rust_fn: &str,
@@ -280,21 +522,158 @@ fn body(
     parts
 }
 
-fn pagination(old: Option<&str>, new: Option<&str>) -> Option<(Class, String)> {
+/// What a body change does to released SDKs.
+fn body_wire(
+    old: Option<&BodyDescription>,
+    new: Option<&BodyDescription>,
+    accepted: impl Fn(&str, &str) -> bool,
+    mut wire: impl FnMut(Wire, String),
+) {
     match (old, new) {
-        (None, Some(n)) => Some((
-            Class::Additive,
-            format!("paginated (`{n}`): `into_stream` added"),
-        )),
-        (Some(o), None) => Some((
-            Class::Breaking,
-            format!("no longer paginated (was `{o}`): `into_stream` removed"),
-        )),
-        (Some(o), Some(n)) if o != n => {
-            Some((Class::DocsOnly, format!("pagination `{o}` → `{n}`")))
+        (None, Some(n)) if n.required => wire(
+            Wire::Breaking,
+            format!("`{}` added as required: released SDKs send none", n.ty),
+        ),
+        (Some(o), Some(n)) => {
+            if !o.required && n.required {
+                wire(
+                    Wire::Breaking,
+                    "now required: released SDKs send it only when set".to_owned(),
+                );
+            }
+            if o.ty != n.ty && !accepted(&o.ty, &n.ty) {
+                wire(
+                    Wire::Breaking,
+                    format!(
+                        "type `{}` → `{}`: released SDKs send the old type",
+                        o.ty, n.ty
+                    ),
+                );
+            }
+            if o.media_type != n.media_type {
+                wire(
+                    Wire::Breaking,
+                    format!(
+                        "media type `{}` → `{}`: released SDKs send `{}`",
+                        o.media_type, n.media_type, o.media_type
+                    ),
+                );
+            }
         }
-        _ => None,
+        (Some(_), None) => wire(
+            Wire::Degraded,
+            "removed: released SDKs still send one when set".to_owned(),
+        ),
+        _ => {}
     }
+}
+
+fn pagination(
+    old: Option<&PaginationDescription>,
+    new: Option<&PaginationDescription>,
+    mut line: impl FnMut(Class, String),
+) {
+    match (old, new) {
+        (None, Some(n)) => line(
+            Class::Additive,
+            format!("paginated (`{}`): `into_stream` added", n.model),
+        ),
+        (Some(o), None) => line(
+            Class::Breaking,
+            format!(
+                "no longer paginated (was `{}`): `into_stream` removed",
+                o.model
+            ),
+        ),
+        (Some(o), Some(n)) if o != n => line(
+            Class::DocsOnly,
+            format!(
+                "pagination {} → {}",
+                pagination_text(Some(o)),
+                pagination_text(Some(n))
+            ),
+        ),
+        _ => {}
+    }
+}
+
+/// How `new` rejects values `old` accepted, one phrase per narrowed constraint.
+pub(super) fn narrowed(old: &ConstraintsDescription, new: &ConstraintsDescription) -> Vec<String> {
+    use serde_json::Value;
+    let number = |v: &Option<Value>| v.as_ref().and_then(Value::as_f64);
+    let mut out = Vec::new();
+    let mut bound = |what: &str, o: Option<f64>, n: Option<f64>, raised: bool| {
+        let narrows = match (o, n) {
+            (None, Some(_)) => true,
+            (Some(o), Some(n)) => (n > o) == raised && n != o,
+            _ => false,
+        };
+        if narrows {
+            let shown = |v: Option<f64>| v.map_or_else(|| "none".to_owned(), |v| v.to_string());
+            out.push(format!(
+                "{what} {} → {}: released SDKs may send values the server now rejects",
+                shown(o),
+                shown(n)
+            ));
+        }
+    };
+    bound("minimum", number(&old.minimum), number(&new.minimum), true);
+    bound(
+        "exclusive minimum",
+        number(&old.exclusive_minimum),
+        number(&new.exclusive_minimum),
+        true,
+    );
+    bound("maximum", number(&old.maximum), number(&new.maximum), false);
+    bound(
+        "exclusive maximum",
+        number(&old.exclusive_maximum),
+        number(&new.exclusive_maximum),
+        false,
+    );
+    let count = |v: Option<u64>| v.map(|v| v as f64);
+    bound(
+        "minLength",
+        count(old.min_length),
+        count(new.min_length),
+        true,
+    );
+    bound(
+        "maxLength",
+        count(old.max_length),
+        count(new.max_length),
+        false,
+    );
+    bound("minItems", count(old.min_items), count(new.min_items), true);
+    bound(
+        "maxItems",
+        count(old.max_items),
+        count(new.max_items),
+        false,
+    );
+    if new.pattern.is_some() && old.pattern != new.pattern {
+        out.push(format!(
+            "pattern `{}` → `{}`: values released SDKs send may no longer match",
+            old.pattern.as_deref().unwrap_or("none"),
+            new.pattern.as_deref().unwrap_or("none")
+        ));
+    }
+    if new.multiple_of.is_some() && old.multiple_of != new.multiple_of {
+        out.push(
+            "multipleOf changed: released SDKs may send values the server now rejects".to_owned(),
+        );
+    }
+    if new.unique_items && !old.unique_items {
+        out.push("items must now be unique".to_owned());
+    }
+    if new.format.is_some() && old.format != new.format {
+        out.push(format!(
+            "format `{}` → `{}`",
+            old.format.as_deref().unwrap_or("none"),
+            new.format.as_deref().unwrap_or("none")
+        ));
+    }
+    out
 }
 
 /// Status-by-status changes of the error responses, in one line.
@@ -326,5 +705,39 @@ fn codes_suffix(codes: &[String]) -> String {
         String::new()
     } else {
         format!(" ({})", ticks(codes))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn constraints(value: serde_json::Value) -> ConstraintsDescription {
+        serde_json::from_value(value).expect("constraints")
+    }
+
+    #[test]
+    fn only_narrowing_constraints_are_named() {
+        let old = constraints(json!({"minimum": 1, "maxLength": 64, "pattern": "^a"}));
+        let widened = constraints(json!({"minimum": 0}));
+        assert_eq!(narrowed(&old, &widened), Vec::<String>::new());
+        let narrower = constraints(json!({
+            "minimum": 2, "maxLength": 32, "pattern": "^ab", "maxItems": 5, "uniqueItems": true
+        }));
+        let found = narrowed(&old, &narrower);
+        for needle in [
+            "minimum 1 → 2",
+            "maxLength 64 → 32",
+            "pattern `^a` → `^ab`",
+            "maxItems none → 5",
+            "items must now be unique",
+        ] {
+            assert!(
+                found.iter().any(|f| f.contains(needle)),
+                "{needle}: {found:?}"
+            );
+        }
+        assert_eq!(found.len(), 5, "{found:?}");
     }
 }

@@ -1,0 +1,98 @@
+//! Positional arguments (of a client method or of `new`): a change of their order is breaking,
+//! and silent when every position keeps its type.
+
+use std::collections::BTreeMap;
+
+/// `` arguments reordered: `(a, b)` → `(b, a)` `` when the arguments both lists keep (a renamed
+/// one under its new name, per `renamed`) come in another order, with what that means for
+/// existing calls; `type_of_old` and `type_of_new` give each argument's type.
+pub(super) fn reordered(
+    old: &[String],
+    new: &[String],
+    renamed: &BTreeMap<&str, &str>,
+    type_of_old: impl Fn(&str) -> Option<String>,
+    type_of_new: impl Fn(&str) -> Option<String>,
+) -> Option<String> {
+    let now_called = |name: &str| renamed.get(name).copied().unwrap_or(name).to_owned();
+    let kept_old: Vec<String> = old
+        .iter()
+        .map(|a| now_called(a))
+        .filter(|a| new.contains(a))
+        .collect();
+    let kept_new: Vec<String> = new
+        .iter()
+        .filter(|a| kept_old.contains(a))
+        .cloned()
+        .collect();
+    if kept_old == kept_new {
+        return None;
+    }
+    let old_types: Vec<Option<String>> = old.iter().map(|a| type_of_old(a)).collect();
+    let new_types: Vec<Option<String>> = new.iter().map(|a| type_of_new(a)).collect();
+    let effect = if old_types == new_types {
+        "every position keeps its type, so existing calls still compile and send the values \
+         crossed"
+    } else {
+        "existing calls pass values in the old order"
+    };
+    Some(format!(
+        "arguments reordered: `({})` → `({})`: {effect}",
+        old.join(", "),
+        new.join(", ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    fn string_type(_: &str) -> Option<String> {
+        Some("String".to_owned())
+    }
+
+    #[test]
+    fn a_swap_of_same_typed_arguments_is_named_silent() {
+        let text = reordered(
+            &strings(&["name", "public_key"]),
+            &strings(&["public_key", "name"]),
+            &BTreeMap::new(),
+            string_type,
+            string_type,
+        )
+        .expect("a swap");
+        assert!(
+            text.contains("`(name, public_key)` → `(public_key, name)`"),
+            "{text}"
+        );
+        assert!(
+            text.contains("still compile and send the values crossed"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn additions_renames_and_removals_alone_are_not_a_reorder() {
+        let renamed = BTreeMap::from([("public_key", "openssh_public_key")]);
+        for (old, new) in [
+            (&["a", "b"][..], &["a", "x", "b"][..]),
+            (&["a", "b", "c"][..], &["a", "c"][..]),
+            (
+                &["name", "public_key"][..],
+                &["name", "openssh_public_key"][..],
+            ),
+        ] {
+            let change = reordered(
+                &strings(old),
+                &strings(new),
+                &renamed,
+                string_type,
+                string_type,
+            );
+            assert_eq!(change, None, "{old:?} → {new:?}");
+        }
+    }
+}
