@@ -17,6 +17,11 @@
 //! prints how many inputs it tried and how many generated or errored. It stops after `INPUTS`
 //! inputs or `TIME_BUDGET`, whichever comes first, and fails if the budget allowed fewer than
 //! `MIN_INPUTS`.
+//!
+//! What it found first: schemas nested about 55 levels deep under `items` abort the generator
+//! with a stack overflow (seeds 1592590392 and 1592591153): `emit::files::module_files` formats
+//! module files on threads spawned with the default 2 MiB stack, and `syn::parse2` in
+//! `emit::format_file` recurses once per generic level of the nested type.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
