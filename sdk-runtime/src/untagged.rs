@@ -6,27 +6,38 @@
 //! member can accept a value that a later one describes fully, and silently drop what only the
 //! later one holds. [`decode_untagged`] prefers the member whose re-encoding still holds the
 //! most properties of the value (all of them, ideally), the earlier member on a tie.
+//!
+//! Each member decodes the value's JSON text as it was received (a `RawValue`), not a
+//! `serde_json::Value` made from it: a `Value` keeps only the last of two members with the same
+//! name, so a struct member would accept a duplicated field that it rejects everywhere else
+//! (found by `sdk-runtime/tests/differential.rs` against serde's derive).
 
 use serde::Serialize;
 use serde_json::Value;
 
-/// One member of an untagged union: decodes the value into the union (wrapped in its variant).
-pub type UntaggedMember<T> = fn(Value) -> Result<T, serde_json::Error>;
+/// One member of an untagged union: decodes the value's JSON text into the union (wrapped in
+/// its variant).
+pub type UntaggedMember<T> = fn(&str) -> Result<T, serde_json::Error>;
 
-/// Decodes `value` into the member of `members` that loses the fewest of its properties when
-/// encoded again (the first of them on a tie, at once when one loses none); `union` names the
-/// type in the error when no member decodes.
+/// Decodes the JSON text `json` into the member of `members` that loses the fewest of its
+/// properties when encoded again (the first of them on a tie, at once when one loses none);
+/// `union` names the type in the error when no member decodes.
 pub fn decode_untagged<T: Serialize>(
-    value: Value,
+    json: &str,
     members: &[UntaggedMember<T>],
     union: &str,
 ) -> Result<T, String> {
     let mut best: Option<(usize, T)> = None;
+    let mut value: Option<Value> = None;
     for decode in members {
-        let Ok(decoded) = decode(value.clone()) else {
+        let Ok(decoded) = decode(json) else {
             continue;
         };
-        let lost = serde_json::to_value(&decoded).map_or(usize::MAX, |e| lost(&value, &e));
+        let value = match &mut value {
+            Some(value) => value,
+            None => value.insert(serde_json::from_str(json).map_err(|e| e.to_string())?),
+        };
+        let lost = serde_json::to_value(&decoded).map_or(usize::MAX, |e| lost(value, &e));
         if lost == 0 {
             return Ok(decoded);
         }
@@ -61,10 +72,10 @@ macro_rules! untagged_union {
             fn deserialize<__D: $crate::__private::serde::Deserializer<'de>>(
                 deserializer: __D,
             ) -> ::std::result::Result<Self, __D::Error> {
-                let value = <$crate::__private::serde_json::Value as
+                let json = <::std::boxed::Box<$crate::__private::serde_json::value::RawValue> as
                     $crate::__private::serde::Deserialize>::deserialize(deserializer)?;
                 $crate::untagged::decode_untagged(
-                    value,
+                    json.get(),
                     &[$($crate::untagged_union!(@member $variant $($boxed)?)),+],
                     stringify!($name),
                 )
@@ -73,11 +84,11 @@ macro_rules! untagged_union {
         }
     };
     (@member $variant:ident) => {
-        |v| $crate::__private::serde_json::from_value(v).map(Self::$variant)
+        |v| $crate::__private::serde_json::from_str(v).map(Self::$variant)
     };
     (@member $variant:ident boxed) => {
         |v| {
-            $crate::__private::serde_json::from_value(v)
+            $crate::__private::serde_json::from_str(v)
                 .map(|v| Self::$variant(::std::boxed::Box::new(v)))
         }
     };
@@ -143,20 +154,24 @@ mod tests {
     }
 
     const MEMBERS: &[UntaggedMember<Connection>] = &[
-        |v| serde_json::from_value(v).map(Connection::Token),
-        |v| serde_json::from_value(v).map(Connection::OAuth),
+        |v| serde_json::from_str(v).map(Connection::Token),
+        |v| serde_json::from_str(v).map(Connection::OAuth),
     ];
+
+    fn decode(value: Value) -> Result<Connection, String> {
+        decode_untagged(&value.to_string(), MEMBERS, "Connection")
+    }
 
     #[test]
     fn the_member_that_keeps_every_property_wins_over_the_first_that_decodes() {
         let value = json!({ "scheme": "OAUTH2", "settings": { "admin": true } });
-        let decoded = decode_untagged(value, MEMBERS, "Connection").unwrap();
+        let decoded = decode(value).unwrap();
         assert!(matches!(decoded, Connection::OAuth(_)), "{decoded:?}");
     }
 
     #[test]
     fn the_first_member_wins_when_it_keeps_everything() {
-        let decoded = decode_untagged(json!({ "scheme": "TOKEN" }), MEMBERS, "Connection").unwrap();
+        let decoded = decode(json!({ "scheme": "TOKEN" })).unwrap();
         assert_eq!(
             decoded,
             Connection::Token(Token {
@@ -168,7 +183,7 @@ mod tests {
     #[test]
     fn a_lossy_match_is_still_better_than_none() {
         let value = json!({ "scheme": "TOKEN", "extra": [1, 2] });
-        let decoded = decode_untagged(value, MEMBERS, "Connection").unwrap();
+        let decoded = decode(value).unwrap();
         assert_eq!(
             decoded,
             Connection::Token(Token {
@@ -178,15 +193,23 @@ mod tests {
     }
 
     #[test]
+    fn a_duplicated_field_is_an_error_as_in_a_struct_of_its_own() {
+        let text = r#"{"scheme": "TOKEN", "scheme": "OAUTH2"}"#;
+        assert!(serde_json::from_str::<Token>(text).is_err());
+        let err = decode_untagged(text, MEMBERS, "Connection").unwrap_err();
+        assert_eq!(err, "the value matches no member of `Connection`");
+    }
+
+    #[test]
     fn no_member_is_an_error_naming_the_union() {
-        let err = decode_untagged(json!(42), MEMBERS, "Connection").unwrap_err();
+        let err = decode(json!(42)).unwrap_err();
         assert_eq!(err, "the value matches no member of `Connection`");
     }
 
     #[test]
     fn the_member_that_loses_least_wins_when_every_member_loses_something() {
         let value = json!({ "scheme": "OAUTH2", "settings": 1, "extra": true });
-        let decoded = decode_untagged(value, MEMBERS, "Connection").unwrap();
+        let decoded = decode(value).unwrap();
         assert!(matches!(decoded, Connection::OAuth(_)), "{decoded:?}");
     }
 

@@ -1,0 +1,750 @@
+//! Differential test of the serde macros generated code uses (`json_object!`, `untagged_union!`,
+//! `string_enum!`) against serde's own derive (issue #19, item 7).
+//!
+//! Each type is declared twice with the same names and shapes: in `ours` through the runtime's
+//! macros, as the generator writes them, and in `twin` with `#[derive(Serialize, Deserialize)]`
+//! and the attributes that say the same thing (`rename`, `default` + `skip_serializing_if` for
+//! optional fields, `flatten` for additional properties, `untagged`). Random JSON, shaped like
+//! the types and then mutated (members dropped, nulled, of the wrong type, unknown, duplicated;
+//! text truncated), is decoded by both, from text and from a `serde_json::Value`, and the two
+//! must agree: equal values (compared by their `Debug`, which the twins share), or both errors
+//! of the same `serde_json::error::Category`. Each value both decode is encoded by both, and
+//! the texts must be equal. The number of inputs tried is printed.
+//!
+//! Where the macros differ from the derive on purpose, the comparison is restricted and the
+//! restriction counted and printed, never silently skipped:
+//! - A derived struct also accepts a JSON array of its fields in order (serde's `visit_seq`);
+//!   `json_object!` accepts only an object, as a JSON API sends.
+//! - The twin of a string enum is an externally tagged enum with an `#[serde(untagged)]`
+//!   catch-all; such an enum also accepts `{"DE": null}` for a unit variant. `string_enum!`
+//!   accepts only strings.
+//!
+//!   Both show as a derive result whose re-encoding has another JSON kind than the input at the
+//!   same place (an object where the input has an array, a string where it has an object); a
+//!   disagreement is put down to them only when that walk finds such a place.
+//! - `untagged_union!` picks the member whose re-encoding keeps the most of the value; serde's
+//!   `untagged` picks the first member that decodes. The two agree when members accept disjoint
+//!   JSON (the `Contact` union: string, integer, object, array). For overlapping members (the
+//!   `Connection` union) a different choice is accepted only when the derive's choice provably
+//!   loses more of the input than ours, counted by an independent count of lost properties.
+//! - Text that is both mistyped and malformed: the macros stream and stop at the first wrong
+//!   type, while the derive buffers flattened maps and enums with an untagged variant and meets
+//!   the syntax error first. Both refuse it; only the error category differs, and only then.
+//!
+//! What the test found: `untagged_union!` decoded each member from a `serde_json::Value`, which
+//! keeps only the last of two members with the same name, so a union accepted
+//! `{"scheme": "a", "scheme": "b"}` that its struct member rejects on its own (and the derive
+//! rejects). Members now decode the received JSON text (`sdk-runtime/src/untagged.rs`).
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use serde_json::error::Category;
+use serde_json::{Value, json};
+
+mod ours {
+    use std::collections::BTreeMap;
+
+    use sdk_runtime::Nullable;
+
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum Country {
+        De,
+        FrFr,
+        Unknown(String),
+    }
+    sdk_runtime::string_enum!(Country, Unknown, De = "DE", FrFr = "fr-FR");
+
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Address {
+        pub street: String,
+        pub zip: Option<String>,
+        pub country: Country,
+    }
+    sdk_runtime::json_object!(Address { street, zip optional, country = "countryCode" });
+
+    #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+    #[serde(untagged)]
+    pub enum Contact {
+        Email(String),
+        Phone(i64),
+        Card(Box<Address>),
+        Many(Vec<String>),
+    }
+    sdk_runtime::untagged_union!(Contact { Email, Phone, Card boxed, Many });
+
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Person {
+        pub name: String,
+        pub age: Option<u8>,
+        pub nick: Nullable<String>,
+        pub id: Option<i64>,
+        pub kind: Country,
+        pub tags: Vec<String>,
+        pub scores: BTreeMap<String, f64>,
+        pub home: Option<Box<Address>>,
+        pub contacts: Option<Vec<Contact>>,
+        pub notes: Nullable<Vec<Option<String>>>,
+        pub extra: Option<serde_json::Value>,
+        pub friends: Option<Vec<Person>>,
+    }
+    sdk_runtime::json_object!(Person {
+        name,
+        age optional,
+        nick optional,
+        id,
+        kind = "type",
+        tags,
+        scores,
+        home optional,
+        contacts optional,
+        notes optional,
+        extra optional,
+        friends optional,
+    });
+
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Labels {
+        pub id: u32,
+        pub rest: BTreeMap<String, i64>,
+    }
+    sdk_runtime::json_object!(Labels { id, ..rest });
+
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Open {
+        pub kind: Option<String>,
+        pub rest: serde_json::Map<String, serde_json::Value>,
+    }
+    sdk_runtime::json_object!(Open { kind = "type" optional, ..rest });
+
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Token {
+        pub scheme: String,
+    }
+    sdk_runtime::json_object!(Token { scheme });
+
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct OAuth {
+        pub scheme: String,
+        pub settings: Option<BTreeMap<String, bool>>,
+    }
+    sdk_runtime::json_object!(OAuth { scheme, settings optional });
+
+    #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+    #[serde(untagged)]
+    pub enum Connection {
+        Token(Token),
+        OAuth(OAuth),
+    }
+    sdk_runtime::untagged_union!(Connection { Token, OAuth });
+}
+
+mod twin {
+    use std::collections::BTreeMap;
+
+    use sdk_runtime::Nullable;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub enum Country {
+        #[serde(rename = "DE")]
+        De,
+        #[serde(rename = "fr-FR")]
+        FrFr,
+        #[serde(untagged)]
+        Unknown(String),
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct Address {
+        pub street: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub zip: Option<String>,
+        #[serde(rename = "countryCode")]
+        pub country: Country,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(untagged)]
+    pub enum Contact {
+        Email(String),
+        Phone(i64),
+        Card(Box<Address>),
+        Many(Vec<String>),
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct Person {
+        pub name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub age: Option<u8>,
+        #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+        pub nick: Nullable<String>,
+        pub id: Option<i64>,
+        #[serde(rename = "type")]
+        pub kind: Country,
+        pub tags: Vec<String>,
+        pub scores: BTreeMap<String, f64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub home: Option<Box<Address>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub contacts: Option<Vec<Contact>>,
+        #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+        pub notes: Nullable<Vec<Option<String>>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub extra: Option<serde_json::Value>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub friends: Option<Vec<Person>>,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct Labels {
+        pub id: u32,
+        #[serde(flatten)]
+        pub rest: BTreeMap<String, i64>,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct Open {
+        #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+        pub kind: Option<String>,
+        #[serde(flatten)]
+        pub rest: serde_json::Map<String, serde_json::Value>,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct Token {
+        pub scheme: String,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct OAuth {
+        pub scheme: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub settings: Option<BTreeMap<String, bool>>,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(untagged)]
+    pub enum Connection {
+        Token(Token),
+        OAuth(OAuth),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inputs: JSON shaped like a type, with mutations at every level
+
+/// Any small JSON value (the "wrong type" of a mutation).
+fn any_json() -> BoxedStrategy<Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        (0u64..300).prop_map(|n| json!(n)),
+        any::<u64>().prop_map(|n| json!(n)),
+        (-1e6f64..1e6).prop_map(|f| json!(f)),
+        Just(json!(1.0)),
+        "[a-zA-Z0-9 ]{0,6}".prop_map(Value::String),
+        Just(json!("DE")),
+        Just(json!("fr-FR")),
+    ];
+    leaf.prop_recursive(3, 16, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec(("[a-z]{1,3}|type|id|name|scheme", inner), 0..4)
+                .prop_map(|members| Value::Object(members.into_iter().collect())),
+        ]
+    })
+    .boxed()
+}
+
+/// A value of the right shape most of the time, otherwise any JSON.
+fn mostly(right: BoxedStrategy<Value>) -> BoxedStrategy<Value> {
+    prop_oneof![24 => right, 1 => any_json()].boxed()
+}
+
+/// One member of an object: present (mostly with the right shape), absent, or null.
+fn member(
+    name: &'static str,
+    value: BoxedStrategy<Value>,
+) -> BoxedStrategy<Option<(String, Value)>> {
+    prop_oneof![
+        24 => mostly(value).prop_map(move |v| Some((name.to_owned(), v))),
+        1 => Just(None),
+        1 => Just(Some((name.to_owned(), Value::Null))),
+    ]
+    .boxed()
+}
+
+/// An object of `members`, plus sometimes unknown members, in a shuffled order.
+fn object(members: Vec<BoxedStrategy<Option<(String, Value)>>>) -> BoxedStrategy<Value> {
+    let unknown = prop::collection::vec(("[a-z]{1,4}|extra|rest|x-y", any_json()), 0..3);
+    (members, unknown, any::<u64>())
+        .prop_map(|(members, unknown, order)| {
+            let mut all: Vec<(String, Value)> = members.into_iter().flatten().collect();
+            all.extend(unknown);
+            if !all.is_empty() {
+                let n = all.len();
+                all.rotate_left((order as usize) % n);
+                if order % 3 == 0 {
+                    all.reverse();
+                }
+            }
+            Value::Object(all.into_iter().collect())
+        })
+        .boxed()
+}
+
+fn string() -> BoxedStrategy<Value> {
+    "[a-z]{0,5}".prop_map(Value::String).boxed()
+}
+
+fn country() -> BoxedStrategy<Value> {
+    prop_oneof![
+        3 => Just(json!("DE")),
+        3 => Just(json!("fr-FR")),
+        2 => Just(json!("De")),
+        3 => "[A-Za-z-]{0,5}".prop_map(Value::String),
+        1 => Just(json!({"DE": null})),
+    ]
+    .boxed()
+}
+
+fn address() -> BoxedStrategy<Value> {
+    object(vec![
+        member("street", string()),
+        member("zip", string()),
+        member("countryCode", country()),
+    ])
+}
+
+fn contact() -> BoxedStrategy<Value> {
+    prop_oneof![
+        string(),
+        any::<i64>().prop_map(|n| json!(n)),
+        address(),
+        prop::collection::vec(string(), 0..3).prop_map(Value::Array),
+    ]
+    .boxed()
+}
+
+fn array_of(item: BoxedStrategy<Value>) -> BoxedStrategy<Value> {
+    prop::collection::vec(mostly(item), 0..4)
+        .prop_map(Value::Array)
+        .boxed()
+}
+
+fn map_of(value: BoxedStrategy<Value>) -> BoxedStrategy<Value> {
+    prop::collection::vec(("[a-z]{1,3}", mostly(value)), 0..4)
+        .prop_map(|m| Value::Object(m.into_iter().collect()))
+        .boxed()
+}
+
+fn number() -> BoxedStrategy<Value> {
+    prop_oneof![
+        (-1e9f64..1e9).prop_map(|f| json!(f)),
+        any::<i32>().prop_map(|n| json!(n)),
+    ]
+    .boxed()
+}
+
+fn person(depth: u32) -> BoxedStrategy<Value> {
+    let friends = if depth == 0 {
+        Just(json!([])).boxed()
+    } else {
+        array_of(person(depth - 1))
+    };
+    object(vec![
+        member("name", string()),
+        member("age", (0u64..280).prop_map(|n| json!(n)).boxed()),
+        member("nick", string()),
+        member("id", any::<i64>().prop_map(|n| json!(n)).boxed()),
+        member("type", country()),
+        member("tags", array_of(string())),
+        member("scores", map_of(number())),
+        member("home", address()),
+        member("contacts", array_of(contact())),
+        member(
+            "notes",
+            array_of(prop_oneof![string(), Just(Value::Null)].boxed()),
+        ),
+        member("extra", any_json()),
+        member("friends", friends),
+    ])
+}
+
+fn labels() -> BoxedStrategy<Value> {
+    let rest = prop::collection::vec(
+        (
+            "[a-z]{1,3}",
+            mostly(any::<i32>().prop_map(|n| json!(n)).boxed()),
+        ),
+        0..4,
+    );
+    (
+        object(vec![member(
+            "id",
+            (0u64..5_000_000_000).prop_map(|n| json!(n)).boxed(),
+        )]),
+        rest,
+    )
+        .prop_map(|(mut o, rest)| {
+            if let Value::Object(m) = &mut o {
+                m.extend(rest);
+            }
+            o
+        })
+        .boxed()
+}
+
+fn open() -> BoxedStrategy<Value> {
+    object(vec![member("type", string())])
+}
+
+fn connection() -> BoxedStrategy<Value> {
+    object(vec![
+        member("scheme", string()),
+        member(
+            "settings",
+            map_of(any::<bool>().prop_map(Value::Bool).boxed()),
+        ),
+    ])
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text: the value written out, sometimes with a member duplicated or the text cut short
+
+/// How a value is written as text.
+#[derive(Debug, Clone)]
+enum Text {
+    /// As `serde_json` writes it.
+    Plain,
+    /// The first member of the `n`-th object (in writing order) written twice.
+    DuplicateMember(usize),
+    /// Cut after `n` bytes (at a character boundary).
+    Truncated(usize),
+}
+
+fn text_mutation() -> impl Strategy<Value = Text> {
+    prop_oneof![
+        12 => Just(Text::Plain),
+        2 => (0usize..6).prop_map(Text::DuplicateMember),
+        1 => (0usize..200).prop_map(Text::Truncated),
+    ]
+}
+
+fn write(value: &Value, mutation: &Text) -> String {
+    match mutation {
+        Text::Plain => value.to_string(),
+        Text::DuplicateMember(n) => {
+            let mut out = String::new();
+            let mut seen = 0;
+            write_duplicating(value, *n, &mut seen, &mut out);
+            out
+        }
+        Text::Truncated(n) => {
+            let text = value.to_string();
+            let mut cut = (*n).min(text.len());
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            text[..cut].to_owned()
+        }
+    }
+}
+
+fn write_duplicating(value: &Value, target: usize, seen: &mut usize, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let this = *seen;
+            *seen += 1;
+            out.push('{');
+            let mut first = true;
+            for (i, (k, v)) in map.iter().enumerate() {
+                let times = if i == 0 && this == target { 2 } else { 1 };
+                for _ in 0..times {
+                    if !first {
+                        out.push(',');
+                    }
+                    first = false;
+                    out.push_str(&Value::String(k.clone()).to_string());
+                    out.push(':');
+                    write_duplicating(v, target, seen, out);
+                }
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_duplicating(v, target, seen, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The comparison
+
+/// What was counted over one type's run.
+#[derive(Debug, Default)]
+struct Tally {
+    inputs: usize,
+    both_decoded: usize,
+    both_failed: usize,
+    /// Restricted comparisons, by the documented difference.
+    restricted: BTreeMap<&'static str, usize>,
+}
+
+/// Where the derive read a JSON value of another kind than it writes back: an array it took
+/// as a struct, or a single-member object it took as a unit variant (see the module docs).
+/// Found by walking the input beside the derive's re-encoding, independently of the runtime.
+fn derive_took_another_form(input: &Value, encoded: &Value) -> Option<&'static str> {
+    match (input, encoded) {
+        (Value::Array(_), Value::Object(_)) => Some("derive reads a struct from a JSON array"),
+        (Value::Object(_), Value::String(_)) => {
+            Some("derive reads a unit variant from {\"variant\": null}")
+        }
+        (Value::Object(i), Value::Object(e)) => i
+            .iter()
+            .find_map(|(k, v)| derive_took_another_form(v, e.get(k)?)),
+        (Value::Array(i), Value::Array(e)) => i
+            .iter()
+            .zip(e)
+            .find_map(|(a, b)| derive_took_another_form(a, b)),
+        _ => None,
+    }
+}
+
+/// How many object properties of `input`, at any depth, `encoded` lacks (an independent count,
+/// not the runtime's).
+fn properties_lost(input: &Value, encoded: &Value) -> usize {
+    match (input, encoded) {
+        (Value::Object(i), Value::Object(e)) => i
+            .iter()
+            .map(|(k, v)| match e.get(k) {
+                Some(ev) => properties_lost(v, ev),
+                None => 1,
+            })
+            .sum(),
+        (Value::Array(i), Value::Array(e)) => {
+            i.iter()
+                .zip(e)
+                .map(|(a, b)| properties_lost(a, b))
+                .sum::<usize>()
+                + i.len().saturating_sub(e.len())
+        }
+        _ => 0,
+    }
+}
+
+/// A twin pair: decodes `text` (and, when it parses, its `Value`) through both and compares.
+fn compare<O, T>(
+    text: &str,
+    tally: &mut Tally,
+    first_match_may_differ: bool,
+) -> Result<(), TestCaseError>
+where
+    O: serde::de::DeserializeOwned + serde::Serialize + std::fmt::Debug,
+    T: serde::de::DeserializeOwned + serde::Serialize + std::fmt::Debug,
+{
+    tally.inputs += 1;
+    compare_results::<O, T>(
+        text,
+        serde_json::from_str::<O>(text),
+        serde_json::from_str::<T>(text),
+        tally,
+        first_match_may_differ,
+    )?;
+    if let Ok(value) = serde_json::from_str::<Value>(text) {
+        tally.inputs += 1;
+        compare_results::<O, T>(
+            text,
+            serde_json::from_value::<O>(value.clone()),
+            serde_json::from_value::<T>(value),
+            tally,
+            first_match_may_differ,
+        )?;
+    }
+    Ok(())
+}
+
+fn compare_results<O, T>(
+    text: &str,
+    ours: Result<O, serde_json::Error>,
+    twin: Result<T, serde_json::Error>,
+    tally: &mut Tally,
+    first_match_may_differ: bool,
+) -> Result<(), TestCaseError>
+where
+    O: serde::Serialize + std::fmt::Debug,
+    T: serde::Serialize + std::fmt::Debug,
+{
+    let input = || serde_json::from_str::<Value>(text).unwrap_or(Value::Null);
+    // The documented difference that explains a disagreement, if any (counted when it does).
+    let explained = |twin: &T, tally: &mut Tally| {
+        let encoded = serde_json::to_value(twin).unwrap_or_default();
+        let why = derive_took_another_form(&input(), &encoded)?;
+        *tally.restricted.entry(why).or_default() += 1;
+        Some(())
+    };
+    match (ours, twin) {
+        (Ok(o), Ok(t)) => {
+            tally.both_decoded += 1;
+            let (od, td) = (format!("{o:?}"), format!("{t:?}"));
+            if od != td {
+                if explained(&t, tally).is_some() {
+                    return Ok(());
+                }
+                let input = input();
+                let lost_ours =
+                    properties_lost(&input, &serde_json::to_value(&o).unwrap_or_default());
+                let lost_twin =
+                    properties_lost(&input, &serde_json::to_value(&t).unwrap_or_default());
+                if first_match_may_differ && lost_twin > lost_ours {
+                    *tally
+                        .restricted
+                        .entry("union: derive's first match loses more than our best match")
+                        .or_default() += 1;
+                    return Ok(());
+                }
+                return Err(TestCaseError::fail(format!(
+                    "decoded values differ for {text}\n  ours: {od}\n  twin: {td}\n  properties lost: ours {lost_ours}, twin {lost_twin}"
+                )));
+            }
+            let (oe, te) = (serde_json::to_string(&o), serde_json::to_string(&t));
+            match (oe, te) {
+                (Ok(oe), Ok(te)) if oe == te => Ok(()),
+                (oe, te) => Err(TestCaseError::fail(format!(
+                    "encodings differ for {od}\n  ours: {oe:?}\n  twin: {te:?}"
+                ))),
+            }
+        }
+        (Err(o), Err(t)) => {
+            tally.both_failed += 1;
+            let malformed =
+                |e: &serde_json::Error| matches!(e.classify(), Category::Syntax | Category::Eof);
+            if o.classify() == t.classify() {
+                Ok(())
+            } else if (malformed(&o) || malformed(&t))
+                && serde_json::from_str::<Value>(text).is_err()
+            {
+                // Text that is both mistyped and malformed: the macros stream and stop at the
+                // first wrong type; the derive buffers flattened maps and enums with an untagged
+                // variant, so it meets the syntax error first. Both refuse it.
+                *tally
+                    .restricted
+                    .entry("malformed and mistyped text: which error comes first")
+                    .or_default() += 1;
+                Ok(())
+            } else {
+                Err(TestCaseError::fail(format!(
+                    "error categories differ for {text}\n  ours: {:?} {o}\n  twin: {:?} {t}",
+                    o.classify(),
+                    t.classify()
+                )))
+            }
+        }
+        (Err(o), Ok(t)) => match explained(&t, tally) {
+            Some(()) => Ok(()),
+            None => Err(TestCaseError::fail(format!(
+                "only the derive decodes {text}\n  ours: {o}\n  twin: {t:?}"
+            ))),
+        },
+        (Ok(o), Err(t)) => Err(TestCaseError::fail(format!(
+            "only the macros decode {text}\n  ours: {o:?}\n  twin: {t}"
+        ))),
+    }
+}
+
+/// Runs `cases` inputs from `shape` through the twin pair `O`/`T` and prints the tally.
+fn run<O, T>(name: &str, shape: BoxedStrategy<Value>, cases: u32, first_match_may_differ: bool)
+where
+    O: serde::de::DeserializeOwned + serde::Serialize + std::fmt::Debug,
+    T: serde::de::DeserializeOwned + serde::Serialize + std::fmt::Debug,
+{
+    let mut runner = TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let tally = std::cell::RefCell::new(Tally::default());
+    let result = runner.run(&(shape, text_mutation()), |(value, mutation)| {
+        let text = write(&value, &mutation);
+        compare::<O, T>(&text, &mut tally.borrow_mut(), first_match_may_differ)
+    });
+    let tally = tally.into_inner();
+    println!(
+        "{name}: {} decodes compared ({} both decoded and re-encoded equal, {} both failed alike); restricted: {:?}",
+        tally.inputs, tally.both_decoded, tally.both_failed, tally.restricted
+    );
+    if let Err(e) = result {
+        panic!("{name}: the macros and serde's derive disagree: {e}");
+    }
+    assert!(
+        tally.both_decoded * 20 >= tally.inputs,
+        "{name}: fewer than 5% of inputs decoded ({} of {}); the shapes drift from the types",
+        tally.both_decoded,
+        tally.inputs
+    );
+}
+
+#[test]
+fn person_with_nested_structs_unions_enums_maps_and_nullables_decodes_like_the_derive() {
+    run::<ours::Person, twin::Person>("Person", person(1), 3000, false);
+}
+
+#[test]
+fn additional_properties_decode_like_a_flattened_map() {
+    run::<ours::Labels, twin::Labels>("Labels", labels(), 1500, false);
+    run::<ours::Open, twin::Open>("Open", open(), 1500, false);
+}
+
+#[test]
+fn unions_of_disjoint_members_decode_like_serde_untagged() {
+    run::<ours::Contact, twin::Contact>("Contact", mostly(contact()), 1500, false);
+    run::<Vec<ours::Contact>, Vec<twin::Contact>>("Vec<Contact>", array_of(contact()), 1000, false);
+}
+
+#[test]
+fn unions_of_overlapping_members_differ_only_where_ours_keeps_more() {
+    run::<ours::Connection, twin::Connection>("Connection", mostly(connection()), 1500, true);
+}
+
+#[test]
+fn string_enums_decode_like_a_derived_enum_with_a_catch_all() {
+    run::<ours::Country, twin::Country>("Country", mostly(country()), 1000, false);
+    run::<BTreeMap<String, ours::Country>, BTreeMap<String, twin::Country>>(
+        "map of Country",
+        map_of(country()),
+        500,
+        false,
+    );
+}
+
+#[test]
+fn the_comparison_catches_a_real_difference() {
+    // A twin that renames a field the macros do not: the run must fail, so a disagreement
+    // cannot go unnoticed.
+    #[derive(Debug, serde::Serialize, serde::Deserialize)]
+    struct Token {
+        #[serde(rename = "kind")]
+        scheme: String,
+    }
+    let outcome = std::panic::catch_unwind(|| {
+        run::<ours::Token, Token>(
+            "Token vs a wrong twin",
+            object(vec![member("scheme", string())]),
+            200,
+            false,
+        )
+    });
+    assert!(outcome.is_err(), "a wrong twin went unnoticed");
+}

@@ -1,0 +1,129 @@
+//! Issue #19, items 1 and 2: array items that may be null (`items: {type: [string, "null"]}`,
+//! `oneOf: [null, $ref]`) are `Option`s, both ways: records added with null documents and
+//! metadatas come back from `get` and `query` with those nulls in place.
+
+use chroma_driver::{Context, check, ensure_eq, env, unique};
+use sdk::record::{
+    AddCollectionRecordsPayload, EmbeddingsPayload, GetRequestPayload, Include, QueryRequestPayload,
+};
+use sdk::types::HashMapInnerValue;
+
+const TENANT: &str = "default_tenant";
+const DATABASE: &str = "default_database";
+
+#[tokio::main]
+async fn main() {
+    let client = sdk::Client::new(sdk::Config::new(env("SERVER_URL"))).expect("client");
+    let name = unique("nulls");
+    let collection = client
+        .create_collection(
+            TENANT,
+            DATABASE,
+            sdk::collection::CreateCollectionPayload::new(&name),
+        )
+        .send()
+        .await
+        .expect("create_collection")
+        .into_body();
+    let id = collection.id.to_string();
+    let mut meta = sdk::types::HashMap::new();
+    meta.insert("k".to_owned(), HashMapInnerValue::Boolean(true));
+
+    check("add_records_with_null_documents_and_metadatas", async {
+        let add = AddCollectionRecordsPayload::new(
+            EmbeddingsPayload::Array(vec![vec![1.0, 0.0], vec![0.0, 1.0]]),
+            vec!["with".into(), "without".into()],
+        )
+        .documents(vec![Some("text".to_owned()), None])
+        .metadatas(vec![Some(meta.clone()), None]);
+        client
+            .collection_add(TENANT, DATABASE, &id, add)
+            .send()
+            .await
+            .ctx("collection_add")?;
+        Ok(())
+    })
+    .await;
+
+    check("get_returns_null_items_in_place", async {
+        let got = client
+            .collection_get(
+                TENANT,
+                DATABASE,
+                &id,
+                GetRequestPayload::new()
+                    .ids(vec!["with".to_owned(), "without".into()])
+                    .include(vec![Include::Documents, Include::Metadatas, Include::Uris]),
+            )
+            .send()
+            .await
+            .ctx("collection_get")?
+            .into_body();
+        let documents: Vec<Option<String>> = got.documents.into_value().ok_or("no documents")?;
+        let metadatas: Vec<Option<sdk::types::HashMap>> =
+            got.metadatas.into_value().ok_or("no metadatas")?;
+        let uris: Vec<Option<String>> = got.uris.into_value().ok_or("no uris")?;
+        let mut rows: Vec<_> = got
+            .ids
+            .into_iter()
+            .zip(documents)
+            .zip(metadatas)
+            .map(|((id, d), m)| (id, d, m))
+            .collect();
+        rows.sort_by(|a, b| a.0.cmp(&b.0));
+        ensure_eq(
+            "rows",
+            rows,
+            vec![
+                (
+                    "with".to_owned(),
+                    Some("text".to_owned()),
+                    Some(meta.clone()),
+                ),
+                ("without".to_owned(), None, None),
+            ],
+        )?;
+        ensure_eq("uris", uris, vec![None, None])
+    })
+    .await;
+
+    check("query_returns_null_items_in_place", async {
+        let found = client
+            .collection_query(
+                TENANT,
+                DATABASE,
+                &id,
+                QueryRequestPayload::new(vec![vec![0.0, 1.0]])
+                    .include(vec![Include::Documents, Include::Distances]),
+            )
+            .send()
+            .await
+            .ctx("collection_query")?
+            .into_body();
+        let documents: Vec<Vec<Option<String>>> =
+            found.documents.into_value().ok_or("no documents")?;
+        let distances: Vec<Vec<Option<f64>>> =
+            found.distances.into_value().ok_or("no distances")?;
+        ensure_eq(
+            "ids",
+            found.ids,
+            vec![vec!["without".to_owned(), "with".into()]],
+        )?;
+        ensure_eq(
+            "documents",
+            documents,
+            vec![vec![None, Some("text".to_owned())]],
+        )?;
+        ensure_eq(
+            "distances per row",
+            distances[0].iter().filter(|d| d.is_some()).count(),
+            2,
+        )
+    })
+    .await;
+
+    let _ = client
+        .delete_collection(TENANT, DATABASE, &name)
+        .send()
+        .await;
+}
