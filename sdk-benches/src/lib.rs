@@ -8,7 +8,9 @@
 pub mod alloc;
 pub mod code_size;
 pub mod compare;
+pub mod concurrency;
 pub mod crate_build;
+pub mod fixed_calls;
 pub mod fixtures;
 pub mod generators;
 pub mod requests;

@@ -74,8 +74,10 @@ impl Paths {
             sdk_signed: Client::new(signed.clone()).expect("sdk client"),
             sdk_signed_no_timeouts: Client::new(signed.timeouts(no_timeouts()))
                 .expect("sdk client"),
-            // The same builder call the runtime's default transport makes.
+            // The settings of the runtime's default transport (`ReqwestTransport::new`): the
+            // same connection pool (reqwest's defaults), no redirects, the connect timeout.
             raw: reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
                 .connect_timeout(Duration::from_secs(10))
                 .build()
                 .expect("reqwest"),

@@ -9,6 +9,9 @@
 //!   compare   ours vs progenitor 0.15.1 on sdk-tests/realspecs/nexus.json (generation time and
 //!             memory, lines, clean check and build), one area vs all, growth on synthetic
 //!             documents (issue #13; builds progenitor, ~15 min; see `sdk_benches::compare`)
+//!   concurrency  one shared client under 1/16/64/256 tasks beside raw reqwest, reads and
+//!             keyed writes, and a 1,000,000-request soak (issue #23; ~2-4 min; settings in
+//!             `sdk_benches::concurrency::Settings::from_env`)
 //! (no section: runtime, gen and compile)
 //! ```
 //!
@@ -41,6 +44,18 @@ fn main() {
         gen_child(Path::new(args.get(1).expect("gen-child SPEC")));
         return;
     }
+    if args.first().map(String::as_str) == Some("calls") {
+        // Internal, for instruction counts: `bench-report calls PATH N` (see `fixed_calls`).
+        alloc::disable_counting();
+        let n = |i: usize| args.get(i).and_then(|s| s.parse().ok());
+        let count = n(2).unwrap_or(1000);
+        sdk_benches::fixed_calls::run(
+            args.get(1).map_or("sdk-get", String::as_str),
+            n(3).unwrap_or(200),
+            count,
+        );
+        return;
+    }
     if args.first().map(String::as_str) == Some("loop") {
         // Internal, for profilers: `bench-report loop sdk-get|raw-get|sdk-post|raw-post SECONDS`.
         profile_loop(
@@ -61,6 +76,9 @@ fn main() {
     }
     if wants("compile") {
         compile_section();
+    }
+    if asked("concurrency") {
+        sdk_benches::concurrency::section(&sdk_benches::concurrency::Settings::from_env());
     }
     if asked("compare") {
         sdk_benches::compare::section(&sdk_benches::compare::Settings::from_env());
@@ -135,6 +153,7 @@ fn runtime_section() {
             "| request | raw reqwest µs | SDK µs | **SDK/raw** | SDK/raw, fastest rounds | SDK without timeouts µs | its ratio |"
         );
         println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+        let mut ratios = Vec::new();
         for kind in ["small GET (bearer)", "signed POST"] {
             let (mut raw, mut sdk, mut sdk_nt, mut ratio, mut ratio_nt) =
                 (vec![], vec![], vec![], vec![], vec![]);
@@ -162,6 +181,7 @@ fn runtime_section() {
             }
             let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
             let (raw_min, sdk_min, nt_min) = (min(&raw), min(&sdk), min(&sdk_nt));
+            ratios.push(median(&mut ratio.clone()));
             println!(
                 "| {kind} | {raw_min:.1} / {:.1} | {sdk_min:.1} / {:.1} | **{:.3}** | {:.3} | {nt_min:.1} / {:.1} | {:.3} |",
                 median(&mut raw),
@@ -181,6 +201,7 @@ fn runtime_section() {
         );
         println!("| request | hand-written µs | SDK µs | SDK − hand-written µs |");
         println!("| --- | ---: | ---: | ---: |");
+        let mut own_work = Vec::new();
         for get in [true, false] {
             let (mut raw, mut sdk) = (vec![], vec![]);
             for _ in 0..ROUNDS {
@@ -195,6 +216,15 @@ fn runtime_section() {
             let (r, k) = (median(&mut raw), median(&mut sdk));
             let label = if get { "small GET (bearer)" } else { "signed POST" };
             println!("| {label} | {r:.2} | {k:.2} | {:.2} |", k - r);
+            own_work.push((label, (k - r) * 1e3));
+        }
+        // The figure to keep from creeping back (issue #23): the SDK's own work beyond the
+        // hand-written request's, beside the loopback ratio.
+        println!();
+        for ((label, ns), ratio) in own_work.iter().zip(&ratios) {
+            println!(
+                "- {label}: SDK/raw **{ratio:.3}**; SDK's own work beyond the hand-written request: **{ns:.0} ns / call**"
+            );
         }
     });
     println!();
