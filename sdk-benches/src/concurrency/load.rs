@@ -13,6 +13,9 @@ pub enum Side {
     Sdk,
     /// Hand-written reqwest, the same bytes on the wire.
     Raw,
+    /// The SDK without attempt and whole-call timeouts (no timer per call), to attribute the
+    /// timers' share.
+    SdkNoTimeouts,
 }
 
 /// Which request.
@@ -41,6 +44,12 @@ pub async fn call(paths: &Paths, side: Side, kind: Kind) {
         (Side::Raw, Kind::Read) => drop(paths.raw_get().await),
         (Side::Sdk, Kind::KeyedWrite) => drop(paths.sdk_post(&paths.sdk_signed).await),
         (Side::Raw, Kind::KeyedWrite) => drop(paths.raw_post().await),
+        (Side::SdkNoTimeouts, Kind::Read) => {
+            drop(paths.sdk_get(&paths.sdk_bearer_no_timeouts).await)
+        }
+        (Side::SdkNoTimeouts, Kind::KeyedWrite) => {
+            drop(paths.sdk_post(&paths.sdk_signed_no_timeouts).await)
+        }
     }
 }
 
