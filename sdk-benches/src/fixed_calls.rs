@@ -13,7 +13,13 @@ use crate::server::{ItemsConfig, start};
 
 /// The paths `bench-report calls` knows.
 pub const PATHS: [&str; 8] = [
-    "sdk-get", "raw-get", "sdk-post", "raw-post", "nn-sdk-get", "nn-raw-get", "nn-sdk-post",
+    "sdk-get",
+    "raw-get",
+    "sdk-post",
+    "raw-post",
+    "nn-sdk-get",
+    "nn-raw-get",
+    "nn-sdk-post",
     "nn-raw-post",
 ];
 
@@ -62,9 +68,7 @@ async fn one_call(which: &str, p: &Paths, nn: &NoNetwork) {
         "raw-get" => drop(std::hint::black_box(p.raw_get().await)),
         "sdk-post" => drop(std::hint::black_box(p.sdk_post(&p.sdk_signed).await)),
         "raw-post" => drop(std::hint::black_box(p.raw_post().await)),
-        "nn-sdk-get" => drop(std::hint::black_box(
-            nn.paths.sdk_get(&nn.sdk_bearer).await,
-        )),
+        "nn-sdk-get" => drop(std::hint::black_box(nn.paths.sdk_get(&nn.sdk_bearer).await)),
         "nn-raw-get" => drop(std::hint::black_box(nn.raw_get())),
         "nn-sdk-post" => drop(std::hint::black_box(
             nn.paths.sdk_post(&nn.sdk_signed).await,

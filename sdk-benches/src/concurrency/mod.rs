@@ -26,7 +26,7 @@ pub use soak::{Soak, soak};
 pub struct Settings {
     /// Concurrent tasks per level.
     pub levels: Vec<usize>,
-    /// Interleaved rounds (SDK and raw alternate who goes first).
+    /// Interleaved rounds (the SDK, raw reqwest and the SDK without timeouts take turns going first).
     pub rounds: usize,
     /// Calls per timed run (rounded up to a multiple of the level).
     pub calls: usize,
@@ -97,9 +97,10 @@ pub fn section(settings: &Settings) {
     println!(
         "One multi-threaded tokio runtime ({workers} workers) runs the loopback server and the \
          tasks. Per level: {} interleaved rounds; in each round the SDK (one `Client` shared by \
-         every task) and raw reqwest (one `reqwest::Client` built like the SDK's default \
-         transport: same pool, no redirects, same connect timeout) each send {} calls split \
-         evenly over the tasks, each task one call after the other; who goes first alternates. \
+         every task), raw reqwest (one `reqwest::Client` built like the SDK's default \
+         transport: same pool, no redirects, same connect timeout) and the SDK without attempt \
+         and call timeouts each send {} calls split evenly over the tasks, each task one call \
+         after the other; who goes first rotates. \
          Throughput is calls / wall time of the run; latency is each call's own time; ratios are \
          medians of the per-round SDK/raw ratios, absolute figures medians of the rounds. Memory \
          per in-flight call: peak live heap during the run above the live heap before it, over \

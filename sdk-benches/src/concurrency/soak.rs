@@ -50,10 +50,7 @@ pub async fn soak(paths: &Arc<Paths>, settings: &Settings) -> Soak {
                         return done;
                     }
                     if n % every == 0 {
-                        samples
-                            .lock()
-                            .expect("samples")
-                            .push((n, alloc::current()));
+                        samples.lock().expect("samples").push((n, alloc::current()));
                     }
                     let kind = if n % 2 == 0 {
                         Kind::Read

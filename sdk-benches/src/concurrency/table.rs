@@ -42,7 +42,11 @@ pub async fn level(paths: &Arc<Paths>, kind: Kind, tasks: usize, settings: &Sett
     for round in 0..settings.rounds {
         for i in 0..SIDES.len() {
             // Who goes first rotates, and the direction alternates by round.
-            let i = if round % 2 == 0 { i } else { SIDES.len() - 1 - i };
+            let i = if round % 2 == 0 {
+                i
+            } else {
+                SIDES.len() - 1 - i
+            };
             let side = (i + round) % SIDES.len();
             runs[side].push(run(paths, SIDES[side], kind, tasks, calls).await);
         }
