@@ -1,7 +1,9 @@
 //! Shared pieces of the benchmarks of issues #6 and #13 (see `BENCHMARKS.md`): a minimal
 //! loopback server that runs on the caller's tokio runtime, request and response fixtures shared
 //! by the SDK path and the hand-written baseline, a counting global allocator for peak-memory
-//! figures, and the side-by-side comparison with progenitor (`compare`).
+//! figures, the side-by-side comparison with progenitor (`compare`), one shared client under
+//! concurrency (`concurrency`, issue #23) and fixed call counts for instruction profilers
+//! (`fixed_calls`).
 //!
 //! Nothing here asserts on timings; the benches print figures and ratios.
 
