@@ -121,7 +121,26 @@ pub async fn run(paths: &Arc<Paths>, side: Side, kind: Kind, tasks: usize, calls
 
 #[cfg(test)]
 mod tests {
-    use super::Run;
+    use std::sync::Arc;
+
+    use super::{Kind, Run, Side, run};
+    use crate::requests::Paths;
+    use crate::server::{ItemsConfig, start};
+
+    /// Every task sends its share and every call is timed (the harness, not a timing).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn every_call_of_every_task_is_counted() {
+        let paths = Arc::new(Paths::new(&start(ItemsConfig::default(), None).await));
+        for side in [Side::Sdk, Side::Raw, Side::SdkNoTimeouts] {
+            for kind in [Kind::Read, Kind::KeyedWrite] {
+                let r = run(&paths, side, kind, 5, 23).await;
+                assert_eq!(r.calls, 25, "23 calls over 5 tasks round up to 5 each");
+                assert_eq!(r.latencies.len(), 25);
+                assert!(r.latencies.windows(2).all(|w| w[0] <= w[1]));
+                assert!(r.throughput() > 0.0);
+            }
+        }
+    }
 
     #[test]
     fn nearest_rank_quantiles() {

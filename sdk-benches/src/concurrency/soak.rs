@@ -142,3 +142,46 @@ impl Soak {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use super::{SAMPLES, soak};
+    use crate::concurrency::Settings;
+    use crate::requests::Paths;
+    use crate::server::{ItemsConfig, start};
+
+    /// The soak sends exactly what it was asked and samples the heap along the way.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn sends_the_requests_asked_and_samples_them() {
+        let paths = Arc::new(Paths::new(&start(ItemsConfig::default(), None).await));
+        let settings = Settings {
+            soak_requests: 400,
+            soak_tasks: 8,
+            soak_limit: Duration::from_secs(60),
+            ..Settings::default()
+        };
+        let s = soak(&paths, &settings).await;
+        assert_eq!(s.requests, 400);
+        assert!(!s.cut_short);
+        assert_eq!(s.samples.len() as u64, SAMPLES);
+        assert!(s.samples.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+
+    /// The time limit stops it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_time_limit_stops_it() {
+        let paths = Arc::new(Paths::new(&start(ItemsConfig::default(), None).await));
+        let settings = Settings {
+            soak_requests: u64::MAX,
+            soak_tasks: 4,
+            soak_limit: Duration::from_millis(200),
+            ..Settings::default()
+        };
+        let s = soak(&paths, &settings).await;
+        assert!(s.cut_short);
+        assert!(s.requests > 0);
+    }
+}
