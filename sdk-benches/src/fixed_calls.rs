@@ -12,7 +12,7 @@ use crate::requests::{NoNetwork, Paths};
 use crate::server::{ItemsConfig, start};
 
 /// The paths `bench-report calls` knows.
-pub const PATHS: [&str; 8] = [
+pub const PATHS: [&str; 10] = [
     "sdk-get",
     "raw-get",
     "sdk-post",
@@ -21,6 +21,8 @@ pub const PATHS: [&str; 8] = [
     "nn-raw-get",
     "nn-sdk-post",
     "nn-raw-post",
+    "sdk-get-no-timeouts",
+    "sdk-post-no-timeouts",
 ];
 
 /// Runs `warmup` then `n` calls of `which` (one of [`PATHS`]) on a `current_thread` runtime
@@ -68,6 +70,12 @@ async fn one_call(which: &str, p: &Paths, nn: &NoNetwork) {
         "raw-get" => drop(std::hint::black_box(p.raw_get().await)),
         "sdk-post" => drop(std::hint::black_box(p.sdk_post(&p.sdk_signed).await)),
         "raw-post" => drop(std::hint::black_box(p.raw_post().await)),
+        "sdk-get-no-timeouts" => drop(std::hint::black_box(
+            p.sdk_get(&p.sdk_bearer_no_timeouts).await,
+        )),
+        "sdk-post-no-timeouts" => drop(std::hint::black_box(
+            p.sdk_post(&p.sdk_signed_no_timeouts).await,
+        )),
         "nn-sdk-get" => drop(std::hint::black_box(nn.paths.sdk_get(&nn.sdk_bearer).await)),
         "nn-raw-get" => drop(std::hint::black_box(nn.raw_get())),
         "nn-sdk-post" => drop(std::hint::black_box(

@@ -10,7 +10,7 @@
 //!             memory, lines, clean check and build), one area vs all, growth on synthetic
 //!             documents (issue #13; builds progenitor, ~15 min; see `sdk_benches::compare`)
 //!   concurrency  one shared client under 1/16/64/256 tasks beside raw reqwest, reads and
-//!             keyed writes, and a 1,000,000-request soak (issue #23; ~2-4 min; settings in
+//!             keyed writes, and a 1,000,000-request soak (issue #23; ~4 min quiet; settings in
 //!             `sdk_benches::concurrency::Settings::from_env`)
 //! (no section: runtime, gen and compile)
 //! ```
@@ -45,7 +45,7 @@ fn main() {
         return;
     }
     if args.first().map(String::as_str) == Some("calls") {
-        // Internal, for instruction counts: `bench-report calls PATH N` (see `fixed_calls`).
+        // Internal, for instruction counts: `bench-report calls PATH N [WARMUP]` (`fixed_calls`).
         alloc::disable_counting();
         let n = |i: usize| args.get(i).and_then(|s| s.parse().ok());
         let count = n(2).unwrap_or(1000);
