@@ -1,15 +1,19 @@
 //! Shared pieces of the benchmarks of issues #6 and #13 (see `BENCHMARKS.md`): a minimal
 //! loopback server that runs on the caller's tokio runtime, request and response fixtures shared
 //! by the SDK path and the hand-written baseline, a counting global allocator for peak-memory
-//! figures, the side-by-side comparison with progenitor (`compare`), and the write journal's
-//! throughput and recovery time against the sandbox (`journal`).
+//! figures, the side-by-side comparison with progenitor (`compare`), the write journal's
+//! throughput and recovery time against the sandbox (`journal`), one shared client under
+//! concurrency (`concurrency`, issue #23) and fixed call counts for instruction profilers
+//! (`fixed_calls`).
 //!
 //! Nothing here asserts on timings; the benches print figures and ratios.
 
 pub mod alloc;
 pub mod code_size;
 pub mod compare;
+pub mod concurrency;
 pub mod crate_build;
+pub mod fixed_calls;
 pub mod fixtures;
 pub mod generators;
 pub mod journal;

@@ -11,6 +11,9 @@
 //!             documents (issue #13; builds progenitor, ~15 min; see `sdk_benches::compare`)
 //!   journal   journaled vs unjournaled writes/s at 1, 16 and 64 in flight against the
 //!             sandbox, and the recovery time of 100 open entries (issue #20)
+//!   concurrency  one shared client under 1/16/64/256 tasks beside raw reqwest, reads and
+//!             keyed writes, and a 1,000,000-request soak (issue #23; ~4 min quiet; settings in
+//!             `sdk_benches::concurrency::Settings::from_env`)
 //! (no section: runtime, gen, compile and journal)
 //! ```
 //!
@@ -43,6 +46,18 @@ fn main() {
         gen_child(Path::new(args.get(1).expect("gen-child SPEC")));
         return;
     }
+    if args.first().map(String::as_str) == Some("calls") {
+        // Internal, for instruction counts: `bench-report calls PATH N [WARMUP]` (`fixed_calls`).
+        alloc::disable_counting();
+        let n = |i: usize| args.get(i).and_then(|s| s.parse().ok());
+        let count = n(2).unwrap_or(1000);
+        sdk_benches::fixed_calls::run(
+            args.get(1).map_or("sdk-get", String::as_str),
+            n(3).unwrap_or(200),
+            count,
+        );
+        return;
+    }
     if args.first().map(String::as_str) == Some("loop") {
         // Internal, for profilers: `bench-report loop sdk-get|raw-get|sdk-post|raw-post SECONDS`.
         profile_loop(
@@ -66,6 +81,9 @@ fn main() {
     }
     if wants("journal") {
         sdk_benches::journal::section();
+    }
+    if asked("concurrency") {
+        sdk_benches::concurrency::section(&sdk_benches::concurrency::Settings::from_env());
     }
     if asked("compare") {
         sdk_benches::compare::section(&sdk_benches::compare::Settings::from_env());
@@ -140,6 +158,7 @@ fn runtime_section() {
             "| request | raw reqwest µs | SDK µs | **SDK/raw** | SDK/raw, fastest rounds | SDK without timeouts µs | its ratio |"
         );
         println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+        let mut ratios = Vec::new();
         for kind in ["small GET (bearer)", "signed POST"] {
             let (mut raw, mut sdk, mut sdk_nt, mut ratio, mut ratio_nt) =
                 (vec![], vec![], vec![], vec![], vec![]);
@@ -167,6 +186,7 @@ fn runtime_section() {
             }
             let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
             let (raw_min, sdk_min, nt_min) = (min(&raw), min(&sdk), min(&sdk_nt));
+            ratios.push(median(&mut ratio.clone()));
             println!(
                 "| {kind} | {raw_min:.1} / {:.1} | {sdk_min:.1} / {:.1} | **{:.3}** | {:.3} | {nt_min:.1} / {:.1} | {:.3} |",
                 median(&mut raw),
@@ -186,20 +206,32 @@ fn runtime_section() {
         );
         println!("| request | hand-written µs | SDK µs | SDK − hand-written µs |");
         println!("| --- | ---: | ---: | ---: |");
+        let mut own_work = Vec::new();
         for get in [true, false] {
-            let (mut raw, mut sdk) = (vec![], vec![]);
+            let (mut raw, mut sdk, mut decode) = (vec![], vec![], vec![]);
             for _ in 0..ROUNDS {
                 if get {
                     raw.push(per_call(CALLS * 4, || async { nn.raw_get() }).await);
                     sdk.push(per_call(CALLS * 4, || nn.paths.sdk_get(&nn.sdk_bearer)).await);
+                    decode.push(per_call(CALLS * 4, || async { nn.decode_get() }).await);
                 } else {
                     raw.push(per_call(CALLS * 4, || async { nn.raw_post() }).await);
                     sdk.push(per_call(CALLS * 4, || nn.paths.sdk_post(&nn.sdk_signed)).await);
+                    decode.push(per_call(CALLS * 4, || async { nn.decode_post() }).await);
                 }
             }
-            let (r, k) = (median(&mut raw), median(&mut sdk));
+            let (r, k, d) = (median(&mut raw), median(&mut sdk), median(&mut decode));
             let label = if get { "small GET (bearer)" } else { "signed POST" };
             println!("| {label} | {r:.2} | {k:.2} | {:.2} |", k - r);
+            own_work.push((label, (k - d) * 1e3, (k - r) * 1e3));
+        }
+        // The figure to keep from creeping back (issue #23): the SDK's own work per call (over
+        // the in-memory transport, decoding the body excluded), beside the loopback ratio.
+        println!();
+        for ((label, own, beyond), ratio) in own_work.iter().zip(&ratios) {
+            println!(
+                "- {label}: SDK/raw **{ratio:.3}**; the SDK's own work (no network, body decoding excluded): **{own:.0} ns / call** ({beyond:+.0} ns against the hand-written request, which also parses its URL)"
+            );
         }
     });
     println!();
