@@ -243,13 +243,14 @@ fn crate_name(document: &str) -> String {
     )
 }
 
+/// The crates are written to `target/realspecs/crates/<name>` (see `realspecs_cargo_check`), so
+/// the runtime is three levels up: a relative path, like any path a generated crate holds.
 fn options(document: &str) -> Options {
-    let runtime = workspace().join("sdk-runtime");
     Options {
         crate_name: crate_name(document),
         spec_label: document.to_owned(),
         layout: Layout::Standalone {
-            runtime_path: runtime.canonicalize().unwrap_or(runtime),
+            runtime_path: PathBuf::from("../../../sdk-runtime"),
         },
         crate_version: None,
         manifest: Default::default(),
