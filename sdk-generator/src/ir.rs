@@ -642,6 +642,10 @@ pub enum TypeRef {
     Array(Box<TypeRef>),
     /// `BTreeMap<String, T>`.
     Map(Box<TypeRef>),
+    /// `Option<T>`: a value that may be JSON `null` where no field's optionality carries it
+    /// (an array item, a map value, a whole body, a required parameter). Never wraps `Json`,
+    /// which holds `null` itself, and never a field's own type (`Field::nullable` says it).
+    Nullable(Box<TypeRef>),
     /// Raw bytes (`bytes::Bytes`): the payload of a binary request body.
     Bytes,
     /// A file (`sdk_runtime::FilePart`: bytes, file name, media type): a `format: binary`
@@ -650,6 +654,24 @@ pub enum TypeRef {
 }
 
 impl TypeRef {
+    /// `ty`, as `Option<ty>` when `nullable` (but never `Option<Value>`: a JSON value holds
+    /// `null` itself).
+    pub fn maybe_null(ty: TypeRef, nullable: bool) -> TypeRef {
+        if nullable && ty != TypeRef::Json && !matches!(ty, TypeRef::Nullable(_)) {
+            TypeRef::Nullable(Box::new(ty))
+        } else {
+            ty
+        }
+    }
+
+    /// The type without a `Nullable` around it.
+    pub fn non_null(&self) -> &TypeRef {
+        match self {
+            TypeRef::Nullable(inner) => inner,
+            other => other,
+        }
+    }
+
     /// Whether a value of this type can be written into a URL or header (`Display`), looking
     /// named types up with `kind_of`; lists only when `allow_list` (comma-joined).
     pub fn displayable<'a>(
@@ -685,6 +707,7 @@ impl TypeRef {
                 _ => false,
             },
             TypeRef::Array(item) => allow_list && item.displayable_at(kind_of, false, depth + 1),
+            TypeRef::Nullable(_) => false,
             TypeRef::Json
             | TypeRef::JsonObject
             | TypeRef::Map(_)

@@ -567,3 +567,50 @@ fn unions_whose_members_share_a_tag_value_are_untagged() {
     assert_has(&item, &["Input(Input),", "Output(Output),"]);
     assert_lacks(&item, &["Some(\"message\")"]);
 }
+
+#[test]
+fn nulls_are_kept_wherever_a_schema_admits_them() {
+    let g = generate("nulls_everywhere");
+    assert_has(
+        &g.type_def("Row"),
+        &[
+            "pub documents: Vec<Option<String>>,",
+            "pub ids: Vec<Option<i64>>,",
+            "pub rows: Option<Vec<Option<Cell>>>,",
+            "pub metadata: ::std::collections::BTreeMap<String, Option<RowMetadataValue>>,",
+            "pub scores: ::std::collections::BTreeMap<String, Option<f64>>,",
+            "pub either: Option<RowEither>,",
+            "pub note: ::sdk_runtime::Nullable<String>,",
+            "pub nested: Option<Vec<Option<Vec<Option<bool>>>>>,",
+        ],
+    );
+    let module = flat(g.file("src/generated/general.rs"));
+    for expected in [
+        "pub fn get_score(&self, tenant: Option<String>)",
+        "ResponseFuture<'c, Option<f64>>",
+        "pub fn put_score(&self, body: Option<Row>)",
+        "if let Some(value) = &self.tenant { request.query(\"tenant\", value); }",
+        ".put_score(Some(",
+    ] {
+        assert!(module.contains(expected), "missing `{expected}`");
+    }
+}
+
+#[test]
+fn nullable_of_openapi_3_0_is_kept_too() {
+    let g = generate("nulls_legacy30");
+    assert_has(
+        &g.type_def("Maybe"),
+        &[
+            "pub refs: Option<Vec<Option<Cell>>>,",
+            "pub values: Option<::std::collections::BTreeMap<String, Option<i64>>>,",
+        ],
+    );
+    let module = flat(g.file("src/generated/general.rs"));
+    for expected in [
+        "pub fn post_list(&self, body: Vec<Option<String>>)",
+        "ResponseFuture<'c, Option<super::Maybe>>",
+    ] {
+        assert!(module.contains(expected), "missing `{expected}`");
+    }
+}

@@ -328,8 +328,8 @@ pub(super) fn operation_spec(op: &Operation) -> TokenStream {
 fn param_send(cx: &Ctx<'_>, p: &Param) -> TokenStream {
     let ident = format_ident!("{}", p.rust_name);
     let name = &p.name;
-    let list = matches!(p.ty, TypeRef::Array(_));
-    let is_dt = cx.resolves_to(&p.ty, &TypeRef::DateTime);
+    let list = matches!(p.ty.non_null(), TypeRef::Array(_));
+    let is_dt = cx.resolves_to(p.ty.non_null(), &TypeRef::DateTime);
     let value = |v: TokenStream| if is_dt { quote!(&#v.to_rfc3339()) } else { v };
     let location = format_ident!(
         "{}",
@@ -370,7 +370,8 @@ fn param_send(cx: &Ctx<'_>, p: &Param) -> TokenStream {
             quote!(request.header(#name, #v);)
         }
     };
-    if p.required {
+    // A required parameter that may be null is an `Option` too: `None` is not sent.
+    if p.required && !matches!(p.ty, TypeRef::Nullable(_)) {
         call(quote!(&self.#ident))
     } else {
         let c = call(quote!(value));

@@ -249,15 +249,15 @@ impl<'a> Lowerer<'a> {
                     .and_then(|c| c.entries().into_iter().next())
                     .and_then(|(_, m)| m.get("schema"))
             });
-            let (ty, cons) = match &schema {
+            let (ty, nullable, cons) = match &schema {
                 // Sent by the runtime: no type of its own (it would only be an unused one).
-                Some(_) if runtime_header => (TypeRef::String, Default::default()),
+                Some(_) if runtime_header => (TypeRef::String, false, Default::default()),
                 Some(s) => {
                     let shape = self.lower_schema(s, &format!("{camel}{}", naming::camel(name)))?;
                     let resolved = s.resolve(self.root).unwrap_or_else(|_| s.clone());
-                    (shape.ty, constraints(&resolved))
+                    (shape.ty, shape.nullable, constraints(&resolved))
                 }
-                None => (TypeRef::String, Default::default()),
+                None => (TypeRef::String, false, Default::default()),
             };
             let ty = if ty == TypeRef::Secret {
                 TypeRef::String
@@ -274,12 +274,20 @@ impl<'a> Lowerer<'a> {
             } else {
                 names.claim_spelled(naming::snake(name), name)
             };
+            let required = location == ParamLocation::Path || p.flag("required");
+            // A required parameter that admits `null` is an `Option` argument (`None`: not
+            // sent); an optional one already is. A path segment cannot be null.
+            let ty = if required && location != ParamLocation::Path {
+                TypeRef::maybe_null(ty, nullable)
+            } else {
+                ty
+            };
             out.push(LoweredParam {
                 param: Param {
                     name: name.to_owned(),
                     rust_name,
                     location,
-                    required: location == ParamLocation::Path || p.flag("required"),
+                    required,
                     ty,
                     doc: doc_of(&p),
                     deprecated: p.flag("deprecated"),
@@ -352,7 +360,10 @@ impl<'a> Lowerer<'a> {
         };
         let ty = match (encoding, m.get("schema")) {
             (BodyEncoding::Binary, _) => TypeRef::Bytes,
-            (_, Some(s)) => self.lower_schema(&s, &format!("{camel}Request"))?.ty,
+            (_, Some(s)) => {
+                let shape = self.lower_schema(&s, &format!("{camel}Request"))?;
+                TypeRef::maybe_null(shape.ty, shape.nullable)
+            }
             (_, None) => TypeRef::Json,
         };
         // A wildcard media type names no type to send: raw bytes go as octet-stream.
@@ -394,7 +405,8 @@ impl<'a> Lowerer<'a> {
                     } else {
                         format!("{camel}Response{status}")
                     };
-                    Some(self.lower_schema(s, &hint)?.ty)
+                    let shape = self.lower_schema(s, &hint)?;
+                    Some(TypeRef::maybe_null(shape.ty, shape.nullable))
                 }
                 Some(s) => s
                     .reference()
@@ -577,6 +589,7 @@ impl Lowerer<'_> {
             Some(_) => return Err(Skip(p.error("`explode` must be a boolean"))),
             None => style == ParamStyle::Form,
         };
+        let ty = ty.non_null();
         let scalar = self.displayable(ty, false);
         let plain = match location {
             ParamLocation::Path | ParamLocation::Header => style == ParamStyle::Simple && scalar,

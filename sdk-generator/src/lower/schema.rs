@@ -13,6 +13,9 @@ use serde_json::Value;
 /// How deep schemas may nest (inline and through local `$ref`s) before lowering refuses them.
 const MAX_DEPTH: usize = 128;
 
+/// How deep union members are followed to find one that admits `null`.
+const MAX_NULLABLE_DEPTH: usize = 8;
+
 /// How deep `allOf` parts may nest (through `$ref`s too).
 const MAX_ALL_OF_DEPTH: usize = 32;
 
@@ -285,8 +288,15 @@ impl<'a> Lowerer<'a> {
             || node.value.get("const") == Some(&Value::Null)
     }
 
-    /// Whether the schema admits `null` (type array, null enum value or null union member).
+    /// Whether the schema admits `null`: 3.0's `nullable: true` (read as a type array), a type
+    /// array with `null`, a null enum value, or a `oneOf`/`anyOf` member that is `null` or
+    /// admits it (`anyOf: [{type: [string, "null"]}, {type: integer}]`, or a `$ref` to a
+    /// nullable schema).
     pub(super) fn nullable(&self, node: &Node<'a>) -> bool {
+        self.nullable_at(node, 0)
+    }
+
+    fn nullable_at(&self, node: &Node<'a>, depth: usize) -> bool {
         type_list(node).1
             || node
                 .value
@@ -294,8 +304,14 @@ impl<'a> Lowerer<'a> {
                 .and_then(Value::as_array)
                 .is_some_and(|v| v.contains(&Value::Null))
             || ["oneOf", "anyOf"].iter().any(|k| {
-                node.get(k)
-                    .is_some_and(|l| l.items().iter().any(|m| self.is_null_schema(m)))
+                node.get(k).is_some_and(|l| {
+                    l.items().iter().any(|m| {
+                        self.is_null_schema(m)
+                            || (depth < MAX_NULLABLE_DEPTH
+                                && m.resolve(self.root)
+                                    .is_ok_and(|m| self.nullable_at(&m, depth + 1)))
+                    })
+                })
             })
     }
 
@@ -345,7 +361,10 @@ impl<'a> Lowerer<'a> {
 
     fn array(&mut self, node: &Node<'a>, hint: &str, depth: usize) -> Result<TypeRef> {
         let item = match node.get("items") {
-            Some(items) => self.schema_at(&items, &format!("{hint}Item"), depth)?.ty,
+            Some(items) => {
+                let item = self.schema_at(&items, &format!("{hint}Item"), depth)?;
+                TypeRef::maybe_null(item.ty, item.nullable)
+            }
             None => TypeRef::Json,
         };
         Ok(TypeRef::Array(Box::new(item)))
@@ -355,12 +374,10 @@ impl<'a> Lowerer<'a> {
         match node.get("additionalProperties") {
             Some(ap) if ap.value.as_object().is_some_and(|o| !o.is_empty()) => {
                 let value = self.schema_at(&ap, &format!("{hint}Value"), depth)?;
-                let ty = if value.nullable && value.ty != TypeRef::Json {
-                    TypeRef::Json
-                } else {
-                    value.ty
-                };
-                Ok(TypeRef::Map(Box::new(ty)))
+                Ok(TypeRef::Map(Box::new(TypeRef::maybe_null(
+                    value.ty,
+                    value.nullable,
+                ))))
             }
             _ => Ok(TypeRef::JsonObject),
         }
@@ -439,11 +456,7 @@ impl<'a> Lowerer<'a> {
             Value::Object(o) if o.is_empty() => TypeRef::Json,
             Value::Object(_) => {
                 let value = self.schema_at(&ap, &format!("{name}Value"), depth)?;
-                if value.nullable && value.ty != TypeRef::Json {
-                    TypeRef::Json
-                } else {
-                    value.ty
-                }
+                TypeRef::maybe_null(value.ty, value.nullable)
             }
             _ => return Ok(None),
         };
