@@ -221,20 +221,46 @@ pub struct Operation {
     /// Request body (JSON, form or binary).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub body: Option<Body>,
-    /// The success body type.
+    /// The success body type (the default format when the operation offers several).
     pub success: Success,
+    /// The media types `success` reads, sent as `Accept` when it is not JSON or when the
+    /// operation offers other formats; empty for JSON alone (the runtime's default `Accept`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub accept: Vec<String>,
+    /// The other formats the success response comes in, one per kind (text, bytes, JSON), each
+    /// asked for with its own `send_*` method.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<Alternative>,
     /// All declared responses by status.
     pub responses: Vec<ResponseDef>,
 }
 
 /// The body type of a successful response.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", content = "type", rename_all = "snake_case")]
 pub enum Success {
     /// A JSON body of this type.
     Json(TypeRef),
-    /// No schema: read as `serde_json::Value`.
+    /// JSON without a schema, or no success response documented: read as `serde_json::Value`.
     Untyped,
+    /// A `text/*` body: a `String`.
+    Text,
+    /// Any other media type: its bytes and content type (`sdk_runtime::Binary`).
+    Binary,
+    /// A success documented without a body (`204`, no `content`): `()`.
+    Empty,
+}
+
+/// A format the success response also comes in (`Accept`), besides the default.
+#[derive(Debug, Clone, Serialize)]
+pub struct Alternative {
+    /// Builder method sending the request for this format (`send_text`, `send_bytes`,
+    /// `send_json`).
+    pub method: String,
+    /// How the body decodes.
+    pub success: Success,
+    /// Media types sent as `Accept`.
+    pub accept: Vec<String>,
 }
 
 /// How to wait on the resource a read returns (`x-poll`): read it again until its status
@@ -379,6 +405,8 @@ pub enum BodyEncoding {
     Binary,
     /// `multipart/form-data` from an object: `Request::multipart_body`.
     Multipart,
+    /// A `text/*` body from a `String`, sent as it is with the media type: `Request::raw_body`.
+    Text,
 }
 
 impl BodyEncoding {

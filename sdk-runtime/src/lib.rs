@@ -86,6 +86,7 @@
 
 mod attempt;
 mod auth;
+pub mod body;
 mod budget;
 pub mod builder;
 mod classify;
@@ -129,6 +130,7 @@ pub mod untagged;
 pub mod version;
 pub mod webhook;
 
+pub use body::Binary;
 pub use builder::CallBuilder;
 pub use client::Client;
 pub use config::{Config, Credentials, SdkIdentity, Timeouts, WaitPolicy};

@@ -64,6 +64,14 @@ pub(crate) struct Defaults<'a> {
 }
 
 impl Prepared {
+    /// Whether the call reads a JSON body (the default `Accept`), so that a 2xx in another
+    /// media type is a garbled answer; a call asking for text or bytes takes any 2xx body.
+    pub fn expects_json(&self) -> bool {
+        self.headers
+            .get(http::header::ACCEPT)
+            .is_none_or(|v| v.as_bytes() == b"application/json")
+    }
+
     /// Validates and assembles `request` with `options`: the request's own encoding failure
     /// first, then keys and ids checked, a key generated for writes that send one, headers
     /// encoded.
@@ -81,7 +89,9 @@ impl Prepared {
         headers.insert(http::header::USER_AGENT, d.user_agent.clone());
         headers.insert(
             http::header::ACCEPT,
-            HeaderValue::from_static("application/json"),
+            // Generated code passes only visible ASCII; anything else asks for any type.
+            HeaderValue::from_str(request.accept_header())
+                .unwrap_or_else(|_| HeaderValue::from_static("*/*")),
         );
         for (name, value) in request.headers() {
             let lower = name.to_ascii_lowercase();
@@ -174,10 +184,13 @@ impl Prepared {
         } = call;
         // Already there (in place) for a request; first for a journaled write.
         headers.insert(http::header::USER_AGENT, d.user_agent.clone());
-        headers.insert(
-            http::header::ACCEPT,
-            HeaderValue::from_static("application/json"),
-        );
+        // A request's own `Accept` (the format it reads) stays; a journaled write reads JSON.
+        if !headers.contains_key(http::header::ACCEPT) {
+            headers.insert(
+                http::header::ACCEPT,
+                HeaderValue::from_static("application/json"),
+            );
+        }
         if let Some(key) = &idempotency_key {
             headers.insert(
                 header_names::IDEMPOTENCY_KEY,

@@ -180,6 +180,7 @@ pub struct Request {
     query: Vec<(String, String)>,
     headers: Vec<(String, String)>,
     body: Option<(Bytes, Cow<'static, str>)>,
+    accept: Option<&'static str>,
     error: Option<String>,
 }
 
@@ -192,8 +193,25 @@ impl Request {
             query: Vec::new(),
             headers: Vec::new(),
             body: None,
+            accept: None,
             error: None,
         }
+    }
+
+    /// Sets the `Accept` header: the media types the chosen response format reads
+    /// (`text/csv`, `application/pdf, image/png`); `application/json` when never set.
+    pub fn accept(&mut self, media_types: &'static str) {
+        self.accept = Some(media_types);
+    }
+
+    /// The `Accept` header the call sends.
+    pub fn accept_header(&self) -> &'static str {
+        self.accept.unwrap_or("application/json")
+    }
+
+    /// Whether [`Self::accept`] was called.
+    pub fn accept_is_set(&self) -> bool {
+        self.accept.is_some()
     }
 
     /// The message of the assembly's first encoding failure, if any: the call fails with it

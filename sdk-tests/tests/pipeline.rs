@@ -614,3 +614,32 @@ fn nullable_of_openapi_3_0_is_kept_too() {
         assert!(module.contains(expected), "missing `{expected}`");
     }
 }
+
+#[test]
+fn every_media_type_has_a_typed_body() {
+    let g = generate("media_types");
+    let module = flat(g.file("src/generated/general.rs"));
+    for expected in [
+        // text/csv
+        "ResponseFuture<'c, String, ::sdk_runtime::body::Text>",
+        "request.accept(\"text/csv\");",
+        "execute_as::<::sdk_runtime::body::Text>(request, self.options)",
+        // octet-stream
+        "ResponseFuture<'c, ::sdk_runtime::Binary, ::sdk_runtime::body::Raw>",
+        "request.accept(\"application/octet-stream\");",
+        // 204
+        "ResponseFuture<'c, (), ::sdk_runtime::body::NoBody>",
+        // several: JSON by default, the others on request
+        "pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::Report>",
+        "request.accept(\"application/json\");",
+        "pub fn send_text(self) -> ::sdk_runtime::ResponseFuture<'c, String, ::sdk_runtime::body::Text>",
+        "request.accept(\"text/plain\");",
+        "pub fn send_bytes(self) -> ::sdk_runtime::ResponseFuture<'c, ::sdk_runtime::Binary, ::sdk_runtime::body::Raw>",
+        "request.accept(\"application/pdf, image/png\");",
+        // text request body
+        "pub fn put_note(&self, body: impl Into<String>)",
+        "request.raw_body(self.body, \"text/plain\");",
+    ] {
+        assert!(module.contains(expected), "missing `{expected}`");
+    }
+}

@@ -136,12 +136,10 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
         op.path,
         op.operation_id
     ));
-    let success = match &op.success {
-        Success::Json(ty) => bx.ty(ty),
-        Success::Untyped => quote!(::serde_json::Value),
-    };
+    let (success, execute) = success_call(bx, &op.success);
     let spec = operation_spec(op);
-    let request_decl = if op.params.is_empty() && op.body.is_none() {
+    let accept = accept_call(&op.accept);
+    let request_decl = if op.params.is_empty() && op.body.is_none() && accept.is_none() {
         quote!(let request = ::sdk_runtime::Request::new(&SPEC);)
     } else {
         quote!(let mut request = ::sdk_runtime::Request::new(&SPEC);)
@@ -155,6 +153,63 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
     let Parts {
         fields, setters, ..
     } = parts;
+    // With other formats on offer, the request is assembled once (`request`), and each `send*`
+    // sets its `Accept` and decodes its format.
+    let assemble_decl = if op.params.is_empty() && op.body.is_none() {
+        quote!(let request = ::sdk_runtime::Request::new(&SPEC);)
+    } else {
+        quote!(let mut request = ::sdk_runtime::Request::new(&SPEC);)
+    };
+    let (assemble, send_body) = if op.alternatives.is_empty() {
+        (
+            quote!(),
+            quote! {
+                #spec
+                #request_decl
+                #( #param_sends )*
+                #body_send
+                #accept
+                self.client.runtime().#execute(request, self.options)
+            },
+        )
+    } else {
+        let assemble = quote! {
+            /// The request, before its `Accept` is set.
+            fn request(self) -> (&'c crate::Client, ::sdk_runtime::Request, ::sdk_runtime::CallOptions) {
+                #spec
+                #assemble_decl
+                #( #param_sends )*
+                #body_send
+                (self.client, request, self.options)
+            }
+        };
+        let alternatives = op.alternatives.iter().map(|alt| {
+            let method = format_ident!("{}", alt.method);
+            let (ty, execute) = success_call(bx, &alt.success);
+            let accept = accept_call(&alt.accept);
+            let doc = format!(
+                " Sends the request asking for `{}` (`Accept`).",
+                alt.accept.join(", ").replace('`', "'")
+            );
+            quote! {
+                #[doc = #doc]
+                #[inline]
+                pub fn #method(self) -> ::sdk_runtime::ResponseFuture<'c, #ty> {
+                    let (client, mut request, options) = self.request();
+                    #accept
+                    client.runtime().#execute(request, options)
+                }
+            }
+        });
+        (
+            quote! { #assemble #( #alternatives )* },
+            quote! {
+                let (client, mut request, options) = self.request();
+                #accept
+                client.runtime().#execute(request, options)
+            },
+        )
+    };
     quote! {
         #doc
         #[derive(Clone, Debug)]
@@ -172,16 +227,43 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
             /// Sends the request when the returned future is awaited.
             #[inline]
             pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, #success> {
-                #spec
-                #request_decl
-                #( #param_sends )*
-                #body_send
-                self.client.runtime().execute(request, self.options)
+                #send_body
             }
+            #assemble
             #stream
             #wait
         }
     }
+}
+
+/// The response type of a format (with its `Format` when not JSON) and the runtime method that
+/// runs the call (`execute` or `execute_as::<Format>`).
+fn success_call(bx: &Ctx<'_>, success: &Success) -> (TokenStream, TokenStream) {
+    let format = |f: TokenStream| quote!(execute_as::<::sdk_runtime::body::#f>);
+    match success {
+        Success::Json(ty) => (bx.ty(ty), quote!(execute)),
+        Success::Untyped => (quote!(::serde_json::Value), quote!(execute)),
+        Success::Text => (
+            quote!(String, ::sdk_runtime::body::Text),
+            format(quote!(Text)),
+        ),
+        Success::Binary => (
+            quote!(::sdk_runtime::Binary, ::sdk_runtime::body::Raw),
+            format(quote!(Raw)),
+        ),
+        Success::Empty => (
+            quote!((), ::sdk_runtime::body::NoBody),
+            format(quote!(NoBody)),
+        ),
+    }
+}
+
+/// `request.accept("…");` for these media types (nothing when empty).
+fn accept_call(media_types: &[String]) -> Option<TokenStream> {
+    (!media_types.is_empty()).then(|| {
+        let joined = media_types.join(", ");
+        quote!(request.accept(#joined);)
+    })
 }
 
 /// How an argument of type `ty` is taken and stored: strings as `impl Into<String>`, unions
@@ -221,10 +303,10 @@ fn body_items(
     let send = |value: TokenStream| match body.encoding {
         BodyEncoding::Json => quote!(request.json_body(#value);),
         BodyEncoding::Form => quote!(request.form_body(#value);),
-        BodyEncoding::Binary => quote!(request.raw_body(#value, #media);),
+        BodyEncoding::Binary | BodyEncoding::Text => quote!(request.raw_body(#value, #media);),
         BodyEncoding::Multipart => quote!(request.multipart_body(#value);),
     };
-    let taken = if body.encoding == BodyEncoding::Binary {
+    let taken = if matches!(body.encoding, BodyEncoding::Binary | BodyEncoding::Text) {
         quote!(self.body)
     } else {
         quote!(&self.body)
@@ -527,6 +609,7 @@ fn body_fact(body: &crate::ir::Body) -> Option<String> {
         BodyEncoding::Json => None,
         BodyEncoding::Form => Some(format!("The body is sent as `{media}`.")),
         BodyEncoding::Binary => Some(format!("The body is sent as raw bytes (`{media}`).")),
+        BodyEncoding::Text => Some(format!("The body is sent as text (`{media}`).")),
         BodyEncoding::Multipart => Some(
             "The body is sent as `multipart/form-data`: one part per field, `FilePart` fields as files."
                 .to_owned(),

@@ -4,9 +4,9 @@ use super::Lowerer;
 use super::schema::{constraints, doc_of};
 use crate::error::{Error, Result};
 use crate::ir::{
-    Area, Body, BodyEncoding, FieldAccess, Idempotency, ListStyle, Method, Operation, PageModel,
-    Pagination, Param, ParamLocation, ParamStyle, ResponseDef, Skipped, Structured, Success,
-    TypeKind, TypeRef,
+    Alternative, Area, Body, BodyEncoding, FieldAccess, Idempotency, ListStyle, Method, Operation,
+    PageModel, Pagination, Param, ParamLocation, ParamStyle, ResponseDef, Skipped, Structured,
+    Success, TypeKind, TypeRef,
 };
 use crate::naming::{self, Namespace};
 use crate::read::Node;
@@ -15,6 +15,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Builder members every builder has; a parameter may not be named after them.
 const BUILDER_RESERVED: &[&str] = &[
+    "send_json",
+    "send_text",
+    "send_bytes",
     "client",
     "options",
     "call_options",
@@ -149,10 +152,10 @@ impl<'a> Lowerer<'a> {
         let camel = naming::camel(&base.id);
         let params = self.params(&base, item, op, &camel)?;
         let body = self.body(op, &camel)?;
-        let (responses, success_ty) = self.responses(op, &camel)?;
+        let (responses, formats) = self.responses(op, &camel)?;
         let operation_envelope = op.flag("x-operation-envelope");
         let receipt = operation_envelope || op.flag("x-operation-receipt");
-        let success = success_ty.map_or(Success::Untyped, Success::Json);
+        let (success, accept, alternatives) = success_formats(formats);
         let poll = self.poll(op, &success).map_err(Skip::from)?;
         let idempotency = idempotency(op, &params, base.method)?;
         let pagination = match op.get("x-pagination") {
@@ -187,6 +190,8 @@ impl<'a> Lowerer<'a> {
             params,
             body,
             success,
+            accept,
+            alternatives,
             responses,
         })
     }
@@ -351,6 +356,7 @@ impl<'a> Lowerer<'a> {
             BodyEncoding::Json,
             BodyEncoding::Form,
             BodyEncoding::Multipart,
+            BodyEncoding::Text,
             BodyEncoding::Binary,
         ]
         .into_iter()
@@ -360,6 +366,7 @@ impl<'a> Lowerer<'a> {
         };
         let ty = match (encoding, m.get("schema")) {
             (BodyEncoding::Binary, _) => TypeRef::Bytes,
+            (BodyEncoding::Text, _) => TypeRef::String,
             (_, Some(s)) => {
                 let shape = self.lower_schema(&s, &format!("{camel}Request"))?;
                 TypeRef::maybe_null(shape.ty, shape.nullable)
@@ -381,22 +388,25 @@ impl<'a> Lowerer<'a> {
         }))
     }
 
+    /// Every declared response, and the success formats: the first 2xx response's body in each
+    /// kind it comes in (JSON, text, bytes; the first is the default), or nothing.
     fn responses(
         &mut self,
         op: &Node<'a>,
         camel: &str,
-    ) -> Result<(Vec<ResponseDef>, Option<TypeRef>), Skip> {
+    ) -> Result<(Vec<ResponseDef>, Vec<Offered>), Skip> {
         let mut entries = op.get("responses").map(|r| r.entries()).unwrap_or_default();
         entries.sort_by(|a, b| a.0.cmp(b.0));
         let mut out = Vec::new();
-        let mut success = None;
+        let mut formats = Vec::new();
         let mut first_success = true;
         for (status, resp) in entries {
             let resp = resp.resolve(self.root)?;
             let is_success = status.starts_with('2');
-            let schema = resp
-                .get("content")
-                .and_then(|c| c.entries().into_iter().find(|(k, _)| is_json(k)))
+            let content = resp.get("content").map(|c| c.entries()).unwrap_or_default();
+            let schema = content
+                .iter()
+                .find(|(k, m)| response_kind(k, m, self.root) == Kind::Json)
                 .and_then(|(_, m)| m.get("schema"));
             let ty = match &schema {
                 Some(s) if is_success => {
@@ -415,7 +425,7 @@ impl<'a> Lowerer<'a> {
                 None => None,
             };
             if is_success && first_success {
-                success = ty.clone();
+                formats = offered(&content, ty.as_ref(), self.root);
                 first_success = false;
             }
             out.push(ResponseDef {
@@ -428,7 +438,7 @@ impl<'a> Lowerer<'a> {
                 error_codes: resp.strings("x-error-codes"),
             });
         }
-        Ok((out, success))
+        Ok((out, formats))
     }
 
     fn pagination(
@@ -679,6 +689,8 @@ fn body_encoding(media: &str, object: &Node<'_>, root: &serde_json::Value) -> Bo
         BodyEncoding::Form
     } else if essence == "multipart/form-data" || essence == "multipart/mixed" {
         BodyEncoding::Multipart
+    } else if essence.starts_with("text/") {
+        BodyEncoding::Text
     } else {
         BodyEncoding::Binary
     }
@@ -694,4 +706,108 @@ fn template_vars(path: &str) -> Vec<String> {
         .skip(1)
         .filter_map(|s| s.split_once('}').map(|(v, _)| v.to_owned()))
         .collect()
+}
+
+/// The kind of a success body, by media type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Json,
+    Text,
+    Bytes,
+}
+
+/// One kind of body the success response comes in, with its media types in document order.
+struct Offered {
+    success: Success,
+    media_types: Vec<String>,
+}
+
+/// How a response body of this media type reads: JSON (`application/json`, `+json`, or a
+/// wildcard whose schema is not a binary string), text (`text/*`), or bytes (anything else).
+fn response_kind(media: &str, object: &Node<'_>, root: &serde_json::Value) -> Kind {
+    let lower = media.to_ascii_lowercase();
+    let essence = lower.split(';').next().unwrap_or("").trim();
+    let binary_schema = object
+        .get("schema")
+        .and_then(|s| s.resolve(root).ok())
+        .is_some_and(|s| {
+            s.str("type") == Some("string")
+                && (s.str("format") == Some("binary") || s.get("contentMediaType").is_some())
+        });
+    if is_json(essence) {
+        Kind::Json
+    } else if essence.starts_with("text/") {
+        Kind::Text
+    } else if (essence == "*/*" || essence == "application/*")
+        && object.get("schema").is_some()
+        && !binary_schema
+    {
+        Kind::Json
+    } else {
+        Kind::Bytes
+    }
+}
+
+/// The kinds a success response's `content` offers, JSON first, then text, then bytes; one
+/// `Success::Empty` when it has none.
+fn offered(
+    content: &[(&str, Node<'_>)],
+    json_ty: Option<&TypeRef>,
+    root: &serde_json::Value,
+) -> Vec<Offered> {
+    let mut kinds: BTreeMap<Kind, Vec<String>> = BTreeMap::new();
+    for (media, object) in content {
+        // Only what can travel in a header: visible ASCII.
+        if media.bytes().all(|b| b.is_ascii_graphic() || b == b' ') {
+            kinds
+                .entry(response_kind(media, object, root))
+                .or_default()
+                .push((*media).to_owned());
+        }
+    }
+    if kinds.is_empty() {
+        return vec![Offered {
+            success: Success::Empty,
+            media_types: Vec::new(),
+        }];
+    }
+    kinds
+        .into_iter()
+        .map(|(kind, media_types)| Offered {
+            success: match kind {
+                Kind::Json => json_ty.cloned().map_or(Success::Untyped, Success::Json),
+                Kind::Text => Success::Text,
+                Kind::Bytes => Success::Binary,
+            },
+            media_types,
+        })
+        .collect()
+}
+
+/// The default success format, the `Accept` it sends (none for JSON alone) and the other
+/// formats as `send_*` methods.
+fn success_formats(formats: Vec<Offered>) -> (Success, Vec<String>, Vec<Alternative>) {
+    let mut formats = formats.into_iter();
+    let Some(default) = formats.next() else {
+        return (Success::Untyped, Vec::new(), Vec::new());
+    };
+    let alternatives: Vec<Alternative> = formats
+        .map(|f| Alternative {
+            method: match f.success {
+                Success::Text => "send_text",
+                Success::Binary => "send_bytes",
+                _ => "send_json",
+            }
+            .to_owned(),
+            success: f.success,
+            accept: f.media_types,
+        })
+        .collect();
+    let json = matches!(default.success, Success::Json(_) | Success::Untyped);
+    let accept = if json && alternatives.is_empty() {
+        Vec::new()
+    } else {
+        default.media_types
+    };
+    (default.success, accept, alternatives)
 }
