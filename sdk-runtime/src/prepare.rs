@@ -19,6 +19,7 @@ use crate::idempotency::{
 use crate::rate_limit::RateLimitInfo;
 use crate::request::{CallOptions, Request};
 use crate::retry::RetryPolicy;
+use crate::security::Requirement;
 use crate::spec::Method;
 
 /// A prepared call.
@@ -53,6 +54,8 @@ pub(crate) struct Prepared {
     pub attempt_timeout: Option<Duration>,
     /// Retry policy of this call.
     pub policy: RetryPolicy,
+    /// The operation's `security` (`None`: the client's bearer or signed credentials only).
+    pub security: Option<&'static [Requirement]>,
 }
 
 /// What every call of one client shares.
@@ -128,7 +131,7 @@ impl Prepared {
         } else {
             format!("{path}?{query}")
         };
-        Self::assemble(
+        let mut prepared = Self::assemble(
             Call {
                 operation_id: Cow::Borrowed(spec.operation_id),
                 method: spec.method,
@@ -143,7 +146,9 @@ impl Prepared {
             },
             options,
             d,
-        )
+        )?;
+        prepared.security = request.security_requirements();
+        Ok(prepared)
     }
 
     /// The call's identity, for errors.
@@ -232,6 +237,7 @@ impl Prepared {
             deadline: total.map(|t| Instant::now() + t),
             attempt_timeout: options.attempt_timeout().or(d.config.timeouts.attempt),
             policy: options.retry_policy().unwrap_or(&d.config.retry).clone(),
+            security: None,
         })
     }
 }

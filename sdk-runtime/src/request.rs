@@ -13,6 +13,7 @@ use crate::multipart;
 pub use crate::params::encode_component;
 use crate::params::{self, ParamIn, ParamStyle};
 use crate::retry::RetryPolicy;
+use crate::security::Requirement;
 use crate::spec::OperationSpec;
 
 /// Standard headers the runtime sets itself (auth, framing); with
@@ -181,6 +182,7 @@ pub struct Request {
     headers: Vec<(String, String)>,
     body: Option<(Bytes, Cow<'static, str>)>,
     accept: Option<&'static str>,
+    security: Option<&'static [Requirement]>,
     error: Option<String>,
 }
 
@@ -194,6 +196,7 @@ impl Request {
             headers: Vec::new(),
             body: None,
             accept: None,
+            security: None,
             error: None,
         }
     }
@@ -207,6 +210,17 @@ impl Request {
     /// The `Accept` header the call sends.
     pub fn accept_header(&self) -> &'static str {
         self.accept.unwrap_or("application/json")
+    }
+
+    /// Sets the operation's `security`: alternatives of schemes sent together (an empty one:
+    /// none). Without it the client's bearer or signed credentials go on every request.
+    pub fn security(&mut self, requirements: &'static [Requirement]) {
+        self.security = Some(requirements);
+    }
+
+    /// The operation's `security`, if set.
+    pub fn security_requirements(&self) -> Option<&'static [Requirement]> {
+        self.security
     }
 
     /// Whether [`Self::accept`] was called.

@@ -99,3 +99,243 @@ async fn a_nullable_body_reads_null_and_empty_as_none() {
     let back: Vec<Value> = response.body().iter().map(|v| json!(v)).collect();
     assert_eq!(back, reference);
 }
+
+/// A client for an API without `x-error-envelope`: only the common places speak.
+fn plain_client(server: &MockServer) -> Client {
+    Client::new(config(server).profile(&PLAIN)).unwrap()
+}
+
+static PLAIN: sdk_runtime::ApiProfile = sdk_runtime::ApiProfile {
+    automatic_retry_codes: &[],
+    caller_retry_codes: &[],
+    lookup: None,
+    error_body: sdk_runtime::ErrorBody::NONE,
+};
+
+#[tokio::test]
+async fn a_fastapi_422_says_which_fields_and_decodes_into_its_type() {
+    let body = json!({"detail": [
+        {"loc": ["body", "name"], "msg": "Field required", "type": "missing"},
+        {"loc": ["query", "limit"], "msg": "Input should be a valid integer", "type": "int_parsing", "input": "x"}
+    ]});
+    let server = serve(422, "application/json", body.to_string().as_bytes()).await;
+    let err = plain_client(&server)
+        .execute::<Value>(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap_err();
+    let shown = err.to_string();
+    assert!(
+        shown.contains("body.name: Field required; query.limit: Input should be a valid integer"),
+        "{shown}"
+    );
+    // The generated `error_body` does this for the status the operation documents.
+    assert_eq!(
+        err.documented_status(&["404", "422", "default"]),
+        Some("422")
+    );
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct ValidationError {
+        loc: Vec<Value>,
+        msg: String,
+        #[serde(rename = "type")]
+        kind: String,
+    }
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct HttpValidationError {
+        detail: Vec<ValidationError>,
+    }
+    let typed: HttpValidationError = err.body_as().unwrap().unwrap();
+    assert_eq!(typed.detail[1].kind, "int_parsing");
+    assert_eq!(typed.detail[0].loc, vec![json!("body"), json!("name")]);
+    // The body stays available as it came.
+    assert_eq!(err.api().unwrap().body.as_ref(), Some(&body));
+}
+
+#[tokio::test]
+async fn problem_json_and_plain_messages_show_in_display() {
+    let cases = [
+        (
+            404,
+            "application/problem+json",
+            json!({"type": "about:blank", "title": "Not Found", "status": 404, "detail": "collection 'c' does not exist"}),
+            "Not Found: collection 'c' does not exist",
+        ),
+        (
+            400,
+            "application/json",
+            json!({"message": "bad name"}),
+            "bad name",
+        ),
+        (
+            404,
+            "application/json",
+            json!({"detail": "Not Found"}),
+            "Not Found",
+        ),
+        (
+            401,
+            "application/json",
+            json!({"error": "invalid_token"}),
+            "invalid_token",
+        ),
+    ];
+    for (status, content_type, body, expected) in cases {
+        let server = serve(status, content_type, body.to_string().as_bytes()).await;
+        let err = plain_client(&server)
+            .execute::<Value>(Request::new(&LIST), CallOptions::new())
+            .await
+            .unwrap_err();
+        assert!(err.to_string().contains(expected), "{err} lacks {expected}");
+        assert_eq!(err.status(), Some(status));
+    }
+}
+
+#[tokio::test]
+async fn the_envelope_still_wins_and_statuses_resolve_exact_then_range_then_default() {
+    let body = json!({"error": {"code": "zone_missing", "message": "from the envelope"}, "message": "flat"});
+    let server = serve(404, "application/json", body.to_string().as_bytes()).await;
+    let err = client(&server)
+        .execute::<Value>(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), Some("zone_missing"));
+    assert!(err.to_string().contains("from the envelope"), "{err}");
+    assert_eq!(err.documented_status(&["4XX", "default"]), Some("4XX"));
+    assert_eq!(err.documented_status(&["404", "4XX"]), Some("404"));
+    assert_eq!(err.documented_status(&["default"]), Some("default"));
+    assert_eq!(err.documented_status(&["5XX", "400"]), None);
+}
+
+// ---- security schemes ----
+
+use sdk_runtime::{Config, ParamIn, Requirement, SchemeCredential, SchemeKind, SecurityScheme};
+
+static HEADER_KEY: SecurityScheme = SecurityScheme {
+    name: "headerKey",
+    kind: SchemeKind::ApiKey {
+        location: ParamIn::Header,
+        param: "X-Chroma-Token",
+    },
+};
+static QUERY_KEY: SecurityScheme = SecurityScheme {
+    name: "queryKey",
+    kind: SchemeKind::ApiKey {
+        location: ParamIn::Query,
+        param: "api key",
+    },
+};
+static COOKIE_KEY: SecurityScheme = SecurityScheme {
+    name: "cookieKey",
+    kind: SchemeKind::ApiKey {
+        location: ParamIn::Cookie,
+        param: "session",
+    },
+};
+static BASIC: SecurityScheme = SecurityScheme {
+    name: "basic",
+    kind: SchemeKind::Basic,
+};
+static OAUTH: SecurityScheme = SecurityScheme {
+    name: "oauth",
+    kind: SchemeKind::Bearer,
+};
+
+static KEYS: &[Requirement] = &[&[&HEADER_KEY, &QUERY_KEY, &COOKIE_KEY]];
+static BASIC_ONLY: &[Requirement] = &[&[&BASIC]];
+static OAUTH_OR_KEY: &[Requirement] = &[&[&OAUTH], &[&HEADER_KEY]];
+static EMPTY_ONE: &[Requirement] = &[&[]];
+static OAUTH_ONLY: &[Requirement] = &[&[&OAUTH]];
+
+/// Sends one GET with `security` and returns the request the server saw.
+async fn sent_with(
+    config: impl Fn(&MockServer) -> Config,
+    security: &'static [Requirement],
+) -> wiremock::Request {
+    let server = serve(200, "application/json", b"{}").await;
+    let client = Client::new(config(&server)).unwrap();
+    let mut request = Request::new(&LIST);
+    request.query("limit", &1);
+    request.security(security);
+    client
+        .execute::<Value>(request, CallOptions::new())
+        .await
+        .unwrap();
+    server.received_requests().await.unwrap().remove(0)
+}
+
+fn plain(server: &MockServer) -> Config {
+    Config::new(server.uri())
+}
+
+#[tokio::test]
+async fn each_kind_of_scheme_travels_where_its_document_says() {
+    let all = |s: &MockServer| {
+        plain(s)
+            .scheme_credential(&HEADER_KEY, SchemeCredential::api_key("h-secret"))
+            .scheme_credential(&QUERY_KEY, SchemeCredential::api_key("q secret&"))
+            .scheme_credential(&COOKIE_KEY, SchemeCredential::api_key("c-secret"))
+            .scheme_credential(&BASIC, SchemeCredential::basic("ann", "p:w"))
+    };
+    let sent = sent_with(all, KEYS).await;
+    assert_eq!(header(&sent, "x-chroma-token"), Some("h-secret"));
+    assert_eq!(header(&sent, "cookie"), Some("session=c-secret"));
+    let query: Vec<(String, String)> = sent.url.query_pairs().into_owned().collect();
+    assert_eq!(
+        query,
+        vec![
+            ("limit".to_owned(), "1".to_owned()),
+            ("api key".to_owned(), "q secret&".to_owned())
+        ]
+    );
+    assert!(header(&sent, "authorization").is_none());
+    let sent = sent_with(all, BASIC_ONLY).await;
+    // RFC 7617: base64("ann:p:w")
+    assert_eq!(header(&sent, "authorization"), Some("Basic YW5uOnA6dw=="));
+    assert!(header(&sent, "x-chroma-token").is_none());
+}
+
+#[tokio::test]
+async fn the_first_requirement_that_can_be_met_is_sent_and_an_empty_one_sends_nothing() {
+    let key_only =
+        |s: &MockServer| plain(s).scheme_credential(&HEADER_KEY, SchemeCredential::api_key("k"));
+    // OAuth has no credential: the next alternative, the header key, is sent.
+    let sent = sent_with(key_only, OAUTH_OR_KEY).await;
+    assert_eq!(header(&sent, "x-chroma-token"), Some("k"));
+    assert!(header(&sent, "authorization").is_none());
+    // `security: []`: nothing, not even the client's bearer.
+    let bearer = |s: &MockServer| plain(s).bearer("b-token");
+    let sent = sent_with(bearer, &[]).await;
+    assert!(header(&sent, "authorization").is_none());
+    let sent = sent_with(bearer, EMPTY_ONE).await;
+    assert!(header(&sent, "authorization").is_none());
+    // The client's bearer mode stands in for an oauth2 / openIdConnect / bearer scheme.
+    let sent = sent_with(bearer, OAUTH_ONLY).await;
+    assert_eq!(header(&sent, "authorization"), Some("Bearer b-token"));
+    // Its own token wins over the client's.
+    let own = |s: &MockServer| {
+        plain(s)
+            .bearer("b-token")
+            .scheme_credential(&OAUTH, SchemeCredential::bearer("o-token"))
+    };
+    let sent = sent_with(own, OAUTH_ONLY).await;
+    assert_eq!(header(&sent, "authorization"), Some("Bearer o-token"));
+}
+
+#[test]
+fn scheme_credentials_are_redacted_checked_and_kept_off_cleartext() {
+    let config = Config::new("https://api.example.com")
+        .scheme_credential(&HEADER_KEY, SchemeCredential::api_key("k-hunter2"))
+        .scheme_credential(&BASIC, SchemeCredential::basic("ann", "p-hunter2"));
+    assert!(!format!("{config:?}").contains("hunter2"));
+    let client = Client::new(config).unwrap();
+    assert!(!format!("{client:?}").contains("hunter2"));
+    let cleartext = Config::new("http://api.example.com")
+        .scheme_credential(&HEADER_KEY, SchemeCredential::api_key("k"));
+    let err = Client::new(cleartext).unwrap_err();
+    assert!(err.to_string().contains("cleartext"), "{err}");
+    let wrong = Config::new("https://api.example.com")
+        .scheme_credential(&BASIC, SchemeCredential::api_key("k-hunter2"));
+    let err = Client::new(wrong).unwrap_err();
+    assert!(err.to_string().contains("wrong kind"), "{err}");
+    assert!(!err.to_string().contains("hunter2"), "{err}");
+}

@@ -643,3 +643,21 @@ fn every_media_type_has_a_typed_body() {
         assert!(module.contains(expected), "missing `{expected}`");
     }
 }
+
+#[test]
+fn documented_error_bodies_are_reachable_typed() {
+    let g = generate("error_bodies");
+    let module = flat(g.file("src/generated/general.rs"));
+    for expected in [
+        "pub fn error_body(error: &::sdk_runtime::Error) -> Option<super::super::types::HttpValidationError> { error.documented_status(&[\"422\"])?; error.body_as().and_then(Result::ok) }",
+        "pub enum DeleteItemError { /// The `4XX` response's body. Status4xx(super::super::types::Problem), /// The `default` response's body. StatusDefault(super::super::types::DeleteItemErrorDefault), }",
+        "match error.documented_status(&[\"404\", \"4XX\", \"default\"])? { \"4XX\" => {",
+        ".map(DeleteItemError::Status4xx)",
+        ".map(DeleteItemError::StatusDefault)",
+    ] {
+        assert!(
+            module.contains(expected),
+            "missing `{expected}` in {module}"
+        );
+    }
+}

@@ -607,6 +607,13 @@ pub mod builders {
             }
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `403`, `429`, `503`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "429", "503", "5XX"])?;
+            error.body_as().and_then(Result::ok)
+        }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
             self,
@@ -714,6 +721,13 @@ pub mod builders {
             }
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `403`, `429`, `503`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "429", "503", "5XX"])?;
+            error.body_as().and_then(Result::ok)
+        }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
             self,
@@ -815,6 +829,13 @@ pub mod builders {
             }
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `403`, `404`, `429`, `503`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "404", "429", "503", "5XX"])?;
+            error.body_as().and_then(Result::ok)
+        }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
             self,
@@ -877,6 +898,13 @@ pub mod builders {
                 request.query("offset", value);
             }
             self.client.runtime().execute(request, self.options)
+        }
+        /// The documented error body (`400`, `401`, `403`, `429`, `503`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "429", "503", "5XX"])?;
+            error.body_as().and_then(Result::ok)
         }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(

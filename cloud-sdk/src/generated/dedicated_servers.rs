@@ -586,6 +586,16 @@ pub mod builders {
             request.json_body(&self.body);
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `503`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error
+                .documented_status(
+                    &["400", "401", "403", "404", "409", "429", "503", "5XX"],
+                )?;
+            error.body_as().and_then(Result::ok)
+        }
     }
     /// Request builder for `POST /v1/dedicated/{serviceId}/password-reset` (`dedicatedPasswordReset`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -619,6 +629,13 @@ pub mod builders {
             request.path_param("serviceId", &self.service_id);
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
+        }
     }
     /// Request builder for `GET /v1/dedicated/{serviceId}/tasks/{taskId}` (`dedicatedTask`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -647,6 +664,13 @@ pub mod builders {
             request.path_param("serviceId", &self.service_id);
             request.path_param("taskId", &self.task_id);
             self.client.runtime().execute(request, self.options)
+        }
+        /// The documented error body (`400`, `401`, `403`, `404`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "404", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
         }
         /// Reads again (backing off per the client's wait policy) until `/task` settles, and returns it.
         ///
@@ -704,6 +728,13 @@ pub mod builders {
             request.path_param("serviceId", &self.service_id);
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `403`, `404`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "404", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
+        }
     }
     /// Request builder for `GET /v1/dedicated/{serviceId}/rescue-options` (`getDedicatedByServiceIdRescueOptions`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -731,6 +762,13 @@ pub mod builders {
             request.path_param("serviceId", &self.service_id);
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `403`, `404`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "404", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
+        }
     }
     /// Request builder for `GET /v1/dedicated/{serviceId}/traffic` (`getDedicatedByServiceIdTraffic`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -757,6 +795,13 @@ pub mod builders {
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             self.client.runtime().execute(request, self.options)
+        }
+        /// The documented error body (`400`, `401`, `403`, `404`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "404", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
         }
     }
 }

@@ -491,5 +491,15 @@ pub mod builders {
             request.json_body(&self.body);
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `402`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error
+                .documented_status(
+                    &["400", "401", "402", "403", "404", "409", "429", "5XX"],
+                )?;
+            error.body_as().and_then(Result::ok)
+        }
     }
 }

@@ -529,6 +529,13 @@ pub mod builders {
             request.json_body(&self.body);
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `403`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "409", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
+        }
     }
     /// Request builder for `POST /v1/dns/templates` (`dnsTemplateCreate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -562,6 +569,13 @@ pub mod builders {
             request.json_body(&self.body);
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `403`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "409", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
+        }
     }
     /// Request builder for `GET /v1/dns/templates/{id}` (`getDnsTemplate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -589,6 +603,13 @@ pub mod builders {
             request.path_param("id", &self.id);
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
+        }
     }
     /// Request builder for `GET /v1/dns/templates` (`getDnsTemplates`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -613,6 +634,13 @@ pub mod builders {
             );
             let request = ::sdk_runtime::Request::new(&SPEC);
             self.client.runtime().execute(request, self.options)
+        }
+        /// The documented error body (`400`, `401`, `403`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
         }
     }
     /// Request builder for `GET /v1/dns/zones/{name}` (`getDnsZone`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -640,6 +668,13 @@ pub mod builders {
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("name", &self.name);
             self.client.runtime().execute(request, self.options)
+        }
+        /// The documented error body (`400`, `401`, `403`, `404`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "404", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
         }
     }
     /// Request builder for `GET /v1/dns/zones` (`listDnsZones`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -718,6 +753,13 @@ pub mod builders {
                 request.query("offset", value);
             }
             self.client.runtime().execute(request, self.options)
+        }
+        /// The documented error body (`400`, `401`, `403`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
         }
     }
 }

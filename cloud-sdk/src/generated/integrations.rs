@@ -704,6 +704,13 @@ pub mod builders {
             request.path_param("id", &self.id);
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `403`, `404`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "404", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
+        }
     }
     /// Request builder for `POST /v1/api-credentials` (`apiCredentialCreate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -736,6 +743,13 @@ pub mod builders {
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body);
             self.client.runtime().execute(request, self.options)
+        }
+        /// The documented error body (`400`, `401`, `403`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "409", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
         }
     }
     /// Request builder for `GET /v1/api-credentials` (`apiCredentials`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -795,6 +809,13 @@ pub mod builders {
             }
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `403`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
+        }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
             self,
@@ -835,6 +856,13 @@ pub mod builders {
             );
             let request = ::sdk_runtime::Request::new(&SPEC);
             self.client.runtime().execute(request, self.options)
+        }
+        /// The documented error body (`400`, `401`, `403`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
         }
     }
     /// Request builder for `GET /v1/operations` (`getOperations`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -905,6 +933,16 @@ pub mod builders {
             }
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `410`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error
+                .documented_status(
+                    &["400", "401", "403", "404", "409", "410", "429", "5XX"],
+                )?;
+            error.body_as().and_then(Result::ok)
+        }
     }
     /// Request builder for `GET /v1/operations/{operationId}` (`getOperationsByOperationId`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -931,6 +969,13 @@ pub mod builders {
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("operationId", &self.operation_id);
             self.client.runtime().execute(request, self.options)
+        }
+        /// The documented error body (`400`, `401`, `403`, `404`, `410`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "404", "410", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
         }
         /// Reads again (backing off per the client's wait policy) until `/operation` settles, and returns it.
         ///
@@ -986,6 +1031,13 @@ pub mod builders {
             let request = ::sdk_runtime::Request::new(&SPEC);
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `403`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
+        }
     }
     /// Request builder for `PATCH /v1/webhooks/{id}` (`patchWebhooksById`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -1021,6 +1073,13 @@ pub mod builders {
             request.json_body(&self.body);
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
+        }
     }
     /// Request builder for `DELETE /v1/webhooks/{id}` (`webhookDelete`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -1053,6 +1112,13 @@ pub mod builders {
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("id", &self.id);
             self.client.runtime().execute(request, self.options)
+        }
+        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
         }
     }
 }

@@ -246,6 +246,13 @@ pub mod builders {
             request.json_body(&self.body);
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
+        }
     }
     /// Request builder for `POST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl` (`serviceDnsWafProxyConfigUploadSsl`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -280,6 +287,13 @@ pub mod builders {
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body);
             self.client.runtime().execute(request, self.options)
+        }
+        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
         }
     }
 }

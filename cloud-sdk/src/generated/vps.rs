@@ -292,6 +292,13 @@ pub mod builders {
             request.path_param("serviceId", &self.service_id);
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
+        }
     }
     /// Request builder for `POST /v1/vps/{serviceId}/backup/restore` (`vpsBackupRestore`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -342,6 +349,13 @@ pub mod builders {
             }
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
+        }
     }
     /// Request builder for `POST /v1/vps/{serviceId}/backup/run` (`vpsBackupRun`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -382,6 +396,13 @@ pub mod builders {
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             self.client.runtime().execute(request, self.options)
+        }
+        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
         }
     }
     /// Request builder for `POST /v1/vps/{serviceId}/firewall/policy/apply` (`vpsFirewallPolicyApply`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -433,6 +454,13 @@ pub mod builders {
             }
             self.client.runtime().execute(request, self.options)
         }
+        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
+        }
     }
     /// Request builder for `POST /v1/vps/{serviceId}/snapshots/{name}/rollback` (`vpsSnapshotRollback`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -475,6 +503,13 @@ pub mod builders {
             request.path_param("serviceId", &self.service_id);
             request.path_param("name", &self.name);
             self.client.runtime().execute(request, self.options)
+        }
+        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
+        pub fn error_body(
+            error: &::sdk_runtime::Error,
+        ) -> Option<super::super::types::ErrorEnvelope> {
+            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
+            error.body_as().and_then(Result::ok)
         }
     }
 }

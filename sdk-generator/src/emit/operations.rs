@@ -4,7 +4,7 @@ use super::Ctx;
 use super::docs::{lines_attrs, sanitize};
 use crate::ir::{
     BodyEncoding, Idempotency, IntType, ListStyle, Method, Operation, PageModel, Param,
-    ParamLocation, ParamStyle, Structured, Success, TypeRef,
+    ParamLocation, ParamStyle, ResponseDef, Structured, Success, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -146,6 +146,7 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
     };
     let param_sends = op.params.iter().map(|p| param_send(bx, p));
     let stream = op.pagination.as_ref().map(|pg| stream_method(bx, pg));
+    let (error_body, error_enum) = error_body(bx, op);
     let wait = op
         .poll
         .as_ref()
@@ -222,6 +223,8 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
 
         ::sdk_runtime::call_builder!(#builder);
 
+        #error_enum
+
         impl<'c> #builder<'c> {
             #( #setters )*
             /// Sends the request when the returned future is awaited.
@@ -230,9 +233,100 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
                 #send_body
             }
             #assemble
+            #error_body
             #stream
             #wait
         }
+    }
+}
+
+/// `error_body`, the error body the operation documents for an API error's status (exact,
+/// then `4XX`, then `default`) decoded into its type; with several types, an enum of them
+/// (`{Builder}Error`, one variant per status). Nothing when no error response has a type.
+fn error_body(bx: &Ctx<'_>, op: &Operation) -> (Option<TokenStream>, Option<TokenStream>) {
+    let errors: Vec<&ResponseDef> = op
+        .responses
+        .iter()
+        .filter(|r| !r.status.starts_with('2'))
+        .collect();
+    let typed: Vec<(&str, &TypeRef)> = errors
+        .iter()
+        .filter_map(|r| Some((r.status.as_str(), r.ty.as_ref()?)))
+        .collect();
+    let Some((_, first)) = typed.first() else {
+        return (None, None);
+    };
+    let statuses = errors.iter().map(|r| r.status.as_str());
+    let documented = quote!(error.documented_status(&[#(#statuses),*])?);
+    let listed = typed
+        .iter()
+        .map(|(s, _)| format!("`{s}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let doc = format!(
+        " The documented error body ({listed}) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it)."
+    );
+    if typed.iter().all(|(_, ty)| ty == first) {
+        let ty = bx.ty(first);
+        let check = if typed.len() == errors.len() {
+            quote!(#documented;)
+        } else {
+            let with_body = typed.iter().map(|(s, _)| s);
+            quote! {
+                if ![#(#with_body),*].contains(&#documented) {
+                    return None;
+                }
+            }
+        };
+        let method = quote! {
+            #[doc = #doc]
+            pub fn error_body(error: &::sdk_runtime::Error) -> Option<#ty> {
+                #check
+                error.body_as().and_then(Result::ok)
+            }
+        };
+        return (Some(method), None);
+    }
+    let name = format_ident!("{}Error", op.builder_name);
+    let variant = |status: &str| format_ident!("Status{}", naming_status(status));
+    let variants = typed.iter().map(|(status, ty)| {
+        let v = variant(status);
+        let ty = bx.ty(ty);
+        let doc = format!(" The `{status}` response's body.");
+        quote!(#[doc = #doc] #v(#ty))
+    });
+    let arms = typed.iter().map(|(status, _)| {
+        let v = variant(status);
+        quote!(#status => error.body_as().and_then(Result::ok).map(#name::#v),)
+    });
+    let enum_doc = format!(
+        " The error bodies `{}` documents, by status (see `{}::error_body`).",
+        op.operation_id, op.builder_name
+    );
+    let error_enum = quote! {
+        #[doc = #enum_doc]
+        #[derive(Clone, Debug)]
+        pub enum #name {
+            #( #variants, )*
+        }
+    };
+    let method = quote! {
+        #[doc = #doc]
+        pub fn error_body(error: &::sdk_runtime::Error) -> Option<#name> {
+            match #documented {
+                #( #arms )*
+                _ => None,
+            }
+        }
+    };
+    (Some(method), Some(error_enum))
+}
+
+/// A status as a variant suffix: `404`, `4xx`, `Default`.
+fn naming_status(status: &str) -> String {
+    match status {
+        "default" => "Default".to_owned(),
+        other => other.to_ascii_lowercase(),
     }
 }
 

@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Builder members every builder has; a parameter may not be named after them.
 const BUILDER_RESERVED: &[&str] = &[
+    "error_body",
     "send_json",
     "send_text",
     "send_bytes",
@@ -418,10 +419,17 @@ impl<'a> Lowerer<'a> {
                     let shape = self.lower_schema(s, &hint)?;
                     Some(TypeRef::maybe_null(shape.ty, shape.nullable))
                 }
-                Some(s) => s
-                    .reference()
-                    .and_then(|r| self.components.get(r))
-                    .map(|name| TypeRef::Named(name.clone())),
+                // An error body: its own type, named after the status when inline.
+                Some(s) => {
+                    let word = if status == "default" {
+                        "Default"
+                    } else {
+                        status
+                    };
+                    let hint = format!("{camel}Error{word}");
+                    let shape = self.lower_schema(s, &hint)?;
+                    Some(TypeRef::maybe_null(shape.ty, shape.nullable))
+                }
                 None => None,
             };
             if is_success && first_success {
