@@ -34,6 +34,40 @@ pub struct Api {
     pub error_codes: Vec<ErrorCode>,
     /// The API's cross-cutting conventions the runtime's mechanisms are driven by.
     pub conventions: Conventions,
+    /// The security schemes the runtime can send (`components.securitySchemes`), sorted by name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub security_schemes: Vec<SecuritySchemeDef>,
+}
+
+/// A security scheme (`components.securitySchemes`).
+#[derive(Debug, Clone, Serialize)]
+pub struct SecuritySchemeDef {
+    /// Its key in the document.
+    pub name: String,
+    /// The `static` holding it (SCREAMING_SNAKE).
+    pub rust_name: String,
+    /// How its credential travels.
+    pub kind: SchemeKind,
+    /// Its description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+}
+
+/// How a scheme's credential travels.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SchemeKind {
+    /// `apiKey`: the key in a header, query parameter or cookie.
+    ApiKey {
+        /// `in`.
+        location: ParamLocation,
+        /// `name`.
+        param: String,
+    },
+    /// `http basic`.
+    Basic,
+    /// `http bearer`, `oauth2`, `openIdConnect`: a bearer token.
+    Bearer,
 }
 
 /// A webhook or callback: a request the API sends, with its payload type.
@@ -215,6 +249,10 @@ pub struct Operation {
     /// How to continue a paginated listing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pagination: Option<Pagination>,
+    /// The operation's `security` (else the document's): requirements, each the Rust names of
+    /// the schemes sent together; `None` when neither says anything.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub security: Option<Vec<Vec<String>>>,
     /// Path, query and header parameters (path parameters in template order first).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<Param>,

@@ -661,3 +661,38 @@ fn documented_error_bodies_are_reachable_typed() {
         );
     }
 }
+
+#[test]
+fn security_schemes_are_set_once_and_each_operation_says_which_it_sends() {
+    let g = generate("security_schemes");
+    let client = flat(g.file("src/generated/client.rs"));
+    for expected in [
+        "pub static HEADER_KEY: ::sdk_runtime::SecurityScheme = ::sdk_runtime::SecurityScheme { name: \"headerKey\", kind: ::sdk_runtime::SchemeKind::ApiKey { location: ::sdk_runtime::ParamIn::Header, param: \"X-Chroma-Token\", }, };",
+        "pub static QUERY_KEY: ::sdk_runtime::SecurityScheme",
+        "location: ::sdk_runtime::ParamIn::Cookie, param: \"session\"",
+        "pub static BASIC: ::sdk_runtime::SecurityScheme = ::sdk_runtime::SecurityScheme { name: \"basic\", kind: ::sdk_runtime::SchemeKind::Basic, };",
+        "name: \"oauth\", kind: ::sdk_runtime::SchemeKind::Bearer,",
+        "name: \"oidc\", kind: ::sdk_runtime::SchemeKind::Bearer,",
+    ] {
+        assert!(
+            client.contains(expected),
+            "missing `{expected}` in {client}"
+        );
+    }
+    for left_out in ["DIGEST", "MTLS"] {
+        assert!(!client.contains(left_out), "{left_out} cannot be sent");
+    }
+    let module = flat(g.file("src/generated/general.rs"));
+    for expected in [
+        "static SECURITY: &[::sdk_runtime::Requirement] = &[ &[&crate::security_schemes::HEADER_KEY], &[&crate::security_schemes::OAUTH], ];",
+        "static SECURITY: &[::sdk_runtime::Requirement] = &[];",
+        "static SECURITY: &[::sdk_runtime::Requirement] = &[ &[&crate::security_schemes::BASIC, &crate::security_schemes::QUERY_KEY], &[], ];",
+        "request.security(SECURITY);",
+    ] {
+        assert!(module.contains(expected), "missing `{expected}`");
+    }
+    assert!(
+        !module.contains("x_chroma_token"),
+        "the scheme sends the token"
+    );
+}

@@ -605,6 +605,11 @@ pub mod builders {
             if let Some(value) = &self.configuration_code {
                 request.query("configuration_code", value);
             }
+            static SECURITY: &[::sdk_runtime::Requirement] = &[
+                &[&crate::security_schemes::SIGNED_AUTH],
+                &[&crate::security_schemes::BEARER_AUTH],
+            ];
+            request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
         /// The documented error body (`400`, `401`, `403`, `429`, `503`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
@@ -719,6 +724,11 @@ pub mod builders {
             if let Some(value) = &self.currency {
                 request.query("currency", value);
             }
+            static SECURITY: &[::sdk_runtime::Requirement] = &[
+                &[&crate::security_schemes::SIGNED_AUTH],
+                &[&crate::security_schemes::BEARER_AUTH],
+            ];
+            request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
         /// The documented error body (`400`, `401`, `403`, `429`, `503`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
@@ -827,6 +837,11 @@ pub mod builders {
             if let Some(value) = &self.currency {
                 request.query("currency", value);
             }
+            static SECURITY: &[::sdk_runtime::Requirement] = &[
+                &[&crate::security_schemes::SIGNED_AUTH],
+                &[&crate::security_schemes::BEARER_AUTH],
+            ];
+            request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
         /// The documented error body (`400`, `401`, `403`, `404`, `429`, `503`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
@@ -897,6 +912,11 @@ pub mod builders {
             if let Some(value) = &self.offset {
                 request.query("offset", value);
             }
+            static SECURITY: &[::sdk_runtime::Requirement] = &[
+                &[&crate::security_schemes::SIGNED_AUTH],
+                &[&crate::security_schemes::BEARER_AUTH],
+            ];
+            request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
         /// The documented error body (`400`, `401`, `403`, `429`, `503`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).

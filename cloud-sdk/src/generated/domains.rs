@@ -527,6 +527,11 @@ pub mod builders {
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body);
+            static SECURITY: &[::sdk_runtime::Requirement] = &[
+                &[&crate::security_schemes::SIGNED_AUTH],
+                &[&crate::security_schemes::BEARER_AUTH],
+            ];
+            request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
         /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
@@ -567,6 +572,11 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body);
+            static SECURITY: &[::sdk_runtime::Requirement] = &[
+                &[&crate::security_schemes::SIGNED_AUTH],
+                &[&crate::security_schemes::BEARER_AUTH],
+            ];
+            request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
         /// The documented error body (`400`, `401`, `403`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
@@ -613,6 +623,11 @@ pub mod builders {
             if let Some(value) = &self.action {
                 request.query("action", value);
             }
+            static SECURITY: &[::sdk_runtime::Requirement] = &[
+                &[&crate::security_schemes::SIGNED_AUTH],
+                &[&crate::security_schemes::BEARER_AUTH],
+            ];
+            request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
         /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
@@ -655,6 +670,11 @@ pub mod builders {
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body);
+            static SECURITY: &[::sdk_runtime::Requirement] = &[
+                &[&crate::security_schemes::SIGNED_AUTH],
+                &[&crate::security_schemes::BEARER_AUTH],
+            ];
+            request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
         /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).

@@ -401,6 +401,11 @@ pub mod builders {
             if let Some(value) = &self.group_by {
                 request.query("group_by", value);
             }
+            static SECURITY: &[::sdk_runtime::Requirement] = &[
+                &[&crate::security_schemes::SIGNED_AUTH],
+                &[&crate::security_schemes::BEARER_AUTH],
+            ];
+            request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
         /// The documented error body (`400`, `401`, `403`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
@@ -472,6 +477,11 @@ pub mod builders {
             if let Some(value) = &self.type_ {
                 request.query("type", value);
             }
+            static SECURITY: &[::sdk_runtime::Requirement] = &[
+                &[&crate::security_schemes::SIGNED_AUTH],
+                &[&crate::security_schemes::BEARER_AUTH],
+            ];
+            request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
         /// The documented error body (`400`, `401`, `403`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
@@ -514,6 +524,11 @@ pub mod builders {
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body);
+            static SECURITY: &[::sdk_runtime::Requirement] = &[
+                &[&crate::security_schemes::SIGNED_AUTH],
+                &[&crate::security_schemes::BEARER_AUTH],
+            ];
+            request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
         /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
@@ -556,6 +571,11 @@ pub mod builders {
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body);
+            static SECURITY: &[::sdk_runtime::Requirement] = &[
+                &[&crate::security_schemes::SIGNED_AUTH],
+                &[&crate::security_schemes::BEARER_AUTH],
+            ];
+            request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
         /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).

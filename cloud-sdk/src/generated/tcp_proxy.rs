@@ -379,6 +379,11 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
+            static SECURITY: &[::sdk_runtime::Requirement] = &[
+                &[&crate::security_schemes::SIGNED_AUTH],
+                &[&crate::security_schemes::BEARER_AUTH],
+            ];
+            request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
         /// The documented error body (`400`, `401`, `403`, `404`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
@@ -419,6 +424,11 @@ pub mod builders {
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body);
+            static SECURITY: &[::sdk_runtime::Requirement] = &[
+                &[&crate::security_schemes::SIGNED_AUTH],
+                &[&crate::security_schemes::BEARER_AUTH],
+            ];
+            request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
         /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `502`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).

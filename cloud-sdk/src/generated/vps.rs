@@ -290,6 +290,11 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
+            static SECURITY: &[::sdk_runtime::Requirement] = &[
+                &[&crate::security_schemes::SIGNED_AUTH],
+                &[&crate::security_schemes::BEARER_AUTH],
+            ];
+            request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
         /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
@@ -347,6 +352,11 @@ pub mod builders {
             if let Some(body) = &self.body {
                 request.json_body(body);
             }
+            static SECURITY: &[::sdk_runtime::Requirement] = &[
+                &[&crate::security_schemes::SIGNED_AUTH],
+                &[&crate::security_schemes::BEARER_AUTH],
+            ];
+            request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
         /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
@@ -395,6 +405,11 @@ pub mod builders {
             );
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
+            static SECURITY: &[::sdk_runtime::Requirement] = &[
+                &[&crate::security_schemes::SIGNED_AUTH],
+                &[&crate::security_schemes::BEARER_AUTH],
+            ];
+            request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
         /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
@@ -452,6 +467,11 @@ pub mod builders {
             if let Some(body) = &self.body {
                 request.json_body(body);
             }
+            static SECURITY: &[::sdk_runtime::Requirement] = &[
+                &[&crate::security_schemes::SIGNED_AUTH],
+                &[&crate::security_schemes::BEARER_AUTH],
+            ];
+            request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
         /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
@@ -502,6 +522,11 @@ pub mod builders {
             let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.path_param("name", &self.name);
+            static SECURITY: &[::sdk_runtime::Requirement] = &[
+                &[&crate::security_schemes::SIGNED_AUTH],
+                &[&crate::security_schemes::BEARER_AUTH],
+            ];
+            request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
         /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).

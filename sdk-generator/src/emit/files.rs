@@ -241,6 +241,11 @@ fn mod_rs(api: &Api, options: &Options) -> TokenStream {
     });
     let shared = format_ident!("{}", SHARED_MODULE);
     let error_codes = format_ident!("{}", ERROR_CODES_MODULE);
+    let security_reexport = (!api.security_schemes.is_empty()).then(|| {
+        quote!(
+            pub use client::security_schemes;
+        )
+    });
     let webhooks = (!api.webhooks.is_empty()).then(|| {
         let m = format_ident!("{}", WEBHOOKS_MODULE);
         quote! {
@@ -261,11 +266,12 @@ fn mod_rs(api: &Api, options: &Options) -> TokenStream {
         )]
         mod client;
         pub use client::{CONTRACT_REVISION, Client, PROFILE, SDK_NAME};
+        #security_reexport
         pub mod #error_codes;
         pub use #error_codes::{ErrorCode, ErrorCodeExt};
         pub use ::sdk_runtime::{
-            ApiError, CallBuilder, Config, Credentials, Error, ErrorContext, FilePart, Nullable, PolledOutcome,
-            RateLimitInfo, Reconciliation, Response, ResponseMeta, RetryPolicy, Secret, SdkIdentity,
+            ApiError, Binary, CallBuilder, Config, Credentials, Error, ErrorContext, FilePart, Nullable, PolledOutcome,
+            RateLimitInfo, Reconciliation, Response, ResponseMeta, RetryPolicy, SchemeCredential, Secret, SdkIdentity,
             Timeouts, UnknownOutcome, WaitPolicy,
         };
         pub use ::sdk_runtime::pagination::Continuation;
@@ -289,6 +295,7 @@ fn client_rs(api: &Api, options: &Options) -> TokenStream {
     ));
     let profile = conventions::profile_static(api);
     let check_contract = conventions::check_contract(api);
+    let security = super::security::schemes_module(api);
     quote! {
         /// Name of this SDK crate, sent as part of the SDK identity.
         pub const SDK_NAME: &str = #name;
@@ -319,6 +326,7 @@ fn client_rs(api: &Api, options: &Options) -> TokenStream {
             }
         }
         #check_contract
+        #security
     }
 }
 

@@ -139,11 +139,13 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
     let (success, execute) = success_call(bx, &op.success);
     let spec = operation_spec(op);
     let accept = accept_call(&op.accept);
-    let request_decl = if op.params.is_empty() && op.body.is_none() && accept.is_none() {
-        quote!(let request = ::sdk_runtime::Request::new(&SPEC);)
-    } else {
-        quote!(let mut request = ::sdk_runtime::Request::new(&SPEC);)
-    };
+    let security = super::security::requirement_statements(op);
+    let request_decl =
+        if op.params.is_empty() && op.body.is_none() && accept.is_none() && security.is_none() {
+            quote!(let request = ::sdk_runtime::Request::new(&SPEC);)
+        } else {
+            quote!(let mut request = ::sdk_runtime::Request::new(&SPEC);)
+        };
     let param_sends = op.params.iter().map(|p| param_send(bx, p));
     let stream = op.pagination.as_ref().map(|pg| stream_method(bx, pg));
     let (error_body, error_enum) = error_body(bx, op);
@@ -156,7 +158,7 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
     } = parts;
     // With other formats on offer, the request is assembled once (`request`), and each `send*`
     // sets its `Accept` and decodes its format.
-    let assemble_decl = if op.params.is_empty() && op.body.is_none() {
+    let assemble_decl = if op.params.is_empty() && op.body.is_none() && security.is_none() {
         quote!(let request = ::sdk_runtime::Request::new(&SPEC);)
     } else {
         quote!(let mut request = ::sdk_runtime::Request::new(&SPEC);)
@@ -169,6 +171,7 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
                 #request_decl
                 #( #param_sends )*
                 #body_send
+                #security
                 #accept
                 self.client.runtime().#execute(request, self.options)
             },
@@ -181,6 +184,7 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
                 #assemble_decl
                 #( #param_sends )*
                 #body_send
+                #security
                 (self.client, request, self.options)
             }
         };

@@ -16,6 +16,7 @@ pub(crate) const ERROR_CODES_MODULE: &str = "error_codes";
 pub(crate) const WEBHOOKS_MODULE: &str = "webhooks";
 mod operation;
 mod schema;
+mod security;
 mod webhooks;
 
 pub use schema::Shape;
@@ -40,6 +41,7 @@ pub fn lower(doc: &Document) -> Result<Api> {
 pub fn lower_with_schema_types(doc: &Document) -> Result<(Api, SchemaTypes)> {
     let root = doc.node();
     let mut cx = Lowerer::new(&doc.root);
+    cx.security_schemes = security::schemes(&root);
     cx.register_components(&root);
     cx.lower_components(&root)?;
     let (operations, skipped, areas) = cx.lower_operations(&root)?;
@@ -69,6 +71,7 @@ pub fn lower_with_schema_types(doc: &Document) -> Result<(Api, SchemaTypes)> {
         webhooks,
         error_codes,
         conventions,
+        security_schemes: std::mem::take(&mut cx.security_schemes),
     };
     Ok((graph::finish(api), cx.schema_types))
 }
@@ -86,6 +89,8 @@ struct Lowerer<'a> {
     visiting: Vec<String>,
     /// The type each schema lowered so far became.
     schema_types: SchemaTypes,
+    /// The security schemes the runtime can send.
+    security_schemes: Vec<crate::ir::SecuritySchemeDef>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -97,6 +102,7 @@ impl<'a> Lowerer<'a> {
             defs: Vec::new(),
             visiting: Vec::new(),
             schema_types: SchemaTypes::new(),
+            security_schemes: Vec::new(),
         }
     }
 
@@ -142,6 +148,8 @@ fn areas_for(root: &Node<'_>, tags: &[String]) -> Vec<(String, Area)> {
         ERROR_CODES_MODULE,
         WEBHOOKS_MODULE,
         "prelude",
+        "security_schemes",
+        "servers",
         // Cargo features the generated crate defines besides its areas.
         "rustls",
         "journal",

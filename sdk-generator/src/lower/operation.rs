@@ -1,7 +1,7 @@
 //! Lowering operations: parameters, bodies, responses, pagination and the contract extensions.
 
-use super::Lowerer;
 use super::schema::{constraints, doc_of};
+use super::{Lowerer, security};
 use crate::error::{Error, Result};
 use crate::ir::{
     Alternative, Area, Body, BodyEncoding, FieldAccess, Idempotency, ListStyle, Method, Operation,
@@ -182,6 +182,7 @@ impl<'a> Lowerer<'a> {
                 .filter(|s| !s.is_empty()),
             deprecated: op.flag("deprecated"),
             scopes: scopes(op, root),
+            security: security::requirements(op, root, &self.security_schemes),
             permissions: op.strings("x-permissions"),
             idempotency,
             operation_envelope,
@@ -247,9 +248,10 @@ impl<'a> Lowerer<'a> {
             let lower = name.to_ascii_lowercase();
             // The runtime also sends `x-svc-response-format` itself (`operation_format`) for
             // operations with the envelope.
-            let runtime_header = location == ParamLocation::Header
+            let runtime_header = (location == ParamLocation::Header
                 && (RUNTIME_HEADERS.contains(&lower.as_str())
-                    || (envelope && lower == headers::RESPONSE_FORMAT));
+                    || (envelope && lower == headers::RESPONSE_FORMAT)))
+                || self.sent_by_a_scheme(location, name);
             let schema = p.get("schema").or_else(|| {
                 p.get("content")
                     .and_then(|c| c.entries().into_iter().next())
@@ -331,6 +333,18 @@ impl<'a> Lowerer<'a> {
         }
         ordered.extend(out);
         Ok(ordered)
+    }
+
+    /// Whether a security scheme sends this parameter (an API key the operation also lists).
+    fn sent_by_a_scheme(&self, location: ParamLocation, name: &str) -> bool {
+        self.security_schemes.iter().any(|s| match &s.kind {
+            crate::ir::SchemeKind::ApiKey { location: l, param } => {
+                *l == location
+                    && (param == name
+                        || (location == ParamLocation::Header && param.eq_ignore_ascii_case(name)))
+            }
+            _ => false,
+        })
     }
 
     /// Whether a parameter of this type can be written into a URL or header.
