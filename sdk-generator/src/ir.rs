@@ -37,6 +37,41 @@ pub struct Api {
     /// The security schemes the runtime can send (`components.securitySchemes`), sorted by name.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub security_schemes: Vec<SecuritySchemeDef>,
+    /// The document's `servers`, in document order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub servers: Vec<ServerDef>,
+}
+
+/// A server URL of the document (`servers`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ServerDef {
+    /// The URL as written (may be relative, may hold `{variables}`).
+    pub url: String,
+    /// The constant naming it (SCREAMING_SNAKE).
+    pub rust_name: String,
+    /// Its description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Its variables, in document order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub variables: Vec<ServerVariable>,
+}
+
+/// A variable of a server URL.
+#[derive(Debug, Clone, Serialize)]
+pub struct ServerVariable {
+    /// Its name in the URL.
+    pub name: String,
+    /// The argument naming it (snake case).
+    pub rust_name: String,
+    /// Its default.
+    pub default: String,
+    /// The values it may take (`enum`), if listed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+    /// Its description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
 }
 
 /// A security scheme (`components.securitySchemes`).

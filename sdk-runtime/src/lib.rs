@@ -123,6 +123,7 @@ pub mod response;
 pub mod retry;
 pub mod secret;
 pub mod security;
+pub mod servers;
 pub mod signing;
 pub mod spec;
 mod string_enum;

@@ -696,3 +696,26 @@ fn security_schemes_are_set_once_and_each_operation_says_which_it_sends() {
         "the scheme sends the token"
     );
 }
+
+#[test]
+fn servers_are_constants_and_functions_of_their_variables() {
+    let g = generate("servers");
+    let client = flat(g.file("src/generated/client.rs"));
+    for expected in [
+        "pub const THIS_SERVER: &str = \"/api/v1\";",
+        "pub const REGIONAL: &str = \"https://eu.example.com:443/v1\";",
+        "pub fn regional(region: &str, port: &str) -> String { ::sdk_runtime::servers::fill(\"https://{region}.example.com:{port}/v1\", &[(\"region\", region), (\"port\", port)]) }",
+        "pub const SANDBOX_EXAMPLE_COM: &str = \"https://sandbox.example.com\";",
+        "pub const DEFAULT: &str = THIS_SERVER;",
+        "::sdk_runtime::servers::resolve(document_url, server)",
+    ] {
+        assert!(
+            client.contains(expected),
+            "missing `{expected}` in {client}"
+        );
+    }
+    assert!(
+        flat(g.file("src/generated/mod.rs")).contains("pub use client::servers;"),
+        "servers are re-exported"
+    );
+}

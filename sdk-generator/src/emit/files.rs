@@ -241,6 +241,11 @@ fn mod_rs(api: &Api, options: &Options) -> TokenStream {
     });
     let shared = format_ident!("{}", SHARED_MODULE);
     let error_codes = format_ident!("{}", ERROR_CODES_MODULE);
+    let servers_reexport = (!api.servers.is_empty()).then(|| {
+        quote!(
+            pub use client::servers;
+        )
+    });
     let security_reexport = (!api.security_schemes.is_empty()).then(|| {
         quote!(
             pub use client::security_schemes;
@@ -267,6 +272,7 @@ fn mod_rs(api: &Api, options: &Options) -> TokenStream {
         mod client;
         pub use client::{CONTRACT_REVISION, Client, PROFILE, SDK_NAME};
         #security_reexport
+        #servers_reexport
         pub mod #error_codes;
         pub use #error_codes::{ErrorCode, ErrorCodeExt};
         pub use ::sdk_runtime::{
@@ -296,6 +302,7 @@ fn client_rs(api: &Api, options: &Options) -> TokenStream {
     let profile = conventions::profile_static(api);
     let check_contract = conventions::check_contract(api);
     let security = super::security::schemes_module(api);
+    let servers = super::security::servers_module(api);
     quote! {
         /// Name of this SDK crate, sent as part of the SDK identity.
         pub const SDK_NAME: &str = #name;
@@ -327,6 +334,7 @@ fn client_rs(api: &Api, options: &Options) -> TokenStream {
         }
         #check_contract
         #security
+        #servers
     }
 }
 

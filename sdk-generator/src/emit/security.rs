@@ -80,3 +80,107 @@ pub(super) fn requirement_statements(op: &Operation) -> Option<TokenStream> {
         request.security(SECURITY);
     })
 }
+
+/// `pub mod servers`: a constant per server of the document (variables at their defaults), a
+/// function per server with variables, `DEFAULT` (the first) and `resolve` for relative URLs.
+pub(super) fn servers_module(api: &Api) -> Option<TokenStream> {
+    let first = api.servers.first()?;
+    let items = api.servers.iter().map(|server| {
+        let ident = format_ident!("{}", server.rust_name);
+        let defaults: Vec<(&str, &str)> = server
+            .variables
+            .iter()
+            .map(|v| (v.name.as_str(), v.default.as_str()))
+            .collect();
+        let filled = fill(&server.url, &defaults);
+        let relative = !filled.contains("://");
+        let mut doc = server
+            .description
+            .as_deref()
+            .map(|d| format!("{}\n\n", sanitize(d)))
+            .unwrap_or_default();
+        doc.push_str(&format!("`{}`", server.url.replace('`', "'")));
+        if !server.variables.is_empty() {
+            doc.push_str(&format!(
+                " with its variables at their defaults (`{}`).",
+                filled.replace('`', "'")
+            ));
+        }
+        if relative {
+            doc.push_str(
+                "\n\nRelative: the URL the document is served from resolves it ([`resolve`]).",
+            );
+        }
+        let doc = super::docs::lines_attrs(&doc);
+        let constant = quote! {
+            #doc
+            pub const #ident: &str = #filled;
+        };
+        if server.variables.is_empty() {
+            return constant;
+        }
+        let function = format_ident!("{}", server.rust_name.to_ascii_lowercase());
+        let args = server.variables.iter().map(|v| {
+            let a = format_ident!("{}", v.rust_name);
+            quote!(#a: &str)
+        });
+        let pairs = server.variables.iter().map(|v| {
+            let a = format_ident!("{}", v.rust_name);
+            let name = &v.name;
+            quote!((#name, #a))
+        });
+        let template = &server.url;
+        let mut fn_doc = format!("`{}` with its variables:\n", template.replace('`', "'"));
+        for v in &server.variables {
+            fn_doc.push_str(&format!(
+                "\n- `{}` (default `{}`",
+                v.rust_name,
+                v.default.replace('`', "'")
+            ));
+            if !v.values.is_empty() {
+                let values: Vec<String> = v
+                    .values
+                    .iter()
+                    .map(|x| format!("`{}`", x.replace('`', "'")))
+                    .collect();
+                fn_doc.push_str(&format!("; one of {}", values.join(", ")));
+            }
+            fn_doc.push(')');
+            if let Some(d) = &v.doc {
+                fn_doc.push_str(&format!(": {}", sanitize(d).replace('\n', " ")));
+            }
+        }
+        let fn_doc = super::docs::lines_attrs(&fn_doc);
+        quote! {
+            #constant
+            #fn_doc
+            pub fn #function(#(#args),*) -> String {
+                ::sdk_runtime::servers::fill(#template, &[#(#pairs),*])
+            }
+        }
+    });
+    let default = format_ident!("{}", first.rust_name);
+    Some(quote! {
+        /// The servers the document lists: pass one to `Config::new` (a relative one through
+        /// [`resolve`] first).
+        pub mod servers {
+            #( #items )*
+            /// The first server the document lists.
+            pub const DEFAULT: &str = #default;
+            /// Resolves a relative server URL against the URL the document is served from
+            /// (an absolute one is returned as it is).
+            pub fn resolve(document_url: &str, server: &str) -> Result<String, ::sdk_runtime::Error> {
+                ::sdk_runtime::servers::resolve(document_url, server)
+            }
+        }
+    })
+}
+
+/// `template` with each `{name}` replaced by its value.
+fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = template.to_owned();
+    for (name, value) in values {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out
+}

@@ -17,6 +17,7 @@ pub(crate) const WEBHOOKS_MODULE: &str = "webhooks";
 mod operation;
 mod schema;
 mod security;
+mod servers;
 mod webhooks;
 
 pub use schema::Shape;
@@ -72,6 +73,7 @@ pub fn lower_with_schema_types(doc: &Document) -> Result<(Api, SchemaTypes)> {
         error_codes,
         conventions,
         security_schemes: std::mem::take(&mut cx.security_schemes),
+        servers: servers::servers(&root),
     };
     Ok((graph::finish(api), cx.schema_types))
 }
