@@ -119,3 +119,28 @@ pub mod security_schemes {
         },
     };
 }
+
+/// The servers the document lists: pass one to `Config::new` (a relative one through
+/// [`resolve`] first).
+pub mod servers {
+    /// Base address of the service. The default is a placeholder; supply the real base URL.
+    ///
+    /// `{base_url}` with its variables at their defaults (`https://api.example.invalid`).
+    pub const SERVER_1: &str = "https://api.example.invalid";
+    /// `{base_url}` with its variables:
+    ///
+    /// - `base_url` (default `https://api.example.invalid`): Placeholder base URL (the reference writes `{base_url}`); every path begins with `/v1`.
+    pub fn server_1(base_url: &str) -> String {
+        ::sdk_runtime::servers::fill("{base_url}", &[("base_url", base_url)])
+    }
+    /// The first server the document lists.
+    pub const DEFAULT: &str = SERVER_1;
+    /// Resolves a relative server URL against the URL the document is served from
+    /// (an absolute one is returned as it is).
+    pub fn resolve(
+        document_url: &str,
+        server: &str,
+    ) -> Result<String, ::sdk_runtime::Error> {
+        ::sdk_runtime::servers::resolve(document_url, server)
+    }
+}

@@ -20,6 +20,14 @@ pub use client::{CONTRACT_REVISION, Client, PROFILE, SDK_NAME};
 
 pub use client::security_schemes;
 
+pub use client::servers;
+
+pub use ::chrono;
+
+pub use ::rust_decimal;
+
+pub use ::uuid;
+
 pub mod error_codes;
 
 pub use error_codes::{ErrorCode, ErrorCodeExt};

@@ -241,6 +241,10 @@ fn mod_rs(api: &Api, options: &Options) -> TokenStream {
     });
     let shared = format_ident!("{}", SHARED_MODULE);
     let error_codes = format_ident!("{}", ERROR_CODES_MODULE);
+    let crates = super::reexports::crates_in_api(api).into_iter().map(|c| {
+        let c = format_ident!("{}", c);
+        quote!(pub use ::#c;)
+    });
     let servers_reexport = (!api.servers.is_empty()).then(|| {
         quote!(
             pub use client::servers;
@@ -273,6 +277,7 @@ fn mod_rs(api: &Api, options: &Options) -> TokenStream {
         pub use client::{CONTRACT_REVISION, Client, PROFILE, SDK_NAME};
         #security_reexport
         #servers_reexport
+        #( #crates )*
         pub mod #error_codes;
         pub use #error_codes::{ErrorCode, ErrorCodeExt};
         pub use ::sdk_runtime::{

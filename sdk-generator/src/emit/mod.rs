@@ -12,6 +12,7 @@ mod manifest;
 mod operations;
 mod pagination;
 mod paths;
+mod reexports;
 mod security;
 mod types;
 mod webhooks;

@@ -812,10 +812,37 @@ impl<'a> Lowerer<'a> {
             return naming::variant(title);
         }
         let resolved = member.resolve(self.root).unwrap_or_else(|_| member.clone());
-        match type_list(&resolved).0.as_slice() {
-            [t] => naming::variant(t),
-            _ => format!("Variant{index}"),
+        self.shape_word(&resolved, 0)
+            .unwrap_or_else(|| format!("Variant{index}"))
+    }
+
+    /// A word for what a member holds, from its type: a component's name, a string's format
+    /// (`DateTime`, `Uuid`), or a list of either (`TagList`, `StringList`).
+    fn shape_word(&self, node: &Node<'a>, depth: usize) -> Option<String> {
+        if let Some(name) = node.reference().and_then(|r| self.components.get(r)) {
+            return Some(name.clone());
         }
+        let node = node.resolve(self.root).ok()?;
+        let types = type_list(&node).0;
+        let t = match types.as_slice() {
+            [t] => t.as_str(),
+            [] if node.get("items").is_some() => "array",
+            _ => return None,
+        };
+        Some(match t {
+            "array" if depth < 4 => {
+                let item = node
+                    .get("items")
+                    .and_then(|i| self.shape_word(&i, depth + 1))
+                    .unwrap_or_default();
+                format!("{item}List")
+            }
+            "string" => match node.str("format").filter(|f| !f.is_empty()) {
+                Some(format) => naming::variant(format),
+                None => "String".to_owned(),
+            },
+            other => naming::variant(other),
+        })
     }
 }
 
