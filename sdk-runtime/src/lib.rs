@@ -93,6 +93,7 @@ mod classify;
 pub mod client;
 pub mod config;
 mod decide;
+mod download;
 mod endpoint;
 pub mod error;
 mod error_message;
@@ -137,6 +138,7 @@ pub use body::Binary;
 pub use builder::CallBuilder;
 pub use client::Client;
 pub use config::{Config, Credentials, SdkIdentity, Timeouts, WaitPolicy};
+pub use download::Download;
 pub use error::{ApiError, Error, ErrorContext, PolledOutcome, Reconciliation, UnknownOutcome};
 #[cfg(feature = "journal")]
 pub use file_journal::FileJournal;
@@ -159,7 +161,10 @@ pub use secret::Secret;
 pub use security::{Requirement, SchemeCredential, SchemeKind, SecurityScheme};
 pub use signing::{DefaultSigner, Signer, SigningInput};
 pub use spec::{Idempotency, Method, OperationSpec};
-pub use transport::{HttpRequest, HttpResponse, Transport, TransportError, TransportErrorKind};
+pub use transport::{
+    BodyStream, HttpRequest, HttpResponse, StreamingResponse, Transport, TransportError,
+    TransportErrorKind,
+};
 pub use webhook::WebhookError;
 
 /// Re-exports for the macros (not a public API).

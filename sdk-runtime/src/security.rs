@@ -117,13 +117,16 @@ mod tests {
         kind: SchemeKind::Basic,
     };
 
+    static BOTH: &[Requirement] = &[&[&KEY, &BASIC], &[&BASIC], &[]];
+    static KEY_ONLY: &[Requirement] = &[&[&KEY]];
+
     #[test]
     fn the_first_requirement_that_can_be_met_is_chosen() {
-        let both: &[Requirement] = &[&[&KEY, &BASIC], &[&BASIC], &[]];
+        let both = BOTH;
         assert_eq!(choose(both, |_| true), Some(both[0]));
         assert_eq!(choose(both, |s| s.name == "basic"), Some(both[1]));
         assert_eq!(choose(both, |_| false), Some(both[2]));
-        assert_eq!(choose(&[&[&KEY]], |_| false), None);
+        assert_eq!(choose(KEY_ONLY, |_| false), None);
     }
 
     #[test]

@@ -339,3 +339,40 @@ fn scheme_credentials_are_redacted_checked_and_kept_off_cleartext() {
     assert!(err.to_string().contains("wrong kind"), "{err}");
     assert!(!err.to_string().contains("hunter2"), "{err}");
 }
+
+// ---- downloads ----
+
+#[tokio::test]
+async fn a_download_streams_a_body_larger_than_the_cap_and_an_error_is_the_usual_error() {
+    use futures::StreamExt;
+    let big: Vec<u8> = (0..5_000_000u32).map(|i| (i % 251) as u8).collect();
+    let server = serve(200, "application/octet-stream", &big).await;
+    // The cap holds for bodies read whole, not for a download.
+    let client = Client::new(config(&server).max_response_bytes(1 << 20)).unwrap();
+    let mut download = client
+        .download(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap();
+    assert_eq!(download.status(), 200);
+    assert_eq!(download.content_type(), Some("application/octet-stream"));
+    let (mut len, mut chunks, mut checksum) = (0usize, 0usize, 0u64);
+    while let Some(chunk) = download.next().await {
+        let chunk = chunk.unwrap();
+        checksum += chunk.iter().map(|b| u64::from(*b)).sum::<u64>();
+        len += chunk.len();
+        chunks += 1;
+    }
+    assert_eq!(len, big.len());
+    assert_eq!(checksum, big.iter().map(|b| u64::from(*b)).sum::<u64>());
+    assert!(chunks > 1, "arrived in {chunks} chunk(s)");
+    let sent = &server.received_requests().await.unwrap()[0];
+    assert_eq!(header(sent, "accept"), Some("*/*"));
+
+    let server = serve(404, "application/json", br#"{"detail": "no such file"}"#).await;
+    let err = plain_client(&server)
+        .download(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), Some(404));
+    assert!(err.to_string().contains("no such file"), "{err}");
+}

@@ -636,6 +636,8 @@ fn every_media_type_has_a_typed_body() {
         "request.accept(\"text/plain\");",
         "pub fn send_bytes(self) -> ::sdk_runtime::ResponseFuture<'c, ::sdk_runtime::Binary, ::sdk_runtime::body::Raw>",
         "request.accept(\"application/pdf, image/png\");",
+        // a download: the body as a stream
+        "pub fn download(self) -> impl ::std::future::Future<Output = Result<::sdk_runtime::Download, ::sdk_runtime::Error>> + 'c { let (client, mut request, options) = self.request(); request.accept(\"application/octet-stream\"); client.runtime().download(request, options) }",
         // text request body
         "pub fn put_note(&self, body: impl Into<String>)",
         "request.raw_body(self.body, \"text/plain\");",

@@ -163,7 +163,8 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
     } else {
         quote!(let mut request = ::sdk_runtime::Request::new(&SPEC);)
     };
-    let (assemble, send_body) = if op.alternatives.is_empty() {
+    let download = download_method(op);
+    let (assemble, send_body) = if op.alternatives.is_empty() && download.is_none() {
         (
             quote!(),
             quote! {
@@ -207,7 +208,7 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
             }
         });
         (
-            quote! { #assemble #( #alternatives )* },
+            quote! { #assemble #( #alternatives )* #download },
             quote! {
                 let (client, mut request, options) = self.request();
                 #accept
@@ -332,6 +333,29 @@ fn naming_status(status: &str) -> String {
         "default" => "Default".to_owned(),
         other => other.to_ascii_lowercase(),
     }
+}
+
+/// `download`, for an operation whose success comes in a media type read as bytes: the body
+/// as a stream of chunks (`Client::download`), with that media type's `Accept`.
+fn download_method(op: &Operation) -> Option<TokenStream> {
+    let accept = if op.success == Success::Binary {
+        &op.accept
+    } else {
+        &op.alternatives
+            .iter()
+            .find(|a| a.success == Success::Binary)?
+            .accept
+    };
+    let accept = accept_call(accept);
+    Some(quote! {
+        /// Sends the request and returns the body as a stream of chunks, never held whole
+        /// (one attempt, not resent): for large downloads.
+        pub fn download(self) -> impl ::std::future::Future<Output = Result<::sdk_runtime::Download, ::sdk_runtime::Error>> + 'c {
+            let (client, mut request, options) = self.request();
+            #accept
+            client.runtime().download(request, options)
+        }
+    })
 }
 
 /// The response type of a format (with its `Format` when not JSON) and the runtime method that

@@ -93,6 +93,9 @@ struct Lowerer<'a> {
     schema_types: SchemaTypes,
     /// The security schemes the runtime can send.
     security_schemes: Vec<crate::ir::SecuritySchemeDef>,
+    /// Inline error body schemas lowered so far, by [`schema::shape_key`]: equal ones share a
+    /// type.
+    inline_errors: BTreeMap<String, Shape>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -105,6 +108,7 @@ impl<'a> Lowerer<'a> {
             visiting: Vec::new(),
             schema_types: SchemaTypes::new(),
             security_schemes: Vec::new(),
+            inline_errors: BTreeMap::new(),
         }
     }
 

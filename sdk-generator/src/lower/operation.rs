@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Builder members every builder has; a parameter may not be named after them.
 const BUILDER_RESERVED: &[&str] = &[
+    "download",
     "error_body",
     "send_json",
     "send_text",
@@ -433,16 +434,36 @@ impl<'a> Lowerer<'a> {
                     let shape = self.lower_schema(s, &hint)?;
                     Some(TypeRef::maybe_null(shape.ty, shape.nullable))
                 }
-                // An error body: its own type, named after the status when inline.
+                // An error body: its own type, named after the status when inline; an inline
+                // schema equal to one met before (annotations aside) reuses that one's type.
                 Some(s) => {
-                    let word = if status == "default" {
-                        "Default"
-                    } else {
-                        status
-                    };
-                    let hint = format!("{camel}Error{word}");
-                    let shape = self.lower_schema(s, &hint)?;
-                    Some(TypeRef::maybe_null(shape.ty, shape.nullable))
+                    let key = s
+                        .reference()
+                        .is_none()
+                        .then(|| super::schema::shape_key(s.value));
+                    match key
+                        .as_ref()
+                        .and_then(|k| self.inline_errors.get(k))
+                        .cloned()
+                    {
+                        Some(shape) => {
+                            self.schema_types.insert(s.pointer.clone(), shape.clone());
+                            Some(TypeRef::maybe_null(shape.ty, shape.nullable))
+                        }
+                        None => {
+                            let word = if status == "default" {
+                                "Default"
+                            } else {
+                                status
+                            };
+                            let hint = format!("{camel}Error{word}");
+                            let shape = self.lower_schema(s, &hint)?;
+                            if let Some(key) = key {
+                                self.inline_errors.insert(key, shape.clone());
+                            }
+                            Some(TypeRef::maybe_null(shape.ty, shape.nullable))
+                        }
+                    }
                 }
                 None => None,
             };

@@ -895,6 +895,39 @@ const ANNOTATIONS: &[&str] = &[
     "$comment",
 ];
 
+/// What a schema says about its values, as text: its JSON without annotations (descriptions,
+/// examples…) and extensions at any schema level, keys sorted (`serde_json`'s map is ordered
+/// here only by insertion, so the key is built from a `BTreeMap`); two schemas with the same
+/// key shape the same type.
+pub(super) fn shape_key(schema: &Value) -> String {
+    /// Keywords whose value maps names (not keywords) to schemas.
+    const SCHEMA_MAPS: &[&str] = &["properties", "patternProperties", "$defs", "definitions"];
+    fn strip(v: &Value) -> Value {
+        match v {
+            Value::Object(o) => sorted(o.iter().filter_map(|(k, v)| {
+                if ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-") {
+                    None
+                } else if SCHEMA_MAPS.contains(&k.as_str()) {
+                    let map = match v {
+                        Value::Object(m) => sorted(m.iter().map(|(n, s)| (n.clone(), strip(s)))),
+                        other => other.clone(),
+                    };
+                    Some((k.clone(), map))
+                } else {
+                    Some((k.clone(), strip(v)))
+                }
+            })),
+            Value::Array(a) => Value::Array(a.iter().map(strip).collect()),
+            other => other.clone(),
+        }
+    }
+    fn sorted(entries: impl Iterator<Item = (String, Value)>) -> Value {
+        let map: std::collections::BTreeMap<String, Value> = entries.collect();
+        Value::Object(map.into_iter().collect())
+    }
+    strip(schema).to_string()
+}
+
 /// Whether a schema only annotates: every keyword is an annotation or an extension.
 fn annotation_only(node: &Node<'_>) -> bool {
     node.value.as_object().is_some_and(|o| {
