@@ -77,13 +77,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_sibling_is_reached_through_the_common_parent() {
-        let dir = std::env::temp_dir().join(format!("sdk-paths-{}", std::process::id()));
-        std::fs::create_dir_all(dir.join("runtime")).unwrap();
-        let rel = relative(&dir.join("out/crates/new"), &dir.join("runtime")).unwrap();
-        assert_eq!(rel, Path::new("../../../runtime"));
+    fn a_directory_not_made_yet_reaches_an_existing_one_through_their_common_parent() {
+        let temp = std::env::temp_dir();
+        let from = temp.join("sdk-paths-not-made/out/crates/new");
+        let rel = relative(&from, &temp).unwrap();
+        assert_eq!(rel, Path::new("../../../.."));
+        let rel = relative(&temp.join("sdk-paths-not-made/a/../b"), &temp).unwrap();
+        assert_eq!(rel, Path::new("../.."));
         assert!(!rel.is_absolute());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
