@@ -34,6 +34,75 @@ pub struct Api {
     pub error_codes: Vec<ErrorCode>,
     /// The API's cross-cutting conventions the runtime's mechanisms are driven by.
     pub conventions: Conventions,
+    /// The security schemes the runtime can send (`components.securitySchemes`), sorted by name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub security_schemes: Vec<SecuritySchemeDef>,
+    /// The document's `servers`, in document order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub servers: Vec<ServerDef>,
+}
+
+/// A server URL of the document (`servers`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ServerDef {
+    /// The URL as written (may be relative, may hold `{variables}`).
+    pub url: String,
+    /// The constant naming it (SCREAMING_SNAKE).
+    pub rust_name: String,
+    /// Its description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Its variables, in document order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub variables: Vec<ServerVariable>,
+}
+
+/// A variable of a server URL.
+#[derive(Debug, Clone, Serialize)]
+pub struct ServerVariable {
+    /// Its name in the URL.
+    pub name: String,
+    /// The argument naming it (snake case).
+    pub rust_name: String,
+    /// Its default.
+    pub default: String,
+    /// The values it may take (`enum`), if listed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+    /// Its description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+}
+
+/// A security scheme (`components.securitySchemes`).
+#[derive(Debug, Clone, Serialize)]
+pub struct SecuritySchemeDef {
+    /// Its key in the document.
+    pub name: String,
+    /// The `static` holding it (SCREAMING_SNAKE).
+    pub rust_name: String,
+    /// How its credential travels.
+    pub kind: SchemeKind,
+    /// Its description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+}
+
+/// How a scheme's credential travels.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SchemeKind {
+    /// `apiKey`: the key in a header, query parameter or cookie.
+    ApiKey {
+        /// `in`.
+        location: ParamLocation,
+        /// `name`.
+        param: String,
+    },
+    /// `http basic`.
+    Basic,
+    /// `http bearer`, `oauth2`, `openIdConnect`: a bearer token.
+    Bearer,
 }
 
 /// A webhook or callback: a request the API sends, with its payload type.
@@ -215,26 +284,56 @@ pub struct Operation {
     /// How to continue a paginated listing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pagination: Option<Pagination>,
+    /// The operation's `security` (else the document's): requirements, each the Rust names of
+    /// the schemes sent together; `None` when neither says anything.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub security: Option<Vec<Vec<String>>>,
     /// Path, query and header parameters (path parameters in template order first).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<Param>,
     /// Request body (JSON, form or binary).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub body: Option<Body>,
-    /// The success body type.
+    /// The success body type (the default format when the operation offers several).
     pub success: Success,
+    /// The media types `success` reads, sent as `Accept` when it is not JSON or when the
+    /// operation offers other formats; empty for JSON alone (the runtime's default `Accept`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub accept: Vec<String>,
+    /// The other formats the success response comes in, one per kind (text, bytes, JSON), each
+    /// asked for with its own `send_*` method.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<Alternative>,
     /// All declared responses by status.
     pub responses: Vec<ResponseDef>,
 }
 
 /// The body type of a successful response.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", content = "type", rename_all = "snake_case")]
 pub enum Success {
     /// A JSON body of this type.
     Json(TypeRef),
-    /// No schema: read as `serde_json::Value`.
+    /// JSON without a schema, or no success response documented: read as `serde_json::Value`.
     Untyped,
+    /// A `text/*` body: a `String`.
+    Text,
+    /// Any other media type: its bytes and content type (`sdk_runtime::Binary`).
+    Binary,
+    /// A success documented without a body (`204`, no `content`): `()`.
+    Empty,
+}
+
+/// A format the success response also comes in (`Accept`), besides the default.
+#[derive(Debug, Clone, Serialize)]
+pub struct Alternative {
+    /// Builder method sending the request for this format (`send_text`, `send_bytes`,
+    /// `send_json`).
+    pub method: String,
+    /// How the body decodes.
+    pub success: Success,
+    /// Media types sent as `Accept`.
+    pub accept: Vec<String>,
 }
 
 /// How to wait on the resource a read returns (`x-poll`): read it again until its status
@@ -379,6 +478,8 @@ pub enum BodyEncoding {
     Binary,
     /// `multipart/form-data` from an object: `Request::multipart_body`.
     Multipart,
+    /// A `text/*` body from a `String`, sent as it is with the media type: `Request::raw_body`.
+    Text,
 }
 
 impl BodyEncoding {
@@ -642,6 +743,10 @@ pub enum TypeRef {
     Array(Box<TypeRef>),
     /// `BTreeMap<String, T>`.
     Map(Box<TypeRef>),
+    /// `Option<T>`: a value that may be JSON `null` where no field's optionality carries it
+    /// (an array item, a map value, a whole body, a required parameter). Never wraps `Json`,
+    /// which holds `null` itself, and never a field's own type (`Field::nullable` says it).
+    Nullable(Box<TypeRef>),
     /// Raw bytes (`bytes::Bytes`): the payload of a binary request body.
     Bytes,
     /// A file (`sdk_runtime::FilePart`: bytes, file name, media type): a `format: binary`
@@ -650,6 +755,24 @@ pub enum TypeRef {
 }
 
 impl TypeRef {
+    /// `ty`, as `Option<ty>` when `nullable` (but never `Option<Value>`: a JSON value holds
+    /// `null` itself).
+    pub fn maybe_null(ty: TypeRef, nullable: bool) -> TypeRef {
+        if nullable && ty != TypeRef::Json && !matches!(ty, TypeRef::Nullable(_)) {
+            TypeRef::Nullable(Box::new(ty))
+        } else {
+            ty
+        }
+    }
+
+    /// The type without a `Nullable` around it.
+    pub fn non_null(&self) -> &TypeRef {
+        match self {
+            TypeRef::Nullable(inner) => inner,
+            other => other,
+        }
+    }
+
     /// Whether a value of this type can be written into a URL or header (`Display`), looking
     /// named types up with `kind_of`; lists only when `allow_list` (comma-joined).
     pub fn displayable<'a>(
@@ -685,6 +808,7 @@ impl TypeRef {
                 _ => false,
             },
             TypeRef::Array(item) => allow_list && item.displayable_at(kind_of, false, depth + 1),
+            TypeRef::Nullable(_) => false,
             TypeRef::Json
             | TypeRef::JsonObject
             | TypeRef::Map(_)

@@ -59,6 +59,16 @@ const RESERVED_TYPES: &[&str] = &[
     "Client",
     "Serialize",
     "Deserialize",
+    // std collections and smart pointers an application names beside the SDK's types.
+    "HashMap",
+    "HashSet",
+    "BTreeMap",
+    "BTreeSet",
+    "VecDeque",
+    "BinaryHeap",
+    "Cow",
+    "Rc",
+    "Arc",
 ];
 
 /// Splits a raw name into words, dropping punctuation (`x-api-key`, `foo.bar`, `a b`).

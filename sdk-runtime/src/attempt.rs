@@ -30,8 +30,19 @@ pub(crate) async fn send(
     number: u32,
 ) -> Result<Result<HttpResponse, TransportError>, Error> {
     let mut headers = p.headers.clone();
-    wire.auth
-        .apply(&mut headers, p.method.as_str(), &p.signed_target, &p.body)?;
+    let credential_query = wire.auth.apply(
+        &mut headers,
+        p.method.as_str(),
+        &p.signed_target,
+        &p.body,
+        p.security,
+    )?;
+    let url = if credential_query.0.is_empty() {
+        p.url.clone()
+    } else {
+        let joiner = if p.url.contains('?') { '&' } else { '?' };
+        format!("{}{joiner}{}", p.url, credential_query.0)
+    };
     let started = Instant::now();
     let timeout = match (p.attempt_timeout, p.deadline) {
         (Some(t), Some(d)) => Some(t.min(d.saturating_duration_since(started))),
@@ -39,7 +50,7 @@ pub(crate) async fn send(
     };
     let request = HttpRequest {
         method: crate::spec::http_method(p.method),
-        url: p.url.clone(),
+        url,
         headers,
         body: p.body.clone(),
         timeout,

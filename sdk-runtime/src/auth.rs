@@ -5,15 +5,51 @@ use openapi_conventions::headers;
 use std::fmt;
 use std::sync::Arc;
 
-use http::{HeaderMap, HeaderValue};
+use http::{HeaderMap, HeaderName, HeaderValue};
 
 use crate::config::{Config, Credentials};
 use crate::error::Error;
+use crate::params::ParamIn;
 use crate::secret::Secret;
+use crate::security::{self, Requirement, SchemeCredential, SchemeKind, SecurityScheme};
 use crate::signing::{Signer, SigningInput, content_sha256, new_nonce, unix_timestamp};
 
-/// How one client authenticates its attempts.
-pub(crate) enum Auth {
+/// How one client authenticates its attempts: its bearer or signed mode, and the credentials of
+/// the document's security schemes.
+pub(crate) struct Auth {
+    mode: Mode,
+    schemes: Vec<SchemeAuth>,
+}
+
+/// One security scheme's credential, encoded once.
+struct SchemeAuth {
+    name: &'static str,
+    placement: Placement,
+}
+
+/// Where an encoded scheme credential goes.
+enum Placement {
+    /// A header (API key, `Authorization: Basic …` or `Bearer …`), marked sensitive.
+    Header(HeaderName, HeaderValue),
+    /// A query parameter: `name=value`, percent-encoded.
+    Query(String),
+    /// A cookie: `name=value`.
+    Cookie(String),
+}
+
+/// The query parameters an attempt adds for the credentials (`name=value&…`); the caller
+/// appends it to the URL and must never show it.
+#[derive(Default)]
+pub(crate) struct CredentialQuery(pub String);
+
+impl fmt::Debug for CredentialQuery {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("CredentialQuery([REDACTED])")
+    }
+}
+
+/// The client's own mode.
+enum Mode {
     /// No credentials.
     None,
     /// One copy of `Bearer <token>` in a header value marked sensitive (never shown by `Debug`).
@@ -28,26 +64,40 @@ pub(crate) enum Auth {
 
 impl fmt::Debug for Auth {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Auth::None => "Auth::None",
-            Auth::Bearer(_) => "Auth::Bearer([REDACTED])",
-            Auth::Signed { .. } => "Auth::Signed([REDACTED])",
-        })
+        f.write_str(match self.mode {
+            Mode::None => "Auth::None",
+            Mode::Bearer(_) => "Auth::Bearer([REDACTED])",
+            Mode::Signed { .. } => "Auth::Signed([REDACTED])",
+        })?;
+        let names: Vec<&str> = self.schemes.iter().map(|s| s.name).collect();
+        write!(f, " + schemes {names:?} ([REDACTED])")
     }
 }
 
 impl Auth {
     /// Checks and encodes `config`'s credentials once (configuration errors).
     pub fn new(config: &Config) -> Result<Self, Error> {
+        let schemes = config
+            .schemes
+            .iter()
+            .map(|(scheme, credential)| scheme_auth(scheme, credential))
+            .collect::<Result<_, _>>()?;
+        Ok(Auth {
+            mode: Self::mode(config)?,
+            schemes,
+        })
+    }
+
+    fn mode(config: &Config) -> Result<Mode, Error> {
         Ok(match &config.credentials {
-            Credentials::None => Auth::None,
+            Credentials::None => Mode::None,
             Credentials::Bearer(token) => {
                 let mut value = HeaderValue::from_str(&format!("Bearer {}", token.expose_secret()))
                     .map_err(|_| {
                         Error::config("the bearer credential is not a valid header value")
                     })?;
                 value.set_sensitive(true);
-                Auth::Bearer(value)
+                Mode::Bearer(value)
             }
             Credentials::Signed { api_key, secret } => {
                 let api_key = HeaderValue::from_str(api_key)
@@ -58,7 +108,7 @@ impl Auth {
                             "the signed-mode API key is empty or not a valid header value",
                         )
                     })?;
-                Auth::Signed {
+                Mode::Signed {
                     api_key,
                     secret: secret.clone(),
                     signer: config.signer.clone(),
@@ -67,22 +117,79 @@ impl Auth {
         })
     }
 
-    /// Adds this attempt's credential headers. `target` is the path and query as sent (base
-    /// prefix included). A signer output that is not a valid header value is a local failure:
-    /// [`Error::Validation`], raised before anything is sent.
+    /// Adds this attempt's credentials: the client's mode (unless the operation's `security`
+    /// says it needs none), then the scheme credentials of the first requirement of `security`
+    /// that can be met; returns the query parameters to append. `target` is the path and query
+    /// as sent (base prefix included). A signer output that is not a valid header value is a
+    /// local failure: [`Error::Validation`], raised before anything is sent.
     pub fn apply(
         &self,
         headers: &mut HeaderMap,
         method: &str,
         target: &str,
         body: &[u8],
+        security: Option<&[Requirement]>,
+    ) -> Result<CredentialQuery, Error> {
+        let unauthenticated = security.is_some_and(|r| r.iter().all(|r| r.is_empty()));
+        if !unauthenticated {
+            self.apply_mode(headers, method, target, body)?;
+        }
+        let mut query = CredentialQuery::default();
+        let Some(requirements) = security else {
+            return Ok(query);
+        };
+        let bearer_mode = matches!(self.mode, Mode::Bearer(_));
+        let own = |name: &str| self.schemes.iter().find(|s| s.name == name);
+        let chosen = security::choose(requirements, |scheme| {
+            own(scheme.name).is_some() || (bearer_mode && scheme.kind == SchemeKind::Bearer)
+        });
+        let mut cookies = Vec::new();
+        for scheme in chosen.unwrap_or_default() {
+            let Some(auth) = own(scheme.name) else {
+                continue; // a bearer scheme the client's bearer mode already covers
+            };
+            match &auth.placement {
+                Placement::Header(name, value) => {
+                    headers.insert(name.clone(), value.clone());
+                }
+                Placement::Query(pair) => {
+                    if !query.0.is_empty() {
+                        query.0.push('&');
+                    }
+                    query.0.push_str(pair);
+                }
+                Placement::Cookie(pair) => cookies.push(pair.as_str()),
+            }
+        }
+        if !cookies.is_empty() {
+            let mut all: Vec<String> = headers
+                .get_all(http::header::COOKIE)
+                .iter()
+                .filter_map(|v| v.to_str().ok().map(str::to_owned))
+                .collect();
+            all.extend(cookies.iter().map(|c| (*c).to_owned()));
+            let mut value = HeaderValue::from_str(&all.join("; ")).map_err(|_| {
+                Error::validation("a cookie credential is not a valid header value")
+            })?;
+            value.set_sensitive(true);
+            headers.insert(http::header::COOKIE, value);
+        }
+        Ok(query)
+    }
+
+    fn apply_mode(
+        &self,
+        headers: &mut HeaderMap,
+        method: &str,
+        target: &str,
+        body: &[u8],
     ) -> Result<(), Error> {
-        match self {
-            Auth::None => {}
-            Auth::Bearer(value) => {
+        match &self.mode {
+            Mode::None => {}
+            Mode::Bearer(value) => {
                 headers.insert(http::header::AUTHORIZATION, value.clone());
             }
-            Auth::Signed {
+            Mode::Signed {
                 api_key,
                 secret,
                 signer,
@@ -119,6 +226,79 @@ impl Auth {
     }
 }
 
+/// Encodes one scheme credential; a credential of the wrong kind for its scheme, or one that
+/// cannot travel in a header, is a configuration error.
+fn scheme_auth(
+    scheme: &SecurityScheme,
+    credential: &SchemeCredential,
+) -> Result<SchemeAuth, Error> {
+    let wrong = || {
+        Error::config(format!(
+            "the credential set for security scheme `{}` is of the wrong kind ({credential:?} for {:?})",
+            scheme.name, scheme.kind
+        ))
+    };
+    let sensitive = |text: String| {
+        HeaderValue::from_str(&text)
+            .map(|mut v| {
+                v.set_sensitive(true);
+                v
+            })
+            .map_err(|_| {
+                Error::config(format!(
+                    "the credential of security scheme `{}` is not a valid header value",
+                    scheme.name
+                ))
+            })
+    };
+    let placement = match (scheme.kind, credential) {
+        (SchemeKind::ApiKey { location, param }, SchemeCredential::ApiKey(key)) => {
+            let key = key.expose_secret();
+            match location {
+                ParamIn::Header => Placement::Header(
+                    HeaderName::from_bytes(param.to_ascii_lowercase().as_bytes()).map_err(
+                        |_| Error::config(format!("`{param}` is not a valid header name")),
+                    )?,
+                    sensitive(key.to_owned())?,
+                ),
+                ParamIn::Query => {
+                    Placement::Query(format!("{}={}", urlencoding(param), urlencoding(key)))
+                }
+                ParamIn::Cookie => {
+                    sensitive(format!("{param}={key}"))?;
+                    Placement::Cookie(format!("{param}={key}"))
+                }
+                ParamIn::Path => return Err(wrong()),
+            }
+        }
+        (SchemeKind::Basic, SchemeCredential::Basic { username, password }) => {
+            use base64::Engine as _;
+            let pair = format!("{username}:{}", password.expose_secret());
+            Placement::Header(
+                http::header::AUTHORIZATION,
+                sensitive(format!(
+                    "Basic {}",
+                    base64::engine::general_purpose::STANDARD.encode(pair)
+                ))?,
+            )
+        }
+        (SchemeKind::Bearer, SchemeCredential::Bearer(token)) => Placement::Header(
+            http::header::AUTHORIZATION,
+            sensitive(format!("Bearer {}", token.expose_secret()))?,
+        ),
+        _ => return Err(wrong()),
+    };
+    Ok(SchemeAuth {
+        name: scheme.name,
+        placement,
+    })
+}
+
+/// Percent-encodes a query component.
+fn urlencoding(text: &str) -> String {
+    percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC).to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,7 +320,7 @@ mod tests {
             .signer(Arc::new(BrokenSigner));
         let auth = Auth::new(&config).unwrap();
         let err = auth
-            .apply(&mut HeaderMap::new(), "POST", "/x", b"{}")
+            .apply(&mut HeaderMap::new(), "POST", "/x", b"{}", None)
             .unwrap_err();
         assert!(matches!(err, Error::Validation { .. }), "{err:?}");
         assert!(err.to_string().contains("signature"), "{err}");
@@ -153,7 +333,7 @@ mod tests {
             .signer(Arc::new(DefaultSigner));
         let auth = Auth::new(&config).unwrap();
         let mut headers = HeaderMap::new();
-        auth.apply(&mut headers, "GET", "/x", b"").unwrap();
+        auth.apply(&mut headers, "GET", "/x", b"", None).unwrap();
         for name in [
             "x-api-key",
             "x-ts",

@@ -17,6 +17,7 @@ use tracing::{Instrument, Span};
 
 use crate::attempt::{self, Wire};
 use crate::auth::Auth;
+use crate::body::Format;
 use crate::budget::Budget;
 use crate::config::Config;
 use crate::endpoint::Endpoint;
@@ -168,6 +169,19 @@ impl Client {
         ResponseFuture::new(self.start(request, options).boxed())
     }
 
+    /// [`Self::execute`] for a body decoded in the format `F` ([`crate::body`]: text, raw bytes
+    /// or none) rather than as JSON; `Accept` is the format's own unless the request sets one.
+    pub fn execute_as<F: Format>(
+        &self,
+        mut request: Request,
+        options: CallOptions,
+    ) -> ResponseFuture<'_, F::Output, F> {
+        if !request.accept_is_set() {
+            request.accept(F::ACCEPT);
+        }
+        ResponseFuture::new(self.start(request, options).boxed())
+    }
+
     /// Prepares and runs a call; its body is left to the [`ResponseFuture`] to decode.
     async fn start(&self, request: Request, options: CallOptions) -> Result<Undecoded, Error> {
         let prepared = self.prepare(&request, &options)?;
@@ -299,7 +313,11 @@ impl Client {
             budget.spend_attempt();
             let result = attempt::send(self.wire(), p, budget.sent()).await?;
             self.update_gate(&result, permit, p, &budget);
-            let class = classify(&result, facts.is_write, self.inner.config.profile);
+            let class = match &result {
+                // A call reading text or bytes takes any 2xx body as it is.
+                Ok(r) if (200..300).contains(&r.status) && !p.expects_json() => Class::Success,
+                _ => classify(&result, facts.is_write, self.inner.config.profile),
+            };
             if let Ok(r) = &result {
                 let request_id = r.headers.get(header_names::REQUEST_ID);
                 telemetry::record_response(

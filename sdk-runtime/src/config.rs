@@ -12,6 +12,7 @@ use crate::journal::WriteJournal;
 use crate::profile::ApiProfile;
 use crate::retry::RetryPolicy;
 use crate::secret::Secret;
+use crate::security::{SchemeCredential, SecurityScheme};
 use crate::signing::{DefaultSigner, Signer};
 use crate::transport::Transport;
 
@@ -138,6 +139,7 @@ impl Default for WaitPolicy {
 pub struct Config {
     pub(crate) base_url: String,
     pub(crate) credentials: Credentials,
+    pub(crate) schemes: Vec<(SecurityScheme, SchemeCredential)>,
     pub(crate) timeouts: Timeouts,
     pub(crate) retry: RetryPolicy,
     pub(crate) wait: WaitPolicy,
@@ -158,6 +160,7 @@ impl fmt::Debug for Config {
         let mut f = f.debug_struct("Config");
         f.field("base_url", &self.base_url)
             .field("credentials", &self.credentials)
+            .field("schemes", &self.schemes)
             .field("timeouts", &self.timeouts)
             .field("retry", &self.retry)
             .field("wait", &self.wait)
@@ -181,6 +184,7 @@ impl Config {
         Self {
             base_url: base_url.into(),
             credentials: Credentials::None,
+            schemes: Vec::new(),
             timeouts: Timeouts::default(),
             retry: RetryPolicy::default(),
             wait: WaitPolicy::default(),
@@ -232,6 +236,19 @@ impl Config {
     /// Sets the base URL.
     pub fn base_url(mut self, base_url: impl Into<String>) -> Self {
         self.base_url = base_url.into();
+        self
+    }
+
+    /// Sets the credential of one of the document's security schemes (a generated crate has a
+    /// `static` per scheme); an operation then sends the credentials of the first of its
+    /// `security` requirements that all have one. Replaces an earlier credential of the scheme.
+    pub fn scheme_credential(
+        mut self,
+        scheme: &SecurityScheme,
+        credential: SchemeCredential,
+    ) -> Self {
+        self.schemes.retain(|(s, _)| s.name != scheme.name);
+        self.schemes.push((*scheme, credential));
         self
     }
 

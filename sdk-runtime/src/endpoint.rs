@@ -32,7 +32,8 @@ impl Endpoint {
             return Err(Error::config("base URL must be http(s) without a query"));
         }
         let host = url.host_str().unwrap_or_default().to_owned();
-        let sends_credentials = !matches!(config.credentials, Credentials::None);
+        let sends_credentials =
+            !matches!(config.credentials, Credentials::None) || !config.schemes.is_empty();
         if url.scheme() == "http"
             && sends_credentials
             && !config.allow_insecure_http

@@ -8,6 +8,7 @@ use openapi_conventions::headers;
 use std::fmt;
 use std::time::Duration;
 
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::profile::ErrorBody;
@@ -102,7 +103,13 @@ impl ApiError {
             .ok()
             .filter(Value::is_object);
         let at = |pointers: &[&str]| parsed.as_ref().and_then(|b| text_at(b, pointers));
-        let (code, message, request_id) = (at(shape.code), at(shape.message), at(shape.request_id));
+        let (code, request_id) = (at(shape.code), at(shape.request_id));
+        // The envelope's pointers first; else where common frameworks put the message.
+        let message = at(shape.message).or_else(|| {
+            parsed
+                .as_ref()
+                .and_then(crate::error_message::common_message)
+        });
         let (field_errors, details) = match &parsed {
             Some(b) => (first_at(b, shape.field_errors), first_at(b, shape.details)),
             None => (None, None),
@@ -141,6 +148,17 @@ impl ApiError {
             body: parsed,
             body_text,
             context,
+        }
+    }
+
+    /// Decodes the JSON body into `T` (the error type the operation documents for this status;
+    /// generated crates offer it typed per operation as `error_body`).
+    pub fn body_as<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        match &self.body {
+            Some(body) => T::deserialize(body),
+            None => Err(serde::de::Error::custom(
+                "the error body is not a JSON object",
+            )),
         }
     }
 
@@ -347,6 +365,26 @@ impl Error {
             Error::WriteOutcomeUnknown(u) => u.last_api_error.as_ref(),
             _ => None,
         }
+    }
+
+    /// The body of an API error decoded into `T`; `None` when this is not an API error.
+    pub fn body_as<T: DeserializeOwned>(&self) -> Option<Result<T, serde_json::Error>> {
+        self.api().map(ApiError::body_as)
+    }
+
+    /// Which of the responses an operation documents (`404`, `4XX`, `default`) this API error's
+    /// status falls under: the exact status, else its range, else `default`; `None` when it is
+    /// not an API error or none applies.
+    pub fn documented_status(&self, documented: &[&'static str]) -> Option<&'static str> {
+        let status = self.api()?.status;
+        let exact = status.to_string();
+        let range = format!("{}XX", status / 100);
+        documented
+            .iter()
+            .find(|d| **d == exact)
+            .or_else(|| documented.iter().find(|d| d.eq_ignore_ascii_case(&range)))
+            .or_else(|| documented.iter().find(|d| **d == "default"))
+            .copied()
     }
 
     /// The HTTP status of the last response, if any.

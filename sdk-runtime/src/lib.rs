@@ -89,12 +89,15 @@
 
 mod attempt;
 mod auth;
+pub mod body;
 mod budget;
 pub mod builder;
 pub mod client;
 pub mod config;
+mod download;
 mod endpoint;
 pub mod error;
+mod error_message;
 mod header_names;
 pub mod hooks;
 pub mod idempotency;
@@ -112,6 +115,8 @@ pub mod reqwest_transport;
 pub mod response;
 pub mod retry;
 pub mod secret;
+pub mod security;
+pub mod servers;
 pub mod signing;
 pub mod spec;
 mod string_enum;
@@ -127,9 +132,11 @@ pub use write::crash_point;
 #[cfg(feature = "journal")]
 pub use write::{file_journal, journal};
 
+pub use body::Binary;
 pub use builder::CallBuilder;
 pub use client::Client;
 pub use config::{Config, Credentials, SdkIdentity, Timeouts, WaitPolicy};
+pub use download::Download;
 pub use error::{ApiError, Error, ErrorContext, PolledOutcome, Reconciliation, UnknownOutcome};
 pub use hooks::{AttemptInfo, AttemptOutcome, Hook};
 pub use multipart::FilePart;
@@ -143,9 +150,13 @@ pub use reqwest_transport::ReqwestTransport;
 pub use response::{Response, ResponseFuture, ResponseMeta};
 pub use retry::RetryPolicy;
 pub use secret::Secret;
+pub use security::{Requirement, SchemeCredential, SchemeKind, SecurityScheme};
 pub use signing::{DefaultSigner, Signer, SigningInput};
 pub use spec::{Idempotency, Method, OperationSpec};
-pub use transport::{HttpRequest, HttpResponse, Transport, TransportError, TransportErrorKind};
+pub use transport::{
+    BodyStream, HttpRequest, HttpResponse, StreamingResponse, Transport, TransportError,
+    TransportErrorKind,
+};
 pub use webhook::WebhookError;
 #[cfg(feature = "journal")]
 pub use write::file_journal::FileJournal;

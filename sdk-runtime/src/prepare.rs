@@ -19,6 +19,7 @@ use crate::idempotency::{
 use crate::rate_limit::RateLimitInfo;
 use crate::request::{CallOptions, Request};
 use crate::retry::RetryPolicy;
+use crate::security::Requirement;
 use crate::spec::Method;
 
 /// A prepared call.
@@ -56,6 +57,8 @@ pub(crate) struct Prepared {
     pub attempt_timeout: Option<Duration>,
     /// Retry policy of this call.
     pub policy: RetryPolicy,
+    /// The operation's `security` (`None`: the client's bearer or signed credentials only).
+    pub security: Option<&'static [Requirement]>,
 }
 
 /// What every call of one client shares.
@@ -67,6 +70,14 @@ pub(crate) struct Defaults<'a> {
 }
 
 impl Prepared {
+    /// Whether the call reads a JSON body (the default `Accept`), so that a 2xx in another
+    /// media type is a garbled answer; a call asking for text or bytes takes any 2xx body.
+    pub fn expects_json(&self) -> bool {
+        self.headers
+            .get(http::header::ACCEPT)
+            .is_none_or(|v| v.as_bytes() == b"application/json")
+    }
+
     /// Validates and assembles `request` with `options`: the request's own encoding failure
     /// first, then keys and ids checked, a key generated for writes that send one, headers
     /// encoded.
@@ -84,7 +95,9 @@ impl Prepared {
         headers.insert(http::header::USER_AGENT, d.user_agent.clone());
         headers.insert(
             http::header::ACCEPT,
-            HeaderValue::from_static("application/json"),
+            // Generated code passes only visible ASCII; anything else asks for any type.
+            HeaderValue::from_str(request.accept_header())
+                .unwrap_or_else(|_| HeaderValue::from_static("*/*")),
         );
         for (name, value) in request.headers() {
             let lower = name.to_ascii_lowercase();
@@ -121,7 +134,7 @@ impl Prepared {
         } else {
             format!("{path}?{query}")
         };
-        Self::assemble(
+        let mut prepared = Self::assemble(
             Call {
                 operation_id: Cow::Borrowed(spec.operation_id),
                 method: spec.method,
@@ -136,7 +149,9 @@ impl Prepared {
             },
             options,
             d,
-        )
+        )?;
+        prepared.security = request.security_requirements();
+        Ok(prepared)
     }
 
     /// The call's identity, for errors.
@@ -177,10 +192,13 @@ impl Prepared {
         } = call;
         // Already there (in place) for a request; first for a journaled write.
         headers.insert(http::header::USER_AGENT, d.user_agent.clone());
-        headers.insert(
-            http::header::ACCEPT,
-            HeaderValue::from_static("application/json"),
-        );
+        // A request's own `Accept` (the format it reads) stays; a journaled write reads JSON.
+        if !headers.contains_key(http::header::ACCEPT) {
+            headers.insert(
+                http::header::ACCEPT,
+                HeaderValue::from_static("application/json"),
+            );
+        }
         if let Some(key) = &idempotency_key {
             headers.insert(
                 header_names::IDEMPOTENCY_KEY,
@@ -224,6 +242,7 @@ impl Prepared {
             deadline: total.map(|t| Instant::now() + t),
             attempt_timeout: options.attempt_timeout().or(d.config.timeouts.attempt),
             policy: options.retry_policy().unwrap_or(&d.config.retry).clone(),
+            security: None,
         })
     }
 }

@@ -13,6 +13,7 @@ use crate::multipart;
 pub use crate::params::encode_component;
 use crate::params::{self, ParamIn, ParamStyle};
 use crate::retry::RetryPolicy;
+use crate::security::Requirement;
 use crate::spec::OperationSpec;
 
 /// Standard headers the runtime sets itself (auth, framing); with
@@ -193,6 +194,8 @@ pub struct Request {
     query: Vec<(String, String)>,
     headers: Vec<(String, String)>,
     body: Option<(Bytes, Cow<'static, str>)>,
+    accept: Option<&'static str>,
+    security: Option<&'static [Requirement]>,
     error: Option<String>,
 }
 
@@ -205,8 +208,37 @@ impl Request {
             query: Vec::new(),
             headers: Vec::new(),
             body: None,
+            accept: None,
+            security: None,
             error: None,
         }
+    }
+
+    /// Sets the `Accept` header: the media types the chosen response format reads
+    /// (`text/csv`, `application/pdf, image/png`); `application/json` when never set.
+    pub fn accept(&mut self, media_types: &'static str) {
+        self.accept = Some(media_types);
+    }
+
+    /// The `Accept` header the call sends.
+    pub fn accept_header(&self) -> &'static str {
+        self.accept.unwrap_or("application/json")
+    }
+
+    /// Sets the operation's `security`: alternatives of schemes sent together (an empty one:
+    /// none). Without it the client's bearer or signed credentials go on every request.
+    pub fn security(&mut self, requirements: &'static [Requirement]) {
+        self.security = Some(requirements);
+    }
+
+    /// The operation's `security`, if set.
+    pub fn security_requirements(&self) -> Option<&'static [Requirement]> {
+        self.security
+    }
+
+    /// Whether [`Self::accept`] was called.
+    pub fn accept_is_set(&self) -> bool {
+        self.accept.is_some()
     }
 
     /// The message of the assembly's first encoding failure, if any: the call fails with it

@@ -6,7 +6,9 @@ use std::time::Duration;
 use bytes::{Bytes, BytesMut};
 use futures::future::BoxFuture;
 
-use crate::transport::{HttpRequest, HttpResponse, Transport, TransportError, TransportErrorKind};
+use crate::transport::{
+    HttpRequest, HttpResponse, StreamingResponse, Transport, TransportError, TransportErrorKind,
+};
 
 /// The default transport over `reqwest`.
 ///
@@ -129,6 +131,39 @@ impl Transport for ReqwestTransport {
                 status,
                 headers,
                 body,
+            })
+        })
+    }
+
+    fn send_streaming(
+        &self,
+        request: HttpRequest,
+    ) -> BoxFuture<'_, Result<StreamingResponse, TransportError>> {
+        Box::pin(async move {
+            let url = reqwest::Url::parse(&request.url).map_err(|e| {
+                TransportError::new(TransportErrorKind::Invalid, format!("invalid URL: {e}"))
+            })?;
+            let mut built = reqwest::Request::new(request.method, url);
+            *built.headers_mut() = request.headers;
+            *built.body_mut() = Some(request.body.into());
+            let mut response = self
+                .client
+                .execute(built)
+                .await
+                .map_err(map_reqwest_error)?;
+            let status = response.status().as_u16();
+            let headers = std::mem::take(response.headers_mut());
+            let body = futures::stream::try_unfold(response, move |mut response| async move {
+                let chunk = response
+                    .chunk()
+                    .await
+                    .map_err(|e| map_reqwest_error(e).with_status(status))?;
+                Ok(chunk.map(|c| (c, response)))
+            });
+            Ok(StreamingResponse {
+                status,
+                headers,
+                body: Box::pin(body),
             })
         })
     }

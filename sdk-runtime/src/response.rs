@@ -9,9 +9,9 @@ use std::task::{Context, Poll};
 
 use futures::future::BoxFuture;
 use http::HeaderMap;
-use serde::de::DeserializeOwned;
 use tracing::Span;
 
+use crate::body::{Format, Json};
 use crate::error::{Error, ErrorContext};
 use crate::header_names;
 use crate::prepare::Prepared;
@@ -87,18 +87,18 @@ impl<T> Response<T> {
 
 /// The future of one call, returned by [`Client::execute`](crate::Client::execute) (and by every
 /// generated `send`): it does nothing until polled, then runs the call and decodes a
-/// successful body as `T`.
+/// successful body as `T`, in the [`Format`] `F` (JSON unless the operation says otherwise).
 ///
 /// The call itself (attempts, retries, idempotency, reconciliation) is one future of the
 /// runtime, the same for every `T`; only the final decoding step depends on `T`, so a crate
 /// with many operations compiles one call future, not one per response type.
 #[must_use = "a call does nothing until it is awaited"]
-pub struct ResponseFuture<'c, T> {
+pub struct ResponseFuture<'c, T, F = Json<T>> {
     call: BoxFuture<'c, Result<Undecoded, Error>>,
-    body: PhantomData<fn() -> T>,
+    body: PhantomData<fn() -> (T, F)>,
 }
 
-impl<'c, T> ResponseFuture<'c, T> {
+impl<'c, T, F> ResponseFuture<'c, T, F> {
     pub(crate) fn new(call: BoxFuture<'c, Result<Undecoded, Error>>) -> Self {
         Self {
             call,
@@ -107,20 +107,20 @@ impl<'c, T> ResponseFuture<'c, T> {
     }
 }
 
-impl<T> fmt::Debug for ResponseFuture<'_, T> {
+impl<T, F> fmt::Debug for ResponseFuture<'_, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ResponseFuture").finish_non_exhaustive()
     }
 }
 
-impl<T: DeserializeOwned> Future for ResponseFuture<'_, T> {
+impl<T, F: Format<Output = T>> Future for ResponseFuture<'_, T, F> {
     type Output = Result<Response<T>, Error>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         self.call
             .as_mut()
             .poll(cx)
-            .map(|call| call.and_then(Undecoded::decode))
+            .map(|call| call.and_then(Undecoded::decode_as::<F>))
     }
 }
 
@@ -137,10 +137,16 @@ pub(crate) struct Undecoded {
 }
 
 impl Undecoded {
-    /// Decodes the body as `T` (an empty body reads as JSON `null`) and records the outcome on
-    /// the call's span. A body that does not decode is [`Error::Decode`], which keeps the
-    /// idempotency key (a write answered 2xx was applied).
-    pub(crate) fn decode<T: DeserializeOwned>(self) -> Result<Response<T>, Error> {
+    /// Decodes the body as JSON into `T` (an empty body reads as `null`).
+    #[cfg(feature = "journal")]
+    pub(crate) fn decode<T: serde::de::DeserializeOwned>(self) -> Result<Response<T>, Error> {
+        self.decode_as::<Json<T>>()
+    }
+
+    /// Decodes the body in the format `F` and records the outcome on the call's span. A body
+    /// that does not decode is [`Error::Decode`], which keeps the idempotency key (a write
+    /// answered 2xx was applied).
+    pub(crate) fn decode_as<F: Format>(self) -> Result<Response<F::Output>, Error> {
         let Undecoded {
             response,
             attempts,
@@ -152,12 +158,19 @@ impl Undecoded {
             headers,
             body,
         } = response;
-        let meta = response_meta(headers, &prepared, attempts);
-        let empty = body.iter().all(u8::is_ascii_whitespace);
-        let json: &[u8] = if empty { b"null" } else { &body };
-        let result = match serde_json::from_slice(json) {
-            Ok(body) => Ok(Response::new(body, status, meta)),
-            Err(e) => Err(decode_error(&e, empty, status, meta, &prepared, attempts)),
+        let result = match F::decode(&headers, body) {
+            Ok(body) => Ok(Response::new(
+                body,
+                status,
+                response_meta(headers, &prepared, attempts),
+            )),
+            Err(e) => Err(decode_error(
+                e.message,
+                status,
+                response_meta(headers, &prepared, attempts),
+                &prepared,
+                attempts,
+            )),
         };
         telemetry::record_outcome(&span, attempts, result.as_ref().err());
         result
@@ -179,26 +192,14 @@ fn response_meta(headers: HeaderMap, p: &Prepared, attempts: u32) -> ResponseMet
     }
 }
 
-/// [`Error::Decode`] for a successful response whose body did not decode (`empty`: the body
-/// was empty and read as `null`, where a position would say nothing).
+/// [`Error::Decode`] for a successful response whose body did not decode.
 fn decode_error(
-    e: &serde_json::Error,
-    empty: bool,
+    message: String,
     status: u16,
     meta: ResponseMeta,
     p: &Prepared,
     attempts: u32,
 ) -> Error {
-    let message = if empty {
-        let text = e.to_string();
-        let position = format!(" at line {} column {}", e.line(), e.column());
-        format!(
-            "empty body: {}",
-            text.strip_suffix(&position).unwrap_or(&text)
-        )
-    } else {
-        e.to_string()
-    };
     Error::Decode {
         status,
         message,

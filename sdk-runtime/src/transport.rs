@@ -117,4 +117,43 @@ pub trait Transport: Send + Sync + fmt::Debug {
     /// [`HttpRequest::max_response_bytes`] of body). It must not follow redirects to another
     /// origin: the request carries credentials.
     fn send(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, TransportError>>;
+
+    /// Sends one request and returns as soon as the status and headers are in, the body to be
+    /// read as a stream of chunks, with no size cap (a download). By default the whole body is
+    /// read through [`Transport::send`] and handed over as one chunk.
+    fn send_streaming(
+        &self,
+        request: HttpRequest,
+    ) -> BoxFuture<'_, Result<StreamingResponse, TransportError>> {
+        Box::pin(async move {
+            let response = self.send(request).await?;
+            Ok(StreamingResponse {
+                status: response.status,
+                headers: response.headers,
+                body: Box::pin(futures::stream::once(async move { Ok(response.body) })),
+            })
+        })
+    }
+}
+
+/// The chunks of a response body, as they arrive.
+pub type BodyStream = futures::stream::BoxStream<'static, Result<Bytes, TransportError>>;
+
+/// A response whose body has not been read yet ([`Transport::send_streaming`]).
+pub struct StreamingResponse {
+    /// HTTP status.
+    pub status: u16,
+    /// Response headers.
+    pub headers: HeaderMap,
+    /// The body, chunk by chunk.
+    pub body: BodyStream,
+}
+
+impl fmt::Debug for StreamingResponse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StreamingResponse")
+            .field("status", &self.status)
+            .field("headers", &self.headers)
+            .finish_non_exhaustive()
+    }
 }

@@ -33,3 +33,85 @@ fn generation_is_deterministic() {
     let second = sdk_generator::generate(&spec, &Options::workspace()).map(|(_, f)| f);
     assert_eq!(first.ok(), second.ok());
 }
+
+/// A standalone crate generated from a corpus document (given by absolute path, written to an
+/// absolute directory, with the runtime by path as inside this workspace, and by version as
+/// anywhere else) names no absolute path of this machine: not the checkout, not the output
+/// directory, not the spec.
+#[test]
+fn a_generated_crate_holds_no_absolute_path() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .expect("checkout");
+    let spec = root.join("sdk-tests/realspecs/train-travel.yaml");
+    let out = root.join("target/no-absolute-path/train-travel-sdk");
+    let runtime = root.join("sdk-runtime");
+    for runtime_dir in [Some(runtime.as_path()), None] {
+        let options = Options::standalone(&spec, &out, runtime_dir).expect("options");
+        let (_, files) = sdk_generator::generate(&spec, &options).expect("generates");
+        let manifest = files
+            .iter()
+            .find(|f| f.path == Path::new("Cargo.toml"))
+            .expect("a Cargo.toml");
+        match runtime_dir {
+            Some(_) => assert!(
+                manifest
+                    .contents
+                    .contains("sdk-runtime = { path = \"../../../sdk-runtime\", version = "),
+                "{}",
+                manifest.contents
+            ),
+            None => assert!(
+                manifest.contents.contains(&format!(
+                    "sdk-runtime = {{ version = \"{}\", default-features = false }}",
+                    sdk_generator::emit::RUNTIME_VERSION
+                )),
+                "{}",
+                manifest.contents
+            ),
+        }
+        let home = std::env::var("HOME").unwrap_or_default();
+        for file in &files {
+            for needle in [root.to_str().expect("utf-8"), home.as_str(), "path = \"/"] {
+                if needle.len() > 1 {
+                    assert!(
+                        !file.contents.contains(needle),
+                        "{} contains `{needle}`",
+                        file.path.display()
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The version a published-layout crate asks for is the runtime's own.
+#[test]
+fn the_published_runtime_version_is_the_runtimes() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let read = |path: &str| std::fs::read_to_string(root.join(path)).expect(path);
+    let runtime = read("sdk-runtime/Cargo.toml");
+    let version = if runtime.contains("\nversion.workspace = true\n") {
+        let workspace = read("Cargo.toml");
+        let section = workspace
+            .split("[workspace.package]")
+            .nth(1)
+            .expect("[workspace.package]");
+        value_of(section, "version")
+    } else {
+        value_of(&runtime, "version")
+    };
+    assert_eq!(version, sdk_generator::emit::RUNTIME_VERSION);
+}
+
+/// The string value of the first `key = "value"` line of a manifest section.
+fn value_of(section: &str, key: &str) -> String {
+    section
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once('=')?;
+            (k.trim() == key).then(|| v.trim().trim_matches('"').to_owned())
+        })
+        .unwrap_or_else(|| panic!("no `{key}`"))
+}

@@ -12,9 +12,7 @@ fn fixture_options(name: &str) -> Options {
     Options {
         crate_name: format!("fixture-{name}"),
         spec_label: format!("sdk-tests/fixtures/{name}"),
-        layout: Layout::Standalone {
-            runtime_path: PathBuf::from("/path/to/runtime"),
-        },
+        layout: Layout::Published,
         crate_version: None,
         manifest: Default::default(),
     }

@@ -567,3 +567,157 @@ fn unions_whose_members_share_a_tag_value_are_untagged() {
     assert_has(&item, &["Input(Input),", "Output(Output),"]);
     assert_lacks(&item, &["Some(\"message\")"]);
 }
+
+#[test]
+fn nulls_are_kept_wherever_a_schema_admits_them() {
+    let g = generate("nulls_everywhere");
+    assert_has(
+        &g.type_def("Row"),
+        &[
+            "pub documents: Vec<Option<String>>,",
+            "pub ids: Vec<Option<i64>>,",
+            "pub rows: Option<Vec<Option<Cell>>>,",
+            "pub metadata: ::std::collections::BTreeMap<String, Option<RowMetadataValue>>,",
+            "pub scores: ::std::collections::BTreeMap<String, Option<f64>>,",
+            "pub either: Option<RowEither>,",
+            "pub note: ::sdk_runtime::Nullable<String>,",
+            "pub nested: Option<Vec<Option<Vec<Option<bool>>>>>,",
+        ],
+    );
+    let module = flat(g.file("src/generated/general.rs"));
+    for expected in [
+        "pub fn get_score(&self, tenant: Option<String>)",
+        "ResponseFuture<'c, Option<f64>>",
+        "pub fn put_score(&self, body: Option<Row>)",
+        "if let Some(value) = &self.tenant { request.query(\"tenant\", value); }",
+        ".put_score(Some(",
+    ] {
+        assert!(module.contains(expected), "missing `{expected}`");
+    }
+}
+
+#[test]
+fn nullable_of_openapi_3_0_is_kept_too() {
+    let g = generate("nulls_legacy30");
+    assert_has(
+        &g.type_def("Maybe"),
+        &[
+            "pub refs: Option<Vec<Option<Cell>>>,",
+            "pub values: Option<::std::collections::BTreeMap<String, Option<i64>>>,",
+        ],
+    );
+    let module = flat(g.file("src/generated/general.rs"));
+    for expected in [
+        "pub fn post_list(&self, body: Vec<Option<String>>)",
+        "ResponseFuture<'c, Option<super::Maybe>>",
+    ] {
+        assert!(module.contains(expected), "missing `{expected}`");
+    }
+}
+
+#[test]
+fn every_media_type_has_a_typed_body() {
+    let g = generate("media_types");
+    let module = flat(g.file("src/generated/general.rs"));
+    for expected in [
+        // text/csv
+        "ResponseFuture<'c, String, ::sdk_runtime::body::Text>",
+        "request.accept(\"text/csv\");",
+        "execute_as::<::sdk_runtime::body::Text>(request, self.options)",
+        // octet-stream
+        "ResponseFuture<'c, ::sdk_runtime::Binary, ::sdk_runtime::body::Raw>",
+        "request.accept(\"application/octet-stream\");",
+        // 204
+        "ResponseFuture<'c, (), ::sdk_runtime::body::NoBody>",
+        // several: JSON by default, the others on request
+        "pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::Report>",
+        "request.accept(\"application/json\");",
+        "pub fn send_text(self) -> ::sdk_runtime::ResponseFuture<'c, String, ::sdk_runtime::body::Text>",
+        "request.accept(\"text/plain\");",
+        "pub fn send_bytes(self) -> ::sdk_runtime::ResponseFuture<'c, ::sdk_runtime::Binary, ::sdk_runtime::body::Raw>",
+        "request.accept(\"application/pdf, image/png\");",
+        // a download: the body as a stream
+        "pub fn download(self) -> impl ::std::future::Future<Output = Result<::sdk_runtime::Download, ::sdk_runtime::Error>> + 'c { let (client, mut request, options) = self.request(); request.accept(\"application/octet-stream\"); client.runtime().download(request, options) }",
+        // text request body
+        "pub fn put_note(&self, body: impl Into<String>)",
+        "request.raw_body(self.body, \"text/plain\");",
+    ] {
+        assert!(module.contains(expected), "missing `{expected}`");
+    }
+}
+
+#[test]
+fn documented_error_bodies_are_reachable_typed() {
+    let g = generate("error_bodies");
+    let module = flat(g.file("src/generated/general.rs"));
+    for expected in [
+        "pub fn error_body(error: &::sdk_runtime::Error) -> Option<super::super::types::HttpValidationError> { error.documented_status(&[\"422\"])?; error.body_as().and_then(Result::ok) }",
+        "pub enum DeleteItemError { /// The `4XX` response's body. Status4xx(super::super::types::Problem), /// The `default` response's body. StatusDefault(super::super::types::DeleteItemErrorDefault), }",
+        "match error.documented_status(&[\"404\", \"4XX\", \"default\"])? { \"4XX\" => {",
+        ".map(DeleteItemError::Status4xx)",
+        ".map(DeleteItemError::StatusDefault)",
+    ] {
+        assert!(
+            module.contains(expected),
+            "missing `{expected}` in {module}"
+        );
+    }
+}
+
+#[test]
+fn security_schemes_are_set_once_and_each_operation_says_which_it_sends() {
+    let g = generate("security_schemes");
+    let client = flat(g.file("src/generated/client.rs"));
+    for expected in [
+        "pub static HEADER_KEY: ::sdk_runtime::SecurityScheme = ::sdk_runtime::SecurityScheme { name: \"headerKey\", kind: ::sdk_runtime::SchemeKind::ApiKey { location: ::sdk_runtime::ParamIn::Header, param: \"X-Chroma-Token\", }, };",
+        "pub static QUERY_KEY: ::sdk_runtime::SecurityScheme",
+        "location: ::sdk_runtime::ParamIn::Cookie, param: \"session\"",
+        "pub static BASIC: ::sdk_runtime::SecurityScheme = ::sdk_runtime::SecurityScheme { name: \"basic\", kind: ::sdk_runtime::SchemeKind::Basic, };",
+        "name: \"oauth\", kind: ::sdk_runtime::SchemeKind::Bearer,",
+        "name: \"oidc\", kind: ::sdk_runtime::SchemeKind::Bearer,",
+    ] {
+        assert!(
+            client.contains(expected),
+            "missing `{expected}` in {client}"
+        );
+    }
+    for left_out in ["DIGEST", "MTLS"] {
+        assert!(!client.contains(left_out), "{left_out} cannot be sent");
+    }
+    let module = flat(g.file("src/generated/general.rs"));
+    for expected in [
+        "static SECURITY: &[::sdk_runtime::Requirement] = &[ &[&crate::security_schemes::HEADER_KEY], &[&crate::security_schemes::OAUTH], ];",
+        "static SECURITY: &[::sdk_runtime::Requirement] = &[];",
+        "static SECURITY: &[::sdk_runtime::Requirement] = &[ &[&crate::security_schemes::BASIC, &crate::security_schemes::QUERY_KEY], &[], ];",
+        "request.security(SECURITY);",
+    ] {
+        assert!(module.contains(expected), "missing `{expected}`");
+    }
+    assert!(
+        !module.contains("x_chroma_token"),
+        "the scheme sends the token"
+    );
+}
+
+#[test]
+fn servers_are_constants_and_functions_of_their_variables() {
+    let g = generate("servers");
+    let client = flat(g.file("src/generated/client.rs"));
+    for expected in [
+        "pub const THIS_SERVER: &str = \"/api/v1\";",
+        "pub const REGIONAL: &str = \"https://eu.example.com:443/v1\";",
+        "pub fn regional(region: &str, port: &str) -> String { ::sdk_runtime::servers::fill(\"https://{region}.example.com:{port}/v1\", &[(\"region\", region), (\"port\", port)]) }",
+        "pub const SANDBOX_EXAMPLE_COM: &str = \"https://sandbox.example.com\";",
+        "pub const DEFAULT: &str = THIS_SERVER;",
+        "::sdk_runtime::servers::resolve(document_url, server)",
+    ] {
+        assert!(
+            client.contains(expected),
+            "missing `{expected}` in {client}"
+        );
+    }
+    assert!(
+        flat(g.file("src/generated/mod.rs")).contains("pub use client::servers;"),
+        "servers are re-exported"
+    );
+}

@@ -1,7 +1,7 @@
 //! `cargo xtask`: project automation. `cargo xtask gen` regenerates `cloud-sdk/` from the spec
 //! and prints the change report (`sdk_generator::report`).
 
-use sdk_generator::emit::{Layout, Options};
+use sdk_generator::emit::Options;
 use sdk_generator::report::{regenerate, render::render};
 use sdk_generator::write::Mode;
 use std::path::{Path, PathBuf};
@@ -9,7 +9,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 const USAGE: &str = "\
-usage: cargo xtask gen [--check] [--spec PATH] [--out DIR --crate-name NAME] [--dump-ir FILE]
+usage: cargo xtask gen [--check] [--spec PATH] [--out DIR [--crate-name NAME] [--runtime-path PATH]]
+                      [--dump-ir FILE]
 
   (no options)        regenerate cloud-sdk/ from spec/openapi.yaml, print the change report
                       against cloud-sdk/api.json, version the crate (Cargo.toml and its entry
@@ -19,8 +20,11 @@ usage: cargo xtask gen [--check] [--spec PATH] [--out DIR --crate-name NAME] [--
                       run `cargo --locked xtask gen --check`, or cargo itself fixes a stale
                       Cargo.lock before this runs)
   --spec PATH         read this OpenAPI 3.0/3.1 document (JSON or YAML)
-  --out DIR           write a standalone crate to DIR (own [workspace], runtime by path)
+  --out DIR           write a standalone crate to DIR (own [workspace]); it depends on the
+                      published sdk-runtime by version
   --crate-name NAME   package name of the standalone crate (default: from the spec file name)
+  --runtime-path PATH depend on the runtime crate at PATH instead (written relative to DIR),
+                      e.g. `--runtime-path sdk-runtime` inside this workspace
   --dump-ir FILE      also write the intermediate model as JSON to FILE";
 
 /// Parsed `gen` arguments.
@@ -29,6 +33,7 @@ struct GenArgs {
     spec: Option<PathBuf>,
     out: Option<PathBuf>,
     crate_name: Option<String>,
+    runtime_path: Option<PathBuf>,
     dump_ir: Option<PathBuf>,
 }
 
@@ -69,6 +74,7 @@ fn parse_gen(args: &[String]) -> Result<GenArgs, String> {
         spec: None,
         out: None,
         crate_name: None,
+        runtime_path: None,
         dump_ir: None,
     };
     let mut it = args.iter();
@@ -84,12 +90,16 @@ fn parse_gen(args: &[String]) -> Result<GenArgs, String> {
             "--spec" => out.spec = Some(PathBuf::from(value("--spec")?)),
             "--out" => out.out = Some(PathBuf::from(value("--out")?)),
             "--crate-name" => out.crate_name = Some(value("--crate-name")?),
+            "--runtime-path" => out.runtime_path = Some(PathBuf::from(value("--runtime-path")?)),
             "--dump-ir" => out.dump_ir = Some(PathBuf::from(value("--dump-ir")?)),
             other => return Err(format!("unexpected argument `{other}`")),
         }
     }
     if out.crate_name.is_some() && out.out.is_none() {
         return Err("`--crate-name` only applies with `--out`".to_owned());
+    }
+    if out.runtime_path.is_some() && out.out.is_none() {
+        return Err("`--runtime-path` only applies with `--out`".to_owned());
     }
     if let Some(name) = &out.crate_name {
         let valid = !name.is_empty()
@@ -113,7 +123,7 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
     let root = workspace_root();
     let started = Instant::now();
     let (spec, spec_label) = match &args.spec {
-        Some(p) => (p.clone(), p.display().to_string()),
+        Some(p) => (p.clone(), sdk_generator::emit::spec_label(p)),
         None => (
             root.join("spec/openapi.yaml"),
             "spec/openapi.yaml".to_owned(),
@@ -121,19 +131,11 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
     };
     let (out_dir, options) = match &args.out {
         Some(dir) => {
-            let crate_name = args
-                .crate_name
-                .clone()
-                .unwrap_or_else(|| crate_name_from(&spec));
-            let options = Options {
-                crate_name,
-                spec_label,
-                layout: Layout::Standalone {
-                    runtime_path: root.join("sdk-runtime"),
-                },
-                crate_version: None,
-                manifest: Default::default(),
-            };
+            let mut options = Options::standalone(&spec, dir, args.runtime_path.as_deref())
+                .map_err(|e| format!("--runtime-path: {e}"))?;
+            if let Some(name) = &args.crate_name {
+                options.crate_name = name.clone();
+            }
             (dir.clone(), options)
         }
         None => (
@@ -198,25 +200,4 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
         started.elapsed()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// A crate name from the spec's file stem (`train-travel.yaml` → `train-travel-sdk`).
-fn crate_name_from(spec: &Path) -> String {
-    let stem = spec.file_stem().and_then(|s| s.to_str()).unwrap_or("api");
-    let cleaned: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let cleaned = cleaned.trim_matches('-');
-    if cleaned.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        format!("{cleaned}-sdk")
-    } else {
-        format!("api-{cleaned}-sdk")
-    }
 }

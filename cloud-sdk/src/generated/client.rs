@@ -96,3 +96,51 @@ impl Client {
         )
     }
 }
+
+/// The API's security schemes: set a credential once per client with
+/// `Config::scheme_credential`; each operation sends those of the first of its
+/// `security` requirements that all have one.
+pub mod security_schemes {
+    /// Bearer mode: `Authorization: Bearer <prefix>.<secret>` where the value is the issued credential's prefix, a dot, and its secret (`<API_KEY_PREFIX>.<API_KEY_SECRET>`). The x-ts, x-nonce, x-content-sha256 and x-signature headers are omitted.
+    ///
+    /// Security scheme `BearerAuth`: a bearer token (`SchemeCredential::bearer`, or the client's `Config::bearer`). Set it once with `Config::scheme_credential(&BEARER_AUTH, …)`.
+    pub static BEARER_AUTH: ::sdk_runtime::SecurityScheme = ::sdk_runtime::SecurityScheme {
+        name: "BearerAuth",
+        kind: ::sdk_runtime::SchemeKind::Bearer,
+    };
+    /// Signed mode. All five headers are required on every attempt: `x-api-key` (the API key); `x-ts` (Unix timestamp in seconds, fresh for every HTTP attempt, 1 to 20 characters); `x-nonce` (fresh nonce per HTTP attempt, never reused on retry, 8 to 200 characters); `x-content-sha256` (Base64 SHA-256 of the exact transmitted body bytes, hash of the empty body for bodyless requests, 10 to 200 characters); `x-signature` (Base64 HMAC-SHA256 signature, 10 to 300 characters). On a write retry the original idempotency key and payload are kept while timestamp and nonce change. A signed-mode credential cannot be used as bearer by changing headers. Generic OpenAPI-generated clients do not sign; use an official SDK or bearer mode. Composition of the string that is signed and accepted clock skew: not shown.
+    ///
+    /// Security scheme `SignedAuth`: an API key (`SchemeCredential::api_key`) in header `x-api-key`. Set it once with `Config::scheme_credential(&SIGNED_AUTH, …)`.
+    pub static SIGNED_AUTH: ::sdk_runtime::SecurityScheme = ::sdk_runtime::SecurityScheme {
+        name: "SignedAuth",
+        kind: ::sdk_runtime::SchemeKind::ApiKey {
+            location: ::sdk_runtime::ParamIn::Header,
+            param: "x-api-key",
+        },
+    };
+}
+
+/// The servers the document lists: pass one to `Config::new` (a relative one through
+/// [`resolve`] first).
+pub mod servers {
+    /// Base address of the service. The default is a placeholder; supply the real base URL.
+    ///
+    /// `{base_url}` with its variables at their defaults (`https://api.example.invalid`).
+    pub const SERVER_1: &str = "https://api.example.invalid";
+    /// `{base_url}` with its variables:
+    ///
+    /// - `base_url` (default `https://api.example.invalid`): Placeholder base URL (the reference writes `{base_url}`); every path begins with `/v1`.
+    pub fn server_1(base_url: &str) -> String {
+        ::sdk_runtime::servers::fill("{base_url}", &[("base_url", base_url)])
+    }
+    /// The first server the document lists.
+    pub const DEFAULT: &str = SERVER_1;
+    /// Resolves a relative server URL against the URL the document is served from
+    /// (an absolute one is returned as it is).
+    pub fn resolve(
+        document_url: &str,
+        server: &str,
+    ) -> Result<String, ::sdk_runtime::Error> {
+        ::sdk_runtime::servers::resolve(document_url, server)
+    }
+}

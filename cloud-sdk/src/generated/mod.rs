@@ -18,14 +18,25 @@ mod client;
 
 pub use client::{CONTRACT_REVISION, Client, PROFILE, SDK_NAME};
 
+pub use client::security_schemes;
+
+pub use client::servers;
+
+pub use ::chrono;
+
+pub use ::rust_decimal;
+
+pub use ::uuid;
+
 pub mod error_codes;
 
 pub use error_codes::{ErrorCode, ErrorCodeExt};
 
 pub use ::sdk_runtime::{
-    ApiError, CallBuilder, Config, Credentials, Error, ErrorContext, FilePart, Nullable,
-    PolledOutcome, RateLimitInfo, Reconciliation, Response, ResponseMeta, RetryPolicy,
-    Secret, SdkIdentity, Timeouts, UnknownOutcome, WaitPolicy,
+    ApiError, Binary, CallBuilder, Config, Credentials, Error, ErrorContext, FilePart,
+    Nullable, PolledOutcome, RateLimitInfo, Reconciliation, Response, ResponseMeta,
+    RetryPolicy, SchemeCredential, Secret, SdkIdentity, Timeouts, UnknownOutcome,
+    WaitPolicy,
 };
 
 pub use ::sdk_runtime::pagination::Continuation;

@@ -174,5 +174,9 @@ fn type_tokens(
             let inner = type_tokens(krate, modules, inner);
             quote!(::std::collections::BTreeMap<String, #inner>)
         }
+        TypeRef::Nullable(inner) => {
+            let inner = type_tokens(krate, modules, inner);
+            quote!(Option<#inner>)
+        }
     }
 }

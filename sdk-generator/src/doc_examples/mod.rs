@@ -428,7 +428,7 @@ impl<'a> Walker<'a> {
 fn holds_file(ty: &TypeRef) -> bool {
     match ty {
         TypeRef::File | TypeRef::Bytes => true,
-        TypeRef::Array(inner) | TypeRef::Map(inner) => holds_file(inner),
+        TypeRef::Array(inner) | TypeRef::Map(inner) | TypeRef::Nullable(inner) => holds_file(inner),
         _ => false,
     }
 }

@@ -87,6 +87,11 @@ fn value(cx: &Ctx<'_>, ty: &TypeRef, depth: usize) -> Option<String> {
         ),
         TypeRef::Array(item) => format!("vec![{}]", value(cx, item, depth + 1)?),
         TypeRef::Map(_) => "Default::default()".to_owned(),
+        // An `Option` argument takes no `impl Into`: a string must be owned.
+        TypeRef::Nullable(inner) if cx.resolves_to(inner, &TypeRef::String) => {
+            "Some(\"example\".to_owned())".to_owned()
+        }
+        TypeRef::Nullable(inner) => format!("Some({})", value(cx, inner, depth + 1)?),
         TypeRef::Named(name) => named(cx, name, depth)?,
     })
 }

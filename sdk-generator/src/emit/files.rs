@@ -8,7 +8,7 @@ use crate::ir::Api;
 use crate::lower::{ERROR_CODES_MODULE, SHARED_MODULE, WEBHOOKS_MODULE};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How the crate is laid out.
@@ -17,12 +17,21 @@ pub enum Layout {
     /// The workspace member `cloud-sdk/`: dependencies come from the workspace,
     /// `src/lib.rs` is hand-written.
     Workspace,
-    /// A standalone crate: own `[workspace]`, `sdk-runtime` by absolute path, generated `src/lib.rs`.
+    /// A standalone crate (own `[workspace]`, generated `src/lib.rs`) that depends on the
+    /// runtime crate at a path, for use inside a checkout of this workspace.
     Standalone {
-        /// Absolute path of the runtime crate.
+        /// Path of the runtime crate, relative to the generated crate's directory (written into
+        /// Cargo.toml as it is; [`Options::standalone`] makes it relative).
         runtime_path: PathBuf,
     },
+    /// A standalone crate (own `[workspace]`, generated `src/lib.rs`) that depends on the
+    /// published `sdk-runtime` by version ([`RUNTIME_VERSION`]): it builds anywhere.
+    Published,
 }
+
+/// The version of `sdk-runtime` a [`Layout::Published`] crate depends on: the runtime's own
+/// version, which is the workspace version the generator shares.
+pub const RUNTIME_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Emission options.
 #[derive(Debug, Clone)]
@@ -48,6 +57,34 @@ pub struct ManifestExtras {
     pub package: Vec<String>,
     /// Lines of `[dev-dependencies]`.
     pub dev_dependencies: Vec<String>,
+}
+
+impl Layout {
+    /// A crate of its own (not a member of this workspace): it gets a generated `src/lib.rs`.
+    pub fn is_standalone(&self) -> bool {
+        !matches!(self, Layout::Workspace)
+    }
+}
+
+/// A crate name from the spec's file stem (`train-travel.yaml` → `train-travel-sdk`).
+pub fn crate_name_from(spec: &Path) -> String {
+    let stem = spec.file_stem().and_then(|s| s.to_str()).unwrap_or("api");
+    let cleaned: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let cleaned = cleaned.trim_matches('-');
+    if cleaned.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        format!("{cleaned}-sdk")
+    } else {
+        format!("api-{cleaned}-sdk")
+    }
 }
 
 impl Options {
@@ -78,6 +115,30 @@ impl Options {
                 .to_vec(),
             },
         }
+    }
+
+    /// The options of a standalone crate generated from `spec` into `out_dir`: the package
+    /// name from the spec's file name, the spec labelled as given when that path is relative
+    /// (else by its file name), and the runtime by version, or at `runtime_dir` (any path; it is
+    /// written relative to `out_dir`). Nothing of the machine's absolute paths reaches the files.
+    pub fn standalone(
+        spec: &Path,
+        out_dir: &Path,
+        runtime_dir: Option<&Path>,
+    ) -> std::io::Result<Self> {
+        let layout = match runtime_dir {
+            Some(dir) => Layout::Standalone {
+                runtime_path: super::paths::relative(out_dir, dir)?,
+            },
+            None => Layout::Published,
+        };
+        Ok(Options {
+            crate_name: crate_name_from(spec),
+            spec_label: super::paths::label(spec),
+            layout,
+            crate_version: None,
+            manifest: ManifestExtras::default(),
+        })
     }
 
     pub(super) fn header(&self, comment: &str) -> String {
@@ -129,7 +190,7 @@ pub(super) fn crate_files(api: &Api, options: &Options) -> Result<Vec<GeneratedF
         });
     }
     files.extend(module_files(api, options, &header)?);
-    if let Layout::Standalone { .. } = options.layout {
+    if options.layout.is_standalone() {
         files.push(GeneratedFile {
             path: "src/lib.rs".into(),
             contents: format_file(
@@ -182,6 +243,20 @@ fn mod_rs(api: &Api, options: &Options) -> TokenStream {
     });
     let shared = format_ident!("{}", SHARED_MODULE);
     let error_codes = format_ident!("{}", ERROR_CODES_MODULE);
+    let crates = super::reexports::crates_in_api(api).into_iter().map(|c| {
+        let c = format_ident!("{}", c);
+        quote!(pub use ::#c;)
+    });
+    let servers_reexport = (!api.servers.is_empty()).then(|| {
+        quote!(
+            pub use client::servers;
+        )
+    });
+    let security_reexport = (!api.security_schemes.is_empty()).then(|| {
+        quote!(
+            pub use client::security_schemes;
+        )
+    });
     let webhooks = (!api.webhooks.is_empty()).then(|| {
         let m = format_ident!("{}", WEBHOOKS_MODULE);
         quote! {
@@ -202,11 +277,14 @@ fn mod_rs(api: &Api, options: &Options) -> TokenStream {
         )]
         mod client;
         pub use client::{CONTRACT_REVISION, Client, PROFILE, SDK_NAME};
+        #security_reexport
+        #servers_reexport
+        #( #crates )*
         pub mod #error_codes;
         pub use #error_codes::{ErrorCode, ErrorCodeExt};
         pub use ::sdk_runtime::{
-            ApiError, CallBuilder, Config, Credentials, Error, ErrorContext, FilePart, Nullable, PolledOutcome,
-            RateLimitInfo, Reconciliation, Response, ResponseMeta, RetryPolicy, Secret, SdkIdentity,
+            ApiError, Binary, CallBuilder, Config, Credentials, Error, ErrorContext, FilePart, Nullable, PolledOutcome,
+            RateLimitInfo, Reconciliation, Response, ResponseMeta, RetryPolicy, SchemeCredential, Secret, SdkIdentity,
             Timeouts, UnknownOutcome, WaitPolicy,
         };
         pub use ::sdk_runtime::pagination::Continuation;
@@ -230,6 +308,8 @@ fn client_rs(api: &Api, options: &Options) -> TokenStream {
     ));
     let profile = conventions::profile_static(api);
     let check_contract = conventions::check_contract(api);
+    let security = super::security::schemes_module(api);
+    let servers = super::security::servers_module(api);
     quote! {
         /// Name of this SDK crate, sent as part of the SDK identity.
         pub const SDK_NAME: &str = #name;
@@ -260,6 +340,8 @@ fn client_rs(api: &Api, options: &Options) -> TokenStream {
             }
         }
         #check_contract
+        #security
+        #servers
     }
 }
 

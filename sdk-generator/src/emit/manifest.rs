@@ -1,6 +1,6 @@
 //! The generated crate's Cargo.toml: package, one feature per area, dependencies.
 
-use super::files::{Layout, Options};
+use super::files::{Layout, Options, RUNTIME_VERSION};
 use crate::ir::{Api, BodyEncoding};
 
 /// Dependencies generated code names, besides the runtime (workspace names).
@@ -45,7 +45,7 @@ fn package(api: &Api, options: &Options) -> String {
     let version = match (&options.crate_version, &options.layout) {
         (Some(v), _) => format!("version = \"{v}\""),
         (None, Layout::Workspace) => "version.workspace = true".to_owned(),
-        (None, Layout::Standalone { .. }) => "version = \"0.1.0\"".to_owned(),
+        (None, Layout::Standalone { .. } | Layout::Published) => "version = \"0.1.0\"".to_owned(),
     };
     let mut lines = vec![
         "[package]".to_owned(),
@@ -58,7 +58,7 @@ fn package(api: &Api, options: &Options) -> String {
             lines.push("edition.workspace = true".to_owned());
             lines.push("rust-version.workspace = true".to_owned());
         }
-        Layout::Standalone { .. } => {
+        Layout::Standalone { .. } | Layout::Published => {
             lines.push("edition = \"2024\"".to_owned());
             lines.push("publish = false".to_owned());
         }
@@ -66,7 +66,7 @@ fn package(api: &Api, options: &Options) -> String {
     lines.extend(options.manifest.package.iter().cloned());
     let mut out = lines.join("\n");
     out.push_str("\n\n");
-    if let Layout::Standalone { .. } = options.layout {
+    if options.layout.is_standalone() {
         out.push_str("[workspace]\n\n");
     }
     out
@@ -110,10 +110,16 @@ fn dependencies(api: &Api, options: &Options) -> String {
                 out.push_str("bytes.workspace = true\n");
             }
         }
-        Layout::Standalone { runtime_path } => {
-            let path = runtime_path.display().to_string().replace('\\', "/");
+        Layout::Standalone { .. } | Layout::Published => {
+            let runtime = match &options.layout {
+                Layout::Standalone { runtime_path } => {
+                    let path = runtime_path.display().to_string().replace('\\', "/");
+                    format!("path = \"{path}\", version = \"{RUNTIME_VERSION}\"")
+                }
+                _ => format!("version = \"{RUNTIME_VERSION}\""),
+            };
             out.push_str(&format!(
-                "sdk-runtime = {{ path = \"{path}\", default-features = false }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\nuuid = {{ version = \"1\", features = [\"serde\"] }}\nchrono = {{ version = \"0.4\", default-features = false, features = [\"std\", \"serde\"] }}\nrust_decimal = {{ version = \"1\", features = [\"serde-str\"] }}\nfutures = \"0.3\"\n"
+                "sdk-runtime = {{ {runtime}, default-features = false }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\nuuid = {{ version = \"1\", features = [\"serde\"] }}\nchrono = {{ version = \"0.4\", default-features = false, features = [\"std\", \"serde\"] }}\nrust_decimal = {{ version = \"1\", features = [\"serde-str\"] }}\nfutures = \"0.3\"\n"
             ));
             if bytes {
                 out.push_str("bytes = \"1\"\n");

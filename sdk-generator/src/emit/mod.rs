@@ -11,10 +11,14 @@ mod layout;
 mod manifest;
 mod operations;
 mod pagination;
+mod paths;
+mod reexports;
+mod security;
 mod types;
 mod webhooks;
 
-pub use files::{Layout, ManifestExtras, Options};
+pub use files::{Layout, ManifestExtras, Options, RUNTIME_VERSION, crate_name_from};
+pub use paths::label as spec_label;
 
 use crate::error::{Error, Result};
 use crate::ir::{Api, Pagination, Success, TypeDef, TypeKind, TypeRef};

@@ -4,7 +4,7 @@ use super::Ctx;
 use super::docs::{lines_attrs, sanitize};
 use crate::ir::{
     BodyEncoding, Idempotency, IntType, ListStyle, Method, Operation, PageModel, Param,
-    ParamLocation, ParamStyle, Structured, Success, TypeRef,
+    ParamLocation, ParamStyle, ResponseDef, Structured, Success, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -136,18 +136,19 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
         op.path,
         op.operation_id
     ));
-    let success = match &op.success {
-        Success::Json(ty) => bx.ty(ty),
-        Success::Untyped => quote!(::serde_json::Value),
-    };
+    let (success, execute) = success_call(bx, &op.success);
     let spec = operation_spec(op);
-    let request_decl = if op.params.is_empty() && op.body.is_none() {
-        quote!(let request = ::sdk_runtime::Request::new(&SPEC);)
-    } else {
-        quote!(let mut request = ::sdk_runtime::Request::new(&SPEC);)
-    };
+    let accept = accept_call(&op.accept);
+    let security = super::security::requirement_statements(op);
+    let request_decl =
+        if op.params.is_empty() && op.body.is_none() && accept.is_none() && security.is_none() {
+            quote!(let request = ::sdk_runtime::Request::new(&SPEC);)
+        } else {
+            quote!(let mut request = ::sdk_runtime::Request::new(&SPEC);)
+        };
     let param_sends = op.params.iter().map(|p| param_send(bx, p));
     let stream = op.pagination.as_ref().map(|pg| stream_method(bx, pg));
+    let (error_body, error_enum) = error_body(bx, op);
     let wait = op
         .poll
         .as_ref()
@@ -155,6 +156,66 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
     let Parts {
         fields, setters, ..
     } = parts;
+    // With other formats on offer, the request is assembled once (`request`), and each `send*`
+    // sets its `Accept` and decodes its format.
+    let assemble_decl = if op.params.is_empty() && op.body.is_none() && security.is_none() {
+        quote!(let request = ::sdk_runtime::Request::new(&SPEC);)
+    } else {
+        quote!(let mut request = ::sdk_runtime::Request::new(&SPEC);)
+    };
+    let download = download_method(op);
+    let (assemble, send_body) = if op.alternatives.is_empty() && download.is_none() {
+        (
+            quote!(),
+            quote! {
+                #spec
+                #request_decl
+                #( #param_sends )*
+                #body_send
+                #security
+                #accept
+                self.client.runtime().#execute(request, self.options)
+            },
+        )
+    } else {
+        let assemble = quote! {
+            /// The request, before its `Accept` is set.
+            fn request(self) -> (&'c crate::Client, ::sdk_runtime::Request, ::sdk_runtime::CallOptions) {
+                #spec
+                #assemble_decl
+                #( #param_sends )*
+                #body_send
+                #security
+                (self.client, request, self.options)
+            }
+        };
+        let alternatives = op.alternatives.iter().map(|alt| {
+            let method = format_ident!("{}", alt.method);
+            let (ty, execute) = success_call(bx, &alt.success);
+            let accept = accept_call(&alt.accept);
+            let doc = format!(
+                " Sends the request asking for `{}` (`Accept`).",
+                alt.accept.join(", ").replace('`', "'")
+            );
+            quote! {
+                #[doc = #doc]
+                #[inline]
+                pub fn #method(self) -> ::sdk_runtime::ResponseFuture<'c, #ty> {
+                    let (client, mut request, options) = self.request();
+                    #accept
+                    client.runtime().#execute(request, options)
+                }
+            }
+        });
+        (
+            quote! { #assemble #( #alternatives )* #download },
+            quote! {
+                let (client, mut request, options) = self.request();
+                #accept
+                client.runtime().#execute(request, options)
+            },
+        )
+    };
     quote! {
         #doc
         #[derive(Clone, Debug)]
@@ -167,21 +228,164 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
 
         ::sdk_runtime::call_builder!(#builder);
 
+        #error_enum
+
         impl<'c> #builder<'c> {
             #( #setters )*
             /// Sends the request when the returned future is awaited.
             #[inline]
             pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, #success> {
-                #spec
-                #request_decl
-                #( #param_sends )*
-                #body_send
-                self.client.runtime().execute(request, self.options)
+                #send_body
             }
+            #assemble
+            #error_body
             #stream
             #wait
         }
     }
+}
+
+/// `error_body`, the error body the operation documents for an API error's status (exact,
+/// then `4XX`, then `default`) decoded into its type; with several types, an enum of them
+/// (`{Builder}Error`, one variant per status). Nothing when no error response has a type.
+fn error_body(bx: &Ctx<'_>, op: &Operation) -> (Option<TokenStream>, Option<TokenStream>) {
+    let errors: Vec<&ResponseDef> = op
+        .responses
+        .iter()
+        .filter(|r| !r.status.starts_with('2'))
+        .collect();
+    let typed: Vec<(&str, &TypeRef)> = errors
+        .iter()
+        .filter_map(|r| Some((r.status.as_str(), r.ty.as_ref()?)))
+        .collect();
+    let Some((_, first)) = typed.first() else {
+        return (None, None);
+    };
+    let statuses = errors.iter().map(|r| r.status.as_str());
+    let documented = quote!(error.documented_status(&[#(#statuses),*])?);
+    let listed = typed
+        .iter()
+        .map(|(s, _)| format!("`{s}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let doc = format!(
+        " The documented error body ({listed}) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it)."
+    );
+    if typed.iter().all(|(_, ty)| ty == first) {
+        let ty = bx.ty(first);
+        let check = if typed.len() == errors.len() {
+            quote!(#documented;)
+        } else {
+            let with_body = typed.iter().map(|(s, _)| s);
+            quote! {
+                if ![#(#with_body),*].contains(&#documented) {
+                    return None;
+                }
+            }
+        };
+        let method = quote! {
+            #[doc = #doc]
+            pub fn error_body(error: &::sdk_runtime::Error) -> Option<#ty> {
+                #check
+                error.body_as().and_then(Result::ok)
+            }
+        };
+        return (Some(method), None);
+    }
+    let name = format_ident!("{}Error", op.builder_name);
+    let variant = |status: &str| format_ident!("Status{}", naming_status(status));
+    let variants = typed.iter().map(|(status, ty)| {
+        let v = variant(status);
+        let ty = bx.ty(ty);
+        let doc = format!(" The `{status}` response's body.");
+        quote!(#[doc = #doc] #v(#ty))
+    });
+    let arms = typed.iter().map(|(status, _)| {
+        let v = variant(status);
+        quote!(#status => error.body_as().and_then(Result::ok).map(#name::#v),)
+    });
+    let enum_doc = format!(
+        " The error bodies `{}` documents, by status (see `{}::error_body`).",
+        op.operation_id, op.builder_name
+    );
+    let error_enum = quote! {
+        #[doc = #enum_doc]
+        #[derive(Clone, Debug)]
+        pub enum #name {
+            #( #variants, )*
+        }
+    };
+    let method = quote! {
+        #[doc = #doc]
+        pub fn error_body(error: &::sdk_runtime::Error) -> Option<#name> {
+            match #documented {
+                #( #arms )*
+                _ => None,
+            }
+        }
+    };
+    (Some(method), Some(error_enum))
+}
+
+/// A status as a variant suffix: `404`, `4xx`, `Default`.
+fn naming_status(status: &str) -> String {
+    match status {
+        "default" => "Default".to_owned(),
+        other => other.to_ascii_lowercase(),
+    }
+}
+
+/// `download`, for an operation whose success comes in a media type read as bytes: the body
+/// as a stream of chunks (`Client::download`), with that media type's `Accept`.
+fn download_method(op: &Operation) -> Option<TokenStream> {
+    let accept = if op.success == Success::Binary {
+        &op.accept
+    } else {
+        &op.alternatives
+            .iter()
+            .find(|a| a.success == Success::Binary)?
+            .accept
+    };
+    let accept = accept_call(accept);
+    Some(quote! {
+        /// Sends the request and returns the body as a stream of chunks, never held whole
+        /// (one attempt, not resent): for large downloads.
+        pub fn download(self) -> impl ::std::future::Future<Output = Result<::sdk_runtime::Download, ::sdk_runtime::Error>> + 'c {
+            let (client, mut request, options) = self.request();
+            #accept
+            client.runtime().download(request, options)
+        }
+    })
+}
+
+/// The response type of a format (with its `Format` when not JSON) and the runtime method that
+/// runs the call (`execute` or `execute_as::<Format>`).
+fn success_call(bx: &Ctx<'_>, success: &Success) -> (TokenStream, TokenStream) {
+    let format = |f: TokenStream| quote!(execute_as::<::sdk_runtime::body::#f>);
+    match success {
+        Success::Json(ty) => (bx.ty(ty), quote!(execute)),
+        Success::Untyped => (quote!(::serde_json::Value), quote!(execute)),
+        Success::Text => (
+            quote!(String, ::sdk_runtime::body::Text),
+            format(quote!(Text)),
+        ),
+        Success::Binary => (
+            quote!(::sdk_runtime::Binary, ::sdk_runtime::body::Raw),
+            format(quote!(Raw)),
+        ),
+        Success::Empty => (
+            quote!((), ::sdk_runtime::body::NoBody),
+            format(quote!(NoBody)),
+        ),
+    }
+}
+
+/// `request.accept("…");` for these media types (nothing when empty).
+fn accept_call(media_types: &[String]) -> Option<TokenStream> {
+    (!media_types.is_empty()).then(|| {
+        let joined = media_types.join(", ");
+        quote!(request.accept(#joined);)
+    })
 }
 
 /// How an argument of type `ty` is taken and stored: strings as `impl Into<String>`, unions
@@ -221,10 +425,10 @@ fn body_items(
     let send = |value: TokenStream| match body.encoding {
         BodyEncoding::Json => quote!(request.json_body(#value);),
         BodyEncoding::Form => quote!(request.form_body(#value);),
-        BodyEncoding::Binary => quote!(request.raw_body(#value, #media);),
+        BodyEncoding::Binary | BodyEncoding::Text => quote!(request.raw_body(#value, #media);),
         BodyEncoding::Multipart => quote!(request.multipart_body(#value);),
     };
-    let taken = if body.encoding == BodyEncoding::Binary {
+    let taken = if matches!(body.encoding, BodyEncoding::Binary | BodyEncoding::Text) {
         quote!(self.body)
     } else {
         quote!(&self.body)
@@ -328,8 +532,8 @@ pub(super) fn operation_spec(op: &Operation) -> TokenStream {
 fn param_send(cx: &Ctx<'_>, p: &Param) -> TokenStream {
     let ident = format_ident!("{}", p.rust_name);
     let name = &p.name;
-    let list = matches!(p.ty, TypeRef::Array(_));
-    let is_dt = cx.resolves_to(&p.ty, &TypeRef::DateTime);
+    let list = matches!(p.ty.non_null(), TypeRef::Array(_));
+    let is_dt = cx.resolves_to(p.ty.non_null(), &TypeRef::DateTime);
     let value = |v: TokenStream| if is_dt { quote!(&#v.to_rfc3339()) } else { v };
     let location = format_ident!(
         "{}",
@@ -370,7 +574,8 @@ fn param_send(cx: &Ctx<'_>, p: &Param) -> TokenStream {
             quote!(request.header(#name, #v);)
         }
     };
-    if p.required {
+    // A required parameter that may be null is an `Option` too: `None` is not sent.
+    if p.required && !matches!(p.ty, TypeRef::Nullable(_)) {
         call(quote!(&self.#ident))
     } else {
         let c = call(quote!(value));
@@ -526,6 +731,7 @@ fn body_fact(body: &crate::ir::Body) -> Option<String> {
         BodyEncoding::Json => None,
         BodyEncoding::Form => Some(format!("The body is sent as `{media}`.")),
         BodyEncoding::Binary => Some(format!("The body is sent as raw bytes (`{media}`).")),
+        BodyEncoding::Text => Some(format!("The body is sent as text (`{media}`).")),
         BodyEncoding::Multipart => Some(
             "The body is sent as `multipart/form-data`: one part per field, `FilePart` fields as files."
                 .to_owned(),

@@ -738,5 +738,9 @@ pub fn type_ref(cx: &Ctx<'_>, ty: &TypeRef) -> TokenStream {
             let inner = type_ref(cx, inner);
             quote!(::std::collections::BTreeMap<String, #inner>)
         }
+        TypeRef::Nullable(inner) => {
+            let inner = type_ref(cx, inner);
+            quote!(Option<#inner>)
+        }
     }
 }

@@ -27,6 +27,9 @@ impl Lowerer<'_> {
         let start = match success {
             Success::Json(ty) => ty.clone(),
             Success::Untyped => TypeRef::Json,
+            Success::Text | Success::Binary | Success::Empty => {
+                return Err(node.error("`x-poll` needs a JSON success response"));
+            }
         };
         let subject_ty = self.walk_pointer(start, &subject);
         let poll = Poll {

@@ -69,7 +69,9 @@ pub(super) fn finish(mut api: Api) -> Api {
 fn names_in(ty: &TypeRef, out: &mut Vec<String>) {
     match ty {
         TypeRef::Named(n) => out.push(n.clone()),
-        TypeRef::Array(inner) | TypeRef::Map(inner) => names_in(inner, out),
+        TypeRef::Array(inner) | TypeRef::Map(inner) | TypeRef::Nullable(inner) => {
+            names_in(inner, out)
+        }
         _ => {}
     }
 }

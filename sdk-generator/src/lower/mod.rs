@@ -16,6 +16,8 @@ pub(crate) const ERROR_CODES_MODULE: &str = "error_codes";
 pub(crate) const WEBHOOKS_MODULE: &str = "webhooks";
 mod operation;
 mod schema;
+mod security;
+mod servers;
 mod webhooks;
 
 pub use schema::Shape;
@@ -40,6 +42,7 @@ pub fn lower(doc: &Document) -> Result<Api> {
 pub fn lower_with_schema_types(doc: &Document) -> Result<(Api, SchemaTypes)> {
     let root = doc.node();
     let mut cx = Lowerer::new(&doc.root);
+    cx.security_schemes = security::schemes(&root);
     cx.register_components(&root);
     cx.lower_components(&root)?;
     let (operations, skipped, areas) = cx.lower_operations(&root)?;
@@ -69,6 +72,8 @@ pub fn lower_with_schema_types(doc: &Document) -> Result<(Api, SchemaTypes)> {
         webhooks,
         error_codes,
         conventions,
+        security_schemes: std::mem::take(&mut cx.security_schemes),
+        servers: servers::servers(&root),
     };
     Ok((graph::finish(api), cx.schema_types))
 }
@@ -86,6 +91,11 @@ struct Lowerer<'a> {
     visiting: Vec<String>,
     /// The type each schema lowered so far became.
     schema_types: SchemaTypes,
+    /// The security schemes the runtime can send.
+    security_schemes: Vec<crate::ir::SecuritySchemeDef>,
+    /// Inline error body schemas lowered so far, by [`schema::shape_key`]: equal ones share a
+    /// type.
+    inline_errors: BTreeMap<String, Shape>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -97,6 +107,8 @@ impl<'a> Lowerer<'a> {
             defs: Vec::new(),
             visiting: Vec::new(),
             schema_types: SchemaTypes::new(),
+            security_schemes: Vec::new(),
+            inline_errors: BTreeMap::new(),
         }
     }
 
@@ -142,6 +154,8 @@ fn areas_for(root: &Node<'_>, tags: &[String]) -> Vec<(String, Area)> {
         ERROR_CODES_MODULE,
         WEBHOOKS_MODULE,
         "prelude",
+        "security_schemes",
+        "servers",
         // Cargo features the generated crate defines besides its areas.
         "rustls",
         "journal",

@@ -1,12 +1,12 @@
 //! Lowering operations: parameters, bodies, responses, pagination and the contract extensions.
 
-use super::Lowerer;
 use super::schema::{constraints, doc_of};
+use super::{Lowerer, security};
 use crate::error::{Error, Result};
 use crate::ir::{
-    Area, Body, BodyEncoding, FieldAccess, Idempotency, ListStyle, Method, Operation, PageModel,
-    Pagination, Param, ParamLocation, ParamStyle, ResponseDef, Skipped, Structured, Success,
-    TypeKind, TypeRef,
+    Alternative, Area, Body, BodyEncoding, FieldAccess, Idempotency, ListStyle, Method, Operation,
+    PageModel, Pagination, Param, ParamLocation, ParamStyle, ResponseDef, Skipped, Structured,
+    Success, TypeKind, TypeRef,
 };
 use crate::naming::{self, Namespace};
 use crate::read::Node;
@@ -15,6 +15,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Builder members every builder has; a parameter may not be named after them.
 const BUILDER_RESERVED: &[&str] = &[
+    "download",
+    "error_body",
+    "send_json",
+    "send_text",
+    "send_bytes",
     "client",
     "options",
     "call_options",
@@ -149,10 +154,10 @@ impl<'a> Lowerer<'a> {
         let camel = naming::camel(&base.id);
         let params = self.params(&base, item, op, &camel)?;
         let body = self.body(op, &camel)?;
-        let (responses, success_ty) = self.responses(op, &camel)?;
+        let (responses, formats) = self.responses(op, &camel)?;
         let operation_envelope = op.flag("x-operation-envelope");
         let receipt = operation_envelope || op.flag("x-operation-receipt");
-        let success = success_ty.map_or(Success::Untyped, Success::Json);
+        let (success, accept, alternatives) = success_formats(formats);
         let poll = self.poll(op, &success).map_err(Skip::from)?;
         let idempotency = idempotency(op, &params, base.method)?;
         let pagination = match op.get("x-pagination") {
@@ -178,6 +183,7 @@ impl<'a> Lowerer<'a> {
                 .filter(|s| !s.is_empty()),
             deprecated: op.flag("deprecated"),
             scopes: scopes(op, root),
+            security: security::requirements(op, root, &self.security_schemes),
             permissions: op.strings("x-permissions"),
             idempotency,
             operation_envelope,
@@ -187,6 +193,8 @@ impl<'a> Lowerer<'a> {
             params,
             body,
             success,
+            accept,
+            alternatives,
             responses,
         })
     }
@@ -241,23 +249,24 @@ impl<'a> Lowerer<'a> {
             let lower = name.to_ascii_lowercase();
             // The runtime also sends `x-svc-response-format` itself (`operation_format`) for
             // operations with the envelope.
-            let runtime_header = location == ParamLocation::Header
+            let runtime_header = (location == ParamLocation::Header
                 && (RUNTIME_HEADERS.contains(&lower.as_str())
-                    || (envelope && lower == headers::RESPONSE_FORMAT));
+                    || (envelope && lower == headers::RESPONSE_FORMAT)))
+                || self.sent_by_a_scheme(location, name);
             let schema = p.get("schema").or_else(|| {
                 p.get("content")
                     .and_then(|c| c.entries().into_iter().next())
                     .and_then(|(_, m)| m.get("schema"))
             });
-            let (ty, cons) = match &schema {
+            let (ty, nullable, cons) = match &schema {
                 // Sent by the runtime: no type of its own (it would only be an unused one).
-                Some(_) if runtime_header => (TypeRef::String, Default::default()),
+                Some(_) if runtime_header => (TypeRef::String, false, Default::default()),
                 Some(s) => {
                     let shape = self.lower_schema(s, &format!("{camel}{}", naming::camel(name)))?;
                     let resolved = s.resolve(self.root).unwrap_or_else(|_| s.clone());
-                    (shape.ty, constraints(&resolved))
+                    (shape.ty, shape.nullable, constraints(&resolved))
                 }
-                None => (TypeRef::String, Default::default()),
+                None => (TypeRef::String, false, Default::default()),
             };
             let ty = if ty == TypeRef::Secret {
                 TypeRef::String
@@ -274,12 +283,20 @@ impl<'a> Lowerer<'a> {
             } else {
                 names.claim_spelled(naming::snake(name), name)
             };
+            let required = location == ParamLocation::Path || p.flag("required");
+            // A required parameter that admits `null` is an `Option` argument (`None`: not
+            // sent); an optional one already is. A path segment cannot be null.
+            let ty = if required && location != ParamLocation::Path {
+                TypeRef::maybe_null(ty, nullable)
+            } else {
+                ty
+            };
             out.push(LoweredParam {
                 param: Param {
                     name: name.to_owned(),
                     rust_name,
                     location,
-                    required: location == ParamLocation::Path || p.flag("required"),
+                    required,
                     ty,
                     doc: doc_of(&p),
                     deprecated: p.flag("deprecated"),
@@ -319,6 +336,18 @@ impl<'a> Lowerer<'a> {
         Ok(ordered)
     }
 
+    /// Whether a security scheme sends this parameter (an API key the operation also lists).
+    fn sent_by_a_scheme(&self, location: ParamLocation, name: &str) -> bool {
+        self.security_schemes.iter().any(|s| match &s.kind {
+            crate::ir::SchemeKind::ApiKey { location: l, param } => {
+                *l == location
+                    && (param == name
+                        || (location == ParamLocation::Header && param.eq_ignore_ascii_case(name)))
+            }
+            _ => false,
+        })
+    }
+
     /// Whether a parameter of this type can be written into a URL or header.
     fn displayable(&self, ty: &TypeRef, allow_list: bool) -> bool {
         let kind_of = |name: &str| self.defs.iter().find(|d| d.name == name).map(|d| &d.kind);
@@ -343,6 +372,7 @@ impl<'a> Lowerer<'a> {
             BodyEncoding::Json,
             BodyEncoding::Form,
             BodyEncoding::Multipart,
+            BodyEncoding::Text,
             BodyEncoding::Binary,
         ]
         .into_iter()
@@ -352,7 +382,11 @@ impl<'a> Lowerer<'a> {
         };
         let ty = match (encoding, m.get("schema")) {
             (BodyEncoding::Binary, _) => TypeRef::Bytes,
-            (_, Some(s)) => self.lower_schema(&s, &format!("{camel}Request"))?.ty,
+            (BodyEncoding::Text, _) => TypeRef::String,
+            (_, Some(s)) => {
+                let shape = self.lower_schema(&s, &format!("{camel}Request"))?;
+                TypeRef::maybe_null(shape.ty, shape.nullable)
+            }
             (_, None) => TypeRef::Json,
         };
         // A wildcard media type names no type to send: raw bytes go as octet-stream.
@@ -370,22 +404,25 @@ impl<'a> Lowerer<'a> {
         }))
     }
 
+    /// Every declared response, and the success formats: the first 2xx response's body in each
+    /// kind it comes in (JSON, text, bytes; the first is the default), or nothing.
     fn responses(
         &mut self,
         op: &Node<'a>,
         camel: &str,
-    ) -> Result<(Vec<ResponseDef>, Option<TypeRef>), Skip> {
+    ) -> Result<(Vec<ResponseDef>, Vec<Offered>), Skip> {
         let mut entries = op.get("responses").map(|r| r.entries()).unwrap_or_default();
         entries.sort_by(|a, b| a.0.cmp(b.0));
         let mut out = Vec::new();
-        let mut success = None;
+        let mut formats = Vec::new();
         let mut first_success = true;
         for (status, resp) in entries {
             let resp = resp.resolve(self.root)?;
             let is_success = status.starts_with('2');
-            let schema = resp
-                .get("content")
-                .and_then(|c| c.entries().into_iter().find(|(k, _)| is_json(k)))
+            let content = resp.get("content").map(|c| c.entries()).unwrap_or_default();
+            let schema = content
+                .iter()
+                .find(|(k, m)| response_kind(k, m, self.root) == Kind::Json)
                 .and_then(|(_, m)| m.get("schema"));
             let ty = match &schema {
                 Some(s) if is_success => {
@@ -394,16 +431,44 @@ impl<'a> Lowerer<'a> {
                     } else {
                         format!("{camel}Response{status}")
                     };
-                    Some(self.lower_schema(s, &hint)?.ty)
+                    let shape = self.lower_schema(s, &hint)?;
+                    Some(TypeRef::maybe_null(shape.ty, shape.nullable))
                 }
-                Some(s) => s
-                    .reference()
-                    .and_then(|r| self.components.get(r))
-                    .map(|name| TypeRef::Named(name.clone())),
+                // An error body: its own type, named after the status when inline; an inline
+                // schema equal to one met before (annotations aside) reuses that one's type.
+                Some(s) => {
+                    let key = s
+                        .reference()
+                        .is_none()
+                        .then(|| super::schema::shape_key(s.value));
+                    match key
+                        .as_ref()
+                        .and_then(|k| self.inline_errors.get(k))
+                        .cloned()
+                    {
+                        Some(shape) => {
+                            self.schema_types.insert(s.pointer.clone(), shape.clone());
+                            Some(TypeRef::maybe_null(shape.ty, shape.nullable))
+                        }
+                        None => {
+                            let word = if status == "default" {
+                                "Default"
+                            } else {
+                                status
+                            };
+                            let hint = format!("{camel}Error{word}");
+                            let shape = self.lower_schema(s, &hint)?;
+                            if let Some(key) = key {
+                                self.inline_errors.insert(key, shape.clone());
+                            }
+                            Some(TypeRef::maybe_null(shape.ty, shape.nullable))
+                        }
+                    }
+                }
                 None => None,
             };
             if is_success && first_success {
-                success = ty.clone();
+                formats = offered(&content, ty.as_ref(), self.root);
                 first_success = false;
             }
             out.push(ResponseDef {
@@ -416,7 +481,7 @@ impl<'a> Lowerer<'a> {
                 error_codes: resp.strings("x-error-codes"),
             });
         }
-        Ok((out, success))
+        Ok((out, formats))
     }
 
     fn pagination(
@@ -577,6 +642,7 @@ impl Lowerer<'_> {
             Some(_) => return Err(Skip(p.error("`explode` must be a boolean"))),
             None => style == ParamStyle::Form,
         };
+        let ty = ty.non_null();
         let scalar = self.displayable(ty, false);
         let plain = match location {
             ParamLocation::Path | ParamLocation::Header => style == ParamStyle::Simple && scalar,
@@ -666,6 +732,8 @@ fn body_encoding(media: &str, object: &Node<'_>, root: &serde_json::Value) -> Bo
         BodyEncoding::Form
     } else if essence == "multipart/form-data" || essence == "multipart/mixed" {
         BodyEncoding::Multipart
+    } else if essence.starts_with("text/") {
+        BodyEncoding::Text
     } else {
         BodyEncoding::Binary
     }
@@ -681,4 +749,108 @@ fn template_vars(path: &str) -> Vec<String> {
         .skip(1)
         .filter_map(|s| s.split_once('}').map(|(v, _)| v.to_owned()))
         .collect()
+}
+
+/// The kind of a success body, by media type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Json,
+    Text,
+    Bytes,
+}
+
+/// One kind of body the success response comes in, with its media types in document order.
+struct Offered {
+    success: Success,
+    media_types: Vec<String>,
+}
+
+/// How a response body of this media type reads: JSON (`application/json`, `+json`, or a
+/// wildcard whose schema is not a binary string), text (`text/*`), or bytes (anything else).
+fn response_kind(media: &str, object: &Node<'_>, root: &serde_json::Value) -> Kind {
+    let lower = media.to_ascii_lowercase();
+    let essence = lower.split(';').next().unwrap_or("").trim();
+    let binary_schema = object
+        .get("schema")
+        .and_then(|s| s.resolve(root).ok())
+        .is_some_and(|s| {
+            s.str("type") == Some("string")
+                && (s.str("format") == Some("binary") || s.get("contentMediaType").is_some())
+        });
+    if is_json(essence) {
+        Kind::Json
+    } else if essence.starts_with("text/") {
+        Kind::Text
+    } else if (essence == "*/*" || essence == "application/*")
+        && object.get("schema").is_some()
+        && !binary_schema
+    {
+        Kind::Json
+    } else {
+        Kind::Bytes
+    }
+}
+
+/// The kinds a success response's `content` offers, JSON first, then text, then bytes; one
+/// `Success::Empty` when it has none.
+fn offered(
+    content: &[(&str, Node<'_>)],
+    json_ty: Option<&TypeRef>,
+    root: &serde_json::Value,
+) -> Vec<Offered> {
+    let mut kinds: BTreeMap<Kind, Vec<String>> = BTreeMap::new();
+    for (media, object) in content {
+        // Only what can travel in a header: visible ASCII.
+        if media.bytes().all(|b| b.is_ascii_graphic() || b == b' ') {
+            kinds
+                .entry(response_kind(media, object, root))
+                .or_default()
+                .push((*media).to_owned());
+        }
+    }
+    if kinds.is_empty() {
+        return vec![Offered {
+            success: Success::Empty,
+            media_types: Vec::new(),
+        }];
+    }
+    kinds
+        .into_iter()
+        .map(|(kind, media_types)| Offered {
+            success: match kind {
+                Kind::Json => json_ty.cloned().map_or(Success::Untyped, Success::Json),
+                Kind::Text => Success::Text,
+                Kind::Bytes => Success::Binary,
+            },
+            media_types,
+        })
+        .collect()
+}
+
+/// The default success format, the `Accept` it sends (none for JSON alone) and the other
+/// formats as `send_*` methods.
+fn success_formats(formats: Vec<Offered>) -> (Success, Vec<String>, Vec<Alternative>) {
+    let mut formats = formats.into_iter();
+    let Some(default) = formats.next() else {
+        return (Success::Untyped, Vec::new(), Vec::new());
+    };
+    let alternatives: Vec<Alternative> = formats
+        .map(|f| Alternative {
+            method: match f.success {
+                Success::Text => "send_text",
+                Success::Binary => "send_bytes",
+                _ => "send_json",
+            }
+            .to_owned(),
+            success: f.success,
+            accept: f.media_types,
+        })
+        .collect();
+    let json = matches!(default.success, Success::Json(_) | Success::Untyped);
+    let accept = if json && alternatives.is_empty() {
+        Vec::new()
+    } else {
+        default.media_types
+    };
+    (default.success, accept, alternatives)
 }

@@ -13,6 +13,9 @@ use serde_json::Value;
 /// How deep schemas may nest (inline and through local `$ref`s) before lowering refuses them.
 const MAX_DEPTH: usize = 128;
 
+/// How deep union members are followed to find one that admits `null`.
+const MAX_NULLABLE_DEPTH: usize = 8;
+
 /// How deep `allOf` parts may nest (through `$ref`s too).
 const MAX_ALL_OF_DEPTH: usize = 32;
 
@@ -285,8 +288,15 @@ impl<'a> Lowerer<'a> {
             || node.value.get("const") == Some(&Value::Null)
     }
 
-    /// Whether the schema admits `null` (type array, null enum value or null union member).
+    /// Whether the schema admits `null`: 3.0's `nullable: true` (read as a type array), a type
+    /// array with `null`, a null enum value, or a `oneOf`/`anyOf` member that is `null` or
+    /// admits it (`anyOf: [{type: [string, "null"]}, {type: integer}]`, or a `$ref` to a
+    /// nullable schema).
     pub(super) fn nullable(&self, node: &Node<'a>) -> bool {
+        self.nullable_at(node, 0)
+    }
+
+    fn nullable_at(&self, node: &Node<'a>, depth: usize) -> bool {
         type_list(node).1
             || node
                 .value
@@ -294,8 +304,14 @@ impl<'a> Lowerer<'a> {
                 .and_then(Value::as_array)
                 .is_some_and(|v| v.contains(&Value::Null))
             || ["oneOf", "anyOf"].iter().any(|k| {
-                node.get(k)
-                    .is_some_and(|l| l.items().iter().any(|m| self.is_null_schema(m)))
+                node.get(k).is_some_and(|l| {
+                    l.items().iter().any(|m| {
+                        self.is_null_schema(m)
+                            || (depth < MAX_NULLABLE_DEPTH
+                                && m.resolve(self.root)
+                                    .is_ok_and(|m| self.nullable_at(&m, depth + 1)))
+                    })
+                })
             })
     }
 
@@ -345,7 +361,10 @@ impl<'a> Lowerer<'a> {
 
     fn array(&mut self, node: &Node<'a>, hint: &str, depth: usize) -> Result<TypeRef> {
         let item = match node.get("items") {
-            Some(items) => self.schema_at(&items, &format!("{hint}Item"), depth)?.ty,
+            Some(items) => {
+                let item = self.schema_at(&items, &format!("{hint}Item"), depth)?;
+                TypeRef::maybe_null(item.ty, item.nullable)
+            }
             None => TypeRef::Json,
         };
         Ok(TypeRef::Array(Box::new(item)))
@@ -355,12 +374,10 @@ impl<'a> Lowerer<'a> {
         match node.get("additionalProperties") {
             Some(ap) if ap.value.as_object().is_some_and(|o| !o.is_empty()) => {
                 let value = self.schema_at(&ap, &format!("{hint}Value"), depth)?;
-                let ty = if value.nullable && value.ty != TypeRef::Json {
-                    TypeRef::Json
-                } else {
-                    value.ty
-                };
-                Ok(TypeRef::Map(Box::new(ty)))
+                Ok(TypeRef::Map(Box::new(TypeRef::maybe_null(
+                    value.ty,
+                    value.nullable,
+                ))))
             }
             _ => Ok(TypeRef::JsonObject),
         }
@@ -439,11 +456,7 @@ impl<'a> Lowerer<'a> {
             Value::Object(o) if o.is_empty() => TypeRef::Json,
             Value::Object(_) => {
                 let value = self.schema_at(&ap, &format!("{name}Value"), depth)?;
-                if value.nullable && value.ty != TypeRef::Json {
-                    TypeRef::Json
-                } else {
-                    value.ty
-                }
+                TypeRef::maybe_null(value.ty, value.nullable)
             }
             _ => return Ok(None),
         };
@@ -799,10 +812,37 @@ impl<'a> Lowerer<'a> {
             return naming::variant(title);
         }
         let resolved = member.resolve(self.root).unwrap_or_else(|_| member.clone());
-        match type_list(&resolved).0.as_slice() {
-            [t] => naming::variant(t),
-            _ => format!("Variant{index}"),
+        self.shape_word(&resolved, 0)
+            .unwrap_or_else(|| format!("Variant{index}"))
+    }
+
+    /// A word for what a member holds, from its type: a component's name, a string's format
+    /// (`DateTime`, `Uuid`), or a list of either (`TagList`, `StringList`).
+    fn shape_word(&self, node: &Node<'a>, depth: usize) -> Option<String> {
+        if let Some(name) = node.reference().and_then(|r| self.components.get(r)) {
+            return Some(name.clone());
         }
+        let node = node.resolve(self.root).ok()?;
+        let types = type_list(&node).0;
+        let t = match types.as_slice() {
+            [t] => t.as_str(),
+            [] if node.get("items").is_some() => "array",
+            _ => return None,
+        };
+        Some(match t {
+            "array" if depth < 4 => {
+                let item = node
+                    .get("items")
+                    .and_then(|i| self.shape_word(&i, depth + 1))
+                    .unwrap_or_default();
+                format!("{item}List")
+            }
+            "string" => match node.str("format").filter(|f| !f.is_empty()) {
+                Some(format) => naming::variant(format),
+                None => "String".to_owned(),
+            },
+            other => naming::variant(other),
+        })
     }
 }
 
@@ -854,6 +894,39 @@ const ANNOTATIONS: &[&str] = &[
     "externalDocs",
     "$comment",
 ];
+
+/// What a schema says about its values, as text: its JSON without annotations (descriptions,
+/// examples…) and extensions at any schema level, keys sorted (`serde_json`'s map is ordered
+/// here only by insertion, so the key is built from a `BTreeMap`); two schemas with the same
+/// key shape the same type.
+pub(super) fn shape_key(schema: &Value) -> String {
+    /// Keywords whose value maps names (not keywords) to schemas.
+    const SCHEMA_MAPS: &[&str] = &["properties", "patternProperties", "$defs", "definitions"];
+    fn strip(v: &Value) -> Value {
+        match v {
+            Value::Object(o) => sorted(o.iter().filter_map(|(k, v)| {
+                if ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-") {
+                    None
+                } else if SCHEMA_MAPS.contains(&k.as_str()) {
+                    let map = match v {
+                        Value::Object(m) => sorted(m.iter().map(|(n, s)| (n.clone(), strip(s)))),
+                        other => other.clone(),
+                    };
+                    Some((k.clone(), map))
+                } else {
+                    Some((k.clone(), strip(v)))
+                }
+            })),
+            Value::Array(a) => Value::Array(a.iter().map(strip).collect()),
+            other => other.clone(),
+        }
+    }
+    fn sorted(entries: impl Iterator<Item = (String, Value)>) -> Value {
+        let map: std::collections::BTreeMap<String, Value> = entries.collect();
+        Value::Object(map.into_iter().collect())
+    }
+    strip(schema).to_string()
+}
 
 /// Whether a schema only annotates: every keyword is an annotation or an extension.
 fn annotation_only(node: &Node<'_>) -> bool {

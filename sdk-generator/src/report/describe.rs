@@ -606,6 +606,7 @@ pub fn type_string(ty: &TypeRef) -> String {
         TypeRef::File => "FilePart".to_owned(),
         TypeRef::Array(item) => format!("Vec<{}>", type_string(item)),
         TypeRef::Map(value) => format!("BTreeMap<String, {}>", type_string(value)),
+        TypeRef::Nullable(inner) => format!("Option<{}>", type_string(inner)),
     }
 }
 

@@ -1,0 +1,189 @@
+//! How a successful response body becomes the value a call returns ([`Format`]): JSON into a
+//! type ([`Json`]), text ([`Text`]), bytes with their media type ([`Raw`], a [`Binary`]), or
+//! nothing ([`NoBody`]). Generated code picks the format from the media types the operation
+//! documents.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use bytes::Bytes;
+use http::HeaderMap;
+use http::header::CONTENT_TYPE;
+use serde::de::DeserializeOwned;
+
+/// A response body of a media type that is neither JSON nor text: its bytes and the
+/// `Content-Type` the server sent.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Binary {
+    /// The `Content-Type` header, when the server sent one.
+    pub content_type: Option<String>,
+    /// The body.
+    pub bytes: Bytes,
+}
+
+impl Binary {
+    /// The body's bytes.
+    pub fn bytes(&self) -> &Bytes {
+        &self.bytes
+    }
+
+    /// The media type without parameters (`application/pdf`), when the server sent one.
+    pub fn media_type(&self) -> Option<&str> {
+        self.content_type
+            .as_deref()
+            .map(|c| c.split(';').next().unwrap_or(c).trim())
+    }
+}
+
+impl fmt::Debug for Binary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Binary")
+            .field("content_type", &self.content_type)
+            .field("len", &self.bytes.len())
+            .finish()
+    }
+}
+
+/// Why a body did not decode.
+#[derive(Debug)]
+pub struct DecodeFailure {
+    /// What went wrong.
+    pub message: String,
+}
+
+/// How a successful body is decoded.
+pub trait Format {
+    /// The decoded value.
+    type Output;
+    /// The `Accept` a call sends when the request names none.
+    const ACCEPT: &'static str;
+    /// Decodes `body` (with the response's `headers`).
+    fn decode(headers: &HeaderMap, body: Bytes) -> Result<Self::Output, DecodeFailure>;
+}
+
+/// A JSON body decoded into `T`; an empty body reads as `null` (so `Option<T>` and `()` accept it).
+pub struct Json<T>(PhantomData<fn() -> T>);
+
+impl<T: DeserializeOwned> Format for Json<T> {
+    type Output = T;
+    const ACCEPT: &'static str = "application/json";
+
+    fn decode(_: &HeaderMap, body: Bytes) -> Result<T, DecodeFailure> {
+        let empty = body.iter().all(u8::is_ascii_whitespace);
+        let json: &[u8] = if empty { b"null" } else { &body };
+        serde_json::from_slice(json).map_err(|e| DecodeFailure {
+            message: if empty {
+                let text = e.to_string();
+                let position = format!(" at line {} column {}", e.line(), e.column());
+                format!(
+                    "empty body: {}",
+                    text.strip_suffix(&position).unwrap_or(&text)
+                )
+            } else {
+                e.to_string()
+            },
+        })
+    }
+}
+
+/// A `text/*` body as a `String`; it must be UTF-8 (the charset JSON-era servers send).
+pub struct Text;
+
+impl Format for Text {
+    type Output = String;
+    const ACCEPT: &'static str = "text/*";
+
+    fn decode(headers: &HeaderMap, body: Bytes) -> Result<String, DecodeFailure> {
+        String::from_utf8(body.to_vec()).map_err(|e| DecodeFailure {
+            message: format!(
+                "the text body ({}) is not UTF-8: invalid byte at {}",
+                content_type(headers).unwrap_or_else(|| "no content type".to_owned()),
+                e.utf8_error().valid_up_to()
+            ),
+        })
+    }
+}
+
+/// Any other body: its bytes and `Content-Type`, as they came.
+pub struct Raw;
+
+impl Format for Raw {
+    type Output = Binary;
+    const ACCEPT: &'static str = "*/*";
+
+    fn decode(headers: &HeaderMap, body: Bytes) -> Result<Binary, DecodeFailure> {
+        Ok(Binary {
+            content_type: content_type(headers),
+            bytes: body,
+        })
+    }
+}
+
+/// A response documented without a body (`204`, or no `content`): whatever came is ignored.
+pub struct NoBody;
+
+impl Format for NoBody {
+    type Output = ();
+    const ACCEPT: &'static str = "*/*";
+
+    fn decode(_: &HeaderMap, _: Bytes) -> Result<(), DecodeFailure> {
+        Ok(())
+    }
+}
+
+fn content_type(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(content_type: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(CONTENT_TYPE, content_type.parse().unwrap());
+        h
+    }
+
+    #[test]
+    fn json_reads_an_empty_body_as_null() {
+        let none = Json::<Option<u8>>::decode(&HeaderMap::new(), Bytes::new()).unwrap();
+        assert_eq!(none, None);
+        let err = Json::<u8>::decode(&HeaderMap::new(), Bytes::from_static(b" ")).unwrap_err();
+        assert!(
+            err.message.starts_with("empty body: invalid type: null"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[test]
+    fn text_must_be_utf8_and_names_the_content_type() {
+        let h = headers("text/csv; charset=utf-8");
+        assert_eq!(
+            Text::decode(&h, Bytes::from_static(b"a,b\n")).unwrap(),
+            "a,b\n"
+        );
+        let err = Text::decode(&h, Bytes::from_static(b"ok\xff")).unwrap_err();
+        assert!(
+            err.message.contains("text/csv") && err.message.contains("at 2"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[test]
+    fn raw_keeps_bytes_and_media_type_and_debug_hides_the_bytes() {
+        let b = Raw::decode(
+            &headers("application/pdf; x=1"),
+            Bytes::from_static(b"%PDF"),
+        )
+        .unwrap();
+        assert_eq!(b.media_type(), Some("application/pdf"));
+        assert_eq!(b.bytes(), &Bytes::from_static(b"%PDF"));
+        assert!(!format!("{b:?}").contains("PDF\""), "{b:?}");
+    }
+}

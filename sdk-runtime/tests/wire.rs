@@ -1,0 +1,378 @@
+//! What arrives from servers that are not this API: bodies in every media type and nulls where
+//! JSON allows them, against a local HTTP server (wiremock), checked against serde_json's own
+//! reading of the same bytes.
+
+use sdk_runtime::body::{NoBody, Raw, Text};
+use sdk_runtime::{CallOptions, Client, Error, Request};
+use serde_json::{Value, json};
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+mod common;
+
+use common::*;
+
+async fn serve(status: u16, content_type: &str, body: &[u8]) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/things"))
+        .respond_with(ResponseTemplate::new(status).set_body_raw(body.to_vec(), content_type))
+        .mount(&server)
+        .await;
+    server
+}
+
+fn client(server: &MockServer) -> Client {
+    Client::new(config(server)).unwrap()
+}
+
+#[tokio::test]
+async fn a_csv_body_reads_as_text_and_sends_its_accept() {
+    let csv = "id,name\n1,\"a, b\"\n2,é\n";
+    let server = serve(200, "text/csv; charset=utf-8", csv.as_bytes()).await;
+    let mut request = Request::new(&LIST);
+    request.accept("text/csv");
+    let response = client(&server)
+        .execute_as::<Text>(request, CallOptions::new())
+        .await
+        .unwrap();
+    assert_eq!(response.body(), csv);
+    let sent = &server.received_requests().await.unwrap()[0];
+    assert_eq!(header(sent, "accept"), Some("text/csv"));
+}
+
+#[tokio::test]
+async fn a_text_body_that_is_not_utf8_is_a_decode_error_not_a_panic() {
+    let server = serve(200, "text/plain", b"caf\xe9").await;
+    let err = client(&server)
+        .execute_as::<Text>(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::Decode { message, .. } if message.contains("not UTF-8")),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn a_pdf_body_keeps_its_bytes_and_content_type() {
+    let pdf: Vec<u8> = (0..=255u8).cycle().take(70_000).collect();
+    let server = serve(200, "application/pdf", &pdf).await;
+    let response = client(&server)
+        .execute_as::<Raw>(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap();
+    let body = response.into_body();
+    assert_eq!(body.media_type(), Some("application/pdf"));
+    assert_eq!(body.bytes().as_ref(), pdf.as_slice());
+}
+
+#[tokio::test]
+async fn a_204_reads_as_unit_whatever_the_server_sends() {
+    for body in [&b""[..], b"{}", b"not json"] {
+        let server = serve(204, "application/json", body).await;
+        let response = client(&server)
+            .execute_as::<NoBody>(Request::new(&LIST), CallOptions::new())
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 204);
+        assert_eq!(*response.body(), ());
+    }
+}
+
+#[tokio::test]
+async fn a_nullable_body_reads_null_and_empty_as_none() {
+    for (body, expected) in [(&b"null"[..], None), (b"", None), (b"2.5", Some(2.5))] {
+        let server = serve(200, "application/json", body).await;
+        let response = client(&server)
+            .execute::<Option<f64>>(Request::new(&LIST), CallOptions::new())
+            .await
+            .unwrap();
+        assert_eq!(*response.body(), expected);
+    }
+    let server = serve(200, "application/json", br#"[1, null, 3]"#).await;
+    let response = client(&server)
+        .execute::<Vec<Option<i64>>>(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap();
+    let reference: Vec<Value> = serde_json::from_slice(br#"[1, null, 3]"#).unwrap();
+    let back: Vec<Value> = response.body().iter().map(|v| json!(v)).collect();
+    assert_eq!(back, reference);
+}
+
+/// A client for an API without `x-error-envelope`: only the common places speak.
+fn plain_client(server: &MockServer) -> Client {
+    Client::new(config(server).profile(&PLAIN)).unwrap()
+}
+
+static PLAIN: sdk_runtime::ApiProfile = sdk_runtime::ApiProfile {
+    automatic_retry_codes: &[],
+    caller_retry_codes: &[],
+    lookup: None,
+    error_body: sdk_runtime::ErrorBody::NONE,
+};
+
+#[tokio::test]
+async fn a_fastapi_422_says_which_fields_and_decodes_into_its_type() {
+    let body = json!({"detail": [
+        {"loc": ["body", "name"], "msg": "Field required", "type": "missing"},
+        {"loc": ["query", "limit"], "msg": "Input should be a valid integer", "type": "int_parsing", "input": "x"}
+    ]});
+    let server = serve(422, "application/json", body.to_string().as_bytes()).await;
+    let err = plain_client(&server)
+        .execute::<Value>(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap_err();
+    let shown = err.to_string();
+    assert!(
+        shown.contains("body.name: Field required; query.limit: Input should be a valid integer"),
+        "{shown}"
+    );
+    // The generated `error_body` does this for the status the operation documents.
+    assert_eq!(
+        err.documented_status(&["404", "422", "default"]),
+        Some("422")
+    );
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct ValidationError {
+        loc: Vec<Value>,
+        msg: String,
+        #[serde(rename = "type")]
+        kind: String,
+    }
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct HttpValidationError {
+        detail: Vec<ValidationError>,
+    }
+    let typed: HttpValidationError = err.body_as().unwrap().unwrap();
+    assert_eq!(typed.detail[1].kind, "int_parsing");
+    assert_eq!(typed.detail[0].loc, vec![json!("body"), json!("name")]);
+    // The body stays available as it came.
+    assert_eq!(err.api().unwrap().body.as_ref(), Some(&body));
+}
+
+#[tokio::test]
+async fn problem_json_and_plain_messages_show_in_display() {
+    let cases = [
+        (
+            404,
+            "application/problem+json",
+            json!({"type": "about:blank", "title": "Not Found", "status": 404, "detail": "collection 'c' does not exist"}),
+            "Not Found: collection 'c' does not exist",
+        ),
+        (
+            400,
+            "application/json",
+            json!({"message": "bad name"}),
+            "bad name",
+        ),
+        (
+            404,
+            "application/json",
+            json!({"detail": "Not Found"}),
+            "Not Found",
+        ),
+        (
+            401,
+            "application/json",
+            json!({"error": "invalid_token"}),
+            "invalid_token",
+        ),
+    ];
+    for (status, content_type, body, expected) in cases {
+        let server = serve(status, content_type, body.to_string().as_bytes()).await;
+        let err = plain_client(&server)
+            .execute::<Value>(Request::new(&LIST), CallOptions::new())
+            .await
+            .unwrap_err();
+        assert!(err.to_string().contains(expected), "{err} lacks {expected}");
+        assert_eq!(err.status(), Some(status));
+    }
+}
+
+#[tokio::test]
+async fn the_envelope_still_wins_and_statuses_resolve_exact_then_range_then_default() {
+    let body = json!({"error": {"code": "zone_missing", "message": "from the envelope"}, "message": "flat"});
+    let server = serve(404, "application/json", body.to_string().as_bytes()).await;
+    let err = client(&server)
+        .execute::<Value>(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), Some("zone_missing"));
+    assert!(err.to_string().contains("from the envelope"), "{err}");
+    assert_eq!(err.documented_status(&["4XX", "default"]), Some("4XX"));
+    assert_eq!(err.documented_status(&["404", "4XX"]), Some("404"));
+    assert_eq!(err.documented_status(&["default"]), Some("default"));
+    assert_eq!(err.documented_status(&["5XX", "400"]), None);
+}
+
+// ---- security schemes ----
+
+use sdk_runtime::{Config, ParamIn, Requirement, SchemeCredential, SchemeKind, SecurityScheme};
+
+static HEADER_KEY: SecurityScheme = SecurityScheme {
+    name: "headerKey",
+    kind: SchemeKind::ApiKey {
+        location: ParamIn::Header,
+        param: "X-Chroma-Token",
+    },
+};
+static QUERY_KEY: SecurityScheme = SecurityScheme {
+    name: "queryKey",
+    kind: SchemeKind::ApiKey {
+        location: ParamIn::Query,
+        param: "api key",
+    },
+};
+static COOKIE_KEY: SecurityScheme = SecurityScheme {
+    name: "cookieKey",
+    kind: SchemeKind::ApiKey {
+        location: ParamIn::Cookie,
+        param: "session",
+    },
+};
+static BASIC: SecurityScheme = SecurityScheme {
+    name: "basic",
+    kind: SchemeKind::Basic,
+};
+static OAUTH: SecurityScheme = SecurityScheme {
+    name: "oauth",
+    kind: SchemeKind::Bearer,
+};
+
+static KEYS: &[Requirement] = &[&[&HEADER_KEY, &QUERY_KEY, &COOKIE_KEY]];
+static BASIC_ONLY: &[Requirement] = &[&[&BASIC]];
+static OAUTH_OR_KEY: &[Requirement] = &[&[&OAUTH], &[&HEADER_KEY]];
+static EMPTY_ONE: &[Requirement] = &[&[]];
+static OAUTH_ONLY: &[Requirement] = &[&[&OAUTH]];
+
+/// Sends one GET with `security` and returns the request the server saw.
+async fn sent_with(
+    config: impl Fn(&MockServer) -> Config,
+    security: &'static [Requirement],
+) -> wiremock::Request {
+    let server = serve(200, "application/json", b"{}").await;
+    let client = Client::new(config(&server)).unwrap();
+    let mut request = Request::new(&LIST);
+    request.query("limit", &1);
+    request.security(security);
+    client
+        .execute::<Value>(request, CallOptions::new())
+        .await
+        .unwrap();
+    server.received_requests().await.unwrap().remove(0)
+}
+
+fn plain(server: &MockServer) -> Config {
+    Config::new(server.uri())
+}
+
+#[tokio::test]
+async fn each_kind_of_scheme_travels_where_its_document_says() {
+    let all = |s: &MockServer| {
+        plain(s)
+            .scheme_credential(&HEADER_KEY, SchemeCredential::api_key("h-secret"))
+            .scheme_credential(&QUERY_KEY, SchemeCredential::api_key("q secret&"))
+            .scheme_credential(&COOKIE_KEY, SchemeCredential::api_key("c-secret"))
+            .scheme_credential(&BASIC, SchemeCredential::basic("ann", "p:w"))
+    };
+    let sent = sent_with(all, KEYS).await;
+    assert_eq!(header(&sent, "x-chroma-token"), Some("h-secret"));
+    assert_eq!(header(&sent, "cookie"), Some("session=c-secret"));
+    let query: Vec<(String, String)> = sent.url.query_pairs().into_owned().collect();
+    assert_eq!(
+        query,
+        vec![
+            ("limit".to_owned(), "1".to_owned()),
+            ("api key".to_owned(), "q secret&".to_owned())
+        ]
+    );
+    assert!(header(&sent, "authorization").is_none());
+    let sent = sent_with(all, BASIC_ONLY).await;
+    // RFC 7617: base64("ann:p:w")
+    assert_eq!(header(&sent, "authorization"), Some("Basic YW5uOnA6dw=="));
+    assert!(header(&sent, "x-chroma-token").is_none());
+}
+
+#[tokio::test]
+async fn the_first_requirement_that_can_be_met_is_sent_and_an_empty_one_sends_nothing() {
+    let key_only =
+        |s: &MockServer| plain(s).scheme_credential(&HEADER_KEY, SchemeCredential::api_key("k"));
+    // OAuth has no credential: the next alternative, the header key, is sent.
+    let sent = sent_with(key_only, OAUTH_OR_KEY).await;
+    assert_eq!(header(&sent, "x-chroma-token"), Some("k"));
+    assert!(header(&sent, "authorization").is_none());
+    // `security: []`: nothing, not even the client's bearer.
+    let bearer = |s: &MockServer| plain(s).bearer("b-token");
+    let sent = sent_with(bearer, &[]).await;
+    assert!(header(&sent, "authorization").is_none());
+    let sent = sent_with(bearer, EMPTY_ONE).await;
+    assert!(header(&sent, "authorization").is_none());
+    // The client's bearer mode stands in for an oauth2 / openIdConnect / bearer scheme.
+    let sent = sent_with(bearer, OAUTH_ONLY).await;
+    assert_eq!(header(&sent, "authorization"), Some("Bearer b-token"));
+    // Its own token wins over the client's.
+    let own = |s: &MockServer| {
+        plain(s)
+            .bearer("b-token")
+            .scheme_credential(&OAUTH, SchemeCredential::bearer("o-token"))
+    };
+    let sent = sent_with(own, OAUTH_ONLY).await;
+    assert_eq!(header(&sent, "authorization"), Some("Bearer o-token"));
+}
+
+#[test]
+fn scheme_credentials_are_redacted_checked_and_kept_off_cleartext() {
+    let config = Config::new("https://api.example.com")
+        .scheme_credential(&HEADER_KEY, SchemeCredential::api_key("k-hunter2"))
+        .scheme_credential(&BASIC, SchemeCredential::basic("ann", "p-hunter2"));
+    assert!(!format!("{config:?}").contains("hunter2"));
+    let client = Client::new(config).unwrap();
+    assert!(!format!("{client:?}").contains("hunter2"));
+    let cleartext = Config::new("http://api.example.com")
+        .scheme_credential(&HEADER_KEY, SchemeCredential::api_key("k"));
+    let err = Client::new(cleartext).unwrap_err();
+    assert!(err.to_string().contains("cleartext"), "{err}");
+    let wrong = Config::new("https://api.example.com")
+        .scheme_credential(&BASIC, SchemeCredential::api_key("k-hunter2"));
+    let err = Client::new(wrong).unwrap_err();
+    assert!(err.to_string().contains("wrong kind"), "{err}");
+    assert!(!err.to_string().contains("hunter2"), "{err}");
+}
+
+// ---- downloads ----
+
+#[tokio::test]
+async fn a_download_streams_a_body_larger_than_the_cap_and_an_error_is_the_usual_error() {
+    use futures::StreamExt;
+    let big: Vec<u8> = (0..5_000_000u32).map(|i| (i % 251) as u8).collect();
+    let server = serve(200, "application/octet-stream", &big).await;
+    // The cap holds for bodies read whole, not for a download.
+    let client = Client::new(config(&server).max_response_bytes(1 << 20)).unwrap();
+    let mut download = client
+        .download(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap();
+    assert_eq!(download.status(), 200);
+    assert_eq!(download.content_type(), Some("application/octet-stream"));
+    let (mut len, mut chunks, mut checksum) = (0usize, 0usize, 0u64);
+    while let Some(chunk) = download.next().await {
+        let chunk = chunk.unwrap();
+        checksum += chunk.iter().map(|b| u64::from(*b)).sum::<u64>();
+        len += chunk.len();
+        chunks += 1;
+    }
+    assert_eq!(len, big.len());
+    assert_eq!(checksum, big.iter().map(|b| u64::from(*b)).sum::<u64>());
+    assert!(chunks > 1, "arrived in {chunks} chunk(s)");
+    let sent = &server.received_requests().await.unwrap()[0];
+    assert_eq!(header(sent, "accept"), Some("*/*"));
+
+    let server = serve(404, "application/json", br#"{"detail": "no such file"}"#).await;
+    let err = plain_client(&server)
+        .download(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), Some(404));
+    assert!(err.to_string().contains("no such file"), "{err}");
+}
