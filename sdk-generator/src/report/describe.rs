@@ -375,6 +375,9 @@ fn describe_operation(op: &ir::Operation) -> OperationDescription {
     let success = match &op.success {
         Success::Json(ty) => type_string(ty),
         Success::Untyped => type_string(&TypeRef::Json),
+        Success::Text => "String".to_owned(),
+        Success::Binary => "Binary".to_owned(),
+        Success::Empty => "()".to_owned(),
     };
     let mut scopes = op.scopes.clone();
     scopes.sort();
