@@ -366,6 +366,12 @@ fn modules(api: &Api) -> Vec<(String, String)> {
     modules
 }
 
+/// Stack of each emitting thread. `syn` and `prettyplease` recurse once per level of a nested
+/// type, and lowering admits schemas nested up to its own depth limit: 2 MiB (a spawned
+/// thread's default) overflowed at about 55 levels of `items` (found by
+/// `sdk-tests/tests/codegen_mutations.rs`). Only the pages used are committed.
+const EMIT_STACK_SIZE: usize = 64 * 1024 * 1024;
+
 /// The files of [`modules`], emitted on as many threads as the machine offers: each file is
 /// independent of the others, and the result does not depend on the number of threads.
 fn module_files(api: &Api, options: &Options, header: &str) -> Result<Vec<GeneratedFile>> {
@@ -380,8 +386,16 @@ fn module_files(api: &Api, options: &Options, header: &str) -> Result<Vec<Genera
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut done: Vec<_> = std::thread::scope(|s| {
-        let workers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
-        let mut done = work();
+        let workers: Vec<_> = (0..threads)
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .stack_size(EMIT_STACK_SIZE)
+                    .spawn_scoped(s, work)
+                    .ok()
+            })
+            .collect();
+        // The caller's own stack is only used when no thread could be started.
+        let mut done = if workers.is_empty() { work() } else { Vec::new() };
         for worker in workers {
             done.extend(
                 worker
