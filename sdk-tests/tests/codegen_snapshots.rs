@@ -18,6 +18,10 @@ fn fixture_options(name: &str) -> Options {
     }
 }
 
+/// The contract generates completely. Its model is not snapshotted here: `cloud-sdk/api.json`
+/// and the generated code are the reviewed record of what the spec makes (`codegen_fresh.rs`
+/// holds them to the spec), so a revision that only edits prose or `info.version` passes the
+/// test command after `cargo xtask gen` with no other edit.
 #[test]
 fn ir_of_the_spec() {
     let doc = sdk_generator::read::load(&root().join("spec/openapi.yaml")).expect("spec reads");
@@ -27,7 +31,7 @@ fn ir_of_the_spec() {
         "the contract must generate completely: {:#?}",
         api.skipped
     );
-    insta::assert_json_snapshot!("ir_spec", api);
+    assert!(!api.areas.is_empty(), "the contract lowers to at least one area");
 }
 
 fn fixture(name: &str) {
