@@ -681,10 +681,12 @@ where
         compare::<O, T>(&text, &mut tally.borrow_mut(), first_match_may_differ)
     });
     let tally = tally.into_inner();
-    println!(
+    // Written to the process's stderr, not through `println!`, so that the count shows in
+    // `cargo test` output (CI) even though libtest captures a passing test's prints.
+    eprintln_uncaptured(format_args!(
         "{name}: {} decodes compared ({} both decoded and re-encoded equal, {} both failed alike); restricted: {:?}",
         tally.inputs, tally.both_decoded, tally.both_failed, tally.restricted
-    );
+    ));
     if let Err(e) = result {
         panic!("{name}: the macros and serde's derive disagree: {e}");
     }
@@ -747,4 +749,10 @@ fn the_comparison_catches_a_real_difference() {
         )
     });
     assert!(outcome.is_err(), "a wrong twin went unnoticed");
+}
+
+/// Writes a line straight to the process's stderr, past libtest's capture of `print!` macros.
+fn eprintln_uncaptured(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }

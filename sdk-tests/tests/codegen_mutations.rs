@@ -582,7 +582,9 @@ fn no_mutated_corpus_document_makes_the_generator_panic() {
         let stdout = String::from_utf8_lossy(&output.stdout);
         for line in stdout.lines() {
             // libtest prints `test <name> ... ` without a newline before the first outcome.
-            let line = line.rsplit_once(" ... ").map_or(line, |(_, outcome)| outcome);
+            let line = line
+                .rsplit_once(" ... ")
+                .map_or(line, |(_, outcome)| outcome);
             let (tag, rest) = line.split_once(' ').unwrap_or((line, ""));
             match tag {
                 "GENERATED" => counts.generated += 1,
@@ -626,14 +628,16 @@ fn no_mutated_corpus_document_makes_the_generator_panic() {
         }
         next = seed.wrapping_sub(BASE_SEED) + 1;
     }
-    println!(
+    // Written to the process's stderr, not through `println!`, so that the count shows in
+    // `cargo test` output (CI) even though libtest captures a passing test's prints.
+    eprintln_uncaptured(format_args!(
         "mutation test: {} inputs tried from the corpus documents: {} generated, {} refused with an error, {} panicked or crashed; {:.1}s",
         counts.tried,
         counts.generated,
         counts.errored,
         counts.failures.len(),
         started.elapsed().as_secs_f64()
-    );
+    ));
     assert!(
         counts.failures.is_empty(),
         "the generator panicked or crashed on {} of {} inputs (rerun one with MUTATION_SEED=<seed>):\n{}",
@@ -658,4 +662,10 @@ fn no_mutated_corpus_document_makes_the_generator_panic() {
             "the inputs are all alike"
         );
     }
+}
+
+/// Writes a line straight to the process's stderr, past libtest's capture of `print!` macros.
+fn eprintln_uncaptured(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }

@@ -31,7 +31,10 @@ fn ir_of_the_spec() {
         "the contract must generate completely: {:#?}",
         api.skipped
     );
-    assert!(!api.areas.is_empty(), "the contract lowers to at least one area");
+    assert!(
+        !api.areas.is_empty(),
+        "the contract lowers to at least one area"
+    );
 }
 
 fn fixture(name: &str) {

@@ -395,7 +395,11 @@ fn module_files(api: &Api, options: &Options, header: &str) -> Result<Vec<Genera
             })
             .collect();
         // The caller's own stack is only used when no thread could be started.
-        let mut done = if workers.is_empty() { work() } else { Vec::new() };
+        let mut done = if workers.is_empty() {
+            work()
+        } else {
+            Vec::new()
+        };
         for worker in workers {
             done.extend(
                 worker
