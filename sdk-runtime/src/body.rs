@@ -112,10 +112,10 @@ impl Format for Text {
     const ACCEPT: &'static str = "text/*";
 
     fn decode(headers: &HeaderMap, body: Bytes) -> Result<String, DecodeFailure> {
-        if content_type(headers).is_some_and(|c| is_json(&c)) {
-            if let Ok(text) = serde_json::from_slice::<String>(&body) {
-                return Ok(text);
-            }
+        if content_type(headers).is_some_and(|c| is_json(&c))
+            && let Ok(text) = serde_json::from_slice::<String>(&body)
+        {
+            return Ok(text);
         }
         String::from_utf8(body.to_vec()).map_err(|e| DecodeFailure {
             message: format!(
