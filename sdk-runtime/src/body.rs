@@ -22,6 +22,14 @@ pub struct Binary {
 }
 
 impl Binary {
+    /// A response's body with the `Content-Type` of its `headers`.
+    pub(crate) fn from_response(headers: &HeaderMap, bytes: Bytes) -> Self {
+        Binary {
+            content_type: content_type(headers),
+            bytes,
+        }
+    }
+
     /// The body's bytes.
     pub fn bytes(&self) -> &Bytes {
         &self.bytes
@@ -29,9 +37,12 @@ impl Binary {
 
     /// The media type without parameters (`application/pdf`), when the server sent one.
     pub fn media_type(&self) -> Option<&str> {
-        self.content_type
-            .as_deref()
-            .map(|c| c.split(';').next().unwrap_or(c).trim())
+        self.content_type.as_deref().map(essence)
+    }
+
+    /// The body as text, when it is UTF-8 (`None` otherwise).
+    pub fn text(&self) -> Option<&str> {
+        std::str::from_utf8(&self.bytes).ok()
     }
 }
 
@@ -62,13 +73,14 @@ pub trait Format {
 }
 
 /// A JSON body decoded into `T`; an empty body reads as `null` (so `Option<T>` and `()` accept it).
+/// A body that does not decode fails, its message naming a `Content-Type` that is not JSON.
 pub struct Json<T>(PhantomData<fn() -> T>);
 
 impl<T: DeserializeOwned> Format for Json<T> {
     type Output = T;
     const ACCEPT: &'static str = "application/json";
 
-    fn decode(_: &HeaderMap, body: Bytes) -> Result<T, DecodeFailure> {
+    fn decode(headers: &HeaderMap, body: Bytes) -> Result<T, DecodeFailure> {
         let empty = body.iter().all(u8::is_ascii_whitespace);
         let json: &[u8] = if empty { b"null" } else { &body };
         serde_json::from_slice(json).map_err(|e| DecodeFailure {
@@ -80,13 +92,19 @@ impl<T: DeserializeOwned> Format for Json<T> {
                     text.strip_suffix(&position).unwrap_or(&text)
                 )
             } else {
-                e.to_string()
+                match content_type(headers) {
+                    Some(c) if !is_json(&c) => format!("the body is `{c}`, not JSON: {e}"),
+                    _ => e.to_string(),
+                }
             },
         })
     }
 }
 
-/// A `text/*` body as a `String`; it must be UTF-8 (the charset JSON-era servers send).
+/// A text body as a `String`; it must be UTF-8 (the charset JSON-era servers send). The
+/// response's own `Content-Type` decides how it reads: a JSON one whose value is a string (a
+/// server that answers a documented `text/plain` with `"1.0.0"`) gives that string; any other
+/// body is the text as it came.
 pub struct Text;
 
 impl Format for Text {
@@ -94,6 +112,11 @@ impl Format for Text {
     const ACCEPT: &'static str = "text/*";
 
     fn decode(headers: &HeaderMap, body: Bytes) -> Result<String, DecodeFailure> {
+        if content_type(headers).is_some_and(|c| is_json(&c))
+            && let Ok(text) = serde_json::from_slice::<String>(&body)
+        {
+            return Ok(text);
+        }
         String::from_utf8(body.to_vec()).map_err(|e| DecodeFailure {
             message: format!(
                 "the text body ({}) is not UTF-8: invalid byte at {}",
@@ -112,10 +135,7 @@ impl Format for Raw {
     const ACCEPT: &'static str = "*/*";
 
     fn decode(headers: &HeaderMap, body: Bytes) -> Result<Binary, DecodeFailure> {
-        Ok(Binary {
-            content_type: content_type(headers),
-            bytes: body,
-        })
+        Ok(Binary::from_response(headers, body))
     }
 }
 
@@ -136,6 +156,24 @@ fn content_type(headers: &HeaderMap) -> Option<String> {
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned)
+}
+
+/// A `Content-Type` without its parameters (`text/csv; charset=utf-8` gives `text/csv`).
+fn essence(content_type: &str) -> &str {
+    content_type
+        .split(';')
+        .next()
+        .unwrap_or(content_type)
+        .trim()
+}
+
+/// Whether a `Content-Type` names JSON: `application/json` or a `…+json` type.
+pub(crate) fn is_json(content_type: &str) -> bool {
+    let essence = essence(content_type);
+    essence.eq_ignore_ascii_case("application/json")
+        || essence
+            .rsplit_once('+')
+            .is_some_and(|(_, suffix)| suffix.eq_ignore_ascii_case("json"))
 }
 
 #[cfg(test)]
@@ -176,6 +214,54 @@ mod tests {
     }
 
     #[test]
+    fn json_names_a_content_type_that_is_not_json() {
+        let err = Json::<serde_json::Value>::decode(
+            &headers("text/csv; charset=utf-8"),
+            Bytes::from_static(b"a,b\n1,2\n"),
+        )
+        .unwrap_err();
+        assert!(
+            err.message
+                .starts_with("the body is `text/csv; charset=utf-8`, not JSON: expected value"),
+            "{}",
+            err.message
+        );
+        let err =
+            Json::<u8>::decode(&headers("application/json"), Bytes::from_static(b"x")).unwrap_err();
+        assert!(err.message.starts_with("expected value"), "{}", err.message);
+    }
+
+    #[test]
+    fn text_reads_a_json_string_by_the_response_content_type() {
+        let json = headers("application/json");
+        let text =
+            |h: &HeaderMap, b: &'static [u8]| Text::decode(h, Bytes::from_static(b)).unwrap();
+        assert_eq!(text(&json, b"\"1.0.0\""), "1.0.0");
+        assert_eq!(
+            text(&headers("application/vnd.x+json"), b" \"a\\\"b\" "),
+            "a\"b"
+        );
+        // Another JSON value is its JSON text; a text type is never decoded.
+        assert_eq!(text(&json, b"{\"a\":1}"), "{\"a\":1}");
+        assert_eq!(text(&headers("text/plain"), b"\"1.0.0\""), "\"1.0.0\"");
+        assert_eq!(text(&HeaderMap::new(), b"\"1.0.0\""), "\"1.0.0\"");
+    }
+
+    #[test]
+    fn json_media_types() {
+        for yes in [
+            "application/json",
+            "Application/JSON; charset=utf-8",
+            "application/problem+json",
+        ] {
+            assert!(is_json(yes), "{yes}");
+        }
+        for no in ["text/json-ish", "text/csv", "application/jsonl", ""] {
+            assert!(!is_json(no), "{no}");
+        }
+    }
+
+    #[test]
     fn raw_keeps_bytes_and_media_type_and_debug_hides_the_bytes() {
         let b = Raw::decode(
             &headers("application/pdf; x=1"),
@@ -184,6 +270,7 @@ mod tests {
         .unwrap();
         assert_eq!(b.media_type(), Some("application/pdf"));
         assert_eq!(b.bytes(), &Bytes::from_static(b"%PDF"));
+        assert_eq!(b.text(), Some("%PDF"));
         assert!(!format!("{b:?}").contains("PDF\""), "{b:?}");
     }
 }

@@ -17,7 +17,7 @@ use tracing::{Instrument, Span};
 
 use crate::attempt::{self, Wire};
 use crate::auth::Auth;
-use crate::body::Format;
+use crate::body::{Binary, Format};
 use crate::budget::Budget;
 use crate::config::Config;
 use crate::endpoint::Endpoint;
@@ -512,6 +512,7 @@ impl Client {
                     "expected a JSON body, got content type `{}`",
                     header(&response.headers, http::header::CONTENT_TYPE.as_str()).unwrap_or("-")
                 ),
+                body: Binary::from_response(&response.headers, response.body),
                 context: Box::new(context),
             },
             _ => Error::Api(Box::new(self.api_error(&response, context))),

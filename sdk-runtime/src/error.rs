@@ -11,6 +11,7 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::body::Binary;
 use crate::profile::ErrorBody;
 use crate::rate_limit::RateLimitInfo;
 use crate::spec::Method;
@@ -304,12 +305,15 @@ pub enum Error {
         message: String,
     },
     /// A 2xx body could not be decoded into the expected type. For a write the write was
-    /// applied: the context carries its idempotency key.
+    /// applied: the context carries its idempotency key. The body is kept as it came, with
+    /// its `Content-Type` ([`Error::undecoded_body`]).
     Decode {
         /// HTTP status of the response.
         status: u16,
         /// The decoder's message.
         message: String,
+        /// The body that did not decode and its `Content-Type` (its `Debug` shows only its length).
+        body: Binary,
         /// Call context.
         context: Box<ErrorContext>,
     },
@@ -370,6 +374,17 @@ impl Error {
     /// The body of an API error decoded into `T`; `None` when this is not an API error.
     pub fn body_as<T: DeserializeOwned>(&self) -> Option<Result<T, serde_json::Error>> {
         self.api().map(ApiError::body_as)
+    }
+
+    /// The successful response's body that did not decode ([`Error::Decode`]), as it came:
+    /// read it with [`Binary::text`] or [`Binary::bytes`], and its `Content-Type` with
+    /// [`Binary::media_type`] (a server that answers a documented JSON body as `text/csv`
+    /// loses nothing).
+    pub fn undecoded_body(&self) -> Option<&Binary> {
+        match self {
+            Error::Decode { body, .. } => Some(body),
+            _ => None,
+        }
     }
 
     /// Which of the responses an operation documents (`404`, `4XX`, `default`) this API error's
@@ -552,6 +567,7 @@ impl fmt::Display for Error {
                 status,
                 message,
                 context,
+                ..
             } => {
                 write!(f, "cannot decode HTTP {status} response: {message}")?;
                 write_context(f, context)

@@ -7,11 +7,12 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
+use bytes::Bytes;
 use futures::future::BoxFuture;
 use http::HeaderMap;
 use tracing::Span;
 
-use crate::body::{Format, Json};
+use crate::body::{Binary, Format, Json};
 use crate::error::{Error, ErrorContext};
 use crate::header_names;
 use crate::prepare::Prepared;
@@ -158,15 +159,17 @@ impl Undecoded {
             headers,
             body,
         } = response;
-        let result = match F::decode(&headers, body) {
-            Ok(body) => Ok(Response::new(
-                body,
+        // `Bytes` clones share the buffer: kept for the error should the body not decode.
+        let result = match F::decode(&headers, body.clone()) {
+            Ok(decoded) => Ok(Response::new(
+                decoded,
                 status,
                 response_meta(headers, &prepared, attempts),
             )),
             Err(e) => Err(decode_error(
                 e.message,
                 status,
+                body,
                 response_meta(headers, &prepared, attempts),
                 &prepared,
                 attempts,
@@ -192,10 +195,11 @@ fn response_meta(headers: HeaderMap, p: &Prepared, attempts: u32) -> ResponseMet
     }
 }
 
-/// [`Error::Decode`] for a successful response whose body did not decode.
+/// [`Error::Decode`] for a successful response whose body did not decode (kept in the error).
 fn decode_error(
     message: String,
     status: u16,
+    body: Bytes,
     meta: ResponseMeta,
     p: &Prepared,
     attempts: u32,
@@ -203,6 +207,7 @@ fn decode_error(
     Error::Decode {
         status,
         message,
+        body: Binary::from_response(&meta.headers, body),
         context: Box::new(ErrorContext {
             request_id: meta.request_id,
             rate_limit: meta.rate_limit,

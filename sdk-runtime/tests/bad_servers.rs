@@ -165,12 +165,16 @@ async fn a_2xx_with_another_content_type_is_a_decode_error_or_an_unknown_write_o
         status,
         message,
         context,
+        body,
     } = &err
     else {
         panic!("{err:?}")
     };
     assert_eq!(*status, 200);
     assert!(message.contains("text/html"), "{message}");
+    assert_eq!(body.media_type(), Some("text/html"), "the body is kept");
+    assert_eq!(body.text(), Some("<html></html>"));
+    assert_eq!(err.undecoded_body(), Some(body));
     assert_eq!(
         context.attempts, 3,
         "an edge page may be transient: retried"

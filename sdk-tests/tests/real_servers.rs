@@ -107,6 +107,8 @@ fn chroma_round_trips_through_the_sdk_generated_from_its_own_document() {
     let mut server = Server::spawn("chroma", command, port, &scratch.join("server.log"));
     let ready = server.wait_ready("/api/v2/heartbeat", Duration::from_secs(90));
     let document = served_document(&server, "/openapi.json");
+    let (status, version_body) = get(server.port(), "/api/v2/version").expect("GET version");
+    assert_eq!(status, 200, "GET /api/v2/version");
     let relay = Relay::start(server.port());
 
     let report = generate_build_run(
@@ -117,6 +119,10 @@ fn chroma_round_trips_through_the_sdk_generated_from_its_own_document() {
             ("SERVER_URL", server.origin()),
             ("RELAY_URL", relay.origin()),
             ("CHROMA_TOKEN", CHROMA_TOKEN.to_owned()),
+            (
+                "VERSION_BODY",
+                String::from_utf8(version_body).expect("the version body is UTF-8"),
+            ),
         ],
     );
     let wire = chroma_token_on_the_wire(&relay, &report);

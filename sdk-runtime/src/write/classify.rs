@@ -109,14 +109,7 @@ fn json_content_type(headers: &HeaderMap) -> bool {
     let Some(value) = headers.get(http::header::CONTENT_TYPE) else {
         return true;
     };
-    let Ok(value) = value.to_str() else {
-        return false;
-    };
-    let essence = value.split(';').next().unwrap_or("").trim();
-    essence.eq_ignore_ascii_case("application/json")
-        || essence
-            .rsplit_once('+')
-            .is_some_and(|(_, suffix)| suffix.eq_ignore_ascii_case("json"))
+    value.to_str().is_ok_and(crate::body::is_json)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use sdk::record::{
     AddCollectionRecordsPayload, DeleteCollectionRecordsPayload, GetRequestPayload, Include,
     QueryRequestPayload,
 };
-use sdk::types::HashMapInnerValue;
+use sdk::types::HashMapModelInnerValue;
 
 const TENANT: &str = "default_tenant";
 
@@ -89,9 +89,9 @@ async fn main() {
     })
     .await;
 
-    let mut metadata = sdk::types::HashMap::new();
-    metadata.insert("topic".to_owned(), HashMapInnerValue::String("news".into()));
-    metadata.insert("rank".to_owned(), HashMapInnerValue::Integer(3));
+    let mut metadata = sdk::types::HashMapModel::new();
+    metadata.insert("topic".to_owned(), HashMapModelInnerValue::String("news".into()));
+    metadata.insert("rank".to_owned(), HashMapModelInnerValue::Integer(3));
     let created = client
         .create_collection(
             TENANT,

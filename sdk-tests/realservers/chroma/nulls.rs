@@ -6,7 +6,7 @@ use chroma_driver::{Context, check, ensure_eq, env, unique};
 use sdk::record::{
     AddCollectionRecordsPayload, EmbeddingsPayload, GetRequestPayload, Include, QueryRequestPayload,
 };
-use sdk::types::HashMapInnerValue;
+use sdk::types::HashMapModelInnerValue;
 
 const TENANT: &str = "default_tenant";
 const DATABASE: &str = "default_database";
@@ -26,12 +26,12 @@ async fn main() {
         .expect("create_collection")
         .into_body();
     let id = collection.id.to_string();
-    let mut meta = sdk::types::HashMap::new();
-    meta.insert("k".to_owned(), HashMapInnerValue::Boolean(true));
+    let mut meta = sdk::types::HashMapModel::new();
+    meta.insert("k".to_owned(), HashMapModelInnerValue::Boolean(true));
 
     check("add_records_with_null_documents_and_metadatas", async {
         let add = AddCollectionRecordsPayload::new(
-            EmbeddingsPayload::Array(vec![vec![1.0, 0.0], vec![0.0, 1.0]]),
+            EmbeddingsPayload::NumberListList(vec![vec![1.0, 0.0], vec![0.0, 1.0]]),
             vec!["with".into(), "without".into()],
         )
         .documents(vec![Some("text".to_owned()), None])
@@ -60,7 +60,7 @@ async fn main() {
             .ctx("collection_get")?
             .into_body();
         let documents: Vec<Option<String>> = got.documents.into_value().ok_or("no documents")?;
-        let metadatas: Vec<Option<sdk::types::HashMap>> =
+        let metadatas: Vec<Option<sdk::types::HashMapModel>> =
             got.metadatas.into_value().ok_or("no metadatas")?;
         let uris: Vec<Option<String>> = got.uris.into_value().ok_or("no uris")?;
         let mut rows: Vec<_> = got

@@ -168,7 +168,7 @@ async fn main() {
     check("variables_round_trip_values_with_nulls_inside", async {
         let name = unique("var").replace('-', "_");
         let value =
-            sdk::variables::VariableCreateValue::Array(vec![json!(1), json!(null), json!("x")]);
+            sdk::variables::VariableCreateValue::List(vec![json!(1), json!(null), json!("x")]);
         let created = client
             .create_variable_variables_post(sdk::variables::VariableCreate::new(&name, Some(value)))
             .send()

@@ -1,8 +1,9 @@
 //! Issue #19, item 3: the logs download, which the server sends as `text/csv` although the
-//! document says `application/json` with an empty schema, reaches the caller with its text, not
-//! as a decode error that drops the body.
+//! document says `application/json` with an empty schema (a flaw of the document), is not
+//! silently dropped: the call fails with `Error::Decode` naming the content type, and the error
+//! keeps the body as it came (`Error::undecoded_body`), so the caller reads the CSV from it.
 
-use prefect_driver::{Context, check, ensure, env, unique};
+use prefect_driver::{Context, check, ensure, ensure_eq, env, unique};
 use serde_json::json;
 
 #[tokio::main]
@@ -36,14 +37,31 @@ async fn main() {
             .send()
             .await
             .ctx("create_logs")?;
-        let download = client
+        let err = match client
             .download_logs_flow_runs_id_logs_download_get(run.id)
             .send()
             .await
-            .ctx("download_logs")?;
-        let shown = format!("{:?}", download.body());
-        ensure(shown.contains(&message), || {
-            format!("the download does not hold the log line: {shown}")
+        {
+            Ok(r) => {
+                return Err(format!(
+                    "the document was fixed? the download decoded as JSON: {:?}",
+                    r.body()
+                ));
+            }
+            Err(e) => e,
+        };
+        ensure_eq("status", err.status(), Some(200))?;
+        let shown = err.to_string();
+        ensure(shown.contains("text/csv"), || {
+            format!("the error does not name the content type: {shown}")
+        })?;
+        let body = err
+            .undecoded_body()
+            .ok_or_else(|| format!("the body was dropped: {err:?}"))?;
+        ensure_eq("media type", body.media_type(), Some("text/csv"))?;
+        let text = body.text().ok_or("the CSV is not UTF-8")?;
+        ensure(text.contains(&message), || {
+            format!("the kept body does not hold the log line: {text}")
         })
     })
     .await;

@@ -1,9 +1,7 @@
 //! Issue #19, item 8: the date-time and UUID types that appear in the generated API are
 //! re-exported, so an application needs no `chrono` or `uuid` dependency of its own to name them.
-//!
-//! ASSUMED API (the generator feature is being written on the `wire` branch): the crate
-//! re-exports the two crates as `sdk::chrono` and `sdk::uuid`. Adjust when the feature lands
-//! under other names.
+//! The generated crate re-exports each such crate under its own name (`sdk::chrono`,
+//! `sdk::uuid`).
 
 use prefect_driver::{Context, check, ensure_eq, env, unique};
 
