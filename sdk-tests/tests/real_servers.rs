@@ -62,7 +62,7 @@ fn conclude(
     report: &DriverReport,
     extra: Vec<String>,
 ) {
-    println!(
+    install::say(format_args!(
         "{server}: {} operations; ready in {:.1}s, generated in {:.1}s, driver built in {:.1}s, run in {:.1}s; {:.1}s in all",
         report.operations,
         ready.as_secs_f64(),
@@ -70,7 +70,7 @@ fn conclude(
         report.build_time.as_secs_f64(),
         report.run_time.as_secs_f64(),
         started.elapsed().as_secs_f64()
-    );
+    ));
     print!("{}", report.summary());
     let mut failures = report.failures();
     failures.extend(extra);

@@ -56,10 +56,17 @@ pub fn require(server: &str) -> Option<PathBuf> {
         Ok(bin) => Some(bin),
         Err(why) if under_ci() => panic!("{server}: cannot be installed under CI: {why}"),
         Err(why) => {
-            println!(
+            say(format_args!(
                 "SKIPPED: {server} cannot be installed here ({why}); CI=true makes this a failure"
-            );
+            ));
             None
         }
     }
+}
+
+/// Writes a line straight to the process's stderr, past libtest's capture of `print!` macros,
+/// so that a skip and the timings show in `cargo test` output.
+pub fn say(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
