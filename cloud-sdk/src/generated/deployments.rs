@@ -290,7 +290,9 @@ pub enum LegacyDeployBillingUnit {
 /// Deprecated camelCase compatibility shape (no sunset date assigned).
 ///
 /// Schema: `#/components/schemas/LegacyDeployRequest`.
-#[deprecated]
+#[deprecated(
+    note = "Deprecated camelCase compatibility shape (no sunset date assigned)."
+)]
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct LegacyDeployRequest {

@@ -62,7 +62,7 @@ struct Parts {
 fn param_setter(bx: &Ctx<'_>, p: &Param) -> TokenStream {
     let ident = format_ident!("{}", p.rust_name);
     let doc = param_doc(p);
-    let deprecated = p.deprecated.then(|| quote!(#[deprecated]));
+    let deprecated = super::docs::deprecated_attr(p.deprecated, p.doc.as_deref());
     let value_ident = format_ident!("value");
     let (arg, value) = taken_as(bx, &p.ty, &value_ident);
     quote! {
@@ -110,7 +110,7 @@ fn client_method(cx: &Ctx<'_>, op: &Operation, parts: &Parts) -> TokenStream {
         doc.push_str(&example);
     }
     let doc = lines_attrs(&doc);
-    let deprecated = op.deprecated.then(|| quote!(#[deprecated]));
+    let deprecated = super::docs::deprecated_attr(op.deprecated, op.description.as_deref());
     let (args, inits) = (&parts.args, &parts.inits);
     quote! {
         #doc

@@ -20,7 +20,7 @@ pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
         _ => schema,
     };
     let doc = lines_attrs(&doc);
-    let deprecated = def.deprecated.then(|| quote!(#[deprecated]));
+    let deprecated = super::docs::deprecated_attr(def.deprecated, def.doc.as_deref());
     let body = match &def.kind {
         TypeKind::Struct {
             fields,
@@ -234,7 +234,7 @@ fn field_decl(cx: &Ctx<'_>, f: &Field, derived: bool) -> TokenStream {
         quote!(#rename #skip)
     });
     let doc = lines_attrs(&field_doc(f));
-    let deprecated = f.deprecated.then(|| quote!(#[deprecated]));
+    let deprecated = super::docs::deprecated_attr(f.deprecated, f.doc.as_deref());
     quote! {
         #doc
         #deprecated

@@ -6,6 +6,7 @@
 //! out of the JSON; a member this layout does not know makes the file unreadable rather than
 //! half read.
 
+use crate::emit::docs::deprecation_note;
 use crate::ir::{self, Api, Constraints, Field, Success, TypeKind, TypeRef};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -551,36 +552,6 @@ fn describe_field(f: &Field) -> FieldDescription {
     }
 }
 
-/// The guidance a deprecated item carries: the first sentence of its documentation that names
-/// the deprecation or a replacement (the words "deprecated", "instead", "replaced by", "use"),
-/// else its first sentence; `None` when the item is not deprecated or has no documentation.
-pub fn deprecation_note(deprecated: bool, doc: Option<&str>) -> Option<String> {
-    if !deprecated {
-        return None;
-    }
-    let text = doc?.split_whitespace().collect::<Vec<_>>().join(" ");
-    let sentences: Vec<&str> = text
-        .split_inclusive(". ")
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .collect();
-    let names_guidance = |s: &&&str| {
-        s.to_lowercase()
-            .split(|c: char| !c.is_alphabetic())
-            .any(|w| {
-                w.starts_with("deprecat")
-                    || w.starts_with("replace")
-                    || w == "instead"
-                    || w == "use"
-            })
-    };
-    let chosen = sentences
-        .iter()
-        .find(names_guidance)
-        .or(sentences.first())?;
-    Some((*chosen).to_owned())
-}
-
 fn payload(ty: &TypeRef, boxed: bool) -> String {
     if boxed {
         format!("Box<{}>", type_string(ty))
@@ -628,24 +599,4 @@ fn serde_name<T: Serialize>(value: &T) -> String {
 
 fn is_false(b: &bool) -> bool {
     !*b
-}
-
-#[cfg(test)]
-mod tests {
-    use super::deprecation_note;
-
-    #[test]
-    fn the_note_is_the_sentence_that_gives_guidance() {
-        let doc = "Free text. Kept because old clients read it. Use `name` instead.";
-        assert_eq!(
-            deprecation_note(true, Some(doc)).as_deref(),
-            Some("Use `name` instead.")
-        );
-        assert_eq!(
-            deprecation_note(true, Some("Legacy flat copy of `error.code`.")).as_deref(),
-            Some("Legacy flat copy of `error.code`.")
-        );
-        assert_eq!(deprecation_note(false, Some(doc)), None);
-        assert_eq!(deprecation_note(true, None), None);
-    }
 }

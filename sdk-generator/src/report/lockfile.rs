@@ -13,7 +13,9 @@ pub const FILE_NAME: &str = "Cargo.lock";
 /// `None` when there is none yet (cargo writes it on the first build).
 pub fn location(dir: &Path, layout: &Layout) -> Option<PathBuf> {
     match layout {
-        Layout::Standalone { .. } | Layout::Published => Some(dir.join(FILE_NAME)).filter(|p| p.is_file()),
+        Layout::Standalone { .. } | Layout::Published => {
+            Some(dir.join(FILE_NAME)).filter(|p| p.is_file())
+        }
         Layout::Workspace => dir
             .ancestors()
             .skip(1)

@@ -95,7 +95,7 @@
 //!   parameter, request field or body removed (the old crate still sends it when set); an
 //!   optional response field removed (read as absent); the operation envelope withdrawn.
 //! - Deprecations: an item newly marked deprecated is listed with the guidance its description
-//!   gives ([`describe::deprecation_note`]), with the reminder that `#[deprecated]` items fail
+//!   gives ([`crate::emit::docs::deprecation_note`]), with the reminder that `#[deprecated]` items fail
 //!   `-D warnings` builds.
 //!
 //! # Compared with oasdiff
