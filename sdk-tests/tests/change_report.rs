@@ -1,7 +1,8 @@
 //! The change report of `cargo xtask gen` (`sdk_generator::report`): a fixture pair with every
 //! kind of change (`sdk-tests/fixtures/revisions/v1.yaml`, `v2.yaml`), single-purpose revisions
-//! of `base.yaml` (a swap of constructor arguments, renames, every wire-breaking kind,
-//! deprecations), the same swap in the real contract, a revision of 130 added operations, an
+//! of `base.yaml` (a swap of required properties that must change no call, renames, every
+//! wire-breaking kind, deprecations), the same swap and every property and parameter reversed
+//! in the real contract, a reorder made by the generator, a revision of 130 added operations, an
 //! unchanged spec, bad baselines, an unchanged `info.version`, and the README's "When the
 //! contract changes" done once in a temporary directory.
 
@@ -479,28 +480,23 @@ fn the_readme_steps_bump_the_version_and_write_the_changelog() {
     );
 }
 
-const SWAP_LINE: &str = "`SshKeyImportRequest`: `SshKeyImportRequest::new`: arguments reordered: \
-    `(name, public_key)` → `(public_key, name)`: every position keeps its type, so existing calls \
-    still compile and send the values crossed";
+/// The only change of a revision that reorders nothing but properties or parameters.
+const REVISION_LINE: (Class, &str) = (Class::DocsOnly, "contract revision `1.0.0` → `1.1.0`");
 
-/// Swapping two required string properties swaps the arguments of `new`: existing calls still
-/// compile and send the values crossed, so the swap alone is breaking and bumps the version.
+/// Swapping two required string properties in the spec leaves `new` as it was: its arguments
+/// are sorted by Rust name (`emit::call_order`), so no caller can end up sending the values
+/// crossed, and the report says docs only.
 #[test]
-fn a_swap_of_two_same_typed_required_properties_is_breaking() {
+fn a_swap_of_two_same_typed_required_properties_changes_no_constructor() {
     let report = report(&revision("base.yaml"), &revision("swap.yaml"));
     let lines: Vec<(Class, &str)> = report
         .changes
         .iter()
         .map(|c| (c.class, c.text.as_str()))
         .collect();
-    assert_eq!(
-        lines,
-        [
-            (Class::DocsOnly, "contract revision `1.0.0` → `1.1.0`"),
-            (Class::Breaking, SWAP_LINE),
-        ]
-    );
-    assert_eq!(report.crate_version.to_string(), "0.4.0");
+    assert_eq!(lines, [REVISION_LINE]);
+    assert_eq!(report.severity(), Some(Class::DocsOnly));
+    assert_eq!(report.crate_version.to_string(), "0.3.1");
     assert!(
         report.wire.is_empty(),
         "JSON members have no order: {:#?}",
@@ -509,9 +505,10 @@ fn a_swap_of_two_same_typed_required_properties_is_breaking() {
     insta::assert_snapshot!("revision_swap", render(&report));
 }
 
-/// The issue's own example, in the real contract: the same swap in `spec/openapi.yaml`.
+/// The issue's own example, in the real contract: the same swap in `spec/openapi.yaml` (under
+/// the same `info.version`) is no change at all.
 #[test]
-fn the_same_swap_in_the_contract_is_breaking() {
+fn the_same_swap_in_the_contract_changes_nothing() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/openapi.yaml");
     let spec = read(&path);
     let swapped = replaced_once(
@@ -522,10 +519,92 @@ fn the_same_swap_in_the_contract_is_breaking() {
          name:\n          type: string\n          minLength: 1\n          maxLength: 64\n",
     );
     let report = report(&spec, &swapped);
-    assert_eq!(report.severity(), Some(Class::Breaking));
-    assert_eq!(report.changes.len(), 1, "{:#?}", report.changes);
-    assert_eq!(report.changes[0].area, "ssh");
-    assert_eq!(report.changes[0].text, SWAP_LINE);
+    assert!(report.changes.is_empty(), "{:#?}", report.changes);
+    assert!(report.wire.is_empty(), "{:#?}", report.wire);
+}
+
+/// Every property and every parameter of the real contract in reverse order (the model the
+/// emitter reads, reversed wholesale): no client method and no constructor changes.
+#[test]
+fn no_reorder_of_the_contract_changes_a_call() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/openapi.yaml");
+    let spec = read(&path);
+    let mut reversed = lower(&spec);
+    for op in &mut reversed.operations {
+        op.params.reverse();
+    }
+    for def in &mut reversed.types {
+        if let sdk_generator::ir::TypeKind::Struct { fields, .. } = &mut def.kind {
+            fields.reverse();
+        }
+    }
+    let original = ApiDescription::of(&lower(&spec), CRATE, "0.3.0");
+    let after = ApiDescription::of(&reversed, CRATE, "0.3.0");
+    let calls = |d: &ApiDescription| {
+        let methods = d
+            .operations
+            .iter()
+            .map(|(id, op)| (id.clone(), op.arguments.clone()));
+        let constructors = d.types.iter().filter_map(|(name, ty)| match &ty.shape {
+            sdk_generator::report::describe::Shape::Struct { constructor, .. } => {
+                Some((name.clone(), constructor.clone()))
+            }
+            _ => None,
+        });
+        methods.chain(constructors).collect::<Vec<_>>()
+    };
+    let calls_before = calls(&original);
+    assert!(
+        calls_before
+            .iter()
+            .filter(|(_, args)| args.len() >= 2)
+            .count()
+            >= 5,
+        "the contract has calls of several arguments to reorder"
+    );
+    assert_eq!(calls_before, calls(&after));
+    let baseline = Baseline::Found(original);
+    let report = compare(&baseline, Version::parse("0.3.0"), &reversed, CRATE).1;
+    assert!(report.changes.is_empty(), "{:#?}", report.changes);
+}
+
+/// A reorder the emitter itself makes (a generator change) is still breaking: the baseline's
+/// `new` took the arguments the other way round.
+#[test]
+fn arguments_reordered_by_the_generator_are_breaking() {
+    let base = lower(&revision("base.yaml"));
+    let mut described = ApiDescription::of(&base, CRATE, "0.3.0");
+    let ty = described
+        .types
+        .get_mut("SshKeyImportRequest")
+        .expect("the request type");
+    let sdk_generator::report::describe::Shape::Struct { constructor, .. } = &mut ty.shape else {
+        panic!("a struct");
+    };
+    assert_eq!(constructor, &["name", "public_key"]);
+    constructor.reverse();
+    let report = compare(
+        &Baseline::Found(described),
+        Version::parse("0.3.0"),
+        &base,
+        CRATE,
+    )
+    .1;
+    let lines: Vec<(Class, &str)> = report
+        .changes
+        .iter()
+        .map(|c| (c.class, c.text.as_str()))
+        .collect();
+    assert_eq!(
+        lines,
+        [(
+            Class::Breaking,
+            "`SshKeyImportRequest`: `SshKeyImportRequest::new`: arguments reordered: \
+             `(public_key, name)` → `(name, public_key)`: every position keeps its type, so \
+             existing calls still compile and send the values crossed"
+        )]
+    );
+    assert_eq!(report.crate_version.to_string(), "0.4.0");
 }
 
 /// A field, a parameter, an enum value and an operation renamed in place: one line each, with

@@ -249,9 +249,9 @@ pub struct LegacyDeployBilling {
 ::sdk_runtime::json_object!(LegacyDeployBilling { unit, count });
 
 impl LegacyDeployBilling {
-    /// Creates a `LegacyDeployBilling` from its required fields `unit`, `count`; set optional fields with the setters below.
-    pub fn new(unit: LegacyDeployBillingUnit, count: u8) -> Self {
-        Self { unit, count }
+    /// Creates a `LegacyDeployBilling` from its required fields `count`, `unit`; set optional fields with the setters below.
+    pub fn new(count: u8, unit: LegacyDeployBillingUnit) -> Self {
+        Self { count, unit }
     }
 }
 

@@ -21,7 +21,7 @@ pub struct OperationItems {
 /// The client method and the builder of one operation.
 pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
     let mut parts = Parts::default();
-    for p in op.params.iter().filter(|p| p.required) {
+    for p in super::call_order::method_params(op) {
         let ident = format_ident!("{}", p.rust_name);
         let (arg, value) = taken_as(cx, &p.ty, &ident);
         parts.args.push(quote!(#ident: #arg));

@@ -6,7 +6,7 @@
 //! out of the JSON; a member this layout does not know makes the file unreadable rather than
 //! half read.
 
-use crate::emit::docs::deprecation_note;
+use crate::emit::{call_order, docs::deprecation_note};
 use crate::ir::{self, Api, Constraints, Field, Success, TypeKind, TypeRef};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -382,12 +382,9 @@ fn describe_operation(op: &ir::Operation) -> OperationDescription {
     };
     let mut scopes = op.scopes.clone();
     scopes.sort();
-    // The emitter's argument order (`emit::operations::operation`): required parameters in
-    // the model's order, then a required body.
-    let arguments = op
-        .params
-        .iter()
-        .filter(|p| p.required)
+    // The emitter's argument order (`emit::call_order`), then a required body.
+    let arguments = call_order::method_params(op)
+        .into_iter()
         .map(|p| p.rust_name.clone())
         .chain(
             op.body
@@ -487,12 +484,10 @@ fn describe_type(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeDescription>)
                 };
                 out.insert(group.type_name.clone(), choice_type);
             }
-            // The emitter's `new` (`emit::types::constructor`): required fields without a
-            // fixed value, in the model's field order.
+            // The emitter's `new` (`emit::call_order`).
             let constructor = if def.request {
-                fields
-                    .iter()
-                    .filter(|f| f.required && f.const_value.is_none())
+                call_order::constructor_fields(fields)
+                    .into_iter()
                     .map(|f| f.rust_name.clone())
                     .collect()
             } else {
