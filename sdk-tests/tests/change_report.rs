@@ -2,7 +2,8 @@
 //! kind of change (`sdk-tests/fixtures/revisions/v1.yaml`, `v2.yaml`), single-purpose revisions
 //! of `base.yaml` (a swap of required properties that must change no call, renames, every
 //! wire-breaking kind, deprecations), the same swap and every property and parameter reversed
-//! in the real contract, a reorder made by the generator, a revision of 130 added operations, an
+//! in the real contract, a reorder made by the generator, builder methods and error bodies
+//! (`builder.yaml`, checked against generated code with `syn`), a revision of 130 added operations, an
 //! unchanged spec, bad baselines, an unchanged `info.version`, and the README's "When the
 //! contract changes" done once in a temporary directory.
 
@@ -1082,5 +1083,275 @@ fn api_json_records_the_arguments_the_code_takes() {
             ("name".to_owned(), "String".to_owned()),
             ("public_key".to_owned(), "String".to_owned())
         ]
+    );
+}
+
+/// The builder's methods beyond its setters are part of the API: a format added to a response
+/// adds `send_text`, a typed error response adds `error_body`; a second error type turns what
+/// `error_body` returns into the `{Builder}Error` enum, whose variants are then each breaking.
+#[test]
+fn builder_methods_and_error_bodies_are_described() {
+    let base = revision("base.yaml");
+    let builder = revision("builder.yaml");
+    let lines = |report: &ChangeReport| -> Vec<(Class, String)> {
+        report
+            .changes
+            .iter()
+            .filter(|c| c.text.starts_with("`get_ssh_key`"))
+            .map(|c| (c.class, c.text.clone()))
+            .collect()
+    };
+    let added = report(&base, &builder);
+    assert_eq!(
+        lines(&added),
+        [
+            (
+                Class::Additive,
+                "`get_ssh_key`: builder method `send_text` added (resolves to `String`)".to_owned()
+            ),
+            (
+                Class::Additive,
+                "`get_ssh_key`: `error_body` added (returns `Option<Problem>`)".to_owned()
+            ),
+            (
+                Class::DocsOnly,
+                "`get_ssh_key`: error response 404 added".to_owned()
+            ),
+        ]
+    );
+    insta::assert_snapshot!("revision_builder", render(&added));
+    let removed = report(&builder, &base);
+    assert_eq!(
+        lines(&removed)
+            .iter()
+            .map(|(class, _)| *class)
+            .collect::<Vec<_>>(),
+        [Class::Breaking, Class::Breaking, Class::DocsOnly],
+        "{:#?}",
+        lines(&removed)
+    );
+    assert_eq!(removed.severity(), Some(Class::Breaking));
+
+    // A 409 of another type: `error_body` now returns the enum.
+    let conflict = replaced_once(
+        &builder,
+        "        \"404\":\n          description: No such key.\n",
+        "        \"409\":\n          description: Busy.\n          content:\n            \
+         application/json:\n              schema: {$ref: \"#/components/schemas/DnsZone\"}\n        \
+         \"404\":\n          description: No such key.\n",
+    );
+    let to_enum = report(&builder, &conflict);
+    assert_eq!(
+        lines(&to_enum),
+        [
+            (
+                Class::Breaking,
+                "`get_ssh_key`: `error_body` returns `Option<Problem>` → `Option<GetSshKeyError>`"
+                    .to_owned()
+            ),
+            (
+                Class::DocsOnly,
+                "`get_ssh_key`: error response 409 added".to_owned()
+            ),
+        ]
+    );
+    // A third type: a variant added to the exhaustive enum.
+    let third = replaced_once(
+        &conflict,
+        "        \"409\":\n",
+        "        \"500\":\n          description: Failed.\n          content:\n            \
+         application/json:\n              schema: {$ref: \"#/components/schemas/SshKeyList\"}\n        \
+         \"409\":\n",
+    );
+    assert_eq!(
+        lines(&report(&conflict, &third)),
+        [
+            (
+                Class::Breaking,
+                "`get_ssh_key`: `GetSshKeyError::Status500(SshKeyList)` added: `GetSshKeyError` \
+                 is exhaustive, so matches on it stop compiling"
+                    .to_owned()
+            ),
+            (
+                Class::DocsOnly,
+                "`get_ssh_key`: error response 500 added".to_owned()
+            ),
+        ]
+    );
+    assert_eq!(
+        lines(&report(&third, &conflict))[0],
+        (
+            Class::Breaking,
+            "`get_ssh_key`: `GetSshKeyError::Status500` removed".to_owned()
+        )
+    );
+}
+
+/// What the generated code has, read with `syn`: every client method's builder, every
+/// builder's other sending methods, the type its `error_body` returns, and the variants of
+/// each `{Builder}Error` enum.
+#[derive(Default)]
+struct BuilderSurface {
+    builder_of: std::collections::BTreeMap<String, String>,
+    senders: std::collections::BTreeMap<String, Vec<String>>,
+    error_body: std::collections::BTreeMap<String, String>,
+    enums: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+impl BuilderSurface {
+    fn visit(&mut self, items: &[syn::Item]) {
+        for item in items {
+            match item {
+                syn::Item::Mod(module) => {
+                    if let Some((_, inner)) = &module.content {
+                        self.visit(inner);
+                    }
+                }
+                syn::Item::Enum(e) if e.ident.to_string().ends_with("Error") => {
+                    let variants = e.variants.iter().map(|v| v.ident.to_string()).collect();
+                    self.enums.insert(e.ident.to_string(), variants);
+                }
+                syn::Item::Impl(block) if block.trait_.is_none() => {
+                    let syn::Type::Path(self_ty) = &*block.self_ty else {
+                        continue;
+                    };
+                    let owner = self_ty
+                        .path
+                        .segments
+                        .last()
+                        .expect("named")
+                        .ident
+                        .to_string();
+                    for member in &block.items {
+                        let syn::ImplItem::Fn(method) = member else {
+                            continue;
+                        };
+                        self.method(&owner, method);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn method(&mut self, owner: &str, method: &syn::ImplItemFn) {
+        let name = method.sig.ident.to_string();
+        if owner != "Client" && (name.starts_with("send_") || name == "download") {
+            self.senders.entry(owner.to_owned()).or_default().push(name);
+            return;
+        }
+        let syn::ReturnType::Type(_, output) = &method.sig.output else {
+            return;
+        };
+        let syn::Type::Path(output) = &**output else {
+            return;
+        };
+        let segments: Vec<_> = output.path.segments.iter().collect();
+        if owner == "Client" {
+            if segments.len() == 2 && segments[0].ident == "builders" {
+                self.builder_of.insert(name, segments[1].ident.to_string());
+            }
+        } else if name == "error_body" {
+            let last = segments.last().expect("a path has a segment");
+            let syn::PathArguments::AngleBracketed(generic) = &last.arguments else {
+                panic!("{owner}::error_body returns an Option");
+            };
+            let Some(syn::GenericArgument::Type(syn::Type::Path(inner))) = generic.args.first()
+            else {
+                panic!("{owner}::error_body returns an Option of a named type");
+            };
+            let inner = inner.path.segments.last().expect("named").ident.to_string();
+            self.error_body.insert(owner.to_owned(), inner);
+        }
+    }
+}
+
+/// Checks that `api`'s sending methods, error bodies and error enums are the ones `sources`
+/// have; returns how many of each it checked.
+fn check_builder_surface(sources: &[String], api: &ApiDescription) -> (usize, usize, usize) {
+    let mut code = BuilderSurface::default();
+    for source in sources {
+        let parsed = syn::parse_file(source).expect("generated code parses");
+        code.visit(&parsed.items);
+    }
+    assert_eq!(code.builder_of.len(), api.operations.len());
+    let (mut senders, mut error_bodies, mut enums) = (0, 0, 0);
+    for op in api.operations.values() {
+        let builder = &code.builder_of[&op.rust_fn];
+        let mut in_code = code.senders.get(builder).cloned().unwrap_or_default();
+        in_code.sort();
+        let described: Vec<String> = op.send_variants.keys().cloned().collect();
+        assert_eq!(in_code, described, "{builder}: sending methods");
+        senders += described.len();
+        let described = op.error_body.as_ref().map(|e| e.ty.clone());
+        assert_eq!(
+            code.error_body.get(builder).cloned(),
+            described,
+            "{builder}: error_body"
+        );
+        let Some(body) = &op.error_body else {
+            continue;
+        };
+        error_bodies += 1;
+        if !body.variants.is_empty() {
+            enums += 1;
+            let mut in_code = code.enums[&body.ty].clone();
+            in_code.sort();
+            let mut described: Vec<String> = body
+                .variants
+                .keys()
+                .map(|status| match status.as_str() {
+                    "default" => "StatusDefault".to_owned(),
+                    other => format!("Status{}", other.to_ascii_lowercase()),
+                })
+                .collect();
+            described.sort();
+            assert_eq!(in_code, described, "{}: variants", body.ty);
+        }
+    }
+    (senders, error_bodies, enums)
+}
+
+/// `api.json`'s builder methods and error bodies are the ones the checked-in code has, and
+/// the description of two fixtures with other formats and several error types matches the
+/// code generated from them.
+#[test]
+fn api_json_records_the_builder_methods_the_code_has() {
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cloud-sdk");
+    let api: ApiDescription =
+        serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
+    let dir = sdk.join("src/generated");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("generated sources")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    let sources: Vec<String> = files.iter().map(|f| read(f)).collect();
+    let (_, error_bodies, _) = check_builder_surface(&sources, &api);
+    assert_eq!(
+        error_bodies,
+        api.operations.len(),
+        "every operation has an error body"
+    );
+
+    let mut checked = (0, 0, 0);
+    for fixture in ["media_types.yaml", "error_bodies.yaml"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/pipeline")
+            .join(fixture);
+        let model = lower(&read(&path));
+        let generated = sdk_generator::emit::emit(&model, &options()).expect("the fixture emits");
+        let sources: Vec<String> = generated
+            .into_iter()
+            .filter(|f| f.path.extension().is_some_and(|e| e == "rs"))
+            .map(|f| f.contents)
+            .collect();
+        let (s, e, n) =
+            check_builder_surface(&sources, &ApiDescription::of(&model, CRATE, "0.1.0"));
+        checked = (checked.0 + s, checked.1 + e, checked.2 + n);
+    }
+    assert!(
+        checked.0 > 0 && checked.1 > 0 && checked.2 > 0,
+        "the fixtures have sending methods, error bodies and error enums: {checked:?}"
     );
 }
