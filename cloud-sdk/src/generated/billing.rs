@@ -592,7 +592,9 @@ pub mod builders {
         /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match. Minimum `1`. Maximum `100`.
         ///
         /// Sent as query parameter `page_size`.
-        #[deprecated]
+        #[deprecated(
+            note = "Deprecated alias of `limit`; when several size parameters are supplied, the values must match."
+        )]
         pub fn page_size(mut self, value: u8) -> Self {
             self.page_size = Some(value);
             self
@@ -600,7 +602,9 @@ pub mod builders {
         /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match. Minimum `1`. Maximum `100`.
         ///
         /// Sent as query parameter `pageSize`.
-        #[deprecated]
+        #[deprecated(
+            note = "Deprecated alias of `limit`; when several size parameters are supplied, the values must match."
+        )]
         pub fn pageSize(mut self, value: u8) -> Self {
             self.pageSize = Some(value);
             self
@@ -691,7 +695,9 @@ pub mod builders {
         /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match. Minimum `1`. Maximum `100`.
         ///
         /// Sent as query parameter `page_size`.
-        #[deprecated]
+        #[deprecated(
+            note = "Deprecated alias of `limit`; when several size parameters are supplied, the values must match."
+        )]
         pub fn page_size(mut self, value: u8) -> Self {
             self.page_size = Some(value);
             self
@@ -699,7 +705,9 @@ pub mod builders {
         /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match. Minimum `1`. Maximum `100`.
         ///
         /// Sent as query parameter `pageSize`.
-        #[deprecated]
+        #[deprecated(
+            note = "Deprecated alias of `limit`; when several size parameters are supplied, the values must match."
+        )]
         pub fn pageSize(mut self, value: u8) -> Self {
             self.pageSize = Some(value);
             self

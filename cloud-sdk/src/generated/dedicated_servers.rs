@@ -126,18 +126,18 @@ pub struct DedicatedDeployRequest {
 });
 
 impl DedicatedDeployRequest {
-    /// Creates a `DedicatedDeployRequest` from its required fields `configuration_code`, `region_code`, `os_profile_id`, `hostname`; set optional fields with the setters below.
+    /// Creates a `DedicatedDeployRequest` from its required fields `configuration_code`, `hostname`, `os_profile_id`, `region_code`; set optional fields with the setters below.
     pub fn new(
         configuration_code: impl Into<String>,
-        region_code: impl Into<String>,
-        os_profile_id: u64,
         hostname: impl Into<String>,
+        os_profile_id: u64,
+        region_code: impl Into<String>,
     ) -> Self {
         Self {
             configuration_code: configuration_code.into(),
-            region_code: region_code.into(),
-            os_profile_id,
             hostname: hostname.into(),
+            os_profile_id,
+            region_code: region_code.into(),
             ssh_key_id: None,
             addons: None,
             currency: None,

@@ -249,9 +249,9 @@ pub struct LegacyDeployBilling {
 ::sdk_runtime::json_object!(LegacyDeployBilling { unit, count });
 
 impl LegacyDeployBilling {
-    /// Creates a `LegacyDeployBilling` from its required fields `unit`, `count`; set optional fields with the setters below.
-    pub fn new(unit: LegacyDeployBillingUnit, count: u8) -> Self {
-        Self { unit, count }
+    /// Creates a `LegacyDeployBilling` from its required fields `count`, `unit`; set optional fields with the setters below.
+    pub fn new(count: u8, unit: LegacyDeployBillingUnit) -> Self {
+        Self { count, unit }
     }
 }
 
@@ -290,7 +290,9 @@ pub enum LegacyDeployBillingUnit {
 /// Deprecated camelCase compatibility shape (no sunset date assigned).
 ///
 /// Schema: `#/components/schemas/LegacyDeployRequest`.
-#[deprecated]
+#[deprecated(
+    note = "Deprecated camelCase compatibility shape (no sunset date assigned)."
+)]
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct LegacyDeployRequest {

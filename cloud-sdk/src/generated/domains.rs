@@ -86,20 +86,20 @@ pub struct DomainContactAddress {
 });
 
 impl DomainContactAddress {
-    /// Creates a `DomainContactAddress` from its required fields `street`, `number`, `city`, `zipcode`, `country`; set optional fields with the setters below.
+    /// Creates a `DomainContactAddress` from its required fields `city`, `country`, `number`, `street`, `zipcode`; set optional fields with the setters below.
     pub fn new(
-        street: impl Into<String>,
-        number: impl Into<String>,
         city: impl Into<String>,
-        zipcode: impl Into<String>,
         country: impl Into<String>,
+        number: impl Into<String>,
+        street: impl Into<String>,
+        zipcode: impl Into<String>,
     ) -> Self {
         Self {
-            street: street.into(),
-            number: number.into(),
             city: city.into(),
-            zipcode: zipcode.into(),
             country: country.into(),
+            number: number.into(),
+            street: street.into(),
+            zipcode: zipcode.into(),
             state: None,
         }
     }
@@ -147,20 +147,20 @@ pub struct DomainContactCreateRequest {
 });
 
 impl DomainContactCreateRequest {
-    /// Creates a `DomainContactCreateRequest` from its required fields `first_name`, `last_name`, `email`, `phone`, `address`; set optional fields with the setters below.
+    /// Creates a `DomainContactCreateRequest` from its required fields `address`, `email`, `first_name`, `last_name`, `phone`; set optional fields with the setters below.
     pub fn new(
+        address: DomainContactAddress,
+        email: impl Into<String>,
         first_name: impl Into<String>,
         last_name: impl Into<String>,
-        email: impl Into<String>,
         phone: impl Into<String>,
-        address: DomainContactAddress,
     ) -> Self {
         Self {
+            address,
+            email: email.into(),
             first_name: first_name.into(),
             last_name: last_name.into(),
-            email: email.into(),
             phone: phone.into(),
-            address,
             company_name: None,
             tag: None,
             vat: None,
@@ -396,7 +396,7 @@ impl crate::Client {
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
-    ///     .domain_contact_create(cloud_sdk::domains::DomainContactCreateRequest::new("example", "example", "example", "example", cloud_sdk::domains::DomainContactAddress::new("example", "example", "example", "example", "example")))
+    ///     .domain_contact_create(cloud_sdk::domains::DomainContactCreateRequest::new(cloud_sdk::domains::DomainContactAddress::new("example", "example", "example", "example", "example"), "example", "example", "example", "example"))
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;

@@ -17,16 +17,16 @@ pub struct WebsiteLoaderUploadRequest {
 ::sdk_runtime::json_object!(WebsiteLoaderUploadRequest { domain, name, html });
 
 impl WebsiteLoaderUploadRequest {
-    /// Creates a `WebsiteLoaderUploadRequest` from its required fields `domain`, `name`, `html`; set optional fields with the setters below.
+    /// Creates a `WebsiteLoaderUploadRequest` from its required fields `domain`, `html`, `name`; set optional fields with the setters below.
     pub fn new(
         domain: impl Into<String>,
-        name: impl Into<String>,
         html: impl Into<String>,
+        name: impl Into<String>,
     ) -> Self {
         Self {
             domain: domain.into(),
-            name: name.into(),
             html: html.into(),
+            name: name.into(),
         }
     }
 }
@@ -71,19 +71,19 @@ pub struct WebsiteSslUploadRequest {
 });
 
 impl WebsiteSslUploadRequest {
-    /// Creates a `WebsiteSslUploadRequest` from its required fields `domain`, `name`, `mode`, `cert`, `pkey`; set optional fields with the setters below.
+    /// Creates a `WebsiteSslUploadRequest` from its required fields `cert`, `domain`, `mode`, `name`, `pkey`; set optional fields with the setters below.
     pub fn new(
-        domain: impl Into<String>,
-        name: impl Into<String>,
-        mode: WebsiteSslUploadRequestMode,
         cert: impl Into<String>,
+        domain: impl Into<String>,
+        mode: WebsiteSslUploadRequestMode,
+        name: impl Into<String>,
         pkey: ::sdk_runtime::Secret,
     ) -> Self {
         Self {
-            domain: domain.into(),
-            name: name.into(),
-            mode,
             cert: cert.into(),
+            domain: domain.into(),
+            mode,
+            name: name.into(),
             pkey,
             bundle: None,
         }

@@ -37,9 +37,9 @@ pub struct BillingCycleCheckoutRequest {
 ::sdk_runtime::json_object!(BillingCycleCheckoutRequest { unit, count });
 
 impl BillingCycleCheckoutRequest {
-    /// Creates a `BillingCycleCheckoutRequest` from its required fields `unit`, `count`; set optional fields with the setters below.
-    pub fn new(unit: impl Into<String>, count: u64) -> Self {
-        Self { unit: unit.into(), count }
+    /// Creates a `BillingCycleCheckoutRequest` from its required fields `count`, `unit`; set optional fields with the setters below.
+    pub fn new(count: u64, unit: impl Into<String>) -> Self {
+        Self { count, unit: unit.into() }
     }
 }
 
@@ -231,7 +231,7 @@ impl crate::Client {
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
-    ///     .service_billing_change_checkout(uuid::Uuid::nil(), cloud_sdk::services::BillingCycleCheckoutRequest::new("example", 1))
+    ///     .service_billing_change_checkout(uuid::Uuid::nil(), cloud_sdk::services::BillingCycleCheckoutRequest::new(1, "example"))
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
@@ -270,7 +270,7 @@ impl crate::Client {
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
-    ///     .service_renewal_checkout(uuid::Uuid::nil(), cloud_sdk::services::BillingCycleCheckoutRequest::new("example", 1))
+    ///     .service_renewal_checkout(uuid::Uuid::nil(), cloud_sdk::services::BillingCycleCheckoutRequest::new(1, "example"))
     ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;

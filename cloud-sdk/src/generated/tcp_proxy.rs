@@ -46,9 +46,9 @@ pub struct TcpProxyCountryPolicy {
 ::sdk_runtime::json_object!(TcpProxyCountryPolicy { mode, countries });
 
 impl TcpProxyCountryPolicy {
-    /// Creates a `TcpProxyCountryPolicy` from its required fields `mode`, `countries`; set optional fields with the setters below.
-    pub fn new(mode: TcpProxyCountryPolicyMode, countries: Vec<String>) -> Self {
-        Self { mode, countries }
+    /// Creates a `TcpProxyCountryPolicy` from its required fields `countries`, `mode`; set optional fields with the setters below.
+    pub fn new(countries: Vec<String>, mode: TcpProxyCountryPolicyMode) -> Self {
+        Self { countries, mode }
     }
 }
 

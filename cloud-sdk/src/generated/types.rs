@@ -11,22 +11,24 @@ pub struct ErrorEnvelope {
     pub ok: bool,
     pub error: ErrorObject,
     /// Legacy flat copy of `error.code`. New clients read the nested `error`.
-    #[deprecated]
+    #[deprecated(note = "Legacy flat copy of `error.code`.")]
     pub code: Option<String>,
     /// Legacy flat copy of `error.message`.
-    #[deprecated]
+    #[deprecated(note = "Legacy flat copy of `error.message`.")]
     pub message: Option<String>,
     /// Legacy flat copy of `error.request_id`.
-    #[deprecated]
+    #[deprecated(note = "Legacy flat copy of `error.request_id`.")]
     pub request_id: Option<String>,
     /// Legacy flat copy of `error.field_errors`; structure not shown.
-    #[deprecated]
+    #[deprecated(
+        note = "Legacy flat copy of `error.field_errors`; structure not shown."
+    )]
     pub field_errors: Option<::serde_json::Value>,
     /// Legacy flat field; structure not shown.
-    #[deprecated]
+    #[deprecated(note = "Legacy flat field; structure not shown.")]
     pub details: Option<::serde_json::Value>,
     /// Legacy flat field; type not shown.
-    #[deprecated]
+    #[deprecated(note = "Legacy flat field; type not shown.")]
     pub status: Option<::serde_json::Value>,
 }
 

@@ -133,9 +133,48 @@ fn escape_line(line: &str) -> String {
     out
 }
 
+/// The guidance a deprecated item carries: the first sentence of its documentation that names
+/// the deprecation or a replacement (the words "deprecated", "instead", "replaced by", "use"),
+/// else its first sentence; `None` when the item is not deprecated or has no documentation.
+pub fn deprecation_note(deprecated: bool, doc: Option<&str>) -> Option<String> {
+    if !deprecated {
+        return None;
+    }
+    let text = doc?.split_whitespace().collect::<Vec<_>>().join(" ");
+    let sentences: Vec<&str> = text
+        .split_inclusive(". ")
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    let names_guidance = |s: &&&str| {
+        s.to_lowercase()
+            .split(|c: char| !c.is_alphabetic())
+            .any(|w| {
+                w.starts_with("deprecat")
+                    || w.starts_with("replace")
+                    || w == "instead"
+                    || w == "use"
+            })
+    };
+    let chosen = sentences
+        .iter()
+        .find(names_guidance)
+        .or(sentences.first())?;
+    Some((*chosen).to_owned())
+}
+
+/// `#[deprecated(note = "…")]` for a deprecated item, the note from [`deprecation_note`]; a bare
+/// `#[deprecated]` when its documentation gives none; nothing when it is not deprecated.
+pub fn deprecated_attr(deprecated: bool, doc: Option<&str>) -> Option<TokenStream> {
+    deprecated.then(|| match deprecation_note(true, doc) {
+        Some(note) => quote!(#[deprecated(note = #note)]),
+        None => quote!(#[deprecated]),
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::sanitize;
+    use super::{deprecated_attr, deprecation_note, sanitize};
 
     #[test]
     fn escapes_links_html_code_and_urls() {
@@ -144,5 +183,31 @@ mod tests {
         assert_eq!(sanitize("```\nlet x\n```"), "```text\nlet x\n```");
         assert_eq!(sanitize("    indented"), "indented");
         assert_eq!(sanitize("`a[0]`"), "`a[0]`");
+    }
+
+    #[test]
+    fn the_note_is_the_sentence_that_gives_guidance() {
+        let doc = "Free text. Kept because old clients read it. Use `name` instead.";
+        assert_eq!(
+            deprecation_note(true, Some(doc)).as_deref(),
+            Some("Use `name` instead.")
+        );
+        assert_eq!(
+            deprecation_note(true, Some("Legacy flat copy of `error.code`.")).as_deref(),
+            Some("Legacy flat copy of `error.code`.")
+        );
+        assert_eq!(deprecation_note(false, Some(doc)), None);
+        assert_eq!(deprecation_note(true, None), None);
+    }
+
+    #[test]
+    fn the_attribute_carries_the_note_when_there_is_one() {
+        let attr = |d: bool, doc: Option<&str>| deprecated_attr(d, doc).map(|t| t.to_string());
+        assert_eq!(
+            attr(true, Some("Old shape. Use `name` instead.")).as_deref(),
+            Some("# [deprecated (note = \"Use `name` instead.\")]")
+        );
+        assert_eq!(attr(true, None).as_deref(), Some("# [deprecated]"));
+        assert_eq!(attr(false, Some("Use `name` instead.")), None);
     }
 }

@@ -12,7 +12,7 @@ const MAX_DEPTH: usize = 6;
 /// example value the generator can write.
 pub fn operation_example(cx: &Ctx<'_>, op: &Operation) -> Option<String> {
     let mut args = Vec::new();
-    for p in op.params.iter().filter(|p| p.required) {
+    for p in super::call_order::method_params(op) {
         args.push(value(cx, &p.ty, 0)?);
     }
     if let Some(body) = op.body.as_ref().filter(|b| b.required) {
@@ -114,10 +114,7 @@ fn named(cx: &Ctx<'_>, name: &str, depth: usize) -> Option<String> {
         }
         TypeKind::Struct { fields, .. } if def.request => {
             let mut args = Vec::new();
-            for f in fields
-                .iter()
-                .filter(|f| f.required && f.const_value.is_none())
-            {
+            for f in super::call_order::constructor_fields(fields) {
                 args.push(if f.nullable {
                     "None".to_owned()
                 } else {

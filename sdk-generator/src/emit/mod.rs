@@ -3,6 +3,8 @@
 //! Token streams are built with `quote!`, parsed with `syn` and printed with `prettyplease`;
 //! the fixed `@generated` header is added after formatting. Output depends only on the model.
 
+pub mod builder_methods;
+pub mod call_order;
 mod conventions;
 pub mod docs;
 mod examples;

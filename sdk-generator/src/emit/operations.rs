@@ -1,10 +1,11 @@
 //! Emits operations: a client method per operation and its request builder.
 
 use super::Ctx;
+use super::builder_methods::ErrorBody;
 use super::docs::{lines_attrs, sanitize};
 use crate::ir::{
     BodyEncoding, Idempotency, IntType, ListStyle, Method, Operation, PageModel, Param,
-    ParamLocation, ParamStyle, ResponseDef, Structured, Success, TypeRef,
+    ParamLocation, ParamStyle, Structured, Success, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -21,7 +22,7 @@ pub struct OperationItems {
 /// The client method and the builder of one operation.
 pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
     let mut parts = Parts::default();
-    for p in op.params.iter().filter(|p| p.required) {
+    for p in super::call_order::method_params(op) {
         let ident = format_ident!("{}", p.rust_name);
         let (arg, value) = taken_as(cx, &p.ty, &ident);
         parts.args.push(quote!(#ident: #arg));
@@ -62,7 +63,7 @@ struct Parts {
 fn param_setter(bx: &Ctx<'_>, p: &Param) -> TokenStream {
     let ident = format_ident!("{}", p.rust_name);
     let doc = param_doc(p);
-    let deprecated = p.deprecated.then(|| quote!(#[deprecated]));
+    let deprecated = super::docs::deprecated_attr(p.deprecated, p.doc.as_deref());
     let value_ident = format_ident!("value");
     let (arg, value) = taken_as(bx, &p.ty, &value_ident);
     quote! {
@@ -110,7 +111,7 @@ fn client_method(cx: &Ctx<'_>, op: &Operation, parts: &Parts) -> TokenStream {
         doc.push_str(&example);
     }
     let doc = lines_attrs(&doc);
-    let deprecated = op.deprecated.then(|| quote!(#[deprecated]));
+    let deprecated = super::docs::deprecated_attr(op.deprecated, op.description.as_deref());
     let (args, inits) = (&parts.args, &parts.inits);
     quote! {
         #doc
@@ -249,18 +250,8 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
 /// then `4XX`, then `default`) decoded into its type; with several types, an enum of them
 /// (`{Builder}Error`, one variant per status). Nothing when no error response has a type.
 fn error_body(bx: &Ctx<'_>, op: &Operation) -> (Option<TokenStream>, Option<TokenStream>) {
-    let errors: Vec<&ResponseDef> = op
-        .responses
-        .iter()
-        .filter(|r| !r.status.starts_with('2'))
-        .collect();
-    let typed: Vec<(&str, &TypeRef)> = errors
-        .iter()
-        .filter_map(|r| Some((r.status.as_str(), r.ty.as_ref()?)))
-        .collect();
-    let Some((_, first)) = typed.first() else {
-        return (None, None);
-    };
+    let errors = super::builder_methods::error_responses(op);
+    let typed = super::builder_methods::typed_errors(op);
     let statuses = errors.iter().map(|r| r.status.as_str());
     let documented = quote!(error.documented_status(&[#(#statuses),*])?);
     let listed = typed
@@ -271,29 +262,34 @@ fn error_body(bx: &Ctx<'_>, op: &Operation) -> (Option<TokenStream>, Option<Toke
     let doc = format!(
         " The documented error body ({listed}) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it)."
     );
-    if typed.iter().all(|(_, ty)| ty == first) {
-        let ty = bx.ty(first);
-        let check = if typed.len() == errors.len() {
-            quote!(#documented;)
-        } else {
-            let with_body = typed.iter().map(|(s, _)| s);
-            quote! {
-                if ![#(#with_body),*].contains(&#documented) {
-                    return None;
+    let typed = match super::builder_methods::error_body(op) {
+        ErrorBody::Absent => return (None, None),
+        ErrorBody::One(ty) => {
+            let ty = bx.ty(ty);
+            let check = if typed.len() == errors.len() {
+                quote!(#documented;)
+            } else {
+                let with_body = typed.iter().map(|(s, _)| s);
+                quote! {
+                    if ![#(#with_body),*].contains(&#documented) {
+                        return None;
+                    }
                 }
-            }
-        };
-        let method = quote! {
-            #[doc = #doc]
-            pub fn error_body(error: &::sdk_runtime::Error) -> Option<#ty> {
-                #check
-                error.body_as().and_then(Result::ok)
-            }
-        };
-        return (Some(method), None);
-    }
-    let name = format_ident!("{}Error", op.builder_name);
-    let variant = |status: &str| format_ident!("Status{}", naming_status(status));
+            };
+            let method = quote! {
+                #[doc = #doc]
+                pub fn error_body(error: &::sdk_runtime::Error) -> Option<#ty> {
+                    #check
+                    error.body_as().and_then(Result::ok)
+                }
+            };
+            return (Some(method), None);
+        }
+        ErrorBody::ByStatus(typed) => typed,
+    };
+    let name = format_ident!("{}", super::builder_methods::error_enum_name(op));
+    let variant =
+        |status: &str| format_ident!("{}", super::builder_methods::error_variant_name(status));
     let variants = typed.iter().map(|(status, ty)| {
         let v = variant(status);
         let ty = bx.ty(ty);
@@ -327,25 +323,10 @@ fn error_body(bx: &Ctx<'_>, op: &Operation) -> (Option<TokenStream>, Option<Toke
     (Some(method), Some(error_enum))
 }
 
-/// A status as a variant suffix: `404`, `4xx`, `Default`.
-fn naming_status(status: &str) -> String {
-    match status {
-        "default" => "Default".to_owned(),
-        other => other.to_ascii_lowercase(),
-    }
-}
-
 /// `download`, for an operation whose success comes in a media type read as bytes: the body
 /// as a stream of chunks (`Client::download`), with that media type's `Accept`.
 fn download_method(op: &Operation) -> Option<TokenStream> {
-    let accept = if op.success == Success::Binary {
-        &op.accept
-    } else {
-        &op.alternatives
-            .iter()
-            .find(|a| a.success == Success::Binary)?
-            .accept
-    };
+    let accept = super::builder_methods::download_accept(op)?;
     let accept = accept_call(accept);
     Some(quote! {
         /// Sends the request and returns the body as a stream of chunks, never held whole

@@ -20,7 +20,7 @@ pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
         _ => schema,
     };
     let doc = lines_attrs(&doc);
-    let deprecated = def.deprecated.then(|| quote!(#[deprecated]));
+    let deprecated = super::docs::deprecated_attr(def.deprecated, def.doc.as_deref());
     let body = match &def.kind {
         TypeKind::Struct {
             fields,
@@ -234,7 +234,7 @@ fn field_decl(cx: &Ctx<'_>, f: &Field, derived: bool) -> TokenStream {
         quote!(#rename #skip)
     });
     let doc = lines_attrs(&field_doc(f));
-    let deprecated = f.deprecated.then(|| quote!(#[deprecated]));
+    let deprecated = super::docs::deprecated_attr(f.deprecated, f.doc.as_deref());
     quote! {
         #doc
         #deprecated
@@ -294,17 +294,20 @@ fn constructor(
     exclusive: &[ExclusiveGroup],
     additional: Option<&AdditionalProperties>,
 ) -> TokenStream {
-    let mut args = Vec::new();
     let mut inits = Vec::new();
     let mut setters = Vec::new();
+    let args: Vec<TokenStream> = super::call_order::constructor_fields(fields)
+        .into_iter()
+        .map(|f| {
+            let (arg, init) = required_arg(cx, f);
+            inits.push(init);
+            arg
+        })
+        .collect();
     for f in fields {
         if let Some(c) = &f.const_value {
             inits.push(const_init(f, c));
-        } else if f.required {
-            let (arg, init) = required_arg(cx, f);
-            args.push(arg);
-            inits.push(init);
-        } else {
+        } else if !f.required {
             let (init, setter) = optional_setter(cx, f);
             inits.push(init);
             setters.push(setter);
@@ -446,9 +449,8 @@ fn group_setter(cx: &Ctx<'_>, g: &ExclusiveGroup) -> (TokenStream, TokenStream) 
 
 /// The doc line of `new`: which fields it takes.
 fn new_doc(def: &TypeDef, fields: &[Field]) -> String {
-    let required: Vec<String> = fields
-        .iter()
-        .filter(|f| f.required && f.const_value.is_none())
+    let required: Vec<String> = super::call_order::constructor_fields(fields)
+        .into_iter()
         .map(|f| format!("`{}`", f.name.replace('`', "'")))
         .collect();
     if required.is_empty() {

@@ -6,6 +6,8 @@
 //! out of the JSON; a member this layout does not know makes the file unreadable rather than
 //! half read.
 
+use crate::emit::builder_methods::{self, ErrorBody};
+use crate::emit::{call_order, docs::deprecation_note};
 use crate::ir::{self, Api, Constraints, Field, Success, TypeKind, TypeRef};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -15,7 +17,8 @@ use std::collections::BTreeMap;
 ///
 /// 2: argument order of client methods and constructors, wire facts (constraints, pagination
 /// fields), deprecation notes, exact Rust types.
-pub const FORMAT: u32 = 2;
+/// 3: each builder's other sending methods and its `error_body`.
+pub const FORMAT: u32 = 3;
 
 /// File name of the description, in the generated crate's directory.
 pub const FILE_NAME: &str = "api.json";
@@ -81,6 +84,13 @@ pub struct OperationDescription {
     pub body: Option<BodyDescription>,
     /// Success type, as emitted (`serde_json::Value` when the response has no schema).
     pub success: String,
+    /// The builder's other sending methods (`send_text`, `send_bytes`, `send_json`,
+    /// `download`) → the type they resolve to.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub send_variants: BTreeMap<String, String>,
+    /// The builder's `error_body`, when an error response has a type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_body: Option<ErrorBodyDescription>,
     /// Error responses: status → error codes.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub errors: BTreeMap<String, Vec<String>>,
@@ -90,6 +100,19 @@ pub struct OperationDescription {
     /// Longer description.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+}
+
+/// What a builder's `error_body` returns (inside its `Option`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorBodyDescription {
+    /// The one error body type, or the `{Builder}Error` enum's name.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// For the enum: status → the payload type of its variant (`Status404`, `Status4xx`,
+    /// `StatusDefault`). The enum is exhaustive, so a variant added or removed is breaking.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub variants: BTreeMap<String, String>,
 }
 
 /// One parameter.
@@ -372,21 +395,35 @@ fn describe_operation(op: &ir::Operation) -> OperationDescription {
         codes.sort();
         errors.insert(response.status.clone(), codes);
     }
-    let success = match &op.success {
-        Success::Json(ty) => type_string(ty),
-        Success::Untyped => type_string(&TypeRef::Json),
-        Success::Text => "String".to_owned(),
-        Success::Binary => "Binary".to_owned(),
-        Success::Empty => "()".to_owned(),
+    let success = success_text(&op.success);
+    let send_variants = op
+        .alternatives
+        .iter()
+        .map(|a| (a.method.clone(), success_text(&a.success)))
+        .chain(
+            builder_methods::download_accept(op)
+                .map(|_| ("download".to_owned(), "Download".to_owned())),
+        )
+        .collect();
+    let error_body = match builder_methods::error_body(op) {
+        ErrorBody::Absent => None,
+        ErrorBody::One(ty) => Some(ErrorBodyDescription {
+            ty: type_string(ty),
+            variants: BTreeMap::new(),
+        }),
+        ErrorBody::ByStatus(typed) => Some(ErrorBodyDescription {
+            ty: builder_methods::error_enum_name(op),
+            variants: typed
+                .into_iter()
+                .map(|(status, ty)| (status.to_owned(), type_string(ty)))
+                .collect(),
+        }),
     };
     let mut scopes = op.scopes.clone();
     scopes.sort();
-    // The emitter's argument order (`emit::operations::operation`): required parameters in
-    // the model's order, then a required body.
-    let arguments = op
-        .params
-        .iter()
-        .filter(|p| p.required)
+    // The emitter's argument order (`emit::call_order`), then a required body.
+    let arguments = call_order::method_params(op)
+        .into_iter()
         .map(|p| p.rust_name.clone())
         .chain(
             op.body
@@ -434,6 +471,8 @@ fn describe_operation(op: &ir::Operation) -> OperationDescription {
             ty: type_string(&b.ty),
         }),
         success,
+        send_variants,
+        error_body,
         errors,
         summary: op.summary.clone(),
         description: op.description.clone(),
@@ -486,12 +525,10 @@ fn describe_type(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeDescription>)
                 };
                 out.insert(group.type_name.clone(), choice_type);
             }
-            // The emitter's `new` (`emit::types::constructor`): required fields without a
-            // fixed value, in the model's field order.
+            // The emitter's `new` (`emit::call_order`).
             let constructor = if def.request {
-                fields
-                    .iter()
-                    .filter(|f| f.required && f.const_value.is_none())
+                call_order::constructor_fields(fields)
+                    .into_iter()
                     .map(|f| f.rust_name.clone())
                     .collect()
             } else {
@@ -551,34 +588,15 @@ fn describe_field(f: &Field) -> FieldDescription {
     }
 }
 
-/// The guidance a deprecated item carries: the first sentence of its documentation that names
-/// the deprecation or a replacement (the words "deprecated", "instead", "replaced by", "use"),
-/// else its first sentence; `None` when the item is not deprecated or has no documentation.
-pub fn deprecation_note(deprecated: bool, doc: Option<&str>) -> Option<String> {
-    if !deprecated {
-        return None;
+/// The type a sending method resolves to, as emitted.
+fn success_text(success: &Success) -> String {
+    match success {
+        Success::Json(ty) => type_string(ty),
+        Success::Untyped => type_string(&TypeRef::Json),
+        Success::Text => "String".to_owned(),
+        Success::Binary => "Binary".to_owned(),
+        Success::Empty => "()".to_owned(),
     }
-    let text = doc?.split_whitespace().collect::<Vec<_>>().join(" ");
-    let sentences: Vec<&str> = text
-        .split_inclusive(". ")
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .collect();
-    let names_guidance = |s: &&&str| {
-        s.to_lowercase()
-            .split(|c: char| !c.is_alphabetic())
-            .any(|w| {
-                w.starts_with("deprecat")
-                    || w.starts_with("replace")
-                    || w == "instead"
-                    || w == "use"
-            })
-    };
-    let chosen = sentences
-        .iter()
-        .find(names_guidance)
-        .or(sentences.first())?;
-    Some((*chosen).to_owned())
 }
 
 fn payload(ty: &TypeRef, boxed: bool) -> String {
@@ -628,24 +646,4 @@ fn serde_name<T: Serialize>(value: &T) -> String {
 
 fn is_false(b: &bool) -> bool {
     !*b
-}
-
-#[cfg(test)]
-mod tests {
-    use super::deprecation_note;
-
-    #[test]
-    fn the_note_is_the_sentence_that_gives_guidance() {
-        let doc = "Free text. Kept because old clients read it. Use `name` instead.";
-        assert_eq!(
-            deprecation_note(true, Some(doc)).as_deref(),
-            Some("Use `name` instead.")
-        );
-        assert_eq!(
-            deprecation_note(true, Some("Legacy flat copy of `error.code`.")).as_deref(),
-            Some("Legacy flat copy of `error.code`.")
-        );
-        assert_eq!(deprecation_note(false, Some(doc)), None);
-        assert_eq!(deprecation_note(true, None), None);
-    }
 }

@@ -60,6 +60,12 @@
 //!   or of an `x-at-most-one-of` choice enum (exhaustive): breaking.
 //! - Error codes (crate-wide): added additive, removed breaking. Error responses of an
 //!   operation (statuses and their codes): docs only.
+//! - A builder's other sending methods (`send_text`, `send_bytes`, `send_json`, `download`):
+//!   added additive; removed or resolving to another type breaking. Its `error_body`: added
+//!   additive; removed or returning another type (one error type ↔ the `{Builder}Error` enum)
+//!   breaking; a variant of that exhaustive enum added, removed or retyped: breaking.
+//! - Positional arguments (client methods and `new`) are in an order no reorder of the spec
+//!   changes (`crate::emit::call_order`); a reorder the generator makes is breaking.
 //! - Pagination added: additive (`into_stream`); removed: breaking; another model or other
 //!   fields: docs only. Idempotency-Key: from `none` additive (`idempotency_key` setter), to
 //!   `none` breaking, otherwise docs only. Operation envelope: gained additive, lost breaking
@@ -95,7 +101,7 @@
 //!   parameter, request field or body removed (the old crate still sends it when set); an
 //!   optional response field removed (read as absent); the operation envelope withdrawn.
 //! - Deprecations: an item newly marked deprecated is listed with the guidance its description
-//!   gives ([`describe::deprecation_note`]), with the reminder that `#[deprecated]` items fail
+//!   gives ([`crate::emit::docs::deprecation_note`]), with the reminder that `#[deprecated]` items fail
 //!   `-D warnings` builds.
 //!
 //! # Compared with oasdiff

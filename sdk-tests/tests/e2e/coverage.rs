@@ -193,7 +193,7 @@ async fn every_documented_operation_has_a_round_trip() {
     let (dedicated_id, _) = first_of(&listed.items, "dedicated");
     let (_, domain_name) = first_of(&listed.items, "domain");
     let (proxy_id, _) = first_of(&listed.items, "tcp-proxy");
-    let cycle = services::BillingCycleCheckoutRequest::new("MONTH".to_owned(), 3);
+    let cycle = services::BillingCycleCheckoutRequest::new(3, "MONTH".to_owned());
     ok!(
         "serviceBillingChangeCheckout",
         c.service_billing_change_checkout(vps_id, cycle.clone())
@@ -243,10 +243,10 @@ async fn every_documented_operation_has_a_round_trip() {
         c.dedicated_deploy(dedicated_servers::DedicatedDeployRequest::new(
             // Types of the OS profile's fields are not shown: they arrive as JSON values.
             json_str(image.configuration_code.as_ref()),
-            json_str(image.region.as_ref()),
+            "dedi-coverage.example.net".to_owned(),
             // The profile id is typed (integer > 0), so it is the request's `os_profile_id` as is.
             image.id.expect("image id"),
-            "dedi-coverage.example.net".to_owned(),
+            json_str(image.region.as_ref()),
         ))
         .send()
     );
@@ -297,8 +297,8 @@ async fn every_documented_operation_has_a_round_trip() {
             vps_id,
             service_dns_waf::WebsiteLoaderUploadRequest::new(
                 "coverage.example".to_owned(),
-                "www".to_owned(),
                 "<html>loading</html>".to_owned(),
+                "www".to_owned(),
             ),
         )
         .send()
@@ -308,10 +308,10 @@ async fn every_documented_operation_has_a_round_trip() {
         c.service_dns_waf_proxy_config_upload_ssl(
             vps_id,
             service_dns_waf::WebsiteSslUploadRequest::new(
-                "coverage.example".to_owned(),
-                "www".to_owned(),
-                service_dns_waf::WebsiteSslUploadRequestMode::C,
                 "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n".to_owned(),
+                "coverage.example".to_owned(),
+                service_dns_waf::WebsiteSslUploadRequestMode::C,
+                "www".to_owned(),
                 "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n".into(),
             ),
         )
@@ -322,17 +322,17 @@ async fn every_documented_operation_has_a_round_trip() {
     let contact = ok!(
         "domainContactCreate",
         c.domain_contact_create(domains::DomainContactCreateRequest::new(
+            domains::DomainContactAddress::new(
+                "London".to_owned(),
+                "GB".to_owned(),
+                "10".to_owned(),
+                "Downing Street".to_owned(),
+                "SW1A 2AA".to_owned(),
+            ),
+            "ada@example.com".to_owned(),
             "Ada".to_owned(),
             "Lovelace".to_owned(),
-            "ada@example.com".to_owned(),
             "+44.2071234567".to_owned(),
-            domains::DomainContactAddress::new(
-                "Downing Street".to_owned(),
-                "10".to_owned(),
-                "London".to_owned(),
-                "SW1A 2AA".to_owned(),
-                "GB".to_owned(),
-            ),
         ))
         .send()
     );

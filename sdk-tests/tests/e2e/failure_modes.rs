@@ -287,7 +287,7 @@ async fn service_changed_retry_is_left_to_the_caller_who_resends_the_same_reques
         code: "service_changed_retry".into(),
     };
     sb.inject(fault, Matcher::key(key), 1);
-    let cycle = cloud_sdk::services::BillingCycleCheckoutRequest::new("MONTH".to_owned(), 1);
+    let cycle = cloud_sdk::services::BillingCycleCheckoutRequest::new(1, "MONTH".to_owned());
     let e = c
         .service_renewal_checkout(vps, cycle.clone())
         .idempotency_key(key)
@@ -342,9 +342,9 @@ async fn order_options_unavailable_commits_no_dedicated_order() {
     let text = |v: Option<&serde_json::Value>| v.and_then(|v| v.as_str()).expect("text").to_owned();
     let request = cloud_sdk::dedicated_servers::DedicatedDeployRequest::new(
         text(image.configuration_code.as_ref()),
-        text(image.region.as_ref()),
-        image.id.expect("image id"),
         "dedi-options.example.net".to_owned(),
+        image.id.expect("image id"),
+        text(image.region.as_ref()),
     );
     let fault = Fault::Error {
         status: 503,

@@ -581,8 +581,8 @@ async fn tcp_proxy_update_replaces_supplied_arrays_and_keeps_omitted_fields() {
 
     // Only the country policy: every array stays as it was.
     let policy = tcp_proxy::TcpProxyCountryPolicy::new(
-        tcp_proxy::TcpProxyCountryPolicyMode::Block,
         vec!["KP".to_owned()],
+        tcp_proxy::TcpProxyCountryPolicyMode::Block,
     );
     c.tcp_proxy_update(
         id,

@@ -4,6 +4,7 @@
 //! [`Deprecation`] per newly deprecated item, in a deterministic order.
 
 mod arguments;
+mod builder;
 mod compat;
 mod operations;
 mod renames;

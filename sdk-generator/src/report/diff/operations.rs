@@ -2,8 +2,8 @@
 //! for released SDKs calling the new server.
 
 use super::{
-    Changes, Class, Wire, arguments, compat, deprecation, renames, set_change, ticks, union_keys,
-    wire_path,
+    Changes, Class, Wire, arguments, builder, compat, deprecation, renames, set_change, ticks,
+    union_keys, wire_path,
 };
 use crate::report::describe::{
     ApiDescription, BodyDescription, ConstraintsDescription, OperationDescription,
@@ -145,6 +145,9 @@ fn operation(
                 ),
             );
         }
+    }
+    for (class, text) in builder::methods(o, n) {
+        line(out, class, text);
     }
     pagination(
         o.pagination.as_ref(),

@@ -1,0 +1,41 @@
+//! The order of positional arguments, one fact shared by the emitter and the change report.
+//!
+//! The order never follows the spec's order of properties or parameters: a spec that only
+//! reorders them would otherwise swap two arguments of the same type, and every existing
+//! caller would still compile while sending the values crossed.
+
+use crate::ir::{Field, Operation, Param, ParamLocation};
+
+/// The required parameters a client method takes, in call order: path parameters in the
+/// order the path template names them, then the other required parameters sorted by Rust
+/// name. A required body follows them as the last argument, `body`.
+pub fn method_params(op: &Operation) -> Vec<&Param> {
+    let template_position = |p: &Param| op.path.find(&format!("{{{}}}", p.name));
+    let mut path: Vec<&Param> = op
+        .params
+        .iter()
+        .filter(|p| p.required && p.location == ParamLocation::Path)
+        .collect();
+    path.sort_by(|a, b| {
+        (template_position(a), &a.rust_name).cmp(&(template_position(b), &b.rust_name))
+    });
+    let mut others: Vec<&Param> = op
+        .params
+        .iter()
+        .filter(|p| p.required && p.location != ParamLocation::Path)
+        .collect();
+    others.sort_by(|a, b| a.rust_name.cmp(&b.rust_name));
+    path.extend(others);
+    path
+}
+
+/// The fields `new` takes, in call order: required fields without a fixed value, sorted by
+/// Rust name.
+pub fn constructor_fields(fields: &[Field]) -> Vec<&Field> {
+    let mut args: Vec<&Field> = fields
+        .iter()
+        .filter(|f| f.required && f.const_value.is_none())
+        .collect();
+    args.sort_by(|a, b| a.rust_name.cmp(&b.rust_name));
+    args
+}
