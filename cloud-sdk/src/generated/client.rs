@@ -121,7 +121,7 @@ pub mod security_schemes {
 }
 
 /// The servers the document lists: pass one to `Config::new` (a relative one through
-/// [`resolve`] first).
+/// [`servers::resolve`] first).
 pub mod servers {
     /// Base address of the service. The default is a placeholder; supply the real base URL.
     ///

@@ -599,7 +599,7 @@ mod tests {
                 ),
                 (
                     "#/paths/~1a/post/responses/400/content/application~1json/example".to_owned(),
-                    na(NotApplicable::NotLowered)
+                    named("PostAError400", false)
                 ),
                 (
                     "#/components/schemas/A/properties/f/examples/0".to_owned(),

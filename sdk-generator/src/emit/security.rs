@@ -162,7 +162,7 @@ pub(super) fn servers_module(api: &Api) -> Option<TokenStream> {
     let default = format_ident!("{}", first.rust_name);
     Some(quote! {
         /// The servers the document lists: pass one to `Config::new` (a relative one through
-        /// [`resolve`] first).
+        /// [`servers::resolve`] first).
         pub mod servers {
             #( #items )*
             /// The first server the document lists.

@@ -144,9 +144,9 @@ async fn main() {
         let message = unique("log line");
         client
             .create_logs_logs_post(vec![sdk::logs::LogCreate::new(
-                "driver",
                 20,
                 &message,
+                "driver",
                 serde_json::from_value(json!("2026-01-02T03:04:05Z")).expect("timestamp"),
             )])
             .send()

@@ -27,9 +27,9 @@ async fn main() {
         client
             .create_logs_logs_post(vec![
                 sdk::logs::LogCreate::new(
-                    "driver",
                     20,
                     &message,
+                    "driver",
                     serde_json::from_value(json!("2026-01-02T03:04:05Z")).expect("timestamp"),
                 )
                 .flow_run_id(run.id),

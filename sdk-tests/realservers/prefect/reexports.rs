@@ -26,7 +26,7 @@ async fn main() {
             .into_body();
         ensure_eq("id", read.id, id)?;
         client
-            .create_logs_logs_post(vec![sdk::logs::LogCreate::new("driver", 20, "at", at)])
+            .create_logs_logs_post(vec![sdk::logs::LogCreate::new(20, "at", "driver", at)])
             .send()
             .await
             .ctx("create_logs")?;
