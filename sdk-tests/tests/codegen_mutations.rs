@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use sdk_generator::emit::{Layout, Options};
 use serde_json::{Map, Value, json};
 
-const INPUTS: u64 = 4000;
+const INPUTS: u64 = 1500;
 const MIN_INPUTS: u64 = 500;
 const TIME_BUDGET: Duration = Duration::from_secs(100);
 const BASE_SEED: u64 = 0x5eed_0019;

@@ -417,6 +417,15 @@ impl<'a> Lowerer<'a> {
         let mut formats = Vec::new();
         let mut first_success = true;
         for (status, resp) in entries {
+            if status.starts_with("x-") {
+                continue;
+            }
+            if !is_response_key(status) {
+                return Err(Skip(resp.error(format!(
+                    "malformed document: response key `{status}` is neither an HTTP status code, \
+                     a range such as `4XX`, nor `default`"
+                ))));
+            }
             let resp = resp.resolve(self.root)?;
             let is_success = status.starts_with('2');
             let content = resp.get("content").map(|c| c.entries()).unwrap_or_default();
@@ -853,4 +862,13 @@ fn success_formats(formats: Vec<Offered>) -> (Success, Vec<String>, Vec<Alternat
         default.media_types
     };
     (default.success, accept, alternatives)
+}
+
+/// Whether `key` names responses as the Responses Object allows: an HTTP status code, a range
+/// (`1XX` to `5XX`), or `default`.
+fn is_response_key(key: &str) -> bool {
+    let range = |a: u8, b: u8| a.eq_ignore_ascii_case(&b'X') && b.eq_ignore_ascii_case(&b'X');
+    key == "default"
+        || matches!(key.as_bytes(), [b'1'..=b'5', a, b]
+            if (a.is_ascii_digit() && b.is_ascii_digit()) || range(*a, *b))
 }
