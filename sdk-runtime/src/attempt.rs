@@ -21,16 +21,11 @@ pub(crate) struct Wire<'a> {
     pub max_response_bytes: usize,
 }
 
-/// Sends attempt number `number` of `p`. The outer error is local (credentials that cannot be
-/// encoded, a request the transport cannot build): a validation error, nothing was sent. The
-/// inner result is what the wire gave.
-pub(crate) async fn send(
-    wire: Wire<'_>,
-    p: &Prepared,
-    number: u32,
-) -> Result<Result<HttpResponse, TransportError>, Error> {
+/// The headers and URL of one attempt of `p`, with `auth`'s credentials applied (a query
+/// credential appended to the URL). Fails locally, before anything is sent.
+pub(crate) fn authorized(auth: &Auth, p: &Prepared) -> Result<(http::HeaderMap, String), Error> {
     let mut headers = p.headers.clone();
-    let credential_query = wire.auth.apply(
+    let credential_query = auth.apply(
         &mut headers,
         p.method.as_str(),
         &p.signed_target,
@@ -43,6 +38,18 @@ pub(crate) async fn send(
         let joiner = if p.url.contains('?') { '&' } else { '?' };
         format!("{}{joiner}{}", p.url, credential_query.0)
     };
+    Ok((headers, url))
+}
+
+/// Sends attempt number `number` of `p`. The outer error is local (credentials that cannot be
+/// encoded, a request the transport cannot build): a validation error, nothing was sent. The
+/// inner result is what the wire gave.
+pub(crate) async fn send(
+    wire: Wire<'_>,
+    p: &Prepared,
+    number: u32,
+) -> Result<Result<HttpResponse, TransportError>, Error> {
+    let (headers, url) = authorized(wire.auth, p)?;
     let started = Instant::now();
     let timeout = match (p.attempt_timeout, p.deadline) {
         (Some(t), Some(d)) => Some(t.min(d.saturating_duration_since(started))),

@@ -91,20 +91,7 @@ impl Client {
         }
         let p = self.prepare(&request, &options)?;
         let context = p.context(1);
-        let mut headers = p.headers.clone();
-        let query = self.inner.auth.apply(
-            &mut headers,
-            p.method.as_str(),
-            &p.signed_target,
-            &p.body,
-            p.security,
-        )?;
-        let url = if query.0.is_empty() {
-            p.url.clone()
-        } else {
-            let joiner = if p.url.contains('?') { '&' } else { '?' };
-            format!("{}{joiner}{}", p.url, query.0)
-        };
+        let (headers, url) = crate::attempt::authorized(&self.inner.auth, &p)?;
         let max = self.inner.config.max_response_bytes;
         let http = HttpRequest {
             method: crate::spec::http_method(p.method),

@@ -21,6 +21,19 @@ pub struct ReqwestTransport {
 }
 
 impl ReqwestTransport {
+    /// Sends `request` and returns the response with its body unread. Built directly rather
+    /// than through `RequestBuilder::headers`, which copies the header map entry by entry into
+    /// the request's own.
+    async fn execute(&self, request: HttpRequest) -> Result<reqwest::Response, TransportError> {
+        let url = reqwest::Url::parse(&request.url).map_err(|e| {
+            TransportError::new(TransportErrorKind::Invalid, format!("invalid URL: {e}"))
+        })?;
+        let mut built = reqwest::Request::new(request.method, url);
+        *built.headers_mut() = request.headers;
+        *built.body_mut() = Some(request.body.into());
+        self.client.execute(built).await.map_err(map_reqwest_error)
+    }
+
     /// Builds a reqwest client with the given connect timeout.
     pub fn new(connect_timeout: Option<Duration>) -> Result<Self, TransportError> {
         let mut builder = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none());
@@ -110,23 +123,12 @@ impl Transport for ReqwestTransport {
     fn send(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, TransportError>> {
         Box::pin(async move {
             // The attempt timeout is enforced by the client around this future.
-            // Built directly rather than through `RequestBuilder::headers`, which copies the
-            // header map entry by entry into the request's own.
-            let url = reqwest::Url::parse(&request.url).map_err(|e| {
-                TransportError::new(TransportErrorKind::Invalid, format!("invalid URL: {e}"))
-            })?;
-            let mut built = reqwest::Request::new(request.method, url);
-            *built.headers_mut() = request.headers;
-            *built.body_mut() = Some(request.body.into());
-            let mut response = self
-                .client
-                .execute(built)
-                .await
-                .map_err(map_reqwest_error)?;
+            let max_response_bytes = request.max_response_bytes;
+            let mut response = self.execute(request).await?;
             // Moved, not cloned: the body read needs only the body.
             let status = response.status().as_u16();
             let headers = std::mem::take(response.headers_mut());
-            let body = read_capped(response, request.max_response_bytes).await?;
+            let body = read_capped(response, max_response_bytes).await?;
             Ok(HttpResponse {
                 status,
                 headers,
@@ -140,17 +142,7 @@ impl Transport for ReqwestTransport {
         request: HttpRequest,
     ) -> BoxFuture<'_, Result<StreamingResponse, TransportError>> {
         Box::pin(async move {
-            let url = reqwest::Url::parse(&request.url).map_err(|e| {
-                TransportError::new(TransportErrorKind::Invalid, format!("invalid URL: {e}"))
-            })?;
-            let mut built = reqwest::Request::new(request.method, url);
-            *built.headers_mut() = request.headers;
-            *built.body_mut() = Some(request.body.into());
-            let mut response = self
-                .client
-                .execute(built)
-                .await
-                .map_err(map_reqwest_error)?;
+            let mut response = self.execute(request).await?;
             let status = response.status().as_u16();
             let headers = std::mem::take(response.headers_mut());
             let body = futures::stream::try_unfold(response, move |mut response| async move {
