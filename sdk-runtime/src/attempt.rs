@@ -28,15 +28,16 @@ pub(crate) fn authorized(auth: &Auth, p: &Prepared) -> Result<(http::HeaderMap, 
     let credential_query = auth.apply(
         &mut headers,
         p.method.as_str(),
-        &p.signed_target,
+        p.url.signed_target(),
         &p.body,
         p.security,
     )?;
+    let url = p.url.as_str();
     let url = if credential_query.0.is_empty() {
-        p.url.clone()
+        url.to_owned()
     } else {
-        let joiner = if p.url.contains('?') { '&' } else { '?' };
-        format!("{}{joiner}{}", p.url, credential_query.0)
+        let joiner = if url.contains('?') { '&' } else { '?' };
+        format!("{url}{joiner}{}", credential_query.0)
     };
     Ok((headers, url))
 }
@@ -67,7 +68,7 @@ pub(crate) async fn send(
         operation_id: &p.operation_id,
         method: p.method,
         url_template: &p.template,
-        path: &p.path,
+        path: p.url.path(),
         attempt: number,
         idempotency_key: p.idempotency_key.as_deref(),
     };

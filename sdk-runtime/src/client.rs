@@ -426,7 +426,7 @@ impl Client {
                     message: "the API has no operation lookup".into(),
                 };
             };
-            let request = reconcile::lookup_request(&lookup, key, p.method, &p.path);
+            let request = reconcile::lookup_request(&lookup, key, p.method, p.url.path());
             let mut options = CallOptions::new();
             if let Some(id) = &p.client_request_id {
                 options.set_client_request_id(id.clone());
@@ -547,7 +547,7 @@ fn unknown(p: &Prepared, attempts: u32, memory: Memory) -> Error {
     }
     Error::WriteOutcomeUnknown(Box::new(UnknownOutcome {
         method: p.method,
-        path: p.path.clone(),
+        path: p.url.path().to_owned(),
         idempotency_key: p.idempotency_key.clone(),
         reason: memory.reason,
         reconciliation: memory.found,

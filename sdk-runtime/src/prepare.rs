@@ -31,15 +31,8 @@ pub(crate) struct Prepared {
     pub method: Method,
     /// Path template of the operation (the span's `url.template`).
     pub template: Cow<'static, str>,
-    /// API path as sent, without base prefix or query.
-    pub path: String,
-    /// API path and query as sent, without base prefix (what a journal replays).
-    #[cfg(feature = "journal")]
-    pub target: String,
-    /// Base prefix, path and query: what is signed.
-    pub signed_target: String,
-    /// Absolute URL.
-    pub url: String,
+    /// Where the call goes.
+    pub url: CallUrl,
     /// Headers of every attempt, credentials excepted.
     pub headers: HeaderMap,
     /// Exact body bytes.
@@ -87,7 +80,7 @@ impl Prepared {
         }
         options.validate()?;
         let spec = request.spec();
-        let path = request.render_path()?;
+        let url = CallUrl::of_request(d.endpoint, request)?;
         let mut idempotency_key = options.idempotency_key().map(str::to_owned);
         let mut client_request_id = options.client_request_id().map(str::to_owned);
         // The runtime's own headers go first, the caller's after them (wire order is stable).
@@ -128,19 +121,12 @@ impl Prepared {
             }
             None => (Bytes::new(), None),
         };
-        let query = request.render_query();
-        let target = if query.is_empty() {
-            path.clone()
-        } else {
-            format!("{path}?{query}")
-        };
         let mut prepared = Self::assemble(
             Call {
                 operation_id: Cow::Borrowed(spec.operation_id),
                 method: spec.method,
                 template: Cow::Borrowed(spec.path),
-                path,
-                target,
+                url,
                 headers,
                 body,
                 content_type,
@@ -159,7 +145,7 @@ impl Prepared {
         ErrorContext {
             operation_id: Some(self.operation_id.clone().into_owned()),
             method: Some(self.method),
-            path: Some(self.path.clone()),
+            path: Some(self.url.path().to_owned()),
             idempotency_key: self.idempotency_key.clone(),
             client_request_id: self.client_request_id.clone(),
             request_id: None,
@@ -182,8 +168,7 @@ impl Prepared {
             operation_id,
             method,
             template,
-            path,
-            target,
+            url,
             mut headers,
             body,
             content_type,
@@ -228,11 +213,7 @@ impl Prepared {
             operation_id,
             method,
             template,
-            signed_target: format!("{}{target}", d.endpoint.base_path),
-            url: format!("{}{target}", d.endpoint.base),
-            path,
-            #[cfg(feature = "journal")]
-            target,
+            url,
             headers,
             body,
             idempotency_key,
@@ -252,13 +233,84 @@ pub(crate) struct Call {
     pub operation_id: Cow<'static, str>,
     pub method: Method,
     pub template: Cow<'static, str>,
-    pub path: String,
-    pub target: String,
+    pub url: CallUrl,
     pub headers: HeaderMap,
     pub body: Bytes,
     pub content_type: Option<Cow<'static, str>>,
     pub idempotency_key: Option<String>,
     pub client_request_id: Option<String>,
+}
+
+/// A call's absolute URL in one buffer (base URL, path, query), with the parts the call also
+/// needs as ranges of it: the signed target (base prefix, path and query) and the API path.
+#[derive(Clone, Debug)]
+pub(crate) struct CallUrl {
+    text: String,
+    /// Start of the base URL's path prefix: the signed target runs from here to the end.
+    signed_from: usize,
+    /// Start of the API path (after the base URL): the target runs from here to the end.
+    path_from: usize,
+    /// End of the API path (start of `?query`, or the end).
+    path_to: usize,
+}
+
+impl CallUrl {
+    /// The URL of `request` against `endpoint`, rendered once.
+    pub fn of_request(endpoint: &Endpoint, request: &Request) -> Result<Self, Error> {
+        let base = &endpoint.base;
+        let mut text = String::with_capacity(
+            base.len() + request.path_len_hint() + request.query_len_hint(),
+        );
+        text.push_str(base);
+        request.write_path(&mut text)?;
+        let path_to = text.len();
+        text.push('?');
+        request.write_query(&mut text);
+        if text.len() == path_to + 1 {
+            text.truncate(path_to);
+        }
+        Ok(Self::from_parts(endpoint, text, path_to))
+    }
+
+    /// The URL of `target` (API path and query as sent) against `endpoint`.
+    #[cfg(feature = "journal")]
+    pub fn of_target(endpoint: &Endpoint, target: &str) -> Self {
+        let text = format!("{}{target}", endpoint.base);
+        let path_to = endpoint.base.len() + target.find('?').unwrap_or(target.len());
+        Self::from_parts(endpoint, text, path_to)
+    }
+
+    fn from_parts(endpoint: &Endpoint, text: String, path_to: usize) -> Self {
+        // `Endpoint::new` refuses a query or fragment, so the base ends with its path prefix.
+        debug_assert!(endpoint.base.ends_with(&endpoint.base_path));
+        Self {
+            text,
+            signed_from: endpoint.base.len() - endpoint.base_path.len(),
+            path_from: endpoint.base.len(),
+            path_to,
+        }
+    }
+
+    /// The absolute URL.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// Base prefix, path and query: what is signed.
+    pub fn signed_target(&self) -> &str {
+        &self.text[self.signed_from..]
+    }
+
+    /// API path as sent, without base prefix or query.
+    pub fn path(&self) -> &str {
+        &self.text[self.path_from..self.path_to]
+    }
+
+    /// API path and query as sent, without base prefix (what a journal replays).
+    #[cfg(feature = "journal")]
+    pub fn target(&self) -> &str {
+        &self.text[self.path_from..]
+    }
 }
 
 fn header_name(name: &str) -> Result<HeaderName, Error> {

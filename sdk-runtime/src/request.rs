@@ -2,7 +2,9 @@
 
 use openapi_conventions::headers;
 use std::borrow::Cow;
-use std::fmt::{Display, Write as _};
+use std::fmt::Display;
+
+use percent_encoding::utf8_percent_encode;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -438,8 +440,27 @@ impl Request {
 
     /// Renders the path (template with encoded parameters), without the query string.
     pub fn render_path(&self) -> Result<String, Error> {
+        let mut out = String::with_capacity(self.path_len_hint());
+        self.write_path(&mut out)?;
+        Ok(out)
+    }
+
+    /// About how long the rendered path is (for one allocation of the right size).
+    pub(crate) fn path_len_hint(&self) -> usize {
+        self.spec.path.len() + self.path_params.iter().map(|(_, v)| v.len()).sum::<usize>()
+    }
+
+    /// About how long the rendered query is, `?` included.
+    pub(crate) fn query_len_hint(&self) -> usize {
+        self.query
+            .iter()
+            .map(|(n, v)| n.len() + v.len() + 2)
+            .sum::<usize>()
+    }
+
+    /// Appends the rendered path to `out`.
+    pub(crate) fn write_path(&self, out: &mut String) -> Result<(), Error> {
         let template = self.spec.path;
-        let mut out = String::with_capacity(template.len() + 16);
         let mut rest = template;
         while let Some(start) = rest.find('{') {
             out.push_str(&rest[..start]);
@@ -464,19 +485,26 @@ impl Request {
             rest = &rest[end + 1..];
         }
         out.push_str(rest);
-        Ok(out)
+        Ok(())
     }
 
     /// Renders the query string (without `?`), empty when there is none.
     pub fn render_query(&self) -> String {
         let mut out = String::new();
+        self.write_query(&mut out);
+        out
+    }
+
+    /// Appends the query string to `out` (nothing when there is none).
+    pub(crate) fn write_query(&self, out: &mut String) {
         for (i, (name, value)) in self.query.iter().enumerate() {
             if i > 0 {
                 out.push('&');
             }
-            let _ = write!(out, "{}={}", encode_component(name), value);
+            out.extend(utf8_percent_encode(name, params::COMPONENT));
+            out.push('=');
+            out.push_str(value);
         }
-        out
     }
 
     /// Path and query, e.g. `/items?limit=10`.
