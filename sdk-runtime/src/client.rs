@@ -22,7 +22,6 @@ use crate::budget::Budget;
 use crate::config::Config;
 use crate::endpoint::Endpoint;
 use crate::error::{ApiError, Error, ErrorContext, Reconciliation, UnknownOutcome};
-use crate::header_names;
 use crate::prepare::{Defaults, Prepared};
 use crate::rate_limit::{ProbePermit, RateLimitGate, RateLimitInfo};
 use crate::request::{CallOptions, Request};
@@ -192,7 +191,12 @@ impl Client {
     /// when its body is decoded.
     pub(crate) async fn run_in_span(&self, p: Prepared, start: Start) -> Result<Undecoded, Error> {
         let span = telemetry::call_span(&p, &self.inner.endpoint);
-        let settled = self.call(&p, start, &span).instrument(span.clone()).await;
+        // Without a subscriber interested in the span, entering it on every poll is wasted.
+        let settled = if span.is_disabled() {
+            self.call(&p, start, &span).await
+        } else {
+            self.call(&p, start, &span).instrument(span.clone()).await
+        };
         match settled {
             Ok(Settled { response, attempts }) => Ok(Undecoded {
                 response,
@@ -319,12 +323,7 @@ impl Client {
                 _ => classify(&result, facts.is_write, self.inner.config.profile),
             };
             if let Ok(r) = &result {
-                let request_id = r.headers.get(header_names::REQUEST_ID);
-                telemetry::record_response(
-                    span,
-                    r.status,
-                    request_id.and_then(|v| v.to_str().ok()),
-                );
+                telemetry::record_response(span, r);
             }
             if matches!(class, Class::RateLimited { .. }) {
                 budget.spend_rate_limit();
