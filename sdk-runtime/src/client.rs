@@ -130,11 +130,11 @@ impl Client {
     ///
     /// | Attempt result | Read | Write |
     /// | --- | --- | --- |
-    /// | 2xx, JSON or empty body | return it, decoded (a body that does not decode as `T` is [`Error::Decode`], which keeps the key) | same |
+    /// | 2xx, JSON content type (or none) or empty body | return it, decoded (a body that does not parse or decode as `T` is [`Error::Decode`], which keeps the key: never resent) | same |
     /// | connection not established | backoff, resend | backoff, resend (not delivered) |
     /// | 429 | the client's gate closes per `Retry-After`/`RateLimit-Reset`, one probe at a time, then resend (a 429 uses up a 429 wait, not an attempt) | same |
     /// | an automatic retry code of the [`ApiProfile`](crate::ApiProfile) | wait `Retry-After` (else backoff), resend | same, same key and body |
-    /// | timeout, reset, truncated body, 5xx, error status with a non-JSON body, 2xx with a non-JSON content type (for a write also: a body that does not parse as JSON) | backoff, resend; then the last error ([`Error::Decode`] for a 2xx) | **unknown outcome**: reconcile (below) |
+    /// | timeout, reset, truncated body, 5xx, error status with a non-JSON body, 2xx with a non-JSON content type | backoff, resend; then the last error ([`Error::Decode`] for a 2xx) | **unknown outcome**: reconcile (below) |
     /// | 3xx | [`Error::Redirected`]: never followed | same |
     /// | body over [`Config::max_response_bytes`] (non-5xx) | [`Error::ResponseTooLarge`] | same (a 2xx write was applied) |
     /// | other 4xx | [`Error::Api`] | [`Error::Api`] |
@@ -320,7 +320,7 @@ impl Client {
             let class = match &result {
                 // A call reading text or bytes takes any 2xx body as it is.
                 Ok(r) if (200..300).contains(&r.status) && !p.expects_json() => Class::Success,
-                _ => classify(&result, facts.is_write, self.inner.config.profile),
+                _ => classify(&result, self.inner.config.profile),
             };
             if let Ok(r) = &result {
                 telemetry::record_response(span, r);
