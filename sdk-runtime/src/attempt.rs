@@ -88,30 +88,30 @@ pub(crate) async fn send(
         None => send.await,
     };
     let result = result.and_then(|r| capped(r, wire.max_response_bytes));
-    let elapsed = started.elapsed();
-    let outcome = match &result {
-        Ok(r) => AttemptOutcome::Response {
-            status: r.status,
-            request_id: r
-                .headers
-                .get(header_names::REQUEST_ID)
-                .and_then(|v| v.to_str().ok()),
-            elapsed,
-        },
-        Err(error) => AttemptOutcome::Failed { error, elapsed },
-    };
-    match &outcome {
-        AttemptOutcome::Response {
-            status, request_id, ..
-        } => {
-            tracing::debug!(attempt = number, status, request_id, "response");
+    match &result {
+        Ok(r) => {
+            tracing::debug!(
+                attempt = number,
+                status = r.status,
+                request_id = request_id(r),
+                "response"
+            );
         }
-        AttemptOutcome::Failed { error, .. } => {
-            tracing::debug!(attempt = number, %error, "transport error");
-        }
+        Err(error) => tracing::debug!(attempt = number, %error, "transport error"),
     }
-    for hook in wire.hooks {
-        hook.after_response(&info, &outcome);
+    if !wire.hooks.is_empty() {
+        let elapsed = started.elapsed();
+        let outcome = match &result {
+            Ok(r) => AttemptOutcome::Response {
+                status: r.status,
+                request_id: request_id(r),
+                elapsed,
+            },
+            Err(error) => AttemptOutcome::Failed { error, elapsed },
+        };
+        for hook in wire.hooks {
+            hook.after_response(&info, &outcome);
+        }
     }
     match result {
         Err(e) if e.kind == TransportErrorKind::Invalid => Err(Error::validation(format!(
@@ -120,6 +120,14 @@ pub(crate) async fn send(
         ))),
         result => Ok(result),
     }
+}
+
+/// The server's `x-request-id`, if it is text.
+fn request_id(response: &HttpResponse) -> Option<&str> {
+    response
+        .headers
+        .get(header_names::REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
 }
 
 /// Enforces the body cap on what a transport returned (a custom one may not).

@@ -3,7 +3,7 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use http::{HeaderMap, HeaderName};
+use http::HeaderMap;
 use tokio::time::Instant;
 
 /// Rate-limit information read from a response's headers (reference part 8).
@@ -21,31 +21,37 @@ pub struct RateLimitInfo {
     pub retry_after: Option<Duration>,
 }
 
-// Parsed once: a name given as `&str` is parsed and validated on every lookup.
-const LIMIT: HeaderName = HeaderName::from_static("ratelimit-limit");
-const REMAINING: HeaderName = HeaderName::from_static("ratelimit-remaining");
-const RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
-const LEGACY_RESET: HeaderName = HeaderName::from_static("x-ratelimit-reset");
-const RETRY_AFTER: HeaderName = HeaderName::from_static("retry-after");
-
-fn header_str<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<&'a str> {
-    headers
-        .get(name)
-        .and_then(|v| v.to_str().ok())
-        .map(str::trim)
-}
-
 impl RateLimitInfo {
-    /// Reads the rate-limit headers; unparsable values are ignored.
+    /// Reads the rate-limit headers; unparsable values are ignored, and of a repeated header
+    /// only the first value counts (as `HeaderMap::get` gives). One pass over the headers: a
+    /// response has a handful, and five lookups would hash each name five times.
     pub fn from_headers(headers: &HeaderMap) -> Self {
-        let num = |name| header_str(headers, name).and_then(|v| v.parse::<u64>().ok());
-        Self {
-            limit: num(&LIMIT),
-            remaining: num(&REMAINING),
-            reset_seconds: num(&RESET),
-            legacy_reset_unix: header_str(headers, &LEGACY_RESET).and_then(|v| v.parse().ok()),
-            retry_after: header_str(headers, &RETRY_AFTER).and_then(parse_retry_after),
+        let mut info = Self::default();
+        let mut seen = [false; 5];
+        for (name, value) in headers {
+            let field = match name.as_str() {
+                "ratelimit-limit" => 0,
+                "ratelimit-remaining" => 1,
+                "ratelimit-reset" => 2,
+                "x-ratelimit-reset" => 3,
+                "retry-after" => 4,
+                _ => continue,
+            };
+            if std::mem::replace(&mut seen[field], true) {
+                continue;
+            }
+            let Some(value) = value.to_str().ok().map(str::trim) else {
+                continue;
+            };
+            match field {
+                0 => info.limit = value.parse().ok(),
+                1 => info.remaining = value.parse().ok(),
+                2 => info.reset_seconds = value.parse().ok(),
+                3 => info.legacy_reset_unix = value.parse().ok(),
+                _ => info.retry_after = parse_retry_after(value),
+            }
         }
+        info
     }
 
     /// How long to wait before the next request after a 429: `Retry-After`, else
@@ -164,6 +170,13 @@ mod tests {
         assert_eq!(info.legacy_reset_unix, Some(1_700_000_000));
         assert_eq!(info.retry_after, Some(Duration::from_secs(3)));
         assert_eq!(info.suggested_wait(), Some(Duration::from_secs(3)));
+        // A repeated header: its first value counts, even when it does not parse.
+        h.append("Retry-After", HeaderValue::from_static("9"));
+        h.insert("RateLimit-Remaining", HeaderValue::from_static("x"));
+        h.append("RateLimit-Remaining", HeaderValue::from_static("5"));
+        let info = RateLimitInfo::from_headers(&h);
+        assert_eq!(info.retry_after, Some(Duration::from_secs(3)));
+        assert_eq!(info.remaining, None);
     }
 
     #[test]
