@@ -192,7 +192,8 @@ impl CallOptions {
 #[derive(Clone, Debug)]
 pub struct Request {
     spec: &'static OperationSpec,
-    path_params: Vec<(String, String)>,
+    /// Name (borrowed from the template when it is there) and encoded value.
+    path_params: Vec<(Cow<'static, str>, String)>,
     query: Vec<(String, String)>,
     headers: Vec<(String, String)>,
     body: Option<(Bytes, Cow<'static, str>)>,
@@ -267,8 +268,7 @@ impl Request {
     /// Sets the path parameter `name` (its `{name}` in the template); the value is
     /// percent-encoded as one segment.
     pub fn path_param(&mut self, name: &str, value: &dyn Display) {
-        self.path_params
-            .push((name.to_owned(), encode_component(&value.to_string())));
+        self.path_params.push((template_name(self.spec.path, name), encoded(value)));
     }
 
     /// Adds parameter `name` of any shape (objects, lists, nested values) serialized by its
@@ -306,7 +306,9 @@ impl Request {
     ) {
         match location {
             ParamIn::Query => self.query.extend(pairs),
-            ParamIn::Path => self.path_params.extend(pairs),
+            ParamIn::Path => self
+                .path_params
+                .extend(pairs.into_iter().map(|(n, v)| (Cow::Owned(n), v))),
             ParamIn::Header => self.headers.extend(pairs),
             ParamIn::Cookie => {
                 for (name, text) in pairs {
@@ -354,8 +356,7 @@ impl Request {
 
     /// Adds the query parameter `name=value` (percent-encoded).
     pub fn query(&mut self, name: &str, value: &dyn Display) {
-        self.query
-            .push((name.to_owned(), encode_component(&value.to_string())));
+        self.query.push((name.to_owned(), encoded(value)));
     }
 
     /// Adds `name=v1,v2,…` (each value percent-encoded, literal commas). Nothing is added for an
@@ -516,6 +517,30 @@ impl Request {
         } else {
             format!("{path}?{query}")
         })
+    }
+}
+
+/// `name` as a slice of `template` when `{name}` is in it (no allocation), else a copy.
+fn template_name(template: &'static str, name: &str) -> Cow<'static, str> {
+    let mut rest = template;
+    while let Some(start) = rest.find('{') {
+        let after = &rest[start + 1..];
+        let Some(end) = after.find('}') else { break };
+        if &after[..end] == name {
+            return Cow::Borrowed(&after[..end]);
+        }
+        rest = &after[end + 1..];
+    }
+    Cow::Owned(name.to_owned())
+}
+
+/// `value` formatted and percent-encoded as one component: one `String`, reused as it is when
+/// nothing needs escaping (an id, a number, a name), else the encoded copy.
+fn encoded(value: &dyn Display) -> String {
+    let text = value.to_string();
+    match Cow::from(utf8_percent_encode(&text, params::COMPONENT)) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(escaped) => escaped,
     }
 }
 
