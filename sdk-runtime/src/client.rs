@@ -183,13 +183,20 @@ impl Client {
 
     /// Prepares and runs a call; its body is left to the [`ResponseFuture`] to decode.
     async fn start(&self, request: Request, options: CallOptions) -> Result<Undecoded, Error> {
-        let prepared = self.prepare(&request, &options)?;
+        // Boxed: the call's state machines then move a pointer, not the whole call; the
+        // request and options are dropped before the first await (not kept in the future).
+        let prepared = Box::new(self.prepare(&request, &options)?);
+        drop((request, options));
         self.run_in_span(prepared, Start::Send).await
     }
 
     /// Runs a prepared call in its span; a failure is recorded on the span here, a success
     /// when its body is decoded.
-    pub(crate) async fn run_in_span(&self, p: Prepared, start: Start) -> Result<Undecoded, Error> {
+    pub(crate) async fn run_in_span(
+        &self,
+        p: Box<Prepared>,
+        start: Start,
+    ) -> Result<Undecoded, Error> {
         let span = telemetry::call_span(&p, &self.inner.endpoint);
         // Without a subscriber interested in the span, entering it on every poll is wasted.
         let settled = if span.is_disabled() {
