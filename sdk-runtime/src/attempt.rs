@@ -52,10 +52,14 @@ pub(crate) async fn send(
 ) -> Result<Result<HttpResponse, TransportError>, Error> {
     let (headers, url) = authorized(wire.auth, p)?;
     let started = Instant::now();
-    let timeout = match (p.attempt_timeout, p.deadline) {
-        (Some(t), Some(d)) => Some(t.min(d.saturating_duration_since(started))),
-        (t, d) => t.or(d.map(|d| d.saturating_duration_since(started))),
+    // The attempt ends at its own limit or the call's, whichever comes first.
+    // (A limit too far to represent is no limit.)
+    let own = p.attempt_timeout.and_then(|t| started.checked_add(t));
+    let ends = match (own, p.deadline) {
+        (Some(a), Some(d)) => Some(a.min(d)),
+        (a, d) => a.or(d),
     };
+    let timeout = ends.map(|e| e.saturating_duration_since(started));
     let request = HttpRequest {
         method: crate::spec::http_method(p.method),
         url,
@@ -78,8 +82,9 @@ pub(crate) async fn send(
     tracing::debug!(attempt = number, "sending");
     crate::write::kill_point!("send");
     let send = wire.transport.send(request);
-    let result = match timeout {
-        Some(t) => tokio::time::timeout(t, send).await.unwrap_or_else(|_| {
+    // `timeout_at`: the end is known, no second clock read.
+    let result = match ends {
+        Some(e) => tokio::time::timeout_at(e, send).await.unwrap_or_else(|_| {
             Err(TransportError::new(
                 TransportErrorKind::Timeout,
                 "attempt timed out",

@@ -220,7 +220,7 @@ impl Prepared {
             client_request_id,
             #[cfg(feature = "journal")]
             intent: options.intent().map(str::to_owned),
-            deadline: total.map(|t| Instant::now() + t),
+            deadline: total.and_then(|t| Instant::now().checked_add(t)),
             attempt_timeout: options.attempt_timeout().or(d.config.timeouts.attempt),
             policy: options.retry_policy().unwrap_or(&d.config.retry).clone(),
             security: None,
