@@ -89,8 +89,7 @@ impl Prepared {
         headers.insert(
             http::header::ACCEPT,
             // Generated code passes only visible ASCII; anything else asks for any type.
-            HeaderValue::from_str(request.accept_header())
-                .unwrap_or_else(|_| HeaderValue::from_static("*/*")),
+            static_value(request.accept_header()).unwrap_or(HeaderValue::from_static("*/*")),
         );
         for (name, value) in request.headers() {
             let lower = name.to_ascii_lowercase();
@@ -115,10 +114,8 @@ impl Prepared {
         if spec.idempotency.sends_key() && idempotency_key.is_none() {
             idempotency_key = Some(generate_idempotency_key());
         }
-        let (body, content_type) = match request.body() {
-            Some((bytes, content_type)) => {
-                (bytes.clone(), Some(Cow::Owned(content_type.to_owned())))
-            }
+        let (body, content_type) = match request.body_parts() {
+            Some((bytes, content_type)) => (bytes.clone(), Some(content_type.clone())),
             None => (Bytes::new(), None),
         };
         let mut prepared = Self::assemble(
@@ -203,10 +200,12 @@ impl Prepared {
             );
         }
         if let Some(content_type) = content_type {
-            headers.insert(
-                http::header::CONTENT_TYPE,
-                header_value("content-type", &content_type)?,
-            );
+            let value = match content_type {
+                Cow::Borrowed(text) => static_value(text),
+                Cow::Owned(text) => HeaderValue::from_str(&text).ok(),
+            };
+            let invalid = || Error::validation("invalid value for header `content-type`");
+            headers.insert(http::header::CONTENT_TYPE, value.ok_or_else(invalid)?);
         }
         let total = options.timeout().or(d.config.timeouts.total);
         Ok(Self {
@@ -316,6 +315,16 @@ impl CallUrl {
 fn header_name(name: &str) -> Result<HeaderName, Error> {
     HeaderName::from_bytes(name.to_ascii_lowercase().as_bytes())
         .map_err(|_| Error::validation(format!("invalid header name `{name}`")))
+}
+
+/// A `'static` header value, without a copy when it is visible ASCII; `None` if invalid.
+fn static_value(text: &'static str) -> Option<HeaderValue> {
+    // What `HeaderValue::from_static` accepts (it panics on anything else).
+    if text.bytes().all(|b| b == b'\t' || (32..127).contains(&b)) {
+        Some(HeaderValue::from_static(text))
+    } else {
+        HeaderValue::from_str(text).ok()
+    }
 }
 
 fn header_value(name: &str, value: &str) -> Result<HeaderValue, Error> {

@@ -434,6 +434,11 @@ impl Request {
         self.body.as_ref().map(|(b, c)| (b, c.as_ref()))
     }
 
+    /// The body bytes and content type as set (a `'static` one borrowed).
+    pub(crate) fn body_parts(&self) -> Option<&(Bytes, Cow<'static, str>)> {
+        self.body.as_ref()
+    }
+
     /// Extra headers, in insertion order.
     pub fn headers(&self) -> &[(String, String)] {
         &self.headers
