@@ -5,6 +5,7 @@
 //! journal, errors.
 
 use openapi_conventions::headers;
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -70,7 +71,7 @@ pub(crate) enum Start {
 /// What the act loop remembers of a write whose outcome became unknown.
 #[derive(Debug)]
 struct Memory {
-    reason: String,
+    reason: Cow<'static, str>,
     last_api: Option<ApiError>,
     found: Reconciliation,
 }
@@ -284,7 +285,7 @@ impl Client {
             maybe_delivered: false,
         };
         let mut memory = Memory {
-            reason: "the write was journaled and its outcome is unknown".into(),
+            reason: Cow::Borrowed("the write was journaled and its outcome is unknown"),
             last_api: None,
             found: Reconciliation::NotAttempted,
         };
@@ -310,10 +311,16 @@ impl Client {
                     _ => return Err(unknown(p, budget.sent(), memory)),
                 }
             }
-            let Ok(permit) = self.pass_gate(&budget).await else {
+            // An open gate (the usual case) is one atomic load, no future.
+            let gate = match self.inner.gate.is_closed() {
+                false => Ok(None),
+                true => self.pass_gate(&budget).await,
+            };
+            let Ok(permit) = gate else {
                 return Err(match exhausted(&facts, Failure::Timeout) {
                     Failure::Unknown => {
-                        memory.reason += "; then the rate-limit wait outlasted the call timeout";
+                        let reason = memory.reason.to_mut();
+                        reason.push_str("; then the rate-limit wait outlasted the call timeout");
                         unknown(p, budget.sent(), memory)
                     }
                     _ => Error::Timeout {
@@ -337,7 +344,7 @@ impl Client {
             }
             if facts.is_write && maybe_processed(&class) {
                 facts.maybe_delivered = true;
-                memory.reason = reason(&class, &result);
+                memory.reason = Cow::Owned(reason(&class, &result));
                 memory.last_api = result
                     .as_ref()
                     .ok()
@@ -386,12 +393,9 @@ impl Client {
         }
     }
 
-    /// Waits (bounded by the deadline) until the 429 gate lets this attempt go; `Err` when the
-    /// deadline passes first. An open gate costs one lock and no timer.
+    /// Waits (bounded by the deadline) until the closed 429 gate lets this attempt go; `Err`
+    /// when the deadline passes first.
     async fn pass_gate(&self, budget: &Budget) -> Result<Option<ProbePermit<'_>>, ()> {
-        if !self.inner.gate.is_closed() {
-            return Ok(None);
-        }
         match budget.deadline() {
             Some(d) => tokio::time::timeout_at(d, self.inner.gate.acquire())
                 .await
@@ -563,7 +567,7 @@ fn unknown(p: &Prepared, attempts: u32, memory: Memory) -> Error {
         method: p.method,
         path: p.url.path().to_owned(),
         idempotency_key: p.idempotency_key.clone(),
-        reason: memory.reason,
+        reason: memory.reason.into_owned(),
         reconciliation: memory.found,
         last_api_error: memory.last_api,
         context,

@@ -172,15 +172,6 @@ impl Prepared {
             idempotency_key,
             client_request_id,
         } = call;
-        // Already there (in place) for a request; first for a journaled write.
-        headers.insert(http::header::USER_AGENT, d.user_agent.clone());
-        // A request's own `Accept` (the format it reads) stays; a journaled write reads JSON.
-        if !headers.contains_key(http::header::ACCEPT) {
-            headers.insert(
-                http::header::ACCEPT,
-                HeaderValue::from_static("application/json"),
-            );
-        }
         if let Some(key) = &idempotency_key {
             headers.insert(
                 header_names::IDEMPOTENCY_KEY,
@@ -227,7 +218,8 @@ impl Prepared {
     }
 }
 
-/// The parts of a call before the client's defaults are added.
+/// The parts of a call before the client's defaults are added; `headers` has `User-Agent` and
+/// `Accept` already.
 pub(crate) struct Call {
     pub operation_id: Cow<'static, str>,
     pub method: Method,

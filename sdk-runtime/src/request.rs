@@ -543,9 +543,12 @@ fn template_name(template: &'static str, name: &str) -> Cow<'static, str> {
 /// nothing needs escaping (an id, a number, a name), else the encoded copy.
 fn encoded(value: &dyn Display) -> String {
     let text = value.to_string();
-    match Cow::from(utf8_percent_encode(&text, params::COMPONENT)) {
-        Cow::Borrowed(_) => text,
-        Cow::Owned(escaped) => escaped,
+    // RFC 3986 unreserved (what `params::COMPONENT` leaves as it is), checked byte by byte.
+    let unreserved = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~');
+    if text.bytes().all(unreserved) {
+        text
+    } else {
+        utf8_percent_encode(&text, params::COMPONENT).to_string()
     }
 }
 
@@ -610,6 +613,23 @@ mod tests {
             r.path_and_query().unwrap(),
             "/zones/a%20b%2Fc/records/7?q=x%26y%3Dz&tags=red,blue"
         );
+    }
+
+    #[test]
+    fn the_unreserved_fast_path_encodes_as_percent_encoding_does() {
+        for text in [
+            "",
+            "abc-XYZ_0.9~",
+            "a b",
+            "a/b?c#d",
+            "100%",
+            "é",
+            "\u{1F600}",
+            "~-._",
+            "+,;=",
+        ] {
+            assert_eq!(encoded(&text), encode_component(text), "{text:?}");
+        }
     }
 
     #[test]

@@ -140,6 +140,14 @@ pub(crate) fn prepared(write: &JournaledWrite, d: Defaults<'_>) -> Result<Prepar
             .map_err(|_| Error::validation(format!("journaled value of `{name}` is invalid")))?;
         headers.append(name, value);
     }
+    // This client's `User-Agent`; the journaled `Accept` stays (a write reads JSON without one).
+    headers.insert(http::header::USER_AGENT, d.user_agent.clone());
+    if !headers.contains_key(http::header::ACCEPT) {
+        headers.insert(
+            http::header::ACCEPT,
+            HeaderValue::from_static("application/json"),
+        );
+    }
     Prepared::assemble(
         Call {
             operation_id: Cow::Owned(write.operation_id.clone()),
