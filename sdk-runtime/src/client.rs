@@ -331,10 +331,11 @@ impl Client {
             budget.spend_attempt();
             let result = attempt::send(self.wire(), p, budget.sent()).await?;
             self.update_gate(&result, permit, p, &budget);
-            let class = match &result {
-                // A call reading text or bytes takes any 2xx body as it is.
-                Ok(r) if (200..300).contains(&r.status) && !p.expects_json() => Class::Success,
-                _ => classify(&result, self.inner.config.profile),
+            let class = match classify(&result, self.inner.config.profile) {
+                // A call reading text or bytes takes any 2xx body as it is (a garbled answer
+                // is a 2xx whose body is not JSON).
+                Class::Garbled if !p.expects_json() => Class::Success,
+                class => class,
             };
             if let Ok(r) = &result {
                 telemetry::record_response(span, r);
