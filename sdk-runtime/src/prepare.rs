@@ -249,9 +249,8 @@ impl CallUrl {
     /// The URL of `request` against `endpoint`, rendered once.
     pub fn of_request(endpoint: &Endpoint, request: &Request) -> Result<Self, Error> {
         let base = &endpoint.base;
-        let mut text = String::with_capacity(
-            base.len() + request.path_len_hint() + request.query_len_hint(),
-        );
+        let mut text =
+            String::with_capacity(base.len() + request.path_len_hint() + request.query_len_hint());
         text.push_str(base);
         request.write_path(&mut text)?;
         let path_to = text.len();

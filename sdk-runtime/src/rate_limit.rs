@@ -221,7 +221,11 @@ mod tests {
         gate.close_for(Duration::from_secs(60));
         let later = gate.state().unwrap();
         gate.close_for(Duration::from_secs(1));
-        assert_eq!(gate.state(), Some(later), "a shorter wait does not shorten the closure");
+        assert_eq!(
+            gate.state(),
+            Some(later),
+            "a shorter wait does not shorten the closure"
+        );
         gate.close_for(Duration::MAX);
         assert!(gate.state().unwrap() > later);
         gate.open();

@@ -268,7 +268,8 @@ impl Request {
     /// Sets the path parameter `name` (its `{name}` in the template); the value is
     /// percent-encoded as one segment.
     pub fn path_param(&mut self, name: &str, value: &dyn Display) {
-        self.path_params.push((template_name(self.spec.path, name), encoded(value)));
+        self.path_params
+            .push((template_name(self.spec.path, name), encoded(value)));
     }
 
     /// Adds parameter `name` of any shape (objects, lists, nested values) serialized by its

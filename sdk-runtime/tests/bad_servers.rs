@@ -354,8 +354,7 @@ async fn a_2xx_write_whose_json_does_not_match_keeps_its_key() {
 /// parse, or does not decode into the expected type, is `Error::Decode` with the idempotency
 /// key and the body kept, after one request: never resent, never a lookup, never silent.
 #[tokio::test]
-async fn a_write_answered_2xx_with_a_body_that_does_not_decode_keeps_its_key_and_is_never_resent()
-{
+async fn a_write_answered_2xx_with_a_body_that_does_not_decode_keeps_its_key_and_is_never_resent() {
     #[derive(Debug, serde::Deserialize)]
     #[allow(dead_code)] // only its shape matters
     struct Created {

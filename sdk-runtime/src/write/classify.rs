@@ -53,7 +53,10 @@ pub(crate) enum Class {
 
 /// Classifies an attempt's result, the same for reads and writes (the body of a 2xx is parsed
 /// once, when it is decoded).
-pub(crate) fn classify(result: &Result<HttpResponse, TransportError>, profile: &ApiProfile) -> Class {
+pub(crate) fn classify(
+    result: &Result<HttpResponse, TransportError>,
+    profile: &ApiProfile,
+) -> Class {
     let response = match result {
         Ok(response) => response,
         Err(e) => return classify_failure(e),
