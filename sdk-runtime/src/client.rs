@@ -72,7 +72,8 @@ pub(crate) enum Start {
 #[derive(Debug)]
 struct Memory {
     reason: Cow<'static, str>,
-    last_api: Option<ApiError>,
+    /// Boxed: an `ApiError` is large and rare, and this lives in every call's future.
+    last_api: Option<Box<ApiError>>,
     found: Reconciliation,
 }
 
@@ -350,7 +351,7 @@ impl Client {
                     .as_ref()
                     .ok()
                     .filter(|r| r.status >= 400)
-                    .map(|r| self.api_error(r, p.context(budget.sent())));
+                    .map(|r| Box::new(self.api_error(r, p.context(budget.sent()))));
             }
             let decision = match class {
                 // The table's answer to a success, without the clock read and the jitter draw
@@ -570,7 +571,7 @@ fn unknown(p: &Prepared, attempts: u32, memory: Memory) -> Error {
         idempotency_key: p.idempotency_key.clone(),
         reason: memory.reason.into_owned(),
         reconciliation: memory.found,
-        last_api_error: memory.last_api,
+        last_api_error: memory.last_api.map(|api| *api),
         context,
     }))
 }
