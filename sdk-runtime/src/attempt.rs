@@ -28,15 +28,16 @@ pub(crate) fn authorized(auth: &Auth, p: &Prepared) -> Result<(http::HeaderMap, 
     let credential_query = auth.apply(
         &mut headers,
         p.method.as_str(),
-        &p.signed_target,
+        p.url.signed_target(),
         &p.body,
         p.security,
     )?;
+    let url = p.url.as_str();
     let url = if credential_query.0.is_empty() {
-        p.url.clone()
+        url.to_owned()
     } else {
-        let joiner = if p.url.contains('?') { '&' } else { '?' };
-        format!("{}{joiner}{}", p.url, credential_query.0)
+        let joiner = if url.contains('?') { '&' } else { '?' };
+        format!("{url}{joiner}{}", credential_query.0)
     };
     Ok((headers, url))
 }
@@ -51,10 +52,14 @@ pub(crate) async fn send(
 ) -> Result<Result<HttpResponse, TransportError>, Error> {
     let (headers, url) = authorized(wire.auth, p)?;
     let started = Instant::now();
-    let timeout = match (p.attempt_timeout, p.deadline) {
-        (Some(t), Some(d)) => Some(t.min(d.saturating_duration_since(started))),
-        (t, d) => t.or(d.map(|d| d.saturating_duration_since(started))),
+    // The attempt ends at its own limit or the call's, whichever comes first.
+    // (A limit too far to represent is no limit.)
+    let own = p.attempt_timeout.and_then(|t| started.checked_add(t));
+    let ends = match (own, p.deadline) {
+        (Some(a), Some(d)) => Some(a.min(d)),
+        (a, d) => a.or(d),
     };
+    let timeout = ends.map(|e| e.saturating_duration_since(started));
     let request = HttpRequest {
         method: crate::spec::http_method(p.method),
         url,
@@ -67,7 +72,7 @@ pub(crate) async fn send(
         operation_id: &p.operation_id,
         method: p.method,
         url_template: &p.template,
-        path: &p.path,
+        path: p.url.path(),
         attempt: number,
         idempotency_key: p.idempotency_key.as_deref(),
     };
@@ -77,8 +82,9 @@ pub(crate) async fn send(
     tracing::debug!(attempt = number, "sending");
     crate::write::kill_point!("send");
     let send = wire.transport.send(request);
-    let result = match timeout {
-        Some(t) => tokio::time::timeout(t, send).await.unwrap_or_else(|_| {
+    // `timeout_at`: the end is known, no second clock read.
+    let result = match ends {
+        Some(e) => tokio::time::timeout_at(e, send).await.unwrap_or_else(|_| {
             Err(TransportError::new(
                 TransportErrorKind::Timeout,
                 "attempt timed out",
@@ -87,30 +93,30 @@ pub(crate) async fn send(
         None => send.await,
     };
     let result = result.and_then(|r| capped(r, wire.max_response_bytes));
-    let elapsed = started.elapsed();
-    let outcome = match &result {
-        Ok(r) => AttemptOutcome::Response {
-            status: r.status,
-            request_id: r
-                .headers
-                .get(header_names::REQUEST_ID)
-                .and_then(|v| v.to_str().ok()),
-            elapsed,
-        },
-        Err(error) => AttemptOutcome::Failed { error, elapsed },
-    };
-    match &outcome {
-        AttemptOutcome::Response {
-            status, request_id, ..
-        } => {
-            tracing::debug!(attempt = number, status, request_id, "response");
+    match &result {
+        Ok(r) => {
+            tracing::debug!(
+                attempt = number,
+                status = r.status,
+                request_id = request_id(r),
+                "response"
+            );
         }
-        AttemptOutcome::Failed { error, .. } => {
-            tracing::debug!(attempt = number, %error, "transport error");
-        }
+        Err(error) => tracing::debug!(attempt = number, %error, "transport error"),
     }
-    for hook in wire.hooks {
-        hook.after_response(&info, &outcome);
+    if !wire.hooks.is_empty() {
+        let elapsed = started.elapsed();
+        let outcome = match &result {
+            Ok(r) => AttemptOutcome::Response {
+                status: r.status,
+                request_id: request_id(r),
+                elapsed,
+            },
+            Err(error) => AttemptOutcome::Failed { error, elapsed },
+        };
+        for hook in wire.hooks {
+            hook.after_response(&info, &outcome);
+        }
     }
     match result {
         Err(e) if e.kind == TransportErrorKind::Invalid => Err(Error::validation(format!(
@@ -119,6 +125,14 @@ pub(crate) async fn send(
         ))),
         result => Ok(result),
     }
+}
+
+/// The server's `x-request-id`, if it is text.
+fn request_id(response: &HttpResponse) -> Option<&str> {
+    response
+        .headers
+        .get(header_names::REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
 }
 
 /// Enforces the body cap on what a transport returned (a custom one may not).

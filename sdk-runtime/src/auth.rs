@@ -1,7 +1,6 @@
 //! Credentials on the wire: the bearer header, built once, or signed mode's five headers,
 //! computed for every attempt (fresh `x-ts` and `x-nonce`).
 
-use openapi_conventions::headers;
 use std::fmt;
 use std::sync::Arc;
 
@@ -9,6 +8,7 @@ use http::{HeaderMap, HeaderName, HeaderValue};
 
 use crate::config::{Config, Credentials};
 use crate::error::Error;
+use crate::header_names;
 use crate::params::ParamIn;
 use crate::secret::Secret;
 use crate::security::{self, Requirement, SchemeCredential, SchemeKind, SecurityScheme};
@@ -215,11 +215,11 @@ impl Auth {
                 };
                 let mut signature = value("signature", &signature)?;
                 signature.set_sensitive(true);
-                headers.insert(headers::API_KEY, api_key.clone());
-                headers.insert(headers::TIMESTAMP, value("timestamp", &timestamp)?);
-                headers.insert(headers::NONCE, value("nonce", &nonce)?);
-                headers.insert(headers::CONTENT_SHA256, value("content hash", &hash)?);
-                headers.insert(headers::SIGNATURE, signature);
+                headers.insert(header_names::API_KEY, api_key.clone());
+                headers.insert(header_names::TIMESTAMP, value("timestamp", &timestamp)?);
+                headers.insert(header_names::NONCE, value("nonce", &nonce)?);
+                headers.insert(header_names::CONTENT_SHA256, value("content hash", &hash)?);
+                headers.insert(header_names::SIGNATURE, signature);
             }
         }
         Ok(())

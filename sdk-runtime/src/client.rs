@@ -5,6 +5,7 @@
 //! journal, errors.
 
 use openapi_conventions::headers;
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -22,7 +23,6 @@ use crate::budget::Budget;
 use crate::config::Config;
 use crate::endpoint::Endpoint;
 use crate::error::{ApiError, Error, ErrorContext, Reconciliation, UnknownOutcome};
-use crate::header_names;
 use crate::prepare::{Defaults, Prepared};
 use crate::rate_limit::{ProbePermit, RateLimitGate, RateLimitInfo};
 use crate::request::{CallOptions, Request};
@@ -71,8 +71,9 @@ pub(crate) enum Start {
 /// What the act loop remembers of a write whose outcome became unknown.
 #[derive(Debug)]
 struct Memory {
-    reason: String,
-    last_api: Option<ApiError>,
+    reason: Cow<'static, str>,
+    /// Boxed: an `ApiError` is large and rare, and this lives in every call's future.
+    last_api: Option<Box<ApiError>>,
     found: Reconciliation,
 }
 
@@ -131,11 +132,11 @@ impl Client {
     ///
     /// | Attempt result | Read | Write |
     /// | --- | --- | --- |
-    /// | 2xx, JSON or empty body | return it, decoded (a body that does not decode as `T` is [`Error::Decode`], which keeps the key) | same |
+    /// | 2xx, JSON content type (or none) or empty body | return it, decoded (a body that does not parse or decode as `T` is [`Error::Decode`], which keeps the key: never resent) | same |
     /// | connection not established | backoff, resend | backoff, resend (not delivered) |
     /// | 429 | the client's gate closes per `Retry-After`/`RateLimit-Reset`, one probe at a time, then resend (a 429 uses up a 429 wait, not an attempt) | same |
     /// | an automatic retry code of the [`ApiProfile`](crate::ApiProfile) | wait `Retry-After` (else backoff), resend | same, same key and body |
-    /// | timeout, reset, truncated body, 5xx, error status with a non-JSON body, 2xx with a non-JSON content type (for a write also: a body that does not parse as JSON) | backoff, resend; then the last error ([`Error::Decode`] for a 2xx) | **unknown outcome**: reconcile (below) |
+    /// | timeout, reset, truncated body, 5xx, error status with a non-JSON body, 2xx with a non-JSON content type | backoff, resend; then the last error ([`Error::Decode`] for a 2xx) | **unknown outcome**: reconcile (below) |
     /// | 3xx | [`Error::Redirected`]: never followed | same |
     /// | body over [`Config::max_response_bytes`] (non-5xx) | [`Error::ResponseTooLarge`] | same (a 2xx write was applied) |
     /// | other 4xx | [`Error::Api`] | [`Error::Api`] |
@@ -184,15 +185,27 @@ impl Client {
 
     /// Prepares and runs a call; its body is left to the [`ResponseFuture`] to decode.
     async fn start(&self, request: Request, options: CallOptions) -> Result<Undecoded, Error> {
-        let prepared = self.prepare(&request, &options)?;
+        // Boxed: the call's state machines then move a pointer, not the whole call; the
+        // request and options are dropped before the first await (not kept in the future).
+        let prepared = Box::new(self.prepare(&request, &options)?);
+        drop((request, options));
         self.run_in_span(prepared, Start::Send).await
     }
 
     /// Runs a prepared call in its span; a failure is recorded on the span here, a success
     /// when its body is decoded.
-    pub(crate) async fn run_in_span(&self, p: Prepared, start: Start) -> Result<Undecoded, Error> {
+    pub(crate) async fn run_in_span(
+        &self,
+        p: Box<Prepared>,
+        start: Start,
+    ) -> Result<Undecoded, Error> {
         let span = telemetry::call_span(&p, &self.inner.endpoint);
-        let settled = self.call(&p, start, &span).instrument(span.clone()).await;
+        // Without a subscriber interested in the span, entering it on every poll is wasted.
+        let settled = if span.is_disabled() {
+            self.call(&p, start, &span).await
+        } else {
+            self.call(&p, start, &span).instrument(span.clone()).await
+        };
         match settled {
             Ok(Settled { response, attempts }) => Ok(Undecoded {
                 response,
@@ -273,7 +286,7 @@ impl Client {
             maybe_delivered: false,
         };
         let mut memory = Memory {
-            reason: "the write was journaled and its outcome is unknown".into(),
+            reason: Cow::Borrowed("the write was journaled and its outcome is unknown"),
             last_api: None,
             found: Reconciliation::NotAttempted,
         };
@@ -299,10 +312,16 @@ impl Client {
                     _ => return Err(unknown(p, budget.sent(), memory)),
                 }
             }
-            let Ok(permit) = self.pass_gate(&budget).await else {
+            // An open gate (the usual case) is one atomic load, no future.
+            let gate = match self.inner.gate.is_closed() {
+                false => Ok(None),
+                true => self.pass_gate(&budget).await,
+            };
+            let Ok(permit) = gate else {
                 return Err(match exhausted(&facts, Failure::Timeout) {
                     Failure::Unknown => {
-                        memory.reason += "; then the rate-limit wait outlasted the call timeout";
+                        let reason = memory.reason.to_mut();
+                        reason.push_str("; then the rate-limit wait outlasted the call timeout");
                         unknown(p, budget.sent(), memory)
                     }
                     _ => Error::Timeout {
@@ -313,33 +332,37 @@ impl Client {
             budget.spend_attempt();
             let result = attempt::send(self.wire(), p, budget.sent()).await?;
             self.update_gate(&result, permit, p, &budget);
-            let class = match &result {
-                // A call reading text or bytes takes any 2xx body as it is.
-                Ok(r) if (200..300).contains(&r.status) && !p.expects_json() => Class::Success,
-                _ => classify(&result, facts.is_write, self.inner.config.profile),
+            let class = match classify(&result, self.inner.config.profile) {
+                // A call reading text or bytes takes any 2xx body as it is (a garbled answer
+                // is a 2xx whose body is not JSON).
+                Class::Garbled if !p.expects_json() => Class::Success,
+                class => class,
             };
             if let Ok(r) = &result {
-                let request_id = r.headers.get(header_names::REQUEST_ID);
-                telemetry::record_response(
-                    span,
-                    r.status,
-                    request_id.and_then(|v| v.to_str().ok()),
-                );
+                telemetry::record_response(span, r);
             }
             if matches!(class, Class::RateLimited { .. }) {
                 budget.spend_rate_limit();
             }
             if facts.is_write && maybe_processed(&class) {
                 facts.maybe_delivered = true;
-                memory.reason = reason(&class, &result);
+                memory.reason = Cow::Owned(reason(&class, &result));
                 memory.last_api = result
                     .as_ref()
                     .ok()
                     .filter(|r| r.status >= 400)
-                    .map(|r| self.api_error(r, p.context(budget.sent())));
+                    .map(|r| Box::new(self.api_error(r, p.context(budget.sent()))));
             }
-            let backoff = p.policy.backoff(budget.sent() - 1);
-            match decide(&class, &facts, &budget, backoff, Instant::now()) {
+            let decision = match class {
+                // The table's answer to a success, without the clock read and the jitter draw
+                // of a backoff it does not use.
+                Class::Success => Decision::Done,
+                _ => {
+                    let backoff = p.policy.backoff(budget.sent() - 1);
+                    decide(&class, &facts, &budget, backoff, Instant::now())
+                }
+            };
+            match decision {
                 Decision::Done => {
                     let Ok(response) = result else {
                         unreachable!("only a response is classified a success")
@@ -372,12 +395,9 @@ impl Client {
         }
     }
 
-    /// Waits (bounded by the deadline) until the 429 gate lets this attempt go; `Err` when the
-    /// deadline passes first. An open gate costs one lock and no timer.
+    /// Waits (bounded by the deadline) until the closed 429 gate lets this attempt go; `Err`
+    /// when the deadline passes first.
     async fn pass_gate(&self, budget: &Budget) -> Result<Option<ProbePermit<'_>>, ()> {
-        if !self.inner.gate.is_closed() {
-            return Ok(None);
-        }
         match budget.deadline() {
             Some(d) => tokio::time::timeout_at(d, self.inner.gate.acquire())
                 .await
@@ -426,7 +446,7 @@ impl Client {
                     message: "the API has no operation lookup".into(),
                 };
             };
-            let request = reconcile::lookup_request(&lookup, key, p.method, &p.path);
+            let request = reconcile::lookup_request(&lookup, key, p.method, p.url.path());
             let mut options = CallOptions::new();
             if let Some(id) = &p.client_request_id {
                 options.set_client_request_id(id.clone());
@@ -547,11 +567,11 @@ fn unknown(p: &Prepared, attempts: u32, memory: Memory) -> Error {
     }
     Error::WriteOutcomeUnknown(Box::new(UnknownOutcome {
         method: p.method,
-        path: p.path.clone(),
+        path: p.url.path().to_owned(),
         idempotency_key: p.idempotency_key.clone(),
-        reason: memory.reason,
+        reason: memory.reason.into_owned(),
         reconciliation: memory.found,
-        last_api_error: memory.last_api,
+        last_api_error: memory.last_api.map(|api| *api),
         context,
     }))
 }

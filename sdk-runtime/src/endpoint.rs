@@ -22,14 +22,20 @@ pub(crate) struct Endpoint {
 }
 
 impl Endpoint {
-    /// Parses `config`'s base URL: `http(s)` without a query. Credentials over `http://` to a
+    /// Parses `config`'s base URL: `http(s)` without a query or fragment (so `base` ends with
+    /// `base_path`). Credentials over `http://` to a
     /// host that is not loopback are refused unless [`Config::allow_insecure_http`] is set; an
     /// `https://` URL needs a TLS feature.
     pub fn new(config: &Config) -> Result<Self, Error> {
         let url = Url::parse(config.base_url.trim())
             .map_err(|e| Error::config(format!("invalid base URL: {e}")))?;
-        if !matches!(url.scheme(), "http" | "https") || url.query().is_some() {
-            return Err(Error::config("base URL must be http(s) without a query"));
+        if !matches!(url.scheme(), "http" | "https")
+            || url.query().is_some()
+            || url.fragment().is_some()
+        {
+            return Err(Error::config(
+                "base URL must be http(s) without a query or fragment",
+            ));
         }
         let host = url.host_str().unwrap_or_default().to_owned();
         let sends_credentials =
@@ -88,6 +94,9 @@ mod tests {
         assert_eq!((e.host.as_str(), e.port), ("api.example.com", 443));
         assert!(endpoint("ftp://x", false, false).is_err());
         assert!(endpoint("https://x/?q=1", false, false).is_err());
+        assert!(endpoint("https://x/api#top", false, false).is_err());
+        let e = endpoint("http://u:p@127.0.0.1:9/a%20b/", false, false).unwrap();
+        assert!(e.base.ends_with(&e.base_path), "{e:?}");
     }
 
     #[test]

@@ -13,3 +13,13 @@ pub(crate) const CLIENT_REQUEST_ID: HeaderName =
     HeaderName::from_static(headers::CLIENT_REQUEST_ID);
 /// `x-svc-response-format`.
 pub(crate) const RESPONSE_FORMAT: HeaderName = HeaderName::from_static(headers::RESPONSE_FORMAT);
+/// `x-api-key` (signed mode).
+pub(crate) const API_KEY: HeaderName = HeaderName::from_static(headers::API_KEY);
+/// `x-ts` (signed mode).
+pub(crate) const TIMESTAMP: HeaderName = HeaderName::from_static(headers::TIMESTAMP);
+/// `x-nonce` (signed mode).
+pub(crate) const NONCE: HeaderName = HeaderName::from_static(headers::NONCE);
+/// `x-content-sha256` (signed mode).
+pub(crate) const CONTENT_SHA256: HeaderName = HeaderName::from_static(headers::CONTENT_SHA256);
+/// `x-signature` (signed mode).
+pub(crate) const SIGNATURE: HeaderName = HeaderName::from_static(headers::SIGNATURE);

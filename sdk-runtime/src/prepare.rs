@@ -31,15 +31,8 @@ pub(crate) struct Prepared {
     pub method: Method,
     /// Path template of the operation (the span's `url.template`).
     pub template: Cow<'static, str>,
-    /// API path as sent, without base prefix or query.
-    pub path: String,
-    /// API path and query as sent, without base prefix (what a journal replays).
-    #[cfg(feature = "journal")]
-    pub target: String,
-    /// Base prefix, path and query: what is signed.
-    pub signed_target: String,
-    /// Absolute URL.
-    pub url: String,
+    /// Where the call goes.
+    pub url: CallUrl,
     /// Headers of every attempt, credentials excepted.
     pub headers: HeaderMap,
     /// Exact body bytes.
@@ -87,7 +80,7 @@ impl Prepared {
         }
         options.validate()?;
         let spec = request.spec();
-        let path = request.render_path()?;
+        let url = CallUrl::of_request(d.endpoint, request)?;
         let mut idempotency_key = options.idempotency_key().map(str::to_owned);
         let mut client_request_id = options.client_request_id().map(str::to_owned);
         // The runtime's own headers go first, the caller's after them (wire order is stable).
@@ -96,8 +89,7 @@ impl Prepared {
         headers.insert(
             http::header::ACCEPT,
             // Generated code passes only visible ASCII; anything else asks for any type.
-            HeaderValue::from_str(request.accept_header())
-                .unwrap_or_else(|_| HeaderValue::from_static("*/*")),
+            static_value(request.accept_header()).unwrap_or(HeaderValue::from_static("*/*")),
         );
         for (name, value) in request.headers() {
             let lower = name.to_ascii_lowercase();
@@ -122,25 +114,16 @@ impl Prepared {
         if spec.idempotency.sends_key() && idempotency_key.is_none() {
             idempotency_key = Some(generate_idempotency_key());
         }
-        let (body, content_type) = match request.body() {
-            Some((bytes, content_type)) => {
-                (bytes.clone(), Some(Cow::Owned(content_type.to_owned())))
-            }
+        let (body, content_type) = match request.body_parts() {
+            Some((bytes, content_type)) => (bytes.clone(), Some(content_type.clone())),
             None => (Bytes::new(), None),
-        };
-        let query = request.render_query();
-        let target = if query.is_empty() {
-            path.clone()
-        } else {
-            format!("{path}?{query}")
         };
         let mut prepared = Self::assemble(
             Call {
                 operation_id: Cow::Borrowed(spec.operation_id),
                 method: spec.method,
                 template: Cow::Borrowed(spec.path),
-                path,
-                target,
+                url,
                 headers,
                 body,
                 content_type,
@@ -159,7 +142,7 @@ impl Prepared {
         ErrorContext {
             operation_id: Some(self.operation_id.clone().into_owned()),
             method: Some(self.method),
-            path: Some(self.path.clone()),
+            path: Some(self.url.path().to_owned()),
             idempotency_key: self.idempotency_key.clone(),
             client_request_id: self.client_request_id.clone(),
             request_id: None,
@@ -182,23 +165,13 @@ impl Prepared {
             operation_id,
             method,
             template,
-            path,
-            target,
+            url,
             mut headers,
             body,
             content_type,
             idempotency_key,
             client_request_id,
         } = call;
-        // Already there (in place) for a request; first for a journaled write.
-        headers.insert(http::header::USER_AGENT, d.user_agent.clone());
-        // A request's own `Accept` (the format it reads) stays; a journaled write reads JSON.
-        if !headers.contains_key(http::header::ACCEPT) {
-            headers.insert(
-                http::header::ACCEPT,
-                HeaderValue::from_static("application/json"),
-            );
-        }
         if let Some(key) = &idempotency_key {
             headers.insert(
                 header_names::IDEMPOTENCY_KEY,
@@ -218,28 +191,26 @@ impl Prepared {
             );
         }
         if let Some(content_type) = content_type {
-            headers.insert(
-                http::header::CONTENT_TYPE,
-                header_value("content-type", &content_type)?,
-            );
+            let value = match content_type {
+                Cow::Borrowed(text) => static_value(text),
+                Cow::Owned(text) => HeaderValue::from_str(&text).ok(),
+            };
+            let invalid = || Error::validation("invalid value for header `content-type`");
+            headers.insert(http::header::CONTENT_TYPE, value.ok_or_else(invalid)?);
         }
         let total = options.timeout().or(d.config.timeouts.total);
         Ok(Self {
             operation_id,
             method,
             template,
-            signed_target: format!("{}{target}", d.endpoint.base_path),
-            url: format!("{}{target}", d.endpoint.base),
-            path,
-            #[cfg(feature = "journal")]
-            target,
+            url,
             headers,
             body,
             idempotency_key,
             client_request_id,
             #[cfg(feature = "journal")]
             intent: options.intent().map(str::to_owned),
-            deadline: total.map(|t| Instant::now() + t),
+            deadline: total.and_then(|t| Instant::now().checked_add(t)),
             attempt_timeout: options.attempt_timeout().or(d.config.timeouts.attempt),
             policy: options.retry_policy().unwrap_or(&d.config.retry).clone(),
             security: None,
@@ -247,13 +218,13 @@ impl Prepared {
     }
 }
 
-/// The parts of a call before the client's defaults are added.
+/// The parts of a call before the client's defaults are added; `headers` has `User-Agent` and
+/// `Accept` already.
 pub(crate) struct Call {
     pub operation_id: Cow<'static, str>,
     pub method: Method,
     pub template: Cow<'static, str>,
-    pub path: String,
-    pub target: String,
+    pub url: CallUrl,
     pub headers: HeaderMap,
     pub body: Bytes,
     pub content_type: Option<Cow<'static, str>>,
@@ -261,9 +232,90 @@ pub(crate) struct Call {
     pub client_request_id: Option<String>,
 }
 
+/// A call's absolute URL in one buffer (base URL, path, query), with the parts the call also
+/// needs as ranges of it: the signed target (base prefix, path and query) and the API path.
+#[derive(Clone, Debug)]
+pub(crate) struct CallUrl {
+    text: String,
+    /// Start of the base URL's path prefix: the signed target runs from here to the end.
+    signed_from: usize,
+    /// Start of the API path (after the base URL): the target runs from here to the end.
+    path_from: usize,
+    /// End of the API path (start of `?query`, or the end).
+    path_to: usize,
+}
+
+impl CallUrl {
+    /// The URL of `request` against `endpoint`, rendered once.
+    pub fn of_request(endpoint: &Endpoint, request: &Request) -> Result<Self, Error> {
+        let base = &endpoint.base;
+        let mut text =
+            String::with_capacity(base.len() + request.path_len_hint() + request.query_len_hint());
+        text.push_str(base);
+        request.write_path(&mut text)?;
+        let path_to = text.len();
+        text.push('?');
+        request.write_query(&mut text);
+        if text.len() == path_to + 1 {
+            text.truncate(path_to);
+        }
+        Ok(Self::from_parts(endpoint, text, path_to))
+    }
+
+    /// The URL of `target` (API path and query as sent) against `endpoint`.
+    #[cfg(feature = "journal")]
+    pub fn of_target(endpoint: &Endpoint, target: &str) -> Self {
+        let text = format!("{}{target}", endpoint.base);
+        let path_to = endpoint.base.len() + target.find('?').unwrap_or(target.len());
+        Self::from_parts(endpoint, text, path_to)
+    }
+
+    fn from_parts(endpoint: &Endpoint, text: String, path_to: usize) -> Self {
+        // `Endpoint::new` refuses a query or fragment, so the base ends with its path prefix.
+        debug_assert!(endpoint.base.ends_with(&endpoint.base_path));
+        Self {
+            text,
+            signed_from: endpoint.base.len() - endpoint.base_path.len(),
+            path_from: endpoint.base.len(),
+            path_to,
+        }
+    }
+
+    /// The absolute URL.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// Base prefix, path and query: what is signed.
+    pub fn signed_target(&self) -> &str {
+        &self.text[self.signed_from..]
+    }
+
+    /// API path as sent, without base prefix or query.
+    pub fn path(&self) -> &str {
+        &self.text[self.path_from..self.path_to]
+    }
+
+    /// API path and query as sent, without base prefix (what a journal replays).
+    #[cfg(feature = "journal")]
+    pub fn target(&self) -> &str {
+        &self.text[self.path_from..]
+    }
+}
+
 fn header_name(name: &str) -> Result<HeaderName, Error> {
     HeaderName::from_bytes(name.to_ascii_lowercase().as_bytes())
         .map_err(|_| Error::validation(format!("invalid header name `{name}`")))
+}
+
+/// A `'static` header value, without a copy when it is visible ASCII; `None` if invalid.
+fn static_value(text: &'static str) -> Option<HeaderValue> {
+    // What `HeaderValue::from_static` accepts (it panics on anything else).
+    if text.bytes().all(|b| b == b'\t' || (32..127).contains(&b)) {
+        Some(HeaderValue::from_static(text))
+    } else {
+        HeaderValue::from_str(text).ok()
+    }
 }
 
 fn header_value(name: &str, value: &str) -> Result<HeaderValue, Error> {

@@ -1,9 +1,9 @@
 //! Rate-limit headers (`RateLimit-*`, legacy `X-RateLimit-Reset`, `Retry-After`) and the per-client 429 gate.
 
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use http::{HeaderMap, HeaderName};
+use http::HeaderMap;
 use tokio::time::Instant;
 
 /// Rate-limit information read from a response's headers (reference part 8).
@@ -21,31 +21,37 @@ pub struct RateLimitInfo {
     pub retry_after: Option<Duration>,
 }
 
-// Parsed once: a name given as `&str` is parsed and validated on every lookup.
-const LIMIT: HeaderName = HeaderName::from_static("ratelimit-limit");
-const REMAINING: HeaderName = HeaderName::from_static("ratelimit-remaining");
-const RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
-const LEGACY_RESET: HeaderName = HeaderName::from_static("x-ratelimit-reset");
-const RETRY_AFTER: HeaderName = HeaderName::from_static("retry-after");
-
-fn header_str<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<&'a str> {
-    headers
-        .get(name)
-        .and_then(|v| v.to_str().ok())
-        .map(str::trim)
-}
-
 impl RateLimitInfo {
-    /// Reads the rate-limit headers; unparsable values are ignored.
+    /// Reads the rate-limit headers; unparsable values are ignored, and of a repeated header
+    /// only the first value counts (as `HeaderMap::get` gives). One pass over the headers: a
+    /// response has a handful, and five lookups would hash each name five times.
     pub fn from_headers(headers: &HeaderMap) -> Self {
-        let num = |name| header_str(headers, name).and_then(|v| v.parse::<u64>().ok());
-        Self {
-            limit: num(&LIMIT),
-            remaining: num(&REMAINING),
-            reset_seconds: num(&RESET),
-            legacy_reset_unix: header_str(headers, &LEGACY_RESET).and_then(|v| v.parse().ok()),
-            retry_after: header_str(headers, &RETRY_AFTER).and_then(parse_retry_after),
+        let mut info = Self::default();
+        let mut seen = [false; 5];
+        for (name, value) in headers {
+            let field = match name.as_str() {
+                "ratelimit-limit" => 0,
+                "ratelimit-remaining" => 1,
+                "ratelimit-reset" => 2,
+                "x-ratelimit-reset" => 3,
+                "retry-after" => 4,
+                _ => continue,
+            };
+            if std::mem::replace(&mut seen[field], true) {
+                continue;
+            }
+            let Some(value) = value.to_str().ok().map(str::trim) else {
+                continue;
+            };
+            match field {
+                0 => info.limit = value.parse().ok(),
+                1 => info.remaining = value.parse().ok(),
+                2 => info.reset_seconds = value.parse().ok(),
+                3 => info.legacy_reset_unix = value.parse().ok(),
+                _ => info.retry_after = parse_retry_after(value),
+            }
         }
+        info
     }
 
     /// How long to wait before the next request after a 429: `Retry-After`, else
@@ -87,10 +93,31 @@ pub fn parse_retry_after(value: &str) -> Option<Duration> {
 /// request of the client waits; when it reopens exactly one request (the probe) goes through,
 /// the others wait for its outcome: on success the gate opens for all, on another 429 it closes
 /// again. Retries after a 429 are therefore never parallel.
-#[derive(Debug, Default)]
+///
+/// An open gate costs one atomic load per attempt: callers are never serialized by it.
+#[derive(Debug)]
 pub struct RateLimitGate {
-    closed_until: Mutex<Option<Instant>>,
+    /// When the gate was made: `closed_until` counts from here.
+    epoch: Instant,
+    /// Nanoseconds after `epoch` until which the gate is closed, `OPEN` when open.
+    closed_until: AtomicU64,
     probe: tokio::sync::Mutex<()>,
+}
+
+/// `closed_until` of an open gate (a closed one is at least 1 ns after the epoch).
+const OPEN: u64 = 0;
+
+/// The gate's end of time (about 30 years after it was made, as tokio's own "far future").
+const LONGEST_CLOSE: Duration = Duration::from_secs(30 * 365 * 24 * 3600);
+
+impl Default for RateLimitGate {
+    fn default() -> Self {
+        Self {
+            epoch: Instant::now(),
+            closed_until: AtomicU64::new(OPEN),
+            probe: tokio::sync::Mutex::new(()),
+        }
+    }
 }
 
 /// Held by the one request allowed to probe a gate that was closed; release it by dropping.
@@ -106,12 +133,15 @@ impl RateLimitGate {
     }
 
     fn state(&self) -> Option<Instant> {
-        *self.closed_until.lock().unwrap_or_else(|e| e.into_inner())
+        match self.closed_until.load(Ordering::Acquire) {
+            OPEN => None,
+            nanos => Some(self.epoch + Duration::from_nanos(nanos)),
+        }
     }
 
     /// Whether the gate is currently closed (a 429 was seen and no request succeeded since).
     pub fn is_closed(&self) -> bool {
-        self.state().is_some()
+        self.closed_until.load(Ordering::Acquire) != OPEN
     }
 
     /// Waits until this request may be sent. Returns a permit when this request is the probe.
@@ -128,19 +158,20 @@ impl RateLimitGate {
         }
     }
 
-    /// Closes the gate for `wait` (after a 429).
+    /// Closes the gate for `wait` (after a 429); a later end already set stays.
     pub fn close_for(&self, wait: Duration) {
-        let until = Instant::now() + wait;
-        let mut state = self.closed_until.lock().unwrap_or_else(|e| e.into_inner());
-        *state = Some(match *state {
-            Some(existing) if existing > until => existing,
-            _ => until,
-        });
+        let until = Instant::now()
+            .saturating_duration_since(self.epoch)
+            .saturating_add(wait)
+            .min(LONGEST_CLOSE);
+        // At least 1 ns (`OPEN` is 0).
+        let nanos = u64::try_from(until.as_nanos()).unwrap_or(u64::MAX).max(1);
+        self.closed_until.fetch_max(nanos, Ordering::AcqRel);
     }
 
     /// Opens the gate (a request went through without a 429).
     pub fn open(&self) {
-        *self.closed_until.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        self.closed_until.store(OPEN, Ordering::Release);
     }
 }
 
@@ -164,6 +195,13 @@ mod tests {
         assert_eq!(info.legacy_reset_unix, Some(1_700_000_000));
         assert_eq!(info.retry_after, Some(Duration::from_secs(3)));
         assert_eq!(info.suggested_wait(), Some(Duration::from_secs(3)));
+        // A repeated header: its first value counts, even when it does not parse.
+        h.append("Retry-After", HeaderValue::from_static("9"));
+        h.insert("RateLimit-Remaining", HeaderValue::from_static("x"));
+        h.append("RateLimit-Remaining", HeaderValue::from_static("5"));
+        let info = RateLimitInfo::from_headers(&h);
+        assert_eq!(info.retry_after, Some(Duration::from_secs(3)));
+        assert_eq!(info.remaining, None);
     }
 
     #[test]
@@ -175,6 +213,25 @@ mod tests {
             Some(Duration::ZERO)
         );
         assert_eq!(parse_retry_after("soon"), None);
+    }
+
+    #[test]
+    fn the_gate_keeps_the_later_end_and_survives_absurd_waits() {
+        let gate = RateLimitGate::new();
+        gate.close_for(Duration::from_secs(60));
+        let later = gate.state().unwrap();
+        gate.close_for(Duration::from_secs(1));
+        assert_eq!(
+            gate.state(),
+            Some(later),
+            "a shorter wait does not shorten the closure"
+        );
+        gate.close_for(Duration::MAX);
+        assert!(gate.state().unwrap() > later);
+        gate.open();
+        assert!(!gate.is_closed());
+        gate.close_for(Duration::ZERO);
+        assert!(gate.is_closed(), "closed, if only until now");
     }
 
     #[tokio::test]

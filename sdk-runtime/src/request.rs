@@ -2,7 +2,9 @@
 
 use openapi_conventions::headers;
 use std::borrow::Cow;
-use std::fmt::{Display, Write as _};
+use std::fmt::Display;
+
+use percent_encoding::utf8_percent_encode;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -190,7 +192,8 @@ impl CallOptions {
 #[derive(Clone, Debug)]
 pub struct Request {
     spec: &'static OperationSpec,
-    path_params: Vec<(String, String)>,
+    /// Name (borrowed from the template when it is there) and encoded value.
+    path_params: Vec<(Cow<'static, str>, String)>,
     query: Vec<(String, String)>,
     headers: Vec<(String, String)>,
     body: Option<(Bytes, Cow<'static, str>)>,
@@ -266,7 +269,7 @@ impl Request {
     /// percent-encoded as one segment.
     pub fn path_param(&mut self, name: &str, value: &dyn Display) {
         self.path_params
-            .push((name.to_owned(), encode_component(&value.to_string())));
+            .push((template_name(self.spec.path, name), encoded(value)));
     }
 
     /// Adds parameter `name` of any shape (objects, lists, nested values) serialized by its
@@ -304,7 +307,9 @@ impl Request {
     ) {
         match location {
             ParamIn::Query => self.query.extend(pairs),
-            ParamIn::Path => self.path_params.extend(pairs),
+            ParamIn::Path => self
+                .path_params
+                .extend(pairs.into_iter().map(|(n, v)| (Cow::Owned(n), v))),
             ParamIn::Header => self.headers.extend(pairs),
             ParamIn::Cookie => {
                 for (name, text) in pairs {
@@ -352,8 +357,7 @@ impl Request {
 
     /// Adds the query parameter `name=value` (percent-encoded).
     pub fn query(&mut self, name: &str, value: &dyn Display) {
-        self.query
-            .push((name.to_owned(), encode_component(&value.to_string())));
+        self.query.push((name.to_owned(), encoded(value)));
     }
 
     /// Adds `name=v1,v2,…` (each value percent-encoded, literal commas). Nothing is added for an
@@ -431,6 +435,11 @@ impl Request {
         self.body.as_ref().map(|(b, c)| (b, c.as_ref()))
     }
 
+    /// The body bytes and content type as set (a `'static` one borrowed).
+    pub(crate) fn body_parts(&self) -> Option<&(Bytes, Cow<'static, str>)> {
+        self.body.as_ref()
+    }
+
     /// Extra headers, in insertion order.
     pub fn headers(&self) -> &[(String, String)] {
         &self.headers
@@ -438,8 +447,27 @@ impl Request {
 
     /// Renders the path (template with encoded parameters), without the query string.
     pub fn render_path(&self) -> Result<String, Error> {
+        let mut out = String::with_capacity(self.path_len_hint());
+        self.write_path(&mut out)?;
+        Ok(out)
+    }
+
+    /// About how long the rendered path is (for one allocation of the right size).
+    pub(crate) fn path_len_hint(&self) -> usize {
+        self.spec.path.len() + self.path_params.iter().map(|(_, v)| v.len()).sum::<usize>()
+    }
+
+    /// About how long the rendered query is, `?` included.
+    pub(crate) fn query_len_hint(&self) -> usize {
+        self.query
+            .iter()
+            .map(|(n, v)| n.len() + v.len() + 2)
+            .sum::<usize>()
+    }
+
+    /// Appends the rendered path to `out`.
+    pub(crate) fn write_path(&self, out: &mut String) -> Result<(), Error> {
         let template = self.spec.path;
-        let mut out = String::with_capacity(template.len() + 16);
         let mut rest = template;
         while let Some(start) = rest.find('{') {
             out.push_str(&rest[..start]);
@@ -464,19 +492,26 @@ impl Request {
             rest = &rest[end + 1..];
         }
         out.push_str(rest);
-        Ok(out)
+        Ok(())
     }
 
     /// Renders the query string (without `?`), empty when there is none.
     pub fn render_query(&self) -> String {
         let mut out = String::new();
+        self.write_query(&mut out);
+        out
+    }
+
+    /// Appends the query string to `out` (nothing when there is none).
+    pub(crate) fn write_query(&self, out: &mut String) {
         for (i, (name, value)) in self.query.iter().enumerate() {
             if i > 0 {
                 out.push('&');
             }
-            let _ = write!(out, "{}={}", encode_component(name), value);
+            out.extend(utf8_percent_encode(name, params::COMPONENT));
+            out.push('=');
+            out.push_str(value);
         }
-        out
     }
 
     /// Path and query, e.g. `/items?limit=10`.
@@ -488,6 +523,33 @@ impl Request {
         } else {
             format!("{path}?{query}")
         })
+    }
+}
+
+/// `name` as a slice of `template` when `{name}` is in it (no allocation), else a copy.
+fn template_name(template: &'static str, name: &str) -> Cow<'static, str> {
+    let mut rest = template;
+    while let Some(start) = rest.find('{') {
+        let after = &rest[start + 1..];
+        let Some(end) = after.find('}') else { break };
+        if &after[..end] == name {
+            return Cow::Borrowed(&after[..end]);
+        }
+        rest = &after[end + 1..];
+    }
+    Cow::Owned(name.to_owned())
+}
+
+/// `value` formatted and percent-encoded as one component: one `String`, reused as it is when
+/// nothing needs escaping (an id, a number, a name), else the encoded copy.
+fn encoded(value: &dyn Display) -> String {
+    let text = value.to_string();
+    // RFC 3986 unreserved (what `params::COMPONENT` leaves as it is), checked byte by byte.
+    let unreserved = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~');
+    if text.bytes().all(unreserved) {
+        text
+    } else {
+        utf8_percent_encode(&text, params::COMPONENT).to_string()
     }
 }
 
@@ -552,6 +614,23 @@ mod tests {
             r.path_and_query().unwrap(),
             "/zones/a%20b%2Fc/records/7?q=x%26y%3Dz&tags=red,blue"
         );
+    }
+
+    #[test]
+    fn the_unreserved_fast_path_encodes_as_percent_encoding_does() {
+        for text in [
+            "",
+            "abc-XYZ_0.9~",
+            "a b",
+            "a/b?c#d",
+            "100%",
+            "é",
+            "\u{1F600}",
+            "~-._",
+            "+,;=",
+        ] {
+            assert_eq!(encoded(&text), encode_component(text), "{text:?}");
+        }
     }
 
     #[test]

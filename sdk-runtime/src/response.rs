@@ -132,7 +132,7 @@ pub(crate) struct Undecoded {
     /// HTTP attempts made, 429s included.
     pub attempts: u32,
     /// The call.
-    pub prepared: Prepared,
+    pub prepared: Box<Prepared>,
     /// The call's span, which records how the call ended.
     pub span: Span,
 }

@@ -7,14 +7,18 @@
 //! SDK's own: `operation.id`, `attempts` and `outcome` (`ok` or `error`).
 //!
 //! The span is named `sdk.call` at `INFO` level; attempts are `DEBUG` events inside it. No
-//! header, body or credential is recorded.
+//! header, body or credential is recorded. Without a subscriber that wants the span (tracing's
+//! `Span::is_disabled`) nothing is recorded on it at all: a call pays for the span's creation
+//! only.
 
 use tracing::Span;
 use tracing::field::Empty;
 
 use crate::endpoint::Endpoint;
 use crate::error::Error;
+use crate::header_names;
 use crate::prepare::Prepared;
+use crate::transport::HttpResponse;
 
 /// The span of one call.
 pub(crate) fn call_span(p: &Prepared, endpoint: &Endpoint) -> Span {
@@ -39,15 +43,22 @@ pub(crate) fn call_span(p: &Prepared, endpoint: &Endpoint) -> Span {
 }
 
 /// Records an attempt's answer on the call's span.
-pub(crate) fn record_response(span: &Span, status: u16, request_id: Option<&str>) {
-    span.record("http.response.status_code", status);
-    if let Some(id) = request_id {
+pub(crate) fn record_response(span: &Span, response: &HttpResponse) {
+    if span.is_disabled() {
+        return;
+    }
+    span.record("http.response.status_code", response.status);
+    let request_id = response.headers.get(header_names::REQUEST_ID);
+    if let Some(id) = request_id.and_then(|v| v.to_str().ok()) {
         span.record("http.response.header.x-request-id", id);
     }
 }
 
 /// Records how the call ended on its span.
 pub(crate) fn record_outcome(span: &Span, attempts: u32, error: Option<&Error>) {
+    if span.is_disabled() {
+        return;
+    }
     span.record("attempts", attempts);
     if attempts > 1 {
         span.record("http.request.resend_count", attempts - 1);

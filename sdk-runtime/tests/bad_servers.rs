@@ -349,3 +349,59 @@ async fn a_2xx_write_whose_json_does_not_match_keeps_its_key() {
         "applied: settle by key, do not resend blindly"
     );
 }
+
+/// A 2xx from the API (JSON content type) means the write was applied, so a body that does not
+/// parse, or does not decode into the expected type, is `Error::Decode` with the idempotency
+/// key and the body kept, after one request: never resent, never a lookup, never silent.
+#[tokio::test]
+async fn a_write_answered_2xx_with_a_body_that_does_not_decode_keeps_its_key_and_is_never_resent() {
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)] // only its shape matters
+    struct Created {
+        id: u64,
+    }
+    let cases: [(&[u8], &str); 2] = [
+        (
+            b"HTTP/1.1 201 Created\r\ncontent-type: application/json\r\ncontent-length: 9\r\n\r\n<b>ok</b>",
+            "<b>ok</b>",
+        ),
+        (
+            b"HTTP/1.1 201 Created\r\ncontent-type: application/json\r\ncontent-length: 13\r\n\r\n{\"id\":\"abc\"}\n",
+            "{\"id\":\"abc\"}\n",
+        ),
+    ];
+    for (raw, body_text) in cases {
+        let (base, count) = raw_server(answer(raw)).await;
+        // With the lookup profile: reconciliation is available, and still not used.
+        let client = Client::new(config(&base).profile(&common::PROFILE)).unwrap();
+        let err = tokio::time::timeout(
+            LIMIT,
+            client.execute::<Created>(create_request(), with_key("decode-key-1")),
+        )
+        .await
+        .unwrap()
+        .unwrap_err();
+        let Error::Decode {
+            status,
+            body,
+            context,
+            ..
+        } = &err
+        else {
+            panic!("{body_text}: {err:?}")
+        };
+        assert_eq!(*status, 201);
+        assert_eq!(body.text(), Some(body_text), "the body is kept");
+        assert_eq!(context.attempts, 1);
+        assert_eq!(
+            err.idempotency_key(),
+            Some("decode-key-1"),
+            "a 2xx write was applied: settle it by key"
+        );
+        assert_eq!(
+            count.load(Ordering::SeqCst),
+            1,
+            "{body_text}: one request: no resend, no lookup"
+        );
+    }
+}

@@ -15,8 +15,10 @@ use crate::transport::{HttpResponse, TransportError, TransportErrorKind};
 pub(crate) enum Class {
     /// 2xx with a JSON (or empty) body.
     Success,
-    /// 2xx that is not what the API sends: a non-JSON content type, or (writes) a body that is
-    /// not JSON. Often an edge or proxy answered; the origin may or may not have run it.
+    /// 2xx that is not what the API sends: a non-JSON content type. Often an edge or proxy
+    /// answered; the origin may or may not have run it. (A JSON content type whose body does
+    /// not decode is found when decoding: [`Error::Decode`](crate::Error::Decode), which keeps
+    /// the idempotency key of a write: a 2xx from the API means it was applied.)
     Garbled,
     /// 3xx: not processed here, and never followed.
     Redirect,
@@ -49,11 +51,10 @@ pub(crate) enum Class {
     },
 }
 
-/// Classifies an attempt's result. `is_write` adds the check that a 2xx body parses as JSON
-/// (reads find out when decoding).
+/// Classifies an attempt's result, the same for reads and writes (the body of a 2xx is parsed
+/// once, when it is decoded).
 pub(crate) fn classify(
     result: &Result<HttpResponse, TransportError>,
-    is_write: bool,
     profile: &ApiProfile,
 ) -> Class {
     let response = match result {
@@ -61,7 +62,7 @@ pub(crate) fn classify(
         Err(e) => return classify_failure(e),
     };
     match response.status {
-        200..=299 if well_formed(response, is_write) => Class::Success,
+        200..=299 if well_formed(response) => Class::Success,
         200..=299 => Class::Garbled,
         300..=399 => Class::Redirect,
         429 => Class::RateLimited {
@@ -94,14 +95,9 @@ fn classify_failure(e: &TransportError) -> Class {
     }
 }
 
-/// A 2xx is well formed when its content type (if any) is JSON and, for a write, a non-empty
-/// body parses as JSON.
-fn well_formed(response: &HttpResponse, is_write: bool) -> bool {
-    if response.body.iter().all(u8::is_ascii_whitespace) {
-        return true;
-    }
-    json_content_type(&response.headers)
-        && (!is_write || serde_json::from_slice::<serde::de::IgnoredAny>(&response.body).is_ok())
+/// A 2xx is well formed when its body is empty or its content type (if any) is JSON.
+fn well_formed(response: &HttpResponse) -> bool {
+    json_content_type(&response.headers) || response.body.iter().all(u8::is_ascii_whitespace)
 }
 
 /// Whether `Content-Type` is absent or names JSON (`application/json`, `…+json`).
@@ -202,10 +198,12 @@ mod tests {
                 Class::Garbled,
             ),
             (
+                // The API's own answer: decoding finds the broken body and reports
+                // `Error::Decode`, which keeps a write's key; a write is never resent for it.
                 "2xx broken JSON with a JSON content type",
                 Ok(response(200, JSON, r#"{"id":"#)),
                 Class::Success,
-                Class::Garbled,
+                Class::Success,
             ),
             (
                 "3xx",
@@ -299,14 +297,14 @@ mod tests {
             ),
         ];
         for (what, result, read, write) in rows {
-            assert_eq!(classify(&result, false, &PROFILE), read, "read: {what}");
-            assert_eq!(classify(&result, true, &PROFILE), write, "write: {what}");
+            assert_eq!(read, write, "reads and writes are classified alike: {what}");
+            assert_eq!(classify(&result, &PROFILE), read, "{what}");
         }
     }
 
     #[test]
     fn without_a_profile_no_code_is_resent() {
         let r = Ok(response(409, JSON, r#"{"error":{"code":"in_progress"}}"#));
-        assert_eq!(classify(&r, true, &ApiProfile::NONE), Class::Rejected);
+        assert_eq!(classify(&r, &ApiProfile::NONE), Class::Rejected);
     }
 }

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use http::{HeaderMap, HeaderName, HeaderValue};
 
 use crate::error::Error;
-use crate::prepare::{Call, Defaults, Prepared};
+use crate::prepare::{Call, CallUrl, Defaults, Prepared};
 use crate::request::CallOptions;
 use crate::transport::HttpResponse;
 use crate::write::journal::{JournaledWrite, Settlement, StoredResponse, WriteJournal};
@@ -31,7 +31,7 @@ pub(crate) async fn record(journal: &dyn WriteJournal, p: &Prepared) -> Result<(
         key: key.clone(),
         operation_id: p.operation_id.clone().into_owned(),
         method: p.method,
-        target: p.target.clone(),
+        target: p.url.target().to_owned(),
         content_type: p
             .headers
             .get(http::header::CONTENT_TYPE)
@@ -128,7 +128,6 @@ pub(crate) fn response(stored: &StoredResponse) -> HttpResponse {
 /// A journaled write as a call again: same key, method, path and query, headers, content type
 /// and body.
 pub(crate) fn prepared(write: &JournaledWrite, d: Defaults<'_>) -> Result<Prepared, Error> {
-    let path = write.path().to_owned();
     let mut options = CallOptions::new();
     if let Some(intent) = &write.intent {
         options.set_intent(intent.clone());
@@ -141,13 +140,20 @@ pub(crate) fn prepared(write: &JournaledWrite, d: Defaults<'_>) -> Result<Prepar
             .map_err(|_| Error::validation(format!("journaled value of `{name}` is invalid")))?;
         headers.append(name, value);
     }
+    // This client's `User-Agent`; the journaled `Accept` stays (a write reads JSON without one).
+    headers.insert(http::header::USER_AGENT, d.user_agent.clone());
+    if !headers.contains_key(http::header::ACCEPT) {
+        headers.insert(
+            http::header::ACCEPT,
+            HeaderValue::from_static("application/json"),
+        );
+    }
     Prepared::assemble(
         Call {
             operation_id: Cow::Owned(write.operation_id.clone()),
             method: write.method,
-            template: Cow::Owned(path.clone()),
-            path,
-            target: write.target.clone(),
+            template: Cow::Owned(write.path().to_owned()),
+            url: CallUrl::of_target(d.endpoint, &write.target),
             headers,
             body: write.body.clone(),
             content_type: write.content_type.clone().map(Cow::Owned),

@@ -138,7 +138,7 @@ impl Client {
             Err(e) => Err(e),
             Ok(p) => match settlement {
                 Some(settlement) => self.journaled_outcome(p, settlement),
-                None => match self.run_in_span(p, Start::Reconcile).await {
+                None => match self.run_in_span(Box::new(p), Start::Reconcile).await {
                     Ok(undecoded) => undecoded.decode(),
                     Err(e) => Err(e),
                 },
@@ -169,7 +169,7 @@ impl Client {
                         response,
                         attempts: 0,
                         span: telemetry::call_span(&p, &self.inner.endpoint),
-                        prepared: p,
+                        prepared: Box::new(p),
                     }
                     .decode(),
                     300..=399 => Err(self.failure(Failure::Redirected, &p, Ok(response), 0)),
