@@ -71,6 +71,8 @@ impl Generator {
                 out.into(),
                 "--crate-name".into(),
                 name.into(),
+                // One crate at every size: the split layout is measured on its own.
+                "--single-crate".into(),
             ],
             Generator::Progenitor => vec![spec.into(), out.into(), name.into()],
         }
