@@ -71,6 +71,11 @@ impl Generator {
                 out.into(),
                 "--crate-name".into(),
                 name.into(),
+                // The runtime of this checkout (the generator runs at the repository root).
+                "--runtime-path".into(),
+                "sdk-runtime".into(),
+                // One crate at every size: the split layout is measured on its own.
+                "--single-crate".into(),
             ],
             Generator::Progenitor => vec![spec.into(), out.into(), name.into()],
         }

@@ -43,10 +43,35 @@ pub fn ensure_files(
     owned_dir: &Path,
     mode: Mode,
 ) -> Result<Report> {
+    ensure_files_owning(root, files, &[owned_dir.to_owned()], mode)
+}
+
+/// [`ensure_files`] with several owned directories (a split SDK's crates).
+pub fn ensure_files_owning(
+    root: &Path,
+    files: &[GeneratedFile],
+    owned_dirs: &[PathBuf],
+    mode: Mode,
+) -> Result<Report> {
     let mut report = Report::default();
     for file in files {
         ensure_file(&root.join(&file.path), &file.contents, mode, &mut report)?;
     }
+    for owned_dir in owned_dirs {
+        remove_stale(root, files, owned_dir, mode, &mut report)?;
+    }
+    Ok(report)
+}
+
+/// Records (and in write mode deletes) the generated files directly in `owned_dir` that are
+/// not in `files`.
+fn remove_stale(
+    root: &Path,
+    files: &[GeneratedFile],
+    owned_dir: &Path,
+    mode: Mode,
+    report: &mut Report,
+) -> Result<()> {
     let dir = root.join(owned_dir);
     let entries = match std::fs::read_dir(&dir) {
         Ok(entries) => entries
@@ -71,7 +96,7 @@ pub fn ensure_files(
             }
         }
     }
-    Ok(report)
+    Ok(())
 }
 
 /// Ensures that the file at `path` holds `contents`, recording the outcome in `report`.

@@ -2,15 +2,15 @@
 //! and prints the change report (`sdk_generator::report`).
 
 use sdk_generator::emit::Options;
-use sdk_generator::report::{regenerate, render::render};
+use sdk_generator::report::{Shape, regenerate_as, render::render};
 use sdk_generator::write::Mode;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 const USAGE: &str = "\
-usage: cargo xtask gen [--check] [--spec PATH] [--out DIR [--crate-name NAME] [--runtime-path PATH]]
-                      [--dump-ir FILE]
+usage: cargo xtask gen [--check] [--spec PATH] [--out DIR [--crate-name NAME] [--runtime-path PATH]
+                      [--split-areas | --single-crate]] [--dump-ir FILE]
 
   (no options)        regenerate cloud-sdk/ from spec/openapi.yaml, print the change report
                       against cloud-sdk/api.json, version the crate (Cargo.toml and its entry
@@ -25,6 +25,9 @@ usage: cargo xtask gen [--check] [--spec PATH] [--out DIR [--crate-name NAME] [-
   --crate-name NAME   package name of the standalone crate (default: from the spec file name)
   --runtime-path PATH depend on the runtime crate at PATH instead (written relative to DIR),
                       e.g. `--runtime-path sdk-runtime` inside this workspace
+  --split-areas       write a crate per area behind a facade crate (DIR: the facade, DIR/core,
+                      DIR/areas/AREA); the default from 1,000 operations up
+  --single-crate      write one crate whatever the size
   --dump-ir FILE      also write the intermediate model as JSON to FILE";
 
 /// Parsed `gen` arguments.
@@ -34,6 +37,7 @@ struct GenArgs {
     out: Option<PathBuf>,
     crate_name: Option<String>,
     runtime_path: Option<PathBuf>,
+    shape: Shape,
     dump_ir: Option<PathBuf>,
 }
 
@@ -75,6 +79,7 @@ fn parse_gen(args: &[String]) -> Result<GenArgs, String> {
         out: None,
         crate_name: None,
         runtime_path: None,
+        shape: Shape::Auto,
         dump_ir: None,
     };
     let mut it = args.iter();
@@ -92,6 +97,11 @@ fn parse_gen(args: &[String]) -> Result<GenArgs, String> {
             "--crate-name" => out.crate_name = Some(value("--crate-name")?),
             "--runtime-path" => out.runtime_path = Some(PathBuf::from(value("--runtime-path")?)),
             "--dump-ir" => out.dump_ir = Some(PathBuf::from(value("--dump-ir")?)),
+            "--split-areas" | "--single-crate" if out.shape != Shape::Auto => {
+                return Err("`--split-areas` and `--single-crate` exclude each other".to_owned());
+            }
+            "--split-areas" => out.shape = Shape::SplitAreas,
+            "--single-crate" => out.shape = Shape::Single,
             other => return Err(format!("unexpected argument `{other}`")),
         }
     }
@@ -100,6 +110,9 @@ fn parse_gen(args: &[String]) -> Result<GenArgs, String> {
     }
     if out.runtime_path.is_some() && out.out.is_none() {
         return Err("`--runtime-path` only applies with `--out`".to_owned());
+    }
+    if out.shape != Shape::Auto && out.out.is_none() {
+        return Err("`--split-areas` and `--single-crate` only apply with `--out`".to_owned());
     }
     if let Some(name) = &out.crate_name {
         let valid = !name.is_empty()
@@ -147,7 +160,13 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
         ),
     };
     let mode = if args.check { Mode::Check } else { Mode::Write };
-    let run = regenerate(&spec, &out_dir, &options, mode).map_err(|e| e.to_string())?;
+    // cloud-sdk/ (no `--out`) is always one crate (BENCHMARKS.md, "Split crates").
+    let shape = if args.out.is_some() {
+        args.shape
+    } else {
+        Shape::Single
+    };
+    let run = regenerate_as(&spec, &out_dir, &options, mode, shape).map_err(|e| e.to_string())?;
     let (api, files, written) = (&run.api, &run.files, &run.written);
     for s in &api.skipped {
         eprintln!(

@@ -5,11 +5,13 @@
 //!
 //! Settings from the environment: `BENCH_COMPARE_ROUNDS` (interleaved rounds, default 5),
 //! `BENCH_AREA` (the area built alone, default `dns`), `BENCH_SCALE_OPS` (comma-separated
-//! operation counts of the synthetic documents, default `100,1000,5000`).
+//! operation counts of the synthetic documents, default `100,1000,5000`), `BENCH_COMPARE_PARTS`
+//! (comma-separated among `side-by-side`, `areas`, `scale`, `split`; default all).
 
 mod areas;
 mod scale;
 mod side_by_side;
+mod split_scale;
 
 use std::path::{Path, PathBuf};
 
@@ -24,6 +26,8 @@ pub struct Settings {
     pub area: String,
     /// Operation counts of the synthetic documents.
     pub scale_ops: Vec<usize>,
+    /// The parts to run (`side-by-side`, `areas`, `scale`, `split`).
+    pub parts: Vec<String>,
 }
 
 impl Settings {
@@ -43,9 +47,19 @@ impl Settings {
                         .collect()
                 })
                 .unwrap_or_else(|| vec![100, 1_000, 5_000]),
+            parts: var("BENCH_COMPARE_PARTS")
+                .map(|v| v.split(',').map(|p| p.trim().to_owned()).collect())
+                .unwrap_or_else(|| PARTS.map(str::to_owned).to_vec()),
         }
     }
+
+    fn asked(&self, part: &str) -> bool {
+        self.parts.iter().any(|p| p == part)
+    }
 }
+
+/// The parts of the section, in the order they run.
+const PARTS: [&str; 4] = ["side-by-side", "areas", "scale", "split"];
 
 /// The directories of one run, all under `target/bench-compare/`.
 struct Workdir {
@@ -81,24 +95,28 @@ impl Workdir {
     }
 }
 
-/// The release binaries of both generators.
+/// The release binaries of the generators (progenitor's only when a part compares with it).
 struct Binaries {
     ours: PathBuf,
-    progenitor: PathBuf,
+    progenitor: Option<PathBuf>,
 }
 
 impl Binaries {
-    fn build(work: &Workdir) -> Self {
+    fn build(work: &Workdir, with_progenitor: bool) -> Self {
         Binaries {
             ours: Generator::Ours.build(&work.tool_target_dir()),
-            progenitor: Generator::Progenitor.build(&work.tool_target_dir()),
+            progenitor: with_progenitor
+                .then(|| Generator::Progenitor.build(&work.tool_target_dir())),
         }
     }
 
     fn of(&self, generator: Generator) -> &Path {
         match generator {
             Generator::Ours => &self.ours,
-            Generator::Progenitor => &self.progenitor,
+            Generator::Progenitor => self
+                .progenitor
+                .as_deref()
+                .expect("progenitor is built for the side-by-side part"),
         }
     }
 
@@ -163,8 +181,23 @@ fn verdict(value: f64, target: f64) -> &'static str {
 pub fn section(settings: &Settings) {
     let work = Workdir::new();
     println!("## Comparison with progenitor, areas and scale (issue #13)\n");
-    let binaries = Binaries::build(&work);
-    side_by_side::run(settings, &work, &binaries);
-    areas::run(settings, &work, &binaries);
-    scale::run(settings, &work, &binaries);
+    for part in &settings.parts {
+        assert!(
+            PARTS.contains(&part.as_str()),
+            "BENCH_COMPARE_PARTS: `{part}` is none of {PARTS:?}"
+        );
+    }
+    let binaries = Binaries::build(&work, settings.asked("side-by-side"));
+    if settings.asked("side-by-side") {
+        side_by_side::run(settings, &work, &binaries);
+    }
+    if settings.asked("areas") {
+        areas::run(settings, &work, &binaries);
+    }
+    if settings.asked("scale") {
+        scale::run(settings, &work, &binaries);
+    }
+    if settings.asked("split") {
+        split_scale::run(settings, &work, &binaries);
+    }
 }

@@ -227,7 +227,7 @@ fn mod_doc(api: &Api) -> String {
     doc
 }
 
-fn mod_rs(api: &Api, options: &Options) -> TokenStream {
+pub(super) fn mod_rs(api: &Api, options: &Options) -> TokenStream {
     let prelude_doc = format!(
         " What an application brings into scope: `use {}::prelude::*;`.",
         options.crate_name.replace('-', "_")
@@ -299,7 +299,7 @@ fn mod_rs(api: &Api, options: &Options) -> TokenStream {
     }
 }
 
-fn client_rs(api: &Api, options: &Options) -> TokenStream {
+pub(super) fn client_rs(api: &Api, options: &Options) -> TokenStream {
     let revision = &api.version;
     let name = &options.crate_name;
     let doc = super::docs::lines_attrs(&format!(
@@ -346,7 +346,7 @@ fn client_rs(api: &Api, options: &Options) -> TokenStream {
 }
 
 /// The shared types module and one module per area, with their docs.
-fn modules(api: &Api) -> Vec<(String, String)> {
+pub(super) fn modules(api: &Api) -> Vec<(String, String)> {
     let mut modules: Vec<(String, String)> = vec![(
         SHARED_MODULE.to_owned(),
         "Types shared by several areas (or by none).".to_owned(),
@@ -370,7 +370,7 @@ fn modules(api: &Api) -> Vec<(String, String)> {
 /// type, and lowering admits schemas nested up to its own depth limit: 2 MiB (a spawned
 /// thread's default) overflowed at about 55 levels of `items` (found by
 /// `sdk-tests/tests/codegen_mutations.rs`). Only the pages used are committed.
-const EMIT_STACK_SIZE: usize = 64 * 1024 * 1024;
+pub(super) const EMIT_STACK_SIZE: usize = 64 * 1024 * 1024;
 
 /// The files of [`modules`], emitted on as many threads as the machine offers: each file is
 /// independent of the others, and the result does not depend on the number of threads.

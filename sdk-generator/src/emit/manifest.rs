@@ -92,7 +92,7 @@ fn features(api: &Api) -> String {
     out
 }
 
-fn dependencies(api: &Api, options: &Options) -> String {
+pub(super) fn dependencies(api: &Api, options: &Options) -> String {
     // `bytes` only when a binary request body names `bytes::Bytes`.
     let bytes = api.operations.iter().any(|o| {
         o.body

@@ -16,6 +16,7 @@ mod pagination;
 mod paths;
 mod reexports;
 mod security;
+pub mod split;
 mod types;
 mod webhooks;
 

@@ -145,7 +145,7 @@ pub mod version;
 pub use baseline::Baseline;
 pub use describe::ApiDescription;
 pub use diff::{Change, Class, Deprecation, Wire, WireChange};
-pub use regenerate::{Regeneration, regenerate};
+pub use regenerate::{Regeneration, Shape, regenerate, regenerate_as};
 pub use version::Version;
 
 use crate::ir::Api;

@@ -27,10 +27,41 @@ pub struct Regeneration {
     pub written: write::Report,
 }
 
+/// One crate, or a crate per area behind a facade ([`emit::split`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// One crate.
+    Single,
+    /// A crate per area behind a facade.
+    SplitAreas,
+    /// Split from [`emit::split::DEFAULT_SPLIT_OPERATIONS`] operations up, for a standalone
+    /// crate; one crate otherwise.
+    Auto,
+}
+
 /// Generates the crate for `spec` into `dir` (or compares, in [`Mode::Check`]). The crate
 /// version in `options` is replaced by the one the change report implies.
 pub fn regenerate(spec: &Path, dir: &Path, options: &Options, mode: Mode) -> Result<Regeneration> {
+    regenerate_as(spec, dir, options, mode, Shape::Single)
+}
+
+/// [`regenerate`], in the given shape.
+pub fn regenerate_as(
+    spec: &Path,
+    dir: &Path,
+    options: &Options,
+    mode: Mode,
+    shape: Shape,
+) -> Result<Regeneration> {
     let api = crate::lower::lower(&crate::read::load(spec)?)?;
+    let split = match shape {
+        Shape::Single => false,
+        Shape::SplitAreas => true,
+        Shape::Auto => {
+            options.layout.is_standalone()
+                && api.operations.len() >= emit::split::DEFAULT_SPLIT_OPERATIONS
+        }
+    };
     let baseline = Baseline::load(dir);
     let manifest_version = version_in_manifest(dir)?;
     let (description, report) = compare(&baseline, manifest_version, &api, &options.crate_name);
@@ -38,7 +69,14 @@ pub fn regenerate(spec: &Path, dir: &Path, options: &Options, mode: Mode) -> Res
         crate_version: Some(report.crate_version.to_string()),
         ..options.clone()
     };
-    let mut files = emit::emit(&api, &options)?;
+    let (mut files, owned) = if split {
+        (
+            emit::split::emit_split(&api, &options)?,
+            emit::split::owned_dirs(dir),
+        )
+    } else {
+        (emit::emit(&api, &options)?, vec![OWNED_DIR.into()])
+    };
     files.push(GeneratedFile {
         path: describe::FILE_NAME.into(),
         contents: description.to_json(),
@@ -51,7 +89,7 @@ pub fn regenerate(spec: &Path, dir: &Path, options: &Options, mode: Mode) -> Res
             contents,
         });
     }
-    let mut written = write::ensure_files(dir, &files, Path::new(OWNED_DIR), mode)?;
+    let mut written = write::ensure_files_owning(dir, &files, &owned, mode)?;
     if let Some(path) = lockfile::location(dir, &options.layout) {
         let lock = read_if_present(&path)?.unwrap_or_default();
         let version = report.crate_version.to_string();

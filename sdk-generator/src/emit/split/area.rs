@@ -1,0 +1,147 @@
+//! One area crate of a split SDK: the area's module as the single crate has it (types, receipt
+//! methods, builders), its client methods as the trait `<Area>Api` of the core `Client`.
+
+use super::extract::{Extension, Gated, area_trait, take_gated};
+use super::{AreaCrate, SplitNames, ident_of, manifest};
+use crate::emit::docs::sanitize;
+use crate::emit::{Ctx, GeneratedFile, Options, conventions, format_file, operations, types};
+use crate::error::Result;
+use crate::ir::Api;
+use crate::lower::SHARED_MODULE;
+use quote::{format_ident, quote};
+use std::path::Path;
+
+/// The lints the single crate's `mod.rs` allows on generated code, for an area crate's root.
+fn allowed_lints() -> proc_macro2::TokenStream {
+    quote! {
+        #![allow(
+            deprecated,
+            non_camel_case_types,
+            non_snake_case,
+            clippy::too_many_arguments,
+            clippy::large_enum_variant,
+            clippy::enum_variant_names,
+            clippy::doc_lazy_continuation,
+            clippy::doc_overindented_list_items
+        )]
+    }
+}
+
+/// The area crate's files under `dir`, and the gated methods it hands to the facade.
+pub(super) fn files(
+    api: &Api,
+    options: &Options,
+    names: &SplitNames,
+    area: &AreaCrate,
+    dir: &Path,
+) -> Result<(Vec<GeneratedFile>, Vec<Extension>)> {
+    let header = options.header("//");
+    let module = &area.module;
+    let (tokens, gated) = area_module(api, options, area)?;
+    let core = format_ident!("{}", ident_of(&names.core));
+    let m = format_ident!("{}", module);
+    let security = (!api.security_schemes.is_empty()).then(|| {
+        quote! {
+            #[allow(unused_imports)]
+            use ::#core::security_schemes;
+        }
+    });
+    let shared = format_ident!("{}", SHARED_MODULE);
+    let root = quote! {
+        #![cfg_attr(docsrs, feature(doc_cfg))]
+        // The paths the emitters write from inside the area module (`crate::Client`,
+        // `super::types::X`) resolve through these.
+        #[allow(unused_imports)]
+        use ::#core::{Client, #shared};
+        #security
+        pub mod #m;
+    };
+    let lints = allowed_lints();
+    let crate_doc = format!(
+        "Area `{}` of the typed SDK for {}. Applications depend on the facade crate `{}` with its feature `{module}`, which re-exports this crate as its module `{module}` and the trait `{}` in its prelude.",
+        api.areas
+            .iter()
+            .find(|a| &a.module == module)
+            .map_or(module.as_str(), |a| a.tag.as_str())
+            .replace('`', "'"),
+        sanitize(&api.title),
+        names.facade,
+        area.trait_name
+    );
+    let files = vec![
+        GeneratedFile {
+            path: dir.join("Cargo.toml"),
+            contents: manifest::area_toml(api, options, names, area),
+        },
+        GeneratedFile {
+            path: dir.join("src/lib.rs"),
+            contents: format_file(&header, &crate_doc, quote!(#lints #root))?,
+        },
+        GeneratedFile {
+            path: dir.join(format!("src/{module}.rs")),
+            contents: format_file(&header, &module_doc(api, module), tokens)?,
+        },
+    ];
+    Ok((files, Extension::all(module, gated)))
+}
+
+/// The doc of the area's module, as the single crate writes it.
+fn module_doc(api: &Api, module: &str) -> String {
+    crate::emit::files::modules(api)
+        .into_iter()
+        .find(|(m, _)| m == module)
+        .map(|(_, doc)| doc)
+        .unwrap_or_default()
+}
+
+/// The area module: its types, its receipts' methods, its trait and its builders.
+fn area_module(
+    api: &Api,
+    options: &Options,
+    area: &AreaCrate,
+) -> Result<(proc_macro2::TokenStream, Vec<Gated>)> {
+    let module = area.module.as_str();
+    let cx = Ctx::new(api, module).in_crate(&options.crate_name);
+    let bx = Ctx::builders(api, module).in_crate(&options.crate_name);
+    let type_items = api
+        .types
+        .iter()
+        .filter(|t| t.module == module)
+        .map(|t| types::type_def(&cx, t));
+    let (receipts, gated) = take_gated(conventions::receipt_impls(&cx, api))?;
+    let (methods, builders): (Vec<_>, Vec<_>) = api
+        .operations
+        .iter()
+        .filter(|o| o.area == module)
+        .map(|o| {
+            let items = operations::operation(&cx, &bx, o);
+            (items.client_method, items.builder)
+        })
+        .unzip();
+    let api_trait = if methods.is_empty() {
+        quote!()
+    } else {
+        let doc = format!(
+            " The operations of area `{module}`: methods of [`Client`](crate::Client) once this trait is in scope (`use {}::prelude::*;`).",
+            ident_of(&options.crate_name)
+        );
+        area_trait(
+            &format_ident!("{}", area.trait_name),
+            &doc,
+            methods,
+            &ident_of(&options.crate_name),
+        )?
+    };
+    let builders_mod = (!builders.is_empty()).then(|| {
+        quote! {
+            /// Request builders of this area: set optional parameters, then `send`.
+            pub mod builders {
+                #(#builders)*
+            }
+        }
+    });
+    Ok((
+        quote!(#(#type_items)* #receipts #api_trait #builders_mod),
+        gated,
+    ))
+}
