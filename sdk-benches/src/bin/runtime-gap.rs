@@ -1,0 +1,148 @@
+//! Attribution of the wall-clock gap between the SDK and hand-written reqwest over loopback
+//! (issue #23; `BENCHMARKS.md`, "Runtime: per-request overhead"). One `current_thread` runtime
+//! shared with the loopback server, as in `bench-report runtime`; interleaved rounds (order
+//! reversed every other round); median µs per call of each variant:
+//!
+//! * `raw`: the hand-written GET;
+//! * `sdk`: the SDK's GET (default config), and `sdk, no timeouts`;
+//! * `transport alone`: the SDK's `ReqwestTransport` sent the request the SDK builds (same
+//!   headers), then the same parse: the transport and the reqwest client without the SDK's
+//!   client layer;
+//! * `nn sdk` / `nn raw`: the SDK over an in-memory transport / the hand-written request built
+//!   but not sent (no network);
+//! * `raw + nn sdk` / `raw + nn raw`: a raw GET followed by one of those two in the same
+//!   iteration: whether the SDK's own work costs more beside network I/O than alone;
+//! * `raw + touch 64 KiB`: a raw GET followed by a read of one byte per cache line of 64 KiB
+//!   (a data footprint with almost no instructions).
+//!
+//! Run: `cargo run -p sdk-benches --release --bin runtime-gap`.
+
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http::{HeaderMap, HeaderValue, Method};
+use reqwest::header::{ACCEPT, AUTHORIZATION, USER_AGENT};
+use sdk_benches::fixtures::{PRODUCT_ID, Product};
+use sdk_benches::requests::{BEARER, NoNetwork, Paths};
+use sdk_benches::server::{ItemsConfig, start};
+use sdk_benches::stats::median;
+use sdk_runtime::reqwest_transport::ReqwestTransport;
+use sdk_runtime::{Config, HttpRequest, SdkIdentity, Transport};
+
+const ROUNDS: usize = 31;
+const CALLS: u32 = 250;
+const VARIANTS: [&str; 9] = [
+    "raw",
+    "sdk",
+    "sdk, no timeouts",
+    "transport alone",
+    "nn sdk",
+    "nn raw",
+    "raw + nn sdk",
+    "raw + nn raw",
+    "raw + touch 64 KiB",
+];
+
+async fn per_call<F, Fut>(n: u32, mut f: F) -> f64
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future,
+{
+    let start = Instant::now();
+    for _ in 0..n {
+        std::hint::black_box(f().await);
+    }
+    start.elapsed().as_secs_f64() * 1e6 / f64::from(n)
+}
+
+/// Reads one byte per cache line of `buffer`: a data footprint with almost no instructions.
+fn touch(buffer: &[u8]) {
+    let mut sum = 0u8;
+    for line in buffer.chunks(64) {
+        sum = sum.wrapping_add(std::hint::black_box(line[0]));
+    }
+    std::hint::black_box(sum);
+}
+
+fn main() {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    rt.block_on(async {
+        let base = start(ItemsConfig::default(), None).await;
+        let p = Paths::new(&base);
+        let nn = NoNetwork::new();
+        let transport = ReqwestTransport::new(Some(Duration::from_secs(10))).expect("transport");
+        let url = format!("{base}/v1/products/{PRODUCT_ID}");
+        let user_agent = Config::new(&base)
+            .sdk(SdkIdentity::new("cloud-sdk", "0.1.0", "2026-10-07.1"))
+            .effective_user_agent();
+        let mut headers = HeaderMap::new();
+        headers.insert(USER_AGENT, HeaderValue::from_str(&user_agent).expect("ua"));
+        headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
+        let bearer = HeaderValue::from_str(&format!("Bearer {BEARER}")).expect("bearer");
+        headers.insert(AUTHORIZATION, bearer);
+        let transport_alone = || {
+            let request = HttpRequest {
+                method: Method::GET,
+                url: url.clone(),
+                headers: headers.clone(),
+                body: Bytes::new(),
+                timeout: None,
+                max_response_bytes: 1 << 20,
+            };
+            let transport = &transport;
+            async move {
+                let response = transport.send(request).await.expect("send");
+                serde_json::from_slice::<Product>(&response.body).expect("product")
+            }
+        };
+        let buffer = &vec![1u8; 64 << 10];
+        let one = |variant: usize| {
+            let (p, nn, transport_alone) = (&p, &nn, &transport_alone);
+            async move {
+                match variant {
+                    0 => drop(p.raw_get().await),
+                    1 => drop(p.sdk_get(&p.sdk_bearer).await),
+                    2 => drop(p.sdk_get(&p.sdk_bearer_no_timeouts).await),
+                    3 => drop(transport_alone().await),
+                    4 => drop(nn.paths.sdk_get(&nn.sdk_bearer).await),
+                    5 => drop(nn.raw_get()),
+                    6 => {
+                        p.raw_get().await;
+                        drop(nn.paths.sdk_get(&nn.sdk_bearer).await);
+                    }
+                    7 => {
+                        p.raw_get().await;
+                        drop(nn.raw_get());
+                    }
+                    _ => {
+                        p.raw_get().await;
+                        touch(buffer);
+                    }
+                }
+            }
+        };
+        for _ in 0..300 {
+            for variant in 0..VARIANTS.len() {
+                one(variant).await;
+            }
+        }
+        let mut times = vec![Vec::new(); VARIANTS.len()];
+        for round in 0..ROUNDS {
+            let mut order: Vec<usize> = (0..VARIANTS.len()).collect();
+            if round % 2 == 1 {
+                order.reverse();
+            }
+            for variant in order {
+                times[variant].push(per_call(CALLS, || one(variant)).await);
+            }
+        }
+        println!("| variant | µs per call (median of {ROUNDS} rounds) |");
+        println!("| --- | ---: |");
+        for (name, t) in VARIANTS.iter().zip(&mut times) {
+            println!("| {name} | {:.2} |", median(t));
+        }
+    });
+}
