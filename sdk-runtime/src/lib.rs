@@ -175,6 +175,6 @@ pub mod __private {
 
     /// What `json_object!` expands to calls.
     pub mod json_object {
-        pub use crate::json_object::{Key, Optional, keep, missing, set};
+        pub use crate::json_object::{Field, Ignored, Key, Optional, Rest, Writer};
     }
 }
