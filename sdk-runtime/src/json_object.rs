@@ -16,7 +16,9 @@ use std::marker::PhantomData;
 
 use std::collections::BTreeMap;
 
-use serde::de::{Deserialize, DeserializeOwned, Deserializer, Error, IgnoredAny, MapAccess, Visitor};
+use serde::de::{
+    Deserialize, DeserializeOwned, Deserializer, Error, IgnoredAny, MapAccess, Visitor,
+};
 use serde::ser::{SerializeMap, Serializer};
 
 use crate::Nullable;
@@ -85,51 +87,75 @@ macro_rules! json_object {
             fn deserialize<__D: $crate::__private::serde::Deserializer<'de>>(
                 deserializer: __D,
             ) -> ::std::result::Result<Self, __D::Error> {
-                // Names with `__`: a generated type never has one, so none is shadowed.
-                struct __Visitor;
-                impl<'de> $crate::__private::serde::de::Visitor<'de> for __Visitor {
-                    type Value = $name;
-                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        f.write_str(concat!("struct ", stringify!($name)))
-                    }
-                    fn visit_map<__A: $crate::__private::serde::de::MapAccess<'de>>(
-                        self,
-                        mut object: __A,
-                    ) -> ::std::result::Result<$name, __A::Error> {
-                        // Each slot's type is known from the start (the closure names the field),
-                        // not inferred from the struct expression at the end.
-                        $(let mut $field = $crate::__private::json_object::Field::new(
-                            [$($wire,)? stringify!($field)][0],
-                        ) $(.$optional())?;)*
-                        // Where members no field names go: nowhere, or the `..rest` map.
-                        let mut __ignored = $crate::__private::json_object::Ignored;
-                        let __rest = &mut __ignored;
-                        $(let mut $rest = ::std::default::Default::default();
-                        let __rest = &mut $rest;)?
-                        while let ::std::option::Option::Some(key) =
-                            object.next_key::<$crate::__private::json_object::Key<'de>>()?
-                        {
-                            match key.as_str() {
-                                $(key if $field.is(key) => $field.take(&mut object),)*
-                                _ => $crate::__private::json_object::Rest::keep(__rest, key, &mut object),
-                            }?;
-                        }
-                        // One early return for all missing fields (each `?` would drop every slot).
-                        let mut __missing = ::std::option::Option::None;
-                        $($field.fill_missing(&mut __missing);)*
-                        if let ::std::option::Option::Some(error) = __missing {
-                            return ::std::result::Result::Err(error);
-                        }
-                        ::std::result::Result::Ok($name {
-                            $($field: $field.into_value(),)*
-                            $($rest,)?
-                        })
-                    }
+                $crate::__private::json_object::deserialize(deserializer)
+            }
+        }
+
+        #[allow(deprecated)]
+        impl $crate::__private::json_object::Object for $name {
+            const NAME: &'static str = stringify!($name);
+
+            // Names with `__`: a generated type never has one, so none is shadowed.
+            fn visit_map<'de, __A: $crate::__private::serde::de::MapAccess<'de>>(
+                mut object: __A,
+            ) -> ::std::result::Result<Self, __A::Error> {
+                $(let mut $field = $crate::__private::json_object::Field::new(
+                    [$($wire,)? stringify!($field)][0],
+                ) $(.$optional())?;)*
+                // Where members no field names go: nowhere, or the `..rest` map.
+                let mut __ignored = $crate::__private::json_object::Ignored;
+                let __rest = &mut __ignored;
+                $(let mut $rest = ::std::default::Default::default();
+                let __rest = &mut $rest;)?
+                while let ::std::option::Option::Some(key) =
+                    object.next_key::<$crate::__private::json_object::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        $(key if $field.is(key) => $field.take(&mut object),)*
+                        _ => $crate::__private::json_object::Rest::keep(__rest, key, &mut object),
+                    }?;
                 }
-                deserializer.deserialize_map(__Visitor)
+                // One early return for all missing fields (each `?` would drop every slot).
+                let mut __missing = ::std::option::Option::None;
+                $($field.fill_missing(&mut __missing);)*
+                if let ::std::option::Option::Some(error) = __missing {
+                    return ::std::result::Result::Err(error);
+                }
+                ::std::result::Result::Ok($name {
+                    $($field: $field.into_value(),)*
+                    $($rest,)?
+                })
             }
         }
     };
+}
+
+/// A struct `json_object!` implemented: its name and how it reads a JSON object.
+pub trait Object: Sized {
+    /// The struct's name, for "expected struct Name".
+    const NAME: &'static str;
+
+    /// Reads the struct from the members of a JSON object.
+    fn visit_map<'de, A: MapAccess<'de>>(object: A) -> Result<Self, A::Error>;
+}
+
+/// `Deserialize::deserialize` of an [`Object`]: one visitor for every struct.
+pub fn deserialize<'de, T: Object, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+    deserializer.deserialize_map(ObjectVisitor(PhantomData))
+}
+
+struct ObjectVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Object> Visitor<'de> for ObjectVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "struct {}", T::NAME)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, object: A) -> Result<T, A::Error> {
+        T::visit_map(object)
+    }
 }
 
 /// A member name, borrowed from the input when it can be.
