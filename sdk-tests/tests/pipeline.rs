@@ -137,6 +137,7 @@ impl Generated {
             format!("pub type {name} "),
             format!("impl {name} {{"),
             format!("::sdk_runtime::json_object!({name} {{"),
+            format!("::sdk_runtime::tagged_union!({name} by "),
         ];
         let impl_for = format!(" for {name} {{");
         let found = self.items(|line| {

@@ -532,7 +532,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
         );
     }
     /// Request builder for `GET /v1/billing/services` (`billingServices`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -607,9 +607,7 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "429", "5XX"
-        );
+        ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
             self,
@@ -699,9 +697,7 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "429", "5XX"
-        );
+        ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
             self,
@@ -750,7 +746,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
         );
     }
 }

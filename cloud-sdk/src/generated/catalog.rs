@@ -602,7 +602,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "429", "503", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "429", "503", "5XX"
         );
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
@@ -708,7 +708,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "429", "503", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "429", "503", "5XX"
         );
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
@@ -807,7 +807,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "429", "503", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "503", "5XX"
         );
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
@@ -869,7 +869,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "429", "503", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "429", "503", "5XX"
         );
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(

@@ -513,7 +513,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429",
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429",
             "503", "5XX"
         );
     }
@@ -551,7 +551,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
         );
     }
     /// Request builder for `GET /v1/dedicated/{serviceId}/tasks/{taskId}` (`dedicatedTask`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -581,7 +581,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
         );
         /// Reads again (backing off per the client's wait policy) until `/task` settles, and returns it.
         ///
@@ -638,7 +638,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
         );
     }
     /// Request builder for `GET /v1/dedicated/{serviceId}/rescue-options` (`getDedicatedByServiceIdRescueOptions`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -667,7 +667,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
         );
     }
     /// Request builder for `GET /v1/dedicated/{serviceId}/traffic` (`getDedicatedByServiceIdTraffic`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -696,7 +696,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
         );
     }
 }

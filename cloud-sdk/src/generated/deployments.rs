@@ -493,7 +493,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "402", "403", "404", "409",
+            crate::types::ErrorEnvelope, "400", "401", "402", "403", "404", "409",
             "429", "5XX"
         );
     }

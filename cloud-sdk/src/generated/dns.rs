@@ -483,7 +483,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
         );
     }
     /// Request builder for `POST /v1/dns/templates` (`dnsTemplateCreate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -517,7 +517,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
         );
     }
     /// Request builder for `GET /v1/dns/templates/{id}` (`getDnsTemplate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -545,7 +545,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
         );
     }
     /// Request builder for `GET /v1/dns/templates` (`getDnsTemplates`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -570,9 +570,7 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "429", "5XX"
-        );
+        ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
     }
     /// Request builder for `GET /v1/dns/zones/{name}` (`getDnsZone`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -599,7 +597,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
         );
     }
     /// Request builder for `GET /v1/dns/zones` (`listDnsZones`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -675,8 +673,6 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "429", "5XX"
-        );
+        ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
     }
 }

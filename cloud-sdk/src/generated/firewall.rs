@@ -399,7 +399,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
         );
     }
 }

@@ -640,7 +640,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
         );
     }
     /// Request builder for `POST /v1/api-credentials` (`apiCredentialCreate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -674,7 +674,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
         );
     }
     /// Request builder for `GET /v1/api-credentials` (`apiCredentials`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -732,9 +732,7 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "429", "5XX"
-        );
+        ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
             self,
@@ -774,9 +772,7 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "429", "5XX"
-        );
+        ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
     }
     /// Request builder for `GET /v1/operations` (`getOperations`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -847,7 +843,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "409", "410",
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "410",
             "429", "5XX"
         );
     }
@@ -880,7 +876,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "410", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "410", "429", "5XX"
         );
         /// Reads again (backing off per the client's wait policy) until `/operation` settles, and returns it.
         ///
@@ -932,9 +928,7 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "429", "5XX"
-        );
+        ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
     }
     /// Request builder for `PATCH /v1/webhooks/{id}` (`patchWebhooksById`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -969,7 +963,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
         );
     }
     /// Request builder for `DELETE /v1/webhooks/{id}` (`webhookDelete`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -1003,7 +997,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
         );
     }
 }

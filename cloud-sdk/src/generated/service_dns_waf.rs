@@ -243,7 +243,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
         );
     }
     /// Request builder for `POST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl` (`serviceDnsWafProxyConfigUploadSsl`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -280,7 +280,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
         );
     }
 }

@@ -394,9 +394,7 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "429", "5XX"
-        );
+        ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
             self,
@@ -459,9 +457,7 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "429", "5XX"
-        );
+        ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
     }
     /// Request builder for `POST /v1/services/{serviceId}/billing/change/checkout` (`serviceBillingChangeCheckout`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -497,7 +493,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
         );
     }
     /// Request builder for `POST /v1/services/{serviceId}/renewal/checkout` (`serviceRenewalCheckout`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -534,7 +530,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
         );
     }
 }

@@ -134,7 +134,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
         );
     }
     /// Request builder for `POST /v1/storage/volumes/{serviceId}/detach` (`storageVolumeDetach`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -169,7 +169,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
         );
     }
 }

@@ -367,7 +367,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
         );
     }
     /// Request builder for `PATCH /v1/tcp-proxy/{serviceId}` (`tcpProxyUpdate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
@@ -403,7 +403,7 @@ pub mod builders {
             self.client.runtime().execute(request, self.options)
         }
         ::sdk_runtime::error_body!(
-            crate ::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429",
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429",
             "502", "5XX"
         );
     }

@@ -51,7 +51,7 @@ pub(super) fn entry_calls(text: &str) -> String {
 
 /// `text` with each function signature and `request!` call that prettyplease broke into one
 /// argument a line put back on one line where that fits [`WIDTH`] columns (rustfmt's default
-/// width, which prettyplease's 89 columns stay below).
+/// width, which prettyplease's 89 columns stay below), and `error_body!`'s type path tidied.
 pub(super) fn joined_lines(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = String::with_capacity(text.len());
@@ -61,6 +61,10 @@ pub(super) fn joined_lines(text: &str) -> String {
             Some((line, used)) => {
                 out.push_str(&line);
                 i += used;
+            }
+            None if is_error_body_line(lines[i]) => {
+                out.push_str(&lines[i].replacen("crate ::", "crate::", 1));
+                i += 1;
             }
             None => {
                 out.push_str(lines[i]);
@@ -79,7 +83,8 @@ fn joined(lines: &[&str]) -> Option<(String, usize)> {
     let first = *lines.first()?;
     let opened = first.trim_start();
     let signature = opened.ends_with('(') && is_fn_signature(opened);
-    if !signature && !opened.ends_with("::sdk_runtime::request!(") {
+    let error_body = opened.ends_with("::sdk_runtime::error_body!(");
+    if !signature && !error_body && !opened.ends_with("::sdk_runtime::request!(") {
         return None;
     }
     let indent = &first[..first.len() - opened.len()];
@@ -100,8 +105,18 @@ fn joined(lines: &[&str]) -> Option<(String, usize)> {
     }
     let args = inner.iter().map(|l| l.trim()).collect::<Vec<_>>().join(" ");
     let args = args.strip_suffix(',').unwrap_or(&args);
-    let line = format!("{first}{args}{closing}");
+    let mut line = format!("{first}{args}{closing}");
+    if error_body {
+        line = line.replacen("crate ::", "crate::", 1);
+    }
     (line.len() <= WIDTH).then_some((line, close + 1))
+}
+
+/// Whether `line` holds the type of an `error_body!` call, which prettyplease prints as
+/// `crate ::x` (a macro's tokens, spaced as tokens).
+fn is_error_body_line(line: &str) -> bool {
+    let line = line.trim_start();
+    line.starts_with("::sdk_runtime::error_body!(crate ::") || line.starts_with("crate ::")
 }
 
 /// Whether `line` (indentation removed) starts a function signature: `fn name(`, maybe after
@@ -228,36 +243,44 @@ struct A;
     #[test]
     fn signatures_and_request_calls_that_fit_take_one_line() {
         let printed = "\
-    pub fn send(
-        self,
-    ) -> ::sdk_runtime::ResponseFuture<'c, crate::types::Zone> {
-        let mut request = ::sdk_runtime::request!(
-            Get \"/v1/zones/{zoneName}\", \"getZone\", None
-        );
-    }
-    pub fn long(
-        first_argument_with_a_long_name: impl Into<String>,
-        second_argument_with_a_long_name: impl Into<String>,
-    ) -> Self {
-    }
+pub fn send(
+    self,
+) -> ::sdk_runtime::ResponseFuture<'c, crate::types::Zone> {
+    let mut request = ::sdk_runtime::request!(
+        Get \"/v1/zones/{zoneName}\", \"getZone\", None
+    );
+}
+pub fn long(
+    first_argument_with_a_long_name: impl Into<String>,
+    second_argument_with_a_long_name: impl Into<String>,
+) -> Self {
     let x = call(
         a,
     );
+    ::sdk_runtime::error_body!(crate ::types::Problem, \"404\");
+    ::sdk_runtime::error_body!(
+        crate ::types::ErrorEnvelopeWithAVeryLongName, \"400\", \"401\", \"403\", \"409\", \"429\", \"5XX\"
+    );
+}
 ";
         assert_eq!(
             super::joined_lines(printed),
             "\
-    pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, crate::types::Zone> {
-        let mut request = ::sdk_runtime::request!(Get \"/v1/zones/{zoneName}\", \"getZone\", None);
-    }
-    pub fn long(
-        first_argument_with_a_long_name: impl Into<String>,
-        second_argument_with_a_long_name: impl Into<String>,
-    ) -> Self {
-    }
+pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, crate::types::Zone> {
+    let mut request = ::sdk_runtime::request!(Get \"/v1/zones/{zoneName}\", \"getZone\", None);
+}
+pub fn long(
+    first_argument_with_a_long_name: impl Into<String>,
+    second_argument_with_a_long_name: impl Into<String>,
+) -> Self {
     let x = call(
         a,
     );
+    ::sdk_runtime::error_body!(crate::types::Problem, \"404\");
+    ::sdk_runtime::error_body!(
+        crate::types::ErrorEnvelopeWithAVeryLongName, \"400\", \"401\", \"403\", \"409\", \"429\", \"5XX\"
+    );
+}
 "
         );
     }
