@@ -71,6 +71,9 @@ impl Generator {
                 out.into(),
                 "--crate-name".into(),
                 name.into(),
+                // This workspace's runtime, not the published one of the same version.
+                "--runtime-path".into(),
+                crate::repo_root().join("sdk-runtime").into(),
             ],
             Generator::Progenitor => vec![spec.into(), out.into(), name.into()],
         }
