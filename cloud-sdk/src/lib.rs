@@ -16,6 +16,19 @@
 //! # }
 //! ```
 //!
+//! [`CallBuilder`] gives every builder per-call control (correlation id, timeouts, retry policy,
+//! headers). Builders of writes that take an idempotency key also have `idempotency_key`; one is
+//! generated and reused across retries when none is set.
+//!
+//! ```no_run
+//! use cloud_sdk::CallBuilder;
+//! use std::time::Duration;
+//!
+//! fn with_call_options<B: CallBuilder>(request: B) -> B {
+//!     request.client_request_id("example-1").timeout(Duration::from_secs(30))
+//! }
+//! ```
+//!
 //! Everything below `cloud-sdk/` is written by `cargo xtask gen` from `spec/openapi.yaml`; this
 //! file is the only hand-written part of the crate.
 

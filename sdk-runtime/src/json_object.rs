@@ -14,7 +14,12 @@
 use std::borrow::Cow;
 use std::marker::PhantomData;
 
-use serde::de::{Deserialize, Deserializer, Error, MapAccess, Visitor};
+use std::collections::BTreeMap;
+
+use serde::de::{
+    Deserialize, DeserializeOwned, Deserializer, Error, IgnoredAny, MapAccess, Visitor,
+};
+use serde::ser::{SerializeMap, Serializer};
 
 use crate::Nullable;
 
@@ -56,21 +61,23 @@ use crate::Nullable;
 #[macro_export]
 macro_rules! json_object {
     ($name:ident { $($field:ident $(= $wire:literal)? $($optional:ident)?),* $(, ..$rest:ident)? $(,)? }) => {
+        // One `$( … )*` repetition per list and one runtime call per field: the per-field
+        // code rustc type-checks is a call, not a `match` with the field's logic inlined.
+        // A field's wire name is `[$wire, stringify!(field)][0]` (the rename when given).
+        // `optional` is both the marker and the name of the method that applies it:
+        // `Field::optional` (decoding) and `Optional::optional` (encoding).
         #[allow(deprecated)]
         impl $crate::__private::serde::Serialize for $name {
             fn serialize<__S: $crate::__private::serde::Serializer>(
                 &self,
                 serializer: __S,
             ) -> ::std::result::Result<__S::Ok, __S::Error> {
-                use $crate::__private::serde::ser::SerializeMap as _;
+                #[allow(unused_imports)]
+                use $crate::__private::json_object::Optional as _;
                 #[allow(unused_mut)]
-                let mut object = serializer.serialize_map(::std::option::Option::None)?;
-                $($crate::json_object!(
-                    @serialize object, self.$field, $crate::json_object!(@wire $field $($wire)?) $(, $optional)?
-                );)*
-                $(for (key, value) in &self.$rest {
-                    object.serialize_entry(key, value)?;
-                })?
+                let mut object = $crate::__private::json_object::Writer::new(serializer)?;
+                $(object.entry([$($wire,)? stringify!($field)][0], (&self.$field) $(.$optional())?);)*
+                $(object.rest(&self.$rest);)?
                 object.end()
             }
         }
@@ -80,74 +87,75 @@ macro_rules! json_object {
             fn deserialize<__D: $crate::__private::serde::Deserializer<'de>>(
                 deserializer: __D,
             ) -> ::std::result::Result<Self, __D::Error> {
-                // Names with `__`: a generated type never has one, so none is shadowed.
-                struct __Visitor;
-                impl<'de> $crate::__private::serde::de::Visitor<'de> for __Visitor {
-                    type Value = $name;
-                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        f.write_str(concat!("struct ", stringify!($name)))
-                    }
-                    fn visit_map<__A: $crate::__private::serde::de::MapAccess<'de>>(
-                        self,
-                        mut object: __A,
-                    ) -> ::std::result::Result<$name, __A::Error> {
-                        $(let mut $field = ::std::option::Option::None;)*
-                        $(let mut $rest = ::std::default::Default::default();)?
-                        while let ::std::option::Option::Some(key) =
-                            object.next_key::<$crate::__private::json_object::Key<'de>>()?
-                        {
-                            match key.as_str() {
-                                $($crate::json_object!(@wire $field $($wire)?) => {
-                                    $crate::__private::json_object::set(
-                                        &mut $field,
-                                        object.next_value()?,
-                                        $crate::json_object!(@wire $field $($wire)?),
-                                    )?
-                                })*
-                                _ => $crate::json_object!(@unknown object, key $(, $rest)?),
-                            }
-                        }
-                        ::std::result::Result::Ok($name {
-                            $($field: $crate::json_object!(
-                                @finish $field, $crate::json_object!(@wire $field $($wire)?) $(, $optional)?
-                            ),)*
-                            $($rest,)?
-                        })
-                    }
+                $crate::__private::json_object::deserialize(deserializer)
+            }
+        }
+
+        #[allow(deprecated)]
+        impl $crate::__private::json_object::Object for $name {
+            const NAME: &'static str = stringify!($name);
+
+            // Names with `__`: a generated type never has one, so none is shadowed.
+            fn visit_map<'de, __A: $crate::__private::serde::de::MapAccess<'de>>(
+                mut object: __A,
+            ) -> ::std::result::Result<Self, __A::Error> {
+                $(let mut $field = $crate::__private::json_object::Field::new(
+                    [$($wire,)? stringify!($field)][0],
+                ) $(.$optional())?;)*
+                // Where members no field names go: nowhere, or the `..rest` map.
+                let mut __ignored = $crate::__private::json_object::Ignored;
+                let __rest = &mut __ignored;
+                $(let mut $rest = ::std::default::Default::default();
+                let __rest = &mut $rest;)?
+                while let ::std::option::Option::Some(key) =
+                    object.next_key::<$crate::__private::json_object::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        $(key if $field.is(key) => $field.take(&mut object),)*
+                        _ => $crate::__private::json_object::Rest::keep(__rest, key, &mut object),
+                    }?;
                 }
-                deserializer.deserialize_map(__Visitor)
+                // One early return for all missing fields (each `?` would drop every slot).
+                let mut __missing = ::std::option::Option::None;
+                $($field.fill_missing(&mut __missing);)*
+                if let ::std::option::Option::Some(error) = __missing {
+                    return ::std::result::Result::Err(error);
+                }
+                ::std::result::Result::Ok($name {
+                    $($field: $field.into_value(),)*
+                    $($rest,)?
+                })
             }
         }
     };
-    (@wire $field:ident) => {
-        stringify!($field)
-    };
-    (@wire $field:ident $wire:literal) => {
-        $wire
-    };
-    (@serialize $object:ident, $value:expr, $wire:expr) => {
-        $object.serialize_entry($wire, &$value)?
-    };
-    (@serialize $object:ident, $value:expr, $wire:expr, optional) => {
-        if !$crate::__private::json_object::Optional::is_empty(&$value) {
-            $object.serialize_entry($wire, &$value)?;
-        }
-    };
-    (@finish $slot:ident, $wire:expr) => {
-        match $slot {
-            ::std::option::Option::Some(value) => value,
-            ::std::option::Option::None => $crate::__private::json_object::missing($wire)?,
-        }
-    };
-    (@finish $slot:ident, $wire:expr, optional) => {
-        $slot.unwrap_or_default()
-    };
-    (@unknown $object:ident, $key:ident) => {{
-        $object.next_value::<$crate::__private::serde::de::IgnoredAny>()?;
-    }};
-    (@unknown $object:ident, $key:ident, $rest:ident) => {{
-        $crate::__private::json_object::keep(&mut $rest, $key, &mut $object)?;
-    }};
+}
+
+/// A struct `json_object!` implemented: its name and how it reads a JSON object.
+pub trait Object: Sized {
+    /// The struct's name, for "expected struct Name".
+    const NAME: &'static str;
+
+    /// Reads the struct from the members of a JSON object.
+    fn visit_map<'de, A: MapAccess<'de>>(object: A) -> Result<Self, A::Error>;
+}
+
+/// `Deserialize::deserialize` of an [`Object`]: one visitor for every struct.
+pub fn deserialize<'de, T: Object, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+    deserializer.deserialize_map(ObjectVisitor(PhantomData))
+}
+
+struct ObjectVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Object> Visitor<'de> for ObjectVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "struct {}", T::NAME)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, object: A) -> Result<T, A::Error> {
+        T::visit_map(object)
+    }
 }
 
 /// A member name, borrowed from the input when it can be.
@@ -187,31 +195,119 @@ impl<'de> Deserialize<'de> for Key<'de> {
     }
 }
 
-/// Stores a field's value; a second value for the same field is an error.
-pub fn set<T, E: Error>(slot: &mut Option<T>, value: T, wire: &'static str) -> Result<(), E> {
-    if slot.is_some() {
-        return Err(E::duplicate_field(wire));
+/// A field being decoded: its wire name and the value once read.
+pub struct Field<T> {
+    wire: &'static str,
+    value: Option<T>,
+}
+
+impl<T> Field<T> {
+    /// The field `wire`, not read yet; `_field` borrows it from the struct (it only gives
+    /// the slot its type).
+    pub fn new(wire: &'static str) -> Self {
+        Field { wire, value: None }
     }
-    *slot = Some(value);
-    Ok(())
+
+    /// Whether the member `key` is this field.
+    pub fn is(&self, key: &str) -> bool {
+        key == self.wire
+    }
+
+    /// Reads the member's value; a second value for the same field is an error.
+    pub fn take<'de, A: MapAccess<'de>>(&mut self, object: &mut A) -> Result<(), A::Error>
+    where
+        T: Deserialize<'de>,
+    {
+        if self.value.is_some() {
+            return Err(A::Error::duplicate_field(self.wire));
+        }
+        self.value = Some(object.next_value()?);
+        Ok(())
+    }
+
+    /// When the field was missing: `None` for an `Option`, else the error "missing field"
+    /// (kept in `error` unless it holds one already).
+    pub fn fill_missing<E: Error>(&mut self, error: &mut Option<E>)
+    where
+        T: DeserializeOwned,
+    {
+        if self.value.is_none() {
+            match T::deserialize(Missing(self.wire, PhantomData)) {
+                Ok(value) => self.value = Some(value),
+                Err(e) => {
+                    error.get_or_insert(e);
+                }
+            }
+        }
+    }
+
+    /// The value, after [`Field::fill_missing`] reported no error.
+    pub fn into_value(self) -> T {
+        self.value
+            .expect("json_object!: a missing field is filled or reported before this")
+    }
+
+    /// The field as an optional one: empty when missing.
+    pub fn optional(self) -> OptionalField<T> {
+        OptionalField(self)
+    }
 }
 
-/// Keeps a member no field names in the catch-all map.
-pub fn keep<'de, M, V, A>(rest: &mut M, key: Key<'de>, object: &mut A) -> Result<(), A::Error>
-where
-    M: Extend<(String, V)>,
-    V: Deserialize<'de>,
-    A: MapAccess<'de>,
-{
-    let value = object.next_value()?;
-    rest.extend(std::iter::once((key.into_string(), value)));
-    Ok(())
+/// An optional field being decoded ([`Field::optional`]): empty when missing.
+pub struct OptionalField<T>(Field<T>);
+
+impl<T: Default> OptionalField<T> {
+    /// Whether the member `key` is this field.
+    pub fn is(&self, key: &str) -> bool {
+        self.0.is(key)
+    }
+
+    /// Reads the member's value; a second value for the same field is an error.
+    pub fn take<'de, A: MapAccess<'de>>(&mut self, object: &mut A) -> Result<(), A::Error>
+    where
+        T: Deserialize<'de>,
+    {
+        self.0.take(object)
+    }
+
+    /// Nothing to do: a missing optional field is empty.
+    pub fn fill_missing<E>(&mut self, _: &mut Option<E>) {}
+
+    /// The value read, or the empty value (`None`, `Absent`) when missing.
+    pub fn into_value(self) -> T {
+        self.0.value.unwrap_or_default()
+    }
 }
 
-/// The value of a required field the object lacks: `None` for an `Option`, else the error
-/// "missing field".
-pub fn missing<'de, T: Deserialize<'de>, E: Error>(wire: &'static str) -> Result<T, E> {
-    T::deserialize(Missing(wire, PhantomData))
+/// Where the members no field names go.
+pub trait Rest<'de> {
+    /// Reads (or skips) the value of the member `key`.
+    fn keep<A: MapAccess<'de>>(&mut self, key: Key<'de>, object: &mut A) -> Result<(), A::Error>;
+}
+
+/// Unknown members are skipped.
+pub struct Ignored;
+
+impl<'de> Rest<'de> for Ignored {
+    fn keep<A: MapAccess<'de>>(&mut self, _: Key<'de>, object: &mut A) -> Result<(), A::Error> {
+        object.next_value::<IgnoredAny>().map(drop)
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Rest<'de> for BTreeMap<String, V> {
+    fn keep<A: MapAccess<'de>>(&mut self, key: Key<'de>, object: &mut A) -> Result<(), A::Error> {
+        let value = object.next_value()?;
+        self.insert(key.into_string(), value);
+        Ok(())
+    }
+}
+
+impl<'de> Rest<'de> for serde_json::Map<String, serde_json::Value> {
+    fn keep<A: MapAccess<'de>>(&mut self, key: Key<'de>, object: &mut A) -> Result<(), A::Error> {
+        let value = object.next_value()?;
+        self.insert(key.into_string(), value);
+        Ok(())
+    }
 }
 
 /// A deserializer for a missing field, as serde's derive has: an `Option` reads `None`,
@@ -236,10 +332,86 @@ impl<'de, E: Error> Deserializer<'de> for Missing<E> {
     }
 }
 
+/// An object being written: the members go into the map until one fails; [`Writer::end`]
+/// reports that failure (one early return per impl, not one per field).
+pub struct Writer<M: SerializeMap> {
+    map: M,
+    result: Result<(), M::Error>,
+}
+
+impl<M: SerializeMap> Writer<M> {
+    /// Starts the object.
+    pub fn new<S>(serializer: S) -> Result<Self, S::Error>
+    where
+        S: Serializer<SerializeMap = M, Ok = M::Ok, Error = M::Error>,
+    {
+        Ok(Writer {
+            map: serializer.serialize_map(None)?,
+            result: Ok(()),
+        })
+    }
+
+    /// Writes the member `wire`: `value` is a field (`&T`), or an optional field
+    /// ([`Optional::optional`]) that is left out when empty.
+    pub fn entry<V: Entry>(&mut self, wire: &'static str, value: V) {
+        if self.result.is_ok() {
+            self.result = value.write(&mut self.map, wire);
+        }
+    }
+
+    /// Writes the members of the map of `additionalProperties`.
+    pub fn rest<'a, V: serde::Serialize + 'a>(
+        &mut self,
+        rest: impl IntoIterator<Item = (&'a String, &'a V)>,
+    ) {
+        for (key, value) in rest {
+            if self.result.is_err() {
+                return;
+            }
+            self.result = self.map.serialize_entry(key, value);
+        }
+    }
+
+    /// Ends the object, or reports the first member that failed.
+    pub fn end(mut self) -> Result<M::Ok, M::Error> {
+        std::mem::replace(&mut self.result, Ok(()))?;
+        self.map.end()
+    }
+}
+
+/// A field's value as [`Writer::entry`] writes it.
+pub trait Entry {
+    /// Writes the member `wire` (or nothing).
+    fn write<M: SerializeMap>(self, object: &mut M, wire: &'static str) -> Result<(), M::Error>;
+}
+
+impl<T: serde::Serialize + ?Sized> Entry for &T {
+    fn write<M: SerializeMap>(self, object: &mut M, wire: &'static str) -> Result<(), M::Error> {
+        object.serialize_entry(wire, self)
+    }
+}
+
+/// An optional field's value ([`Optional::optional`]): left out when empty.
+pub struct OmitEmpty<'a, T>(&'a T);
+
+impl<T: Optional + serde::Serialize> Entry for OmitEmpty<'_, T> {
+    fn write<M: SerializeMap>(self, object: &mut M, wire: &'static str) -> Result<(), M::Error> {
+        if self.0.is_empty() {
+            return Ok(());
+        }
+        object.serialize_entry(wire, self.0)
+    }
+}
+
 /// The types of optional fields: left out of the object when empty.
-pub trait Optional {
+pub trait Optional: Sized {
     /// Whether the field is left out (`None`, `Absent`).
     fn is_empty(&self) -> bool;
+
+    /// The field as a member [`Writer::entry`] leaves out when empty.
+    fn optional(&self) -> OmitEmpty<'_, Self> {
+        OmitEmpty(self)
+    }
 }
 
 impl<T> Optional for Option<T> {

@@ -33,8 +33,9 @@
 //!   discovery;
 //! * [`secret`], [`nullable`]: redacted zeroizing secrets and absent-vs-null fields;
 //! * [`untagged`]: an untagged union decodes into the member the value fits;
-//! * `json_object!`, `string_enum!`, `untagged_union!`: the serde impls of generated structs,
-//!   string enums and untagged unions.
+//! * [`tagged`]: a tagged union decodes into the member its tag names, or keeps the value;
+//! * `json_object!`, `string_enum!`, `tagged_union!`, `untagged_union!`: the serde impls of
+//!   generated structs, string enums, tagged and untagged unions.
 //!
 //! Modules import each other without a cycle (checked by `sdk-tests/module_graph.rs`).
 //!
@@ -92,6 +93,7 @@ mod auth;
 pub mod body;
 mod budget;
 pub mod builder;
+mod builder_macros;
 pub mod client;
 pub mod config;
 mod download;
@@ -120,6 +122,7 @@ pub mod servers;
 pub mod signing;
 pub mod spec;
 mod string_enum;
+pub mod tagged;
 mod telemetry;
 pub mod transport;
 pub mod untagged;
@@ -175,6 +178,8 @@ pub mod __private {
 
     /// What `json_object!` expands to calls.
     pub mod json_object {
-        pub use crate::json_object::{Key, Optional, keep, missing, set};
+        pub use crate::json_object::{
+            Field, Ignored, Key, Object, Optional, Rest, Writer, deserialize,
+        };
     }
 }

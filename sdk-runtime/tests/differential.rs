@@ -48,7 +48,7 @@ mod ours {
 
     use sdk_runtime::Nullable;
 
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone)]
     pub enum Country {
         De,
         FrFr,

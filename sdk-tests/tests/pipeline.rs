@@ -137,6 +137,7 @@ impl Generated {
             format!("pub type {name} "),
             format!("impl {name} {{"),
             format!("::sdk_runtime::json_object!({name} {{"),
+            format!("::sdk_runtime::tagged_union!({name} by "),
         ];
         let impl_for = format!(" for {name} {{");
         let found = self.items(|line| {
@@ -371,7 +372,7 @@ fn a_discriminated_base_is_the_union_of_its_subtypes() {
         &[
             "pub enum Pet { /// Selected by `cat`. Cat(Cat), /// Selected by `dog`. Dog(Dog),",
             "Unknown(::serde_json::Value),",
-            ".get(\"petType\")",
+            "::sdk_runtime::tagged_union!(Pet by \"petType\" { Cat = \"cat\", Dog = \"dog\" });",
         ],
     );
     assert_has(
@@ -651,8 +652,8 @@ fn documented_error_bodies_are_reachable_typed() {
     let g = generate("error_bodies");
     let module = flat(g.file("src/generated/general.rs"));
     for expected in [
-        "pub fn error_body(error: &::sdk_runtime::Error) -> Option<super::super::types::HttpValidationError> { error.documented_status(&[\"422\"])?; error.body_as().and_then(Result::ok) }",
-        "pub enum DeleteItemError { /// The `4XX` response's body. Status4xx(super::super::types::Problem), /// The `default` response's body. StatusDefault(super::super::types::DeleteItemErrorDefault), }",
+        "::sdk_runtime::error_body!(crate::types::HttpValidationError, \"422\");",
+        "pub enum DeleteItemError { /// The `4XX` response's body. Status4xx(crate::types::Problem), /// The `default` response's body. StatusDefault(crate::types::DeleteItemErrorDefault), }",
         "match error.documented_status(&[\"404\", \"4XX\", \"default\"])? { \"4XX\" => {",
         ".map(DeleteItemError::Status4xx)",
         ".map(DeleteItemError::StatusDefault)",

@@ -51,7 +51,7 @@ impl Default for BillingOrderDraftRequest {
 }
 
 /// Schema: `#/components/schemas/BillingOrderDraftRequest/properties/currency`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum BillingOrderDraftRequestCurrency {
     /// `USD`
@@ -375,7 +375,6 @@ impl crate::Client {
     /// Creates an unpaid draft order; this does not charge the account. Separate flow: quote, create unpaid draft, inspect invoice, pay explicitly, track provisioning. Required scopes for the separate flow: billing.products.read, billing.order.create, billing.invoice.pay plus invoice and balance read scopes. Remaining item fields and the response body: not shown.
     ///
     /// Sends `POST /v1/billing/orders/draft` (operation `billingOrderDraft`).
-    ///
     /// Scopes: `billing.order.create`.
     /// Idempotency-Key: required (generated when not set).
     ///
@@ -391,7 +390,6 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
     ///     .billing_order_draft(cloud_sdk::billing::BillingOrderDraftRequest::new())
-    ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
     /// # Ok(())
@@ -412,7 +410,6 @@ impl crate::Client {
     /// Lists billing service items (page model).
     ///
     /// Sends `GET /v1/billing/services` (operation `billingServices`).
-    ///
     /// Scopes: `billing.services.read`.
     /// Paginated (page model): `into_stream` yields every item of every page.
     ///
@@ -445,7 +442,6 @@ impl crate::Client {
     /// Lists transactions (page model).
     ///
     /// Sends `GET /v1/billing/transactions` (operation `billingTransactions`).
-    ///
     /// Scopes: `billing.transactions.read`.
     /// Paginated (page model): `into_stream` yields every item of every page.
     ///
@@ -483,7 +479,6 @@ impl crate::Client {
     /// Pays an invoice from account balance; no body. With enough funds the result has fullyPaid true and status `paid`; with insufficient funds a partial payment may leave the invoice unpaid with a remaining amount: read `fullyPaid`, `paidNow` and the remaining amount. Payment is not successful provisioning. Separate order and payment requests need separate idempotency keys.
     ///
     /// Sends `POST /v1/billing/invoices/{id}/pay` (operation `payInvoice`).
-    ///
     /// Scopes: `billing.invoice.pay`.
     /// Idempotency-Key: required (generated when not set).
     ///
@@ -495,17 +490,6 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// let response = client
-    ///     .pay_invoice(uuid::Uuid::nil())
-    ///     .idempotency_key("example-key-0001")
-    ///     .send()
-    ///     .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
     pub fn pay_invoice(&self, id: ::uuid::Uuid) -> builders::PayInvoice<'_> {
         builders::PayInvoice {
             client: self,
@@ -535,17 +519,10 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::BillingOrderDraftResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "billingOrderDraft",
-                ::sdk_runtime::Method::Post,
-                "/v1/billing/orders/draft",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::BillingOrderDraftResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/billing/orders/draft", "billingOrderDraft", Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -554,13 +531,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
+        );
     }
     /// Request builder for `GET /v1/billing/services` (`billingServices`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -611,17 +584,10 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::BillingServiceListResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "billingServices",
-                ::sdk_runtime::Method::Get,
-                "/v1/billing/services",
-                ::sdk_runtime::Idempotency::None,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::BillingServiceListResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Get "/v1/billing/services", "billingServices", None
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             if let Some(value) = &self.page {
                 request.query("page", value);
             }
@@ -641,13 +607,7 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
             self,
@@ -714,17 +674,10 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::TransactionListResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "billingTransactions",
-                ::sdk_runtime::Method::Get,
-                "/v1/billing/transactions",
-                ::sdk_runtime::Idempotency::None,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::TransactionListResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Get "/v1/billing/transactions", "billingTransactions", None
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             if let Some(value) = &self.page {
                 request.query("page", value);
             }
@@ -744,13 +697,7 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
             self,
@@ -786,17 +733,10 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::InvoicePaymentResult> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "payInvoice",
-                ::sdk_runtime::Method::Post,
-                "/v1/billing/invoices/{id}/pay",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::InvoicePaymentResult> {
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/billing/invoices/{id}/pay", "payInvoice", Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("id", &self.id);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -805,12 +745,8 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+        );
     }
 }

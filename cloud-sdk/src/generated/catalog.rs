@@ -136,7 +136,7 @@ impl ::sdk_runtime::pagination::Paginated for CatalogProductListResponse {
 /// Purchasable family.
 ///
 /// Schema: `#/components/schemas/CatalogProduct/properties/product_code`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum CatalogProductProductCode {
     /// `vps`
@@ -161,7 +161,7 @@ pub enum CatalogProductProductCode {
 /// Normalized family. `tcp-proxy` and `license` map to `other`; `waf` maps to `dns`.
 ///
 /// Schema: `#/components/schemas/CatalogProduct/properties/type`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum CatalogProductType {
     /// `vps`
@@ -232,7 +232,7 @@ pub struct DedicatedOsProfile {
 });
 
 /// Schema: `#/paths/~1v1~1products~1{region}/get/parameters/6/schema`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum GetProductsByRegionCurrency {
     /// `EUR`
@@ -248,7 +248,7 @@ pub enum GetProductsByRegionCurrency {
 );
 
 /// Schema: `#/paths/~1v1~1products~1{region}/get/parameters/4/schema`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum GetProductsByRegionProductCode {
     /// `vps`
@@ -271,7 +271,7 @@ pub enum GetProductsByRegionProductCode {
 );
 
 /// Schema: `#/paths/~1v1~1products~1{region}/get/parameters/5/schema`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum GetProductsByRegionType {
     /// `vps`
@@ -292,7 +292,7 @@ pub enum GetProductsByRegionType {
 );
 
 /// Schema: `#/paths/~1v1~1products/get/parameters/6/schema`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum GetProductsCurrency {
     /// `EUR`
@@ -306,7 +306,7 @@ pub enum GetProductsCurrency {
 ::sdk_runtime::string_enum!(GetProductsCurrency, Unknown, Eur = "EUR", Usd = "USD");
 
 /// Schema: `#/paths/~1v1~1products/get/parameters/3/schema`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum GetProductsProductCode {
     /// `vps`
@@ -329,7 +329,7 @@ pub enum GetProductsProductCode {
 );
 
 /// Schema: `#/paths/~1v1~1products/get/parameters/5/schema`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum GetProductsType {
     /// `vps`
@@ -393,7 +393,6 @@ impl crate::Client {
     /// Lists dedicated OS profiles (offset model). An image id may occur in several dedicated configurations; keep its region and configuration context. Image and stock snapshots may be cached up to 15 seconds; checkout revalidates.
     ///
     /// Sends `GET /v1/dedicated/images` (operation `getDedicatedImages`).
-    ///
     /// Scopes: `dedicated.read`.
     /// Paginated (offset model): `into_stream` yields every item of every page.
     ///
@@ -432,7 +431,6 @@ impl crate::Client {
     /// Lists flat catalog products (offset model). Rules: `type` filters the normalized family, `product_code` filters the purchasable family; never put a product_code into a type filter. `tcp-proxy` and `license` map to type `other`; `waf` maps to `dns`. Region and type filters apply before pagination. An unsupported region returns 400 `unsupported_region`. Snapshots of image and stock data may be cached up to 15 seconds; checkout revalidates. Catalog prices exclude add-ons and tax; `available` is not a reservation.
     ///
     /// Sends `GET /v1/products` (operation `getProducts`).
-    ///
     /// Scopes: `billing.products.read`.
     /// Paginated (offset model): `into_stream` yields every item of every page.
     ///
@@ -468,7 +466,6 @@ impl crate::Client {
     /// Same as GET /v1/products with the region in the path (a code, or `all`); a conflicting region query is rejected. Rules: `type` filters the normalized family, `product_code` filters the purchasable family; never put a product_code into a type filter. `tcp-proxy` and `license` map to type `other`; `waf` maps to `dns`. Region and type filters apply before pagination. An unsupported region returns 400 `unsupported_region`. Snapshots of image and stock data may be cached up to 15 seconds; checkout revalidates. Catalog prices exclude add-ons and tax; `available` is not a reservation.
     ///
     /// Sends `GET /v1/products/{region}` (operation `getProductsByRegion`).
-    ///
     /// Scopes: `billing.products.read`.
     /// Paginated (offset model): `into_stream` yields every item of every page.
     ///
@@ -513,7 +510,6 @@ impl crate::Client {
     /// Lists regions (offset model). Deploy and product filters accept only regions returned here.
     ///
     /// Sends `GET /v1/regions` (operation `getRegions`).
-    ///
     /// Paginated (offset model): `into_stream` yields every item of every page.
     ///
     /// Error responses:
@@ -582,17 +578,10 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedImageListResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "getDedicatedImages",
-                ::sdk_runtime::Method::Get,
-                "/v1/dedicated/images",
-                ::sdk_runtime::Idempotency::None,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedImageListResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Get "/v1/dedicated/images", "getDedicatedImages", None
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             if let Some(value) = &self.limit {
                 request.query("limit", value);
             }
@@ -612,13 +601,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `429`, `503`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "429", "503", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "429", "503", "5XX"
+        );
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
             self,
@@ -695,17 +680,8 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::CatalogProductListResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "getProducts",
-                ::sdk_runtime::Method::Get,
-                "/v1/products",
-                ::sdk_runtime::Idempotency::None,
-                false,
-            );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::CatalogProductListResponse> {
+            let mut request = ::sdk_runtime::request!(Get "/v1/products", "getProducts", None);
             if let Some(value) = &self.limit {
                 request.query("limit", value);
             }
@@ -731,13 +707,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `429`, `503`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "429", "503", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "429", "503", "5XX"
+        );
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
             self,
@@ -787,10 +759,7 @@ pub mod builders {
         /// Purchasable family filter.
         ///
         /// Sent as query parameter `product_code`.
-        pub fn product_code(
-            mut self,
-            value: super::GetProductsByRegionProductCode,
-        ) -> Self {
+        pub fn product_code(mut self, value: super::GetProductsByRegionProductCode) -> Self {
             self.product_code = Some(value);
             self
         }
@@ -810,17 +779,10 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::CatalogProductListResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "getProductsByRegion",
-                ::sdk_runtime::Method::Get,
-                "/v1/products/{region}",
-                ::sdk_runtime::Idempotency::None,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::CatalogProductListResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Get "/v1/products/{region}", "getProductsByRegion", None
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("region", &self.region);
             if let Some(value) = &self.limit {
                 request.query("limit", value);
@@ -844,13 +806,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `429`, `503`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "429", "503", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "503", "5XX"
+        );
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
             self,
@@ -895,17 +853,8 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::RegionListResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "getRegions",
-                ::sdk_runtime::Method::Get,
-                "/v1/regions",
-                ::sdk_runtime::Idempotency::None,
-                false,
-            );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::RegionListResponse> {
+            let mut request = ::sdk_runtime::request!(Get "/v1/regions", "getRegions", None);
             if let Some(value) = &self.limit {
                 request.query("limit", value);
             }
@@ -919,13 +868,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `429`, `503`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "429", "503", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "429", "503", "5XX"
+        );
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
             self,

@@ -137,10 +137,7 @@ pub mod servers {
     pub const DEFAULT: &str = SERVER_1;
     /// Resolves a relative server URL against the URL the document is served from
     /// (an absolute one is returned as it is).
-    pub fn resolve(
-        document_url: &str,
-        server: &str,
-    ) -> Result<String, ::sdk_runtime::Error> {
+    pub fn resolve(document_url: &str, server: &str) -> Result<String, ::sdk_runtime::Error> {
         ::sdk_runtime::servers::resolve(document_url, server)
     }
 }

@@ -73,7 +73,7 @@ impl Default for DedicatedBilling {
 }
 
 /// Schema: `#/components/schemas/DedicatedBilling/properties/unit`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum DedicatedBillingUnit {
     /// `MONTH`
@@ -167,7 +167,7 @@ impl DedicatedDeployRequest {
 }
 
 /// Schema: `#/components/schemas/DedicatedDeployRequest/properties/currency`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum DedicatedDeployRequestCurrency {
     /// `EUR`
@@ -327,7 +327,6 @@ impl crate::Client {
     /// Creates an unpaid order and invoice (deployment status `unpaid`); provisioning starts only after payment and any configured approval.
     ///
     /// Sends `POST /v1/dedicated/deployments` (operation `dedicatedDeploy`).
-    ///
     /// Scopes: `dedicated.write`.
     /// Idempotency-Key: required (generated when not set).
     ///
@@ -345,16 +344,12 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
     ///     .dedicated_deploy(cloud_sdk::dedicated_servers::DedicatedDeployRequest::new("example", "example", 1, "example"))
-    ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
     /// # Ok(())
     /// # }
     /// ```
-    pub fn dedicated_deploy(
-        &self,
-        body: DedicatedDeployRequest,
-    ) -> builders::DedicatedDeploy<'_> {
+    pub fn dedicated_deploy(&self, body: DedicatedDeployRequest) -> builders::DedicatedDeploy<'_> {
         builders::DedicatedDeploy {
             client: self,
             body,
@@ -366,7 +361,6 @@ impl crate::Client {
     /// Interrupts connections while the administrator password is replaced; returns a task. Retrieve the result privately only after the task succeeds (credential reads need dedicated.credentials.read).
     ///
     /// Sends `POST /v1/dedicated/{serviceId}/password-reset` (operation `dedicatedPasswordReset`).
-    ///
     /// Scopes: `dedicated.write`.
     /// Idempotency-Key: required (generated when not set).
     ///
@@ -378,17 +372,6 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// let response = client
-    ///     .dedicated_password_reset(uuid::Uuid::nil())
-    ///     .idempotency_key("example-key-0001")
-    ///     .send()
-    ///     .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
     pub fn dedicated_password_reset(
         &self,
         service_id: ::uuid::Uuid,
@@ -404,7 +387,6 @@ impl crate::Client {
     /// Reads one task.
     ///
     /// Sends `GET /v1/dedicated/{serviceId}/tasks/{taskId}` (operation `dedicatedTask`).
-    ///
     /// Scopes: `dedicated.read`.
     /// `wait` reads again until the result settles.
     ///
@@ -415,18 +397,6 @@ impl crate::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::CallBuilder;
-    /// let response = client
-    ///     .dedicated_task(uuid::Uuid::nil(), uuid::Uuid::nil())
-    ///     .client_request_id("example-1")
-    ///     .send()
-    ///     .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
     pub fn dedicated_task(
         &self,
         service_id: ::uuid::Uuid,
@@ -444,7 +414,6 @@ impl crate::Client {
     /// Lists the tasks of a dedicated server. Progress of asynchronous dedicated writes is read here by polling.
     ///
     /// Sends `GET /v1/dedicated/{serviceId}/tasks` (operation `dedicatedTasks`).
-    ///
     /// Scopes: `dedicated.read`.
     ///
     /// Error responses:
@@ -454,22 +423,7 @@ impl crate::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::CallBuilder;
-    /// let response = client
-    ///     .dedicated_tasks(uuid::Uuid::nil())
-    ///     .client_request_id("example-1")
-    ///     .send()
-    ///     .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub fn dedicated_tasks(
-        &self,
-        service_id: ::uuid::Uuid,
-    ) -> builders::DedicatedTasks<'_> {
+    pub fn dedicated_tasks(&self, service_id: ::uuid::Uuid) -> builders::DedicatedTasks<'_> {
         builders::DedicatedTasks {
             client: self,
             service_id,
@@ -481,7 +435,6 @@ impl crate::Client {
     /// Reads rescue options.
     ///
     /// Sends `GET /v1/dedicated/{serviceId}/rescue-options` (operation `getDedicatedByServiceIdRescueOptions`).
-    ///
     /// Scopes: `dedicated.read`.
     ///
     /// Error responses:
@@ -491,18 +444,6 @@ impl crate::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::CallBuilder;
-    /// let response = client
-    ///     .get_dedicated_by_service_id_rescue_options(uuid::Uuid::nil())
-    ///     .client_request_id("example-1")
-    ///     .send()
-    ///     .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
     pub fn get_dedicated_by_service_id_rescue_options(
         &self,
         service_id: ::uuid::Uuid,
@@ -518,7 +459,6 @@ impl crate::Client {
     /// Returns traffic samples; rates in bits per second, totals in bytes; missing statistics are not zero. Query parameters and sample fields: not shown.
     ///
     /// Sends `GET /v1/dedicated/{serviceId}/traffic` (operation `getDedicatedByServiceIdTraffic`).
-    ///
     /// Scopes: `dedicated.read`.
     ///
     /// Error responses:
@@ -528,18 +468,6 @@ impl crate::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::CallBuilder;
-    /// let response = client
-    ///     .get_dedicated_by_service_id_traffic(uuid::Uuid::nil())
-    ///     .client_request_id("example-1")
-    ///     .send()
-    ///     .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
     pub fn get_dedicated_by_service_id_traffic(
         &self,
         service_id: ::uuid::Uuid,
@@ -572,17 +500,10 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedDeploymentResult> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "dedicatedDeploy",
-                ::sdk_runtime::Method::Post,
-                "/v1/dedicated/deployments",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedDeploymentResult> {
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/dedicated/deployments", "dedicatedDeploy", Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -591,16 +512,10 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `503`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error
-                .documented_status(
-                    &["400", "401", "403", "404", "409", "429", "503", "5XX"],
-                )?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429",
+            "503", "5XX"
+        );
     }
     /// Request builder for `POST /v1/dedicated/{serviceId}/password-reset` (`dedicatedPasswordReset`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -623,14 +538,10 @@ pub mod builders {
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedPasswordResetResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "dedicatedPasswordReset",
-                ::sdk_runtime::Method::Post,
-                "/v1/dedicated/{serviceId}/password-reset",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/dedicated/{serviceId}/password-reset",
+                "dedicatedPasswordReset", Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -639,13 +550,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+        );
     }
     /// Request builder for `GET /v1/dedicated/{serviceId}/tasks/{taskId}` (`dedicatedTask`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -660,17 +567,10 @@ pub mod builders {
     impl<'c> DedicatedTask<'c> {
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedTaskResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "dedicatedTask",
-                ::sdk_runtime::Method::Get,
-                "/v1/dedicated/{serviceId}/tasks/{taskId}",
-                ::sdk_runtime::Idempotency::None,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedTaskResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Get "/v1/dedicated/{serviceId}/tasks/{taskId}", "dedicatedTask", None
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.path_param("taskId", &self.task_id);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
@@ -680,13 +580,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
+        );
         /// Reads again (backing off per the client's wait policy) until `/task` settles, and returns it.
         ///
         /// Final once `status` is none of `in_progress`.
@@ -729,17 +625,10 @@ pub mod builders {
     impl<'c> DedicatedTasks<'c> {
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedTaskListResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "dedicatedTasks",
-                ::sdk_runtime::Method::Get,
-                "/v1/dedicated/{serviceId}/tasks",
-                ::sdk_runtime::Idempotency::None,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedTaskListResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Get "/v1/dedicated/{serviceId}/tasks", "dedicatedTasks", None
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -748,13 +637,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
+        );
     }
     /// Request builder for `GET /v1/dedicated/{serviceId}/rescue-options` (`getDedicatedByServiceIdRescueOptions`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -768,17 +653,11 @@ pub mod builders {
     impl<'c> GetDedicatedByServiceIdRescueOptions<'c> {
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedRescueOptions> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "getDedicatedByServiceIdRescueOptions",
-                ::sdk_runtime::Method::Get,
-                "/v1/dedicated/{serviceId}/rescue-options",
-                ::sdk_runtime::Idempotency::None,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedRescueOptions> {
+            let mut request = ::sdk_runtime::request!(
+                Get "/v1/dedicated/{serviceId}/rescue-options",
+                "getDedicatedByServiceIdRescueOptions", None
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -787,13 +666,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
+        );
     }
     /// Request builder for `GET /v1/dedicated/{serviceId}/traffic` (`getDedicatedByServiceIdTraffic`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -807,17 +682,11 @@ pub mod builders {
     impl<'c> GetDedicatedByServiceIdTraffic<'c> {
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedTrafficResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "getDedicatedByServiceIdTraffic",
-                ::sdk_runtime::Method::Get,
-                "/v1/dedicated/{serviceId}/traffic",
-                ::sdk_runtime::Idempotency::None,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::DedicatedTrafficResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Get "/v1/dedicated/{serviceId}/traffic",
+                "getDedicatedByServiceIdTraffic", None
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -826,12 +695,8 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
+        );
     }
 }

@@ -181,7 +181,7 @@ impl Default for DeployRequest {
 }
 
 /// Schema: `#/components/schemas/DeployRequest/properties/billing_cycle`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum DeployRequestBillingCycle {
     /// `monthly`
@@ -258,7 +258,7 @@ impl LegacyDeployBilling {
 /// Billing period unit.
 ///
 /// Schema: `#/components/schemas/LegacyDeployBilling/properties/unit`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum LegacyDeployBillingUnit {
     /// `ONCE`
@@ -339,7 +339,7 @@ impl LegacyDeployRequest {
 }
 
 /// Schema: `#/paths/~1v1~1deploy~1{region}~1{productCode}~1{variantCode}/post/parameters/1/schema`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum ProductVariantDeployProductCode {
     /// `vps`
@@ -402,7 +402,6 @@ impl crate::Client {
     /// Outcomes (3.3): balance covers the full final amount and max_total is not exceeded: order and invoice created, balance debited, provisioning queued, operation pending or running, server not yet ready. The Idempotency-Key is never replaced after an uncertain response.
     ///
     /// Sends `POST /v1/deploy/{region}/{productCode}/{variantCode}` (operation `productVariantDeploy`).
-    ///
     /// Scopes: `billing.invoice.pay`, `billing.order.create`.
     /// Idempotency-Key: required (generated when not set).
     /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)` asks for the canonical envelope.
@@ -421,7 +420,6 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
     ///     .product_variant_deploy("example", cloud_sdk::deployments::ProductVariantDeployProductCode::Vps, "example", cloud_sdk::deployments::ProductVariantDeployRequest::DeployRequest(cloud_sdk::deployments::DeployRequest::new()))
-    ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
     /// # Ok(())
@@ -477,16 +475,12 @@ pub mod builders {
             self,
         ) -> ::sdk_runtime::ResponseFuture<
             'c,
-            super::super::types::OperationOrLegacyWriteResponse,
+            crate::types::OperationOrLegacyWriteResponse,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "productVariantDeploy",
-                ::sdk_runtime::Method::Post,
-                "/v1/deploy/{region}/{productCode}/{variantCode}",
-                ::sdk_runtime::Idempotency::Required,
-                true,
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/deploy/{region}/{productCode}/{variantCode}",
+                "productVariantDeploy", Required, operation_envelope
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("region", &self.region);
             request.path_param("productCode", &self.product_code);
             request.path_param("variantCode", &self.variant_code);
@@ -498,15 +492,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `402`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error
-                .documented_status(
-                    &["400", "401", "402", "403", "404", "409", "429", "5XX"],
-                )?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "402", "403", "404", "409",
+            "429", "5XX"
+        );
     }
 }

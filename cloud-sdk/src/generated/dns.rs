@@ -277,7 +277,7 @@ pub struct DnsZoneSummary {
 });
 
 /// Schema: `#/paths/~1v1~1dns~1zones/get/parameters/3/schema`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum ListDnsZonesView {
     /// `summary`
@@ -294,7 +294,6 @@ impl crate::Client {
     /// Creates a DNS zone: empty, from a template, from JSON records or from a zone file (at most one source). With `dryRun` true it validates and returns records and notes without creating or reserving a zone and requires an existing active DNS service; use separate idempotency keys for preview and creation. The platform apex NS replaces imported NS; SOA is managed automatically. Zone files support IN records, relative names, $ORIGIN, $TTL and multiline records; external includes, generation and foreign owners are rejected. Existing zones are never overwritten. A records may be proxied by the existing protection policy. Registrar delegation is not changed. A DNS zone is not a domain registration. Success status and response body: not shown.
     ///
     /// Sends `POST /v1/dns/zones` (operation `createDnsZone`).
-    ///
     /// Scopes: `dns.write`.
     /// Idempotency-Key: required (generated when not set).
     ///
@@ -310,16 +309,12 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
     ///     .create_dns_zone(cloud_sdk::dns::CreateDnsZoneRequest::new("example"))
-    ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
     /// # Ok(())
     /// # }
     /// ```
-    pub fn create_dns_zone(
-        &self,
-        body: CreateDnsZoneRequest,
-    ) -> builders::CreateDnsZone<'_> {
+    pub fn create_dns_zone(&self, body: CreateDnsZoneRequest) -> builders::CreateDnsZone<'_> {
         builders::CreateDnsZone {
             client: self,
             body,
@@ -331,7 +326,6 @@ impl crate::Client {
     /// Creates a DNS template.
     ///
     /// Sends `POST /v1/dns/templates` (operation `dnsTemplateCreate`).
-    ///
     /// Scopes: `dns.write`.
     /// Idempotency-Key: required (generated when not set).
     ///
@@ -347,7 +341,6 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
     ///     .dns_template_create(cloud_sdk::dns::DnsTemplateCreateRequest::new("example", "example"))
-    ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
     /// # Ok(())
@@ -368,7 +361,6 @@ impl crate::Client {
     /// Reads a template by name or uuid. Matching by name is case-insensitive, checks the caller's templates first, then public system templates; other accounts are excluded. Duplicate names within the selected scope give 409 `template_identifier_ambiguous`. Edit and delete routes need uuids.
     ///
     /// Sends `GET /v1/dns/templates/{id}` (operation `getDnsTemplate`).
-    ///
     /// Scopes: `dns.read`.
     ///
     /// Error responses:
@@ -379,22 +371,7 @@ impl crate::Client {
     /// - `409` (`template_identifier_ambiguous`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::CallBuilder;
-    /// let response = client
-    ///     .get_dns_template("example")
-    ///     .client_request_id("example-1")
-    ///     .send()
-    ///     .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub fn get_dns_template(
-        &self,
-        id: impl Into<String>,
-    ) -> builders::GetDnsTemplate<'_> {
+    pub fn get_dns_template(&self, id: impl Into<String>) -> builders::GetDnsTemplate<'_> {
         builders::GetDnsTemplate {
             client: self,
             id: id.into(),
@@ -413,14 +390,6 @@ impl crate::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::CallBuilder;
-    /// let response = client.get_dns_templates().client_request_id("example-1").send().await?;
-    /// # Ok(())
-    /// # }
-    /// ```
     pub fn get_dns_templates(&self) -> builders::GetDnsTemplates<'_> {
         builders::GetDnsTemplates {
             client: self,
@@ -432,7 +401,6 @@ impl crate::Client {
     /// Reads a zone by zone or domain name.
     ///
     /// Sends `GET /v1/dns/zones/{name}` (operation `getDnsZone`).
-    ///
     /// Scopes: `dns.read`.
     ///
     /// Error responses:
@@ -442,18 +410,6 @@ impl crate::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::CallBuilder;
-    /// let response = client
-    ///     .get_dns_zone("example")
-    ///     .client_request_id("example-1")
-    ///     .send()
-    ///     .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
     pub fn get_dns_zone(&self, name: impl Into<String>) -> builders::GetDnsZone<'_> {
         builders::GetDnsZone {
             client: self,
@@ -466,7 +422,6 @@ impl crate::Client {
     /// Lists zones. `view=summary` sorts by name, does not contact nameservers, does not change billing links, accepts `limit` and `offset` and adds `total`, `limit`, `offset` to the response. No `next_offset` is shown, so this operation carries no `x-pagination`; callers page the summary view by advancing `offset` until `offset + limit >= total`.
     ///
     /// Sends `GET /v1/dns/zones` (operation `listDnsZones`).
-    ///
     /// Scopes: `dns.read`.
     ///
     /// Error responses:
@@ -515,17 +470,10 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::CreateDnsZoneResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "createDnsZone",
-                ::sdk_runtime::Method::Post,
-                "/v1/dns/zones",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::CreateDnsZoneResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/dns/zones", "createDnsZone", Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -534,13 +482,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
+        );
     }
     /// Request builder for `POST /v1/dns/templates` (`dnsTemplateCreate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -560,17 +504,10 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::DnsTemplateResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "dnsTemplateCreate",
-                ::sdk_runtime::Method::Post,
-                "/v1/dns/templates",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::DnsTemplateResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/dns/templates", "dnsTemplateCreate", Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -579,13 +516,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
+        );
     }
     /// Request builder for `GET /v1/dns/templates/{id}` (`getDnsTemplate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -599,17 +532,10 @@ pub mod builders {
     impl<'c> GetDnsTemplate<'c> {
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::DnsTemplateResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "getDnsTemplate",
-                ::sdk_runtime::Method::Get,
-                "/v1/dns/templates/{id}",
-                ::sdk_runtime::Idempotency::None,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::DnsTemplateResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Get "/v1/dns/templates/{id}", "getDnsTemplate", None
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("id", &self.id);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -618,13 +544,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+        );
     }
     /// Request builder for `GET /v1/dns/templates` (`getDnsTemplates`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -637,17 +559,10 @@ pub mod builders {
     impl<'c> GetDnsTemplates<'c> {
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::DnsTemplateListResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "getDnsTemplates",
-                ::sdk_runtime::Method::Get,
-                "/v1/dns/templates",
-                ::sdk_runtime::Idempotency::None,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::DnsTemplateListResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Get "/v1/dns/templates", "getDnsTemplates", None
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
                 &[&crate::security_schemes::BEARER_AUTH],
@@ -655,13 +570,7 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
     }
     /// Request builder for `GET /v1/dns/zones/{name}` (`getDnsZone`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -675,17 +584,10 @@ pub mod builders {
     impl<'c> GetDnsZone<'c> {
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::DnsZoneDetailResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "getDnsZone",
-                ::sdk_runtime::Method::Get,
-                "/v1/dns/zones/{name}",
-                ::sdk_runtime::Idempotency::None,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::DnsZoneDetailResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Get "/v1/dns/zones/{name}", "getDnsZone", None
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("name", &self.name);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -694,13 +596,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
+        );
     }
     /// Request builder for `GET /v1/dns/zones` (`listDnsZones`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -751,17 +649,8 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::DnsZoneListResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "listDnsZones",
-                ::sdk_runtime::Method::Get,
-                "/v1/dns/zones",
-                ::sdk_runtime::Idempotency::None,
-                false,
-            );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::DnsZoneListResponse> {
+            let mut request = ::sdk_runtime::request!(Get "/v1/dns/zones", "listDnsZones", None);
             if let Some(value) = &self.q {
                 request.query("q", value);
             }
@@ -784,12 +673,6 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
     }
 }

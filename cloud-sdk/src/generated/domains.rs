@@ -322,7 +322,7 @@ pub struct DomainDnssecResponse {
 ::sdk_runtime::json_object!(DomainDnssecResponse { ok optional, ..additional_properties });
 
 /// Schema: `#/paths/~1v1~1domains~1{serviceId}~1dnssec/get/parameters/2/schema`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum GetDomainsByServiceIdDnssecAction {
     /// `refresh`
@@ -341,7 +341,6 @@ impl crate::Client {
     /// Assigns registrant, admin, tech and billing contacts (each optional).
     ///
     /// Sends `PUT /v1/domains/{serviceId}/contacts` (operation `domainAssignContacts`).
-    ///
     /// Scopes: `domains.write`.
     /// Idempotency-Key: required (generated when not set).
     ///
@@ -358,7 +357,6 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
     ///     .domain_assign_contacts("example", cloud_sdk::domains::DomainAssignContactsRequest::new())
-    ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
     /// # Ok(())
@@ -381,7 +379,6 @@ impl crate::Client {
     /// Creates a registrant contact.
     ///
     /// Sends `POST /v1/domains/contacts` (operation `domainContactCreate`).
-    ///
     /// Scopes: `domains.write`.
     /// Idempotency-Key: required (generated when not set).
     ///
@@ -397,7 +394,6 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
     ///     .domain_contact_create(cloud_sdk::domains::DomainContactCreateRequest::new(cloud_sdk::domains::DomainContactAddress::new("example", "example", "example", "example", "example"), "example", "example", "example", "example"))
-    ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
     /// # Ok(())
@@ -418,7 +414,6 @@ impl crate::Client {
     /// Reads the DNSSEC state; poll this after enabling. `action=refresh` also needs domains.read. DNSSEC keeps its own legacy state contract and polling endpoint; registrar configuration does not verify parent propagation.
     ///
     /// Sends `GET /v1/domains/{serviceId}/dnssec` (operation `getDomainsByServiceIdDnssec`).
-    ///
     /// Scopes: `domains.read`.
     ///
     /// Error responses:
@@ -456,7 +451,6 @@ impl crate::Client {
     /// Enables DNSSEC with managed signing or external public DNSKEYs; `acknowledge` true and Idempotency-Key required. HTTP 202 is accepted, not completed; poll GET /v1/domains/{serviceId}/dnssec. Registrar configuration does not verify parent propagation. The remaining body fields: not shown.
     ///
     /// Sends `POST /v1/domains/{serviceId}/dnssec` (operation `postDomainsByServiceIdDnssec`).
-    ///
     /// Scopes: `domains.write`.
     /// Idempotency-Key: required (generated when not set).
     ///
@@ -473,7 +467,6 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
     ///     .post_domains_by_service_id_dnssec("example", cloud_sdk::domains::DomainDnssecEnableRequest::new(true))
-    ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
     /// # Ok(())
@@ -517,14 +510,9 @@ pub mod builders {
         pub fn send(
             self,
         ) -> ::sdk_runtime::ResponseFuture<'c, super::DomainAssignContactsResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "domainAssignContacts",
-                ::sdk_runtime::Method::Put,
-                "/v1/domains/{serviceId}/contacts",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+            let mut request = ::sdk_runtime::request!(
+                Put "/v1/domains/{serviceId}/contacts", "domainAssignContacts", Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
@@ -534,13 +522,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+        );
     }
     /// Request builder for `POST /v1/domains/contacts` (`domainContactCreate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -560,17 +544,10 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::DomainContactResult> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "domainContactCreate",
-                ::sdk_runtime::Method::Post,
-                "/v1/domains/contacts",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::DomainContactResult> {
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/domains/contacts", "domainContactCreate", Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -579,13 +556,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
+        );
     }
     /// Request builder for `GET /v1/domains/{serviceId}/dnssec` (`getDomainsByServiceIdDnssec`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -599,26 +572,16 @@ pub mod builders {
     ::sdk_runtime::call_builder!(GetDomainsByServiceIdDnssec);
     impl<'c> GetDomainsByServiceIdDnssec<'c> {
         /// Sent as query parameter `action`.
-        pub fn action(
-            mut self,
-            value: super::GetDomainsByServiceIdDnssecAction,
-        ) -> Self {
+        pub fn action(mut self, value: super::GetDomainsByServiceIdDnssecAction) -> Self {
             self.action = Some(value);
             self
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::DomainDnssecResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "getDomainsByServiceIdDnssec",
-                ::sdk_runtime::Method::Get,
-                "/v1/domains/{serviceId}/dnssec",
-                ::sdk_runtime::Idempotency::None,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::DomainDnssecResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Get "/v1/domains/{serviceId}/dnssec", "getDomainsByServiceIdDnssec", None
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             if let Some(value) = &self.action {
                 request.query("action", value);
@@ -630,13 +593,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+        );
     }
     /// Request builder for `POST /v1/domains/{serviceId}/dnssec` (`postDomainsByServiceIdDnssec`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -657,17 +616,11 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::DomainDnssecEnableResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "postDomainsByServiceIdDnssec",
-                ::sdk_runtime::Method::Post,
-                "/v1/domains/{serviceId}/dnssec",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::DomainDnssecEnableResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/domains/{serviceId}/dnssec", "postDomainsByServiceIdDnssec",
+                Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
@@ -677,12 +630,8 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+        );
     }
 }

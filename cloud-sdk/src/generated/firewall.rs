@@ -89,7 +89,7 @@ impl FirewallPolicyCreateRequest {
 }
 
 /// Schema: `#/components/schemas/FirewallPolicyCreateRequest/properties/policy_in`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum FirewallPolicyCreateRequestPolicyIn {
     /// `DROP`
@@ -105,7 +105,7 @@ pub enum FirewallPolicyCreateRequestPolicyIn {
 );
 
 /// Schema: `#/components/schemas/FirewallPolicyCreateRequest/properties/policy_out`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum FirewallPolicyCreateRequestPolicyOut {
     /// `DROP`
@@ -250,7 +250,7 @@ impl FirewallRule {
 }
 
 /// Schema: `#/components/schemas/FirewallRule/properties/action`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum FirewallRuleAction {
     /// `ACCEPT`
@@ -268,7 +268,7 @@ pub enum FirewallRuleAction {
 );
 
 /// Schema: `#/components/schemas/FirewallRule/properties/direction`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum FirewallRuleDirection {
     /// `IN`
@@ -282,7 +282,7 @@ pub enum FirewallRuleDirection {
 ::sdk_runtime::string_enum!(FirewallRuleDirection, Unknown, In = "IN", Out = "OUT");
 
 /// Schema: `#/components/schemas/FirewallRule/properties/proto`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum FirewallRuleProto {
     /// `tcp`
@@ -315,7 +315,7 @@ pub enum FirewallRuleProto {
 );
 
 /// Schema: `#/components/schemas/FirewallRule/properties/type`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum FirewallRuleType {
     /// `in`
@@ -334,7 +334,6 @@ impl crate::Client {
     /// Creates a firewall policy. Check that changes keep SSH and management access.
     ///
     /// Sends `POST /v1/firewall/policies` (operation `firewallPolicyCreate`).
-    ///
     /// Scopes: `firewall.write`.
     /// Idempotency-Key: required (generated when not set).
     ///
@@ -350,7 +349,6 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
     ///     .firewall_policy_create(cloud_sdk::firewall::FirewallPolicyCreateRequest::new("example"))
-    ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
     /// # Ok(())
@@ -388,17 +386,10 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::FirewallPolicyResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "firewallPolicyCreate",
-                ::sdk_runtime::Method::Post,
-                "/v1/firewall/policies",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::FirewallPolicyResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/firewall/policies", "firewallPolicyCreate", Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -407,12 +398,8 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
+        );
     }
 }

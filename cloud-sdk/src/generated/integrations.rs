@@ -68,10 +68,7 @@ pub struct ApiCredentialCreateRequest {
 
 impl ApiCredentialCreateRequest {
     /// Creates a `ApiCredentialCreateRequest` from its required fields `name`, `scopes`; set optional fields with the setters below.
-    pub fn new(
-        name: impl Into<String>,
-        scopes: Vec<ApiCredentialCreateRequestScopesItem>,
-    ) -> Self {
+    pub fn new(name: impl Into<String>, scopes: Vec<ApiCredentialCreateRequestScopesItem>) -> Self {
         Self {
             name: name.into(),
             scopes,
@@ -98,7 +95,7 @@ impl ApiCredentialCreateRequest {
 }
 
 /// Schema: `#/components/schemas/ApiCredentialCreateRequest/properties/mode`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum ApiCredentialCreateRequestMode {
     /// `signed`
@@ -114,7 +111,7 @@ pub enum ApiCredentialCreateRequestMode {
 );
 
 /// Schema: `#/components/schemas/ApiCredentialCreateRequest/properties/scopes/items`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum ApiCredentialCreateRequestScopesItem {
     /// `audit.read`
@@ -253,7 +250,7 @@ impl ::sdk_runtime::pagination::Paginated for ApiCredentialListResponse {
 }
 
 /// Schema: `#/components/schemas/ApiCredential/properties/mode`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum ApiCredentialMode {
     /// `signed`
@@ -374,7 +371,6 @@ impl crate::Client {
     /// Reads one credential; never returns the secret.
     ///
     /// Sends `GET /v1/api-credentials/{id}` (operation `apiCredential`).
-    ///
     /// Scopes: `api_credentials.read`.
     ///
     /// Error responses:
@@ -384,18 +380,6 @@ impl crate::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::CallBuilder;
-    /// let response = client
-    ///     .api_credential(uuid::Uuid::nil())
-    ///     .client_request_id("example-1")
-    ///     .send()
-    ///     .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
     pub fn api_credential(&self, id: ::uuid::Uuid) -> builders::ApiCredential<'_> {
         builders::ApiCredential {
             client: self,
@@ -408,7 +392,6 @@ impl crate::Client {
     /// Issues a credential. The `secret` is returned only on issuance or on a same-key retry within 24 hours. Rules: requested scopes and allowed CIDRs cannot exceed the issuer's; expiry is capped by the issuer; managed MCP and support keys cannot delegate; listing is owner-only; managed MCP credentials are read-only in the list.
     ///
     /// Sends `POST /v1/api-credentials` (operation `apiCredentialCreate`).
-    ///
     /// Scopes: `api_credentials.write`.
     /// Idempotency-Key: required (generated when not set).
     ///
@@ -424,7 +407,6 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
     ///     .api_credential_create(cloud_sdk::integrations::ApiCredentialCreateRequest::new("example", vec![cloud_sdk::integrations::ApiCredentialCreateRequestScopesItem::AuditRead]))
-    ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
     /// # Ok(())
@@ -445,7 +427,6 @@ impl crate::Client {
     /// Lists API credentials (cursor model). At most 100 items per page. Listing is owner-only; managed MCP credentials are read-only in the list. Listing never returns secrets.
     ///
     /// Sends `GET /v1/api-credentials` (operation `apiCredentials`).
-    ///
     /// Scopes: `api_credentials.read`.
     /// Paginated (cursor model): `into_stream` yields every item of every page.
     ///
@@ -484,14 +465,6 @@ impl crate::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::CallBuilder;
-    /// let response = client.get_capabilities().client_request_id("example-1").send().await?;
-    /// # Ok(())
-    /// # }
-    /// ```
     pub fn get_capabilities(&self) -> builders::GetCapabilities<'_> {
         builders::GetCapabilities {
             client: self,
@@ -503,7 +476,6 @@ impl crate::Client {
     /// `GET /v1/operations?idempotency_key=<key>` recovers a tracked write without repeating it. The key is scoped to the original credential, HTTP method and exact path; supply `method` and `path` together, plus `credential_id` if needed to disambiguate. Lookup is confined to the authenticated account and to the caller's current billing.services.read, vps.read or dedicated.read permission for that operation (the three alternative security requirements per scheme express this 'per operation' rule). Polling needs no new key and never charges or repeats the write. Recovery applies only to newly tracked writes after the contract is enabled, not to every historical request or every write. DNSSEC keeps its own state contract and polling endpoint; its operation string is not a generic operation handle. Outcomes: 200 operation found, continue polling it; 400 `validation_error` correct the selectors, do not submit a new write; 404 `operation_not_found` no recoverable identity, this does not prove the write never ran; 409 `operation_lookup_ambiguous` supply the original method and path, and credential_id if needed; 410 `operation_expired` identity remains but the receipt expired, reconcile resources and billing.
     ///
     /// Sends `GET /v1/operations` (operation `getOperations`).
-    ///
     /// Scopes: `billing.services.read`, `dedicated.read`, `vps.read`.
     /// Returns an operation receipt; `wait` polls it to a final state.
     ///
@@ -538,7 +510,6 @@ impl crate::Client {
     /// Reads an operation receipt. Branch on `status` and `done`, not on `stage`; `unknown` needs reconciliation, never assume failure and never submit a new write. Lookup is confined to the authenticated account and to the caller's current billing.services.read, vps.read or dedicated.read permission for that operation (the three alternative security requirements per scheme express this 'per operation' rule). Polling needs no new key and never charges or repeats the write. Recovery applies only to newly tracked writes after the contract is enabled, not to every historical request or every write. DNSSEC keeps its own state contract and polling endpoint; its operation string is not a generic operation handle.
     ///
     /// Sends `GET /v1/operations/{operationId}` (operation `getOperationsByOperationId`).
-    ///
     /// Scopes: `billing.services.read`, `dedicated.read`, `vps.read`.
     /// Returns an operation receipt; `wait` polls it to a final state.
     /// `wait` reads again until the result settles.
@@ -551,18 +522,6 @@ impl crate::Client {
     /// - `410` (`operation_expired`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::CallBuilder;
-    /// let response = client
-    ///     .get_operations_by_operation_id("example")
-    ///     .client_request_id("example-1")
-    ///     .send()
-    ///     .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
     pub fn get_operations_by_operation_id(
         &self,
         operation_id: impl Into<String>,
@@ -585,14 +544,6 @@ impl crate::Client {
     /// - `403` (`unauthorized`, `scope_denied`, `ip_blocked`, `service_disabled`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::CallBuilder;
-    /// let response = client.get_version().client_request_id("example-1").send().await?;
-    /// # Ok(())
-    /// # }
-    /// ```
     pub fn get_version(&self) -> builders::GetVersion<'_> {
         builders::GetVersion {
             client: self,
@@ -604,7 +555,6 @@ impl crate::Client {
     /// Enables or disables a webhook endpoint. Fields of the body other than `enabled`: not shown. Paths and bodies of the operations that create, list, test and rotate webhooks and list deliveries: not shown.
     ///
     /// Sends `PATCH /v1/webhooks/{id}` (operation `patchWebhooksById`).
-    ///
     /// Scopes: `webhooks.write`.
     /// Idempotency-Key: required (generated when not set).
     ///
@@ -621,7 +571,6 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
     ///     .patch_webhooks_by_id(uuid::Uuid::nil(), cloud_sdk::integrations::WebhookUpdateRequest::new())
-    ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
     /// # Ok(())
@@ -644,7 +593,6 @@ impl crate::Client {
     /// Removes the endpoint and its delivery history; an in-flight attempt may finish. The Idempotency-Key requirement: not shown.
     ///
     /// Sends `DELETE /v1/webhooks/{id}` (operation `webhookDelete`).
-    ///
     /// Scopes: `webhooks.write`.
     /// Idempotency-Key: requirement not shown by the reference.
     ///
@@ -656,17 +604,6 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// let response = client
-    ///     .webhook_delete(uuid::Uuid::nil())
-    ///     .idempotency_key("example-key-0001")
-    ///     .send()
-    ///     .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
     pub fn webhook_delete(&self, id: ::uuid::Uuid) -> builders::WebhookDelete<'_> {
         builders::WebhookDelete {
             client: self,
@@ -690,17 +627,10 @@ pub mod builders {
     impl<'c> ApiCredential<'c> {
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::ApiCredentialResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "apiCredential",
-                ::sdk_runtime::Method::Get,
-                "/v1/api-credentials/{id}",
-                ::sdk_runtime::Idempotency::None,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::ApiCredentialResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Get "/v1/api-credentials/{id}", "apiCredential", None
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("id", &self.id);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -709,13 +639,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
+        );
     }
     /// Request builder for `POST /v1/api-credentials` (`apiCredentialCreate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -735,17 +661,10 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::ApiCredentialCreateResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "apiCredentialCreate",
-                ::sdk_runtime::Method::Post,
-                "/v1/api-credentials",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::ApiCredentialCreateResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/api-credentials", "apiCredentialCreate", Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -754,13 +673,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
+        );
     }
     /// Request builder for `GET /v1/api-credentials` (`apiCredentials`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -797,17 +712,10 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::ApiCredentialListResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "apiCredentials",
-                ::sdk_runtime::Method::Get,
-                "/v1/api-credentials",
-                ::sdk_runtime::Idempotency::None,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::ApiCredentialListResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Get "/v1/api-credentials", "apiCredentials", None
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             if let Some(value) = &self.limit {
                 request.query("limit", value);
             }
@@ -824,13 +732,7 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
             self,
@@ -859,17 +761,10 @@ pub mod builders {
     impl<'c> GetCapabilities<'c> {
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::CapabilitiesResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "getCapabilities",
-                ::sdk_runtime::Method::Get,
-                "/v1/capabilities",
-                ::sdk_runtime::Idempotency::None,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::CapabilitiesResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Get "/v1/capabilities", "getCapabilities", None
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
                 &[&crate::security_schemes::BEARER_AUTH],
@@ -877,13 +772,7 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
     }
     /// Request builder for `GET /v1/operations` (`getOperations`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -928,17 +817,8 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::super::types::OperationEnvelope> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "getOperations",
-                ::sdk_runtime::Method::Get,
-                "/v1/operations",
-                ::sdk_runtime::Idempotency::None,
-                false,
-            );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, crate::types::OperationEnvelope> {
+            let mut request = ::sdk_runtime::request!(Get "/v1/operations", "getOperations", None);
             if let Some(value) = &self.idempotency_key {
                 request.query("idempotency_key", value);
             }
@@ -962,16 +842,10 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `410`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error
-                .documented_status(
-                    &["400", "401", "403", "404", "409", "410", "429", "5XX"],
-                )?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "410",
+            "429", "5XX"
+        );
     }
     /// Request builder for `GET /v1/operations/{operationId}` (`getOperationsByOperationId`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -985,17 +859,10 @@ pub mod builders {
     impl<'c> GetOperationsByOperationId<'c> {
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::super::types::OperationEnvelope> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "getOperationsByOperationId",
-                ::sdk_runtime::Method::Get,
-                "/v1/operations/{operationId}",
-                ::sdk_runtime::Idempotency::None,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, crate::types::OperationEnvelope> {
+            let mut request = ::sdk_runtime::request!(
+                Get "/v1/operations/{operationId}", "getOperationsByOperationId", None
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("operationId", &self.operation_id);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -1008,19 +875,13 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `410`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "410", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "410", "429", "5XX"
+        );
         /// Reads again (backing off per the client's wait policy) until `/operation` settles, and returns it.
         ///
         /// Final once `done` is true. Success: `succeeded`. `failed`, `cancelled` end in `Error::OperationFailed`. `unknown` lasting longer than the policy's `unknown_patience` ends in `Error::OperationOutcomeUnknown`: reconcile, never submit a new write.
-        pub async fn wait(
-            self,
-        ) -> Result<super::super::types::Operation, ::sdk_runtime::Error> {
+        pub async fn wait(self) -> Result<crate::types::Operation, ::sdk_runtime::Error> {
             let policy = *self.client.runtime().config().get_wait_policy();
             self.wait_with(&policy).await
         }
@@ -1028,7 +889,7 @@ pub mod builders {
         pub async fn wait_with(
             self,
             policy: &::sdk_runtime::WaitPolicy,
-        ) -> Result<super::super::types::Operation, ::sdk_runtime::Error> {
+        ) -> Result<crate::types::Operation, ::sdk_runtime::Error> {
             static POLL: ::sdk_runtime::PollSpec = ::sdk_runtime::PollSpec {
                 subject: "/operation",
                 status: "status",
@@ -1059,14 +920,7 @@ pub mod builders {
         /// Sends the request when the returned future is awaited.
         #[inline]
         pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::VersionResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "getVersion",
-                ::sdk_runtime::Method::Get,
-                "/v1/version",
-                ::sdk_runtime::Idempotency::None,
-                false,
-            );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
+            let mut request = ::sdk_runtime::request!(Get "/v1/version", "getVersion", None);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
                 &[&crate::security_schemes::BEARER_AUTH],
@@ -1074,13 +928,7 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
     }
     /// Request builder for `PATCH /v1/webhooks/{id}` (`patchWebhooksById`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -1101,17 +949,10 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::WebhookEndpointResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "patchWebhooksById",
-                ::sdk_runtime::Method::Patch,
-                "/v1/webhooks/{id}",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::WebhookEndpointResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Patch "/v1/webhooks/{id}", "patchWebhooksById", Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("id", &self.id);
             request.json_body(&self.body);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
@@ -1121,13 +962,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+        );
     }
     /// Request builder for `DELETE /v1/webhooks/{id}` (`webhookDelete`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -1147,17 +984,10 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::super::types::NotShownResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "webhookDelete",
-                ::sdk_runtime::Method::Delete,
-                "/v1/webhooks/{id}",
-                ::sdk_runtime::Idempotency::NotShown,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, crate::types::NotShownResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Delete "/v1/webhooks/{id}", "webhookDelete", NotShown
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("id", &self.id);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -1166,12 +996,8 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+        );
     }
 }

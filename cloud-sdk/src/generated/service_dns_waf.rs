@@ -96,7 +96,7 @@ impl WebsiteSslUploadRequest {
 }
 
 /// Schema: `#/components/schemas/WebsiteSslUploadRequest/properties/mode`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum WebsiteSslUploadRequestMode {
     /// `c`
@@ -133,7 +133,6 @@ impl crate::Client {
     /// Uploads a loader HTML page for a proxied website record.
     ///
     /// Sends `POST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-loader` (operation `serviceDnsWafProxyConfigUploadLoader`).
-    ///
     /// Scopes: `dns.write`.
     /// Idempotency-Key: required (generated when not set).
     ///
@@ -150,7 +149,6 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
     ///     .service_dns_waf_proxy_config_upload_loader(uuid::Uuid::nil(), cloud_sdk::service_dns_waf::WebsiteLoaderUploadRequest::new("example", "example", "example"))
-    ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
     /// # Ok(())
@@ -173,7 +171,6 @@ impl crate::Client {
     /// Validates hostname, validity dates, certificate chain syntax and matching private key before uploading; domains may be configured before DNS points to the proxy. A readiness of `pending` or `unknown` means the upload is not yet confirmed; read the SSL state before retrying. Private key material is never returned.
     ///
     /// Sends `POST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl` (operation `serviceDnsWafProxyConfigUploadSsl`).
-    ///
     /// Scopes: `dns.write`.
     /// Idempotency-Key: required (generated when not set).
     ///
@@ -190,7 +187,6 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
     ///     .service_dns_waf_proxy_config_upload_ssl(uuid::Uuid::nil(), cloud_sdk::service_dns_waf::WebsiteSslUploadRequest::new("example", "example", cloud_sdk::service_dns_waf::WebsiteSslUploadRequestMode::C, "example", cloud_sdk::Secret::from("secret")))
-    ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
     /// # Ok(())
@@ -231,17 +227,12 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::WebsiteLoaderUploadResult> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "serviceDnsWafProxyConfigUploadLoader",
-                ::sdk_runtime::Method::Post,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::WebsiteLoaderUploadResult> {
+            let mut request = ::sdk_runtime::request!(
+                Post
                 "/v1/services/{serviceId}/dns/waf/record/proxy-config/upload-loader",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+                "serviceDnsWafProxyConfigUploadLoader", Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
@@ -251,13 +242,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+        );
     }
     /// Request builder for `POST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl` (`serviceDnsWafProxyConfigUploadSsl`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -278,17 +265,11 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::WebsiteSslUploadResult> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "serviceDnsWafProxyConfigUploadSsl",
-                ::sdk_runtime::Method::Post,
-                "/v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::WebsiteSslUploadResult> {
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl",
+                "serviceDnsWafProxyConfigUploadSsl", Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
@@ -298,12 +279,8 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+        );
     }
 }

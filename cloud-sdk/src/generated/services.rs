@@ -44,7 +44,7 @@ impl BillingCycleCheckoutRequest {
 }
 
 /// Schema: `#/paths/~1v1~1services/get/parameters/8/schema`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum GetServicesGroupBy {
     /// `type`
@@ -56,7 +56,7 @@ pub enum GetServicesGroupBy {
 ::sdk_runtime::string_enum!(GetServicesGroupBy, Unknown, Type = "type");
 
 /// Schema: `#/paths/~1v1~1services~1grouped/get/parameters/1/schema`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum GetServicesGroupedStatus {
     /// `active`
@@ -77,7 +77,7 @@ pub enum GetServicesGroupedStatus {
 );
 
 /// Schema: `#/paths/~1v1~1services/get/parameters/3/schema/items`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum GetServicesStatusesItem {
     /// `active`
@@ -149,7 +149,6 @@ impl crate::Client {
     /// Lists services (page model). Ownership and filters apply server-side before pagination and counts. The default status set is active plus suspended; historical services need an explicit status; `terminated` is the terminal state name. `group_by=type` groups only the current page. Prefer `/v1/services?statuses=active,suspended&group_by=type`.
     ///
     /// Sends `GET /v1/services` (operation `getServices`).
-    ///
     /// Paginated (page model): `into_stream` yields every item of every page.
     ///
     /// Error responses:
@@ -216,7 +215,6 @@ impl crate::Client {
     /// Changes the billing cycle of a service and checks out.
     ///
     /// Sends `POST /v1/services/{serviceId}/billing/change/checkout` (operation `serviceBillingChangeCheckout`).
-    ///
     /// Idempotency-Key: required (generated when not set).
     ///
     /// Error responses:
@@ -232,7 +230,6 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
     ///     .service_billing_change_checkout(uuid::Uuid::nil(), cloud_sdk::services::BillingCycleCheckoutRequest::new(1, "example"))
-    ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
     /// # Ok(())
@@ -255,7 +252,6 @@ impl crate::Client {
     /// Renewal checkout. Only active or suspended recurring services renew. On 409 `service_changed_retry` reload and retry with the same key and body. The renew-and-pay path: not shown (`renewal_price_limit_exceeded` relates to a max_total this body does not carry).
     ///
     /// Sends `POST /v1/services/{serviceId}/renewal/checkout` (operation `serviceRenewalCheckout`).
-    ///
     /// Idempotency-Key: required (generated when not set).
     ///
     /// Error responses:
@@ -271,7 +267,6 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
     ///     .service_renewal_checkout(uuid::Uuid::nil(), cloud_sdk::services::BillingCycleCheckoutRequest::new(1, "example"))
-    ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
     /// # Ok(())
@@ -366,17 +361,8 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::ServiceListResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "getServices",
-                ::sdk_runtime::Method::Get,
-                "/v1/services",
-                ::sdk_runtime::Idempotency::None,
-                false,
-            );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::ServiceListResponse> {
+            let mut request = ::sdk_runtime::request!(Get "/v1/services", "getServices", None);
             if let Some(value) = &self.page {
                 request.query("page", value);
             }
@@ -408,13 +394,7 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
             self,
@@ -460,17 +440,10 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::ServiceGroupedResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "getServicesGrouped",
-                ::sdk_runtime::Method::Get,
-                "/v1/services/grouped",
-                ::sdk_runtime::Idempotency::None,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::ServiceGroupedResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Get "/v1/services/grouped", "getServicesGrouped", None
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             if let Some(value) = &self.status {
                 request.query("status", value);
             }
@@ -484,13 +457,7 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
     }
     /// Request builder for `POST /v1/services/{serviceId}/billing/change/checkout` (`serviceBillingChangeCheckout`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -511,17 +478,11 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::BillingCycleChangeResult> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "serviceBillingChangeCheckout",
-                ::sdk_runtime::Method::Post,
-                "/v1/services/{serviceId}/billing/change/checkout",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::BillingCycleChangeResult> {
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/services/{serviceId}/billing/change/checkout",
+                "serviceBillingChangeCheckout", Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
@@ -531,13 +492,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+        );
     }
     /// Request builder for `POST /v1/services/{serviceId}/renewal/checkout` (`serviceRenewalCheckout`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -558,17 +515,11 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::BillingCycleChangeResult> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "serviceRenewalCheckout",
-                ::sdk_runtime::Method::Post,
-                "/v1/services/{serviceId}/renewal/checkout",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::BillingCycleChangeResult> {
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/services/{serviceId}/renewal/checkout",
+                "serviceRenewalCheckout", Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
@@ -578,12 +529,8 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+        );
     }
 }

@@ -127,7 +127,6 @@ impl crate::Client {
     /// Generates a key pair; the private key is returned once. Other response fields: not shown.
     ///
     /// Sends `POST /v1/ssh/keys/generate` (operation `sshKeyGenerate`).
-    ///
     /// Scopes: `ssh.write`.
     /// Idempotency-Key: required (generated when not set).
     ///
@@ -143,16 +142,12 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
     ///     .ssh_key_generate(cloud_sdk::ssh::SshKeyGenerateRequest::new("example", cloud_sdk::Secret::from("secret")))
-    ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
     /// # Ok(())
     /// # }
     /// ```
-    pub fn ssh_key_generate(
-        &self,
-        body: SshKeyGenerateRequest,
-    ) -> builders::SshKeyGenerate<'_> {
+    pub fn ssh_key_generate(&self, body: SshKeyGenerateRequest) -> builders::SshKeyGenerate<'_> {
         builders::SshKeyGenerate {
             client: self,
             body,
@@ -164,7 +159,6 @@ impl crate::Client {
     /// Saves a public SSH key.
     ///
     /// Sends `POST /v1/ssh/keys` (operation `sshKeyImport`).
-    ///
     /// Scopes: `ssh.write`.
     /// Idempotency-Key: required (generated when not set).
     ///
@@ -180,16 +174,12 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
     ///     .ssh_key_import(cloud_sdk::ssh::SshKeyImportRequest::new("example", "example"))
-    ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
     /// # Ok(())
     /// # }
     /// ```
-    pub fn ssh_key_import(
-        &self,
-        body: SshKeyImportRequest,
-    ) -> builders::SshKeyImport<'_> {
+    pub fn ssh_key_import(&self, body: SshKeyImportRequest) -> builders::SshKeyImport<'_> {
         builders::SshKeyImport {
             client: self,
             body,
@@ -218,17 +208,10 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::SshKeyGenerateResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "sshKeyGenerate",
-                ::sdk_runtime::Method::Post,
-                "/v1/ssh/keys/generate",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::SshKeyGenerateResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/ssh/keys/generate", "sshKeyGenerate", Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -237,13 +220,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
+        );
     }
     /// Request builder for `POST /v1/ssh/keys` (`sshKeyImport`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -264,14 +243,9 @@ pub mod builders {
         /// Sends the request when the returned future is awaited.
         #[inline]
         pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::SshKeyResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "sshKeyImport",
-                ::sdk_runtime::Method::Post,
-                "/v1/ssh/keys",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/ssh/keys", "sshKeyImport", Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.json_body(&self.body);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -280,12 +254,8 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
+        );
     }
 }

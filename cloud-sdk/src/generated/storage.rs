@@ -37,7 +37,6 @@ impl crate::Client {
     /// Attaches a volume to an eligible server.
     ///
     /// Sends `POST /v1/storage/volumes/{serviceId}/attach` (operation `storageVolumeAttach`).
-    ///
     /// Scopes: `storage.write`.
     /// Idempotency-Key: required (generated when not set).
     ///
@@ -54,7 +53,6 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
     ///     .storage_volume_attach(uuid::Uuid::nil(), cloud_sdk::storage::StorageVolumeAttachRequest::new(uuid::Uuid::nil()))
-    ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
     /// # Ok(())
@@ -77,7 +75,6 @@ impl crate::Client {
     /// Detaches a volume; no body.
     ///
     /// Sends `POST /v1/storage/volumes/{serviceId}/detach` (operation `storageVolumeDetach`).
-    ///
     /// Scopes: `storage.write`.
     /// Idempotency-Key: required (generated when not set).
     ///
@@ -89,17 +86,6 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// let response = client
-    ///     .storage_volume_detach(uuid::Uuid::nil())
-    ///     .idempotency_key("example-key-0001")
-    ///     .send()
-    ///     .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
     pub fn storage_volume_detach(
         &self,
         service_id: ::uuid::Uuid,
@@ -134,14 +120,10 @@ pub mod builders {
         /// Sends the request when the returned future is awaited.
         #[inline]
         pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::OkResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "storageVolumeAttach",
-                ::sdk_runtime::Method::Post,
-                "/v1/storage/volumes/{serviceId}/attach",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/storage/volumes/{serviceId}/attach", "storageVolumeAttach",
+                Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
@@ -151,13 +133,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+        );
     }
     /// Request builder for `POST /v1/storage/volumes/{serviceId}/detach` (`storageVolumeDetach`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -177,17 +155,11 @@ pub mod builders {
         }
         /// Sends the request when the returned future is awaited.
         #[inline]
-        pub fn send(
-            self,
-        ) -> ::sdk_runtime::ResponseFuture<'c, super::super::types::NotShownResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "storageVolumeDetach",
-                ::sdk_runtime::Method::Post,
-                "/v1/storage/volumes/{serviceId}/detach",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+        pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, crate::types::NotShownResponse> {
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/storage/volumes/{serviceId}/detach", "storageVolumeDetach",
+                Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -196,12 +168,8 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+        );
     }
 }

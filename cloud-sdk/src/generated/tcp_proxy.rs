@@ -53,7 +53,7 @@ impl TcpProxyCountryPolicy {
 }
 
 /// Schema: `#/components/schemas/TcpProxyCountryPolicy/properties/mode`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum TcpProxyCountryPolicyMode {
     /// `disabled`
@@ -283,7 +283,6 @@ impl crate::Client {
     /// Reads TCP proxy settings; `tcpProxy` is null for non-TCP services. Access: ownership or project `service.view`.
     ///
     /// Sends `GET /v1/tcp-proxy/{serviceId}` (operation `getTcpProxy`).
-    ///
     /// Permissions: `service.view`.
     ///
     /// Error responses:
@@ -293,18 +292,6 @@ impl crate::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// use cloud_sdk::CallBuilder;
-    /// let response = client
-    ///     .get_tcp_proxy(uuid::Uuid::nil())
-    ///     .client_request_id("example-1")
-    ///     .send()
-    ///     .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
     pub fn get_tcp_proxy(&self, service_id: ::uuid::Uuid) -> builders::GetTcpProxy<'_> {
         builders::GetTcpProxy {
             client: self,
@@ -317,7 +304,6 @@ impl crate::Client {
     /// Updates port mappings and source/country policies. All fields optional; supplied arrays replace the complete existing arrays; omitted fields stay unchanged. IPv4 only. Paid port entitlement is enforced; the update does not purchase extra ports. Requires the account permission `service.tcp-proxy.manage`.
     ///
     /// Sends `PATCH /v1/tcp-proxy/{serviceId}` (operation `tcpProxyUpdate`).
-    ///
     /// Permissions: `service.tcp-proxy.manage`.
     /// Idempotency-Key: required (generated when not set).
     ///
@@ -335,7 +321,6 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client
     ///     .tcp_proxy_update(uuid::Uuid::nil(), cloud_sdk::tcp_proxy::TcpProxyUpdateRequest::new())
-    ///     .idempotency_key("example-key-0001")
     ///     .send()
     ///     .await?;
     /// # Ok(())
@@ -370,14 +355,9 @@ pub mod builders {
         /// Sends the request when the returned future is awaited.
         #[inline]
         pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::TcpProxyResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "getTcpProxy",
-                ::sdk_runtime::Method::Get,
-                "/v1/tcp-proxy/{serviceId}",
-                ::sdk_runtime::Idempotency::None,
-                false,
+            let mut request = ::sdk_runtime::request!(
+                Get "/v1/tcp-proxy/{serviceId}", "getTcpProxy", None
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -386,13 +366,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
+        );
     }
     /// Request builder for `PATCH /v1/tcp-proxy/{serviceId}` (`tcpProxyUpdate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -414,14 +390,9 @@ pub mod builders {
         /// Sends the request when the returned future is awaited.
         #[inline]
         pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::TcpProxyResponse> {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "tcpProxyUpdate",
-                ::sdk_runtime::Method::Patch,
-                "/v1/tcp-proxy/{serviceId}",
-                ::sdk_runtime::Idempotency::Required,
-                false,
+            let mut request = ::sdk_runtime::request!(
+                Patch "/v1/tcp-proxy/{serviceId}", "tcpProxyUpdate", Required
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
@@ -431,15 +402,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `502`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error
-                .documented_status(
-                    &["400", "401", "403", "404", "409", "429", "502", "5XX"],
-                )?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429",
+            "502", "5XX"
+        );
     }
 }

@@ -224,7 +224,7 @@ pub struct OperationResult {
 /// pending/running: accepted, not completed. unknown: outcome needs reconciliation; never assume failure and never submit a new write. succeeded: recorded completion; only this state exposes a result. failed/cancelled: recorded terminal outcome; inspect billing separately. The first terminal receipt is immutable. Transitions between states: not shown.
 ///
 /// Schema: `#/components/schemas/Operation/properties/status`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum OperationStatus {
     /// `pending`
@@ -379,10 +379,7 @@ impl OperationEnvelope {
     }
     /// Waits for the operation this receipt names: `getOperationsByOperationId` with its id, then `wait` (see there).
     #[cfg(feature = "integrations")]
-    pub async fn wait(
-        &self,
-        client: &crate::Client,
-    ) -> Result<Operation, ::sdk_runtime::Error> {
+    pub async fn wait(&self, client: &crate::Client) -> Result<Operation, ::sdk_runtime::Error> {
         let id = self
             .operation_id()
             .ok_or_else(|| {
@@ -399,10 +396,7 @@ impl OperationOrLegacyWriteResponse {
     }
     /// Waits for the operation this receipt names: `getOperationsByOperationId` with its id, then `wait` (see there).
     #[cfg(feature = "integrations")]
-    pub async fn wait(
-        &self,
-        client: &crate::Client,
-    ) -> Result<Operation, ::sdk_runtime::Error> {
+    pub async fn wait(&self, client: &crate::Client) -> Result<Operation, ::sdk_runtime::Error> {
         let id = self
             .operation_id()
             .ok_or_else(|| {

@@ -54,7 +54,6 @@ impl crate::Client {
     /// Reboots the VPS; no body. Idempotency-Key optional but recommended. Service lifecycle status is separate from runtime power state. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
     ///
     /// Sends `POST /v1/vps/{serviceId}/reboot` (operation `postVpsByServiceIdReboot`).
-    ///
     /// Scopes: `vps.write`.
     /// Idempotency-Key: optional.
     /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)` asks for the canonical envelope.
@@ -67,17 +66,6 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// let response = client
-    ///     .post_vps_by_service_id_reboot(uuid::Uuid::nil())
-    ///     .idempotency_key("example-key-0001")
-    ///     .send()
-    ///     .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
     pub fn post_vps_by_service_id_reboot(
         &self,
         service_id: ::uuid::Uuid,
@@ -93,7 +81,6 @@ impl crate::Client {
     /// Restores a backup; can overwrite data. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
     ///
     /// Sends `POST /v1/vps/{serviceId}/backup/restore` (operation `vpsBackupRestore`).
-    ///
     /// Scopes: `vps.write`.
     /// Idempotency-Key: required (generated when not set).
     /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)` asks for the canonical envelope.
@@ -106,21 +93,7 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// let response = client
-    ///     .vps_backup_restore(uuid::Uuid::nil())
-    ///     .idempotency_key("example-key-0001")
-    ///     .send()
-    ///     .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub fn vps_backup_restore(
-        &self,
-        service_id: ::uuid::Uuid,
-    ) -> builders::VpsBackupRestore<'_> {
+    pub fn vps_backup_restore(&self, service_id: ::uuid::Uuid) -> builders::VpsBackupRestore<'_> {
         builders::VpsBackupRestore {
             client: self,
             service_id,
@@ -133,7 +106,6 @@ impl crate::Client {
     /// Starts a backup. The Idempotency-Key requirement: not shown. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
     ///
     /// Sends `POST /v1/vps/{serviceId}/backup/run` (operation `vpsBackupRun`).
-    ///
     /// Scopes: `vps.write`.
     /// Idempotency-Key: requirement not shown by the reference.
     /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)` asks for the canonical envelope.
@@ -146,21 +118,7 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// let response = client
-    ///     .vps_backup_run(uuid::Uuid::nil())
-    ///     .idempotency_key("example-key-0001")
-    ///     .send()
-    ///     .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub fn vps_backup_run(
-        &self,
-        service_id: ::uuid::Uuid,
-    ) -> builders::VpsBackupRun<'_> {
+    pub fn vps_backup_run(&self, service_id: ::uuid::Uuid) -> builders::VpsBackupRun<'_> {
         builders::VpsBackupRun {
             client: self,
             service_id,
@@ -172,7 +130,6 @@ impl crate::Client {
     /// Applies a selected firewall policy. Request and response bodies: not shown. The Idempotency-Key requirement: not shown. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
     ///
     /// Sends `POST /v1/vps/{serviceId}/firewall/policy/apply` (operation `vpsFirewallPolicyApply`).
-    ///
     /// Scopes: `vps.write`.
     /// Idempotency-Key: requirement not shown by the reference.
     /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)` asks for the canonical envelope.
@@ -185,17 +142,6 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// let response = client
-    ///     .vps_firewall_policy_apply(uuid::Uuid::nil())
-    ///     .idempotency_key("example-key-0001")
-    ///     .send()
-    ///     .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
     pub fn vps_firewall_policy_apply(
         &self,
         service_id: ::uuid::Uuid,
@@ -212,7 +158,6 @@ impl crate::Client {
     /// Rolls back to the named snapshot; no body. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
     ///
     /// Sends `POST /v1/vps/{serviceId}/snapshots/{name}/rollback` (operation `vpsSnapshotRollback`).
-    ///
     /// Scopes: `vps.write`.
     /// Idempotency-Key: required (generated when not set).
     /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)` asks for the canonical envelope.
@@ -225,17 +170,6 @@ impl crate::Client {
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    ///
-    /// ```no_run
-    /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
-    /// let response = client
-    ///     .vps_snapshot_rollback(uuid::Uuid::nil(), "example")
-    ///     .idempotency_key("example-key-0001")
-    ///     .send()
-    ///     .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
     pub fn vps_snapshot_rollback(
         &self,
         service_id: ::uuid::Uuid,
@@ -279,16 +213,12 @@ pub mod builders {
             self,
         ) -> ::sdk_runtime::ResponseFuture<
             'c,
-            super::super::types::OperationOrLegacyWriteResponse,
+            crate::types::OperationOrLegacyWriteResponse,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "postVpsByServiceIdReboot",
-                ::sdk_runtime::Method::Post,
-                "/v1/vps/{serviceId}/reboot",
-                ::sdk_runtime::Idempotency::Optional,
-                true,
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/vps/{serviceId}/reboot", "postVpsByServiceIdReboot", Optional,
+                operation_envelope
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -297,13 +227,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+        );
     }
     /// Request builder for `POST /v1/vps/{serviceId}/backup/restore` (`vpsBackupRestore`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -338,16 +264,12 @@ pub mod builders {
             self,
         ) -> ::sdk_runtime::ResponseFuture<
             'c,
-            super::super::types::OperationOrLegacyWriteResponse,
+            crate::types::OperationOrLegacyWriteResponse,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "vpsBackupRestore",
-                ::sdk_runtime::Method::Post,
-                "/v1/vps/{serviceId}/backup/restore",
-                ::sdk_runtime::Idempotency::Required,
-                true,
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/vps/{serviceId}/backup/restore", "vpsBackupRestore", Required,
+                operation_envelope
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             if let Some(body) = &self.body {
                 request.json_body(body);
@@ -359,13 +281,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+        );
     }
     /// Request builder for `POST /v1/vps/{serviceId}/backup/run` (`vpsBackupRun`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -394,16 +312,12 @@ pub mod builders {
             self,
         ) -> ::sdk_runtime::ResponseFuture<
             'c,
-            super::super::types::OperationOrLegacyWriteResponse,
+            crate::types::OperationOrLegacyWriteResponse,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "vpsBackupRun",
-                ::sdk_runtime::Method::Post,
-                "/v1/vps/{serviceId}/backup/run",
-                ::sdk_runtime::Idempotency::NotShown,
-                true,
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/vps/{serviceId}/backup/run", "vpsBackupRun", NotShown,
+                operation_envelope
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
@@ -412,13 +326,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+        );
     }
     /// Request builder for `POST /v1/vps/{serviceId}/firewall/policy/apply` (`vpsFirewallPolicyApply`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -453,16 +363,12 @@ pub mod builders {
             self,
         ) -> ::sdk_runtime::ResponseFuture<
             'c,
-            super::super::types::OperationOrLegacyWriteResponse,
+            crate::types::OperationOrLegacyWriteResponse,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "vpsFirewallPolicyApply",
-                ::sdk_runtime::Method::Post,
-                "/v1/vps/{serviceId}/firewall/policy/apply",
-                ::sdk_runtime::Idempotency::NotShown,
-                true,
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/vps/{serviceId}/firewall/policy/apply",
+                "vpsFirewallPolicyApply", NotShown, operation_envelope
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             if let Some(body) = &self.body {
                 request.json_body(body);
@@ -474,13 +380,9 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+        );
     }
     /// Request builder for `POST /v1/vps/{serviceId}/snapshots/{name}/rollback` (`vpsSnapshotRollback`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::sdk_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -510,16 +412,12 @@ pub mod builders {
             self,
         ) -> ::sdk_runtime::ResponseFuture<
             'c,
-            super::super::types::OperationOrLegacyWriteResponse,
+            crate::types::OperationOrLegacyWriteResponse,
         > {
-            static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-                "vpsSnapshotRollback",
-                ::sdk_runtime::Method::Post,
-                "/v1/vps/{serviceId}/snapshots/{name}/rollback",
-                ::sdk_runtime::Idempotency::Required,
-                true,
+            let mut request = ::sdk_runtime::request!(
+                Post "/v1/vps/{serviceId}/snapshots/{name}/rollback",
+                "vpsSnapshotRollback", Required, operation_envelope
             );
-            let mut request = ::sdk_runtime::Request::new(&SPEC);
             request.path_param("serviceId", &self.service_id);
             request.path_param("name", &self.name);
             static SECURITY: &[::sdk_runtime::Requirement] = &[
@@ -529,12 +427,8 @@ pub mod builders {
             request.security(SECURITY);
             self.client.runtime().execute(request, self.options)
         }
-        /// The documented error body (`400`, `401`, `403`, `404`, `409`, `429`, `5XX`) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it).
-        pub fn error_body(
-            error: &::sdk_runtime::Error,
-        ) -> Option<super::super::types::ErrorEnvelope> {
-            error.documented_status(&["400", "401", "403", "404", "409", "429", "5XX"])?;
-            error.body_as().and_then(Result::ok)
-        }
+        ::sdk_runtime::error_body!(
+            crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
+        );
     }
 }

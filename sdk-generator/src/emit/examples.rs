@@ -1,21 +1,26 @@
-//! A `no_run` code example for every operation's rustdoc: the client method with its required
-//! arguments, one optional setter, `send` (or `into_stream` for paginated operations). Doctests
-//! compile every example, so the docs cannot drift from the API.
+//! A `no_run` code example in an operation's rustdoc where the call shows something its
+//! signature does not: a request body, an optional (query or header) parameter, pagination or a
+//! download. The example is the client method with its required arguments, one optional setter,
+//! `send` (or `into_stream` for paginated operations); a plain call with path parameters gets
+//! none, and the per-call options every builder has are shown once, in the crate's docs.
+//! Doctests compile every example, so the docs cannot drift from the API.
 
 use super::Ctx;
-use crate::ir::{Idempotency, Operation, TypeKind, TypeRef};
+use crate::ir::{Operation, Success, TypeKind, TypeRef};
 
 /// How deep example values nest before the generator gives up on a type.
 const MAX_DEPTH: usize = 6;
 
-/// The example as rustdoc text (a fenced `no_run` block), or `None` when some argument has no
-/// example value the generator can write.
+/// The example as rustdoc text (a fenced `no_run` block), or `None` when the call shows
+/// nothing the signature does not, or some argument has no example value the generator can
+/// write.
 pub fn operation_example(cx: &Ctx<'_>, op: &Operation) -> Option<String> {
     let mut args = Vec::new();
     for p in super::call_order::method_params(op) {
         args.push(value(cx, &p.ty, 0)?);
     }
-    if let Some(body) = op.body.as_ref().filter(|b| b.required) {
+    let body = op.body.as_ref().filter(|b| b.required);
+    if let Some(body) = body {
         args.push(value(cx, &body.ty, 0)?);
     }
     // One optional setter (not the one a stream sets for each page).
@@ -25,19 +30,12 @@ pub fn operation_example(cx: &Ctx<'_>, op: &Operation) -> Option<String> {
         .iter()
         .filter(|p| !p.required && !p.deprecated && Some(p.rust_name.as_str()) != continuation)
         .find_map(|p| Some(format!("{}({})", p.rust_name, value(cx, &p.ty, 0)?)));
-    // Without an optional parameter, a per-call setter (`CallBuilder`, or the idempotency key).
-    let (setter, uses_trait) = match optional {
-        Some(setter) => (setter, false),
-        None if op.idempotency != Idempotency::None => {
-            ("idempotency_key(\"example-key-0001\")".to_owned(), false)
-        }
-        None => ("client_request_id(\"example-1\")".to_owned(), true),
-    };
+    let download = op.success == Success::Binary;
+    if body.is_none() && optional.is_none() && op.pagination.is_none() && !download {
+        return None;
+    }
     let krate = cx.crate_ident();
     let mut lines = Vec::new();
-    if uses_trait {
-        lines.push(format!("use {krate}::CallBuilder;"));
-    }
     let (binding, tail): (&str, &[&str]) = if op.pagination.is_some() {
         lines.push("use futures::TryStreamExt;".to_owned());
         (
@@ -47,8 +45,9 @@ pub fn operation_example(cx: &Ctx<'_>, op: &Operation) -> Option<String> {
     } else {
         ("let response", &["send()", "await?"])
     };
-    let calls: Vec<String> = [format!("{}({})", op.fn_name, args.join(", ")), setter]
+    let calls: Vec<String> = [format!("{}({})", op.fn_name, args.join(", "))]
         .into_iter()
+        .chain(optional)
         .chain(tail.iter().map(|t| (*t).to_owned()))
         .collect();
     let one_line = format!("{binding} = client.{};", calls.join("."));
@@ -61,6 +60,24 @@ pub fn operation_example(cx: &Ctx<'_>, op: &Operation) -> Option<String> {
         "```no_run\n# async fn example(client: &{krate}::Client) -> Result<(), {krate}::Error> {{\n{}\n# Ok(())\n# }}\n```",
         lines.join("\n")
     ))
+}
+
+/// The crate docs' paragraph on the per-call options every request builder has (shown here
+/// once rather than in each operation's example).
+pub fn call_options_doc(krate: &str) -> String {
+    format!(
+        "Each client method returns a request builder: optional parameters are its setters, and \
+[`CallBuilder`] gives every builder per-call control (correlation id, timeouts, retry policy, \
+headers). Builders of writes that take an idempotency key also have `idempotency_key`; one is \
+generated and reused across retries when none is set.\n\n\
+```no_run\n\
+use {krate}::CallBuilder;\n\
+use std::time::Duration;\n\n\
+fn with_call_options<B: CallBuilder>(request: B) -> B {{\n    \
+request.client_request_id(\"example-1\").timeout(Duration::from_secs(30))\n\
+}}\n\
+```"
+    )
 }
 
 /// A Rust expression of type `ty` (or one converting into it), with paths from the crate root.

@@ -195,7 +195,11 @@ pub(super) fn crate_files(api: &Api, options: &Options) -> Result<Vec<GeneratedF
             path: "src/lib.rs".into(),
             contents: format_file(
                 &header,
-                &format!("Typed SDK for {}.", sanitize(&api.title)),
+                &format!(
+                    "Typed SDK for {}.\n\n{}",
+                    sanitize(&api.title),
+                    super::examples::call_options_doc(webhooks_cx.crate_ident())
+                ),
                 quote! {
                     #![cfg_attr(docsrs, feature(doc_cfg))]
                     mod generated;

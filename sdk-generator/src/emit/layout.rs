@@ -1,9 +1,10 @@
-//! Lays out the runtime's `Name { entries }` macro calls the way a person would write them.
+//! Lays out the runtime's `Name { entries }` macro calls the way a person would write them, and
+//! puts back on one line what prettyplease broke at its 89 columns but fits [`WIDTH`].
 //!
 //! prettyplease prints a macro's arguments as a stream of tokens, breaking lines anywhere (even
 //! between a field and its wire name). A `json_object!` call is a list of entries (`field`,
-//! `field = "wire" optional`, `..rest`), an `untagged_union!` call a list of variants (`Name`,
-//! `Name boxed`), so they are re-printed here with whole entries filled into lines of at most
+//! `field = "wire" optional`, `..rest`), a `tagged_union!` or `untagged_union!` call a list of
+//! variants (`Name = "tag"`, `Name boxed`), so they are re-printed here with whole entries filled into lines of at most
 //! [`WIDTH`] columns.
 
 use proc_macro2::{TokenStream, TokenTree};
@@ -12,8 +13,9 @@ use proc_macro2::{TokenStream, TokenTree};
 const WIDTH: usize = 100;
 
 /// How the calls start in prettyplease's output (top-level items only).
-const CALLS: [&str; 2] = [
+const CALLS: [&str; 3] = [
     "::sdk_runtime::json_object!(",
+    "::sdk_runtime::tagged_union!(",
     "::sdk_runtime::untagged_union!(",
 ];
 
@@ -47,16 +49,106 @@ pub(super) fn entry_calls(text: &str) -> String {
     out
 }
 
-/// The call re-printed, or `None` if it does not parse as `Name { entries }`.
+/// `text` with each function signature and `request!` call that prettyplease broke into one
+/// argument a line put back on one line where that fits [`WIDTH`] columns (rustfmt's default
+/// width, which prettyplease's 89 columns stay below), and `error_body!`'s type path tidied.
+pub(super) fn joined_lines(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < lines.len() {
+        match joined(&lines[i..]) {
+            Some((line, used)) => {
+                out.push_str(&line);
+                i += used;
+            }
+            None if is_error_body_line(lines[i]) => {
+                out.push_str(&lines[i].replacen("crate ::", "crate::", 1));
+                i += 1;
+            }
+            None => {
+                out.push_str(lines[i]);
+                i += 1;
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The first lines of `lines` joined into one and how many they were, when the first opens a
+/// function signature or a `request!` call that closes within a few lines and the joined line
+/// fits.
+fn joined(lines: &[&str]) -> Option<(String, usize)> {
+    let first = *lines.first()?;
+    let opened = first.trim_start();
+    let signature = opened.ends_with('(') && is_fn_signature(opened);
+    let error_body = opened.ends_with("::sdk_runtime::error_body!(");
+    if !signature && !error_body && !opened.ends_with("::sdk_runtime::request!(") {
+        return None;
+    }
+    let indent = &first[..first.len() - opened.len()];
+    let close = lines
+        .iter()
+        .take(12)
+        .position(|l| l.starts_with(indent) && l[indent.len()..].starts_with(')'))?;
+    let inner = &lines[1..close];
+    let closing = lines[close].trim_start();
+    if inner.is_empty()
+        || inner.iter().any(|l| {
+            let l = l.trim();
+            l.contains("//") || l.starts_with(['#', ')', ']', '}']) || l.ends_with(['(', '[', '{'])
+        })
+        || (signature && !closing.ends_with('{'))
+    {
+        return None;
+    }
+    let args = inner.iter().map(|l| l.trim()).collect::<Vec<_>>().join(" ");
+    let args = args.strip_suffix(',').unwrap_or(&args);
+    let mut line = format!("{first}{args}{closing}");
+    if error_body {
+        line = line.replacen("crate ::", "crate::", 1);
+    }
+    (line.len() <= WIDTH).then_some((line, close + 1))
+}
+
+/// Whether `line` holds the type of an `error_body!` call, which prettyplease prints as
+/// `crate ::x` (a macro's tokens, spaced as tokens).
+fn is_error_body_line(line: &str) -> bool {
+    let line = line.trim_start();
+    line.starts_with("::sdk_runtime::error_body!(crate ::") || line.starts_with("crate ::")
+}
+
+/// Whether `line` (indentation removed) starts a function signature: `fn name(`, maybe after
+/// `pub`, `pub(crate)`, `async`, `const`.
+fn is_fn_signature(line: &str) -> bool {
+    let mut rest = line;
+    for prefix in ["pub(crate) ", "pub(super) ", "pub ", "const ", "async "] {
+        rest = rest.strip_prefix(prefix).unwrap_or(rest);
+    }
+    rest.strip_prefix("fn ").is_some_and(|name| {
+        name.strip_suffix('(')
+            .is_some_and(|n| n.chars().all(|c| c.is_alphanumeric() || c == '_'))
+    })
+}
+
+/// The call re-printed, or `None` if it does not parse as `Name { entries }` (or
+/// `Name by "tag" { entries }`).
 fn relaid(call: &str, printed: &str) -> Option<String> {
     let args = printed.strip_prefix(call)?.trim_end().strip_suffix(");")?;
     let tokens: TokenStream = args.parse().ok()?;
-    let mut tokens = tokens.into_iter();
-    let (Some(TokenTree::Ident(name)), Some(TokenTree::Group(body)), None) =
-        (tokens.next(), tokens.next(), tokens.next())
-    else {
+    let mut tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let Some(TokenTree::Group(body)) = tokens.pop() else {
         return None;
     };
+    if !matches!(tokens.first(), Some(TokenTree::Ident(_))) {
+        return None;
+    }
+    let name = tokens
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ");
     let entries = entries(body.stream());
     if entries.is_empty() {
         return Some(format!("{call}{name} {{}});"));
@@ -126,6 +218,9 @@ struct A;
 ::sdk_runtime::untagged_union!(
     OperationOrLegacyWriteResponse { OperationEnvelope, LegacyWriteResponse boxed }
 );
+::sdk_runtime::tagged_union!(
+    Shape by \"kind\" { Circle = \"circle\", Square = \"square\" }
+);
 ";
         assert_eq!(
             entry_calls(printed),
@@ -140,6 +235,52 @@ struct A;
 ::sdk_runtime::untagged_union!(OperationOrLegacyWriteResponse {
     OperationEnvelope, LegacyWriteResponse boxed
 });
+::sdk_runtime::tagged_union!(Shape by \"kind\" { Circle = \"circle\", Square = \"square\" });
+"
+        );
+    }
+
+    #[test]
+    fn signatures_and_request_calls_that_fit_take_one_line() {
+        let printed = "\
+pub fn send(
+    self,
+) -> ::sdk_runtime::ResponseFuture<'c, crate::types::Zone> {
+    let mut request = ::sdk_runtime::request!(
+        Get \"/v1/zones/{zoneName}\", \"getZone\", None
+    );
+}
+pub fn long(
+    first_argument_with_a_long_name: impl Into<String>,
+    second_argument_with_a_long_name: impl Into<String>,
+) -> Self {
+    let x = call(
+        a,
+    );
+    ::sdk_runtime::error_body!(crate ::types::Problem, \"404\");
+    ::sdk_runtime::error_body!(
+        crate ::types::ErrorEnvelopeWithAVeryLongName, \"400\", \"401\", \"403\", \"409\", \"429\", \"5XX\"
+    );
+}
+";
+        assert_eq!(
+            super::joined_lines(printed),
+            "\
+pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, crate::types::Zone> {
+    let mut request = ::sdk_runtime::request!(Get \"/v1/zones/{zoneName}\", \"getZone\", None);
+}
+pub fn long(
+    first_argument_with_a_long_name: impl Into<String>,
+    second_argument_with_a_long_name: impl Into<String>,
+) -> Self {
+    let x = call(
+        a,
+    );
+    ::sdk_runtime::error_body!(crate::types::Problem, \"404\");
+    ::sdk_runtime::error_body!(
+        crate::types::ErrorEnvelopeWithAVeryLongName, \"400\", \"401\", \"403\", \"409\", \"429\", \"5XX\"
+    );
+}
 "
         );
     }

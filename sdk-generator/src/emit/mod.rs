@@ -192,7 +192,7 @@ pub fn format_file(header: &str, inner_doc: &str, tokens: TokenStream) -> Result
                 format!("internal error: emitted code does not parse: {e}"),
             )
         })?;
-        layout::entry_calls(&prettyplease::unparse(&file))
+        layout::joined_lines(&layout::entry_calls(&prettyplease::unparse(&file)))
     };
     let mut out = String::with_capacity(header.len() + inner_doc.len() + body.len() * 21 / 20);
     out.push_str(header);

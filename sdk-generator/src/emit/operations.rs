@@ -138,14 +138,14 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
         op.operation_id
     ));
     let (success, execute) = success_call(bx, &op.success);
-    let spec = operation_spec(op);
+    let new_request = new_request(op);
     let accept = accept_call(&op.accept);
     let security = super::security::requirement_statements(op);
     let request_decl =
         if op.params.is_empty() && op.body.is_none() && accept.is_none() && security.is_none() {
-            quote!(let request = ::sdk_runtime::Request::new(&SPEC);)
+            quote!(let request = #new_request;)
         } else {
-            quote!(let mut request = ::sdk_runtime::Request::new(&SPEC);)
+            quote!(let mut request = #new_request;)
         };
     let param_sends = op.params.iter().map(|p| param_send(bx, p));
     let stream = op.pagination.as_ref().map(|pg| stream_method(bx, pg));
@@ -160,16 +160,15 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
     // With other formats on offer, the request is assembled once (`request`), and each `send*`
     // sets its `Accept` and decodes its format.
     let assemble_decl = if op.params.is_empty() && op.body.is_none() && security.is_none() {
-        quote!(let request = ::sdk_runtime::Request::new(&SPEC);)
+        quote!(let request = #new_request;)
     } else {
-        quote!(let mut request = ::sdk_runtime::Request::new(&SPEC);)
+        quote!(let mut request = #new_request;)
     };
     let download = download_method(op);
     let (assemble, send_body) = if op.alternatives.is_empty() && download.is_none() {
         (
             quote!(),
             quote! {
-                #spec
                 #request_decl
                 #( #param_sends )*
                 #body_send
@@ -182,7 +181,6 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
         let assemble = quote! {
             /// The request, before its `Accept` is set.
             fn request(self) -> (&'c crate::Client, ::sdk_runtime::Request, ::sdk_runtime::CallOptions) {
-                #spec
                 #assemble_decl
                 #( #param_sends )*
                 #body_send
@@ -266,9 +264,12 @@ fn error_body(bx: &Ctx<'_>, op: &Operation) -> (Option<TokenStream>, Option<Toke
         ErrorBody::Absent => return (None, None),
         ErrorBody::One(ty) => {
             let ty = bx.ty(ty);
-            let check = if typed.len() == errors.len() {
-                quote!(#documented;)
-            } else {
+            if typed.len() == errors.len() {
+                let statuses = errors.iter().map(|r| r.status.as_str());
+                let method = quote!(::sdk_runtime::error_body!(#ty, #(#statuses),*););
+                return (Some(method), None);
+            }
+            let check = {
                 let with_body = typed.iter().map(|(s, _)| s);
                 quote! {
                     if ![#(#with_body),*].contains(&#documented) {
@@ -471,10 +472,34 @@ fn stream_method(bx: &Ctx<'_>, pg: &crate::ir::Pagination) -> TokenStream {
     }
 }
 
-/// `static SPEC: OperationSpec = …;`: the runtime's description of one operation.
-pub(super) fn operation_spec(op: &Operation) -> TokenStream {
+/// `sdk_runtime::request!(Get "/path", "operationId", None)`: a new request of the operation.
+fn new_request(op: &Operation) -> TokenStream {
+    let (method, idempotency) = spec_idents(op);
     let operation_id = &op.operation_id;
     let path = &op.path;
+    let envelope = op.operation_envelope.then(|| quote!(, operation_envelope));
+    quote!(::sdk_runtime::request!(#method #path, #operation_id, #idempotency #envelope))
+}
+
+/// `static SPEC: OperationSpec = …;`: the runtime's description of one operation.
+pub(super) fn operation_spec(op: &Operation) -> TokenStream {
+    let (method, idempotency) = spec_idents(op);
+    let operation_id = &op.operation_id;
+    let path = &op.path;
+    let envelope = op.operation_envelope;
+    quote! {
+        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
+            #operation_id,
+            ::sdk_runtime::Method::#method,
+            #path,
+            ::sdk_runtime::Idempotency::#idempotency,
+            #envelope,
+        );
+    }
+}
+
+/// The runtime's `Method` and `Idempotency` variants of the operation.
+fn spec_idents(op: &Operation) -> (proc_macro2::Ident, proc_macro2::Ident) {
     let method = format_ident!(
         "{}",
         match op.method {
@@ -497,16 +522,7 @@ pub(super) fn operation_spec(op: &Operation) -> TokenStream {
             Idempotency::NotShown => "NotShown",
         }
     );
-    let envelope = op.operation_envelope;
-    quote! {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-            #operation_id,
-            ::sdk_runtime::Method::#method,
-            #path,
-            ::sdk_runtime::Idempotency::#idempotency,
-            #envelope,
-        );
-    }
+    (method, idempotency)
 }
 
 /// The statement that puts one parameter on the request.
@@ -626,16 +642,14 @@ fn operation_doc(op: &Operation) -> String {
     {
         parts.push(sanitize(d));
     }
-    parts.push(format!(
+    // What the call does, its facts and its error statuses: one paragraph, a line each.
+    let mut call = vec![format!(
         "Sends `{} {}` (operation `{}`).",
         method_upper(op.method),
         op.path,
         op.operation_id
-    ));
-    let facts = operation_facts(op);
-    if !facts.is_empty() {
-        parts.push(facts.join("\n"));
-    }
+    )];
+    call.extend(operation_facts(op));
     let errors: Vec<_> = op
         .responses
         .iter()
@@ -645,9 +659,11 @@ fn operation_doc(op: &Operation) -> String {
         // Statuses alone fit one line.
         if !errors.is_empty() {
             let statuses: Vec<String> = errors.iter().map(|r| format!("`{}`", r.status)).collect();
-            parts.push(format!("Error responses: {}.", statuses.join(", ")));
+            call.push(format!("Error responses: {}.", statuses.join(", ")));
         }
+        parts.push(call.join("\n"));
     } else {
+        parts.push(call.join("\n"));
         let lines: Vec<String> = errors
             .iter()
             .map(|r| match r.error_codes.as_slice() {

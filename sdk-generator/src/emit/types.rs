@@ -38,7 +38,7 @@ pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
                 .map(|v| lines_attrs(&format!("`{}`", v.replace('`', "'"))));
             let fallback = format_ident!("{}", fallback);
             quote! {
-                #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+                #[derive(Clone, Debug)]
                 #[non_exhaustive]
                 pub enum #name {
                     #( #docs #idents, )*
@@ -575,16 +575,6 @@ fn union_def(
     }
 }
 
-/// What wraps a decoded payload into its variant (boxing it where the union is recursive).
-fn variant_ctor(v: &UnionVariant) -> TokenStream {
-    let ident = format_ident!("{}", v.rust_name);
-    if v.boxed {
-        quote!(|v| Self::#ident(Box::new(v)))
-    } else {
-        quote!(Self::#ident)
-    }
-}
-
 /// A union without a discriminator: decoded into the member that keeps the most of the value
 /// (`sdk_runtime::untagged_union!`).
 fn untagged_union(
@@ -608,19 +598,17 @@ fn untagged_union(
 }
 
 /// A union selected by the discriminator property `tag`, with an `Unknown` variant for tag
-/// values this SDK does not know.
+/// values this SDK does not know (`sdk_runtime::tagged_union!`).
 fn tagged_union(
     name: &proc_macro2::Ident,
     tag: &str,
     decls: &[TokenStream],
     variants: &[UnionVariant],
 ) -> TokenStream {
-    let arms = variants.iter().map(|v| {
+    let members = variants.iter().map(|v| {
+        let ident = format_ident!("{}", v.rust_name);
         let value = v.tag_value.clone().unwrap_or_default();
-        let ctor = variant_ctor(v);
-        quote! {
-            Some(#value) => ::serde_json::from_value(value).map(#ctor).map_err(::serde::de::Error::custom),
-        }
+        quote!(#ident = #value)
     });
     quote! {
         #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
@@ -630,16 +618,7 @@ fn tagged_union(
             /// A variant this version of the SDK does not know; kept as received.
             Unknown(::serde_json::Value),
         }
-        impl<'de> ::serde::Deserialize<'de> for #name {
-            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                let tag = value.get(#tag).and_then(::serde_json::Value::as_str).map(::std::borrow::ToOwned::to_owned);
-                match tag.as_deref() {
-                    #( #arms )*
-                    _ => Ok(Self::Unknown(value)),
-                }
-            }
-        }
+        ::sdk_runtime::tagged_union!(#name by #tag { #( #members ),* });
     }
 }
 
@@ -695,13 +674,18 @@ pub fn type_ref(cx: &Ctx<'_>, ty: &TypeRef) -> TokenStream {
     match ty {
         TypeRef::Named(n) => {
             let ident = format_ident!("{}", n);
-            let up = cx.nested.then(|| quote!(super::));
             match cx.module_of(n) {
+                // From a `builders` module, by the crate root's re-export (the shorter path).
+                Some(m) if m != cx.current && cx.nested => {
+                    let m = format_ident!("{}", m);
+                    quote!(crate::#m::#ident)
+                }
                 Some(m) if m != cx.current => {
                     let m = format_ident!("{}", m);
-                    quote!(#up super::#m::#ident)
+                    quote!(super::#m::#ident)
                 }
-                _ => quote!(#up #ident),
+                _ if cx.nested => quote!(super::#ident),
+                _ => quote!(#ident),
             }
         }
         TypeRef::String => quote!(String),
