@@ -231,6 +231,23 @@ fn mod_doc(api: &Api) -> String {
     doc
 }
 
+/// The lints a generated crate's root allows on generated code (spec-derived names, long
+/// argument lists, prose from the document).
+pub(super) fn allowed_lints() -> TokenStream {
+    quote! {
+        #![allow(
+            deprecated,
+            non_camel_case_types,
+            non_snake_case,
+            clippy::too_many_arguments,
+            clippy::large_enum_variant,
+            clippy::enum_variant_names,
+            clippy::doc_lazy_continuation,
+            clippy::doc_overindented_list_items
+        )]
+    }
+}
+
 pub(super) fn mod_rs(api: &Api, options: &Options) -> TokenStream {
     let prelude_doc = format!(
         " What an application brings into scope: `use {}::prelude::*;`.",
@@ -268,17 +285,9 @@ pub(super) fn mod_rs(api: &Api, options: &Options) -> TokenStream {
             pub use ::sdk_runtime::WebhookError;
         }
     });
+    let lints = allowed_lints();
     quote! {
-        #![allow(
-            deprecated,
-            non_camel_case_types,
-            non_snake_case,
-            clippy::too_many_arguments,
-            clippy::large_enum_variant,
-            clippy::enum_variant_names,
-            clippy::doc_lazy_continuation,
-            clippy::doc_overindented_list_items
-        )]
+        #lints
         mod client;
         pub use client::{CONTRACT_REVISION, Client, PROFILE, SDK_NAME};
         #security_reexport
@@ -376,31 +385,41 @@ pub(super) fn modules(api: &Api) -> Vec<(String, String)> {
 /// `sdk-tests/tests/codegen_mutations.rs`). Only the pages used are committed.
 pub(super) const EMIT_STACK_SIZE: usize = 64 * 1024 * 1024;
 
-/// The files of [`modules`], emitted on as many threads as the machine offers: each file is
-/// independent of the others, and the result does not depend on the number of threads.
+/// The files of [`modules`], emitted in parallel: each file is independent of the others.
 fn module_files(api: &Api, options: &Options, header: &str) -> Result<Vec<GeneratedFile>> {
-    let modules = modules(api);
+    in_parallel(&modules(api), |(module, doc)| {
+        module_file(api, options, header, module, doc)
+    })
+    .into_iter()
+    .collect()
+}
+
+/// `work` on every item, on as many threads (each with [`EMIT_STACK_SIZE`]) as the machine
+/// offers; the results are in the items' order, whatever the number of threads. The caller's
+/// own stack is only used when no thread could be started.
+pub(super) fn in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let next = AtomicUsize::new(0);
-    let work = || {
+    let run = || {
         let mut done = Vec::new();
-        while let Some((module, doc)) = modules.get(next.fetch_add(1, Ordering::Relaxed)) {
-            done.push((module, module_file(api, options, header, module, doc)));
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(i) else { break };
+            done.push((i, work(item)));
         }
         done
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut done: Vec<_> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads)
+    let mut done: Vec<(usize, R)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads.min(items.len()))
             .filter_map(|_| {
                 std::thread::Builder::new()
                     .stack_size(EMIT_STACK_SIZE)
-                    .spawn_scoped(s, work)
+                    .spawn_scoped(s, run)
                     .ok()
             })
             .collect();
-        // The caller's own stack is only used when no thread could be started.
         let mut done = if workers.is_empty() {
-            work()
+            run()
         } else {
             Vec::new()
         };
@@ -413,8 +432,8 @@ fn module_files(api: &Api, options: &Options, header: &str) -> Result<Vec<Genera
         }
         done
     });
-    done.sort_by(|a, b| a.0.cmp(b.0));
-    done.into_iter().map(|(_, file)| file).collect()
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// One module: its types, its receipts' `wait`, its client methods and its `builders`.

@@ -4,28 +4,13 @@
 use super::extract::{Extension, Gated, area_trait, take_gated};
 use super::{AreaCrate, SplitNames, ident_of, manifest};
 use crate::emit::docs::sanitize;
+use crate::emit::files::allowed_lints;
 use crate::emit::{Ctx, GeneratedFile, Options, conventions, format_file, operations, types};
 use crate::error::Result;
 use crate::ir::Api;
 use crate::lower::SHARED_MODULE;
 use quote::{format_ident, quote};
 use std::path::Path;
-
-/// The lints the single crate's `mod.rs` allows on generated code, for an area crate's root.
-fn allowed_lints() -> proc_macro2::TokenStream {
-    quote! {
-        #![allow(
-            deprecated,
-            non_camel_case_types,
-            non_snake_case,
-            clippy::too_many_arguments,
-            clippy::large_enum_variant,
-            clippy::enum_variant_names,
-            clippy::doc_lazy_continuation,
-            clippy::doc_overindented_list_items
-        )]
-    }
-}
 
 /// The area crate's files under `dir`, and the gated methods it hands to the facade.
 pub(super) fn files(

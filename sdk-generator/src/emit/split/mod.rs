@@ -22,14 +22,12 @@ mod extract;
 mod facade;
 mod manifest;
 
-use super::files::EMIT_STACK_SIZE;
+use super::files::in_parallel;
 use super::{GeneratedFile, Layout, Options};
 use crate::error::{Error, Result};
 use crate::ir::Api;
 use crate::naming;
-use extract::Extension;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// From this many operations up, `cargo xtask gen --out` splits by default (see BENCHMARKS.md,
 /// "Split crates"): below it the one crate compiles as fast per operation as the split set does.
@@ -117,7 +115,9 @@ pub fn emit_split(api: &Api, options: &Options) -> Result<Vec<GeneratedFile>> {
     let done = in_parallel(&units, |unit| match unit {
         Unit::Core => core_crate::files(api, options, &names, Path::new(CORE_DIR)),
         Unit::Area(area) => area::files(api, options, &names, area, &area_dir(&area.module)),
-    })?;
+    })
+    .into_iter()
+    .collect::<Result<Vec<_>>>()?;
     let mut files = Vec::new();
     let mut extensions = Vec::new();
     for (unit_files, unit_extensions) in done {
@@ -178,51 +178,4 @@ pub(super) fn nested_options(options: &Options, depth: usize) -> Options {
 enum Unit<'a> {
     Core,
     Area(&'a AreaCrate),
-}
-
-/// Files of a unit, and the methods it hands to the facade.
-type UnitOutput = (Vec<GeneratedFile>, Vec<Extension>);
-
-/// `work` on every unit, on as many threads (with the emitters' stack size) as the machine
-/// offers; results in the units' order, whatever the number of threads.
-fn in_parallel<'a>(
-    units: &'a [Unit<'a>],
-    work: impl Fn(&Unit<'a>) -> Result<UnitOutput> + Sync,
-) -> Result<Vec<UnitOutput>> {
-    let next = AtomicUsize::new(0);
-    let run = || {
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(unit) = units.get(i) else { break };
-            done.push((i, work(unit)));
-        }
-        done
-    };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut done: Vec<(usize, Result<UnitOutput>)> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads.min(units.len()))
-            .filter_map(|_| {
-                std::thread::Builder::new()
-                    .stack_size(EMIT_STACK_SIZE)
-                    .spawn_scoped(s, run)
-                    .ok()
-            })
-            .collect();
-        let mut done = if workers.is_empty() {
-            run()
-        } else {
-            Vec::new()
-        };
-        for worker in workers {
-            done.extend(
-                worker
-                    .join()
-                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-            );
-        }
-        done
-    });
-    done.sort_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, r)| r).collect()
 }
