@@ -1,11 +1,17 @@
 //! Decoding a tagged union (`oneOf` with a `discriminator`): the member the tag property names,
 //! or the union's `Unknown` variant, holding the value as received, for a tag this SDK does not
 //! know (or a value without one).
+//!
+//! The member decodes the value's JSON text as it was received (a `RawValue`), not the
+//! `serde_json::Value` the tag is read from: a `Value` keeps only the last of two members with
+//! the same name, so a member would accept a duplicated field (or tag) that it rejects on its
+//! own (found by `sdk-runtime/tests/differential.rs` against serde's internal tagging).
 
 use serde_json::Value;
 
-/// One member of a tagged union: decodes the value into the union (wrapped in its variant).
-pub type TaggedMember<T> = fn(Value) -> Result<T, serde_json::Error>;
+/// One member of a tagged union: decodes the value's JSON text into the union (wrapped in its
+/// variant).
+pub type TaggedMember<T> = fn(&str) -> Result<T, serde_json::Error>;
 
 /// Which of `values` the string property `tag` of `value` holds (its index), or `None` when it
 /// holds none of them, is no string, or is missing, or `value` is no object: the value then
@@ -47,13 +53,16 @@ macro_rules! tagged_union {
             fn deserialize<__D: $crate::__private::serde::Deserializer<'de>>(
                 deserializer: __D,
             ) -> ::std::result::Result<Self, __D::Error> {
-                let value = <$crate::__private::serde_json::Value as
+                let json = <::std::boxed::Box<$crate::__private::serde_json::value::RawValue> as
                     $crate::__private::serde::Deserialize>::deserialize(deserializer)?;
+                let value: $crate::__private::serde_json::Value =
+                    $crate::__private::serde_json::from_str(json.get())
+                        .map_err($crate::__private::serde::de::Error::custom)?;
                 let members: &[$crate::tagged::TaggedMember<Self>] =
-                    &[$(|v| $crate::__private::serde_json::from_value(v).map(Self::$variant)),+];
+                    &[$(|v| $crate::__private::serde_json::from_str(v).map(Self::$variant)),+];
                 match $crate::tagged::select(&value, $tag, &[$($value),+]) {
                     ::std::option::Option::Some(i) => {
-                        members[i](value).map_err($crate::__private::serde::de::Error::custom)
+                        members[i](json.get()).map_err($crate::__private::serde::de::Error::custom)
                     }
                     ::std::option::Option::None => ::std::result::Result::Ok(Self::Unknown(value)),
                 }
@@ -131,6 +140,15 @@ mod tests {
                 .unwrap_err()
                 .contains("missing field `url`")
         );
+    }
+
+    #[test]
+    fn a_duplicated_field_is_refused_as_the_member_refuses_it() {
+        let text = r#"{"type":"disk","size":1,"size":2,"kind":"ssd"}"#;
+        let err = serde_json::from_str::<Source>(text)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("duplicate field `size`"), "{err}");
     }
 
     #[test]

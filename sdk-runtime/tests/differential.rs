@@ -1,10 +1,10 @@
 //! Differential test of the serde macros generated code uses (`json_object!`, `untagged_union!`,
-//! `string_enum!`) against serde's own derive (issue #19, item 7).
+//! `tagged_union!`, `string_enum!`) against serde's own derive (issue #19, item 7).
 //!
 //! Each type is declared twice with the same names and shapes: in `ours` through the runtime's
 //! macros, as the generator writes them, and in `twin` with `#[derive(Serialize, Deserialize)]`
 //! and the attributes that say the same thing (`rename`, `default` + `skip_serializing_if` for
-//! optional fields, `flatten` for additional properties, `untagged`). Random JSON, shaped like
+//! optional fields, `flatten` for additional properties, `untagged`, `tag` for a tagged union). Random JSON, shaped like
 //! the types and then mutated (members dropped, nulled, of the wrong type, unknown, duplicated;
 //! text truncated), is decoded by both, from text and from a `serde_json::Value`, and the two
 //! must agree: equal values (compared by their `Debug`, which the twins share), or both errors
@@ -27,6 +27,12 @@
 //!   JSON (the `Contact` union: string, integer, object, array). For overlapping members (the
 //!   `Connection` union) a different choice is accepted only when the derive's choice provably
 //!   loses more of the input than ours, counted by an independent count of lost properties.
+//! - `tagged_union!`'s members declare the tag property and it adds `Unknown`; the twin is an
+//!   internally tagged enum (`#[serde(tag = "petType")]`), whose members do not see the tag and
+//!   which has no catch-all (an `untagged` one would also swallow a known tag's bad member). Pets
+//!   are compared by variant and encoding; an `Unknown` the derive refuses is accepted only when
+//!   the input has no known tag string and `Unknown` writes it back unchanged, and the derive's
+//!   reading of a JSON array whose first item is the tag is counted apart.
 //! - Text that is both mistyped and malformed: the macros stream and stop at the first wrong
 //!   type, while the derive buffers flattened maps and enums with an untagged variant and meets
 //!   the syntax error first. Both refuse it; only the error category differs, and only then.
@@ -34,7 +40,10 @@
 //! What the test found: `untagged_union!` decoded each member from a `serde_json::Value`, which
 //! keeps only the last of two members with the same name, so a union accepted
 //! `{"scheme": "a", "scheme": "b"}` that its struct member rejects on its own (and the derive
-//! rejects). Members now decode the received JSON text (`sdk-runtime/src/untagged.rs`).
+//! rejects). Members now decode the received JSON text (`sdk-runtime/src/untagged.rs`). The same
+//! held for `tagged_union!` (`{"name":"a","name":"b","petType":"cat"}` and a duplicated tag were
+//! accepted, the derive says ``duplicate field `name` ``); its member now decodes the received
+//! text too (`sdk-runtime/src/tagged.rs`).
 
 use std::collections::BTreeMap;
 
@@ -138,6 +147,42 @@ mod ours {
         OAuth(OAuth),
     }
     sdk_runtime::untagged_union!(Connection { Token, OAuth });
+
+    // A tagged union as the generator writes it (`sdk-tests/tests/snapshots/
+    // pipeline__discriminated_subtypes.snap`): each member declares the tag property, required
+    // or optional, and the union adds `Unknown`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Cat {
+        pub pet_type: String,
+        pub name: Option<String>,
+        pub indoor: Option<bool>,
+    }
+    sdk_runtime::json_object!(Cat { pet_type = "petType", name optional, indoor optional });
+
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Dog {
+        pub pet_type: String,
+        pub name: String,
+        pub barks: Option<bool>,
+    }
+    sdk_runtime::json_object!(Dog { pet_type = "petType", name, barks optional });
+
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Bird {
+        pub pet_type: Option<String>,
+        pub wings: u8,
+    }
+    sdk_runtime::json_object!(Bird { pet_type = "petType" optional, wings });
+
+    #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+    #[serde(untagged)]
+    pub enum Pet {
+        Cat(Cat),
+        Dog(Box<Dog>),
+        Bird(Bird),
+        Unknown(serde_json::Value),
+    }
+    sdk_runtime::tagged_union!(Pet by "petType" { Cat = "cat", Dog = "dog", Bird = "bird" });
 }
 
 mod twin {
@@ -230,6 +275,41 @@ mod twin {
     pub enum Connection {
         Token(Token),
         OAuth(OAuth),
+    }
+
+    /// The members of an internally tagged enum: serde takes the tag out before the member
+    /// decodes and writes it first, so they do not declare it.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct Cat {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub name: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub indoor: Option<bool>,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct Dog {
+        pub name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub barks: Option<bool>,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct Bird {
+        pub wings: u8,
+    }
+
+    /// No `Unknown`: serde cannot keep a value of an unknown tag while still refusing a known
+    /// tag's bad member (an `untagged` catch-all would swallow those errors too).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(tag = "petType")]
+    pub enum Pet {
+        #[serde(rename = "cat")]
+        Cat(Cat),
+        #[serde(rename = "dog")]
+        Dog(Box<Dog>),
+        #[serde(rename = "bird")]
+        Bird(Bird),
     }
 }
 
@@ -411,6 +491,36 @@ fn connection() -> BoxedStrategy<Value> {
             map_of(any::<bool>().prop_map(Value::Bool).boxed()),
         ),
     ])
+}
+
+/// The tag property of a pet: a known value mostly; otherwise another string, one in the wrong
+/// case, or a value of another JSON type.
+fn pet_tag() -> BoxedStrategy<Value> {
+    prop_oneof![
+        4 => Just(json!("cat")),
+        4 => Just(json!("dog")),
+        4 => Just(json!("bird")),
+        1 => Just(json!("Cat")),
+        1 => "[a-z]{0,4}".prop_map(Value::String),
+        1 => any_json(),
+    ]
+    .boxed()
+}
+
+/// An object with the properties of every member of the pet union (so a tag meets both its own
+/// member's and other members' properties), or a JSON array that starts with a tag, or any JSON.
+fn pet() -> BoxedStrategy<Value> {
+    let flag = || any::<bool>().prop_map(Value::Bool).boxed();
+    let object = object(vec![
+        member("petType", pet_tag()),
+        member("name", string()),
+        member("indoor", flag()),
+        member("barks", flag()),
+        member("wings", (0u64..300).prop_map(|n| json!(n)).boxed()),
+    ]);
+    let array = (pet_tag(), prop::collection::vec(any_json(), 0..3))
+        .prop_map(|(tag, rest)| Value::Array(std::iter::once(tag).chain(rest).collect()));
+    prop_oneof![16 => object, 1 => array, 1 => any_json()].boxed()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -627,31 +737,7 @@ where
                 ))),
             }
         }
-        (Err(o), Err(t)) => {
-            tally.both_failed += 1;
-            let malformed =
-                |e: &serde_json::Error| matches!(e.classify(), Category::Syntax | Category::Eof);
-            if o.classify() == t.classify() {
-                Ok(())
-            } else if (malformed(&o) || malformed(&t))
-                && serde_json::from_str::<Value>(text).is_err()
-            {
-                // Text that is both mistyped and malformed: the macros stream and stop at the
-                // first wrong type; the derive buffers flattened maps and enums with an untagged
-                // variant, so it meets the syntax error first. Both refuse it.
-                *tally
-                    .restricted
-                    .entry("malformed and mistyped text: which error comes first")
-                    .or_default() += 1;
-                Ok(())
-            } else {
-                Err(TestCaseError::fail(format!(
-                    "error categories differ for {text}\n  ours: {:?} {o}\n  twin: {:?} {t}",
-                    o.classify(),
-                    t.classify()
-                )))
-            }
-        }
+        (Err(o), Err(t)) => compare_errors(text, &o, &t, tally),
         (Err(o), Ok(t)) => match explained(&t, tally) {
             Some(()) => Ok(()),
             None => Err(TestCaseError::fail(format!(
@@ -664,12 +750,147 @@ where
     }
 }
 
+/// Two refusals of `text`: of the same error category, or the text is both malformed and
+/// mistyped and only which error comes first differs.
+fn compare_errors(
+    text: &str,
+    o: &serde_json::Error,
+    t: &serde_json::Error,
+    tally: &mut Tally,
+) -> Result<(), TestCaseError> {
+    tally.both_failed += 1;
+    let malformed =
+        |e: &serde_json::Error| matches!(e.classify(), Category::Syntax | Category::Eof);
+    if o.classify() == t.classify() {
+        Ok(())
+    } else if (malformed(o) || malformed(t)) && serde_json::from_str::<Value>(text).is_err() {
+        // Text that is both mistyped and malformed: the macros stream and stop at the first
+        // wrong type (a tagged union reads the whole value first); the derive buffers flattened
+        // maps and enums with an untagged variant, so it meets the syntax error first, and
+        // reads an internal tag as soon as it meets it. Both refuse it.
+        *tally
+            .restricted
+            .entry("malformed and mistyped text: which error comes first")
+            .or_default() += 1;
+        Ok(())
+    } else {
+        Err(TestCaseError::fail(format!(
+            "error categories differ for {text}\n  ours: {:?} {o}\n  twin: {:?} {t}",
+            o.classify(),
+            t.classify()
+        )))
+    }
+}
+
+/// The tag values of the pet union, as the contract would list them (not read from the runtime).
+const PET_TAGS: [&str; 3] = ["cat", "dog", "bird"];
+
+/// The pet twins: decodes `text` (and, when it parses, its `Value`) through both and compares.
+fn compare_pets(text: &str, tally: &mut Tally) -> Result<(), TestCaseError> {
+    tally.inputs += 1;
+    compare_pet_results(
+        text,
+        serde_json::from_str::<ours::Pet>(text),
+        serde_json::from_str::<twin::Pet>(text),
+        tally,
+    )?;
+    if let Ok(value) = serde_json::from_str::<Value>(text) {
+        tally.inputs += 1;
+        compare_pet_results(
+            text,
+            serde_json::from_value::<ours::Pet>(value.clone()),
+            serde_json::from_value::<twin::Pet>(value),
+            tally,
+        )?;
+    }
+    Ok(())
+}
+
+/// Like [`compare_results`], with the tagged union's differences from serde's internal tagging:
+/// - the members of ours declare the tag property, the derive's do not, so values are compared
+///   by variant and encoding (which both write with the tag first), not by `Debug`;
+/// - `Unknown` keeps a value whose tag is unknown, missing or no string, or that is no object,
+///   where the derive refuses it: accepted only when the input really has no known tag and
+///   `Unknown` writes it back unchanged;
+/// - the derive also reads an internally tagged enum from a JSON array whose first item is the
+///   tag (serde's `visit_seq`); ours keeps that array in `Unknown`.
+fn compare_pet_results(
+    text: &str,
+    ours: Result<ours::Pet, serde_json::Error>,
+    twin: Result<twin::Pet, serde_json::Error>,
+    tally: &mut Tally,
+) -> Result<(), TestCaseError> {
+    let input = serde_json::from_str::<Value>(text).ok();
+    let restrict = |tally: &mut Tally, why: &'static str| {
+        *tally.restricted.entry(why).or_default() += 1;
+    };
+    match (ours, twin) {
+        (Ok(o @ ours::Pet::Unknown(_)), twin) => {
+            let encoded = serde_json::to_value(&o).ok();
+            let tag = input.as_ref().and_then(|i| i.get("petType")?.as_str());
+            if input.is_none() || encoded != input || tag.is_some_and(|t| PET_TAGS.contains(&t)) {
+                return Err(TestCaseError::fail(format!(
+                    "{text} went to {o:?}, encoded {encoded:?}"
+                )));
+            }
+            let input = input.unwrap_or_default();
+            match twin {
+                Err(_) => restrict(
+                    tally,
+                    "tagged: Unknown keeps an unknown, missing or mistyped tag, or no object; derive refuses it",
+                ),
+                Ok(_) if input.is_array() => restrict(
+                    tally,
+                    "tagged: derive reads an internally tagged enum from a JSON array, tag first",
+                ),
+                Ok(t) => {
+                    return Err(TestCaseError::fail(format!(
+                        "only the derive finds a member for {text}\n  ours: Unknown\n  twin: {t:?}"
+                    )));
+                }
+            }
+            Ok(())
+        }
+        (Ok(o), Ok(t)) => {
+            tally.both_decoded += 1;
+            let variant = |debug: String| debug.split('(').next().unwrap_or_default().to_owned();
+            let (ov, tv) = (variant(format!("{o:?}")), variant(format!("{t:?}")));
+            let (oe, te) = (serde_json::to_string(&o), serde_json::to_string(&t));
+            match (oe, te) {
+                (Ok(oe), Ok(te)) if ov == tv && oe == te => Ok(()),
+                (oe, te) => Err(TestCaseError::fail(format!(
+                    "decoded {text} differently\n  ours: {o:?} encoded {oe:?}\n  twin: {t:?} encoded {te:?}"
+                ))),
+            }
+        }
+        (Err(o), Err(t)) => compare_errors(text, &o, &t, tally),
+        (Err(o), Ok(t)) => Err(TestCaseError::fail(format!(
+            "only the derive decodes {text}\n  ours: {o}\n  twin: {t:?}"
+        ))),
+        (Ok(o), Err(t)) => Err(TestCaseError::fail(format!(
+            "only the macros decode {text}\n  ours: {o:?}\n  twin: {t}"
+        ))),
+    }
+}
+
 /// Runs `cases` inputs from `shape` through the twin pair `O`/`T` and prints the tally.
 fn run<O, T>(name: &str, shape: BoxedStrategy<Value>, cases: u32, first_match_may_differ: bool)
 where
     O: serde::de::DeserializeOwned + serde::Serialize + std::fmt::Debug,
     T: serde::de::DeserializeOwned + serde::Serialize + std::fmt::Debug,
 {
+    run_with(name, shape, cases, |text, tally| {
+        compare::<O, T>(text, tally, first_match_may_differ)
+    });
+}
+
+/// Runs `cases` inputs from `shape` through `check` and prints the tally.
+fn run_with(
+    name: &str,
+    shape: BoxedStrategy<Value>,
+    cases: u32,
+    check: impl Fn(&str, &mut Tally) -> Result<(), TestCaseError>,
+) {
     let mut runner = TestRunner::new(Config {
         cases,
         failure_persistence: None,
@@ -678,7 +899,7 @@ where
     let tally = std::cell::RefCell::new(Tally::default());
     let result = runner.run(&(shape, text_mutation()), |(value, mutation)| {
         let text = write(&value, &mutation);
-        compare::<O, T>(&text, &mut tally.borrow_mut(), first_match_may_differ)
+        check(&text, &mut tally.borrow_mut())
     });
     let tally = tally.into_inner();
     // Written to the process's stderr, not through `println!`, so that the count shows in
@@ -718,6 +939,11 @@ fn unions_of_disjoint_members_decode_like_serde_untagged() {
 #[test]
 fn unions_of_overlapping_members_differ_only_where_ours_keeps_more() {
     run::<ours::Connection, twin::Connection>("Connection", mostly(connection()), 1500, true);
+}
+
+#[test]
+fn tagged_unions_decode_like_serde_internal_tagging_beside_unknown() {
+    run_with("Pet", pet(), 3000, compare_pets);
 }
 
 #[test]
