@@ -12,7 +12,7 @@
 //! * [`signing`]: signed mode behind the [`Signer`] trait (the default canonical string is ours:
 //!   the reference does not publish one; a published scheme can be dropped in without
 //!   regenerating);
-//! * [`request`]: what generated code assembles, and per-call options;
+//! * [`request`](mod@request): what generated code assembles, and per-call options;
 //! * [`client`]: a call as classify → decide → act: the write path's `write::classify` (what
 //!   an attempt's result says, a pure function), `write::decide` (the decision table, pure),
 //!   `budget` (attempts, 429 waits, deadline), `write::reconcile` (the lookup of a write whose
