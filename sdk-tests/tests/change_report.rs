@@ -1223,15 +1223,46 @@ impl BuilderSurface {
                         .ident
                         .to_string();
                     for member in &block.items {
-                        let syn::ImplItem::Fn(method) = member else {
-                            continue;
-                        };
-                        self.method(&owner, method);
+                        match member {
+                            syn::ImplItem::Fn(method) => self.method(&owner, method),
+                            syn::ImplItem::Macro(call) => self.macro_call(&owner, &call.mac),
+                            _ => {}
+                        }
                     }
                 }
                 _ => {}
             }
         }
+    }
+
+    /// `sdk_runtime::error_body!(Type, "status", …)`: the builder's `error_body` and its type.
+    fn macro_call(&mut self, owner: &str, mac: &syn::Macro) {
+        let name = mac
+            .path
+            .segments
+            .last()
+            .expect("a path has a segment")
+            .ident
+            .to_string();
+        if name != "error_body" {
+            return;
+        }
+        let first_type = |input: syn::parse::ParseStream| {
+            let ty: syn::Type = input.parse()?;
+            while !input.is_empty() {
+                input.parse::<syn::Token![,]>()?;
+                if !input.is_empty() {
+                    input.parse::<syn::LitStr>()?;
+                }
+            }
+            Ok(ty)
+        };
+        let Ok(syn::Type::Path(ty)) = syn::parse::Parser::parse2(first_type, mac.tokens.clone())
+        else {
+            panic!("{owner}: error_body! starts with a named type");
+        };
+        let inner = ty.path.segments.last().expect("named").ident.to_string();
+        self.error_body.insert(owner.to_owned(), inner);
     }
 
     fn method(&mut self, owner: &str, method: &syn::ImplItemFn) {
