@@ -100,6 +100,7 @@ mod download;
 mod endpoint;
 pub mod error;
 mod error_message;
+mod from_variants;
 mod header_names;
 pub mod hooks;
 pub mod idempotency;

@@ -360,6 +360,13 @@ impl Request {
         self.query.push((name.to_owned(), encoded(value)));
     }
 
+    /// Adds the query parameter `name=value` when `value` is set; `None` sends nothing.
+    pub fn query_opt<T: Display>(&mut self, name: &str, value: Option<&T>) {
+        if let Some(value) = value {
+            self.query(name, value);
+        }
+    }
+
     /// Adds `name=v1,v2,…` (each value percent-encoded, literal commas). Nothing is added for an
     /// empty slice.
     pub fn query_csv<T: Display>(&mut self, name: &str, values: &[T]) {
@@ -378,6 +385,13 @@ impl Request {
     /// the [`CallOptions`] setters (validated, kept across retries).
     pub fn header(&mut self, name: &str, value: &dyn Display) {
         self.headers.push((name.to_owned(), value.to_string()));
+    }
+
+    /// Adds a header when `value` is set, as [`header`](Self::header); `None` sends nothing.
+    pub fn header_opt<T: Display>(&mut self, name: &str, value: Option<&T>) {
+        if let Some(value) = value {
+            self.header(name, value);
+        }
     }
 
     /// Serializes `body` as the JSON body (the exact bytes are then fixed for every attempt).

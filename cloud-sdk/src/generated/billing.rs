@@ -3,8 +3,6 @@
 //! Area `Billing`: Products, order options, prices, unpaid draft orders, invoices, transactions, account balance, paying an invoice from balance
 
 /// Draft order body. Creating a draft order does not charge the account.
-///
-/// Schema: `#/components/schemas/BillingOrderDraftRequest`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct BillingOrderDraftRequest {
@@ -13,7 +11,6 @@ pub struct BillingOrderDraftRequest {
     pub currency: Option<BillingOrderDraftRequestCurrency>,
     pub items: Option<Vec<DraftOrderItem>>,
 }
-
 ::sdk_runtime::json_object!(BillingOrderDraftRequest {
     idempotency_key optional, currency optional, items optional
 });
@@ -75,15 +72,12 @@ pub enum BillingOrderDraftRequestCurrency {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     BillingOrderDraftRequestCurrency, Unknown, Usd = "USD", Eur = "EUR", Uah = "UAH", Gbp
     = "GBP", Pln = "PLN", Brl = "BRL", Inr = "INR", Idr = "IDR", Cny = "CNY"
 );
 
 /// Draft order response; body not shown.
-///
-/// Schema: `#/components/schemas/BillingOrderDraftResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct BillingOrderDraftResponse {
@@ -92,12 +86,9 @@ pub struct BillingOrderDraftResponse {
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(BillingOrderDraftResponse { ok optional, ..additional_properties });
 
 /// Billing service item (reference 2.5).
-///
-/// Schema: `#/components/schemas/BillingServiceItem`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct BillingServiceItem {
@@ -127,7 +118,6 @@ pub struct BillingServiceItem {
     pub ipv6: Option<::serde_json::Value>,
     pub meta: Option<BillingServiceItemMeta>,
 }
-
 ::sdk_runtime::json_object!(BillingServiceItem {
     id optional, status optional, display_name = "displayName" optional, hostname optional,
     type_ = "type" optional, created_at = "createdAt" optional, due_date = "dueDate" optional,
@@ -142,12 +132,9 @@ pub struct BillingServiceItemMeta {
     /// Type not shown by the reference.
     pub service_type: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(BillingServiceItemMeta { service_type = "serviceType" optional });
 
 /// Page model.
-///
-/// Schema: `#/components/schemas/BillingServiceListResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct BillingServiceListResponse {
@@ -160,7 +147,6 @@ pub struct BillingServiceListResponse {
     pub pages: i64,
     pub items: Vec<BillingServiceItem>,
 }
-
 ::sdk_runtime::json_object!(BillingServiceListResponse {
     ok, page, page_size = "pageSize", total, pages, items
 });
@@ -179,7 +165,6 @@ impl ::sdk_runtime::pagination::Paginated for BillingServiceListResponse {
     }
 }
 
-/// Schema: `#/components/schemas/DraftOrderItem`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DraftOrderItem {
@@ -194,7 +179,6 @@ pub struct DraftOrderItem {
     /// Any JSON value.
     pub attributes: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(DraftOrderItem {
     product_id optional, variant_id optional, qty optional, user_config optional,
     attributes optional
@@ -245,8 +229,6 @@ impl Default for DraftOrderItem {
 }
 
 /// Invoice payment result (reference 2.5). Payment may be partial when funds are insufficient; read `fullyPaid`, `paidNow` and the remaining amount.
-///
-/// Schema: `#/components/schemas/InvoicePaymentResult`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct InvoicePaymentResult {
@@ -268,7 +250,6 @@ pub struct InvoicePaymentResult {
     pub status: Option<::serde_json::Value>,
     pub meta: Option<InvoicePaymentResultMeta>,
 }
-
 ::sdk_runtime::json_object!(InvoicePaymentResult {
     ok, paid_now = "paidNow" optional, partial optional, fully_paid = "fullyPaid" optional,
     invoice_id = "invoiceId" optional, order_id = "orderId" optional, status optional, meta optional
@@ -287,15 +268,12 @@ pub struct InvoicePaymentResultMeta {
     /// Type not shown by the reference.
     pub provisioning: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(InvoicePaymentResultMeta {
     created_services = "createdServices" optional, renewed_services = "renewedServices" optional,
     created_service_ids = "createdServiceIds" optional, provisioning optional
 });
 
 /// Transaction (reference 2.5).
-///
-/// Schema: `#/components/schemas/Transaction`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct Transaction {
@@ -328,7 +306,6 @@ pub struct Transaction {
     /// Type not shown by the reference. Nullable.
     pub meta: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(Transaction {
     id optional, created_at = "createdAt" optional, status optional, type_ = "type" optional,
     currency optional, amount_in = "amountIn" optional, amount_out = "amountOut" optional,
@@ -336,8 +313,6 @@ pub struct Transaction {
 });
 
 /// Page model.
-///
-/// Schema: `#/components/schemas/TransactionListResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct TransactionListResponse {
@@ -350,7 +325,6 @@ pub struct TransactionListResponse {
     pub pages: i64,
     pub items: Vec<Transaction>,
 }
-
 ::sdk_runtime::json_object!(TransactionListResponse {
     ok, page, page_size = "pageSize", total, pages, items
 });
@@ -392,8 +366,7 @@ impl crate::Client {
     ///     .billing_order_draft(cloud_sdk::billing::BillingOrderDraftRequest::new())
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn billing_order_draft(
         &self,
@@ -424,8 +397,7 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// use futures::TryStreamExt;
     /// let items: Vec<_> = client.billing_services().limit(1).into_stream().try_collect().await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn billing_services(&self) -> builders::BillingServices<'_> {
         builders::BillingServices {
@@ -461,8 +433,7 @@ impl crate::Client {
     ///     .into_stream()
     ///     .try_collect()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn billing_transactions(&self) -> builders::BillingTransactions<'_> {
         builders::BillingTransactions {
@@ -548,23 +519,17 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(BillingServices);
     impl<'c> BillingServices<'c> {
-        /// Page number.
-        ///
-        /// Sent as query parameter `page`.
+        /// Page number. Sent as query parameter `page`.
         pub fn page(mut self, value: i64) -> Self {
             self.page = Some(value);
             self
         }
-        /// Page size (canonical size parameter), 1 to 100, default 50. Minimum `1`. Maximum `100`. Default: `50`.
-        ///
-        /// Sent as query parameter `limit`.
+        /// Page size (canonical size parameter), 1 to 100, default 50. Minimum `1`. Maximum `100`. Default: `50`. Sent as query parameter `limit`.
         pub fn limit(mut self, value: u8) -> Self {
             self.limit = Some(value);
             self
         }
-        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match. Minimum `1`. Maximum `100`.
-        ///
-        /// Sent as query parameter `page_size`.
+        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match. Minimum `1`. Maximum `100`. Sent as query parameter `page_size`.
         #[deprecated(
             note = "Deprecated alias of `limit`; when several size parameters are supplied, the values must match."
         )]
@@ -572,9 +537,7 @@ pub mod builders {
             self.page_size = Some(value);
             self
         }
-        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match. Minimum `1`. Maximum `100`.
-        ///
-        /// Sent as query parameter `pageSize`.
+        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match. Minimum `1`. Maximum `100`. Sent as query parameter `pageSize`.
         #[deprecated(
             note = "Deprecated alias of `limit`; when several size parameters are supplied, the values must match."
         )]
@@ -588,18 +551,10 @@ pub mod builders {
             let mut request = ::sdk_runtime::request!(
                 Get "/v1/billing/services", "billingServices", None
             );
-            if let Some(value) = &self.page {
-                request.query("page", value);
-            }
-            if let Some(value) = &self.limit {
-                request.query("limit", value);
-            }
-            if let Some(value) = &self.page_size {
-                request.query("page_size", value);
-            }
-            if let Some(value) = &self.pageSize {
-                request.query("pageSize", value);
-            }
+            request.query_opt("page", self.page.as_ref());
+            request.query_opt("limit", self.limit.as_ref());
+            request.query_opt("page_size", self.page_size.as_ref());
+            request.query_opt("pageSize", self.pageSize.as_ref());
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
                 &[&crate::security_schemes::BEARER_AUTH],
@@ -638,23 +593,17 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(BillingTransactions);
     impl<'c> BillingTransactions<'c> {
-        /// Page number.
-        ///
-        /// Sent as query parameter `page`.
+        /// Page number. Sent as query parameter `page`.
         pub fn page(mut self, value: i64) -> Self {
             self.page = Some(value);
             self
         }
-        /// Page size (canonical size parameter), 1 to 100, default 50. Minimum `1`. Maximum `100`. Default: `50`.
-        ///
-        /// Sent as query parameter `limit`.
+        /// Page size (canonical size parameter), 1 to 100, default 50. Minimum `1`. Maximum `100`. Default: `50`. Sent as query parameter `limit`.
         pub fn limit(mut self, value: u8) -> Self {
             self.limit = Some(value);
             self
         }
-        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match. Minimum `1`. Maximum `100`.
-        ///
-        /// Sent as query parameter `page_size`.
+        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match. Minimum `1`. Maximum `100`. Sent as query parameter `page_size`.
         #[deprecated(
             note = "Deprecated alias of `limit`; when several size parameters are supplied, the values must match."
         )]
@@ -662,9 +611,7 @@ pub mod builders {
             self.page_size = Some(value);
             self
         }
-        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match. Minimum `1`. Maximum `100`.
-        ///
-        /// Sent as query parameter `pageSize`.
+        /// Deprecated alias of `limit`; when several size parameters are supplied, the values must match. Minimum `1`. Maximum `100`. Sent as query parameter `pageSize`.
         #[deprecated(
             note = "Deprecated alias of `limit`; when several size parameters are supplied, the values must match."
         )]
@@ -678,18 +625,10 @@ pub mod builders {
             let mut request = ::sdk_runtime::request!(
                 Get "/v1/billing/transactions", "billingTransactions", None
             );
-            if let Some(value) = &self.page {
-                request.query("page", value);
-            }
-            if let Some(value) = &self.limit {
-                request.query("limit", value);
-            }
-            if let Some(value) = &self.page_size {
-                request.query("page_size", value);
-            }
-            if let Some(value) = &self.pageSize {
-                request.query("pageSize", value);
-            }
+            request.query_opt("page", self.page.as_ref());
+            request.query_opt("limit", self.limit.as_ref());
+            request.query_opt("page_size", self.page_size.as_ref());
+            request.query_opt("pageSize", self.pageSize.as_ref());
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
                 &[&crate::security_schemes::BEARER_AUTH],

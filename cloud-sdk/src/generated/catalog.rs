@@ -3,8 +3,6 @@
 //! Area `Catalog`: Read-only discovery of regions, flat products and eligible operating-system images
 
 /// One entry of `billing_cycles`.
-///
-/// Schema: `#/components/schemas/BillingCycleOption`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct BillingCycleOption {
@@ -26,15 +24,12 @@ pub struct BillingCycleOption {
     pub setup_fee: Option<::rust_decimal::Decimal>,
     pub currency: Option<String>,
 }
-
 ::sdk_runtime::json_object!(BillingCycleOption {
     billing_cycle optional, unit optional, count optional, period_months optional, price optional,
     setup_fee optional, currency optional
 });
 
 /// Catalog product item (reference 2.3), returned in `items` by product listings.
-///
-/// Schema: `#/components/schemas/CatalogProduct`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct CatalogProduct {
@@ -87,7 +82,6 @@ pub struct CatalogProduct {
     /// Type not shown by the reference. Present where applicable.
     pub options_url: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(CatalogProduct {
     id optional, product_id optional, variant_id optional, name optional, type_ = "type" optional,
     product_code optional, variant_code optional, region optional, regions optional, cpu optional,
@@ -99,8 +93,6 @@ pub struct CatalogProduct {
 });
 
 /// Offset-model product listing.
-///
-/// Schema: `#/components/schemas/CatalogProductListResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct CatalogProductListResponse {
@@ -116,7 +108,6 @@ pub struct CatalogProductListResponse {
     /// Type not shown by the reference. Unknown on a degraded backend.
     pub availability: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(CatalogProductListResponse {
     ok, items, next_offset, partial optional, unavailable_types optional, availability optional
 });
@@ -152,7 +143,6 @@ pub enum CatalogProductProductCode {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     CatalogProductProductCode, Unknown, Vps = "vps", Dedicated = "dedicated", TcpProxy =
     "tcp-proxy", Waf = "waf", License = "license"
@@ -175,13 +165,11 @@ pub enum CatalogProductType {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     CatalogProductType, Unknown, Vps = "vps", Dedicated = "dedicated", Dns = "dns", Other
     = "other"
 );
 
-/// Schema: `#/components/schemas/DedicatedImageListResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedImageListResponse {
@@ -191,7 +179,6 @@ pub struct DedicatedImageListResponse {
     /// Null means finished.
     pub next_offset: Option<i64>,
 }
-
 ::sdk_runtime::json_object!(DedicatedImageListResponse { ok, items, next_offset });
 
 impl ::sdk_runtime::pagination::Paginated for DedicatedImageListResponse {
@@ -207,8 +194,6 @@ impl ::sdk_runtime::pagination::Paginated for DedicatedImageListResponse {
 }
 
 /// Dedicated OS profile (reference 2.5), item of the dedicated images list. An image id may occur in several dedicated configurations; keep its region and configuration context.
-///
-/// Schema: `#/components/schemas/DedicatedOsProfile`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedOsProfile {
@@ -225,7 +210,6 @@ pub struct DedicatedOsProfile {
     /// Type not shown by the reference.
     pub ssh_keys_supported: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(DedicatedOsProfile {
     id optional, name optional, region optional, configuration_code optional,
     ssh_keys_supported optional
@@ -242,7 +226,6 @@ pub enum GetProductsByRegionCurrency {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     GetProductsByRegionCurrency, Unknown, Eur = "EUR", Usd = "USD"
 );
@@ -264,7 +247,6 @@ pub enum GetProductsByRegionProductCode {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     GetProductsByRegionProductCode, Unknown, Vps = "vps", Dedicated = "dedicated",
     TcpProxy = "tcp-proxy", Waf = "waf", License = "license"
@@ -285,7 +267,6 @@ pub enum GetProductsByRegionType {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     GetProductsByRegionType, Unknown, Vps = "vps", Dedicated = "dedicated", Dns = "dns",
     Other = "other"
@@ -302,7 +283,6 @@ pub enum GetProductsCurrency {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(GetProductsCurrency, Unknown, Eur = "EUR", Usd = "USD");
 
 /// Schema: `#/paths/~1v1~1products/get/parameters/3/schema`.
@@ -322,7 +302,6 @@ pub enum GetProductsProductCode {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     GetProductsProductCode, Unknown, Vps = "vps", Dedicated = "dedicated", TcpProxy =
     "tcp-proxy", Waf = "waf", License = "license"
@@ -343,15 +322,12 @@ pub enum GetProductsType {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     GetProductsType, Unknown, Vps = "vps", Dedicated = "dedicated", Dns = "dns", Other =
     "other"
 );
 
 /// Region (reference 2.5).
-///
-/// Schema: `#/components/schemas/Region`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct Region {
@@ -359,10 +335,8 @@ pub struct Region {
     pub id: Option<String>,
     pub name: Option<String>,
 }
-
 ::sdk_runtime::json_object!(Region { id optional, name optional });
 
-/// Schema: `#/components/schemas/RegionListResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct RegionListResponse {
@@ -372,7 +346,6 @@ pub struct RegionListResponse {
     /// Null means finished.
     pub next_offset: Option<i64>,
 }
-
 ::sdk_runtime::json_object!(RegionListResponse { ok, items, next_offset });
 
 impl ::sdk_runtime::pagination::Paginated for RegionListResponse {
@@ -413,8 +386,7 @@ impl crate::Client {
     ///     .into_stream()
     ///     .try_collect()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn get_dedicated_images(&self) -> builders::GetDedicatedImages<'_> {
         builders::GetDedicatedImages {
@@ -446,8 +418,7 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// use futures::TryStreamExt;
     /// let items: Vec<_> = client.get_products().limit(1).into_stream().try_collect().await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn get_products(&self) -> builders::GetProducts<'_> {
         builders::GetProducts {
@@ -487,8 +458,7 @@ impl crate::Client {
     ///     .into_stream()
     ///     .try_collect()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn get_products_by_region(
         &self,
@@ -524,8 +494,7 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// use futures::TryStreamExt;
     /// let items: Vec<_> = client.get_regions().limit(1).into_stream().try_collect().await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn get_regions(&self) -> builders::GetRegions<'_> {
         builders::GetRegions {
@@ -552,16 +521,12 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(GetDedicatedImages);
     impl<'c> GetDedicatedImages<'c> {
-        /// Page size (canonical size parameter), 1 to 100, default 50. Minimum `1`. Maximum `100`. Default: `50`.
-        ///
-        /// Sent as query parameter `limit`.
+        /// Page size (canonical size parameter), 1 to 100, default 50. Minimum `1`. Maximum `100`. Default: `50`. Sent as query parameter `limit`.
         pub fn limit(mut self, value: u8) -> Self {
             self.limit = Some(value);
             self
         }
-        /// Offset, default 0. Minimum `0`. Default: `0`.
-        ///
-        /// Sent as query parameter `offset`.
+        /// Offset, default 0. Minimum `0`. Default: `0`. Sent as query parameter `offset`.
         pub fn offset(mut self, value: u64) -> Self {
             self.offset = Some(value);
             self
@@ -582,18 +547,10 @@ pub mod builders {
             let mut request = ::sdk_runtime::request!(
                 Get "/v1/dedicated/images", "getDedicatedImages", None
             );
-            if let Some(value) = &self.limit {
-                request.query("limit", value);
-            }
-            if let Some(value) = &self.offset {
-                request.query("offset", value);
-            }
-            if let Some(value) = &self.region {
-                request.query("region", value);
-            }
-            if let Some(value) = &self.configuration_code {
-                request.query("configuration_code", value);
-            }
+            request.query_opt("limit", self.limit.as_ref());
+            request.query_opt("offset", self.offset.as_ref());
+            request.query_opt("region", self.region.as_ref());
+            request.query_opt("configuration_code", self.configuration_code.as_ref());
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
                 &[&crate::security_schemes::BEARER_AUTH],
@@ -636,44 +593,32 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(GetProducts);
     impl<'c> GetProducts<'c> {
-        /// Page size (canonical size parameter), 1 to 100, default 50. Minimum `1`. Maximum `100`. Default: `50`.
-        ///
-        /// Sent as query parameter `limit`.
+        /// Page size (canonical size parameter), 1 to 100, default 50. Minimum `1`. Maximum `100`. Default: `50`. Sent as query parameter `limit`.
         pub fn limit(mut self, value: u8) -> Self {
             self.limit = Some(value);
             self
         }
-        /// Offset, default 0. Minimum `0`. Default: `0`.
-        ///
-        /// Sent as query parameter `offset`.
+        /// Offset, default 0. Minimum `0`. Default: `0`. Sent as query parameter `offset`.
         pub fn offset(mut self, value: u64) -> Self {
             self.offset = Some(value);
             self
         }
-        /// Purchasable family filter.
-        ///
-        /// Sent as query parameter `product_code`.
+        /// Purchasable family filter. Sent as query parameter `product_code`.
         pub fn product_code(mut self, value: super::GetProductsProductCode) -> Self {
             self.product_code = Some(value);
             self
         }
-        /// Region (case-insensitive).
-        ///
-        /// Sent as query parameter `region`.
+        /// Region (case-insensitive). Sent as query parameter `region`.
         pub fn region(mut self, value: impl Into<String>) -> Self {
             self.region = Some(value.into());
             self
         }
-        /// Normalized family filter.
-        ///
-        /// Sent as query parameter `type`.
+        /// Normalized family filter. Sent as query parameter `type`.
         pub fn type_(mut self, value: super::GetProductsType) -> Self {
             self.type_ = Some(value);
             self
         }
-        /// Default: `"EUR"`.
-        ///
-        /// Sent as query parameter `currency`.
+        /// Default: `"EUR"`. Sent as query parameter `currency`.
         pub fn currency(mut self, value: super::GetProductsCurrency) -> Self {
             self.currency = Some(value);
             self
@@ -682,24 +627,12 @@ pub mod builders {
         #[inline]
         pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::CatalogProductListResponse> {
             let mut request = ::sdk_runtime::request!(Get "/v1/products", "getProducts", None);
-            if let Some(value) = &self.limit {
-                request.query("limit", value);
-            }
-            if let Some(value) = &self.offset {
-                request.query("offset", value);
-            }
-            if let Some(value) = &self.product_code {
-                request.query("product_code", value);
-            }
-            if let Some(value) = &self.region {
-                request.query("region", value);
-            }
-            if let Some(value) = &self.type_ {
-                request.query("type", value);
-            }
-            if let Some(value) = &self.currency {
-                request.query("currency", value);
-            }
+            request.query_opt("limit", self.limit.as_ref());
+            request.query_opt("offset", self.offset.as_ref());
+            request.query_opt("product_code", self.product_code.as_ref());
+            request.query_opt("region", self.region.as_ref());
+            request.query_opt("type", self.type_.as_ref());
+            request.query_opt("currency", self.currency.as_ref());
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
                 &[&crate::security_schemes::BEARER_AUTH],
@@ -742,37 +675,27 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(GetProductsByRegion);
     impl<'c> GetProductsByRegion<'c> {
-        /// Page size (canonical size parameter), 1 to 100, default 50. Minimum `1`. Maximum `100`. Default: `50`.
-        ///
-        /// Sent as query parameter `limit`.
+        /// Page size (canonical size parameter), 1 to 100, default 50. Minimum `1`. Maximum `100`. Default: `50`. Sent as query parameter `limit`.
         pub fn limit(mut self, value: u8) -> Self {
             self.limit = Some(value);
             self
         }
-        /// Offset, default 0. Minimum `0`. Default: `0`.
-        ///
-        /// Sent as query parameter `offset`.
+        /// Offset, default 0. Minimum `0`. Default: `0`. Sent as query parameter `offset`.
         pub fn offset(mut self, value: u64) -> Self {
             self.offset = Some(value);
             self
         }
-        /// Purchasable family filter.
-        ///
-        /// Sent as query parameter `product_code`.
+        /// Purchasable family filter. Sent as query parameter `product_code`.
         pub fn product_code(mut self, value: super::GetProductsByRegionProductCode) -> Self {
             self.product_code = Some(value);
             self
         }
-        /// Normalized family filter.
-        ///
-        /// Sent as query parameter `type`.
+        /// Normalized family filter. Sent as query parameter `type`.
         pub fn type_(mut self, value: super::GetProductsByRegionType) -> Self {
             self.type_ = Some(value);
             self
         }
-        /// Default: `"EUR"`.
-        ///
-        /// Sent as query parameter `currency`.
+        /// Default: `"EUR"`. Sent as query parameter `currency`.
         pub fn currency(mut self, value: super::GetProductsByRegionCurrency) -> Self {
             self.currency = Some(value);
             self
@@ -784,21 +707,11 @@ pub mod builders {
                 Get "/v1/products/{region}", "getProductsByRegion", None
             );
             request.path_param("region", &self.region);
-            if let Some(value) = &self.limit {
-                request.query("limit", value);
-            }
-            if let Some(value) = &self.offset {
-                request.query("offset", value);
-            }
-            if let Some(value) = &self.product_code {
-                request.query("product_code", value);
-            }
-            if let Some(value) = &self.type_ {
-                request.query("type", value);
-            }
-            if let Some(value) = &self.currency {
-                request.query("currency", value);
-            }
+            request.query_opt("limit", self.limit.as_ref());
+            request.query_opt("offset", self.offset.as_ref());
+            request.query_opt("product_code", self.product_code.as_ref());
+            request.query_opt("type", self.type_.as_ref());
+            request.query_opt("currency", self.currency.as_ref());
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
                 &[&crate::security_schemes::BEARER_AUTH],
@@ -837,16 +750,12 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(GetRegions);
     impl<'c> GetRegions<'c> {
-        /// Page size, 1 to 100 (default not shown). Minimum `1`. Maximum `100`.
-        ///
-        /// Sent as query parameter `limit`.
+        /// Page size, 1 to 100 (default not shown). Minimum `1`. Maximum `100`. Sent as query parameter `limit`.
         pub fn limit(mut self, value: u8) -> Self {
             self.limit = Some(value);
             self
         }
-        /// Offset, default 0. Minimum `0`. Default: `0`.
-        ///
-        /// Sent as query parameter `offset`.
+        /// Offset, default 0. Minimum `0`. Default: `0`. Sent as query parameter `offset`.
         pub fn offset(mut self, value: u64) -> Self {
             self.offset = Some(value);
             self
@@ -855,12 +764,8 @@ pub mod builders {
         #[inline]
         pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::RegionListResponse> {
             let mut request = ::sdk_runtime::request!(Get "/v1/regions", "getRegions", None);
-            if let Some(value) = &self.limit {
-                request.query("limit", value);
-            }
-            if let Some(value) = &self.offset {
-                request.query("offset", value);
-            }
+            request.query_opt("limit", self.limit.as_ref());
+            request.query_opt("offset", self.offset.as_ref());
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
                 &[&crate::security_schemes::BEARER_AUTH],

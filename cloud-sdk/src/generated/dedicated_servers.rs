@@ -2,7 +2,6 @@
 
 //! Area `Dedicated Servers`: Options, unpaid deployments, progress and tasks, power, reinstall, rescue, password reset
 
-/// Schema: `#/components/schemas/DedicatedAddonItem`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DedicatedAddonItem {
@@ -11,7 +10,6 @@ pub struct DedicatedAddonItem {
     /// Minimum `1`. Maximum `100`.
     pub qty: Option<u8>,
 }
-
 ::sdk_runtime::json_object!(DedicatedAddonItem { key optional, qty optional });
 
 impl DedicatedAddonItem {
@@ -37,7 +35,6 @@ impl Default for DedicatedAddonItem {
     }
 }
 
-/// Schema: `#/components/schemas/DedicatedBilling`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DedicatedBilling {
@@ -46,7 +43,6 @@ pub struct DedicatedBilling {
     /// Minimum `1`. Maximum `120`. Default: `1`.
     pub count: Option<u8>,
 }
-
 ::sdk_runtime::json_object!(DedicatedBilling { unit optional, count optional });
 
 impl DedicatedBilling {
@@ -87,13 +83,11 @@ pub enum DedicatedBillingUnit {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     DedicatedBillingUnit, Unknown, Month = "MONTH", Quartal = "QUARTAL", Semiannual =
     "SEMIANNUAL", Year = "YEAR"
 );
 
-/// Schema: `#/components/schemas/DedicatedDeployRequest`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DedicatedDeployRequest {
@@ -119,7 +113,6 @@ pub struct DedicatedDeployRequest {
     pub currency: Option<DedicatedDeployRequestCurrency>,
     pub billing: Option<DedicatedBilling>,
 }
-
 ::sdk_runtime::json_object!(DedicatedDeployRequest {
     configuration_code, region_code, os_profile_id, hostname, ssh_key_id optional, addons optional,
     currency optional, billing optional
@@ -177,14 +170,11 @@ pub enum DedicatedDeployRequestCurrency {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     DedicatedDeployRequestCurrency, Unknown, Eur = "EUR", Usd = "USD"
 );
 
 /// Dedicated deployment result (reference 2.5).
-///
-/// Schema: `#/components/schemas/DedicatedDeploymentResult`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedDeploymentResult {
@@ -209,7 +199,6 @@ pub struct DedicatedDeploymentResult {
     /// Type not shown by the reference.
     pub message: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(DedicatedDeploymentResult {
     ok, order_id = "orderId" optional, invoice_id = "invoiceId" optional,
     invoice_number = "invoiceNumber" optional, total optional, currency optional, status optional,
@@ -217,8 +206,6 @@ pub struct DedicatedDeploymentResult {
 });
 
 /// Returns a task; response body not shown.
-///
-/// Schema: `#/components/schemas/DedicatedPasswordResetResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedPasswordResetResponse {
@@ -227,14 +214,11 @@ pub struct DedicatedPasswordResetResponse {
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(DedicatedPasswordResetResponse {
     ok optional, ..additional_properties
 });
 
 /// Dedicated rescue options (reference 2.5).
-///
-/// Schema: `#/components/schemas/DedicatedRescueOptions`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedRescueOptions {
@@ -244,10 +228,8 @@ pub struct DedicatedRescueOptions {
     pub enabled: Option<::serde_json::Value>,
     pub profiles: Option<Vec<DedicatedRescueProfile>>,
 }
-
 ::sdk_runtime::json_object!(DedicatedRescueOptions { ok, enabled optional, profiles optional });
 
-/// Schema: `#/components/schemas/DedicatedRescueProfile`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedRescueProfile {
@@ -255,12 +237,9 @@ pub struct DedicatedRescueProfile {
     /// Type not shown by the reference.
     pub name: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(DedicatedRescueProfile { id optional, name optional });
 
 /// Dedicated task (reference 2.5).
-///
-/// Schema: `#/components/schemas/DedicatedTask`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedTask {
@@ -279,13 +258,11 @@ pub struct DedicatedTask {
     /// Format: `date-time`.
     pub updated_at: Option<::chrono::DateTime<::chrono::Utc>>,
 }
-
 ::sdk_runtime::json_object!(DedicatedTask {
     id optional, kind optional, status optional, stage optional, error_code = "errorCode" optional,
     created_at = "createdAt" optional, updated_at = "updatedAt" optional
 });
 
-/// Schema: `#/components/schemas/DedicatedTaskListResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedTaskListResponse {
@@ -293,10 +270,8 @@ pub struct DedicatedTaskListResponse {
     pub ok: bool,
     pub tasks: Vec<DedicatedTask>,
 }
-
 ::sdk_runtime::json_object!(DedicatedTaskListResponse { ok, tasks });
 
-/// Schema: `#/components/schemas/DedicatedTaskResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedTaskResponse {
@@ -304,12 +279,9 @@ pub struct DedicatedTaskResponse {
     pub ok: bool,
     pub task: DedicatedTask,
 }
-
 ::sdk_runtime::json_object!(DedicatedTaskResponse { ok, task });
 
 /// Traffic samples; rates in bits per second, totals in bytes; missing statistics are not zero. Sample fields not shown.
-///
-/// Schema: `#/components/schemas/DedicatedTrafficResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DedicatedTrafficResponse {
@@ -318,7 +290,6 @@ pub struct DedicatedTrafficResponse {
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(DedicatedTrafficResponse { ok optional, ..additional_properties });
 
 impl crate::Client {
@@ -346,8 +317,7 @@ impl crate::Client {
     ///     .dedicated_deploy(cloud_sdk::dedicated_servers::DedicatedDeployRequest::new("example", "example", 1, "example"))
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn dedicated_deploy(&self, body: DedicatedDeployRequest) -> builders::DedicatedDeploy<'_> {
         builders::DedicatedDeploy {

@@ -3,8 +3,6 @@
 //! Area `Deployments`: Quote a regional configuration, then atomically order, pay from account balance and queue provisioning
 
 /// Add-on entry of the deprecated deployment body.
-///
-/// Schema: `#/components/schemas/AddonItem`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AddonItem {
@@ -12,7 +10,6 @@ pub struct AddonItem {
     /// Minimum `1`. Maximum `100`.
     pub qty: Option<u8>,
 }
-
 ::sdk_runtime::json_object!(AddonItem { key optional, qty optional });
 
 impl AddonItem {
@@ -38,7 +35,6 @@ impl Default for AddonItem {
     }
 }
 
-/// Schema: `#/components/schemas/DeployPort`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DeployPort {
@@ -47,7 +43,6 @@ pub struct DeployPort {
     /// Minimum `1`. Maximum `65535`.
     pub backend: Option<u16>,
 }
-
 ::sdk_runtime::json_object!(DeployPort { listen optional, backend optional });
 
 impl DeployPort {
@@ -77,8 +72,6 @@ impl Default for DeployPort {
 }
 
 /// Canonical (snake_case) deployment body. Fields after `ports` are not shown; the spending ceiling `max_total` is included under the name the reference's behaviour list gives it.
-///
-/// Schema: `#/components/schemas/DeployRequest`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DeployRequest {
@@ -105,7 +98,6 @@ pub struct DeployRequest {
     /// Format: `decimal`. Pattern: `^(0|[1-9][0-9]{0,9})(\.[0-9]{1,2})?$`.
     pub max_total: Option<::rust_decimal::Decimal>,
 }
-
 ::sdk_runtime::json_object!(DeployRequest {
     billing_cycle optional, hostname optional, os optional, ssh_key_id optional,
     connectivity_gbps optional, additional_ips optional, backend_ip optional, ports optional,
@@ -207,7 +199,6 @@ pub enum DeployRequestBillingCycle {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     DeployRequestBillingCycle, Unknown, Monthly = "monthly", Quarterly = "quarterly",
     SemiAnnually = "semi_annually", Annually = "annually", Biennially = "biennially",
@@ -224,7 +215,6 @@ pub enum DeployRequestOs {
     /// A `Integer`.
     Integer(u64),
 }
-
 ::sdk_runtime::untagged_union!(DeployRequestOs { String, Integer });
 
 impl ::std::fmt::Display for DeployRequestOs {
@@ -236,7 +226,6 @@ impl ::std::fmt::Display for DeployRequestOs {
     }
 }
 
-/// Schema: `#/components/schemas/LegacyDeployBilling`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct LegacyDeployBilling {
@@ -245,7 +234,6 @@ pub struct LegacyDeployBilling {
     /// Minimum `1`. Maximum `120`.
     pub count: u8,
 }
-
 ::sdk_runtime::json_object!(LegacyDeployBilling { unit, count });
 
 impl LegacyDeployBilling {
@@ -280,7 +268,6 @@ pub enum LegacyDeployBillingUnit {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     LegacyDeployBillingUnit, Unknown, Once = "ONCE", Hour = "HOUR", Day = "DAY", Week =
     "WEEK", Month = "MONTH", Quartal = "QUARTAL", Semiannual = "SEMIANNUAL", Year =
@@ -288,8 +275,6 @@ pub enum LegacyDeployBillingUnit {
 );
 
 /// Deprecated camelCase compatibility shape (no sunset date assigned).
-///
-/// Schema: `#/components/schemas/LegacyDeployRequest`.
 #[deprecated(
     note = "Deprecated camelCase compatibility shape (no sunset date assigned)."
 )]
@@ -306,7 +291,6 @@ pub struct LegacyDeployRequest {
     /// Format: `decimal`. Pattern: `^(0|[1-9][0-9]{0,9})(\.[0-9]{1,2})?$`.
     pub max_total: Option<::rust_decimal::Decimal>,
 }
-
 ::sdk_runtime::json_object!(LegacyDeployRequest {
     billing, user_config = "userConfig" optional, addons optional, max_total = "maxTotal" optional
 });
@@ -355,15 +339,12 @@ pub enum ProductVariantDeployProductCode {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     ProductVariantDeployProductCode, Unknown, Vps = "vps", Dedicated = "dedicated",
     TcpProxy = "tcp-proxy", Waf = "waf", License = "license"
 );
 
 /// Deployment body: one of the canonical snake_case shape or the deprecated camelCase shape. The shapes are mutually exclusive: the legacy shape requires `billing`, which the canonical shape rejects.
-///
-/// Schema: `#/components/schemas/ProductVariantDeployRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 pub enum ProductVariantDeployRequest {
@@ -372,20 +353,10 @@ pub enum ProductVariantDeployRequest {
     /// A `LegacyDeployRequest`.
     LegacyDeployRequest(LegacyDeployRequest),
 }
-
 ::sdk_runtime::untagged_union!(ProductVariantDeployRequest { DeployRequest, LegacyDeployRequest });
-
-impl From<DeployRequest> for ProductVariantDeployRequest {
-    fn from(value: DeployRequest) -> Self {
-        Self::DeployRequest(value)
-    }
-}
-
-impl From<LegacyDeployRequest> for ProductVariantDeployRequest {
-    fn from(value: LegacyDeployRequest) -> Self {
-        Self::LegacyDeployRequest(value)
-    }
-}
+::sdk_runtime::from_variants!(ProductVariantDeployRequest {
+    DeployRequest(DeployRequest), LegacyDeployRequest(LegacyDeployRequest)
+});
 
 impl crate::Client {
     /// Order, pay and provision a product variant atomically
@@ -422,8 +393,7 @@ impl crate::Client {
     ///     .product_variant_deploy("example", cloud_sdk::deployments::ProductVariantDeployProductCode::Vps, "example", cloud_sdk::deployments::ProductVariantDeployRequest::DeployRequest(cloud_sdk::deployments::DeployRequest::new()))
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn product_variant_deploy(
         &self,

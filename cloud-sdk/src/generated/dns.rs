@@ -3,8 +3,6 @@
 //! Area `DNS`: Zones (empty, from template, JSON records or zone file), import preview, records, record protection, country policies
 
 /// Zone creation body: `name` and at most one source among `template_id`, `zone_file` and `records`; with no source an empty zone is created.
-///
-/// Schema: `#/components/schemas/CreateDnsZoneRequest`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct CreateDnsZoneRequest {
@@ -55,8 +53,6 @@ pub enum CreateDnsZoneRequestSource {
 }
 
 /// Zone creation / dry-run result; response body not shown (dry run returns records and notes).
-///
-/// Schema: `#/components/schemas/CreateDnsZoneResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct CreateDnsZoneResponse {
@@ -65,12 +61,9 @@ pub struct CreateDnsZoneResponse {
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(CreateDnsZoneResponse { ok optional, ..additional_properties });
 
 /// Record set of a zone creation body.
-///
-/// Schema: `#/components/schemas/DnsRecordSet`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DnsRecordSet {
@@ -87,7 +80,6 @@ pub struct DnsRecordSet {
     /// At most 50 items.
     pub values: Option<Vec<::serde_json::Value>>,
 }
-
 ::sdk_runtime::json_object!(DnsRecordSet {
     name optional, type_ = "type" optional, ttl optional, values optional
 });
@@ -131,8 +123,6 @@ impl Default for DnsRecordSet {
 }
 
 /// DNS template (reference 2.5).
-///
-/// Schema: `#/components/schemas/DnsTemplate`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsTemplate {
@@ -148,13 +138,11 @@ pub struct DnsTemplate {
     /// Type not shown by the reference. Such as `private`.
     pub visibility: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(DnsTemplate {
     id optional, name optional, zone_file = "zoneFile" optional, created_at = "createdAt" optional,
     updated_at = "updatedAt" optional, system optional, visibility optional
 });
 
-/// Schema: `#/components/schemas/DnsTemplateCreateRequest`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DnsTemplateCreateRequest {
@@ -163,7 +151,6 @@ pub struct DnsTemplateCreateRequest {
     /// 1 to 500000 characters.
     pub zone_file: String,
 }
-
 ::sdk_runtime::json_object!(DnsTemplateCreateRequest { name, zone_file });
 
 impl DnsTemplateCreateRequest {
@@ -177,8 +164,6 @@ impl DnsTemplateCreateRequest {
 }
 
 /// DNS template list item: adds `isHidden` and omits `zoneFile`.
-///
-/// Schema: `#/components/schemas/DnsTemplateListItem`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsTemplateListItem {
@@ -195,14 +180,12 @@ pub struct DnsTemplateListItem {
     /// Type not shown by the reference.
     pub is_hidden: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(DnsTemplateListItem {
     id optional, name optional, created_at = "createdAt" optional,
     updated_at = "updatedAt" optional, system optional, visibility optional,
     is_hidden = "isHidden" optional
 });
 
-/// Schema: `#/components/schemas/DnsTemplateListResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsTemplateListResponse {
@@ -210,10 +193,8 @@ pub struct DnsTemplateListResponse {
     pub ok: bool,
     pub templates: Vec<DnsTemplateListItem>,
 }
-
 ::sdk_runtime::json_object!(DnsTemplateListResponse { ok, templates });
 
-/// Schema: `#/components/schemas/DnsTemplateResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsTemplateResponse {
@@ -221,12 +202,9 @@ pub struct DnsTemplateResponse {
     pub ok: bool,
     pub template: DnsTemplate,
 }
-
 ::sdk_runtime::json_object!(DnsTemplateResponse { ok, template });
 
 /// Zone detail; fields not shown.
-///
-/// Schema: `#/components/schemas/DnsZoneDetailResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsZoneDetailResponse {
@@ -235,12 +213,9 @@ pub struct DnsZoneDetailResponse {
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(DnsZoneDetailResponse { ok optional, ..additional_properties });
 
 /// Zone listing. The summary view adds `total`, `limit`, `offset`.
-///
-/// Schema: `#/components/schemas/DnsZoneListResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsZoneListResponse {
@@ -254,14 +229,11 @@ pub struct DnsZoneListResponse {
     /// Summary view only.
     pub offset: Option<i64>,
 }
-
 ::sdk_runtime::json_object!(DnsZoneListResponse {
     ok, zones, total optional, limit optional, offset optional
 });
 
 /// DNS zone summary (reference 2.5); item of the summary view.
-///
-/// Schema: `#/components/schemas/DnsZoneSummary`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DnsZoneSummary {
@@ -271,7 +243,6 @@ pub struct DnsZoneSummary {
     /// Format: `date-time`.
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
 }
-
 ::sdk_runtime::json_object!(DnsZoneSummary {
     name optional, status optional, created_at = "createdAt" optional
 });
@@ -285,7 +256,6 @@ pub enum ListDnsZonesView {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(ListDnsZonesView, Unknown, Summary = "summary");
 
 impl crate::Client {
@@ -311,8 +281,7 @@ impl crate::Client {
     ///     .create_dns_zone(cloud_sdk::dns::CreateDnsZoneRequest::new("example"))
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn create_dns_zone(&self, body: CreateDnsZoneRequest) -> builders::CreateDnsZone<'_> {
         builders::CreateDnsZone {
@@ -343,8 +312,7 @@ impl crate::Client {
     ///     .dns_template_create(cloud_sdk::dns::DnsTemplateCreateRequest::new("example", "example"))
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn dns_template_create(
         &self,
@@ -434,8 +402,7 @@ impl crate::Client {
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client.list_dns_zones().q("example").send().await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn list_dns_zones(&self) -> builders::ListDnsZones<'_> {
         builders::ListDnsZones {
@@ -614,16 +581,12 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(ListDnsZones);
     impl<'c> ListDnsZones<'c> {
-        /// Name search.
-        ///
-        /// Sent as query parameter `q`.
+        /// Name search. Sent as query parameter `q`.
         pub fn q(mut self, value: impl Into<String>) -> Self {
             self.q = Some(value.into());
             self
         }
-        /// Sort (legacy view); values not shown.
-        ///
-        /// Sent as query parameter `sort`.
+        /// Sort (legacy view); values not shown. Sent as query parameter `sort`.
         pub fn sort(mut self, value: impl Into<String>) -> Self {
             self.sort = Some(value.into());
             self
@@ -633,16 +596,12 @@ pub mod builders {
             self.view = Some(value);
             self
         }
-        /// Summary view only. Minimum `1`. Maximum `100`.
-        ///
-        /// Sent as query parameter `limit`.
+        /// Summary view only. Minimum `1`. Maximum `100`. Sent as query parameter `limit`.
         pub fn limit(mut self, value: u8) -> Self {
             self.limit = Some(value);
             self
         }
-        /// Summary view only. Minimum `0`.
-        ///
-        /// Sent as query parameter `offset`.
+        /// Summary view only. Minimum `0`. Sent as query parameter `offset`.
         pub fn offset(mut self, value: u64) -> Self {
             self.offset = Some(value);
             self
@@ -651,21 +610,11 @@ pub mod builders {
         #[inline]
         pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::DnsZoneListResponse> {
             let mut request = ::sdk_runtime::request!(Get "/v1/dns/zones", "listDnsZones", None);
-            if let Some(value) = &self.q {
-                request.query("q", value);
-            }
-            if let Some(value) = &self.sort {
-                request.query("sort", value);
-            }
-            if let Some(value) = &self.view {
-                request.query("view", value);
-            }
-            if let Some(value) = &self.limit {
-                request.query("limit", value);
-            }
-            if let Some(value) = &self.offset {
-                request.query("offset", value);
-            }
+            request.query_opt("q", self.q.as_ref());
+            request.query_opt("sort", self.sort.as_ref());
+            request.query_opt("view", self.view.as_ref());
+            request.query_opt("limit", self.limit.as_ref());
+            request.query_opt("offset", self.offset.as_ref());
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
                 &[&crate::security_schemes::BEARER_AUTH],

@@ -2,13 +2,11 @@
 
 //! Area `Domains`: Availability, registrations, contacts, nameservers, transfer settings, locks, privacy, DNSSEC
 
-/// Schema: `#/components/schemas/DomainAssignContactsRequest`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DomainAssignContactsRequest {
     pub contact_ids: Option<DomainContactIds>,
 }
-
 ::sdk_runtime::json_object!(DomainAssignContactsRequest { contact_ids optional });
 
 impl DomainAssignContactsRequest {
@@ -30,8 +28,6 @@ impl Default for DomainAssignContactsRequest {
 }
 
 /// Response body not shown.
-///
-/// Schema: `#/components/schemas/DomainAssignContactsResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DomainAssignContactsResponse {
@@ -40,10 +36,8 @@ pub struct DomainAssignContactsResponse {
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(DomainAssignContactsResponse { ok optional, ..additional_properties });
 
-/// Schema: `#/components/schemas/DomainContact`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DomainContact {
@@ -56,13 +50,11 @@ pub struct DomainContact {
     /// Type not shown by the reference.
     pub country: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(DomainContact {
     id optional, first_name = "firstName" optional, last_name = "lastName" optional,
     country optional
 });
 
-/// Schema: `#/components/schemas/DomainContactAddress`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DomainContactAddress {
@@ -80,7 +72,6 @@ pub struct DomainContactAddress {
     pub country: String,
     pub state: Option<String>,
 }
-
 ::sdk_runtime::json_object!(DomainContactAddress {
     street, number, city, zipcode, country, state optional
 });
@@ -110,7 +101,6 @@ impl DomainContactAddress {
     }
 }
 
-/// Schema: `#/components/schemas/DomainContactCreateRequest`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DomainContactCreateRequest {
@@ -140,7 +130,6 @@ pub struct DomainContactCreateRequest {
     /// Free-form object.
     pub additional_data: Option<::serde_json::Map<String, ::serde_json::Value>>,
 }
-
 ::sdk_runtime::json_object!(DomainContactCreateRequest {
     first_name, last_name, email, phone, address, company_name optional, tag optional, vat optional,
     passport_number optional, tax_id optional, additional_data optional
@@ -204,7 +193,6 @@ impl DomainContactCreateRequest {
     }
 }
 
-/// Schema: `#/components/schemas/DomainContactIds`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DomainContactIds {
@@ -217,7 +205,6 @@ pub struct DomainContactIds {
     /// Format: `uuid`.
     pub billing: Option<::uuid::Uuid>,
 }
-
 ::sdk_runtime::json_object!(DomainContactIds {
     registrant optional, admin optional, tech optional, billing optional
 });
@@ -261,8 +248,6 @@ impl Default for DomainContactIds {
 }
 
 /// Domain contact result (reference 2.5).
-///
-/// Schema: `#/components/schemas/DomainContactResult`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DomainContactResult {
@@ -272,18 +257,14 @@ pub struct DomainContactResult {
     /// Type not shown by the reference.
     pub handle: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(DomainContactResult { ok, contact optional, handle optional });
 
 /// DNSSEC enable body. Enable supports managed signing or external public DNSKEYs; the remaining body fields are not shown.
-///
-/// Schema: `#/components/schemas/DomainDnssecEnableRequest`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DomainDnssecEnableRequest {
     pub acknowledge: bool,
 }
-
 ::sdk_runtime::json_object!(DomainDnssecEnableRequest { acknowledge });
 
 impl DomainDnssecEnableRequest {
@@ -294,8 +275,6 @@ impl DomainDnssecEnableRequest {
 }
 
 /// Accepted, not completed; poll GET /v1/domains/{serviceId}/dnssec. Body not shown.
-///
-/// Schema: `#/components/schemas/DomainDnssecEnableResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DomainDnssecEnableResponse {
@@ -304,12 +283,9 @@ pub struct DomainDnssecEnableResponse {
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(DomainDnssecEnableResponse { ok optional, ..additional_properties });
 
 /// DNSSEC state; DNSSEC keeps its own legacy state contract, not shown.
-///
-/// Schema: `#/components/schemas/DomainDnssecResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct DomainDnssecResponse {
@@ -318,7 +294,6 @@ pub struct DomainDnssecResponse {
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(DomainDnssecResponse { ok optional, ..additional_properties });
 
 /// Schema: `#/paths/~1v1~1domains~1{serviceId}~1dnssec/get/parameters/2/schema`.
@@ -330,7 +305,6 @@ pub enum GetDomainsByServiceIdDnssecAction {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     GetDomainsByServiceIdDnssecAction, Unknown, Refresh = "refresh"
 );
@@ -359,8 +333,7 @@ impl crate::Client {
     ///     .domain_assign_contacts("example", cloud_sdk::domains::DomainAssignContactsRequest::new())
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn domain_assign_contacts(
         &self,
@@ -396,8 +369,7 @@ impl crate::Client {
     ///     .domain_contact_create(cloud_sdk::domains::DomainContactCreateRequest::new(cloud_sdk::domains::DomainContactAddress::new("example", "example", "example", "example", "example"), "example", "example", "example", "example"))
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn domain_contact_create(
         &self,
@@ -432,8 +404,7 @@ impl crate::Client {
     ///     .action(cloud_sdk::domains::GetDomainsByServiceIdDnssecAction::Refresh)
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn get_domains_by_service_id_dnssec(
         &self,
@@ -469,8 +440,7 @@ impl crate::Client {
     ///     .post_domains_by_service_id_dnssec("example", cloud_sdk::domains::DomainDnssecEnableRequest::new(true))
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn post_domains_by_service_id_dnssec(
         &self,
@@ -583,9 +553,7 @@ pub mod builders {
                 Get "/v1/domains/{serviceId}/dnssec", "getDomainsByServiceIdDnssec", None
             );
             request.path_param("serviceId", &self.service_id);
-            if let Some(value) = &self.action {
-                request.query("action", value);
-            }
+            request.query_opt("action", self.action.as_ref());
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
                 &[&crate::security_schemes::BEARER_AUTH],

@@ -3,8 +3,6 @@
 //! Area `Firewall`: Firewall policies and rules, applied to eligible VPS services
 
 /// Firewall policy (reference 2.5).
-///
-/// Schema: `#/components/schemas/FirewallPolicy`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct FirewallPolicy {
@@ -22,15 +20,12 @@ pub struct FirewallPolicy {
     /// Rule item fields of the response not shown.
     pub rules: Option<Vec<::serde_json::Value>>,
 }
-
 ::sdk_runtime::json_object!(FirewallPolicy {
     id optional, name optional, description optional, is_primary = "isPrimary" optional,
     policy_in = "policyIn" optional, policy_out = "policyOut" optional, rules optional
 });
 
 /// Firewall policy body. Check that changes keep SSH and management access.
-///
-/// Schema: `#/components/schemas/FirewallPolicyCreateRequest`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct FirewallPolicyCreateRequest {
@@ -43,7 +38,6 @@ pub struct FirewallPolicyCreateRequest {
     pub is_primary: Option<bool>,
     pub rules: Option<Vec<FirewallRule>>,
 }
-
 ::sdk_runtime::json_object!(FirewallPolicyCreateRequest {
     name, description optional, policy_in optional, policy_out optional, is_primary optional,
     rules optional
@@ -99,7 +93,6 @@ pub enum FirewallPolicyCreateRequestPolicyIn {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     FirewallPolicyCreateRequestPolicyIn, Unknown, Drop = "DROP", Accept = "ACCEPT"
 );
@@ -115,12 +108,10 @@ pub enum FirewallPolicyCreateRequestPolicyOut {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     FirewallPolicyCreateRequestPolicyOut, Unknown, Drop = "DROP", Accept = "ACCEPT"
 );
 
-/// Schema: `#/components/schemas/FirewallPolicyResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct FirewallPolicyResponse {
@@ -128,12 +119,9 @@ pub struct FirewallPolicyResponse {
     pub ok: bool,
     pub policy: FirewallPolicy,
 }
-
 ::sdk_runtime::json_object!(FirewallPolicyResponse { ok, policy });
 
 /// Firewall rule of a policy creation body. The reference lists `dport`, `sport`, `source`, `destination`, `dest` followed by '(string or number)'; read here as applying to all five.
-///
-/// Schema: `#/components/schemas/FirewallRule`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct FirewallRule {
@@ -155,7 +143,6 @@ pub struct FirewallRule {
     /// At most 64 characters.
     pub log: Option<String>,
 }
-
 ::sdk_runtime::json_object!(FirewallRule {
     action, direction optional, type_ = "type" optional, proto optional, dport optional,
     sport optional, source optional, destination optional, dest optional, comment optional,
@@ -262,7 +249,6 @@ pub enum FirewallRuleAction {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     FirewallRuleAction, Unknown, Accept = "ACCEPT", Drop = "DROP", Reject = "REJECT"
 );
@@ -278,7 +264,6 @@ pub enum FirewallRuleDirection {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(FirewallRuleDirection, Unknown, In = "IN", Out = "OUT");
 
 /// Schema: `#/components/schemas/FirewallRule/properties/proto`.
@@ -308,7 +293,6 @@ pub enum FirewallRuleProto {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     FirewallRuleProto, Unknown, Tcp = "tcp", Udp = "udp", Icmp = "icmp", TCP = "TCP", UDP
     = "UDP", ICMP = "ICMP", Any = "any", All = "all", ANY = "ANY", ALL = "ALL"
@@ -325,7 +309,6 @@ pub enum FirewallRuleType {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(FirewallRuleType, Unknown, In = "in", Out = "out");
 
 impl crate::Client {
@@ -351,8 +334,7 @@ impl crate::Client {
     ///     .firewall_policy_create(cloud_sdk::firewall::FirewallPolicyCreateRequest::new("example"))
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn firewall_policy_create(
         &self,

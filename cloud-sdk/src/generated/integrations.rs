@@ -3,8 +3,6 @@
 //! Area `Integrations`: Version and capability discovery, API credentials, OAuth connections, account audit, operation lookup, webhooks
 
 /// API credential (reference 2.1). Listing and reading never return secrets.
-///
-/// Schema: `#/components/schemas/ApiCredential`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ApiCredential {
@@ -31,7 +29,6 @@ pub struct ApiCredential {
     pub scopes: Option<Vec<String>>,
     pub allowed_cidrs: Option<Vec<String>>,
 }
-
 ::sdk_runtime::json_object!(ApiCredential {
     id optional, name optional, prefix optional, mode optional, enabled optional,
     created_at optional, expires_at optional, revoked_at optional, last_used_at optional,
@@ -39,8 +36,6 @@ pub struct ApiCredential {
 });
 
 /// Create-credential body.
-///
-/// Schema: `#/components/schemas/ApiCredentialCreateRequest`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ApiCredentialCreateRequest {
@@ -61,7 +56,6 @@ pub struct ApiCredentialCreateRequest {
     /// At most 50 items.
     pub allowed_cidrs: Option<Vec<String>>,
 }
-
 ::sdk_runtime::json_object!(ApiCredentialCreateRequest {
     name, scopes, mode optional, ttl_days optional, allowed_cidrs optional
 });
@@ -105,7 +99,6 @@ pub enum ApiCredentialCreateRequestMode {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     ApiCredentialCreateRequestMode, Unknown, Signed = "signed", Bearer = "bearer"
 );
@@ -187,7 +180,6 @@ pub enum ApiCredentialCreateRequestScopesItem {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     ApiCredentialCreateRequestScopesItem, Unknown, AuditRead = "audit.read",
     ApiCredentialsRead = "api_credentials.read", ApiCredentialsWrite =
@@ -210,7 +202,6 @@ pub enum ApiCredentialCreateRequestScopesItem {
     WebhooksWrite = "webhooks.write"
 );
 
-/// Schema: `#/components/schemas/ApiCredentialCreateResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ApiCredentialCreateResponse {
@@ -222,10 +213,8 @@ pub struct ApiCredentialCreateResponse {
     /// Format: `password`.
     pub secret: Option<::sdk_runtime::Secret>,
 }
-
 ::sdk_runtime::json_object!(ApiCredentialCreateResponse { ok, item, secret optional });
 
-/// Schema: `#/components/schemas/ApiCredentialListResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ApiCredentialListResponse {
@@ -236,7 +225,6 @@ pub struct ApiCredentialListResponse {
     /// Pass unchanged as `cursor`; null means finished.
     pub next_cursor: Option<String>,
 }
-
 ::sdk_runtime::json_object!(ApiCredentialListResponse { ok, items, next_cursor });
 
 impl ::sdk_runtime::pagination::Paginated for ApiCredentialListResponse {
@@ -260,12 +248,10 @@ pub enum ApiCredentialMode {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     ApiCredentialMode, Unknown, Signed = "signed", Bearer = "bearer"
 );
 
-/// Schema: `#/components/schemas/ApiCredentialResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ApiCredentialResponse {
@@ -273,12 +259,9 @@ pub struct ApiCredentialResponse {
     pub ok: bool,
     pub item: ApiCredential,
 }
-
 ::sdk_runtime::json_object!(ApiCredentialResponse { ok, item });
 
 /// Reports feature availability such as `canonical_operation_responses`, `durable_writes`, `operation_policy` (retention). Body structure not shown.
-///
-/// Schema: `#/components/schemas/CapabilitiesResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct CapabilitiesResponse {
@@ -287,12 +270,9 @@ pub struct CapabilitiesResponse {
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(CapabilitiesResponse { ok optional, ..additional_properties });
 
 /// Identifies the deployed contract (published revision `2026-10-07.1`). Body not shown.
-///
-/// Schema: `#/components/schemas/VersionResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct VersionResponse {
@@ -301,12 +281,9 @@ pub struct VersionResponse {
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(VersionResponse { ok optional, ..additional_properties });
 
 /// Webhook endpoint (reference 2.5).
-///
-/// Schema: `#/components/schemas/WebhookEndpoint`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct WebhookEndpoint {
@@ -320,12 +297,10 @@ pub struct WebhookEndpoint {
     /// Format: `date-time`.
     pub created_at: Option<::chrono::DateTime<::chrono::Utc>>,
 }
-
 ::sdk_runtime::json_object!(WebhookEndpoint {
     id optional, url optional, events optional, enabled optional, created_at = "createdAt" optional
 });
 
-/// Schema: `#/components/schemas/WebhookEndpointResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct WebhookEndpointResponse {
@@ -333,18 +308,14 @@ pub struct WebhookEndpointResponse {
     pub ok: bool,
     pub item: WebhookEndpoint,
 }
-
 ::sdk_runtime::json_object!(WebhookEndpointResponse { ok, item });
 
 /// Webhook PATCH body. Fields other than `enabled`: not shown (unknown fields are rejected, so only `enabled` can be sent).
-///
-/// Schema: `#/components/schemas/WebhookUpdateRequest`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct WebhookUpdateRequest {
     pub enabled: Option<bool>,
 }
-
 ::sdk_runtime::json_object!(WebhookUpdateRequest { enabled optional });
 
 impl WebhookUpdateRequest {
@@ -409,8 +380,7 @@ impl crate::Client {
     ///     .api_credential_create(cloud_sdk::integrations::ApiCredentialCreateRequest::new("example", vec![cloud_sdk::integrations::ApiCredentialCreateRequestScopesItem::AuditRead]))
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn api_credential_create(
         &self,
@@ -441,8 +411,7 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// use futures::TryStreamExt;
     /// let items: Vec<_> = client.api_credentials().limit(1).into_stream().try_collect().await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn api_credentials(&self) -> builders::ApiCredentials<'_> {
         builders::ApiCredentials {
@@ -492,8 +461,7 @@ impl crate::Client {
     /// ```no_run
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// let response = client.get_operations().idempotency_key("example").send().await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn get_operations(&self) -> builders::GetOperations<'_> {
         builders::GetOperations {
@@ -573,8 +541,7 @@ impl crate::Client {
     ///     .patch_webhooks_by_id(uuid::Uuid::nil(), cloud_sdk::integrations::WebhookUpdateRequest::new())
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn patch_webhooks_by_id(
         &self,
@@ -689,23 +656,17 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(ApiCredentials);
     impl<'c> ApiCredentials<'c> {
-        /// Page size, default 50, at most 100 items. Minimum `1`. Maximum `100`. Default: `50`.
-        ///
-        /// Sent as query parameter `limit`.
+        /// Page size, default 50, at most 100 items. Minimum `1`. Maximum `100`. Default: `50`. Sent as query parameter `limit`.
         pub fn limit(mut self, value: u8) -> Self {
             self.limit = Some(value);
             self
         }
-        /// Pass `next_cursor` of the previous page unchanged. Format: `uuid`.
-        ///
-        /// Sent as query parameter `cursor`.
+        /// Pass `next_cursor` of the previous page unchanged. Format: `uuid`. Sent as query parameter `cursor`.
         pub fn cursor(mut self, value: ::uuid::Uuid) -> Self {
             self.cursor = Some(value);
             self
         }
-        /// `true` or `false`.
-        ///
-        /// Sent as query parameter `include_revoked`.
+        /// `true` or `false`. Sent as query parameter `include_revoked`.
         pub fn include_revoked(mut self, value: bool) -> Self {
             self.include_revoked = Some(value);
             self
@@ -716,15 +677,9 @@ pub mod builders {
             let mut request = ::sdk_runtime::request!(
                 Get "/v1/api-credentials", "apiCredentials", None
             );
-            if let Some(value) = &self.limit {
-                request.query("limit", value);
-            }
-            if let Some(value) = &self.cursor {
-                request.query("cursor", value);
-            }
-            if let Some(value) = &self.include_revoked {
-                request.query("include_revoked", value);
-            }
+            request.query_opt("limit", self.limit.as_ref());
+            request.query_opt("cursor", self.cursor.as_ref());
+            request.query_opt("include_revoked", self.include_revoked.as_ref());
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
                 &[&crate::security_schemes::BEARER_AUTH],
@@ -787,30 +742,22 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(GetOperations);
     impl<'c> GetOperations<'c> {
-        /// Idempotency-Key of the original write. 8 to 128 characters. Pattern: `^[A-Za-z0-9._:-]{8,128}$`.
-        ///
-        /// Sent as query parameter `idempotency_key`.
+        /// Idempotency-Key of the original write. 8 to 128 characters. Pattern: `^[A-Za-z0-9._:-]{8,128}$`. Sent as query parameter `idempotency_key`.
         pub fn idempotency_key(mut self, value: impl Into<String>) -> Self {
             self.idempotency_key = Some(value.into());
             self
         }
-        /// Original HTTP method; supply together with `path`.
-        ///
-        /// Sent as query parameter `method`.
+        /// Original HTTP method; supply together with `path`. Sent as query parameter `method`.
         pub fn method(mut self, value: impl Into<String>) -> Self {
             self.method = Some(value.into());
             self
         }
-        /// Original exact path; supply together with `method`.
-        ///
-        /// Sent as query parameter `path`.
+        /// Original exact path; supply together with `method`. Sent as query parameter `path`.
         pub fn path(mut self, value: impl Into<String>) -> Self {
             self.path = Some(value.into());
             self
         }
-        /// Original credential, if needed to disambiguate. Format: `uuid`.
-        ///
-        /// Sent as query parameter `credential_id`.
+        /// Original credential, if needed to disambiguate. Format: `uuid`. Sent as query parameter `credential_id`.
         pub fn credential_id(mut self, value: ::uuid::Uuid) -> Self {
             self.credential_id = Some(value);
             self
@@ -819,18 +766,10 @@ pub mod builders {
         #[inline]
         pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, crate::types::OperationEnvelope> {
             let mut request = ::sdk_runtime::request!(Get "/v1/operations", "getOperations", None);
-            if let Some(value) = &self.idempotency_key {
-                request.query("idempotency_key", value);
-            }
-            if let Some(value) = &self.method {
-                request.query("method", value);
-            }
-            if let Some(value) = &self.path {
-                request.query("path", value);
-            }
-            if let Some(value) = &self.credential_id {
-                request.query("credential_id", value);
-            }
+            request.query_opt("idempotency_key", self.idempotency_key.as_ref());
+            request.query_opt("method", self.method.as_ref());
+            request.query_opt("path", self.path.as_ref());
+            request.query_opt("credential_id", self.credential_id.as_ref());
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
                 &[&crate::security_schemes::SIGNED_AUTH],

@@ -2,7 +2,6 @@
 
 //! Area `Service DNS/WAF`: Website proxying, protection, origins and SSL settings for a hosting service
 
-/// Schema: `#/components/schemas/WebsiteLoaderUploadRequest`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct WebsiteLoaderUploadRequest {
@@ -13,7 +12,6 @@ pub struct WebsiteLoaderUploadRequest {
     /// At least 1 characters.
     pub html: String,
 }
-
 ::sdk_runtime::json_object!(WebsiteLoaderUploadRequest { domain, name, html });
 
 impl WebsiteLoaderUploadRequest {
@@ -32,8 +30,6 @@ impl WebsiteLoaderUploadRequest {
 }
 
 /// Website loader upload result (reference 2.5).
-///
-/// Schema: `#/components/schemas/WebsiteLoaderUploadResult`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct WebsiteLoaderUploadResult {
@@ -44,10 +40,8 @@ pub struct WebsiteLoaderUploadResult {
     /// Type not shown by the reference.
     pub html: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(WebsiteLoaderUploadResult { ok, data optional, html optional });
 
-/// Schema: `#/components/schemas/WebsiteSslUploadRequest`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct WebsiteSslUploadRequest {
@@ -65,7 +59,6 @@ pub struct WebsiteSslUploadRequest {
     /// Default: `""`.
     pub bundle: Option<String>,
 }
-
 ::sdk_runtime::json_object!(WebsiteSslUploadRequest {
     domain, name, mode, cert, pkey, bundle optional
 });
@@ -106,12 +99,9 @@ pub enum WebsiteSslUploadRequestMode {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(WebsiteSslUploadRequestMode, Unknown, C = "c", W = "w");
 
 /// Website SSL upload result (reference 2.5): certificate configuration readiness and `expected_fingerprint256` after readback; private key material is never returned. A readiness of `pending` or `unknown` means the upload is not yet confirmed; read the SSL state before retrying.
-///
-/// Schema: `#/components/schemas/WebsiteSslUploadResult`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct WebsiteSslUploadResult {
@@ -122,7 +112,6 @@ pub struct WebsiteSslUploadResult {
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(WebsiteSslUploadResult {
     ok optional, expected_fingerprint256 optional, ..additional_properties
 });
@@ -151,8 +140,7 @@ impl crate::Client {
     ///     .service_dns_waf_proxy_config_upload_loader(uuid::Uuid::nil(), cloud_sdk::service_dns_waf::WebsiteLoaderUploadRequest::new("example", "example", "example"))
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn service_dns_waf_proxy_config_upload_loader(
         &self,
@@ -189,8 +177,7 @@ impl crate::Client {
     ///     .service_dns_waf_proxy_config_upload_ssl(uuid::Uuid::nil(), cloud_sdk::service_dns_waf::WebsiteSslUploadRequest::new("example", "example", cloud_sdk::service_dns_waf::WebsiteSslUploadRequestMode::C, "example", cloud_sdk::Secret::from("secret")))
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn service_dns_waf_proxy_config_upload_ssl(
         &self,

@@ -3,8 +3,6 @@
 //! Area `Services`: List services, billing details, renewals, upgrades, billing settings, autopay, termination
 
 /// Billing-cycle change / renewal checkout result (reference 2.5).
-///
-/// Schema: `#/components/schemas/BillingCycleChangeResult`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct BillingCycleChangeResult {
@@ -19,12 +17,10 @@ pub struct BillingCycleChangeResult {
     /// Type not shown by the reference.
     pub currency: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(BillingCycleChangeResult {
     ok, applied optional, pay_now = "payNow" optional, currency optional
 });
 
-/// Schema: `#/components/schemas/BillingCycleCheckoutRequest`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct BillingCycleCheckoutRequest {
@@ -33,7 +29,6 @@ pub struct BillingCycleCheckoutRequest {
     /// Minimum `1`.
     pub count: u64,
 }
-
 ::sdk_runtime::json_object!(BillingCycleCheckoutRequest { unit, count });
 
 impl BillingCycleCheckoutRequest {
@@ -52,7 +47,6 @@ pub enum GetServicesGroupBy {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(GetServicesGroupBy, Unknown, Type = "type");
 
 /// Schema: `#/paths/~1v1~1services~1grouped/get/parameters/1/schema`.
@@ -70,7 +64,6 @@ pub enum GetServicesGroupedStatus {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     GetServicesGroupedStatus, Unknown, Active = "active", Suspended = "suspended",
     Terminated = "terminated", All = "all"
@@ -89,15 +82,12 @@ pub enum GetServicesStatusesItem {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     GetServicesStatusesItem, Unknown, Active = "active", Suspended = "suspended",
     Terminated = "terminated"
 );
 
 /// Complete filtered inventory, no pagination. Body structure not shown.
-///
-/// Schema: `#/components/schemas/ServiceGroupedResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ServiceGroupedResponse {
@@ -106,12 +96,9 @@ pub struct ServiceGroupedResponse {
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(ServiceGroupedResponse { ok optional, ..additional_properties });
 
 /// Page model. With `group_by=type` only the current page is grouped; the grouped shape is not shown.
-///
-/// Schema: `#/components/schemas/ServiceListResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ServiceListResponse {
@@ -124,7 +111,6 @@ pub struct ServiceListResponse {
     pub pages: i64,
     pub items: Vec<::serde_json::Map<String, ::serde_json::Value>>,
 }
-
 ::sdk_runtime::json_object!(ServiceListResponse {
     ok, page, page_size = "pageSize", total, pages, items
 });
@@ -162,8 +148,7 @@ impl crate::Client {
     /// # async fn example(client: &cloud_sdk::Client) -> Result<(), cloud_sdk::Error> {
     /// use futures::TryStreamExt;
     /// let items: Vec<_> = client.get_services().limit(1).into_stream().try_collect().await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn get_services(&self) -> builders::GetServices<'_> {
         builders::GetServices {
@@ -199,8 +184,7 @@ impl crate::Client {
     ///     .status(cloud_sdk::services::GetServicesGroupedStatus::Active)
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn get_services_grouped(&self) -> builders::GetServicesGrouped<'_> {
         builders::GetServicesGrouped {
@@ -232,8 +216,7 @@ impl crate::Client {
     ///     .service_billing_change_checkout(uuid::Uuid::nil(), cloud_sdk::services::BillingCycleCheckoutRequest::new(1, "example"))
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn service_billing_change_checkout(
         &self,
@@ -269,8 +252,7 @@ impl crate::Client {
     ///     .service_renewal_checkout(uuid::Uuid::nil(), cloud_sdk::services::BillingCycleCheckoutRequest::new(1, "example"))
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn service_renewal_checkout(
         &self,
@@ -305,44 +287,32 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(GetServices);
     impl<'c> GetServices<'c> {
-        /// Page number.
-        ///
-        /// Sent as query parameter `page`.
+        /// Page number. Sent as query parameter `page`.
         pub fn page(mut self, value: i64) -> Self {
             self.page = Some(value);
             self
         }
-        /// Page size (default not shown). Minimum `1`. Maximum `100`.
-        ///
-        /// Sent as query parameter `limit`.
+        /// Page size (default not shown). Minimum `1`. Maximum `100`. Sent as query parameter `limit`.
         pub fn limit(mut self, value: u8) -> Self {
             self.limit = Some(value);
             self
         }
-        /// Comma-separated list of service statuses (`active`, `suspended`, `terminated`).
-        ///
-        /// Sent as query parameter `statuses` (one comma-separated list).
+        /// Comma-separated list of service statuses (`active`, `suspended`, `terminated`). Sent as query parameter `statuses` (one comma-separated list).
         pub fn statuses(mut self, value: Vec<super::GetServicesStatusesItem>) -> Self {
             self.statuses = Some(value);
             self
         }
-        /// Service status filter.
-        ///
-        /// Sent as query parameter `status`.
+        /// Service status filter. Sent as query parameter `status`.
         pub fn status(mut self, value: impl Into<String>) -> Self {
             self.status = Some(value.into());
             self
         }
-        /// Comma-separated list of types.
-        ///
-        /// Sent as query parameter `type` (one comma-separated list).
+        /// Comma-separated list of types. Sent as query parameter `type` (one comma-separated list).
         pub fn type_(mut self, value: Vec<String>) -> Self {
             self.type_ = Some(value);
             self
         }
-        /// Search term.
-        ///
-        /// Sent as query parameter `search`.
+        /// Search term. Sent as query parameter `search`.
         pub fn search(mut self, value: impl Into<String>) -> Self {
             self.search = Some(value.into());
             self
@@ -352,9 +322,7 @@ pub mod builders {
             self.external_id = Some(value.into());
             self
         }
-        /// Groups only the current page.
-        ///
-        /// Sent as query parameter `group_by`.
+        /// Groups only the current page. Sent as query parameter `group_by`.
         pub fn group_by(mut self, value: super::GetServicesGroupBy) -> Self {
             self.group_by = Some(value);
             self
@@ -363,30 +331,18 @@ pub mod builders {
         #[inline]
         pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::ServiceListResponse> {
             let mut request = ::sdk_runtime::request!(Get "/v1/services", "getServices", None);
-            if let Some(value) = &self.page {
-                request.query("page", value);
-            }
-            if let Some(value) = &self.limit {
-                request.query("limit", value);
-            }
+            request.query_opt("page", self.page.as_ref());
+            request.query_opt("limit", self.limit.as_ref());
             if let Some(value) = &self.statuses {
                 request.query_csv("statuses", (value).as_slice());
             }
-            if let Some(value) = &self.status {
-                request.query("status", value);
-            }
+            request.query_opt("status", self.status.as_ref());
             if let Some(value) = &self.type_ {
                 request.query_csv("type", (value).as_slice());
             }
-            if let Some(value) = &self.search {
-                request.query("search", value);
-            }
-            if let Some(value) = &self.external_id {
-                request.query("external_id", value);
-            }
-            if let Some(value) = &self.group_by {
-                request.query("group_by", value);
-            }
+            request.query_opt("search", self.search.as_ref());
+            request.query_opt("external_id", self.external_id.as_ref());
+            request.query_opt("group_by", self.group_by.as_ref());
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
                 &[&crate::security_schemes::BEARER_AUTH],
@@ -426,9 +382,7 @@ pub mod builders {
     }
     ::sdk_runtime::call_builder!(GetServicesGrouped);
     impl<'c> GetServicesGrouped<'c> {
-        /// Single value or `all`; default active.
-        ///
-        /// Sent as query parameter `status`.
+        /// Single value or `all`; default active. Sent as query parameter `status`.
         pub fn status(mut self, value: super::GetServicesGroupedStatus) -> Self {
             self.status = Some(value);
             self
@@ -444,12 +398,8 @@ pub mod builders {
             let mut request = ::sdk_runtime::request!(
                 Get "/v1/services/grouped", "getServicesGrouped", None
             );
-            if let Some(value) = &self.status {
-                request.query("status", value);
-            }
-            if let Some(value) = &self.type_ {
-                request.query("type", value);
-            }
+            request.query_opt("status", self.status.as_ref());
+            request.query_opt("type", self.type_.as_ref());
             static SECURITY: &[::sdk_runtime::Requirement] = &[
                 &[&crate::security_schemes::SIGNED_AUTH],
                 &[&crate::security_schemes::BEARER_AUTH],

@@ -3,8 +3,6 @@
 //! Area `SSH`: Saved public SSH keys
 
 /// Saved SSH key (reference 2.5).
-///
-/// Schema: `#/components/schemas/SshKey`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct SshKey {
@@ -24,14 +22,12 @@ pub struct SshKey {
     /// Format: `date-time`.
     pub updated_at: Option<::chrono::DateTime<::chrono::Utc>>,
 }
-
 ::sdk_runtime::json_object!(SshKey {
     id optional, name optional, algorithm optional, fingerprint optional,
     is_primary = "isPrimary" optional, has_private_key = "hasPrivateKey" optional,
     created_at = "createdAt" optional, updated_at = "updatedAt" optional
 });
 
-/// Schema: `#/components/schemas/SshKeyGenerateRequest`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SshKeyGenerateRequest {
@@ -44,7 +40,6 @@ pub struct SshKeyGenerateRequest {
     /// At least 1 characters.
     pub format: Option<String>,
 }
-
 ::sdk_runtime::json_object!(SshKeyGenerateRequest {
     name, passphrase, algorithm optional, format optional
 });
@@ -72,8 +67,6 @@ impl SshKeyGenerateRequest {
 }
 
 /// Key generation result; the private key is returned once. Field names not shown.
-///
-/// Schema: `#/components/schemas/SshKeyGenerateResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct SshKeyGenerateResponse {
@@ -85,10 +78,8 @@ pub struct SshKeyGenerateResponse {
         ::sdk_runtime::Secret,
     >,
 }
-
 ::sdk_runtime::json_object!(SshKeyGenerateResponse { ok optional, ..additional_properties });
 
-/// Schema: `#/components/schemas/SshKeyImportRequest`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SshKeyImportRequest {
@@ -97,7 +88,6 @@ pub struct SshKeyImportRequest {
     /// 1 to 8192 characters.
     pub public_key: String,
 }
-
 ::sdk_runtime::json_object!(SshKeyImportRequest { name, public_key });
 
 impl SshKeyImportRequest {
@@ -110,7 +100,6 @@ impl SshKeyImportRequest {
     }
 }
 
-/// Schema: `#/components/schemas/SshKeyResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct SshKeyResponse {
@@ -118,7 +107,6 @@ pub struct SshKeyResponse {
     pub ok: bool,
     pub key: SshKey,
 }
-
 ::sdk_runtime::json_object!(SshKeyResponse { ok, key });
 
 impl crate::Client {
@@ -144,8 +132,7 @@ impl crate::Client {
     ///     .ssh_key_generate(cloud_sdk::ssh::SshKeyGenerateRequest::new("example", cloud_sdk::Secret::from("secret")))
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn ssh_key_generate(&self, body: SshKeyGenerateRequest) -> builders::SshKeyGenerate<'_> {
         builders::SshKeyGenerate {
@@ -176,8 +163,7 @@ impl crate::Client {
     ///     .ssh_key_import(cloud_sdk::ssh::SshKeyImportRequest::new("example", "example"))
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn ssh_key_import(&self, body: SshKeyImportRequest) -> builders::SshKeyImport<'_> {
         builders::SshKeyImport {

@@ -3,25 +3,20 @@
 //! Area `Storage`: List volumes, check eligible servers, attach, detach, rename volumes
 
 /// `{ok: true}`.
-///
-/// Schema: `#/components/schemas/OkResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OkResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: bool,
 }
-
 ::sdk_runtime::json_object!(OkResponse { ok });
 
-/// Schema: `#/components/schemas/StorageVolumeAttachRequest`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct StorageVolumeAttachRequest {
     /// Format: `uuid`.
     pub target_service_id: ::uuid::Uuid,
 }
-
 ::sdk_runtime::json_object!(StorageVolumeAttachRequest { target_service_id });
 
 impl StorageVolumeAttachRequest {
@@ -55,8 +50,7 @@ impl crate::Client {
     ///     .storage_volume_attach(uuid::Uuid::nil(), cloud_sdk::storage::StorageVolumeAttachRequest::new(uuid::Uuid::nil()))
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn storage_volume_attach(
         &self,

@@ -3,8 +3,6 @@
 //! Area `TCP Proxy`: Port mappings, traffic analytics, source and country policies, per-port limits
 
 /// TCP proxy (reference 2.5).
-///
-/// Schema: `#/components/schemas/TcpProxy`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct TcpProxy {
@@ -25,7 +23,6 @@ pub struct TcpProxy {
     /// Type not shown by the reference.
     pub status: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(TcpProxy {
     proxy_ip = "proxyIp" optional, backend_ip = "backendIp" optional, ports optional,
     included_ports = "includedPorts" optional, additional_ports = "additionalPorts" optional,
@@ -34,7 +31,6 @@ pub struct TcpProxy {
     status optional
 });
 
-/// Schema: `#/components/schemas/TcpProxyCountryPolicy`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TcpProxyCountryPolicy {
@@ -42,7 +38,6 @@ pub struct TcpProxyCountryPolicy {
     /// At most 256 items.
     pub countries: Vec<String>,
 }
-
 ::sdk_runtime::json_object!(TcpProxyCountryPolicy { mode, countries });
 
 impl TcpProxyCountryPolicy {
@@ -65,15 +60,12 @@ pub enum TcpProxyCountryPolicyMode {
     /// A value this version of the SDK does not know; kept as received.
     Unknown(String),
 }
-
 ::sdk_runtime::string_enum!(
     TcpProxyCountryPolicyMode, Unknown, Disabled = "disabled", Allow = "allow", Block =
     "block"
 );
 
 /// Port entry object of a TCP proxy update.
-///
-/// Schema: `#/components/schemas/TcpProxyPortMapping`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TcpProxyPortMapping {
@@ -94,7 +86,6 @@ pub struct TcpProxyPortMapping {
     /// Minimum `0`. Maximum `10000000`.
     pub packet_burst: Option<u32>,
 }
-
 ::sdk_runtime::json_object!(TcpProxyPortMapping {
     listen, backend optional, backend_ip optional, proxy_protocol_v2 optional,
     max_connections_per_ip optional, max_new_connections_per_second_per_ip optional,
@@ -158,7 +149,6 @@ impl TcpProxyPortMapping {
     }
 }
 
-/// Schema: `#/components/schemas/TcpProxyPortPair`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct TcpProxyPortPair {
@@ -167,7 +157,6 @@ pub struct TcpProxyPortPair {
     /// Type not shown by the reference.
     pub backend: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(TcpProxyPortPair { listen optional, backend optional });
 
 /// Schema: `#/components/schemas/TcpProxy/properties/countryPolicy`.
@@ -179,10 +168,8 @@ pub struct TcpProxyPropertiesCountryPolicy {
     /// Type not shown by the reference.
     pub countries: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(TcpProxyPropertiesCountryPolicy { mode optional, countries optional });
 
-/// Schema: `#/components/schemas/TcpProxyResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct TcpProxyResponse {
@@ -191,12 +178,9 @@ pub struct TcpProxyResponse {
     /// Null for non-TCP services.
     pub tcp_proxy: Option<TcpProxy>,
 }
-
 ::sdk_runtime::json_object!(TcpProxyResponse { ok, tcp_proxy = "tcpProxy" });
 
 /// TCP proxy update body: all optional; supplied arrays replace the complete existing arrays; omitted fields stay unchanged. IPv4 only.
-///
-/// Schema: `#/components/schemas/TcpProxyUpdateRequest`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TcpProxyUpdateRequest {
@@ -209,7 +193,6 @@ pub struct TcpProxyUpdateRequest {
     pub blocked_source_cidrs: Option<Vec<String>>,
     pub country_policy: Option<TcpProxyCountryPolicy>,
 }
-
 ::sdk_runtime::json_object!(TcpProxyUpdateRequest {
     backend_ip optional, ports optional, allowed_source_cidrs optional,
     blocked_source_cidrs optional, country_policy optional
@@ -268,14 +251,10 @@ pub enum TcpProxyUpdateRequestPortsItem {
     /// A `TcpProxyPortMapping`.
     TcpProxyPortMapping(TcpProxyPortMapping),
 }
-
 ::sdk_runtime::untagged_union!(TcpProxyUpdateRequestPortsItem { Integer, TcpProxyPortMapping });
-
-impl From<TcpProxyPortMapping> for TcpProxyUpdateRequestPortsItem {
-    fn from(value: TcpProxyPortMapping) -> Self {
-        Self::TcpProxyPortMapping(value)
-    }
-}
+::sdk_runtime::from_variants!(TcpProxyUpdateRequestPortsItem {
+    TcpProxyPortMapping(TcpProxyPortMapping)
+});
 
 impl crate::Client {
     /// Get TCP proxy settings
@@ -323,8 +302,7 @@ impl crate::Client {
     ///     .tcp_proxy_update(uuid::Uuid::nil(), cloud_sdk::tcp_proxy::TcpProxyUpdateRequest::new())
     ///     .send()
     ///     .await?;
-    /// # Ok(())
-    /// # }
+    /// # Ok(()) }
     /// ```
     pub fn tcp_proxy_update(
         &self,

@@ -3,8 +3,6 @@
 //! Types shared by several areas (or by none).
 
 /// Error envelope `{ok: false, error: {code, message, request_id, field_errors}}` plus deprecated legacy flat fields that may also appear. An edge or network failure can return non-JSON or no response; a write outcome is then unknown.
-///
-/// Schema: `#/components/schemas/ErrorEnvelope`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ErrorEnvelope {
@@ -31,15 +29,12 @@ pub struct ErrorEnvelope {
     #[deprecated(note = "Legacy flat field; type not shown.")]
     pub status: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(ErrorEnvelope {
     ok, error, code optional, message optional, request_id optional, field_errors optional,
     details optional, status optional
 });
 
 /// Nested error object of the error envelope (part 7).
-///
-/// Schema: `#/components/schemas/ErrorObject`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ErrorObject {
@@ -54,14 +49,11 @@ pub struct ErrorObject {
     /// Per-field validation errors. Structure of the entries: not shown.
     pub field_errors: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(ErrorObject {
     code, message, request_id optional, field_errors optional
 });
 
 /// Legacy asynchronous write shape (default when `x-svc-response-format` is omitted). Carries `actionId`; when the operation adapter is active also `operation_id`, `operation_url` and `links`. A cached retry keeps its initial format; accept either `operation.id` or `operation_id`.
-///
-/// Schema: `#/components/schemas/LegacyWriteResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct LegacyWriteResponse {
@@ -79,15 +71,12 @@ pub struct LegacyWriteResponse {
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(LegacyWriteResponse {
     ok optional, action_id = "actionId", operation_id optional, operation_url optional,
     links optional, ..additional_properties
 });
 
 /// Success body not shown by the reference.
-///
-/// Schema: `#/components/schemas/NotShownResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct NotShownResponse {
@@ -96,12 +85,9 @@ pub struct NotShownResponse {
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(NotShownResponse { ok optional, ..additional_properties });
 
 /// Operation receipt (reference 2.2). Failed operations expose a safe code and message, never raw provider errors.
-///
-/// Schema: `#/components/schemas/Operation`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct Operation {
@@ -122,15 +108,12 @@ pub struct Operation {
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(Operation {
     id, status, done, progress optional, stage optional, result optional, links optional,
     ..additional_properties
 });
 
 /// Canonical operation envelope, returned by operation lookup and, when `x-svc-response-format: operation` is sent, by supported writes.
-///
-/// Schema: `#/components/schemas/OperationEnvelope`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OperationEnvelope {
@@ -138,12 +121,9 @@ pub struct OperationEnvelope {
     pub ok: bool,
     pub operation: Operation,
 }
-
 ::sdk_runtime::json_object!(OperationEnvelope { ok, operation });
 
 /// Relative customer API URLs; each member is included when that identity is known.
-///
-/// Schema: `#/components/schemas/OperationLinks`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OperationLinks {
@@ -164,14 +144,11 @@ pub struct OperationLinks {
     /// Format: `uri-reference`.
     pub order: Option<String>,
 }
-
 ::sdk_runtime::json_object!(OperationLinks {
     operation optional, service optional, invoice optional, order optional
 });
 
 /// Success body of a write with `x-operation-envelope`: the canonical operation envelope (when `x-svc-response-format: operation` was sent) or the legacy write shape.
-///
-/// Schema: `#/components/schemas/OperationOrLegacyWriteResponse`.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 pub enum OperationOrLegacyWriteResponse {
@@ -180,26 +157,14 @@ pub enum OperationOrLegacyWriteResponse {
     /// A `LegacyWriteResponse`.
     LegacyWriteResponse(LegacyWriteResponse),
 }
-
 ::sdk_runtime::untagged_union!(OperationOrLegacyWriteResponse {
     OperationEnvelope, LegacyWriteResponse
 });
-
-impl From<OperationEnvelope> for OperationOrLegacyWriteResponse {
-    fn from(value: OperationEnvelope) -> Self {
-        Self::OperationEnvelope(value)
-    }
-}
-
-impl From<LegacyWriteResponse> for OperationOrLegacyWriteResponse {
-    fn from(value: LegacyWriteResponse) -> Self {
-        Self::LegacyWriteResponse(value)
-    }
-}
+::sdk_runtime::from_variants!(OperationOrLegacyWriteResponse {
+    OperationEnvelope(OperationEnvelope), LegacyWriteResponse(LegacyWriteResponse)
+});
 
 /// Present only when status is `succeeded`. Deployment results identify `service_ids` and, when recorded, `order_id` and `invoice_id`. Service results identify `service_id` and recorded OS or snapshot fields when applicable. `power_state` appears only when the original task completion evidence provides it. Historical receipts may lack newly introduced result fields.
-///
-/// Schema: `#/components/schemas/OperationResult`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OperationResult {
@@ -215,7 +180,6 @@ pub struct OperationResult {
     /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(OperationResult {
     service_ids optional, order_id optional, invoice_id optional, service_id optional,
     power_state optional, ..additional_properties
@@ -242,15 +206,12 @@ pub enum OperationStatus {
     /// A value this version of the SDK does not know; kept as received.
     Other(String),
 }
-
 ::sdk_runtime::string_enum!(
     OperationStatus, Other, Pending = "pending", Running = "running", Unknown =
     "unknown", Succeeded = "succeeded", Failed = "failed", Cancelled = "cancelled"
 );
 
 /// Catalog OS image (reference 2.5). No operation of this document returns it: the OS image listing path is not shown.
-///
-/// Schema: `#/components/schemas/OsImage`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OsImage {
@@ -270,15 +231,12 @@ pub struct OsImage {
     /// Type not shown by the reference. Added by the list.
     pub compatibility_verified: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(OsImage {
     id optional, name optional, family optional, version optional, arch optional,
     is_default optional, region optional, compatibility_verified optional
 });
 
 /// Response of the OS image listing (query `region`, `product_id`, `variant_id`); its path is not shown, so no operation uses this schema.
-///
-/// Schema: `#/components/schemas/OsImageListResponse`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OsImageListResponse {
@@ -290,28 +248,22 @@ pub struct OsImageListResponse {
     /// Type not shown by the reference.
     pub compatibility_verified: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(OsImageListResponse {
     ok optional, items optional, next_offset optional, compatibility_verified optional
 });
 
 /// Product purchase policies describe `draft_order` and `atomic_deploy` separately. `requirements.atomic_deploy` lists canonical input names, required flags, types and discovery sources; `requiredFields` and `conditionalRequiredFields` remain the draft order's legacy userConfig requirements.
-///
-/// Schema: `#/components/schemas/ProductPurchasePolicies`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ProductPurchasePolicies {
     pub draft_order: Option<PurchasePolicy>,
     pub atomic_deploy: Option<PurchasePolicy>,
 }
-
 ::sdk_runtime::json_object!(ProductPurchasePolicies {
     draft_order optional, atomic_deploy optional
 });
 
 /// One product purchase policy (reference 2.4).
-///
-/// Schema: `#/components/schemas/PurchasePolicy`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct PurchasePolicy {
@@ -324,14 +276,11 @@ pub struct PurchasePolicy {
     /// Type not shown by the reference.
     pub permitted: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(PurchasePolicy {
     implemented optional, enabled optional, eligible optional, permitted optional
 });
 
 /// Quote (reference 2.4), returned by the read-only quote endpoint whose path and request are not shown; no operation of this document returns it.
-///
-/// Schema: `#/components/schemas/Quote`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct Quote {
@@ -356,7 +305,6 @@ pub struct Quote {
     pub recommended_max_total: Option<::rust_decimal::Decimal>,
     pub links: Option<QuoteLinks>,
 }
-
 ::sdk_runtime::json_object!(Quote {
     total optional, breakdown optional, items optional, currency optional, guaranteed optional,
     id optional, pricing_revision optional, recommended_max_total optional, links optional
@@ -369,7 +317,6 @@ pub struct QuoteLinks {
     /// Type not shown by the reference. The atomic purchase endpoint where applicable.
     pub deploy: Option<::serde_json::Value>,
 }
-
 ::sdk_runtime::json_object!(QuoteLinks { deploy optional });
 
 impl OperationEnvelope {

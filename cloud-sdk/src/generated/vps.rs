@@ -3,8 +3,6 @@
 //! Area `VPS`: Status, usage, power control, reinstall, SSH key update, snapshots, backups
 
 /// Both optional. Restoration can overwrite data.
-///
-/// Schema: `#/components/schemas/VpsBackupRestoreRequest`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct VpsBackupRestoreRequest {
@@ -12,7 +10,6 @@ pub struct VpsBackupRestoreRequest {
     /// 1 to 255 characters. Optional and nullable.
     pub file: ::sdk_runtime::Nullable<String>,
 }
-
 ::sdk_runtime::json_object!(VpsBackupRestoreRequest { auto_start optional, file optional });
 
 impl VpsBackupRestoreRequest {
@@ -44,8 +41,6 @@ impl Default for VpsBackupRestoreRequest {
 }
 
 /// Applies a selected firewall policy. Request body not shown.
-///
-/// Schema: `#/components/schemas/VpsFirewallPolicyApplyRequest`.
 pub type VpsFirewallPolicyApplyRequest = ::serde_json::Map<String, ::serde_json::Value>;
 
 impl crate::Client {

@@ -57,7 +57,7 @@ pub fn operation_example(cx: &Ctx<'_>, op: &Operation) -> Option<String> {
         format!("{binding} = client\n    .{};", calls.join("\n    ."))
     });
     Some(format!(
-        "```no_run\n# async fn example(client: &{krate}::Client) -> Result<(), {krate}::Error> {{\n{}\n# Ok(())\n# }}\n```",
+        "```no_run\n# async fn example(client: &{krate}::Client) -> Result<(), {krate}::Error> {{\n{}\n# Ok(()) }}\n```",
         lines.join("\n")
     ))
 }

@@ -4,8 +4,9 @@
 //! prettyplease prints a macro's arguments as a stream of tokens, breaking lines anywhere (even
 //! between a field and its wire name). A `json_object!` call is a list of entries (`field`,
 //! `field = "wire" optional`, `..rest`), a `tagged_union!` or `untagged_union!` call a list of
-//! variants (`Name = "tag"`, `Name boxed`), so they are re-printed here with whole entries filled into lines of at most
-//! [`WIDTH`] columns.
+//! variants (`Name = "tag"`, `Name boxed`), a `from_variants!` call a list of `Variant(Type)`,
+//! so they are re-printed here with whole entries filled into lines of at most [`WIDTH`]
+//! columns.
 
 use proc_macro2::{TokenStream, TokenTree};
 
@@ -13,11 +14,21 @@ use proc_macro2::{TokenStream, TokenTree};
 const WIDTH: usize = 100;
 
 /// How the calls start in prettyplease's output (top-level items only).
-const CALLS: [&str; 3] = [
+const CALLS: [&str; 4] = [
     "::sdk_runtime::json_object!(",
     "::sdk_runtime::tagged_union!(",
     "::sdk_runtime::untagged_union!(",
+    FROM_VARIANTS,
 ];
+
+/// The call whose entries hold types (`Variant(Type)`), printed as Rust spells types.
+const FROM_VARIANTS: &str = "::sdk_runtime::from_variants!(";
+
+/// Whether `line` starts a runtime macro call that implements the type just before it (emitted
+/// right after the type, so it follows it without an empty line, as its derives would).
+pub(super) fn implements_previous_type(line: &str) -> bool {
+    line.starts_with("::sdk_runtime::string_enum!(") || CALLS.iter().any(|c| line.starts_with(c))
+}
 
 /// `text` with each top-level call of [`CALLS`] re-printed; a call that does not read as
 /// `Name { entries }` is left as printed.
@@ -57,6 +68,16 @@ pub(super) fn joined_lines(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
     while i < lines.len() {
+        if let Some((call, used)) = unchained(&lines[i..]) {
+            let call: Vec<&str> = call.iter().map(String::as_str).collect();
+            match joined(&call) {
+                Some((line, _)) => out.push_str(&line),
+                None => out.push_str(&call.join("\n")),
+            }
+            out.push('\n');
+            i += used;
+            continue;
+        }
         match joined(&lines[i..]) {
             Some((line, used)) => {
                 out.push_str(&line);
@@ -76,6 +97,29 @@ pub(super) fn joined_lines(text: &str) -> String {
     out
 }
 
+/// prettyplease's break of a long `request.method(args);` statement before the method
+/// (`request` alone on a line, `.method(` under it, its arguments and `);` indented further),
+/// as `request.method(` with its arguments and `);` one level less indented, and how many
+/// lines of `lines` it was.
+fn unchained(lines: &[&str]) -> Option<(Vec<String>, usize)> {
+    let first = *lines.first()?;
+    let indent = &first[..first.len() - first.trim_start().len()];
+    let method = lines.get(1)?.trim();
+    if first.trim() != "request" || !method.starts_with('.') || !method.ends_with('(') {
+        return None;
+    }
+    let inner = format!("{indent}    ");
+    let close = lines
+        .iter()
+        .skip(2)
+        .take(12)
+        .position(|l| l.starts_with(&inner) && l[inner.len()..].starts_with(");"))?
+        + 2;
+    let mut call = vec![format!("{indent}request{method}")];
+    call.extend(lines[2..=close].iter().map(|l| l.replacen("    ", "", 1)));
+    Some((call, close + 1))
+}
+
 /// The first lines of `lines` joined into one and how many they were, when the first opens a
 /// function signature or a `request!` call that closes within a few lines and the joined line
 /// fits.
@@ -84,7 +128,12 @@ fn joined(lines: &[&str]) -> Option<(String, usize)> {
     let opened = first.trim_start();
     let signature = opened.ends_with('(') && is_fn_signature(opened);
     let error_body = opened.ends_with("::sdk_runtime::error_body!(");
-    if !signature && !error_body && !opened.ends_with("::sdk_runtime::request!(") {
+    let request_call = opened.starts_with("request.") && opened.ends_with('(');
+    if !signature
+        && !error_body
+        && !request_call
+        && !opened.ends_with("::sdk_runtime::request!(")
+    {
         return None;
     }
     let indent = &first[..first.len() - opened.len()];
@@ -149,7 +198,10 @@ fn relaid(call: &str, printed: &str) -> Option<String> {
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join(" ");
-    let entries = entries(body.stream());
+    let mut entries = entries(body.stream());
+    if call == FROM_VARIANTS {
+        entries = entries.iter().map(|e| type_spacing(e)).collect();
+    }
     if entries.is_empty() {
         return Some(format!("{call}{name} {{}});"));
     }
@@ -201,6 +253,24 @@ fn entries(body: TokenStream) -> Vec<String> {
         .collect()
 }
 
+/// `entry` without the spaces a token stream puts around `::`, `<`, `>` and before `(`, `)`
+/// and `,` (`Variant (Box < crate :: types :: A >)` → `Variant(Box<crate::types::A>)`).
+fn type_spacing(entry: &str) -> String {
+    let chars: Vec<char> = entry.chars().collect();
+    let mut out = String::with_capacity(entry.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let after_opening = out.ends_with([':', '<', '(']);
+        let before_closing = chars
+            .get(i + 1)
+            .is_some_and(|next| [':', '<', '>', '(', ')', ','].contains(next));
+        if c == ' ' && (after_opening || before_closing) {
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::entry_calls;
@@ -221,6 +291,10 @@ struct A;
 ::sdk_runtime::tagged_union!(
     Shape by \"kind\" { Circle = \"circle\", Square = \"square\" }
 );
+::sdk_runtime::from_variants!(
+    Shape { Circle (super :: types :: Circle), Squares (Box < Vec < Square > >), Map
+    (BTreeMap < String , i64 >) }
+);
 ";
         assert_eq!(
             entry_calls(printed),
@@ -236,6 +310,9 @@ struct A;
     OperationEnvelope, LegacyWriteResponse boxed
 });
 ::sdk_runtime::tagged_union!(Shape by \"kind\" { Circle = \"circle\", Square = \"square\" });
+::sdk_runtime::from_variants!(Shape {
+    Circle(super::types::Circle), Squares(Box<Vec<Square>>), Map(BTreeMap<String, i64>)
+});
 "
         );
     }
@@ -261,6 +338,16 @@ pub fn long(
     ::sdk_runtime::error_body!(
         crate ::types::ErrorEnvelopeWithAVeryLongName, \"400\", \"401\", \"403\", \"409\", \"429\", \"5XX\"
     );
+    request
+        .header_opt(
+            \"x-svc-response-format\",
+            self.x_svc_response_format.as_ref(),
+        );
+    request
+        .query_opt(
+            \"a-query-parameter-with-a-name-long-enough\",
+            self.a_query_parameter_with_a_name_long_enough.as_ref(),
+        );
 }
 ";
         assert_eq!(
@@ -279,6 +366,11 @@ pub fn long(
     ::sdk_runtime::error_body!(crate::types::Problem, \"404\");
     ::sdk_runtime::error_body!(
         crate::types::ErrorEnvelopeWithAVeryLongName, \"400\", \"401\", \"403\", \"409\", \"429\", \"5XX\"
+    );
+    request.header_opt(\"x-svc-response-format\", self.x_svc_response_format.as_ref());
+    request.query_opt(
+        \"a-query-parameter-with-a-name-long-enough\",
+        self.a_query_parameter_with_a_name_long_enough.as_ref(),
     );
 }
 "

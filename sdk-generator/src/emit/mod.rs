@@ -207,12 +207,16 @@ pub fn format_file(header: &str, inner_doc: &str, tokens: TokenStream) -> Result
     Ok(out)
 }
 
-/// Appends `text` to `out` with a blank line between top-level items, so that diffs read well.
+/// Appends `text` to `out` with a blank line between top-level items, so that diffs read well;
+/// a type's runtime macro calls stay under the type.
 fn space_items(text: &str, out: &mut String) {
     let mut prev: Option<&str> = None;
     for line in text.lines() {
         if let Some(p) = prev {
-            let starts_item = !line.starts_with(' ') && !line.starts_with('}') && !line.is_empty();
+            let starts_item = !line.starts_with(' ')
+                && !line.starts_with('}')
+                && !line.is_empty()
+                && !layout::implements_previous_type(line);
             let prev_ends_item = p == "}" || (p.ends_with(';') && !p.starts_with([' ', '/', '#']));
             if starts_item && prev_ends_item {
                 out.push('\n');

@@ -572,8 +572,15 @@ fn param_send(cx: &Ctx<'_>, p: &Param) -> TokenStream {
         }
     };
     // A required parameter that may be null is an `Option` too: `None` is not sent.
-    if p.required && !matches!(p.ty, TypeRef::Nullable(_)) {
+    let optional = !p.required || matches!(p.ty, TypeRef::Nullable(_));
+    // A plain scalar query or header value: one call that skips `None`.
+    let plain = p.structured.is_none() && !list && !is_dt;
+    if !optional {
         call(quote!(&self.#ident))
+    } else if plain && p.location == ParamLocation::Query {
+        quote!(request.query_opt(#name, self.#ident.as_ref());)
+    } else if plain && p.location == ParamLocation::Header {
+        quote!(request.header_opt(#name, self.#ident.as_ref());)
     } else {
         let c = call(quote!(value));
         quote! {
@@ -597,8 +604,14 @@ fn param_doc(p: &Param) -> TokenStream {
         Some(ListStyle::Repeated) => " (repeated once per item)",
         None => "",
     };
-    if !doc.is_empty() {
+    // One paragraph when the description is one; after a longer text, a paragraph of its own.
+    if doc.contains('\n') {
         doc.push_str("\n\n");
+    } else if !doc.is_empty() {
+        if !doc.ends_with(['.', '!', '?']) {
+            doc.push('.');
+        }
+        doc.push(' ');
     }
     doc.push_str(&format!(
         "Sent as {} parameter `{}`{how}.",
@@ -714,10 +727,8 @@ fn operation_facts(op: &Operation) -> Vec<String> {
     if op.poll.is_some() {
         facts.push("`wait` reads again until the result settles.".to_owned());
     }
+    // A deprecation shows from the method's `#[deprecated]`, not from a line here.
     facts.extend(op.body.as_ref().and_then(body_fact));
-    if op.deprecated {
-        facts.push("Deprecated.".to_owned());
-    }
     facts
 }
 

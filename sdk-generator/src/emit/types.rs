@@ -14,10 +14,13 @@ use quote::{format_ident, quote};
 pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
     let name = format_ident!("{}", def.name);
     let def_name = def.name.as_str();
-    let schema = format!("Schema: `{}`.", def.pointer);
-    let doc = match def.doc.as_deref().map(super::docs::sanitize) {
-        Some(d) if !d.is_empty() => format!("{d}\n\n{schema}"),
-        _ => schema,
+    // The schema's pointer, unless the type bears the name of the component it comes from.
+    let schema = (def.pointer != format!("#/components/schemas/{def_name}"))
+        .then(|| format!("Schema: `{}`.", def.pointer));
+    let doc = match (def.doc.as_deref().map(super::docs::sanitize), schema) {
+        (Some(d), Some(schema)) if !d.is_empty() => format!("{d}\n\n{schema}"),
+        (Some(d), None) => d,
+        (_, schema) => schema.unwrap_or_default(),
     };
     let doc = lines_attrs(&doc);
     let deprecated = super::docs::deprecated_attr(def.deprecated, def.doc.as_deref());
@@ -521,33 +524,30 @@ fn group_converts(cx: &Ctx<'_>, g: &ExclusiveGroup) -> bool {
 }
 
 /// `impl From<Payload> for Enum` for the members [`Ctx::converting_members`] selected
-/// (`convert[i]` for the i-th `(variant, payload, boxed)`).
+/// (`convert[i]` for the i-th `(variant, payload, boxed)`), in one `from_variants!` call.
 fn from_impls<'m>(
     cx: &Ctx<'_>,
     name: &proc_macro2::Ident,
     convert: &[bool],
     members: impl Iterator<Item = (&'m str, &'m TypeRef, bool)>,
 ) -> TokenStream {
-    let impls = members
+    let conversions: Vec<TokenStream> = members
         .zip(convert)
         .filter(|(_, c)| **c)
         .map(|((variant, ty, boxed), _)| {
             let ident = format_ident!("{}", variant);
             let ty = cx.ty(ty);
-            let value = if boxed {
-                quote!(Box::new(value))
+            if boxed {
+                quote!(#ident(Box<#ty>))
             } else {
-                quote!(value)
-            };
-            quote! {
-                impl From<#ty> for #name {
-                    fn from(value: #ty) -> Self {
-                        Self::#ident(#value)
-                    }
-                }
+                quote!(#ident(#ty))
             }
-        });
-    quote!(#( #impls )*)
+        })
+        .collect();
+    if conversions.is_empty() {
+        return TokenStream::new();
+    }
+    quote!(::sdk_runtime::from_variants!(#name { #( #conversions ),* });)
 }
 
 fn union_def(
