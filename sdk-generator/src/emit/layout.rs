@@ -129,11 +129,7 @@ fn joined(lines: &[&str]) -> Option<(String, usize)> {
     let signature = opened.ends_with('(') && is_fn_signature(opened);
     let error_body = opened.ends_with("::sdk_runtime::error_body!(");
     let request_call = opened.starts_with("request.") && opened.ends_with('(');
-    if !signature
-        && !error_body
-        && !request_call
-        && !opened.ends_with("::sdk_runtime::request!(")
-    {
+    if !signature && !error_body && !request_call && !opened.ends_with("::sdk_runtime::request!(") {
         return None;
     }
     let indent = &first[..first.len() - opened.len()];
