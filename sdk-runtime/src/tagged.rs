@@ -7,11 +7,32 @@
 //! the same name, so a member would accept a duplicated field (or tag) that it rejects on its
 //! own (found by `sdk-runtime/tests/differential.rs` against serde's internal tagging).
 
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 /// One member of a tagged union: decodes the value's JSON text into the union (wrapped in its
 /// variant).
 pub type TaggedMember<T> = fn(&str) -> Result<T, serde_json::Error>;
+
+/// `Deserialize::deserialize` of a tagged union, as [`tagged_union!`](crate::tagged_union)
+/// implements it: the member of `members` at the index of the tag's value in `values` decodes
+/// the value's JSON text as received; any other value becomes `unknown(value)`.
+pub fn deserialize<'de, D: Deserializer<'de>, T>(
+    deserializer: D,
+    tag: &str,
+    values: &[&str],
+    members: &[TaggedMember<T>],
+    unknown: fn(Value) -> T,
+) -> Result<T, D::Error> {
+    let json = Box::<RawValue>::deserialize(deserializer)?;
+    let value: Value = serde_json::from_str(json.get()).map_err(D::Error::custom)?;
+    match select(&value, tag, values) {
+        Some(i) => members[i](json.get()).map_err(D::Error::custom),
+        None => Ok(unknown(value)),
+    }
+}
 
 /// Which of `values` the string property `tag` of `value` holds (its index), or `None` when it
 /// holds none of them, is no string, or is missing, or `value` is no object: the value then
@@ -53,19 +74,9 @@ macro_rules! tagged_union {
             fn deserialize<__D: $crate::__private::serde::Deserializer<'de>>(
                 deserializer: __D,
             ) -> ::std::result::Result<Self, __D::Error> {
-                let json = <::std::boxed::Box<$crate::__private::serde_json::value::RawValue> as
-                    $crate::__private::serde::Deserialize>::deserialize(deserializer)?;
-                let value: $crate::__private::serde_json::Value =
-                    $crate::__private::serde_json::from_str(json.get())
-                        .map_err($crate::__private::serde::de::Error::custom)?;
                 let members: &[$crate::tagged::TaggedMember<Self>] =
                     &[$(|v| $crate::__private::serde_json::from_str(v).map(Self::$variant)),+];
-                match $crate::tagged::select(&value, $tag, &[$($value),+]) {
-                    ::std::option::Option::Some(i) => {
-                        members[i](json.get()).map_err($crate::__private::serde::de::Error::custom)
-                    }
-                    ::std::option::Option::None => ::std::result::Result::Ok(Self::Unknown(value)),
-                }
+                $crate::tagged::deserialize(deserializer, $tag, &[$($value),+], members, Self::Unknown)
             }
         }
     };

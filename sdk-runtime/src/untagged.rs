@@ -12,12 +12,25 @@
 //! name, so a struct member would accept a duplicated field that it rejects everywhere else
 //! (found by `sdk-runtime/tests/differential.rs` against serde's derive).
 
-use serde::Serialize;
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 /// One member of an untagged union: decodes the value's JSON text into the union (wrapped in
 /// its variant).
 pub type UntaggedMember<T> = fn(&str) -> Result<T, serde_json::Error>;
+
+/// `Deserialize::deserialize` of an untagged union, as [`untagged_union!`](crate::untagged_union)
+/// implements it: reads the value's JSON text as received, then [`decode_untagged`].
+pub fn deserialize<'de, D: Deserializer<'de>, T: Serialize>(
+    deserializer: D,
+    members: &[UntaggedMember<T>],
+    union: &str,
+) -> Result<T, D::Error> {
+    let json = Box::<RawValue>::deserialize(deserializer)?;
+    decode_untagged(json.get(), members, union).map_err(D::Error::custom)
+}
 
 /// Decodes the JSON text `json` into the member of `members` that loses the fewest of its
 /// properties when encoded again (the first of them on a tie, at once when one loses none);
@@ -49,7 +62,7 @@ pub fn decode_untagged<T: Serialize>(
         .ok_or_else(|| format!("the value matches no member of `{union}`"))
 }
 
-/// Implements `Deserialize` for an untagged union through [`decode_untagged`]: each variant
+/// Implements `Deserialize` for an untagged union through [`deserialize`]: each variant
 /// holds one member, in the order listed; `boxed` marks a variant holding `Box<Member>`.
 ///
 /// ```
@@ -72,14 +85,9 @@ macro_rules! untagged_union {
             fn deserialize<__D: $crate::__private::serde::Deserializer<'de>>(
                 deserializer: __D,
             ) -> ::std::result::Result<Self, __D::Error> {
-                let json = <::std::boxed::Box<$crate::__private::serde_json::value::RawValue> as
-                    $crate::__private::serde::Deserialize>::deserialize(deserializer)?;
-                $crate::untagged::decode_untagged(
-                    json.get(),
-                    &[$($crate::untagged_union!(@member $variant $($boxed)?)),+],
-                    stringify!($name),
-                )
-                .map_err($crate::__private::serde::de::Error::custom)
+                let members: &[$crate::untagged::UntaggedMember<Self>] =
+                    &[$($crate::untagged_union!(@member $variant $($boxed)?)),+];
+                $crate::untagged::deserialize(deserializer, members, stringify!($name))
             }
         }
     };

@@ -977,19 +977,9 @@ fn api_json_records_the_arguments_the_code_takes() {
             let syn::Item::Impl(block) = item else {
                 continue;
             };
-            let syn::Type::Path(self_ty) = &*block.self_ty else {
+            let Some(owner) = inherent_impl_owner(&block) else {
                 continue;
             };
-            if block.trait_.is_some() {
-                continue;
-            }
-            let owner = self_ty
-                .path
-                .segments
-                .last()
-                .expect("named")
-                .ident
-                .to_string();
             for member in block.items {
                 let syn::ImplItem::Fn(method) = member else {
                     continue;
@@ -1211,17 +1201,10 @@ impl BuilderSurface {
                     let variants = e.variants.iter().map(|v| v.ident.to_string()).collect();
                     self.enums.insert(e.ident.to_string(), variants);
                 }
-                syn::Item::Impl(block) if block.trait_.is_none() => {
-                    let syn::Type::Path(self_ty) = &*block.self_ty else {
+                syn::Item::Impl(block) => {
+                    let Some(owner) = inherent_impl_owner(block) else {
                         continue;
                     };
-                    let owner = self_ty
-                        .path
-                        .segments
-                        .last()
-                        .expect("named")
-                        .ident
-                        .to_string();
                     for member in &block.items {
                         match member {
                             syn::ImplItem::Fn(method) => self.method(&owner, method),
@@ -1385,4 +1368,16 @@ fn api_json_records_the_builder_methods_the_code_has() {
         checked.0 > 0 && checked.1 > 0 && checked.2 > 0,
         "the fixtures have sending methods, error bodies and error enums: {checked:?}"
     );
+}
+
+/// The name of the type an inherent `impl` block is for (`None` for a trait impl or an unnamed
+/// type).
+fn inherent_impl_owner(block: &syn::ItemImpl) -> Option<String> {
+    let syn::Type::Path(self_ty) = &*block.self_ty else {
+        return None;
+    };
+    if block.trait_.is_some() {
+        return None;
+    }
+    Some(self_ty.path.segments.last()?.ident.to_string())
 }

@@ -436,14 +436,21 @@ pub(super) fn in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R 
     done.into_iter().map(|(_, r)| r).collect()
 }
 
-/// One module: its types, its receipts' `wait`, its client methods and its `builders`.
-fn module_file(
-    api: &Api,
-    options: &Options,
-    header: &str,
-    module: &str,
-    doc: &str,
-) -> Result<GeneratedFile> {
+/// What one module is made of, before it is laid out as a file (here) or as an area crate
+/// (`split::area`).
+pub(super) struct ModuleItems {
+    /// Its types and their impls.
+    pub types: TokenStream,
+    /// Its receipts' `wait` methods.
+    pub receipts: TokenStream,
+    /// The client method of each of its operations.
+    pub client_methods: Vec<TokenStream>,
+    /// `pub mod builders { … }`, when it has operations.
+    pub builders_mod: Option<TokenStream>,
+}
+
+/// The items of `module`: its types, its receipts' `wait`, its client methods and builders.
+pub(super) fn module_items(api: &Api, options: &Options, module: &str) -> ModuleItems {
     let cx = Ctx::new(api, module).in_crate(&options.crate_name);
     let type_items = api
         .types
@@ -469,6 +476,28 @@ fn module_file(
             }
         }
     });
+    ModuleItems {
+        types: quote!(#(#type_items)*),
+        receipts,
+        client_methods,
+        builders_mod,
+    }
+}
+
+/// One module: its types, its receipts' `wait`, its client methods and its `builders`.
+fn module_file(
+    api: &Api,
+    options: &Options,
+    header: &str,
+    module: &str,
+    doc: &str,
+) -> Result<GeneratedFile> {
+    let ModuleItems {
+        types,
+        receipts,
+        client_methods,
+        builders_mod,
+    } = module_items(api, options, module);
     let client_impl = (!client_methods.is_empty()).then(|| {
         quote! {
             impl crate::Client {
@@ -476,7 +505,7 @@ fn module_file(
             }
         }
     });
-    let tokens = quote!(#(#type_items)* #receipts #client_impl #builders_mod);
+    let tokens = quote!(#types #receipts #client_impl #builders_mod);
     Ok(GeneratedFile {
         path: format!("src/generated/{module}.rs").into(),
         contents: format_file(header, doc, tokens)?,

@@ -4,8 +4,8 @@
 use super::extract::{Extension, Gated, area_trait, take_gated};
 use super::{AreaCrate, SplitNames, ident_of, manifest};
 use crate::emit::docs::sanitize;
-use crate::emit::files::allowed_lints;
-use crate::emit::{Ctx, GeneratedFile, Options, conventions, format_file, operations, types};
+use crate::emit::files::{ModuleItems, allowed_lints, module_items};
+use crate::emit::{GeneratedFile, Options, format_file};
 use crate::error::Result;
 use crate::ir::Api;
 use crate::lower::SHARED_MODULE;
@@ -86,24 +86,14 @@ fn area_module(
     area: &AreaCrate,
 ) -> Result<(proc_macro2::TokenStream, Vec<Gated>)> {
     let module = area.module.as_str();
-    let cx = Ctx::new(api, module).in_crate(&options.crate_name);
-    let bx = Ctx::builders(api, module).in_crate(&options.crate_name);
-    let type_items = api
-        .types
-        .iter()
-        .filter(|t| t.module == module)
-        .map(|t| types::type_def(&cx, t));
-    let (receipts, gated) = take_gated(conventions::receipt_impls(&cx, api))?;
-    let (methods, builders): (Vec<_>, Vec<_>) = api
-        .operations
-        .iter()
-        .filter(|o| o.area == module)
-        .map(|o| {
-            let items = operations::operation(&cx, &bx, o);
-            (items.client_method, items.builder)
-        })
-        .unzip();
-    let api_trait = if methods.is_empty() {
+    let ModuleItems {
+        types,
+        receipts,
+        client_methods,
+        builders_mod,
+    } = module_items(api, options, module);
+    let (receipts, gated) = take_gated(receipts)?;
+    let api_trait = if client_methods.is_empty() {
         quote!()
     } else {
         let doc = format!(
@@ -113,20 +103,9 @@ fn area_module(
         area_trait(
             &format_ident!("{}", area.trait_name),
             &doc,
-            methods,
+            client_methods,
             &ident_of(&options.crate_name),
         )?
     };
-    let builders_mod = (!builders.is_empty()).then(|| {
-        quote! {
-            /// Request builders of this area: set optional parameters, then `send`.
-            pub mod builders {
-                #(#builders)*
-            }
-        }
-    });
-    Ok((
-        quote!(#(#type_items)* #receipts #api_trait #builders_mod),
-        gated,
-    ))
+    Ok((quote!(#types #receipts #api_trait #builders_mod), gated))
 }
