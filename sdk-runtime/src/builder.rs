@@ -1,18 +1,71 @@
-//! `CallBuilder`: the per-call setters every generated request builder shares.
+//! [`Call`], what every generated request builder holds besides its parameters, and
+//! [`CallBuilder`], the per-call setters they all share.
 
+use std::future::Future;
 use std::time::Duration;
 
-use crate::request::CallOptions;
+use serde::de::DeserializeOwned;
+
+use crate::body::Format;
+use crate::client::Client;
+use crate::download::Download;
+use crate::error::Error;
+use crate::request::{CallOptions, Request};
+use crate::response::ResponseFuture;
 use crate::retry::RetryPolicy;
 
-/// Implements [`CallBuilder`] for a generated request builder whose call options are its
-/// `options` field: `sdk_runtime::call_builder!(CreateZone);`.
+/// A call being built: the client it goes through and its per-call options. Every generated
+/// request builder holds one (`call`), which sends the request it assembles.
+#[derive(Clone, Debug)]
+pub struct Call<'c> {
+    client: &'c Client,
+    options: CallOptions,
+}
+
+impl<'c> Call<'c> {
+    /// A call through `client` with the default options.
+    pub fn new(client: &'c Client) -> Self {
+        Call {
+            client,
+            options: CallOptions::default(),
+        }
+    }
+
+    /// The client the call goes through.
+    pub fn client(&self) -> &'c Client {
+        self.client
+    }
+
+    /// The call's options (what [`CallBuilder`]'s setters change).
+    pub fn options_mut(&mut self) -> &mut CallOptions {
+        &mut self.options
+    }
+
+    /// Sends `request` with the call's options: [`Client::execute`].
+    pub fn execute<T: DeserializeOwned>(self, request: Request) -> ResponseFuture<'c, T> {
+        self.client.execute(request, self.options)
+    }
+
+    /// Sends `request` with the call's options, its body read in the format `F`:
+    /// [`Client::execute_as`].
+    pub fn execute_as<F: Format>(self, request: Request) -> ResponseFuture<'c, F::Output, F> {
+        self.client.execute_as::<F>(request, self.options)
+    }
+
+    /// Sends `request` with the call's options and streams the body: [`Client::download`].
+    pub fn download(self, request: Request) -> impl Future<Output = Result<Download, Error>> + 'c {
+        self.client.download(request, self.options)
+    }
+}
+
+/// Implements [`CallBuilder`] for a generated request builder whose [`Call`] is its `call`
+/// field: `sdk_runtime::call_builder!(CreateZone);`.
 #[macro_export]
 macro_rules! call_builder {
     ($builder:ident) => {
         impl $crate::CallBuilder for $builder<'_> {
             fn call_options(&mut self) -> &mut $crate::CallOptions {
-                &mut self.options
+                self.call.options_mut()
             }
         }
     };

@@ -137,7 +137,7 @@ pub use write::crash_point;
 pub use write::{file_journal, journal};
 
 pub use body::Binary;
-pub use builder::CallBuilder;
+pub use builder::{Call, CallBuilder};
 pub use client::Client;
 pub use config::{Config, Credentials, SdkIdentity, Timeouts, WaitPolicy};
 pub use download::Download;

@@ -645,7 +645,7 @@ fn every_media_type_has_a_typed_body() {
         // text/csv
         "ResponseFuture<'c, String, ::sdk_runtime::body::Text>",
         "request.accept(\"text/csv\");",
-        "execute_as::<::sdk_runtime::body::Text>(request, self.options)",
+        "self.call.execute_as::<::sdk_runtime::body::Text>(request)",
         // octet-stream
         "ResponseFuture<'c, ::sdk_runtime::Binary, ::sdk_runtime::body::Raw>",
         "request.accept(\"application/octet-stream\");",
@@ -659,7 +659,7 @@ fn every_media_type_has_a_typed_body() {
         "pub fn send_bytes(self) -> ::sdk_runtime::ResponseFuture<'c, ::sdk_runtime::Binary, ::sdk_runtime::body::Raw>",
         "request.accept(\"application/pdf, image/png\");",
         // a download: the body as a stream
-        "pub fn download(self) -> impl ::std::future::Future<Output = Result<::sdk_runtime::Download, ::sdk_runtime::Error>> + 'c { let (client, mut request, options) = self.request(); request.accept(\"application/octet-stream\"); client.runtime().download(request, options) }",
+        "pub fn download(self) -> impl ::std::future::Future<Output = Result<::sdk_runtime::Download, ::sdk_runtime::Error>> + 'c { let (call, mut request) = self.request(); request.accept(\"application/octet-stream\"); call.download(request) }",
         // text request body
         "pub fn put_note(&self, body: impl Into<String>)",
         "request.raw_body(self.body, \"text/plain\");",

@@ -373,9 +373,8 @@ impl crate::Client {
         body: BillingOrderDraftRequest,
     ) -> builders::BillingOrderDraft<'_> {
         builders::BillingOrderDraft {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             body,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// List billing services
@@ -401,12 +400,11 @@ impl crate::Client {
     /// ```
     pub fn billing_services(&self) -> builders::BillingServices<'_> {
         builders::BillingServices {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             page: None,
             limit: None,
             page_size: None,
             pageSize: None,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// List transactions
@@ -437,12 +435,11 @@ impl crate::Client {
     /// ```
     pub fn billing_transactions(&self) -> builders::BillingTransactions<'_> {
         builders::BillingTransactions {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             page: None,
             limit: None,
             page_size: None,
             pageSize: None,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Pay an invoice from account balance
@@ -463,9 +460,8 @@ impl crate::Client {
     /// - `5XX` (`service_unavailable`)
     pub fn pay_invoice(&self, id: ::uuid::Uuid) -> builders::PayInvoice<'_> {
         builders::PayInvoice {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             id,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
@@ -476,16 +472,15 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct BillingOrderDraft<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) body: super::BillingOrderDraftRequest,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(BillingOrderDraft);
     impl<'c> BillingOrderDraft<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -500,7 +495,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
@@ -510,12 +505,11 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct BillingServices<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) page: Option<i64>,
         pub(super) limit: Option<u8>,
         pub(super) page_size: Option<u8>,
         pub(super) pageSize: Option<u8>,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(BillingServices);
     impl<'c> BillingServices<'c> {
@@ -560,7 +554,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
         /// Streams every item of every page, fetching one page at a time.
@@ -584,12 +578,11 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct BillingTransactions<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) page: Option<i64>,
         pub(super) limit: Option<u8>,
         pub(super) page_size: Option<u8>,
         pub(super) pageSize: Option<u8>,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(BillingTransactions);
     impl<'c> BillingTransactions<'c> {
@@ -634,7 +627,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
         /// Streams every item of every page, fetching one page at a time.
@@ -658,16 +651,15 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct PayInvoice<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) id: ::uuid::Uuid,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(PayInvoice);
     impl<'c> PayInvoice<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -682,7 +674,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"

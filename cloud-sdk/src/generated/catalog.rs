@@ -390,12 +390,11 @@ impl crate::Client {
     /// ```
     pub fn get_dedicated_images(&self) -> builders::GetDedicatedImages<'_> {
         builders::GetDedicatedImages {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             limit: None,
             offset: None,
             region: None,
             configuration_code: None,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// List catalog products
@@ -422,14 +421,13 @@ impl crate::Client {
     /// ```
     pub fn get_products(&self) -> builders::GetProducts<'_> {
         builders::GetProducts {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             limit: None,
             offset: None,
             product_code: None,
             region: None,
             type_: None,
             currency: None,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// List catalog products of a region
@@ -465,14 +463,13 @@ impl crate::Client {
         region: impl Into<String>,
     ) -> builders::GetProductsByRegion<'_> {
         builders::GetProductsByRegion {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             region: region.into(),
             limit: None,
             offset: None,
             product_code: None,
             type_: None,
             currency: None,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// List regions
@@ -498,10 +495,9 @@ impl crate::Client {
     /// ```
     pub fn get_regions(&self) -> builders::GetRegions<'_> {
         builders::GetRegions {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             limit: None,
             offset: None,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
@@ -512,12 +508,11 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct GetDedicatedImages<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) limit: Option<u8>,
         pub(super) offset: Option<u64>,
         pub(super) region: Option<String>,
         pub(super) configuration_code: Option<String>,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(GetDedicatedImages);
     impl<'c> GetDedicatedImages<'c> {
@@ -556,7 +551,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "429", "503", "5XX"
@@ -582,14 +577,13 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct GetProducts<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) limit: Option<u8>,
         pub(super) offset: Option<u64>,
         pub(super) product_code: Option<super::GetProductsProductCode>,
         pub(super) region: Option<String>,
         pub(super) type_: Option<super::GetProductsType>,
         pub(super) currency: Option<super::GetProductsCurrency>,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(GetProducts);
     impl<'c> GetProducts<'c> {
@@ -638,7 +632,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "429", "503", "5XX"
@@ -664,14 +658,13 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct GetProductsByRegion<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) region: String,
         pub(super) limit: Option<u8>,
         pub(super) offset: Option<u64>,
         pub(super) product_code: Option<super::GetProductsByRegionProductCode>,
         pub(super) type_: Option<super::GetProductsByRegionType>,
         pub(super) currency: Option<super::GetProductsByRegionCurrency>,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(GetProductsByRegion);
     impl<'c> GetProductsByRegion<'c> {
@@ -717,7 +710,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "503", "5XX"
@@ -743,10 +736,9 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct GetRegions<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) limit: Option<u8>,
         pub(super) offset: Option<u64>,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(GetRegions);
     impl<'c> GetRegions<'c> {
@@ -771,7 +763,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "429", "503", "5XX"

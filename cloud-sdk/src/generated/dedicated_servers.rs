@@ -321,9 +321,8 @@ impl crate::Client {
     /// ```
     pub fn dedicated_deploy(&self, body: DedicatedDeployRequest) -> builders::DedicatedDeploy<'_> {
         builders::DedicatedDeploy {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             body,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Reset the dedicated server administrator password
@@ -347,9 +346,8 @@ impl crate::Client {
         service_id: ::uuid::Uuid,
     ) -> builders::DedicatedPasswordReset<'_> {
         builders::DedicatedPasswordReset {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Get a dedicated task
@@ -373,10 +371,9 @@ impl crate::Client {
         task_id: ::uuid::Uuid,
     ) -> builders::DedicatedTask<'_> {
         builders::DedicatedTask {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id,
             task_id,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// List dedicated tasks
@@ -395,9 +392,8 @@ impl crate::Client {
     /// - `5XX` (`service_unavailable`)
     pub fn dedicated_tasks(&self, service_id: ::uuid::Uuid) -> builders::DedicatedTasks<'_> {
         builders::DedicatedTasks {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Get dedicated rescue options
@@ -419,9 +415,8 @@ impl crate::Client {
         service_id: ::uuid::Uuid,
     ) -> builders::GetDedicatedByServiceIdRescueOptions<'_> {
         builders::GetDedicatedByServiceIdRescueOptions {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Get dedicated traffic samples
@@ -443,9 +438,8 @@ impl crate::Client {
         service_id: ::uuid::Uuid,
     ) -> builders::GetDedicatedByServiceIdTraffic<'_> {
         builders::GetDedicatedByServiceIdTraffic {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
@@ -456,16 +450,15 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct DedicatedDeploy<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) body: super::DedicatedDeployRequest,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(DedicatedDeploy);
     impl<'c> DedicatedDeploy<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -480,7 +473,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429",
@@ -491,16 +484,15 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct DedicatedPasswordReset<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: ::uuid::Uuid,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(DedicatedPasswordReset);
     impl<'c> DedicatedPasswordReset<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -518,7 +510,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
@@ -528,10 +520,9 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct DedicatedTask<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: ::uuid::Uuid,
         pub(super) task_id: ::uuid::Uuid,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(DedicatedTask);
     impl<'c> DedicatedTask<'c> {
@@ -548,7 +539,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
@@ -557,7 +548,7 @@ pub mod builders {
         ///
         /// Final once `status` is none of `in_progress`.
         pub async fn wait(self) -> Result<super::DedicatedTask, ::sdk_runtime::Error> {
-            let policy = *self.client.runtime().config().get_wait_policy();
+            let policy = *self.call.client().config().get_wait_policy();
             self.wait_with(&policy).await
         }
         /// Like `wait`, with this wait policy.
@@ -587,9 +578,8 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct DedicatedTasks<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: ::uuid::Uuid,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(DedicatedTasks);
     impl<'c> DedicatedTasks<'c> {
@@ -605,7 +595,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
@@ -615,9 +605,8 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct GetDedicatedByServiceIdRescueOptions<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: ::uuid::Uuid,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(GetDedicatedByServiceIdRescueOptions);
     impl<'c> GetDedicatedByServiceIdRescueOptions<'c> {
@@ -634,7 +623,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
@@ -644,9 +633,8 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct GetDedicatedByServiceIdTraffic<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: ::uuid::Uuid,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(GetDedicatedByServiceIdTraffic);
     impl<'c> GetDedicatedByServiceIdTraffic<'c> {
@@ -663,7 +651,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"

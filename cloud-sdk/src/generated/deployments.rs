@@ -403,12 +403,11 @@ impl crate::Client {
         body: impl Into<ProductVariantDeployRequest>,
     ) -> builders::ProductVariantDeploy<'_> {
         builders::ProductVariantDeploy {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             region: region.into(),
             product_code,
             variant_code: variant_code.into(),
             body: body.into(),
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
@@ -419,24 +418,23 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct ProductVariantDeploy<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) region: String,
         pub(super) product_code: super::ProductVariantDeployProductCode,
         pub(super) variant_code: String,
         pub(super) body: super::ProductVariantDeployRequest,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(ProductVariantDeploy);
     impl<'c> ProductVariantDeploy<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
         pub fn operation_format(mut self, on: bool) -> Self {
-            self.options.set_operation_format(on);
+            self.call.options_mut().set_operation_format(on);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -460,7 +458,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "402", "403", "404", "409",

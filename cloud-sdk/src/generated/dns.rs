@@ -285,9 +285,8 @@ impl crate::Client {
     /// ```
     pub fn create_dns_zone(&self, body: CreateDnsZoneRequest) -> builders::CreateDnsZone<'_> {
         builders::CreateDnsZone {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             body,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Create a DNS template
@@ -319,9 +318,8 @@ impl crate::Client {
         body: DnsTemplateCreateRequest,
     ) -> builders::DnsTemplateCreate<'_> {
         builders::DnsTemplateCreate {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             body,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Get a DNS template
@@ -341,9 +339,8 @@ impl crate::Client {
     /// - `5XX` (`service_unavailable`)
     pub fn get_dns_template(&self, id: impl Into<String>) -> builders::GetDnsTemplate<'_> {
         builders::GetDnsTemplate {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             id: id.into(),
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// List DNS templates
@@ -360,8 +357,7 @@ impl crate::Client {
     /// - `5XX` (`service_unavailable`)
     pub fn get_dns_templates(&self) -> builders::GetDnsTemplates<'_> {
         builders::GetDnsTemplates {
-            client: self,
-            options: ::sdk_runtime::CallOptions::default(),
+            call: ::sdk_runtime::Call::new(self.runtime()),
         }
     }
     /// Get a DNS zone
@@ -380,9 +376,8 @@ impl crate::Client {
     /// - `5XX` (`service_unavailable`)
     pub fn get_dns_zone(&self, name: impl Into<String>) -> builders::GetDnsZone<'_> {
         builders::GetDnsZone {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             name: name.into(),
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// List DNS zones
@@ -406,13 +401,12 @@ impl crate::Client {
     /// ```
     pub fn list_dns_zones(&self) -> builders::ListDnsZones<'_> {
         builders::ListDnsZones {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             q: None,
             sort: None,
             view: None,
             limit: None,
             offset: None,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
@@ -423,16 +417,15 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct CreateDnsZone<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) body: super::CreateDnsZoneRequest,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(CreateDnsZone);
     impl<'c> CreateDnsZone<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -447,7 +440,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
@@ -457,16 +450,15 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct DnsTemplateCreate<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) body: super::DnsTemplateCreateRequest,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(DnsTemplateCreate);
     impl<'c> DnsTemplateCreate<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -481,7 +473,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
@@ -491,9 +483,8 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct GetDnsTemplate<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) id: String,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(GetDnsTemplate);
     impl<'c> GetDnsTemplate<'c> {
@@ -509,7 +500,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
@@ -519,8 +510,7 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct GetDnsTemplates<'c> {
-        pub(super) client: &'c crate::Client,
-        pub(super) options: ::sdk_runtime::CallOptions,
+        pub(super) call: ::sdk_runtime::Call<'c>,
     }
     ::sdk_runtime::call_builder!(GetDnsTemplates);
     impl<'c> GetDnsTemplates<'c> {
@@ -535,7 +525,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
     }
@@ -543,9 +533,8 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct GetDnsZone<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) name: String,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(GetDnsZone);
     impl<'c> GetDnsZone<'c> {
@@ -561,7 +550,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
@@ -571,13 +560,12 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct ListDnsZones<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) q: Option<String>,
         pub(super) sort: Option<String>,
         pub(super) view: Option<super::ListDnsZonesView>,
         pub(super) limit: Option<u8>,
         pub(super) offset: Option<u64>,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(ListDnsZones);
     impl<'c> ListDnsZones<'c> {
@@ -620,7 +608,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
     }

@@ -341,10 +341,9 @@ impl crate::Client {
         body: DomainAssignContactsRequest,
     ) -> builders::DomainAssignContacts<'_> {
         builders::DomainAssignContacts {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id: service_id.into(),
             body,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Create a domain contact
@@ -376,9 +375,8 @@ impl crate::Client {
         body: DomainContactCreateRequest,
     ) -> builders::DomainContactCreate<'_> {
         builders::DomainContactCreate {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             body,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Get DNSSEC state
@@ -411,10 +409,9 @@ impl crate::Client {
         service_id: impl Into<String>,
     ) -> builders::GetDomainsByServiceIdDnssec<'_> {
         builders::GetDomainsByServiceIdDnssec {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id: service_id.into(),
             action: None,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Enable DNSSEC
@@ -448,10 +445,9 @@ impl crate::Client {
         body: DomainDnssecEnableRequest,
     ) -> builders::PostDomainsByServiceIdDnssec<'_> {
         builders::PostDomainsByServiceIdDnssec {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id: service_id.into(),
             body,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
@@ -462,17 +458,16 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct DomainAssignContacts<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: String,
         pub(super) body: super::DomainAssignContactsRequest,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(DomainAssignContacts);
     impl<'c> DomainAssignContacts<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -490,7 +485,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
@@ -500,16 +495,15 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct DomainContactCreate<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) body: super::DomainContactCreateRequest,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(DomainContactCreate);
     impl<'c> DomainContactCreate<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -524,7 +518,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
@@ -534,10 +528,9 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct GetDomainsByServiceIdDnssec<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: String,
         pub(super) action: Option<super::GetDomainsByServiceIdDnssecAction>,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(GetDomainsByServiceIdDnssec);
     impl<'c> GetDomainsByServiceIdDnssec<'c> {
@@ -559,7 +552,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
@@ -569,17 +562,16 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct PostDomainsByServiceIdDnssec<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: String,
         pub(super) body: super::DomainDnssecEnableRequest,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(PostDomainsByServiceIdDnssec);
     impl<'c> PostDomainsByServiceIdDnssec<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -596,7 +588,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"

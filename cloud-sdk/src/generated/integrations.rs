@@ -353,9 +353,8 @@ impl crate::Client {
     /// - `5XX` (`service_unavailable`)
     pub fn api_credential(&self, id: ::uuid::Uuid) -> builders::ApiCredential<'_> {
         builders::ApiCredential {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             id,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Create an API credential
@@ -387,9 +386,8 @@ impl crate::Client {
         body: ApiCredentialCreateRequest,
     ) -> builders::ApiCredentialCreate<'_> {
         builders::ApiCredentialCreate {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             body,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// List API credentials
@@ -415,11 +413,10 @@ impl crate::Client {
     /// ```
     pub fn api_credentials(&self) -> builders::ApiCredentials<'_> {
         builders::ApiCredentials {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             limit: None,
             cursor: None,
             include_revoked: None,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Get feature availability
@@ -436,8 +433,7 @@ impl crate::Client {
     /// - `5XX` (`service_unavailable`)
     pub fn get_capabilities(&self) -> builders::GetCapabilities<'_> {
         builders::GetCapabilities {
-            client: self,
-            options: ::sdk_runtime::CallOptions::default(),
+            call: ::sdk_runtime::Call::new(self.runtime()),
         }
     }
     /// Look up an operation by idempotency key
@@ -465,12 +461,11 @@ impl crate::Client {
     /// ```
     pub fn get_operations(&self) -> builders::GetOperations<'_> {
         builders::GetOperations {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             idempotency_key: None,
             method: None,
             path: None,
             credential_id: None,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Poll an operation
@@ -495,9 +490,8 @@ impl crate::Client {
         operation_id: impl Into<String>,
     ) -> builders::GetOperationsByOperationId<'_> {
         builders::GetOperationsByOperationId {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             operation_id: operation_id.into(),
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Get the deployed contract version
@@ -514,8 +508,7 @@ impl crate::Client {
     /// - `5XX` (`service_unavailable`)
     pub fn get_version(&self) -> builders::GetVersion<'_> {
         builders::GetVersion {
-            client: self,
-            options: ::sdk_runtime::CallOptions::default(),
+            call: ::sdk_runtime::Call::new(self.runtime()),
         }
     }
     /// Enable or disable a webhook endpoint
@@ -549,10 +542,9 @@ impl crate::Client {
         body: WebhookUpdateRequest,
     ) -> builders::PatchWebhooksById<'_> {
         builders::PatchWebhooksById {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             id,
             body,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Delete a webhook endpoint
@@ -573,9 +565,8 @@ impl crate::Client {
     /// - `5XX` (`service_unavailable`)
     pub fn webhook_delete(&self, id: ::uuid::Uuid) -> builders::WebhookDelete<'_> {
         builders::WebhookDelete {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             id,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
@@ -586,9 +577,8 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct ApiCredential<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) id: ::uuid::Uuid,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(ApiCredential);
     impl<'c> ApiCredential<'c> {
@@ -604,7 +594,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
@@ -614,16 +604,15 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct ApiCredentialCreate<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) body: super::ApiCredentialCreateRequest,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(ApiCredentialCreate);
     impl<'c> ApiCredentialCreate<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -638,7 +627,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
@@ -648,11 +637,10 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct ApiCredentials<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) limit: Option<u8>,
         pub(super) cursor: Option<::uuid::Uuid>,
         pub(super) include_revoked: Option<bool>,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(ApiCredentials);
     impl<'c> ApiCredentials<'c> {
@@ -685,7 +673,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
         /// Streams every item of every page, fetching one page at a time.
@@ -709,8 +697,7 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct GetCapabilities<'c> {
-        pub(super) client: &'c crate::Client,
-        pub(super) options: ::sdk_runtime::CallOptions,
+        pub(super) call: ::sdk_runtime::Call<'c>,
     }
     ::sdk_runtime::call_builder!(GetCapabilities);
     impl<'c> GetCapabilities<'c> {
@@ -725,7 +712,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
     }
@@ -733,12 +720,11 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct GetOperations<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) idempotency_key: Option<String>,
         pub(super) method: Option<String>,
         pub(super) path: Option<String>,
         pub(super) credential_id: Option<::uuid::Uuid>,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(GetOperations);
     impl<'c> GetOperations<'c> {
@@ -779,7 +765,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "410",
@@ -790,9 +776,8 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct GetOperationsByOperationId<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) operation_id: String,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(GetOperationsByOperationId);
     impl<'c> GetOperationsByOperationId<'c> {
@@ -812,7 +797,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "410", "429", "5XX"
@@ -821,7 +806,7 @@ pub mod builders {
         ///
         /// Final once `done` is true. Success: `succeeded`. `failed`, `cancelled` end in `Error::OperationFailed`. `unknown` lasting longer than the policy's `unknown_patience` ends in `Error::OperationOutcomeUnknown`: reconcile, never submit a new write.
         pub async fn wait(self) -> Result<crate::types::Operation, ::sdk_runtime::Error> {
-            let policy = *self.client.runtime().config().get_wait_policy();
+            let policy = *self.call.client().config().get_wait_policy();
             self.wait_with(&policy).await
         }
         /// Like `wait`, with this wait policy.
@@ -851,8 +836,7 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct GetVersion<'c> {
-        pub(super) client: &'c crate::Client,
-        pub(super) options: ::sdk_runtime::CallOptions,
+        pub(super) call: ::sdk_runtime::Call<'c>,
     }
     ::sdk_runtime::call_builder!(GetVersion);
     impl<'c> GetVersion<'c> {
@@ -865,7 +849,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
     }
@@ -873,17 +857,16 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct PatchWebhooksById<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) id: ::uuid::Uuid,
         pub(super) body: super::WebhookUpdateRequest,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(PatchWebhooksById);
     impl<'c> PatchWebhooksById<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -899,7 +882,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
@@ -909,16 +892,15 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct WebhookDelete<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) id: ::uuid::Uuid,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(WebhookDelete);
     impl<'c> WebhookDelete<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -933,7 +915,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"

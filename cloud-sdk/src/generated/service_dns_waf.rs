@@ -148,10 +148,9 @@ impl crate::Client {
         body: WebsiteLoaderUploadRequest,
     ) -> builders::ServiceDnsWafProxyConfigUploadLoader<'_> {
         builders::ServiceDnsWafProxyConfigUploadLoader {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id,
             body,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Upload a website SSL certificate
@@ -185,10 +184,9 @@ impl crate::Client {
         body: WebsiteSslUploadRequest,
     ) -> builders::ServiceDnsWafProxyConfigUploadSsl<'_> {
         builders::ServiceDnsWafProxyConfigUploadSsl {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id,
             body,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
@@ -199,17 +197,16 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct ServiceDnsWafProxyConfigUploadLoader<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: ::uuid::Uuid,
         pub(super) body: super::WebsiteLoaderUploadRequest,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(ServiceDnsWafProxyConfigUploadLoader);
     impl<'c> ServiceDnsWafProxyConfigUploadLoader<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -227,7 +224,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
@@ -237,17 +234,16 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct ServiceDnsWafProxyConfigUploadSsl<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: ::uuid::Uuid,
         pub(super) body: super::WebsiteSslUploadRequest,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(ServiceDnsWafProxyConfigUploadSsl);
     impl<'c> ServiceDnsWafProxyConfigUploadSsl<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -264,7 +260,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"

@@ -152,7 +152,7 @@ impl crate::Client {
     /// ```
     pub fn get_services(&self) -> builders::GetServices<'_> {
         builders::GetServices {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             page: None,
             limit: None,
             statuses: None,
@@ -161,7 +161,6 @@ impl crate::Client {
             search: None,
             external_id: None,
             group_by: None,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// List the complete filtered service inventory
@@ -188,10 +187,9 @@ impl crate::Client {
     /// ```
     pub fn get_services_grouped(&self) -> builders::GetServicesGrouped<'_> {
         builders::GetServicesGrouped {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             status: None,
             type_: None,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Change a service billing cycle
@@ -224,10 +222,9 @@ impl crate::Client {
         body: BillingCycleCheckoutRequest,
     ) -> builders::ServiceBillingChangeCheckout<'_> {
         builders::ServiceBillingChangeCheckout {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id,
             body,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Renew a service for a billing cycle
@@ -260,10 +257,9 @@ impl crate::Client {
         body: BillingCycleCheckoutRequest,
     ) -> builders::ServiceRenewalCheckout<'_> {
         builders::ServiceRenewalCheckout {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id,
             body,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
@@ -274,7 +270,7 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct GetServices<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) page: Option<i64>,
         pub(super) limit: Option<u8>,
         pub(super) statuses: Option<Vec<super::GetServicesStatusesItem>>,
@@ -283,7 +279,6 @@ pub mod builders {
         pub(super) search: Option<String>,
         pub(super) external_id: Option<String>,
         pub(super) group_by: Option<super::GetServicesGroupBy>,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(GetServices);
     impl<'c> GetServices<'c> {
@@ -348,7 +343,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
         /// Streams every item of every page, fetching one page at a time.
@@ -375,10 +370,9 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct GetServicesGrouped<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) status: Option<super::GetServicesGroupedStatus>,
         pub(super) type_: Option<String>,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(GetServicesGrouped);
     impl<'c> GetServicesGrouped<'c> {
@@ -405,7 +399,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX");
     }
@@ -413,17 +407,16 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct ServiceBillingChangeCheckout<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: ::uuid::Uuid,
         pub(super) body: super::BillingCycleCheckoutRequest,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(ServiceBillingChangeCheckout);
     impl<'c> ServiceBillingChangeCheckout<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -440,7 +433,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
@@ -450,17 +443,16 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct ServiceRenewalCheckout<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: ::uuid::Uuid,
         pub(super) body: super::BillingCycleCheckoutRequest,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(ServiceRenewalCheckout);
     impl<'c> ServiceRenewalCheckout<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -477,7 +469,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"

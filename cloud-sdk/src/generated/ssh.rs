@@ -136,9 +136,8 @@ impl crate::Client {
     /// ```
     pub fn ssh_key_generate(&self, body: SshKeyGenerateRequest) -> builders::SshKeyGenerate<'_> {
         builders::SshKeyGenerate {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             body,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Import a public SSH key
@@ -167,9 +166,8 @@ impl crate::Client {
     /// ```
     pub fn ssh_key_import(&self, body: SshKeyImportRequest) -> builders::SshKeyImport<'_> {
         builders::SshKeyImport {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             body,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
@@ -180,16 +178,15 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct SshKeyGenerate<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) body: super::SshKeyGenerateRequest,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(SshKeyGenerate);
     impl<'c> SshKeyGenerate<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -204,7 +201,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
@@ -214,16 +211,15 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct SshKeyImport<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) body: super::SshKeyImportRequest,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(SshKeyImport);
     impl<'c> SshKeyImport<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -238,7 +234,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"

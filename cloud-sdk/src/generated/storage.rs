@@ -58,10 +58,9 @@ impl crate::Client {
         body: StorageVolumeAttachRequest,
     ) -> builders::StorageVolumeAttach<'_> {
         builders::StorageVolumeAttach {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id,
             body,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Detach a volume
@@ -85,9 +84,8 @@ impl crate::Client {
         service_id: ::uuid::Uuid,
     ) -> builders::StorageVolumeDetach<'_> {
         builders::StorageVolumeDetach {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
@@ -98,17 +96,16 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct StorageVolumeAttach<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: ::uuid::Uuid,
         pub(super) body: super::StorageVolumeAttachRequest,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(StorageVolumeAttach);
     impl<'c> StorageVolumeAttach<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -125,7 +122,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
@@ -135,16 +132,15 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct StorageVolumeDetach<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: ::uuid::Uuid,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(StorageVolumeDetach);
     impl<'c> StorageVolumeDetach<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -160,7 +156,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"

@@ -273,9 +273,8 @@ impl crate::Client {
     /// - `5XX` (`service_unavailable`)
     pub fn get_tcp_proxy(&self, service_id: ::uuid::Uuid) -> builders::GetTcpProxy<'_> {
         builders::GetTcpProxy {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Update TCP proxy settings
@@ -310,10 +309,9 @@ impl crate::Client {
         body: TcpProxyUpdateRequest,
     ) -> builders::TcpProxyUpdate<'_> {
         builders::TcpProxyUpdate {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id,
             body,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
@@ -324,9 +322,8 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct GetTcpProxy<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: ::uuid::Uuid,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(GetTcpProxy);
     impl<'c> GetTcpProxy<'c> {
@@ -342,7 +339,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
@@ -352,17 +349,16 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct TcpProxyUpdate<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: ::uuid::Uuid,
         pub(super) body: super::TcpProxyUpdateRequest,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(TcpProxyUpdate);
     impl<'c> TcpProxyUpdate<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -378,7 +374,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429",

@@ -66,9 +66,8 @@ impl crate::Client {
         service_id: ::uuid::Uuid,
     ) -> builders::PostVpsByServiceIdReboot<'_> {
         builders::PostVpsByServiceIdReboot {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Restore a VPS backup
@@ -90,10 +89,9 @@ impl crate::Client {
     /// - `5XX` (`service_unavailable`)
     pub fn vps_backup_restore(&self, service_id: ::uuid::Uuid) -> builders::VpsBackupRestore<'_> {
         builders::VpsBackupRestore {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id,
             body: None,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Run a VPS backup
@@ -115,9 +113,8 @@ impl crate::Client {
     /// - `5XX` (`service_unavailable`)
     pub fn vps_backup_run(&self, service_id: ::uuid::Uuid) -> builders::VpsBackupRun<'_> {
         builders::VpsBackupRun {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Apply a firewall policy to a VPS
@@ -142,10 +139,9 @@ impl crate::Client {
         service_id: ::uuid::Uuid,
     ) -> builders::VpsFirewallPolicyApply<'_> {
         builders::VpsFirewallPolicyApply {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id,
             body: None,
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
     /// Roll a VPS back to a snapshot
@@ -171,10 +167,9 @@ impl crate::Client {
         name: impl Into<String>,
     ) -> builders::VpsSnapshotRollback<'_> {
         builders::VpsSnapshotRollback {
-            client: self,
+            call: ::sdk_runtime::Call::new(self.runtime()),
             service_id,
             name: name.into(),
-            options: ::sdk_runtime::CallOptions::default(),
         }
     }
 }
@@ -185,21 +180,20 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct PostVpsByServiceIdReboot<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: ::uuid::Uuid,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(PostVpsByServiceIdReboot);
     impl<'c> PostVpsByServiceIdReboot<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
         pub fn operation_format(mut self, on: bool) -> Self {
-            self.options.set_operation_format(on);
+            self.call.options_mut().set_operation_format(on);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -220,7 +214,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
@@ -230,10 +224,9 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct VpsBackupRestore<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: ::uuid::Uuid,
         pub(super) body: Option<super::VpsBackupRestoreRequest>,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(VpsBackupRestore);
     impl<'c> VpsBackupRestore<'c> {
@@ -245,12 +238,12 @@ pub mod builders {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
         pub fn operation_format(mut self, on: bool) -> Self {
-            self.options.set_operation_format(on);
+            self.call.options_mut().set_operation_format(on);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -274,7 +267,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
@@ -284,21 +277,20 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct VpsBackupRun<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: ::uuid::Uuid,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(VpsBackupRun);
     impl<'c> VpsBackupRun<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
         pub fn operation_format(mut self, on: bool) -> Self {
-            self.options.set_operation_format(on);
+            self.call.options_mut().set_operation_format(on);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -319,7 +311,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
@@ -329,10 +321,9 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct VpsFirewallPolicyApply<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: ::uuid::Uuid,
         pub(super) body: Option<super::VpsFirewallPolicyApplyRequest>,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(VpsFirewallPolicyApply);
     impl<'c> VpsFirewallPolicyApply<'c> {
@@ -344,12 +335,12 @@ pub mod builders {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
         pub fn operation_format(mut self, on: bool) -> Self {
-            self.options.set_operation_format(on);
+            self.call.options_mut().set_operation_format(on);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -373,7 +364,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
@@ -383,22 +374,21 @@ pub mod builders {
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct VpsSnapshotRollback<'c> {
-        pub(super) client: &'c crate::Client,
+        pub(super) call: ::sdk_runtime::Call<'c>,
         pub(super) service_id: ::uuid::Uuid,
         pub(super) name: String,
-        pub(super) options: ::sdk_runtime::CallOptions,
     }
     ::sdk_runtime::call_builder!(VpsSnapshotRollback);
     impl<'c> VpsSnapshotRollback<'c> {
         /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
         /// across retries when none is set.
         pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-            self.options.set_idempotency_key(key);
+            self.call.options_mut().set_idempotency_key(key);
             self
         }
         /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
         pub fn operation_format(mut self, on: bool) -> Self {
-            self.options.set_operation_format(on);
+            self.call.options_mut().set_operation_format(on);
             self
         }
         /// Sends the request when the returned future is awaited.
@@ -420,7 +410,7 @@ pub mod builders {
                 &[&crate::security_schemes::BEARER_AUTH],
             ];
             request.security(SECURITY);
-            self.client.runtime().execute(request, self.options)
+            self.call.execute(request)
         }
         ::sdk_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"

@@ -292,7 +292,7 @@ pub fn poll_methods(cx: &Ctx<'_>, op: &Operation, poll: &Poll) -> TokenStream {
     quote! {
         #wait_doc
         pub async fn wait(self) -> Result<#subject, ::sdk_runtime::Error> {
-            let policy = *self.client.runtime().config().get_wait_policy();
+            let policy = *self.call.client().config().get_wait_policy();
             self.wait_with(&policy).await
         }
         /// Like `wait`, with this wait policy.

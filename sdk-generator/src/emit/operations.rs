@@ -84,7 +84,7 @@ fn option_setters(op: &Operation) -> Vec<TokenStream> {
             /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
             /// across retries when none is set.
             pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
-                self.options.set_idempotency_key(key);
+                self.call.options_mut().set_idempotency_key(key);
                 self
             }
         }
@@ -93,7 +93,7 @@ fn option_setters(op: &Operation) -> Vec<TokenStream> {
         quote! {
             /// Asks for the canonical operation envelope (`x-svc-response-format: operation`).
             pub fn operation_format(mut self, on: bool) -> Self {
-                self.options.set_operation_format(on);
+                self.call.options_mut().set_operation_format(on);
                 self
             }
         }
@@ -118,9 +118,8 @@ fn client_method(cx: &Ctx<'_>, op: &Operation, parts: &Parts) -> TokenStream {
         #deprecated
         pub fn #fn_name(&self, #(#args),*) -> builders::#builder<'_> {
             builders::#builder {
-                client: self,
+                call: ::sdk_runtime::Call::new(self.runtime()),
                 #(#inits,)*
-                options: ::sdk_runtime::CallOptions::default(),
             }
         }
     }
@@ -174,18 +173,18 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
                 #body_send
                 #security
                 #accept
-                self.client.runtime().#execute(request, self.options)
+                self.call.#execute(request)
             },
         )
     } else {
         let assemble = quote! {
             /// The request, before its `Accept` is set.
-            fn request(self) -> (&'c crate::Client, ::sdk_runtime::Request, ::sdk_runtime::CallOptions) {
+            fn request(self) -> (::sdk_runtime::Call<'c>, ::sdk_runtime::Request) {
                 #assemble_decl
                 #( #param_sends )*
                 #body_send
                 #security
-                (self.client, request, self.options)
+                (self.call, request)
             }
         };
         let alternatives = op.alternatives.iter().map(|alt| {
@@ -200,18 +199,18 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
                 #[doc = #doc]
                 #[inline]
                 pub fn #method(self) -> ::sdk_runtime::ResponseFuture<'c, #ty> {
-                    let (client, mut request, options) = self.request();
+                    let (call, mut request) = self.request();
                     #accept
-                    client.runtime().#execute(request, options)
+                    call.#execute(request)
                 }
             }
         });
         (
             quote! { #assemble #( #alternatives )* #download },
             quote! {
-                let (client, mut request, options) = self.request();
+                let (call, mut request) = self.request();
                 #accept
-                client.runtime().#execute(request, options)
+                call.#execute(request)
             },
         )
     };
@@ -220,9 +219,8 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
         #[derive(Clone, Debug)]
         #[must_use = "a request does nothing until `send` is called"]
         pub struct #builder<'c> {
-            pub(super) client: &'c crate::Client,
+            pub(super) call: ::sdk_runtime::Call<'c>,
             #(#fields,)*
-            pub(super) options: ::sdk_runtime::CallOptions,
         }
 
         ::sdk_runtime::call_builder!(#builder);
@@ -333,9 +331,9 @@ fn download_method(op: &Operation) -> Option<TokenStream> {
         /// Sends the request and returns the body as a stream of chunks, never held whole
         /// (one attempt, not resent): for large downloads.
         pub fn download(self) -> impl ::std::future::Future<Output = Result<::sdk_runtime::Download, ::sdk_runtime::Error>> + 'c {
-            let (client, mut request, options) = self.request();
+            let (call, mut request) = self.request();
             #accept
-            client.runtime().download(request, options)
+            call.download(request)
         }
     })
 }
