@@ -160,8 +160,10 @@ impl Client {
     /// lookup cannot justify a resend or attempts or time run out; the error carries the key,
     /// method, path and what the lookup found.
     ///
-    /// The returned [`ResponseFuture`] does nothing until it is polled. Everything above runs
-    /// in one future shared by all response types; only decoding the body depends on `T`.
+    /// The returned [`ResponseFuture`] sends nothing until it is polled (the request is
+    /// assembled at once, but an invalid one fails when polled and the call timeout counts from
+    /// the first poll). Everything above runs in one future shared by all response types; only
+    /// decoding the body depends on `T`.
     pub fn execute<T: DeserializeOwned>(
         &self,
         request: Request,
@@ -184,12 +186,22 @@ impl Client {
     }
 
     /// Prepares and runs a call; its body is left to the [`ResponseFuture`] to decode.
-    async fn start(&self, request: Request, options: CallOptions) -> Result<Undecoded, Error> {
-        // Boxed: the call's state machines then move a pointer, not the whole call; the
-        // request and options are dropped before the first await (not kept in the future).
-        let prepared = Box::new(self.prepare(&request, &options)?);
+    ///
+    /// The call is prepared at once, so that its future holds a pointer, not the request and
+    /// options (392 bytes more to copy into the box and to carry): an invalid request still
+    /// fails only when polled, and the call timeout counts from the first poll.
+    fn start(
+        &self,
+        request: Request,
+        options: CallOptions,
+    ) -> impl Future<Output = Result<Undecoded, Error>> + Send + '_ {
+        let prepared = self.prepare(&request, &options).map(Box::new);
         drop((request, options));
-        self.run_in_span(prepared, Start::Send).await
+        async move {
+            let mut prepared = prepared?;
+            prepared.restart_clock();
+            self.run_in_span(prepared, Start::Send).await
+        }
     }
 
     /// Runs a prepared call in its span; a failure is recorded on the span here, a success

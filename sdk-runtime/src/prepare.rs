@@ -46,6 +46,8 @@ pub(crate) struct Prepared {
     pub intent: Option<String>,
     /// End of the whole call.
     pub deadline: Option<Instant>,
+    /// Length of the whole call (`deadline` counts from when it was computed).
+    pub total: Option<Duration>,
     /// Limit of one attempt.
     pub attempt_timeout: Option<Duration>,
     /// Retry policy of this call.
@@ -63,6 +65,11 @@ pub(crate) struct Defaults<'a> {
 }
 
 impl Prepared {
+    /// Starts the call's clock again: its deadline counts from now.
+    pub(crate) fn restart_clock(&mut self) {
+        self.deadline = deadline(self.total);
+    }
+
     /// Whether the call reads a JSON body (the default `Accept`), so that a 2xx in another
     /// media type is a garbled answer; a call asking for text or bytes takes any 2xx body.
     pub fn expects_json(&self) -> bool {
@@ -210,12 +217,18 @@ impl Prepared {
             client_request_id,
             #[cfg(feature = "journal")]
             intent: options.intent().map(str::to_owned),
-            deadline: total.and_then(|t| Instant::now().checked_add(t)),
+            deadline: deadline(total),
+            total,
             attempt_timeout: options.attempt_timeout().or(d.config.timeouts.attempt),
             policy: options.retry_policy().unwrap_or(&d.config.retry).clone(),
             security: None,
         })
     }
+}
+
+/// The end of a call of length `total` starting now (a limit too far to represent is none).
+fn deadline(total: Option<Duration>) -> Option<Instant> {
+    total.and_then(|t| Instant::now().checked_add(t))
 }
 
 /// The parts of a call before the client's defaults are added; `headers` has `User-Agent` and
