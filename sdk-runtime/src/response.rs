@@ -161,18 +161,28 @@ impl Undecoded {
         } = response;
         // `Bytes` clones share the buffer: kept for the error should the body not decode.
         let result = match F::decode(&headers, body.clone()) {
-            Ok(decoded) => Ok(Response::new(
-                decoded,
-                status,
-                response_meta(headers, &prepared, attempts),
-            )),
+            Ok(decoded) => {
+                // The call is over: its key and id move into the metadata.
+                let Prepared {
+                    idempotency_key,
+                    client_request_id,
+                    ..
+                } = *prepared;
+                Ok(Response::new(
+                    decoded,
+                    status,
+                    ResponseMeta {
+                        request_id: request_id(&headers),
+                        client_request_id,
+                        idempotency_key,
+                        rate_limit: RateLimitInfo::from_headers(&headers),
+                        attempts,
+                        headers,
+                    },
+                ))
+            }
             Err(e) => Err(decode_error(
-                e.message,
-                status,
-                body,
-                response_meta(headers, &prepared, attempts),
-                &prepared,
-                attempts,
+                e.message, status, body, headers, &prepared, attempts,
             )),
         };
         telemetry::record_outcome(&span, attempts, result.as_ref().err());
@@ -180,19 +190,12 @@ impl Undecoded {
     }
 }
 
-/// The metadata of a successful response.
-fn response_meta(headers: HeaderMap, p: &Prepared, attempts: u32) -> ResponseMeta {
-    ResponseMeta {
-        request_id: headers
-            .get(header_names::REQUEST_ID)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned),
-        client_request_id: p.client_request_id.clone(),
-        idempotency_key: p.idempotency_key.clone(),
-        rate_limit: RateLimitInfo::from_headers(&headers),
-        attempts,
-        headers,
-    }
+/// The server's `x-request-id`, if it is text.
+fn request_id(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(header_names::REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
 }
 
 /// [`Error::Decode`] for a successful response whose body did not decode (kept in the error).
@@ -200,17 +203,17 @@ fn decode_error(
     message: String,
     status: u16,
     body: Bytes,
-    meta: ResponseMeta,
+    headers: HeaderMap,
     p: &Prepared,
     attempts: u32,
 ) -> Error {
     Error::Decode {
         status,
         message,
-        body: Binary::from_response(&meta.headers, body),
+        body: Binary::from_response(&headers, body),
         context: Box::new(ErrorContext {
-            request_id: meta.request_id,
-            rate_limit: meta.rate_limit,
+            request_id: request_id(&headers),
+            rate_limit: RateLimitInfo::from_headers(&headers),
             ..p.context(attempts)
         }),
     }
