@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use http::HeaderValue;
 use tokio::time::Instant;
 
 use crate::auth::Auth;
@@ -18,6 +19,7 @@ use crate::transport::{HttpRequest, HttpResponse, TransportError, TransportError
 #[derive(Clone, Copy)]
 pub(crate) struct Wire<'a> {
     pub auth: &'a Auth,
+    pub user_agent: &'a HeaderValue,
     pub hooks: &'a [Arc<dyn Hook>],
     pub max_response_bytes: usize,
 }
@@ -35,8 +37,12 @@ pub(crate) struct Sent {
 
 /// The headers and URL of one attempt of `p`, with `auth`'s credentials applied (a query
 /// credential appended to the URL). Fails locally, before anything is sent.
-pub(crate) fn authorized(auth: &Auth, p: &Prepared) -> Result<(http::HeaderMap, String), Error> {
-    let mut headers = p.headers.clone();
+pub(crate) fn authorized(
+    auth: &Auth,
+    user_agent: &HeaderValue,
+    p: &Prepared,
+) -> Result<(http::HeaderMap, String), Error> {
+    let mut headers = p.headers.to_map(user_agent, auth.header_room());
     let credential_query = auth.apply(
         &mut headers,
         p.method.as_str(),
@@ -61,7 +67,7 @@ pub(crate) fn begin(
     p: &Prepared,
     number: u32,
 ) -> Result<(HttpRequest, Sent), Error> {
-    let (headers, url) = authorized(wire.auth, p)?;
+    let (headers, url) = authorized(wire.auth, wire.user_agent, p)?;
     let started = Instant::now();
     // (A limit too far to represent is no limit.)
     let own = p.attempt_timeout.and_then(|t| started.checked_add(t));

@@ -231,7 +231,6 @@ impl Client {
         Defaults {
             config: &self.inner.config,
             endpoint: &self.inner.endpoint,
-            user_agent: &self.inner.user_agent,
         }
     }
 
@@ -255,15 +254,16 @@ impl Client {
             .filter(|_| p.is_write() && start != Start::Lookup);
         #[cfg(feature = "journal")]
         if let (Some(journal), Start::Send) = (journal, start)
-            && let Err(e) = crate::write::journaling::record(journal, &p).await
+            && let Err(e) = Box::pin(crate::write::journaling::record(
+                journal,
+                &p,
+                &self.inner.user_agent,
+            ))
+            .await
         {
             telemetry::record_outcome(&span, 0, Some(&e));
             return Err(e);
         }
-        // The final answer of a call that ends otherwise than with success (a rejection, a
-        // redirect), which settles its journal entry.
-        #[cfg(feature = "journal")]
-        let mut answer: Option<HttpResponse> = None;
         let mut budget = Budget::new(&p.policy, p.deadline);
         let mut facts = Facts {
             is_write: p.is_write(),
@@ -277,7 +277,9 @@ impl Client {
             found: Reconciliation::NotAttempted,
         };
         let mut reconcile_first = start == Start::Reconcile;
-        let result: Result<Settled, Error> = 'act: loop {
+        // With the call's result, the final answer of a call that ends otherwise than with
+        // success (a rejection, a redirect), which settles its journal entry.
+        let (result, answer): (Result<Settled, Error>, Option<HttpResponse>) = 'act: loop {
             if reconcile_first {
                 reconcile_first = false;
                 facts.maybe_delivered = true;
@@ -293,9 +295,9 @@ impl Client {
                 match after_lookup(found, resend, &budget, backoff, Instant::now()) {
                     Decision::Retry { after } => tokio::time::sleep(after).await,
                     Decision::Fail(Failure::Applied) => {
-                        break 'act Err(applied(&p, budget.sent(), &memory.found));
+                        break 'act (Err(applied(&p, budget.sent(), &memory.found)), None);
                     }
-                    _ => break 'act Err(unknown(&p, budget.sent(), memory)),
+                    _ => break 'act (Err(unknown(&p, budget.sent(), memory)), None),
                 }
             }
             // An open gate (the usual case) is one atomic load, no future.
@@ -304,7 +306,7 @@ impl Client {
                 true => self.pass_gate(&budget).await,
             };
             let Ok(permit) = gate else {
-                break 'act Err(match exhausted(&facts, Failure::Timeout) {
+                let error = match exhausted(&facts, Failure::Timeout) {
                     Failure::Unknown => {
                         let reason = memory.reason.to_mut();
                         reason.push_str("; then the rate-limit wait outlasted the call timeout");
@@ -313,12 +315,13 @@ impl Client {
                     _ => Error::Timeout {
                         context: Box::new(p.context(budget.sent())),
                     },
-                });
+                };
+                break 'act (Err(error), None);
             };
             budget.spend_attempt();
             let (request, sent) = match attempt::begin(self.wire(), &p, budget.sent()) {
                 Ok(begun) => begun,
-                Err(e) => break 'act Err(e),
+                Err(e) => break 'act (Err(e), None),
             };
             let send = self.inner.transport.send(request);
             // `timeout_at`: the end is known, no second clock read.
@@ -330,7 +333,7 @@ impl Client {
             };
             let result = match attempt::end(self.wire(), &p, sent, result) {
                 Ok(result) => result,
-                Err(e) => break 'act Err(e),
+                Err(e) => break 'act (Err(e), None),
             };
             self.update_gate(&result, permit, &p, &budget);
             let class = match classify(&result, self.inner.config.profile) {
@@ -368,26 +371,31 @@ impl Client {
                     let Ok(response) = result else {
                         unreachable!("only a response is classified a success")
                     };
-                    break 'act Ok(Settled {
+                    let settled = Settled {
                         response,
                         attempts: budget.sent(),
-                    });
+                    };
+                    break 'act (Ok(settled), None);
                 }
                 Decision::Retry { after } => tokio::time::sleep(after).await,
                 Decision::AwaitGate => {}
                 Decision::Reconcile => reconcile_first = true,
                 Decision::Fail(Failure::Unknown) => {
-                    break 'act Err(unknown(&p, budget.sent(), memory));
+                    break 'act (Err(unknown(&p, budget.sent(), memory)), None);
                 }
                 Decision::Fail(failure) => {
                     #[cfg(feature = "journal")]
-                    if journal.is_some() {
-                        answer = result.as_ref().ok().cloned();
-                    }
-                    break 'act Err(self.failure(failure, &p, result, budget.sent()));
+                    let answer = journal.and(result.as_ref().ok()).cloned();
+                    #[cfg(not(feature = "journal"))]
+                    let answer = None;
+                    let error = self.failure(failure, &p, result, budget.sent());
+                    break 'act (Err(error), answer);
                 }
             }
         };
+        // Only a journal keeps the final answer.
+        #[cfg(not(feature = "journal"))]
+        let _ = answer;
         #[cfg(feature = "journal")]
         if let Some(journal) = journal {
             crate::write::kill_point!("receive");
@@ -412,6 +420,7 @@ impl Client {
     fn wire(&self) -> Wire<'_> {
         Wire {
             auth: &self.inner.auth,
+            user_agent: &self.inner.user_agent,
             hooks: &self.inner.config.hooks,
             max_response_bytes: self.inner.config.max_response_bytes,
         }
