@@ -4,7 +4,6 @@
 //! it: waits, resends, reconciliation lookups (module `reconcile`), the 429 gate, the write
 //! journal, errors.
 
-use openapi_conventions::headers;
 use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
@@ -546,8 +545,9 @@ impl Client {
             }
             Ok(response) => response,
         };
-        context.request_id = header(&response.headers, headers::REQUEST_ID).map(str::to_owned);
-        context.rate_limit = RateLimitInfo::from_headers(&response.headers);
+        let (rate_limit, request_id) = RateLimitInfo::with_request_id(&response.headers);
+        context.request_id = request_id.map(str::to_owned);
+        context.rate_limit = rate_limit;
         let status = response.status;
         match failure {
             Failure::Redirected => Error::Redirected {

@@ -14,7 +14,6 @@ use tracing::Span;
 
 use crate::body::{Binary, Format, Json};
 use crate::error::{Error, ErrorContext};
-use crate::header_names;
 use crate::prepare::Prepared;
 use crate::rate_limit::RateLimitInfo;
 use crate::telemetry;
@@ -168,14 +167,16 @@ impl Undecoded {
                     client_request_id,
                     ..
                 } = *prepared;
+                let (rate_limit, request_id) = RateLimitInfo::with_request_id(&headers);
+                let request_id = request_id.map(str::to_owned);
                 Ok(Response::new(
                     decoded,
                     status,
                     ResponseMeta {
-                        request_id: request_id(&headers),
+                        request_id,
                         client_request_id,
                         idempotency_key,
-                        rate_limit: RateLimitInfo::from_headers(&headers),
+                        rate_limit,
                         attempts,
                         headers,
                     },
@@ -190,14 +191,6 @@ impl Undecoded {
     }
 }
 
-/// The server's `x-request-id`, if it is text.
-fn request_id(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get(header_names::REQUEST_ID)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned)
-}
-
 /// [`Error::Decode`] for a successful response whose body did not decode (kept in the error).
 fn decode_error(
     message: String,
@@ -207,13 +200,14 @@ fn decode_error(
     p: &Prepared,
     attempts: u32,
 ) -> Error {
+    let (rate_limit, request_id) = RateLimitInfo::with_request_id(&headers);
     Error::Decode {
         status,
         message,
         body: Binary::from_response(&headers, body),
         context: Box::new(ErrorContext {
-            request_id: request_id(&headers),
-            rate_limit: RateLimitInfo::from_headers(&headers),
+            request_id: request_id.map(str::to_owned),
+            rate_limit,
             ..p.context(attempts)
         }),
     }
