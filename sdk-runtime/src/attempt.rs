@@ -1,8 +1,11 @@
-//! One attempt: credentials added, hooks told, the transport called under the attempt timeout
-//! (which covers the whole body read), the body cap checked again.
+//! One attempt: credentials added, hooks told, the request built for the transport ([`begin`]);
+//! then, once the transport answered under the attempt timeout (which covers the whole body
+//! read; the client awaits it, so that a call is one state machine), the body cap checked again
+//! and the hooks told ([`end`]).
 
 use std::sync::Arc;
 
+use http::HeaderValue;
 use tokio::time::Instant;
 
 use crate::auth::Auth;
@@ -10,21 +13,36 @@ use crate::error::Error;
 use crate::header_names;
 use crate::hooks::{AttemptInfo, AttemptOutcome, Hook};
 use crate::prepare::Prepared;
-use crate::transport::{HttpRequest, HttpResponse, Transport, TransportError, TransportErrorKind};
+use crate::transport::{HttpRequest, HttpResponse, TransportError, TransportErrorKind};
 
 /// What an attempt needs from its client.
 #[derive(Clone, Copy)]
 pub(crate) struct Wire<'a> {
-    pub transport: &'a dyn Transport,
     pub auth: &'a Auth,
+    pub user_agent: &'a HeaderValue,
     pub hooks: &'a [Arc<dyn Hook>],
     pub max_response_bytes: usize,
 }
 
+/// An attempt handed to the transport: what its end needs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sent {
+    /// 1 for the first attempt of the call.
+    pub number: u32,
+    /// When it was handed over.
+    pub started: Instant,
+    /// When it times out: its own limit or the call's, whichever comes first.
+    pub ends: Option<Instant>,
+}
+
 /// The headers and URL of one attempt of `p`, with `auth`'s credentials applied (a query
 /// credential appended to the URL). Fails locally, before anything is sent.
-pub(crate) fn authorized(auth: &Auth, p: &Prepared) -> Result<(http::HeaderMap, String), Error> {
-    let mut headers = p.headers.clone();
+pub(crate) fn authorized(
+    auth: &Auth,
+    user_agent: &HeaderValue,
+    p: &Prepared,
+) -> Result<(http::HeaderMap, String), Error> {
+    let mut headers = p.headers.to_map(user_agent, auth.header_room());
     let credential_query = auth.apply(
         &mut headers,
         p.method.as_str(),
@@ -42,56 +60,60 @@ pub(crate) fn authorized(auth: &Auth, p: &Prepared) -> Result<(http::HeaderMap, 
     Ok((headers, url))
 }
 
-/// Sends attempt number `number` of `p`. The outer error is local (credentials that cannot be
-/// encoded, a request the transport cannot build): a validation error, nothing was sent. The
-/// inner result is what the wire gave.
-pub(crate) async fn send(
+/// Builds attempt number `number` of `p` for the transport and tells the hooks. The error is
+/// local (credentials that cannot be encoded): a validation error, nothing was sent.
+pub(crate) fn begin(
     wire: Wire<'_>,
     p: &Prepared,
     number: u32,
-) -> Result<Result<HttpResponse, TransportError>, Error> {
-    let (headers, url) = authorized(wire.auth, p)?;
+) -> Result<(HttpRequest, Sent), Error> {
+    let (headers, url) = authorized(wire.auth, wire.user_agent, p)?;
     let started = Instant::now();
-    // The attempt ends at its own limit or the call's, whichever comes first.
     // (A limit too far to represent is no limit.)
     let own = p.attempt_timeout.and_then(|t| started.checked_add(t));
     let ends = match (own, p.deadline) {
         (Some(a), Some(d)) => Some(a.min(d)),
         (a, d) => a.or(d),
     };
-    let timeout = ends.map(|e| e.saturating_duration_since(started));
     let request = HttpRequest {
         method: crate::spec::http_method(p.method),
         url,
         headers,
         body: p.body.clone(),
-        timeout,
+        timeout: ends.map(|e| e.saturating_duration_since(started)),
         max_response_bytes: wire.max_response_bytes,
     };
-    let info = AttemptInfo {
-        operation_id: &p.operation_id,
-        method: p.method,
-        url_template: &p.template,
-        path: p.url.path(),
-        attempt: number,
-        idempotency_key: p.idempotency_key.as_deref(),
-    };
-    for hook in wire.hooks {
-        hook.before_send(&info);
+    if !wire.hooks.is_empty() {
+        let info = info(p, number);
+        for hook in wire.hooks {
+            hook.before_send(&info);
+        }
     }
     tracing::debug!(attempt = number, "sending");
     crate::write::kill_point!("send");
-    let send = wire.transport.send(request);
-    // `timeout_at`: the end is known, no second clock read.
-    let result = match ends {
-        Some(e) => tokio::time::timeout_at(e, send).await.unwrap_or_else(|_| {
-            Err(TransportError::new(
-                TransportErrorKind::Timeout,
-                "attempt timed out",
-            ))
-        }),
-        None => send.await,
+    let sent = Sent {
+        number,
+        started,
+        ends,
     };
+    Ok((request, sent))
+}
+
+/// The error of an attempt that outlasted [`Sent::ends`].
+pub(crate) fn timed_out() -> TransportError {
+    TransportError::new(TransportErrorKind::Timeout, "attempt timed out")
+}
+
+/// Ends attempt `sent` of `p` with what the transport gave: the body cap checked again, the
+/// hooks told. The outer error is local (a request the transport could not build): a
+/// validation error, nothing was sent. The inner result is what the wire gave.
+pub(crate) fn end(
+    wire: Wire<'_>,
+    p: &Prepared,
+    sent: Sent,
+    result: Result<HttpResponse, TransportError>,
+) -> Result<Result<HttpResponse, TransportError>, Error> {
+    let number = sent.number;
     let result = result.and_then(|r| capped(r, wire.max_response_bytes));
     match &result {
         Ok(r) => {
@@ -105,7 +127,7 @@ pub(crate) async fn send(
         Err(error) => tracing::debug!(attempt = number, %error, "transport error"),
     }
     if !wire.hooks.is_empty() {
-        let elapsed = started.elapsed();
+        let elapsed = sent.started.elapsed();
         let outcome = match &result {
             Ok(r) => AttemptOutcome::Response {
                 status: r.status,
@@ -114,6 +136,7 @@ pub(crate) async fn send(
             },
             Err(error) => AttemptOutcome::Failed { error, elapsed },
         };
+        let info = info(p, number);
         for hook in wire.hooks {
             hook.after_response(&info, &outcome);
         }
@@ -124,6 +147,18 @@ pub(crate) async fn send(
             e.message
         ))),
         result => Ok(result),
+    }
+}
+
+/// What the hooks see of attempt `number` of `p`.
+fn info(p: &Prepared, number: u32) -> AttemptInfo<'_> {
+    AttemptInfo {
+        operation_id: &p.operation_id,
+        method: p.method,
+        url_template: &p.template,
+        path: p.url.path(),
+        attempt: number,
+        idempotency_key: p.idempotency_key.as_deref(),
     }
 }
 

@@ -117,6 +117,17 @@ impl Auth {
         })
     }
 
+    /// How many headers [`Self::apply`] may add at most (room to leave in an attempt's map).
+    pub fn header_room(&self) -> usize {
+        let mode = match self.mode {
+            Mode::None => 0,
+            Mode::Bearer(_) => 1,
+            Mode::Signed { .. } => 5,
+        };
+        // Each scheme adds a header, or its share of one `Cookie`.
+        mode + self.schemes.len()
+    }
+
     /// Adds this attempt's credentials: the client's mode (unless the operation's `security`
     /// says it needs none), then the scheme credentials of the first requirement of `security`
     /// that can be met; returns the query parameters to append. `target` is the path and query

@@ -4,7 +4,6 @@
 //! it: waits, resends, reconciliation lookups (module `reconcile`), the 429 gate, the write
 //! journal, errors.
 
-use openapi_conventions::headers;
 use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
@@ -50,6 +49,10 @@ pub(crate) struct Inner {
     pub auth: Auth,
 }
 
+/// What a call's future gives: a successful response with its body not decoded yet, or the
+/// error that ended the call.
+pub(crate) type CallResult = Result<Undecoded, Error>;
+
 /// A call that ended with a response the decision table accepts.
 #[derive(Debug)]
 pub(crate) struct Settled {
@@ -66,6 +69,8 @@ pub(crate) enum Start {
     Send,
     /// With a reconciliation lookup (a journaled write whose outcome is unknown).
     Reconcile,
+    /// A reconciliation lookup itself: a read within its write's deadline.
+    Lookup,
 }
 
 /// What the act loop remembers of a write whose outcome became unknown.
@@ -160,14 +165,16 @@ impl Client {
     /// lookup cannot justify a resend or attempts or time run out; the error carries the key,
     /// method, path and what the lookup found.
     ///
-    /// The returned [`ResponseFuture`] does nothing until it is polled. Everything above runs
-    /// in one future shared by all response types; only decoding the body depends on `T`.
+    /// The returned [`ResponseFuture`] sends nothing until it is polled (the request is
+    /// assembled and the call's span opened at once, but an invalid request fails when polled
+    /// and the call timeout counts from the first poll). Everything above runs in one future
+    /// shared by all response types; only decoding the body depends on `T`.
     pub fn execute<T: DeserializeOwned>(
         &self,
         request: Request,
         options: CallOptions,
     ) -> ResponseFuture<'_, T> {
-        ResponseFuture::new(self.start(request, options).boxed())
+        ResponseFuture::new(self.start(request, options))
     }
 
     /// [`Self::execute`] for a body decoded in the format `F` ([`crate::body`]: text, raw bytes
@@ -180,44 +187,33 @@ impl Client {
         if !request.accept_is_set() {
             request.accept(F::ACCEPT);
         }
-        ResponseFuture::new(self.start(request, options).boxed())
+        ResponseFuture::new(self.start(request, options))
     }
 
-    /// Prepares and runs a call; its body is left to the [`ResponseFuture`] to decode.
-    async fn start(&self, request: Request, options: CallOptions) -> Result<Undecoded, Error> {
-        // Boxed: the call's state machines then move a pointer, not the whole call; the
-        // request and options are dropped before the first await (not kept in the future).
-        let prepared = Box::new(self.prepare(&request, &options)?);
+    /// Prepares a call and boxes the future that runs it; its body is left to the
+    /// [`ResponseFuture`] to decode.
+    ///
+    /// The call is prepared at once, so that its future holds a pointer, not the request and
+    /// options: an invalid request still fails only when polled.
+    fn start(&self, request: Request, options: CallOptions) -> BoxFuture<'_, CallResult> {
+        let prepared = self.prepare(&request, &options);
         drop((request, options));
-        self.run_in_span(prepared, Start::Send).await
+        match prepared {
+            Ok(p) => self.traced(Box::new(p), Start::Send),
+            Err(e) => std::future::ready(Err(e)).boxed(),
+        }
     }
 
-    /// Runs a prepared call in its span; a failure is recorded on the span here, a success
-    /// when its body is decoded.
-    pub(crate) async fn run_in_span(
-        &self,
-        p: Box<Prepared>,
-        start: Start,
-    ) -> Result<Undecoded, Error> {
+    /// The future of a prepared call, in its span (opened now). The call is one state machine
+    /// ([`Self::call`]), wrapped in the span only when a subscriber wants it: without one,
+    /// entering it on every poll is wasted.
+    pub(crate) fn traced(&self, p: Box<Prepared>, start: Start) -> BoxFuture<'_, CallResult> {
         let span = telemetry::call_span(&p, &self.inner.endpoint);
-        // Without a subscriber interested in the span, entering it on every poll is wasted.
-        let settled = if span.is_disabled() {
-            self.call(&p, start, &span).await
+        if span.is_disabled() {
+            self.call(p, start, span).boxed()
         } else {
-            self.call(&p, start, &span).instrument(span.clone()).await
-        };
-        match settled {
-            Ok(Settled { response, attempts }) => Ok(Undecoded {
-                response,
-                attempts,
-                prepared: p,
-                span,
-            }),
-            Err(e) => {
-                let attempts = e.context().map_or(0, |c| c.attempts);
-                telemetry::record_outcome(&span, attempts, Some(&e));
-                Err(e)
-            }
+            let inside = span.clone();
+            self.call(p, start, span).instrument(inside).boxed()
         }
     }
 
@@ -234,50 +230,39 @@ impl Client {
         Defaults {
             config: &self.inner.config,
             endpoint: &self.inner.endpoint,
-            user_agent: &self.inner.user_agent,
         }
     }
 
-    /// Runs a prepared call; with a journal, a keyed write is recorded before its first
-    /// attempt (unless `start` resumes a journaled one) and its outcome recorded once definite
-    /// (the entry stays until the application acknowledges it).
-    pub(crate) async fn call(
-        &self,
-        p: &Prepared,
-        start: Start,
-        span: &Span,
-    ) -> Result<Settled, Error> {
+    /// Runs a prepared call, one state machine from the journal record to the settled
+    /// response: every attempt's result is classified, a decision taken and acted on, and the
+    /// answers recorded on `span`. The call's clock restarts here (it counts from the first
+    /// poll) unless it is a lookup, which keeps its write's deadline. With a journal, a keyed
+    /// write is recorded before its first attempt (unless `start` resumes a journaled one) and
+    /// its outcome once definite (the entry stays until the application acknowledges it). A
+    /// failure is recorded on `span` here, a success when its body is decoded.
+    async fn call(&self, mut p: Box<Prepared>, start: Start, span: Span) -> CallResult {
+        if start != Start::Lookup {
+            p.restart_clock();
+        }
         #[cfg(feature = "journal")]
         let journal = self
             .inner
             .config
             .journal
             .as_deref()
-            .filter(|_| p.is_write());
+            .filter(|_| p.is_write() && start != Start::Lookup);
         #[cfg(feature = "journal")]
-        if let (Some(journal), Start::Send) = (journal, start) {
-            crate::write::journaling::record(journal, p).await?;
+        if let (Some(journal), Start::Send) = (journal, start)
+            && let Err(e) = Box::pin(crate::write::journaling::record(
+                journal,
+                &p,
+                &self.inner.user_agent,
+            ))
+            .await
+        {
+            telemetry::record_outcome(&span, 0, Some(&e));
+            return Err(e);
         }
-        let mut answer = None;
-        let result = self.run(p, start, span, &mut answer).await;
-        #[cfg(feature = "journal")]
-        if let Some(journal) = journal {
-            crate::write::kill_point!("receive");
-            let response = result.as_ref().map(|s| &s.response);
-            crate::write::journaling::settle(journal, p, response, answer.as_ref()).await;
-        }
-        result
-    }
-
-    /// The act loop; attempts' answers are recorded on `span`. A call that ends with a final
-    /// answer other than success (a rejection, a redirect) leaves it in `answer`.
-    async fn run(
-        &self,
-        p: &Prepared,
-        start: Start,
-        span: &Span,
-        answer: &mut Option<HttpResponse>,
-    ) -> Result<Settled, Error> {
         let mut budget = Budget::new(&p.policy, p.deadline);
         let mut facts = Facts {
             is_write: p.is_write(),
@@ -291,11 +276,13 @@ impl Client {
             found: Reconciliation::NotAttempted,
         };
         let mut reconcile_first = start == Start::Reconcile;
-        loop {
+        // With the call's result, the final answer of a call that ends otherwise than with
+        // success (a rejection, a redirect), which settles its journal entry.
+        let (result, answer): (Result<Settled, Error>, Option<HttpResponse>) = 'act: loop {
             if reconcile_first {
                 reconcile_first = false;
                 facts.maybe_delivered = true;
-                memory.found = self.lookup(p).await;
+                memory.found = self.lookup(&p).await;
                 // A journaled write resumed by recovery had no failed attempt in this process:
                 // nothing to back off from.
                 let backoff = match budget.sent() {
@@ -307,9 +294,9 @@ impl Client {
                 match after_lookup(found, resend, &budget, backoff, Instant::now()) {
                     Decision::Retry { after } => tokio::time::sleep(after).await,
                     Decision::Fail(Failure::Applied) => {
-                        return Err(applied(p, budget.sent(), &memory.found));
+                        break 'act (Err(applied(&p, budget.sent(), &memory.found)), None);
                     }
-                    _ => return Err(unknown(p, budget.sent(), memory)),
+                    _ => break 'act (Err(unknown(&p, budget.sent(), memory)), None),
                 }
             }
             // An open gate (the usual case) is one atomic load, no future.
@@ -318,20 +305,36 @@ impl Client {
                 true => self.pass_gate(&budget).await,
             };
             let Ok(permit) = gate else {
-                return Err(match exhausted(&facts, Failure::Timeout) {
+                let error = match exhausted(&facts, Failure::Timeout) {
                     Failure::Unknown => {
                         let reason = memory.reason.to_mut();
                         reason.push_str("; then the rate-limit wait outlasted the call timeout");
-                        unknown(p, budget.sent(), memory)
+                        unknown(&p, budget.sent(), memory)
                     }
                     _ => Error::Timeout {
                         context: Box::new(p.context(budget.sent())),
                     },
-                });
+                };
+                break 'act (Err(error), None);
             };
             budget.spend_attempt();
-            let result = attempt::send(self.wire(), p, budget.sent()).await?;
-            self.update_gate(&result, permit, p, &budget);
+            let (request, sent) = match attempt::begin(self.wire(), &p, budget.sent()) {
+                Ok(begun) => begun,
+                Err(e) => break 'act (Err(e), None),
+            };
+            let send = self.inner.transport.send(request);
+            // `timeout_at`: the end is known, no second clock read.
+            let result = match sent.ends {
+                Some(e) => tokio::time::timeout_at(e, send)
+                    .await
+                    .unwrap_or_else(|_| Err(attempt::timed_out())),
+                None => send.await,
+            };
+            let result = match attempt::end(self.wire(), &p, sent, result) {
+                Ok(result) => result,
+                Err(e) => break 'act (Err(e), None),
+            };
+            self.update_gate(&result, permit, &p, &budget);
             let class = match classify(&result, self.inner.config.profile) {
                 // A call reading text or bytes takes any 2xx body as it is (a garbled answer
                 // is a 2xx whose body is not JSON).
@@ -339,7 +342,7 @@ impl Client {
                 class => class,
             };
             if let Ok(r) = &result {
-                telemetry::record_response(span, r);
+                telemetry::record_response(&span, r);
             }
             if matches!(class, Class::RateLimited { .. }) {
                 budget.spend_rate_limit();
@@ -367,29 +370,56 @@ impl Client {
                     let Ok(response) = result else {
                         unreachable!("only a response is classified a success")
                     };
-                    return Ok(Settled {
+                    let settled = Settled {
                         response,
                         attempts: budget.sent(),
-                    });
+                    };
+                    break 'act (Ok(settled), None);
                 }
                 Decision::Retry { after } => tokio::time::sleep(after).await,
                 Decision::AwaitGate => {}
                 Decision::Reconcile => reconcile_first = true,
                 Decision::Fail(Failure::Unknown) => {
-                    return Err(unknown(p, budget.sent(), memory));
+                    break 'act (Err(unknown(&p, budget.sent(), memory)), None);
                 }
                 Decision::Fail(failure) => {
-                    *answer = result.as_ref().ok().cloned();
-                    return Err(self.failure(failure, p, result, budget.sent()));
+                    #[cfg(feature = "journal")]
+                    let answer = journal.and(result.as_ref().ok()).cloned();
+                    #[cfg(not(feature = "journal"))]
+                    let answer = None;
+                    let error = self.failure(failure, &p, result, budget.sent());
+                    break 'act (Err(error), answer);
                 }
+            }
+        };
+        // Only a journal keeps the final answer.
+        #[cfg(not(feature = "journal"))]
+        let _ = answer;
+        #[cfg(feature = "journal")]
+        if let Some(journal) = journal {
+            crate::write::kill_point!("receive");
+            let response = result.as_ref().map(|s| &s.response);
+            crate::write::journaling::settle(journal, &p, response, answer.as_ref()).await;
+        }
+        match result {
+            Ok(Settled { response, attempts }) => Ok(Undecoded {
+                response,
+                attempts,
+                prepared: p,
+                span,
+            }),
+            Err(e) => {
+                let attempts = e.context().map_or(0, |c| c.attempts);
+                telemetry::record_outcome(&span, attempts, Some(&e));
+                Err(e)
             }
         }
     }
 
     fn wire(&self) -> Wire<'_> {
         Wire {
-            transport: self.inner.transport.as_ref(),
             auth: &self.inner.auth,
+            user_agent: &self.inner.user_agent,
             hooks: &self.inner.config.hooks,
             max_response_bytes: self.inner.config.max_response_bytes,
         }
@@ -457,17 +487,16 @@ impl Client {
                     read.attempt_timeout = p.attempt_timeout;
                     read.policy = p.policy.clone();
                     let span = telemetry::call_span(&read, &self.inner.endpoint);
-                    async {
-                        let result = self.run(&read, Start::Send, &span, &mut None).await;
-                        let attempts = match &result {
-                            Ok(s) => s.attempts,
-                            Err(e) => e.context().map_or(0, |c| c.attempts),
-                        };
-                        telemetry::record_outcome(&span, attempts, result.as_ref().err());
-                        result.map(|s| s.response)
-                    }
-                    .instrument(span.clone())
-                    .await
+                    let inside = span.clone();
+                    // A failure is recorded on the span by the call, a success here: the
+                    // lookup's body is read as it is, not decoded as a response.
+                    self.call(Box::new(read), Start::Lookup, span)
+                        .instrument(inside)
+                        .await
+                        .map(|read| {
+                            telemetry::record_outcome(&read.span, read.attempts, None);
+                            read.response
+                        })
                 }
                 Err(e) => Err(e),
             };
@@ -516,8 +545,9 @@ impl Client {
             }
             Ok(response) => response,
         };
-        context.request_id = header(&response.headers, headers::REQUEST_ID).map(str::to_owned);
-        context.rate_limit = RateLimitInfo::from_headers(&response.headers);
+        let (rate_limit, request_id) = RateLimitInfo::with_request_id(&response.headers);
+        context.request_id = request_id.map(str::to_owned);
+        context.rate_limit = rate_limit;
         let status = response.status;
         match failure {
             Failure::Redirected => Error::Redirected {

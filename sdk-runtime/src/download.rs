@@ -91,7 +91,8 @@ impl Client {
         }
         let p = self.prepare(&request, &options)?;
         let context = p.context(1);
-        let (headers, url) = crate::attempt::authorized(&self.inner.auth, &p)?;
+        let (headers, url) =
+            crate::attempt::authorized(&self.inner.auth, &self.inner.user_agent, &p)?;
         let max = self.inner.config.max_response_bytes;
         let http = HttpRequest {
             method: crate::spec::http_method(p.method),

@@ -34,7 +34,7 @@ pub(crate) struct Prepared {
     /// Where the call goes.
     pub url: CallUrl,
     /// Headers of every attempt, credentials excepted.
-    pub headers: HeaderMap,
+    pub headers: Headers,
     /// Exact body bytes.
     pub body: Bytes,
     /// The `Idempotency-Key`, fixed for the whole call.
@@ -46,6 +46,8 @@ pub(crate) struct Prepared {
     pub intent: Option<String>,
     /// End of the whole call.
     pub deadline: Option<Instant>,
+    /// Length of the whole call (`deadline` counts from when it was computed).
+    pub total: Option<Duration>,
     /// Limit of one attempt.
     pub attempt_timeout: Option<Duration>,
     /// Retry policy of this call.
@@ -59,16 +61,18 @@ pub(crate) struct Prepared {
 pub(crate) struct Defaults<'a> {
     pub config: &'a Config,
     pub endpoint: &'a Endpoint,
-    pub user_agent: &'a HeaderValue,
 }
 
 impl Prepared {
+    /// Starts the call's clock again: its deadline counts from now.
+    pub(crate) fn restart_clock(&mut self) {
+        self.deadline = deadline(self.total);
+    }
+
     /// Whether the call reads a JSON body (the default `Accept`), so that a 2xx in another
     /// media type is a garbled answer; a call asking for text or bytes takes any 2xx body.
     pub fn expects_json(&self) -> bool {
-        self.headers
-            .get(http::header::ACCEPT)
-            .is_none_or(|v| v.as_bytes() == b"application/json")
+        self.headers.accept.as_bytes() == b"application/json"
     }
 
     /// Validates and assembles `request` with `options`: the request's own encoding failure
@@ -83,14 +87,10 @@ impl Prepared {
         let url = CallUrl::of_request(d.endpoint, request)?;
         let mut idempotency_key = options.idempotency_key().map(str::to_owned);
         let mut client_request_id = options.client_request_id().map(str::to_owned);
-        // The runtime's own headers go first, the caller's after them (wire order is stable).
-        let mut headers = HeaderMap::new();
-        headers.insert(http::header::USER_AGENT, d.user_agent.clone());
-        headers.insert(
-            http::header::ACCEPT,
-            // Generated code passes only visible ASCII; anything else asks for any type.
-            static_value(request.accept_header()).unwrap_or(HeaderValue::from_static("*/*")),
-        );
+        // Generated code passes only visible ASCII; anything else asks for any type.
+        let accept =
+            static_value(request.accept_header()).unwrap_or(HeaderValue::from_static("*/*"));
+        let mut extra = Vec::new();
         for (name, value) in request.headers() {
             let lower = name.to_ascii_lowercase();
             match lower.as_str() {
@@ -106,10 +106,10 @@ impl Prepared {
                 }
                 _ => {}
             }
-            headers.append(header_name(name)?, header_value(name, value)?);
+            extra.push((header_name(name)?, header_value(name, value)?));
         }
         for (name, value) in options.headers() {
-            headers.append(header_name(name)?, header_value(name, value)?);
+            extra.push((header_name(name)?, header_value(name, value)?));
         }
         if spec.idempotency.sends_key() && idempotency_key.is_none() {
             idempotency_key = Some(generate_idempotency_key());
@@ -124,7 +124,8 @@ impl Prepared {
                 method: spec.method,
                 template: Cow::Borrowed(spec.path),
                 url,
-                headers,
+                accept,
+                extra,
                 body,
                 content_type,
                 idempotency_key,
@@ -166,38 +167,40 @@ impl Prepared {
             method,
             template,
             url,
-            mut headers,
+            accept,
+            extra,
             body,
             content_type,
             idempotency_key,
             client_request_id,
         } = call;
-        if let Some(key) = &idempotency_key {
-            headers.insert(
-                header_names::IDEMPOTENCY_KEY,
-                header_value(headers::IDEMPOTENCY_KEY, key)?,
-            );
-        }
-        if let Some(id) = &client_request_id {
-            headers.insert(
-                header_names::CLIENT_REQUEST_ID,
-                header_value(headers::CLIENT_REQUEST_ID, id)?,
-            );
-        }
-        if options.operation_format() {
-            headers.insert(
-                header_names::RESPONSE_FORMAT,
-                HeaderValue::from_static(headers::RESPONSE_FORMAT_OPERATION),
-            );
-        }
-        if let Some(content_type) = content_type {
-            let value = match content_type {
-                Cow::Borrowed(text) => static_value(text),
-                Cow::Owned(text) => HeaderValue::from_str(&text).ok(),
-            };
-            let invalid = || Error::validation("invalid value for header `content-type`");
-            headers.insert(http::header::CONTENT_TYPE, value.ok_or_else(invalid)?);
-        }
+        let key_value = match &idempotency_key {
+            Some(key) => Some(header_value(headers::IDEMPOTENCY_KEY, key)?),
+            None => None,
+        };
+        let client_request_id_value = match &client_request_id {
+            Some(id) => Some(header_value(headers::CLIENT_REQUEST_ID, id)?),
+            None => None,
+        };
+        let content_type = match content_type {
+            Some(content_type) => {
+                let value = match content_type {
+                    Cow::Borrowed(text) => static_value(text),
+                    Cow::Owned(text) => HeaderValue::from_str(&text).ok(),
+                };
+                let invalid = || Error::validation("invalid value for header `content-type`");
+                Some(value.ok_or_else(invalid)?)
+            }
+            None => None,
+        };
+        let headers = Headers {
+            accept,
+            extra,
+            idempotency_key: key_value,
+            client_request_id: client_request_id_value,
+            operation_format: options.operation_format(),
+            content_type,
+        };
         let total = options.timeout().or(d.config.timeouts.total);
         Ok(Self {
             operation_id,
@@ -210,7 +213,8 @@ impl Prepared {
             client_request_id,
             #[cfg(feature = "journal")]
             intent: options.intent().map(str::to_owned),
-            deadline: total.and_then(|t| Instant::now().checked_add(t)),
+            deadline: deadline(total),
+            total,
             attempt_timeout: options.attempt_timeout().or(d.config.timeouts.attempt),
             policy: options.retry_policy().unwrap_or(&d.config.retry).clone(),
             security: None,
@@ -218,18 +222,80 @@ impl Prepared {
     }
 }
 
-/// The parts of a call before the client's defaults are added; `headers` has `User-Agent` and
-/// `Accept` already.
+/// The end of a call of length `total` starting now (a limit too far to represent is none).
+fn deadline(total: Option<Duration>) -> Option<Instant> {
+    total.and_then(|t| Instant::now().checked_add(t))
+}
+
+/// The parts of a call before the client's defaults are added: `extra` are the request's and
+/// the options' own headers, in order.
 pub(crate) struct Call {
     pub operation_id: Cow<'static, str>,
     pub method: Method,
     pub template: Cow<'static, str>,
     pub url: CallUrl,
-    pub headers: HeaderMap,
+    pub accept: HeaderValue,
+    pub extra: Vec<(HeaderName, HeaderValue)>,
     pub body: Bytes,
     pub content_type: Option<Cow<'static, str>>,
     pub idempotency_key: Option<String>,
     pub client_request_id: Option<String>,
+}
+
+/// The headers of every attempt, credentials excepted, as their parts: each attempt builds its
+/// map once from them, sized for its credentials too, rather than cloning a prepared map.
+#[derive(Clone, Debug)]
+pub(crate) struct Headers {
+    /// `Accept`.
+    pub accept: HeaderValue,
+    /// The request's and the call options' own headers, in order (most calls have none).
+    pub extra: Vec<(HeaderName, HeaderValue)>,
+    /// `Idempotency-Key`.
+    pub idempotency_key: Option<HeaderValue>,
+    /// `x-client-request-id`.
+    pub client_request_id: Option<HeaderValue>,
+    /// Whether `x-svc-response-format: operation` is sent.
+    pub operation_format: bool,
+    /// `Content-Type`.
+    pub content_type: Option<HeaderValue>,
+}
+
+impl Headers {
+    /// The map of one attempt, with room for `room` more headers (its credentials). The
+    /// runtime's own headers go first, the caller's after them, then the ones the call fixes
+    /// (each replacing a caller's header of the same name): the wire order is stable.
+    pub fn to_map(&self, user_agent: &HeaderValue, room: usize) -> HeaderMap {
+        let fixed = [
+            self.idempotency_key.is_some(),
+            self.client_request_id.is_some(),
+            self.operation_format,
+            self.content_type.is_some(),
+        ];
+        let len = 2 + self.extra.len() + fixed.iter().filter(|set| **set).count();
+        // Room too for what the HTTP stack adds (`Host`), so that the map never grows.
+        let mut map = HeaderMap::with_capacity(len + room + 1);
+        map.insert(http::header::USER_AGENT, user_agent.clone());
+        map.insert(http::header::ACCEPT, self.accept.clone());
+        for (name, value) in &self.extra {
+            map.append(name.clone(), value.clone());
+        }
+        if let Some(key) = &self.idempotency_key {
+            map.insert(header_names::IDEMPOTENCY_KEY, key.clone());
+        }
+        if let Some(id) = &self.client_request_id {
+            map.insert(header_names::CLIENT_REQUEST_ID, id.clone());
+        }
+        if self.operation_format {
+            map.insert(
+                header_names::RESPONSE_FORMAT,
+                HeaderValue::from_static(headers::RESPONSE_FORMAT_OPERATION),
+            );
+        }
+        if let Some(content_type) = &self.content_type {
+            map.insert(http::header::CONTENT_TYPE, content_type.clone());
+        }
+        map
+    }
 }
 
 /// A call's absolute URL in one buffer (base URL, path, query), with the parts the call also

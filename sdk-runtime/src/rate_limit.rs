@@ -1,5 +1,6 @@
 //! Rate-limit headers (`RateLimit-*`, legacy `X-RateLimit-Reset`, `Retry-After`) and the per-client 429 gate.
 
+use openapi_conventions::headers;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -26,8 +27,15 @@ impl RateLimitInfo {
     /// only the first value counts (as `HeaderMap::get` gives). One pass over the headers: a
     /// response has a handful, and five lookups would hash each name five times.
     pub fn from_headers(headers: &HeaderMap) -> Self {
+        Self::with_request_id(headers).0
+    }
+
+    /// [`Self::from_headers`], and the server's `x-request-id` (its first value, if it is
+    /// text) read in the same pass.
+    pub(crate) fn with_request_id(headers: &HeaderMap) -> (Self, Option<&str>) {
         let mut info = Self::default();
-        let mut seen = [false; 5];
+        let mut request_id = None;
+        let mut seen = [false; 6];
         for (name, value) in headers {
             let field = match name.as_str() {
                 "ratelimit-limit" => 0,
@@ -35,9 +43,14 @@ impl RateLimitInfo {
                 "ratelimit-reset" => 2,
                 "x-ratelimit-reset" => 3,
                 "retry-after" => 4,
+                headers::REQUEST_ID => 5,
                 _ => continue,
             };
             if std::mem::replace(&mut seen[field], true) {
+                continue;
+            }
+            if field == 5 {
+                request_id = value.to_str().ok();
                 continue;
             }
             let Some(value) = value.to_str().ok().map(str::trim) else {
@@ -51,7 +64,7 @@ impl RateLimitInfo {
                 _ => info.retry_after = parse_retry_after(value),
             }
         }
-        info
+        (info, request_id)
     }
 
     /// How long to wait before the next request after a 429: `Retry-After`, else

@@ -21,17 +21,16 @@ pub struct ReqwestTransport {
 }
 
 impl ReqwestTransport {
-    /// Sends `request` and returns the response with its body unread. Built directly rather
-    /// than through `RequestBuilder::headers`, which copies the header map entry by entry into
-    /// the request's own.
-    async fn execute(&self, request: HttpRequest) -> Result<reqwest::Response, TransportError> {
+    /// `request` as reqwest's. Built directly rather than through `RequestBuilder::headers`,
+    /// which copies the header map entry by entry into the request's own.
+    fn reqwest_request(request: HttpRequest) -> Result<reqwest::Request, TransportError> {
         let url = reqwest::Url::parse(&request.url).map_err(|e| {
             TransportError::new(TransportErrorKind::Invalid, format!("invalid URL: {e}"))
         })?;
         let mut built = reqwest::Request::new(request.method, url);
         *built.headers_mut() = request.headers;
         *built.body_mut() = Some(request.body.into());
-        self.client.execute(built).await.map_err(map_reqwest_error)
+        Ok(built)
     }
 
     /// Builds a reqwest client with the given connect timeout.
@@ -121,10 +120,15 @@ async fn read_capped(
 
 impl Transport for ReqwestTransport {
     fn send(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, TransportError>> {
+        // The attempt timeout is enforced by the client around this future.
+        let max_response_bytes = request.max_response_bytes;
+        // Handed to reqwest before the future is made, so that it holds reqwest's request only.
+        let sent = match Self::reqwest_request(request) {
+            Ok(built) => self.client.execute(built),
+            Err(e) => return Box::pin(std::future::ready(Err(e))),
+        };
         Box::pin(async move {
-            // The attempt timeout is enforced by the client around this future.
-            let max_response_bytes = request.max_response_bytes;
-            let mut response = self.execute(request).await?;
+            let mut response = sent.await.map_err(map_reqwest_error)?;
             // Moved, not cloned: the body read needs only the body.
             let status = response.status().as_u16();
             let headers = std::mem::take(response.headers_mut());
@@ -141,8 +145,12 @@ impl Transport for ReqwestTransport {
         &self,
         request: HttpRequest,
     ) -> BoxFuture<'_, Result<StreamingResponse, TransportError>> {
+        let sent = match Self::reqwest_request(request) {
+            Ok(built) => self.client.execute(built),
+            Err(e) => return Box::pin(std::future::ready(Err(e))),
+        };
         Box::pin(async move {
-            let mut response = self.execute(request).await?;
+            let mut response = sent.await.map_err(map_reqwest_error)?;
             let status = response.status().as_u16();
             let headers = std::mem::take(response.headers_mut());
             let body = futures::stream::try_unfold(response, move |mut response| async move {

@@ -14,7 +14,6 @@ use tracing::Span;
 
 use crate::body::{Binary, Format, Json};
 use crate::error::{Error, ErrorContext};
-use crate::header_names;
 use crate::prepare::Prepared;
 use crate::rate_limit::RateLimitInfo;
 use crate::telemetry;
@@ -161,37 +160,34 @@ impl Undecoded {
         } = response;
         // `Bytes` clones share the buffer: kept for the error should the body not decode.
         let result = match F::decode(&headers, body.clone()) {
-            Ok(decoded) => Ok(Response::new(
-                decoded,
-                status,
-                response_meta(headers, &prepared, attempts),
-            )),
+            Ok(decoded) => {
+                // The call is over: its key and id move into the metadata.
+                let Prepared {
+                    idempotency_key,
+                    client_request_id,
+                    ..
+                } = *prepared;
+                let (rate_limit, request_id) = RateLimitInfo::with_request_id(&headers);
+                let request_id = request_id.map(str::to_owned);
+                Ok(Response::new(
+                    decoded,
+                    status,
+                    ResponseMeta {
+                        request_id,
+                        client_request_id,
+                        idempotency_key,
+                        rate_limit,
+                        attempts,
+                        headers,
+                    },
+                ))
+            }
             Err(e) => Err(decode_error(
-                e.message,
-                status,
-                body,
-                response_meta(headers, &prepared, attempts),
-                &prepared,
-                attempts,
+                e.message, status, body, headers, &prepared, attempts,
             )),
         };
         telemetry::record_outcome(&span, attempts, result.as_ref().err());
         result
-    }
-}
-
-/// The metadata of a successful response.
-fn response_meta(headers: HeaderMap, p: &Prepared, attempts: u32) -> ResponseMeta {
-    ResponseMeta {
-        request_id: headers
-            .get(header_names::REQUEST_ID)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned),
-        client_request_id: p.client_request_id.clone(),
-        idempotency_key: p.idempotency_key.clone(),
-        rate_limit: RateLimitInfo::from_headers(&headers),
-        attempts,
-        headers,
     }
 }
 
@@ -200,17 +196,18 @@ fn decode_error(
     message: String,
     status: u16,
     body: Bytes,
-    meta: ResponseMeta,
+    headers: HeaderMap,
     p: &Prepared,
     attempts: u32,
 ) -> Error {
+    let (rate_limit, request_id) = RateLimitInfo::with_request_id(&headers);
     Error::Decode {
         status,
         message,
-        body: Binary::from_response(&meta.headers, body),
+        body: Binary::from_response(&headers, body),
         context: Box::new(ErrorContext {
-            request_id: meta.request_id,
-            rate_limit: meta.rate_limit,
+            request_id: request_id.map(str::to_owned),
+            rate_limit,
             ..p.context(attempts)
         }),
     }

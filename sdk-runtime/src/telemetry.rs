@@ -8,8 +8,9 @@
 //!
 //! The span is named `sdk.call` at `INFO` level; attempts are `DEBUG` events inside it. No
 //! header, body or credential is recorded. Without a subscriber that wants the span (tracing's
-//! `Span::is_disabled`) nothing is recorded on it at all: a call pays for the span's creation
-//! only.
+//! `Span::is_disabled`) nothing is recorded on it at all, and without a `log` logger that takes
+//! INFO records either (tracing's `log` fallback) its fields are not even built: a call pays
+//! two atomic loads for its span.
 
 use tracing::Span;
 use tracing::field::Empty;
@@ -22,6 +23,12 @@ use crate::transport::HttpResponse;
 
 /// The span of one call.
 pub(crate) fn call_span(p: &Prepared, endpoint: &Endpoint) -> Span {
+    // With tracing's `log` feature (on in most dependency trees) and no subscriber ever set, a
+    // disabled span still builds its fields for a `log` logger. When neither a subscriber nor
+    // a logger takes INFO, the span is disabled and nobody reads them: skip building them.
+    if !tracing::level_enabled!(tracing::Level::INFO) && log::max_level() < log::LevelFilter::Info {
+        return Span::none();
+    }
     tracing::info_span!(
         "sdk.call",
         otel.name = %format_args!("{} {}", p.method, p.template),

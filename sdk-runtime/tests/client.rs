@@ -551,6 +551,24 @@ async fn whole_call_timeout_bounds_read_retries() {
 }
 
 #[tokio::test]
+async fn whole_call_timeout_counts_from_the_first_poll() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!([])))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let client = Client::new(config(&server)).unwrap();
+    let mut options = CallOptions::new();
+    options.set_timeout(Duration::from_millis(200));
+    let call = client.execute::<Value>(Request::new(&LIST), options);
+    // Created, not yet polled, for longer than its whole timeout: its clock has not started.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let response = call.await.expect("the timeout counts from the first poll");
+    assert_eq!(response.status(), 200);
+}
+
+#[tokio::test]
 async fn operation_format_header_is_sent() {
     let server = MockServer::start().await;
     Mock::given(method("POST"))

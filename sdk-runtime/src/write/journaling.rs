@@ -23,25 +23,29 @@ const DERIVED: [HeaderName; 5] = [
 
 /// Records `p` before its first attempt when it is a write with a key (others are not
 /// journaled: without a key a write cannot be settled).
-pub(crate) async fn record(journal: &dyn WriteJournal, p: &Prepared) -> Result<(), Error> {
+pub(crate) async fn record(
+    journal: &dyn WriteJournal,
+    p: &Prepared,
+    user_agent: &HeaderValue,
+) -> Result<(), Error> {
     let Some(key) = &p.idempotency_key else {
         return Ok(());
     };
+    // The headers as the first attempt sends them, credentials excepted.
+    let headers = p.headers.to_map(user_agent, 0);
     let write = JournaledWrite {
         key: key.clone(),
         operation_id: p.operation_id.clone().into_owned(),
         method: p.method,
         target: p.url.target().to_owned(),
-        content_type: p
-            .headers
+        content_type: headers
             .get(http::header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned),
         body: p.body.clone(),
         client_request_id: p.client_request_id.clone(),
         intent: p.intent.clone(),
-        headers: p
-            .headers
+        headers: headers
             .iter()
             .filter(|(name, _)| !DERIVED.contains(name))
             .filter_map(|(name, value)| Some((name.to_string(), value.to_str().ok()?.to_owned())))
@@ -132,21 +136,20 @@ pub(crate) fn prepared(write: &JournaledWrite, d: Defaults<'_>) -> Result<Prepar
     if let Some(intent) = &write.intent {
         options.set_intent(intent.clone());
     }
-    let mut headers = HeaderMap::new();
+    // This client's `User-Agent` (added per attempt); a journaled `Accept` stays, else the
+    // write reads JSON.
+    let mut accept = None;
+    let mut extra = Vec::with_capacity(write.headers.len());
     for (name, value) in &write.headers {
         let name = HeaderName::from_bytes(name.as_bytes())
             .map_err(|_| Error::validation(format!("journaled header name `{name}` is invalid")))?;
         let value = HeaderValue::from_str(value)
             .map_err(|_| Error::validation(format!("journaled value of `{name}` is invalid")))?;
-        headers.append(name, value);
-    }
-    // This client's `User-Agent`; the journaled `Accept` stays (a write reads JSON without one).
-    headers.insert(http::header::USER_AGENT, d.user_agent.clone());
-    if !headers.contains_key(http::header::ACCEPT) {
-        headers.insert(
-            http::header::ACCEPT,
-            HeaderValue::from_static("application/json"),
-        );
+        match name {
+            http::header::USER_AGENT => {}
+            http::header::ACCEPT if accept.is_none() => accept = Some(value),
+            _ => extra.push((name, value)),
+        }
     }
     Prepared::assemble(
         Call {
@@ -154,7 +157,8 @@ pub(crate) fn prepared(write: &JournaledWrite, d: Defaults<'_>) -> Result<Prepar
             method: write.method,
             template: Cow::Owned(write.path().to_owned()),
             url: CallUrl::of_target(d.endpoint, &write.target),
-            headers,
+            accept: accept.unwrap_or(HeaderValue::from_static("application/json")),
+            extra,
             body: write.body.clone(),
             content_type: write.content_type.clone().map(Cow::Owned),
             idempotency_key: Some(write.key.clone()),

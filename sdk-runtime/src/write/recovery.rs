@@ -138,7 +138,7 @@ impl Client {
             Err(e) => Err(e),
             Ok(p) => match settlement {
                 Some(settlement) => self.journaled_outcome(p, settlement),
-                None => match self.run_in_span(Box::new(p), Start::Reconcile).await {
+                None => match self.traced(Box::new(p), Start::Reconcile).await {
                     Ok(undecoded) => undecoded.decode(),
                     Err(e) => Err(e),
                 },
