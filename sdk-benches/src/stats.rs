@@ -11,6 +11,20 @@ pub fn median(values: &mut [f64]) -> f64 {
     }
 }
 
+/// Times `n` sequential calls of `f` (each awaited, its output kept from the optimizer) and
+/// returns microseconds per call.
+pub async fn per_call<F, Fut>(n: u32, mut f: F) -> f64
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future,
+{
+    let start = std::time::Instant::now();
+    for _ in 0..n {
+        std::hint::black_box(f().await);
+    }
+    start.elapsed().as_secs_f64() * 1e6 / f64::from(n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::median;

@@ -30,7 +30,7 @@ use sdk_benches::alloc::{self, Counting, human};
 use sdk_benches::repo_root as root;
 use sdk_benches::requests::{NoNetwork, Paths, check_identical_requests};
 use sdk_benches::server::{ItemsConfig, start};
-use sdk_benches::stats::median;
+use sdk_benches::stats::{median, per_call};
 use sdk_generator::emit::{Layout, Options};
 
 #[global_allocator]
@@ -115,19 +115,6 @@ fn machine() {
 }
 
 // ---------------------------------------------------------------- runtime
-
-/// Times `n` sequential calls of `f` and returns microseconds per call.
-async fn per_call<F, Fut>(n: u32, mut f: F) -> f64
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future,
-{
-    let start = Instant::now();
-    for _ in 0..n {
-        std::hint::black_box(f().await);
-    }
-    start.elapsed().as_secs_f64() * 1e6 / f64::from(n)
-}
 
 fn runtime_section() {
     const ROUNDS: usize = 41;

@@ -17,7 +17,7 @@
 //!
 //! Run: `cargo run -p sdk-benches --release --bin runtime-gap`.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue, Method};
@@ -25,7 +25,7 @@ use reqwest::header::{ACCEPT, AUTHORIZATION, USER_AGENT};
 use sdk_benches::fixtures::{PRODUCT_ID, Product};
 use sdk_benches::requests::{BEARER, NoNetwork, Paths};
 use sdk_benches::server::{ItemsConfig, start};
-use sdk_benches::stats::median;
+use sdk_benches::stats::{median, per_call};
 use sdk_runtime::reqwest_transport::ReqwestTransport;
 use sdk_runtime::{Config, HttpRequest, SdkIdentity, Transport};
 
@@ -42,18 +42,6 @@ const VARIANTS: [&str; 9] = [
     "raw + nn raw",
     "raw + touch 64 KiB",
 ];
-
-async fn per_call<F, Fut>(n: u32, mut f: F) -> f64
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future,
-{
-    let start = Instant::now();
-    for _ in 0..n {
-        std::hint::black_box(f().await);
-    }
-    start.elapsed().as_secs_f64() * 1e6 / f64::from(n)
-}
 
 /// Reads one byte per cache line of `buffer`: a data footprint with almost no instructions.
 fn touch(buffer: &[u8]) {
