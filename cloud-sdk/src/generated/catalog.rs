@@ -124,9 +124,7 @@ impl ::sdk_runtime::pagination::Paginated for CatalogProductListResponse {
     }
 }
 
-/// Purchasable family.
-///
-/// Schema: `#/components/schemas/CatalogProduct/properties/product_code`.
+/// Purchasable family. Schema: `#/components/schemas/CatalogProduct/properties/product_code`.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum CatalogProductProductCode {
@@ -148,9 +146,7 @@ pub enum CatalogProductProductCode {
     "tcp-proxy", Waf = "waf", License = "license"
 );
 
-/// Normalized family. `tcp-proxy` and `license` map to `other`; `waf` maps to `dns`.
-///
-/// Schema: `#/components/schemas/CatalogProduct/properties/type`.
+/// Normalized family. `tcp-proxy` and `license` map to `other`; `waf` maps to `dns`. Schema: `#/components/schemas/CatalogProduct/properties/type`.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum CatalogProductType {

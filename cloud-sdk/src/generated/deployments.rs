@@ -243,9 +243,7 @@ impl LegacyDeployBilling {
     }
 }
 
-/// Billing period unit.
-///
-/// Schema: `#/components/schemas/LegacyDeployBilling/properties/unit`.
+/// Billing period unit. Schema: `#/components/schemas/LegacyDeployBilling/properties/unit`.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum LegacyDeployBillingUnit {

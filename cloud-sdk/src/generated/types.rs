@@ -185,9 +185,7 @@ pub struct OperationResult {
     power_state optional, ..additional_properties
 });
 
-/// pending/running: accepted, not completed. unknown: outcome needs reconciliation; never assume failure and never submit a new write. succeeded: recorded completion; only this state exposes a result. failed/cancelled: recorded terminal outcome; inspect billing separately. The first terminal receipt is immutable. Transitions between states: not shown.
-///
-/// Schema: `#/components/schemas/Operation/properties/status`.
+/// pending/running: accepted, not completed. unknown: outcome needs reconciliation; never assume failure and never submit a new write. succeeded: recorded completion; only this state exposes a result. failed/cancelled: recorded terminal outcome; inspect billing separately. The first terminal receipt is immutable. Transitions between states: not shown. Schema: `#/components/schemas/Operation/properties/status`.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum OperationStatus {

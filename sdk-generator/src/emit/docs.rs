@@ -68,6 +68,16 @@ pub fn lines_attrs(text: &str) -> TokenStream {
     quote!(#(#lines)*)
 }
 
+/// `text` ended as a sentence (a `.` added unless it ends in `.`, `!` or `?`), for more to follow
+/// in its paragraph.
+pub fn as_sentence(text: &str) -> String {
+    if text.ends_with(['.', '!', '?']) {
+        text.to_owned()
+    } else {
+        format!("{text}.")
+    }
+}
+
 /// Makes spec prose safe for rustdoc and clippy: no doctests (code fences become `text`, no
 /// indented code blocks), no intra-doc links or HTML tags (`[`, `]`, `<` escaped outside code
 /// spans), bare URLs wrapped in `<>`.

@@ -606,10 +606,7 @@ fn param_doc(p: &Param) -> TokenStream {
     if doc.contains('\n') {
         doc.push_str("\n\n");
     } else if !doc.is_empty() {
-        if !doc.ends_with(['.', '!', '?']) {
-            doc.push('.');
-        }
-        doc.push(' ');
+        doc = super::docs::as_sentence(&doc) + " ";
     }
     doc.push_str(&format!(
         "Sent as {} parameter `{}`{how}.",
@@ -648,12 +645,16 @@ fn operation_doc(op: &Operation) -> String {
     if let Some(s) = &op.summary {
         parts.push(sanitize(s));
     }
+    // A description that is all of the deprecation note shows in `#[deprecated]`, not twice.
+    let note = super::docs::deprecation_note(op.deprecated, op.description.as_deref());
     if let Some(d) = &op.description
         && Some(d) != op.summary.as_ref()
+        && note != Some(d.split_whitespace().collect::<Vec<_>>().join(" "))
     {
         parts.push(sanitize(d));
     }
-    // What the call does, its facts and its error statuses: one paragraph, a line each.
+    // What the call does, its facts and its error statuses: one paragraph, a line each (the
+    // statuses alone on the last).
     let mut call = vec![format!(
         "Sends `{} {}` (operation `{}`).",
         method_upper(op.method),
@@ -668,9 +669,9 @@ fn operation_doc(op: &Operation) -> String {
         .collect();
     if errors.iter().all(|r| r.error_codes.is_empty()) {
         // Statuses alone fit one line.
-        if !errors.is_empty() {
+        if let (false, Some(last)) = (errors.is_empty(), call.last_mut()) {
             let statuses: Vec<String> = errors.iter().map(|r| format!("`{}`", r.status)).collect();
-            call.push(format!("Error responses: {}.", statuses.join(", ")));
+            last.push_str(&format!(" Error responses: {}.", statuses.join(", ")));
         }
         parts.push(call.join("\n"));
     } else {

@@ -18,6 +18,10 @@ pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
     let schema = (def.pointer != format!("#/components/schemas/{def_name}"))
         .then(|| format!("Schema: `{}`.", def.pointer));
     let doc = match (def.doc.as_deref().map(super::docs::sanitize), schema) {
+        // After a one-paragraph description, in its paragraph.
+        (Some(d), Some(schema)) if !d.is_empty() && !d.contains('\n') => {
+            format!("{} {schema}", super::docs::as_sentence(&d))
+        }
         (Some(d), Some(schema)) if !d.is_empty() => format!("{d}\n\n{schema}"),
         (Some(d), None) => d,
         (_, schema) => schema.unwrap_or_default(),
