@@ -6,6 +6,7 @@
 //! crate's own library and nothing else (otherwise the measurement is repeated once, now with
 //! the dependencies built, and fails if that is still not so).
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Instant;
@@ -65,25 +66,42 @@ impl CrateBuild {
     }
 
     fn cargo(&self, args: &[&str]) -> Output {
-        let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .current_dir(&self.dir)
-            .env("CARGO_TARGET_DIR", &self.target_dir)
-            .args(args)
-            .arg("--quiet")
-            .output()
-            .expect("spawn cargo");
-        assert!(
-            out.status.success(),
-            "cargo {args:?} in {} failed:\n{}",
-            self.dir.display(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out
+        run_cargo(&self.dir, &self.target_dir, args)
     }
 }
 
+/// The cargo that runs this program (`$CARGO`), or `cargo` from `PATH`.
+pub(crate) fn cargo_bin() -> PathBuf {
+    std::env::var("CARGO")
+        .unwrap_or_else(|_| "cargo".into())
+        .into()
+}
+
+/// `cargo ARGS --quiet` in `dir` with the target directory `target_dir`; panics with cargo's
+/// errors when it fails.
+pub(crate) fn run_cargo<A: AsRef<OsStr> + std::fmt::Debug>(
+    dir: &Path,
+    target_dir: &Path,
+    args: &[A],
+) -> Output {
+    let out = Command::new(cargo_bin())
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target_dir)
+        .args(args)
+        .arg("--quiet")
+        .output()
+        .expect("spawn cargo");
+    assert!(
+        out.status.success(),
+        "cargo {args:?} in {} failed:\n{}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// Units compiled (not fresh) by a `--message-format=json` run.
-fn compiled_units(out: &Output) -> Vec<String> {
+pub(crate) fn compiled_units(out: &Output) -> Vec<String> {
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())

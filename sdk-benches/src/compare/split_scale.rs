@@ -3,9 +3,10 @@
 //! and CPU time per operation, and the peak resident memory of the largest compiler process.
 
 use super::{Binaries, Settings, Workdir, load, remove_dir, thousands, verdict};
+use crate::crate_build::{cargo_bin, compiled_units, run_cargo};
 use crate::generators::Generator;
 use crate::{repo_root, synth};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 const GNU_TIME: &str = "/usr/bin/time";
@@ -191,7 +192,7 @@ fn clean_check(dir: &Path, target: &Path, features: &[&str]) -> Check {
             clean.push("-p".to_owned());
             clean.push(p.clone());
         }
-        cargo(dir, target, &clean);
+        run_cargo(dir, target, &clean);
         let report = std::env::temp_dir().join(format!("bench-split-{}.txt", std::process::id()));
         let out = Command::new(GNU_TIME)
             .current_dir(dir)
@@ -209,12 +210,7 @@ fn clean_check(dir: &Path, target: &Path, features: &[&str]) -> Check {
             dir.display(),
             String::from_utf8_lossy(&out.stderr)
         );
-        let compiled: Vec<String> = String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .filter(|m| m["reason"] == "compiler-artifact" && m["fresh"] == false)
-            .filter_map(|m| m["target"]["name"].as_str().map(str::to_owned))
-            .collect();
+        let compiled = compiled_units(&out);
         assert!(
             !compiled.is_empty(),
             "cargo check compiled nothing in {}",
@@ -251,28 +247,6 @@ fn parse_report(report: &Path) -> Check {
         cpu: user + sys,
         peak_rss: kib as u64 * 1024,
     }
-}
-
-fn cargo(dir: &Path, target: &Path, args: &[String]) {
-    let out = Command::new(cargo_bin())
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", target)
-        .args(args)
-        .arg("--quiet")
-        .output()
-        .expect("spawn cargo");
-    assert!(
-        out.status.success(),
-        "cargo {args:?} in {} failed:\n{}",
-        dir.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn cargo_bin() -> PathBuf {
-    std::env::var("CARGO")
-        .unwrap_or_else(|_| "cargo".into())
-        .into()
 }
 
 fn gib(bytes: u64) -> String {
