@@ -63,15 +63,14 @@ async fn bearer_get_decodes_and_exposes_meta() {
 #[tokio::test]
 async fn signed_write_is_verifiable_and_resigned_per_attempt() {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(429).insert_header("Retry-After", "0"))
-        .up_to_n_times(1)
-        .mount(&server)
-        .await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(201).set_body_json(json!({"ok": true})))
-        .mount(&server)
-        .await;
+    answers(
+        &server,
+        "POST",
+        ResponseTemplate::new(429).insert_header("Retry-After", "0"),
+        1,
+        ResponseTemplate::new(201).set_body_json(json!({"ok": true})),
+    )
+    .await;
     let client = Client::new(config(&server).signed("key-prefix", "the-secret")).unwrap();
     let resp = client
         .execute::<Value>(create_request(), with_key("fixed-key-123"))
@@ -140,19 +139,13 @@ async fn bodyless_signed_request_hashes_empty_body() {
 #[tokio::test]
 async fn generated_key_is_valid_and_stable_across_retries() {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(
-            ResponseTemplate::new(409)
-                .insert_header("Retry-After", "0")
-                .set_body_json(json!({"ok": false, "error": {"code": "idempotency_in_progress", "message": "wait"}})),
-        )
-        .up_to_n_times(2)
-        .mount(&server)
-        .await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true})))
-        .mount(&server)
-        .await;
+    let in_progress = ResponseTemplate::new(409)
+        .insert_header("Retry-After", "0")
+        .set_body_json(
+            json!({"ok": false, "error": {"code": "idempotency_in_progress", "message": "wait"}}),
+        );
+    let ok = ResponseTemplate::new(200).set_body_json(json!({"ok": true}));
+    answers(&server, "POST", in_progress, 2, ok).await;
     let client = Client::new(config(&server)).unwrap();
     let resp = client
         .execute::<Value>(create_request(), CallOptions::new())
@@ -202,15 +195,14 @@ async fn invalid_inputs_are_rejected_before_io() {
 #[tokio::test]
 async fn get_retries_5xx_then_succeeds() {
     let server = MockServer::start().await;
-    Mock::given(method("GET"))
-        .respond_with(ResponseTemplate::new(503))
-        .up_to_n_times(2)
-        .mount(&server)
-        .await;
-    Mock::given(method("GET"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true})))
-        .mount(&server)
-        .await;
+    answers(
+        &server,
+        "GET",
+        ResponseTemplate::new(503),
+        2,
+        ResponseTemplate::new(200).set_body_json(json!({"ok": true})),
+    )
+    .await;
     let client = Client::new(config(&server)).unwrap();
     let resp = client
         .execute::<Value>(Request::new(&LIST), CallOptions::new())
@@ -250,15 +242,8 @@ async fn get_retries_are_bounded_and_switchable_off() {
 }
 
 async fn mount_write_failure_then_success(server: &MockServer, first: ResponseTemplate) {
-    Mock::given(method("POST"))
-        .respond_with(first)
-        .up_to_n_times(1)
-        .mount(server)
-        .await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(201).set_body_json(json!({"ok": true, "id": 1})))
-        .mount(server)
-        .await;
+    let created = ResponseTemplate::new(201).set_body_json(json!({"ok": true, "id": 1}));
+    answers(server, "POST", first, 1, created).await;
 }
 
 #[tokio::test]
@@ -600,15 +585,14 @@ fn invalid_configs_are_rejected() {
 #[tokio::test]
 async fn rate_limited_answers_have_their_own_budget() {
     let server = MockServer::start().await;
-    Mock::given(method("GET"))
-        .respond_with(ResponseTemplate::new(429).insert_header("Retry-After", "0"))
-        .up_to_n_times(5)
-        .mount(&server)
-        .await;
-    Mock::given(method("GET"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true})))
-        .mount(&server)
-        .await;
+    answers(
+        &server,
+        "GET",
+        ResponseTemplate::new(429).insert_header("Retry-After", "0"),
+        5,
+        ResponseTemplate::new(200).set_body_json(json!({"ok": true})),
+    )
+    .await;
     let policy = RetryPolicy {
         max_attempts: 1,
         max_rate_limit_waits: 5,

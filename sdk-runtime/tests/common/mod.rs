@@ -108,23 +108,34 @@ pub fn header<'a>(r: &'a wiremock::Request, name: &str) -> Option<&'a str> {
     r.headers.get(name).and_then(|v| v.to_str().ok())
 }
 
+/// Mounts on `server`: requests with HTTP method `verb` are answered `first` the first `times`
+/// times, then `then`.
+pub async fn answers(
+    server: &MockServer,
+    verb: &str,
+    first: ResponseTemplate,
+    times: u64,
+    then: ResponseTemplate,
+) {
+    Mock::given(method(verb))
+        .respond_with(first)
+        .up_to_n_times(times)
+        .mount(server)
+        .await;
+    Mock::given(method(verb))
+        .respond_with(then)
+        .mount(server)
+        .await;
+}
+
 /// A write answered 503 then, after a lookup that finds nothing, 201; and a read answered 500
 /// then 200.
 pub async fn flaky_server() -> MockServer {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(503))
-        .up_to_n_times(1)
-        .mount(&server)
-        .await;
-    Mock::given(method("POST"))
-        .respond_with(
-            ResponseTemplate::new(201)
-                .insert_header("x-request-id", "req-created")
-                .set_body_json(json!({"id": 7})),
-        )
-        .mount(&server)
-        .await;
+    let created = ResponseTemplate::new(201)
+        .insert_header("x-request-id", "req-created")
+        .set_body_json(json!({"id": 7}));
+    answers(&server, "POST", ResponseTemplate::new(503), 1, created).await;
     Mock::given(method("GET"))
         .and(path("/v1/operations"))
         .respond_with(ResponseTemplate::new(404).set_body_json(
