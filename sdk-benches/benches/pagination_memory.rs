@@ -9,7 +9,7 @@
 use futures::StreamExt;
 use sdk_benches::alloc::{self, Counting, human};
 use sdk_benches::fixtures::{Item, ItemPage, LIST_ITEMS};
-use sdk_benches::server::{ItemsConfig, start};
+use sdk_benches::server::{ItemsConfig, current_thread_runtime, start};
 use sdk_runtime::pagination::{Continuation, stream};
 use sdk_runtime::{CallOptions, Client, Config, Error, Request, Response};
 
@@ -36,10 +36,7 @@ fn main() {
             per_page: 1_000,
         }
     };
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("tokio runtime");
+    let rt = current_thread_runtime();
     rt.block_on(async {
         let base = start(items, None).await;
         let client = Client::new(Config::new(&base).bearer("ccs_bench01.secret")).expect("client");

@@ -5,17 +5,10 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use sdk_benches::requests::{NoNetwork, Paths, check_identical_requests};
-use sdk_benches::server::{ItemsConfig, start};
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("tokio runtime")
-}
+use sdk_benches::server::{ItemsConfig, current_thread_runtime, start};
 
 fn requests(c: &mut Criterion) {
-    let rt = runtime();
+    let rt = current_thread_runtime();
     rt.block_on(check_identical_requests());
     let base = rt.block_on(start(ItemsConfig::default(), None));
     let paths = Paths::new(&base);

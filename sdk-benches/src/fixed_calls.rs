@@ -9,7 +9,7 @@
 use std::future::Future;
 
 use crate::requests::{NoNetwork, Paths};
-use crate::server::{ItemsConfig, start};
+use crate::server::{ItemsConfig, current_thread_runtime, start};
 
 /// The paths `bench-report calls` knows.
 pub const PATHS: [&str; 10] = [
@@ -32,10 +32,7 @@ pub fn run(which: &str, warmup: u64, n: u64) {
         PATHS.contains(&which),
         "unknown path {which:?}: expected one of {PATHS:?}"
     );
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("tokio runtime");
+    let rt = current_thread_runtime();
     let base = rt.block_on(start(ItemsConfig::default(), None));
     let paths = Paths::new(&base);
     let nn = NoNetwork::new();

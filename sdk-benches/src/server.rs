@@ -21,6 +21,15 @@ use serde::Deserialize;
 
 use crate::fixtures::{ItemPage, item, product, zone};
 
+/// The `current_thread` tokio runtime (IO and timers on) that a benchmark's client and this
+/// server share.
+pub fn current_thread_runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime")
+}
+
 /// Size of `GET /v1/items`.
 #[derive(Clone, Copy, Debug)]
 pub struct ItemsConfig {

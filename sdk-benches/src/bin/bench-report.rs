@@ -29,7 +29,7 @@ use cpu_time::ThreadTime;
 use sdk_benches::alloc::{self, Counting, human};
 use sdk_benches::repo_root as root;
 use sdk_benches::requests::{NoNetwork, Paths, check_identical_requests};
-use sdk_benches::server::{ItemsConfig, start};
+use sdk_benches::server::{ItemsConfig, current_thread_runtime, start};
 use sdk_benches::stats::{median, per_call};
 use sdk_generator::emit::{Layout, Options};
 
@@ -126,10 +126,7 @@ fn runtime_section() {
          round / median round, µs per call. Headline ratio: median of the per-round SDK/raw \
          ratios; beside it the ratio of the fastest rounds.\n"
     );
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("tokio runtime");
+    let rt = current_thread_runtime();
     rt.block_on(async {
         check_identical_requests().await;
         let base = start(ItemsConfig::default(), None).await;
@@ -225,10 +222,7 @@ fn runtime_section() {
 }
 
 fn profile_loop(which: &str, seconds: u64) {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("tokio runtime");
+    let rt = current_thread_runtime();
     rt.block_on(async {
         let base = start(ItemsConfig::default(), None).await;
         let p = Paths::new(&base);

@@ -24,7 +24,7 @@ use http::{HeaderMap, HeaderValue, Method};
 use reqwest::header::{ACCEPT, AUTHORIZATION, USER_AGENT};
 use sdk_benches::fixtures::{PRODUCT_ID, Product};
 use sdk_benches::requests::{BEARER, NoNetwork, Paths};
-use sdk_benches::server::{ItemsConfig, start};
+use sdk_benches::server::{ItemsConfig, current_thread_runtime, start};
 use sdk_benches::stats::{median, per_call};
 use sdk_runtime::reqwest_transport::ReqwestTransport;
 use sdk_runtime::{Config, HttpRequest, SdkIdentity, Transport};
@@ -53,10 +53,7 @@ fn touch(buffer: &[u8]) {
 }
 
 fn main() {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("tokio runtime");
+    let rt = current_thread_runtime();
     rt.block_on(async {
         let base = start(ItemsConfig::default(), None).await;
         let p = Paths::new(&base);
