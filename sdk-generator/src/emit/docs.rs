@@ -150,7 +150,7 @@ pub fn deprecation_note(deprecated: bool, doc: Option<&str>) -> Option<String> {
     if !deprecated {
         return None;
     }
-    let text = doc?.split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = one_line(doc?);
     let sentences: Vec<&str> = text
         .split_inclusive(". ")
         .map(str::trim)
@@ -171,6 +171,17 @@ pub fn deprecation_note(deprecated: bool, doc: Option<&str>) -> Option<String> {
         .find(names_guidance)
         .or(sentences.first())?;
     Some((*chosen).to_owned())
+}
+
+/// Whether `doc` is nothing but the deprecation note taken from it (the docs then need not
+/// repeat what `#[deprecated]` shows).
+pub fn is_only_deprecation_note(deprecated: bool, doc: &str) -> bool {
+    deprecation_note(deprecated, Some(doc)).is_some_and(|note| note == one_line(doc))
+}
+
+/// `text` with each run of whitespace (newlines included) one space.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// `#[deprecated(note = "…")]` for a deprecated item, the note from [`deprecation_note`]; a bare

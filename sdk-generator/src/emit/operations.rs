@@ -646,10 +646,9 @@ fn operation_doc(op: &Operation) -> String {
         parts.push(sanitize(s));
     }
     // A description that is all of the deprecation note shows in `#[deprecated]`, not twice.
-    let note = super::docs::deprecation_note(op.deprecated, op.description.as_deref());
     if let Some(d) = &op.description
         && Some(d) != op.summary.as_ref()
-        && note != Some(d.split_whitespace().collect::<Vec<_>>().join(" "))
+        && !super::docs::is_only_deprecation_note(op.deprecated, d)
     {
         parts.push(sanitize(d));
     }
