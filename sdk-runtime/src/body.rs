@@ -169,6 +169,10 @@ fn essence(content_type: &str) -> &str {
 
 /// Whether a `Content-Type` names JSON: `application/json` or a `…+json` type.
 pub(crate) fn is_json(content_type: &str) -> bool {
+    // The common answer first: no parameters to strip.
+    if content_type.eq_ignore_ascii_case("application/json") {
+        return true;
+    }
     let essence = essence(content_type);
     essence.eq_ignore_ascii_case("application/json")
         || essence

@@ -56,8 +56,7 @@ macro_rules! error_body {
             "(`ApiError::body` keeps it)."
         )]
         pub fn error_body(error: &$crate::Error) -> ::std::option::Option<$ty> {
-            error.documented_status(&[$first $(, $status)*])?;
-            error.body_as().and_then(::std::result::Result::ok)
+            error.documented_body(&[$first $(, $status)*])
         }
     };
 }

@@ -387,6 +387,14 @@ impl Error {
         }
     }
 
+    /// The body of an API error decoded into `T`, when its status falls under one of the
+    /// responses `documented` ([`Error::documented_status`]); `None` otherwise, or when the body
+    /// does not decode ([`ApiError::body`] keeps it). What a builder's `error_body` returns.
+    pub fn documented_body<T: DeserializeOwned>(&self, documented: &[&'static str]) -> Option<T> {
+        self.documented_status(documented)?;
+        self.body_as().and_then(Result::ok)
+    }
+
     /// Which of the responses an operation documents (`404`, `4XX`, `default`) this API error's
     /// status falls under: the exact status, else its range, else `default`; `None` when it is
     /// not an API error or none applies.

@@ -204,6 +204,18 @@ async fn the_envelope_still_wins_and_statuses_resolve_exact_then_range_then_defa
     assert_eq!(err.documented_status(&["404", "4XX"]), Some("404"));
     assert_eq!(err.documented_status(&["default"]), Some("default"));
     assert_eq!(err.documented_status(&["5XX", "400"]), None);
+    // `error_body!` decodes the body only under a documented status.
+    let envelope = |v: Value| v["error"]["code"].as_str().map(str::to_owned);
+    assert_eq!(
+        err.documented_body::<Value>(&["4XX"]).and_then(envelope),
+        Some("zone_missing".to_owned())
+    );
+    assert_eq!(err.documented_body::<Value>(&["5XX", "400"]), None);
+    assert_eq!(
+        err.documented_body::<u32>(&["404"]),
+        None,
+        "does not decode"
+    );
 }
 
 // ---- security schemes ----
