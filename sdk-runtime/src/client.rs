@@ -416,7 +416,7 @@ impl Client {
         }
     }
 
-    fn wire(&self) -> Wire<'_> {
+    pub(crate) fn wire(&self) -> Wire<'_> {
         Wire {
             auth: &self.inner.auth,
             user_agent: &self.inner.user_agent,
@@ -427,7 +427,7 @@ impl Client {
 
     /// Waits (bounded by the deadline) until the closed 429 gate lets this attempt go; `Err`
     /// when the deadline passes first.
-    async fn pass_gate(&self, budget: &Budget) -> Result<Option<ProbePermit<'_>>, ()> {
+    pub(crate) async fn pass_gate(&self, budget: &Budget) -> Result<Option<ProbePermit<'_>>, ()> {
         match budget.deadline() {
             Some(d) => tokio::time::timeout_at(d, self.inner.gate.acquire())
                 .await
@@ -438,7 +438,7 @@ impl Client {
 
     /// Closes the gate after a 429 (for the advertised wait, else a backoff), opens it after
     /// any other answer to the probe.
-    fn update_gate(
+    pub(crate) fn update_gate(
         &self,
         result: &Result<HttpResponse, TransportError>,
         permit: Option<ProbePermit<'_>>,

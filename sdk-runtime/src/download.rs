@@ -9,10 +9,17 @@ use bytes::{Bytes, BytesMut};
 use futures::{Stream, StreamExt};
 use http::HeaderMap;
 
+use tokio::time::Instant;
+
+use crate::attempt;
+use crate::budget::Budget;
 use crate::client::Client;
-use crate::error::{ApiError, Error, ErrorContext};
+use crate::error::{Error, ErrorContext};
+use crate::prepare::Prepared;
 use crate::request::{CallOptions, Request};
-use crate::transport::{BodyStream, HttpRequest, HttpResponse, TransportError};
+use crate::transport::{BodyStream, HttpResponse, TransportError};
+use crate::write::classify::{Class, classify};
+use crate::write::decide::{Decision, Facts, Failure, decide};
 
 /// A successful response whose body arrives chunk by chunk: a `Stream` of
 /// `Result<Bytes, Error>`. Nothing bounds its size but the reader.
@@ -76,11 +83,16 @@ impl Stream for Download {
 
 impl Client {
     /// Sends `request` and returns the successful body as a [`Download`], a stream of chunks,
-    /// for bodies too large to hold (files, exports, logs). Credentials, headers and `security`
-    /// are as for [`Client::execute`]; the call is one attempt, never resent (a stream half
-    /// read cannot be resumed), and its attempt timeout covers the wait for the response head
-    /// only. A non-2xx answer is read whole (up to the body cap) and returned as the same
-    /// [`Error`] `execute` gives.
+    /// for bodies too large to hold (files, exports, logs). Credentials, headers, `security`,
+    /// hooks and the 429 gate are as for [`Client::execute`], and so are retries until the
+    /// response head arrives: a read is resent after a connection failure, a timeout, a 5xx, a
+    /// 429 or a retry code, within the retry policy and the call timeout; a write only when it
+    /// certainly was not processed (not delivered, 429, a retry code), never after an answer
+    /// that may mean it ran. Once a 2xx head arrives the download is returned and nothing is
+    /// resent (a stream half read cannot be resumed): a failure while reading it is an
+    /// [`Error::Transport`] from the stream. The attempt timeout covers the wait for the head
+    /// (and the read of an error body) only. A non-2xx answer is read whole (up to the body
+    /// cap) and returned as the same [`Error`] `execute` gives.
     pub async fn download(
         &self,
         mut request: Request,
@@ -90,67 +102,107 @@ impl Client {
             request.accept("*/*");
         }
         let p = self.prepare(&request, &options)?;
-        let context = p.context(1);
-        let (headers, url) =
-            crate::attempt::authorized(&self.inner.auth, &self.inner.user_agent, &p)?;
-        let max = self.inner.config.max_response_bytes;
-        let http = HttpRequest {
-            method: crate::spec::http_method(p.method),
-            url,
-            headers,
-            body: p.body.clone(),
-            timeout: p.attempt_timeout,
-            max_response_bytes: max,
+        drop((request, options));
+        let mut budget = Budget::new(&p.policy, p.deadline);
+        let facts = Facts {
+            is_write: p.is_write(),
+            has_key: p.idempotency_key.is_some(),
+            // No lookups: a write that may have run ends with its answer, below.
+            reconcile: false,
+            maybe_delivered: false,
         };
-        let send = self.inner.transport.send_streaming(http);
-        let sent = match p.attempt_timeout {
-            Some(t) => tokio::time::timeout(t, send)
-                .await
-                .map_err(|_| Error::Timeout {
-                    context: Box::new(context.clone()),
+        loop {
+            let permit = match self.inner.gate.is_closed() {
+                false => None,
+                true => self.pass_gate(&budget).await.map_err(|()| Error::Timeout {
+                    context: Box::new(p.context(budget.sent())),
                 })?,
-            None => send.await,
-        };
-        let response = sent.map_err(|source| Error::Transport {
-            source,
-            context: Box::new(context.clone()),
-        })?;
-        if (200..300).contains(&response.status) {
-            return Ok(Download {
+            };
+            budget.spend_attempt();
+            let result = match self.download_attempt(&p, budget.sent()).await? {
+                Head::Success(download) => {
+                    if permit.is_some() {
+                        self.inner.gate.open();
+                    }
+                    return Ok(download);
+                }
+                Head::Other(result) => result,
+            };
+            self.update_gate(&result, permit, &p, &budget);
+            let class = classify(&result, self.inner.config.profile);
+            if matches!(class, Class::RateLimited { .. }) {
+                budget.spend_rate_limit();
+            }
+            let backoff = p.policy.backoff(budget.sent() - 1);
+            match decide(&class, &facts, &budget, backoff, Instant::now()) {
+                Decision::Retry { after } => tokio::time::sleep(after).await,
+                Decision::AwaitGate => {}
+                Decision::Fail(failure @ (Failure::Redirected | Failure::TooLarge)) => {
+                    return Err(self.failure(failure, &p, result, budget.sent()));
+                }
+                // The answer as it came: an API error, a transport failure or a timeout (a
+                // write that may have run included: it is not resent).
+                _ => return Err(self.failure(Failure::Api, &p, result, budget.sent())),
+            }
+        }
+    }
+
+    /// One attempt of a download, until its head (a 2xx) or its whole answer (anything else)
+    /// arrived, under the attempt's time limit.
+    async fn download_attempt(&self, p: &Prepared, number: u32) -> Result<Head, Error> {
+        let wire = self.wire();
+        let (request, sent) = attempt::begin(wire, p, number)?;
+        let head = async {
+            let response = self.inner.transport.send_streaming(request).await?;
+            if (200..300).contains(&response.status) {
+                return Ok(Ok(response));
+            }
+            let body = read_capped(response.body, wire.max_response_bytes, response.status);
+            Ok(Err(HttpResponse {
                 status: response.status,
                 headers: response.headers,
-                body: response.body,
-                context,
-            });
-        }
-        let status = response.status;
-        let body = read_capped(response.body, max, status)
-            .await
-            .map_err(|source| Error::Transport {
-                source,
-                context: Box::new(context.clone()),
-            })?;
-        let whole = HttpResponse {
-            status,
-            headers: response.headers,
-            body,
+                body: body.await?,
+            }))
         };
-        if (300..400).contains(&status) {
-            return Err(Error::Redirected {
-                status,
-                location: whole
-                    .headers
-                    .get(http::header::LOCATION)
-                    .and_then(|v| v.to_str().ok())
-                    .map(|l| l.split(['?', '#']).next().unwrap_or(l).to_owned()),
-                context: Box::new(context),
-            });
-        }
-        let profile = self.inner.config.profile;
-        let mut api = ApiError::from_response(&whole, context, &profile.error_body);
-        api.retryable_code = profile.is_retry_code(&api.code);
-        Err(Error::Api(Box::new(api)))
+        let arrived = match sent.ends {
+            Some(e) => tokio::time::timeout_at(e, head)
+                .await
+                .unwrap_or_else(|_| Err(attempt::timed_out())),
+            None => head.await,
+        };
+        // The hooks see a 2xx head as a response with an empty body (its stream is the
+        // caller's to read).
+        let (result, stream) = match arrived {
+            Ok(Ok(streaming)) => {
+                let head = HttpResponse {
+                    status: streaming.status,
+                    headers: streaming.headers,
+                    body: Bytes::new(),
+                };
+                (Ok(head), Some(streaming.body))
+            }
+            Ok(Err(whole)) => (Ok(whole), None),
+            Err(e) => (Err(e), None),
+        };
+        let result = attempt::end(wire, p, sent, result)?;
+        Ok(match (result, stream) {
+            (Ok(head), Some(body)) => Head::Success(Download {
+                status: head.status,
+                headers: head.headers,
+                body,
+                context: p.context(number),
+            }),
+            (result, _) => Head::Other(result),
+        })
     }
+}
+
+/// How a download attempt ended.
+enum Head {
+    /// A 2xx head: the body is the caller's stream.
+    Success(Download),
+    /// Anything else, read whole: another status, or a transport failure.
+    Other(Result<HttpResponse, TransportError>),
 }
 
 /// Reads an error body whole, up to `limit` bytes.

@@ -388,3 +388,88 @@ async fn a_download_streams_a_body_larger_than_the_cap_and_an_error_is_the_usual
     assert_eq!(err.status(), Some(404));
     assert!(err.to_string().contains("no such file"), "{err}");
 }
+
+/// The body of a download, read to its end.
+async fn read_all(download: sdk_runtime::Download) -> Vec<u8> {
+    use futures::TryStreamExt;
+    let chunks: Vec<_> = download.try_collect().await.unwrap();
+    chunks.concat()
+}
+
+#[tokio::test]
+async fn a_download_is_retried_until_its_head_arrives_like_any_read() {
+    let file = ResponseTemplate::new(200)
+        .insert_header("content-type", "text/csv")
+        .set_body_bytes(b"id,name\n1,a\n".to_vec());
+    // A 503, then the file.
+    let server = MockServer::start().await;
+    answers(&server, "GET", ResponseTemplate::new(503), 1, file.clone()).await;
+    let client = Client::new(config(&server)).unwrap();
+    let download = client
+        .download(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap();
+    assert_eq!(read_all(download).await, b"id,name\n1,a\n");
+    assert_eq!(server.received_requests().await.unwrap().len(), 2);
+
+    // A head slower than the attempt timeout (500 ms in `config`), then the file.
+    let server = MockServer::start().await;
+    let slow = file
+        .clone()
+        .set_delay(std::time::Duration::from_millis(900));
+    answers(&server, "GET", slow, 1, file.clone()).await;
+    let client = Client::new(config(&server)).unwrap();
+    let download = client
+        .download(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap();
+    assert_eq!(read_all(download).await, b"id,name\n1,a\n");
+    assert_eq!(server.received_requests().await.unwrap().len(), 2);
+
+    // A 503 every time: the usual error once the policy's attempts are spent.
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(503))
+        .mount(&server)
+        .await;
+    let err = Client::new(config(&server))
+        .unwrap()
+        .download(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), Some(503));
+    let attempts = fast_policy().max_attempts as usize;
+    assert_eq!(server.received_requests().await.unwrap().len(), attempts);
+    assert_eq!(err.context().map(|c| c.attempts), Some(attempts as u32));
+}
+
+#[tokio::test]
+async fn a_write_download_is_resent_only_when_it_certainly_did_not_run() {
+    let file = ResponseTemplate::new(200).set_body_bytes(b"export".to_vec());
+    // A 503 may mean the write ran: its answer, and nothing resent.
+    let server = MockServer::start().await;
+    answers(&server, "POST", ResponseTemplate::new(503), 1, file.clone()).await;
+    let client = Client::new(config(&server)).unwrap();
+    let err = client
+        .download(create_request(), CallOptions::new())
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), Some(503));
+    assert_eq!(server.received_requests().await.unwrap().len(), 1);
+
+    // A 429 was not processed: resent (same idempotency key) after the wait.
+    let server = MockServer::start().await;
+    let limited = ResponseTemplate::new(429).insert_header("retry-after", "0");
+    answers(&server, "POST", limited, 1, file).await;
+    let client = Client::new(config(&server)).unwrap();
+    let download = client
+        .download(create_request(), CallOptions::new())
+        .await
+        .unwrap();
+    assert_eq!(read_all(download).await, b"export");
+    let sent = server.received_requests().await.unwrap();
+    assert_eq!(sent.len(), 2);
+    let key = header(&sent[0], "idempotency-key");
+    assert!(key.is_some_and(|k| !k.is_empty()));
+    assert_eq!(key, header(&sent[1], "idempotency-key"));
+}

@@ -328,8 +328,8 @@ fn download_method(op: &Operation) -> Option<TokenStream> {
     let accept = super::builder_methods::download_accept(op)?;
     let accept = accept_call(accept);
     Some(quote! {
-        /// Sends the request and returns the body as a stream of chunks, never held whole
-        /// (one attempt, not resent): for large downloads.
+        /// Sends the request and returns the body as a stream of chunks, never held whole: for
+        /// large downloads. Retried like `send` until the response head arrives, not after.
         pub fn download(self) -> impl ::std::future::Future<Output = Result<::sdk_runtime::Download, ::sdk_runtime::Error>> + 'c {
             let (call, mut request) = self.request();
             #accept
