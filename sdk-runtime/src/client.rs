@@ -84,10 +84,14 @@ struct Memory {
 
 impl Client {
     /// Builds a client: validates the base URL (credentials over cleartext `http://` only to
-    /// loopback hosts, unless [`Config::allow_insecure_http`]) and the credentials, and builds
-    /// the default transport when none is set.
+    /// loopback hosts, unless [`Config::allow_insecure_http`]), the servers it routes to
+    /// ([`Config::route_server`]) likewise, and the credentials, and builds the default
+    /// transport when none is set.
     pub fn new(config: Config) -> Result<Self, Error> {
         let endpoint = Endpoint::new(&config)?;
+        for (_, to) in &config.server_routes {
+            Endpoint::for_server(to, &config)?;
+        }
         let transport: Arc<dyn Transport> = match &config.transport {
             Some(t) => t.clone(),
             None => Arc::new(

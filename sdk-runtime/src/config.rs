@@ -150,6 +150,7 @@ pub struct Config {
     pub(crate) signer: Arc<dyn Signer>,
     pub(crate) max_response_bytes: usize,
     pub(crate) allow_insecure_http: bool,
+    pub(crate) server_routes: Vec<(String, String)>,
     pub(crate) hooks: Vec<Arc<dyn Hook>>,
     #[cfg(feature = "journal")]
     pub(crate) journal: Option<Arc<dyn WriteJournal>>,
@@ -171,6 +172,7 @@ impl fmt::Debug for Config {
             .field("signer", &self.signer)
             .field("max_response_bytes", &self.max_response_bytes)
             .field("allow_insecure_http", &self.allow_insecure_http)
+            .field("server_routes", &self.server_routes)
             .field("hooks", &self.hooks);
         #[cfg(feature = "journal")]
         f.field("journal", &self.journal);
@@ -195,6 +197,7 @@ impl Config {
             signer: Arc::new(DefaultSigner),
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             allow_insecure_http: false,
+            server_routes: Vec::new(),
             hooks: Vec::new(),
             #[cfg(feature = "journal")]
             journal: None,
@@ -357,6 +360,15 @@ impl Config {
     /// (`localhost`, `127.0.0.0/8`, `::1`) are always allowed.
     pub fn allow_insecure_http(mut self, allow: bool) -> Self {
         self.allow_insecure_http = allow;
+        self
+    }
+
+    /// Sends the requests of operations whose own server is `server` (an operation or path
+    /// with `servers` in the document, such as an upload host) to `to` instead: a test server,
+    /// a proxy, another region. Operations without a server of their own go to the base URL.
+    /// [`Client::new`](crate::Client::new) checks `to` as it checks the base URL.
+    pub fn route_server(mut self, server: impl Into<String>, to: impl Into<String>) -> Self {
+        self.server_routes.push((server.into(), to.into()));
         self
     }
 

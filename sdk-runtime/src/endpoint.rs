@@ -27,8 +27,24 @@ impl Endpoint {
     /// host that is not loopback are refused unless [`Config::allow_insecure_http`] is set; an
     /// `https://` URL needs a TLS feature.
     pub fn new(config: &Config) -> Result<Self, Error> {
-        let url = Url::parse(config.base_url.trim())
-            .map_err(|e| Error::config(format!("invalid base URL: {e}")))?;
+        Self::parse(&config.base_url, config)
+    }
+
+    /// Where the requests of an operation with its own server (`servers` on the operation or
+    /// its path) go: that URL, or the one [`Config::route_server`] gives for it, under the
+    /// same rules as the base URL.
+    pub fn for_server(server: &str, config: &Config) -> Result<Self, Error> {
+        let routed = config
+            .server_routes
+            .iter()
+            .find(|(from, _)| same_server(from, server))
+            .map_or(server, |(_, to)| to.as_str());
+        Self::parse(routed, config)
+    }
+
+    fn parse(base_url: &str, config: &Config) -> Result<Self, Error> {
+        let url = Url::parse(base_url.trim())
+            .map_err(|e| Error::config(format!("invalid base URL `{base_url}`: {e}")))?;
         if !matches!(url.scheme(), "http" | "https")
             || url.query().is_some()
             || url.fragment().is_some()
@@ -62,6 +78,11 @@ impl Endpoint {
             host,
         })
     }
+}
+
+/// Whether two server URLs name the same server (a trailing slash aside).
+fn same_server(a: &str, b: &str) -> bool {
+    a.trim().trim_end_matches('/') == b.trim().trim_end_matches('/')
 }
 
 /// Whether the URL's host is this machine: `localhost`, `127.0.0.0/8` or `::1`.

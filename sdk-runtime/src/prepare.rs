@@ -44,6 +44,10 @@ pub(crate) struct Prepared {
     /// The application's intent (journaled, never sent).
     #[cfg(feature = "journal")]
     pub intent: Option<String>,
+    /// The operation's own server, before routing (journaled: recovery sends the write there
+    /// again); `None`: the base URL.
+    #[cfg(feature = "journal")]
+    pub server: Option<Cow<'static, str>>,
     /// End of the whole call.
     pub deadline: Option<Instant>,
     /// Length of the whole call (`deadline` counts from when it was computed).
@@ -84,7 +88,10 @@ impl Prepared {
         }
         options.validate()?;
         let spec = request.spec();
-        let url = CallUrl::of_request(d.endpoint, request)?;
+        let url = match request.server_url() {
+            None => CallUrl::of_request(d.endpoint, request)?,
+            Some(server) => CallUrl::of_request(&Endpoint::for_server(server, d.config)?, request)?,
+        };
         let mut idempotency_key = options.idempotency_key().map(str::to_owned);
         let mut client_request_id = options.client_request_id().map(str::to_owned);
         // Generated code passes only visible ASCII; anything else asks for any type.
@@ -135,6 +142,10 @@ impl Prepared {
             d,
         )?;
         prepared.security = request.security_requirements();
+        #[cfg(feature = "journal")]
+        {
+            prepared.server = request.server_url().map(Cow::Borrowed);
+        }
         Ok(prepared)
     }
 
@@ -213,6 +224,8 @@ impl Prepared {
             client_request_id,
             #[cfg(feature = "journal")]
             intent: options.intent().map(str::to_owned),
+            #[cfg(feature = "journal")]
+            server: None,
             deadline: deadline(total),
             total,
             attempt_timeout: options.attempt_timeout().or(d.config.timeouts.attempt),

@@ -199,6 +199,7 @@ pub struct Request {
     body: Option<(Bytes, Cow<'static, str>)>,
     accept: Option<&'static str>,
     security: Option<&'static [Requirement]>,
+    server: Option<&'static str>,
     error: Option<String>,
 }
 
@@ -213,6 +214,7 @@ impl Request {
             body: None,
             accept: None,
             security: None,
+            server: None,
             error: None,
         }
     }
@@ -232,6 +234,18 @@ impl Request {
     /// none). Without it the client's bearer or signed credentials go on every request.
     pub fn security(&mut self, requirements: &'static [Requirement]) {
         self.security = Some(requirements);
+    }
+
+    /// Sends the request to the operation's own server (`servers` on the operation or its
+    /// path, an absolute URL) instead of the client's base URL, unless
+    /// [`Config::route_server`](crate::Config::route_server) routes that server elsewhere.
+    pub fn server(&mut self, url: &'static str) {
+        self.server = Some(url);
+    }
+
+    /// The operation's own server, if set.
+    pub fn server_url(&self) -> Option<&'static str> {
+        self.server
     }
 
     /// The operation's `security`, if set.

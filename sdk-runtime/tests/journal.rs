@@ -517,3 +517,60 @@ async fn a_write_found_recorded_is_known_even_when_its_attempts_are_spent() {
     assert_eq!(err.idempotency_key(), Some("recorded-write-2"));
     assert_eq!(err.kind(), "write_applied");
 }
+
+#[tokio::test]
+async fn a_write_to_an_operations_own_server_is_recovered_to_that_server() {
+    let dir = TempJournal::new("own-server");
+    let path_ = dir.path();
+    let (base, uploads) = (MockServer::start().await, MockServer::start().await);
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(500))
+        .mount(&uploads)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/operations"))
+        .respond_with(ResponseTemplate::new(503))
+        .mount(&base)
+        .await;
+    let upload = || {
+        let mut request = create_request();
+        request.server(Box::leak(uploads.uri().into_boxed_str()));
+        request
+    };
+    {
+        let journal = Arc::new(FileJournal::open(&path_).unwrap());
+        let client = Client::new(config(&base).journal(journal)).unwrap();
+        let err = client
+            .execute::<Value>(upload(), with_key("upload-1"))
+            .await
+            .unwrap_err();
+        assert!(err.is_write_outcome_unknown(), "{err}");
+    } // the process "dies" with the write open
+
+    base.reset().await;
+    uploads.reset().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/operations"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"ok": true, "operation": {"id": "op-1"}})),
+        )
+        .mount(&base)
+        .await;
+    Mock::given(method("POST"))
+        .and(header("idempotency-key", "upload-1"))
+        .respond_with(ResponseTemplate::new(201).set_body_json(json!({"id": 9})))
+        .expect(1)
+        .mount(&uploads)
+        .await;
+    let journal = Arc::new(FileJournal::open(&path_).unwrap());
+    let client = Client::new(config(&base).journal(journal)).unwrap();
+    let recovery = client.recover_writes().await.unwrap();
+    assert!(recovery.is_clean(), "{recovery:?}");
+    assert_eq!(recovery.writes[0].outcome.as_ref().unwrap().body()["id"], 9);
+    let posts_to_base = base.received_requests().await.unwrap();
+    assert!(
+        posts_to_base.iter().all(|r| r.method.as_str() != "POST"),
+        "resent to the base URL instead of the operation's server"
+    );
+}

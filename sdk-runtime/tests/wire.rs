@@ -473,3 +473,88 @@ async fn a_write_download_is_resent_only_when_it_certainly_did_not_run() {
     assert!(key.is_some_and(|k| !k.is_empty()));
     assert_eq!(key, header(&sent[1], "idempotency-key"));
 }
+
+// ---- an operation's own server ----
+
+/// A server URL as generated code passes it (`&'static str`).
+fn leaked(url: String) -> &'static str {
+    Box::leak(url.into_boxed_str())
+}
+
+async fn answering_server() -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true})))
+        .mount(&server)
+        .await;
+    server
+}
+
+async fn received(server: &MockServer) -> usize {
+    server.received_requests().await.unwrap().len()
+}
+
+#[tokio::test]
+async fn an_operation_with_its_own_server_goes_there_or_where_it_is_routed() {
+    let (base, files, routed) = (
+        answering_server().await,
+        answering_server().await,
+        answering_server().await,
+    );
+    let own = || {
+        let mut request = Request::new(&LIST);
+        request.server(leaked(format!("{}/", files.uri())));
+        request
+    };
+    let client = Client::new(config(&base).bearer("ccs_test.s3cr3t")).unwrap();
+    client
+        .execute::<Value>(own(), CallOptions::new())
+        .await
+        .unwrap();
+    client
+        .execute::<Value>(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap();
+    assert_eq!((received(&base).await, received(&files).await), (1, 1));
+    let sent = &files.received_requests().await.unwrap()[0];
+    assert_eq!(sent.url.path(), "/v1/things");
+    assert_eq!(
+        header(sent, "authorization"),
+        Some("Bearer ccs_test.s3cr3t")
+    );
+
+    // Routed (a test server, a proxy): the same request goes to the route's target.
+    let routed_client = Client::new(
+        config(&base)
+            .bearer("ccs_test.s3cr3t")
+            .route_server(files.uri(), format!("{}/", routed.uri())),
+    )
+    .unwrap();
+    routed_client
+        .execute::<Value>(own(), CallOptions::new())
+        .await
+        .unwrap();
+    assert_eq!(received(&files).await, 1, "not sent to the routed server");
+    assert_eq!(received(&routed).await, 1);
+
+    // The base URL's rules hold for an operation's server and a route: no credentials in
+    // cleartext to another machine, checked before anything is sent.
+    let mut cleartext = Request::new(&LIST);
+    cleartext.server("http://files.example.com");
+    let err = client
+        .execute::<Value>(cleartext, CallOptions::new())
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("cleartext http://"), "{err}");
+    let err = Client::new(
+        config(&base)
+            .bearer("ccs_test.s3cr3t")
+            .route_server(files.uri(), "http://10.0.0.1"),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("cleartext http://"), "{err}");
+    assert!(
+        Client::new(config(&base).route_server(files.uri(), "not a url")).is_err(),
+        "a route to something that is not a URL"
+    );
+}

@@ -118,6 +118,8 @@ struct OpenRecord {
     headers: Vec<(String, String)>,
     #[serde(default)]
     intent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    server: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -324,6 +326,7 @@ impl WriteJournal for FileJournal {
                 client_request_id: write.client_request_id.clone(),
                 headers: write.headers.clone(),
                 intent: write.intent.clone(),
+                server: write.server.clone(),
             }))?;
             let count = {
                 let mut state = shared.lock();
@@ -523,6 +526,7 @@ fn into_write(open: OpenRecord) -> Option<JournaledWrite> {
         client_request_id: open.client_request_id,
         headers: open.headers,
         intent: open.intent,
+        server: open.server,
     })
 }
 
@@ -647,6 +651,8 @@ mod tests {
             operation_id: "createThing".into(),
             method: Method::Post,
             target: "/things?dry=false".into(),
+            // One write went to an operation's own server.
+            server: (key == "key-a").then(|| "https://upload.example.com/v2".into()),
             content_type: Some("application/json".into()),
             body: Bytes::from_static(b"{\"secret\":\"s3\"}"),
             client_request_id: None,

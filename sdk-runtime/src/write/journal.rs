@@ -88,6 +88,9 @@ pub struct JournaledWrite {
     pub method: Method,
     /// Path and query as sent, without the base URL's prefix.
     pub target: String,
+    /// The operation's own server (`servers` on the operation or its path), if it has one:
+    /// the target is sent there again, not to the base URL.
+    pub server: Option<String>,
     /// `Content-Type` of the body, if any.
     pub content_type: Option<String>,
     /// Exact body bytes.
@@ -118,6 +121,7 @@ impl fmt::Debug for JournaledWrite {
             .field("operation", &self.operation_id)
             .field("method", &self.method)
             .field("target", &self.target)
+            .field("server", &self.server)
             .field("content_type", &self.content_type)
             .field("body_len", &self.body.len())
             .field("client_request_id", &self.client_request_id)

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 
 use http::{HeaderMap, HeaderName, HeaderValue};
 
+use crate::endpoint::Endpoint;
 use crate::error::Error;
 use crate::prepare::{Call, CallUrl, Defaults, Prepared};
 use crate::request::CallOptions;
@@ -38,6 +39,7 @@ pub(crate) async fn record(
         operation_id: p.operation_id.clone().into_owned(),
         method: p.method,
         target: p.url.target().to_owned(),
+        server: p.server.as_deref().map(str::to_owned),
         content_type: headers
             .get(http::header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
@@ -151,12 +153,20 @@ pub(crate) fn prepared(write: &JournaledWrite, d: Defaults<'_>) -> Result<Prepar
             _ => extra.push((name, value)),
         }
     }
-    Prepared::assemble(
+    let own_server;
+    let endpoint = match &write.server {
+        None => d.endpoint,
+        Some(server) => {
+            own_server = Endpoint::for_server(server, d.config)?;
+            &own_server
+        }
+    };
+    let mut prepared = Prepared::assemble(
         Call {
             operation_id: Cow::Owned(write.operation_id.clone()),
             method: write.method,
             template: Cow::Owned(write.path().to_owned()),
-            url: CallUrl::of_target(d.endpoint, &write.target),
+            url: CallUrl::of_target(endpoint, &write.target),
             accept: accept.unwrap_or(HeaderValue::from_static("application/json")),
             extra,
             body: write.body.clone(),
@@ -166,5 +176,7 @@ pub(crate) fn prepared(write: &JournaledWrite, d: Defaults<'_>) -> Result<Prepar
         },
         &options,
         d,
-    )
+    )?;
+    prepared.server = write.server.clone().map(Cow::Owned);
+    Ok(prepared)
 }
