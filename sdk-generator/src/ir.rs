@@ -252,6 +252,10 @@ pub struct Operation {
     pub method: Method,
     /// Path template.
     pub path: String,
+    /// The operation's own server (`servers` on the operation, else on its path) when it is
+    /// not the document's first: an absolute URL, its variables at their defaults.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
     /// Module of the area the operation belongs to.
     pub area: String,
     /// Summary line.

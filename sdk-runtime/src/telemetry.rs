@@ -29,14 +29,25 @@ pub(crate) fn call_span(p: &Prepared, endpoint: &Endpoint) -> Span {
     if !tracing::level_enabled!(tracing::Level::INFO) && log::max_level() < log::LevelFilter::Info {
         return Span::none();
     }
+    // An operation with its own server goes elsewhere than the base URL.
+    let own_server;
+    let (host, port) = if p.url.as_str().starts_with(&endpoint.base) {
+        (endpoint.host.as_str(), endpoint.port)
+    } else {
+        own_server = reqwest::Url::parse(p.url.as_str()).ok();
+        own_server.as_ref().map_or(("", 0), |url| {
+            let port = url.port_or_known_default().unwrap_or_default();
+            (url.host_str().unwrap_or_default(), port)
+        })
+    };
     tracing::info_span!(
         "sdk.call",
         otel.name = %format_args!("{} {}", p.method, p.template),
         otel.kind = "client",
         http.request.method = p.method.as_str(),
         url.template = &*p.template,
-        server.address = endpoint.host.as_str(),
-        server.port = endpoint.port,
+        server.address = host,
+        server.port = port,
         operation.id = &*p.operation_id,
         "http.request.header.idempotency-key" = p.idempotency_key.as_deref(),
         "http.request.header.x-client-request-id" = p.client_request_id.as_deref(),

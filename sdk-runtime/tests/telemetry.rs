@@ -128,3 +128,24 @@ async fn each_call_has_a_span_with_open_telemetry_fields() {
     let all = format!("{spans:?}");
     assert!(!all.contains("bearer-secret"), "no credential in a span");
 }
+
+#[tokio::test]
+async fn a_call_to_an_operations_own_server_names_that_server() {
+    let server = flaky_server().await;
+    let port = server.address().port();
+    let spans = Spans::default();
+    let _guard = tracing::subscriber::set_default(spans.clone());
+    let client = Client::new(config(&server)).unwrap();
+    let mut request = create_request();
+    request.server(Box::leak(
+        format!("http://localhost:{port}").into_boxed_str(),
+    ));
+    client
+        .execute::<Value>(request, with_key("traced-write-2"))
+        .await
+        .unwrap();
+    let spans = spans.0.lock().unwrap().clone();
+    let call = spans.iter().find(|s| s.name == "sdk.call").unwrap();
+    assert_eq!(call.fields["server.address"], "localhost");
+    assert_eq!(call.fields["server.port"], port.to_string());
+}

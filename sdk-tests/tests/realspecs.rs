@@ -690,6 +690,7 @@ fn realspecs_cargo_check() {
         "pipeline/error_bodies.yaml",
         "pipeline/security_schemes.yaml",
         "pipeline/servers.yaml",
+        "pipeline/operation_servers.yaml",
         "pipeline/nulls_legacy30.yaml",
     ] {
         let path = workspace().join("sdk-tests/fixtures").join(fixture);

@@ -140,6 +140,11 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
     let new_request = new_request(op);
     let accept = accept_call(&op.accept);
     let security = super::security::requirement_statements(op);
+    let server = op
+        .server
+        .as_deref()
+        .map(|url| quote!(request.server(#url);));
+    let security = (security.is_some() || server.is_some()).then(|| quote!(#server #security));
     let request_decl =
         if op.params.is_empty() && op.body.is_none() && accept.is_none() && security.is_none() {
             quote!(let request = #new_request;)
@@ -661,6 +666,11 @@ fn operation_doc(op: &Operation) -> String {
         op.operation_id
     )];
     call.extend(operation_facts(op));
+    if let Some(server) = &op.server {
+        call.push(format!(
+            "Sent to its own server `{server}` (`Config::route_server` sends it elsewhere)."
+        ));
+    }
     let errors: Vec<_> = op
         .responses
         .iter()

@@ -43,6 +43,7 @@ pub fn lower_with_schema_types(doc: &Document) -> Result<(Api, SchemaTypes)> {
     let root = doc.node();
     let mut cx = Lowerer::new(&doc.root);
     cx.security_schemes = security::schemes(&root);
+    cx.servers = servers::servers(&root);
     cx.register_components(&root);
     cx.lower_components(&root)?;
     let (operations, skipped, areas) = cx.lower_operations(&root)?;
@@ -73,7 +74,7 @@ pub fn lower_with_schema_types(doc: &Document) -> Result<(Api, SchemaTypes)> {
         error_codes,
         conventions,
         security_schemes: std::mem::take(&mut cx.security_schemes),
-        servers: servers::servers(&root),
+        servers: std::mem::take(&mut cx.servers),
     };
     Ok((graph::finish(api), cx.schema_types))
 }
@@ -93,6 +94,8 @@ struct Lowerer<'a> {
     schema_types: SchemaTypes,
     /// The security schemes the runtime can send.
     security_schemes: Vec<crate::ir::SecuritySchemeDef>,
+    /// The document's servers (an operation's own server is compared with the first).
+    servers: Vec<crate::ir::ServerDef>,
     /// Inline error body schemas lowered so far, by [`schema::shape_key`]: equal ones share a
     /// type.
     inline_errors: BTreeMap<String, Shape>,
@@ -108,6 +111,7 @@ impl<'a> Lowerer<'a> {
             visiting: Vec::new(),
             schema_types: SchemaTypes::new(),
             security_schemes: Vec::new(),
+            servers: Vec::new(),
             inline_errors: BTreeMap::new(),
         }
     }

@@ -175,6 +175,7 @@ impl<'a> Lowerer<'a> {
             builder_name: base.builder_name,
             method: base.method,
             path: base.path,
+            server: super::servers::own_server(op, item, &self.servers),
             area: base.area,
             summary: op.str("summary").map(|s| s.trim().to_owned()),
             description: op

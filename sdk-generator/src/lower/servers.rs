@@ -65,6 +65,37 @@ pub(super) fn servers(root: &Node<'_>) -> Vec<ServerDef> {
     out
 }
 
+/// The server of an operation that has its own (`servers` on the operation, else on its path
+/// item): its first URL with the variables at their defaults, unless that is where the
+/// document's first server already sends it. `None` as well for a URL that is relative (it is
+/// relative to where the document was served, which the generator does not know; the client's
+/// base URL stands in) or keeps a variable without a default.
+pub(super) fn own_server(op: &Node<'_>, item: &Node<'_>, document: &[ServerDef]) -> Option<String> {
+    let list = op.get("servers").or_else(|| item.get("servers"))?;
+    let first = list.items().into_iter().next()?;
+    let url = first.str("url").map(str::trim)?;
+    let mut filled = url.to_owned();
+    for (name, var) in first
+        .get("variables")
+        .map(|v| v.entries())
+        .unwrap_or_default()
+    {
+        if let Some(default) = var.value.get("default").and_then(value_text) {
+            filled = filled.replace(&format!("{{{name}}}"), &default);
+        }
+    }
+    let default = document.first().map(|server| {
+        let mut url = server.url.clone();
+        for v in &server.variables {
+            url = url.replace(&format!("{{{}}}", v.name), &v.default);
+        }
+        url
+    });
+    let same = |a: &str, b: &str| a.trim_end_matches('/') == b.trim_end_matches('/');
+    let absolute = filled.contains("://") && !filled.contains('{');
+    (absolute && !default.is_some_and(|d| same(&d, &filled))).then_some(filled)
+}
+
 /// A variable's value as text (the spec says strings; numbers are seen too).
 fn value_text(v: &serde_json::Value) -> Option<String> {
     match v {
