@@ -32,13 +32,20 @@ impl Endpoint {
 
     /// Where the requests of an operation with its own server (`servers` on the operation or
     /// its path) go: that URL, or the one [`Config::route_server`] gives for it, under the
-    /// same rules as the base URL.
+    /// same rules as the base URL. A server that is a path (`/uploads`) is on the base URL's
+    /// host.
     pub fn for_server(server: &str, config: &Config) -> Result<Self, Error> {
         let routed = config
             .server_routes
             .iter()
             .find(|(from, _)| same_server(from, server))
             .map_or(server, |(_, to)| to.as_str());
+        if routed.starts_with('/') {
+            let on_base_host = Url::parse(config.base_url.trim())
+                .and_then(|base| base.join(routed))
+                .map_err(|e| Error::config(format!("invalid server `{routed}`: {e}")))?;
+            return Self::parse(on_base_host.as_str(), config);
+        }
         Self::parse(routed, config)
     }
 

@@ -537,6 +537,16 @@ async fn an_operation_with_its_own_server_goes_there_or_where_it_is_routed() {
     assert_eq!(received(&files).await, 1, "not sent to the routed server");
     assert_eq!(received(&routed).await, 1);
 
+    // A server that is a path is on the base URL's host.
+    let mut on_base_host = Request::new(&LIST);
+    on_base_host.server("/uploads");
+    client
+        .execute::<Value>(on_base_host, CallOptions::new())
+        .await
+        .unwrap();
+    let last = base.received_requests().await.unwrap().pop().unwrap();
+    assert_eq!(last.url.path(), "/uploads/v1/things");
+
     // The base URL's rules hold for an operation's server and a route: no credentials in
     // cleartext to another machine, checked before anything is sent.
     let mut cleartext = Request::new(&LIST);

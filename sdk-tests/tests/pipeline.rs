@@ -751,11 +751,12 @@ fn an_operation_with_its_own_server_is_sent_there() {
     for expected in [
         "request.server(\"https://uploads.example.com/v2\");",
         "request.server(\"https://eu.mirror.example.com\");",
+        "request.server(\"/uploads\");",
         "Sent to its own server `https://uploads.example.com/v2` (`Config::route_server` sends it elsewhere).",
     ] {
         assert!(code.contains(expected), "missing `{expected}` in {code}");
     }
-    // The path's server for the GET, the document's own again for the DELETE, none for a
-    // relative one: two operations only carry a server.
-    assert_eq!(code.matches("request.server(").count(), 2, "{code}");
+    // The path's server for the GET, the document's own again for the DELETE, none for one
+    // relative to the document: three operations carry a server.
+    assert_eq!(code.matches("request.server(").count(), 3, "{code}");
 }

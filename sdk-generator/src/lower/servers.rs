@@ -67,9 +67,10 @@ pub(super) fn servers(root: &Node<'_>) -> Vec<ServerDef> {
 
 /// The server of an operation that has its own (`servers` on the operation, else on its path
 /// item): its first URL with the variables at their defaults, unless that is where the
-/// document's first server already sends it. `None` as well for a URL that is relative (it is
-/// relative to where the document was served, which the generator does not know; the client's
-/// base URL stands in) or keeps a variable without a default.
+/// document's first server already sends it. A path (`/uploads`) is kept: the runtime puts it
+/// on the base URL's host. `None` for another relative URL (relative to where the document was
+/// served, which the generator does not know; the client's base URL stands in) and for one
+/// that keeps a variable without a default.
 pub(super) fn own_server(op: &Node<'_>, item: &Node<'_>, document: &[ServerDef]) -> Option<String> {
     let list = op.get("servers").or_else(|| item.get("servers"))?;
     let first = list.items().into_iter().next()?;
@@ -92,8 +93,8 @@ pub(super) fn own_server(op: &Node<'_>, item: &Node<'_>, document: &[ServerDef])
         url
     });
     let same = |a: &str, b: &str| a.trim_end_matches('/') == b.trim_end_matches('/');
-    let absolute = filled.contains("://") && !filled.contains('{');
-    (absolute && !default.is_some_and(|d| same(&d, &filled))).then_some(filled)
+    let usable = (filled.contains("://") || filled.starts_with('/')) && !filled.contains('{');
+    (usable && !default.is_some_and(|d| same(&d, &filled))).then_some(filled)
 }
 
 /// A variable's value as text (the spec says strings; numbers are seen too).
