@@ -396,35 +396,34 @@ async fn read_all(download: sdk_runtime::Download) -> Vec<u8> {
     chunks.concat()
 }
 
+/// A GET download from a server answering `first` once, then `then`: the body read and the
+/// number of requests the server received.
+async fn download_after(first: ResponseTemplate, then: ResponseTemplate) -> (Vec<u8>, usize) {
+    let server = MockServer::start().await;
+    answers(&server, "GET", first, 1, then).await;
+    let client = Client::new(config(&server)).unwrap();
+    let download = client
+        .download(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap();
+    let body = read_all(download).await;
+    (body, server.received_requests().await.unwrap().len())
+}
+
 #[tokio::test]
 async fn a_download_is_retried_until_its_head_arrives_like_any_read() {
     let file = ResponseTemplate::new(200)
         .insert_header("content-type", "text/csv")
         .set_body_bytes(b"id,name\n1,a\n".to_vec());
     // A 503, then the file.
-    let server = MockServer::start().await;
-    answers(&server, "GET", ResponseTemplate::new(503), 1, file.clone()).await;
-    let client = Client::new(config(&server)).unwrap();
-    let download = client
-        .download(Request::new(&LIST), CallOptions::new())
-        .await
-        .unwrap();
-    assert_eq!(read_all(download).await, b"id,name\n1,a\n");
-    assert_eq!(server.received_requests().await.unwrap().len(), 2);
-
+    let (body, requests) = download_after(ResponseTemplate::new(503), file.clone()).await;
+    assert_eq!((body.as_slice(), requests), (&b"id,name\n1,a\n"[..], 2));
     // A head slower than the attempt timeout (500 ms in `config`), then the file.
-    let server = MockServer::start().await;
     let slow = file
         .clone()
         .set_delay(std::time::Duration::from_millis(900));
-    answers(&server, "GET", slow, 1, file.clone()).await;
-    let client = Client::new(config(&server)).unwrap();
-    let download = client
-        .download(Request::new(&LIST), CallOptions::new())
-        .await
-        .unwrap();
-    assert_eq!(read_all(download).await, b"id,name\n1,a\n");
-    assert_eq!(server.received_requests().await.unwrap().len(), 2);
+    let (body, requests) = download_after(slow, file).await;
+    assert_eq!((body.as_slice(), requests), (&b"id,name\n1,a\n"[..], 2));
 
     // A 503 every time: the usual error once the policy's attempts are spent.
     let server = MockServer::start().await;
