@@ -12,7 +12,9 @@ use crate::requests::{NoNetwork, Paths};
 use crate::server::{ItemsConfig, current_thread_runtime, start};
 
 /// The paths `bench-report calls` knows.
-pub const PATHS: [&str; 10] = [
+pub const PATHS: [&str; 12] = [
+    "sdk-get-reqwest",
+    "sdk-post-reqwest",
     "sdk-get",
     "raw-get",
     "sdk-post",
@@ -63,6 +65,10 @@ where
 
 async fn one_call(which: &str, p: &Paths, nn: &NoNetwork) {
     match which {
+        "sdk-get-reqwest" => drop(std::hint::black_box(p.sdk_get(&p.sdk_bearer_reqwest).await)),
+        "sdk-post-reqwest" => drop(std::hint::black_box(
+            p.sdk_post(&p.sdk_signed_reqwest).await,
+        )),
         "sdk-get" => drop(std::hint::black_box(p.sdk_get(&p.sdk_bearer).await)),
         "raw-get" => drop(std::hint::black_box(p.raw_get().await)),
         "sdk-post" => drop(std::hint::black_box(p.sdk_post(&p.sdk_signed).await)),

@@ -15,8 +15,8 @@ use sdk_runtime::signing::{
     CANONICAL_PREFIX, content_sha256, hmac_sha256_base64, new_nonce, unix_timestamp,
 };
 use sdk_runtime::{
-    CallOptions, Client, Config, HttpRequest, HttpResponse, Request, SdkIdentity, Timeouts,
-    Transport, TransportError,
+    CallOptions, Client, Config, HttpRequest, HttpResponse, Request, ReqwestTransport, SdkIdentity,
+    Timeouts, Transport, TransportError,
 };
 
 use crate::fixtures::{
@@ -42,6 +42,10 @@ pub struct Paths {
     pub sdk_signed_no_timeouts: Client,
     /// SDK client, bearer mode, no attempt/total timeouts.
     pub sdk_bearer_no_timeouts: Client,
+    /// SDK client, bearer mode, over reqwest (the transport it picks behind a proxy).
+    pub sdk_bearer_reqwest: Client,
+    /// SDK client, signed mode, over reqwest.
+    pub sdk_signed_reqwest: Client,
     raw: reqwest::Client,
     product_url: String,
     zone_url: String,
@@ -51,6 +55,11 @@ pub struct Paths {
 
 fn config(base: &str) -> Config {
     Config::new(base).sdk(SdkIdentity::new("cloud-sdk", "0.1.0", "2026-10-07.1"))
+}
+
+/// The runtime's reqwest transport, as a client builds it behind a proxy.
+fn reqwest_transport() -> Arc<dyn Transport> {
+    Arc::new(ReqwestTransport::new(Some(Duration::from_secs(10))).expect("reqwest transport"))
 }
 
 fn no_timeouts() -> Timeouts {
@@ -69,13 +78,18 @@ impl Paths {
         Self {
             user_agent: bearer.effective_user_agent(),
             sdk_bearer: Client::new(bearer.clone()).expect("sdk client"),
-            sdk_bearer_no_timeouts: Client::new(bearer.timeouts(no_timeouts()))
+            sdk_bearer_no_timeouts: Client::new(bearer.clone().timeouts(no_timeouts()))
                 .expect("sdk client"),
             sdk_signed: Client::new(signed.clone()).expect("sdk client"),
+            sdk_bearer_reqwest: Client::new(bearer.clone().transport(reqwest_transport()))
+                .expect("sdk client"),
+            sdk_signed_reqwest: Client::new(signed.clone().transport(reqwest_transport()))
+                .expect("sdk client"),
             sdk_signed_no_timeouts: Client::new(signed.timeouts(no_timeouts()))
                 .expect("sdk client"),
-            // The settings of the runtime's default transport (`ReqwestTransport::new`): the
-            // same connection pool (reqwest's defaults), no redirects, the connect timeout.
+            // The settings of the runtime's transports: reqwest's default connection pool (the
+            // default hyper transport keeps hyper's, which reqwest's is), no redirects, the
+            // connect timeout.
             raw: reqwest::Client::builder()
                 .redirect(reqwest::redirect::Policy::none())
                 .connect_timeout(Duration::from_secs(10))
@@ -232,7 +246,8 @@ impl NoNetwork {
         let bearer = config(base).bearer(BEARER).transport(canned.clone());
         Self {
             sdk_bearer: Client::new(bearer.clone()).expect("client"),
-            sdk_bearer_no_timeouts: Client::new(bearer.timeouts(no_timeouts())).expect("client"),
+            sdk_bearer_no_timeouts: Client::new(bearer.clone().timeouts(no_timeouts()))
+                .expect("client"),
             sdk_signed: Client::new(config(base).signed(API_KEY, API_SECRET).transport(canned))
                 .expect("client"),
             paths: Paths::new(base),

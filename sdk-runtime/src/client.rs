@@ -25,7 +25,6 @@ use crate::error::{ApiError, Error, ErrorContext, Reconciliation, UnknownOutcome
 use crate::prepare::{Defaults, Prepared};
 use crate::rate_limit::{ProbePermit, RateLimitGate, RateLimitInfo};
 use crate::request::{CallOptions, Request};
-use crate::reqwest_transport::ReqwestTransport;
 use crate::response::{ResponseFuture, Undecoded};
 use crate::telemetry;
 use crate::transport::{HttpResponse, Transport, TransportError, TransportErrorKind};
@@ -86,7 +85,9 @@ impl Client {
     /// Builds a client: validates the base URL (credentials over cleartext `http://` only to
     /// loopback hosts, unless [`Config::allow_insecure_http`]), the servers it routes to
     /// ([`Config::route_server`]) likewise, and the credentials, and builds the default
-    /// transport when none is set.
+    /// transport when none is set: [`HyperTransport`](crate::HyperTransport), or
+    /// [`ReqwestTransport`](crate::ReqwestTransport) when the environment names a proxy (`HTTPS_PROXY`, `HTTP_PROXY`,
+    /// `ALL_PROXY`, in either case), which reqwest honours.
     pub fn new(config: Config) -> Result<Self, Error> {
         let endpoint = Endpoint::new(&config)?;
         for (_, to) in &config.server_routes {
@@ -94,10 +95,10 @@ impl Client {
         }
         let transport: Arc<dyn Transport> = match &config.transport {
             Some(t) => t.clone(),
-            None => Arc::new(
-                ReqwestTransport::new(config.timeouts.connect)
-                    .map_err(|e| Error::config(e.to_string()))?,
-            ),
+            None => crate::transport::default_transport(config.timeouts.connect, |name| {
+                std::env::var(name).ok()
+            })
+            .map_err(|e| Error::config(e.to_string()))?,
         };
         let user_agent = HeaderValue::from_str(&config.effective_user_agent())
             .map_err(|_| Error::config("the user agent is not a valid header value"))?;

@@ -8,7 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use sdk_runtime::{
-    CallOptions, Client, Config, Error, Request, ReqwestTransport, RetryPolicy, TransportErrorKind,
+    CallOptions, Client, Config, Error, HyperTransport, Request, ReqwestTransport, RetryPolicy,
+    Transport, TransportErrorKind,
 };
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -34,6 +35,14 @@ fn config(base: &str) -> Config {
         })
         .attempt_timeout(Duration::from_millis(400))
         .total_timeout(Duration::from_secs(4))
+}
+
+/// The transports a client builds: hyper's (the default) and reqwest's (behind a proxy).
+fn transports() -> [Arc<dyn Transport>; 2] {
+    [
+        Arc::new(HyperTransport::new(None).unwrap()),
+        Arc::new(ReqwestTransport::new(None).unwrap()),
+    ]
 }
 
 /// Serves every connection with `answer` after reading one request; counts requests.
@@ -119,11 +128,17 @@ fn unknown(err: &Error) -> (&str, &str) {
 
 #[tokio::test]
 async fn a_truncated_body_is_a_transport_error_and_an_unknown_write_outcome() {
+    for transport in transports() {
+        truncated_body(transport).await;
+    }
+}
+
+async fn truncated_body(transport: Arc<dyn Transport>) {
     let (base, count) = raw_server(answer(
         b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 50\r\n\r\n{\"id\":",
     ))
     .await;
-    let client = Client::new(config(&base)).unwrap();
+    let client = Client::new(config(&base).transport(transport)).unwrap();
     let err = tokio::time::timeout(LIMIT, read(&client))
         .await
         .unwrap()
@@ -190,6 +205,12 @@ async fn a_2xx_with_another_content_type_is_a_decode_error_or_an_unknown_write_o
 
 #[tokio::test]
 async fn a_huge_body_stops_at_the_cap() {
+    for transport in transports() {
+        huge_body(transport).await;
+    }
+}
+
+async fn huge_body(transport: Arc<dyn Transport>) {
     assert_eq!(
         Config::new("https://api.example.com").get_max_response_bytes(),
         32 * 1024 * 1024,
@@ -215,7 +236,12 @@ async fn a_huge_body_stops_at_the_cap() {
     })
     .await;
     for base in [declared, chunked] {
-        let client = Client::new(config(&base).max_response_bytes(4096)).unwrap();
+        let client = Client::new(
+            config(&base)
+                .max_response_bytes(4096)
+                .transport(transport.clone()),
+        )
+        .unwrap();
         let started = Instant::now();
         let err = tokio::time::timeout(LIMIT, read(&client))
             .await
@@ -241,6 +267,12 @@ async fn a_huge_body_stops_at_the_cap() {
 
 #[tokio::test]
 async fn a_response_that_trickles_times_out_within_the_attempt_timeout() {
+    for transport in transports() {
+        trickling_body(transport).await;
+    }
+}
+
+async fn trickling_body(transport: Arc<dyn Transport>) {
     let (base, _) = raw_server(|mut stream: TcpStream| async move {
         let _ = stream
             .write_all(
@@ -258,7 +290,8 @@ async fn a_response_that_trickles_times_out_within_the_attempt_timeout() {
     let client = Client::new(
         config(&base)
             .retry_policy(RetryPolicy::disabled())
-            .attempt_timeout(Duration::from_millis(300)),
+            .attempt_timeout(Duration::from_millis(300))
+            .transport(transport),
     )
     .unwrap();
     let started = Instant::now();
