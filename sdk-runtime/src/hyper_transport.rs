@@ -46,30 +46,47 @@ impl HyperTransport {
     /// A transport whose connections time out after `connect_timeout` (DNS and TCP), with
     /// reqwest's defaults otherwise: `TCP_NODELAY`, idle connections kept 90 s.
     pub fn new(connect_timeout: Option<Duration>) -> Result<Self, TransportError> {
+        Self::with_root_certificates(connect_timeout, &[])
+    }
+
+    /// [`HyperTransport::new`] that also trusts the certificate authorities `roots` (each a
+    /// DER-encoded X.509 certificate) beside the platform's: for a private CA.
+    pub fn with_root_certificates(
+        connect_timeout: Option<Duration>,
+        roots: &[&[u8]],
+    ) -> Result<Self, TransportError> {
         let mut http = HttpConnector::new();
         http.set_connect_timeout(connect_timeout);
         http.set_nodelay(true);
         http.enforce_http(false);
-        let client = Client::builder(TokioExecutor::new()).build(tls(http)?);
+        let client = Client::builder(TokioExecutor::new()).build(tls(http, roots)?);
         Ok(Self { client })
     }
 }
 
+/// The error of a TLS set-up that failed.
+fn tls_failed(e: impl std::fmt::Display) -> TransportError {
+    TransportError::new(TransportErrorKind::Other, format!("cannot set up TLS: {e}"))
+}
+
 #[cfg(feature = "rustls")]
-fn tls(http: HttpConnector) -> Result<Connector, TransportError> {
-    use rustls_platform_verifier::BuilderVerifierExt;
-    let failed = |e: rustls::Error| {
-        TransportError::new(TransportErrorKind::Other, format!("cannot set up TLS: {e}"))
-    };
+fn tls(http: HttpConnector, roots: &[&[u8]]) -> Result<Connector, TransportError> {
+    use rustls_platform_verifier::Verifier;
+    use std::sync::Arc;
     // An application's own default provider wins, as with reqwest.
     let provider = rustls::crypto::CryptoProvider::get_default()
         .cloned()
-        .unwrap_or_else(|| std::sync::Arc::new(rustls::crypto::aws_lc_rs::default_provider()));
+        .unwrap_or_else(|| Arc::new(rustls::crypto::aws_lc_rs::default_provider()));
+    let verifier = if roots.is_empty() {
+        Verifier::new(provider.clone()).map_err(tls_failed)?
+    } else {
+        extra_roots(roots, provider.clone())?
+    };
     let config = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .map_err(failed)?
-        .with_platform_verifier()
-        .map_err(failed)?
+        .map_err(tls_failed)?
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(verifier))
         .with_no_client_auth();
     Ok(hyper_rustls::HttpsConnectorBuilder::new()
         .with_tls_config(config)
@@ -79,20 +96,53 @@ fn tls(http: HttpConnector) -> Result<Connector, TransportError> {
         .wrap_connector(http))
 }
 
+/// The platform's verifier, also trusting `roots`.
+#[cfg(all(
+    feature = "rustls",
+    any(all(unix, not(target_os = "android")), target_os = "windows")
+))]
+fn extra_roots(
+    roots: &[&[u8]],
+    provider: std::sync::Arc<rustls::crypto::CryptoProvider>,
+) -> Result<rustls_platform_verifier::Verifier, TransportError> {
+    let roots = roots
+        .iter()
+        .map(|der| rustls::pki_types::CertificateDer::from(der.to_vec()));
+    rustls_platform_verifier::Verifier::new_with_extra_roots(roots, provider).map_err(tls_failed)
+}
+
+#[cfg(all(
+    feature = "rustls",
+    not(any(all(unix, not(target_os = "android")), target_os = "windows"))
+))]
+fn extra_roots(
+    _: &[&[u8]],
+    _: std::sync::Arc<rustls::crypto::CryptoProvider>,
+) -> Result<rustls_platform_verifier::Verifier, TransportError> {
+    Err(tls_failed(
+        "extra root certificates are not supported on this platform",
+    ))
+}
+
 #[cfg(all(feature = "native-tls", not(feature = "rustls")))]
-fn tls(http: HttpConnector) -> Result<Connector, TransportError> {
-    let tls = native_tls::TlsConnector::builder()
-        .request_alpns(&["h2", "http/1.1"])
-        .build()
-        .map_err(|e| {
-            TransportError::new(TransportErrorKind::Other, format!("cannot set up TLS: {e}"))
-        })?;
+fn tls(http: HttpConnector, roots: &[&[u8]]) -> Result<Connector, TransportError> {
+    let mut builder = native_tls::TlsConnector::builder();
+    builder.request_alpns(&["h2", "http/1.1"]);
+    for der in roots {
+        builder.add_root_certificate(native_tls::Certificate::from_der(der).map_err(tls_failed)?);
+    }
+    let tls = builder.build().map_err(tls_failed)?;
     Ok(hyper_tls::HttpsConnector::from((http, tls.into())))
 }
 
 #[cfg(not(any(feature = "rustls", feature = "native-tls")))]
-fn tls(http: HttpConnector) -> Result<Connector, TransportError> {
-    Ok(http)
+fn tls(http: HttpConnector, roots: &[&[u8]]) -> Result<Connector, TransportError> {
+    match roots {
+        [] => Ok(http),
+        _ => Err(tls_failed(
+            "built without a TLS feature (`rustls` or `native-tls`)",
+        )),
+    }
 }
 
 /// `request` as hyper's. The URL is the client's, already encoded; one that `http::Uri` finds

@@ -7,8 +7,9 @@
 //!
 //! * [`config`]: base URL, credentials, timeouts, policies, hooks, `Config::from_env`
 //!   (`CLOUD_API_BASE_URL`, `CLOUD_API_BEARER`, or `CLOUD_API_KEY` + `CLOUD_API_SECRET`);
-//! * [`transport`], [`reqwest_transport`]: the pluggable HTTP stack (reqwest with rustls by
-//!   default, native-tls by feature; no redirects; a capped body read);
+//! * [`transport`], [`hyper_transport`], [`reqwest_transport`]: the pluggable HTTP stack
+//!   (hyper's client with rustls by default, native-tls by feature; reqwest when the
+//!   environment names a proxy; no redirects; a capped body read);
 //! * [`signing`]: signed mode behind the [`Signer`] trait (the default canonical string is ours:
 //!   the reference does not publish one; a published scheme can be dropped in without
 //!   regenerating);
