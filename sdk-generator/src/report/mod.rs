@@ -133,6 +133,7 @@
 //! - Argument order and probable renames are this report's own: oasdiff compares documents,
 //!   not the call sites of a generated SDK.
 
+pub mod access;
 pub mod baseline;
 pub mod changelog;
 pub mod describe;
