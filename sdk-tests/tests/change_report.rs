@@ -1870,3 +1870,202 @@ fn security_and_server_changes_read_in_the_report() {
     let report = report(&old, &new);
     insta::assert_snapshot!("revision_access", render(&report));
 }
+
+/// The string literal `expr` holds.
+fn string_literal(expr: &syn::Expr) -> Option<String> {
+    match expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => Some(s.value()),
+        _ => None,
+    }
+}
+
+fn last_segment(path: &syn::Path) -> String {
+    path.segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default()
+}
+
+/// The member `name` of a struct expression.
+fn member<'a>(fields: &'a syn::ExprStruct, name: &str) -> &'a syn::Expr {
+    &fields
+        .fields
+        .iter()
+        .find(|f| matches!(&f.member, syn::Member::Named(i) if i == name))
+        .unwrap_or_else(|| panic!("member `{name}`"))
+        .expr
+}
+
+/// A `SecurityScheme` static as `api.json` spells it: `(name, kind, in, param)`.
+fn scheme_in_code(expr: &syn::Expr) -> (String, String, Option<String>, Option<String>) {
+    let syn::Expr::Struct(scheme) = expr else {
+        panic!("a SecurityScheme literal");
+    };
+    let name = string_literal(member(scheme, "name")).expect("name is a string");
+    match member(scheme, "kind") {
+        syn::Expr::Path(kind) => {
+            let kind = match last_segment(&kind.path).as_str() {
+                "Bearer" => "bearer",
+                "Basic" => "basic",
+                other => panic!("kind {other}"),
+            };
+            (name, kind.to_owned(), None, None)
+        }
+        syn::Expr::Struct(api_key) => {
+            assert_eq!(last_segment(&api_key.path), "ApiKey");
+            let syn::Expr::Path(location) = member(api_key, "location") else {
+                panic!("location is a path");
+            };
+            let param = string_literal(member(api_key, "param")).expect("param is a string");
+            (
+                name,
+                "api_key".to_owned(),
+                Some(last_segment(&location.path).to_ascii_lowercase()),
+                Some(param),
+            )
+        }
+        _ => panic!("kind is a path or an ApiKey literal"),
+    }
+}
+
+/// `api.json`'s security schemes and servers are the `security_schemes` statics and the
+/// `servers` constants, functions and `DEFAULT` of the checked-in code, read with `syn`.
+#[test]
+fn api_json_records_the_schemes_and_servers_the_code_has() {
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cloud-sdk");
+    let api: ApiDescription =
+        serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
+    let client = syn::parse_file(&read(&sdk.join("src/generated/client.rs"))).expect("parses");
+    let module = |name: &str| -> Vec<syn::Item> {
+        client
+            .items
+            .iter()
+            .find_map(|item| match item {
+                syn::Item::Mod(m) if m.ident == name => Some(m.content.clone()?.1),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("module `{name}`"))
+    };
+    let mut schemes = std::collections::BTreeMap::new();
+    for item in module("security_schemes") {
+        if let syn::Item::Static(s) = item {
+            schemes.insert(s.ident.to_string(), scheme_in_code(&s.expr));
+        }
+    }
+    let described: std::collections::BTreeMap<String, _> = api
+        .security_schemes
+        .iter()
+        .map(|(key, s)| {
+            let described = (
+                s.name.clone(),
+                s.kind.clone(),
+                s.location.clone(),
+                s.param.clone(),
+            );
+            (key.clone(), described)
+        })
+        .collect();
+    assert_eq!(schemes, described);
+    assert!(!schemes.is_empty());
+
+    let (mut constants, mut functions, mut default) = (
+        std::collections::BTreeMap::new(),
+        std::collections::BTreeMap::new(),
+        None,
+    );
+    for item in module("servers") {
+        match item {
+            syn::Item::Const(c) if c.ident == "DEFAULT" => {
+                let syn::Expr::Path(target) = &*c.expr else {
+                    panic!("DEFAULT names a server");
+                };
+                default = Some(last_segment(&target.path));
+            }
+            syn::Item::Const(c) => {
+                let value = string_literal(&c.expr).expect("a URL");
+                constants.insert(c.ident.to_string(), value);
+            }
+            syn::Item::Fn(f) if f.sig.ident != "resolve" => {
+                let arguments: Vec<String> = f
+                    .sig
+                    .inputs
+                    .iter()
+                    .map(|input| match input {
+                        syn::FnArg::Typed(t) => match &*t.pat {
+                            syn::Pat::Ident(i) => i.ident.to_string(),
+                            _ => panic!("arguments are plain names"),
+                        },
+                        syn::FnArg::Receiver(_) => panic!("a free function"),
+                    })
+                    .collect();
+                functions.insert(f.sig.ident.to_string(), arguments);
+            }
+            _ => {}
+        }
+    }
+    let described_values: std::collections::BTreeMap<String, String> = api
+        .servers
+        .iter()
+        .map(|(key, s)| (key.clone(), s.value()))
+        .collect();
+    assert_eq!(constants, described_values);
+    let described_functions: std::collections::BTreeMap<String, Vec<String>> = api
+        .servers
+        .iter()
+        .filter(|(_, s)| !s.variables.is_empty())
+        .map(|(key, s)| {
+            let arguments = s.variables.iter().map(|v| v.rust_name.clone()).collect();
+            (key.to_ascii_lowercase(), arguments)
+        })
+        .collect();
+    assert_eq!(functions, described_functions);
+    assert_eq!(default, api.default_server);
+}
+
+/// A scheme under another key, sent the same way: its `static` is renamed (breaking), the
+/// requirements naming it are the same for every operation, and the wire is unchanged.
+#[test]
+fn a_renamed_scheme_is_one_breaking_line_and_no_wire_change() {
+    let renamed = contract_revised(&[]).replace("BearerAuth", "TokenAuth");
+    let report = report(&contract(), &renamed);
+    assert_eq!(
+        class_of(
+            &report,
+            "security scheme `BEARER_AUTH` probably renamed to `TOKEN_AUTH` (key `BearerAuth` → \
+             `TokenAuth`, still a bearer token (`Authorization: Bearer`)): code naming \
+             `security_schemes::BEARER_AUTH` stops compiling"
+        ),
+        Class::Breaking
+    );
+    assert_eq!(report.changes.len(), 2, "{:#?}", report.changes); // and the contract revision
+    assert!(report.wire.is_empty(), "{:#?}", report.wire);
+}
+
+/// A variable added to a server's URL is a new argument of its function; the constant keeps
+/// its value and released SDKs their URL.
+#[test]
+fn a_server_variable_added_changes_the_function() {
+    let old = with_servers(&contract(), REGIONS);
+    let new = with_servers(
+        &contract_revised(&[]),
+        &REGIONS.replace(
+            "https://{region}.example.com/v1\n  description: Regional\n  variables:\n",
+            "https://{region}.example.com/{version}\n  description: Regional\n  variables:\n    \
+             version:\n      default: v1\n",
+        ),
+    );
+    let report = report(&old, &new);
+    assert_eq!(
+        class_of(
+            &report,
+            "server `servers::REGIONAL`: URL template `https://{region}.example.com/v1` → \
+             `https://{region}.example.com/{version}`; function `servers::regional(region)` → \
+             `servers::regional(version, region)`: its arguments changed"
+        ),
+        Class::Breaking
+    );
+    assert!(report.wire.is_empty(), "{:#?}", report.wire);
+}
