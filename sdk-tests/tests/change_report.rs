@@ -1722,8 +1722,8 @@ fn a_server_url_no_longer_listed_breaks_released_sdks_configured_with_it() {
             "server `servers::REGIONAL`: `https://eu.example.com/v1` → \
              `https://us.example.com/v1`: code passing `servers::REGIONAL` (and \
              `servers::DEFAULT`) to `Config::new` now calls `https://us.example.com/v1`; a base \
-             URL configured as a string is unaffected; variable `region`: default `eu` → `us`; \
-             variable `region`: value `ap` added, value `eu` removed"
+             URL configured as a string is unaffected; variable `region`: default `eu` → `us`, \
+             value `ap` added, value `eu` removed"
         ),
         Class::Breaking
     );
@@ -1738,18 +1738,19 @@ fn a_server_url_no_longer_listed_breaks_released_sdks_configured_with_it() {
     assert_eq!(
         wire_class_of(
             &report,
-            "server `servers::REGIONAL`: released SDKs configured with it still call \
-             `https://eu.example.com/v1`, which this revision no longer lists; a base URL \
-             configured as a string is unaffected; released SDKs' `servers::regional` with \
-             `region` set to `eu` builds a URL this revision no longer lists"
+            "server `servers::REGIONAL`: this revision no longer lists \
+             `https://eu.example.com/v1`, which released SDKs' `servers::REGIONAL` (and \
+             `servers::DEFAULT`) holds, nor the URLs `servers::regional` builds with `region` \
+             `eu`: clients of released SDKs configured with them call a server it does not \
+             promise; a base URL configured as a string is unaffected"
         ),
         Wire::Breaking
     );
     assert_eq!(
         wire_class_of(
             &report,
-            "server `servers::LEGACY` removed: released SDKs configured with it still call \
-             `https://legacy.example.com/v1`"
+            "server `servers::LEGACY` removed: this revision no longer lists \
+             `https://legacy.example.com/v1`, which released SDKs' `servers::LEGACY` holds"
         ),
         Wire::Breaking
     );
@@ -1847,8 +1848,8 @@ fn a_format_3_baseline_is_not_compared() {
     );
 }
 
-/// One revision with a changed header, a new alternative requirement and a regional server,
-/// as the maintainer reads it.
+/// One revision with a changed header, a new alternative requirement and a regional server
+/// whose old default region is gone, as the maintainer reads it.
 #[test]
 fn security_and_server_changes_read_in_the_report() {
     let old = with_servers(&contract(), REGIONS);
@@ -1865,7 +1866,10 @@ fn security_and_server_changes_read_in_the_report() {
                  - BearerAuth:\n        - dns.read\n      - AccountHeader: []\n      parameters:",
             ),
         ]),
-        &REGIONS.replace("default: eu", "default: us"),
+        &REGIONS.replace(
+            "default: eu\n      enum: [eu, us]",
+            "default: us\n      enum: [us]",
+        ),
     );
     let report = report(&old, &new);
     insta::assert_snapshot!("revision_access", render(&report));

@@ -56,8 +56,9 @@ pub(super) fn servers(old_api: &ApiDescription, new_api: &ApiDescription, out: &
                         SERVERS_AREA,
                         &everything,
                         format!(
-                            "{subject} removed: released SDKs configured with it still call \
-                             `{}`, which this revision no longer lists; {CONFIGURED}",
+                            "{subject} removed: this revision no longer lists `{}`, which \
+                             released SDKs' `servers::{key}` holds: clients of released SDKs \
+                             configured with it call a server it does not promise; {CONFIGURED}",
                             o.value()
                         ),
                     );
@@ -69,7 +70,7 @@ pub(super) fn servers(old_api: &ApiDescription, new_api: &ApiDescription, out: &
                 SERVERS_AREA,
                 format!("{subject} added (`{}`){}", n.value(), function_text(key, n)),
             ),
-            (Some(o), Some(n)) => server(key, o, n, new_api, &everything, out),
+            (Some(o), Some(n)) => server(key, (o, n), (old_api, new_api), &everything, out),
             (None, None) => {}
         }
     }
@@ -100,9 +101,8 @@ fn signature(key: &str, server: &ServerDescription) -> String {
 
 fn server(
     key: &str,
-    o: &ServerDescription,
-    n: &ServerDescription,
-    new_api: &ApiDescription,
+    (o, n): (&ServerDescription, &ServerDescription),
+    (old_api, new_api): (&ApiDescription, &ApiDescription),
     everything: &[&str],
     out: &mut Changes,
 ) {
@@ -153,20 +153,21 @@ fn server(
         )),
         _ => {}
     }
-    let mut wire_effects = Vec::new();
+    let mut dropped_values = Vec::new();
     for v in &o.variables {
         let Some(nv) = n.variables.iter().find(|nv| nv.name == v.name) else {
             continue;
         };
-        let what = format!("variable `{}`", v.name);
+        let mut changes = Vec::new();
         if v.default != nv.default {
+            changes.push(format!("default `{}` → `{}`", v.default, nv.default));
+        }
+        changes.extend(set_change("value", &v.values, &nv.values));
+        if !changes.is_empty() {
             parts.push((
                 Class::DocsOnly,
-                format!("{what}: default `{}` → `{}`", v.default, nv.default),
+                format!("variable `{}`: {}", v.name, changes.join(", ")),
             ));
-        }
-        if let Some(text) = set_change("value", &v.values, &nv.values) {
-            parts.push((Class::DocsOnly, format!("{what}: {text}")));
         }
         let dropped: Vec<&String> = if nv.values.is_empty() {
             Vec::new()
@@ -174,35 +175,41 @@ fn server(
             v.values.iter().filter(|x| !nv.values.contains(x)).collect()
         };
         if !dropped.is_empty() {
-            wire_effects.push(format!(
-                "released SDKs' `servers::{}` with `{}` set to {} builds a URL this revision no \
-                 longer lists",
-                key.to_ascii_lowercase(),
-                v.rust_name,
-                ticks(&dropped)
-            ));
+            dropped_values.push(format!("`{}` {}", v.rust_name, ticks(&dropped)));
         }
     }
     if o.description != n.description {
         parts.push((Class::DocsOnly, "description changed".to_owned()));
     }
     out.push_parts(SERVERS_AREA, &subject, parts);
-    let listed = |url: &str| new_api.servers.values().any(|s| s.lists(url));
-    if !listed(&old_value) {
-        wire_effects.insert(
-            0,
-            format!(
-                "released SDKs configured with it still call `{old_value}`, which this revision \
-                 no longer lists; {CONFIGURED}"
-            ),
-        );
+    let mut unlisted = Vec::new();
+    if !new_api.servers.values().any(|s| s.lists(&old_value)) {
+        let also_default = if old_api.default_server.as_deref() == Some(key) {
+            " (and `servers::DEFAULT`)"
+        } else {
+            ""
+        };
+        unlisted.push(format!(
+            "`{old_value}`, which released SDKs' `servers::{key}`{also_default} holds"
+        ));
     }
-    if !wire_effects.is_empty() {
+    if !dropped_values.is_empty() {
+        unlisted.push(format!(
+            "the URLs `servers::{}` builds with {}",
+            key.to_ascii_lowercase(),
+            dropped_values.join(" or ")
+        ));
+    }
+    if !unlisted.is_empty() {
         out.wire(
             Wire::Breaking,
             SERVERS_AREA,
             everything,
-            format!("{subject}: {}", wire_effects.join("; ")),
+            format!(
+                "{subject}: this revision no longer lists {}: clients of released SDKs \
+                 configured with them call a server it does not promise; {CONFIGURED}",
+                unlisted.join(", nor ")
+            ),
         );
     }
 }
