@@ -4,8 +4,12 @@
 //! wire-breaking kind, deprecations), the same swap and every property and parameter reversed
 //! in the real contract, a reorder made by the generator, builder methods and error bodies
 //! (`builder.yaml`, checked against generated code with `syn`), a revision of 130 added operations, an
-//! unchanged spec, bad baselines, an unchanged `info.version`, and the README's "When the
-//! contract changes" done once in a temporary directory.
+//! unchanged spec, bad baselines, an unchanged `info.version`, the README's "When the
+//! contract changes" done once in a temporary directory, and revisions of the real contract's
+//! security schemes, requirements and servers (a renamed API-key header, a scheme of another
+//! kind, dropped or renamed, a requirement or an alternative gained, a scope added, servers
+//! added, removed or with other defaults, a rewrite that changes nothing, a format-3 baseline),
+//! with `api.json`'s schemes and servers checked against the generated code with `syn`.
 
 use sdk_generator::emit::{Layout, Options};
 use sdk_generator::ir::Api;
