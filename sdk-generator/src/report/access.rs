@@ -157,38 +157,71 @@ fn variable(v: &ServerVariable) -> VariableDescription {
     }
 }
 
+/// One piece of a URL template.
+enum Piece<'a> {
+    /// Text as written.
+    Literal(&'a str),
+    /// A variable: one of these values, or any text when empty.
+    Variable(&'a [String]),
+}
+
 /// Whether `url` is `template` with each `{variable}` replaced by one of its values (any text
-/// for a variable without listed values or not described).
+/// for a variable without listed values or not described). Positions already ruled out are
+/// remembered, so the time stays polynomial in the URL's length whatever the template.
 fn matches_template(template: &str, variables: &[VariableDescription], url: &str) -> bool {
-    let Some(open) = template.find('{') else {
-        return template == url;
-    };
-    let Some(close) = template[open..].find('}').map(|c| open + c) else {
-        return template == url;
-    };
-    let (literal, name, rest) = (
-        &template[..open],
-        &template[open + 1..close],
-        &template[close + 1..],
-    );
-    let Some(url) = url.strip_prefix(literal) else {
-        return false;
-    };
-    let listed = variables
-        .iter()
-        .find(|v| v.name == name)
-        .map(|v| v.values.as_slice())
-        .unwrap_or_default();
-    if listed.is_empty() {
-        (0..=url.len())
-            .filter(|at| url.is_char_boundary(*at))
-            .any(|at| matches_template(rest, variables, &url[at..]))
-    } else {
-        listed.iter().any(|value| {
-            url.strip_prefix(value.as_str())
-                .is_some_and(|tail| matches_template(rest, variables, tail))
-        })
+    let mut pieces = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}').map(|c| open + c) else {
+            break;
+        };
+        pieces.push(Piece::Literal(&rest[..open]));
+        let name = &rest[open + 1..close];
+        let values = variables
+            .iter()
+            .find(|v| v.name == name)
+            .map(|v| v.values.as_slice())
+            .unwrap_or_default();
+        pieces.push(Piece::Variable(values));
+        rest = &rest[close + 1..];
     }
+    pieces.push(Piece::Literal(rest));
+    let mut ruled_out = std::collections::HashSet::new();
+    matches_from(&pieces, url, 0, 0, &mut ruled_out)
+}
+
+/// Whether `pieces[piece..]` match `url[at..]`.
+fn matches_from(
+    pieces: &[Piece<'_>],
+    url: &str,
+    piece: usize,
+    at: usize,
+    ruled_out: &mut std::collections::HashSet<(usize, usize)>,
+) -> bool {
+    let Some(current) = pieces.get(piece) else {
+        return at == url.len();
+    };
+    if ruled_out.contains(&(piece, at)) {
+        return false;
+    }
+    let tail = &url[at..];
+    let found = match current {
+        Piece::Literal(text) => {
+            tail.starts_with(text)
+                && matches_from(pieces, url, piece + 1, at + text.len(), ruled_out)
+        }
+        Piece::Variable([]) => (at..=url.len())
+            .filter(|end| url.is_char_boundary(*end))
+            .any(|end| matches_from(pieces, url, piece + 1, end, ruled_out)),
+        Piece::Variable(values) => values.iter().any(|value| {
+            tail.starts_with(value.as_str())
+                && matches_from(pieces, url, piece + 1, at + value.len(), ruled_out)
+        }),
+    };
+    if !found {
+        ruled_out.insert((piece, at));
+    }
+    found
 }
 
 #[cfg(test)]
@@ -227,5 +260,19 @@ mod tests {
         };
         assert!(plain.lists("https://api.example.com"));
         assert!(!plain.lists("https://api.example.com/v2"));
+    }
+
+    #[test]
+    fn many_open_variables_do_not_hang_the_match() {
+        let names: Vec<String> = (0..40).map(|i| format!("v{i}")).collect();
+        let url: String = names.iter().map(|n| format!("{{{n}}}")).collect::<String>() + "/end";
+        let server = ServerDescription {
+            url,
+            description: None,
+            variables: names.iter().map(|n| var(n, "x", &[])).collect(),
+        };
+        let long = "a".repeat(200);
+        assert!(!server.lists(&format!("{long}/nope")));
+        assert!(server.lists(&format!("{long}/end")));
     }
 }
