@@ -1528,7 +1528,8 @@ fn a_dropped_scheme_breaks_every_operation_that_accepted_it() {
         wire_class_of(
             &report,
             "`list_dns_zones`: security `SIGNED_AUTH` or `BEARER_AUTH` → `SIGNED_AUTH`: released \
-             SDKs send `BEARER_AUTH`, which the server no longer accepts (calls get 401)"
+             SDKs whose client has credentials for `BEARER_AUTH` only send those, which the \
+             server no longer accepts (calls get 401)"
         ),
         Wire::Breaking
     );

@@ -205,8 +205,8 @@ pub(super) fn requirements(
              requirement"
         );
         let wire = format!(
-            "{change}: released SDKs send {unmet_text}, which the server no longer accepts \
-             (calls get 401)"
+            "{change}: released SDKs whose client has credentials for {unmet_text} only send \
+             those, which the server no longer accepts (calls get 401)"
         );
         return (Some((Class::Breaking, rust)), Some(wire));
     }
