@@ -4,8 +4,12 @@
 //! wire-breaking kind, deprecations), the same swap and every property and parameter reversed
 //! in the real contract, a reorder made by the generator, builder methods and error bodies
 //! (`builder.yaml`, checked against generated code with `syn`), a revision of 130 added operations, an
-//! unchanged spec, bad baselines, an unchanged `info.version`, and the README's "When the
-//! contract changes" done once in a temporary directory.
+//! unchanged spec, bad baselines, an unchanged `info.version`, the README's "When the
+//! contract changes" done once in a temporary directory, and revisions of the real contract's
+//! security schemes, requirements and servers (a renamed API-key header, a scheme of another
+//! kind, dropped or renamed, a requirement or an alternative gained, a scope added, servers
+//! added, removed or with other defaults, a rewrite that changes nothing, a format-3 baseline),
+//! with `api.json`'s schemes and servers checked against the generated code with `syn`.
 
 use sdk_generator::emit::{Layout, Options};
 use sdk_generator::ir::Api;
@@ -1380,4 +1384,697 @@ fn inherent_impl_owner(block: &syn::ItemImpl) -> Option<String> {
         return None;
     }
     Some(self_ty.path.segments.last()?.ident.to_string())
+}
+
+// Security schemes and servers: revisions of the real contract.
+
+fn contract() -> String {
+    read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/openapi.yaml"))
+}
+
+/// The contract with each `(from, to)` replaced once, under a new `info.version`.
+fn contract_revised(edits: &[(&str, &str)]) -> String {
+    let mut text = replaced_once(
+        &contract(),
+        "  version: '2026-10-07.1'\n",
+        "  version: '2026-10-07.2'\n",
+    );
+    for (from, to) in edits {
+        text = replaced_once(&text, from, to);
+    }
+    text
+}
+
+/// `spec` with its top-level `servers` replaced by `servers` (YAML, `servers:` included).
+fn with_servers(spec: &str, servers: &str) -> String {
+    let start = spec.find("\nservers:\n").expect("servers") + 1;
+    let end = spec.find("\ntags:\n").expect("tags after servers") + 1;
+    assert!(start < end);
+    format!("{}{servers}{}", &spec[..start], &spec[end..])
+}
+
+/// The security block of `listDnsZones`, which every edit of one operation's requirements
+/// starts from.
+const LIST_ZONES_SECURITY: &str = "total`.\n      security:\n      - SignedAuth:\n        - dns.read\n      \
+     - BearerAuth:\n        - dns.read\n      parameters:";
+
+/// A scheme the mutations add: an API key in header `x-account`.
+const ACCOUNT_SCHEME: (&str, &str) = (
+    "  securitySchemes:\n",
+    "  securitySchemes:\n    AccountHeader:\n      type: apiKey\n      in: header\n      name: x-account\n",
+);
+
+fn operations_of_contract() -> usize {
+    report(&contract(), &contract()).operations
+}
+
+#[test]
+fn a_renamed_api_key_header_breaks_released_sdks_but_no_code() {
+    let from = "      in: header\n      name: x-api-key\n";
+    let report = report(
+        &contract(),
+        &contract_revised(&[(from, "      in: header\n      name: x-api-token\n")]),
+    );
+    assert_eq!(
+        class_of(
+            &report,
+            "security scheme `SIGNED_AUTH`: sent as an API key in header `x-api-key` → an API \
+             key in header `x-api-token` (the credential set for it goes to the new place; code \
+             is unchanged)"
+        ),
+        Class::DocsOnly
+    );
+    assert_eq!(report.changes.len(), 2, "{:#?}", report.changes); // and the contract revision
+    assert_eq!(report.crate_version.to_string(), "0.3.1");
+    assert_eq!(
+        wire_class_of(
+            &report,
+            "security scheme `SIGNED_AUTH`: the server now expects an API key in header \
+             `x-api-token`; released SDKs send an API key in header `x-api-key` (calls get 401)"
+        ),
+        Wire::Breaking
+    );
+    assert_eq!(report.wire.len(), 1, "{:#?}", report.wire);
+    // Every operation of the contract accepts SignedAuth.
+    assert_eq!(report.wire[0].operations.len(), operations_of_contract());
+    assert!(
+        report.warnings[0].starts_with(
+            "released SDK versions (up to 0.3.0) will fail against a server of this revision: \
+             1 wire-breaking change in 52 operations: "
+        ),
+        "{:?}",
+        report.warnings
+    );
+    // HTTP header names have no case: the same header in other letters is not a wire change.
+    let recased = report_of_contract(&[(from, "      in: header\n      name: X-Api-Key\n")]);
+    assert_eq!(recased.severity(), Some(Class::DocsOnly));
+    assert!(recased.wire.is_empty(), "{:#?}", recased.wire);
+}
+
+fn report_of_contract(edits: &[(&str, &str)]) -> ChangeReport {
+    report(&contract(), &contract_revised(edits))
+}
+
+#[test]
+fn a_bearer_scheme_turned_api_key_is_breaking() {
+    let report = report_of_contract(&[(
+        "    BearerAuth:\n      type: http\n      scheme: bearer\n",
+        "    BearerAuth:\n      type: apiKey\n      in: query\n      name: token\n",
+    )]);
+    assert_eq!(
+        class_of(
+            &report,
+            "security scheme `BEARER_AUTH`: a bearer token (`Authorization: Bearer`) → an API key \
+             in query parameter `token`: a credential of the old kind set for it is now a \
+             configuration error (`SchemeCredential::bearer` → `SchemeCredential::api_key`)"
+        ),
+        Class::Breaking
+    );
+    assert_eq!(report.crate_version.to_string(), "0.4.0");
+    assert_eq!(
+        wire_class_of(
+            &report,
+            "the server now expects an API key in query parameter `token`"
+        ),
+        Wire::Breaking
+    );
+}
+
+#[test]
+fn a_dropped_scheme_breaks_every_operation_that_accepted_it() {
+    let report = report_of_contract(&[(
+        "    BearerAuth:\n      type: http\n      scheme: bearer\n",
+        "    BearerAuth:\n      type: http\n      scheme: digest\n",
+    )]);
+    // A scheme the runtime cannot send is left out, and so are the requirements naming it.
+    assert_eq!(
+        class_of(
+            &report,
+            "security scheme `BEARER_AUTH` removed (was a bearer token (`Authorization: Bearer`)): \
+             code that sets its credential (`Config::scheme_credential(&security_schemes::\
+             BEARER_AUTH, …)`) stops compiling"
+        ),
+        Class::Breaking
+    );
+    assert_eq!(
+        class_of(
+            &report,
+            "`list_dns_zones`: security `SIGNED_AUTH` or `BEARER_AUTH` → `SIGNED_AUTH`: code that \
+             set credentials for `BEARER_AUTH` only must set those of a new requirement"
+        ),
+        Class::Breaking
+    );
+    assert_eq!(
+        wire_class_of(
+            &report,
+            "`list_dns_zones`: security `SIGNED_AUTH` or `BEARER_AUTH` → `SIGNED_AUTH`: released \
+             SDKs whose client has credentials for `BEARER_AUTH` only send those, which the \
+             server no longer accepts (calls get 401)"
+        ),
+        Wire::Breaking
+    );
+    assert_eq!(
+        report.wire_broken_operations().len(),
+        operations_of_contract()
+    );
+}
+
+#[test]
+fn a_requirement_gained_is_breaking_and_an_alternative_gained_additive() {
+    let stricter = report_of_contract(&[
+        ACCOUNT_SCHEME,
+        (
+            LIST_ZONES_SECURITY,
+            "total`.\n      security:\n      - SignedAuth:\n        - dns.read\n        \
+             AccountHeader: []\n      - BearerAuth:\n        - dns.read\n      parameters:",
+        ),
+    ]);
+    assert_eq!(
+        class_of(
+            &stricter,
+            "`list_dns_zones`: security `SIGNED_AUTH` or `BEARER_AUTH` → `ACCOUNT_HEADER` + \
+             `SIGNED_AUTH` or `BEARER_AUTH`: code that set credentials for `SIGNED_AUTH` only \
+             must set those of a new requirement"
+        ),
+        Class::Breaking
+    );
+    assert_eq!(
+        class_of(
+            &stricter,
+            "security scheme `ACCOUNT_HEADER` added (an API key in header `x-account`; key \
+             `AccountHeader`)"
+        ),
+        Class::Additive
+    );
+    assert_eq!(stricter.wire_broken_operations(), ["list_dns_zones"]);
+
+    let wider = report_of_contract(&[
+        ACCOUNT_SCHEME,
+        (
+            LIST_ZONES_SECURITY,
+            "total`.\n      security:\n      - SignedAuth:\n        - dns.read\n      \
+             - BearerAuth:\n        - dns.read\n      - AccountHeader: []\n      parameters:",
+        ),
+    ]);
+    assert_eq!(
+        class_of(
+            &wider,
+            "`list_dns_zones`: security `SIGNED_AUTH` or `BEARER_AUTH` → `SIGNED_AUTH` or \
+             `BEARER_AUTH` or `ACCOUNT_HEADER`: `ACCOUNT_HEADER` now accepted as well"
+        ),
+        Class::Additive
+    );
+    assert_eq!(wider.severity(), Some(Class::Additive));
+    assert!(wider.wire.is_empty(), "{:#?}", wider.wire);
+
+    // The runtime sends the first requirement it has every credential of: another order is
+    // docs only.
+    let reordered = report_of_contract(&[(
+        LIST_ZONES_SECURITY,
+        "total`.\n      security:\n      - BearerAuth:\n        - dns.read\n      \
+         - SignedAuth:\n        - dns.read\n      parameters:",
+    )]);
+    assert_eq!(
+        class_of(
+            &reordered,
+            "`list_dns_zones`: security `SIGNED_AUTH` or `BEARER_AUTH` → `BEARER_AUTH` or \
+             `SIGNED_AUTH` (the credentials each old requirement needs still suffice)"
+        ),
+        Class::DocsOnly
+    );
+    assert!(reordered.wire.is_empty(), "{:#?}", reordered.wire);
+
+    // No credential needed any more: a new way to call it, and no released SDK fails.
+    let open = report_of_contract(&[(
+        LIST_ZONES_SECURITY,
+        "total`.\n      security: []\n      parameters:",
+    )]);
+    assert_eq!(
+        class_of(
+            &open,
+            "`list_dns_zones`: security `SIGNED_AUTH` or `BEARER_AUTH` → no credential: callable \
+             without a credential now"
+        ),
+        Class::Additive
+    );
+    assert!(open.wire.is_empty(), "{:#?}", open.wire);
+}
+
+#[test]
+fn a_scope_added_to_a_requirement_warns_for_released_sdks() {
+    let report = report_of_contract(&[(
+        LIST_ZONES_SECURITY,
+        "total`.\n      security:\n      - SignedAuth:\n        - dns.read\n        - dns.write\n      \
+         - BearerAuth:\n        - dns.read\n      parameters:",
+    )]);
+    assert_eq!(
+        class_of(&report, "`list_dns_zones`: scope `dns.write` added"),
+        Class::DocsOnly
+    );
+    assert_eq!(
+        wire_class_of(
+            &report,
+            "`list_dns_zones`: scope `dns.write` now required: credentials without it get 403"
+        ),
+        Wire::Breaking
+    );
+    assert_eq!(report.wire.len(), 1, "{:#?}", report.wire);
+}
+
+#[test]
+fn a_server_added_is_additive_and_a_new_default_breaking() {
+    let servers_at = "servers:\n- url: '{base_url}'\n";
+    let added = report_of_contract(&[(
+        servers_at,
+        "servers:\n- url: '{base_url}'\n  description: Base address of the service. The default \
+         is a placeholder; supply the real base URL.\n  variables:\n    base_url:\n      \
+         default: https://api.example.invalid\n- url: https://sandbox.example.com/v1\n  \
+         description: Sandbox\n- url: '{base_url}'\n",
+    )]);
+    // Inserted second: the document's first server stays `DEFAULT`; the one that was second
+    // (`SERVER_1`, named after its place) is now third.
+    assert_eq!(
+        class_of(
+            &added,
+            "server `servers::SANDBOX` added (`https://sandbox.example.com/v1`)"
+        ),
+        Class::Additive,
+    );
+    let first = report_of_contract(&[(
+        servers_at,
+        "servers:\n- url: https://api.example.com/v1\n  description: Production\n- url: \
+         '{base_url}'\n",
+    )]);
+    assert_eq!(
+        class_of(
+            &first,
+            "`servers::DEFAULT`: `servers::SERVER_1` (`https://api.example.invalid`) → \
+             `servers::PRODUCTION` (`https://api.example.com/v1`): code passing \
+             `servers::DEFAULT` to `Config::new` now calls `https://api.example.com/v1`; a base \
+             URL configured as a string is unaffected"
+        ),
+        Class::Breaking
+    );
+    assert_eq!(
+        class_of(
+            &first,
+            "server `servers::SERVER_1` probably renamed to `servers::SERVER_2` (same URL \
+             `{base_url}`)"
+        ),
+        Class::Breaking
+    );
+    // Released SDKs keep their own `DEFAULT`, which this revision still lists.
+    assert!(first.wire.is_empty(), "{:#?}", first.wire);
+}
+
+#[test]
+fn a_server_variable_default_changes_the_constant() {
+    let report = report_of_contract(&[(
+        "      default: https://api.example.invalid\n",
+        "      default: https://api.example.com\n",
+    )]);
+    assert_eq!(
+        class_of(
+            &report,
+            "server `servers::SERVER_1`: `https://api.example.invalid` → \
+             `https://api.example.com`: code passing `servers::SERVER_1` (and \
+             `servers::DEFAULT`) to `Config::new` now calls `https://api.example.com`; a base \
+             URL configured as a string is unaffected; variable `base_url`: default \
+             `https://api.example.invalid` → `https://api.example.com`"
+        ),
+        Class::Breaking
+    );
+    // `{base_url}` lists no values: the old URL is still one of the server's.
+    assert!(report.wire.is_empty(), "{:#?}", report.wire);
+}
+
+const REGIONS: &str = "servers:\n- url: https://{region}.example.com/v1\n  description: \
+     Regional\n  variables:\n    region:\n      default: eu\n      enum: [eu, us]\n- url: \
+     https://legacy.example.com/v1\n  description: Legacy\n";
+
+#[test]
+fn a_server_url_no_longer_listed_breaks_released_sdks_configured_with_it() {
+    let old = with_servers(&contract(), REGIONS);
+    let new = with_servers(
+        &contract_revised(&[]),
+        "servers:\n- url: https://{region}.example.com/v1\n  description: Regional\n  variables:\n    \
+         region:\n      default: us\n      enum: [us, ap]\n",
+    );
+    let report = report(&old, &new);
+    assert_eq!(
+        class_of(
+            &report,
+            "server `servers::REGIONAL`: `https://eu.example.com/v1` → \
+             `https://us.example.com/v1`: code passing `servers::REGIONAL` (and \
+             `servers::DEFAULT`) to `Config::new` now calls `https://us.example.com/v1`; a base \
+             URL configured as a string is unaffected; variable `region`: default `eu` → `us`, \
+             value `ap` added, value `eu` removed"
+        ),
+        Class::Breaking
+    );
+    assert_eq!(
+        class_of(
+            &report,
+            "server `servers::LEGACY` removed (was `https://legacy.example.com/v1`): code that \
+             uses it stops compiling"
+        ),
+        Class::Breaking
+    );
+    assert_eq!(
+        wire_class_of(
+            &report,
+            "server `servers::REGIONAL`: this revision no longer lists \
+             `https://eu.example.com/v1`, which released SDKs' `servers::REGIONAL` (and \
+             `servers::DEFAULT`) holds, nor the URLs `servers::regional` builds with `region` \
+             `eu`: clients of released SDKs configured with them call a server it does not \
+             promise; a base URL configured as a string is unaffected"
+        ),
+        Wire::Breaking
+    );
+    assert_eq!(
+        wire_class_of(
+            &report,
+            "server `servers::LEGACY` removed: this revision no longer lists \
+             `https://legacy.example.com/v1`, which released SDKs' `servers::LEGACY` holds"
+        ),
+        Wire::Breaking
+    );
+    assert_eq!(
+        report.wire_broken_operations().len(),
+        operations_of_contract()
+    );
+    // A value added to the variable, the old default kept: docs only, nothing breaks.
+    let widened = with_servers(
+        &contract_revised(&[]),
+        &REGIONS.replace("enum: [eu, us]", "enum: [eu, us, ap]"),
+    );
+    let report = self::report(&old, &widened);
+    assert_eq!(
+        class_of(&report, "variable `region`: value `ap` added"),
+        Class::DocsOnly
+    );
+    assert!(report.wire.is_empty(), "{:#?}", report.wire);
+}
+
+/// Rewritten without a change of meaning: schemes in another order, a requirement in flow
+/// style, servers unchanged.
+#[test]
+fn security_written_differently_is_no_api_change() {
+    let spec = contract();
+    let bearer_at = spec
+        .find("    BearerAuth:\n      type: http\n")
+        .expect("BearerAuth");
+    let bearer_end = spec[bearer_at..]
+        .find("  parameters:\n")
+        .expect("parameters after securitySchemes")
+        + bearer_at;
+    let bearer = &spec[bearer_at..bearer_end];
+    let moved = replaced_once(&spec, bearer, "");
+    let moved = replaced_once(
+        &moved,
+        "  securitySchemes:\n",
+        &format!("  securitySchemes:\n{bearer}"),
+    );
+    let moved = replaced_once(
+        &moved,
+        LIST_ZONES_SECURITY,
+        "total`.\n      security: [{SignedAuth: [dns.read]}, {BearerAuth: [dns.read]}]\n      \
+         parameters:",
+    );
+    assert_ne!(moved, spec);
+    let report = report(&spec, &moved);
+    assert!(report.changes.is_empty(), "{:#?}", report.changes);
+    assert!(report.wire.is_empty(), "{:#?}", report.wire);
+    assert_eq!(
+        render(&report),
+        "No API change: contract revision `2026-10-07.1`, crate version 0.3.0.\n"
+    );
+}
+
+/// A format-3 `api.json` (before schemes and servers were recorded) is another format: nothing
+/// is compared, the report says why, and the version stays.
+#[test]
+fn a_format_3_baseline_is_not_compared() {
+    let api = lower(&contract());
+    let mut old: serde_json::Value =
+        serde_json::from_str(&ApiDescription::of(&api, CRATE, "0.3.0").to_json())
+            .expect("a description");
+    old["format"] = 3.into();
+    for member in ["security_schemes", "servers", "default_server"] {
+        old.as_object_mut().expect("object").remove(member);
+    }
+    for op in old["operations"]
+        .as_object_mut()
+        .expect("operations")
+        .values_mut()
+    {
+        op.as_object_mut().expect("operation").remove("security");
+    }
+    let dir = scratch("format-3");
+    std::fs::write(dir.join("api.json"), old.to_string()).expect("api.json written");
+    let baseline = Baseline::load(&dir);
+    assert_eq!(baseline, Baseline::OtherFormat { found: Some(3) });
+    let revised = lower(&contract_revised(&[(
+        "      in: header\n      name: x-api-key\n",
+        "      in: header\n      name: x-api-token\n",
+    )]));
+    let report = compare(&baseline, Version::parse("0.3.0"), &revised, CRATE).1;
+    assert!(report.changes.is_empty() && report.wire.is_empty());
+    assert_eq!(report.crate_version.to_string(), "0.3.0");
+    let text = render(&report);
+    assert!(
+        text.contains(
+            "No baseline: `api.json` was written by another generator version (format 3; this \
+             one reads and writes format 4: to list what a new contract revision changes, \
+             generate from the previous revision's spec first, then from the new one), so \
+             changes cannot be listed."
+        ),
+        "{text}"
+    );
+}
+
+/// One revision with a changed header, a new alternative requirement and a regional server
+/// whose old default region is gone, as the maintainer reads it.
+#[test]
+fn security_and_server_changes_read_in_the_report() {
+    let old = with_servers(&contract(), REGIONS);
+    let new = with_servers(
+        &contract_revised(&[
+            (
+                "      in: header\n      name: x-api-key\n",
+                "      in: header\n      name: x-api-token\n",
+            ),
+            ACCOUNT_SCHEME,
+            (
+                LIST_ZONES_SECURITY,
+                "total`.\n      security:\n      - SignedAuth:\n        - dns.read\n      \
+                 - BearerAuth:\n        - dns.read\n      - AccountHeader: []\n      parameters:",
+            ),
+        ]),
+        &REGIONS.replace(
+            "default: eu\n      enum: [eu, us]",
+            "default: us\n      enum: [us]",
+        ),
+    );
+    let report = report(&old, &new);
+    insta::assert_snapshot!("revision_access", render(&report));
+}
+
+/// The string literal `expr` holds.
+fn string_literal(expr: &syn::Expr) -> Option<String> {
+    match expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => Some(s.value()),
+        _ => None,
+    }
+}
+
+fn last_segment(path: &syn::Path) -> String {
+    path.segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default()
+}
+
+/// The member `name` of a struct expression.
+fn member<'a>(fields: &'a syn::ExprStruct, name: &str) -> &'a syn::Expr {
+    &fields
+        .fields
+        .iter()
+        .find(|f| matches!(&f.member, syn::Member::Named(i) if i == name))
+        .unwrap_or_else(|| panic!("member `{name}`"))
+        .expr
+}
+
+/// A `SecurityScheme` static as `api.json` spells it: `(name, kind, in, param)`.
+fn scheme_in_code(expr: &syn::Expr) -> (String, String, Option<String>, Option<String>) {
+    let syn::Expr::Struct(scheme) = expr else {
+        panic!("a SecurityScheme literal");
+    };
+    let name = string_literal(member(scheme, "name")).expect("name is a string");
+    match member(scheme, "kind") {
+        syn::Expr::Path(kind) => {
+            let kind = match last_segment(&kind.path).as_str() {
+                "Bearer" => "bearer",
+                "Basic" => "basic",
+                other => panic!("kind {other}"),
+            };
+            (name, kind.to_owned(), None, None)
+        }
+        syn::Expr::Struct(api_key) => {
+            assert_eq!(last_segment(&api_key.path), "ApiKey");
+            let syn::Expr::Path(location) = member(api_key, "location") else {
+                panic!("location is a path");
+            };
+            let param = string_literal(member(api_key, "param")).expect("param is a string");
+            (
+                name,
+                "api_key".to_owned(),
+                Some(last_segment(&location.path).to_ascii_lowercase()),
+                Some(param),
+            )
+        }
+        _ => panic!("kind is a path or an ApiKey literal"),
+    }
+}
+
+/// `api.json`'s security schemes and servers are the `security_schemes` statics and the
+/// `servers` constants, functions and `DEFAULT` of the checked-in code, read with `syn`.
+#[test]
+fn api_json_records_the_schemes_and_servers_the_code_has() {
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cloud-sdk");
+    let api: ApiDescription =
+        serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
+    let client = syn::parse_file(&read(&sdk.join("src/generated/client.rs"))).expect("parses");
+    let module = |name: &str| -> Vec<syn::Item> {
+        client
+            .items
+            .iter()
+            .find_map(|item| match item {
+                syn::Item::Mod(m) if m.ident == name => Some(m.content.clone()?.1),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("module `{name}`"))
+    };
+    let mut schemes = std::collections::BTreeMap::new();
+    for item in module("security_schemes") {
+        if let syn::Item::Static(s) = item {
+            schemes.insert(s.ident.to_string(), scheme_in_code(&s.expr));
+        }
+    }
+    let described: std::collections::BTreeMap<String, _> = api
+        .security_schemes
+        .iter()
+        .map(|(key, s)| {
+            let described = (
+                s.name.clone(),
+                s.kind.clone(),
+                s.location.clone(),
+                s.param.clone(),
+            );
+            (key.clone(), described)
+        })
+        .collect();
+    assert_eq!(schemes, described);
+    assert!(!schemes.is_empty());
+
+    let (mut constants, mut functions, mut default) = (
+        std::collections::BTreeMap::new(),
+        std::collections::BTreeMap::new(),
+        None,
+    );
+    for item in module("servers") {
+        match item {
+            syn::Item::Const(c) if c.ident == "DEFAULT" => {
+                let syn::Expr::Path(target) = &*c.expr else {
+                    panic!("DEFAULT names a server");
+                };
+                default = Some(last_segment(&target.path));
+            }
+            syn::Item::Const(c) => {
+                let value = string_literal(&c.expr).expect("a URL");
+                constants.insert(c.ident.to_string(), value);
+            }
+            syn::Item::Fn(f) if f.sig.ident != "resolve" => {
+                let arguments: Vec<String> = f
+                    .sig
+                    .inputs
+                    .iter()
+                    .map(|input| match input {
+                        syn::FnArg::Typed(t) => match &*t.pat {
+                            syn::Pat::Ident(i) => i.ident.to_string(),
+                            _ => panic!("arguments are plain names"),
+                        },
+                        syn::FnArg::Receiver(_) => panic!("a free function"),
+                    })
+                    .collect();
+                functions.insert(f.sig.ident.to_string(), arguments);
+            }
+            _ => {}
+        }
+    }
+    let described_values: std::collections::BTreeMap<String, String> = api
+        .servers
+        .iter()
+        .map(|(key, s)| (key.clone(), s.value()))
+        .collect();
+    assert_eq!(constants, described_values);
+    let described_functions: std::collections::BTreeMap<String, Vec<String>> = api
+        .servers
+        .iter()
+        .filter(|(_, s)| !s.variables.is_empty())
+        .map(|(key, s)| {
+            let arguments = s.variables.iter().map(|v| v.rust_name.clone()).collect();
+            (key.to_ascii_lowercase(), arguments)
+        })
+        .collect();
+    assert_eq!(functions, described_functions);
+    assert_eq!(default, api.default_server);
+}
+
+/// A scheme under another key, sent the same way: its `static` is renamed (breaking), the
+/// requirements naming it are the same for every operation, and the wire is unchanged.
+#[test]
+fn a_renamed_scheme_is_one_breaking_line_and_no_wire_change() {
+    let renamed = contract_revised(&[]).replace("BearerAuth", "TokenAuth");
+    let report = report(&contract(), &renamed);
+    assert_eq!(
+        class_of(
+            &report,
+            "security scheme `BEARER_AUTH` probably renamed to `TOKEN_AUTH` (key `BearerAuth` → \
+             `TokenAuth`, still a bearer token (`Authorization: Bearer`)): code naming \
+             `security_schemes::BEARER_AUTH` stops compiling"
+        ),
+        Class::Breaking
+    );
+    assert_eq!(report.changes.len(), 2, "{:#?}", report.changes); // and the contract revision
+    assert!(report.wire.is_empty(), "{:#?}", report.wire);
+}
+
+/// A variable added to a server's URL is a new argument of its function; the constant keeps
+/// its value and released SDKs their URL.
+#[test]
+fn a_server_variable_added_changes_the_function() {
+    let old = with_servers(&contract(), REGIONS);
+    let new = with_servers(
+        &contract_revised(&[]),
+        &REGIONS.replace(
+            "https://{region}.example.com/v1\n  description: Regional\n  variables:\n",
+            "https://{region}.example.com/{version}\n  description: Regional\n  variables:\n    \
+             version:\n      default: v1\n",
+        ),
+    );
+    let report = report(&old, &new);
+    assert_eq!(
+        class_of(
+            &report,
+            "server `servers::REGIONAL`: URL template `https://{region}.example.com/v1` → \
+             `https://{region}.example.com/{version}`; function `servers::regional(region)` → \
+             `servers::regional(version, region)`: its arguments changed"
+        ),
+        Class::Breaking
+    );
+    assert!(report.wire.is_empty(), "{:#?}", report.wire);
 }

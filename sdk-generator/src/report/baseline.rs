@@ -57,7 +57,8 @@ impl Baseline {
             Baseline::Missing => Some(format!("`{FILE_NAME}` is missing")),
             Baseline::OtherFormat { found } => Some(format!(
                 "`{FILE_NAME}` was written by another generator version (format {}; this one \
-                 reads and writes format {FORMAT})",
+                 reads and writes format {FORMAT}: to list what a new contract revision changes, \
+                 generate from the previous revision's spec first, then from the new one)",
                 found.map_or_else(|| "not stated".to_owned(), |f| f.to_string())
             )),
             Baseline::Unreadable(why) => Some(format!("`{FILE_NAME}` cannot be read: {why}")),

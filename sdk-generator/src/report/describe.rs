@@ -6,6 +6,7 @@
 //! out of the JSON; a member this layout does not know makes the file unreadable rather than
 //! half read.
 
+use super::access::{self, SchemeDescription, ServerDescription};
 use crate::emit::builder_methods::{self, ErrorBody};
 use crate::emit::{call_order, docs::deprecation_note};
 use crate::ir::{self, Api, Constraints, Field, Success, TypeKind, TypeRef};
@@ -18,7 +19,9 @@ use std::collections::BTreeMap;
 /// 2: argument order of client methods and constructors, wire facts (constraints, pagination
 /// fields), deprecation notes, exact Rust types.
 /// 3: each builder's other sending methods and its `error_body`.
-pub const FORMAT: u32 = 3;
+/// 4: the security schemes (`security_schemes`), the servers (`servers`, `default_server`)
+/// and each operation's security requirements (`security`).
+pub const FORMAT: u32 = 4;
 
 /// File name of the description, in the generated crate's directory.
 pub const FILE_NAME: &str = "api.json";
@@ -41,6 +44,15 @@ pub struct ApiDescription {
     pub types: BTreeMap<String, TypeDescription>,
     /// Error codes (`x-error-codes`), each with the `operationId status` pairs returning it.
     pub error_codes: BTreeMap<String, Vec<String>>,
+    /// Security schemes the crate can send, by `static` name (`security_schemes::…`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub security_schemes: BTreeMap<String, SchemeDescription>,
+    /// Servers by constant name (`servers::…`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub servers: BTreeMap<String, ServerDescription>,
+    /// The server `servers::DEFAULT` names (the document's first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_server: Option<String>,
 }
 
 /// One operation.
@@ -64,6 +76,12 @@ pub struct OperationDescription {
     /// Scopes of the security requirements.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scopes: Vec<String>,
+    /// The security requirements the operation sends, in the order the runtime tries them
+    /// (the first whose schemes all have a credential is sent): each the `static` names of
+    /// the schemes sent together, sorted (`[]`: no credential). Absent when the document
+    /// states none: the client's own credentials go as they always do.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub security: Option<Vec<Vec<String>>>,
     /// Idempotency-Key requirement (`none`, `required`, `optional`, `not-shown`).
     pub idempotency: String,
     /// How a paginated listing continues, if paginated.
@@ -377,6 +395,9 @@ impl ApiDescription {
                 .collect(),
             types,
             error_codes,
+            security_schemes: access::schemes(&api.security_schemes),
+            servers: access::servers(&api.servers),
+            default_server: api.servers.first().map(|s| s.rust_name.clone()),
         }
     }
 
@@ -440,6 +461,7 @@ fn describe_operation(op: &ir::Operation) -> OperationDescription {
         deprecated: op.deprecated,
         deprecation_note: deprecation_note(op.deprecated, op.description.as_deref()),
         scopes,
+        security: op.security.as_ref().map(|r| requirements(r)),
         idempotency: serde_name(&op.idempotency),
         pagination: op.pagination.as_ref().map(|p| PaginationDescription {
             model: serde_name(&p.model),
@@ -477,6 +499,21 @@ fn describe_operation(op: &ir::Operation) -> OperationDescription {
         summary: op.summary.clone(),
         description: op.description.clone(),
     }
+}
+
+/// Each requirement's schemes sorted, and a requirement repeated (the same schemes with other
+/// scopes) kept once, at its first place: the order the runtime tries them in.
+fn requirements(listed: &[Vec<String>]) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for requirement in listed {
+        let mut schemes = requirement.clone();
+        schemes.sort();
+        schemes.dedup();
+        if !out.contains(&schemes) {
+            out.push(schemes);
+        }
+    }
+    out
 }
 
 fn describe_type(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeDescription>) {
@@ -632,7 +669,7 @@ pub fn type_string(ty: &TypeRef) -> String {
 }
 
 /// The name the IR serializes a value as (a string, or the `kind` of a tagged variant).
-fn serde_name<T: Serialize>(value: &T) -> String {
+pub(super) fn serde_name<T: Serialize>(value: &T) -> String {
     match serde_json::to_value(value) {
         Ok(serde_json::Value::String(name)) => name,
         Ok(serde_json::Value::Object(map)) => map

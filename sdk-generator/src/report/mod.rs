@@ -1,7 +1,8 @@
 //! The change report: what a new revision of the contract changes for a Rust caller of the SDK,
 //! and the crate version and changelog entry that follow from it.
 //!
-//! [`describe`] turns the model into an [`ApiDescription`] kept next to the crate (`api.json`);
+//! [`describe`] turns the model into an [`ApiDescription`] kept next to the crate (`api.json`),
+//! [`access`] its security schemes and servers;
 //! [`baseline`] reads the previous one; [`diff`] classifies the changes; [`version`] bumps the
 //! crate version; [`render`] writes the report; [`changelog`] puts it on top of `CHANGELOG.md`;
 //! [`lockfile`] keeps the version in `Cargo.lock` in step; [`regenerate`](mod@regenerate) is
@@ -11,8 +12,8 @@
 //! compile and mean the same (the **Rust API**, which sets the version), and does the previous
 //! crate still work against a server of this revision (the **wire**, for SDKs already in users'
 //! hands). Both come from comparing two `api.json` files; the wire facts it records (method,
-//! path, scopes, requiredness, constraints, enum values, union members, pagination fields) come
-//! from the model.
+//! path, scopes, requiredness, constraints, enum values, union members, pagination fields,
+//! security schemes and each operation's requirements, server URLs) come from the model.
 //!
 //! # Classification of the Rust API
 //!
@@ -72,6 +73,29 @@
 //!   (`operation_format`). Deprecation and scopes: docs only.
 //! - Types: added additive; removed, moved to another module, or another kind: breaking. A type
 //!   that becomes a request type gains `new` and setters (additive); the reverse is breaking.
+//! - Security schemes (area `security_schemes`, one `static` each): added additive; removed
+//!   breaking; a removed and an added scheme sent the same way are one probable rename
+//!   (breaking: the `static` is renamed). Another kind (bearer, basic, API key): breaking, since
+//!   a credential of the old kind set for it is then a configuration error. An API key sent in
+//!   another place or under another header, query or cookie name, another document key, the
+//!   description: docs only (the credential set for the scheme follows it; code is unchanged).
+//! - An operation's security requirements (each the schemes sent together; the runtime sends
+//!   the first whose credentials are all set). An old requirement is still met when a new one
+//!   needs no scheme it lacks. One that is not (a scheme added to it, a requirement dropped):
+//!   breaking, because code that set only those credentials must set others. Otherwise a new
+//!   requirement, or none needed any more: additive (a new way to call it). Another order, a
+//!   requirement dropped that another still covers, security newly stated or no longer
+//!   stated: docs only.
+//! - Servers (area `servers`: a constant per server, a function per server with variables,
+//!   `DEFAULT` for the first). A caller passes `Config::new` a base URL: a string of their own,
+//!   which no revision changes, or one of these constants. A server added: additive; removed,
+//!   or the same URL under another constant (a server inserted before one named after its
+//!   place renumbers it): breaking. A constant whose value changes (another URL, or a
+//!   variable's default) and `DEFAULT` naming a server with another URL: breaking, deliberately:
+//!   code passing it still compiles and sends every call elsewhere (another region, a sandbox),
+//!   which the maintainer must announce. A function's arguments (the variables, in document
+//!   order) added, removed or reordered: breaking; a function added: additive. A variable's
+//!   listed values, a template that keeps the value, descriptions: docs only.
 //! - A new contract revision (`info.version`) changes `CONTRACT_REVISION`: docs only.
 //!
 //! # Released SDKs against the new server
@@ -95,7 +119,14 @@
 //!   `uniqueItems`); a request enum value removed; a response field the old crate decodes as
 //!   required (`T`) removed, renamed, retyped, or now optional or nullable; a member added to
 //!   an untagged response union (no catch-all: it may fail to decode or be taken for another
-//!   member); an alias retargeted or a type of another kind.
+//!   member); an alias retargeted or a type of another kind. Security: a scheme sent another
+//!   way (another kind, or an API key in another place or under another name; header names
+//!   compared without case), for the operations whose requirements name it; an old requirement
+//!   of an operation that no new one is met by (both get 401). Servers: a URL a released
+//!   constant holds that no server of the revision lists any more (removed, moved, or a
+//!   variable's default that left its listed values), and a value dropped from a variable's
+//!   listed values; every operation is named, since every call of a client configured with it
+//!   goes there, and a base URL configured as a string is unaffected.
 //! - Degraded: a value added to a response enum or a member to a tagged response union (the
 //!   old crate decodes it as `Unknown`); a new error code (read as `ErrorCode::Unknown`); a
 //!   parameter, request field or body removed (the old crate still sends it when set); an
@@ -133,6 +164,7 @@
 //! - Argument order and probable renames are this report's own: oasdiff compares documents,
 //!   not the call sites of a generated SDK.
 
+pub mod access;
 pub mod baseline;
 pub mod changelog;
 pub mod describe;

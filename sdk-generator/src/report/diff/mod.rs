@@ -8,11 +8,16 @@ mod builder;
 mod compat;
 mod operations;
 mod renames;
+mod security;
+mod servers;
 mod types;
 mod usage;
 
 use super::describe::ApiDescription;
 use std::collections::{BTreeMap, BTreeSet};
+
+pub use security::SECURITY_AREA;
+pub use servers::SERVERS_AREA;
 
 /// Area label of changes to the crate-wide error codes.
 pub const ERROR_CODES_AREA: &str = "error codes";
@@ -111,7 +116,7 @@ pub struct Change {
     /// The class.
     pub class: Class,
     /// Area module of the operation or type (`types` for shared types), or
-    /// [`ERROR_CODES_AREA`] / [`CONTRACT_AREA`].
+    /// [`ERROR_CODES_AREA`] / [`CONTRACT_AREA`] / [`SECURITY_AREA`] / [`SERVERS_AREA`].
     pub area: String,
     /// One line of Markdown naming the change.
     pub text: String,
@@ -134,6 +139,8 @@ pub fn diff(old: &ApiDescription, new: &ApiDescription) -> Diff {
     let usage = usage::Usage::of(old);
     types::types(&old.types, &new.types, &usage, &mut out);
     error_codes(old, new, &mut out);
+    security::schemes(old, new, &mut out);
+    servers::servers(old, new, &mut out);
     out.0
 }
 

@@ -2,8 +2,8 @@
 //! for released SDKs calling the new server.
 
 use super::{
-    Changes, Class, Wire, arguments, builder, compat, deprecation, renames, set_change, ticks,
-    union_keys, wire_path,
+    Changes, Class, Wire, arguments, builder, compat, deprecation, renames, security, set_change,
+    ticks, union_keys, wire_path,
 };
 use crate::report::describe::{
     ApiDescription, BodyDescription, ConstraintsDescription, OperationDescription,
@@ -238,6 +238,13 @@ fn operation(
                 if new_scopes.len() == 1 { "it" } else { "them" }
             ),
         );
+    }
+    let (requirements, requirements_wire) = security::requirements(o, n, (old_api, new_api));
+    if let Some((class, text)) = requirements {
+        line(out, class, text);
+    }
+    if let Some(text) = requirements_wire {
+        wire(out, Wire::Breaking, text);
     }
     if let Some(text) = error_responses(&o.errors, &n.errors) {
         line(out, Class::DocsOnly, text);

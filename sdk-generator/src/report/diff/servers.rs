@@ -1,0 +1,261 @@
+//! Changes of the servers (the crate's `servers` constants, functions and `DEFAULT`), for the
+//! Rust API and for released SDKs calling the new server.
+//!
+//! A caller always passes `Config::new` a base URL: either a string of their own, which no
+//! revision changes, or one of these constants, whose value is the document's URL.
+
+use super::{Changes, Class, Wire, renames, set_change, ticks, union_keys};
+use crate::report::access::ServerDescription;
+use crate::report::describe::ApiDescription;
+
+/// Area label of changes to the servers (the crate's `servers` module).
+pub const SERVERS_AREA: &str = "servers";
+
+const CONFIGURED: &str = "a base URL configured as a string is unaffected";
+
+pub(super) fn servers(old_api: &ApiDescription, new_api: &ApiDescription, out: &mut Changes) {
+    let (old, new) = (&old_api.servers, &new_api.servers);
+    let renamed = renames::pairs(old, new, |a, b| {
+        (&a.url, &a.variables) == (&b.url, &b.variables)
+    });
+    let rename_targets: Vec<&str> = renamed.values().copied().collect();
+    // Every operation of a released SDK goes to the base URL it was configured with.
+    let everything: Vec<&str> = old_api
+        .operations
+        .values()
+        .map(|o| o.rust_fn.as_str())
+        .collect();
+    let listed = |url: &str| new.values().any(|s| s.lists(url));
+    for key in union_keys(old, new) {
+        let subject = format!("server `servers::{key}`");
+        match (old.get(key), new.get(key)) {
+            (Some(o), None) => {
+                if let Some(new_key) = renamed.get(key) {
+                    out.push(
+                        Class::Breaking,
+                        SERVERS_AREA,
+                        format!(
+                            "{subject} probably renamed to `servers::{new_key}` (same URL `{}`): \
+                             code naming `servers::{key}` stops compiling",
+                            o.url
+                        ),
+                    );
+                    continue;
+                }
+                out.push(
+                    Class::Breaking,
+                    SERVERS_AREA,
+                    format!(
+                        "{subject} removed (was `{}`): code that uses it stops compiling; {CONFIGURED}",
+                        o.value()
+                    ),
+                );
+                if !listed(&o.value()) {
+                    out.wire(
+                        Wire::Breaking,
+                        SERVERS_AREA,
+                        &everything,
+                        format!(
+                            "{subject} removed: this revision no longer lists `{}`, which \
+                             released SDKs' `servers::{key}` holds: clients of released SDKs \
+                             configured with it call a server it does not promise; {CONFIGURED}",
+                            o.value()
+                        ),
+                    );
+                }
+            }
+            (None, Some(_)) if rename_targets.contains(&key) => {}
+            (None, Some(n)) => out.push(
+                Class::Additive,
+                SERVERS_AREA,
+                format!("{subject} added (`{}`){}", n.value(), function_text(key, n)),
+            ),
+            (Some(o), Some(n)) => server(key, (o, n), (old_api, new_api), &everything, out),
+            (None, None) => {}
+        }
+    }
+    default(old_api, new_api, out);
+}
+
+/// `, with function `servers::name(a, b)`` for a server with variables.
+fn function_text(key: &str, server: &ServerDescription) -> String {
+    if server.variables.is_empty() {
+        return String::new();
+    }
+    format!(" with function `{}`", signature(key, server))
+}
+
+/// `servers::name(a, b)`: the emitter names the function after the constant, in lower case.
+fn signature(key: &str, server: &ServerDescription) -> String {
+    let arguments: Vec<&str> = server
+        .variables
+        .iter()
+        .map(|v| v.rust_name.as_str())
+        .collect();
+    format!(
+        "servers::{}({})",
+        key.to_ascii_lowercase(),
+        arguments.join(", ")
+    )
+}
+
+fn server(
+    key: &str,
+    (o, n): (&ServerDescription, &ServerDescription),
+    (old_api, new_api): (&ApiDescription, &ApiDescription),
+    everything: &[&str],
+    out: &mut Changes,
+) {
+    let subject = format!("server `servers::{key}`");
+    let also_default = if new_api.default_server.as_deref() == Some(key) {
+        " (and `servers::DEFAULT`)"
+    } else {
+        ""
+    };
+    let mut parts = Vec::new();
+    let (old_value, new_value) = (o.value(), n.value());
+    if old_value != new_value {
+        parts.push((
+            Class::Breaking,
+            format!(
+                "`{old_value}` → `{new_value}`: code passing `servers::{key}`{also_default} to \
+                 `Config::new` now calls `{new_value}`; {CONFIGURED}"
+            ),
+        ));
+    }
+    if o.url != n.url {
+        parts.push((
+            Class::DocsOnly,
+            format!("URL template `{}` → `{}`", o.url, n.url),
+        ));
+    }
+    let old_args: Vec<&str> = o.variables.iter().map(|v| v.rust_name.as_str()).collect();
+    let new_args: Vec<&str> = n.variables.iter().map(|v| v.rust_name.as_str()).collect();
+    match (old_args.is_empty(), new_args.is_empty()) {
+        (true, false) => parts.push((
+            Class::Additive,
+            format!("function `{}` added", signature(key, n)),
+        )),
+        (false, true) => parts.push((
+            Class::Breaking,
+            format!(
+                "function `servers::{}` removed (no variables left)",
+                key.to_ascii_lowercase()
+            ),
+        )),
+        (false, false) if old_args != new_args => parts.push((
+            Class::Breaking,
+            format!(
+                "function `{}` → `{}`: its arguments changed",
+                signature(key, o),
+                signature(key, n)
+            ),
+        )),
+        _ => {}
+    }
+    let mut dropped_values = Vec::new();
+    for v in &o.variables {
+        let Some(nv) = n.variables.iter().find(|nv| nv.name == v.name) else {
+            continue;
+        };
+        let mut changes = Vec::new();
+        if v.default != nv.default {
+            changes.push(format!("default `{}` → `{}`", v.default, nv.default));
+        }
+        changes.extend(set_change("value", &v.values, &nv.values));
+        if !changes.is_empty() {
+            parts.push((
+                Class::DocsOnly,
+                format!("variable `{}`: {}", v.name, changes.join(", ")),
+            ));
+        }
+        let dropped: Vec<&String> = if nv.values.is_empty() {
+            Vec::new()
+        } else {
+            v.values.iter().filter(|x| !nv.values.contains(x)).collect()
+        };
+        if !dropped.is_empty() {
+            dropped_values.push(format!("`{}` {}", v.rust_name, ticks(&dropped)));
+        }
+    }
+    if o.description != n.description {
+        parts.push((Class::DocsOnly, "description changed".to_owned()));
+    }
+    out.push_parts(SERVERS_AREA, &subject, parts);
+    let mut unlisted = Vec::new();
+    if !new_api.servers.values().any(|s| s.lists(&old_value)) {
+        let also_default = if old_api.default_server.as_deref() == Some(key) {
+            " (and `servers::DEFAULT`)"
+        } else {
+            ""
+        };
+        unlisted.push(format!(
+            "`{old_value}`, which released SDKs' `servers::{key}`{also_default} holds"
+        ));
+    }
+    if !dropped_values.is_empty() {
+        unlisted.push(format!(
+            "the URLs `servers::{}` builds with {}",
+            key.to_ascii_lowercase(),
+            dropped_values.join(" or ")
+        ));
+    }
+    if !unlisted.is_empty() {
+        out.wire(
+            Wire::Breaking,
+            SERVERS_AREA,
+            everything,
+            format!(
+                "{subject}: this revision no longer lists {}: clients of released SDKs \
+                 configured with them call a server it does not promise; {CONFIGURED}",
+                unlisted.join(", nor ")
+            ),
+        );
+    }
+}
+
+/// `servers::DEFAULT` naming another server (its value changing with the server it names is
+/// said on that server's line).
+fn default(old_api: &ApiDescription, new_api: &ApiDescription, out: &mut Changes) {
+    let (old, new) = (&old_api.default_server, &new_api.default_server);
+    if old == new {
+        return;
+    }
+    let value = |api: &ApiDescription, key: &Option<String>| {
+        key.as_ref()
+            .and_then(|k| api.servers.get(k).map(|s| (k.clone(), s.value())))
+    };
+    match (value(old_api, old), value(new_api, new)) {
+        (None, Some((key, url))) => out.push(
+            Class::Additive,
+            SERVERS_AREA,
+            format!("`servers::DEFAULT` added: `servers::{key}` (`{url}`)"),
+        ),
+        (Some((key, url)), None) => out.push(
+            Class::Breaking,
+            SERVERS_AREA,
+            format!(
+                "`servers::DEFAULT` removed (was `servers::{key}`, `{url}`): code that uses it \
+                 stops compiling; {CONFIGURED}"
+            ),
+        ),
+        (Some((old_key, old_url)), Some((new_key, new_url))) if old_url != new_url => out.push(
+            Class::Breaking,
+            SERVERS_AREA,
+            format!(
+                "`servers::DEFAULT`: `servers::{old_key}` (`{old_url}`) → `servers::{new_key}` \
+                 (`{new_url}`): code passing `servers::DEFAULT` to `Config::new` now calls \
+                 `{new_url}`; {CONFIGURED}"
+            ),
+        ),
+        (Some((old_key, url)), Some((new_key, _))) => out.push(
+            Class::DocsOnly,
+            SERVERS_AREA,
+            format!(
+                "`servers::DEFAULT`: `servers::{old_key}` → `servers::{new_key}` (same URL \
+                 `{url}`)"
+            ),
+        ),
+        (None, None) => {}
+    }
+}
