@@ -2078,3 +2078,27 @@ fn a_server_variable_added_changes_the_function() {
     );
     assert!(report.wire.is_empty(), "{:#?}", report.wire);
 }
+
+#[test]
+fn an_operation_sent_to_its_own_server_breaks_released_sdks_but_no_code() {
+    let report = report_of_contract(&[(
+        "total`.\n      security:\n",
+        "total`.\n      servers:\n      - url: https://dns.example.com/v1\n      security:\n",
+    )]);
+    assert_eq!(
+        class_of(
+            &report,
+            "`list_dns_zones`: sent to the base URL → its own server `https://dns.example.com/v1`"
+        ),
+        Class::DocsOnly
+    );
+    assert_eq!(
+        wire_class_of(
+            &report,
+            "`list_dns_zones`: the server now expects it at its own server \
+             `https://dns.example.com/v1`; released SDKs send it to the base URL"
+        ),
+        Wire::Breaking
+    );
+    assert_eq!(report.wire.len(), 1, "{:#?}", report.wire);
+}

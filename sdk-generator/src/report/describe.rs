@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 /// 2: argument order of client methods and constructors, wire facts (constraints, pagination
 /// fields), deprecation notes, exact Rust types.
 /// 3: each builder's other sending methods and its `error_body`.
-/// 4: the security schemes (`security_schemes`), the servers (`servers`, `default_server`)
-/// and each operation's security requirements (`security`).
+/// 4: the security schemes (`security_schemes`), the servers (`servers`, `default_server`),
+/// each operation's security requirements (`security`) and its own server (`server`).
 pub const FORMAT: u32 = 4;
 
 /// File name of the description, in the generated crate's directory.
@@ -65,6 +65,9 @@ pub struct OperationDescription {
     pub method: String,
     /// Path template.
     pub path: String,
+    /// The operation's own server (`servers` on it or its path), when it is not the base URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
     /// Client method name.
     pub rust_fn: String,
     /// Marked deprecated.
@@ -457,6 +460,7 @@ fn describe_operation(op: &ir::Operation) -> OperationDescription {
         area: op.area.clone(),
         method: serde_name(&op.method),
         path: op.path.clone(),
+        server: op.server.clone(),
         rust_fn: op.fn_name.clone(),
         deprecated: op.deprecated,
         deprecation_note: deprecation_note(op.deprecated, op.description.as_deref()),

@@ -128,6 +128,19 @@ fn operation(
             );
         }
     }
+    if o.server != n.server {
+        let at = |server: &Option<String>| match server {
+            Some(url) => format!("its own server `{url}`"),
+            None => "the base URL".to_owned(),
+        };
+        let (was, now) = (at(&o.server), at(&n.server));
+        line(out, Class::DocsOnly, format!("sent to {was} → {now}"));
+        wire(
+            out,
+            Wire::Breaking,
+            format!("the server now expects it at {now}; released SDKs send it to {was}"),
+        );
+    }
     if o.success != n.success {
         line(
             out,
