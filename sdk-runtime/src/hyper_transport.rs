@@ -16,8 +16,8 @@ use bytes::{Bytes, BytesMut};
 use futures::future::BoxFuture;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
-use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::legacy::{Client, ResponseFuture};
 use hyper_util::rt::TokioExecutor;
 
 use crate::transport::{
@@ -250,16 +250,21 @@ fn declared_length(headers: &http::HeaderMap) -> Option<u64> {
         .and_then(|v| v.parse().ok())
 }
 
+impl HyperTransport {
+    /// `request` handed to hyper, before the caller's future is made: that future then holds
+    /// hyper's response future only.
+    fn sent(&self, request: HttpRequest) -> Result<ResponseFuture, TransportError> {
+        hyper_request(request).map(|built| self.client.request(built))
+    }
+}
+
 impl Transport for HyperTransport {
     fn send(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, TransportError>> {
         // The attempt timeout is enforced by the client around this future.
         let limit = request.max_response_bytes;
-        let sent = match hyper_request(request) {
-            Ok(built) => self.client.request(built),
-            Err(e) => return Box::pin(std::future::ready(Err(e))),
-        };
+        let sent = self.sent(request);
         Box::pin(async move {
-            let (parts, body) = sent.await.map_err(client_error)?.into_parts();
+            let (parts, body) = sent?.await.map_err(client_error)?.into_parts();
             let status = parts.status.as_u16();
             let declared = declared_length(&parts.headers);
             let body = read_capped(body, declared, limit, status).await?;
@@ -275,12 +280,9 @@ impl Transport for HyperTransport {
         &self,
         request: HttpRequest,
     ) -> BoxFuture<'_, Result<StreamingResponse, TransportError>> {
-        let sent = match hyper_request(request) {
-            Ok(built) => self.client.request(built),
-            Err(e) => return Box::pin(std::future::ready(Err(e))),
-        };
+        let sent = self.sent(request);
         Box::pin(async move {
-            let (parts, body) = sent.await.map_err(client_error)?.into_parts();
+            let (parts, body) = sent?.await.map_err(client_error)?.into_parts();
             let status = parts.status.as_u16();
             let chunks = futures::stream::try_unfold(body, move |mut body| async move {
                 Ok(next_chunk(&mut body, status)
