@@ -58,7 +58,9 @@ impl HyperTransport {
         let mut http = HttpConnector::new();
         http.set_connect_timeout(connect_timeout);
         http.set_nodelay(true);
-        http.enforce_http(false);
+        // The TLS connector takes `https://`; without one, the plain connector refuses it
+        // rather than speaking cleartext to port 443.
+        http.enforce_http(!cfg!(any(feature = "rustls", feature = "native-tls")));
         let client = Client::builder(TokioExecutor::new()).build(tls(http, roots)?);
         Ok(Self { client })
     }
