@@ -1,7 +1,7 @@
 //! The pluggable HTTP transport: send one fully built request, get status, headers and body bytes.
 //!
-//! The default, [`ReqwestTransport`](crate::ReqwestTransport), follows no redirect and reads at
-//! most [`HttpRequest::max_response_bytes`] of a body.
+//! The default, [`HyperTransport`] ([`ReqwestTransport`] when the environment names a proxy),
+//! follows no redirect and reads at most [`HttpRequest::max_response_bytes`] of a body.
 
 use std::fmt;
 use std::sync::Arc;
