@@ -589,6 +589,10 @@ pub enum TypeKind {
         /// emitted as one flattened map field; `None` for closed or unspecified objects.
         #[serde(skip_serializing_if = "Option::is_none")]
         additional: Option<AdditionalProperties>,
+        /// The tag of the union this struct is a member of, when its property admits only this
+        /// member's value: written and checked by the serde impls, not a Rust field.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        fixed_tag: Option<FixedTag>,
     },
     /// A forward-compatible string enum (unknown values kept).
     Enum {
@@ -615,6 +619,15 @@ pub enum TypeKind {
         /// Target.
         target: TypeRef,
     },
+}
+
+/// A property a struct always sends with one value (a union member's tag).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FixedTag {
+    /// Wire name of the property.
+    pub name: String,
+    /// Its one value.
+    pub value: String,
 }
 
 /// A struct field.

@@ -17,7 +17,8 @@ use std::marker::PhantomData;
 use std::collections::BTreeMap;
 
 use serde::de::{
-    Deserialize, DeserializeOwned, Deserializer, Error, IgnoredAny, MapAccess, Visitor,
+    Deserialize, DeserializeOwned, DeserializeSeed, Deserializer, Error, IgnoredAny, MapAccess,
+    Unexpected, Visitor,
 };
 use serde::ser::{SerializeMap, Serializer};
 
@@ -28,7 +29,9 @@ use crate::Nullable;
 /// Each field is `rust_name`, or `rust_name = "wire name"` when the two differ; `optional` after
 /// it marks a field that is left out when empty (`None`, or [`Nullable::Absent`]) and reads as
 /// empty when missing. A final `..field` names a map (`BTreeMap<String, T>` or
-/// `serde_json::Map`) that keeps the members no field names.
+/// `serde_json::Map`) that keeps the members no field names. `tagged "kind" = "circle"` after
+/// the name is a union tag the struct always carries without a field for it: written first,
+/// and required with that value when read.
 ///
 /// ```
 /// use std::collections::BTreeMap;
@@ -60,7 +63,7 @@ use crate::Nullable;
 /// ```
 #[macro_export]
 macro_rules! json_object {
-    ($name:ident { $($field:ident $(= $wire:literal)? $($optional:ident)?),* $(, ..$rest:ident)? $(,)? }) => {
+    ($name:ident $(tagged $tag:literal = $tag_value:literal)? { $($field:ident $(= $wire:literal)? $($optional:ident)?),* $(, ..$rest:ident)? $(,)? }) => {
         // One `$( … )*` repetition per list and one runtime call per field: the per-field
         // code rustc type-checks is a call, not a `match` with the field's logic inlined.
         // A field's wire name is `[$wire, stringify!(field)][0]` (the rename when given).
@@ -76,6 +79,7 @@ macro_rules! json_object {
                 use $crate::__private::json_object::Optional as _;
                 #[allow(unused_mut)]
                 let mut object = $crate::__private::json_object::Writer::new(serializer)?;
+                $(object.entry($tag, $tag_value);)?
                 $(object.entry([$($wire,)? stringify!($field)][0], (&self.$field) $(.$optional())?);)*
                 $(object.rest(&self.$rest);)?
                 object.end()
@@ -102,6 +106,7 @@ macro_rules! json_object {
                 $(let mut $field = $crate::__private::json_object::Field::new(
                     [$($wire,)? stringify!($field)][0],
                 ) $(.$optional())?;)*
+                $(let mut __tag = $crate::__private::json_object::Tag::new($tag_value);)?
                 // Where members no field names go: nowhere, or the `..rest` map.
                 let mut __ignored = $crate::__private::json_object::Ignored;
                 let __rest = &mut __ignored;
@@ -112,12 +117,14 @@ macro_rules! json_object {
                 {
                     match key.as_str() {
                         $(key if $field.is(key) => $field.take(&mut object),)*
+                        $(key if key == $tag => __tag.take($tag, &mut object),)?
                         _ => $crate::__private::json_object::Rest::keep(__rest, key, &mut object),
                     }?;
                 }
                 // One early return for all missing fields (each `?` would drop every slot).
                 let mut __missing = ::std::option::Option::None;
                 $($field.fill_missing(&mut __missing);)*
+                $(__tag.fill_missing($tag, &mut __missing);)?
                 if let ::std::option::Option::Some(error) = __missing {
                     return ::std::result::Result::Err(error);
                 }
@@ -276,6 +283,69 @@ impl<T: Default> OptionalField<T> {
     /// The value read, or the empty value (`None`, `Absent`) when missing.
     pub fn into_value(self) -> T {
         self.0.value.unwrap_or_default()
+    }
+}
+
+/// The union tag a struct always carries (`tagged "kind" = "circle"`) while it is decoded:
+/// required, once, with that value.
+pub struct Tag {
+    value: &'static str,
+    seen: bool,
+}
+
+impl Tag {
+    /// The tag, expected to read `value`.
+    pub fn new(value: &'static str) -> Self {
+        Tag { value, seen: false }
+    }
+
+    /// Reads the member `name`: another value, or a second one, is an error.
+    pub fn take<'de, A: MapAccess<'de>>(
+        &mut self,
+        name: &'static str,
+        object: &mut A,
+    ) -> Result<(), A::Error> {
+        if self.seen {
+            return Err(A::Error::duplicate_field(name));
+        }
+        object.next_value_seed(TagValue(self.value))?;
+        self.seen = true;
+        Ok(())
+    }
+
+    /// When the member `name` was missing: the error "missing field" (kept in `error` unless it
+    /// holds one already).
+    pub fn fill_missing<E: Error>(&self, name: &'static str, error: &mut Option<E>) {
+        if !self.seen {
+            error.get_or_insert(E::missing_field(name));
+        }
+    }
+}
+
+/// Reads a string and accepts only the one value (without copying it).
+struct TagValue(&'static str);
+
+impl<'de> DeserializeSeed<'de> for TagValue {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for TagValue {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}`", self.0)
+    }
+
+    fn visit_str<E: Error>(self, v: &str) -> Result<(), E> {
+        if v == self.0 {
+            Ok(())
+        } else {
+            Err(E::invalid_value(Unexpected::Str(v), &self))
+        }
     }
 }
 
@@ -554,6 +624,35 @@ mod tests {
             serde_json::to_string(&a).unwrap(),
             r#"{"d":{"object":1,"key":2}}"#
         );
+    }
+
+    #[derive(Debug, PartialEq)]
+    struct Circle {
+        radius: u32,
+    }
+    crate::json_object!(Circle tagged "kind" = "circle" { radius });
+
+    #[test]
+    fn a_fixed_tag_is_written_first_and_required_with_its_value() {
+        assert_eq!(
+            serde_json::to_string(&Circle { radius: 2 }).unwrap(),
+            r#"{"kind":"circle","radius":2}"#
+        );
+        assert_eq!(
+            decode::<Circle>(r#"{"radius":2,"kind":"circle"}"#).unwrap(),
+            Circle { radius: 2 }
+        );
+        let wrong = decode::<Circle>(r#"{"kind":"square","radius":2}"#).unwrap_err();
+        assert!(
+            wrong.contains(r#"invalid value: string "square", expected `circle`"#),
+            "{wrong}"
+        );
+        let missing = decode::<Circle>(r#"{"radius":2}"#).unwrap_err();
+        assert!(missing.contains("missing field `kind`"), "{missing}");
+        let twice = decode::<Circle>(r#"{"kind":"circle","kind":"circle","radius":2}"#);
+        assert!(twice.unwrap_err().contains("duplicate field `kind`"));
+        let mistyped = decode::<Circle>(r#"{"kind":1,"radius":2}"#).unwrap_err();
+        assert!(mistyped.contains("expected `circle`"), "{mistyped}");
     }
 
     #[test]

@@ -33,6 +33,9 @@
 //!   are compared by variant and encoding; an `Unknown` the derive refuses is accepted only when
 //!   the input has no known tag string and `Unknown` writes it back unchanged, and the derive's
 //!   reading of a JSON array whose first item is the tag is counted apart.
+//! - A struct with a fixed tag (`json_object!(Circle tagged "kind" = "circle" { .. })`) has
+//!   a one-variant internally tagged enum as its twin, which also reads a JSON array whose first
+//!   item is the tag (counted apart, as for pets).
 //! - Text that is both mistyped and malformed: the macros stream and stop at the first wrong
 //!   type, while the derive buffers flattened maps and enums with an untagged variant and meets
 //!   the syntax error first. Both refuse it; only the error category differs, and only then.
@@ -183,6 +186,15 @@ mod ours {
         Unknown(serde_json::Value),
     }
     sdk_runtime::tagged_union!(Pet by "petType" { Cat = "cat", Dog = "dog", Bird = "bird" });
+
+    // A tagged union's member whose tag property admits one value: the generator writes no
+    // field for it, and `tagged` writes and checks it.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Circle {
+        pub radius: f64,
+        pub label: Option<String>,
+    }
+    sdk_runtime::json_object!(Circle tagged "kind" = "circle" { radius, label optional });
 }
 
 mod twin {
@@ -310,6 +322,19 @@ mod twin {
         Dog(Box<Dog>),
         #[serde(rename = "bird")]
         Bird(Bird),
+    }
+
+    /// An internally tagged enum of one variant: the tag required, with that one value. Its
+    /// `Debug` is the struct's (`Circle { radius: .., label: .. }`).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(tag = "kind")]
+    pub enum Circle {
+        #[serde(rename = "circle")]
+        Circle {
+            radius: f64,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            label: Option<String>,
+        },
     }
 }
 
@@ -521,6 +546,22 @@ fn pet() -> BoxedStrategy<Value> {
     let array = (pet_tag(), prop::collection::vec(any_json(), 0..3))
         .prop_map(|(tag, rest)| Value::Array(std::iter::once(tag).chain(rest).collect()));
     prop_oneof![16 => object, 1 => array, 1 => any_json()].boxed()
+}
+
+/// A circle: its one tag value mostly; otherwise another string or another JSON type.
+fn circle() -> BoxedStrategy<Value> {
+    let tag = prop_oneof![
+        6 => Just(json!("circle")),
+        1 => Just(json!("Circle")),
+        1 => "[a-z]{0,4}".prop_map(Value::String),
+        1 => any_json(),
+    ]
+    .boxed();
+    object(vec![
+        member("kind", tag),
+        member("radius", number()),
+        member("label", string()),
+    ])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -944,6 +985,11 @@ fn unions_of_overlapping_members_differ_only_where_ours_keeps_more() {
 #[test]
 fn tagged_unions_decode_like_serde_internal_tagging_beside_unknown() {
     run_with("Pet", pet(), 3000, compare_pets);
+}
+
+#[test]
+fn a_fixed_tag_decodes_like_a_one_variant_internally_tagged_enum() {
+    run::<ours::Circle, twin::Circle>("Circle", mostly(circle()), 1500, false);
 }
 
 #[test]

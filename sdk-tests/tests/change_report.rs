@@ -2102,3 +2102,42 @@ fn an_operation_sent_to_its_own_server_breaks_released_sdks_but_no_code() {
     );
     assert_eq!(report.wire.len(), 1, "{:#?}", report.wire);
 }
+
+/// A union member's fixed tag is no Rust API, but a new value breaks what released SDKs send
+/// and accept; a tag that becomes a field again is a field added (breaking for `new`).
+#[test]
+fn a_changed_fixed_tag_breaks_the_wire_not_the_code() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pipeline/member_tags.yaml");
+    let old = std::fs::read_to_string(&path).expect("the fixture");
+    let renamed = replaced_once(&old, "enum: [circle]", "enum: [round]");
+    let retagged = report(&old, &renamed);
+    assert_eq!(
+        class_of(
+            &retagged,
+            "`Circle`: fixed tag `kind` = `circle` → `kind` = `round`"
+        ),
+        Class::DocsOnly
+    );
+    for needle in [
+        "released SDKs send the old one",
+        "released SDKs refuse the new one",
+    ] {
+        assert_eq!(wire_class_of(&retagged, needle), Wire::Breaking);
+    }
+    // Two values: the property no longer tags the union, so the field comes back.
+    let widened = report(
+        &old,
+        &replaced_once(&old, "enum: [circle]", "enum: [circle, disc]"),
+    );
+    let lines: Vec<&str> = widened.changes.iter().map(|c| c.text.as_str()).collect();
+    assert!(
+        lines.contains(&"`Circle`: fixed tag `kind` = `circle` → none"),
+        "{lines:#?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("`Circle`") && l.contains("`kind`") && l.contains("added")),
+        "{lines:#?}"
+    );
+}

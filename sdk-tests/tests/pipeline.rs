@@ -427,12 +427,12 @@ fn a_discriminated_base_is_the_union_of_its_subtypes() {
     );
     assert_has(
         &g.type_def("SigningKeyRsa"),
-        &[
-            "pub kty: SigningKeyRsaKty,",
-            "pub e: Option<String>,",
-            "pub alg: Option<String>,",
-        ],
+        &["pub e: Option<String>,", "pub alg: Option<String>,"],
     );
+    // The tag `kty` admits only "RSA" in that member: no field, the macro writes and checks it.
+    assert!(flat(&g.source()).contains(
+        "json_object!(SigningKeyRsa tagged \"kty\" = \"RSA\" { e optional, alg optional });"
+    ));
 }
 
 #[test]
@@ -759,4 +759,34 @@ fn an_operation_with_its_own_server_is_sent_there() {
     // The path's server for the GET, the document's own again for the DELETE, none for one
     // relative to the document: three operations carry a server.
     assert_eq!(code.matches("request.server(").count(), 3, "{code}");
+}
+
+#[test]
+fn a_union_members_fixed_tag_is_no_field() {
+    let g = generate("member_tags");
+    let code = flat(&g.source());
+    for expected in [
+        "::sdk_runtime::json_object!(Circle tagged \"kind\" = \"circle\" { radius });",
+        "::sdk_runtime::json_object!(Square tagged \"kind\" = \"square\" { side });",
+        "::sdk_runtime::json_object!(Triangle tagged \"kind\" = \"triangle\" { base optional });",
+        "tagged \"kind\" = \"polygon\" { points }",
+        // Request types: `new` takes the other required fields only.
+        "pub fn new(radius: f64) -> Self",
+        "::sdk_runtime::json_object!(Cross tagged \"style\" = \"cross\" {});",
+        // The component enum stays; an optional tag, and a member two unions tag by different
+        // properties, keep their fields.
+        "pub enum TriangleKind",
+        "pub style: Option<DotStyle>,",
+        "pub kind: BothKind,",
+        "pub style: BothStyle,",
+    ] {
+        assert!(code.contains(expected), "missing `{expected}` in {code}");
+    }
+    for absent in [
+        "pub enum CircleKind",
+        "pub enum CrossStyle",
+        "kind: TriangleKind",
+    ] {
+        assert!(!code.contains(absent), "unexpected `{absent}` in {code}");
+    }
 }

@@ -692,6 +692,7 @@ fn realspecs_cargo_check() {
         "pipeline/servers.yaml",
         "pipeline/operation_servers.yaml",
         "pipeline/nulls_legacy30.yaml",
+        "pipeline/member_tags.yaml",
     ] {
         let path = workspace().join("sdk-tests/fixtures").join(fixture);
         let text = std::fs::read_to_string(&path).expect("fixture");

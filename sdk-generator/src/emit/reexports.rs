@@ -14,6 +14,7 @@ pub(super) fn crates_in_api(api: &Api) -> BTreeSet<&'static str> {
                 fields,
                 exclusive,
                 additional,
+                ..
             } => {
                 fields.iter().for_each(|f| add(&f.ty));
                 exclusive

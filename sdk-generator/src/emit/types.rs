@@ -4,7 +4,8 @@
 use super::Ctx;
 use super::docs::{doc_attrs, lines_attrs};
 use crate::ir::{
-    AdditionalProperties, ExclusiveGroup, Field, IntType, TypeDef, TypeKind, TypeRef, UnionVariant,
+    AdditionalProperties, ExclusiveGroup, Field, FixedTag, IntType, TypeDef, TypeKind, TypeRef,
+    UnionVariant,
 };
 use crate::naming;
 use proc_macro2::TokenStream;
@@ -33,7 +34,16 @@ pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
             fields,
             exclusive,
             additional,
-        } => struct_def(cx, def, &name, fields, exclusive, additional.as_ref()),
+            fixed_tag,
+        } => struct_def(
+            cx,
+            def,
+            &name,
+            fields,
+            exclusive,
+            additional.as_ref(),
+            fixed_tag.as_ref(),
+        ),
         TypeKind::Enum { variants, fallback } => {
             let idents: Vec<_> = variants
                 .iter()
@@ -148,6 +158,7 @@ fn struct_def(
     fields: &[Field],
     exclusive: &[ExclusiveGroup],
     additional: Option<&AdditionalProperties>,
+    fixed_tag: Option<&FixedTag>,
 ) -> TokenStream {
     // A struct with an `x-at-most-one-of` group keeps serde's derive, which flattens the
     // group's enum; every other struct is a `json_object!`, which compiles in half the time.
@@ -179,7 +190,7 @@ fn struct_def(
     } else {
         (
             quote!(#[derive(Clone, Debug, PartialEq)]),
-            Some(json_object(name, fields, additional)),
+            Some(json_object(name, fields, additional, fixed_tag)),
         )
     };
     quote! {
@@ -196,12 +207,13 @@ fn struct_def(
     }
 }
 
-/// `json_object!(Name { field, renamed = "wire", other optional, ..rest })`: the struct's serde
-/// impls.
+/// `json_object!(Name tagged "kind" = "a" { field, renamed = "wire", other optional, ..rest })`:
+/// the struct's serde impls.
 fn json_object(
     name: &proc_macro2::Ident,
     fields: &[Field],
     additional: Option<&AdditionalProperties>,
+    fixed_tag: Option<&FixedTag>,
 ) -> TokenStream {
     let entries = fields.iter().map(|f| {
         let ident = format_ident!("{}", f.rust_name);
@@ -217,8 +229,12 @@ fn json_object(
         let comma = (!fields.is_empty()).then(|| quote!(,));
         quote!(#comma ..#ident)
     });
+    let tagged = fixed_tag.map(|t| {
+        let (tag, value) = (&t.name, &t.value);
+        quote!(tagged #tag = #value)
+    });
     quote! {
-        ::sdk_runtime::json_object!(#name { #( #entries ),* #rest });
+        ::sdk_runtime::json_object!(#name #tagged { #( #entries ),* #rest });
     }
 }
 

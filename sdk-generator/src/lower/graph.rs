@@ -1,4 +1,4 @@
-//! Whole-model passes after lowering: recursion boxing, area assignment, request marking, sorting.
+//! Whole-model passes after lowering: union members' tags, recursion boxing, area assignment, request marking, sorting.
 
 use crate::ir::{Api, Success, TypeDef, TypeKind, TypeRef};
 use std::collections::{BTreeMap, BTreeSet};
@@ -6,8 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Module of types shared by several areas (or by none).
 pub(crate) const SHARED_MODULE: &str = "types";
 
-/// Runs the whole-model passes and sorts the model.
-pub(super) fn finish(mut api: Api) -> Api {
+/// Runs the whole-model passes and sorts the model; also returns the types the passes removed.
+pub(super) fn finish(mut api: Api) -> (Api, BTreeSet<String>) {
+    let dropped = super::member_tags::fix_member_tags(&mut api.types);
     break_alias_cycles(&mut api.types);
     box_recursive(&mut api.types);
     mark_display_unions(&mut api.types);
@@ -62,7 +63,7 @@ pub(super) fn finish(mut api: Api) -> Api {
         .sort_by(|a, b| (&a.area, &a.fn_name).cmp(&(&b.area, &b.fn_name)));
     api.areas.sort_by(|a, b| a.module.cmp(&b.module));
     api.skipped.sort_by(|a, b| a.pointer.cmp(&b.pointer));
-    api
+    (api, dropped)
 }
 
 /// Type names referenced by `ty` (through containers too).
@@ -78,7 +79,7 @@ fn names_in(ty: &TypeRef, out: &mut Vec<String>) {
 
 /// Edges from each type to the types it contains; `through_containers: false` keeps only
 /// direct (unboxed) containment, the edges that make a type infinitely sized.
-fn edges(types: &[TypeDef], through_containers: bool) -> BTreeMap<String, Vec<String>> {
+pub(super) fn edges(types: &[TypeDef], through_containers: bool) -> BTreeMap<String, Vec<String>> {
     let direct = |ty: &TypeRef, out: &mut Vec<String>| {
         if through_containers {
             names_in(ty, out);
@@ -95,6 +96,7 @@ fn edges(types: &[TypeDef], through_containers: bool) -> BTreeMap<String, Vec<St
                     fields,
                     exclusive,
                     additional,
+                    ..
                 } => {
                     fields.iter().for_each(|f| direct(&f.ty, &mut out));
                     exclusive

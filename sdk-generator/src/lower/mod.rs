@@ -6,6 +6,7 @@
 
 mod conventions;
 mod graph;
+mod member_tags;
 
 pub(crate) use graph::SHARED_MODULE;
 
@@ -23,7 +24,7 @@ mod webhooks;
 pub use schema::Shape;
 
 use crate::error::Result;
-use crate::ir::{Api, Area, TypeDef};
+use crate::ir::{Api, Area, TypeDef, TypeRef};
 use crate::naming::{self, Namespace};
 use crate::read::{Document, Node, escape_pointer};
 use std::collections::BTreeMap;
@@ -76,7 +77,10 @@ pub fn lower_with_schema_types(doc: &Document) -> Result<(Api, SchemaTypes)> {
         security_schemes: std::mem::take(&mut cx.security_schemes),
         servers: std::mem::take(&mut cx.servers),
     };
-    Ok((graph::finish(api), cx.schema_types))
+    let (api, removed) = graph::finish(api);
+    let mut schema_types = cx.schema_types;
+    schema_types.retain(|_, shape| !matches!(&shape.ty, TypeRef::Named(n) if removed.contains(n)));
+    Ok((api, schema_types))
 }
 
 /// Lowering state: the document, claimed type names and the types defined so far.

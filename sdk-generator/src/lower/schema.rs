@@ -435,6 +435,7 @@ impl<'a> Lowerer<'a> {
             fields,
             exclusive,
             additional,
+            fixed_tag: None,
         })
     }
 

@@ -286,6 +286,9 @@ pub enum Shape {
         /// Value type of the catch-all map of an open object.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         additional: Option<String>,
+        /// The union tag the struct always sends (no Rust field): property and value.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fixed_tag: Option<FixedTagDescription>,
     },
     /// A string enum with an `Unknown` fallback.
     Enum {
@@ -313,6 +316,16 @@ pub enum Shape {
         /// Target type.
         target: String,
     },
+}
+
+/// The union tag a struct always sends ([`crate::ir::FixedTag`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FixedTagDescription {
+    /// Wire name of the property.
+    pub name: String,
+    /// Its one value.
+    pub value: String,
 }
 
 /// One struct field.
@@ -534,6 +547,7 @@ fn describe_type(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeDescription>)
             fields,
             exclusive,
             additional,
+            fixed_tag,
         } => {
             let mut described_fields: BTreeMap<String, FieldDescription> = fields
                 .iter()
@@ -579,6 +593,10 @@ fn describe_type(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeDescription>)
                 fields: described_fields,
                 constructor,
                 additional: additional.as_ref().map(|a| type_string(&a.value_ty)),
+                fixed_tag: fixed_tag.as_ref().map(|t| FixedTagDescription {
+                    name: t.name.clone(),
+                    value: t.value.clone(),
+                }),
             }
         }
         TypeKind::Enum { variants, .. } => {

@@ -6,7 +6,7 @@ use super::usage::Usage;
 use super::{
     Changes, Class, Wire, added_removed, arguments, deprecation, named, renames, union_keys,
 };
-use crate::report::describe::{FieldDescription, Shape, TypeDescription};
+use crate::report::describe::{FieldDescription, FixedTagDescription, Shape, TypeDescription};
 use std::collections::BTreeMap;
 
 type Types = BTreeMap<String, TypeDescription>;
@@ -92,13 +92,16 @@ fn type_change(
                 fields: of,
                 constructor: oc,
                 additional: oa,
+                fixed_tag: ot,
             },
             Shape::Struct {
                 fields: nf,
                 constructor: nc,
                 additional: na,
+                fixed_tag: nt,
             },
         ) => {
+            fixed_tag(&subject, ot.as_ref(), nt.as_ref(), area, uses, out);
             let renamed = renames::pairs(of, nf, |a, b| {
                 (&a.rust_type, &a.const_value, &a.constraints)
                     == (&b.rust_type, &b.const_value, &b.constraints)
@@ -558,4 +561,38 @@ fn variants(
             _ => {}
         }
     }
+}
+
+/// A struct's fixed union tag: no Rust API to change, but released SDKs send and expect the old
+/// value.
+fn fixed_tag(
+    subject: &str,
+    old: Option<&FixedTagDescription>,
+    new: Option<&FixedTagDescription>,
+    area: &str,
+    uses: &Uses<'_>,
+    out: &mut Changes,
+) {
+    if old == new {
+        return;
+    }
+    let show = |t: Option<&FixedTagDescription>| {
+        t.map_or("none".to_owned(), |t| {
+            format!("`{}` = `{}`", t.name, t.value)
+        })
+    };
+    let text = format!("{subject}: fixed tag {} → {}", show(old), show(new));
+    out.push(Class::DocsOnly, area, text.clone());
+    out.wire(
+        Wire::Breaking,
+        area,
+        &uses.sent,
+        format!("{text}: released SDKs send the old one"),
+    );
+    out.wire(
+        Wire::Breaking,
+        area,
+        &uses.received,
+        format!("{text}: released SDKs refuse the new one"),
+    );
 }
