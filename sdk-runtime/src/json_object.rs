@@ -17,8 +17,7 @@ use std::marker::PhantomData;
 use std::collections::BTreeMap;
 
 use serde::de::{
-    Deserialize, DeserializeOwned, DeserializeSeed, Deserializer, Error, IgnoredAny, MapAccess,
-    Unexpected, Visitor,
+    Deserialize, DeserializeSeed, Deserializer, Error, IgnoredAny, MapAccess, Unexpected, Visitor,
 };
 use serde::ser::{SerializeMap, Serializer};
 
@@ -64,8 +63,9 @@ use crate::Nullable;
 #[macro_export]
 macro_rules! json_object {
     ($name:ident $(tagged $tag:literal = $tag_value:literal)? { $($field:ident $(= $wire:literal)? $($optional:ident)?),* $(, ..$rest:ident)? $(,)? }) => {
-        // One `$( … )*` repetition per list and one runtime call per field: the per-field
-        // code rustc type-checks is a call, not a `match` with the field's logic inlined.
+        // One `$( … )*` repetition per list and no per-field logic: a field is an entry of the
+        // writer's calls, and a name and a `dyn Slot` in the lists the runtime's `read` loops
+        // over (a loop and a `match` per struct cost rustc more than the rest of it).
         // A field's wire name is `[$wire, stringify!(field)][0]` (the rename when given).
         // `optional` is both the marker and the name of the method that applies it:
         // `Field::optional` (decoding) and `Optional::optional` (encoding).
@@ -101,33 +101,29 @@ macro_rules! json_object {
 
             // Names with `__`: a generated type never has one, so none is shadowed.
             fn visit_map<'de, __A: $crate::__private::serde::de::MapAccess<'de>>(
-                mut object: __A,
+                object: __A,
             ) -> ::std::result::Result<Self, __A::Error> {
                 $(let mut $field = $crate::__private::json_object::Field::new(
                     [$($wire,)? stringify!($field)][0],
                 ) $(.$optional())?;)*
-                $(let mut __tag = $crate::__private::json_object::Tag::new($tag_value);)?
                 // Where members no field names go: nowhere, or the `..rest` map.
                 let mut __ignored = $crate::__private::json_object::Ignored;
                 let __rest = &mut __ignored;
                 $(let mut $rest = ::std::default::Default::default();
                 let __rest = &mut $rest;)?
-                while let ::std::option::Option::Some(key) =
-                    object.next_key::<$crate::__private::json_object::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        $(key if $field.is(key) => $field.take(&mut object),)*
-                        $(key if key == $tag => __tag.take($tag, &mut object),)?
-                        _ => $crate::__private::json_object::Rest::keep(__rest, key, &mut object),
-                    }?;
-                }
-                // One early return for all missing fields (each `?` would drop every slot).
-                let mut __missing = ::std::option::Option::None;
-                $($field.fill_missing(&mut __missing);)*
-                $(__tag.fill_missing($tag, &mut __missing);)?
-                if let ::std::option::Option::Some(error) = __missing {
-                    return ::std::result::Result::Err(error);
-                }
+                // The member loop and the missing-field rule are the runtime's (`read`): each
+                // field is one entry of two lists, its wire name and its slot.
+                let __slots: &mut [&mut dyn $crate::__private::json_object::Slot<'de, __A>] =
+                    &mut [
+                        $(&mut $crate::__private::json_object::Tag::new($tag, $tag_value),)?
+                        $(&mut $field),*
+                    ];
+                $crate::__private::json_object::read(
+                    object,
+                    &[$($tag,)? $([$($wire,)? stringify!($field)][0]),*],
+                    __slots,
+                    __rest,
+                )?;
                 ::std::result::Result::Ok($name {
                     $($field: $field.into_value(),)*
                     $($rest,)?
@@ -209,46 +205,12 @@ pub struct Field<T> {
 }
 
 impl<T> Field<T> {
-    /// The field `wire`, not read yet; `_field` borrows it from the struct (it only gives
-    /// the slot its type).
+    /// The field `wire`, not read yet.
     pub fn new(wire: &'static str) -> Self {
         Field { wire, value: None }
     }
 
-    /// Whether the member `key` is this field.
-    pub fn is(&self, key: &str) -> bool {
-        key == self.wire
-    }
-
-    /// Reads the member's value; a second value for the same field is an error.
-    pub fn take<'de, A: MapAccess<'de>>(&mut self, object: &mut A) -> Result<(), A::Error>
-    where
-        T: Deserialize<'de>,
-    {
-        if self.value.is_some() {
-            return Err(A::Error::duplicate_field(self.wire));
-        }
-        self.value = Some(object.next_value()?);
-        Ok(())
-    }
-
-    /// When the field was missing: `None` for an `Option`, else the error "missing field"
-    /// (kept in `error` unless it holds one already).
-    pub fn fill_missing<E: Error>(&mut self, error: &mut Option<E>)
-    where
-        T: DeserializeOwned,
-    {
-        if self.value.is_none() {
-            match T::deserialize(Missing(self.wire, PhantomData)) {
-                Ok(value) => self.value = Some(value),
-                Err(e) => {
-                    error.get_or_insert(e);
-                }
-            }
-        }
-    }
-
-    /// The value, after [`Field::fill_missing`] reported no error.
+    /// The value, after [`read`] reported no missing field.
     pub fn into_value(self) -> T {
         self.value
             .expect("json_object!: a missing field is filled or reported before this")
@@ -260,64 +222,137 @@ impl<T> Field<T> {
     }
 }
 
+impl<'de, A: MapAccess<'de>, T: Deserialize<'de>> Slot<'de, A> for Field<T> {
+    fn take(&mut self, object: &mut A) -> Result<(), A::Error> {
+        if self.value.is_some() {
+            return Err(A::Error::duplicate_field(self.wire));
+        }
+        self.value = Some(object.next_value()?);
+        Ok(())
+    }
+
+    /// `None` for an `Option`, else the error "missing field".
+    fn fill_missing(&mut self, error: &mut Option<A::Error>) {
+        if self.value.is_none() {
+            match T::deserialize(Missing(self.wire, PhantomData)) {
+                Ok(value) => self.value = Some(value),
+                Err(e) => {
+                    error.get_or_insert(e);
+                }
+            }
+        }
+    }
+}
+
 /// An optional field being decoded ([`Field::optional`]): empty when missing.
 pub struct OptionalField<T>(Field<T>);
 
 impl<T: Default> OptionalField<T> {
-    /// Whether the member `key` is this field.
-    pub fn is(&self, key: &str) -> bool {
-        self.0.is(key)
-    }
-
-    /// Reads the member's value; a second value for the same field is an error.
-    pub fn take<'de, A: MapAccess<'de>>(&mut self, object: &mut A) -> Result<(), A::Error>
-    where
-        T: Deserialize<'de>,
-    {
-        self.0.take(object)
-    }
-
-    /// Nothing to do: a missing optional field is empty.
-    pub fn fill_missing<E>(&mut self, _: &mut Option<E>) {}
-
     /// The value read, or the empty value (`None`, `Absent`) when missing.
     pub fn into_value(self) -> T {
         self.0.value.unwrap_or_default()
     }
 }
 
+impl<'de, A: MapAccess<'de>, T: Deserialize<'de>> Slot<'de, A> for OptionalField<T> {
+    fn take(&mut self, object: &mut A) -> Result<(), A::Error> {
+        self.0.take(object)
+    }
+
+    /// Nothing to do: a missing optional field is empty.
+    fn fill_missing(&mut self, _: &mut Option<A::Error>) {}
+}
+
+/// A member of the struct while it is decoded from the map access `A` ([`Field`],
+/// [`OptionalField`], [`Tag`]); [`read`] calls it through `dyn`, so that the per-struct code is
+/// a list, not a loop and a `match`.
+pub trait Slot<'de, A: MapAccess<'de>> {
+    /// Reads the member's value; a second value for the same member is an error.
+    fn take(&mut self, object: &mut A) -> Result<(), A::Error>;
+
+    /// When the member was missing: fills in its empty value, or keeps the error "missing
+    /// field" in `error` (unless it holds one already).
+    fn fill_missing(&mut self, error: &mut Option<A::Error>);
+}
+
+/// Reads the members of a JSON object into `slots`, the slot of `names[i]` at `slots[i]`;
+/// a member no name matches goes to `rest`. Then the first missing required member is the
+/// error (the derive's order: after every member was read).
+pub fn read<'de, A: MapAccess<'de>>(
+    mut object: A,
+    names: &[&str],
+    slots: &mut [&mut dyn Slot<'de, A>],
+    rest: &mut dyn RestOf<'de, A>,
+) -> Result<(), A::Error> {
+    // Members usually come in declaration order: the search starts after the last one found.
+    let mut next = 0;
+    while let Some(key) = object.next_key::<Key<'de>>()? {
+        let k = key.as_str();
+        match (next..names.len()).chain(0..next).find(|&i| names[i] == k) {
+            Some(i) => {
+                slots[i].take(&mut object)?;
+                next = i + 1;
+            }
+            None => rest.keep(key, &mut object)?,
+        }
+    }
+    let mut missing = None;
+    for slot in slots {
+        slot.fill_missing(&mut missing);
+    }
+    missing.map_or(Ok(()), Err)
+}
+
+/// [`Rest`] for one map access `A`, so that [`read`] takes it as `dyn`.
+pub trait RestOf<'de, A: MapAccess<'de>> {
+    /// Reads (or skips) the value of the member `key`.
+    fn keep(&mut self, key: Key<'de>, object: &mut A) -> Result<(), A::Error>;
+}
+
+impl<'de, A: MapAccess<'de>, R: Rest<'de>> RestOf<'de, A> for R {
+    fn keep(&mut self, key: Key<'de>, object: &mut A) -> Result<(), A::Error> {
+        Rest::keep(self, key, object)
+    }
+}
+
+/// Where the members no field names go.
+pub trait Rest<'de> {
+    /// Reads (or skips) the value of the member `key`.
+    fn keep<A: MapAccess<'de>>(&mut self, key: Key<'de>, object: &mut A) -> Result<(), A::Error>;
+}
+
 /// The union tag a struct always carries (`tagged "kind" = "circle"`) while it is decoded:
 /// required, once, with that value.
 pub struct Tag {
+    name: &'static str,
     value: &'static str,
     seen: bool,
 }
 
 impl Tag {
-    /// The tag, expected to read `value`.
-    pub fn new(value: &'static str) -> Self {
-        Tag { value, seen: false }
+    /// The member `name`, expected to read `value`.
+    pub fn new(name: &'static str, value: &'static str) -> Self {
+        Tag {
+            name,
+            value,
+            seen: false,
+        }
     }
+}
 
-    /// Reads the member `name`: another value, or a second one, is an error.
-    pub fn take<'de, A: MapAccess<'de>>(
-        &mut self,
-        name: &'static str,
-        object: &mut A,
-    ) -> Result<(), A::Error> {
+impl<'de, A: MapAccess<'de>> Slot<'de, A> for Tag {
+    fn take(&mut self, object: &mut A) -> Result<(), A::Error> {
         if self.seen {
-            return Err(A::Error::duplicate_field(name));
+            return Err(A::Error::duplicate_field(self.name));
         }
         object.next_value_seed(TagValue(self.value))?;
         self.seen = true;
         Ok(())
     }
 
-    /// When the member `name` was missing: the error "missing field" (kept in `error` unless it
-    /// holds one already).
-    pub fn fill_missing<E: Error>(&self, name: &'static str, error: &mut Option<E>) {
+    fn fill_missing(&mut self, error: &mut Option<A::Error>) {
         if !self.seen {
-            error.get_or_insert(E::missing_field(name));
+            error.get_or_insert(A::Error::missing_field(self.name));
         }
     }
 }
@@ -347,12 +382,6 @@ impl Visitor<'_> for TagValue {
             Err(E::invalid_value(Unexpected::Str(v), &self))
         }
     }
-}
-
-/// Where the members no field names go.
-pub trait Rest<'de> {
-    /// Reads (or skips) the value of the member `key`.
-    fn keep<A: MapAccess<'de>>(&mut self, key: Key<'de>, object: &mut A) -> Result<(), A::Error>;
 }
 
 /// Unknown members are skipped.

@@ -183,7 +183,7 @@ pub mod __private {
     /// What `json_object!` expands to calls.
     pub mod json_object {
         pub use crate::json_object::{
-            Field, Ignored, Key, Object, Optional, Rest, Tag, Writer, deserialize,
+            Field, Ignored, Key, Object, Optional, Rest, Slot, Tag, Writer, deserialize, read,
         };
     }
 }
