@@ -264,7 +264,7 @@ impl<'de, A: MapAccess<'de>, T: Deserialize<'de>> Slot<'de, A> for OptionalField
 }
 
 /// A member of the struct while it is decoded from the map access `A` ([`Field`],
-/// [`OptionalField`], [`Tag`]); [`read`] calls it through `dyn`, so that the per-struct code is
+/// `OptionalField`, `Tag`); [`read`] calls it through `dyn`, so that the per-struct code is
 /// a list, not a loop and a `match`.
 pub trait Slot<'de, A: MapAccess<'de>> {
     /// Reads the member's value; a second value for the same member is an error.
