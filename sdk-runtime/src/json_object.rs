@@ -103,9 +103,7 @@ macro_rules! json_object {
             fn visit_map<'de, __A: $crate::__private::serde::de::MapAccess<'de>>(
                 object: __A,
             ) -> ::std::result::Result<Self, __A::Error> {
-                $(let mut $field = $crate::__private::json_object::Field::new(
-                    [$($wire,)? stringify!($field)][0],
-                ) $(.$optional())?;)*
+                $(let mut $field = $crate::__private::json_object::Field::default() $(.$optional())?;)*
                 // Where members no field names go: nowhere, or the `..rest` map.
                 let mut __ignored = $crate::__private::json_object::Ignored;
                 let __rest = &mut __ignored;
@@ -115,7 +113,7 @@ macro_rules! json_object {
                 // field is one entry of two lists, its wire name and its slot.
                 let __slots: &mut [&mut dyn $crate::__private::json_object::Slot<'de, __A>] =
                     &mut [
-                        $(&mut $crate::__private::json_object::Tag::new($tag, $tag_value),)?
+                        $(&mut $crate::__private::json_object::Tag::new($tag_value),)?
                         $(&mut $field),*
                     ];
                 $crate::__private::json_object::read(
@@ -198,18 +196,19 @@ impl<'de> Deserialize<'de> for Key<'de> {
     }
 }
 
-/// A field being decoded: its wire name and the value once read.
+/// A field being decoded: the value once read ([`read`] knows its wire name).
 pub struct Field<T> {
-    wire: &'static str,
     value: Option<T>,
 }
 
-impl<T> Field<T> {
-    /// The field `wire`, not read yet.
-    pub fn new(wire: &'static str) -> Self {
-        Field { wire, value: None }
+/// A field not read yet (no `T: Default` bound, as a derive would add).
+impl<T> Default for Field<T> {
+    fn default() -> Self {
+        Field { value: None }
     }
+}
 
+impl<T> Field<T> {
     /// The value, after [`read`] reported no missing field.
     pub fn into_value(self) -> T {
         self.value
@@ -223,18 +222,18 @@ impl<T> Field<T> {
 }
 
 impl<'de, A: MapAccess<'de>, T: Deserialize<'de>> Slot<'de, A> for Field<T> {
-    fn take(&mut self, object: &mut A) -> Result<(), A::Error> {
+    fn take(&mut self, wire: &'static str, object: &mut A) -> Result<(), A::Error> {
         if self.value.is_some() {
-            return Err(A::Error::duplicate_field(self.wire));
+            return Err(A::Error::duplicate_field(wire));
         }
         self.value = Some(object.next_value()?);
         Ok(())
     }
 
     /// `None` for an `Option`, else the error "missing field".
-    fn fill_missing(&mut self, error: &mut Option<A::Error>) {
+    fn fill_missing(&mut self, wire: &'static str, error: &mut Option<A::Error>) {
         if self.value.is_none() {
-            match T::deserialize(Missing(self.wire, PhantomData)) {
+            match T::deserialize(Missing(wire, PhantomData)) {
                 Ok(value) => self.value = Some(value),
                 Err(e) => {
                     error.get_or_insert(e);
@@ -255,24 +254,24 @@ impl<T: Default> OptionalField<T> {
 }
 
 impl<'de, A: MapAccess<'de>, T: Deserialize<'de>> Slot<'de, A> for OptionalField<T> {
-    fn take(&mut self, object: &mut A) -> Result<(), A::Error> {
-        self.0.take(object)
+    fn take(&mut self, wire: &'static str, object: &mut A) -> Result<(), A::Error> {
+        self.0.take(wire, object)
     }
 
     /// Nothing to do: a missing optional field is empty.
-    fn fill_missing(&mut self, _: &mut Option<A::Error>) {}
+    fn fill_missing(&mut self, _: &'static str, _: &mut Option<A::Error>) {}
 }
 
 /// A member of the struct while it is decoded from the map access `A` ([`Field`],
 /// `OptionalField`, `Tag`); [`read`] calls it through `dyn`, so that the per-struct code is
 /// a list, not a loop and a `match`.
 pub trait Slot<'de, A: MapAccess<'de>> {
-    /// Reads the member's value; a second value for the same member is an error.
-    fn take(&mut self, object: &mut A) -> Result<(), A::Error>;
+    /// Reads the value of the member `wire`; a second value for it is an error.
+    fn take(&mut self, wire: &'static str, object: &mut A) -> Result<(), A::Error>;
 
-    /// When the member was missing: fills in its empty value, or keeps the error "missing
-    /// field" in `error` (unless it holds one already).
-    fn fill_missing(&mut self, error: &mut Option<A::Error>);
+    /// When the member `wire` was missing: fills in its empty value, or keeps the error
+    /// "missing field" in `error` (unless it holds one already).
+    fn fill_missing(&mut self, wire: &'static str, error: &mut Option<A::Error>);
 }
 
 /// Reads the members of a JSON object into `slots`, the slot of `names[i]` at `slots[i]`;
@@ -280,7 +279,7 @@ pub trait Slot<'de, A: MapAccess<'de>> {
 /// error (the derive's order: after every member was read).
 pub fn read<'de, A: MapAccess<'de>>(
     mut object: A,
-    names: &[&str],
+    names: &[&'static str],
     slots: &mut [&mut dyn Slot<'de, A>],
     rest: &mut dyn RestOf<'de, A>,
 ) -> Result<(), A::Error> {
@@ -290,15 +289,15 @@ pub fn read<'de, A: MapAccess<'de>>(
         let k = key.as_str();
         match (next..names.len()).chain(0..next).find(|&i| names[i] == k) {
             Some(i) => {
-                slots[i].take(&mut object)?;
+                slots[i].take(names[i], &mut object)?;
                 next = i + 1;
             }
             None => rest.keep(key, &mut object)?,
         }
     }
     let mut missing = None;
-    for slot in slots {
-        slot.fill_missing(&mut missing);
+    for (slot, name) in slots.iter_mut().zip(names) {
+        slot.fill_missing(name, &mut missing);
     }
     missing.map_or(Ok(()), Err)
 }
@@ -324,35 +323,30 @@ pub trait Rest<'de> {
 /// The union tag a struct always carries (`tagged "kind" = "circle"`) while it is decoded:
 /// required, once, with that value.
 pub struct Tag {
-    name: &'static str,
     value: &'static str,
     seen: bool,
 }
 
 impl Tag {
-    /// The member `name`, expected to read `value`.
-    pub fn new(name: &'static str, value: &'static str) -> Self {
-        Tag {
-            name,
-            value,
-            seen: false,
-        }
+    /// The tag, expected to read `value`.
+    pub fn new(value: &'static str) -> Self {
+        Tag { value, seen: false }
     }
 }
 
 impl<'de, A: MapAccess<'de>> Slot<'de, A> for Tag {
-    fn take(&mut self, object: &mut A) -> Result<(), A::Error> {
+    fn take(&mut self, wire: &'static str, object: &mut A) -> Result<(), A::Error> {
         if self.seen {
-            return Err(A::Error::duplicate_field(self.name));
+            return Err(A::Error::duplicate_field(wire));
         }
         object.next_value_seed(TagValue(self.value))?;
         self.seen = true;
         Ok(())
     }
 
-    fn fill_missing(&mut self, error: &mut Option<A::Error>) {
+    fn fill_missing(&mut self, wire: &'static str, error: &mut Option<A::Error>) {
         if !self.seen {
-            error.get_or_insert(A::Error::missing_field(self.name));
+            error.get_or_insert(A::Error::missing_field(wire));
         }
     }
 }
