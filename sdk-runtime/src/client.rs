@@ -85,9 +85,10 @@ impl Client {
     /// Builds a client: validates the base URL (credentials over cleartext `http://` only to
     /// loopback hosts, unless [`Config::allow_insecure_http`]), the servers it routes to
     /// ([`Config::route_server`]) likewise, and the credentials, and builds the default
-    /// transport when none is set: [`HyperTransport`](crate::HyperTransport), or
-    /// [`ReqwestTransport`](crate::ReqwestTransport) when the environment names a proxy (`HTTPS_PROXY`, `HTTP_PROXY`,
-    /// `ALL_PROXY`, in either case), which reqwest honours.
+    /// transport when none is set: [`HyperTransport`](crate::HyperTransport), or, with the
+    /// `reqwest` feature, `ReqwestTransport` when the environment names a proxy (`HTTPS_PROXY`,
+    /// `HTTP_PROXY`, `ALL_PROXY`, in either case), which reqwest honours. Without that feature
+    /// a proxy variable is not honoured, and a warning says so.
     pub fn new(config: Config) -> Result<Self, Error> {
         let endpoint = Endpoint::new(&config)?;
         for (_, to) in &config.server_routes {

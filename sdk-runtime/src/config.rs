@@ -335,7 +335,8 @@ impl Config {
         self
     }
 
-    /// Plugs another HTTP stack (default: [`ReqwestTransport`](crate::ReqwestTransport)).
+    /// Plugs another HTTP stack (default: [`HyperTransport`](crate::HyperTransport), see
+    /// [`Client::new`](crate::Client::new)).
     pub fn transport(mut self, transport: Arc<dyn Transport>) -> Self {
         self.transport = Some(transport);
         self

@@ -101,14 +101,11 @@ mod download;
 mod endpoint;
 pub mod error;
 mod error_message;
-mod from_variants;
 mod header_names;
 pub mod hooks;
 pub mod hyper_transport;
 pub mod idempotency;
-mod json_object;
 pub mod multipart;
-pub mod nullable;
 pub mod pagination;
 pub mod params;
 pub mod poll;
@@ -116,22 +113,24 @@ mod prepare;
 pub mod profile;
 pub mod rate_limit;
 pub mod request;
+#[cfg(feature = "reqwest")]
 pub mod reqwest_transport;
 pub mod response;
 pub mod retry;
-pub mod secret;
 pub mod security;
 pub mod servers;
 pub mod signing;
 pub mod spec;
-mod string_enum;
-pub mod tagged;
 mod telemetry;
 pub mod transport;
-pub mod untagged;
 pub mod version;
 pub mod webhook;
 mod write;
+
+// The encoding of generated types lives in its own crate (no HTTP); generated code names it
+// through these re-exports, at the paths it always had.
+pub use sdk_codec::{Nullable, Secret, nullable, secret, tagged, untagged};
+pub use sdk_codec::{from_variants, json_object, string_enum, tagged_union, untagged_union};
 
 #[cfg(feature = "crash-points")]
 pub use write::crash_point;
@@ -147,16 +146,15 @@ pub use error::{ApiError, Error, ErrorContext, PolledOutcome, Reconciliation, Un
 pub use hooks::{AttemptInfo, AttemptOutcome, Hook};
 pub use hyper_transport::HyperTransport;
 pub use multipart::FilePart;
-pub use nullable::Nullable;
 pub use params::{ParamIn, ParamStyle};
 pub use poll::PollSpec;
 pub use profile::{ApiProfile, ErrorBody, OperationLookup};
 pub use rate_limit::RateLimitInfo;
 pub use request::{CallOptions, Request};
+#[cfg(feature = "reqwest")]
 pub use reqwest_transport::ReqwestTransport;
 pub use response::{Response, ResponseFuture, ResponseMeta};
 pub use retry::RetryPolicy;
-pub use secret::Secret;
 pub use security::{Requirement, SchemeCredential, SchemeKind, SecurityScheme};
 pub use signing::{DefaultSigner, Signer, SigningInput};
 pub use spec::{Idempotency, Method, OperationSpec};
@@ -173,17 +171,3 @@ pub use write::journal::{
 };
 #[cfg(feature = "journal")]
 pub use write::recovery::{RECOVERY_CONCURRENCY, RecoveredWrite, Recovery};
-
-/// Re-exports for the macros (not a public API).
-#[doc(hidden)]
-pub mod __private {
-    pub use serde;
-    pub use serde_json;
-
-    /// What `json_object!` expands to calls.
-    pub mod json_object {
-        pub use crate::json_object::{
-            Field, Ignored, Key, Object, Optional, Rest, Slot, Tag, Writer, deserialize, read,
-        };
-    }
-}

@@ -34,7 +34,7 @@ pub(crate) fn call_span(p: &Prepared, endpoint: &Endpoint) -> Span {
     let (host, port) = if p.url.as_str().starts_with(&endpoint.base) {
         (endpoint.host.as_str(), endpoint.port)
     } else {
-        own_server = reqwest::Url::parse(p.url.as_str()).ok();
+        own_server = url::Url::parse(p.url.as_str()).ok();
         own_server.as_ref().map_or(("", 0), |url| {
             let port = url.port_or_known_default().unwrap_or_default();
             (url.host_str().unwrap_or_default(), port)
