@@ -15,10 +15,10 @@
 use tracing::Span;
 use tracing::field::Empty;
 
-use crate::endpoint::Endpoint;
+use crate::auth::endpoint::Endpoint;
+use crate::engine::prepare::Prepared;
 use crate::error::Error;
 use crate::header_names;
-use crate::prepare::Prepared;
 use crate::transport::HttpResponse;
 
 /// The span of one call.

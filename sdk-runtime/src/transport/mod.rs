@@ -1,18 +1,21 @@
 //! The pluggable HTTP transport: send one fully built request, get status, headers and body bytes.
 //!
-//! The default, [`HyperTransport`] (`ReqwestTransport`, feature `reqwest`, when the environment
-//! names a proxy),
-//! follows no redirect and reads at most [`HttpRequest::max_response_bytes`] of a body.
+//! The [`Transport`] trait and what crosses it are here; the transports are its children:
+//! [`hyper_transport`] (the default), `reqwest_transport` (feature `reqwest`, picked when the
+//! environment names a proxy), and `default` decides between them. Every transport follows no
+//! redirect and reads at most [`HttpRequest::max_response_bytes`] of a body.
 
 use std::fmt;
-use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
 use futures::future::BoxFuture;
 use http::HeaderMap;
 
-use crate::HyperTransport;
+pub(crate) mod default;
+pub mod hyper_transport;
+#[cfg(feature = "reqwest")]
+pub mod reqwest_transport;
 
 /// One fully built HTTP request (URL, headers including auth, exact body bytes).
 #[derive(Clone, Debug)]
@@ -159,82 +162,5 @@ impl fmt::Debug for StreamingResponse {
             .field("status", &self.status)
             .field("headers", &self.headers)
             .finish_non_exhaustive()
-    }
-}
-
-/// The variables reqwest reads a proxy from.
-const PROXY_VARIABLES: [&str; 6] = [
-    "HTTPS_PROXY",
-    "https_proxy",
-    "HTTP_PROXY",
-    "http_proxy",
-    "ALL_PROXY",
-    "all_proxy",
-];
-
-/// The transport a client builds when none is configured: [`HyperTransport`], unless a proxy
-/// variable in `env` is set and the `reqwest` feature is on, then `ReqwestTransport`, which
-/// honours it. Without the feature the proxy is not used, and a warning says so.
-pub(crate) fn default_transport(
-    connect_timeout: Option<Duration>,
-    env: impl Fn(&str) -> Option<String>,
-) -> Result<Arc<dyn Transport>, TransportError> {
-    let proxy = PROXY_VARIABLES
-        .iter()
-        .find(|name| env(name).is_some_and(|v| !v.trim().is_empty()));
-    match proxy {
-        #[cfg(feature = "reqwest")]
-        Some(_) => Ok(Arc::new(crate::ReqwestTransport::new(connect_timeout)?)),
-        #[cfg(not(feature = "reqwest"))]
-        Some(name) => {
-            tracing::warn!(
-                variable = name,
-                "a proxy variable is set but not honoured: build the SDK with its `reqwest` feature to call through the proxy"
-            );
-            Ok(Arc::new(HyperTransport::new(connect_timeout)?))
-        }
-        None => Ok(Arc::new(HyperTransport::new(connect_timeout)?)),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn built(vars: &[(&str, &str)]) -> String {
-        let vars: Vec<(String, String)> = vars
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect();
-        let transport = default_transport(None, |name| {
-            vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
-        })
-        .unwrap();
-        format!("{transport:?}")
-    }
-
-    #[tokio::test]
-    async fn hyper_carries_the_calls_when_the_environment_names_no_proxy() {
-        assert!(built(&[]).starts_with("HyperTransport"));
-        assert!(
-            built(&[("NO_PROXY", "localhost"), ("HTTP_PROXY", " ")]).starts_with("HyperTransport")
-        );
-    }
-
-    /// With the `reqwest` feature (on in the crate's own tests), every proxy variable switches
-    /// the calls to reqwest; without it they stay on hyper.
-    #[tokio::test]
-    async fn a_proxy_variable_picks_reqwest_when_it_is_compiled_in() {
-        let expected = if cfg!(feature = "reqwest") {
-            "ReqwestTransport"
-        } else {
-            "HyperTransport"
-        };
-        for name in PROXY_VARIABLES {
-            assert!(
-                built(&[(name, "http://proxy.internal:3128")]).starts_with(expected),
-                "{name}"
-            );
-        }
     }
 }
