@@ -22,7 +22,7 @@ fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 }
 
 /// Module name → the modules its code names through `crate::`. A module is named by its file
-/// (`write/decide.rs` is `decide`, `write/mod.rs` is `write`); a path `crate::write::decide::X`
+/// (`engine/decision/decide.rs` is `decide`, `write/mod.rs` is `write`); a path `crate::engine::decision::decide::X`
 /// is an edge to the innermost module it names.
 fn graph() -> BTreeMap<String, BTreeSet<String>> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
