@@ -12,6 +12,7 @@ pub mod lower;
 pub mod naming;
 pub mod read;
 pub mod report;
+pub mod surface;
 pub mod write;
 
 pub use error::{Error, Result};

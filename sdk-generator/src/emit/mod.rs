@@ -3,8 +3,6 @@
 //! Token streams are built with `quote!`, parsed with `syn` and printed with `prettyplease`;
 //! the fixed `@generated` header is added after formatting. Output depends only on the model.
 
-pub mod builder_methods;
-pub mod call_order;
 mod conventions;
 pub mod docs;
 mod examples;
@@ -25,6 +23,7 @@ pub use paths::label as spec_label;
 
 use crate::error::{Error, Result};
 use crate::ir::{Api, Pagination, Success, TypeDef, TypeKind, TypeRef};
+use crate::surface::rust_type::{self, NamedPaths, Spelling};
 use proc_macro2::TokenStream;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -101,7 +100,23 @@ impl<'a> Ctx<'a> {
 
     /// Tokens naming `ty` from the current module.
     pub fn ty(&self, ty: &TypeRef) -> TokenStream {
-        types::type_ref(self, ty)
+        self.rust(&rust_type::spell(ty, &self.spelling()))
+    }
+
+    /// Tokens of Rust type text spelled by [`Ctx::spelling`].
+    pub fn rust(&self, text: &str) -> TokenStream {
+        text.parse()
+            .unwrap_or_else(|e| panic!("spelled type `{text}` is not Rust tokens: {e}"))
+    }
+
+    /// How types are spelled from the current module: named types by the shortest path that
+    /// reaches them, other crates' types by their full paths.
+    pub fn spelling(&self) -> Spelling<'_> {
+        Spelling {
+            named: self,
+            runtime: "::sdk_runtime::",
+            qualified: true,
+        }
     }
 
     /// The module a named type lives in.
@@ -177,6 +192,19 @@ impl<'a> Ctx<'a> {
         match self.pagination.get(type_name) {
             Some(pg) => pagination::paginated_impl(self, type_name, pg),
             None => TokenStream::new(),
+        }
+    }
+}
+
+impl NamedPaths for Ctx<'_> {
+    /// The path of the named type `name` from the current module.
+    fn path(&self, name: &str) -> String {
+        match self.module_of(name) {
+            // From a `builders` module, by the crate root's re-export (the shorter path).
+            Some(m) if m != self.current && self.nested => format!("crate::{m}::{name}"),
+            Some(m) if m != self.current => format!("super::{m}::{name}"),
+            _ if self.nested => format!("super::{name}"),
+            _ => name.to_owned(),
         }
     }
 }

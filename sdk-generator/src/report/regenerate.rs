@@ -3,7 +3,7 @@
 //! in `Cargo.lock` up to date.
 
 use super::version::{Version, package_version};
-use super::{Baseline, ChangeReport, changelog, compare, describe, lockfile};
+use super::{Baseline, ChangeReport, changelog, compare, lockfile};
 use crate::emit::{self, GeneratedFile, Options};
 use crate::error::{Error, Result};
 use crate::ir::Api;
@@ -78,7 +78,7 @@ pub fn regenerate_as(
         (emit::emit(&api, &options)?, vec![OWNED_DIR.into()])
     };
     files.push(GeneratedFile {
-        path: describe::FILE_NAME.into(),
+        path: crate::surface::FILE_NAME.into(),
         contents: description.to_json(),
     });
     let changelog_path = dir.join(changelog::FILE_NAME);
