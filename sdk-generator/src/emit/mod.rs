@@ -9,7 +9,9 @@ mod examples;
 mod files;
 mod layout;
 mod manifest;
+mod operation_spec;
 mod operations;
+mod options;
 mod pagination;
 mod paths;
 mod reexports;
@@ -18,7 +20,7 @@ pub mod split;
 mod types;
 mod webhooks;
 
-pub use files::{Layout, ManifestExtras, Options, RUNTIME_VERSION, crate_name_from};
+pub use options::{Layout, ManifestExtras, Options, RUNTIME_VERSION, crate_name_from};
 pub use paths::label as spec_label;
 
 use crate::error::{Error, Result};

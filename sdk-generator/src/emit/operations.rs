@@ -2,6 +2,7 @@
 
 use super::Ctx;
 use super::docs::{lines_attrs, sanitize};
+use super::operation_spec::spec_idents;
 use crate::ir::{
     BodyEncoding, Idempotency, IntType, ListStyle, Method, Operation, PageModel, Param,
     ParamLocation, ParamStyle, Structured, Success, TypeRef,
@@ -481,50 +482,6 @@ fn new_request(op: &Operation) -> TokenStream {
     let path = &op.path;
     let envelope = op.operation_envelope.then(|| quote!(, operation_envelope));
     quote!(::sdk_runtime::request!(#method #path, #operation_id, #idempotency #envelope))
-}
-
-/// `static SPEC: OperationSpec = …;`: the runtime's description of one operation.
-pub(super) fn operation_spec(op: &Operation) -> TokenStream {
-    let (method, idempotency) = spec_idents(op);
-    let operation_id = &op.operation_id;
-    let path = &op.path;
-    let envelope = op.operation_envelope;
-    quote! {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-            #operation_id,
-            ::sdk_runtime::Method::#method,
-            #path,
-            ::sdk_runtime::Idempotency::#idempotency,
-            #envelope,
-        );
-    }
-}
-
-/// The runtime's `Method` and `Idempotency` variants of the operation.
-fn spec_idents(op: &Operation) -> (proc_macro2::Ident, proc_macro2::Ident) {
-    let method = format_ident!(
-        "{}",
-        match op.method {
-            Method::Get => "Get",
-            Method::Put => "Put",
-            Method::Post => "Post",
-            Method::Delete => "Delete",
-            Method::Options => "Options",
-            Method::Head => "Head",
-            Method::Patch => "Patch",
-            Method::Trace => "Trace",
-        }
-    );
-    let idempotency = format_ident!(
-        "{}",
-        match op.idempotency {
-            Idempotency::None => "None",
-            Idempotency::Required => "Required",
-            Idempotency::Optional => "Optional",
-            Idempotency::NotShown => "NotShown",
-        }
-    );
-    (method, idempotency)
 }
 
 /// The statement that puts one parameter on the request.

@@ -16,6 +16,7 @@ pub(crate) const ERROR_CODES_MODULE: &str = "error_codes";
 /// Module of the generated webhooks; no area may take its name.
 pub(crate) const WEBHOOKS_MODULE: &str = "webhooks";
 mod operation;
+mod references;
 mod schema;
 mod security;
 mod servers;
