@@ -13,12 +13,11 @@
 
 use sdk_generator::emit::{Layout, Options};
 use sdk_generator::ir::Api;
-use sdk_generator::report::render::render;
 use sdk_generator::report::{
-    Baseline, ChangeReport, Class, Regeneration, Surface, Version, Wire, changelog, compare,
-    regenerate,
+    Baseline, ChangeReport, Class, Version, Wire, compare, render, updated_changelog,
 };
 use sdk_generator::write::Mode;
+use sdk_generator::{Regeneration, Surface, regenerate};
 use std::path::{Path, PathBuf};
 
 const CRATE: &str = "revision-sdk";
@@ -31,14 +30,18 @@ fn revision(name: &str) -> String {
 }
 
 fn lower(text: &str) -> Api {
-    let doc = sdk_generator::read::parse(text, "revision.yaml").expect("the revision parses");
-    sdk_generator::lower::lower(&doc).expect("the revision lowers")
+    sdk_generator::model_str(text, "revision.yaml").expect("the revision reads and lowers")
+}
+
+/// The surface of `api` as the crate under test (its version is the report's to decide).
+fn surface(api: &Api) -> Surface {
+    Surface::of(api, CRATE, "0.0.0")
 }
 
 /// The report of `new` against a baseline made from `old` at crate version 0.3.0.
 fn report(old: &str, new: &str) -> ChangeReport {
     let baseline = Baseline::Found(Surface::of(&lower(old), CRATE, "0.3.0"));
-    compare(&baseline, Version::parse("0.3.0"), &lower(new), CRATE).1
+    compare(&baseline, Version::parse("0.3.0"), surface(&lower(new))).1
 }
 
 /// The class of the one change whose line contains `needle`.
@@ -257,7 +260,7 @@ fn an_unchanged_spec_reports_no_api_change() {
         "No API change: contract revision `1.0.0`, crate version 0.3.0.\n"
     );
     assert_eq!(
-        changelog::updated(Some("# Changelog\n"), &report, CRATE),
+        updated_changelog(Some("# Changelog\n"), &report, CRATE),
         None
     );
 }
@@ -268,7 +271,7 @@ fn an_unchanged_spec_reports_no_api_change() {
 fn a_manifest_version_that_differs_from_api_json_is_named() {
     let baseline = Baseline::Found(Surface::of(&lower(&revision("v1.yaml")), CRATE, "0.3.0"));
     let v2 = lower(&revision("v2.yaml"));
-    let ahead = compare(&baseline, Version::parse("1.0.0"), &v2, CRATE).1;
+    let ahead = compare(&baseline, Version::parse("1.0.0"), surface(&v2)).1;
     assert_eq!(ahead.previous_version.to_string(), "1.0.0");
     assert_eq!(ahead.crate_version.to_string(), "2.0.0");
     assert!(
@@ -280,7 +283,7 @@ fn a_manifest_version_that_differs_from_api_json_is_named() {
         "{:?}",
         ahead.warnings
     );
-    let behind = compare(&baseline, Version::parse("0.2.0"), &v2, CRATE).1;
+    let behind = compare(&baseline, Version::parse("0.2.0"), surface(&v2)).1;
     assert_eq!(behind.crate_version.to_string(), "0.4.0");
     assert!(
         behind
@@ -565,7 +568,7 @@ fn no_reorder_of_the_contract_changes_a_call() {
     );
     assert_eq!(calls_before, calls(&after));
     let baseline = Baseline::Found(original);
-    let report = compare(&baseline, Version::parse("0.3.0"), &reversed, CRATE).1;
+    let report = compare(&baseline, Version::parse("0.3.0"), surface(&reversed)).1;
     assert!(report.changes.is_empty(), "{:#?}", report.changes);
 }
 
@@ -587,8 +590,7 @@ fn arguments_reordered_by_the_generator_are_breaking() {
     let report = compare(
         &Baseline::Found(described),
         Version::parse("0.3.0"),
-        &base,
-        CRATE,
+        surface(&base),
     )
     .1;
     let lines: Vec<(Class, &str)> = report
@@ -1830,7 +1832,7 @@ fn a_format_3_baseline_is_not_compared() {
         "      in: header\n      name: x-api-key\n",
         "      in: header\n      name: x-api-token\n",
     )]));
-    let report = compare(&baseline, Version::parse("0.3.0"), &revised, CRATE).1;
+    let report = compare(&baseline, Version::parse("0.3.0"), surface(&revised)).1;
     assert!(report.changes.is_empty() && report.wire.is_empty());
     assert_eq!(report.crate_version.to_string(), "0.3.0");
     let text = render(&report);

@@ -4,7 +4,7 @@
 //! the fixed `@generated` header is added after formatting. Output depends only on the model.
 
 mod conventions;
-pub mod docs;
+mod docs;
 mod examples;
 mod files;
 mod layout;
@@ -45,7 +45,7 @@ pub fn emit(api: &Api, options: &Options) -> Result<Vec<GeneratedFile>> {
 }
 
 /// What emitters need to know besides the item at hand.
-pub struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     defs: BTreeMap<&'a str, &'a TypeDef>,
     pagination: BTreeMap<&'a str, &'a Pagination>,
     /// The module being emitted.
@@ -214,7 +214,7 @@ impl NamedPaths for Ctx<'_> {
 /// Formats tokens as a Rust file (the runtime's `Name { entries }` macro calls laid out entry by
 /// entry) and prepends the `@generated` header. The syntax tree is dropped as soon as it is
 /// printed (it is the largest thing alive while a file is emitted).
-pub fn format_file(header: &str, inner_doc: &str, tokens: TokenStream) -> Result<String> {
+pub(crate) fn format_file(header: &str, inner_doc: &str, tokens: TokenStream) -> Result<String> {
     let body = {
         let file: syn::File = syn::parse2(tokens).map_err(|e| {
             Error::at(

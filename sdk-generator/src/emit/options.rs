@@ -80,32 +80,16 @@ pub fn crate_name_from(spec: &Path) -> String {
 }
 
 impl Options {
-    /// The options of this workspace's `cloud-sdk/` crate (`cloud-sdk` from `spec/openapi.yaml`).
-    pub fn workspace() -> Self {
+    /// The options of a crate that is a member of the generator's own workspace
+    /// ([`Layout::Workspace`]): `crate_name` generated from the document `spec_label` names,
+    /// with the manifest lines its project chose (`cargo xtask gen` passes this workspace's).
+    pub fn workspace_member(crate_name: &str, spec_label: &str, manifest: ManifestExtras) -> Self {
         Options {
-            crate_name: "cloud-sdk".to_owned(),
-            spec_label: "spec/openapi.yaml".to_owned(),
+            crate_name: crate_name.to_owned(),
+            spec_label: spec_label.to_owned(),
             layout: Layout::Workspace,
             crate_version: None,
-            manifest: ManifestExtras {
-                package: [
-                    "license.workspace = true",
-                    "readme = \"README.md\"",
-                    "documentation = \"https://docs.rs/cloud-sdk\"",
-                    "keywords = [\"sdk\", \"api\", \"hosting\", \"cloud\", \"dns\"]",
-                    "categories = [\"api-bindings\", \"web-programming::http-client\"]",
-                ]
-                .map(str::to_owned)
-                .to_vec(),
-                dev_dependencies: [
-                    "cloud-sandbox.workspace = true",
-                    // The examples (crash_safe_writes) use the write journal.
-                    "cloud-sdk = { path = \".\", features = [\"journal\"] }",
-                    "tokio = { workspace = true, features = [\"rt-multi-thread\", \"macros\"] }",
-                ]
-                .map(str::to_owned)
-                .to_vec(),
-            },
+            manifest,
         }
     }
 

@@ -11,21 +11,20 @@
 //! or degraded for released SDKs, and how they compare with oasdiff) are in
 //! `docs/change-report.md`.
 
-pub mod baseline;
-pub mod changelog;
-pub mod diff;
-pub mod lockfile;
-pub mod regenerate;
-pub mod render;
-pub mod version;
+mod baseline;
+pub(crate) mod changelog;
+mod diff;
+pub(crate) mod lockfile;
+mod render;
+pub(crate) mod version;
 
-pub use crate::surface::Surface;
 pub use baseline::Baseline;
+pub use changelog::updated as updated_changelog;
 pub use diff::{Change, Class, Deprecation, Wire, WireChange};
-pub use regenerate::{Regeneration, Shape, regenerate, regenerate_as};
+pub use render::render;
 pub use version::Version;
 
-use crate::ir::Api;
+use crate::surface::Surface;
 use std::collections::BTreeMap;
 
 /// The outcome of comparing a new model with the baseline.
@@ -110,8 +109,9 @@ fn class_index(class: Class) -> usize {
         .expect("every class is listed")
 }
 
-/// Compares `api` (to be generated as `crate_name`) with `baseline`: the new description,
-/// with the crate version the changes imply, and the report. `manifest_version` is the version
+/// Compares `surface`, the surface of the crate being generated, with `baseline`: the surface
+/// with the crate version the changes imply (its own is replaced), and the report.
+/// `manifest_version` is the version
 /// the crate's Cargo.toml states, if any. The changes bump the baseline's version, or the
 /// manifest's when it is ahead (a release bumped by hand; the report says so). Without a
 /// baseline nothing is compared and the version stays the manifest's ([`Version::INITIAL`]
@@ -119,8 +119,7 @@ fn class_index(class: Class) -> usize {
 pub fn compare(
     baseline: &Baseline,
     manifest_version: Option<Version>,
-    api: &Api,
-    crate_name: &str,
+    mut description: Surface,
 ) -> (Surface, ChangeReport) {
     let mut warnings = Vec::new();
     let recorded = match baseline {
@@ -144,7 +143,7 @@ pub fn compare(
         (Some(recorded), _) => recorded,
         (None, manifest) => manifest.unwrap_or(Version::INITIAL),
     };
-    let mut description = Surface::of(api, crate_name, &previous.to_string());
+    description.crate_version = previous.to_string();
     let diff = match baseline {
         Baseline::Found(old) => {
             let diff = diff::diff(old, &description);
@@ -173,7 +172,7 @@ pub fn compare(
     };
     description.crate_version = crate_version.to_string();
     let mut report = ChangeReport {
-        contract_revision: api.version.clone(),
+        contract_revision: description.contract_revision.clone(),
         previous_version: previous,
         crate_version,
         no_baseline: baseline.absence_reason(),

@@ -132,7 +132,7 @@ pub fn emit_split(api: &Api, options: &Options) -> Result<Vec<GeneratedFile>> {
 /// The directories, relative to the facade, whose generated files the writer deletes when
 /// they are no longer produced: the core's modules and the sources of every area crate
 /// present in `dir` (a removed area's crate is emptied of its generated files).
-pub fn owned_dirs(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn owned_dirs(dir: &Path) -> Vec<PathBuf> {
     let mut dirs = vec![Path::new(CORE_DIR).join("src/generated")];
     if let Ok(entries) = std::fs::read_dir(dir.join(AREAS_DIR)) {
         let mut areas: Vec<PathBuf> = entries

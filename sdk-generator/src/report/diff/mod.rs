@@ -16,9 +16,6 @@ mod usage;
 use crate::surface::Surface;
 use std::collections::{BTreeMap, BTreeSet};
 
-pub use security::SECURITY_AREA;
-pub use servers::SERVERS_AREA;
-
 /// Area label of changes to the crate-wide error codes.
 pub const ERROR_CODES_AREA: &str = "error codes";
 
