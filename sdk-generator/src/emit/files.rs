@@ -7,12 +7,17 @@ use super::{Ctx, GeneratedFile, format_file, operations, types};
 use crate::error::Result;
 use crate::ir::Api;
 use crate::lower::{ERROR_CODES_MODULE, SHARED_MODULE, WEBHOOKS_MODULE};
+use crate::surface::Surface;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Every file of the crate.
-pub(super) fn crate_files(api: &Api, options: &Options) -> Result<Vec<GeneratedFile>> {
+pub(super) fn crate_files(
+    api: &Api,
+    surface: &Surface,
+    options: &Options,
+) -> Result<Vec<GeneratedFile>> {
     let header = options.header("//");
     let mut files = vec![
         GeneratedFile {
@@ -40,7 +45,7 @@ pub(super) fn crate_files(api: &Api, options: &Options) -> Result<Vec<GeneratedF
             )?,
         },
     ];
-    let webhooks_cx = Ctx::new(api, WEBHOOKS_MODULE).in_crate(&options.crate_name);
+    let webhooks_cx = Ctx::new(api, surface, WEBHOOKS_MODULE).in_crate(&options.crate_name);
     if let Some(tokens) = super::webhooks::webhooks_module(&webhooks_cx, api) {
         files.push(GeneratedFile {
             path: format!("src/generated/{WEBHOOKS_MODULE}.rs").into(),
@@ -51,7 +56,7 @@ pub(super) fn crate_files(api: &Api, options: &Options) -> Result<Vec<GeneratedF
             )?,
         });
     }
-    files.extend(module_files(api, options, &header)?);
+    files.extend(module_files(api, surface, options, &header)?);
     if options.layout.is_standalone() {
         files.push(GeneratedFile {
             path: "src/lib.rs".into(),
@@ -248,9 +253,14 @@ pub(super) fn modules(api: &Api) -> Vec<(String, String)> {
 pub(super) const EMIT_STACK_SIZE: usize = 64 * 1024 * 1024;
 
 /// The files of [`modules`], emitted in parallel: each file is independent of the others.
-fn module_files(api: &Api, options: &Options, header: &str) -> Result<Vec<GeneratedFile>> {
+fn module_files(
+    api: &Api,
+    surface: &Surface,
+    options: &Options,
+    header: &str,
+) -> Result<Vec<GeneratedFile>> {
     in_parallel(&modules(api), |(module, doc)| {
-        module_file(api, options, header, module, doc)
+        module_file(api, surface, options, header, module, doc)
     })
     .into_iter()
     .collect()
@@ -312,15 +322,20 @@ pub(super) struct ModuleItems {
 }
 
 /// The items of `module`: its types, its receipts' `wait`, its client methods and builders.
-pub(super) fn module_items(api: &Api, options: &Options, module: &str) -> ModuleItems {
-    let cx = Ctx::new(api, module).in_crate(&options.crate_name);
+pub(super) fn module_items(
+    api: &Api,
+    surface: &Surface,
+    options: &Options,
+    module: &str,
+) -> ModuleItems {
+    let cx = Ctx::new(api, surface, module).in_crate(&options.crate_name);
     let type_items = api
         .types
         .iter()
         .filter(|t| t.module == module)
         .map(|t| types::type_def(&cx, t));
     let receipts = conventions::receipt_impls(&cx, api);
-    let bx = Ctx::builders(api, module).in_crate(&options.crate_name);
+    let bx = Ctx::builders(api, surface, module).in_crate(&options.crate_name);
     let (client_methods, builders): (Vec<_>, Vec<_>) = api
         .operations
         .iter()
@@ -349,6 +364,7 @@ pub(super) fn module_items(api: &Api, options: &Options, module: &str) -> Module
 /// One module: its types, its receipts' `wait`, its client methods and its `builders`.
 fn module_file(
     api: &Api,
+    surface: &Surface,
     options: &Options,
     header: &str,
     module: &str,
@@ -359,7 +375,7 @@ fn module_file(
         receipts,
         client_methods,
         builders_mod,
-    } = module_items(api, options, module);
+    } = module_items(api, surface, options, module);
     let client_impl = (!client_methods.is_empty()).then(|| {
         quote! {
             impl crate::Client {

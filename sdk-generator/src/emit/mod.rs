@@ -24,8 +24,9 @@ pub use options::{Layout, ManifestExtras, Options, RUNTIME_VERSION, crate_name_f
 pub use paths::label as spec_label;
 
 use crate::error::{Error, Result};
-use crate::ir::{Api, Pagination, Success, TypeDef, TypeKind, TypeRef};
+use crate::ir::{Api, Field, Operation, Pagination, Param, Success, TypeDef, TypeKind, TypeRef};
 use crate::surface::rust_type::{self, NamedPaths, Spelling};
+use crate::surface::{Shape, Surface};
 use proc_macro2::TokenStream;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -41,11 +42,23 @@ pub struct GeneratedFile {
 
 /// Emits every file of the crate for `api`.
 pub fn emit(api: &Api, options: &Options) -> Result<Vec<GeneratedFile>> {
-    files::crate_files(api, options)
+    let surface = Surface::of(api, &options.crate_name, options.version());
+    emit_surface(api, &surface, options)
+}
+
+/// Emits every file of the crate for `api`, whose surface the caller computed.
+pub(crate) fn emit_surface(
+    api: &Api,
+    surface: &Surface,
+    options: &Options,
+) -> Result<Vec<GeneratedFile>> {
+    files::crate_files(api, surface, options)
 }
 
 /// What emitters need to know besides the item at hand.
 pub(crate) struct Ctx<'a> {
+    /// What a caller sees of the API: the call orders emitted code follows.
+    surface: &'a Surface,
     defs: BTreeMap<&'a str, &'a TypeDef>,
     pagination: BTreeMap<&'a str, &'a Pagination>,
     /// The module being emitted.
@@ -58,7 +71,7 @@ pub(crate) struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     /// A context for emitting into `current`.
-    pub fn new(api: &'a Api, current: &str) -> Self {
+    pub fn new(api: &'a Api, surface: &'a Surface, current: &str) -> Self {
         let mut pagination = BTreeMap::new();
         for op in &api.operations {
             if let (Some(pg), Success::Json(TypeRef::Named(n))) = (&op.pagination, &op.success) {
@@ -66,6 +79,7 @@ impl<'a> Ctx<'a> {
             }
         }
         Ctx {
+            surface,
             defs: api.types.iter().map(|d| (d.name.as_str(), d)).collect(),
             pagination,
             current: current.to_owned(),
@@ -93,11 +107,43 @@ impl<'a> Ctx<'a> {
     }
 
     /// A context for emitting into the `builders` module of `current`.
-    pub fn builders(api: &'a Api, current: &str) -> Self {
+    pub fn builders(api: &'a Api, surface: &'a Surface, current: &str) -> Self {
         Ctx {
             nested: true,
-            ..Ctx::new(api, current)
+            ..Ctx::new(api, surface, current)
         }
+    }
+
+    /// The required parameters the client method of `op` takes, in the surface's call order
+    /// (a required body follows them).
+    pub fn arguments<'o>(&self, op: &'o Operation) -> Vec<&'o Param> {
+        let recorded = &self
+            .surface
+            .operations
+            .get(&op.operation_id)
+            .expect("the surface describes every operation")
+            .arguments;
+        recorded
+            .iter()
+            .filter_map(|name| {
+                op.params
+                    .iter()
+                    .find(|p| p.required && p.rust_name == *name)
+            })
+            .collect()
+    }
+
+    /// The fields `new` of the request type `type_name` takes, in the surface's call order.
+    pub fn constructor_fields<'f>(&self, type_name: &str, fields: &'f [Field]) -> Vec<&'f Field> {
+        let Some(Shape::Struct { constructor, .. }) =
+            self.surface.types.get(type_name).map(|t| &t.shape)
+        else {
+            return Vec::new();
+        };
+        constructor
+            .iter()
+            .filter_map(|name| fields.iter().find(|f| f.rust_name == *name))
+            .collect()
     }
 
     /// Tokens naming `ty` from the current module.

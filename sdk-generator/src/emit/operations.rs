@@ -24,7 +24,7 @@ pub struct OperationItems {
 /// The client method and the builder of one operation.
 pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
     let mut parts = Parts::default();
-    for p in crate::surface::call_order::method_params(op) {
+    for p in cx.arguments(op) {
         let ident = format_ident!("{}", p.rust_name);
         let (arg, value) = taken_as(cx, &p.ty, &ident);
         parts.args.push(quote!(#ident: #arg));

@@ -307,7 +307,8 @@ fn constructor(
 ) -> TokenStream {
     let mut inits = Vec::new();
     let mut setters = Vec::new();
-    let args: Vec<TokenStream> = crate::surface::call_order::constructor_fields(fields)
+    let args: Vec<TokenStream> = cx
+        .constructor_fields(&def.name, fields)
         .into_iter()
         .map(|f| {
             let (arg, init) = required_arg(cx, f);
@@ -342,7 +343,7 @@ fn constructor(
             }
         }
     });
-    let new_doc = lines_attrs(&new_doc(def, fields));
+    let new_doc = lines_attrs(&new_doc(cx, def, fields));
     quote! {
         impl #name {
             #new_doc
@@ -459,8 +460,9 @@ fn group_setter(cx: &Ctx<'_>, g: &ExclusiveGroup) -> (TokenStream, TokenStream) 
 }
 
 /// The doc line of `new`: which fields it takes.
-fn new_doc(def: &TypeDef, fields: &[Field]) -> String {
-    let required: Vec<String> = crate::surface::call_order::constructor_fields(fields)
+fn new_doc(cx: &Ctx<'_>, def: &TypeDef, fields: &[Field]) -> String {
+    let required: Vec<String> = cx
+        .constructor_fields(&def.name, fields)
         .into_iter()
         .map(|f| format!("`{}`", f.name.replace('`', "'")))
         .collect();

@@ -4,8 +4,7 @@
 //! The report reads two [`Surface`]s, never the emitter: the one generated now and the one
 //! the previous generation left next to the crate (`api.json`). [`baseline`] reads the
 //! previous one; [`diff`] classifies the changes; [`version`] bumps the crate version;
-//! [`render`] writes the report; [`changelog`] puts it on top of `CHANGELOG.md`; [`lockfile`]
-//! keeps the version in `Cargo.lock` in step.
+//! [`render`] writes the report; [`changelog`] puts it on top of `CHANGELOG.md`.
 //!
 //! The rules (what is breaking, additive or docs only for the Rust API, what is wire-breaking
 //! or degraded for released SDKs, and how they compare with oasdiff) are in
@@ -14,7 +13,6 @@
 mod baseline;
 pub(crate) mod changelog;
 mod diff;
-pub(crate) mod lockfile;
 mod render;
 pub(crate) mod version;
 

@@ -1,13 +1,15 @@
 //! The pipeline: read → lower → surface → emit, and with the change report, `regenerate`:
 //! generate the crate, compare its surface with the baseline, version it, and bring the
 //! directory (crate files, `api.json`, `CHANGELOG.md`) and the crate's entry in `Cargo.lock`
-//! up to date. The entry points of `cargo xtask gen` and of the tests.
+//! up to date ([`lockfile`]). The entry points of `cargo xtask gen` and of the tests.
+
+mod lockfile;
 
 use crate::emit::{self, GeneratedFile, Options};
 use crate::error::{Error, Result};
 use crate::ir::Api;
 use crate::report::version::package_version;
-use crate::report::{Baseline, ChangeReport, Version, changelog, compare, lockfile};
+use crate::report::{Baseline, ChangeReport, Version, changelog, compare};
 use crate::surface::Surface;
 use crate::write::{self, Mode};
 use crate::{lower, read};
@@ -95,23 +97,27 @@ pub fn regenerate_as(
     };
     let baseline = Baseline::load(dir);
     let manifest_version = version_in_manifest(dir)?;
+    // The surface is computed once: the report versions it, the emitter renders it.
     let surface = Surface::of(&api, &options.crate_name, &Version::INITIAL.to_string());
-    let (description, report) = compare(&baseline, manifest_version, surface);
+    let (surface, report) = compare(&baseline, manifest_version, surface);
     let options = Options {
         crate_version: Some(report.crate_version.to_string()),
         ..options.clone()
     };
     let (mut files, owned) = if split {
         (
-            emit::split::emit_split(&api, &options)?,
+            emit::split::emit_split_surface(&api, &surface, &options)?,
             emit::split::owned_dirs(dir),
         )
     } else {
-        (emit::emit(&api, &options)?, vec![OWNED_DIR.into()])
+        (
+            emit::emit_surface(&api, &surface, &options)?,
+            vec![OWNED_DIR.into()],
+        )
     };
     files.push(GeneratedFile {
         path: crate::surface::FILE_NAME.into(),
-        contents: description.to_json(),
+        contents: surface.to_json(),
     });
     let changelog_path = dir.join(changelog::FILE_NAME);
     let existing = read_if_present(&changelog_path)?;
