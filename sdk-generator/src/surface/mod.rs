@@ -42,8 +42,9 @@ use std::collections::BTreeMap;
 /// 3: each builder's other sending methods and its `error_body`.
 /// 4: the security schemes (`security_schemes`), the servers (`servers`, `default_server`),
 /// each operation's security requirements (`security`) and its own server (`server`).
-/// 5: each operation's builder type (`builder`), what calling it does (`effects`), the
-/// account permissions it names (`permissions`) and whether its builder has `wait`.
+/// 5: the areas (`areas`); each operation's builder type (`builder`), what calling it does
+/// (`effects`: writes, destructive, idempotent, long-running, waits) and the account
+/// permissions it names (`permissions`); each parameter's documentation (`doc`).
 pub const FORMAT: u32 = 5;
 
 /// File name of the serialized surface, in the generated crate's directory.
@@ -61,6 +62,9 @@ pub struct Surface {
     pub crate_name: String,
     /// Cargo package version of the generated crate.
     pub crate_version: String,
+    /// Areas by module name (each a module and a cargo feature of the crate).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub areas: BTreeMap<String, AreaSurface>,
     /// Operations by `operationId`.
     pub operations: BTreeMap<String, OperationSurface>,
     /// Named types by Rust name (choice enums of `x-at-most-one-of` groups included).
@@ -76,6 +80,17 @@ pub struct Surface {
     /// The server `servers::DEFAULT` names (the document's first).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_server: Option<String>,
+}
+
+/// An area of the API: the tag its operations share.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AreaSurface {
+    /// The tag as the document writes it.
+    pub tag: String,
+    /// The tag's description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
 }
 
 impl Surface {
@@ -106,6 +121,17 @@ impl Surface {
             contract_revision: api.version.clone(),
             crate_name: crate_name.to_owned(),
             crate_version: crate_version.to_owned(),
+            areas: api
+                .areas
+                .iter()
+                .map(|a| {
+                    let area = AreaSurface {
+                        tag: a.tag.clone(),
+                        doc: a.doc.clone(),
+                    };
+                    (a.module.clone(), area)
+                })
+                .collect(),
             operations: api
                 .operations
                 .iter()

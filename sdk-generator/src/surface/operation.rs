@@ -121,6 +121,9 @@ pub struct ParamSurface {
     /// Validation constraints the server applies.
     #[serde(default, skip_serializing_if = "ConstraintsSurface::is_empty")]
     pub constraints: ConstraintsSurface,
+    /// Documentation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
 }
 
 /// How a paginated listing continues: the model and the Rust names of the fields involved.
@@ -269,6 +272,7 @@ pub(super) fn describe(op: &ir::Operation) -> OperationSurface {
                     deprecated: p.deprecated,
                     deprecation_note: deprecation::note(p.deprecated, p.doc.as_deref()),
                     constraints: (&p.constraints).into(),
+                    doc: p.doc.clone(),
                 };
                 (p.rust_name.clone(), param)
             })
