@@ -2,9 +2,10 @@
 //! and the crate version and changelog entry that follow from it.
 //!
 //! The report reads two [`Surface`]s, never the emitter: the one generated now and the one
-//! the previous generation left next to the crate (`api.json`). [`baseline`] reads the
-//! previous one; [`diff`] classifies the changes; [`version`] bumps the crate version;
-//! [`render`] writes the report; [`changelog`] puts it on top of `CHANGELOG.md`.
+//! the previous generation left next to the crate (`api.json`). `baseline.rs` reads the
+//! previous one ([`Baseline`]); `diff/` classifies the changes ([`compare`]); `version.rs`
+//! bumps the crate version; [`render`] writes the report; `changelog.rs` puts it on top of
+//! `CHANGELOG.md` ([`updated_changelog`]).
 //!
 //! The rules (what is breaking, additive or docs only for the Rust API, what is wire-breaking
 //! or degraded for released SDKs, and how they compare with oasdiff) are in

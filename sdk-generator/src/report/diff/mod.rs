@@ -112,8 +112,8 @@ pub struct Diff {
 pub struct Change {
     /// The class.
     pub class: Class,
-    /// Area module of the operation or type (`types` for shared types), or
-    /// [`ERROR_CODES_AREA`] / [`CONTRACT_AREA`] / [`SECURITY_AREA`] / [`SERVERS_AREA`].
+    /// Area module of the operation or type (`types` for shared types), or one of the areas
+    /// of crate-wide items: `error codes`, `contract`, `security_schemes`, `servers`.
     pub area: String,
     /// One line of Markdown naming the change.
     pub text: String,
