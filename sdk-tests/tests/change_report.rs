@@ -40,7 +40,7 @@ fn surface(api: &Api) -> Surface {
 
 /// The report of `new` against a baseline made from `old` at crate version 0.3.0.
 fn report(old: &str, new: &str) -> ChangeReport {
-    let baseline = Baseline::Found(Surface::of(&lower(old), CRATE, "0.3.0"));
+    let baseline = Baseline::Found(Box::new(Surface::of(&lower(old), CRATE, "0.3.0")));
     compare(&baseline, Version::parse("0.3.0"), surface(&lower(new))).1
 }
 
@@ -269,7 +269,11 @@ fn an_unchanged_spec_reports_no_api_change() {
 /// behind `api.json` is not; either way the report says so.
 #[test]
 fn a_manifest_version_that_differs_from_api_json_is_named() {
-    let baseline = Baseline::Found(Surface::of(&lower(&revision("v1.yaml")), CRATE, "0.3.0"));
+    let baseline = Baseline::Found(Box::new(Surface::of(
+        &lower(&revision("v1.yaml")),
+        CRATE,
+        "0.3.0",
+    )));
     let v2 = lower(&revision("v2.yaml"));
     let ahead = compare(&baseline, Version::parse("1.0.0"), surface(&v2)).1;
     assert_eq!(ahead.previous_version.to_string(), "1.0.0");
@@ -567,7 +571,7 @@ fn no_reorder_of_the_contract_changes_a_call() {
         "the contract has calls of several arguments to reorder"
     );
     assert_eq!(calls_before, calls(&after));
-    let baseline = Baseline::Found(original);
+    let baseline = Baseline::Found(Box::new(original));
     let report = compare(&baseline, Version::parse("0.3.0"), surface(&reversed)).1;
     assert!(report.changes.is_empty(), "{:#?}", report.changes);
 }
@@ -588,7 +592,7 @@ fn arguments_reordered_by_the_generator_are_breaking() {
     assert_eq!(constructor, &["name", "public_key"]);
     constructor.reverse();
     let report = compare(
-        &Baseline::Found(described),
+        &Baseline::Found(Box::new(described)),
         Version::parse("0.3.0"),
         surface(&base),
     )

@@ -8,7 +8,7 @@ use std::path::Path;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Baseline {
     /// A description this generator can compare against.
-    Found(Surface),
+    Found(Box<Surface>),
     /// No description file.
     Missing,
     /// A description in another layout (written by another generator version).
@@ -45,7 +45,7 @@ impl Baseline {
                 "crate_version `{}` is not MAJOR.MINOR.PATCH",
                 d.crate_version
             )),
-            Ok(d) => Baseline::Found(d),
+            Ok(d) => Baseline::Found(Box::new(d)),
             Err(e) => Baseline::Unreadable(e.to_string()),
         }
     }
