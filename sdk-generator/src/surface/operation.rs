@@ -165,12 +165,15 @@ pub struct Effects {
     /// Deletes (`DELETE`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub destructive: bool,
-    /// Calling it again has the effect of calling it once: a read, a `PUT` or `DELETE`, or a
-    /// write that sends an Idempotency-Key (the builder's `idempotency_key`).
+    /// Sending the same request again has the effect of sending it once, by its method (a
+    /// read, `PUT`, `DELETE`). Another write is safe to repeat only under the same
+    /// Idempotency-Key (the operation's `idempotency` is not `none`: the builder's
+    /// `idempotency_key`; without one the SDK generates a key per call, so a second call is a
+    /// second write).
     #[serde(default, skip_serializing_if = "is_false")]
     pub idempotent: bool,
-    /// Long-running: the success body is an operation receipt whose `wait` polls it to the end
-    /// (`x-operation-envelope`, `x-operation-receipt`).
+    /// A long-running write: its success body is an operation receipt whose `wait` polls the
+    /// work to its end (`x-operation-envelope`, `x-operation-receipt`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub long_running: bool,
     /// The builder has `wait`, which polls what this read returns until it settles (`x-poll`).
@@ -185,10 +188,8 @@ impl Effects {
         Effects {
             writes,
             destructive: op.method == Method::Delete,
-            idempotent: !writes
-                || matches!(op.method, Method::Put | Method::Delete)
-                || op.idempotency.sends_key(),
-            long_running: op.receipt,
+            idempotent: !writes || matches!(op.method, Method::Put | Method::Delete),
+            long_running: writes && op.receipt,
             waits: op.poll.is_some(),
         }
     }
@@ -308,4 +309,64 @@ fn requirements(listed: &[Vec<String>]) -> Vec<Vec<String>> {
 
 fn is_default(effects: &Effects) -> bool {
     *effects == Effects::default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Effects;
+
+    /// The effects of each operation of a small document, by `operationId`.
+    fn effects(text: &str) -> Vec<(String, Effects)> {
+        let api = crate::model_str(text, "effects.yaml").expect("the document lowers");
+        let mut out: Vec<(String, Effects)> = api
+            .operations
+            .iter()
+            .map(|op| (op.operation_id.clone(), Effects::of(op)))
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+
+    #[test]
+    fn effects_follow_the_method_and_the_receipt() {
+        let text = r#"
+openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /things/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+    get: {operationId: read, responses: {'204': {description: ok}}}
+    put: {operationId: replace, responses: {'204': {description: ok}}}
+    delete: {operationId: remove, responses: {'204': {description: ok}}}
+    patch:
+      operationId: change
+      x-idempotency-key: required
+      parameters: [{name: Idempotency-Key, in: header, required: true, schema: {type: string}}]
+      responses: {'204': {description: ok}}
+    post:
+      operationId: start
+      x-operation-receipt: true
+      responses:
+        '202':
+          description: accepted
+          content: {application/json: {schema: {type: object}}}
+"#;
+        let effect = |writes, destructive, idempotent, long_running| Effects {
+            writes,
+            destructive,
+            idempotent,
+            long_running,
+            waits: false,
+        };
+        assert_eq!(
+            effects(text),
+            [
+                ("change".to_owned(), effect(true, false, false, false)),
+                ("read".to_owned(), effect(false, false, true, false)),
+                ("remove".to_owned(), effect(true, true, true, false)),
+                ("replace".to_owned(), effect(true, false, true, false)),
+                ("start".to_owned(), effect(true, false, false, true)),
+            ]
+        );
+    }
 }
