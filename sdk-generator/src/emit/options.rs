@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 /// How the crate is laid out.
 #[derive(Debug, Clone)]
 pub enum Layout {
-    /// The workspace member `cloud-sdk/`: dependencies come from the workspace,
-    /// `src/lib.rs` is hand-written.
+    /// A member of the generator's own workspace (`cloud-sdk/` here): dependencies come from
+    /// the workspace, `src/lib.rs` is hand-written.
     Workspace,
     /// A standalone crate (own `[workspace]`, generated `src/lib.rs`) that depends on the
     /// runtime crate at a path, for use inside a checkout of this workspace.

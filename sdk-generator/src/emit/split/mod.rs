@@ -101,7 +101,7 @@ pub(super) fn ident_of(package: &str) -> String {
 }
 
 /// Every file of the split SDK for `api`, relative to the facade's directory. Only for a
-/// standalone crate (`--out`): the workspace's `cloud-sdk/` stays one crate.
+/// standalone crate (`--out`): a workspace member stays one crate.
 pub fn emit_split(api: &Api, options: &Options) -> Result<Vec<GeneratedFile>> {
     let surface = Surface::of(api, &options.crate_name, options.version());
     emit_split_surface(api, &surface, options)
