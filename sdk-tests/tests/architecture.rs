@@ -124,6 +124,53 @@ fn crates_depend_only_on_what_their_boundaries_allow() {
     assert!(sdk.contains(&("sdk-runtime".to_owned(), "normal".to_owned())));
 }
 
+/// The crates `package` compiles for an application (normal dependencies, default features),
+/// by name, from `cargo tree`.
+fn normal_tree(package: &str) -> BTreeSet<String> {
+    let output = Command::new(env!("CARGO"))
+        .args([
+            "tree",
+            "--offline",
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+            "-p",
+            package,
+        ])
+        .arg("--manifest-path")
+        .arg(repo().join("Cargo.toml"))
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        output.status.success(),
+        "cargo tree: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .expect("UTF-8")
+        .lines()
+        .filter_map(|line| line.split_whitespace().next().map(str::to_owned))
+        .collect()
+}
+
+/// An application compiles one HTTP stack (hyper; reqwest only with the `reqwest` feature), and
+/// generated types compile without any (the codec needs no HTTP crate).
+#[test]
+fn a_default_build_compiles_one_http_stack_and_the_codec_none() {
+    let sdk = normal_tree("cloud-sdk");
+    assert!(sdk.contains("hyper"), "{sdk:?}");
+    assert!(
+        !sdk.contains("reqwest"),
+        "reqwest in cloud-sdk's default tree"
+    );
+    let codec = normal_tree(CODEC);
+    assert!(codec.contains("serde_json"), "{codec:?}");
+    for http in ["hyper", "http", "reqwest", "tokio"] {
+        assert!(!codec.contains(http), "{CODEC} compiles {http}");
+    }
+}
+
 /// Every Rust source file under `dir`, recursively, sorted.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
