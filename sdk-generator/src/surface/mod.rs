@@ -148,7 +148,7 @@ impl Surface {
 
     /// The JSON text written to [`FILE_NAME`] (pretty, newline-terminated).
     pub fn to_json(&self) -> String {
-        let mut text = serde_json::to_string_pretty(self).expect("a description serializes");
+        let mut text = serde_json::to_string_pretty(self).expect("a surface serializes");
         text.push('\n');
         text
     }
