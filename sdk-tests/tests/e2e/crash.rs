@@ -608,15 +608,9 @@ async fn writers_killed_at_random_points_lose_and_duplicate_nothing() {
         sum(|r| r.killed_idle),
         sum(|r| r.recovered_by_children),
     );
+    // Where kills land depends on the machine's speed and load: it is printed above, never
+    // asserted (a slow machine moves kills between phases, not the outcome checked above).
     assert!(kills >= 200);
-    assert!(
-        sum(|r| r.killed_starting) >= 5 && sum(|r| r.killed_recovering) >= 5,
-        "kills landed at varied points"
-    );
-    assert!(
-        sum(|r| r.killed_idle) <= kills / 4,
-        "kills mostly land while working"
-    );
 }
 
 struct TempDir(PathBuf);
