@@ -171,6 +171,8 @@ pub use write::file_journal::FileJournal;
 pub use write::journal::{
     DamagedRecord, JournaledWrite, Pending, PendingWrite, Settlement, StoredResponse, WriteJournal,
 };
+#[cfg(feature = "postgres")]
+pub use write::postgres_journal::{PostgresJournal, PostgresJournalBuilder};
 #[cfg(feature = "journal")]
 pub use write::recovery::{RECOVERY_CONCURRENCY, RecoveredWrite, Recovery};
 
