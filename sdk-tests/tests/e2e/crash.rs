@@ -15,6 +15,8 @@
 //! under exactly one key: no duplicate (a second VPS, a `zone_exists` rejection), no write
 //! resent under a new key, no acknowledged write missing.
 
+mod pg_writer;
+mod postgres;
 mod writer;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -98,16 +100,22 @@ impl Writer {
         limit: usize,
         crash: Option<String>,
     ) -> Self {
+        let env = lane.env(&server.base, &server.bearer, mode, limit);
+        let child = match lane.database {
+            Some(_) => "crash::pg_writer::pg_writer_child",
+            None => "crash::writer::writer_child",
+        };
+        Self::spawn_child(child, env, crash)
+    }
+
+    /// Runs the test `child` of this binary as a writer process with `env`, stopping at the
+    /// kill point `crash` if any.
+    fn spawn_child(child: &str, env: Vec<(String, String)>, crash: Option<String>) -> Self {
         let exe = std::env::current_exe().expect("test binary");
         let mut command = Command::new(exe);
         command
-            .args([
-                "crash::writer::writer_child",
-                "--exact",
-                "--ignored",
-                "--nocapture",
-            ])
-            .envs(lane.env(&server.base, &server.bearer, mode, limit))
+            .args([child, "--exact", "--ignored", "--nocapture"])
+            .envs(env)
             .env_remove(sdk_runtime::crash_point::ENV)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -190,7 +198,11 @@ struct Seen(BTreeMap<String, BTreeSet<String>>);
 
 impl Seen {
     /// Reads the lane's journal back, as a starting process would.
+    /// (A lane on PostgreSQL is read back at the end instead: the database keeps every key.)
     async fn note(&mut self, lane: &Lane) {
+        if lane.database.is_some() {
+            return;
+        }
         let journal = FileJournal::open(&lane.journal).expect("journal reopens after a kill");
         let pending = journal.pending().await.expect("pending");
         assert!(pending.damaged.is_empty(), "{:?}", pending.damaged);
@@ -215,7 +227,7 @@ impl Kills {
     }
 }
 
-/// Runs a writer until it stops at `step` (hit `nth`), then kills it.
+/// Runs a writer until it stops at `step` (hit `nth`), then kills it; returns what it printed.
 async fn kill_at(
     sb: &Sandbox,
     lane: &Lane,
@@ -224,8 +236,8 @@ async fn kill_at(
     seen: &mut Seen,
     kills: &mut Kills,
     label: &str,
-) {
-    let reached = if step == "in-flight" {
+) -> Vec<String> {
+    let (reached, lines) = if step == "in-flight" {
         // The sandbox commits the next write and holds its answer: kill once it is committed.
         let faults = sb.injected_faults().len();
         let writes = sb.total_writes();
@@ -244,7 +256,7 @@ async fn kill_at(
         let lines = w.kill();
         sb.clear_faults();
         assert!(hit, "{label}: no write went out:\n{}", lines.join("\n"));
-        true
+        (true, lines)
     } else {
         let mut w = Writer::spawn(
             lane,
@@ -260,12 +272,13 @@ async fn kill_at(
             "{label}: step {step} hit {nth} never reached:\n{}",
             lines.join("\n")
         );
-        reached
+        (reached, lines)
     };
     if reached {
         kills.add(label.to_owned());
     }
     seen.note(lane).await;
+    lines
 }
 
 /// Writes (POST), whatever their path.
