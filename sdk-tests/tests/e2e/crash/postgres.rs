@@ -18,6 +18,8 @@ use sdk_tests::postgres::{Cluster, required};
 
 use super::*;
 
+/// The owner ids of every writer's journal.
+const WRITERS: &str = "sdk-journal-%";
 /// Writers sharing the journal.
 const FLEET: usize = 4;
 /// Writers per lane in the random run, each killed once.
@@ -26,7 +28,7 @@ const RANDOM_CHILDREN: usize = 72;
 const RESTART_AFTER: usize = FLEET * RANDOM_CHILDREN / 2;
 
 /// A cluster for `test`, or `None` (printed) when PostgreSQL is not installed and not required.
-fn cluster(test: &str) -> Option<Cluster> {
+pub(super) fn cluster(test: &str) -> Option<Cluster> {
     match Cluster::start(test) {
         Ok(cluster) => Some(cluster),
         Err(e) if !required() => {
@@ -55,7 +57,7 @@ fn fleet(dir: &Path, tag: &str, count: usize, url: &str) -> Vec<Lane> {
 }
 
 /// Runs `sql` on the cluster.
-async fn query(url: &str, sql: &str) -> Vec<tokio_postgres::Row> {
+pub(super) async fn query(url: &str, sql: &str) -> Vec<tokio_postgres::Row> {
     let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
         .await
         .expect("the test connects to its cluster");
@@ -63,16 +65,14 @@ async fn query(url: &str, sql: &str) -> Vec<tokio_postgres::Row> {
     client.query(sql, &[]).await.expect(sql)
 }
 
-/// Waits until no writer has a session left: a killed writer's sessions end a moment after it,
-/// and only then are its entries free to take over.
-async fn sessions_gone(url: &str) {
+/// Waits until no journal whose owner id is like `owners` has a session left: a killed
+/// writer's sessions end a moment after it, and only then are its entries free to take over.
+pub(super) async fn sessions_gone(url: &str, owners: &str) {
     let deadline = Instant::now() + Duration::from_secs(30);
+    let sql =
+        format!("SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE '{owners}'");
     while Instant::now() < deadline {
-        let rows = query(
-            url,
-            "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'sdk-journal-%'",
-        )
-        .await;
+        let rows = query(url, &sql).await;
         if rows[0].get::<_, i64>(0) == 0 {
             return;
         }
@@ -120,7 +120,7 @@ async fn every_step(sb: &Sandbox, url: &str) {
         for (i, step) in STEPS.iter().enumerate() {
             let lane = &lanes[(i + nth as usize) % FLEET];
             drain(sb, lane, &mut seen).await;
-            sessions_gone(url).await;
+            sessions_gone(url, WRITERS).await;
             let label = format!("writing, at {step}");
             kill_at(sb, lane, step, nth, &mut seen, &mut kills, &label).await;
         }
@@ -129,7 +129,7 @@ async fn every_step(sb: &Sandbox, url: &str) {
         let (dead, taker) = (&lanes[i % FLEET], &lanes[(i + 1) % FLEET]);
         drain(sb, dead, &mut seen).await;
         leave_open(sb, dead, &mut seen, &mut kills).await;
-        sessions_gone(url).await;
+        sessions_gone(url, WRITERS).await;
         let label = format!("taking over another writer's entries, at {step}");
         let lines = kill_at(sb, taker, step, RECOVERY_HIT, &mut seen, &mut kills, &label).await;
         // Only the dead writer's entries are open: a kill inside recovery lands in its takeover.
@@ -140,7 +140,7 @@ async fn every_step(sb: &Sandbox, url: &str) {
             lines.join("\n")
         );
     }
-    sessions_gone(url).await;
+    sessions_gone(url, WRITERS).await;
     for lane in &lanes {
         complete(sb, lane, &mut seen).await;
     }
@@ -277,7 +277,7 @@ async fn a_fleet_on_postgres_killed_at_random_with_a_database_restart_loses_and_
     let mut seen = Seen::default();
     tokio::task::block_in_place(|| {
         tokio::runtime::Handle::current().block_on(async {
-            sessions_gone(&url).await;
+            sessions_gone(&url, WRITERS).await;
             for lane in &lanes {
                 complete(sb, lane, &mut seen).await;
             }
