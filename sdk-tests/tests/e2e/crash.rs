@@ -10,6 +10,9 @@
 //!   recovery of several open writes after some entries have been closed;
 //! * at random moments, 220 times, with faults injected by the sandbox.
 //!
+//! `postgres` does the same with four writers sharing a PostgreSQL journal ([`pg_writer`]), and
+//! `pg_rules` checks that journal's rules for a fleet without crashes.
+//!
 //! After each kill the journal is read back (as a start-up would) to note which key each intent
 //! was journaled under. At the end every intent must exist exactly once on the sandbox's ledger
 //! under exactly one key: no duplicate (a second VPS, a `zone_exists` rejection), no write
