@@ -1,24 +1,30 @@
 //! One connection to the journal's database, opened on first use and again after it drops.
 
+use std::collections::HashMap;
 use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::Mutex;
-use tokio_postgres::{Client, NoTls};
+use tokio_postgres::{Client, NoTls, Statement};
 
 /// How long connecting may take before the database counts as unreachable.
 pub(super) const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long one statement may take before the database counts as unreachable.
 pub(super) const STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// A connection that reconnects on demand. Statements on it are pipelined; none of them opens a
-/// transaction (the connection is shared).
+/// A connection that reconnects on demand, with its prepared statements. Statements on it are
+/// pipelined; none of them opens a transaction (the connection is shared).
 pub(super) struct Link {
     config: tokio_postgres::Config,
     /// `synchronous_commit` for this connection's statements.
     synchronous: bool,
-    client: Mutex<Option<Arc<Client>>>,
+    open: Mutex<Option<Open>>,
+}
+
+struct Open {
+    client: Arc<Client>,
+    statements: HashMap<&'static str, Statement>,
 }
 
 impl Link {
@@ -26,20 +32,28 @@ impl Link {
         Self {
             config,
             synchronous,
-            client: Mutex::new(None),
+            open: Mutex::new(None),
         }
     }
 
-    /// The open connection, or a new one if there is none or it dropped.
-    pub(super) async fn client(&self) -> io::Result<Arc<Client>> {
-        let mut slot = self.client.lock().await;
-        if let Some(client) = slot.as_ref().filter(|c| !c.is_closed()) {
-            return Ok(client.clone());
+    /// `sql` prepared on the open connection (a new one if there is none or it dropped).
+    pub(super) async fn prepared(&self, sql: &'static str) -> io::Result<(Arc<Client>, Statement)> {
+        let mut slot = self.open.lock().await;
+        if slot.as_ref().is_none_or(|open| open.client.is_closed()) {
+            *slot = None;
+            let client = Arc::new(connect(&self.config, self.synchronous).await?);
+            *slot = Some(Open {
+                client,
+                statements: HashMap::new(),
+            });
         }
-        *slot = None;
-        let client = Arc::new(connect(&self.config, self.synchronous).await?);
-        *slot = Some(client.clone());
-        Ok(client)
+        let open = slot.as_mut().expect("opened above");
+        if let Some(statement) = open.statements.get(sql) {
+            return Ok((open.client.clone(), statement.clone()));
+        }
+        let statement = timed(open.client.prepare(sql)).await?;
+        open.statements.insert(sql, statement.clone());
+        Ok((open.client.clone(), statement))
     }
 }
 

@@ -2,8 +2,8 @@
 //! processes on many machines.
 //!
 //! Driver: `tokio-postgres`, the plain asynchronous client the SDK's runtime already fits
-//! (tokio), with no ORM, macros or connection pool to bring in: the journal needs three
-//! statements and one transaction.
+//! (tokio), with no ORM, macros or connection pool to bring in: the journal needs a handful of
+//! statements on two connections (records on one, everything else on the other).
 //!
 //! # Tables
 //!
@@ -63,6 +63,39 @@ use crate::write::journal::{
 };
 use codec::{decode_headers, decode_settlement, encode_settlement};
 use link::{Link, connect, timed};
+
+/// Renews this owner's leases: `$1` owner, `$2` lease in seconds.
+const RENEW: &str = "UPDATE sdk_journal_writes SET lease_until = now() + make_interval(secs => $2) \
+     WHERE owner = $1 AND acknowledged_at IS NULL";
+
+/// Deletes acknowledged rows older than `$1` seconds.
+const PRUNE: &str = "DELETE FROM sdk_journal_writes \
+     WHERE acknowledged_at < now() - make_interval(secs => $1)";
+
+/// Claims, oldest first, at most `$4` open entries of namespace `$3` that are owner `$1`'s or
+/// whose owner is gone (lease expired, or no session), under a lease of `$2` seconds.
+const CLAIM: &str = "UPDATE sdk_journal_writes w \
+     SET owner = $1, lease_until = now() + make_interval(secs => $2) \
+     FROM ( \
+        SELECT o.key FROM sdk_journal_writes o \
+        WHERE o.namespace = $3 AND o.acknowledged_at IS NULL \
+          AND (o.owner = $1 OR o.lease_until < now() OR NOT EXISTS ( \
+              SELECT 1 FROM pg_stat_activity a WHERE a.application_name = o.owner)) \
+        ORDER BY o.seq LIMIT $4 \
+        FOR UPDATE OF o SKIP LOCKED \
+     ) c \
+     WHERE w.key = c.key \
+     RETURNING w.seq, w.key, w.intent, w.operation_id, w.method, w.target, w.server, \
+        w.content_type, w.body, w.client_request_id, w.headers, w.settlement";
+
+/// Records the outcome `$2` (applied: `$3`) of the open entry `$1`.
+const SETTLE: &str = "UPDATE sdk_journal_writes SET settlement = $2, applied = $3 \
+     WHERE key = $1 AND acknowledged_at IS NULL";
+
+/// Closes entry `$1`; an intent certainly not applied is released for a new key.
+const ACKNOWLEDGE: &str = "UPDATE sdk_journal_writes SET acknowledged_at = now(), \
+        released = coalesce(NOT applied, false), body = ''::bytea, settlement = NULL \
+     WHERE key = $1 AND acknowledged_at IS NULL";
 
 /// The journal shared by processes (see the [module docs](self)).
 #[derive(Clone)]
@@ -242,7 +275,7 @@ async fn renew(shared: Weak<Shared>) {
         let Some(shared) = shared.upgrade() else {
             return;
         };
-        if let Err(e) = shared.renew(ticks % 64 == 0).await {
+        if let Err(e) = shared.renew(ticks.is_multiple_of(64)).await {
             tracing::warn!(error = %e, "the write journal could not renew its leases");
         }
         ticks += 1;
@@ -251,44 +284,23 @@ async fn renew(shared: Weak<Shared>) {
 
 impl Shared {
     async fn renew(&self, prune: bool) -> io::Result<()> {
-        let client = self.link.client().await?;
+        let (client, renew) = self.link.prepared(RENEW).await?;
         let lease = self.identity.lease.as_secs_f64();
-        timed(client.execute(
-            "UPDATE sdk_journal_writes SET lease_until = now() + make_interval(secs => $2) \
-             WHERE owner = $1 AND acknowledged_at IS NULL",
-            &[&self.identity.owner, &lease],
-        ))
-        .await?;
+        timed(client.execute(&renew, &[&self.identity.owner, &lease])).await?;
         if prune {
+            let (client, prune) = self.link.prepared(PRUNE).await?;
             let keep = self.keep_acknowledged.as_secs_f64();
-            timed(client.execute(
-                "DELETE FROM sdk_journal_writes \
-                 WHERE acknowledged_at < now() - make_interval(secs => $1)",
-                &[&keep],
-            ))
-            .await?;
+            timed(client.execute(&prune, &[&keep])).await?;
         }
         Ok(())
     }
 
     /// Claims the open entries that are this journal's or whose owner is gone.
     async fn claim(&self) -> io::Result<Vec<Row>> {
-        let client = self.link.client().await?;
+        let (client, claim) = self.link.prepared(CLAIM).await?;
         let lease = self.identity.lease.as_secs_f64();
         timed(client.query(
-            "UPDATE sdk_journal_writes w \
-             SET owner = $1, lease_until = now() + make_interval(secs => $2) \
-             FROM ( \
-                SELECT o.key FROM sdk_journal_writes o \
-                WHERE o.namespace = $3 AND o.acknowledged_at IS NULL \
-                  AND (o.owner = $1 OR o.lease_until < now() OR NOT EXISTS ( \
-                      SELECT 1 FROM pg_stat_activity a WHERE a.application_name = o.owner)) \
-                ORDER BY o.seq LIMIT $4 \
-                FOR UPDATE OF o SKIP LOCKED \
-             ) c \
-             WHERE w.key = c.key \
-             RETURNING w.seq, w.key, w.intent, w.operation_id, w.method, w.target, w.server, \
-                w.content_type, w.body, w.client_request_id, w.headers, w.settlement",
+            &claim,
             &[
                 &self.identity.owner,
                 &lease,
@@ -320,14 +332,10 @@ impl WriteJournal for PostgresJournal {
         settlement: &'a Settlement,
     ) -> BoxFuture<'a, io::Result<()>> {
         Box::pin(async move {
-            let client = self.shared.link.client().await?;
+            let (client, settle) = self.shared.link.prepared(SETTLE).await?;
             let text = encode_settlement(settlement);
-            timed(client.execute(
-                "UPDATE sdk_journal_writes SET settlement = $2, applied = $3 \
-                 WHERE key = $1 AND acknowledged_at IS NULL",
-                &[&key, &text, &settlement.is_applied()],
-            ))
-            .await?;
+            let applied = settlement.is_applied();
+            timed(client.execute(&settle, &[&key, &text, &applied])).await?;
             super::kill_point!("settle");
             Ok(())
         })
@@ -335,14 +343,8 @@ impl WriteJournal for PostgresJournal {
 
     fn acknowledge<'a>(&'a self, key: &'a str) -> BoxFuture<'a, io::Result<()>> {
         Box::pin(async move {
-            let client = self.shared.link.client().await?;
-            let closed = timed(client.execute(
-                "UPDATE sdk_journal_writes SET acknowledged_at = now(), \
-                    released = coalesce(NOT applied, false), body = ''::bytea, settlement = NULL \
-                 WHERE key = $1 AND acknowledged_at IS NULL",
-                &[&key],
-            ))
-            .await?;
+            let (client, acknowledge) = self.shared.link.prepared(ACKNOWLEDGE).await?;
+            let closed = timed(client.execute(&acknowledge, &[&key])).await?;
             if closed > 0 {
                 super::kill_point!("close");
             }

@@ -1,5 +1,5 @@
 //! Group commit of records: one task owns a connection and inserts every write waiting at that
-//! moment in one transaction, so concurrent writes share one commit (one WAL flush).
+//! moment with one statement, so concurrent writes share one commit (one WAL flush).
 
 use std::collections::HashSet;
 use std::io;
@@ -71,17 +71,18 @@ pub(super) async fn run(
 async fn connected<'a>(
     client: &'a mut Option<Client>,
     config: &tokio_postgres::Config,
-) -> io::Result<&'a mut Client> {
+) -> io::Result<&'a Client> {
     if client.as_ref().is_none_or(Client::is_closed) {
         *client = Some(connect(config, true).await?);
     }
-    Ok(client.as_mut().expect("connected above"))
+    Ok(client.as_ref().expect("connected above"))
 }
 
-/// Inserts `writes` in one transaction; returns the writes refused (key, why): an intent
+/// Inserts `writes` in one statement (kill points: `append` before it, `fsync` once it is
+/// committed); returns the writes refused (key, why): an intent
 /// already journaled under another key. A key already journaled is recorded already.
 async fn commit(
-    client: &mut Client,
+    client: &Client,
     identity: &Identity,
     writes: &[&JournaledWrite],
 ) -> io::Result<Vec<(String, String)>> {
@@ -126,14 +127,13 @@ async fn commit(
          ON CONFLICT DO NOTHING RETURNING key",
         rows.join(", ")
     );
-    let tx = timed(client.transaction()).await?;
-    let inserted: HashSet<String> = timed(tx.query(&sql, &params))
+    // One statement: its rows commit together, in one WAL flush (no BEGIN/COMMIT round trips).
+    crate::write::kill_point!("append");
+    let inserted: HashSet<String> = timed(client.query(&sql, &params))
         .await?
         .iter()
         .map(|r| r.get(0))
         .collect();
-    crate::write::kill_point!("append");
-    timed(tx.commit()).await?;
     crate::write::kill_point!("fsync");
     let mut refused = Vec::new();
     for w in writes.iter().filter(|w| !inserted.contains(&w.key)) {
