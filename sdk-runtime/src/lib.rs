@@ -28,7 +28,8 @@
 //!   writes and their outcomes (a trait, and an append-only file as the embedded store); an
 //!   entry stays until the application acknowledges its outcome (`Client::acknowledge_write`),
 //!   and `Client::recover_writes` reports every entry left at start-up (the protocol is in the
-//!   `journal` module's docs);
+//!   `journal` module's docs); `postgres_journal` (feature `postgres`): the journal in
+//!   PostgreSQL, shared by many processes;
 //! * [`profile`]: the API's conventions as data;
 //! * [`pagination`], [`poll`], [`version`]: lists as streams, waiting on a status, contract
 //!   discovery;
@@ -137,6 +138,8 @@ mod write;
 pub use write::crash_point;
 #[cfg(feature = "journal")]
 pub use write::{file_journal, journal};
+#[cfg(feature = "postgres")]
+pub use write::postgres_journal;
 
 pub use body::Binary;
 pub use builder::{Call, CallBuilder};
