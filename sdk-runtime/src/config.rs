@@ -1,29 +1,22 @@
 //! Client configuration: base URL, credentials, timeouts, retry and wait policies, SDK identity,
-//! transport and signer; `Config::from_env` for deployments.
+//! transport and signer; `Config::from_env_with_prefix` for deployments (the generated crate
+//! passes its API's prefix).
 
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::auth::security::{SchemeCredential, SecurityScheme};
+use crate::auth::signing::{DefaultSigner, Signer};
+use crate::engine::hooks::Hook;
+use crate::engine::retry::RetryPolicy;
 use crate::error::Error;
-use crate::hooks::Hook;
 #[cfg(feature = "journal")]
 use crate::journal::WriteJournal;
 use crate::profile::ApiProfile;
-use crate::retry::RetryPolicy;
 use crate::secret::Secret;
-use crate::security::{SchemeCredential, SecurityScheme};
-use crate::signing::{DefaultSigner, Signer};
 use crate::transport::Transport;
 
-/// Environment variable holding the base URL (e.g. `https://api.example.com`).
-pub const ENV_BASE_URL: &str = "CLOUD_API_BASE_URL";
-/// Environment variable holding a bearer credential, `<prefix>.<secret>`.
-pub const ENV_BEARER: &str = "CLOUD_API_BEARER";
-/// Environment variable holding a signed-mode API key (the credential prefix).
-pub const ENV_API_KEY: &str = "CLOUD_API_KEY";
-/// Environment variable holding a signed-mode API secret.
-pub const ENV_API_SECRET: &str = "CLOUD_API_SECRET";
 /// Default of [`Config::max_response_bytes`]: 32 MiB.
 pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 32 * 1024 * 1024;
 
@@ -204,31 +197,38 @@ impl Config {
         }
     }
 
-    /// Reads the configuration from the environment:
+    /// Reads the configuration from the environment variables named by the API's `prefix`
+    /// (the generated crate passes its own, e.g. `CLOUD_API`):
     ///
-    /// * `CLOUD_API_BASE_URL` (required): base URL;
-    /// * `CLOUD_API_BEARER`: bearer credential `<prefix>.<secret>`; otherwise
-    /// * `CLOUD_API_KEY` and `CLOUD_API_SECRET`: signed-mode key and secret;
+    /// * `<prefix>_BASE_URL` (required): base URL;
+    /// * `<prefix>_BEARER`: bearer credential `<key prefix>.<secret>`; otherwise
+    /// * `<prefix>_KEY` and `<prefix>_SECRET`: signed-mode key and secret;
     /// * with none of them, requests carry no credentials.
-    pub fn from_env() -> Result<Self, Error> {
-        Self::from_lookup(|name| std::env::var(name).ok())
+    pub fn from_env_with_prefix(prefix: &str) -> Result<Self, Error> {
+        Self::from_lookup_with_prefix(prefix, |name| std::env::var(name).ok())
     }
 
-    /// Like [`Config::from_env`], reading variables through `lookup` (testable).
-    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, Error> {
+    /// Like [`Config::from_env_with_prefix`], reading variables through `lookup` (testable).
+    pub fn from_lookup_with_prefix(
+        prefix: &str,
+        lookup: impl Fn(&str) -> Option<String>,
+    ) -> Result<Self, Error> {
+        let name = |suffix: &str| format!("{prefix}_{suffix}");
         let get = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
+        let (base_url, bearer) = (name("BASE_URL"), name("BEARER"));
+        let (key, secret) = (name("KEY"), name("SECRET"));
         let base_url =
-            get(ENV_BASE_URL).ok_or_else(|| Error::config(format!("{ENV_BASE_URL} is not set")))?;
+            get(&base_url).ok_or_else(|| Error::config(format!("{base_url} is not set")))?;
         let mut config = Config::new(base_url.trim());
-        if let Some(token) = get(ENV_BEARER) {
+        if let Some(token) = get(&bearer) {
             config = config.bearer(token);
         } else {
-            match (get(ENV_API_KEY), get(ENV_API_SECRET)) {
+            match (get(&key), get(&secret)) {
                 (Some(key), Some(secret)) => config = config.signed(key, secret),
                 (None, None) => {}
                 _ => {
                     return Err(Error::config(format!(
-                        "signed mode needs both {ENV_API_KEY} and {ENV_API_SECRET}"
+                        "signed mode needs both {key} and {secret}"
                     )));
                 }
             }
@@ -335,7 +335,8 @@ impl Config {
         self
     }
 
-    /// Plugs another HTTP stack (default: [`ReqwestTransport`](crate::ReqwestTransport)).
+    /// Plugs another HTTP stack (default: [`HyperTransport`](crate::HyperTransport), see
+    /// [`Client::new`](crate::Client::new)).
     pub fn transport(mut self, transport: Arc<dyn Transport>) -> Self {
         self.transport = Some(transport);
         self
@@ -455,20 +456,23 @@ mod tests {
                     .map(|(_, v)| v.to_string())
             }
         };
-        assert!(Config::from_lookup(env(&[])).is_err());
-        let c =
-            Config::from_lookup(env(&[(ENV_BASE_URL, "http://x"), (ENV_BEARER, "p.s")])).unwrap();
+        let read = |pairs| Config::from_lookup_with_prefix("X_API", env(pairs));
+        assert!(read(&[]).is_err());
+        let c = read(&[("X_API_BASE_URL", "http://x"), ("X_API_BEARER", "p.s")]).unwrap();
         assert!(matches!(c.credentials, Credentials::Bearer(_)));
-        let c = Config::from_lookup(env(&[
-            (ENV_BASE_URL, "http://x"),
-            (ENV_API_KEY, "k"),
-            (ENV_API_SECRET, "s"),
-        ]))
+        let c = read(&[
+            ("X_API_BASE_URL", "http://x"),
+            ("X_API_KEY", "k"),
+            ("X_API_SECRET", "s"),
+        ])
         .unwrap();
         assert!(matches!(c.credentials, Credentials::Signed { .. }));
         assert!(!format!("{c:?}").contains("\"s\""));
+        assert!(read(&[("X_API_BASE_URL", "http://x"), ("X_API_KEY", "k")]).is_err());
+        let c = read(&[("X_API_BASE_URL", "http://x"), ("Y_API_BEARER", "p.s")]).unwrap();
         assert!(
-            Config::from_lookup(env(&[(ENV_BASE_URL, "http://x"), (ENV_API_KEY, "k")])).is_err()
+            matches!(c.credentials, Credentials::None),
+            "another prefix is not read"
         );
     }
 

@@ -11,9 +11,9 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::body::Binary;
+use crate::encoding::body::Binary;
+use crate::engine::rate_limit::RateLimitInfo;
 use crate::profile::ErrorBody;
-use crate::rate_limit::RateLimitInfo;
 use crate::spec::Method;
 use crate::transport::{HttpResponse, TransportError};
 
@@ -109,7 +109,7 @@ impl ApiError {
         let message = at(shape.message).or_else(|| {
             parsed
                 .as_ref()
-                .and_then(crate::error_message::common_message)
+                .and_then(crate::encoding::error_message::common_message)
         });
         let (field_errors, details) = match &parsed {
             Some(b) => (first_at(b, shape.field_errors), first_at(b, shape.details)),

@@ -1,48 +1,48 @@
 //! Runtime for generated SDKs.
 //!
 //! Generated code compiles against this crate (see `docs/runtime-surface.md`). It holds
-//! mechanisms only and knows no particular operation, path, field or error code: the generated
-//! crate hands it those facts as data ([`OperationSpec`] per call, an [`ApiProfile`] per client,
-//! a [`poll::PollSpec`] per waiter).
+//! mechanisms only and knows no particular operation, path, field, error code or environment
+//! variable: the generated crate hands it those facts as data ([`OperationSpec`] per call, an
+//! [`ApiProfile`] per client, a [`poll::PollSpec`] per waiter, its prefix to
+//! [`Config::from_env_with_prefix`]).
 //!
-//! * [`config`]: base URL, credentials, timeouts, policies, hooks, `Config::from_env`
-//!   (`CLOUD_API_BASE_URL`, `CLOUD_API_BEARER`, or `CLOUD_API_KEY` + `CLOUD_API_SECRET`);
-//! * [`transport`], [`hyper_transport`], [`reqwest_transport`]: the pluggable HTTP stack
-//!   (hyper's client with rustls by default, native-tls by feature; reqwest when the
-//!   environment names a proxy; no redirects; a capped body read);
-//! * [`signing`]: signed mode behind the [`Signer`] trait (the default canonical string is ours:
-//!   the reference does not publish one; a published scheme can be dropped in without
-//!   regenerating);
-//! * [`request`](mod@request): what generated code assembles, and per-call options;
-//! * [`client`]: a call as classify → decide → act: the write path's `write::classify` (what
-//!   an attempt's result says, a pure function), `write::decide` (the decision table, pure),
-//!   `budget` (attempts, 429 waits, deadline), `write::reconcile` (the lookup of a write whose
-//!   outcome is unknown), and the client acting on the decision; `attempt` sends one attempt, `prepare` fixes a call's
-//!   bytes, `auth` adds credentials, `endpoint` keeps them off cleartext links;
-//! * [`error`], [`response`]: what a call returns;
-//! * [`idempotency`], [`retry`], [`rate_limit`]: keys fixed per logical call, bounded backoff with
-//!   full jitter, one 429 gate per client;
-//! * [`hooks`], telemetry: a hook around every attempt for metrics, and one `tracing` span per
-//!   call (`sdk.call`, OpenTelemetry HTTP client field names);
-//! * `journal`, `file_journal` (feature `journal`, in the `write` folder): a durable journal of
-//!   writes and their outcomes (a trait, and an append-only file as the embedded store); an
-//!   entry stays until the application acknowledges its outcome (`Client::acknowledge_write`),
-//!   and `Client::recover_writes` reports every entry left at start-up (the protocol is in the
-//!   `journal` module's docs);
-//! * [`profile`]: the API's conventions as data;
-//! * [`pagination`], [`poll`], [`version`]: lists as streams, waiting on a status, contract
-//!   discovery;
-//! * [`secret`], [`nullable`]: redacted zeroizing secrets and absent-vs-null fields;
-//! * [`untagged`]: an untagged union decodes into the member the value fits;
-//! * [`tagged`]: a tagged union decodes into the member its tag names, or keeps the value;
-//! * `json_object!`, `string_enum!`, `tagged_union!`, `untagged_union!`: the serde impls of
-//!   generated structs, string enums, tagged and untagged unions.
+//! Its folders, one concern each:
 //!
-//! Modules import each other without a cycle (checked by `sdk-tests/module_graph.rs`).
+//! * the engine (`engine/`): [`client`] runs a call as steps (prepare, begin the journal entry,
+//!   one attempt, decide, settle) under a budget of attempts, 429 waits and a deadline; the
+//!   decision table of every call (what an attempt's result says, what to do next: pure
+//!   functions) is `engine::decision`; [`retry`], [`rate_limit`], [`idempotency`] and
+//!   [`hooks`] are the policies around it (bounded backoff with full jitter, one 429 gate per
+//!   client, keys fixed per logical call, a hook around every attempt);
+//! * transport (`transport/`): the [`Transport`] trait, [`hyper_transport`] (the default:
+//!   hyper's client, rustls or native-tls) and, with the `reqwest` feature, `reqwest_transport`
+//!   when the environment names a proxy; no redirects, a capped body read;
+//! * auth (`auth/`): credentials on the wire, [`security`] schemes as data, [`signing`] (signed
+//!   mode behind the [`Signer`] trait; the default canonical string is ours, the reference does
+//!   not publish one), and the rule that keeps credentials off cleartext links;
+//! * encoding (`encoding/`): [`body`] (how a success body decodes), [`params`] (OpenAPI
+//!   parameter styles), [`multipart`], and the server's message in an error body; the encoding
+//!   of generated types (`json_object!`, `string_enum!`, `tagged_union!`, `untagged_union!`,
+//!   `from_variants!`, [`Nullable`], [`Secret`], [`tagged`], [`untagged`]) is the `sdk-codec`
+//!   crate's, re-exported here at the paths generated code names;
+//! * durability (`write/`): the lookup of a write whose outcome is unknown, and with the
+//!   `journal` feature a durable journal of writes and their outcomes (`journal`,
+//!   `file_journal`); an entry stays until the application acknowledges its outcome
+//!   (`Client::acknowledge_write`), and `Client::recover_writes` reports every entry left at
+//!   start-up (the protocol is in the `journal` module's docs).
+//!
+//! At the top: what generated code and applications name: [`config`], [`request`](mod@request)
+//! and [`builder`] (what generated code assembles, per-call options), [`response`] and
+//! [`error`] (what a call returns), [`spec`] and [`profile`] (the API's facts as data),
+//! [`pagination`], [`poll`], [`version`], [`servers`], [`webhook`].
+//!
+//! Modules import each other without a cycle (checked by `sdk-runtime/tests/module_graph.rs`).
 //!
 //! # Crate features
 //!
 //! * `rustls` (default): TLS through rustls;
+//! * `reqwest`: `ReqwestTransport`, which carries the calls when a `*_PROXY` variable is set
+//!   (without it one HTTP stack is compiled, and proxy variables are not honoured);
 //! * `native-tls`: TLS through the platform's library instead (`default-features = false`);
 //! * `journal`: the write journal and `Client::recover_writes`;
 //! * `crash-points`: named kill points of the journal protocol, for crash tests only.
@@ -71,7 +71,8 @@
 //! };
 //!
 //! # async fn run() -> Result<(), sdk_runtime::Error> {
-//! let client = Client::new(Config::from_env()?.sdk(SdkIdentity::new("example-sdk", "0.1.0", "r1")))?;
+//! let config = Config::from_env_with_prefix("EXAMPLE_API")?; // EXAMPLE_API_BASE_URL, …
+//! let client = Client::new(config.sdk(SdkIdentity::new("example-sdk", "0.1.0", "r1")))?;
 //! let mut request = Request::new(&CREATE_WIDGET);
 //! request.json_body(&serde_json::json!({ "name": "w1" }));
 //! let mut options = CallOptions::default();
@@ -89,49 +90,38 @@
 //! ```
 #![deny(missing_docs)]
 
-mod attempt;
 mod auth;
-pub mod body;
-mod budget;
 pub mod builder;
 mod builder_macros;
-pub mod client;
 pub mod config;
-mod download;
-mod endpoint;
+mod encoding;
+mod engine;
 pub mod error;
-mod error_message;
-mod from_variants;
 mod header_names;
-pub mod hooks;
-pub mod hyper_transport;
-pub mod idempotency;
-mod json_object;
-pub mod multipart;
-pub mod nullable;
 pub mod pagination;
-pub mod params;
 pub mod poll;
-mod prepare;
 pub mod profile;
-pub mod rate_limit;
 pub mod request;
-pub mod reqwest_transport;
 pub mod response;
-pub mod retry;
-pub mod secret;
-pub mod security;
 pub mod servers;
-pub mod signing;
 pub mod spec;
-mod string_enum;
-pub mod tagged;
-mod telemetry;
 pub mod transport;
-pub mod untagged;
 pub mod version;
 pub mod webhook;
 mod write;
+
+// The modules of the folders, at the paths they have always had.
+pub use auth::{security, signing};
+pub use encoding::{body, multipart, params};
+pub use engine::{client, hooks, idempotency, rate_limit, retry};
+pub use transport::hyper_transport;
+#[cfg(feature = "reqwest")]
+pub use transport::reqwest_transport;
+
+// The encoding of generated types lives in its own crate (no HTTP); generated code names it
+// through these re-exports, at the paths it always had.
+pub use sdk_codec::{Nullable, Secret, nullable, secret, tagged, untagged};
+pub use sdk_codec::{from_variants, json_object, string_enum, tagged_union, untagged_union};
 
 #[cfg(feature = "crash-points")]
 pub use write::crash_point;
@@ -142,21 +132,20 @@ pub use body::Binary;
 pub use builder::{Call, CallBuilder};
 pub use client::Client;
 pub use config::{Config, Credentials, SdkIdentity, Timeouts, WaitPolicy};
-pub use download::Download;
+pub use engine::download::Download;
 pub use error::{ApiError, Error, ErrorContext, PolledOutcome, Reconciliation, UnknownOutcome};
 pub use hooks::{AttemptInfo, AttemptOutcome, Hook};
 pub use hyper_transport::HyperTransport;
 pub use multipart::FilePart;
-pub use nullable::Nullable;
 pub use params::{ParamIn, ParamStyle};
 pub use poll::PollSpec;
 pub use profile::{ApiProfile, ErrorBody, OperationLookup};
 pub use rate_limit::RateLimitInfo;
 pub use request::{CallOptions, Request};
+#[cfg(feature = "reqwest")]
 pub use reqwest_transport::ReqwestTransport;
 pub use response::{Response, ResponseFuture, ResponseMeta};
 pub use retry::RetryPolicy;
-pub use secret::Secret;
 pub use security::{Requirement, SchemeCredential, SchemeKind, SecurityScheme};
 pub use signing::{DefaultSigner, Signer, SigningInput};
 pub use spec::{Idempotency, Method, OperationSpec};
@@ -173,17 +162,3 @@ pub use write::journal::{
 };
 #[cfg(feature = "journal")]
 pub use write::recovery::{RECOVERY_CONCURRENCY, RecoveredWrite, Recovery};
-
-/// Re-exports for the macros (not a public API).
-#[doc(hidden)]
-pub mod __private {
-    pub use serde;
-    pub use serde_json;
-
-    /// What `json_object!` expands to calls.
-    pub mod json_object {
-        pub use crate::json_object::{
-            Field, Ignored, Key, Object, Optional, Rest, Slot, Tag, Writer, deserialize, read,
-        };
-    }
-}

@@ -9,13 +9,13 @@ use std::time::Duration;
 
 use bytes::Bytes;
 
+use crate::auth::security::Requirement;
+use crate::encoding::multipart;
+pub use crate::encoding::params::encode_component;
+use crate::encoding::params::{self, ParamIn, ParamStyle};
+use crate::engine::idempotency::{validate_client_request_id, validate_idempotency_key};
+use crate::engine::retry::RetryPolicy;
 use crate::error::Error;
-use crate::idempotency::{validate_client_request_id, validate_idempotency_key};
-use crate::multipart;
-pub use crate::params::encode_component;
-use crate::params::{self, ParamIn, ParamStyle};
-use crate::retry::RetryPolicy;
-use crate::security::Requirement;
 use crate::spec::OperationSpec;
 
 /// Standard headers the runtime sets itself (auth, framing); with

@@ -12,11 +12,11 @@ use futures::future::BoxFuture;
 use http::HeaderMap;
 use tracing::Span;
 
-use crate::body::{Binary, Format, Json};
+use crate::encoding::body::{Binary, Format, Json};
+use crate::engine::prepare::Prepared;
+use crate::engine::rate_limit::RateLimitInfo;
+use crate::engine::telemetry;
 use crate::error::{Error, ErrorContext};
-use crate::prepare::Prepared;
-use crate::rate_limit::RateLimitInfo;
-use crate::telemetry;
 use crate::transport::HttpResponse;
 
 /// What every response exposes besides its body.

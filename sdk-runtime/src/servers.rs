@@ -2,7 +2,7 @@
 //! one against the URL the document was served from, as OpenAPI says
 //! (RFC 3986 reference resolution).
 
-use reqwest::Url;
+use url::Url;
 
 use crate::error::Error;
 

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use sdk_runtime::{
-    CallOptions, Client, Config, Error, HyperTransport, Request, ReqwestTransport, RetryPolicy,
-    Transport, TransportErrorKind,
+    CallOptions, Client, Config, Error, HyperTransport, Request, RetryPolicy, Transport,
+    TransportErrorKind,
 };
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -37,11 +37,13 @@ fn config(base: &str) -> Config {
         .total_timeout(Duration::from_secs(4))
 }
 
-/// The transports a client builds: hyper's (the default) and reqwest's (behind a proxy).
-fn transports() -> [Arc<dyn Transport>; 2] {
-    [
+/// Every transport compiled in: hyper's (the default) and, with the `reqwest` feature (on in
+/// these tests), reqwest's (behind a proxy).
+fn transports() -> Vec<Arc<dyn Transport>> {
+    vec![
         Arc::new(HyperTransport::new(None).unwrap()),
-        Arc::new(ReqwestTransport::new(None).unwrap()),
+        #[cfg(feature = "reqwest")]
+        Arc::new(sdk_runtime::ReqwestTransport::new(None).unwrap()),
     ]
 }
 
@@ -307,6 +309,8 @@ async fn trickling_body(transport: Arc<dyn Transport>) {
     );
 }
 
+/// Over HTTP/2 without TLS (prior knowledge), which only reqwest's client is built for here.
+#[cfg(feature = "reqwest")]
 #[tokio::test]
 async fn http2_stream_resets_are_transport_errors() {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -332,8 +336,10 @@ async fn http2_stream_resets_are_transport_errors() {
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
-    let client =
-        Client::new(config(&base).transport(Arc::new(ReqwestTransport::from_client(h2c)))).unwrap();
+    let client = Client::new(
+        config(&base).transport(Arc::new(sdk_runtime::ReqwestTransport::from_client(h2c))),
+    )
+    .unwrap();
     let err = tokio::time::timeout(LIMIT, read(&client))
         .await
         .unwrap()

@@ -506,15 +506,31 @@ async fn secrets_never_leak_into_errors() {
 
 #[tokio::test]
 async fn from_env_style_config_builds_a_client() {
-    let config = Config::from_lookup(|k| match k {
-        "CLOUD_API_BASE_URL" => Some("http://127.0.0.1:9/base/".into()),
-        "CLOUD_API_KEY" => Some("k".into()),
-        "CLOUD_API_SECRET" => Some("s".into()),
+    let vars = |k: &str| match k {
+        "EXAMPLE_API_BASE_URL" => Some("http://127.0.0.1:9/base/".into()),
+        "EXAMPLE_API_KEY" => Some("k".into()),
+        "EXAMPLE_API_SECRET" => Some("s".into()),
         _ => None,
-    })
-    .unwrap();
+    };
+    let config = Config::from_lookup_with_prefix("EXAMPLE_API", vars).unwrap();
     let client = Client::new(config).unwrap();
     assert_eq!(client.config().get_base_url(), "http://127.0.0.1:9/base/");
+    let missing = Config::from_lookup_with_prefix("OTHER_API", vars).unwrap_err();
+    assert!(
+        missing
+            .to_string()
+            .contains("OTHER_API_BASE_URL is not set"),
+        "{missing}"
+    );
+    let half = Config::from_lookup_with_prefix("EXAMPLE_API", |k| {
+        (k != "EXAMPLE_API_SECRET").then(|| vars(k)).flatten()
+    })
+    .unwrap_err();
+    assert!(
+        half.to_string()
+            .contains("signed mode needs both EXAMPLE_API_KEY and EXAMPLE_API_SECRET"),
+        "{half}"
+    );
 }
 
 #[tokio::test]

@@ -153,14 +153,19 @@ pub fn draft_order(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     let body = ctx.body.clone().unwrap_or_else(|| json!({}));
     let currency = body["currency"].as_str().unwrap_or("EUR").to_owned();
     let mut total = Decimal::ZERO;
-    for item in body["items"].as_array().into_iter().flatten() {
+    for (i, item) in body["items"].as_array().into_iter().flatten().enumerate() {
         let variant = item["variant_id"].as_str().unwrap_or_default();
+        // An unknown variant is an invalid field, not `order_config_invalid` (a product's
+        // configuration, which the reference ties to no shown operation; `spec/COVERAGE.md`).
         let product = st
             .products
             .iter()
             .find(|p| p["variant_id"] == variant)
             .ok_or_else(|| {
-                ApiError::new(400, "order_config_invalid", "Unknown product variant.")
+                ApiError::invalid_field(
+                    &format!("body/items/{i}/variant_id"),
+                    "not a product variant of the catalog",
+                )
             })?;
         let price: Decimal = product["price"]
             .as_str()

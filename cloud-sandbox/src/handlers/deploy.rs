@@ -1,7 +1,7 @@
 //! Atomic deployment (`POST /v1/deploy/{region}/{productCode}/{variantCode}`): order, invoice,
 //! one balance debit and an operation in one commit — or 402/409 with nothing committed.
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
@@ -62,14 +62,18 @@ pub fn deploy(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
 }
 
 /// Finds the product variant and billing cycle the request names, and its total.
+///
+/// An unknown region or a billing cycle the plan does not offer is a 400 `validation_error`
+/// naming the field: the reference ties `unsupported_region` to the catalog listings (4.4) and
+/// `billing_cycle_not_available` to no shown operation, so the contract documents neither for
+/// this operation (`spec/COVERAGE.md`, "Error codes per operation").
 fn price(st: &State, ctx: &Ctx, body: &Value, legacy: bool) -> Result<Purchase, ApiError> {
     let region = ctx.param("region").to_ascii_uppercase();
     let (code, variant) = (ctx.param("productCode"), ctx.param("variantCode"));
     if !st.regions.iter().any(|r| r["id"] == region.as_str()) {
-        return Err(ApiError::new(
-            400,
-            "unsupported_region",
-            "The region is not returned by the regions list.",
+        return Err(ApiError::invalid_field(
+            "path.region",
+            "not a region the regions list returns",
         ));
     }
     let product = st
@@ -82,28 +86,7 @@ fn price(st: &State, ctx: &Ctx, body: &Value, legacy: bool) -> Result<Purchase, 
         })
         .cloned()
         .ok_or_else(|| ApiError::not_found("Product variant"))?;
-    let cycles = product["billing_cycles"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let cycle = if legacy {
-        let unit = body["billing"]["unit"].as_str().unwrap_or("MONTH");
-        let count = body["billing"]["count"].as_u64().unwrap_or(1);
-        cycles
-            .iter()
-            .find(|c| c["unit"] == unit && c["count"].as_u64() == Some(count))
-            .cloned()
-    } else {
-        let name = body["billing_cycle"].as_str().unwrap_or("monthly");
-        cycles.iter().find(|c| c["billing_cycle"] == name).cloned()
-    }
-    .ok_or_else(|| {
-        ApiError::new(
-            400,
-            "billing_cycle_not_available",
-            "The plan has no public price for that period and currency.",
-        )
-    })?;
+    let cycle = billing_cycle(&product, body, legacy)?;
     let decimal = |v: &Value| -> Decimal { v.as_str().unwrap_or("0").parse().unwrap_or_default() };
     let ips = Decimal::from(body["additional_ips"].as_u64().unwrap_or(0));
     let total = decimal(&cycle["price"]) + decimal(&cycle["setup_fee"]) + ADDITIONAL_IP_PRICE * ips;
@@ -114,6 +97,34 @@ fn price(st: &State, ctx: &Ctx, body: &Value, legacy: bool) -> Result<Purchase, 
         product,
         cycle,
         total,
+    })
+}
+
+/// The product's billing cycle the body names (`billing_cycle`, or the legacy `billing`).
+fn billing_cycle(product: &Value, body: &Value, legacy: bool) -> Result<Value, ApiError> {
+    let cycles = product["billing_cycles"]
+        .as_array()
+        .map_or(&[][..], Vec::as_slice);
+    let found = if legacy {
+        let unit = body["billing"]["unit"].as_str().unwrap_or("MONTH");
+        let count = body["billing"]["count"].as_u64().unwrap_or(1);
+        cycles
+            .iter()
+            .find(|c| c["unit"] == unit && c["count"].as_u64() == Some(count))
+    } else {
+        let name = body["billing_cycle"].as_str().unwrap_or("monthly");
+        cycles.iter().find(|c| c["billing_cycle"] == name)
+    };
+    let field = if legacy {
+        "body/billing"
+    } else {
+        "body/billing_cycle"
+    };
+    found.cloned().ok_or_else(|| {
+        ApiError::invalid_field(
+            field,
+            "the plan has no public price for that period and currency",
+        )
     })
 }
 
@@ -139,6 +150,24 @@ fn commit(st: &mut State, ctx: &Ctx, body: &Value, p: Purchase) -> Reply {
         &p,
         now,
     ));
+    record_paid_order(st, &p, [order_id, invoice_id, service_id], key.clone(), now);
+    st.debit(p.total, "deploy_debit", Some(invoice_id), key.as_deref());
+    let result =
+        json!({"service_ids": [service_id], "order_id": order_id, "invoice_id": invoice_id});
+    let extra = json!({"service_ids": [service_id], "order_id": order_id, "invoice_id": invoice_id, "total": money(p.total), "currency": "EUR"});
+    let links = deployment_links(order_id, invoice_id, service_id);
+    operation_reply(st, ctx, "deploy", result, links, extra)
+}
+
+/// The paid invoice and the paid order of a deployment (`ids`: order, invoice, service).
+fn record_paid_order(
+    st: &mut State,
+    p: &Purchase,
+    ids: [Uuid; 3],
+    key: Option<String>,
+    now: DateTime<Utc>,
+) {
+    let [order_id, invoice_id, service_id] = ids;
     let invoice_number = format!("INV-{}", 100_000 + st.invoices.len());
     let currency = st.currency.clone();
     st.invoices.push(Invoice {
@@ -160,11 +189,14 @@ fn commit(st: &mut State, ctx: &Ctx, body: &Value, p: Purchase) -> Reply {
         invoice_id: Some(invoice_id),
         service_ids: vec![service_id],
         items: json!([{"product_code": p.code, "variant_code": p.variant, "region": p.region, "billing_cycle": p.cycle["billing_cycle"]}]),
-        idempotency_key: key.clone(),
+        idempotency_key: key,
         created_at: now,
     });
-    st.debit(p.total, "deploy_debit", Some(invoice_id), key.as_deref());
-    let links = Map::from_iter([
+}
+
+/// The `links` of a deployment's legacy answer: its service, invoice and order.
+fn deployment_links(order_id: Uuid, invoice_id: Uuid, service_id: Uuid) -> Map<String, Value> {
+    Map::from_iter([
         (
             "service".to_owned(),
             json!(format!("/v1/services/{service_id}")),
@@ -177,11 +209,7 @@ fn commit(st: &mut State, ctx: &Ctx, body: &Value, p: Purchase) -> Reply {
             "order".to_owned(),
             json!(format!("/v1/billing/orders/{order_id}")),
         ),
-    ]);
-    let result =
-        json!({"service_ids": [service_id], "order_id": order_id, "invoice_id": invoice_id});
-    let extra = json!({"service_ids": [service_id], "order_id": order_id, "invoice_id": invoice_id, "total": money(p.total), "currency": "EUR"});
-    operation_reply(st, ctx, "deploy", result, links, extra)
+    ])
 }
 
 /// The active service an atomic deployment creates.

@@ -2,7 +2,7 @@
 //! (`CLOUD_API_BASE_URL` plus `CLOUD_API_BEARER`, or `CLOUD_API_KEY` and `CLOUD_API_SECRET`), or,
 //! when none is set, to a sandbox started in this process with a seeded account.
 
-use cloud_sdk::{Client, Config};
+use cloud_sdk::{Client, Config, ConfigExt};
 
 /// A connected client, and the sandbox behind it when there was no environment (keep it alive
 /// while the client is used).

@@ -74,6 +74,21 @@ impl Client {
     }
 }
 
+/// Prefix of the environment variables [`ConfigExt::from_env`] reads (`CLOUD_API_BASE_URL`, …).
+pub const ENV_PREFIX: &str = "CLOUD_API";
+
+/// `Config::from_env()` for this API (in the prelude): reads `CLOUD_API_BASE_URL` (required), then `CLOUD_API_BEARER` (bearer mode) or `CLOUD_API_KEY` and `CLOUD_API_SECRET` (signed mode); with none of them, requests carry no credentials.
+pub trait ConfigExt: Sized {
+    /// The configuration the environment names (see the trait).
+    fn from_env() -> Result<Self, ::sdk_runtime::Error>;
+}
+
+impl ConfigExt for ::sdk_runtime::Config {
+    fn from_env() -> Result<Self, ::sdk_runtime::Error> {
+        ::sdk_runtime::Config::from_env_with_prefix(ENV_PREFIX)
+    }
+}
+
 impl Client {
     /// Reads `getVersion` and `getCapabilities` and compares the deployed contract revision with [`CONTRACT_REVISION`]. A failing capabilities read is tolerated (its body is then `Null`).
     #[cfg(feature = "integrations")]

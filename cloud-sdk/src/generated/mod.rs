@@ -16,7 +16,7 @@
 )]
 mod client;
 
-pub use client::{CONTRACT_REVISION, Client, PROFILE, SDK_NAME};
+pub use client::{CONTRACT_REVISION, Client, ConfigExt, ENV_PREFIX, PROFILE, SDK_NAME};
 
 pub use client::security_schemes;
 
@@ -45,7 +45,9 @@ pub use ::sdk_runtime::version::ContractCheck;
 
 /// What an application brings into scope: `use cloud_sdk::prelude::*;`.
 pub mod prelude {
-    pub use super::{CallBuilder, Client, Config, Error, ErrorCode, ErrorCodeExt};
+    pub use super::{
+        CallBuilder, Client, Config, ConfigExt, Error, ErrorCode, ErrorCodeExt,
+    };
 }
 
 pub mod types;

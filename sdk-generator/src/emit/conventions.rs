@@ -204,6 +204,47 @@ pub fn profile_static(api: &Api) -> TokenStream {
     }
 }
 
+/// The prefix of the environment variables the generated crate's `ConfigExt::from_env` reads:
+/// the crate's name without a trailing `-sdk`, in upper snake case, then `_API` (`cloud-sdk`
+/// reads `CLOUD_API_BASE_URL`, …), so each generated crate reads its own. The runtime names no
+/// variable; it is given this prefix.
+pub fn env_prefix(crate_name: &str) -> String {
+    use heck::ToShoutySnakeCase;
+    let name = crate_name.to_ascii_lowercase();
+    let stem = name
+        .strip_suffix("-sdk")
+        .or_else(|| name.strip_suffix("_sdk"))
+        .filter(|stem| !stem.is_empty())
+        .unwrap_or(&name);
+    format!("{}_API", stem.to_shouty_snake_case())
+}
+
+/// `ENV_PREFIX` and `ConfigExt`, whose `Config::from_env()` reads the crate's own variables
+/// through the runtime's `Config::from_env_with_prefix`.
+pub fn config_from_env(crate_name: &str) -> TokenStream {
+    let prefix = env_prefix(crate_name);
+    let prefix_doc = format!(
+        " Prefix of the environment variables [`ConfigExt::from_env`] reads (`{prefix}_BASE_URL`, …)."
+    );
+    let trait_doc = lines_attrs(&format!(
+        "`Config::from_env()` for this API (in the prelude): reads `{prefix}_BASE_URL` (required), then `{prefix}_BEARER` (bearer mode) or `{prefix}_KEY` and `{prefix}_SECRET` (signed mode); with none of them, requests carry no credentials."
+    ));
+    quote! {
+        #[doc = #prefix_doc]
+        pub const ENV_PREFIX: &str = #prefix;
+        #trait_doc
+        pub trait ConfigExt: Sized {
+            /// The configuration the environment names (see the trait).
+            fn from_env() -> Result<Self, ::sdk_runtime::Error>;
+        }
+        impl ConfigExt for ::sdk_runtime::Config {
+            fn from_env() -> Result<Self, ::sdk_runtime::Error> {
+                ::sdk_runtime::Config::from_env_with_prefix(ENV_PREFIX)
+            }
+        }
+    }
+}
+
 /// `Client::check_contract`, when the spec marks a version read (`x-contract-version`).
 pub fn check_contract(api: &Api) -> TokenStream {
     let Some(version) = api
@@ -425,4 +466,18 @@ fn find_operation<'a>(api: &'a Api, operation_id: &str) -> Option<&'a Operation>
     api.operations
         .iter()
         .find(|o| o.operation_id == operation_id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::env_prefix;
+
+    #[test]
+    fn each_crate_reads_its_own_environment_variables() {
+        assert_eq!(env_prefix("cloud-sdk"), "CLOUD_API");
+        assert_eq!(env_prefix("nexus_sdk"), "NEXUS_API");
+        assert_eq!(env_prefix("petstore"), "PETSTORE_API");
+        assert_eq!(env_prefix("my-Store-sdk"), "MY_STORE_API");
+        assert_eq!(env_prefix("sdk"), "SDK_API");
+    }
 }

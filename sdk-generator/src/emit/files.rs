@@ -289,7 +289,7 @@ pub(super) fn mod_rs(api: &Api, options: &Options) -> TokenStream {
     quote! {
         #lints
         mod client;
-        pub use client::{CONTRACT_REVISION, Client, PROFILE, SDK_NAME};
+        pub use client::{CONTRACT_REVISION, Client, ConfigExt, ENV_PREFIX, PROFILE, SDK_NAME};
         #security_reexport
         #servers_reexport
         #( #crates )*
@@ -304,7 +304,7 @@ pub(super) fn mod_rs(api: &Api, options: &Options) -> TokenStream {
         pub use ::sdk_runtime::version::ContractCheck;
         #[doc = #prelude_doc]
         pub mod prelude {
-            pub use super::{CallBuilder, Client, Config, Error, ErrorCode, ErrorCodeExt};
+            pub use super::{CallBuilder, Client, Config, ConfigExt, Error, ErrorCode, ErrorCodeExt};
         }
         pub mod #shared;
         #webhooks
@@ -321,6 +321,7 @@ pub(super) fn client_rs(api: &Api, options: &Options) -> TokenStream {
     ));
     let profile = conventions::profile_static(api);
     let check_contract = conventions::check_contract(api);
+    let from_env = conventions::config_from_env(name);
     let security = super::security::schemes_module(api);
     let servers = super::security::servers_module(api);
     quote! {
@@ -352,6 +353,7 @@ pub(super) fn client_rs(api: &Api, options: &Options) -> TokenStream {
                 &self.runtime
             }
         }
+        #from_env
         #check_contract
         #security
         #servers

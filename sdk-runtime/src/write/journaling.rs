@@ -6,9 +6,9 @@ use std::borrow::Cow;
 
 use http::{HeaderMap, HeaderName, HeaderValue};
 
-use crate::endpoint::Endpoint;
+use crate::auth::endpoint::Endpoint;
+use crate::engine::prepare::{Call, CallUrl, Defaults, Prepared};
 use crate::error::Error;
-use crate::prepare::{Call, CallUrl, Defaults, Prepared};
 use crate::request::CallOptions;
 use crate::transport::HttpResponse;
 use crate::write::journal::{JournaledWrite, Settlement, StoredResponse, WriteJournal};

@@ -1,13 +1,11 @@
-//! The write path: what an attempt's result says (`classify`), what to do next (`decide`), how
-//! a write whose outcome is unknown is looked up (`reconcile`), and, with the `journal`
-//! feature, the durable journal of writes (`journal`, `file_journal`), the client's use of it
-//! (`journaling`) and start-up recovery (`recovery`). One concern: a write is never duplicated
-//! and never silently lost.
+//! Durability of writes: how a write whose outcome is unknown is looked up (`reconcile`), and,
+//! with the `journal` feature, the durable journal of writes (`journal`, `file_journal`), the
+//! client's use of it (`journaling`) and start-up recovery (`recovery`). One concern: a write
+//! is never duplicated and never silently lost. (What an attempt's result says and what to do
+//! next, for every call, is the engine's decision table, `engine::decision`.)
 
-pub(crate) mod classify;
 #[cfg(feature = "crash-points")]
 pub mod crash_point;
-pub(crate) mod decide;
 #[cfg(feature = "journal")]
 pub mod file_journal;
 #[cfg(feature = "journal")]

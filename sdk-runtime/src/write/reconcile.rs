@@ -1,17 +1,17 @@
 //! Reconciliation of a write whose outcome is unknown: the lookup request the API's
 //! [`OperationLookup`] describes, and what its answer means. The client sends the lookup as an
 //! ordinary read (retried like any read, within the write's deadline) and then lets
-//! [`decide::after_lookup`](crate::write::decide::after_lookup) choose between a resend and
+//! [`decide::after_lookup`](crate::engine::decision::decide::after_lookup) choose between a resend and
 //! [`Error::WriteOutcomeUnknown`].
 
 use serde_json::Value;
 
+use crate::engine::decision::decide::Lookup;
 use crate::error::{Error, Reconciliation};
 use crate::profile::OperationLookup;
 use crate::request::Request;
 use crate::spec::Method;
 use crate::transport::HttpResponse;
-use crate::write::decide::Lookup;
 
 /// The lookup of the write `method path` sent with `key`.
 pub(crate) fn lookup_request(

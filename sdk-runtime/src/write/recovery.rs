@@ -4,12 +4,12 @@
 use futures::StreamExt;
 use serde_json::Value;
 
-use crate::client::{Client, Start};
+use crate::engine::client::{Client, Start};
+use crate::engine::decision::decide::Failure;
+use crate::engine::telemetry;
 use crate::error::Error;
 use crate::response::{Response, Undecoded};
-use crate::telemetry;
 use crate::transport::{TransportError, TransportErrorKind};
-use crate::write::decide::Failure;
 use crate::write::journal::{DamagedRecord, JournaledWrite, PendingWrite, Settlement};
 use crate::write::journaling;
 
@@ -157,7 +157,7 @@ impl Client {
     /// The outcome the journal kept, as the call returned it.
     fn journaled_outcome(
         &self,
-        p: crate::prepare::Prepared,
+        p: crate::engine::prepare::Prepared,
         settlement: Settlement,
     ) -> Result<Response<Value>, Error> {
         let context = Box::new(p.context(0));

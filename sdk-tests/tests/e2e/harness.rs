@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use cloud_sandbox::{Credential, Sandbox, SandboxConfig};
+use cloud_sdk::ConfigExt;
 use sdk_runtime::{Config, RetryPolicy, WaitPolicy};
 
 /// Where the tests run.
@@ -23,7 +24,7 @@ pub struct Env {
 
 /// True when `CLOUD_API_BASE_URL` names a real target.
 pub fn real_target_configured() -> bool {
-    std::env::var(sdk_runtime::config::ENV_BASE_URL).is_ok_and(|v| !v.trim().is_empty())
+    std::env::var(format!("{}_BASE_URL", cloud_sdk::ENV_PREFIX)).is_ok_and(|v| !v.trim().is_empty())
 }
 
 /// Short policies so fault paths stay fast: the sandbox answers in milliseconds.

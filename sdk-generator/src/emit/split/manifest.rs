@@ -8,7 +8,7 @@ use crate::emit::manifest::dependencies;
 use crate::ir::Api;
 
 /// The runtime features a crate of the SDK forwards: TLS stack and write journal.
-const RUNTIME_FEATURES: [&str; 3] = ["rustls", "native-tls", "journal"];
+const RUNTIME_FEATURES: [&str; 4] = ["rustls", "native-tls", "reqwest", "journal"];
 
 /// The facade: one optional dependency and feature per area (all on by default).
 pub(super) fn facade_toml(api: &Api, options: &Options, names: &SplitNames) -> String {

@@ -11,7 +11,7 @@
 ///     Cat(Cat),
 ///     Names(Box<Vec<String>>),
 /// }
-/// sdk_runtime::from_variants!(Pet { Cat(Cat), Names(Box<Vec<String>>) });
+/// sdk_codec::from_variants!(Pet { Cat(Cat), Names(Box<Vec<String>>) });
 ///
 /// assert_eq!(Pet::from(Cat), Pet::Cat(Cat));
 /// assert_eq!(Pet::from(vec![]), Pet::Names(Box::default()));

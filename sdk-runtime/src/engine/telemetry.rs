@@ -15,10 +15,10 @@
 use tracing::Span;
 use tracing::field::Empty;
 
-use crate::endpoint::Endpoint;
+use crate::auth::endpoint::Endpoint;
+use crate::engine::prepare::Prepared;
 use crate::error::Error;
 use crate::header_names;
-use crate::prepare::Prepared;
 use crate::transport::HttpResponse;
 
 /// The span of one call.
@@ -34,7 +34,7 @@ pub(crate) fn call_span(p: &Prepared, endpoint: &Endpoint) -> Span {
     let (host, port) = if p.url.as_str().starts_with(&endpoint.base) {
         (endpoint.host.as_str(), endpoint.port)
     } else {
-        own_server = reqwest::Url::parse(p.url.as_str()).ok();
+        own_server = url::Url::parse(p.url.as_str()).ok();
         own_server.as_ref().map_or(("", 0), |url| {
             let port = url.port_or_known_default().unwrap_or_default();
             (url.host_str().unwrap_or_default(), port)

@@ -11,15 +11,15 @@ use http::HeaderMap;
 
 use tokio::time::Instant;
 
-use crate::attempt;
-use crate::budget::Budget;
-use crate::client::Client;
+use crate::engine::attempt;
+use crate::engine::budget::Budget;
+use crate::engine::client::Client;
+use crate::engine::decision::classify::{Class, classify};
+use crate::engine::decision::decide::{Decision, Facts, Failure, decide};
+use crate::engine::prepare::Prepared;
 use crate::error::{Error, ErrorContext};
-use crate::prepare::Prepared;
 use crate::request::{CallOptions, Request};
 use crate::transport::{BodyStream, HttpResponse, TransportError};
-use crate::write::classify::{Class, classify};
-use crate::write::decide::{Decision, Facts, Failure, decide};
 
 /// A successful response whose body arrives chunk by chunk: a `Stream` of
 /// `Result<Bytes, Error>`. Nothing bounds its size but the reader.

@@ -1,13 +1,13 @@
 //! Classify: what one attempt's result says about the request, as a pure function of the
-//! result (no policy, no budget, no I/O). [`decide`](crate::write::decide) turns it into an action.
+//! result (no policy, no budget, no I/O). [`decide`](crate::engine::decision::decide) turns it into an action.
 
 use std::time::Duration;
 
 use http::HeaderMap;
 
+use crate::engine::rate_limit::RateLimitInfo;
 use crate::error::ApiError;
 use crate::profile::ApiProfile;
-use crate::rate_limit::RateLimitInfo;
 use crate::transport::{HttpResponse, TransportError, TransportErrorKind};
 
 /// What an attempt's result says.
@@ -105,7 +105,7 @@ fn json_content_type(headers: &HeaderMap) -> bool {
     let Some(value) = headers.get(http::header::CONTENT_TYPE) else {
         return true;
     };
-    value.to_str().is_ok_and(crate::body::is_json)
+    value.to_str().is_ok_and(crate::encoding::body::is_json)
 }
 
 #[cfg(test)]

@@ -43,10 +43,10 @@
 //! What the test found: `untagged_union!` decoded each member from a `serde_json::Value`, which
 //! keeps only the last of two members with the same name, so a union accepted
 //! `{"scheme": "a", "scheme": "b"}` that its struct member rejects on its own (and the derive
-//! rejects). Members now decode the received JSON text (`sdk-runtime/src/untagged.rs`). The same
+//! rejects). Members now decode the received JSON text (`sdk-codec/src/untagged.rs`). The same
 //! held for `tagged_union!` (`{"name":"a","name":"b","petType":"cat"}` and a duplicated tag were
 //! accepted, the derive says ``duplicate field `name` ``); its member now decodes the received
-//! text too (`sdk-runtime/src/tagged.rs`).
+//! text too (`sdk-codec/src/tagged.rs`).
 
 use std::collections::BTreeMap;
 
@@ -58,7 +58,7 @@ use serde_json::{Value, json};
 mod ours {
     use std::collections::BTreeMap;
 
-    use sdk_runtime::Nullable;
+    use sdk_codec::Nullable;
 
     #[derive(Debug, Clone)]
     pub enum Country {
@@ -66,7 +66,7 @@ mod ours {
         FrFr,
         Unknown(String),
     }
-    sdk_runtime::string_enum!(Country, Unknown, De = "DE", FrFr = "fr-FR");
+    sdk_codec::string_enum!(Country, Unknown, De = "DE", FrFr = "fr-FR");
 
     #[derive(Debug, Clone, PartialEq)]
     pub struct Address {
@@ -74,7 +74,7 @@ mod ours {
         pub zip: Option<String>,
         pub country: Country,
     }
-    sdk_runtime::json_object!(Address { street, zip optional, country = "countryCode" });
+    sdk_codec::json_object!(Address { street, zip optional, country = "countryCode" });
 
     #[derive(Debug, Clone, PartialEq, serde::Serialize)]
     #[serde(untagged)]
@@ -84,7 +84,7 @@ mod ours {
         Card(Box<Address>),
         Many(Vec<String>),
     }
-    sdk_runtime::untagged_union!(Contact { Email, Phone, Card boxed, Many });
+    sdk_codec::untagged_union!(Contact { Email, Phone, Card boxed, Many });
 
     #[derive(Debug, Clone, PartialEq)]
     pub struct Person {
@@ -101,7 +101,7 @@ mod ours {
         pub extra: Option<serde_json::Value>,
         pub friends: Option<Vec<Person>>,
     }
-    sdk_runtime::json_object!(Person {
+    sdk_codec::json_object!(Person {
         name,
         age optional,
         nick optional,
@@ -121,27 +121,27 @@ mod ours {
         pub id: u32,
         pub rest: BTreeMap<String, i64>,
     }
-    sdk_runtime::json_object!(Labels { id, ..rest });
+    sdk_codec::json_object!(Labels { id, ..rest });
 
     #[derive(Debug, Clone, PartialEq)]
     pub struct Open {
         pub kind: Option<String>,
         pub rest: serde_json::Map<String, serde_json::Value>,
     }
-    sdk_runtime::json_object!(Open { kind = "type" optional, ..rest });
+    sdk_codec::json_object!(Open { kind = "type" optional, ..rest });
 
     #[derive(Debug, Clone, PartialEq)]
     pub struct Token {
         pub scheme: String,
     }
-    sdk_runtime::json_object!(Token { scheme });
+    sdk_codec::json_object!(Token { scheme });
 
     #[derive(Debug, Clone, PartialEq)]
     pub struct OAuth {
         pub scheme: String,
         pub settings: Option<BTreeMap<String, bool>>,
     }
-    sdk_runtime::json_object!(OAuth { scheme, settings optional });
+    sdk_codec::json_object!(OAuth { scheme, settings optional });
 
     #[derive(Debug, Clone, PartialEq, serde::Serialize)]
     #[serde(untagged)]
@@ -149,7 +149,7 @@ mod ours {
         Token(Token),
         OAuth(OAuth),
     }
-    sdk_runtime::untagged_union!(Connection { Token, OAuth });
+    sdk_codec::untagged_union!(Connection { Token, OAuth });
 
     // A tagged union as the generator writes it (`sdk-tests/tests/snapshots/
     // pipeline__discriminated_subtypes.snap`): each member declares the tag property, required
@@ -160,7 +160,7 @@ mod ours {
         pub name: Option<String>,
         pub indoor: Option<bool>,
     }
-    sdk_runtime::json_object!(Cat { pet_type = "petType", name optional, indoor optional });
+    sdk_codec::json_object!(Cat { pet_type = "petType", name optional, indoor optional });
 
     #[derive(Debug, Clone, PartialEq)]
     pub struct Dog {
@@ -168,14 +168,14 @@ mod ours {
         pub name: String,
         pub barks: Option<bool>,
     }
-    sdk_runtime::json_object!(Dog { pet_type = "petType", name, barks optional });
+    sdk_codec::json_object!(Dog { pet_type = "petType", name, barks optional });
 
     #[derive(Debug, Clone, PartialEq)]
     pub struct Bird {
         pub pet_type: Option<String>,
         pub wings: u8,
     }
-    sdk_runtime::json_object!(Bird { pet_type = "petType" optional, wings });
+    sdk_codec::json_object!(Bird { pet_type = "petType" optional, wings });
 
     #[derive(Debug, Clone, PartialEq, serde::Serialize)]
     #[serde(untagged)]
@@ -185,7 +185,7 @@ mod ours {
         Bird(Bird),
         Unknown(serde_json::Value),
     }
-    sdk_runtime::tagged_union!(Pet by "petType" { Cat = "cat", Dog = "dog", Bird = "bird" });
+    sdk_codec::tagged_union!(Pet by "petType" { Cat = "cat", Dog = "dog", Bird = "bird" });
 
     // A tagged union's member whose tag property admits one value: the generator writes no
     // field for it, and `tagged` writes and checks it.
@@ -194,13 +194,13 @@ mod ours {
         pub radius: f64,
         pub label: Option<String>,
     }
-    sdk_runtime::json_object!(Circle tagged "kind" = "circle" { radius, label optional });
+    sdk_codec::json_object!(Circle tagged "kind" = "circle" { radius, label optional });
 }
 
 mod twin {
     use std::collections::BTreeMap;
 
-    use sdk_runtime::Nullable;
+    use sdk_codec::Nullable;
     use serde::{Deserialize, Serialize};
 
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

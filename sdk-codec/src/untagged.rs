@@ -10,7 +10,7 @@
 //! Each member decodes the value's JSON text as it was received (a `RawValue`), not a
 //! `serde_json::Value` made from it: a `Value` keeps only the last of two members with the same
 //! name, so a struct member would accept a duplicated field that it rejects everywhere else
-//! (found by `sdk-runtime/tests/differential.rs` against serde's derive).
+//! (found by `sdk-codec/tests/differential.rs` against serde's derive).
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -72,7 +72,7 @@ pub fn decode_untagged<T: Serialize>(
 ///     Number(u16),
 ///     Name(Box<String>),
 /// }
-/// sdk_runtime::untagged_union!(Port { Number, Name boxed });
+/// sdk_codec::untagged_union!(Port { Number, Name boxed });
 ///
 /// assert_eq!(serde_json::from_str::<Port>("443").unwrap(), Port::Number(443));
 /// assert_eq!(serde_json::from_str::<Port>("\"https\"").unwrap(), Port::Name(Box::new("https".into())));

@@ -5,7 +5,7 @@
 //! The member decodes the value's JSON text as it was received (a `RawValue`), not the
 //! `serde_json::Value` the tag is read from: a `Value` keeps only the last of two members with
 //! the same name, so a member would accept a duplicated field (or tag) that it rejects on its
-//! own (found by `sdk-runtime/tests/differential.rs` against serde's internal tagging).
+//! own (found by `sdk-codec/tests/differential.rs` against serde's internal tagging).
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
@@ -58,7 +58,7 @@ pub fn select(value: &Value, tag: &str, values: &[&str]) -> Option<usize> {
 ///     Nothing(Box<serde_json::Value>),
 ///     Unknown(serde_json::Value),
 /// }
-/// sdk_runtime::tagged_union!(Shape by "kind" { Circle = "circle", Nothing = "none" });
+/// sdk_codec::tagged_union!(Shape by "kind" { Circle = "circle", Nothing = "none" });
 ///
 /// let shape: Shape = serde_json::from_str(r#"{"kind":"circle","radius":2}"#).unwrap();
 /// assert_eq!(shape, Shape::Circle(Circle { radius: 2.0 }));

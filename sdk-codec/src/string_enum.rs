@@ -17,7 +17,7 @@
 ///     DarkBlue,
 ///     Unknown(String),
 /// }
-/// sdk_runtime::string_enum!(Color, Unknown, Red = "red", DarkBlue = "dark-blue");
+/// sdk_codec::string_enum!(Color, Unknown, Red = "red", DarkBlue = "dark-blue");
 ///
 /// let c: Color = serde_json::from_str("\"dark-blue\"").unwrap();
 /// assert_eq!(c, Color::DarkBlue);

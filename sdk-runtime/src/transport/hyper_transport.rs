@@ -6,8 +6,8 @@
 //! call than everything the SDK adds: over loopback a call through this transport executes
 //! about a third fewer instructions than a hand-written reqwest request (`BENCHMARKS.md`,
 //! issue #23). What reqwest adds that this does not, proxies from the environment, is why
-//! [`Client::new`](crate::Client::new) picks [`ReqwestTransport`](crate::ReqwestTransport)
-//! when a proxy variable is set.
+//! [`Client::new`](crate::Client::new) picks `ReqwestTransport` (feature `reqwest`) when a
+//! proxy variable is set.
 
 use std::error::Error as StdError;
 use std::time::Duration;
@@ -152,7 +152,7 @@ fn tls(http: HttpConnector, roots: &[&[u8]]) -> Result<Connector, TransportError
 fn hyper_request(request: HttpRequest) -> Result<http::Request<Full<Bytes>>, TransportError> {
     let uri = match http::Uri::try_from(request.url.as_str()) {
         Ok(uri) => uri,
-        Err(_) => reqwest::Url::parse(&request.url)
+        Err(_) => url::Url::parse(&request.url)
             .ok()
             .and_then(|url| http::Uri::try_from(url.as_str()).ok())
             .ok_or_else(|| {

@@ -39,10 +39,10 @@ use crate::Nullable;
 /// pub struct Zone {
 ///     pub name: String,
 ///     pub ttl: Option<u32>,
-///     pub comment: sdk_runtime::Nullable<String>,
+///     pub comment: sdk_codec::Nullable<String>,
 ///     pub extra: BTreeMap<String, serde_json::Value>,
 /// }
-/// sdk_runtime::json_object!(Zone {
+/// sdk_codec::json_object!(Zone {
 ///     name,
 ///     ttl optional,
 ///     comment = "note" optional,

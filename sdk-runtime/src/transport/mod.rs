@@ -1,17 +1,21 @@
 //! The pluggable HTTP transport: send one fully built request, get status, headers and body bytes.
 //!
-//! The default, [`HyperTransport`] ([`ReqwestTransport`] when the environment names a proxy),
-//! follows no redirect and reads at most [`HttpRequest::max_response_bytes`] of a body.
+//! The [`Transport`] trait and what crosses it are here; the transports are its children:
+//! [`hyper_transport`] (the default), `reqwest_transport` (feature `reqwest`, picked when the
+//! environment names a proxy), and `default` decides between them. Every transport follows no
+//! redirect and reads at most [`HttpRequest::max_response_bytes`] of a body.
 
 use std::fmt;
-use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
 use futures::future::BoxFuture;
 use http::HeaderMap;
 
-use crate::{HyperTransport, ReqwestTransport};
+pub(crate) mod default;
+pub mod hyper_transport;
+#[cfg(feature = "reqwest")]
+pub mod reqwest_transport;
 
 /// One fully built HTTP request (URL, headers including auth, exact body bytes).
 #[derive(Clone, Debug)]
@@ -158,61 +162,5 @@ impl fmt::Debug for StreamingResponse {
             .field("status", &self.status)
             .field("headers", &self.headers)
             .finish_non_exhaustive()
-    }
-}
-
-/// The variables reqwest reads a proxy from.
-const PROXY_VARIABLES: [&str; 6] = [
-    "HTTPS_PROXY",
-    "https_proxy",
-    "HTTP_PROXY",
-    "http_proxy",
-    "ALL_PROXY",
-    "all_proxy",
-];
-
-/// The transport a client builds when none is configured: [`HyperTransport`], unless a proxy
-/// variable in `env` is set, then [`ReqwestTransport`], which honours it.
-pub(crate) fn default_transport(
-    connect_timeout: Option<Duration>,
-    env: impl Fn(&str) -> Option<String>,
-) -> Result<Arc<dyn Transport>, TransportError> {
-    let proxy = PROXY_VARIABLES
-        .iter()
-        .any(|name| env(name).is_some_and(|v| !v.trim().is_empty()));
-    Ok(if proxy {
-        Arc::new(ReqwestTransport::new(connect_timeout)?)
-    } else {
-        Arc::new(HyperTransport::new(connect_timeout)?)
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn reqwest_carries_the_calls_only_when_the_environment_names_a_proxy() {
-        let built = |vars: &[(&str, &str)]| {
-            let vars: Vec<(String, String)> = vars
-                .iter()
-                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-                .collect();
-            let transport = default_transport(None, |name| {
-                vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
-            })
-            .unwrap();
-            format!("{transport:?}")
-        };
-        assert!(built(&[]).starts_with("HyperTransport"));
-        assert!(
-            built(&[("NO_PROXY", "localhost"), ("HTTP_PROXY", " ")]).starts_with("HyperTransport")
-        );
-        for name in PROXY_VARIABLES {
-            assert!(
-                built(&[(name, "http://proxy.internal:3128")]).starts_with("ReqwestTransport"),
-                "{name}"
-            );
-        }
     }
 }

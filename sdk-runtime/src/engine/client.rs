@@ -15,21 +15,21 @@ use serde::de::DeserializeOwned;
 use tokio::time::Instant;
 use tracing::{Instrument, Span};
 
-use crate::attempt::{self, Wire};
 use crate::auth::Auth;
-use crate::body::{Binary, Format};
-use crate::budget::Budget;
+use crate::auth::endpoint::Endpoint;
 use crate::config::Config;
-use crate::endpoint::Endpoint;
+use crate::encoding::body::{Binary, Format};
+use crate::engine::attempt::{self, Wire};
+use crate::engine::budget::Budget;
+use crate::engine::decision::classify::{Class, classify};
+use crate::engine::decision::decide::{Decision, Facts, Failure, after_lookup, decide, exhausted};
+use crate::engine::prepare::{Defaults, Prepared};
+use crate::engine::rate_limit::{ProbePermit, RateLimitGate, RateLimitInfo};
+use crate::engine::telemetry;
 use crate::error::{ApiError, Error, ErrorContext, Reconciliation, UnknownOutcome};
-use crate::prepare::{Defaults, Prepared};
-use crate::rate_limit::{ProbePermit, RateLimitGate, RateLimitInfo};
 use crate::request::{CallOptions, Request};
 use crate::response::{ResponseFuture, Undecoded};
-use crate::telemetry;
 use crate::transport::{HttpResponse, Transport, TransportError, TransportErrorKind};
-use crate::write::classify::{Class, classify};
-use crate::write::decide::{Decision, Facts, Failure, after_lookup, decide, exhausted};
 use crate::write::reconcile;
 
 /// The API client: cheap to clone (an `Arc` inside), one 429 gate shared by all clones.
@@ -85,9 +85,10 @@ impl Client {
     /// Builds a client: validates the base URL (credentials over cleartext `http://` only to
     /// loopback hosts, unless [`Config::allow_insecure_http`]), the servers it routes to
     /// ([`Config::route_server`]) likewise, and the credentials, and builds the default
-    /// transport when none is set: [`HyperTransport`](crate::HyperTransport), or
-    /// [`ReqwestTransport`](crate::ReqwestTransport) when the environment names a proxy (`HTTPS_PROXY`, `HTTP_PROXY`,
-    /// `ALL_PROXY`, in either case), which reqwest honours.
+    /// transport when none is set: [`HyperTransport`](crate::HyperTransport), or, with the
+    /// `reqwest` feature, `ReqwestTransport` when the environment names a proxy (`HTTPS_PROXY`,
+    /// `HTTP_PROXY`, `ALL_PROXY`, in either case), which reqwest honours. Without that feature
+    /// a proxy variable is not honoured, and a warning says so.
     pub fn new(config: Config) -> Result<Self, Error> {
         let endpoint = Endpoint::new(&config)?;
         for (_, to) in &config.server_routes {
@@ -95,7 +96,7 @@ impl Client {
         }
         let transport: Arc<dyn Transport> = match &config.transport {
             Some(t) => t.clone(),
-            None => crate::transport::default_transport(config.timeouts.connect, |name| {
+            None => crate::transport::default::default_transport(config.timeouts.connect, |name| {
                 std::env::var(name).ok()
             })
             .map_err(|e| Error::config(e.to_string()))?,
@@ -182,7 +183,7 @@ impl Client {
         ResponseFuture::new(self.start(request, options))
     }
 
-    /// [`Self::execute`] for a body decoded in the format `F` ([`crate::body`]: text, raw bytes
+    /// [`Self::execute`] for a body decoded in the format `F` ([`crate::encoding::body`]: text, raw bytes
     /// or none) rather than as JSON; `Accept` is the format's own unless the request sets one.
     pub fn execute_as<F: Format>(
         &self,

@@ -3,7 +3,7 @@
 
 use std::net::IpAddr;
 
-use reqwest::Url;
+use url::Url;
 
 use crate::config::{Config, Credentials};
 use crate::error::Error;

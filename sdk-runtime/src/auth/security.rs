@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use crate::params::ParamIn;
+use crate::encoding::params::ParamIn;
 use crate::secret::Secret;
 
 /// A security scheme of the document (`components.securitySchemes`).

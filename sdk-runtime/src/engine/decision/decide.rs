@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::budget::Budget;
-use crate::write::classify::Class;
+use crate::engine::budget::Budget;
+use crate::engine::decision::classify::Class;
 
 /// What the decision depends on besides the attempt's class and the budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,7 +169,7 @@ mod tests {
     //! The decision table of `Client::execute`, row by row, without a server.
 
     use super::*;
-    use crate::retry::RetryPolicy;
+    use crate::engine::retry::RetryPolicy;
 
     const BACKOFF: Duration = Duration::from_millis(50);
     const SECOND: Option<Duration> = Some(Duration::from_secs(1));
