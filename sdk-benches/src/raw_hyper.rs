@@ -3,6 +3,10 @@
 //! same work as the SDK call and the reqwest twin (build the headers, sign, send, read the
 //! whole body, decode it into the same type) and sending the same bytes.
 //!
+//! Like the SDK (and the reqwest twin), it turns a URL into an `http::Uri` on every call: the
+//! GET's path carries the product id, a value only known at the call, so its URL is formatted
+//! and parsed per call; the POST's URL is parsed from its text, as reqwest's twin does.
+//!
 //! The connector is set like the SDK's default transport (`TCP_NODELAY`, the connect
 //! timeout, hyper's pool: idle connections kept 90 s), without the TLS layer the SDK's wraps
 //! around it: the benchmarks speak `http://` to a loopback server, and the floor is what the
@@ -25,8 +29,8 @@ use crate::requests::{API_KEY, BEARER, Signed};
 /// A raw hyper client for one base URL, and what its requests need.
 pub struct RawHyper {
     client: Client<HttpConnector, Full<Bytes>>,
-    product_uri: Uri,
-    zone_uri: Uri,
+    base: String,
+    zone_url: String,
     user_agent: HeaderValue,
 }
 
@@ -36,20 +40,20 @@ impl RawHyper {
         let mut http = HttpConnector::new();
         http.set_connect_timeout(Some(Duration::from_secs(10)));
         http.set_nodelay(true);
-        let uri = |path: String| Uri::try_from(path).expect("benchmark URI");
         Self {
             client: Client::builder(TokioExecutor::new()).build(http),
-            product_uri: uri(format!("{base}/v1/products/{PRODUCT_ID}")),
-            zone_uri: uri(format!("{base}/v1/dns/zones")),
+            base: base.to_owned(),
+            zone_url: format!("{base}/v1/dns/zones"),
             user_agent: HeaderValue::from_str(user_agent).expect("user agent"),
         }
     }
 
     /// `GET /v1/products/{id}` with the bearer token, decoded as [`Product`].
     pub async fn get(&self) -> Product {
+        let url = format!("{}/v1/products/{}", self.base, PRODUCT_ID);
         let request = Request::builder()
             .method(Method::GET)
-            .uri(self.product_uri.clone())
+            .uri(Uri::try_from(url).expect("product URI"))
             .header(USER_AGENT, self.user_agent.clone())
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header(AUTHORIZATION, format!("Bearer {BEARER}"))
@@ -65,7 +69,7 @@ impl RawHyper {
         let signed = Signed::new(&bytes);
         let request = Request::builder()
             .method(Method::POST)
-            .uri(self.zone_uri.clone())
+            .uri(Uri::try_from(self.zone_url.as_str()).expect("zone URI"))
             .header(USER_AGENT, self.user_agent.clone())
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header("idempotency-key", signed.key)
