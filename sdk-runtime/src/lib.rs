@@ -127,10 +127,10 @@ pub use sdk_codec::{from_variants, json_object, string_enum, tagged_union, untag
 
 #[cfg(feature = "crash-points")]
 pub use write::crash_point;
-#[cfg(feature = "journal")]
-pub use write::{file_journal, journal};
 #[cfg(feature = "postgres")]
 pub use write::postgres_journal;
+#[cfg(feature = "journal")]
+pub use write::{file_journal, journal};
 
 pub use body::Binary;
 pub use builder::{Call, CallBuilder};
