@@ -136,10 +136,10 @@ mod write;
 
 #[cfg(feature = "crash-points")]
 pub use write::crash_point;
-#[cfg(feature = "journal")]
-pub use write::{file_journal, journal};
 #[cfg(feature = "postgres")]
 pub use write::postgres_journal;
+#[cfg(feature = "journal")]
+pub use write::{file_journal, journal};
 
 pub use body::Binary;
 pub use builder::{Call, CallBuilder};
