@@ -1,6 +1,7 @@
 //! A throwaway PostgreSQL cluster for tests and benchmarks: `initdb` into a fresh directory
-//! under the workspace's `target/`, started on a free loopback port (no Unix socket), stopped
-//! and removed when dropped. The server programs come from Debian's `postgresql` package
+//! under the workspace's `target/` (the temporary directory when the `postgres` user cannot
+//! reach `target/`), started on a free loopback port (no Unix socket), stopped and removed when
+//! dropped. The server programs come from Debian's `postgresql` package
 //! (`.ci/postgres` installs it); as root they run as its `postgres` user (initdb refuses root).
 
 use std::io;
@@ -23,18 +24,30 @@ impl Cluster {
     /// Creates and starts a cluster named `name` (part of its directory's name).
     pub fn start(name: &str) -> io::Result<Self> {
         let bin = bin_dir()?;
-        let target = target_dir();
-        let dir = target.join("postgres").join(format!(
+        let unique = format!(
             "{name}-{}-{}",
             std::process::id(),
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_nanos())
                 .unwrap_or_default()
-        ));
+        );
+        let mut dir = target_dir().join("postgres").join(&unique);
         std::fs::create_dir_all(&dir)?;
         let as_postgres = std::fs::metadata("/proc/self")?.uid() == 0;
         if as_postgres {
+            if !reachable_by_postgres(&dir) {
+                // A checkout under a directory closed to other users (e.g. /root): the
+                // `postgres` user cannot reach `target/`, so the cluster goes to the temporary
+                // directory instead (removed the same way).
+                let _ = std::fs::remove_dir_all(&dir);
+                dir = std::env::temp_dir().join(format!("sdk-postgres-{unique}"));
+                std::fs::create_dir_all(&dir)?;
+                eprintln!(
+                    "postgres: target/ is not reachable by the postgres user; cluster in {}",
+                    dir.display()
+                );
+            }
             run(Command::new("chown").arg("postgres:").arg(&dir))?;
         }
         let cluster = Self {
@@ -116,6 +129,15 @@ impl Drop for Cluster {
         });
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// Whether the `postgres` user can enter `dir` (every directory above it must let it through).
+fn reachable_by_postgres(dir: &Path) -> bool {
+    Command::new("runuser")
+        .args(["-u", "postgres", "--", "test", "-x"])
+        .arg(dir)
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 /// Whether a missing PostgreSQL fails the run (under `CI=true`) rather than skipping.
