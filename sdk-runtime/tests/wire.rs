@@ -191,6 +191,51 @@ async fn problem_json_and_plain_messages_show_in_display() {
 }
 
 #[tokio::test]
+async fn other_apis_codes_and_reasons_show_in_display() {
+    let cases = [
+        (
+            404,
+            json!({"name": "NotFoundError", "message": "Could not find item 7"}),
+            "API error 404 NotFoundError: Could not find item 7",
+        ),
+        (
+            403,
+            json!({"errors": [{"message": "You don't have permission", "extensions": {"code": "FORBIDDEN"}}]}),
+            "API error 403 FORBIDDEN: You don't have permission",
+        ),
+        (
+            409,
+            json!({"error": {"code": "conflict", "message": "already exists"}}),
+            "API error 409 conflict: already exists",
+        ),
+        (
+            400,
+            json!({"code": "invalid_request", "message": "Validation failed", "details": [
+                {"field": "name", "message": "is required"},
+                {"field": "size", "message": "must be at most 10"}
+            ]}),
+            "API error 400 invalid_request: Validation failed (name: is required; size: must be at most 10)",
+        ),
+        (
+            402,
+            json!({"type": "https://example.com/probs/out-of-credit", "title": "Out of credit", "status": 402}),
+            "API error 402 https://example.com/probs/out-of-credit: Out of credit",
+        ),
+    ];
+    for (status, body, expected) in cases {
+        let server = serve(status, "application/json", body.to_string().as_bytes()).await;
+        let err = plain_client(&server)
+            .execute::<Value>(Request::new(&LIST), CallOptions::new())
+            .await
+            .unwrap_err();
+        assert!(
+            err.to_string().starts_with(expected),
+            "{err}\nlacks {expected}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn the_envelope_still_wins_and_statuses_resolve_exact_then_range_then_default() {
     let body = json!({"error": {"code": "zone_missing", "message": "from the envelope"}, "message": "flat"});
     let server = serve(404, "application/json", body.to_string().as_bytes()).await;
