@@ -325,7 +325,8 @@ pub enum Error {
     Decode {
         /// HTTP status of the response.
         status: u16,
-        /// The decoder's message.
+        /// The decoder's message, led by the JSON path of the value that failed
+        /// (`data[0].lastAccess: premature end of input …`).
         message: String,
         /// The body that did not decode and its `Content-Type` (its `Debug` shows only its length).
         body: Binary,
