@@ -262,6 +262,13 @@ fn assert_lacks(text: &str, needles: &[&str]) {
 }
 
 #[test]
+fn serde_json_is_reexported_with_the_crates_the_api_names() {
+    // `Open`'s catch-all map is a `serde_json::Map`; its `Value`s come from the re-export.
+    let g = generate("open_objects");
+    assert_has(g.file("src/generated/mod.rs"), &["pub use ::serde_json;"]);
+}
+
+#[test]
 fn integer_ranges_pick_fitting_types() {
     let g = generate("integer_ranges");
     assert_has(
