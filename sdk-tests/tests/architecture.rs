@@ -281,3 +281,78 @@ fn the_writer_keeps_unchanged_and_hand_written_files_and_check_mode_touches_noth
     let again = write::ensure_files(&dir, &files, owned, Mode::Write).expect("writes");
     assert!(again.is_clean(), "{again:?}");
 }
+
+/// The code of a generator source file, comment lines left out.
+fn code_of(file: &Path) -> String {
+    std::fs::read_to_string(file)
+        .expect("source")
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The generator's files under `src/<folder>` whose code contains `needle`, relative to `src`.
+fn naming(folder: &str, needle: &str) -> BTreeSet<String> {
+    let src = repo().join("sdk-generator/src");
+    let dir = src.join(folder);
+    let files = if dir.is_dir() {
+        rust_files(&dir)
+    } else {
+        vec![src.join(format!("{folder}.rs"))]
+    };
+    files
+        .into_iter()
+        .filter(|f| code_of(f).contains(needle))
+        .map(|f| {
+            let relative = f.strip_prefix(&src).expect("under src");
+            relative.to_string_lossy().replace('\\', "/")
+        })
+        .collect()
+}
+
+/// The surface decides what a caller sees (argument order, builder methods, the Rust spelling
+/// of a type and of a field's optionality, deprecation notes, server constants); the emitter
+/// renders it and the change report diffs it, and neither reads the other.
+#[test]
+fn the_surface_owns_what_a_caller_sees_and_emit_and_report_only_read_it() {
+    for (folder, other) in [("report", "emit"), ("emit", "report"), ("surface", "emit")] {
+        let found = naming(folder, &format!("crate::{other}"));
+        assert!(found.is_empty(), "{folder}/ names {other}/: {found:?}");
+    }
+    assert!(naming("surface", "crate::report").is_empty());
+    // Call orders are read from the `Surface`, never recomputed.
+    let ordering: BTreeSet<String> = ["emit", "report", "pipeline", "lower", "doc_examples"]
+        .iter()
+        .flat_map(|folder| naming(folder, "call_order"))
+        .collect();
+    assert!(
+        ordering.is_empty(),
+        "call orders computed outside surface/: {ordering:?}"
+    );
+    // One spelling of a model type as Rust.
+    let spelled: BTreeSet<String> = ["emit", "report", "pipeline", "doc_examples", "surface"]
+        .iter()
+        .flat_map(|folder| naming(folder, "DateTime<"))
+        .collect();
+    assert_eq!(spelled, BTreeSet::from(["surface/rust_type.rs".to_owned()]));
+    let src = repo().join("sdk-generator/src");
+    for decision in [
+        "call_order.rs",
+        "builder_methods.rs",
+        "rust_type.rs",
+        "deprecation.rs",
+    ] {
+        let homes: Vec<String> = rust_files(&src)
+            .into_iter()
+            .filter(|f| f.file_name().is_some_and(|n| n == decision))
+            .map(|f| {
+                f.strip_prefix(&src)
+                    .expect("under src")
+                    .display()
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(homes, [format!("surface/{decision}")], "{decision}");
+    }
+}

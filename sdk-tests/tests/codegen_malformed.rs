@@ -1,10 +1,8 @@
 //! Documents the generator cannot handle fail with an error naming the JSON pointer and the
 //! construct, never with a panic.
 
-use sdk_generator::emit::Options;
-
 fn error_of(text: &str) -> String {
-    match sdk_generator::generate_str(text, "input.yaml", &Options::workspace()) {
+    match sdk_generator::generate_str(text, "input.yaml", &xtask::cloud_sdk_options()) {
         Ok(_) => panic!("expected an error for:\n{text}"),
         Err(e) => e.to_string(),
     }
@@ -85,8 +83,8 @@ fn bad_pagination_names_the_extension() {
     let doc = format!(
         "{HEAD}paths:\n  /a:\n    get:\n      operationId: x\n      x-pagination: {{model: page}}\n      responses: {{'200': {{description: ok}}}}\n"
     );
-    let (api, _) =
-        sdk_generator::generate_str(&doc, "input.yaml", &Options::workspace()).expect("lenient");
+    let (api, _) = sdk_generator::generate_str(&doc, "input.yaml", &xtask::cloud_sdk_options())
+        .expect("lenient");
     let skipped = api
         .skipped
         .first()
@@ -132,7 +130,7 @@ fn within<T: Send + 'static>(secs: u64, f: impl FnOnce() -> T + Send + 'static) 
 }
 
 fn generate_owned(text: String, name: &'static str) -> Result<serde_json::Value, String> {
-    sdk_generator::generate_str(&text, name, &Options::workspace())
+    sdk_generator::generate_str(&text, name, &xtask::cloud_sdk_options())
         .map(|(api, _)| serde_json::to_value(&api).expect("the model serializes"))
         .map_err(|e| e.to_string())
 }
@@ -196,7 +194,7 @@ fn invalid_utf8_names_line_and_column() {
     let mut bytes = format!("{HEAD}paths: {{}}\n# caf").into_bytes();
     bytes.extend([0xe9, b'\n']);
     std::fs::write(&path, bytes).expect("written");
-    let message = match sdk_generator::generate(&path, &Options::workspace()) {
+    let message = match sdk_generator::generate(&path, &xtask::cloud_sdk_options()) {
         Ok(_) => panic!("invalid UTF-8 accepted"),
         Err(e) => e.to_string(),
     };

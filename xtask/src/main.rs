@@ -2,11 +2,13 @@
 //! and prints the change report (`sdk_generator::report`).
 
 use sdk_generator::emit::Options;
-use sdk_generator::report::{Shape, regenerate_as, render::render};
+use sdk_generator::report::render;
 use sdk_generator::write::Mode;
+use sdk_generator::{Shape, regenerate_as};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+use xtask::{CRATE_DIR, SPEC, cloud_sdk_options};
 
 const USAGE: &str = "\
 usage: cargo xtask gen [--check] [--spec PATH] [--out DIR [--crate-name NAME] [--runtime-path PATH]
@@ -172,10 +174,7 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
     let started = Instant::now();
     let (spec, spec_label) = match &args.spec {
         Some(p) => (p.clone(), sdk_generator::emit::spec_label(p)),
-        None => (
-            root.join("spec/openapi.yaml"),
-            "spec/openapi.yaml".to_owned(),
-        ),
+        None => (root.join(SPEC), SPEC.to_owned()),
     };
     let (out_dir, options) = match &args.out {
         Some(dir) => {
@@ -187,10 +186,10 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
             (dir.clone(), options)
         }
         None => (
-            root.join("cloud-sdk"),
+            root.join(CRATE_DIR),
             Options {
                 spec_label,
-                ..Options::workspace()
+                ..cloud_sdk_options()
             },
         ),
     };

@@ -1,6 +1,6 @@
 //! The generated crate's Cargo.toml: package, one feature per area, dependencies.
 
-use super::files::{Layout, Options, RUNTIME_VERSION};
+use super::options::{Layout, Options, RUNTIME_VERSION};
 use crate::ir::{Api, BodyEncoding};
 
 /// Dependencies generated code names, besides the runtime (workspace names).

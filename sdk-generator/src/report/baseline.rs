@@ -1,14 +1,14 @@
 //! The baseline: the description the previous generation left next to the crate.
 
-use super::describe::{ApiDescription, FILE_NAME, FORMAT};
 use super::version::Version;
+use crate::surface::{FILE_NAME, FORMAT, Surface};
 use std::path::Path;
 
 /// What was found where the previous description should be.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Baseline {
     /// A description this generator can compare against.
-    Found(ApiDescription),
+    Found(Box<Surface>),
     /// No description file.
     Missing,
     /// A description in another layout (written by another generator version).
@@ -40,12 +40,12 @@ impl Baseline {
         if found != Some(u64::from(FORMAT)) {
             return Baseline::OtherFormat { found };
         }
-        match serde_json::from_value::<ApiDescription>(value) {
+        match serde_json::from_value::<Surface>(value) {
             Ok(d) if Version::parse(&d.crate_version).is_none() => Baseline::Unreadable(format!(
                 "crate_version `{}` is not MAJOR.MINOR.PATCH",
                 d.crate_version
             )),
-            Ok(d) => Baseline::Found(d),
+            Ok(d) => Baseline::Found(Box::new(d)),
             Err(e) => Baseline::Unreadable(e.to_string()),
         }
     }
