@@ -269,6 +269,26 @@ fn serde_json_is_reexported_with_the_crates_the_api_names() {
 }
 
 #[test]
+fn items_without_type_decode_a_list_typed_or_any_other_value() {
+    let g = generate("typeless_items");
+    assert_has(
+        &g.type_def("Created"),
+        &[
+            "pub data: Option<CreatedData>,",
+            "pub names: Option<Vec<String>>,",
+        ],
+    );
+    assert_has(
+        &g.type_def("CreatedData"),
+        &["TagList(Vec<Tag>),", "Other(::serde_json::Value),"],
+    );
+    assert_has(
+        &g.source(),
+        &["::sdk_runtime::untagged_union!(CreatedData { TagList, Other });"],
+    );
+}
+
+#[test]
 fn integer_ranges_pick_fitting_types() {
     let g = generate("integer_ranges");
     assert_has(
