@@ -289,6 +289,20 @@ fn items_without_type_decode_a_list_typed_or_any_other_value() {
 }
 
 #[test]
+fn deprecation_notes_come_only_from_guidance() {
+    let g = generate("deprecation_notes");
+    let project = g.type_def("Project");
+    assert_has(
+        &project,
+        &[
+            "#[deprecated] pub features: Option<Vec<String>>,",
+            r#"#[deprecated(note = "Superseded by `owner_id`, use that instead.")] pub owner: Option<String>,"#,
+        ],
+    );
+    assert_lacks(&project, &["A list of features in a project\")"]);
+}
+
+#[test]
 fn integer_ranges_pick_fitting_types() {
     let g = generate("integer_ranges");
     assert_has(
