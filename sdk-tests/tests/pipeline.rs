@@ -36,19 +36,23 @@ fn fixture_text(fixture: &str) -> (String, String) {
     (label, text)
 }
 
-/// Generates a standalone crate from the fixture and snapshots it.
-fn generate(fixture: &str) -> Generated {
-    let (label, text) = fixture_text(fixture);
-    let options = Options {
+/// The options of a fixture's standalone crate.
+fn options(fixture: &str, label: &str) -> Options {
+    Options {
         crate_name: format!("pipeline-{}", fixture.replace('_', "-")),
-        spec_label: label.clone(),
+        spec_label: label.to_owned(),
         layout: Layout::Standalone {
             runtime_path: PathBuf::from("../sdk-runtime"),
         },
         crate_version: None,
         manifest: Default::default(),
-    };
-    let (api, files) = sdk_generator::generate_str(&text, &label, &options)
+    }
+}
+
+/// Generates a standalone crate from the fixture and snapshots it.
+fn generate(fixture: &str) -> Generated {
+    let (label, text) = fixture_text(fixture);
+    let (api, files) = sdk_generator::generate_str(&text, &label, &options(fixture, &label))
         .unwrap_or_else(|e| panic!("{label}: {e}"));
     let generated = Generated { api, files };
     insta::assert_snapshot!(fixture, generated.render());
@@ -300,6 +304,80 @@ fn deprecation_notes_come_only_from_guidance() {
         ],
     );
     assert_lacks(&project, &["A list of features in a project\")"]);
+}
+
+#[test]
+fn names_of_only_an_underscore_and_meeting_derived_ids_still_generate() {
+    let g = generate("edge_names");
+    let ids: Vec<&str> = g
+        .api
+        .operations
+        .iter()
+        .map(|o| o.operation_id.as_str())
+        .collect();
+    assert_eq!(ids, ["getAB", "getAB2", "listThings"]);
+    assert!(g.api.skipped.is_empty(), "{:?}", g.api.skipped);
+    let source = g.source();
+    assert_has(
+        &source,
+        &[
+            "pub fn get_ab(&self)",
+            "pub fn get_ab2(&self)",
+            r#"::sdk_runtime::json_object!(Thing { value = "_", value_2 = "🎉_" optional, kind optional });"#,
+            r#"::sdk_runtime::string_enum!(ThingKind, Unknown, Value = "_", Value2 = "🎉_", A = "a");"#,
+            r#"request.query_opt("_", self.value.as_ref());"#,
+            r#"request.query("🎉_", &self.value_2);"#,
+        ],
+    );
+}
+
+#[test]
+fn a_wrong_x_pagination_skips_its_operation_at_the_extension() {
+    let g = generate("extension_misuse");
+    let skipped: Vec<(&str, &str)> = g
+        .api
+        .skipped
+        .iter()
+        .map(|s| (s.pointer.as_str(), s.reason.as_str()))
+        .collect();
+    let expect = [
+        (
+            "#/paths/~1by-header/get",
+            "at `#/paths/~1by-header/get/x-pagination`: `x-pagination`: parameter `offset` is a header parameter; the continuation must be a query parameter",
+        ),
+        (
+            "#/paths/~1by-object/get",
+            "at `#/paths/~1by-object/get/x-pagination`: `x-pagination`: parameter `offset` must be an integer",
+        ),
+        (
+            "#/paths/~1numbered-cursor/get",
+            "at `#/paths/~1numbered-cursor/get/x-pagination`: `x-pagination`: response field `next_offset` of `OffsetPage` must be a string",
+        ),
+    ];
+    assert_eq!(skipped, expect);
+    let ids: Vec<&str> = g
+        .api
+        .operations
+        .iter()
+        .map(|o| o.operation_id.as_str())
+        .collect();
+    assert_eq!(ids, ["fine"]);
+}
+
+#[test]
+fn a_contract_version_read_that_needs_arguments_is_a_located_error() {
+    let fixture = "contract_version_argument";
+    let (label, text) = fixture_text(fixture);
+    let error = match sdk_generator::generate_str(&text, &label, &options(fixture, &label)) {
+        Ok(_) => panic!("{label}: the document should be refused"),
+        Err(e) => e.to_string(),
+    };
+    assert_eq!(
+        error,
+        "at `#/paths/~1version~1{region}/get/x-contract-version`: `x-contract-version`: \
+         `check_contract` calls `getVersion` without arguments, but it requires path parameter \
+         `region`, query parameter `detail`"
+    );
 }
 
 #[test]
