@@ -315,7 +315,7 @@ fn names_of_only_an_underscore_and_meeting_derived_ids_still_generate() {
         .iter()
         .map(|o| o.operation_id.as_str())
         .collect();
-    assert_eq!(ids, ["getAB", "getAB2", "listThings"]);
+    assert_eq!(ids, ["getAB", "getAB2", "listThings", "_"]);
     assert!(g.api.skipped.is_empty(), "{:?}", g.api.skipped);
     let source = g.source();
     assert_has(
@@ -327,6 +327,8 @@ fn names_of_only_an_underscore_and_meeting_derived_ids_still_generate() {
             r#"::sdk_runtime::string_enum!(ThingKind, Unknown, Value = "_", Value2 = "🎉_", A = "a");"#,
             r#"request.query_opt("_", self.value.as_ref());"#,
             r#"request.query("🎉_", &self.value_2);"#,
+            "pub fn value(&self, value: impl Into<String>, body: Value) -> builders::Value<'_>",
+            r#"::sdk_runtime::json_object!(Value { value = "🎉_" });"#,
         ],
     );
 }
