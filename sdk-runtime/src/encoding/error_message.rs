@@ -212,7 +212,10 @@ mod tests {
     #[test]
     fn codes_in_the_common_places() {
         let cases = [
-            (json!({"code": "not_found", "name": "x"}), Some("not_found")),
+            (
+                json!({"code": "no_such_item", "name": "x"}),
+                Some("no_such_item"),
+            ),
             (json!({"code": 1042}), Some("1042")),
             (
                 json!({"error": {"code": "quota", "message": "m"}}),
