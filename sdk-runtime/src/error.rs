@@ -44,7 +44,9 @@ pub struct ErrorContext {
 pub struct ApiError {
     /// HTTP status.
     pub status: u16,
-    /// `error.code` (or flat `code`); empty when absent.
+    /// The error code where the API's envelope puts it (`error.code` or flat `code`), else where
+    /// common frameworks do (`code`, `error.code`, `errors[0].code`,
+    /// `errors[0].extensions.code`, `name`, problem+json's `type`); empty when absent.
     pub code: String,
     /// Whether the contract says the identical request may be resent after this code
     /// (set by the client from its [`ApiProfile`](crate::ApiProfile)).
@@ -104,7 +106,13 @@ impl ApiError {
             .ok()
             .filter(Value::is_object);
         let at = |pointers: &[&str]| parsed.as_ref().and_then(|b| text_at(b, pointers));
-        let (code, request_id) = (at(shape.code), at(shape.request_id));
+        // The envelope's pointers first; else where common frameworks put the code.
+        let code = at(shape.code).or_else(|| {
+            parsed
+                .as_ref()
+                .and_then(crate::encoding::error_message::common_code)
+        });
+        let request_id = at(shape.request_id);
         // The envelope's pointers first; else where common frameworks put the message.
         let message = at(shape.message).or_else(|| {
             parsed
@@ -177,6 +185,13 @@ impl fmt::Display for ApiError {
             &self.code
         };
         write!(f, "API error {} {code}: {}", self.status, self.message)?;
+        if let Some(reasons) = self
+            .body
+            .as_ref()
+            .and_then(|body| crate::encoding::error_message::reasons(body, &self.message))
+        {
+            write!(f, " ({reasons})")?;
+        }
         if let Some(id) = &self.request_id {
             write!(f, " (request id {id})")?;
         }
@@ -312,7 +327,8 @@ pub enum Error {
     Decode {
         /// HTTP status of the response.
         status: u16,
-        /// The decoder's message.
+        /// The decoder's message, led by the JSON path of the value that failed
+        /// (`data[0].lastAccess: premature end of input …`).
         message: String,
         /// The body that did not decode and its `Content-Type` (its `Debug` shows only its length).
         body: Binary,

@@ -191,6 +191,51 @@ async fn problem_json_and_plain_messages_show_in_display() {
 }
 
 #[tokio::test]
+async fn other_apis_codes_and_reasons_show_in_display() {
+    let cases = [
+        (
+            404,
+            json!({"name": "NotFoundError", "message": "Could not find item 7"}),
+            "API error 404 NotFoundError: Could not find item 7",
+        ),
+        (
+            403,
+            json!({"errors": [{"message": "You don't have permission", "extensions": {"code": "FORBIDDEN"}}]}),
+            "API error 403 FORBIDDEN: You don't have permission",
+        ),
+        (
+            409,
+            json!({"error": {"code": "conflict", "message": "already exists"}}),
+            "API error 409 conflict: already exists",
+        ),
+        (
+            400,
+            json!({"code": "invalid_request", "message": "Validation failed", "details": [
+                {"field": "name", "message": "is required"},
+                {"field": "size", "message": "must be at most 10"}
+            ]}),
+            "API error 400 invalid_request: Validation failed (name: is required; size: must be at most 10)",
+        ),
+        (
+            402,
+            json!({"type": "https://example.com/probs/out-of-credit", "title": "Out of credit", "status": 402}),
+            "API error 402 https://example.com/probs/out-of-credit: Out of credit",
+        ),
+    ];
+    for (status, body, expected) in cases {
+        let server = serve(status, "application/json", body.to_string().as_bytes()).await;
+        let err = plain_client(&server)
+            .execute::<Value>(Request::new(&LIST), CallOptions::new())
+            .await
+            .unwrap_err();
+        assert!(
+            err.to_string().starts_with(expected),
+            "{err}\nlacks {expected}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn the_envelope_still_wins_and_statuses_resolve_exact_then_range_then_default() {
     let body = json!({"error": {"code": "zone_missing", "message": "from the envelope"}, "message": "flat"});
     let server = serve(404, "application/json", body.to_string().as_bytes()).await;
@@ -566,4 +611,122 @@ async fn an_operation_with_its_own_server_goes_there_or_where_it_is_routed() {
         Client::new(config(&base).route_server(files.uri(), "not a url")).is_err(),
         "a route to something that is not a URL"
     );
+}
+
+/// The shapes of a generated crate, through the codec's macros (as the generator writes them),
+/// and their twins with serde's derive: the reference for the paths of decode errors.
+#[allow(dead_code)] // only decoded, to fail
+mod shapes {
+    use std::collections::BTreeMap;
+
+    use chrono::{DateTime, Utc};
+
+    #[derive(Debug)]
+    pub struct Page {
+        pub data: Vec<Item>,
+    }
+    sdk_runtime::json_object!(Page { data });
+
+    #[derive(Debug)]
+    pub struct Item {
+        pub id: i64,
+        pub last_access: DateTime<Utc>,
+        pub labels: Option<BTreeMap<String, Label>>,
+    }
+    sdk_runtime::json_object!(Item { id, last_access = "lastAccess", labels optional });
+
+    #[derive(Debug)]
+    pub struct Label {
+        pub weight: f64,
+    }
+    sdk_runtime::json_object!(Label { weight });
+
+    pub mod twin {
+        use super::*;
+
+        #[derive(Debug, serde::Deserialize)]
+        pub struct Page {
+            pub data: Vec<Item>,
+        }
+
+        #[derive(Debug, serde::Deserialize)]
+        pub struct Item {
+            pub id: i64,
+            #[serde(rename = "lastAccess")]
+            pub last_access: DateTime<Utc>,
+            pub labels: Option<BTreeMap<String, Label>>,
+        }
+
+        #[derive(Debug, serde::Deserialize)]
+        pub struct Label {
+            pub weight: f64,
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_decode_error_names_the_path_what_was_expected_and_what_was_found() {
+    let item = r#"{"id": 1, "lastAccess": "2024-05-06T07:08:09Z"}"#;
+    let cases = [
+        // A timestamp without an offset, two levels down.
+        (
+            r#"{"data": [{"id": 1, "lastAccess": "2024-05-06T07:08:09"}]}"#.to_owned(),
+            "data[0].lastAccess: premature end of input",
+            Some(r#"(found "2024-05-06T07:08:09")"#),
+        ),
+        // An object where a list is documented.
+        (
+            r#"{"data": {"id": 1}}"#.to_owned(),
+            "data: invalid type: map, expected a sequence",
+            None,
+        ),
+        // Through an array, an optional map and a struct.
+        (
+            format!(
+                r#"{{"data": [{item}, {{"id": 2, "lastAccess": "2024-05-06T07:08:09Z", "labels": {{"size": {{"weight": "heavy"}}}}}}]}}"#
+            ),
+            r#"data[1].labels.size.weight: invalid type: string "heavy", expected f64"#,
+            None,
+        ),
+        // A missing member names the object it is missing from.
+        (
+            r#"{"data": [{"id": 3}]}"#.to_owned(),
+            "data[0]: missing field `lastAccess`",
+            None,
+        ),
+    ];
+    for (body, expected, found) in cases {
+        let server = serve(200, "application/json", body.as_bytes()).await;
+        let err = client(&server)
+            .execute::<shapes::Page>(Request::new(&LIST), CallOptions::new())
+            .await
+            .unwrap_err();
+        let Error::Decode { message, .. } = &err else {
+            panic!("a decode error, got {err:?}");
+        };
+        // The reference: serde_path_to_error over serde's derive of the same shapes.
+        let mut reference = serde_json::Deserializer::from_str(&body);
+        let reference =
+            serde_path_to_error::deserialize::<_, shapes::twin::Page>(&mut reference).unwrap_err();
+        assert!(
+            message.starts_with(&format!("{}: ", reference.path())),
+            "{message} does not start with the reference path {}",
+            reference.path()
+        );
+        assert!(message.starts_with(expected), "{message}\nlacks {expected}");
+        assert!(
+            message.contains(&reference.inner().to_string()),
+            "{message} lacks serde's message {}",
+            reference.inner()
+        );
+        if let Some(found) = found {
+            assert!(message.contains(found), "{message} lacks {found}");
+        }
+        assert!(err.to_string().contains(expected), "{err}");
+        // The body stays as it came.
+        assert_eq!(
+            err.undecoded_body().unwrap().bytes.as_ref(),
+            body.as_bytes()
+        );
+    }
 }

@@ -36,19 +36,23 @@ fn fixture_text(fixture: &str) -> (String, String) {
     (label, text)
 }
 
-/// Generates a standalone crate from the fixture and snapshots it.
-fn generate(fixture: &str) -> Generated {
-    let (label, text) = fixture_text(fixture);
-    let options = Options {
+/// The options of a fixture's standalone crate.
+fn options(fixture: &str, label: &str) -> Options {
+    Options {
         crate_name: format!("pipeline-{}", fixture.replace('_', "-")),
-        spec_label: label.clone(),
+        spec_label: label.to_owned(),
         layout: Layout::Standalone {
             runtime_path: PathBuf::from("../sdk-runtime"),
         },
         crate_version: None,
         manifest: Default::default(),
-    };
-    let (api, files) = sdk_generator::generate_str(&text, &label, &options)
+    }
+}
+
+/// Generates a standalone crate from the fixture and snapshots it.
+fn generate(fixture: &str) -> Generated {
+    let (label, text) = fixture_text(fixture);
+    let (api, files) = sdk_generator::generate_str(&text, &label, &options(fixture, &label))
         .unwrap_or_else(|e| panic!("{label}: {e}"));
     let generated = Generated { api, files };
     insta::assert_snapshot!(fixture, generated.render());
@@ -259,6 +263,123 @@ fn assert_lacks(text: &str, needles: &[&str]) {
     for needle in needles {
         assert!(!flat.contains(needle), "unexpected `{needle}` in:\n{text}");
     }
+}
+
+#[test]
+fn serde_json_is_reexported_with_the_crates_the_api_names() {
+    // `Open`'s catch-all map is a `serde_json::Map`; its `Value`s come from the re-export.
+    let g = generate("open_objects");
+    assert_has(g.file("src/generated/mod.rs"), &["pub use ::serde_json;"]);
+}
+
+#[test]
+fn items_without_type_decode_a_list_typed_or_any_other_value() {
+    let g = generate("typeless_items");
+    assert_has(
+        &g.type_def("Created"),
+        &[
+            "pub data: Option<CreatedData>,",
+            "pub names: Option<Vec<String>>,",
+        ],
+    );
+    assert_has(
+        &g.type_def("CreatedData"),
+        &["TagList(Vec<Tag>),", "Other(::serde_json::Value),"],
+    );
+    assert_has(
+        &g.source(),
+        &["::sdk_runtime::untagged_union!(CreatedData { TagList, Other });"],
+    );
+}
+
+#[test]
+fn deprecation_notes_come_only_from_guidance() {
+    let g = generate("deprecation_notes");
+    let project = g.type_def("Project");
+    assert_has(
+        &project,
+        &[
+            "#[deprecated] pub features: Option<Vec<String>>,",
+            r#"#[deprecated(note = "Superseded by `owner_id`, use that instead.")] pub owner: Option<String>,"#,
+        ],
+    );
+    assert_lacks(&project, &["A list of features in a project\")"]);
+}
+
+#[test]
+fn names_of_only_an_underscore_and_meeting_derived_ids_still_generate() {
+    let g = generate("edge_names");
+    let ids: Vec<&str> = g
+        .api
+        .operations
+        .iter()
+        .map(|o| o.operation_id.as_str())
+        .collect();
+    assert_eq!(ids, ["getAB", "getAB2", "listThings", "_"]);
+    assert!(g.api.skipped.is_empty(), "{:?}", g.api.skipped);
+    let source = g.source();
+    assert_has(
+        &source,
+        &[
+            "pub fn get_ab(&self)",
+            "pub fn get_ab2(&self)",
+            r#"::sdk_runtime::json_object!(Thing { value = "_", value_2 = "🎉_" optional, kind optional });"#,
+            r#"::sdk_runtime::string_enum!(ThingKind, Unknown, Value = "_", Value2 = "🎉_", A = "a");"#,
+            r#"request.query_opt("_", self.value.as_ref());"#,
+            r#"request.query("🎉_", &self.value_2);"#,
+            "pub fn value(&self, value: impl Into<String>, body: Value) -> builders::Value<'_>",
+            r#"::sdk_runtime::json_object!(Value { value = "🎉_" });"#,
+        ],
+    );
+}
+
+#[test]
+fn a_wrong_x_pagination_skips_its_operation_at_the_extension() {
+    let g = generate("extension_misuse");
+    let skipped: Vec<(&str, &str)> = g
+        .api
+        .skipped
+        .iter()
+        .map(|s| (s.pointer.as_str(), s.reason.as_str()))
+        .collect();
+    let expect = [
+        (
+            "#/paths/~1by-header/get",
+            "at `#/paths/~1by-header/get/x-pagination`: `x-pagination`: parameter `offset` is a header parameter; the continuation must be a query parameter",
+        ),
+        (
+            "#/paths/~1by-object/get",
+            "at `#/paths/~1by-object/get/x-pagination`: `x-pagination`: parameter `offset` must be an integer",
+        ),
+        (
+            "#/paths/~1numbered-cursor/get",
+            "at `#/paths/~1numbered-cursor/get/x-pagination`: `x-pagination`: response field `next_offset` of `OffsetPage` must be a string",
+        ),
+    ];
+    assert_eq!(skipped, expect);
+    let ids: Vec<&str> = g
+        .api
+        .operations
+        .iter()
+        .map(|o| o.operation_id.as_str())
+        .collect();
+    assert_eq!(ids, ["fine"]);
+}
+
+#[test]
+fn a_contract_version_read_that_needs_arguments_is_a_located_error() {
+    let fixture = "contract_version_argument";
+    let (label, text) = fixture_text(fixture);
+    let error = match sdk_generator::generate_str(&text, &label, &options(fixture, &label)) {
+        Ok(_) => panic!("{label}: the document should be refused"),
+        Err(e) => e.to_string(),
+    };
+    assert_eq!(
+        error,
+        "at `#/paths/~1version~1{region}/get/x-contract-version`: `x-contract-version`: \
+         `check_contract` calls `getVersion` without arguments, but it requires path parameter \
+         `region`, query parameter `detail`"
+    );
 }
 
 #[test]

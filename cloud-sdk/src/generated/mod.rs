@@ -26,6 +26,8 @@ pub use ::chrono;
 
 pub use ::rust_decimal;
 
+pub use ::serde_json;
+
 pub use ::uuid;
 
 pub mod error_codes;

@@ -4,9 +4,10 @@
 use crate::ir::{Api, BodyEncoding, Success, TypeKind, TypeRef};
 use std::collections::BTreeSet;
 
-/// `chrono`, `rust_decimal`, `uuid` and `bytes`, for those the API's types name.
+/// `serde_json` always (every client's errors carry its `Value`: `ApiError::body`, an error's
+/// `body_as`), and `chrono`, `rust_decimal`, `uuid` and `bytes` for those the API's types name.
 pub(super) fn crates_in_api(api: &Api) -> BTreeSet<&'static str> {
-    let mut out = BTreeSet::new();
+    let mut out = BTreeSet::from(["serde_json"]);
     let mut add = |ty: &TypeRef| crates_of(ty, &mut out);
     for def in &api.types {
         match &def.kind {

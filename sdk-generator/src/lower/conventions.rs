@@ -106,9 +106,11 @@ pub(super) fn conventions(root: &Node<'_>, operations: &[Operation]) -> Result<C
             out.lookup = Some(operation_lookup(&lookup, op)?);
         }
         if node.flag("x-contract-version") {
+            called_without_arguments(&node, "x-contract-version", op)?;
             out.contract_version = Some(op.operation_id.clone());
         }
         if node.get("x-capabilities").is_some() {
+            called_without_arguments(&node, "x-capabilities", op)?;
             out.capabilities = Some(Capabilities {
                 operation_id: op.operation_id.clone(),
                 names: node.strings("x-capabilities"),
@@ -130,6 +132,29 @@ pub(super) fn conventions(root: &Node<'_>, operations: &[Operation]) -> Result<C
 }
 
 /// Pairs each lowered operation with its node in the document.
+/// `check_contract` calls the operation `key` marks with no argument: a located error when it
+/// needs one (a path or required parameter, a required body).
+fn called_without_arguments(node: &Node<'_>, key: &str, op: &Operation) -> Result<()> {
+    let mut needs: Vec<String> = op
+        .params
+        .iter()
+        .filter(|p| p.required || p.location == ParamLocation::Path)
+        .map(|p| format!("{} parameter `{}`", p.location.as_str(), p.name))
+        .collect();
+    if op.body.as_ref().is_some_and(|b| b.required) {
+        needs.push("a request body".to_owned());
+    }
+    if needs.is_empty() {
+        return Ok(());
+    }
+    let at = node.get(key).unwrap_or_else(|| node.clone());
+    Err(at.error(format!(
+        "`{key}`: `check_contract` calls `{}` without arguments, but it requires {}",
+        op.operation_id,
+        needs.join(", ")
+    )))
+}
+
 fn operation_nodes<'a, 'o>(
     root: &Node<'a>,
     operations: &'o [Operation],

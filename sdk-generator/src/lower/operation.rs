@@ -97,10 +97,15 @@ impl<'a> Lowerer<'a> {
         let mut builder_names: BTreeMap<String, Namespace> = BTreeMap::new();
         let mut operations = Vec::new();
         let mut skipped = Vec::new();
+        // A derived operationId steps aside from every id the document gives.
+        let given: BTreeSet<String> = found
+            .iter()
+            .filter_map(|(_, _, _, op)| op.str("operationId").map(str::to_owned))
+            .collect();
         for (path, method, item, op) in found {
             let id = match op.str("operationId") {
                 Some(id) => id.to_owned(),
-                None => openapi_conventions::operation_id::derive(method.key(), &path),
+                None => derived_id(method.key(), &path, &given, &seen_ids),
             };
             if !seen_ids.insert(id.clone()) {
                 return Err(op.error(format!("duplicate operationId `{id}`")));
@@ -563,17 +568,70 @@ impl<'a> Lowerer<'a> {
                 "`x-pagination`: parameter `{wire_param}` must be optional"
             )));
         }
+        if param.location != ParamLocation::Query {
+            return Err(node.error(format!(
+                "`x-pagination`: parameter `{wire_param}` is a {} parameter; the continuation must be a query parameter",
+                param.location.as_str()
+            )));
+        }
+        let next = field(next_key, default_next)?;
+        let page = match model {
+            PageModel::Page => Some(field("page_field", "page")?),
+            _ => None,
+        };
+        // The types the continuation can travel in: a number for pages and offsets, text (or a
+        // number, parsed) for a cursor.
+        let is_int = |ty: &TypeRef| matches!(ty, TypeRef::Int(_));
+        let (param_fits, next_fits, wanted) = match model {
+            PageModel::Page | PageModel::Offset => {
+                (is_int(&param.ty), is_int(&next.ty), "an integer")
+            }
+            // The builder parses the cursor into the parameter's type.
+            PageModel::Cursor => (
+                matches!(
+                    param.ty,
+                    TypeRef::String
+                        | TypeRef::Int(_)
+                        | TypeRef::Float
+                        | TypeRef::Uuid
+                        | TypeRef::Decimal
+                ),
+                next.ty == TypeRef::String,
+                "a string",
+            ),
+        };
+        if !param_fits {
+            return Err(node.error(format!(
+                "`x-pagination`: parameter `{wire_param}` must be {}",
+                if model == PageModel::Cursor {
+                    "a string, a number or a uuid"
+                } else {
+                    "an integer"
+                }
+            )));
+        }
+        let wrong_field = |f: &crate::ir::Field, wanted: &str| {
+            node.error(format!(
+                "`x-pagination`: response field `{}` of `{resp}` must be {wanted}",
+                f.name
+            ))
+        };
+        if !next_fits {
+            return Err(wrong_field(next, wanted));
+        }
+        if let Some(page) = page
+            && !is_int(&page.ty)
+        {
+            return Err(wrong_field(page, "an integer"));
+        }
         Ok(Pagination {
             model,
             items: access(items),
             item_ty: (**item_ty).clone(),
             request_param: param.rust_name.clone(),
             request_param_ty: param.ty.clone(),
-            next: access(field(next_key, default_next)?),
-            page: match model {
-                PageModel::Page => Some(access(field("page_field", "page")?)),
-                _ => None,
-            },
+            next: access(next),
+            page: page.map(access),
         })
     }
 }
@@ -872,4 +930,28 @@ fn is_response_key(key: &str) -> bool {
     key == "default"
         || matches!(key.as_bytes(), [b'1'..=b'5', a, b]
             if (a.is_ascii_digit() && b.is_ascii_digit()) || range(*a, *b))
+}
+
+/// The operationId of an operation the document gives none (`openapi_conventions`'s rule), with
+/// a number appended when another operation already has it: `/a_b` and `/a/b` both derive
+/// `getAB`, and the second path in sorted order becomes `getAB2`.
+fn derived_id(
+    method: &str,
+    path: &str,
+    given: &BTreeSet<String>,
+    taken: &BTreeSet<String>,
+) -> String {
+    let id = openapi_conventions::operation_id::derive(method, path);
+    let free = |candidate: &String| !given.contains(candidate) && !taken.contains(candidate);
+    if free(&id) {
+        return id;
+    }
+    let mut n = 2;
+    loop {
+        let candidate = format!("{id}{n}");
+        if free(&candidate) {
+            return candidate;
+        }
+        n += 1;
+    }
 }

@@ -350,7 +350,7 @@ impl<'a> Lowerer<'a> {
             Some(other) => {
                 return Err(node.error(format!("unsupported construct: `type: {other}`")));
             }
-            None if node.get("items").is_some() => self.array(node, hint, depth)?,
+            None if node.get("items").is_some() => self.array_or_value(node, hint, depth)?,
             None if node.get("additionalProperties").is_some() => self.map(node, hint, depth)?,
             None if matches!(node.value.get("const"), Some(Value::String(_))) => TypeRef::String,
             // A typeless secret (any JSON value): held redacted, as its text.
@@ -368,6 +368,45 @@ impl<'a> Lowerer<'a> {
             None => TypeRef::Json,
         };
         Ok(TypeRef::Array(Box::new(item)))
+    }
+
+    /// A schema with `items` but no `type`: JSON Schema applies `items` to arrays only and
+    /// admits any other value, so this is an untagged union of the typed list (tried first, so
+    /// an array decodes typed) and any other value (`Other`).
+    fn array_or_value(&mut self, node: &Node<'a>, hint: &str, depth: usize) -> Result<TypeRef> {
+        let name = self.inline_type_name(hint, &node.pointer);
+        let list = self.array(node, &name, depth)?;
+        let list_name = self
+            .shape_word(node, 0)
+            .filter(|word| word != "Other")
+            .unwrap_or_else(|| "List".to_owned());
+        self.defs.push(TypeDef {
+            name: name.clone(),
+            module: String::new(),
+            pointer: node.pointer.clone(),
+            doc: doc_of(node),
+            deprecated: node.flag("deprecated"),
+            request: false,
+            kind: TypeKind::Union {
+                tag: None,
+                variants: vec![
+                    UnionVariant {
+                        rust_name: list_name,
+                        ty: list,
+                        boxed: false,
+                        tag_value: None,
+                    },
+                    UnionVariant {
+                        rust_name: "Other".to_owned(),
+                        ty: TypeRef::Json,
+                        boxed: false,
+                        tag_value: None,
+                    },
+                ],
+                display: false,
+            },
+        });
+        Ok(TypeRef::Named(name))
     }
 
     fn map(&mut self, node: &Node<'a>, hint: &str, depth: usize) -> Result<TypeRef> {

@@ -1,34 +1,32 @@
 //! Deprecation guidance: the note `#[deprecated(note)]` carries and the change report lists.
 
 /// The guidance a deprecated item carries: the first sentence of its documentation that names
-/// the deprecation or a replacement (the words "deprecated", "instead", "replaced by", "use"),
-/// else its first sentence; `None` when the item is not deprecated or has no documentation.
+/// the deprecation, a replacement or a migration ("deprecated", "legacy", "obsolete",
+/// "superseded", "sunset", "instead", "replaced by", "in favor of", "migrate"); `None` when the
+/// item is not deprecated or its documentation gives no such guidance (a plain description
+/// such as "A list of features" says nothing about the deprecation, so it is not a note).
 pub fn note(deprecated: bool, doc: Option<&str>) -> Option<String> {
     if !deprecated {
         return None;
     }
     let text = one_line(doc?);
-    let sentences: Vec<&str> = text
-        .split_inclusive(". ")
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .collect();
-    let names_guidance = |s: &&&str| {
+    let names_guidance = |s: &&str| {
         s.to_lowercase()
             .split(|c: char| !c.is_alphabetic())
-            .any(|w| {
-                w.starts_with("deprecat")
-                    || w.starts_with("replace")
-                    || w == "instead"
-                    || w == "use"
-            })
+            .any(|w| GUIDANCE_STEMS.iter().any(|stem| w.starts_with(stem)))
     };
-    let chosen = sentences
-        .iter()
+    text.split_inclusive(". ")
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
         .find(names_guidance)
-        .or(sentences.first())?;
-    Some((*chosen).to_owned())
+        .map(str::to_owned)
 }
+
+/// The starts of the words that make a sentence deprecation guidance.
+const GUIDANCE_STEMS: &[&str] = &[
+    "deprecat", "legacy", "obsolet", "supersed", "sunset", "instead", "replace", "favor", "favour",
+    "migrat",
+];
 
 /// Whether `doc` is nothing but the deprecation note taken from it (the docs then need not
 /// repeat what `#[deprecated]` shows).
@@ -58,5 +56,11 @@ mod tests {
         );
         assert_eq!(note(false, Some(doc)), None);
         assert_eq!(note(true, None), None);
+        // A plain description is no guidance.
+        assert_eq!(note(true, Some("A list of features in a project")), None);
+        assert_eq!(
+            note(true, Some("Used to list things. Removed in favor of `v2`.")).as_deref(),
+            Some("Removed in favor of `v2`.")
+        );
     }
 }

@@ -94,11 +94,59 @@ impl<T: DeserializeOwned> Format for Json<T> {
             } else {
                 match content_type(headers) {
                     Some(c) if !is_json(&c) => format!("the body is `{c}`, not JSON: {e}"),
-                    _ => e.to_string(),
+                    _ => located::<T>(json, e),
                 }
             },
         })
     }
+}
+
+/// The message of a JSON decode failure, led by the path of the value that failed
+/// (`data.items[2].created_at: premature end of input at line 1 column 373`) and, when the
+/// message does not show it, the value found there. The path comes from decoding `json` a
+/// second time through `serde_path_to_error`: only after a failure, so a body that decodes
+/// pays nothing for it.
+fn located<T: DeserializeOwned>(json: &[u8], first: serde_json::Error) -> String {
+    let mut tracked = serde_json::Deserializer::from_slice(json);
+    let Err(failure) = serde_path_to_error::deserialize::<_, T>(&mut tracked) else {
+        // The value decoded; what failed was after it (trailing characters).
+        return first.to_string();
+    };
+    let path = failure.path().clone();
+    let message = failure.into_inner().to_string();
+    if path.iter().next().is_none() {
+        return message;
+    }
+    match found_at(json, &path) {
+        Some(found) if !message.contains(&found) => format!("{path}: {message} (found {found})"),
+        _ => format!("{path}: {message}"),
+    }
+}
+
+/// How many characters of the value found at a failing path a decode message shows.
+const MAX_FOUND_CHARS: usize = 80;
+
+/// The JSON text of the scalar at `path` in `json` (cut to [`MAX_FOUND_CHARS`] characters), if
+/// the body is JSON and the path leads to a string, number, boolean or null.
+fn found_at(json: &[u8], path: &serde_path_to_error::Path) -> Option<String> {
+    use serde_path_to_error::Segment;
+    let root: serde_json::Value = serde_json::from_slice(json).ok()?;
+    let mut value = &root;
+    for segment in path.iter() {
+        value = match segment {
+            Segment::Seq { index } => value.get(*index)?,
+            Segment::Map { key } => value.get(key.as_str())?,
+            Segment::Enum { .. } | Segment::Unknown => return None,
+        };
+    }
+    if value.is_object() || value.is_array() {
+        return None;
+    }
+    let text = value.to_string();
+    Some(match text.char_indices().nth(MAX_FOUND_CHARS) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text,
+    })
 }
 
 /// A text body as a `String`; it must be UTF-8 (the charset JSON-era servers send). The
