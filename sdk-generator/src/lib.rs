@@ -14,6 +14,7 @@
 
 #[cfg(any(test, feature = "doc-examples"))]
 pub mod doc_examples;
+pub mod cli;
 pub mod emit;
 mod error;
 pub mod ir;

@@ -34,3 +34,27 @@ pub fn cloud_sdk_options() -> Options {
         },
     )
 }
+
+/// The generated command-line tool's directory, relative to the workspace root.
+pub const CLI_DIR: &str = "cloud-cli";
+
+/// The names `cargo xtask gen` generates `cloud-cli/` with: the one place they are said.
+pub fn cloud_cli_options() -> sdk_generator::cli::Options {
+    sdk_generator::cli::Options {
+        crate_name: "cloud-cli".to_owned(),
+        bin: "cloud".to_owned(),
+        sdk_crate: "cloud-sdk".to_owned(),
+        spec_label: SPEC.to_owned(),
+        dependencies: vec![
+            "cloud-sdk = { workspace = true, features = [\"journal\"] }".to_owned(),
+            "sdk-cli.workspace = true".to_owned(),
+        ],
+        package: vec![
+            "version.workspace = true".to_owned(),
+            "edition.workspace = true".to_owned(),
+            "rust-version.workspace = true".to_owned(),
+            "license.workspace = true".to_owned(),
+            "publish = false".to_owned(),
+        ],
+    }
+}

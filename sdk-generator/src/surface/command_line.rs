@@ -1,0 +1,104 @@
+//! How an operation is called from a command line: `<bin> <area> <operation>`, its path
+//! parameters as positional arguments in call order, the others as `--flags` (a required one
+//! a required flag).
+//!
+//! Names are decided here, once, so every command-line output and a later change report
+//! agree: an area's command is its module name in kebab case (`tcp-proxy`); an operation's is
+//! its `operationId` in kebab case, without the area's name when the id starts with it
+//! (`dnsTemplateCreate` in `dns` is `template-create`; `getDnsZone` stays `get-dns-zone`),
+//! unless that leaves nothing or two operations of the area with one name. A flag is the
+//! parameter's wire name in kebab case (`include_revoked` is `--include-revoked`); parameters
+//! of one operation whose flags would be the same keep their wire names as written.
+
+use super::{OperationSurface, Surface};
+use crate::ir::ParamLocation;
+use heck::ToKebabCase;
+use std::collections::BTreeMap;
+
+/// The command of area module `area`.
+pub fn area_command(area: &str) -> String {
+    area.to_kebab_case()
+}
+
+/// The command of every operation, by `operationId`, inside its area's command.
+pub fn operation_commands(surface: &Surface) -> BTreeMap<String, String> {
+    let mut by_area: BTreeMap<&str, Vec<(&str, String)>> = BTreeMap::new();
+    for (id, op) in &surface.operations {
+        by_area
+            .entry(op.area.as_str())
+            .or_default()
+            .push((id.as_str(), stripped(&op.area, id)));
+    }
+    let mut out = BTreeMap::new();
+    for ops in by_area.values() {
+        for (id, name) in ops {
+            let shared = ops.iter().filter(|(_, other)| other == name).count() > 1;
+            let name = if shared || name.is_empty() {
+                id.to_kebab_case()
+            } else {
+                name.clone()
+            };
+            out.insert((*id).to_owned(), name);
+        }
+    }
+    out
+}
+
+/// `operation_id` in kebab case without the area's words in front.
+fn stripped(area: &str, operation_id: &str) -> String {
+    let full = operation_id.to_kebab_case();
+    let prefix = format!("{}-", area.to_kebab_case());
+    full.strip_prefix(&prefix).unwrap_or(&full).to_owned()
+}
+
+/// The flag (without `--`) of each parameter of `op` that is not positional, by Rust name.
+pub fn flags(op: &OperationSurface) -> BTreeMap<String, String> {
+    let named: Vec<(&String, String)> = op
+        .params
+        .iter()
+        .filter(|(rust, _)| !is_positional(op, rust))
+        .map(|(rust, p)| (rust, p.name.to_kebab_case()))
+        .collect();
+    named
+        .iter()
+        .map(|(rust, flag)| {
+            let shared = named.iter().filter(|(_, other)| other == flag).count() > 1;
+            let flag = if shared {
+                op.params[*rust].name.clone()
+            } else {
+                flag.clone()
+            };
+            ((*rust).clone(), flag)
+        })
+        .collect()
+}
+
+/// The positional arguments of `op` by Rust name: its path parameters, in call order.
+pub fn positionals(op: &OperationSurface) -> Vec<&str> {
+    op.arguments
+        .iter()
+        .filter(|a| is_positional(op, a))
+        .map(String::as_str)
+        .collect()
+}
+
+fn is_positional(op: &OperationSurface, rust: &str) -> bool {
+    op.arguments.iter().any(|a| a == rust)
+        && op
+            .params
+            .get(rust)
+            .is_some_and(|p| p.location == ParamLocation::Path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stripped;
+
+    #[test]
+    fn the_area_is_stripped_only_where_the_id_repeats_it() {
+        assert_eq!(stripped("dns", "dnsTemplateCreate"), "template-create");
+        assert_eq!(stripped("dns", "getDnsZone"), "get-dns-zone");
+        assert_eq!(stripped("tcp_proxy", "tcpProxyUpdate"), "update");
+        assert_eq!(stripped("vps", "vpsx"), "vpsx");
+    }
+}
