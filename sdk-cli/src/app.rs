@@ -106,24 +106,31 @@ const KEY: &str = "idempotency-key";
 impl<C> App<C> {
     /// The clap command tree.
     pub fn command(&self) -> clap::Command {
-        let global = |id: &'static str, value: &'static str, help: &'static str| {
+        let global = |id: &'static str, value: &'static str, help: String| {
             Arg::new(id).long(id).value_name(value).global(true).help(help)
         };
-        let journal_help = "Journal writes in this file [default: $<PREFIX>_JOURNAL, else $XDG_STATE_HOME/<bin>/journal]";
+        let prefix = self.env_prefix;
+        let journal_help = format!(
+            "Journal writes in this file [default: ${prefix}_JOURNAL, else $XDG_STATE_HOME/{}/journal]",
+            self.bin
+        );
         clap::Command::new(self.bin)
             .about(self.about)
             .version(self.version)
-            .after_help(exit::TABLE)
+            .after_help(format!(
+                "Credentials: ${prefix}_BEARER, or ${prefix}_KEY and ${prefix}_SECRET (never printed).\n\n{}",
+                exit::TABLE
+            ))
             .subcommand_required(true)
             .arg_required_else_help(true)
-            .arg(global(BASE_URL, "URL", "The API's base URL [default: $<PREFIX>_BASE_URL]"))
+            .arg(global(BASE_URL, "URL", format!("The API's base URL [default: ${prefix}_BASE_URL]")))
             .arg(
-                global(OUTPUT, "FORMAT", "Output format: JSON (pretty on a terminal) or one value a line")
+                global(OUTPUT, "FORMAT", "Output format: JSON (pretty on a terminal) or one value a line".into())
                     .value_parser(PossibleValuesParser::new(Format::NAMES))
                     .default_value("json"),
             )
             .arg(global(JOURNAL, "PATH", journal_help))
-            .arg(global(KEY, "KEY", "Send a write under this Idempotency-Key (re-running with it never writes twice)"))
+            .arg(global(KEY, "KEY", "Send a write under this Idempotency-Key (re-running with it never writes twice)".into()))
             .subcommands(self.areas.iter().map(area_command))
     }
 

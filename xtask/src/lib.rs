@@ -56,5 +56,14 @@ pub fn cloud_cli_options() -> sdk_generator::cli::Options {
             "license.workspace = true".to_owned(),
             "publish = false".to_owned(),
         ],
+        // `tests/` (hand-written): every operation through the binary against the sandbox,
+        // and the help texts' snapshots.
+        dev_dependencies: vec![
+            "cloud-sandbox.workspace = true".to_owned(),
+            "tokio = { workspace = true, features = [\"rt-multi-thread\", \"macros\"] }".to_owned(),
+            "serde_json.workspace = true".to_owned(),
+            "yaml_serde.workspace = true".to_owned(),
+            "snapbox = { version = \"0.6\", features = [\"cmd\"] }".to_owned(),
+        ],
     }
 }

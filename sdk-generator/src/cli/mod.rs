@@ -30,6 +30,8 @@ pub struct Options {
     pub dependencies: Vec<String>,
     /// Lines appended to `[package]`, as they are.
     pub package: Vec<String>,
+    /// Lines of `[dev-dependencies]` (for hand-written tests in `tests/`), as they are.
+    pub dev_dependencies: Vec<String>,
 }
 
 /// Every file of the CLI crate for `surface`.
@@ -141,6 +143,13 @@ fn manifest(options: &Options, header: &str) -> String {
     for line in &options.dependencies {
         out.push_str(line);
         out.push('\n');
+    }
+    if !options.dev_dependencies.is_empty() {
+        out.push_str("\n[dev-dependencies]\n");
+        for line in &options.dev_dependencies {
+            out.push_str(line);
+            out.push('\n');
+        }
     }
     out
 }
