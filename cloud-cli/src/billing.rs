@@ -106,16 +106,14 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "pay-invoice",
             about: "Pay an invoice from account balance",
             long_about: "Pays an invoice from account balance; no body. With enough funds the result has fullyPaid true and status `paid`; with insufficient funds a partial payment may leave the invoice unpaid with a remaining amount: read `fullyPaid`, `paidNow` and the remaining amount. Payment is not successful provisioning. Separate order and payment requests need separate idempotency keys.",
-            params: &[
-                sdk_cli::Param {
-                    id: "id",
-                    flag: None,
-                    help: "Invoice uuid.",
-                    required: true,
-                    repeated: false,
-                    values: &[],
-                },
-            ],
+            params: &[sdk_cli::Param {
+                id: "id",
+                flag: None,
+                help: "Invoice uuid.",
+                required: true,
+                repeated: false,
+                values: &[],
+            }],
             body: None,
             writes: true,
             run: pay_invoice,
@@ -126,9 +124,7 @@ pub(crate) const AREA: Area<Client> = Area {
 fn billing_order_draft<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client
-            .billing_order_draft(
-                input.body::<cloud_sdk::billing::BillingOrderDraftRequest>()?,
-            );
+            .billing_order_draft(input.body::<cloud_sdk::billing::BillingOrderDraftRequest>()?);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

@@ -31,16 +31,14 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "get-dns-template",
             about: "Get a DNS template",
             long_about: "Reads a template by name or uuid. Matching by name is case-insensitive, checks the caller's templates first, then public system templates; other accounts are excluded. Duplicate names within the selected scope give 409 `template_identifier_ambiguous`. Edit and delete routes need uuids.",
-            params: &[
-                sdk_cli::Param {
-                    id: "id",
-                    flag: None,
-                    help: "Template name or uuid.",
-                    required: true,
-                    repeated: false,
-                    values: &[],
-                },
-            ],
+            params: &[sdk_cli::Param {
+                id: "id",
+                flag: None,
+                help: "Template name or uuid.",
+                required: true,
+                repeated: false,
+                values: &[],
+            }],
             body: None,
             writes: false,
             run: get_dns_template,
@@ -58,16 +56,14 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "get-dns-zone",
             about: "Get a DNS zone",
             long_about: "Reads a zone by zone or domain name.",
-            params: &[
-                sdk_cli::Param {
-                    id: "name",
-                    flag: None,
-                    help: "Zone or domain name.",
-                    required: true,
-                    repeated: false,
-                    values: &[],
-                },
-            ],
+            params: &[sdk_cli::Param {
+                id: "name",
+                flag: None,
+                help: "Zone or domain name.",
+                required: true,
+                repeated: false,
+                values: &[],
+            }],
             body: None,
             writes: false,
             run: get_dns_zone,
@@ -127,8 +123,7 @@ pub(crate) const AREA: Area<Client> = Area {
 ///`createDnsZone`: calls `cloud_sdk::Client::create_dns_zone`.
 fn create_dns_zone<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .create_dns_zone(input.body::<cloud_sdk::dns::CreateDnsZoneRequest>()?);
+        let call = client.create_dns_zone(input.body::<cloud_sdk::dns::CreateDnsZoneRequest>()?);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -139,10 +134,8 @@ fn create_dns_zone<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
 ///`dnsTemplateCreate`: calls `cloud_sdk::Client::dns_template_create`.
 fn dns_template_create<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .dns_template_create(
-                input.body::<cloud_sdk::dns::DnsTemplateCreateRequest>()?,
-            );
+        let call =
+            client.dns_template_create(input.body::<cloud_sdk::dns::DnsTemplateCreateRequest>()?);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

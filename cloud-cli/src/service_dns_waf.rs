@@ -13,16 +13,14 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "proxy-config-upload-loader",
             about: "Upload a website loader page",
             long_about: "Uploads a loader HTML page for a proxied website record.",
-            params: &[
-                sdk_cli::Param {
-                    id: "service_id",
-                    flag: None,
-                    help: "Customer-visible service UUID.",
-                    required: true,
-                    repeated: false,
-                    values: &[],
-                },
-            ],
+            params: &[sdk_cli::Param {
+                id: "service_id",
+                flag: None,
+                help: "Customer-visible service UUID.",
+                required: true,
+                repeated: false,
+                values: &[],
+            }],
             body: Some(true),
             writes: true,
             run: service_dns_waf_proxy_config_upload_loader,
@@ -31,16 +29,14 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "proxy-config-upload-ssl",
             about: "Upload a website SSL certificate",
             long_about: "Validates hostname, validity dates, certificate chain syntax and matching private key before uploading; domains may be configured before DNS points to the proxy. A readiness of `pending` or `unknown` means the upload is not yet confirmed; read the SSL state before retrying. Private key material is never returned.",
-            params: &[
-                sdk_cli::Param {
-                    id: "service_id",
-                    flag: None,
-                    help: "Customer-visible service UUID.",
-                    required: true,
-                    repeated: false,
-                    values: &[],
-                },
-            ],
+            params: &[sdk_cli::Param {
+                id: "service_id",
+                flag: None,
+                help: "Customer-visible service UUID.",
+                required: true,
+                repeated: false,
+                values: &[],
+            }],
             body: Some(true),
             writes: true,
             run: service_dns_waf_proxy_config_upload_ssl,
@@ -53,11 +49,10 @@ fn service_dns_waf_proxy_config_upload_loader<'a>(
     input: &'a Input<'a>,
 ) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .service_dns_waf_proxy_config_upload_loader(
-                input.arg("service_id")?,
-                input.body::<cloud_sdk::service_dns_waf::WebsiteLoaderUploadRequest>()?,
-            );
+        let call = client.service_dns_waf_proxy_config_upload_loader(
+            input.arg("service_id")?,
+            input.body::<cloud_sdk::service_dns_waf::WebsiteLoaderUploadRequest>()?,
+        );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -71,11 +66,10 @@ fn service_dns_waf_proxy_config_upload_ssl<'a>(
     input: &'a Input<'a>,
 ) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .service_dns_waf_proxy_config_upload_ssl(
-                input.arg("service_id")?,
-                input.body::<cloud_sdk::service_dns_waf::WebsiteSslUploadRequest>()?,
-            );
+        let call = client.service_dns_waf_proxy_config_upload_ssl(
+            input.arg("service_id")?,
+            input.body::<cloud_sdk::service_dns_waf::WebsiteSslUploadRequest>()?,
+        );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

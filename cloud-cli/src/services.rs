@@ -113,16 +113,14 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "service-billing-change-checkout",
             about: "Change a service billing cycle",
             long_about: "Changes the billing cycle of a service and checks out.",
-            params: &[
-                sdk_cli::Param {
-                    id: "service_id",
-                    flag: None,
-                    help: "Customer-visible service UUID.",
-                    required: true,
-                    repeated: false,
-                    values: &[],
-                },
-            ],
+            params: &[sdk_cli::Param {
+                id: "service_id",
+                flag: None,
+                help: "Customer-visible service UUID.",
+                required: true,
+                repeated: false,
+                values: &[],
+            }],
             body: Some(true),
             writes: true,
             run: service_billing_change_checkout,
@@ -131,16 +129,14 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "service-renewal-checkout",
             about: "Renew a service for a billing cycle",
             long_about: "Renewal checkout. Only active or suspended recurring services renew. On 409 `service_changed_retry` reload and retry with the same key and body. The renew-and-pay path: not shown (`renewal_price_limit_exceeded` relates to a max_total this body does not carry).",
-            params: &[
-                sdk_cli::Param {
-                    id: "service_id",
-                    flag: None,
-                    help: "Customer-visible service UUID.",
-                    required: true,
-                    repeated: false,
-                    values: &[],
-                },
-            ],
+            params: &[sdk_cli::Param {
+                id: "service_id",
+                flag: None,
+                help: "Customer-visible service UUID.",
+                required: true,
+                repeated: false,
+                values: &[],
+            }],
             body: Some(true),
             writes: true,
             run: service_renewal_checkout,
@@ -202,16 +198,12 @@ fn get_services_grouped<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a>
     })
 }
 ///`serviceBillingChangeCheckout`: calls `cloud_sdk::Client::service_billing_change_checkout`.
-fn service_billing_change_checkout<'a>(
-    client: &'a Client,
-    input: &'a Input<'a>,
-) -> Run<'a> {
+fn service_billing_change_checkout<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .service_billing_change_checkout(
-                input.arg("service_id")?,
-                input.body::<cloud_sdk::services::BillingCycleCheckoutRequest>()?,
-            );
+        let call = client.service_billing_change_checkout(
+            input.arg("service_id")?,
+            input.body::<cloud_sdk::services::BillingCycleCheckoutRequest>()?,
+        );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -222,11 +214,10 @@ fn service_billing_change_checkout<'a>(
 ///`serviceRenewalCheckout`: calls `cloud_sdk::Client::service_renewal_checkout`.
 fn service_renewal_checkout<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .service_renewal_checkout(
-                input.arg("service_id")?,
-                input.body::<cloud_sdk::services::BillingCycleCheckoutRequest>()?,
-            );
+        let call = client.service_renewal_checkout(
+            input.arg("service_id")?,
+            input.body::<cloud_sdk::services::BillingCycleCheckoutRequest>()?,
+        );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

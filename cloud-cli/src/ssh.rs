@@ -32,8 +32,7 @@ pub(crate) const AREA: Area<Client> = Area {
 ///`sshKeyGenerate`: calls `cloud_sdk::Client::ssh_key_generate`.
 fn ssh_key_generate<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .ssh_key_generate(input.body::<cloud_sdk::ssh::SshKeyGenerateRequest>()?);
+        let call = client.ssh_key_generate(input.body::<cloud_sdk::ssh::SshKeyGenerateRequest>()?);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -44,8 +43,7 @@ fn ssh_key_generate<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
 ///`sshKeyImport`: calls `cloud_sdk::Client::ssh_key_import`.
 fn ssh_key_import<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .ssh_key_import(input.body::<cloud_sdk::ssh::SshKeyImportRequest>()?);
+        let call = client.ssh_key_import(input.body::<cloud_sdk::ssh::SshKeyImportRequest>()?);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

@@ -13,16 +13,14 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "volume-attach",
             about: "Attach a volume",
             long_about: "Attaches a volume to an eligible server.",
-            params: &[
-                sdk_cli::Param {
-                    id: "service_id",
-                    flag: None,
-                    help: "Customer-visible service UUID.",
-                    required: true,
-                    repeated: false,
-                    values: &[],
-                },
-            ],
+            params: &[sdk_cli::Param {
+                id: "service_id",
+                flag: None,
+                help: "Customer-visible service UUID.",
+                required: true,
+                repeated: false,
+                values: &[],
+            }],
             body: Some(true),
             writes: true,
             run: storage_volume_attach,
@@ -31,16 +29,14 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "volume-detach",
             about: "Detach a volume",
             long_about: "Detaches a volume; no body.",
-            params: &[
-                sdk_cli::Param {
-                    id: "service_id",
-                    flag: None,
-                    help: "Customer-visible service UUID.",
-                    required: true,
-                    repeated: false,
-                    values: &[],
-                },
-            ],
+            params: &[sdk_cli::Param {
+                id: "service_id",
+                flag: None,
+                help: "Customer-visible service UUID.",
+                required: true,
+                repeated: false,
+                values: &[],
+            }],
             body: None,
             writes: true,
             run: storage_volume_detach,
@@ -50,11 +46,10 @@ pub(crate) const AREA: Area<Client> = Area {
 ///`storageVolumeAttach`: calls `cloud_sdk::Client::storage_volume_attach`.
 fn storage_volume_attach<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .storage_volume_attach(
-                input.arg("service_id")?,
-                input.body::<cloud_sdk::storage::StorageVolumeAttachRequest>()?,
-            );
+        let call = client.storage_volume_attach(
+            input.arg("service_id")?,
+            input.body::<cloud_sdk::storage::StorageVolumeAttachRequest>()?,
+        );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

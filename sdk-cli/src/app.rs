@@ -98,6 +98,8 @@ pub fn respond<T: Serialize>(result: Result<Response<T>, Error>) -> Result<Sent,
     })
 }
 
+// These and `--json` are `sdk_generator::surface::command_line::RESERVED_FLAGS`: no
+// parameter of an operation takes their names.
 const BASE_URL: &str = "base-url";
 const OUTPUT: &str = "output";
 const JOURNAL: &str = "journal";
@@ -107,7 +109,11 @@ impl<C> App<C> {
     /// The clap command tree.
     pub fn command(&self) -> clap::Command {
         let global = |id: &'static str, value: &'static str, help: String| {
-            Arg::new(id).long(id).value_name(value).global(true).help(help)
+            Arg::new(id)
+                .long(id)
+                .value_name(value)
+                .global(true)
+                .help(help)
         };
         let prefix = self.env_prefix;
         let journal_help = format!(
@@ -140,7 +146,11 @@ impl<C> App<C> {
             Ok(m) => m,
             Err(e) => {
                 let _ = e.print();
-                return ExitCode::from(if e.use_stderr() { exit::USAGE } else { exit::OK });
+                return ExitCode::from(if e.use_stderr() {
+                    exit::USAGE
+                } else {
+                    exit::OK
+                });
             }
         };
         match self.dispatch(&matches) {
@@ -154,9 +164,17 @@ impl<C> App<C> {
 
     fn dispatch(&self, matches: &ArgMatches) -> Result<(), Failure> {
         let (area_name, area_matches) = matches.subcommand().expect("an area is required");
-        let area = self.areas.iter().find(|a| a.name == area_name).expect("a known area");
+        let area = self
+            .areas
+            .iter()
+            .find(|a| a.name == area_name)
+            .expect("a known area");
         let (name, leaf) = area_matches.subcommand().expect("an operation is required");
-        let command = area.commands.iter().find(|c| c.name == name).expect("a known command");
+        let command = area
+            .commands
+            .iter()
+            .find(|c| c.name == name)
+            .expect("a known command");
         let text = |id| leaf.get_one::<String>(id).map(String::as_str);
         let format = Format::named(text(OUTPUT).unwrap_or("json")).expect("a listed format");
         let mut config = setup::config(self.env_prefix, text(BASE_URL))?;
@@ -229,7 +247,9 @@ fn operation_command<C>(command: &Command<C>) -> clap::Command {
                 .long(input::BODY)
                 .value_name("JSON | @FILE | -")
                 .required(required)
-                .help("The request body as JSON: inline, from a file (@FILE) or standard input (-)"),
+                .help(
+                    "The request body as JSON: inline, from a file (@FILE) or standard input (-)",
+                ),
         );
     }
     cmd

@@ -57,7 +57,9 @@ impl From<Error> for Failure {
             }
             other => {
                 let mut text = other.to_string();
-                if let Some(key) = other.idempotency_key().filter(|_| code == exit::OUTCOME_UNKNOWN)
+                if let Some(key) = other
+                    .idempotency_key()
+                    .filter(|_| code == exit::OUTCOME_UNKNOWN)
                 {
                     text.push_str(&format!(
                         "\n  idempotency key: {key} (re-run with --idempotency-key {key} to settle it)"

@@ -46,13 +46,17 @@ impl<'m> Input<'m> {
         let Some(values) = self.matches.get_many::<String>(id) else {
             return Ok(None);
         };
-        values.map(|raw| scalar(id, raw)).collect::<Result<_, _>>().map(Some)
+        values
+            .map(|raw| scalar(id, raw))
+            .collect::<Result<_, _>>()
+            .map(Some)
     }
 
     /// The required `--json` body.
     pub fn body<T: DeserializeOwned>(&self) -> Result<T, Failure> {
-        self.opt_body()?
-            .ok_or_else(|| Failure::usage("the request body is required: --json <JSON | @FILE | ->"))
+        self.opt_body()?.ok_or_else(|| {
+            Failure::usage("the request body is required: --json <JSON | @FILE | ->")
+        })
     }
 
     /// The optional `--json` body, decoded into its type before anything is sent; an error
@@ -65,7 +69,11 @@ impl<'m> Input<'m> {
         let mut de = serde_json::Deserializer::from_str(&text);
         let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             let path = e.path().to_string();
-            let at = if path == "." { String::new() } else { format!(" at `{path}`") };
+            let at = if path == "." {
+                String::new()
+            } else {
+                format!(" at `{path}`")
+            };
             Failure::usage(format!("--json: invalid body{at}: {}", e.inner()))
         })?;
         de.end()

@@ -71,8 +71,14 @@ mod tests {
     #[test]
     fn json_is_compact_when_piped_and_ndjson_splits_arrays() {
         assert_eq!(text(json!({"a": 1}), Format::Json, false), "{\"a\":1}\n");
-        assert_eq!(text(json!({"a": 1}), Format::Json, true), "{\n  \"a\": 1\n}\n");
-        assert_eq!(text(json!([1, {"b": 2}]), Format::Ndjson, true), "1\n{\"b\":2}\n");
+        assert_eq!(
+            text(json!({"a": 1}), Format::Json, true),
+            "{\n  \"a\": 1\n}\n"
+        );
+        assert_eq!(
+            text(json!([1, {"b": 2}]), Format::Ndjson, true),
+            "1\n{\"b\":2}\n"
+        );
         assert_eq!(text(json!([]), Format::Ndjson, false), "");
     }
 }

@@ -34,7 +34,9 @@ fn config_from(
 
 /// Where the journal is: `flag`, else `<PREFIX>_JOURNAL`, else the user's state directory.
 pub fn journal_path(bin: &str, prefix: &str, flag: Option<&str>) -> Result<PathBuf, Failure> {
-    journal_path_from(bin, prefix, flag, |name| std::env::var_os(name).map(Into::into))
+    journal_path_from(bin, prefix, flag, |name| {
+        std::env::var_os(name).map(Into::into)
+    })
 }
 
 fn journal_path_from(
@@ -113,6 +115,10 @@ mod tests {
         .unwrap();
         assert_eq!(config.get_base_url(), "http://flag");
         let missing = config_from("API", None, |_| None).unwrap_err();
-        assert!(missing.message.contains("API_BASE_URL"), "{}", missing.message);
+        assert!(
+            missing.message.contains("API_BASE_URL"),
+            "{}",
+            missing.message
+        );
     }
 }

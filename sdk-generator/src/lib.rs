@@ -12,9 +12,9 @@
 //! ([`model`], [`ir`]) and its [`Surface`], the report's entry points and the writer. Each
 //! stage module shows only its entry point, so benchmarks can time the stages one by one.
 
+pub mod cli;
 #[cfg(any(test, feature = "doc-examples"))]
 pub mod doc_examples;
-pub mod cli;
 pub mod emit;
 mod error;
 pub mod ir;

@@ -63,6 +63,7 @@ pub fn cloud_cli_options() -> sdk_generator::cli::Options {
             "tokio = { workspace = true, features = [\"rt-multi-thread\", \"macros\"] }".to_owned(),
             "serde_json.workspace = true".to_owned(),
             "yaml_serde.workspace = true".to_owned(),
+            "rust_decimal.workspace = true".to_owned(),
             "snapbox = { version = \"0.6\", features = [\"cmd\"] }".to_owned(),
         ],
     }

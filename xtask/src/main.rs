@@ -178,7 +178,8 @@ fn generate_cli(
         .ok_or("the SDK's generation wrote no surface")?;
     let surface: sdk_generator::Surface =
         serde_json::from_str(&surface_file.contents).map_err(|e| format!("api.json: {e}"))?;
-    let files = sdk_generator::cli::emit(&surface, &cloud_cli_options()).map_err(|e| e.to_string())?;
+    let files =
+        sdk_generator::cli::emit(&surface, &cloud_cli_options()).map_err(|e| e.to_string())?;
     sdk_generator::write::ensure_files_owning(&root.join(CLI_DIR), &files, &["src".into()], mode)
         .map_err(|e| e.to_string())
 }

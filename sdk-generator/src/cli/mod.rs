@@ -111,7 +111,10 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
             sdk_cli::main(&APP)
         }
     };
-    let doc = format!("`{bin}`: every operation of {} from a shell.", options.sdk_crate);
+    let doc = format!(
+        "`{bin}`: every operation of {} from a shell.",
+        options.sdk_crate
+    );
     files.push(GeneratedFile {
         path: "src/main.rs".into(),
         contents: format_file(&header, &doc, main)?,

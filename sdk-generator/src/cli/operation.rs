@@ -50,26 +50,33 @@ pub(super) fn render(
             quote!(input.arg #ty (#a)?)
         }
         None => {
-            let ty = op.body.as_ref().and_then(|b| body_type(surface, sdk, &b.ty));
+            let ty = op
+                .body
+                .as_ref()
+                .and_then(|b| body_type(surface, sdk, &b.ty));
             quote!(input.body #ty ()?)
         }
     });
     let method = format_ident!("{}", op.rust_fn);
-    let setters = op.params.iter().filter(|(_, p)| !p.required).map(|(rust, p)| {
-        let setter = format_ident!("{}", rust);
-        let read = if is_list(&p.ty) {
-            quote!(input.list(#rust)?)
-        } else {
-            let ty = turbofish(&p.ty);
-            quote!(input.opt #ty (#rust)?)
-        };
-        quote! {
-            let call = match #read {
-                Some(value) => call.#setter(value),
-                None => call,
+    let setters = op
+        .params
+        .iter()
+        .filter(|(_, p)| !p.required)
+        .map(|(rust, p)| {
+            let setter = format_ident!("{}", rust);
+            let read = if is_list(&p.ty) {
+                quote!(input.list(#rust)?)
+            } else {
+                let ty = turbofish(&p.ty);
+                quote!(input.opt #ty (#rust)?)
             };
-        }
-    });
+            quote! {
+                let call = match #read {
+                    Some(value) => call.#setter(value),
+                    None => call,
+                };
+            }
+        });
     let optional_body = op.body.as_ref().filter(|b| !b.required).map(|_| {
         quote! {
             let call = match input.opt_body()? {

@@ -8,7 +8,8 @@
 //! (`dnsTemplateCreate` in `dns` is `template-create`; `getDnsZone` stays `get-dns-zone`),
 //! unless that leaves nothing or two operations of the area with one name. A flag is the
 //! parameter's wire name in kebab case (`include_revoked` is `--include-revoked`); parameters
-//! of one operation whose flags would be the same keep their wire names as written.
+//! of one operation whose flags would be the same keep their wire names as written, and one
+//! whose flag the tool has of its own ([`RESERVED_FLAGS`]) gets its location in front.
 
 use super::{OperationSurface, Surface};
 use crate::ir::ParamLocation;
@@ -51,13 +52,36 @@ fn stripped(area: &str, operation_id: &str) -> String {
     full.strip_prefix(&prefix).unwrap_or(&full).to_owned()
 }
 
+/// The flags every generated tool has of its own (the `sdk-cli` crate's global flags, `--json`
+/// and clap's): a parameter whose flag would be one of them gets its location in front
+/// (`idempotency_key` in the query is `--query-idempotency-key`).
+pub const RESERVED_FLAGS: [&str; 7] = [
+    "base-url",
+    "output",
+    "journal",
+    "idempotency-key",
+    "json",
+    "help",
+    "version",
+];
+
 /// The flag (without `--`) of each parameter of `op` that is not positional, by Rust name.
 pub fn flags(op: &OperationSurface) -> BTreeMap<String, String> {
     let named: Vec<(&String, String)> = op
         .params
         .iter()
         .filter(|(rust, _)| !is_positional(op, rust))
-        .map(|(rust, p)| (rust, p.name.to_kebab_case()))
+        .map(|(rust, p)| {
+            let flag = p.name.to_kebab_case();
+            if RESERVED_FLAGS.contains(&flag.as_str()) {
+                (
+                    rust,
+                    format!("{}-{flag}", p.location.as_str().to_kebab_case()),
+                )
+            } else {
+                (rust, flag)
+            }
+        })
         .collect();
     named
         .iter()
