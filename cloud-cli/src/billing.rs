@@ -3,7 +3,9 @@
 //! `cloud billing`: the `Billing` operations.
 
 use cloud_sdk::Client;
+
 use sdk_cli::{Area, Command, Input, Run, respond};
+
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "billing",
@@ -106,25 +108,30 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "pay-invoice",
             about: "Pay an invoice from account balance",
             long_about: "Pays an invoice from account balance; no body. With enough funds the result has fullyPaid true and status `paid`; with insufficient funds a partial payment may leave the invoice unpaid with a remaining amount: read `fullyPaid`, `paidNow` and the remaining amount. Payment is not successful provisioning. Separate order and payment requests need separate idempotency keys.",
-            params: &[sdk_cli::Param {
-                id: "id",
-                flag: None,
-                help: "Invoice uuid.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "id",
+                    flag: None,
+                    help: "Invoice uuid.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: None,
             writes: true,
             run: pay_invoice,
         },
     ],
 };
-///`billingOrderDraft`: calls `cloud_sdk::Client::billing_order_draft`.
+
+/// `billingOrderDraft`: calls `cloud_sdk::Client::billing_order_draft`.
 fn billing_order_draft<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client
-            .billing_order_draft(input.body::<cloud_sdk::billing::BillingOrderDraftRequest>()?);
+            .billing_order_draft(
+                input.body::<cloud_sdk::billing::BillingOrderDraftRequest>()?,
+            );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -132,7 +139,8 @@ fn billing_order_draft<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> 
         respond(call.send().await)
     })
 }
-///`billingServices`: calls `cloud_sdk::Client::billing_services`.
+
+/// `billingServices`: calls `cloud_sdk::Client::billing_services`.
 #[allow(deprecated)]
 fn billing_services<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
@@ -156,7 +164,8 @@ fn billing_services<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
         respond(call.send().await)
     })
 }
-///`billingTransactions`: calls `cloud_sdk::Client::billing_transactions`.
+
+/// `billingTransactions`: calls `cloud_sdk::Client::billing_transactions`.
 #[allow(deprecated)]
 fn billing_transactions<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
@@ -180,7 +189,8 @@ fn billing_transactions<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a>
         respond(call.send().await)
     })
 }
-///`payInvoice`: calls `cloud_sdk::Client::pay_invoice`.
+
+/// `payInvoice`: calls `cloud_sdk::Client::pay_invoice`.
 fn pay_invoice<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.pay_invoice(input.arg("id")?);

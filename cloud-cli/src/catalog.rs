@@ -3,7 +3,9 @@
 //! `cloud catalog`: the `Catalog` operations.
 
 use cloud_sdk::Client;
+
 use sdk_cli::{Area, Command, Input, Run, respond};
+
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "catalog",
@@ -195,7 +197,8 @@ pub(crate) const AREA: Area<Client> = Area {
         },
     ],
 };
-///`getDedicatedImages`: calls `cloud_sdk::Client::get_dedicated_images`.
+
+/// `getDedicatedImages`: calls `cloud_sdk::Client::get_dedicated_images`.
 fn get_dedicated_images<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_dedicated_images();
@@ -218,7 +221,8 @@ fn get_dedicated_images<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a>
         respond(call.send().await)
     })
 }
-///`getProducts`: calls `cloud_sdk::Client::get_products`.
+
+/// `getProducts`: calls `cloud_sdk::Client::get_products`.
 fn get_products<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_products();
@@ -249,7 +253,8 @@ fn get_products<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
         respond(call.send().await)
     })
 }
-///`getProductsByRegion`: calls `cloud_sdk::Client::get_products_by_region`.
+
+/// `getProductsByRegion`: calls `cloud_sdk::Client::get_products_by_region`.
 fn get_products_by_region<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_products_by_region(input.arg::<String>("region")?);
@@ -276,7 +281,8 @@ fn get_products_by_region<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'
         respond(call.send().await)
     })
 }
-///`getRegions`: calls `cloud_sdk::Client::get_regions`.
+
+/// `getRegions`: calls `cloud_sdk::Client::get_regions`.
 fn get_regions<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_regions();

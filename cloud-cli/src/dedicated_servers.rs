@@ -3,7 +3,9 @@
 //! `cloud dedicated-servers`: the `Dedicated Servers` operations.
 
 use cloud_sdk::Client;
+
 use sdk_cli::{Area, Command, Input, Run, respond};
+
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "dedicated-servers",
@@ -22,14 +24,16 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "dedicated-password-reset",
             about: "Reset the dedicated server administrator password",
             long_about: "Interrupts connections while the administrator password is replaced; returns a task. Retrieve the result privately only after the task succeeds (credential reads need dedicated.credentials.read).",
-            params: &[sdk_cli::Param {
-                id: "service_id",
-                flag: None,
-                help: "Customer-visible service UUID.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "service_id",
+                    flag: None,
+                    help: "Customer-visible service UUID.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: None,
             writes: true,
             run: dedicated_password_reset,
@@ -64,14 +68,16 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "dedicated-tasks",
             about: "List dedicated tasks",
             long_about: "Lists the tasks of a dedicated server. Progress of asynchronous dedicated writes is read here by polling.",
-            params: &[sdk_cli::Param {
-                id: "service_id",
-                flag: None,
-                help: "Customer-visible service UUID.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "service_id",
+                    flag: None,
+                    help: "Customer-visible service UUID.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: None,
             writes: false,
             run: dedicated_tasks,
@@ -80,14 +86,16 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "get-dedicated-by-service-id-rescue-options",
             about: "Get dedicated rescue options",
             long_about: "Reads rescue options.",
-            params: &[sdk_cli::Param {
-                id: "service_id",
-                flag: None,
-                help: "Customer-visible service UUID.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "service_id",
+                    flag: None,
+                    help: "Customer-visible service UUID.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: None,
             writes: false,
             run: get_dedicated_by_service_id_rescue_options,
@@ -96,26 +104,30 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "get-dedicated-by-service-id-traffic",
             about: "Get dedicated traffic samples",
             long_about: "Returns traffic samples; rates in bits per second, totals in bytes; missing statistics are not zero. Query parameters and sample fields: not shown.",
-            params: &[sdk_cli::Param {
-                id: "service_id",
-                flag: None,
-                help: "Customer-visible service UUID.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "service_id",
+                    flag: None,
+                    help: "Customer-visible service UUID.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: None,
             writes: false,
             run: get_dedicated_by_service_id_traffic,
         },
     ],
 };
-///`dedicatedDeploy`: calls `cloud_sdk::Client::dedicated_deploy`.
+
+/// `dedicatedDeploy`: calls `cloud_sdk::Client::dedicated_deploy`.
 fn dedicated_deploy<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.dedicated_deploy(
-            input.body::<cloud_sdk::dedicated_servers::DedicatedDeployRequest>()?,
-        );
+        let call = client
+            .dedicated_deploy(
+                input.body::<cloud_sdk::dedicated_servers::DedicatedDeployRequest>()?,
+            );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -123,7 +135,8 @@ fn dedicated_deploy<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
         respond(call.send().await)
     })
 }
-///`dedicatedPasswordReset`: calls `cloud_sdk::Client::dedicated_password_reset`.
+
+/// `dedicatedPasswordReset`: calls `cloud_sdk::Client::dedicated_password_reset`.
 fn dedicated_password_reset<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.dedicated_password_reset(input.arg("service_id")?);
@@ -134,32 +147,41 @@ fn dedicated_password_reset<'a>(client: &'a Client, input: &'a Input<'a>) -> Run
         respond(call.send().await)
     })
 }
-///`dedicatedTask`: calls `cloud_sdk::Client::dedicated_task`.
+
+/// `dedicatedTask`: calls `cloud_sdk::Client::dedicated_task`.
 fn dedicated_task<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.dedicated_task(input.arg("service_id")?, input.arg("task_id")?);
+        let call = client
+            .dedicated_task(input.arg("service_id")?, input.arg("task_id")?);
         respond(call.send().await)
     })
 }
-///`dedicatedTasks`: calls `cloud_sdk::Client::dedicated_tasks`.
+
+/// `dedicatedTasks`: calls `cloud_sdk::Client::dedicated_tasks`.
 fn dedicated_tasks<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.dedicated_tasks(input.arg("service_id")?);
         respond(call.send().await)
     })
 }
-///`getDedicatedByServiceIdRescueOptions`: calls `cloud_sdk::Client::get_dedicated_by_service_id_rescue_options`.
+
+/// `getDedicatedByServiceIdRescueOptions`: calls `cloud_sdk::Client::get_dedicated_by_service_id_rescue_options`.
 fn get_dedicated_by_service_id_rescue_options<'a>(
     client: &'a Client,
     input: &'a Input<'a>,
 ) -> Run<'a> {
     Box::pin(async move {
-        let call = client.get_dedicated_by_service_id_rescue_options(input.arg("service_id")?);
+        let call = client
+            .get_dedicated_by_service_id_rescue_options(input.arg("service_id")?);
         respond(call.send().await)
     })
 }
-///`getDedicatedByServiceIdTraffic`: calls `cloud_sdk::Client::get_dedicated_by_service_id_traffic`.
-fn get_dedicated_by_service_id_traffic<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
+
+/// `getDedicatedByServiceIdTraffic`: calls `cloud_sdk::Client::get_dedicated_by_service_id_traffic`.
+fn get_dedicated_by_service_id_traffic<'a>(
+    client: &'a Client,
+    input: &'a Input<'a>,
+) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_dedicated_by_service_id_traffic(input.arg("service_id")?);
         respond(call.send().await)

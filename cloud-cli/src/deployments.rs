@@ -3,55 +3,61 @@
 //! `cloud deployments`: the `Deployments` operations.
 
 use cloud_sdk::Client;
+
 use sdk_cli::{Area, Command, Input, Run, respond};
+
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "deployments",
     about: "Quote a regional configuration, then atomically order, pay from account balance and queue provisioning",
-    commands: &[Command {
-        name: "product-variant-deploy",
-        about: "Order, pay and provision a product variant atomically",
-        long_about: "Atomic deployment: one call validates the variant, creates order and invoice, charges the full final amount to account balance and queues provisioning.\n\n1. One call validates the variant, creates order and invoice, charges the full final amount to account balance in the account billing currency (authoritative price including tax, setup and add-ons) and queues provisioning.\n2. It never charges a card and never tops up the wallet. Domains and free products are not supported here.\n3. Insufficient funds gives HTTP 402 `insufficient_credit` with nothing committed.\n4. `max_total` (optional decimal string in the account currency) is a ceiling; when the current total is higher the call fails with 409 `deployment_price_limit_exceeded` and charges nothing. (The canonical body carries it as `max_total`, the name this list uses, although the reference says its spelling there is not shown; the deprecated body calls it `maxTotal`.)\n5. Acceptance is not a ready server; inspect the returned service ids. Dedicated admin approvals, inventory and license rollout gates still apply.\n6. Same key with identical arguments is a retry; a different request under that key is rejected (409 `idempotency_conflict`).\n\nOutcomes (3.3): balance covers the full final amount and max_total is not exceeded: order and invoice created, balance debited, provisioning queued, operation pending or running, server not yet ready. The Idempotency-Key is never replaced after an uncertain response.",
-        params: &[
-            sdk_cli::Param {
-                id: "region",
-                flag: None,
-                help: "Region code.",
-                required: true,
-                repeated: false,
-                values: &[],
-            },
-            sdk_cli::Param {
-                id: "product_code",
-                flag: None,
-                help: "Purchasable product family.",
-                required: true,
-                repeated: false,
-                values: &["dedicated", "license", "tcp-proxy", "vps", "waf"],
-            },
-            sdk_cli::Param {
-                id: "variant_code",
-                flag: None,
-                help: "Exact public variant SKU.",
-                required: true,
-                repeated: false,
-                values: &[],
-            },
-        ],
-        body: Some(true),
-        writes: true,
-        run: product_variant_deploy,
-    }],
+    commands: &[
+        Command {
+            name: "product-variant-deploy",
+            about: "Order, pay and provision a product variant atomically",
+            long_about: "Atomic deployment: one call validates the variant, creates order and invoice, charges the full final amount to account balance and queues provisioning.\n\n1. One call validates the variant, creates order and invoice, charges the full final amount to account balance in the account billing currency (authoritative price including tax, setup and add-ons) and queues provisioning.\n2. It never charges a card and never tops up the wallet. Domains and free products are not supported here.\n3. Insufficient funds gives HTTP 402 `insufficient_credit` with nothing committed.\n4. `max_total` (optional decimal string in the account currency) is a ceiling; when the current total is higher the call fails with 409 `deployment_price_limit_exceeded` and charges nothing. (The canonical body carries it as `max_total`, the name this list uses, although the reference says its spelling there is not shown; the deprecated body calls it `maxTotal`.)\n5. Acceptance is not a ready server; inspect the returned service ids. Dedicated admin approvals, inventory and license rollout gates still apply.\n6. Same key with identical arguments is a retry; a different request under that key is rejected (409 `idempotency_conflict`).\n\nOutcomes (3.3): balance covers the full final amount and max_total is not exceeded: order and invoice created, balance debited, provisioning queued, operation pending or running, server not yet ready. The Idempotency-Key is never replaced after an uncertain response.",
+            params: &[
+                sdk_cli::Param {
+                    id: "region",
+                    flag: None,
+                    help: "Region code.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+                sdk_cli::Param {
+                    id: "product_code",
+                    flag: None,
+                    help: "Purchasable product family.",
+                    required: true,
+                    repeated: false,
+                    values: &["dedicated", "license", "tcp-proxy", "vps", "waf"],
+                },
+                sdk_cli::Param {
+                    id: "variant_code",
+                    flag: None,
+                    help: "Exact public variant SKU.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
+            body: Some(true),
+            writes: true,
+            run: product_variant_deploy,
+        },
+    ],
 };
-///`productVariantDeploy`: calls `cloud_sdk::Client::product_variant_deploy`.
+
+/// `productVariantDeploy`: calls `cloud_sdk::Client::product_variant_deploy`.
 fn product_variant_deploy<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.product_variant_deploy(
-            input.arg::<String>("region")?,
-            input.arg("product_code")?,
-            input.arg::<String>("variant_code")?,
-            input.body::<cloud_sdk::deployments::ProductVariantDeployRequest>()?,
-        );
+        let call = client
+            .product_variant_deploy(
+                input.arg::<String>("region")?,
+                input.arg("product_code")?,
+                input.arg::<String>("variant_code")?,
+                input.body::<cloud_sdk::deployments::ProductVariantDeployRequest>()?,
+            );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

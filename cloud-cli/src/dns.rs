@@ -3,7 +3,9 @@
 //! `cloud dns`: the `DNS` operations.
 
 use cloud_sdk::Client;
+
 use sdk_cli::{Area, Command, Input, Run, respond};
+
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "dns",
@@ -31,14 +33,16 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "get-dns-template",
             about: "Get a DNS template",
             long_about: "Reads a template by name or uuid. Matching by name is case-insensitive, checks the caller's templates first, then public system templates; other accounts are excluded. Duplicate names within the selected scope give 409 `template_identifier_ambiguous`. Edit and delete routes need uuids.",
-            params: &[sdk_cli::Param {
-                id: "id",
-                flag: None,
-                help: "Template name or uuid.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "id",
+                    flag: None,
+                    help: "Template name or uuid.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: None,
             writes: false,
             run: get_dns_template,
@@ -56,14 +60,16 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "get-dns-zone",
             about: "Get a DNS zone",
             long_about: "Reads a zone by zone or domain name.",
-            params: &[sdk_cli::Param {
-                id: "name",
-                flag: None,
-                help: "Zone or domain name.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "name",
+                    flag: None,
+                    help: "Zone or domain name.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: None,
             writes: false,
             run: get_dns_zone,
@@ -120,10 +126,12 @@ pub(crate) const AREA: Area<Client> = Area {
         },
     ],
 };
-///`createDnsZone`: calls `cloud_sdk::Client::create_dns_zone`.
+
+/// `createDnsZone`: calls `cloud_sdk::Client::create_dns_zone`.
 fn create_dns_zone<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.create_dns_zone(input.body::<cloud_sdk::dns::CreateDnsZoneRequest>()?);
+        let call = client
+            .create_dns_zone(input.body::<cloud_sdk::dns::CreateDnsZoneRequest>()?);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -131,11 +139,14 @@ fn create_dns_zone<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
         respond(call.send().await)
     })
 }
-///`dnsTemplateCreate`: calls `cloud_sdk::Client::dns_template_create`.
+
+/// `dnsTemplateCreate`: calls `cloud_sdk::Client::dns_template_create`.
 fn dns_template_create<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call =
-            client.dns_template_create(input.body::<cloud_sdk::dns::DnsTemplateCreateRequest>()?);
+        let call = client
+            .dns_template_create(
+                input.body::<cloud_sdk::dns::DnsTemplateCreateRequest>()?,
+            );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -143,28 +154,32 @@ fn dns_template_create<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> 
         respond(call.send().await)
     })
 }
-///`getDnsTemplate`: calls `cloud_sdk::Client::get_dns_template`.
+
+/// `getDnsTemplate`: calls `cloud_sdk::Client::get_dns_template`.
 fn get_dns_template<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_dns_template(input.arg::<String>("id")?);
         respond(call.send().await)
     })
 }
-///`getDnsTemplates`: calls `cloud_sdk::Client::get_dns_templates`.
+
+/// `getDnsTemplates`: calls `cloud_sdk::Client::get_dns_templates`.
 fn get_dns_templates<'a>(client: &'a Client, _input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_dns_templates();
         respond(call.send().await)
     })
 }
-///`getDnsZone`: calls `cloud_sdk::Client::get_dns_zone`.
+
+/// `getDnsZone`: calls `cloud_sdk::Client::get_dns_zone`.
 fn get_dns_zone<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_dns_zone(input.arg::<String>("name")?);
         respond(call.send().await)
     })
 }
-///`listDnsZones`: calls `cloud_sdk::Client::list_dns_zones`.
+
+/// `listDnsZones`: calls `cloud_sdk::Client::list_dns_zones`.
 fn list_dns_zones<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.list_dns_zones();

@@ -3,7 +3,9 @@
 //! `cloud domains`: the `Domains` operations.
 
 use cloud_sdk::Client;
+
 use sdk_cli::{Area, Command, Input, Run, respond};
+
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "domains",
@@ -13,14 +15,16 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "domain-assign-contacts",
             about: "Assign contacts to a domain",
             long_about: "Assigns registrant, admin, tech and billing contacts (each optional).",
-            params: &[sdk_cli::Param {
-                id: "service_id",
-                flag: None,
-                help: "Domain name or service uuid: case-insensitive, normalized to IDNA ASCII, one trailing dot accepted, matched only among the caller's non-terminated domain services. Several matches give 409 `domain_identifier_ambiguous`.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "service_id",
+                    flag: None,
+                    help: "Domain name or service uuid: case-insensitive, normalized to IDNA ASCII, one trailing dot accepted, matched only among the caller's non-terminated domain services. Several matches give 409 `domain_identifier_ambiguous`.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: Some(true),
             writes: true,
             run: domain_assign_contacts,
@@ -64,27 +68,31 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "post-domains-by-service-id-dnssec",
             about: "Enable DNSSEC",
             long_about: "Enables DNSSEC with managed signing or external public DNSKEYs; `acknowledge` true and Idempotency-Key required. HTTP 202 is accepted, not completed; poll GET /v1/domains/{serviceId}/dnssec. Registrar configuration does not verify parent propagation. The remaining body fields: not shown.",
-            params: &[sdk_cli::Param {
-                id: "service_id",
-                flag: None,
-                help: "Domain name or service uuid: case-insensitive, normalized to IDNA ASCII, one trailing dot accepted, matched only among the caller's non-terminated domain services. Several matches give 409 `domain_identifier_ambiguous`.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "service_id",
+                    flag: None,
+                    help: "Domain name or service uuid: case-insensitive, normalized to IDNA ASCII, one trailing dot accepted, matched only among the caller's non-terminated domain services. Several matches give 409 `domain_identifier_ambiguous`.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: Some(true),
             writes: true,
             run: post_domains_by_service_id_dnssec,
         },
     ],
 };
-///`domainAssignContacts`: calls `cloud_sdk::Client::domain_assign_contacts`.
+
+/// `domainAssignContacts`: calls `cloud_sdk::Client::domain_assign_contacts`.
 fn domain_assign_contacts<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.domain_assign_contacts(
-            input.arg::<String>("service_id")?,
-            input.body::<cloud_sdk::domains::DomainAssignContactsRequest>()?,
-        );
+        let call = client
+            .domain_assign_contacts(
+                input.arg::<String>("service_id")?,
+                input.body::<cloud_sdk::domains::DomainAssignContactsRequest>()?,
+            );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -92,11 +100,14 @@ fn domain_assign_contacts<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'
         respond(call.send().await)
     })
 }
-///`domainContactCreate`: calls `cloud_sdk::Client::domain_contact_create`.
+
+/// `domainContactCreate`: calls `cloud_sdk::Client::domain_contact_create`.
 fn domain_contact_create<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client
-            .domain_contact_create(input.body::<cloud_sdk::domains::DomainContactCreateRequest>()?);
+            .domain_contact_create(
+                input.body::<cloud_sdk::domains::DomainContactCreateRequest>()?,
+            );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -104,10 +115,15 @@ fn domain_contact_create<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a
         respond(call.send().await)
     })
 }
-///`getDomainsByServiceIdDnssec`: calls `cloud_sdk::Client::get_domains_by_service_id_dnssec`.
-fn get_domains_by_service_id_dnssec<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
+
+/// `getDomainsByServiceIdDnssec`: calls `cloud_sdk::Client::get_domains_by_service_id_dnssec`.
+fn get_domains_by_service_id_dnssec<'a>(
+    client: &'a Client,
+    input: &'a Input<'a>,
+) -> Run<'a> {
     Box::pin(async move {
-        let call = client.get_domains_by_service_id_dnssec(input.arg::<String>("service_id")?);
+        let call = client
+            .get_domains_by_service_id_dnssec(input.arg::<String>("service_id")?);
         let call = match input.opt("action")? {
             Some(value) => call.action(value),
             None => call,
@@ -115,13 +131,18 @@ fn get_domains_by_service_id_dnssec<'a>(client: &'a Client, input: &'a Input<'a>
         respond(call.send().await)
     })
 }
-///`postDomainsByServiceIdDnssec`: calls `cloud_sdk::Client::post_domains_by_service_id_dnssec`.
-fn post_domains_by_service_id_dnssec<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
+
+/// `postDomainsByServiceIdDnssec`: calls `cloud_sdk::Client::post_domains_by_service_id_dnssec`.
+fn post_domains_by_service_id_dnssec<'a>(
+    client: &'a Client,
+    input: &'a Input<'a>,
+) -> Run<'a> {
     Box::pin(async move {
-        let call = client.post_domains_by_service_id_dnssec(
-            input.arg::<String>("service_id")?,
-            input.body::<cloud_sdk::domains::DomainDnssecEnableRequest>()?,
-        );
+        let call = client
+            .post_domains_by_service_id_dnssec(
+                input.arg::<String>("service_id")?,
+                input.body::<cloud_sdk::domains::DomainDnssecEnableRequest>()?,
+            );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

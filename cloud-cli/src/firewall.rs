@@ -3,27 +3,33 @@
 //! `cloud firewall`: the `Firewall` operations.
 
 use cloud_sdk::Client;
+
 use sdk_cli::{Area, Command, Input, Run, respond};
+
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "firewall",
     about: "Firewall policies and rules, applied to eligible VPS services",
-    commands: &[Command {
-        name: "policy-create",
-        about: "Create a firewall policy",
-        long_about: "Creates a firewall policy. Check that changes keep SSH and management access.",
-        params: &[],
-        body: Some(true),
-        writes: true,
-        run: firewall_policy_create,
-    }],
+    commands: &[
+        Command {
+            name: "policy-create",
+            about: "Create a firewall policy",
+            long_about: "Creates a firewall policy. Check that changes keep SSH and management access.",
+            params: &[],
+            body: Some(true),
+            writes: true,
+            run: firewall_policy_create,
+        },
+    ],
 };
-///`firewallPolicyCreate`: calls `cloud_sdk::Client::firewall_policy_create`.
+
+/// `firewallPolicyCreate`: calls `cloud_sdk::Client::firewall_policy_create`.
 fn firewall_policy_create<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.firewall_policy_create(
-            input.body::<cloud_sdk::firewall::FirewallPolicyCreateRequest>()?,
-        );
+        let call = client
+            .firewall_policy_create(
+                input.body::<cloud_sdk::firewall::FirewallPolicyCreateRequest>()?,
+            );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

@@ -3,7 +3,9 @@
 //! `cloud integrations`: the `Integrations` operations.
 
 use cloud_sdk::Client;
+
 use sdk_cli::{Area, Command, Input, Run, respond};
+
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "integrations",
@@ -13,14 +15,16 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "api-credential",
             about: "Get an API credential",
             long_about: "Reads one credential; never returns the secret.",
-            params: &[sdk_cli::Param {
-                id: "id",
-                flag: None,
-                help: "",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "id",
+                    flag: None,
+                    help: "",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: None,
             writes: false,
             run: api_credential,
@@ -123,14 +127,16 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "get-operations-by-operation-id",
             about: "Poll an operation",
             long_about: "Reads an operation receipt. Branch on `status` and `done`, not on `stage`; `unknown` needs reconciliation, never assume failure and never submit a new write. Lookup is confined to the authenticated account and to the caller's current billing.services.read, vps.read or dedicated.read permission for that operation (the three alternative security requirements per scheme express this 'per operation' rule). Polling needs no new key and never charges or repeats the write. Recovery applies only to newly tracked writes after the contract is enabled, not to every historical request or every write. DNSSEC keeps its own state contract and polling endpoint; its operation string is not a generic operation handle.",
-            params: &[sdk_cli::Param {
-                id: "operation_id",
-                flag: None,
-                help: "Opaque operation id (`operation.id` or `operation_id`).",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "operation_id",
+                    flag: None,
+                    help: "Opaque operation id (`operation.id` or `operation_id`).",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: None,
             writes: false,
             run: get_operations_by_operation_id,
@@ -148,14 +154,16 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "patch-webhooks-by-id",
             about: "Enable or disable a webhook endpoint",
             long_about: "Enables or disables a webhook endpoint. Fields of the body other than `enabled`: not shown. Paths and bodies of the operations that create, list, test and rotate webhooks and list deliveries: not shown.",
-            params: &[sdk_cli::Param {
-                id: "id",
-                flag: None,
-                help: "",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "id",
+                    flag: None,
+                    help: "",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: Some(true),
             writes: true,
             run: patch_webhooks_by_id,
@@ -164,33 +172,38 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "webhook-delete",
             about: "Delete a webhook endpoint",
             long_about: "Removes the endpoint and its delivery history; an in-flight attempt may finish. The Idempotency-Key requirement: not shown.",
-            params: &[sdk_cli::Param {
-                id: "id",
-                flag: None,
-                help: "",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "id",
+                    flag: None,
+                    help: "",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: None,
             writes: true,
             run: webhook_delete,
         },
     ],
 };
-///`apiCredential`: calls `cloud_sdk::Client::api_credential`.
+
+/// `apiCredential`: calls `cloud_sdk::Client::api_credential`.
 fn api_credential<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.api_credential(input.arg("id")?);
         respond(call.send().await)
     })
 }
-///`apiCredentialCreate`: calls `cloud_sdk::Client::api_credential_create`.
+
+/// `apiCredentialCreate`: calls `cloud_sdk::Client::api_credential_create`.
 fn api_credential_create<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.api_credential_create(
-            input.body::<cloud_sdk::integrations::ApiCredentialCreateRequest>()?,
-        );
+        let call = client
+            .api_credential_create(
+                input.body::<cloud_sdk::integrations::ApiCredentialCreateRequest>()?,
+            );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -198,7 +211,8 @@ fn api_credential_create<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a
         respond(call.send().await)
     })
 }
-///`apiCredentials`: calls `cloud_sdk::Client::api_credentials`.
+
+/// `apiCredentials`: calls `cloud_sdk::Client::api_credentials`.
 fn api_credentials<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.api_credentials();
@@ -217,14 +231,16 @@ fn api_credentials<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
         respond(call.send().await)
     })
 }
-///`getCapabilities`: calls `cloud_sdk::Client::get_capabilities`.
+
+/// `getCapabilities`: calls `cloud_sdk::Client::get_capabilities`.
 fn get_capabilities<'a>(client: &'a Client, _input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_capabilities();
         respond(call.send().await)
     })
 }
-///`getOperations`: calls `cloud_sdk::Client::get_operations`.
+
+/// `getOperations`: calls `cloud_sdk::Client::get_operations`.
 fn get_operations<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_operations();
@@ -247,27 +263,35 @@ fn get_operations<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
         respond(call.send().await)
     })
 }
-///`getOperationsByOperationId`: calls `cloud_sdk::Client::get_operations_by_operation_id`.
-fn get_operations_by_operation_id<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
+
+/// `getOperationsByOperationId`: calls `cloud_sdk::Client::get_operations_by_operation_id`.
+fn get_operations_by_operation_id<'a>(
+    client: &'a Client,
+    input: &'a Input<'a>,
+) -> Run<'a> {
     Box::pin(async move {
-        let call = client.get_operations_by_operation_id(input.arg::<String>("operation_id")?);
+        let call = client
+            .get_operations_by_operation_id(input.arg::<String>("operation_id")?);
         respond(call.send().await)
     })
 }
-///`getVersion`: calls `cloud_sdk::Client::get_version`.
+
+/// `getVersion`: calls `cloud_sdk::Client::get_version`.
 fn get_version<'a>(client: &'a Client, _input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_version();
         respond(call.send().await)
     })
 }
-///`patchWebhooksById`: calls `cloud_sdk::Client::patch_webhooks_by_id`.
+
+/// `patchWebhooksById`: calls `cloud_sdk::Client::patch_webhooks_by_id`.
 fn patch_webhooks_by_id<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.patch_webhooks_by_id(
-            input.arg("id")?,
-            input.body::<cloud_sdk::integrations::WebhookUpdateRequest>()?,
-        );
+        let call = client
+            .patch_webhooks_by_id(
+                input.arg("id")?,
+                input.body::<cloud_sdk::integrations::WebhookUpdateRequest>()?,
+            );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -275,7 +299,8 @@ fn patch_webhooks_by_id<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a>
         respond(call.send().await)
     })
 }
-///`webhookDelete`: calls `cloud_sdk::Client::webhook_delete`.
+
+/// `webhookDelete`: calls `cloud_sdk::Client::webhook_delete`.
 fn webhook_delete<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.webhook_delete(input.arg("id")?);

@@ -2,21 +2,50 @@
 
 //! `cloud`: every operation of cloud-sdk from a shell.
 
+#[rustfmt::skip]
 mod billing;
+
+#[rustfmt::skip]
 mod catalog;
+
+#[rustfmt::skip]
 mod dedicated_servers;
+
+#[rustfmt::skip]
 mod deployments;
+
+#[rustfmt::skip]
 mod dns;
+
+#[rustfmt::skip]
 mod domains;
+
+#[rustfmt::skip]
 mod firewall;
+
+#[rustfmt::skip]
 mod integrations;
+
+#[rustfmt::skip]
 mod service_dns_waf;
+
+#[rustfmt::skip]
 mod services;
+
+#[rustfmt::skip]
 mod ssh;
+
+#[rustfmt::skip]
 mod storage;
+
+#[rustfmt::skip]
 mod tcp_proxy;
+
+#[rustfmt::skip]
 mod vps;
+
 use cloud_sdk::Client;
+
 /// The tool: its names and every area.
 static APP: sdk_cli::App<Client> = sdk_cli::App {
     bin: "cloud",
@@ -42,6 +71,7 @@ static APP: sdk_cli::App<Client> = sdk_cli::App {
     connect: Client::new,
     runtime: Client::runtime,
 };
+
 fn main() -> std::process::ExitCode {
     sdk_cli::main(&APP)
 }

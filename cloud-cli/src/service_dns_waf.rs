@@ -3,7 +3,9 @@
 //! `cloud service-dns-waf`: the `Service DNS/WAF` operations.
 
 use cloud_sdk::Client;
+
 use sdk_cli::{Area, Command, Input, Run, respond};
+
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "service-dns-waf",
@@ -13,14 +15,16 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "proxy-config-upload-loader",
             about: "Upload a website loader page",
             long_about: "Uploads a loader HTML page for a proxied website record.",
-            params: &[sdk_cli::Param {
-                id: "service_id",
-                flag: None,
-                help: "Customer-visible service UUID.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "service_id",
+                    flag: None,
+                    help: "Customer-visible service UUID.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: Some(true),
             writes: true,
             run: service_dns_waf_proxy_config_upload_loader,
@@ -29,30 +33,34 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "proxy-config-upload-ssl",
             about: "Upload a website SSL certificate",
             long_about: "Validates hostname, validity dates, certificate chain syntax and matching private key before uploading; domains may be configured before DNS points to the proxy. A readiness of `pending` or `unknown` means the upload is not yet confirmed; read the SSL state before retrying. Private key material is never returned.",
-            params: &[sdk_cli::Param {
-                id: "service_id",
-                flag: None,
-                help: "Customer-visible service UUID.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "service_id",
+                    flag: None,
+                    help: "Customer-visible service UUID.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: Some(true),
             writes: true,
             run: service_dns_waf_proxy_config_upload_ssl,
         },
     ],
 };
-///`serviceDnsWafProxyConfigUploadLoader`: calls `cloud_sdk::Client::service_dns_waf_proxy_config_upload_loader`.
+
+/// `serviceDnsWafProxyConfigUploadLoader`: calls `cloud_sdk::Client::service_dns_waf_proxy_config_upload_loader`.
 fn service_dns_waf_proxy_config_upload_loader<'a>(
     client: &'a Client,
     input: &'a Input<'a>,
 ) -> Run<'a> {
     Box::pin(async move {
-        let call = client.service_dns_waf_proxy_config_upload_loader(
-            input.arg("service_id")?,
-            input.body::<cloud_sdk::service_dns_waf::WebsiteLoaderUploadRequest>()?,
-        );
+        let call = client
+            .service_dns_waf_proxy_config_upload_loader(
+                input.arg("service_id")?,
+                input.body::<cloud_sdk::service_dns_waf::WebsiteLoaderUploadRequest>()?,
+            );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -60,16 +68,18 @@ fn service_dns_waf_proxy_config_upload_loader<'a>(
         respond(call.send().await)
     })
 }
-///`serviceDnsWafProxyConfigUploadSsl`: calls `cloud_sdk::Client::service_dns_waf_proxy_config_upload_ssl`.
+
+/// `serviceDnsWafProxyConfigUploadSsl`: calls `cloud_sdk::Client::service_dns_waf_proxy_config_upload_ssl`.
 fn service_dns_waf_proxy_config_upload_ssl<'a>(
     client: &'a Client,
     input: &'a Input<'a>,
 ) -> Run<'a> {
     Box::pin(async move {
-        let call = client.service_dns_waf_proxy_config_upload_ssl(
-            input.arg("service_id")?,
-            input.body::<cloud_sdk::service_dns_waf::WebsiteSslUploadRequest>()?,
-        );
+        let call = client
+            .service_dns_waf_proxy_config_upload_ssl(
+                input.arg("service_id")?,
+                input.body::<cloud_sdk::service_dns_waf::WebsiteSslUploadRequest>()?,
+            );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

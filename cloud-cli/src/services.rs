@@ -3,7 +3,9 @@
 //! `cloud services`: the `Services` operations.
 
 use cloud_sdk::Client;
+
 use sdk_cli::{Area, Command, Input, Run, respond};
+
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "services",
@@ -113,14 +115,16 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "service-billing-change-checkout",
             about: "Change a service billing cycle",
             long_about: "Changes the billing cycle of a service and checks out.",
-            params: &[sdk_cli::Param {
-                id: "service_id",
-                flag: None,
-                help: "Customer-visible service UUID.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "service_id",
+                    flag: None,
+                    help: "Customer-visible service UUID.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: Some(true),
             writes: true,
             run: service_billing_change_checkout,
@@ -129,21 +133,24 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "service-renewal-checkout",
             about: "Renew a service for a billing cycle",
             long_about: "Renewal checkout. Only active or suspended recurring services renew. On 409 `service_changed_retry` reload and retry with the same key and body. The renew-and-pay path: not shown (`renewal_price_limit_exceeded` relates to a max_total this body does not carry).",
-            params: &[sdk_cli::Param {
-                id: "service_id",
-                flag: None,
-                help: "Customer-visible service UUID.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "service_id",
+                    flag: None,
+                    help: "Customer-visible service UUID.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: Some(true),
             writes: true,
             run: service_renewal_checkout,
         },
     ],
 };
-///`getServices`: calls `cloud_sdk::Client::get_services`.
+
+/// `getServices`: calls `cloud_sdk::Client::get_services`.
 fn get_services<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_services();
@@ -182,7 +189,8 @@ fn get_services<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
         respond(call.send().await)
     })
 }
-///`getServicesGrouped`: calls `cloud_sdk::Client::get_services_grouped`.
+
+/// `getServicesGrouped`: calls `cloud_sdk::Client::get_services_grouped`.
 fn get_services_grouped<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_services_grouped();
@@ -197,13 +205,18 @@ fn get_services_grouped<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a>
         respond(call.send().await)
     })
 }
-///`serviceBillingChangeCheckout`: calls `cloud_sdk::Client::service_billing_change_checkout`.
-fn service_billing_change_checkout<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
+
+/// `serviceBillingChangeCheckout`: calls `cloud_sdk::Client::service_billing_change_checkout`.
+fn service_billing_change_checkout<'a>(
+    client: &'a Client,
+    input: &'a Input<'a>,
+) -> Run<'a> {
     Box::pin(async move {
-        let call = client.service_billing_change_checkout(
-            input.arg("service_id")?,
-            input.body::<cloud_sdk::services::BillingCycleCheckoutRequest>()?,
-        );
+        let call = client
+            .service_billing_change_checkout(
+                input.arg("service_id")?,
+                input.body::<cloud_sdk::services::BillingCycleCheckoutRequest>()?,
+            );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -211,13 +224,15 @@ fn service_billing_change_checkout<'a>(client: &'a Client, input: &'a Input<'a>)
         respond(call.send().await)
     })
 }
-///`serviceRenewalCheckout`: calls `cloud_sdk::Client::service_renewal_checkout`.
+
+/// `serviceRenewalCheckout`: calls `cloud_sdk::Client::service_renewal_checkout`.
 fn service_renewal_checkout<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.service_renewal_checkout(
-            input.arg("service_id")?,
-            input.body::<cloud_sdk::services::BillingCycleCheckoutRequest>()?,
-        );
+        let call = client
+            .service_renewal_checkout(
+                input.arg("service_id")?,
+                input.body::<cloud_sdk::services::BillingCycleCheckoutRequest>()?,
+            );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

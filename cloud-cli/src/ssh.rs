@@ -3,7 +3,9 @@
 //! `cloud ssh`: the `SSH` operations.
 
 use cloud_sdk::Client;
+
 use sdk_cli::{Area, Command, Input, Run, respond};
+
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "ssh",
@@ -29,10 +31,12 @@ pub(crate) const AREA: Area<Client> = Area {
         },
     ],
 };
-///`sshKeyGenerate`: calls `cloud_sdk::Client::ssh_key_generate`.
+
+/// `sshKeyGenerate`: calls `cloud_sdk::Client::ssh_key_generate`.
 fn ssh_key_generate<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.ssh_key_generate(input.body::<cloud_sdk::ssh::SshKeyGenerateRequest>()?);
+        let call = client
+            .ssh_key_generate(input.body::<cloud_sdk::ssh::SshKeyGenerateRequest>()?);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -40,10 +44,12 @@ fn ssh_key_generate<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
         respond(call.send().await)
     })
 }
-///`sshKeyImport`: calls `cloud_sdk::Client::ssh_key_import`.
+
+/// `sshKeyImport`: calls `cloud_sdk::Client::ssh_key_import`.
 fn ssh_key_import<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.ssh_key_import(input.body::<cloud_sdk::ssh::SshKeyImportRequest>()?);
+        let call = client
+            .ssh_key_import(input.body::<cloud_sdk::ssh::SshKeyImportRequest>()?);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

@@ -3,7 +3,9 @@
 //! `cloud storage`: the `Storage` operations.
 
 use cloud_sdk::Client;
+
 use sdk_cli::{Area, Command, Input, Run, respond};
+
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "storage",
@@ -13,14 +15,16 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "volume-attach",
             about: "Attach a volume",
             long_about: "Attaches a volume to an eligible server.",
-            params: &[sdk_cli::Param {
-                id: "service_id",
-                flag: None,
-                help: "Customer-visible service UUID.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "service_id",
+                    flag: None,
+                    help: "Customer-visible service UUID.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: Some(true),
             writes: true,
             run: storage_volume_attach,
@@ -29,27 +33,31 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "volume-detach",
             about: "Detach a volume",
             long_about: "Detaches a volume; no body.",
-            params: &[sdk_cli::Param {
-                id: "service_id",
-                flag: None,
-                help: "Customer-visible service UUID.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "service_id",
+                    flag: None,
+                    help: "Customer-visible service UUID.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: None,
             writes: true,
             run: storage_volume_detach,
         },
     ],
 };
-///`storageVolumeAttach`: calls `cloud_sdk::Client::storage_volume_attach`.
+
+/// `storageVolumeAttach`: calls `cloud_sdk::Client::storage_volume_attach`.
 fn storage_volume_attach<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.storage_volume_attach(
-            input.arg("service_id")?,
-            input.body::<cloud_sdk::storage::StorageVolumeAttachRequest>()?,
-        );
+        let call = client
+            .storage_volume_attach(
+                input.arg("service_id")?,
+                input.body::<cloud_sdk::storage::StorageVolumeAttachRequest>()?,
+            );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -57,7 +65,8 @@ fn storage_volume_attach<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a
         respond(call.send().await)
     })
 }
-///`storageVolumeDetach`: calls `cloud_sdk::Client::storage_volume_detach`.
+
+/// `storageVolumeDetach`: calls `cloud_sdk::Client::storage_volume_detach`.
 fn storage_volume_detach<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.storage_volume_detach(input.arg("service_id")?);

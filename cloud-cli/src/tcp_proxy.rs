@@ -3,7 +3,9 @@
 //! `cloud tcp-proxy`: the `TCP Proxy` operations.
 
 use cloud_sdk::Client;
+
 use sdk_cli::{Area, Command, Input, Run, respond};
+
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "tcp-proxy",
@@ -13,14 +15,16 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "get-tcp-proxy",
             about: "Get TCP proxy settings",
             long_about: "Reads TCP proxy settings; `tcpProxy` is null for non-TCP services. Access: ownership or project `service.view`.",
-            params: &[sdk_cli::Param {
-                id: "service_id",
-                flag: None,
-                help: "Customer-visible service UUID.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "service_id",
+                    flag: None,
+                    help: "Customer-visible service UUID.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: None,
             writes: false,
             run: get_tcp_proxy,
@@ -29,34 +33,39 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "update",
             about: "Update TCP proxy settings",
             long_about: "Updates port mappings and source/country policies. All fields optional; supplied arrays replace the complete existing arrays; omitted fields stay unchanged. IPv4 only. Paid port entitlement is enforced; the update does not purchase extra ports. Requires the account permission `service.tcp-proxy.manage`.",
-            params: &[sdk_cli::Param {
-                id: "service_id",
-                flag: None,
-                help: "Customer-visible service UUID.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "service_id",
+                    flag: None,
+                    help: "Customer-visible service UUID.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: Some(true),
             writes: true,
             run: tcp_proxy_update,
         },
     ],
 };
-///`getTcpProxy`: calls `cloud_sdk::Client::get_tcp_proxy`.
+
+/// `getTcpProxy`: calls `cloud_sdk::Client::get_tcp_proxy`.
 fn get_tcp_proxy<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_tcp_proxy(input.arg("service_id")?);
         respond(call.send().await)
     })
 }
-///`tcpProxyUpdate`: calls `cloud_sdk::Client::tcp_proxy_update`.
+
+/// `tcpProxyUpdate`: calls `cloud_sdk::Client::tcp_proxy_update`.
 fn tcp_proxy_update<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.tcp_proxy_update(
-            input.arg("service_id")?,
-            input.body::<cloud_sdk::tcp_proxy::TcpProxyUpdateRequest>()?,
-        );
+        let call = client
+            .tcp_proxy_update(
+                input.arg("service_id")?,
+                input.body::<cloud_sdk::tcp_proxy::TcpProxyUpdateRequest>()?,
+            );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

@@ -3,7 +3,9 @@
 //! `cloud vps`: the `VPS` operations.
 
 use cloud_sdk::Client;
+
 use sdk_cli::{Area, Command, Input, Run, respond};
+
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "vps",
@@ -13,14 +15,16 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "post-vps-by-service-id-reboot",
             about: "Reboot a VPS",
             long_about: "Reboots the VPS; no body. Idempotency-Key optional but recommended. Service lifecycle status is separate from runtime power state. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.",
-            params: &[sdk_cli::Param {
-                id: "service_id",
-                flag: None,
-                help: "Customer-visible service UUID.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "service_id",
+                    flag: None,
+                    help: "Customer-visible service UUID.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: None,
             writes: true,
             run: post_vps_by_service_id_reboot,
@@ -29,14 +33,16 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "backup-restore",
             about: "Restore a VPS backup",
             long_about: "Restores a backup; can overwrite data. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.",
-            params: &[sdk_cli::Param {
-                id: "service_id",
-                flag: None,
-                help: "Customer-visible service UUID.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "service_id",
+                    flag: None,
+                    help: "Customer-visible service UUID.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: Some(false),
             writes: true,
             run: vps_backup_restore,
@@ -45,14 +51,16 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "backup-run",
             about: "Run a VPS backup",
             long_about: "Starts a backup. The Idempotency-Key requirement: not shown. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.",
-            params: &[sdk_cli::Param {
-                id: "service_id",
-                flag: None,
-                help: "Customer-visible service UUID.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "service_id",
+                    flag: None,
+                    help: "Customer-visible service UUID.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: None,
             writes: true,
             run: vps_backup_run,
@@ -61,14 +69,16 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "firewall-policy-apply",
             about: "Apply a firewall policy to a VPS",
             long_about: "Applies a selected firewall policy. Request and response bodies: not shown. The Idempotency-Key requirement: not shown. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.",
-            params: &[sdk_cli::Param {
-                id: "service_id",
-                flag: None,
-                help: "Customer-visible service UUID.",
-                required: true,
-                repeated: false,
-                values: &[],
-            }],
+            params: &[
+                sdk_cli::Param {
+                    id: "service_id",
+                    flag: None,
+                    help: "Customer-visible service UUID.",
+                    required: true,
+                    repeated: false,
+                    values: &[],
+                },
+            ],
             body: Some(false),
             writes: true,
             run: vps_firewall_policy_apply,
@@ -101,8 +111,12 @@ pub(crate) const AREA: Area<Client> = Area {
         },
     ],
 };
-///`postVpsByServiceIdReboot`: calls `cloud_sdk::Client::post_vps_by_service_id_reboot`.
-fn post_vps_by_service_id_reboot<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
+
+/// `postVpsByServiceIdReboot`: calls `cloud_sdk::Client::post_vps_by_service_id_reboot`.
+fn post_vps_by_service_id_reboot<'a>(
+    client: &'a Client,
+    input: &'a Input<'a>,
+) -> Run<'a> {
     Box::pin(async move {
         let call = client.post_vps_by_service_id_reboot(input.arg("service_id")?);
         let call = match input.idempotency_key() {
@@ -112,7 +126,8 @@ fn post_vps_by_service_id_reboot<'a>(client: &'a Client, input: &'a Input<'a>) -
         respond(call.send().await)
     })
 }
-///`vpsBackupRestore`: calls `cloud_sdk::Client::vps_backup_restore`.
+
+/// `vpsBackupRestore`: calls `cloud_sdk::Client::vps_backup_restore`.
 fn vps_backup_restore<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.vps_backup_restore(input.arg("service_id")?);
@@ -127,7 +142,8 @@ fn vps_backup_restore<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
         respond(call.send().await)
     })
 }
-///`vpsBackupRun`: calls `cloud_sdk::Client::vps_backup_run`.
+
+/// `vpsBackupRun`: calls `cloud_sdk::Client::vps_backup_run`.
 fn vps_backup_run<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.vps_backup_run(input.arg("service_id")?);
@@ -138,7 +154,8 @@ fn vps_backup_run<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
         respond(call.send().await)
     })
 }
-///`vpsFirewallPolicyApply`: calls `cloud_sdk::Client::vps_firewall_policy_apply`.
+
+/// `vpsFirewallPolicyApply`: calls `cloud_sdk::Client::vps_firewall_policy_apply`.
 fn vps_firewall_policy_apply<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.vps_firewall_policy_apply(input.arg("service_id")?);
@@ -153,11 +170,15 @@ fn vps_firewall_policy_apply<'a>(client: &'a Client, input: &'a Input<'a>) -> Ru
         respond(call.send().await)
     })
 }
-///`vpsSnapshotRollback`: calls `cloud_sdk::Client::vps_snapshot_rollback`.
+
+/// `vpsSnapshotRollback`: calls `cloud_sdk::Client::vps_snapshot_rollback`.
 fn vps_snapshot_rollback<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call =
-            client.vps_snapshot_rollback(input.arg("service_id")?, input.arg::<String>("name")?);
+        let call = client
+            .vps_snapshot_rollback(
+                input.arg("service_id")?,
+                input.arg::<String>("name")?,
+            );
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

@@ -9,10 +9,9 @@
 
 mod operation;
 
-use crate::emit::GeneratedFile;
+use crate::Result;
+use crate::emit::{GeneratedFile, format_file};
 use crate::surface::{Surface, command_line};
-use crate::{Error, Result};
-use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 /// The names a generated CLI crate is written with.
@@ -91,8 +90,9 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
         options.sdk_crate, surface.contract_revision
     );
     let version = &surface.crate_version;
+    // The tables are laid out by prettyplease, which rustfmt would lay out otherwise.
     let main = quote! {
-        #(mod #modules;)*
+        #(#[rustfmt::skip] mod #modules;)*
 
         use #sdk::Client;
 
@@ -155,16 +155,4 @@ fn manifest(options: &Options, header: &str) -> String {
         }
     }
     out
-}
-
-fn format_file(header: &str, doc: &str, tokens: TokenStream) -> Result<String> {
-    let file: syn::File = syn::parse2(tokens).map_err(|e| {
-        Error::at(
-            "#",
-            format!("internal error: emitted CLI code does not parse: {e}"),
-        )
-    })?;
-    let mut out = format!("{header}\n\n//! {doc}\n\n");
-    out.push_str(&prettyplease::unparse(&file));
-    Ok(out)
 }

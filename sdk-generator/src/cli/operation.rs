@@ -93,7 +93,7 @@ pub(super) fn render(
             };
         }
     });
-    let doc = format!("`{id}`: calls `{}::Client::{}`.", sdk, op.rust_fn);
+    let doc = format!(" `{id}`: calls `{}::Client::{}`.", sdk, op.rust_fn);
     // The command offers what the contract offers, deprecated parameters included (their
     // help says so).
     let allow = op
