@@ -50,7 +50,13 @@ impl From<Error> for Failure {
                 if let Some(id) = &api.request_id {
                     text.push_str(&format!("\n  request id: {id}"));
                 }
-                if let Some(fields) = &api.field_errors {
+                let listed = |v: &&serde_json::Value| match v {
+                    serde_json::Value::Array(a) => !a.is_empty(),
+                    serde_json::Value::Object(o) => !o.is_empty(),
+                    serde_json::Value::Null => false,
+                    _ => true,
+                };
+                if let Some(fields) = api.field_errors.as_ref().filter(listed) {
                     text.push_str(&format!("\n  field errors: {fields}"));
                 }
                 text

@@ -5,7 +5,7 @@
 //! shaping into the [`ir`] model) → [`surface`] (what a user of the generated code sees,
 //! decided once) → [`emit`] (token streams, formatted with prettyplease) →
 //! [`write`](mod@write) (the one writer: skip unchanged files, `--check`, delete stale ones).
-//! The [`report`] compares two surfaces.
+//! The [`report`] compares two surfaces; [`cli`] writes a command-line tool from a surface.
 //!
 //! The public API: [`generate`] and [`generate_str`] (the model and the files), [`regenerate`]
 //! (what `cargo xtask gen` runs: generate, report, version, write), [`emit::Options`], the model

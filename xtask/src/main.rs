@@ -249,9 +249,14 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
     if args.check {
         if written.is_clean() {
             eprintln!(
-                "{} is up to date ({} files)",
+                "{} is up to date ({} files){}",
                 out_dir.display(),
-                files.len()
+                files.len(),
+                if args.out.is_none() {
+                    format!(", and so is {CLI_DIR}/")
+                } else {
+                    String::new()
+                }
             );
             return Ok(ExitCode::SUCCESS);
         }
