@@ -1,10 +1,10 @@
 //! The help texts users read, as snapshots reviewed in the repository
 //! (`tests/snapshots/`; `SNAPSHOTS=overwrite cargo test -p cloud-cli --test help` updates them).
 
-use snapbox::cmd::{Command, cargo_bin};
+use snapbox::cmd::Command;
 
 fn help(args: &[&str]) -> snapbox::cmd::OutputAssert {
-    Command::new(cargo_bin!("cloud"))
+    Command::new(snapbox::cmd::cargo_bin!("cloud"))
         .args(args)
         .env_remove("COLUMNS")
         .assert()

@@ -205,10 +205,10 @@ impl<C> App<C> {
                 }
                 Err(failure) => failure.settled_key.clone(),
             };
-            if let Some(key) = settled.filter(|_| command.writes) {
-                if let Err(e) = (self.runtime)(&client).acknowledge_write(&key).await {
-                    eprintln!("warning: closing the journal entry of {key}: {e}");
-                }
+            if let Some(key) = settled.filter(|_| command.writes)
+                && let Err(e) = (self.runtime)(&client).acknowledge_write(&key).await
+            {
+                eprintln!("warning: closing the journal entry of {key}: {e}");
             }
             result.map(|_| ())
         })
