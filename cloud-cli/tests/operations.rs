@@ -447,3 +447,39 @@ async fn a_rerun_under_the_same_key_writes_once() {
         .count();
     assert_eq!(named, 1, "one template, not two");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dry_run_prints_the_request_and_sends_nothing() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let cli = Cli::new(&sb, "dry-run");
+    let out = cli.output(&[
+        "--dry-run",
+        "dns",
+        "create-dns-zone",
+        "--json",
+        r#"{"name": "dry.example"}"#,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains(&cli.secret), "no credential is printed");
+    let request: Value = serde_json::from_str(&stdout).expect("the request as JSON");
+    assert_eq!(request["method"], "POST");
+    assert_eq!(request["url"], format!("{}/v1/dns/zones", cli.base_url));
+    assert_eq!(request["body"], json!({"name": "dry.example"}));
+    assert_eq!(request["headers"]["x-api-key"], "<redacted>");
+    assert_eq!(request["headers"]["x-signature"], "<redacted>");
+    assert!(
+        request["headers"]["idempotency-key"].is_string(),
+        "{request}"
+    );
+    let (code, _) = cli.fails(&["dns", "get-dns-zone", "dry.example"]);
+    assert_eq!(code, 5, "the zone was not created");
+    assert!(
+        !cli.state.join("cloud").join("journal").exists(),
+        "a dry run journals nothing"
+    );
+}

@@ -1,15 +1,17 @@
 //! The command tree, built from the generated table, and one run of it.
 
+use crate::dry_run::Recorder;
 use crate::output::{self, Format};
 use crate::{Failure, Input, exit, input, setup};
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction, ArgMatches};
-use sdk_runtime::{Config, Error, Response};
+use sdk_runtime::{Config, Error, Response, RetryPolicy};
 use serde::Serialize;
 use serde_json::Value;
 use std::future::Future;
 use std::pin::Pin;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 /// A generated command-line tool: its names and its areas.
 pub struct App<C: 'static> {
@@ -98,12 +100,13 @@ pub fn respond<T: Serialize>(result: Result<Response<T>, Error>) -> Result<Sent,
     })
 }
 
-// These and `--json` are `sdk_generator::surface::command_line::RESERVED_FLAGS`: no
+// These, `--dry-run` and `--json` are `sdk_generator::surface::command_line::RESERVED_FLAGS`: no
 // parameter of an operation takes their names.
 const BASE_URL: &str = "base-url";
 const OUTPUT: &str = "output";
 const JOURNAL: &str = "journal";
 const KEY: &str = "idempotency-key";
+const DRY_RUN: &str = "dry-run";
 
 impl<C> App<C> {
     /// The clap command tree.
@@ -137,6 +140,13 @@ impl<C> App<C> {
             )
             .arg(global(JOURNAL, "PATH", journal_help))
             .arg(global(KEY, "KEY", "Send a write under this Idempotency-Key (re-running with it never writes twice)".into()))
+            .arg(
+                Arg::new(DRY_RUN)
+                    .long(DRY_RUN)
+                    .global(true)
+                    .action(ArgAction::SetTrue)
+                    .help("Print the request (method, URL, headers with credentials redacted, body) and send nothing"),
+            )
             .subcommands(self.areas.iter().map(area_command))
     }
 
@@ -178,7 +188,15 @@ impl<C> App<C> {
         let text = |id| leaf.get_one::<String>(id).map(String::as_str);
         let format = Format::named(text(OUTPUT).unwrap_or("json")).expect("a listed format");
         let mut config = setup::config(self.env_prefix, text(BASE_URL))?;
-        if command.writes {
+        let dry_run = leaf.get_flag(DRY_RUN);
+        let recorder = Arc::new(Recorder::default());
+        if dry_run {
+            let once = RetryPolicy {
+                enabled: false,
+                ..RetryPolicy::default()
+            };
+            config = config.transport(recorder.clone()).retry_policy(once);
+        } else if command.writes {
             let path = setup::journal_path(self.bin, self.env_prefix, text(JOURNAL))?;
             config = config.journal(setup::open_journal(&path)?);
         }
@@ -192,6 +210,17 @@ impl<C> App<C> {
                 message: format!("starting the async runtime: {e}"),
                 settled_key: None,
             })?;
+        if dry_run {
+            let result = runtime.block_on((command.run)(&client, &input));
+            return match recorder.request() {
+                Some(request) => output::print(&request, format).map_err(|e| Failure {
+                    code: exit::OTHER,
+                    message: format!("writing the request: {e}"),
+                    settled_key: None,
+                }),
+                None => result.map(|_| ()),
+            };
+        }
         runtime.block_on(async {
             let result = (command.run)(&client, &input).await;
             let settled = match &result {

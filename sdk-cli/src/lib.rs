@@ -2,12 +2,14 @@
 //! tree built from the generated table ([`App`], [`Area`], [`Command`]), decoding arguments and
 //! the `--json` body into the SDK's types ([`Input`]), output ([`output`]), the exit code of
 //! each class of failure ([`exit`]), credentials from the environment and the write journal in
-//! the user's state directory ([`setup`]).
+//! the user's state directory ([`setup`]), and `--dry-run`, which prints the request instead of
+//! sending it.
 //!
 //! Generated code holds only what differs per operation: names, help texts, which arguments it
 //! takes, and one function that calls the SDK's client method with them.
 
 mod app;
+mod dry_run;
 pub mod exit;
 mod failure;
 mod input;

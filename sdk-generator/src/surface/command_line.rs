@@ -55,8 +55,9 @@ fn stripped(area: &str, operation_id: &str) -> String {
 /// The flags every generated tool has of its own (the `sdk-cli` crate's global flags, `--json`
 /// and clap's): a parameter whose flag would be one of them gets its location in front
 /// (`idempotency_key` in the query is `--query-idempotency-key`).
-pub const RESERVED_FLAGS: [&str; 7] = [
+pub const RESERVED_FLAGS: [&str; 8] = [
     "base-url",
+    "dry-run",
     "output",
     "journal",
     "idempotency-key",
