@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v valgrind >/dev/null || { echo "valgrind is missing: apt-get install valgrind" >&2; exit 1; }
 N=${N:-2000}
-PATHS=${PATHS:-"sdk-get raw-get sdk-post raw-post nn-sdk-get nn-raw-get nn-sdk-post nn-raw-post sdk-get-no-timeouts sdk-post-no-timeouts sdk-get-reqwest sdk-post-reqwest"}
+PATHS=${PATHS:-"sdk-get raw-get raw-hyper-get sdk-post raw-post raw-hyper-post nn-sdk-get nn-raw-get nn-sdk-post nn-raw-post sdk-get-no-timeouts sdk-post-no-timeouts sdk-get-reqwest sdk-post-reqwest"}
 CACHE=${CACHE:-0}
 BIN=${BIN:-target/release/bench-report}
 out=${OUT:-target/callgrind}

@@ -12,13 +12,15 @@ use crate::requests::{NoNetwork, Paths};
 use crate::server::{ItemsConfig, current_thread_runtime, start};
 
 /// The paths `bench-report calls` knows.
-pub const PATHS: [&str; 12] = [
+pub const PATHS: [&str; 14] = [
     "sdk-get-reqwest",
     "sdk-post-reqwest",
     "sdk-get",
     "raw-get",
     "sdk-post",
     "raw-post",
+    "raw-hyper-get",
+    "raw-hyper-post",
     "nn-sdk-get",
     "nn-raw-get",
     "nn-sdk-post",
@@ -73,6 +75,8 @@ async fn one_call(which: &str, p: &Paths, nn: &NoNetwork) {
         "raw-get" => drop(std::hint::black_box(p.raw_get().await)),
         "sdk-post" => drop(std::hint::black_box(p.sdk_post(&p.sdk_signed).await)),
         "raw-post" => drop(std::hint::black_box(p.raw_post().await)),
+        "raw-hyper-get" => drop(std::hint::black_box(p.raw_hyper_get().await)),
+        "raw-hyper-post" => drop(std::hint::black_box(p.raw_hyper_post().await)),
         "sdk-get-no-timeouts" => drop(std::hint::black_box(
             p.sdk_get(&p.sdk_bearer_no_timeouts).await,
         )),

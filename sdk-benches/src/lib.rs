@@ -1,7 +1,7 @@
 //! Shared pieces of the benchmarks of issues #6 and #13 (see `BENCHMARKS.md`): a minimal
 //! loopback server that runs on the caller's tokio runtime, request and response fixtures shared
 //! by the SDK path and the hand-written baseline, a counting global allocator for peak-memory
-//! figures, the side-by-side comparison with progenitor (`compare`), the write journal's
+//! figures, the raw hyper twin of the SDK's call (`raw_hyper`), the side-by-side comparison with progenitor (`compare`), the write journal's
 //! throughput and recovery time against the sandbox (`journal`), one shared client under
 //! concurrency (`concurrency`, issue #23) and fixed call counts for instruction profilers
 //! (`fixed_calls`).
@@ -17,6 +17,7 @@ pub mod fixed_calls;
 pub mod fixtures;
 pub mod generators;
 pub mod journal;
+pub mod raw_hyper;
 pub mod requests;
 pub mod server;
 pub mod stats;

@@ -1,6 +1,7 @@
-//! The two request paths compared by the runtime benchmarks: the SDK (`sdk_runtime::Client`) and
-//! a minimal hand-written reqwest request doing the same essential work (serialize, hash, sign,
-//! send, read, parse) and sending the same header names, lengths and body bytes.
+//! The request paths compared by the runtime benchmarks: the SDK (`sdk_runtime::Client`) and
+//! two minimal hand-written twins doing the same essential work (serialize, hash, sign, send,
+//! read, parse) and sending the same header names, lengths and body bytes: one on reqwest, one
+//! on raw hyper ([`crate::raw_hyper`], the floor of the SDK's own transport).
 //!
 //! [`check_identical_requests`] proves the "same bytes" claim once before anything is timed.
 
@@ -23,6 +24,7 @@ use crate::fixtures::{
     CREATE_ZONE, CreateZoneRequest, GET_PRODUCT, PRODUCT_ID, Product, Zone, create_zone_request,
     product, zone,
 };
+use crate::raw_hyper::RawHyper;
 use crate::server::{CaptureLog, ItemsConfig, start};
 
 /// Bearer credential used by the GET paths.
@@ -47,6 +49,8 @@ pub struct Paths {
     /// SDK client, signed mode, over reqwest.
     pub sdk_signed_reqwest: Client,
     raw: reqwest::Client,
+    /// Hand-written on hyper-util's pooled client.
+    pub hyper: RawHyper,
     product_url: String,
     zone_url: String,
     user_agent: String,
@@ -75,8 +79,10 @@ impl Paths {
     pub fn new(base: &str) -> Self {
         let bearer = config(base).bearer(BEARER);
         let signed = config(base).signed(API_KEY, API_SECRET);
+        let user_agent = bearer.effective_user_agent();
         Self {
-            user_agent: bearer.effective_user_agent(),
+            hyper: RawHyper::new(base, &user_agent),
+            user_agent,
             sdk_bearer: Client::new(bearer.clone()).expect("sdk client"),
             sdk_bearer_no_timeouts: Client::new(bearer.clone().timeouts(no_timeouts()))
                 .expect("sdk client"),
@@ -151,24 +157,63 @@ impl Paths {
     /// The hand-written signed POST (serialized, hashed, signed), built but not sent.
     pub fn raw_post_request(&self) -> reqwest::RequestBuilder {
         let body = serde_json::to_vec(&self.body).expect("body");
-        let key = uuid::Uuid::new_v4().hyphenated().to_string();
-        let ts = unix_timestamp();
-        let nonce = new_nonce();
-        let hash = content_sha256(&body);
-        let canonical = format!("{CANONICAL_PREFIX}\nPOST\n/v1/dns/zones\n{ts}\n{nonce}\n{hash}");
-        let signature = hmac_sha256_base64(API_SECRET.as_bytes(), canonical.as_bytes());
+        let signed = Signed::new(&body);
         self.raw
             .post(&self.zone_url)
             .header(USER_AGENT, &self.user_agent)
             .header(ACCEPT, "application/json")
-            .header("idempotency-key", key)
+            .header("idempotency-key", signed.key)
             .header(CONTENT_TYPE, "application/json")
             .header("x-api-key", API_KEY)
-            .header("x-ts", ts)
-            .header("x-nonce", nonce)
-            .header("x-content-sha256", hash)
-            .header("x-signature", signature)
+            .header("x-ts", signed.ts)
+            .header("x-nonce", signed.nonce)
+            .header("x-content-sha256", signed.hash)
+            .header("x-signature", signed.signature)
             .body(body)
+    }
+
+    /// Hand-written on raw hyper: the same GET.
+    pub async fn raw_hyper_get(&self) -> Product {
+        self.hyper.get().await
+    }
+
+    /// Hand-written on raw hyper: the same signed POST.
+    pub async fn raw_hyper_post(&self) -> Zone {
+        self.hyper.post(&self.body).await
+    }
+}
+
+/// The header values of a signed `POST /v1/dns/zones` that the hand-written twins compute for
+/// each call: a fresh idempotency key, then the timestamp, nonce, body hash and signature.
+pub struct Signed {
+    /// `idempotency-key`.
+    pub key: String,
+    /// `x-ts`.
+    pub ts: String,
+    /// `x-nonce`.
+    pub nonce: String,
+    /// `x-content-sha256`.
+    pub hash: String,
+    /// `x-signature`.
+    pub signature: String,
+}
+
+impl Signed {
+    /// Signs `body` with [`API_SECRET`] as the runtime's signed mode does.
+    pub fn new(body: &[u8]) -> Self {
+        let key = uuid::Uuid::new_v4().hyphenated().to_string();
+        let ts = unix_timestamp();
+        let nonce = new_nonce();
+        let hash = content_sha256(body);
+        let canonical = format!("{CANONICAL_PREFIX}\nPOST\n/v1/dns/zones\n{ts}\n{nonce}\n{hash}");
+        let signature = hmac_sha256_base64(API_SECRET.as_bytes(), canonical.as_bytes());
+        Self {
+            key,
+            ts,
+            nonce,
+            hash,
+            signature,
+        }
     }
 }
 
@@ -287,27 +332,26 @@ impl Default for NoNetwork {
     }
 }
 
-/// Sends each request once through a capturing server and panics unless the SDK and the
-/// hand-written path sent the same method, target, header names and value lengths, and body.
-/// This is a check of the comparison, not of timings. Run it inside a tokio runtime.
+/// Sends each request once through a capturing server and panics unless the SDK and each
+/// hand-written twin (reqwest, raw hyper) sent the same method, target, header names in the
+/// same order with the same value lengths, and body. This is a check of the comparison, not of
+/// timings. Run it inside a tokio runtime.
 pub async fn check_identical_requests() {
     let log = CaptureLog::default();
     let base = start(ItemsConfig::default(), Some(log.clone())).await;
     let paths = Paths::new(&base);
     paths.sdk_get(&paths.sdk_bearer).await;
     paths.raw_get().await;
+    paths.raw_hyper_get().await;
     paths.sdk_post(&paths.sdk_signed).await;
     paths.raw_post().await;
+    paths.raw_hyper_post().await;
     let seen = log.lock().expect("log").clone();
-    assert_eq!(seen.len(), 4);
-    assert_eq!(
-        seen[0], seen[1],
-        "GET: the SDK and the hand-written request differ"
-    );
-    assert_eq!(
-        seen[2], seen[3],
-        "POST: the SDK and the hand-written request differ"
-    );
+    assert_eq!(seen.len(), 6);
+    assert_eq!(seen[0], seen[1], "GET: the SDK and raw reqwest differ");
+    assert_eq!(seen[0], seen[2], "GET: the SDK and raw hyper differ");
+    assert_eq!(seen[3], seen[4], "POST: the SDK and raw reqwest differ");
+    assert_eq!(seen[3], seen[5], "POST: the SDK and raw hyper differ");
 }
 
 #[cfg(test)]

@@ -1373,6 +1373,72 @@ fn api_json_records_the_builder_methods_the_code_has() {
     );
 }
 
+/// `api.json` records the setter of every optional field of a request type as the checked-in
+/// code has it (`pub fn setter(mut self, value) -> Self` in the type's own impl), read with
+/// `syn`, not from the generator.
+#[test]
+fn api_json_records_the_setters_the_code_has() {
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cloud-sdk");
+    let api: Surface = serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
+    let mut in_code: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
+    let dir = sdk.join("src/generated");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("generated sources")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    for file in files {
+        let parsed = syn::parse_file(&read(&file)).expect("generated code parses");
+        for item in parsed.items {
+            let syn::Item::Impl(block) = item else {
+                continue;
+            };
+            let Some(owner) = inherent_impl_owner(&block) else {
+                continue;
+            };
+            for member in block.items {
+                let syn::ImplItem::Fn(method) = member else {
+                    continue;
+                };
+                let takes_self_by_value = matches!(
+                    method.sig.inputs.first(),
+                    Some(syn::FnArg::Receiver(r)) if matches!(r.kind, syn::ReceiverKind::Value)
+                );
+                let returns_self = matches!(
+                    &method.sig.output,
+                    syn::ReturnType::Type(_, ty) if matches!(&**ty, syn::Type::Path(p) if p.path.is_ident("Self"))
+                );
+                if takes_self_by_value && returns_self && method.sig.inputs.len() == 2 {
+                    in_code
+                        .entry(owner.clone())
+                        .or_default()
+                        .insert(method.sig.ident.to_string());
+                }
+            }
+        }
+    }
+    let mut checked = 0;
+    for (name, def) in &api.types {
+        let sdk_generator::surface::Shape::Struct { fields, .. } = &def.shape else {
+            continue;
+        };
+        if !def.request {
+            assert!(
+                fields.values().all(|f| f.setter.is_none()),
+                "`{name}` is no request type"
+            );
+            continue;
+        }
+        let described: std::collections::BTreeSet<String> =
+            fields.values().filter_map(|f| f.setter.clone()).collect();
+        let coded = in_code.get(name).cloned().unwrap_or_default();
+        assert_eq!(coded, described, "setters of `{name}`");
+        checked += described.len();
+    }
+    assert!(checked > 20, "setters checked: {checked}");
+}
+
 /// The name of the type an inherent `impl` block is for (`None` for a trait impl or an unnamed
 /// type).
 fn inherent_impl_owner(block: &syn::ItemImpl) -> Option<String> {

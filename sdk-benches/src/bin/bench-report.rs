@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! cargo run -p sdk-benches --release --bin bench-report -- [SECTION...]
-//!   runtime   SDK vs hand-written reqwest, interleaved rounds, one current_thread runtime
+//!   runtime   SDK vs hand-written raw hyper and reqwest, interleaved rounds, one
+//!             current_thread runtime
 //!   gen       generator time and peak memory (child process per run) on the real and
 //!             synthetic documents; time per operation
 //!   compile   cargo check / debug build time of cloud-sdk alone, all areas vs one; lines/op
@@ -11,7 +12,8 @@
 //!             documents (issue #13; builds progenitor, ~15 min; see `sdk_benches::compare`)
 //!   journal   journaled vs unjournaled writes/s at 1, 16 and 64 in flight against the
 //!             sandbox, and the recovery time of 100 open entries (issue #20)
-//!   concurrency  one shared client under 1/16/64/256 tasks beside raw reqwest, reads and
+//!   concurrency  one shared client under 1/16/64/256 tasks beside raw hyper and raw reqwest
+//!             (throughput, client CPU per request, p50/p99), reads and
 //!             keyed writes, and a 1,000,000-request soak (issue #23; ~4 min quiet; settings in
 //!             `sdk_benches::concurrency::Settings::from_env`)
 //! (no section: runtime, gen, compile and journal)
@@ -59,7 +61,8 @@ fn main() {
         return;
     }
     if args.first().map(String::as_str) == Some("loop") {
-        // Internal, for profilers: `bench-report loop sdk-get|raw-get|sdk-post|raw-post SECONDS`.
+        // Internal, for profilers: `bench-report loop sdk-get|raw-get|raw-hyper-get|sdk-post|
+        // raw-post|raw-hyper-post SECONDS`.
         profile_loop(
             args.get(1).map_or("sdk-get", String::as_str),
             args.get(2).and_then(|s| s.parse().ok()).unwrap_or(5),
@@ -119,12 +122,17 @@ fn machine() {
 fn runtime_section() {
     const ROUNDS: usize = 41;
     const CALLS: u32 = 250;
-    println!("## Runtime: SDK vs hand-written reqwest (same bytes, same loopback server)\n");
+    const PER_CALL_TARGET: f64 = 1.03;
+    println!(
+        "## Runtime: SDK vs hand-written raw hyper and reqwest (same bytes, same loopback server)\n"
+    );
     println!(
         "Client and server share one `current_thread` tokio runtime. {ROUNDS} interleaved rounds of \
-         {CALLS} sequential calls per path (order reversed every other round). Times: fastest \
-         round / median round, µs per call. Headline ratio: median of the per-round SDK/raw \
-         ratios; beside it the ratio of the fastest rounds.\n"
+         {CALLS} sequential calls per path (who goes first rotates, order reversed every other \
+         round). Times: fastest round / median round, µs per call. Headline ratios: median of \
+         the per-round SDK/raw ratios; beside them the ratio of the fastest rounds. Raw hyper is \
+         hyper-util's pooled client (`sdk_benches::raw_hyper`), the floor of the SDK's own \
+         transport; target SDK/raw hyper ≤ {PER_CALL_TARGET} (issue #29).\n"
     );
     let rt = current_thread_runtime();
     rt.block_on(async {
@@ -134,51 +142,65 @@ fn runtime_section() {
         // Warm-up: connections, lazy statics, allocator.
         for _ in 0..500 {
             p.raw_get().await;
+            p.raw_hyper_get().await;
             p.sdk_get(&p.sdk_bearer).await;
             p.raw_post().await;
+            p.raw_hyper_post().await;
             p.sdk_post(&p.sdk_signed).await;
         }
         println!(
-            "| request | raw reqwest µs | SDK µs | **SDK/raw** | SDK/raw, fastest rounds | SDK without timeouts µs | its ratio |"
+            "| request | raw hyper µs | raw reqwest µs | SDK µs | **SDK/raw hyper** | SDK/raw hyper, fastest rounds | SDK/raw reqwest | SDK without timeouts µs | its ratio to raw hyper |"
         );
-        println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+        println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         let mut ratios = Vec::new();
-        for kind in ["small GET (bearer)", "signed POST"] {
-            let (mut raw, mut sdk, mut sdk_nt, mut ratio, mut ratio_nt) =
-                (vec![], vec![], vec![], vec![], vec![]);
+        for get in [true, false] {
+            // 0 raw hyper, 1 raw reqwest, 2 SDK, 3 SDK without timeouts.
+            let mut times: [Vec<f64>; 4] = Default::default();
             for round in 0..ROUNDS {
-                let get = kind.starts_with("small");
-                let mut times = [0.0f64; 3];
-                let order: [usize; 3] = if round % 2 == 0 { [0, 1, 2] } else { [2, 1, 0] };
-                for which in order {
-                    times[which] = match (get, which) {
-                        (true, 0) => per_call(CALLS, || p.raw_get()).await,
-                        (true, 1) => per_call(CALLS, || p.sdk_get(&p.sdk_bearer)).await,
+                for step in 0..4 {
+                    let step = if round % 2 == 0 { step } else { 3 - step };
+                    let which = (step + round) % 4;
+                    times[which].push(match (get, which) {
+                        (true, 0) => per_call(CALLS, || p.raw_hyper_get()).await,
+                        (true, 1) => per_call(CALLS, || p.raw_get()).await,
+                        (true, 2) => per_call(CALLS, || p.sdk_get(&p.sdk_bearer)).await,
                         (true, _) => per_call(CALLS, || p.sdk_get(&p.sdk_bearer_no_timeouts)).await,
-                        (false, 0) => per_call(CALLS, || p.raw_post()).await,
-                        (false, 1) => per_call(CALLS, || p.sdk_post(&p.sdk_signed)).await,
+                        (false, 0) => per_call(CALLS, || p.raw_hyper_post()).await,
+                        (false, 1) => per_call(CALLS, || p.raw_post()).await,
+                        (false, 2) => per_call(CALLS, || p.sdk_post(&p.sdk_signed)).await,
                         (false, _) => {
                             per_call(CALLS, || p.sdk_post(&p.sdk_signed_no_timeouts)).await
                         }
-                    };
+                    });
                 }
-                raw.push(times[0]);
-                sdk.push(times[1]);
-                sdk_nt.push(times[2]);
-                ratio.push(times[1] / times[0]);
-                ratio_nt.push(times[2] / times[0]);
             }
+            let ratio = |a: usize, b: usize| {
+                median(
+                    &mut times[a]
+                        .iter()
+                        .zip(&times[b])
+                        .map(|(a, b)| a / b)
+                        .collect::<Vec<_>>(),
+                )
+            };
+            let (to_hyper, to_reqwest, no_timeouts) = (ratio(2, 0), ratio(2, 1), ratio(3, 0));
             let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
-            let (raw_min, sdk_min, nt_min) = (min(&raw), min(&sdk), min(&sdk_nt));
-            ratios.push(median(&mut ratio.clone()));
+            let fastest: [f64; 4] = std::array::from_fn(|i| min(&times[i]));
+            let medians: [f64; 4] = std::array::from_fn(|i| median(&mut times[i].clone()));
+            ratios.push((to_hyper, to_reqwest));
+            let kind = if get { "small GET (bearer)" } else { "signed POST" };
             println!(
-                "| {kind} | {raw_min:.1} / {:.1} | {sdk_min:.1} / {:.1} | **{:.3}** | {:.3} | {nt_min:.1} / {:.1} | {:.3} |",
-                median(&mut raw),
-                median(&mut sdk),
-                median(&mut ratio),
-                sdk_min / raw_min,
-                median(&mut sdk_nt),
-                median(&mut ratio_nt)
+                "| {kind} | {:.1} / {:.1} | {:.1} / {:.1} | {:.1} / {:.1} | **{to_hyper:.3}** ({}) | {:.3} | {to_reqwest:.3} | {:.1} / {:.1} | {no_timeouts:.3} |",
+                fastest[0],
+                medians[0],
+                fastest[1],
+                medians[1],
+                fastest[2],
+                medians[2],
+                if to_hyper <= PER_CALL_TARGET { "met" } else { "not met" },
+                fastest[2] / fastest[0],
+                fastest[3],
+                medians[3],
             );
         }
         // The same comparison without the network: the SDK over a transport that answers at
@@ -212,9 +234,9 @@ fn runtime_section() {
         // The figure to keep from creeping back (issue #23): the SDK's own work per call (over
         // the in-memory transport, decoding the body excluded), beside the loopback ratio.
         println!();
-        for ((label, own, beyond), ratio) in own_work.iter().zip(&ratios) {
+        for ((label, own, beyond), (to_hyper, to_reqwest)) in own_work.iter().zip(&ratios) {
             println!(
-                "- {label}: SDK/raw **{ratio:.3}**; the SDK's own work (no network, body decoding excluded): **{own:.0} ns / call** ({beyond:+.0} ns against the hand-written request, which also parses its URL)"
+                "- {label}: SDK/raw hyper **{to_hyper:.3}**, SDK/raw reqwest {to_reqwest:.3}; the SDK's own work (no network, body decoding excluded): **{own:.0} ns / call** ({beyond:+.0} ns against the hand-written request, which also parses its URL)"
             );
         }
     });
@@ -232,6 +254,8 @@ fn profile_loop(which: &str, seconds: u64) {
             for _ in 0..100 {
                 match which {
                     "raw-get" => drop(p.raw_get().await),
+                    "raw-hyper-get" => drop(p.raw_hyper_get().await),
+                    "raw-hyper-post" => drop(p.raw_hyper_post().await),
                     "sdk-post" => drop(p.sdk_post(&p.sdk_signed).await),
                     "raw-post" => drop(p.raw_post().await),
                     _ => drop(p.sdk_get(&p.sdk_bearer).await),

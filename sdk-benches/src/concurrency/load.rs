@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::cpu::Threads;
 use crate::alloc;
 use crate::requests::Paths;
 
@@ -12,7 +13,9 @@ pub enum Side {
     /// The SDK (`sdk_runtime::Client`, default configuration).
     Sdk,
     /// Hand-written reqwest, the same bytes on the wire.
-    Raw,
+    RawReqwest,
+    /// Hand-written raw hyper (hyper-util's pooled client), the same bytes on the wire.
+    RawHyper,
     /// The SDK without attempt and whole-call timeouts (no timer per call), to attribute the
     /// timers' share.
     SdkNoTimeouts,
@@ -41,9 +44,11 @@ impl Kind {
 pub async fn call(paths: &Paths, side: Side, kind: Kind) {
     match (side, kind) {
         (Side::Sdk, Kind::Read) => drop(paths.sdk_get(&paths.sdk_bearer).await),
-        (Side::Raw, Kind::Read) => drop(paths.raw_get().await),
+        (Side::RawReqwest, Kind::Read) => drop(paths.raw_get().await),
+        (Side::RawHyper, Kind::Read) => drop(paths.raw_hyper_get().await),
         (Side::Sdk, Kind::KeyedWrite) => drop(paths.sdk_post(&paths.sdk_signed).await),
-        (Side::Raw, Kind::KeyedWrite) => drop(paths.raw_post().await),
+        (Side::RawReqwest, Kind::KeyedWrite) => drop(paths.raw_post().await),
+        (Side::RawHyper, Kind::KeyedWrite) => drop(paths.raw_hyper_post().await),
         (Side::SdkNoTimeouts, Kind::Read) => {
             drop(paths.sdk_get(&paths.sdk_bearer_no_timeouts).await)
         }
@@ -64,12 +69,19 @@ pub struct Run {
     pub latencies: Vec<u64>,
     /// Peak live heap bytes during the run above the live heap before it.
     pub peak_over_base: usize,
+    /// CPU nanoseconds the client's threads spent during the run (NaN when unreadable).
+    pub client_cpu_ns: f64,
 }
 
 impl Run {
     /// Calls per second.
     pub fn throughput(&self) -> f64 {
         self.calls as f64 / self.secs
+    }
+
+    /// The client's CPU time per call, in microseconds.
+    pub fn cpu_us_per_call(&self) -> f64 {
+        self.client_cpu_ns / 1e3 / self.calls as f64
     }
 
     /// The `q`-quantile latency (nearest rank) in microseconds.
@@ -84,12 +96,20 @@ impl Run {
 }
 
 /// Runs `tasks` tasks, each sending `calls / tasks` (rounded up) requests one after the other,
-/// on the current multi-threaded runtime.
-pub async fn run(paths: &Arc<Paths>, side: Side, kind: Kind, tasks: usize, calls: usize) -> Run {
+/// on the current multi-threaded runtime, whose threads are `client`.
+pub async fn run(
+    paths: &Arc<Paths>,
+    client: &Threads,
+    side: Side,
+    kind: Kind,
+    tasks: usize,
+    calls: usize,
+) -> Run {
     let per_task = calls.div_ceil(tasks);
     let buffers: Vec<Vec<u64>> = (0..tasks).map(|_| Vec::with_capacity(per_task)).collect();
     let mut latencies = Vec::with_capacity(per_task * tasks);
     let base = alloc::reset_peak();
+    let cpu_before = client.cpu_ns();
     let start = Instant::now();
     let handles: Vec<_> = buffers
         .into_iter()
@@ -109,6 +129,10 @@ pub async fn run(paths: &Arc<Paths>, side: Side, kind: Kind, tasks: usize, calls
         latencies.extend(handle.await.expect("benchmark task"));
     }
     let secs = start.elapsed().as_secs_f64();
+    let client_cpu_ns = match (cpu_before, client.cpu_ns()) {
+        (Some(before), Some(after)) => after.saturating_sub(before) as f64,
+        _ => f64::NAN,
+    };
     let peak_over_base = alloc::peak().saturating_sub(base);
     latencies.sort_unstable();
     Run {
@@ -116,6 +140,7 @@ pub async fn run(paths: &Arc<Paths>, side: Side, kind: Kind, tasks: usize, calls
         calls: per_task * tasks,
         latencies,
         peak_over_base,
+        client_cpu_ns,
     }
 }
 
@@ -124,22 +149,37 @@ mod tests {
     use std::sync::Arc;
 
     use super::{Kind, Run, Side, run};
+    use crate::concurrency::cpu::Threads;
     use crate::requests::Paths;
     use crate::server::{ItemsConfig, start};
 
-    /// Every task sends its share and every call is timed (the harness, not a timing).
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn every_call_of_every_task_is_counted() {
-        let paths = Arc::new(Paths::new(&start(ItemsConfig::default(), None).await));
-        for side in [Side::Sdk, Side::Raw, Side::SdkNoTimeouts] {
-            for kind in [Kind::Read, Kind::KeyedWrite] {
-                let r = run(&paths, side, kind, 5, 23).await;
-                assert_eq!(r.calls, 25, "23 calls over 5 tasks round up to 5 each");
-                assert_eq!(r.latencies.len(), 25);
-                assert!(r.latencies.windows(2).all(|w| w[0] <= w[1]));
-                assert!(r.throughput() > 0.0);
+    /// Every task sends its share, every call is timed and the client's CPU is read (the
+    /// harness, not a timing).
+    #[test]
+    fn every_call_of_every_task_is_counted() {
+        let client = Threads::default();
+        let rt = client.runtime(2, "load-test");
+        rt.block_on(async {
+            let paths = Arc::new(Paths::new(&start(ItemsConfig::default(), None).await));
+            for side in [
+                Side::Sdk,
+                Side::RawReqwest,
+                Side::RawHyper,
+                Side::SdkNoTimeouts,
+            ] {
+                for kind in [Kind::Read, Kind::KeyedWrite] {
+                    let r = run(&paths, &client, side, kind, 5, 23).await;
+                    assert_eq!(r.calls, 25, "23 calls over 5 tasks round up to 5 each");
+                    assert_eq!(r.latencies.len(), 25);
+                    assert!(r.latencies.windows(2).all(|w| w[0] <= w[1]));
+                    assert!(r.throughput() > 0.0);
+                    assert!(
+                        r.client_cpu_ns > 0.0,
+                        "{side:?} {kind:?}: no client CPU read"
+                    );
+                }
             }
-        }
+        });
     }
 
     #[test]
@@ -149,7 +189,9 @@ mod tests {
             calls: 100,
             latencies: (1..=100).map(|i| i * 1000).collect(),
             peak_over_base: 0,
+            client_cpu_ns: 250_000.0,
         };
+        assert_eq!(run.cpu_us_per_call(), 2.5);
         assert_eq!(run.latency_us(0.5), 50.0);
         assert_eq!(run.latency_us(0.99), 99.0);
         assert_eq!(run.latency_us(1.0), 100.0);

@@ -1,13 +1,15 @@
-//! The concurrency section of `bench-report` (issue #23): one shared SDK client driven by many
-//! tasks at once against the loopback server, beside raw reqwest with the same concurrency and
-//! the same connection pool settings, for reads (the small GET) and keyed writes (the signed
-//! POST with a generated idempotency key); then a soak of one client.
+//! The concurrency section of `bench-report` (issues #23 and #29): one shared SDK client driven
+//! by many tasks at once against the loopback server, beside raw hyper and raw reqwest with the
+//! same concurrency and the same connection pool settings, for reads (the small GET) and keyed
+//! writes (the signed POST with a generated idempotency key); then a soak of one client.
 //!
-//! Client and server share one multi-threaded tokio runtime with one worker per core, so shared
-//! state on the request path (the client's `Arc`, the 429 gate, the pool) is touched from more
-//! than one thread. Nothing here asserts on timings: it prints figures, ratios and whether each
-//! meets its target.
+//! The clients run on a multi-threaded tokio runtime with one worker per core, so shared state
+//! on the request path (the client's `Arc`, the 429 gate, the pool) is touched from more than
+//! one thread; the server runs on a second runtime of its own, so that the client's CPU time
+//! can be read apart from the server's ([`cpu`]). Nothing here asserts on timings: it prints
+//! figures, ratios and whether each meets its target.
 
+mod cpu;
 mod load;
 mod soak;
 mod table;
@@ -18,6 +20,7 @@ use std::time::Duration;
 use crate::requests::Paths;
 use crate::server::{ItemsConfig, start};
 
+pub use cpu::Threads;
 pub use load::{Kind, Run, Side, run};
 pub use soak::{Soak, soak};
 
@@ -26,7 +29,8 @@ pub use soak::{Soak, soak};
 pub struct Settings {
     /// Concurrent tasks per level.
     pub levels: Vec<usize>,
-    /// Interleaved rounds (the SDK, raw reqwest and the SDK without timeouts take turns going first).
+    /// Interleaved rounds (raw hyper, raw reqwest, the SDK and the SDK without timeouts take
+    /// turns going first).
     pub rounds: usize,
     /// Calls per timed run (rounded up to a multiple of the level).
     pub calls: usize,
@@ -88,39 +92,45 @@ impl Settings {
 /// Runs the section and prints it as Markdown.
 pub fn section(settings: &Settings) {
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let rt = tokio::runtime::Builder::new_multi_thread()
+    let server_rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)
+        .thread_name("bench-server")
         .enable_all()
         .build()
         .expect("tokio runtime");
-    println!("## Concurrency: one shared client under many tasks (issue #23)\n");
+    let client = Threads::default();
+    client.register_current();
+    let client_rt = client.runtime(workers, "bench-client");
+    println!("## Concurrency: one shared client under many tasks (issues #23, #29)\n");
     println!(
-        "One multi-threaded tokio runtime ({workers} workers) runs the loopback server and the \
-         tasks. Per level: {} interleaved rounds; in each round the SDK (one `Client` shared by \
-         every task), raw reqwest (one `reqwest::Client` built like the SDK's default \
-         transport: same pool, no redirects, same connect timeout) and the SDK without attempt \
-         and call timeouts each send {} calls split evenly over the tasks, each task one call \
-         after the other; who goes first rotates. \
-         Throughput is calls / wall time of the run; latency is each call's own time; ratios are \
-         medians of the per-round SDK/raw ratios, absolute figures medians of the rounds. Memory \
-         per in-flight call: peak live heap during the run above the live heap before it, over \
-         the number of tasks (counting allocator; the in-process server's share is included on \
-         both sides).\n",
+        "The tasks run on a multi-threaded tokio runtime ({workers} workers), the loopback server \
+         on a second one ({workers} workers) in the same process. Per level: {} interleaved \
+         rounds; in each round raw hyper (hyper-util's pooled client, `sdk_benches::raw_hyper`), \
+         raw reqwest (one `reqwest::Client` built like the SDK's transports: same pool, no \
+         redirects, same connect timeout), the SDK (one `Client` shared by every task) and the \
+         SDK without attempt and call timeouts each send {} calls split evenly over the tasks, \
+         each task one call after the other; who goes first rotates. Throughput is calls / wall \
+         time of the run; client CPU is the CPU time of the client runtime's threads (and the \
+         thread driving it) during the run over its calls (`/proc/self/task/*/schedstat`; the \
+         server's threads are not counted); latency is each call's own time; ratios are medians \
+         of the per-round ratios, absolute figures medians of the rounds. Memory per in-flight \
+         call: peak live heap during the run above the live heap before it, over the number of \
+         tasks (counting allocator; the in-process server's share is included on every side).\n",
         settings.rounds, settings.calls
     );
-    rt.block_on(async {
-        let base = start(ItemsConfig::default(), None).await;
+    let base = server_rt.block_on(start(ItemsConfig::default(), None));
+    client_rt.block_on(async {
         let paths = Arc::new(Paths::new(&base));
         for kind in [Kind::Read, Kind::KeyedWrite] {
             let mut rows = Vec::new();
             for &tasks in &settings.levels {
-                rows.push(table::level(&paths, kind, tasks, settings).await);
+                rows.push(table::level(&paths, &client, kind, tasks, settings).await);
             }
             table::print(kind, &rows);
         }
         // Fresh clients for the soak: the levels' pools hold hundreds of idle connections
-        // (and the server their buffers) until reqwest's idle timeout reaps them, which would
-        // show as a drop in the soak's live heap.
+        // (and the server their buffers) until the idle timeout reaps them, which would show
+        // as a drop in the soak's live heap.
         drop(paths);
         tokio::time::sleep(Duration::from_millis(200)).await;
         let soaked = soak(&Arc::new(Paths::new(&base)), settings).await;

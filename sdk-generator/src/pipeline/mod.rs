@@ -51,7 +51,7 @@ const OWNED_DIR: &str = "src/generated";
 pub struct Regeneration {
     /// The model.
     pub api: Api,
-    /// Every file of the directory: the crate, the description and, with a new entry, the
+    /// Every file of the directory: the crate, `api.json` and, with a new entry, the
     /// changelog.
     pub files: Vec<GeneratedFile>,
     /// The change report.

@@ -1,22 +1,22 @@
-//! The baseline: the description the previous generation left next to the crate.
+//! The baseline: the surface (`api.json`) the previous generation left next to the crate.
 
 use super::version::Version;
 use crate::surface::{FILE_NAME, FORMAT, Surface};
 use std::path::Path;
 
-/// What was found where the previous description should be.
+/// What was found where the previous surface should be.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Baseline {
-    /// A description this generator can compare against.
+    /// A surface this generator can compare against.
     Found(Box<Surface>),
-    /// No description file.
+    /// No `api.json`.
     Missing,
-    /// A description in another layout (written by another generator version).
+    /// A surface in another layout (written by another generator version).
     OtherFormat {
         /// The `format` it declares, if any.
         found: Option<u64>,
     },
-    /// A file that is not a valid description.
+    /// A file that is not a valid surface.
     Unreadable(String),
 }
 
@@ -30,7 +30,7 @@ impl Baseline {
         }
     }
 
-    /// Interprets the text of a description file.
+    /// Interprets the text of an `api.json` file.
     fn parse(text: &str) -> Baseline {
         let value: serde_json::Value = match serde_json::from_str(text) {
             Ok(value) => value,
@@ -50,7 +50,7 @@ impl Baseline {
         }
     }
 
-    /// Why there is nothing to compare against (`None` when a description was found).
+    /// Why there is nothing to compare against (`None` when a surface was found).
     pub fn absence_reason(&self) -> Option<String> {
         match self {
             Baseline::Found(_) => None,

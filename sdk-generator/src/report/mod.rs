@@ -118,7 +118,7 @@ fn class_index(class: Class) -> usize {
 pub fn compare(
     baseline: &Baseline,
     manifest_version: Option<Version>,
-    mut description: Surface,
+    mut surface: Surface,
 ) -> (Surface, ChangeReport) {
     let mut warnings = Vec::new();
     let recorded = match baseline {
@@ -142,17 +142,17 @@ pub fn compare(
         (Some(recorded), _) => recorded,
         (None, manifest) => manifest.unwrap_or(Version::INITIAL),
     };
-    description.crate_version = previous.to_string();
+    surface.crate_version = previous.to_string();
     let diff = match baseline {
         Baseline::Found(old) => {
-            let diff = diff::diff(old, &description);
+            let diff = diff::diff(old, &surface);
             let changed = !diff.changes.is_empty() || !diff.wire.is_empty();
-            if changed && old.contract_revision == description.contract_revision {
+            if changed && old.contract_revision == surface.contract_revision {
                 warnings.push(format!(
                     "the API changed but `info.version` is still `{}`: a new contract \
                      revision needs its own version in the spec (a change of the generator alone \
                      keeps it)",
-                    description.contract_revision
+                    surface.contract_revision
                 ));
             }
             diff
@@ -169,9 +169,9 @@ pub fn compare(
         Some(class) => previous.bumped(class),
         None => previous,
     };
-    description.crate_version = crate_version.to_string();
+    surface.crate_version = crate_version.to_string();
     let mut report = ChangeReport {
-        contract_revision: description.contract_revision.clone(),
+        contract_revision: surface.contract_revision.clone(),
         previous_version: previous,
         crate_version,
         no_baseline: baseline.absence_reason(),
@@ -179,8 +179,8 @@ pub fn compare(
         wire,
         deprecations,
         warnings,
-        operations: description.operations.len(),
-        types: description.types.len(),
+        operations: surface.operations.len(),
+        types: surface.types.len(),
     };
     if let Some(warning) = wire_warning(&report) {
         report.warnings.insert(0, warning);
@@ -196,7 +196,7 @@ pub fn compare(
             if n == 1 { "it" } else { "them" },
         ));
     }
-    (description, report)
+    (surface, report)
 }
 
 /// The warning of a revision with wire-breaking changes: which released operations may fail.

@@ -45,7 +45,8 @@ use std::collections::BTreeMap;
 /// each operation's security requirements (`security`) and its own server (`server`).
 /// 5: the areas (`areas`); each operation's builder type (`builder`), what calling it does
 /// (`effects`: writes, destructive, idempotent, long-running, waits) and the account
-/// permissions it names (`permissions`); each parameter's documentation (`doc`).
+/// permissions it names (`permissions`); each parameter's documentation (`doc`); each
+/// optional field's setter of a request type (`setter`).
 pub const FORMAT: u32 = 5;
 
 /// File name of the serialized surface, in the generated crate's directory.
@@ -148,7 +149,7 @@ impl Surface {
 
     /// The JSON text written to [`FILE_NAME`] (pretty, newline-terminated).
     pub fn to_json(&self) -> String {
-        let mut text = serde_json::to_string_pretty(self).expect("a description serializes");
+        let mut text = serde_json::to_string_pretty(self).expect("a surface serializes");
         text.push('\n');
         text
     }

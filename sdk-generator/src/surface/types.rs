@@ -4,6 +4,7 @@
 use super::rust_type::{self, BARE};
 use super::{call_order, deprecation, is_false};
 use crate::ir::{self, Constraints, Field, TypeKind};
+use crate::naming;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -180,6 +181,10 @@ pub struct FieldSurface {
     /// Documentation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+    /// The request type's builder setter of an optional field (a choice group's too); a
+    /// required one is an argument of `new`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setter: Option<String>,
 }
 
 impl FieldSurface {
@@ -214,7 +219,7 @@ pub(super) fn describe(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeSurface
         } => {
             let mut described_fields: BTreeMap<String, FieldSurface> = fields
                 .iter()
-                .map(|f| (f.rust_name.clone(), describe_field(f)))
+                .map(|f| (f.rust_name.clone(), describe_field(f, def.request)))
                 .collect();
             for group in exclusive {
                 let choice = FieldSurface {
@@ -228,6 +233,7 @@ pub(super) fn describe(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeSurface
                     deprecation_note: None,
                     constraints: ConstraintsSurface::default(),
                     doc: None,
+                    setter: def.request.then(|| group.rust_name.clone()),
                 };
                 described_fields.insert(group.rust_name.clone(), choice);
                 let variants = group
@@ -291,7 +297,7 @@ pub(super) fn describe(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeSurface
 }
 
 /// A field, typed as the emitter declares it ([`rust_type::field_type`]).
-fn describe_field(f: &Field) -> FieldSurface {
+fn describe_field(f: &Field, request: bool) -> FieldSurface {
     FieldSurface {
         name: f.name.clone(),
         ty: rust_type::text(&f.ty),
@@ -303,5 +309,7 @@ fn describe_field(f: &Field) -> FieldSurface {
         deprecation_note: deprecation::note(f.deprecated, f.doc.as_deref()),
         constraints: (&f.constraints).into(),
         doc: f.doc.clone(),
+        setter: (request && !f.required && f.const_value.is_none())
+            .then(|| naming::setter(&f.rust_name)),
     }
 }

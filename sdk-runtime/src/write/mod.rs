@@ -14,6 +14,8 @@ pub mod file_journal;
 pub mod journal;
 #[cfg(feature = "journal")]
 pub(crate) mod journaling;
+#[cfg(feature = "postgres")]
+pub mod postgres_journal;
 pub(crate) mod reconcile;
 #[cfg(feature = "journal")]
 pub(crate) mod recovery;
