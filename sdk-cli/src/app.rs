@@ -100,13 +100,25 @@ pub fn respond<T: Serialize>(result: Result<Response<T>, Error>) -> Result<Sent,
     })
 }
 
-// These, `--dry-run` and `--json` are `sdk_generator::surface::command_line::RESERVED_FLAGS`: no
-// parameter of an operation takes their names.
 const BASE_URL: &str = "base-url";
 const OUTPUT: &str = "output";
 const JOURNAL: &str = "journal";
 const KEY: &str = "idempotency-key";
 const DRY_RUN: &str = "dry-run";
+
+/// Every flag the tool has of its own, on every command: no parameter of an operation may take
+/// one of these names (the generator's `surface::command_line::RESERVED_FLAGS` is this list;
+/// `sdk-tests/tests/architecture.rs` holds them equal).
+pub const OWN_FLAGS: [&str; 8] = [
+    BASE_URL,
+    DRY_RUN,
+    "help",
+    KEY,
+    JOURNAL,
+    input::BODY,
+    OUTPUT,
+    "version",
+];
 
 impl<C> App<C> {
     /// The clap command tree.
@@ -287,4 +299,32 @@ fn operation_command<C>(command: &Command<C>) -> clap::Command {
 /// Runs `app` on the process's arguments.
 pub fn main<C>(app: &App<C>) -> ExitCode {
     app.run(std::env::args())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{App, OWN_FLAGS};
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn own_flags_are_the_flags_the_tool_has() {
+        let app: App<()> = App {
+            bin: "t",
+            about: "",
+            version: "0",
+            env_prefix: "T",
+            areas: &[],
+            connect: |_| Ok(()),
+            runtime: |_| unreachable!("no command runs"),
+        };
+        let mut command = app.command();
+        command.build();
+        let mut has: BTreeSet<String> = command
+            .get_arguments()
+            .filter_map(|a| a.get_long().map(str::to_owned))
+            .collect();
+        has.insert(super::input::BODY.to_owned());
+        let own: BTreeSet<String> = OWN_FLAGS.iter().map(|f| (*f).to_owned()).collect();
+        assert_eq!(has, own);
+    }
 }

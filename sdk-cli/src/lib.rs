@@ -16,7 +16,7 @@ mod input;
 pub mod output;
 pub mod setup;
 
-pub use app::{App, Area, Command, Param, Run, Sent, main, respond};
+pub use app::{App, Area, Command, OWN_FLAGS, Param, Run, Sent, main, respond};
 pub use failure::Failure;
 pub use input::Input;
 pub use sdk_runtime::{Config, Error};

@@ -376,3 +376,14 @@ fn the_surface_owns_what_a_caller_sees_and_emit_and_report_only_read_it() {
         assert_eq!(homes, [format!("surface/{decision}")], "{decision}");
     }
 }
+
+/// A parameter never takes a flag the command-line tool has of its own: the names the surface
+/// reserves are the flags `sdk-cli` gives every command.
+#[test]
+fn the_surface_reserves_the_flags_the_command_line_tool_has() {
+    let reserved: BTreeSet<&str> = sdk_generator::surface::command_line::RESERVED_FLAGS
+        .into_iter()
+        .collect();
+    let own: BTreeSet<&str> = sdk_cli::OWN_FLAGS.into_iter().collect();
+    assert_eq!(reserved, own);
+}

@@ -52,7 +52,8 @@ fn stripped(area: &str, operation_id: &str) -> String {
     full.strip_prefix(&prefix).unwrap_or(&full).to_owned()
 }
 
-/// The flags every generated tool has of its own (the `sdk-cli` crate's global flags, `--json`
+/// The flags every generated tool has of its own (`sdk_cli::OWN_FLAGS`, held equal by
+/// `sdk-tests/tests/architecture.rs`: the global flags, `--json`
 /// and clap's): a parameter whose flag would be one of them gets its location in front
 /// (`idempotency_key` in the query is `--query-idempotency-key`).
 pub const RESERVED_FLAGS: [&str; 8] = [
@@ -125,5 +126,50 @@ mod tests {
         assert_eq!(stripped("dns", "getDnsZone"), "get-dns-zone");
         assert_eq!(stripped("tcp_proxy", "tcpProxyUpdate"), "update");
         assert_eq!(stripped("vps", "vpsx"), "vpsx");
+    }
+}
+
+#[cfg(test)]
+mod flag_tests {
+    use super::{flags, operation_commands, positionals};
+    use crate::surface::Surface;
+
+    #[test]
+    fn flags_are_kebab_wire_names_unless_two_collide_or_the_tool_owns_one() {
+        let text = r#"
+openapi: 3.1.0
+info: {title: t, version: '1'}
+tags: [{name: things}]
+paths:
+  /things/{thingId}:
+    get:
+      operationId: thingsRead
+      tags: [things]
+      parameters:
+        - {name: thingId, in: path, required: true, schema: {type: string}}
+        - {name: page_size, in: query, schema: {type: integer}}
+        - {name: pageSize, in: query, schema: {type: integer}}
+        - {name: include_all, in: query, schema: {type: boolean}}
+        - {name: output, in: query, schema: {type: string}}
+      responses: {'204': {description: ok}}
+"#;
+        let api = crate::model_str(text, "flags.yaml").expect("the document lowers");
+        let surface = Surface::of(&api, "t", "0.1.0");
+        let op = &surface.operations["thingsRead"];
+        let by_wire: Vec<(String, String)> = flags(op)
+            .into_iter()
+            .map(|(rust, flag)| (op.params[&rust].name.clone(), flag))
+            .collect();
+        let mut by_wire = by_wire;
+        by_wire.sort();
+        let expected = [
+            ("include_all", "include-all"),
+            ("output", "query-output"),
+            ("pageSize", "pageSize"),
+            ("page_size", "page_size"),
+        ];
+        assert_eq!(by_wire, expected.map(|(w, f)| (w.to_owned(), f.to_owned())));
+        assert_eq!(positionals(op), ["thing_id"]);
+        assert_eq!(operation_commands(&surface)["thingsRead"], "read");
     }
 }
