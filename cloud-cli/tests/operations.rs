@@ -75,6 +75,12 @@ impl Cli {
     }
 }
 
+impl Drop for Cli {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.state);
+    }
+}
+
 /// Every `operationId` of the contract, read from the file.
 fn spec_operation_ids() -> BTreeSet<String> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/openapi.yaml");
