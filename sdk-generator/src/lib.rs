@@ -5,13 +5,14 @@
 //! shaping into the [`ir`] model) → [`surface`] (what a user of the generated code sees,
 //! decided once) → [`emit`] (token streams, formatted with prettyplease) →
 //! [`write`](mod@write) (the one writer: skip unchanged files, `--check`, delete stale ones).
-//! The [`report`] compares two surfaces.
+//! The [`report`] compares two surfaces; [`cli`] writes a command-line tool from a surface.
 //!
 //! The public API: [`generate`] and [`generate_str`] (the model and the files), [`regenerate`]
 //! (what `cargo xtask gen` runs: generate, report, version, write), [`emit::Options`], the model
 //! ([`model`], [`ir`]) and its [`Surface`], the report's entry points and the writer. Each
 //! stage module shows only its entry point, so benchmarks can time the stages one by one.
 
+pub mod cli;
 #[cfg(any(test, feature = "doc-examples"))]
 pub mod doc_examples;
 pub mod emit;

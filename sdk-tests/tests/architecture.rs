@@ -122,6 +122,26 @@ fn crates_depend_only_on_what_their_boundaries_allow() {
         assert!(ok, "cloud-sdk may not depend on `{dep}` ({kind})");
     }
     assert!(sdk.contains(&("sdk-runtime".to_owned(), "normal".to_owned())));
+    // The command-line tool: the hand-written mechanisms know the runtime and no API; the
+    // generated tool knows the SDK and those mechanisms, of the workspace's crates.
+    let inside = |name: &str, kind: &str| -> BTreeSet<String> {
+        crates[name]
+            .iter()
+            .filter(|(dep, k)| k == kind && workspace.contains(dep.as_str()))
+            .map(|(dep, _)| dep.clone())
+            .collect()
+    };
+    let names = |list: &[&str]| {
+        list.iter()
+            .map(|n| (*n).to_owned())
+            .collect::<BTreeSet<_>>()
+    };
+    assert_eq!(inside("sdk-cli", "normal"), names(&["sdk-runtime"]));
+    assert_eq!(
+        inside("cloud-cli", "normal"),
+        names(&["cloud-sdk", "sdk-cli"])
+    );
+    assert_eq!(inside("cloud-cli", "dev"), names(&["cloud-sandbox"]));
 }
 
 /// The crates `package` compiles for an application (normal dependencies, default features),
@@ -355,4 +375,15 @@ fn the_surface_owns_what_a_caller_sees_and_emit_and_report_only_read_it() {
             .collect();
         assert_eq!(homes, [format!("surface/{decision}")], "{decision}");
     }
+}
+
+/// A parameter never takes a flag the command-line tool has of its own: the names the surface
+/// reserves are the flags `sdk-cli` gives every command.
+#[test]
+fn the_surface_reserves_the_flags_the_command_line_tool_has() {
+    let reserved: BTreeSet<&str> = sdk_generator::surface::command_line::RESERVED_FLAGS
+        .into_iter()
+        .collect();
+    let own: BTreeSet<&str> = sdk_cli::OWN_FLAGS.into_iter().collect();
+    assert_eq!(reserved, own);
 }

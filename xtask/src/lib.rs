@@ -34,3 +34,37 @@ pub fn cloud_sdk_options() -> Options {
         },
     )
 }
+
+/// The generated command-line tool's directory, relative to the workspace root.
+pub const CLI_DIR: &str = "cloud-cli";
+
+/// The names `cargo xtask gen` generates `cloud-cli/` with: the one place they are said.
+pub fn cloud_cli_options() -> sdk_generator::cli::Options {
+    sdk_generator::cli::Options {
+        crate_name: "cloud-cli".to_owned(),
+        bin: "cloud".to_owned(),
+        sdk_crate: "cloud-sdk".to_owned(),
+        spec_label: SPEC.to_owned(),
+        dependencies: vec![
+            "cloud-sdk = { workspace = true, features = [\"journal\"] }".to_owned(),
+            "sdk-cli.workspace = true".to_owned(),
+        ],
+        package: vec![
+            "version.workspace = true".to_owned(),
+            "edition.workspace = true".to_owned(),
+            "rust-version.workspace = true".to_owned(),
+            "license.workspace = true".to_owned(),
+            "publish = false".to_owned(),
+        ],
+        // `tests/` (hand-written): every operation through the binary against the sandbox,
+        // and the help texts' snapshots.
+        dev_dependencies: vec![
+            "cloud-sandbox.workspace = true".to_owned(),
+            "tokio = { workspace = true, features = [\"rt-multi-thread\", \"macros\"] }".to_owned(),
+            "serde_json.workspace = true".to_owned(),
+            "yaml_serde.workspace = true".to_owned(),
+            "rust_decimal.workspace = true".to_owned(),
+            "snapbox = { version = \"0.6\", features = [\"cmd\"] }".to_owned(),
+        ],
+    }
+}

@@ -8,13 +8,14 @@ use sdk_generator::{Shape, regenerate_as};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use xtask::{CRATE_DIR, SPEC, cloud_sdk_options};
+use xtask::{CLI_DIR, CRATE_DIR, SPEC, cloud_cli_options, cloud_sdk_options};
 
 const USAGE: &str = "\
 usage: cargo xtask gen [--check] [--spec PATH] [--out DIR [--crate-name NAME] [--runtime-path PATH]
                       [--split-areas | --single-crate]] [--dump-ir FILE]
 
-  (no options)        regenerate cloud-sdk/ from spec/openapi.yaml, print the change report
+  (no options)        regenerate cloud-sdk/ and its command-line tool cloud-cli/ from
+                      spec/openapi.yaml, print the change report
                       against cloud-sdk/api.json, version the crate (Cargo.toml and its entry
                       in Cargo.lock) and add the report to cloud-sdk/CHANGELOG.md
   --check             write nothing; exit 1 and name the stale files if cloud-sdk/ differs
@@ -164,6 +165,25 @@ fn workspace_root() -> Result<PathBuf, String> {
         })
 }
 
+/// Writes (or checks) `cloud-cli/`, read from the surface `cloud-sdk/api.json` was just
+/// generated with.
+fn generate_cli(
+    root: &Path,
+    sdk_files: &[sdk_generator::emit::GeneratedFile],
+    mode: Mode,
+) -> Result<sdk_generator::write::Report, String> {
+    let surface_file = sdk_files
+        .iter()
+        .find(|f| f.path == Path::new(sdk_generator::surface::FILE_NAME))
+        .ok_or("the SDK's generation wrote no surface")?;
+    let surface: sdk_generator::Surface =
+        serde_json::from_str(&surface_file.contents).map_err(|e| format!("api.json: {e}"))?;
+    let files =
+        sdk_generator::cli::emit(&surface, &cloud_cli_options()).map_err(|e| e.to_string())?;
+    sdk_generator::write::ensure_files_owning(&root.join(CLI_DIR), &files, &["src".into()], mode)
+        .map_err(|e| e.to_string())
+}
+
 /// Whether `dir` is the root of a checkout of this workspace: it holds the contract and xtask.
 fn is_workspace_root(dir: &Path) -> bool {
     dir.join("spec/openapi.yaml").is_file() && dir.join("xtask/Cargo.toml").is_file()
@@ -201,7 +221,13 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
         Shape::Single
     };
     let run = regenerate_as(&spec, &out_dir, &options, mode, shape).map_err(|e| e.to_string())?;
-    let (api, files, written) = (&run.api, &run.files, &run.written);
+    let mut written = run.written.clone();
+    if args.out.is_none() {
+        let cli = generate_cli(&root, &run.files, mode)?;
+        written.changed.extend(cli.changed);
+        written.stale.extend(cli.stale);
+    }
+    let (api, files, written) = (&run.api, &run.files, &written);
     for s in &api.skipped {
         eprintln!(
             "warning: skipped operation at `{}`: {}",
@@ -223,9 +249,14 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
     if args.check {
         if written.is_clean() {
             eprintln!(
-                "{} is up to date ({} files)",
+                "{} is up to date ({} files){}",
                 out_dir.display(),
-                files.len()
+                files.len(),
+                if args.out.is_none() {
+                    format!(", and so is {CLI_DIR}/")
+                } else {
+                    String::new()
+                }
             );
             return Ok(ExitCode::SUCCESS);
         }

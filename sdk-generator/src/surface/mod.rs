@@ -20,6 +20,7 @@
 pub mod access;
 pub mod builder_methods;
 pub mod call_order;
+pub mod command_line;
 pub mod deprecation;
 mod operation;
 pub mod rust_type;
