@@ -13,6 +13,7 @@ pub mod code_size;
 pub mod compare;
 pub mod concurrency;
 pub mod crate_build;
+pub mod credentials;
 pub mod fixed_calls;
 pub mod fixtures;
 pub mod generators;

@@ -23,8 +23,8 @@ use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 
+use crate::credentials::{API_KEY, BEARER, Signed};
 use crate::fixtures::{CreateZoneRequest, PRODUCT_ID, Product, Zone};
-use crate::requests::{API_KEY, BEARER, Signed};
 
 /// A raw hyper client for one base URL, and what its requests need.
 pub struct RawHyper {

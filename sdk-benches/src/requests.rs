@@ -12,27 +12,18 @@ use bytes::Bytes;
 use futures::future::BoxFuture;
 
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
-use sdk_runtime::signing::{
-    CANONICAL_PREFIX, content_sha256, hmac_sha256_base64, new_nonce, unix_timestamp,
-};
 use sdk_runtime::{
     CallOptions, Client, Config, HttpRequest, HttpResponse, Request, ReqwestTransport, SdkIdentity,
     Timeouts, Transport, TransportError,
 };
 
+pub use crate::credentials::{API_KEY, API_SECRET, BEARER, Signed};
 use crate::fixtures::{
     CREATE_ZONE, CreateZoneRequest, GET_PRODUCT, PRODUCT_ID, Product, Zone, create_zone_request,
     product, zone,
 };
 use crate::raw_hyper::RawHyper;
 use crate::server::{CaptureLog, ItemsConfig, start};
-
-/// Bearer credential used by the GET paths.
-pub const BEARER: &str = "ccs_bench01.s3cr3t-bearer-value-for-benchmarks";
-/// Signed-mode key and secret used by the POST paths.
-pub const API_KEY: &str = "ccs_bench02";
-/// Signed-mode secret.
-pub const API_SECRET: &str = "s3cr3t-hmac-key-for-benchmarks-0123456789";
 
 /// Clients for one base URL.
 pub struct Paths {
@@ -180,40 +171,6 @@ impl Paths {
     /// Hand-written on raw hyper: the same signed POST.
     pub async fn raw_hyper_post(&self) -> Zone {
         self.hyper.post(&self.body).await
-    }
-}
-
-/// The header values of a signed `POST /v1/dns/zones` that the hand-written twins compute for
-/// each call: a fresh idempotency key, then the timestamp, nonce, body hash and signature.
-pub struct Signed {
-    /// `idempotency-key`.
-    pub key: String,
-    /// `x-ts`.
-    pub ts: String,
-    /// `x-nonce`.
-    pub nonce: String,
-    /// `x-content-sha256`.
-    pub hash: String,
-    /// `x-signature`.
-    pub signature: String,
-}
-
-impl Signed {
-    /// Signs `body` with [`API_SECRET`] as the runtime's signed mode does.
-    pub fn new(body: &[u8]) -> Self {
-        let key = uuid::Uuid::new_v4().hyphenated().to_string();
-        let ts = unix_timestamp();
-        let nonce = new_nonce();
-        let hash = content_sha256(body);
-        let canonical = format!("{CANONICAL_PREFIX}\nPOST\n/v1/dns/zones\n{ts}\n{nonce}\n{hash}");
-        let signature = hmac_sha256_base64(API_SECRET.as_bytes(), canonical.as_bytes());
-        Self {
-            key,
-            ts,
-            nonce,
-            hash,
-            signature,
-        }
     }
 }
 

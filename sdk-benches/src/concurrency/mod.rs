@@ -6,7 +6,7 @@
 //! The clients run on a multi-threaded tokio runtime with one worker per core, so shared state
 //! on the request path (the client's `Arc`, the 429 gate, the pool) is touched from more than
 //! one thread; the server runs on a second runtime of its own, so that the client's CPU time
-//! can be read apart from the server's ([`cpu`]). Nothing here asserts on timings: it prints
+//! can be read apart from the server's (`cpu`). Nothing here asserts on timings: it prints
 //! figures, ratios and whether each meets its target.
 
 mod cpu;
