@@ -15,18 +15,24 @@ pub fn updated(existing: Option<&str>, report: &ChangeReport, crate_name: &str) 
     add.then(|| with_entry(existing, &render(report), crate_name))
 }
 
-/// `existing` (or a new changelog of `crate_name`) with `entry` inserted before the first entry.
+/// `existing` (or a new changelog of `crate_name`) with `entry` inserted before the first
+/// released entry: a hand-written `## Unreleased` section (notes of changes not yet in a
+/// generated entry) stays on top.
 fn with_entry(existing: Option<&str>, entry: &str, crate_name: &str) -> String {
     let existing = existing.map_or_else(|| header(crate_name), str::to_owned);
     let first_entry = existing
         .match_indices("## ")
         .map(|(at, _)| at)
-        .find(|at| *at == 0 || existing[..*at].ends_with('\n'));
+        .filter(|at| *at == 0 || existing[..*at].ends_with('\n'))
+        .find(|at| !existing[*at..].starts_with(UNRELEASED));
     match first_entry {
         Some(at) => format!("{}{entry}\n{}", &existing[..at], &existing[at..]),
         None => format!("{}\n\n{entry}", existing.trim_end()),
     }
 }
+
+/// The heading of the hand-written section that stays above every generated entry.
+const UNRELEASED: &str = "## Unreleased";
 
 fn header(crate_name: &str) -> String {
     format!(
@@ -52,5 +58,22 @@ mod tests {
         let old_at = second.find("## 0.1.0").expect("old entry");
         assert!(new_at < old_at);
         assert!(second.contains("second\n\n## 0.1.0"));
+    }
+
+    #[test]
+    fn a_hand_written_unreleased_section_stays_on_top() {
+        let first = with_entry(None, "## 0.1.0 — one\n\nfirst\n", "demo");
+        let at = first.find("## 0.1.0").expect("entry");
+        let with_notes = format!(
+            "{}## Unreleased — by hand\n\n- a note\n\n{}",
+            &first[..at],
+            &first[at..]
+        );
+        let second = with_entry(Some(&with_notes), "## 0.2.0 — two\n\nsecond\n", "demo");
+        let unreleased = second.find("## Unreleased").expect("notes kept");
+        let new_at = second.find("## 0.2.0").expect("new entry");
+        let old_at = second.find("## 0.1.0").expect("old entry");
+        assert!(unreleased < new_at && new_at < old_at, "{second}");
+        assert!(second.contains("- a note\n\n## 0.2.0 — two\n\nsecond\n\n## 0.1.0"));
     }
 }
