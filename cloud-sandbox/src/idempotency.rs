@@ -145,15 +145,21 @@ impl IdempotencyStore {
 mod tests {
     use super::*;
 
+    fn key(name: &str) -> StoreKey {
+        (Uuid::nil(), "POST".into(), "/v1/x".into(), name.into())
+    }
+
+    fn stored(status: u16) -> Option<StoredResponse> {
+        Some(StoredResponse {
+            status,
+            body: "{}".into(),
+        })
+    }
+
     #[test]
     fn replay_conflict_in_progress() {
         let mut s = IdempotencyStore::default();
-        let k = (
-            Uuid::nil(),
-            "POST".into(),
-            "/v1/x".into(),
-            "key-00001".into(),
-        );
+        let k = key("key-00001");
         assert!(matches!(
             s.begin(&k, fingerprint("", b"a"), Utc::now()),
             Ok(Begin::Run)
@@ -170,14 +176,7 @@ mod tests {
                 .code,
             "idempotency_conflict"
         );
-        s.finish(
-            &k,
-            Some(StoredResponse {
-                status: 200,
-                body: "{}".into(),
-            }),
-            Utc::now(),
-        );
+        s.finish(&k, stored(200), Utc::now());
         assert!(matches!(
             s.begin(&k, fingerprint("", b"a"), Utc::now()),
             Ok(Begin::Replay(_))
@@ -185,26 +184,19 @@ mod tests {
         let later = Utc::now() + Duration::hours(RETENTION_HOURS + 1);
         let expired = s.begin(&k, fingerprint("", b"a"), later).unwrap_err();
         assert_eq!(expired.code, "idempotency_conflict", "never run again");
-        let k2 = (
-            Uuid::nil(),
-            "POST".into(),
-            "/v1/x".into(),
-            "key-00002".into(),
-        );
+    }
+
+    #[test]
+    fn a_failed_write_releases_its_key() {
+        let mut s = IdempotencyStore::default();
+        let k = key("key-00002");
         assert!(matches!(
-            s.begin(&k2, fingerprint("", b"a"), Utc::now()),
+            s.begin(&k, fingerprint("", b"a"), Utc::now()),
             Ok(Begin::Run)
         ));
-        s.finish(
-            &k2,
-            Some(StoredResponse {
-                status: 402,
-                body: "{}".into(),
-            }),
-            Utc::now(),
-        );
+        s.finish(&k, stored(402), Utc::now());
         assert!(matches!(
-            s.begin(&k2, fingerprint("", b"a"), Utc::now()),
+            s.begin(&k, fingerprint("", b"a"), Utc::now()),
             Ok(Begin::Run)
         ));
     }

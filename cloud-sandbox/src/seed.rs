@@ -190,6 +190,18 @@ pub fn populate(state: &mut State, seed: u64) {
         .iter()
         .map(|(id, name)| json!({"id": id, "name": name}))
         .collect();
+    populate_products(state, seed);
+    populate_images(state);
+    populate_services(state, seed);
+    populate_transactions(state, seed);
+    state
+        .dnssec
+        .insert("example-1.com".into(), ("disabled".into(), 0));
+    populate_resources(state, seed);
+}
+
+/// Per region: eight VPS plans, two dedicated plans and a TCP proxy.
+fn populate_products(state: &mut State, seed: u64) {
     for (region, _) in REGIONS {
         for (i, v) in [
             "vps-xs", "vps-s", "vps-m", "vps-l", "vps-xl", "vps-2xl", "vps-4xl", "vps-8xl",
@@ -239,6 +251,10 @@ pub fn populate(state: &mut State, seed: u64) {
             Decimal::ZERO,
         ));
     }
+}
+
+/// Dedicated OS images: five per dedicated configuration of every region.
+fn populate_images(state: &mut State) {
     let os = [
         ("Debian", "12"),
         ("Debian", "11"),
@@ -261,6 +277,10 @@ pub fn populate(state: &mut State, seed: u64) {
             }
         }
     }
+}
+
+/// Sixty services: dedicated, domain, TCP proxy and VPS in turn; some suspended or terminated.
+fn populate_services(state: &mut State, seed: u64) {
     let now = Utc::now();
     for i in 0..60u32 {
         let (kind, host) = match i % 6 {
@@ -292,6 +312,11 @@ pub fn populate(state: &mut State, seed: u64) {
             region: REGIONS[(i as usize) % REGIONS.len()].0.into(),
         });
     }
+}
+
+/// Seventy-five completed transactions, every fifth a credit.
+fn populate_transactions(state: &mut State, seed: u64) {
+    let now = Utc::now();
     for i in 0..75u32 {
         let credit = i % 5 == 0;
         let amount = Decimal::new(1000 + i64::from(i) * 37, 2);
@@ -311,10 +336,6 @@ pub fn populate(state: &mut State, seed: u64) {
             idempotency_key: None,
         });
     }
-    state
-        .dnssec
-        .insert("example-1.com".into(), ("disabled".into(), 0));
-    populate_resources(state, seed);
 }
 
 /// Seeds what the shown operations change but cannot create: three webhook endpoints and the

@@ -103,7 +103,6 @@ impl Spec {
     pub fn parse(text: &str) -> Result<Self, String> {
         let doc: Value = yaml_serde::from_str(text).map_err(|e| format!("spec: {e}"))?;
         let mut operations = Vec::new();
-        let global_security = doc.get("security").cloned();
         if let Some(paths) = doc.get("paths").and_then(Value::as_object) {
             for (path, item) in paths {
                 let Some(item) = item.as_object() else {
@@ -118,45 +117,10 @@ impl Spec {
                 for method in [
                     "get", "put", "post", "delete", "options", "head", "patch", "trace",
                 ] {
-                    let Some(op) = item.get(method) else { continue };
-                    let op_ptr = format!("{path_ptr}/{method}");
-                    let mut params = shared.clone();
-                    for p in
-                        parse_params(&doc, op.get("parameters"), &format!("{op_ptr}/parameters"))
-                    {
-                        params.retain(|q| {
-                            !(q.name.eq_ignore_ascii_case(&p.name) && q.location == p.location)
-                        });
-                        params.push(p);
+                    if let Some(op) = item.get(method) {
+                        let op_ptr = format!("{path_ptr}/{method}");
+                        operations.push(parse_operation(&doc, path, method, op, &shared, op_ptr));
                     }
-                    let upper = method.to_ascii_uppercase();
-                    let operation_id = op
-                        .get("operationId")
-                        .and_then(Value::as_str)
-                        .map(str::to_owned)
-                        .unwrap_or_else(|| openapi_conventions::operation_id::derive(&upper, path));
-                    let security = parse_security(op.get("security").or(global_security.as_ref()));
-                    operations.push(Operation {
-                        operation_id,
-                        method: upper,
-                        path: path.clone(),
-                        security,
-                        params,
-                        body: parse_body(&doc, op, &op_ptr),
-                        idempotency: op
-                            .get("x-idempotency-key")
-                            .and_then(Value::as_str)
-                            .map(str::to_owned),
-                        operation_envelope: op
-                            .get("x-operation-envelope")
-                            .and_then(Value::as_bool)
-                            .unwrap_or(false),
-                        pagination: crate::pagination::Model::from_extension(
-                            op.get("x-pagination"),
-                        ),
-                        success: parse_success(&doc, op, &op_ptr),
-                        pointer: op_ptr,
-                    });
                 }
             }
         }
@@ -310,6 +274,48 @@ fn deref(doc: &Value, pointer: &str) -> String {
         }
     }
     ptr
+}
+
+/// One operation: its parameters (the operation's override the path item's `shared` ones of the
+/// same name and location), security (its own, else the document's) and contract extensions.
+fn parse_operation(
+    doc: &Value,
+    path: &str,
+    method: &str,
+    op: &Value,
+    shared: &[Param],
+    op_ptr: String,
+) -> Operation {
+    let mut params = shared.to_vec();
+    for p in parse_params(doc, op.get("parameters"), &format!("{op_ptr}/parameters")) {
+        params.retain(|q| !(q.name.eq_ignore_ascii_case(&p.name) && q.location == p.location));
+        params.push(p);
+    }
+    let upper = method.to_ascii_uppercase();
+    let operation_id = op
+        .get("operationId")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .unwrap_or_else(|| openapi_conventions::operation_id::derive(&upper, path));
+    Operation {
+        operation_id,
+        method: upper,
+        path: path.to_owned(),
+        security: parse_security(op.get("security").or_else(|| doc.get("security"))),
+        params,
+        body: parse_body(doc, op, &op_ptr),
+        idempotency: op
+            .get("x-idempotency-key")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        operation_envelope: op
+            .get("x-operation-envelope")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        pagination: crate::pagination::Model::from_extension(op.get("x-pagination")),
+        success: parse_success(doc, op, &op_ptr),
+        pointer: op_ptr,
+    }
 }
 
 fn parse_params(doc: &Value, list: Option<&Value>, base: &str) -> Vec<Param> {

@@ -55,6 +55,9 @@ pub mod journal {
         WriteJournal,
     };
     pub use ::sdk_runtime::{FileJournal, RECOVERY_CONCURRENCY, RecoveredWrite, Recovery};
+    /// The journal in PostgreSQL, shared by many processes (cargo feature `postgres`).
+    #[cfg(feature = "postgres")]
+    pub use ::sdk_runtime::{PostgresJournal, PostgresJournalBuilder};
 }
 
 #[cfg(feature = "journal")]

@@ -4,7 +4,7 @@ use std::fmt;
 
 /// HTTP method of an operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "UPPERCASE"))]
 pub enum Method {
     /// `GET`
@@ -95,7 +95,7 @@ impl fmt::Display for Method {
 
 /// Whether and how an operation takes an `Idempotency-Key` header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum Idempotency {
     /// No key (reads, and writes shown without one).
@@ -109,6 +109,16 @@ pub enum Idempotency {
 }
 
 impl Idempotency {
+    /// The name the contract writes (`x-idempotency-key`), `none` for no key.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Idempotency::None => "none",
+            Idempotency::Required => "required",
+            Idempotency::Optional => "optional",
+            Idempotency::NotShown => "not-shown",
+        }
+    }
+
     /// Whether a key is sent (generated when the caller gives none).
     pub fn sends_key(self) -> bool {
         !matches!(self, Idempotency::None)

@@ -1,7 +1,9 @@
 //! The write journal against the sandbox (issue #20): write throughput with and without a
 //! [`FileJournal`] at 1, 16 and 64 writes in flight (one client shared by the tasks, so
-//! concurrent records share an fsync), and the time `recover_writes` takes to settle 100 open
-//! entries. The journal lives under `target/` (a real disk: `/tmp` may be memory).
+//! concurrent records share an fsync), the same with a [`PostgresJournal`] in a throwaway
+//! cluster (issue #34; concurrent records share a commit), and the time `recover_writes`
+//! takes to settle 100 open entries. The journals live under `target/` (a real disk: `/tmp`
+//! may be memory).
 //!
 //! A journaled write here is the whole protocol an application runs: record and fsync, send,
 //! record the outcome, acknowledge.
@@ -13,7 +15,8 @@ use std::time::{Duration, Instant};
 use cloud_sandbox::{Fault, Matcher, Sandbox};
 use cloud_sdk::{Client, Config, RetryPolicy, dns};
 use futures::StreamExt;
-use sdk_runtime::FileJournal;
+use sdk_runtime::{FileJournal, PostgresJournal, WriteJournal};
+use sdk_tests::postgres::Cluster;
 
 use crate::repo_root;
 use crate::stats::median;
@@ -79,12 +82,15 @@ async fn run(client: &Client, journaled: bool, in_flight: usize, count: usize, t
     count as f64 / elapsed.as_secs_f64()
 }
 
-/// Throughput at each of [`IN_FLIGHT`], journaled and not, interleaved rounds.
-pub async fn throughput(sb: &Sandbox) -> Vec<Throughput> {
-    let scratch = Scratch::new();
+/// Throughput at each of [`IN_FLIGHT`], journaled in `journal` and not, interleaved rounds;
+/// `name` keeps the zones of one journal's runs apart from another's.
+pub async fn throughput(
+    sb: &Sandbox,
+    journal: Arc<dyn WriteJournal>,
+    name: &str,
+) -> Vec<Throughput> {
     let plain = Client::new(config(sb)).expect("client");
-    let journal = FileJournal::open(scratch.0.join("writes.journal")).expect("journal");
-    let journaled = Client::new(config(sb).journal(Arc::new(journal))).expect("client");
+    let journaled = Client::new(config(sb).journal(journal)).expect("client");
     let mut out = Vec::new();
     for in_flight in IN_FLIGHT {
         let count = (in_flight * 25).max(100);
@@ -95,7 +101,7 @@ pub async fn throughput(sb: &Sandbox) -> Vec<Throughput> {
             false,
             in_flight,
             count / 4,
-            &format!("w{in_flight}-p"),
+            &format!("{name}-w{in_flight}-p"),
         )
         .await;
         run(
@@ -103,11 +109,11 @@ pub async fn throughput(sb: &Sandbox) -> Vec<Throughput> {
             true,
             in_flight,
             count / 4,
-            &format!("w{in_flight}-j"),
+            &format!("{name}-w{in_flight}-j"),
         )
         .await;
         for round in 0..ROUNDS {
-            let tag = format!("r{round}-{in_flight}");
+            let tag = format!("{name}-r{round}-{in_flight}");
             without.push(run(&plain, false, in_flight, count, &format!("{tag}-p")).await);
             with.push(run(&journaled, true, in_flight, count, &format!("{tag}-j")).await);
         }
@@ -167,6 +173,23 @@ pub async fn recovery(sb: &Sandbox) -> (Duration, usize) {
     (elapsed, settled)
 }
 
+/// Prints one journal's rows.
+fn table(rows: &[Throughput]) {
+    println!(
+        "| in flight | unjournaled writes/s | journaled writes/s | **journaled / unjournaled** |"
+    );
+    println!("| ---: | ---: | ---: | ---: |");
+    for t in rows {
+        println!(
+            "| {} | {:.0} | {:.0} | **{:.2}** |",
+            t.in_flight,
+            t.unjournaled,
+            t.journaled,
+            t.journaled / t.unjournaled
+        );
+    }
+}
+
 /// Prints the section.
 pub fn section() {
     println!("## Write journal against the sandbox (issue #20)\n");
@@ -184,16 +207,23 @@ pub fn section() {
              record + fsync (group commit) before the send, outcome recorded after, then \
              acknowledged.\n"
         );
-        println!("| in flight | unjournaled writes/s | journaled writes/s | **journaled / unjournaled** |");
-        println!("| ---: | ---: | ---: | ---: |");
-        for t in throughput(&sb).await {
-            println!(
-                "| {} | {:.0} | {:.0} | **{:.2}** |",
-                t.in_flight,
-                t.unjournaled,
-                t.journaled,
-                t.journaled / t.unjournaled
-            );
+        let scratch = Scratch::new();
+        let file = FileJournal::open(scratch.0.join("writes.journal")).expect("journal");
+        table(&throughput(&sb, Arc::new(file), "file").await);
+        println!(
+            "\nThe same with a `PostgresJournal` (feature `postgres`) in a throwaway PostgreSQL \
+             cluster on loopback under `target/` (default settings: `fsync` on, records \
+             committed synchronously, one commit per group of records; settlements and \
+             acknowledgements with `synchronous_commit = off`):\n"
+        );
+        match Cluster::start("bench-journal") {
+            Ok(cluster) => {
+                let pg = PostgresJournal::connect(cluster.url())
+                    .await
+                    .expect("the journal connects to its cluster");
+                table(&throughput(&sb, Arc::new(pg), "pg").await);
+            }
+            Err(e) => println!("PostgreSQL rows not measured: {e}"),
         }
         let (elapsed, settled) = recovery(&sb).await;
         println!(

@@ -274,7 +274,11 @@ mod tests {
             .sum();
         assert_eq!(ops, 100);
         let text = serde_json::to_string(&doc).unwrap();
-        let options = sdk_generator::emit::Options::workspace();
+        let options = sdk_generator::emit::Options::workspace_member(
+            "cloud-sdk",
+            "synthetic-100.json",
+            Default::default(),
+        );
         let (api, _) = sdk_generator::generate_str(&text, "synthetic-100.json", &options).unwrap();
         assert_eq!(api.operations.len(), 100);
         assert!(api.skipped.is_empty());

@@ -3,7 +3,7 @@
 //! Produced by [`crate::lower`], read by [`crate::emit`]. All names are final Rust names;
 //! every list is sorted, so the model (and everything emitted from it) is deterministic.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The whole API.
@@ -372,7 +372,7 @@ pub struct Poll {
 }
 
 /// Where a parameter travels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[allow(missing_docs)]
 pub enum ParamLocation {
@@ -380,6 +380,24 @@ pub enum ParamLocation {
     Query,
     Header,
     Cookie,
+}
+
+impl ParamLocation {
+    /// The name OpenAPI's `in` gives it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParamLocation::Path => "path",
+            ParamLocation::Query => "query",
+            ParamLocation::Header => "header",
+            ParamLocation::Cookie => "cookie",
+        }
+    }
+}
+
+impl std::fmt::Display for ParamLocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// One parameter.
@@ -543,13 +561,23 @@ pub struct FieldAccess {
 }
 
 /// Pagination models.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[allow(missing_docs)]
 pub enum PageModel {
     Page,
     Cursor,
     Offset,
+}
+
+impl std::fmt::Display for PageModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            PageModel::Page => "page",
+            PageModel::Cursor => "cursor",
+            PageModel::Offset => "offset",
+        })
+    }
 }
 
 /// A named type.

@@ -298,7 +298,9 @@ pub enum Error {
         /// Call context.
         context: Box<ErrorContext>,
     },
-    /// The write journal could not record the write before its first attempt: nothing was sent.
+    /// The write journal could not record the write before its first attempt (e.g. its
+    /// database is unreachable): nothing was sent, and the write was not sent unjournaled.
+    /// Retryable ([`Error::is_retryable`]): the call may be made again.
     #[cfg(feature = "journal")]
     Journal {
         /// What failed.
@@ -464,6 +466,9 @@ impl Error {
     pub fn is_retryable(&self) -> bool {
         match self {
             Error::Transport { .. } | Error::Timeout { .. } => true,
+            // Nothing was sent: the same call may be made again once the journal is back.
+            #[cfg(feature = "journal")]
+            Error::Journal { .. } => true,
             Error::Api(api) => api.status == 429 || api.status >= 500 || api.retryable_code,
             _ => false,
         }

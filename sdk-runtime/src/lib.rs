@@ -29,14 +29,15 @@
 //!   `journal` feature a durable journal of writes and their outcomes (`journal`,
 //!   `file_journal`); an entry stays until the application acknowledges its outcome
 //!   (`Client::acknowledge_write`), and `Client::recover_writes` reports every entry left at
-//!   start-up (the protocol is in the `journal` module's docs).
+//!   start-up (the protocol is in the `journal` module's docs); with the `postgres` feature
+//!   `postgres_journal`, the journal in PostgreSQL, shared by many processes.
 //!
 //! At the top: what generated code and applications name: [`config`], [`request`](mod@request)
 //! and [`builder`] (what generated code assembles, per-call options), [`response`] and
 //! [`error`] (what a call returns), [`spec`] and [`profile`] (the API's facts as data),
 //! [`pagination`], [`poll`], [`version`], [`servers`], [`webhook`].
 //!
-//! Modules import each other without a cycle (checked by `sdk-runtime/tests/module_graph.rs`).
+//! Modules import each other without a cycle (checked for every crate of the workspace by `sdk-tests/tests/module_graph.rs`).
 //!
 //! # Crate features
 //!
@@ -45,6 +46,7 @@
 //!   (without it one HTTP stack is compiled, and proxy variables are not honoured);
 //! * `native-tls`: TLS through the platform's library instead (`default-features = false`);
 //! * `journal`: the write journal and `Client::recover_writes`;
+//! * `postgres`: the write journal in PostgreSQL (`PostgresJournal`);
 //! * `crash-points`: named kill points of the journal protocol, for crash tests only.
 //!
 //! # Tracing
@@ -125,6 +127,8 @@ pub use sdk_codec::{from_variants, json_object, string_enum, tagged_union, untag
 
 #[cfg(feature = "crash-points")]
 pub use write::crash_point;
+#[cfg(feature = "postgres")]
+pub use write::postgres_journal;
 #[cfg(feature = "journal")]
 pub use write::{file_journal, journal};
 
@@ -160,5 +164,7 @@ pub use write::file_journal::FileJournal;
 pub use write::journal::{
     DamagedRecord, JournaledWrite, Pending, PendingWrite, Settlement, StoredResponse, WriteJournal,
 };
+#[cfg(feature = "postgres")]
+pub use write::postgres_journal::{PostgresJournal, PostgresJournalBuilder};
 #[cfg(feature = "journal")]
 pub use write::recovery::{RECOVERY_CONCURRENCY, RecoveredWrite, Recovery};

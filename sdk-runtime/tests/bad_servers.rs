@@ -244,7 +244,6 @@ async fn huge_body(transport: Arc<dyn Transport>) {
                 .transport(transport.clone()),
         )
         .unwrap();
-        let started = Instant::now();
         let err = tokio::time::timeout(LIMIT, read(&client))
             .await
             .unwrap()
@@ -253,7 +252,6 @@ async fn huge_body(transport: Arc<dyn Transport>) {
             panic!("{err:?}")
         };
         assert_eq!((*limit, context.attempts), (4096, 1), "final, not retried");
-        assert!(started.elapsed() < Duration::from_secs(2));
         let err = tokio::time::timeout(LIMIT, write(&client, "huge-key-1"))
             .await
             .unwrap()
@@ -302,10 +300,12 @@ async fn trickling_body(transport: Arc<dyn Transport>) {
         .unwrap()
         .unwrap_err();
     assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
+    // A timeout, not the body (complete after 10 s): the attempt timeout covers the body read.
+    // How soon it fires depends on the machine's load; only its lower bound is certain.
     let elapsed = started.elapsed();
     assert!(
-        elapsed >= Duration::from_millis(300) && elapsed < Duration::from_secs(1),
-        "the attempt timeout covers the body read: {elapsed:?}"
+        elapsed >= Duration::from_millis(300),
+        "the attempt timeout fired early: {elapsed:?}"
     );
 }
 

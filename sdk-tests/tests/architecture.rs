@@ -124,6 +124,53 @@ fn crates_depend_only_on_what_their_boundaries_allow() {
     assert!(sdk.contains(&("sdk-runtime".to_owned(), "normal".to_owned())));
 }
 
+/// The crates `package` compiles for an application (normal dependencies, default features),
+/// by name, from `cargo tree`.
+fn normal_tree(package: &str) -> BTreeSet<String> {
+    let output = Command::new(env!("CARGO"))
+        .args([
+            "tree",
+            "--offline",
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+            "-p",
+            package,
+        ])
+        .arg("--manifest-path")
+        .arg(repo().join("Cargo.toml"))
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        output.status.success(),
+        "cargo tree: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .expect("UTF-8")
+        .lines()
+        .filter_map(|line| line.split_whitespace().next().map(str::to_owned))
+        .collect()
+}
+
+/// An application compiles one HTTP stack (hyper; reqwest only with the `reqwest` feature), and
+/// generated types compile without any (the codec needs no HTTP crate).
+#[test]
+fn a_default_build_compiles_one_http_stack_and_the_codec_none() {
+    let sdk = normal_tree("cloud-sdk");
+    assert!(sdk.contains("hyper"), "{sdk:?}");
+    assert!(
+        !sdk.contains("reqwest"),
+        "reqwest in cloud-sdk's default tree"
+    );
+    let codec = normal_tree(CODEC);
+    assert!(codec.contains("serde_json"), "{codec:?}");
+    for http in ["hyper", "http", "reqwest", "tokio"] {
+        assert!(!codec.contains(http), "{CODEC} compiles {http}");
+    }
+}
+
 /// Every Rust source file under `dir`, recursively, sorted.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -233,4 +280,79 @@ fn the_writer_keeps_unchanged_and_hand_written_files_and_check_mode_touches_noth
 
     let again = write::ensure_files(&dir, &files, owned, Mode::Write).expect("writes");
     assert!(again.is_clean(), "{again:?}");
+}
+
+/// The code of a generator source file, comment lines left out.
+fn code_of(file: &Path) -> String {
+    std::fs::read_to_string(file)
+        .expect("source")
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The generator's files under `src/<folder>` whose code contains `needle`, relative to `src`.
+fn naming(folder: &str, needle: &str) -> BTreeSet<String> {
+    let src = repo().join("sdk-generator/src");
+    let dir = src.join(folder);
+    let files = if dir.is_dir() {
+        rust_files(&dir)
+    } else {
+        vec![src.join(format!("{folder}.rs"))]
+    };
+    files
+        .into_iter()
+        .filter(|f| code_of(f).contains(needle))
+        .map(|f| {
+            let relative = f.strip_prefix(&src).expect("under src");
+            relative.to_string_lossy().replace('\\', "/")
+        })
+        .collect()
+}
+
+/// The surface decides what a caller sees (argument order, builder methods, the Rust spelling
+/// of a type and of a field's optionality, deprecation notes, server constants); the emitter
+/// renders it and the change report diffs it, and neither reads the other.
+#[test]
+fn the_surface_owns_what_a_caller_sees_and_emit_and_report_only_read_it() {
+    for (folder, other) in [("report", "emit"), ("emit", "report"), ("surface", "emit")] {
+        let found = naming(folder, &format!("crate::{other}"));
+        assert!(found.is_empty(), "{folder}/ names {other}/: {found:?}");
+    }
+    assert!(naming("surface", "crate::report").is_empty());
+    // Call orders are read from the `Surface`, never recomputed.
+    let ordering: BTreeSet<String> = ["emit", "report", "pipeline", "lower", "doc_examples"]
+        .iter()
+        .flat_map(|folder| naming(folder, "call_order"))
+        .collect();
+    assert!(
+        ordering.is_empty(),
+        "call orders computed outside surface/: {ordering:?}"
+    );
+    // One spelling of a model type as Rust.
+    let spelled: BTreeSet<String> = ["emit", "report", "pipeline", "doc_examples", "surface"]
+        .iter()
+        .flat_map(|folder| naming(folder, "DateTime<"))
+        .collect();
+    assert_eq!(spelled, BTreeSet::from(["surface/rust_type.rs".to_owned()]));
+    let src = repo().join("sdk-generator/src");
+    for decision in [
+        "call_order.rs",
+        "builder_methods.rs",
+        "rust_type.rs",
+        "deprecation.rs",
+    ] {
+        let homes: Vec<String> = rust_files(&src)
+            .into_iter()
+            .filter(|f| f.file_name().is_some_and(|n| n == decision))
+            .map(|f| {
+                f.strip_prefix(&src)
+                    .expect("under src")
+                    .display()
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(homes, [format!("surface/{decision}")], "{decision}");
+    }
 }

@@ -13,12 +13,11 @@
 
 use sdk_generator::emit::{Layout, Options};
 use sdk_generator::ir::Api;
-use sdk_generator::report::render::render;
 use sdk_generator::report::{
-    ApiDescription, Baseline, ChangeReport, Class, Regeneration, Version, Wire, changelog, compare,
-    regenerate,
+    Baseline, ChangeReport, Class, Version, Wire, compare, render, updated_changelog,
 };
 use sdk_generator::write::Mode;
+use sdk_generator::{Regeneration, Surface, regenerate};
 use std::path::{Path, PathBuf};
 
 const CRATE: &str = "revision-sdk";
@@ -31,14 +30,18 @@ fn revision(name: &str) -> String {
 }
 
 fn lower(text: &str) -> Api {
-    let doc = sdk_generator::read::parse(text, "revision.yaml").expect("the revision parses");
-    sdk_generator::lower::lower(&doc).expect("the revision lowers")
+    sdk_generator::model_str(text, "revision.yaml").expect("the revision reads and lowers")
+}
+
+/// The surface of `api` as the crate under test (its version is the report's to decide).
+fn surface(api: &Api) -> Surface {
+    Surface::of(api, CRATE, "0.0.0")
 }
 
 /// The report of `new` against a baseline made from `old` at crate version 0.3.0.
 fn report(old: &str, new: &str) -> ChangeReport {
-    let baseline = Baseline::Found(ApiDescription::of(&lower(old), CRATE, "0.3.0"));
-    compare(&baseline, Version::parse("0.3.0"), &lower(new), CRATE).1
+    let baseline = Baseline::Found(Box::new(Surface::of(&lower(old), CRATE, "0.3.0")));
+    compare(&baseline, Version::parse("0.3.0"), surface(&lower(new))).1
 }
 
 /// The class of the one change whose line contains `needle`.
@@ -257,7 +260,7 @@ fn an_unchanged_spec_reports_no_api_change() {
         "No API change: contract revision `1.0.0`, crate version 0.3.0.\n"
     );
     assert_eq!(
-        changelog::updated(Some("# Changelog\n"), &report, CRATE),
+        updated_changelog(Some("# Changelog\n"), &report, CRATE),
         None
     );
 }
@@ -266,13 +269,13 @@ fn an_unchanged_spec_reports_no_api_change() {
 /// behind `api.json` is not; either way the report says so.
 #[test]
 fn a_manifest_version_that_differs_from_api_json_is_named() {
-    let baseline = Baseline::Found(ApiDescription::of(
+    let baseline = Baseline::Found(Box::new(Surface::of(
         &lower(&revision("v1.yaml")),
         CRATE,
         "0.3.0",
-    ));
+    )));
     let v2 = lower(&revision("v2.yaml"));
-    let ahead = compare(&baseline, Version::parse("1.0.0"), &v2, CRATE).1;
+    let ahead = compare(&baseline, Version::parse("1.0.0"), surface(&v2)).1;
     assert_eq!(ahead.previous_version.to_string(), "1.0.0");
     assert_eq!(ahead.crate_version.to_string(), "2.0.0");
     assert!(
@@ -284,7 +287,7 @@ fn a_manifest_version_that_differs_from_api_json_is_named() {
         "{:?}",
         ahead.warnings
     );
-    let behind = compare(&baseline, Version::parse("0.2.0"), &v2, CRATE).1;
+    let behind = compare(&baseline, Version::parse("0.2.0"), surface(&v2)).1;
     assert_eq!(behind.crate_version.to_string(), "0.4.0");
     assert!(
         behind
@@ -489,7 +492,7 @@ fn the_readme_steps_bump_the_version_and_write_the_changelog() {
 const REVISION_LINE: (Class, &str) = (Class::DocsOnly, "contract revision `1.0.0` → `1.1.0`");
 
 /// Swapping two required string properties in the spec leaves `new` as it was: its arguments
-/// are sorted by Rust name (`emit::call_order`), so no caller can end up sending the values
+/// are sorted by Rust name (`surface::call_order`), so no caller can end up sending the values
 /// crossed, and the report says docs only.
 #[test]
 fn a_swap_of_two_same_typed_required_properties_changes_no_constructor() {
@@ -543,15 +546,15 @@ fn no_reorder_of_the_contract_changes_a_call() {
             fields.reverse();
         }
     }
-    let original = ApiDescription::of(&lower(&spec), CRATE, "0.3.0");
-    let after = ApiDescription::of(&reversed, CRATE, "0.3.0");
-    let calls = |d: &ApiDescription| {
+    let original = Surface::of(&lower(&spec), CRATE, "0.3.0");
+    let after = Surface::of(&reversed, CRATE, "0.3.0");
+    let calls = |d: &Surface| {
         let methods = d
             .operations
             .iter()
             .map(|(id, op)| (id.clone(), op.arguments.clone()));
         let constructors = d.types.iter().filter_map(|(name, ty)| match &ty.shape {
-            sdk_generator::report::describe::Shape::Struct { constructor, .. } => {
+            sdk_generator::surface::Shape::Struct { constructor, .. } => {
                 Some((name.clone(), constructor.clone()))
             }
             _ => None,
@@ -568,8 +571,8 @@ fn no_reorder_of_the_contract_changes_a_call() {
         "the contract has calls of several arguments to reorder"
     );
     assert_eq!(calls_before, calls(&after));
-    let baseline = Baseline::Found(original);
-    let report = compare(&baseline, Version::parse("0.3.0"), &reversed, CRATE).1;
+    let baseline = Baseline::Found(Box::new(original));
+    let report = compare(&baseline, Version::parse("0.3.0"), surface(&reversed)).1;
     assert!(report.changes.is_empty(), "{:#?}", report.changes);
 }
 
@@ -578,21 +581,20 @@ fn no_reorder_of_the_contract_changes_a_call() {
 #[test]
 fn arguments_reordered_by_the_generator_are_breaking() {
     let base = lower(&revision("base.yaml"));
-    let mut described = ApiDescription::of(&base, CRATE, "0.3.0");
+    let mut described = Surface::of(&base, CRATE, "0.3.0");
     let ty = described
         .types
         .get_mut("SshKeyImportRequest")
         .expect("the request type");
-    let sdk_generator::report::describe::Shape::Struct { constructor, .. } = &mut ty.shape else {
+    let sdk_generator::surface::Shape::Struct { constructor, .. } = &mut ty.shape else {
         panic!("a struct");
     };
     assert_eq!(constructor, &["name", "public_key"]);
     constructor.reverse();
     let report = compare(
-        &Baseline::Found(described),
+        &Baseline::Found(Box::new(described)),
         Version::parse("0.3.0"),
-        &base,
-        CRATE,
+        surface(&base),
     )
     .1;
     let lines: Vec<(Class, &str)> = report
@@ -966,8 +968,7 @@ fn described_text(ty: &str) -> String {
 #[test]
 fn api_json_records_the_arguments_the_code_takes() {
     let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cloud-sdk");
-    let api: ApiDescription =
-        serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
+    let api: Surface = serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
     let mut in_code: std::collections::BTreeMap<String, Vec<(String, String)>> = Default::default();
     let dir = sdk.join("src/generated");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -1039,7 +1040,7 @@ fn api_json_records_the_arguments_the_code_takes() {
         described.insert(format!("fn {}", op.rust_fn), args);
     }
     for (name, def) in &api.types {
-        let sdk_generator::report::describe::Shape::Struct {
+        let sdk_generator::surface::Shape::Struct {
             fields,
             constructor,
             ..
@@ -1286,7 +1287,7 @@ impl BuilderSurface {
 
 /// Checks that `api`'s sending methods, error bodies and error enums are the ones `sources`
 /// have; returns how many of each it checked.
-fn check_builder_surface(sources: &[String], api: &ApiDescription) -> (usize, usize, usize) {
+fn check_builder_surface(sources: &[String], api: &Surface) -> (usize, usize, usize) {
     let mut code = BuilderSurface::default();
     for source in sources {
         let parsed = syn::parse_file(source).expect("generated code parses");
@@ -1336,8 +1337,7 @@ fn check_builder_surface(sources: &[String], api: &ApiDescription) -> (usize, us
 #[test]
 fn api_json_records_the_builder_methods_the_code_has() {
     let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cloud-sdk");
-    let api: ApiDescription =
-        serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
+    let api: Surface = serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
     let dir = sdk.join("src/generated");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("generated sources")
@@ -1364,14 +1364,79 @@ fn api_json_records_the_builder_methods_the_code_has() {
             .filter(|f| f.path.extension().is_some_and(|e| e == "rs"))
             .map(|f| f.contents)
             .collect();
-        let (s, e, n) =
-            check_builder_surface(&sources, &ApiDescription::of(&model, CRATE, "0.1.0"));
+        let (s, e, n) = check_builder_surface(&sources, &Surface::of(&model, CRATE, "0.1.0"));
         checked = (checked.0 + s, checked.1 + e, checked.2 + n);
     }
     assert!(
         checked.0 > 0 && checked.1 > 0 && checked.2 > 0,
         "the fixtures have sending methods, error bodies and error enums: {checked:?}"
     );
+}
+
+/// `api.json` records the setter of every optional field of a request type as the checked-in
+/// code has it (`pub fn setter(mut self, value) -> Self` in the type's own impl), read with
+/// `syn`, not from the generator.
+#[test]
+fn api_json_records_the_setters_the_code_has() {
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cloud-sdk");
+    let api: Surface = serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
+    let mut in_code: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
+    let dir = sdk.join("src/generated");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("generated sources")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    for file in files {
+        let parsed = syn::parse_file(&read(&file)).expect("generated code parses");
+        for item in parsed.items {
+            let syn::Item::Impl(block) = item else {
+                continue;
+            };
+            let Some(owner) = inherent_impl_owner(&block) else {
+                continue;
+            };
+            for member in block.items {
+                let syn::ImplItem::Fn(method) = member else {
+                    continue;
+                };
+                let takes_self_by_value = matches!(
+                    method.sig.inputs.first(),
+                    Some(syn::FnArg::Receiver(r)) if matches!(r.kind, syn::ReceiverKind::Value)
+                );
+                let returns_self = matches!(
+                    &method.sig.output,
+                    syn::ReturnType::Type(_, ty) if matches!(&**ty, syn::Type::Path(p) if p.path.is_ident("Self"))
+                );
+                if takes_self_by_value && returns_self && method.sig.inputs.len() == 2 {
+                    in_code
+                        .entry(owner.clone())
+                        .or_default()
+                        .insert(method.sig.ident.to_string());
+                }
+            }
+        }
+    }
+    let mut checked = 0;
+    for (name, def) in &api.types {
+        let sdk_generator::surface::Shape::Struct { fields, .. } = &def.shape else {
+            continue;
+        };
+        if !def.request {
+            assert!(
+                fields.values().all(|f| f.setter.is_none()),
+                "`{name}` is no request type"
+            );
+            continue;
+        }
+        let described: std::collections::BTreeSet<String> =
+            fields.values().filter_map(|f| f.setter.clone()).collect();
+        let coded = in_code.get(name).cloned().unwrap_or_default();
+        assert_eq!(coded, described, "setters of `{name}`");
+        checked += described.len();
+    }
+    assert!(checked > 20, "setters checked: {checked}");
 }
 
 /// The name of the type an inherent `impl` block is for (`None` for a trait impl or an unnamed
@@ -1817,8 +1882,7 @@ fn security_written_differently_is_no_api_change() {
 fn a_format_3_baseline_is_not_compared() {
     let api = lower(&contract());
     let mut old: serde_json::Value =
-        serde_json::from_str(&ApiDescription::of(&api, CRATE, "0.3.0").to_json())
-            .expect("a description");
+        serde_json::from_str(&Surface::of(&api, CRATE, "0.3.0").to_json()).expect("a description");
     old["format"] = 3.into();
     for member in ["security_schemes", "servers", "default_server"] {
         old.as_object_mut().expect("object").remove(member);
@@ -1838,17 +1902,18 @@ fn a_format_3_baseline_is_not_compared() {
         "      in: header\n      name: x-api-key\n",
         "      in: header\n      name: x-api-token\n",
     )]));
-    let report = compare(&baseline, Version::parse("0.3.0"), &revised, CRATE).1;
+    let report = compare(&baseline, Version::parse("0.3.0"), surface(&revised)).1;
     assert!(report.changes.is_empty() && report.wire.is_empty());
     assert_eq!(report.crate_version.to_string(), "0.3.0");
     let text = render(&report);
     assert!(
-        text.contains(
+        text.contains(&format!(
             "No baseline: `api.json` was written by another generator version (format 3; this \
-             one reads and writes format 4: to list what a new contract revision changes, \
+             one reads and writes format {}: to list what a new contract revision changes, \
              generate from the previous revision's spec first, then from the new one), so \
-             changes cannot be listed."
-        ),
+             changes cannot be listed.",
+            sdk_generator::surface::FORMAT
+        )),
         "{text}"
     );
 }
@@ -1945,8 +2010,7 @@ fn scheme_in_code(expr: &syn::Expr) -> (String, String, Option<String>, Option<S
 #[test]
 fn api_json_records_the_schemes_and_servers_the_code_has() {
     let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cloud-sdk");
-    let api: ApiDescription =
-        serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
+    let api: Surface = serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
     let client = syn::parse_file(&read(&sdk.join("src/generated/client.rs"))).expect("parses");
     let module = |name: &str| -> Vec<syn::Item> {
         client
@@ -1970,8 +2034,8 @@ fn api_json_records_the_schemes_and_servers_the_code_has() {
         .map(|(key, s)| {
             let described = (
                 s.name.clone(),
-                s.kind.clone(),
-                s.location.clone(),
+                s.kind.as_str().to_owned(),
+                s.location.map(|l| l.as_str().to_owned()),
                 s.param.clone(),
             );
             (key.clone(), described)

@@ -9,10 +9,10 @@ use std::path::Path;
 #[test]
 fn generated_crate_is_fresh() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let run = sdk_generator::report::regenerate(
+    let run = sdk_generator::regenerate(
         &root.join("spec/openapi.yaml"),
         &root.join("cloud-sdk"),
-        &Options::workspace(),
+        &xtask::cloud_sdk_options(),
         Mode::Check,
     )
     .unwrap_or_else(|e| panic!("generation failed: {e}"));
@@ -29,8 +29,8 @@ fn generated_crate_is_fresh() {
 fn generation_is_deterministic() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let spec = root.join("spec/openapi.yaml");
-    let first = sdk_generator::generate(&spec, &Options::workspace()).map(|(_, f)| f);
-    let second = sdk_generator::generate(&spec, &Options::workspace()).map(|(_, f)| f);
+    let first = sdk_generator::generate(&spec, &xtask::cloud_sdk_options()).map(|(_, f)| f);
+    let second = sdk_generator::generate(&spec, &xtask::cloud_sdk_options()).map(|(_, f)| f);
     assert_eq!(first.ok(), second.ok());
 }
 

@@ -70,9 +70,11 @@ fn emission_is_byte_identical() {
 /// Every emitted file starts with the fixed header naming the command and the spec.
 #[test]
 fn every_file_has_the_header() {
-    let (_, files) =
-        sdk_generator::generate(&root().join("spec/openapi.yaml"), &Options::workspace())
-            .expect("generates");
+    let (_, files) = sdk_generator::generate(
+        &root().join("spec/openapi.yaml"),
+        &xtask::cloud_sdk_options(),
+    )
+    .expect("generates");
     for f in files {
         let first = f.contents.lines().next().unwrap_or_default();
         assert!(

@@ -572,7 +572,7 @@ fn non_json_bodies_travel_as_form_multipart_or_raw_bytes() {
     assert_eq!(g.skipped(), []);
     assert_has(g.file("Cargo.toml"), &[r#"bytes = "1""#]);
     let (label, text) = fixture_text("non_json_bodies");
-    let (_, files) = sdk_generator::generate_str(&text, &label, &Options::workspace())
+    let (_, files) = sdk_generator::generate_str(&text, &label, &xtask::cloud_sdk_options())
         .unwrap_or_else(|e| panic!("{label}: {e}"));
     let manifest = files
         .iter()

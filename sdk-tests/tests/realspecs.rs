@@ -22,10 +22,10 @@
 //!   flaw of the document listed in `SOURCES.md`, and a listed flaw that does not fail fails
 //!   too; the fixture `sdk-tests/fixtures/examples.yaml` proves that wrong examples are caught.
 
+use sdk_generator::doc_examples::Node;
 use sdk_generator::doc_examples::{DocExample, NotApplicable, Target};
 use sdk_generator::emit::{GeneratedFile, Layout, Options};
 use sdk_generator::ir::Api;
-use sdk_generator::read::Node;
 use sdk_generator::write::{Mode, ensure_files};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -135,7 +135,7 @@ struct Facts {
 }
 
 fn facts(name: &str, text: &str) -> Facts {
-    let doc = sdk_generator::read::parse(text, name)
+    let doc = sdk_generator::doc_examples::parse(text, name)
         .unwrap_or_else(|e| panic!("{name} does not parse: {e}"));
     let root = &doc.root;
     let resolve = resolver(root);
@@ -272,10 +272,7 @@ struct Generated {
 fn generate(document: &str, text: &str) -> Result<Generated, String> {
     let opts = options(document);
     std::panic::catch_unwind(|| -> sdk_generator::Result<Generated> {
-        let doc = sdk_generator::read::parse(text, document)?;
-        let (api, schema_types) = sdk_generator::lower::lower_with_schema_types(&doc)?;
-        let files = sdk_generator::emit::emit(&api, &opts)?;
-        let examples = sdk_generator::doc_examples::list(&doc, &schema_types);
+        let (api, files, examples) = sdk_generator::doc_examples::generate(text, document, &opts)?;
         Ok(Generated {
             api,
             files,

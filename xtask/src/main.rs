@@ -2,11 +2,13 @@
 //! and prints the change report (`sdk_generator::report`).
 
 use sdk_generator::emit::Options;
-use sdk_generator::report::{Shape, regenerate_as, render::render};
+use sdk_generator::report::render;
 use sdk_generator::write::Mode;
+use sdk_generator::{Shape, regenerate_as};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+use xtask::{CRATE_DIR, SPEC, cloud_sdk_options};
 
 const USAGE: &str = "\
 usage: cargo xtask gen [--check] [--spec PATH] [--out DIR [--crate-name NAME] [--runtime-path PATH]
@@ -127,20 +129,52 @@ fn parse_gen(args: &[String]) -> Result<GenArgs, String> {
     Ok(out)
 }
 
-fn workspace_root() -> PathBuf {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    manifest.parent().unwrap_or(manifest).to_owned()
+/// The checkout this run acts on, found at run time.
+///
+/// Not `env!("CARGO_MANIFEST_DIR")`: that is fixed when xtask is compiled, and with a target
+/// directory shared by several checkouts (`CARGO_TARGET_DIR`, `build.target-dir`) cargo reuses
+/// an xtask binary built in another checkout (its fingerprint hashes paths relative to the
+/// workspace), which would then regenerate that other checkout. `cargo run` (so `cargo xtask`)
+/// sets `CARGO_MANIFEST_DIR` and `CARGO_PKG_NAME` for the process it starts: xtask's manifest
+/// directory in the workspace cargo resolved from the current directory (or `--manifest-path`).
+/// When xtask was started otherwise (the binary run directly), the root is the nearest
+/// directory at or above the current one that holds this workspace's contract and xtask.
+fn workspace_root() -> Result<PathBuf, String> {
+    let started_by_cargo = std::env::var_os("CARGO_PKG_NAME").is_some_and(|n| n == "xtask");
+    if let Some(manifest_dir) = std::env::var_os("CARGO_MANIFEST_DIR").filter(|_| started_by_cargo)
+    {
+        let manifest_dir = PathBuf::from(manifest_dir);
+        return match manifest_dir.parent() {
+            Some(root) if is_workspace_root(root) => Ok(root.to_owned()),
+            _ => Err(format!(
+                "CARGO_MANIFEST_DIR={} is not the xtask folder of a checkout with spec/openapi.yaml",
+                manifest_dir.display()
+            )),
+        };
+    }
+    let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
+    cwd.ancestors()
+        .find(|dir| is_workspace_root(dir))
+        .map(Path::to_owned)
+        .ok_or_else(|| {
+            format!(
+                "no checkout (a folder with spec/openapi.yaml and xtask/Cargo.toml) at or above {}; run `cargo xtask` inside one",
+                cwd.display()
+            )
+        })
+}
+
+/// Whether `dir` is the root of a checkout of this workspace: it holds the contract and xtask.
+fn is_workspace_root(dir: &Path) -> bool {
+    dir.join("spec/openapi.yaml").is_file() && dir.join("xtask/Cargo.toml").is_file()
 }
 
 fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
-    let root = workspace_root();
+    let root = workspace_root()?;
     let started = Instant::now();
     let (spec, spec_label) = match &args.spec {
         Some(p) => (p.clone(), sdk_generator::emit::spec_label(p)),
-        None => (
-            root.join("spec/openapi.yaml"),
-            "spec/openapi.yaml".to_owned(),
-        ),
+        None => (root.join(SPEC), SPEC.to_owned()),
     };
     let (out_dir, options) = match &args.out {
         Some(dir) => {
@@ -152,10 +186,10 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
             (dir.clone(), options)
         }
         None => (
-            root.join("cloud-sdk"),
+            root.join(CRATE_DIR),
             Options {
                 spec_label,
-                ..Options::workspace()
+                ..cloud_sdk_options()
             },
         ),
     };

@@ -6,10 +6,11 @@
 use super::{DocExample, Target};
 use crate::emit::{GeneratedFile, format_file};
 use crate::error::Result;
-use crate::ir::{Api, IntType, TypeRef};
+use crate::ir::Api;
 use crate::lower::Shape;
+use crate::surface::rust_type::{self, NamedPaths, Spelling};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -33,7 +34,7 @@ pub fn harness(
         .iter()
         .map(|d| (d.name.as_str(), d.module.as_str()))
         .collect();
-    let krate = format_ident!("{}", sdk_crate.replace('-', "_"));
+    let krate = sdk_crate.replace('-', "_");
     let entries = examples.iter().filter_map(|e| {
         let Target::Type(shape) = &e.target else {
             return None;
@@ -111,72 +112,35 @@ pub fn harness(
 }
 
 /// The Rust type a shape decodes into, as a path from outside the SDK crate.
-fn shape_tokens(
-    krate: &proc_macro2::Ident,
-    modules: &BTreeMap<&str, &str>,
-    shape: &Shape,
-) -> TokenStream {
-    let ty = type_tokens(krate, modules, &shape.ty);
-    if shape.nullable {
-        quote!(Option<#ty>)
+fn shape_tokens(krate: &str, modules: &BTreeMap<&str, &str>, shape: &Shape) -> TokenStream {
+    let runtime = format!("::{krate}::");
+    let paths = OutsidePaths { krate, modules };
+    let spelling = Spelling {
+        named: &paths,
+        runtime: &runtime,
+        qualified: true,
+    };
+    let ty = rust_type::spell(&shape.ty, &spelling);
+    let text = if shape.nullable {
+        format!("Option<{ty}>")
     } else {
         ty
-    }
+    };
+    text.parse()
+        .unwrap_or_else(|e| panic!("spelled type `{text}` is not Rust tokens: {e}"))
 }
 
-fn type_tokens(
-    krate: &proc_macro2::Ident,
-    modules: &BTreeMap<&str, &str>,
-    ty: &TypeRef,
-) -> TokenStream {
-    match ty {
-        TypeRef::Named(name) => {
-            let module = format_ident!(
-                "{}",
-                modules.get(name.as_str()).copied().unwrap_or_default()
-            );
-            let name = format_ident!("{}", name);
-            quote!(::#krate::#module::#name)
-        }
-        TypeRef::String => quote!(String),
-        TypeRef::Bool => quote!(bool),
-        TypeRef::Int(i) => {
-            let ident = format_ident!(
-                "{}",
-                match i {
-                    IntType::U8 => "u8",
-                    IntType::U16 => "u16",
-                    IntType::U32 => "u32",
-                    IntType::U64 => "u64",
-                    IntType::I8 => "i8",
-                    IntType::I16 => "i16",
-                    IntType::I32 => "i32",
-                    IntType::I64 => "i64",
-                }
-            );
-            quote!(#ident)
-        }
-        TypeRef::Float => quote!(f64),
-        TypeRef::Uuid => quote!(::uuid::Uuid),
-        TypeRef::DateTime => quote!(::chrono::DateTime<::chrono::Utc>),
-        TypeRef::Date => quote!(::chrono::NaiveDate),
-        TypeRef::Decimal => quote!(::rust_decimal::Decimal),
-        TypeRef::Secret => quote!(::#krate::Secret),
-        TypeRef::Json => quote!(::serde_json::Value),
-        TypeRef::JsonObject => quote!(::serde_json::Map<String, ::serde_json::Value>),
-        // Files have no JSON form: `list` never targets them; a file reads back as a `FilePart`.
-        TypeRef::Bytes | TypeRef::File => quote!(::#krate::FilePart),
-        TypeRef::Array(inner) => {
-            let inner = type_tokens(krate, modules, inner);
-            quote!(Vec<#inner>)
-        }
-        TypeRef::Map(inner) => {
-            let inner = type_tokens(krate, modules, inner);
-            quote!(::std::collections::BTreeMap<String, #inner>)
-        }
-        TypeRef::Nullable(inner) => {
-            let inner = type_tokens(krate, modules, inner);
-            quote!(Option<#inner>)
-        }
+/// Named types by their path from outside the SDK crate (`::sdk::dns::Zone`); the crate
+/// re-exports the runtime items its types use (`Secret`) at its root. Files have no JSON
+/// form, so `list` never targets a type holding one.
+struct OutsidePaths<'a> {
+    krate: &'a str,
+    modules: &'a BTreeMap<&'a str, &'a str>,
+}
+
+impl NamedPaths for OutsidePaths<'_> {
+    fn path(&self, name: &str) -> String {
+        let module = self.modules.get(name).copied().unwrap_or_default();
+        format!("::{}::{module}::{name}", self.krate)
     }
 }

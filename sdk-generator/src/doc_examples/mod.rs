@@ -12,11 +12,29 @@
 mod compare;
 pub mod harness;
 
-use crate::ir::TypeRef;
-use crate::lower::{SchemaTypes, Shape};
-use crate::read::{Document, Node, escape_pointer};
+pub use crate::read::{Document, Node, parse};
+
+use crate::emit::{GeneratedFile, Options};
+use crate::error::Result;
+use crate::ir::{Api, TypeRef};
+use crate::lower::{SchemaTypes, Shape, lower_with_schema_types};
+use crate::read::escape_pointer;
 use serde_json::Value;
 use std::fmt;
+
+/// The model, the crate's files and the examples of a document given as text (`source_name`
+/// labels errors): [`crate::generate_str`] that also lists the examples.
+pub fn generate(
+    text: &str,
+    source_name: &str,
+    options: &Options,
+) -> Result<(Api, Vec<GeneratedFile>, Vec<DocExample>)> {
+    let doc = parse(text, source_name)?;
+    let (api, schema_types) = lower_with_schema_types(&doc)?;
+    let files = crate::emit::emit(&api, options)?;
+    let examples = list(&doc, &schema_types);
+    Ok((api, files, examples))
+}
 
 /// One example of the document.
 #[derive(Debug, Clone)]
@@ -77,7 +95,7 @@ impl fmt::Display for NotApplicable {
 }
 
 /// Every example of `doc`, in document order, with its target from `schemas`.
-pub fn list(doc: &Document, schemas: &SchemaTypes) -> Vec<DocExample> {
+fn list(doc: &Document, schemas: &SchemaTypes) -> Vec<DocExample> {
     let mut walker = Walker {
         root: &doc.root,
         schemas,

@@ -4,7 +4,7 @@
 
 use super::Ctx;
 use super::docs::lines_attrs;
-use super::operations::operation_spec;
+use super::operation_spec::operation_spec;
 use crate::ir::{Api, ErrorCode, Operation, ParamLocation, Poll, RetryCode, Success, TypeRef};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};

@@ -1,5 +1,6 @@
 //! Documentation text: spec prose made safe for rustdoc, emitted as `#[doc]` attributes.
 
+use crate::surface::deprecation::note;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -143,51 +144,10 @@ fn escape_line(line: &str) -> String {
     out
 }
 
-/// The guidance a deprecated item carries: the first sentence of its documentation that names
-/// the deprecation or a replacement (the words "deprecated", "instead", "replaced by", "use"),
-/// else its first sentence; `None` when the item is not deprecated or has no documentation.
-pub fn deprecation_note(deprecated: bool, doc: Option<&str>) -> Option<String> {
-    if !deprecated {
-        return None;
-    }
-    let text = one_line(doc?);
-    let sentences: Vec<&str> = text
-        .split_inclusive(". ")
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .collect();
-    let names_guidance = |s: &&&str| {
-        s.to_lowercase()
-            .split(|c: char| !c.is_alphabetic())
-            .any(|w| {
-                w.starts_with("deprecat")
-                    || w.starts_with("replace")
-                    || w == "instead"
-                    || w == "use"
-            })
-    };
-    let chosen = sentences
-        .iter()
-        .find(names_guidance)
-        .or(sentences.first())?;
-    Some((*chosen).to_owned())
-}
-
-/// Whether `doc` is nothing but the deprecation note taken from it (the docs then need not
-/// repeat what `#[deprecated]` shows).
-pub fn is_only_deprecation_note(deprecated: bool, doc: &str) -> bool {
-    deprecation_note(deprecated, Some(doc)).is_some_and(|note| note == one_line(doc))
-}
-
-/// `text` with each run of whitespace (newlines included) one space.
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// `#[deprecated(note = "…")]` for a deprecated item, the note from [`deprecation_note`]; a bare
+/// `#[deprecated(note = "…")]` for a deprecated item, the note from [`note`]; a bare
 /// `#[deprecated]` when its documentation gives none; nothing when it is not deprecated.
 pub fn deprecated_attr(deprecated: bool, doc: Option<&str>) -> Option<TokenStream> {
-    deprecated.then(|| match deprecation_note(true, doc) {
+    deprecated.then(|| match note(true, doc) {
         Some(note) => quote!(#[deprecated(note = #note)]),
         None => quote!(#[deprecated]),
     })
@@ -195,7 +155,7 @@ pub fn deprecated_attr(deprecated: bool, doc: Option<&str>) -> Option<TokenStrea
 
 #[cfg(test)]
 mod tests {
-    use super::{deprecated_attr, deprecation_note, sanitize};
+    use super::{deprecated_attr, sanitize};
 
     #[test]
     fn escapes_links_html_code_and_urls() {
@@ -204,21 +164,6 @@ mod tests {
         assert_eq!(sanitize("```\nlet x\n```"), "```text\nlet x\n```");
         assert_eq!(sanitize("    indented"), "indented");
         assert_eq!(sanitize("`a[0]`"), "`a[0]`");
-    }
-
-    #[test]
-    fn the_note_is_the_sentence_that_gives_guidance() {
-        let doc = "Free text. Kept because old clients read it. Use `name` instead.";
-        assert_eq!(
-            deprecation_note(true, Some(doc)).as_deref(),
-            Some("Use `name` instead.")
-        );
-        assert_eq!(
-            deprecation_note(true, Some("Legacy flat copy of `error.code`.")).as_deref(),
-            Some("Legacy flat copy of `error.code`.")
-        );
-        assert_eq!(deprecation_note(false, Some(doc)), None);
-        assert_eq!(deprecation_note(true, None), None);
     }
 
     #[test]

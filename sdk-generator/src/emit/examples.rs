@@ -16,7 +16,7 @@ const MAX_DEPTH: usize = 6;
 /// write.
 pub fn operation_example(cx: &Ctx<'_>, op: &Operation) -> Option<String> {
     let mut args = Vec::new();
-    for p in super::call_order::method_params(op) {
+    for p in cx.arguments(op) {
         args.push(value(cx, &p.ty, 0)?);
     }
     let body = op.body.as_ref().filter(|b| b.required);
@@ -131,7 +131,7 @@ fn named(cx: &Ctx<'_>, name: &str, depth: usize) -> Option<String> {
         }
         TypeKind::Struct { fields, .. } if def.request => {
             let mut args = Vec::new();
-            for f in super::call_order::constructor_fields(fields) {
+            for f in cx.constructor_fields(&def.name, fields) {
                 args.push(if f.nullable {
                     "None".to_owned()
                 } else {

@@ -2,155 +2,22 @@
 
 use super::conventions;
 use super::docs::sanitize;
+use super::options::Options;
 use super::{Ctx, GeneratedFile, format_file, operations, types};
 use crate::error::Result;
 use crate::ir::Api;
 use crate::lower::{ERROR_CODES_MODULE, SHARED_MODULE, WEBHOOKS_MODULE};
+use crate::surface::Surface;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// How the crate is laid out.
-#[derive(Debug, Clone)]
-pub enum Layout {
-    /// The workspace member `cloud-sdk/`: dependencies come from the workspace,
-    /// `src/lib.rs` is hand-written.
-    Workspace,
-    /// A standalone crate (own `[workspace]`, generated `src/lib.rs`) that depends on the
-    /// runtime crate at a path, for use inside a checkout of this workspace.
-    Standalone {
-        /// Path of the runtime crate, relative to the generated crate's directory (written into
-        /// Cargo.toml as it is; [`Options::standalone`] makes it relative).
-        runtime_path: PathBuf,
-    },
-    /// A standalone crate (own `[workspace]`, generated `src/lib.rs`) that depends on the
-    /// published `sdk-runtime` by version ([`RUNTIME_VERSION`]): it builds anywhere.
-    Published,
-}
-
-/// The version of `sdk-runtime` a [`Layout::Published`] crate depends on: the runtime's own
-/// version, which is the workspace version the generator shares.
-pub const RUNTIME_VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// Emission options.
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// Cargo package name.
-    pub crate_name: String,
-    /// The spec path named in the `@generated` header.
-    pub spec_label: String,
-    /// Layout of the crate.
-    pub layout: Layout,
-    /// The package version written into Cargo.toml (`cargo xtask gen` derives it from the change
-    /// report); `None` keeps the layout's default (`version.workspace = true`, or `0.1.0`).
-    pub crate_version: Option<String>,
-    /// Manifest lines that are not the generator's to decide: `[package]` metadata for
-    /// publishing and the dev-dependencies of the crate's examples.
-    pub manifest: ManifestExtras,
-}
-
-/// Hand-chosen manifest lines written into the generated Cargo.toml as they are.
-#[derive(Debug, Clone, Default)]
-pub struct ManifestExtras {
-    /// Lines appended to `[package]` (`readme = "README.md"`, `keywords = [...]`).
-    pub package: Vec<String>,
-    /// Lines of `[dev-dependencies]`.
-    pub dev_dependencies: Vec<String>,
-}
-
-impl Layout {
-    /// A crate of its own (not a member of this workspace): it gets a generated `src/lib.rs`.
-    pub fn is_standalone(&self) -> bool {
-        !matches!(self, Layout::Workspace)
-    }
-}
-
-/// A crate name from the spec's file stem (`train-travel.yaml` → `train-travel-sdk`).
-pub fn crate_name_from(spec: &Path) -> String {
-    let stem = spec.file_stem().and_then(|s| s.to_str()).unwrap_or("api");
-    let cleaned: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let cleaned = cleaned.trim_matches('-');
-    if cleaned.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        format!("{cleaned}-sdk")
-    } else {
-        format!("api-{cleaned}-sdk")
-    }
-}
-
-impl Options {
-    /// The options of this workspace's `cloud-sdk/` crate (`cloud-sdk` from `spec/openapi.yaml`).
-    pub fn workspace() -> Self {
-        Options {
-            crate_name: "cloud-sdk".to_owned(),
-            spec_label: "spec/openapi.yaml".to_owned(),
-            layout: Layout::Workspace,
-            crate_version: None,
-            manifest: ManifestExtras {
-                package: [
-                    "license.workspace = true",
-                    "readme = \"README.md\"",
-                    "documentation = \"https://docs.rs/cloud-sdk\"",
-                    "keywords = [\"sdk\", \"api\", \"hosting\", \"cloud\", \"dns\"]",
-                    "categories = [\"api-bindings\", \"web-programming::http-client\"]",
-                ]
-                .map(str::to_owned)
-                .to_vec(),
-                dev_dependencies: [
-                    "cloud-sandbox.workspace = true",
-                    // The examples (crash_safe_writes) use the write journal.
-                    "cloud-sdk = { path = \".\", features = [\"journal\"] }",
-                    "tokio = { workspace = true, features = [\"rt-multi-thread\", \"macros\"] }",
-                ]
-                .map(str::to_owned)
-                .to_vec(),
-            },
-        }
-    }
-
-    /// The options of a standalone crate generated from `spec` into `out_dir`: the package
-    /// name from the spec's file name, the spec labelled as given when that path is relative
-    /// (else by its file name), and the runtime by version, or at `runtime_dir` (any path; it is
-    /// written relative to `out_dir`). Nothing of the machine's absolute paths reaches the files.
-    pub fn standalone(
-        spec: &Path,
-        out_dir: &Path,
-        runtime_dir: Option<&Path>,
-    ) -> std::io::Result<Self> {
-        let layout = match runtime_dir {
-            Some(dir) => Layout::Standalone {
-                runtime_path: super::paths::relative(out_dir, dir)?,
-            },
-            None => Layout::Published,
-        };
-        Ok(Options {
-            crate_name: crate_name_from(spec),
-            spec_label: super::paths::label(spec),
-            layout,
-            crate_version: None,
-            manifest: ManifestExtras::default(),
-        })
-    }
-
-    pub(super) fn header(&self, comment: &str) -> String {
-        format!(
-            "{comment} @generated by cargo xtask gen from {}. Do not edit.",
-            self.spec_label
-        )
-    }
-}
-
 /// Every file of the crate.
-pub(super) fn crate_files(api: &Api, options: &Options) -> Result<Vec<GeneratedFile>> {
+pub(super) fn crate_files(
+    api: &Api,
+    surface: &Surface,
+    options: &Options,
+) -> Result<Vec<GeneratedFile>> {
     let header = options.header("//");
     let mut files = vec![
         GeneratedFile {
@@ -178,7 +45,7 @@ pub(super) fn crate_files(api: &Api, options: &Options) -> Result<Vec<GeneratedF
             )?,
         },
     ];
-    let webhooks_cx = Ctx::new(api, WEBHOOKS_MODULE).in_crate(&options.crate_name);
+    let webhooks_cx = Ctx::new(api, surface, WEBHOOKS_MODULE).in_crate(&options.crate_name);
     if let Some(tokens) = super::webhooks::webhooks_module(&webhooks_cx, api) {
         files.push(GeneratedFile {
             path: format!("src/generated/{WEBHOOKS_MODULE}.rs").into(),
@@ -189,7 +56,7 @@ pub(super) fn crate_files(api: &Api, options: &Options) -> Result<Vec<GeneratedF
             )?,
         });
     }
-    files.extend(module_files(api, options, &header)?);
+    files.extend(module_files(api, surface, options, &header)?);
     if options.layout.is_standalone() {
         files.push(GeneratedFile {
             path: "src/lib.rs".into(),
@@ -388,9 +255,14 @@ pub(super) fn modules(api: &Api) -> Vec<(String, String)> {
 pub(super) const EMIT_STACK_SIZE: usize = 64 * 1024 * 1024;
 
 /// The files of [`modules`], emitted in parallel: each file is independent of the others.
-fn module_files(api: &Api, options: &Options, header: &str) -> Result<Vec<GeneratedFile>> {
+fn module_files(
+    api: &Api,
+    surface: &Surface,
+    options: &Options,
+    header: &str,
+) -> Result<Vec<GeneratedFile>> {
     in_parallel(&modules(api), |(module, doc)| {
-        module_file(api, options, header, module, doc)
+        module_file(api, surface, options, header, module, doc)
     })
     .into_iter()
     .collect()
@@ -452,15 +324,20 @@ pub(super) struct ModuleItems {
 }
 
 /// The items of `module`: its types, its receipts' `wait`, its client methods and builders.
-pub(super) fn module_items(api: &Api, options: &Options, module: &str) -> ModuleItems {
-    let cx = Ctx::new(api, module).in_crate(&options.crate_name);
+pub(super) fn module_items(
+    api: &Api,
+    surface: &Surface,
+    options: &Options,
+    module: &str,
+) -> ModuleItems {
+    let cx = Ctx::new(api, surface, module).in_crate(&options.crate_name);
     let type_items = api
         .types
         .iter()
         .filter(|t| t.module == module)
         .map(|t| types::type_def(&cx, t));
     let receipts = conventions::receipt_impls(&cx, api);
-    let bx = Ctx::builders(api, module).in_crate(&options.crate_name);
+    let bx = Ctx::builders(api, surface, module).in_crate(&options.crate_name);
     let (client_methods, builders): (Vec<_>, Vec<_>) = api
         .operations
         .iter()
@@ -489,6 +366,7 @@ pub(super) fn module_items(api: &Api, options: &Options, module: &str) -> Module
 /// One module: its types, its receipts' `wait`, its client methods and its `builders`.
 fn module_file(
     api: &Api,
+    surface: &Surface,
     options: &Options,
     header: &str,
     module: &str,
@@ -499,7 +377,7 @@ fn module_file(
         receipts,
         client_methods,
         builders_mod,
-    } = module_items(api, options, module);
+    } = module_items(api, surface, options, module);
     let client_impl = (!client_methods.is_empty()).then(|| {
         quote! {
             impl crate::Client {

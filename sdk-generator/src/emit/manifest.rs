@@ -1,6 +1,6 @@
 //! The generated crate's Cargo.toml: package, one feature per area, dependencies.
 
-use super::files::{Layout, Options, RUNTIME_VERSION};
+use super::options::{Layout, Options, RUNTIME_VERSION};
 use crate::ir::{Api, BodyEncoding};
 
 /// Dependencies generated code names, besides the runtime (workspace names).
@@ -73,8 +73,9 @@ fn package(api: &Api, options: &Options) -> String {
 }
 
 /// One feature per area (all on by default); the TLS stack (`rustls` by default, or
-/// `native-tls`), the `reqwest` transport (calls through a proxy the environment names) and the
-/// write `journal` of the runtime; `test-util`: response types open to struct literals.
+/// `native-tls`), the `reqwest` transport (calls through a proxy the environment names), the
+/// write `journal` of the runtime and its PostgreSQL store (`postgres`); `test-util`: response
+/// types open to struct literals.
 fn features(api: &Api) -> String {
     let areas: Vec<String> = api
         .areas
@@ -87,7 +88,7 @@ fn features(api: &Api) -> String {
         out.push_str(&format!("{} = []\n", a.module));
     }
     out.push_str(
-        "rustls = [\"sdk-runtime/rustls\"]\nnative-tls = [\"sdk-runtime/native-tls\"]\nreqwest = [\"sdk-runtime/reqwest\"]\njournal = [\"sdk-runtime/journal\"]\ntest-util = []\n",
+        "rustls = [\"sdk-runtime/rustls\"]\nnative-tls = [\"sdk-runtime/native-tls\"]\nreqwest = [\"sdk-runtime/reqwest\"]\njournal = [\"sdk-runtime/journal\"]\npostgres = [\"sdk-runtime/postgres\"]\ntest-util = []\n",
     );
     out
 }

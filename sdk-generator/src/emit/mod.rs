@@ -3,15 +3,15 @@
 //! Token streams are built with `quote!`, parsed with `syn` and printed with `prettyplease`;
 //! the fixed `@generated` header is added after formatting. Output depends only on the model.
 
-pub mod builder_methods;
-pub mod call_order;
 mod conventions;
-pub mod docs;
+mod docs;
 mod examples;
 mod files;
 mod layout;
 mod manifest;
+mod operation_spec;
 mod operations;
+mod options;
 mod pagination;
 mod paths;
 mod reexports;
@@ -20,11 +20,13 @@ pub mod split;
 mod types;
 mod webhooks;
 
-pub use files::{Layout, ManifestExtras, Options, RUNTIME_VERSION, crate_name_from};
+pub use options::{Layout, ManifestExtras, Options, RUNTIME_VERSION, crate_name_from};
 pub use paths::label as spec_label;
 
 use crate::error::{Error, Result};
-use crate::ir::{Api, Pagination, Success, TypeDef, TypeKind, TypeRef};
+use crate::ir::{Api, Field, Operation, Pagination, Param, Success, TypeDef, TypeKind, TypeRef};
+use crate::surface::rust_type::{self, NamedPaths, Spelling};
+use crate::surface::{Shape, Surface};
 use proc_macro2::TokenStream;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -40,11 +42,23 @@ pub struct GeneratedFile {
 
 /// Emits every file of the crate for `api`.
 pub fn emit(api: &Api, options: &Options) -> Result<Vec<GeneratedFile>> {
-    files::crate_files(api, options)
+    let surface = Surface::of(api, &options.crate_name, options.version());
+    emit_surface(api, &surface, options)
+}
+
+/// Emits every file of the crate for `api`, whose surface the caller computed.
+pub(crate) fn emit_surface(
+    api: &Api,
+    surface: &Surface,
+    options: &Options,
+) -> Result<Vec<GeneratedFile>> {
+    files::crate_files(api, surface, options)
 }
 
 /// What emitters need to know besides the item at hand.
-pub struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
+    /// What a caller sees of the API: the call orders emitted code follows.
+    surface: &'a Surface,
     defs: BTreeMap<&'a str, &'a TypeDef>,
     pagination: BTreeMap<&'a str, &'a Pagination>,
     /// The module being emitted.
@@ -57,7 +71,7 @@ pub struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     /// A context for emitting into `current`.
-    pub fn new(api: &'a Api, current: &str) -> Self {
+    pub fn new(api: &'a Api, surface: &'a Surface, current: &str) -> Self {
         let mut pagination = BTreeMap::new();
         for op in &api.operations {
             if let (Some(pg), Success::Json(TypeRef::Named(n))) = (&op.pagination, &op.success) {
@@ -65,6 +79,7 @@ impl<'a> Ctx<'a> {
             }
         }
         Ctx {
+            surface,
             defs: api.types.iter().map(|d| (d.name.as_str(), d)).collect(),
             pagination,
             current: current.to_owned(),
@@ -92,16 +107,64 @@ impl<'a> Ctx<'a> {
     }
 
     /// A context for emitting into the `builders` module of `current`.
-    pub fn builders(api: &'a Api, current: &str) -> Self {
+    pub fn builders(api: &'a Api, surface: &'a Surface, current: &str) -> Self {
         Ctx {
             nested: true,
-            ..Ctx::new(api, current)
+            ..Ctx::new(api, surface, current)
         }
+    }
+
+    /// The required parameters the client method of `op` takes, in the surface's call order
+    /// (a required body follows them).
+    pub fn arguments<'o>(&self, op: &'o Operation) -> Vec<&'o Param> {
+        let recorded = &self
+            .surface
+            .operations
+            .get(&op.operation_id)
+            .expect("the surface describes every operation")
+            .arguments;
+        recorded
+            .iter()
+            .filter_map(|name| {
+                op.params
+                    .iter()
+                    .find(|p| p.required && p.rust_name == *name)
+            })
+            .collect()
+    }
+
+    /// The fields `new` of the request type `type_name` takes, in the surface's call order.
+    pub fn constructor_fields<'f>(&self, type_name: &str, fields: &'f [Field]) -> Vec<&'f Field> {
+        let Some(Shape::Struct { constructor, .. }) =
+            self.surface.types.get(type_name).map(|t| &t.shape)
+        else {
+            return Vec::new();
+        };
+        constructor
+            .iter()
+            .filter_map(|name| fields.iter().find(|f| f.rust_name == *name))
+            .collect()
     }
 
     /// Tokens naming `ty` from the current module.
     pub fn ty(&self, ty: &TypeRef) -> TokenStream {
-        types::type_ref(self, ty)
+        self.rust(&rust_type::spell(ty, &self.spelling()))
+    }
+
+    /// Tokens of Rust type text spelled by [`Ctx::spelling`].
+    pub fn rust(&self, text: &str) -> TokenStream {
+        text.parse()
+            .unwrap_or_else(|e| panic!("spelled type `{text}` is not Rust tokens: {e}"))
+    }
+
+    /// How types are spelled from the current module: named types by the shortest path that
+    /// reaches them, other crates' types by their full paths.
+    pub fn spelling(&self) -> Spelling<'_> {
+        Spelling {
+            named: self,
+            runtime: "::sdk_runtime::",
+            qualified: true,
+        }
     }
 
     /// The module a named type lives in.
@@ -181,10 +244,23 @@ impl<'a> Ctx<'a> {
     }
 }
 
+impl NamedPaths for Ctx<'_> {
+    /// The path of the named type `name` from the current module.
+    fn path(&self, name: &str) -> String {
+        match self.module_of(name) {
+            // From a `builders` module, by the crate root's re-export (the shorter path).
+            Some(m) if m != self.current && self.nested => format!("crate::{m}::{name}"),
+            Some(m) if m != self.current => format!("super::{m}::{name}"),
+            _ if self.nested => format!("super::{name}"),
+            _ => name.to_owned(),
+        }
+    }
+}
+
 /// Formats tokens as a Rust file (the runtime's `Name { entries }` macro calls laid out entry by
 /// entry) and prepends the `@generated` header. The syntax tree is dropped as soon as it is
 /// printed (it is the largest thing alive while a file is emitted).
-pub fn format_file(header: &str, inner_doc: &str, tokens: TokenStream) -> Result<String> {
+pub(crate) fn format_file(header: &str, inner_doc: &str, tokens: TokenStream) -> Result<String> {
     let body = {
         let file: syn::File = syn::parse2(tokens).map_err(|e| {
             Error::at(

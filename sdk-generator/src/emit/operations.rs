@@ -1,12 +1,14 @@
 //! Emits operations: a client method per operation and its request builder.
 
 use super::Ctx;
-use super::builder_methods::ErrorBody;
 use super::docs::{lines_attrs, sanitize};
+use super::operation_spec::spec_idents;
 use crate::ir::{
     BodyEncoding, Idempotency, IntType, ListStyle, Method, Operation, PageModel, Param,
     ParamLocation, ParamStyle, Structured, Success, TypeRef,
 };
+use crate::surface::builder_methods::ErrorBody;
+use crate::surface::rust_type;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -22,7 +24,7 @@ pub struct OperationItems {
 /// The client method and the builder of one operation.
 pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
     let mut parts = Parts::default();
-    for p in super::call_order::method_params(op) {
+    for p in cx.arguments(op) {
         let ident = format_ident!("{}", p.rust_name);
         let (arg, value) = taken_as(cx, &p.ty, &ident);
         parts.args.push(quote!(#ident: #arg));
@@ -251,8 +253,8 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
 /// then `4XX`, then `default`) decoded into its type; with several types, an enum of them
 /// (`{Builder}Error`, one variant per status). Nothing when no error response has a type.
 fn error_body(bx: &Ctx<'_>, op: &Operation) -> (Option<TokenStream>, Option<TokenStream>) {
-    let errors = super::builder_methods::error_responses(op);
-    let typed = super::builder_methods::typed_errors(op);
+    let errors = crate::surface::builder_methods::error_responses(op);
+    let typed = crate::surface::builder_methods::typed_errors(op);
     let statuses = errors.iter().map(|r| r.status.as_str());
     let documented = quote!(error.documented_status(&[#(#statuses),*])?);
     let listed = typed
@@ -263,7 +265,7 @@ fn error_body(bx: &Ctx<'_>, op: &Operation) -> (Option<TokenStream>, Option<Toke
     let doc = format!(
         " The documented error body ({listed}) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it)."
     );
-    let typed = match super::builder_methods::error_body(op) {
+    let typed = match crate::surface::builder_methods::error_body(op) {
         ErrorBody::Absent => return (None, None),
         ErrorBody::One(ty) => {
             let ty = bx.ty(ty);
@@ -291,9 +293,13 @@ fn error_body(bx: &Ctx<'_>, op: &Operation) -> (Option<TokenStream>, Option<Toke
         }
         ErrorBody::ByStatus(typed) => typed,
     };
-    let name = format_ident!("{}", super::builder_methods::error_enum_name(op));
-    let variant =
-        |status: &str| format_ident!("{}", super::builder_methods::error_variant_name(status));
+    let name = format_ident!("{}", crate::surface::builder_methods::error_enum_name(op));
+    let variant = |status: &str| {
+        format_ident!(
+            "{}",
+            crate::surface::builder_methods::error_variant_name(status)
+        )
+    };
     let variants = typed.iter().map(|(status, ty)| {
         let v = variant(status);
         let ty = bx.ty(ty);
@@ -330,7 +336,7 @@ fn error_body(bx: &Ctx<'_>, op: &Operation) -> (Option<TokenStream>, Option<Toke
 /// `download`, for an operation whose success comes in a media type read as bytes: the body
 /// as a stream of chunks (`Client::download`), with that media type's `Accept`.
 fn download_method(op: &Operation) -> Option<TokenStream> {
-    let accept = super::builder_methods::download_accept(op)?;
+    let accept = crate::surface::builder_methods::download_accept(op)?;
     let accept = accept_call(accept);
     Some(quote! {
         /// Sends the request and returns the body as a stream of chunks, never held whole: for
@@ -347,19 +353,13 @@ fn download_method(op: &Operation) -> Option<TokenStream> {
 /// runs the call (`execute` or `execute_as::<Format>`).
 fn success_call(bx: &Ctx<'_>, success: &Success) -> (TokenStream, TokenStream) {
     let format = |f: TokenStream| quote!(execute_as::<::sdk_runtime::body::#f>);
+    let ty = bx.rust(&rust_type::success(success, &bx.spelling()));
     match success {
-        Success::Json(ty) => (bx.ty(ty), quote!(execute)),
-        Success::Untyped => (quote!(::serde_json::Value), quote!(execute)),
-        Success::Text => (
-            quote!(String, ::sdk_runtime::body::Text),
-            format(quote!(Text)),
-        ),
-        Success::Binary => (
-            quote!(::sdk_runtime::Binary, ::sdk_runtime::body::Raw),
-            format(quote!(Raw)),
-        ),
+        Success::Json(_) | Success::Untyped => (ty, quote!(execute)),
+        Success::Text => (quote!(#ty, ::sdk_runtime::body::Text), format(quote!(Text))),
+        Success::Binary => (quote!(#ty, ::sdk_runtime::body::Raw), format(quote!(Raw))),
         Success::Empty => (
-            quote!((), ::sdk_runtime::body::NoBody),
+            quote!(#ty, ::sdk_runtime::body::NoBody),
             format(quote!(NoBody)),
         ),
     }
@@ -482,50 +482,6 @@ fn new_request(op: &Operation) -> TokenStream {
     let path = &op.path;
     let envelope = op.operation_envelope.then(|| quote!(, operation_envelope));
     quote!(::sdk_runtime::request!(#method #path, #operation_id, #idempotency #envelope))
-}
-
-/// `static SPEC: OperationSpec = …;`: the runtime's description of one operation.
-pub(super) fn operation_spec(op: &Operation) -> TokenStream {
-    let (method, idempotency) = spec_idents(op);
-    let operation_id = &op.operation_id;
-    let path = &op.path;
-    let envelope = op.operation_envelope;
-    quote! {
-        static SPEC: ::sdk_runtime::OperationSpec = ::sdk_runtime::OperationSpec::new(
-            #operation_id,
-            ::sdk_runtime::Method::#method,
-            #path,
-            ::sdk_runtime::Idempotency::#idempotency,
-            #envelope,
-        );
-    }
-}
-
-/// The runtime's `Method` and `Idempotency` variants of the operation.
-fn spec_idents(op: &Operation) -> (proc_macro2::Ident, proc_macro2::Ident) {
-    let method = format_ident!(
-        "{}",
-        match op.method {
-            Method::Get => "Get",
-            Method::Put => "Put",
-            Method::Post => "Post",
-            Method::Delete => "Delete",
-            Method::Options => "Options",
-            Method::Head => "Head",
-            Method::Patch => "Patch",
-            Method::Trace => "Trace",
-        }
-    );
-    let idempotency = format_ident!(
-        "{}",
-        match op.idempotency {
-            Idempotency::None => "None",
-            Idempotency::Required => "Required",
-            Idempotency::Optional => "Optional",
-            Idempotency::NotShown => "NotShown",
-        }
-    );
-    (method, idempotency)
 }
 
 /// The statement that puts one parameter on the request.
@@ -653,7 +609,7 @@ fn operation_doc(op: &Operation) -> String {
     // A description that is all of the deprecation note shows in `#[deprecated]`, not twice.
     if let Some(d) = &op.description
         && Some(d) != op.summary.as_ref()
-        && !super::docs::is_only_deprecation_note(op.deprecated, d)
+        && !crate::surface::deprecation::is_only_note(op.deprecated, d)
     {
         parts.push(sanitize(d));
     }

@@ -87,12 +87,7 @@ pub(super) fn servers_module(api: &Api) -> Option<TokenStream> {
     let first = api.servers.first()?;
     let items = api.servers.iter().map(|server| {
         let ident = format_ident!("{}", server.rust_name);
-        let defaults: Vec<(&str, &str)> = server
-            .variables
-            .iter()
-            .map(|v| (v.name.as_str(), v.default.as_str()))
-            .collect();
-        let filled = fill(&server.url, &defaults);
+        let filled = crate::surface::access::default_url(server);
         let relative = !filled.contains("://");
         let mut doc = server
             .description
@@ -119,7 +114,10 @@ pub(super) fn servers_module(api: &Api) -> Option<TokenStream> {
         if server.variables.is_empty() {
             return constant;
         }
-        let function = format_ident!("{}", server.rust_name.to_ascii_lowercase());
+        let function = format_ident!(
+            "{}",
+            crate::surface::access::server_function(&server.rust_name)
+        );
         let args = server.variables.iter().map(|v| {
             let a = format_ident!("{}", v.rust_name);
             quote!(#a: &str)
@@ -174,13 +172,4 @@ pub(super) fn servers_module(api: &Api) -> Option<TokenStream> {
             }
         }
     })
-}
-
-/// `template` with each `{name}` replaced by its value.
-fn fill(template: &str, values: &[(&str, &str)]) -> String {
-    let mut out = template.to_owned();
-    for (name, value) in values {
-        out = out.replace(&format!("{{{name}}}"), value);
-    }
-    out
 }

@@ -4,10 +4,10 @@
 use super::Ctx;
 use super::docs::{doc_attrs, lines_attrs};
 use crate::ir::{
-    AdditionalProperties, ExclusiveGroup, Field, FixedTag, IntType, TypeDef, TypeKind, TypeRef,
-    UnionVariant,
+    AdditionalProperties, ExclusiveGroup, Field, FixedTag, TypeDef, TypeKind, TypeRef, UnionVariant,
 };
 use crate::naming;
+use crate::surface::rust_type;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -97,21 +97,9 @@ pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
     }
 }
 
-/// The Rust type of a field, with optionality decided by required/nullable: an optional
-/// nullable field is a `Nullable`, so that absent and `null` stay apart when a value is decoded
-/// and encoded again.
+/// The Rust type of a field, as the surface decides it ([`rust_type::field_type`]).
 fn field_ty(cx: &Ctx<'_>, f: &Field) -> TokenStream {
-    let mut inner = cx.ty(&f.ty);
-    if f.boxed {
-        inner = quote!(Box<#inner>);
-    }
-    if f.required && !f.nullable {
-        inner
-    } else if f.required || !f.nullable {
-        quote!(Option<#inner>)
-    } else {
-        quote!(::sdk_runtime::Nullable<#inner>)
-    }
+    cx.rust(&rust_type::field_type(f, &cx.spelling()))
 }
 
 /// An optional field: left out when empty, empty when missing.
@@ -319,7 +307,8 @@ fn constructor(
 ) -> TokenStream {
     let mut inits = Vec::new();
     let mut setters = Vec::new();
-    let args: Vec<TokenStream> = super::call_order::constructor_fields(fields)
+    let args: Vec<TokenStream> = cx
+        .constructor_fields(&def.name, fields)
         .into_iter()
         .map(|f| {
             let (arg, init) = required_arg(cx, f);
@@ -354,7 +343,7 @@ fn constructor(
             }
         }
     });
-    let new_doc = lines_attrs(&new_doc(def, fields));
+    let new_doc = lines_attrs(&new_doc(cx, def, fields));
     quote! {
         impl #name {
             #new_doc
@@ -471,8 +460,9 @@ fn group_setter(cx: &Ctx<'_>, g: &ExclusiveGroup) -> (TokenStream, TokenStream) 
 }
 
 /// The doc line of `new`: which fields it takes.
-fn new_doc(def: &TypeDef, fields: &[Field]) -> String {
-    let required: Vec<String> = super::call_order::constructor_fields(fields)
+fn new_doc(cx: &Ctx<'_>, def: &TypeDef, fields: &[Field]) -> String {
+    let required: Vec<String> = cx
+        .constructor_fields(&def.name, fields)
         .into_iter()
         .map(|f| format!("`{}`", f.name.replace('`', "'")))
         .collect();
@@ -685,68 +675,6 @@ fn union_display(
                     #( #arms )*
                 }
             }
-        }
-    }
-}
-
-/// Tokens naming a [`TypeRef`] from inside a module of the generated tree.
-pub fn type_ref(cx: &Ctx<'_>, ty: &TypeRef) -> TokenStream {
-    match ty {
-        TypeRef::Named(n) => {
-            let ident = format_ident!("{}", n);
-            match cx.module_of(n) {
-                // From a `builders` module, by the crate root's re-export (the shorter path).
-                Some(m) if m != cx.current && cx.nested => {
-                    let m = format_ident!("{}", m);
-                    quote!(crate::#m::#ident)
-                }
-                Some(m) if m != cx.current => {
-                    let m = format_ident!("{}", m);
-                    quote!(super::#m::#ident)
-                }
-                _ if cx.nested => quote!(super::#ident),
-                _ => quote!(#ident),
-            }
-        }
-        TypeRef::String => quote!(String),
-        TypeRef::Bool => quote!(bool),
-        TypeRef::Int(i) => {
-            let ident = format_ident!(
-                "{}",
-                match i {
-                    IntType::U8 => "u8",
-                    IntType::U16 => "u16",
-                    IntType::U32 => "u32",
-                    IntType::U64 => "u64",
-                    IntType::I8 => "i8",
-                    IntType::I16 => "i16",
-                    IntType::I32 => "i32",
-                    IntType::I64 => "i64",
-                }
-            );
-            quote!(#ident)
-        }
-        TypeRef::Float => quote!(f64),
-        TypeRef::Uuid => quote!(::uuid::Uuid),
-        TypeRef::DateTime => quote!(::chrono::DateTime<::chrono::Utc>),
-        TypeRef::Date => quote!(::chrono::NaiveDate),
-        TypeRef::Decimal => quote!(::rust_decimal::Decimal),
-        TypeRef::Secret => quote!(::sdk_runtime::Secret),
-        TypeRef::Json => quote!(::serde_json::Value),
-        TypeRef::JsonObject => quote!(::serde_json::Map<String, ::serde_json::Value>),
-        TypeRef::Bytes => quote!(::bytes::Bytes),
-        TypeRef::File => quote!(::sdk_runtime::FilePart),
-        TypeRef::Array(inner) => {
-            let inner = type_ref(cx, inner);
-            quote!(Vec<#inner>)
-        }
-        TypeRef::Map(inner) => {
-            let inner = type_ref(cx, inner);
-            quote!(::std::collections::BTreeMap<String, #inner>)
-        }
-        TypeRef::Nullable(inner) => {
-            let inner = type_ref(cx, inner);
-            quote!(Option<#inner>)
         }
     }
 }

@@ -43,7 +43,7 @@ pub(super) fn fix_member_tags(types: &mut Vec<TypeDef>) -> BTreeSet<String> {
         }
         *fixed_tag = Some(tag);
     }
-    let still_named: BTreeSet<String> = super::graph::edges(types, true)
+    let still_named: BTreeSet<String> = super::references::edges(types, true)
         .into_values()
         .flatten()
         .collect();

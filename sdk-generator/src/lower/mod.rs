@@ -16,12 +16,13 @@ pub(crate) const ERROR_CODES_MODULE: &str = "error_codes";
 /// Module of the generated webhooks; no area may take its name.
 pub(crate) const WEBHOOKS_MODULE: &str = "webhooks";
 mod operation;
+mod references;
 mod schema;
 mod security;
 mod servers;
 mod webhooks;
 
-pub use schema::Shape;
+pub(crate) use schema::Shape;
 
 use crate::error::Result;
 use crate::ir::{Api, Area, TypeDef, TypeRef};
@@ -31,7 +32,7 @@ use std::collections::BTreeMap;
 
 /// The type every schema lowering met became, by the schema's JSON pointer in the document's
 /// 3.1 form (a `$ref` and the schema it names each have an entry).
-pub type SchemaTypes = BTreeMap<String, Shape>;
+pub(crate) type SchemaTypes = BTreeMap<String, Shape>;
 
 /// Lowers a document into the model.
 pub fn lower(doc: &Document) -> Result<Api> {
@@ -40,7 +41,7 @@ pub fn lower(doc: &Document) -> Result<Api> {
 
 /// [`lower`], also telling which type each schema became ([`crate::doc_examples`] decodes the
 /// document's examples with it).
-pub fn lower_with_schema_types(doc: &Document) -> Result<(Api, SchemaTypes)> {
+pub(crate) fn lower_with_schema_types(doc: &Document) -> Result<(Api, SchemaTypes)> {
     let root = doc.node();
     let mut cx = Lowerer::new(&doc.root);
     cx.security_schemes = security::schemes(&root);

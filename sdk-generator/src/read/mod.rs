@@ -17,8 +17,9 @@ mod text;
 mod upgrade;
 mod yaml;
 
+pub use node::Node;
+pub(crate) use node::escape_pointer;
 pub(crate) use node::lookup;
-pub use node::{Node, escape_pointer};
 
 use crate::error::{Error, Result};
 use serde_json::Value;
@@ -29,7 +30,9 @@ use std::path::Path;
 pub struct Document {
     /// The document tree (3.0 documents are already upgraded to 3.1 form).
     pub root: Value,
-    /// The `openapi` version the input declared (before any upgrade).
+    /// The `openapi` version the input declared (before any upgrade): the document's examples
+    /// are read by its rules.
+    #[cfg(any(test, feature = "doc-examples"))]
     pub source_version: String,
 }
 
@@ -68,7 +71,7 @@ pub fn parse(text: &str, source_name: &str) -> Result<Document> {
 }
 
 /// Checks the version of an already parsed document and upgrades 3.0 to 3.1 form.
-pub fn from_value(mut root: Value) -> Result<Document> {
+pub(crate) fn from_value(mut root: Value) -> Result<Document> {
     if !root.is_object() {
         return Err(Error::at("#", "the document is not an object"));
     }
@@ -95,6 +98,7 @@ pub fn from_value(mut root: Value) -> Result<Document> {
     }
     Ok(Document {
         root,
+        #[cfg(any(test, feature = "doc-examples"))]
         source_version,
     })
 }

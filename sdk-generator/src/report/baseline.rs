@@ -1,22 +1,22 @@
-//! The baseline: the description the previous generation left next to the crate.
+//! The baseline: the surface (`api.json`) the previous generation left next to the crate.
 
-use super::describe::{ApiDescription, FILE_NAME, FORMAT};
 use super::version::Version;
+use crate::surface::{FILE_NAME, FORMAT, Surface};
 use std::path::Path;
 
-/// What was found where the previous description should be.
+/// What was found where the previous surface should be.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Baseline {
-    /// A description this generator can compare against.
-    Found(ApiDescription),
-    /// No description file.
+    /// A surface this generator can compare against.
+    Found(Box<Surface>),
+    /// No `api.json`.
     Missing,
-    /// A description in another layout (written by another generator version).
+    /// A surface in another layout (written by another generator version).
     OtherFormat {
         /// The `format` it declares, if any.
         found: Option<u64>,
     },
-    /// A file that is not a valid description.
+    /// A file that is not a valid surface.
     Unreadable(String),
 }
 
@@ -30,7 +30,7 @@ impl Baseline {
         }
     }
 
-    /// Interprets the text of a description file.
+    /// Interprets the text of an `api.json` file.
     fn parse(text: &str) -> Baseline {
         let value: serde_json::Value = match serde_json::from_str(text) {
             Ok(value) => value,
@@ -40,17 +40,17 @@ impl Baseline {
         if found != Some(u64::from(FORMAT)) {
             return Baseline::OtherFormat { found };
         }
-        match serde_json::from_value::<ApiDescription>(value) {
+        match serde_json::from_value::<Surface>(value) {
             Ok(d) if Version::parse(&d.crate_version).is_none() => Baseline::Unreadable(format!(
                 "crate_version `{}` is not MAJOR.MINOR.PATCH",
                 d.crate_version
             )),
-            Ok(d) => Baseline::Found(d),
+            Ok(d) => Baseline::Found(Box::new(d)),
             Err(e) => Baseline::Unreadable(e.to_string()),
         }
     }
 
-    /// Why there is nothing to compare against (`None` when a description was found).
+    /// Why there is nothing to compare against (`None` when a surface was found).
     pub fn absence_reason(&self) -> Option<String> {
         match self {
             Baseline::Found(_) => None,

@@ -1,7 +1,7 @@
 //! The engine: a call from the request generated code assembled to its response or error.
 //!
-//! [`client`] runs a call as steps (prepare, begin the journal entry, one attempt, decide,
-//! settle); `prepare` fixes a call's bytes, `attempt` sends one attempt, `decision` says what an
+//! [`client`] is the client and what calls share; `call` runs a call as steps (prepare, begin
+//! the journal entry, one attempt, decide, settle); `prepare` fixes a call's bytes, `attempt` sends one attempt, `decision` says what an
 //! attempt's result means and what to do next (the decision table of every call: reads, writes
 //! and downloads), `budget` counts attempts, 429 waits and the deadline, `download` streams a
 //! body, `telemetry` is the call's span. [`retry`], [`rate_limit`], [`idempotency`] and
@@ -9,6 +9,7 @@
 
 pub(crate) mod attempt;
 pub(crate) mod budget;
+pub(crate) mod call;
 pub mod client;
 pub(crate) mod decision;
 pub(crate) mod download;

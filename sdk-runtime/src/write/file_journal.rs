@@ -530,7 +530,8 @@ fn into_write(open: OpenRecord) -> Option<JournaledWrite> {
     })
 }
 
-fn method(name: &str) -> Option<Method> {
+/// The method named `name` (as [`Method::as_str`] spells it).
+pub(super) fn method(name: &str) -> Option<Method> {
     [
         Method::Get,
         Method::Post,

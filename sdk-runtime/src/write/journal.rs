@@ -33,7 +33,8 @@
 //! outcome is unknown.
 //!
 //! [`WriteJournal`] is the store, so any durable store can be plugged in;
-//! [`FileJournal`](crate::FileJournal) is the embedded default. Writes without a key are never
+//! [`FileJournal`](crate::FileJournal) is the embedded default, for one process; with the
+//! `postgres` feature, `PostgresJournal` is one journal shared by many processes. Writes without a key are never
 //! journaled: they cannot be settled without one.
 //!
 //! The journal holds request bodies and answers: keep it where only the application can read

@@ -4,7 +4,8 @@
 use futures::StreamExt;
 use serde_json::Value;
 
-use crate::engine::client::{Client, Start};
+use crate::engine::call::Start;
+use crate::engine::client::Client;
 use crate::engine::decision::decide::Failure;
 use crate::engine::telemetry;
 use crate::error::Error;

@@ -13,7 +13,9 @@
 //! * `settle`: 1,200 writes under issue 12's fault mix settle in one SDK call (≥ 99.5%, printed);
 //! * `crash`: writer processes with a file journal killed with SIGKILL at every step of the
 //!   journal protocol (writing and recovering) and at 220 random points, checked on the ledger
-//!   (every intent once, under one key); a journal torn or corrupted by a crash;
+//!   (every intent once, under one key); a journal torn or corrupted by a crash; the same with
+//!   four writers sharing a PostgreSQL journal (a throwaway cluster), 316 kills and a database
+//!   restart, and the PostgreSQL journal's rules for a fleet;
 //! * `writes`: the money-moving writes and the ledger check the three above share;
 //! * `failure_modes`: service_disabled, operation_expired, 24-hour expiry of stored answers,
 //!   degraded and unavailable catalog, documented errors after commit, undocumented answers;

@@ -9,12 +9,14 @@ use crate::emit::{GeneratedFile, Options, format_file};
 use crate::error::Result;
 use crate::ir::Api;
 use crate::lower::SHARED_MODULE;
+use crate::surface::Surface;
 use quote::{format_ident, quote};
 use std::path::Path;
 
 /// The area crate's files under `dir`, and the gated methods it hands to the facade.
 pub(super) fn files(
     api: &Api,
+    surface: &Surface,
     options: &Options,
     names: &SplitNames,
     area: &AreaCrate,
@@ -22,7 +24,7 @@ pub(super) fn files(
 ) -> Result<(Vec<GeneratedFile>, Vec<Extension>)> {
     let header = options.header("//");
     let module = &area.module;
-    let (tokens, gated) = area_module(api, options, area)?;
+    let (tokens, gated) = area_module(api, surface, options, area)?;
     let core = format_ident!("{}", ident_of(&names.core));
     let m = format_ident!("{}", module);
     let security = (!api.security_schemes.is_empty()).then(|| {
@@ -82,6 +84,7 @@ fn module_doc(api: &Api, module: &str) -> String {
 /// The area module: its types, its receipts' methods, its trait and its builders.
 fn area_module(
     api: &Api,
+    surface: &Surface,
     options: &Options,
     area: &AreaCrate,
 ) -> Result<(proc_macro2::TokenStream, Vec<Gated>)> {
@@ -91,7 +94,7 @@ fn area_module(
         receipts,
         client_methods,
         builders_mod,
-    } = module_items(api, options, module);
+    } = module_items(api, surface, options, module);
     let (receipts, gated) = take_gated(receipts)?;
     let api_trait = if client_methods.is_empty() {
         quote!()

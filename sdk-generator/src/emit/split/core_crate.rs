@@ -10,12 +10,14 @@ use crate::emit::{Ctx, GeneratedFile, Options, conventions, format_file, types, 
 use crate::error::Result;
 use crate::ir::Api;
 use crate::lower::{ERROR_CODES_MODULE, SHARED_MODULE, WEBHOOKS_MODULE};
+use crate::surface::Surface;
 use quote::quote;
 use std::path::Path;
 
 /// The core crate's files under `dir`, and the gated methods it hands to the facade.
 pub(super) fn files(
     api: &Api,
+    surface: &Surface,
     options: &Options,
     names: &SplitNames,
     dir: &Path,
@@ -28,7 +30,7 @@ pub(super) fn files(
         ..api.clone()
     };
     let (client, client_gated) = take_gated(client_rs(api, options))?;
-    let (shared, shared_gated) = take_gated(shared_types(api, options))?;
+    let (shared, shared_gated) = take_gated(shared_types(api, surface, options))?;
     let mut files = vec![
         GeneratedFile {
             path: dir.join("Cargo.toml"),
@@ -87,7 +89,7 @@ pub(super) fn files(
             )?,
         },
     ];
-    let webhooks_cx = Ctx::new(api, WEBHOOKS_MODULE).in_crate(&options.crate_name);
+    let webhooks_cx = Ctx::new(api, surface, WEBHOOKS_MODULE).in_crate(&options.crate_name);
     if let Some(tokens) = webhooks::webhooks_module(&webhooks_cx, api) {
         files.push(GeneratedFile {
             path: generated.join(format!("{WEBHOOKS_MODULE}.rs")),
@@ -104,8 +106,8 @@ pub(super) fn files(
 }
 
 /// The shared `types` module: its types and its receipts' methods.
-fn shared_types(api: &Api, options: &Options) -> proc_macro2::TokenStream {
-    let cx = Ctx::new(api, SHARED_MODULE).in_crate(&options.crate_name);
+fn shared_types(api: &Api, surface: &Surface, options: &Options) -> proc_macro2::TokenStream {
+    let cx = Ctx::new(api, surface, SHARED_MODULE).in_crate(&options.crate_name);
     let items = api
         .types
         .iter()

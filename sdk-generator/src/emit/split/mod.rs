@@ -27,6 +27,7 @@ use super::{GeneratedFile, Layout, Options};
 use crate::error::{Error, Result};
 use crate::ir::Api;
 use crate::naming;
+use crate::surface::Surface;
 use std::path::{Path, PathBuf};
 
 /// From this many operations up, `cargo xtask gen --out` splits by default (see BENCHMARKS.md,
@@ -100,8 +101,18 @@ pub(super) fn ident_of(package: &str) -> String {
 }
 
 /// Every file of the split SDK for `api`, relative to the facade's directory. Only for a
-/// standalone crate (`--out`): the workspace's `cloud-sdk/` stays one crate.
+/// standalone crate (`--out`): a workspace member stays one crate.
 pub fn emit_split(api: &Api, options: &Options) -> Result<Vec<GeneratedFile>> {
+    let surface = Surface::of(api, &options.crate_name, options.version());
+    emit_split_surface(api, &surface, options)
+}
+
+/// [`emit_split`], for an API whose surface the caller computed.
+pub(crate) fn emit_split_surface(
+    api: &Api,
+    surface: &Surface,
+    options: &Options,
+) -> Result<Vec<GeneratedFile>> {
     if !options.layout.is_standalone() {
         return Err(Error::at(
             "#",
@@ -113,8 +124,10 @@ pub fn emit_split(api: &Api, options: &Options) -> Result<Vec<GeneratedFile>> {
         .chain(names.areas.iter().map(Unit::Area))
         .collect();
     let done = in_parallel(&units, |unit| match unit {
-        Unit::Core => core_crate::files(api, options, &names, Path::new(CORE_DIR)),
-        Unit::Area(area) => area::files(api, options, &names, area, &area_dir(&area.module)),
+        Unit::Core => core_crate::files(api, surface, options, &names, Path::new(CORE_DIR)),
+        Unit::Area(area) => {
+            area::files(api, surface, options, &names, area, &area_dir(&area.module))
+        }
     })
     .into_iter()
     .collect::<Result<Vec<_>>>()?;
@@ -132,7 +145,7 @@ pub fn emit_split(api: &Api, options: &Options) -> Result<Vec<GeneratedFile>> {
 /// The directories, relative to the facade, whose generated files the writer deletes when
 /// they are no longer produced: the core's modules and the sources of every area crate
 /// present in `dir` (a removed area's crate is emptied of its generated files).
-pub fn owned_dirs(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn owned_dirs(dir: &Path) -> Vec<PathBuf> {
     let mut dirs = vec![Path::new(CORE_DIR).join("src/generated")];
     if let Ok(entries) = std::fs::read_dir(dir.join(AREAS_DIR)) {
         let mut areas: Vec<PathBuf> = entries

@@ -2,11 +2,11 @@
 //! `send_*`, `download`, and `error_body` with its `{Builder}Error` enum.
 
 use super::{Class, union_keys};
-use crate::emit::builder_methods;
-use crate::report::describe::{ErrorBodyDescription, OperationDescription};
+use crate::surface::builder_methods;
+use crate::surface::{ErrorBodySurface, OperationSurface};
 
 /// The Rust API changes of the builder's other sending methods and of its `error_body`.
-pub(super) fn methods(o: &OperationDescription, n: &OperationDescription) -> Vec<(Class, String)> {
+pub(super) fn methods(o: &OperationSurface, n: &OperationSurface) -> Vec<(Class, String)> {
     let mut out = Vec::new();
     for method in union_keys(&o.send_variants, &n.send_variants) {
         match (o.send_variants.get(method), n.send_variants.get(method)) {
@@ -30,8 +30,8 @@ pub(super) fn methods(o: &OperationDescription, n: &OperationDescription) -> Vec
 }
 
 fn error_body(
-    old: Option<&ErrorBodyDescription>,
-    new: Option<&ErrorBodyDescription>,
+    old: Option<&ErrorBodySurface>,
+    new: Option<&ErrorBodySurface>,
 ) -> Vec<(Class, String)> {
     let (o, n) = match (old, new) {
         (None, None) => return Vec::new(),

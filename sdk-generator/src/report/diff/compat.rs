@@ -2,10 +2,10 @@
 //! what the new server sends, or the new server's request type what a released SDK sends (a
 //! type that changed its name, not always its shape).
 
-use crate::report::describe::{Shape, TypeDescription};
+use crate::surface::{Shape, TypeSurface};
 use std::collections::BTreeMap;
 
-type Types = BTreeMap<String, TypeDescription>;
+type Types = BTreeMap<String, TypeSurface>;
 
 /// Whether a value of type `new_ty` (of `new_types`) decodes as `old_ty` (of `old_types`)
 /// (call it with the revisions swapped for the other direction):

@@ -1,4 +1,4 @@
-//! Compares two [`ApiDescription`]s and classifies every change by the rules in the
+//! Compares two [`Surface`]s and classifies every change by the rules in the
 //! [module docs](super): one [`Change`] per operation aspect, parameter, field, type or error
 //! code, one [`WireChange`] per effect on SDK versions already released, and one
 //! [`Deprecation`] per newly deprecated item, in a deterministic order.
@@ -13,11 +13,8 @@ mod servers;
 mod types;
 mod usage;
 
-use super::describe::ApiDescription;
+use crate::surface::Surface;
 use std::collections::{BTreeMap, BTreeSet};
-
-pub use security::SECURITY_AREA;
-pub use servers::SERVERS_AREA;
 
 /// Area label of changes to the crate-wide error codes.
 pub const ERROR_CODES_AREA: &str = "error codes";
@@ -115,15 +112,15 @@ pub struct Diff {
 pub struct Change {
     /// The class.
     pub class: Class,
-    /// Area module of the operation or type (`types` for shared types), or
-    /// [`ERROR_CODES_AREA`] / [`CONTRACT_AREA`] / [`SECURITY_AREA`] / [`SERVERS_AREA`].
+    /// Area module of the operation or type (`types` for shared types), or one of the areas
+    /// of crate-wide items: `error codes`, `contract`, `security_schemes`, `servers`.
     pub area: String,
     /// One line of Markdown naming the change.
     pub text: String,
 }
 
 /// Every change from `old` to `new`.
-pub fn diff(old: &ApiDescription, new: &ApiDescription) -> Diff {
+pub fn diff(old: &Surface, new: &Surface) -> Diff {
     let mut out = Changes::default();
     if old.contract_revision != new.contract_revision {
         out.push(
@@ -191,7 +188,7 @@ impl Changes {
     }
 }
 
-fn error_codes(old: &ApiDescription, new: &ApiDescription, out: &mut Changes) {
+fn error_codes(old: &Surface, new: &Surface, out: &mut Changes) {
     for code in union_keys(&old.error_codes, &new.error_codes) {
         match (old.error_codes.get(code), new.error_codes.get(code)) {
             (None, Some(returned_by)) => {
@@ -232,7 +229,7 @@ fn error_codes(old: &ApiDescription, new: &ApiDescription, out: &mut Changes) {
 }
 
 /// `` `fn` 409, `fn2` 422 `` for `operationId status` pairs, at most three named.
-fn returned_by_text(api: &ApiDescription, returned_by: &[String]) -> String {
+fn returned_by_text(api: &Surface, returned_by: &[String]) -> String {
     const NAMED: usize = 3;
     let mut named: Vec<String> = returned_by
         .iter()
@@ -288,8 +285,8 @@ fn named<S: AsRef<str>>(noun: &str, items: &[S]) -> String {
 
 /// `` constraints: `maxLength` 64 → 32, `pattern` added `` when the constraints differ.
 fn constraints_change(
-    old: &super::describe::ConstraintsDescription,
-    new: &super::describe::ConstraintsDescription,
+    old: &crate::surface::ConstraintsSurface,
+    new: &crate::surface::ConstraintsSurface,
 ) -> Option<String> {
     let as_map = |c| match serde_json::to_value(c) {
         Ok(serde_json::Value::Object(map)) => map,

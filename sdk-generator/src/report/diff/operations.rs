@@ -5,15 +5,15 @@ use super::{
     Changes, Class, Wire, arguments, builder, compat, deprecation, renames, security, set_change,
     ticks, union_keys, wire_path,
 };
-use crate::report::describe::{
-    ApiDescription, BodyDescription, ConstraintsDescription, OperationDescription,
-    PaginationDescription, ParamDescription,
+use crate::ir::{Idempotency, ParamLocation};
+use crate::surface::{
+    BodySurface, ConstraintsSurface, OperationSurface, PaginationSurface, ParamSurface, Surface,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
-type Operations = BTreeMap<String, OperationDescription>;
+type Operations = BTreeMap<String, OperationSurface>;
 
-pub(super) fn operations(old_api: &ApiDescription, new_api: &ApiDescription, out: &mut Changes) {
+pub(super) fn operations(old_api: &Surface, new_api: &Surface, out: &mut Changes) {
     let (old, new) = (&old_api.operations, &new_api.operations);
     let renamed = renames(old, new);
     let operation = |o, n, out: &mut Changes| operation(o, n, (old_api, new_api), out);
@@ -93,9 +93,9 @@ fn renames<'a>(old: &'a Operations, new: &'a Operations) -> BTreeMap<&'a str, &'
 }
 
 fn operation(
-    o: &OperationDescription,
-    n: &OperationDescription,
-    (old_api, new_api): (&ApiDescription, &ApiDescription),
+    o: &OperationSurface,
+    n: &OperationSurface,
+    (old_api, new_api): (&Surface, &Surface),
     out: &mut Changes,
 ) {
     let area = n.area.as_str();
@@ -179,9 +179,9 @@ fn operation(
         );
     }
     if o.idempotency != n.idempotency {
-        let class = match (o.idempotency.as_str(), n.idempotency.as_str()) {
-            ("none", _) => Class::Additive,
-            (_, "none") => Class::Breaking,
+        let class = match (o.idempotency.sends_key(), n.idempotency.sends_key()) {
+            (false, _) => Class::Additive,
+            (_, false) => Class::Breaking,
             _ => Class::DocsOnly,
         };
         let setter = match class {
@@ -194,10 +194,11 @@ fn operation(
             class,
             format!(
                 "Idempotency-Key `{}` → `{}`{setter}",
-                o.idempotency, n.idempotency
+                o.idempotency.as_str(),
+                n.idempotency.as_str()
             ),
         );
-        if o.idempotency == "none" && n.idempotency == "required" {
+        if o.idempotency == Idempotency::None && n.idempotency == Idempotency::Required {
             wire(
                 out,
                 Wire::Breaking,
@@ -302,7 +303,7 @@ fn operation(
 }
 
 /// The type of the client method's argument `arg` (a parameter, or `body`).
-fn argument_type(op: &OperationDescription, arg: &str) -> Option<String> {
+fn argument_type(op: &OperationSurface, arg: &str) -> Option<String> {
     match (op.params.get(arg), &op.body) {
         (Some(p), _) => Some(p.ty.clone()),
         (None, Some(b)) if arg == "body" => Some(b.ty.clone()),
@@ -310,7 +311,7 @@ fn argument_type(op: &OperationDescription, arg: &str) -> Option<String> {
     }
 }
 
-fn pagination_text(p: Option<&PaginationDescription>) -> String {
+fn pagination_text(p: Option<&PaginationSurface>) -> String {
     match p {
         None => "none".to_owned(),
         Some(p) => format!(
@@ -321,8 +322,8 @@ fn pagination_text(p: Option<&PaginationDescription>) -> String {
 }
 
 fn params(
-    o: &OperationDescription,
-    n: &OperationDescription,
+    o: &OperationSurface,
+    n: &OperationSurface,
     renamed: &BTreeMap<&str, &str>,
     out: &mut Changes,
 ) {
@@ -332,8 +333,7 @@ fn params(
     let released = [o.rust_fn.as_str()];
     let rename_targets: BTreeSet<&str> = renamed.values().copied().collect();
     for key in union_keys(old, new) {
-        let subject =
-            |p: &ParamDescription| format!("`{rust_fn}`: {} parameter `{key}`", p.location);
+        let subject = |p: &ParamSurface| format!("`{rust_fn}`: {} parameter `{key}`", p.location);
         let wire = |out: &mut Changes, class: Wire, text: String| {
             out.wire(class, area, &released, text);
         };
@@ -419,7 +419,8 @@ fn params(
                         o.ty, n.ty
                     ));
                 }
-                let both_in_path = o.location == "path" && n.location == "path";
+                let both_in_path =
+                    o.location == ParamLocation::Path && n.location == ParamLocation::Path;
                 if (&o.location, &o.name) != (&n.location, &n.name) && !both_in_path {
                     effects.push(format!(
                         "now `{}` in {}: released SDKs send `{}` in {}",
@@ -447,8 +448,8 @@ fn renamed_param(
     rust_fn: &str,
     old_key: &str,
     new_key: &str,
-    o: &ParamDescription,
-    n: &ParamDescription,
+    o: &ParamSurface,
+    n: &ParamSurface,
     area: &str,
     out: &mut Changes,
 ) {
@@ -475,7 +476,7 @@ fn renamed_param(
         ),
     );
     // A path parameter's name is not sent: the route is judged by its template.
-    if o.name != n.name && n.location != "path" {
+    if o.name != n.name && n.location != ParamLocation::Path {
         out.wire(
             Wire::Breaking,
             area,
@@ -511,8 +512,8 @@ pub(super) fn argument_changes(
 }
 
 fn body(
-    old: Option<&BodyDescription>,
-    new: Option<&BodyDescription>,
+    old: Option<&BodySurface>,
+    new: Option<&BodySurface>,
     rust_fn: &str,
 ) -> Vec<(Class, String)> {
     let mut parts = Vec::new();
@@ -547,8 +548,8 @@ fn body(
 
 /// What a body change does to released SDKs.
 fn body_wire(
-    old: Option<&BodyDescription>,
-    new: Option<&BodyDescription>,
+    old: Option<&BodySurface>,
+    new: Option<&BodySurface>,
     accepted: impl Fn(&str, &str) -> bool,
     mut wire: impl FnMut(Wire, String),
 ) {
@@ -592,8 +593,8 @@ fn body_wire(
 }
 
 fn pagination(
-    old: Option<&PaginationDescription>,
-    new: Option<&PaginationDescription>,
+    old: Option<&PaginationSurface>,
+    new: Option<&PaginationSurface>,
     mut line: impl FnMut(Class, String),
 ) {
     match (old, new) {
@@ -621,7 +622,7 @@ fn pagination(
 }
 
 /// How `new` rejects values `old` accepted, one phrase per narrowed constraint.
-pub(super) fn narrowed(old: &ConstraintsDescription, new: &ConstraintsDescription) -> Vec<String> {
+pub(super) fn narrowed(old: &ConstraintsSurface, new: &ConstraintsSurface) -> Vec<String> {
     use serde_json::Value;
     let number = |v: &Option<Value>| v.as_ref().and_then(Value::as_f64);
     let mut out = Vec::new();
@@ -736,7 +737,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn constraints(value: serde_json::Value) -> ConstraintsDescription {
+    fn constraints(value: serde_json::Value) -> ConstraintsSurface {
         serde_json::from_value(value).expect("constraints")
     }
 

@@ -2,21 +2,21 @@
 //! requirements, for the Rust API and for released SDKs calling the new server.
 
 use super::{Changes, Class, Wire, renames, union_keys};
-use crate::report::access::SchemeDescription;
-use crate::report::describe::{ApiDescription, OperationDescription};
+use crate::surface::SchemeSurface;
+use crate::surface::{OperationSurface, Surface};
 use std::collections::BTreeMap;
 
 /// Area label of changes to the security schemes (the crate's `security_schemes` module).
 pub const SECURITY_AREA: &str = "security_schemes";
 
-type Schemes = BTreeMap<String, SchemeDescription>;
+type Schemes = BTreeMap<String, SchemeSurface>;
 
 /// Removed scheme → added scheme, for pairs the server reads the same way.
 fn renamed<'a>(old: &'a Schemes, new: &'a Schemes) -> BTreeMap<&'a str, &'a str> {
     renames::pairs(old, new, |a, b| a.wire_identity() == b.wire_identity())
 }
 
-pub(super) fn schemes(old_api: &ApiDescription, new_api: &ApiDescription, out: &mut Changes) {
+pub(super) fn schemes(old_api: &Surface, new_api: &Surface, out: &mut Changes) {
     let (old, new) = (&old_api.security_schemes, &new_api.security_schemes);
     let renamed = renamed(old, new);
     let rename_targets: Vec<&str> = renamed.values().copied().collect();
@@ -63,13 +63,7 @@ pub(super) fn schemes(old_api: &ApiDescription, new_api: &ApiDescription, out: &
     }
 }
 
-fn scheme(
-    key: &str,
-    o: &SchemeDescription,
-    n: &SchemeDescription,
-    old_api: &ApiDescription,
-    out: &mut Changes,
-) {
+fn scheme(key: &str, o: &SchemeSurface, n: &SchemeSurface, old_api: &Surface, out: &mut Changes) {
     let subject = format!("security scheme `{key}`");
     let mut parts = Vec::new();
     if o.kind != n.kind {
@@ -80,8 +74,8 @@ fn scheme(
                  (`SchemeCredential::{}` → `SchemeCredential::{}`)",
                 o.wire_text(),
                 n.wire_text(),
-                o.kind,
-                n.kind
+                o.kind.as_str(),
+                n.kind.as_str()
             ),
         ));
     } else if (&o.location, &o.param) != (&n.location, &n.param) {
@@ -118,7 +112,7 @@ fn scheme(
 }
 
 /// The client methods of `api` whose requirements name the scheme `key`.
-fn operations_naming<'a>(api: &'a ApiDescription, key: &str) -> Vec<&'a str> {
+fn operations_naming<'a>(api: &'a Surface, key: &str) -> Vec<&'a str> {
     let mut found: Vec<&str> = api
         .operations
         .values()
@@ -138,9 +132,9 @@ fn operations_naming<'a>(api: &'a ApiDescription, key: &str) -> Vec<&'a str> {
 /// SDKs. An old requirement is still met when a new one needs no scheme it lacks (the
 /// credentials a caller set for it still cover one).
 pub(super) fn requirements(
-    o: &OperationDescription,
-    n: &OperationDescription,
-    (old_api, new_api): (&ApiDescription, &ApiDescription),
+    o: &OperationSurface,
+    n: &OperationSurface,
+    (old_api, new_api): (&Surface, &Surface),
 ) -> (Option<(Class, String)>, Option<String>) {
     let (old, new) = match (&o.security, &n.security) {
         (None, None) => return (None, None),

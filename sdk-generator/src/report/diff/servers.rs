@@ -5,15 +5,16 @@
 //! revision changes, or one of these constants, whose value is the document's URL.
 
 use super::{Changes, Class, Wire, renames, set_change, ticks, union_keys};
-use crate::report::access::ServerDescription;
-use crate::report::describe::ApiDescription;
+use crate::surface::ServerSurface;
+use crate::surface::Surface;
+use crate::surface::access::server_function;
 
 /// Area label of changes to the servers (the crate's `servers` module).
 pub const SERVERS_AREA: &str = "servers";
 
 const CONFIGURED: &str = "a base URL configured as a string is unaffected";
 
-pub(super) fn servers(old_api: &ApiDescription, new_api: &ApiDescription, out: &mut Changes) {
+pub(super) fn servers(old_api: &Surface, new_api: &Surface, out: &mut Changes) {
     let (old, new) = (&old_api.servers, &new_api.servers);
     let renamed = renames::pairs(old, new, |a, b| {
         (&a.url, &a.variables) == (&b.url, &b.variables)
@@ -78,7 +79,7 @@ pub(super) fn servers(old_api: &ApiDescription, new_api: &ApiDescription, out: &
 }
 
 /// `, with function `servers::name(a, b)`` for a server with variables.
-fn function_text(key: &str, server: &ServerDescription) -> String {
+fn function_text(key: &str, server: &ServerSurface) -> String {
     if server.variables.is_empty() {
         return String::new();
     }
@@ -86,7 +87,7 @@ fn function_text(key: &str, server: &ServerDescription) -> String {
 }
 
 /// `servers::name(a, b)`: the emitter names the function after the constant, in lower case.
-fn signature(key: &str, server: &ServerDescription) -> String {
+fn signature(key: &str, server: &ServerSurface) -> String {
     let arguments: Vec<&str> = server
         .variables
         .iter()
@@ -94,15 +95,15 @@ fn signature(key: &str, server: &ServerDescription) -> String {
         .collect();
     format!(
         "servers::{}({})",
-        key.to_ascii_lowercase(),
+        server_function(key),
         arguments.join(", ")
     )
 }
 
 fn server(
     key: &str,
-    (o, n): (&ServerDescription, &ServerDescription),
-    (old_api, new_api): (&ApiDescription, &ApiDescription),
+    (o, n): (&ServerSurface, &ServerSurface),
+    (old_api, new_api): (&Surface, &Surface),
     everything: &[&str],
     out: &mut Changes,
 ) {
@@ -140,7 +141,7 @@ fn server(
             Class::Breaking,
             format!(
                 "function `servers::{}` removed (no variables left)",
-                key.to_ascii_lowercase()
+                server_function(key)
             ),
         )),
         (false, false) if old_args != new_args => parts.push((
@@ -196,7 +197,7 @@ fn server(
     if !dropped_values.is_empty() {
         unlisted.push(format!(
             "the URLs `servers::{}` builds with {}",
-            key.to_ascii_lowercase(),
+            server_function(key),
             dropped_values.join(" or ")
         ));
     }
@@ -216,12 +217,12 @@ fn server(
 
 /// `servers::DEFAULT` naming another server (its value changing with the server it names is
 /// said on that server's line).
-fn default(old_api: &ApiDescription, new_api: &ApiDescription, out: &mut Changes) {
+fn default(old_api: &Surface, new_api: &Surface, out: &mut Changes) {
     let (old, new) = (&old_api.default_server, &new_api.default_server);
     if old == new {
         return;
     }
-    let value = |api: &ApiDescription, key: &Option<String>| {
+    let value = |api: &Surface, key: &Option<String>| {
         key.as_ref()
             .and_then(|k| api.servers.get(k).map(|s| (k.clone(), s.value())))
     };

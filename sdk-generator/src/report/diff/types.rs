@@ -6,10 +6,10 @@ use super::usage::Usage;
 use super::{
     Changes, Class, Wire, added_removed, arguments, deprecation, named, renames, union_keys,
 };
-use crate::report::describe::{FieldDescription, FixedTagDescription, Shape, TypeDescription};
+use crate::surface::{FieldSurface, FixedTagSurface, Shape, TypeSurface};
 use std::collections::BTreeMap;
 
-type Types = BTreeMap<String, TypeDescription>;
+type Types = BTreeMap<String, TypeSurface>;
 
 /// The client methods of the released SDK that send (`sent`) and receive (`received`) a type.
 struct Uses<'a> {
@@ -36,13 +36,7 @@ pub(super) fn types(old: &Types, new: &Types, usage: &Usage, out: &mut Changes) 
     }
 }
 
-fn type_change(
-    name: &str,
-    o: &TypeDescription,
-    n: &TypeDescription,
-    uses: &Uses<'_>,
-    out: &mut Changes,
-) {
+fn type_change(name: &str, o: &TypeSurface, n: &TypeSurface, uses: &Uses<'_>, out: &mut Changes) {
     let area = n.module.as_str();
     let subject = format!("`{name}`");
     if o.module != n.module {
@@ -315,7 +309,7 @@ fn enum_values(
     }
 }
 
-type Fields = BTreeMap<String, FieldDescription>;
+type Fields = BTreeMap<String, FieldSurface>;
 
 /// Field changes of struct `name`; each side is `(is a request type, fields)`; `renamed` pairs
 /// removed fields with added fields of the same type.
@@ -442,8 +436,8 @@ fn fields(
 /// as part of a response they decode into it.
 fn field_wire(
     subject: &str,
-    old: Option<&FieldDescription>,
-    new: Option<&FieldDescription>,
+    old: Option<&FieldSurface>,
+    new: Option<&FieldSurface>,
     uses: &Uses<'_>,
     area: &str,
     out: &mut Changes,
@@ -567,8 +561,8 @@ fn variants(
 /// value.
 fn fixed_tag(
     subject: &str,
-    old: Option<&FixedTagDescription>,
-    new: Option<&FixedTagDescription>,
+    old: Option<&FixedTagSurface>,
+    new: Option<&FixedTagSurface>,
     area: &str,
     uses: &Uses<'_>,
     out: &mut Changes,
@@ -576,7 +570,7 @@ fn fixed_tag(
     if old == new {
         return;
     }
-    let show = |t: Option<&FixedTagDescription>| {
+    let show = |t: Option<&FixedTagSurface>| {
         t.map_or("none".to_owned(), |t| {
             format!("`{}` = `{}`", t.name, t.value)
         })

@@ -1,7 +1,7 @@
 //! Which operations send a type in their request and which receive it in their success
 //! response, through fields, variants, aliases, lists and maps.
 
-use crate::report::describe::{ApiDescription, Shape};
+use crate::surface::{Shape, Surface};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Type name → client methods (`rust_fn`), for both directions of one description.
@@ -13,7 +13,7 @@ pub(super) struct Usage {
 
 impl Usage {
     /// The usage of every named type of `api`.
-    pub(super) fn of(api: &ApiDescription) -> Usage {
+    pub(super) fn of(api: &Surface) -> Usage {
         let mut usage = Usage::default();
         for op in api.operations.values() {
             let sent_roots = op
@@ -56,10 +56,7 @@ fn names(set: Option<&BTreeSet<String>>) -> Vec<&str> {
 }
 
 /// Every named type reachable from the type strings `roots`.
-fn reachable<'a>(
-    api: &ApiDescription,
-    roots: impl IntoIterator<Item = &'a str>,
-) -> BTreeSet<String> {
+fn reachable<'a>(api: &Surface, roots: impl IntoIterator<Item = &'a str>) -> BTreeSet<String> {
     let mut seen = BTreeSet::new();
     let mut todo: Vec<String> = roots
         .into_iter()
@@ -92,7 +89,7 @@ fn reachable<'a>(
 }
 
 /// The named types a type string mentions (`Vec<Box<Zone>>` → `Zone`).
-fn named_types(api: &ApiDescription, ty: &str) -> Vec<String> {
+fn named_types(api: &Surface, ty: &str) -> Vec<String> {
     ty.split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .filter(|word| api.types.contains_key(*word))
         .map(str::to_owned)

@@ -69,6 +69,9 @@ pub struct Lane {
     pub count: usize,
     pub journal: PathBuf,
     pub app: PathBuf,
+    /// The PostgreSQL journal's connection string, when the lane's writers share one
+    /// ([`pg_writer_child`](super::pg_writer::pg_writer_child)); else the file `journal`.
+    pub database: Option<String>,
 }
 
 /// One thing the application wants done once.
@@ -96,6 +99,7 @@ impl Lane {
             count,
             journal: dir.join(format!("{tag}.journal")),
             app: dir.join(format!("{tag}.app")),
+            database: None,
         }
     }
 
@@ -131,11 +135,16 @@ impl Lane {
             (ENV_LIMIT, limit.to_string()),
         ]
         .into_iter()
+        .chain(
+            self.database
+                .iter()
+                .map(|url| (super::pg_writer::ENV_DATABASE_URL, url.clone())),
+        )
         .map(|(k, v)| (k.to_owned(), v))
         .collect()
     }
 
-    fn from_env() -> Self {
+    pub fn from_env() -> Self {
         let lane = var(ENV_LANE);
         let mut parts = lane.split(':');
         let tag = parts.next().expect("tag").to_owned();
@@ -158,11 +167,12 @@ impl Lane {
             count,
             journal: var(ENV_JOURNAL).into(),
             app: var(ENV_APP).into(),
+            database: std::env::var(super::pg_writer::ENV_DATABASE_URL).ok(),
         }
     }
 }
 
-fn var(name: &str) -> String {
+pub fn var(name: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| panic!("{name}: run only as a child"))
 }
 
@@ -192,7 +202,7 @@ impl AppState {
         }
     }
 
-    fn record(&mut self, intent: &str, key: &str) {
+    pub fn record(&mut self, intent: &str, key: &str) {
         if self.done.get(intent).is_some_and(|k| k == key) {
             return; // reported again after a kill: already recorded
         }
@@ -209,7 +219,7 @@ impl AppState {
 }
 
 /// Prints a line the parent reads.
-fn say(what: impl std::fmt::Display) {
+pub fn say(what: impl std::fmt::Display) {
     println!("crash-child {what}");
 }
 
@@ -221,7 +231,7 @@ async fn finish(client: &cloud_sdk::Client, app: &mut AppState, intent: &str, ke
 }
 
 /// Sends `intent` once with an SDK-generated key; returns the key.
-async fn send(c: &cloud_sdk::Client, intent: &Intent, plan: &Plan) -> Result<String, Error> {
+pub async fn send(c: &cloud_sdk::Client, intent: &Intent, plan: &Plan) -> Result<String, Error> {
     let meta = match intent.kind {
         Kind::Deploy => c
             .product_variant_deploy(

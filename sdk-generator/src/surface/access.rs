@@ -1,23 +1,23 @@
-//! The part of `api.json` that says how the SDK reaches and authenticates to the API: the
-//! document's security schemes (the crate's `security_schemes` statics) and servers (its
-//! `servers` constants and functions), as a Rust caller and the wire see them.
+//! How the SDK reaches and authenticates to the API: the document's security schemes (the
+//! crate's `security_schemes` statics) and servers (its `servers` constants and functions), as
+//! a Rust caller and the wire see them. The emitter writes the constants' values and the
+//! functions' names from [`default_url`] and [`server_function`].
 
-use crate::ir::{SchemeKind, SecuritySchemeDef, ServerDef, ServerVariable};
+use crate::ir::{ParamLocation, SchemeKind, SecuritySchemeDef, ServerDef, ServerVariable};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// A security scheme, keyed in `api.json` by its `static` (`security_schemes::BEARER_AUTH`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SchemeDescription {
+pub struct SchemeSurface {
     /// Its key under `components.securitySchemes`: what the runtime files credentials under.
     pub name: String,
-    /// How its credential travels: `api_key`, `basic` or `bearer` (`oauth2` and
-    /// `openIdConnect` are a bearer token the caller obtained).
-    pub kind: String,
-    /// For `api_key`: `header`, `query` or `cookie`.
+    /// How its credential travels.
+    pub kind: CredentialKind,
+    /// For [`CredentialKind::ApiKey`]: header, query or cookie.
     #[serde(rename = "in", default, skip_serializing_if = "Option::is_none")]
-    pub location: Option<String>,
+    pub location: Option<ParamLocation>,
     /// For `api_key`: the header, query parameter or cookie name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub param: Option<String>,
@@ -26,39 +26,66 @@ pub struct SchemeDescription {
     pub doc: Option<String>,
 }
 
-impl SchemeDescription {
+impl SchemeSurface {
     /// How the credential travels, in words (`an API key in header `x-api-key``).
     pub fn wire_text(&self) -> String {
-        match (self.kind.as_str(), &self.location, &self.param) {
-            ("api_key", Some(location), Some(param)) => {
-                let place = if location == "query" {
-                    "query parameter"
-                } else {
-                    location
+        match (self.kind, self.location, &self.param) {
+            (CredentialKind::ApiKey, Some(location), Some(param)) => {
+                let place = match location {
+                    ParamLocation::Query => "query parameter",
+                    ParamLocation::Header => "header",
+                    ParamLocation::Cookie => "cookie",
+                    ParamLocation::Path => "path",
                 };
                 format!("an API key in {place} `{param}`")
             }
-            ("basic", _, _) => "a user name and password (`Authorization: Basic`)".to_owned(),
-            ("bearer", _, _) => "a bearer token (`Authorization: Bearer`)".to_owned(),
-            (kind, _, _) => format!("`{kind}`"),
+            (CredentialKind::ApiKey, _, _) => "an API key".to_owned(),
+            (CredentialKind::Basic, _, _) => {
+                "a user name and password (`Authorization: Basic`)".to_owned()
+            }
+            (CredentialKind::Bearer, _, _) => "a bearer token (`Authorization: Bearer`)".to_owned(),
         }
     }
 
     /// What the server reads: the kind, where and under which name (header names compared
     /// without case, as HTTP does).
-    pub fn wire_identity(&self) -> (String, Option<String>, Option<String>) {
-        let param = match self.location.as_deref() {
-            Some("header") => self.param.as_deref().map(str::to_ascii_lowercase),
+    pub fn wire_identity(&self) -> (CredentialKind, Option<ParamLocation>, Option<String>) {
+        let param = match self.location {
+            Some(ParamLocation::Header) => self.param.as_deref().map(str::to_ascii_lowercase),
             _ => self.param.clone(),
         };
-        (self.kind.clone(), self.location.clone(), param)
+        (self.kind, self.location, param)
+    }
+}
+
+/// How a scheme's credential travels (`oauth2` and `openIdConnect` are a bearer token the
+/// caller obtained).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CredentialKind {
+    /// An API key in a header, query parameter or cookie.
+    ApiKey,
+    /// A user name and password (`Authorization: Basic`).
+    Basic,
+    /// A bearer token (`Authorization: Bearer`).
+    Bearer,
+}
+
+impl CredentialKind {
+    /// The name of the runtime's `SchemeCredential` constructor for it (`api_key`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CredentialKind::ApiKey => "api_key",
+            CredentialKind::Basic => "basic",
+            CredentialKind::Bearer => "bearer",
+        }
     }
 }
 
 /// A server, keyed in `api.json` by its constant (`servers::PRODUCTION`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ServerDescription {
+pub struct ServerSurface {
     /// The URL template as written (`https://{region}.example.com`).
     pub url: String,
     /// Its description.
@@ -66,18 +93,18 @@ pub struct ServerDescription {
     pub description: Option<String>,
     /// Its variables in the order of the server function's arguments.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub variables: Vec<VariableDescription>,
+    pub variables: Vec<VariableSurface>,
 }
 
-impl ServerDescription {
+impl ServerSurface {
     /// The constant's value: the template with every variable at its default.
     pub fn value(&self) -> String {
-        // The emitter fills the template the same way (`emit::security::fill`).
-        let mut out = self.url.clone();
-        for v in &self.variables {
-            out = out.replace(&format!("{{{}}}", v.name), &v.default);
-        }
-        out
+        fill(
+            &self.url,
+            self.variables
+                .iter()
+                .map(|v| (v.name.as_str(), v.default.as_str())),
+        )
     }
 
     /// Whether `url` is one of the URLs this server stands for: the template with each
@@ -90,7 +117,7 @@ impl ServerDescription {
 /// A variable of a server URL: an argument of the server's function.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct VariableDescription {
+pub struct VariableSurface {
     /// Its name in the URL template.
     pub name: String,
     /// The function's argument naming it.
@@ -106,21 +133,19 @@ pub struct VariableDescription {
 }
 
 /// The schemes by `static` name.
-pub fn schemes(defs: &[SecuritySchemeDef]) -> BTreeMap<String, SchemeDescription> {
+pub fn schemes(defs: &[SecuritySchemeDef]) -> BTreeMap<String, SchemeSurface> {
     defs.iter()
         .map(|s| {
             let (kind, location, param) = match &s.kind {
-                SchemeKind::ApiKey { location, param } => (
-                    "api_key",
-                    Some(super::describe::serde_name(location)),
-                    Some(param.clone()),
-                ),
-                SchemeKind::Basic => ("basic", None, None),
-                SchemeKind::Bearer => ("bearer", None, None),
+                SchemeKind::ApiKey { location, param } => {
+                    (CredentialKind::ApiKey, Some(*location), Some(param.clone()))
+                }
+                SchemeKind::Basic => (CredentialKind::Basic, None, None),
+                SchemeKind::Bearer => (CredentialKind::Bearer, None, None),
             };
-            let description = SchemeDescription {
+            let description = SchemeSurface {
                 name: s.name.clone(),
-                kind: kind.to_owned(),
+                kind,
                 location,
                 param,
                 doc: s.doc.clone(),
@@ -131,10 +156,10 @@ pub fn schemes(defs: &[SecuritySchemeDef]) -> BTreeMap<String, SchemeDescription
 }
 
 /// The servers by constant name.
-pub fn servers(defs: &[ServerDef]) -> BTreeMap<String, ServerDescription> {
+pub fn servers(defs: &[ServerDef]) -> BTreeMap<String, ServerSurface> {
     defs.iter()
         .map(|s| {
-            let description = ServerDescription {
+            let description = ServerSurface {
                 url: s.url.clone(),
                 description: s.description.clone(),
                 variables: s.variables.iter().map(variable).collect(),
@@ -144,11 +169,36 @@ pub fn servers(defs: &[ServerDef]) -> BTreeMap<String, ServerDescription> {
         .collect()
 }
 
-fn variable(v: &ServerVariable) -> VariableDescription {
+/// The value of a server's constant: its URL template with each variable at its default.
+pub fn default_url(server: &ServerDef) -> String {
+    fill(
+        &server.url,
+        server
+            .variables
+            .iter()
+            .map(|v| (v.name.as_str(), v.default.as_str())),
+    )
+}
+
+/// The name of the function of a server with variables: its constant's name in lower case.
+pub fn server_function(constant: &str) -> String {
+    constant.to_ascii_lowercase()
+}
+
+/// `template` with each `{name}` replaced by its value.
+fn fill<'a>(template: &str, values: impl Iterator<Item = (&'a str, &'a str)>) -> String {
+    let mut out = template.to_owned();
+    for (name, value) in values {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out
+}
+
+fn variable(v: &ServerVariable) -> VariableSurface {
     let mut values = v.values.clone();
     values.sort();
     values.dedup();
-    VariableDescription {
+    VariableSurface {
         name: v.name.clone(),
         rust_name: v.rust_name.clone(),
         default: v.default.clone(),
@@ -168,7 +218,7 @@ enum Piece<'a> {
 /// Whether `url` is `template` with each `{variable}` replaced by one of its values (any text
 /// for a variable without listed values or not described). Positions already ruled out are
 /// remembered, so the time stays polynomial in the URL's length whatever the template.
-fn matches_template(template: &str, variables: &[VariableDescription], url: &str) -> bool {
+fn matches_template(template: &str, variables: &[VariableSurface], url: &str) -> bool {
     let mut pieces = Vec::new();
     let mut rest = template;
     while let Some(open) = rest.find('{') {
@@ -228,8 +278,8 @@ fn matches_from(
 mod tests {
     use super::*;
 
-    fn var(name: &str, default: &str, values: &[&str]) -> VariableDescription {
-        VariableDescription {
+    fn var(name: &str, default: &str, values: &[&str]) -> VariableSurface {
+        VariableSurface {
             name: name.to_owned(),
             rust_name: name.to_owned(),
             default: default.to_owned(),
@@ -240,7 +290,7 @@ mod tests {
 
     #[test]
     fn a_server_lists_its_template_filled_with_allowed_values() {
-        let server = ServerDescription {
+        let server = ServerSurface {
             url: "https://{region}.example.com/{version}".to_owned(),
             description: None,
             variables: vec![
@@ -253,7 +303,7 @@ mod tests {
         assert!(server.lists("https://eu.example.com/"));
         assert!(!server.lists("https://ap.example.com/v1"));
         assert!(!server.lists("http://eu.example.com/v1"));
-        let plain = ServerDescription {
+        let plain = ServerSurface {
             url: "https://api.example.com".to_owned(),
             description: None,
             variables: Vec::new(),
@@ -266,7 +316,7 @@ mod tests {
     fn many_open_variables_do_not_hang_the_match() {
         let names: Vec<String> = (0..40).map(|i| format!("v{i}")).collect();
         let url: String = names.iter().map(|n| format!("{{{n}}}")).collect::<String>() + "/end";
-        let server = ServerDescription {
+        let server = ServerSurface {
             url,
             description: None,
             variables: names.iter().map(|n| var(n, "x", &[])).collect(),

@@ -1,6 +1,6 @@
 //! Which methods a request builder has besides its setters and `send`: the other formats'
 //! `send_*`, `download`, and `error_body` with its `{Builder}Error` enum. One fact shared by
-//! the emitter (`operations.rs`) and the change report (`report::describe`).
+//! the emitter (`emit/operations.rs`) and the surface ([`OperationSurface`](super::OperationSurface)).
 
 use crate::ir::{Operation, ResponseDef, Success, TypeRef};
 

@@ -1,4 +1,4 @@
-//! The order of positional arguments, one fact shared by the emitter and the change report.
+//! The order of positional arguments: the emitter writes calls in it, the surface records it.
 //!
 //! The order never follows the spec's order of properties or parameters: a spec that only
 //! reorders them would otherwise swap two arguments of the same type, and every existing

@@ -1,14 +1,47 @@
-//! The entry point of `cargo xtask gen`: generate the crate, compare with the baseline, version
-//! it, and bring the directory (crate files, `api.json`, `CHANGELOG.md`) and the crate's entry
-//! in `Cargo.lock` up to date.
+//! The pipeline: read → lower → surface → emit, and with the change report, `regenerate`:
+//! generate the crate, compare its surface with the baseline, version it, and bring the
+//! directory (crate files, `api.json`, `CHANGELOG.md`) and the crate's entry in `Cargo.lock`
+//! up to date ([`lockfile`]). The entry points of `cargo xtask gen` and of the tests.
 
-use super::version::{Version, package_version};
-use super::{Baseline, ChangeReport, changelog, compare, describe, lockfile};
+mod lockfile;
+
 use crate::emit::{self, GeneratedFile, Options};
 use crate::error::{Error, Result};
 use crate::ir::Api;
+use crate::report::version::package_version;
+use crate::report::{Baseline, ChangeReport, Version, changelog, compare};
+use crate::surface::Surface;
 use crate::write::{self, Mode};
+use crate::{lower, read};
 use std::path::Path;
+
+/// The model of the document at `spec`.
+pub fn model(spec: &Path) -> Result<Api> {
+    lower::lower(&read::load(spec)?)
+}
+
+/// The model of a document given as text (`source_name` labels errors).
+pub fn model_str(text: &str, source_name: &str) -> Result<Api> {
+    lower::lower(&read::parse(text, source_name)?)
+}
+
+/// Reads, lowers and emits: the model and the files of the crate for the document at `spec`.
+pub fn generate(spec: &Path, options: &Options) -> Result<(Api, Vec<GeneratedFile>)> {
+    let api = model(spec)?;
+    let files = emit::emit(&api, options)?;
+    Ok((api, files))
+}
+
+/// Like [`generate`], for a document given as text (`source_name` labels errors).
+pub fn generate_str(
+    text: &str,
+    source_name: &str,
+    options: &Options,
+) -> Result<(Api, Vec<GeneratedFile>)> {
+    let api = model_str(text, source_name)?;
+    let files = emit::emit(&api, options)?;
+    Ok((api, files))
+}
 
 /// Directory, relative to the crate, whose generated files are deleted when no longer produced.
 const OWNED_DIR: &str = "src/generated";
@@ -18,7 +51,7 @@ const OWNED_DIR: &str = "src/generated";
 pub struct Regeneration {
     /// The model.
     pub api: Api,
-    /// Every file of the directory: the crate, the description and, with a new entry, the
+    /// Every file of the directory: the crate, `api.json` and, with a new entry, the
     /// changelog.
     pub files: Vec<GeneratedFile>,
     /// The change report.
@@ -53,7 +86,7 @@ pub fn regenerate_as(
     mode: Mode,
     shape: Shape,
 ) -> Result<Regeneration> {
-    let api = crate::lower::lower(&crate::read::load(spec)?)?;
+    let api = model(spec)?;
     let split = match shape {
         Shape::Single => false,
         Shape::SplitAreas => true,
@@ -64,22 +97,27 @@ pub fn regenerate_as(
     };
     let baseline = Baseline::load(dir);
     let manifest_version = version_in_manifest(dir)?;
-    let (description, report) = compare(&baseline, manifest_version, &api, &options.crate_name);
+    // The surface is computed once: the report versions it, the emitter renders it.
+    let surface = Surface::of(&api, &options.crate_name, &Version::INITIAL.to_string());
+    let (surface, report) = compare(&baseline, manifest_version, surface);
     let options = Options {
         crate_version: Some(report.crate_version.to_string()),
         ..options.clone()
     };
     let (mut files, owned) = if split {
         (
-            emit::split::emit_split(&api, &options)?,
+            emit::split::emit_split_surface(&api, &surface, &options)?,
             emit::split::owned_dirs(dir),
         )
     } else {
-        (emit::emit(&api, &options)?, vec![OWNED_DIR.into()])
+        (
+            emit::emit_surface(&api, &surface, &options)?,
+            vec![OWNED_DIR.into()],
+        )
     };
     files.push(GeneratedFile {
-        path: describe::FILE_NAME.into(),
-        contents: description.to_json(),
+        path: crate::surface::FILE_NAME.into(),
+        contents: surface.to_json(),
     });
     let changelog_path = dir.join(changelog::FILE_NAME);
     let existing = read_if_present(&changelog_path)?;

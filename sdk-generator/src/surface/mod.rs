@@ -1,0 +1,159 @@
+//! The public surface of a generated API: what a user of the generated code sees of every
+//! operation and type (method names, argument order and types, builder setters and sending
+//! methods, the Rust type of every field, parameter, body and response, error bodies, servers
+//! and security, pagination and waits), and what calling each operation does (reads or writes,
+//! deletes, may be repeated, waits for a receipt). Computed once from the [`ir`](crate::ir)
+//! model.
+//!
+//! It owns the decisions every output of the generator shares: the order of positional
+//! arguments ([`call_order`]), which sending methods and `error_body` a builder has
+//! ([`builder_methods`]), the Rust spelling of a type and of a field's optionality
+//! ([`rust_type`]), deprecation notes ([`deprecation`]), a server constant's value and a server
+//! function's name ([`access`]). The emitter renders code from them, the change report diffs
+//! two [`Surface`]s, and `api.json` next to a generated crate is a [`Surface`] serialized.
+//!
+//! Every map is a `BTreeMap` and every list is sorted (argument lists are in call order), so the
+//! same model always gives the same bytes. Members that are `false`, empty or absent are left
+//! out of the JSON; a member this layout does not know makes the file unreadable rather than
+//! half read.
+
+pub mod access;
+pub mod builder_methods;
+pub mod call_order;
+pub mod deprecation;
+mod operation;
+pub mod rust_type;
+mod types;
+
+pub use access::{CredentialKind, SchemeSurface, ServerSurface, VariableSurface};
+pub use operation::{
+    BodySurface, Effects, ErrorBodySurface, OperationSurface, PaginationSurface, ParamSurface,
+};
+pub use types::{ConstraintsSurface, FieldSurface, FixedTagSurface, Shape, TypeSurface};
+
+use crate::ir::Api;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Version of the surface's serialized layout; a baseline with another number is not compared.
+///
+/// 2: argument order of client methods and constructors, wire facts (constraints, pagination
+/// fields), deprecation notes, exact Rust types.
+/// 3: each builder's other sending methods and its `error_body`.
+/// 4: the security schemes (`security_schemes`), the servers (`servers`, `default_server`),
+/// each operation's security requirements (`security`) and its own server (`server`).
+/// 5: the areas (`areas`); each operation's builder type (`builder`), what calling it does
+/// (`effects`: writes, destructive, idempotent, long-running, waits) and the account
+/// permissions it names (`permissions`); each parameter's documentation (`doc`); each
+/// optional field's setter of a request type (`setter`).
+pub const FORMAT: u32 = 5;
+
+/// File name of the serialized surface, in the generated crate's directory.
+pub const FILE_NAME: &str = "api.json";
+
+/// The generated API as a Rust caller sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Surface {
+    /// Layout version ([`FORMAT`]).
+    pub format: u32,
+    /// `info.version` of the spec.
+    pub contract_revision: String,
+    /// Cargo package name of the generated crate.
+    pub crate_name: String,
+    /// Cargo package version of the generated crate.
+    pub crate_version: String,
+    /// Areas by module name (each a module and a cargo feature of the crate).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub areas: BTreeMap<String, AreaSurface>,
+    /// Operations by `operationId`.
+    pub operations: BTreeMap<String, OperationSurface>,
+    /// Named types by Rust name (choice enums of `x-at-most-one-of` groups included).
+    pub types: BTreeMap<String, TypeSurface>,
+    /// Error codes (`x-error-codes`), each with the `operationId status` pairs returning it.
+    pub error_codes: BTreeMap<String, Vec<String>>,
+    /// Security schemes the crate can send, by `static` name (`security_schemes::…`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub security_schemes: BTreeMap<String, SchemeSurface>,
+    /// Servers by constant name (`servers::…`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub servers: BTreeMap<String, ServerSurface>,
+    /// The server `servers::DEFAULT` names (the document's first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_server: Option<String>,
+}
+
+/// An area of the API: the tag its operations share.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AreaSurface {
+    /// The tag as the document writes it.
+    pub tag: String,
+    /// The tag's description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+}
+
+impl Surface {
+    /// The surface of `api`, generated as crate `crate_name` version `crate_version`.
+    pub fn of(api: &Api, crate_name: &str, crate_version: &str) -> Self {
+        let mut types = BTreeMap::new();
+        for def in &api.types {
+            types::describe(def, &mut types);
+        }
+        let mut error_codes: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for op in &api.operations {
+            for response in &op.responses {
+                for code in &response.error_codes {
+                    let returned_by = format!("{} {}", op.operation_id, response.status);
+                    error_codes
+                        .entry(code.clone())
+                        .or_default()
+                        .push(returned_by);
+                }
+            }
+        }
+        for returned_by in error_codes.values_mut() {
+            returned_by.sort();
+            returned_by.dedup();
+        }
+        Surface {
+            format: FORMAT,
+            contract_revision: api.version.clone(),
+            crate_name: crate_name.to_owned(),
+            crate_version: crate_version.to_owned(),
+            areas: api
+                .areas
+                .iter()
+                .map(|a| {
+                    let area = AreaSurface {
+                        tag: a.tag.clone(),
+                        doc: a.doc.clone(),
+                    };
+                    (a.module.clone(), area)
+                })
+                .collect(),
+            operations: api
+                .operations
+                .iter()
+                .map(|op| (op.operation_id.clone(), operation::describe(op)))
+                .collect(),
+            types,
+            error_codes,
+            security_schemes: access::schemes(&api.security_schemes),
+            servers: access::servers(&api.servers),
+            default_server: api.servers.first().map(|s| s.rust_name.clone()),
+        }
+    }
+
+    /// The JSON text written to [`FILE_NAME`] (pretty, newline-terminated).
+    pub fn to_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).expect("a surface serializes");
+        text.push('\n');
+        text
+    }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}

@@ -1,0 +1,399 @@
+//! The [`WriteJournal`] in PostgreSQL (cargo feature `postgres`): one journal shared by many
+//! processes on many machines.
+//!
+//! Driver: `tokio-postgres`, the plain asynchronous client the SDK's runtime already fits
+//! (tokio), with no ORM, macros or connection pool to bring in: the journal needs a handful of
+//! statements on two connections (records on one, everything else on the other).
+//!
+//! # Tables
+//!
+//! The SDK creates and migrates its own tables on [`PostgresJournal::connect`]
+//! (`sdk_journal_schema` holds the version; migrations run once, under an advisory lock):
+//! `sdk_journal_writes` has one row per journaled write, its outcome once settled, its owner and
+//! the owner's lease.
+//!
+//! # Many processes
+//!
+//! * **Ownership.** Each `PostgresJournal` is an owner with a random id (also its connections'
+//!   `application_name`). A write it records is its own; its leases are renewed in the
+//!   background every third of [`PostgresJournalBuilder::lease`] while it lives.
+//! * **Recovery claims.** [`pending`](WriteJournal::pending) (called by
+//!   [`Client::recover_writes`](crate::Client::recover_writes)) claims the open entries that are
+//!   its own or whose owner is gone — its lease expired, or it has no session left on the
+//!   database (a killed process's connections close at once) — with `FOR UPDATE SKIP LOCKED`,
+//!   and takes them over under its own lease: two processes never settle or resend the same
+//!   entry at once while their owners live. An owner that lost its lease (a pause longer than
+//!   the lease, its connections down) may still be sending: the entry keeps its key, so the
+//!   server replays instead of applying twice.
+//! * **One key per intent.** A write with an [intent](crate::CallOptions::set_intent) is refused
+//!   (nothing is sent, [`io::ErrorKind::AlreadyExists`]) while another key of that intent is
+//!   open, or was acknowledged as applied: across the fleet, an intent goes out under one key.
+//!   An intent acknowledged as certainly not applied may be sent again under a new key.
+//!   Acknowledged rows are kept (without their body) for
+//!   [`PostgresJournalBuilder::keep_acknowledged`], then deleted.
+//!
+//! # Fail closed
+//!
+//! `record` commits before the write is sent; when the database is unreachable it fails and
+//! the call returns [`Error::Journal`](crate::Error::Journal) (retryable: nothing was sent).
+//! A dropped connection is opened again on next use. Records share one commit per group of
+//! concurrent writes; settlements and acknowledgements are committed without waiting for the
+//! disk (`synchronous_commit = off`), as [`WriteJournal`] allows.
+//!
+//! TLS is not supported yet: reach the database on a private network or through a local
+//! TLS proxy.
+
+mod codec;
+mod link;
+mod recorder;
+mod schema;
+
+use std::fmt;
+use std::io;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use tokio::sync::{mpsc, oneshot};
+use tokio_postgres::Row;
+
+use crate::write::file_journal;
+use crate::write::journal::{
+    DamagedRecord, JournaledWrite, Pending, PendingWrite, Settlement, WriteJournal,
+};
+use codec::{decode_headers, decode_settlement, encode_settlement};
+use link::{Link, connect, timed};
+
+/// Renews this owner's leases: `$1` owner, `$2` lease in seconds.
+const RENEW: &str = "UPDATE sdk_journal_writes SET lease_until = now() + make_interval(secs => $2) \
+     WHERE owner = $1 AND acknowledged_at IS NULL";
+
+/// Deletes acknowledged rows older than `$1` seconds.
+const PRUNE: &str = "DELETE FROM sdk_journal_writes \
+     WHERE acknowledged_at < now() - make_interval(secs => $1)";
+
+/// Claims, oldest first, at most `$4` open entries of namespace `$3` that are owner `$1`'s or
+/// whose owner is gone (lease expired, or no session), under a lease of `$2` seconds.
+const CLAIM: &str = "UPDATE sdk_journal_writes w \
+     SET owner = $1, lease_until = now() + make_interval(secs => $2) \
+     FROM ( \
+        SELECT o.key FROM sdk_journal_writes o \
+        WHERE o.namespace = $3 AND o.acknowledged_at IS NULL \
+          AND (o.owner = $1 OR o.lease_until < now() OR NOT EXISTS ( \
+              SELECT 1 FROM pg_stat_activity a WHERE a.application_name = o.owner)) \
+        ORDER BY o.seq LIMIT $4 \
+        FOR UPDATE OF o SKIP LOCKED \
+     ) c \
+     WHERE w.key = c.key \
+     RETURNING w.seq, w.key, w.intent, w.operation_id, w.method, w.target, w.server, \
+        w.content_type, w.body, w.client_request_id, w.headers, w.settlement";
+
+/// Records the outcome `$2` (applied: `$3`) of the open entry `$1`.
+const SETTLE: &str = "UPDATE sdk_journal_writes SET settlement = $2, applied = $3 \
+     WHERE key = $1 AND acknowledged_at IS NULL";
+
+/// Closes entry `$1`; an intent certainly not applied is released for a new key.
+const ACKNOWLEDGE: &str = "UPDATE sdk_journal_writes SET acknowledged_at = now(), \
+        released = coalesce(NOT applied, false), body = ''::bytea, settlement = NULL \
+     WHERE key = $1 AND acknowledged_at IS NULL";
+
+/// The journal shared by processes (see the [module docs](self)).
+#[derive(Clone)]
+pub struct PostgresJournal {
+    shared: Arc<Shared>,
+}
+
+/// Who this journal is: what it writes with every row it owns.
+struct Identity {
+    namespace: String,
+    owner: String,
+    lease: Duration,
+}
+
+struct Shared {
+    identity: Arc<Identity>,
+    /// Where, for `Debug` (host, port and database; never credentials).
+    target: String,
+    keep_acknowledged: Duration,
+    claim_limit: i64,
+    /// Settlements, acknowledgements, claims and lease renewals.
+    link: Link,
+    records: mpsc::UnboundedSender<recorder::Job>,
+}
+
+/// Options of a [`PostgresJournal`]; [`connect`](Self::connect) opens it.
+#[derive(Clone)]
+pub struct PostgresJournalBuilder {
+    url: String,
+    namespace: String,
+    lease: Duration,
+    keep_acknowledged: Duration,
+    claim_limit: usize,
+}
+
+impl fmt::Debug for PostgresJournalBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The connection string may hold a password: not shown.
+        f.debug_struct("PostgresJournalBuilder")
+            .field("namespace", &self.namespace)
+            .field("lease", &self.lease)
+            .field("keep_acknowledged", &self.keep_acknowledged)
+            .field("claim_limit", &self.claim_limit)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PostgresJournalBuilder {
+    /// Separates journals sharing one database (e.g. per application or account): a journal
+    /// only claims entries of its own namespace. Default `default`.
+    pub fn namespace(mut self, namespace: impl Into<String>) -> Self {
+        self.namespace = namespace.into();
+        self
+    }
+
+    /// How long an entry stays this journal's without a renewal (renewed every third of it
+    /// while the journal lives). Another process takes over the entries of an owner whose
+    /// lease expired. Default 30 s.
+    pub fn lease(mut self, lease: Duration) -> Self {
+        self.lease = lease;
+        self
+    }
+
+    /// How long acknowledged entries are kept (without their body) to refuse their intent
+    /// under a new key. Default 7 days.
+    pub fn keep_acknowledged(mut self, keep: Duration) -> Self {
+        self.keep_acknowledged = keep;
+        self
+    }
+
+    /// Entries one recovery claims at most (the rest wait for the next). Default 1,000.
+    pub fn claim_limit(mut self, limit: usize) -> Self {
+        self.claim_limit = limit.max(1);
+        self
+    }
+
+    /// Connects, creates or migrates the tables, and starts renewing this journal's leases.
+    /// Fails when the database is unreachable or the connection string is not valid (the
+    /// error never repeats the string: it may hold a password).
+    pub async fn connect(self) -> io::Result<PostgresJournal> {
+        let mut config: tokio_postgres::Config = self.url.parse().map_err(|_| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "the write journal's connection string is not a valid PostgreSQL URL or \
+                 key=value string",
+            )
+        })?;
+        let owner = format!("sdk-journal-{}", uuid::Uuid::new_v4().simple());
+        config.application_name(&owner);
+        config.connect_timeout(link::CONNECT_TIMEOUT);
+        let mut first = connect(&config, true).await?;
+        schema::migrate(&mut first).await?;
+        let identity = Arc::new(Identity {
+            namespace: self.namespace,
+            owner,
+            lease: self.lease,
+        });
+        let (records, jobs) = mpsc::unbounded_channel();
+        tokio::spawn(recorder::run(
+            identity.clone(),
+            config.clone(),
+            Some(first),
+            jobs,
+        ));
+        let shared = Arc::new(Shared {
+            identity,
+            target: describe(&config),
+            keep_acknowledged: self.keep_acknowledged,
+            claim_limit: self.claim_limit as i64,
+            link: Link::new(config, false),
+            records,
+        });
+        tokio::spawn(renew(Arc::downgrade(&shared)));
+        tracing::info!(
+            owner = %shared.identity.owner,
+            database = %shared.target,
+            pid = std::process::id(),
+            "write journal opened in PostgreSQL"
+        );
+        Ok(PostgresJournal { shared })
+    }
+}
+
+impl fmt::Debug for PostgresJournal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PostgresJournal")
+            .field("database", &self.shared.target)
+            .field("namespace", &self.shared.identity.namespace)
+            .field("owner", &self.shared.identity.owner)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PostgresJournal {
+    /// Options for a journal at `url` (a `postgresql://` URL or a `key=value` string).
+    pub fn builder(url: impl Into<String>) -> PostgresJournalBuilder {
+        PostgresJournalBuilder {
+            url: url.into(),
+            namespace: "default".to_owned(),
+            lease: Duration::from_secs(30),
+            keep_acknowledged: Duration::from_secs(7 * 24 * 3600),
+            claim_limit: 1000,
+        }
+    }
+
+    /// A journal at `url` with the default options (see [`PostgresJournalBuilder`]).
+    pub async fn connect(url: impl Into<String>) -> io::Result<Self> {
+        Self::builder(url).connect().await
+    }
+
+    /// This journal's owner id: its rows' `owner` and its connections' `application_name`.
+    pub fn owner(&self) -> &str {
+        &self.shared.identity.owner
+    }
+}
+
+/// Host, port and database of `config`.
+fn describe(config: &tokio_postgres::Config) -> String {
+    let host = match config.get_hosts().first() {
+        Some(tokio_postgres::config::Host::Tcp(h)) => h.clone(),
+        #[cfg(unix)]
+        Some(tokio_postgres::config::Host::Unix(p)) => p.display().to_string(),
+        None => "localhost".to_owned(),
+    };
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    format!("{host}:{port}/{}", config.get_dbname().unwrap_or_default())
+}
+
+/// Renews the journal's leases while it lives, and deletes acknowledged rows past their time.
+async fn renew(shared: Weak<Shared>) {
+    let Some(period) = shared.upgrade().map(|s| s.identity.lease / 3) else {
+        return;
+    };
+    let mut ticks: u64 = 0;
+    loop {
+        tokio::time::sleep(period).await;
+        let Some(shared) = shared.upgrade() else {
+            return;
+        };
+        if let Err(e) = shared.renew(ticks.is_multiple_of(64)).await {
+            tracing::warn!(error = %e, "the write journal could not renew its leases");
+        }
+        ticks += 1;
+    }
+}
+
+impl Shared {
+    async fn renew(&self, prune: bool) -> io::Result<()> {
+        let (client, renew) = self.link.prepared(RENEW).await?;
+        let lease = self.identity.lease.as_secs_f64();
+        timed(client.execute(&renew, &[&self.identity.owner, &lease])).await?;
+        if prune {
+            let (client, prune) = self.link.prepared(PRUNE).await?;
+            let keep = self.keep_acknowledged.as_secs_f64();
+            timed(client.execute(&prune, &[&keep])).await?;
+        }
+        Ok(())
+    }
+
+    /// Claims the open entries that are this journal's or whose owner is gone.
+    async fn claim(&self) -> io::Result<Vec<Row>> {
+        let (client, claim) = self.link.prepared(CLAIM).await?;
+        let lease = self.identity.lease.as_secs_f64();
+        timed(client.query(
+            &claim,
+            &[
+                &self.identity.owner,
+                &lease,
+                &self.identity.namespace,
+                &self.claim_limit,
+            ],
+        ))
+        .await
+    }
+}
+
+impl WriteJournal for PostgresJournal {
+    fn record<'a>(&'a self, write: &'a JournaledWrite) -> BoxFuture<'a, io::Result<()>> {
+        Box::pin(async move {
+            let (done, recorded) = oneshot::channel();
+            let job = recorder::Job {
+                write: write.clone(),
+                done,
+            };
+            let stopped = || io::Error::other("the write journal's recorder stopped");
+            self.shared.records.send(job).map_err(|_| stopped())?;
+            recorded.await.map_err(|_| stopped())?
+        })
+    }
+
+    fn settle<'a>(
+        &'a self,
+        key: &'a str,
+        settlement: &'a Settlement,
+    ) -> BoxFuture<'a, io::Result<()>> {
+        Box::pin(async move {
+            let (client, settle) = self.shared.link.prepared(SETTLE).await?;
+            let text = encode_settlement(settlement);
+            let applied = settlement.is_applied();
+            timed(client.execute(&settle, &[&key, &text, &applied])).await?;
+            super::kill_point!("settle");
+            Ok(())
+        })
+    }
+
+    fn acknowledge<'a>(&'a self, key: &'a str) -> BoxFuture<'a, io::Result<()>> {
+        Box::pin(async move {
+            let (client, acknowledge) = self.shared.link.prepared(ACKNOWLEDGE).await?;
+            let closed = timed(client.execute(&acknowledge, &[&key])).await?;
+            if closed > 0 {
+                super::kill_point!("close");
+            }
+            Ok(())
+        })
+    }
+
+    fn pending(&self) -> BoxFuture<'_, io::Result<Pending>> {
+        Box::pin(async move {
+            let mut rows = self.shared.claim().await?;
+            rows.sort_by_key(|r| r.get::<_, i64>(0));
+            let mut pending = Pending::default();
+            for row in rows {
+                match entry(&row) {
+                    Ok(write) => pending.writes.push(write),
+                    Err(reason) => pending.damaged.push(DamagedRecord {
+                        offset: row.get::<_, i64>(0) as u64,
+                        length: row.get::<_, Vec<u8>>(8).len(),
+                        reason: format!("row of key {}: {reason}", row.get::<_, String>(1)),
+                    }),
+                }
+            }
+            Ok(pending)
+        })
+    }
+}
+
+/// A claimed row as an entry.
+fn entry(row: &Row) -> Result<PendingWrite, String> {
+    let method: String = row.get(4);
+    let method =
+        file_journal::method(&method).ok_or_else(|| format!("unknown method {method:?}"))?;
+    let settlement = match row.get::<_, Option<String>>(11) {
+        Some(text) => Some(decode_settlement(&text)?),
+        None => None,
+    };
+    Ok(PendingWrite {
+        write: JournaledWrite {
+            key: row.get(1),
+            intent: row.get(2),
+            operation_id: row.get(3),
+            method,
+            target: row.get(5),
+            server: row.get(6),
+            content_type: row.get(7),
+            body: row.get::<_, Vec<u8>>(8).into(),
+            client_request_id: row.get(9),
+            headers: decode_headers(&row.get::<_, String>(10))?,
+        },
+        settlement,
+    })
+}

@@ -1,0 +1,183 @@
+//! Group commit of records: one task owns a connection and inserts every write waiting at that
+//! moment with one statement, so concurrent writes share one commit (one WAL flush).
+
+use std::collections::HashSet;
+use std::io;
+use std::sync::Arc;
+
+use tokio::sync::{mpsc, oneshot};
+use tokio_postgres::Client;
+use tokio_postgres::types::ToSql;
+
+use super::Identity;
+use super::codec::encode_headers;
+use super::link::{connect, timed, unavailable};
+use crate::write::journal::JournaledWrite;
+
+/// Writes inserted by one statement at most (12 parameters each, under PostgreSQL's 65,535).
+const MAX_BATCH: usize = 512;
+
+/// A write waiting to be recorded, and who waits for it.
+pub(super) struct Job {
+    pub(super) write: JournaledWrite,
+    pub(super) done: oneshot::Sender<io::Result<()>>,
+}
+
+/// Runs until every sender is gone (the journal was dropped). `client` is the connection the
+/// journal opened (and migrated) with.
+pub(super) async fn run(
+    identity: Arc<Identity>,
+    config: tokio_postgres::Config,
+    mut client: Option<Client>,
+    mut jobs: mpsc::UnboundedReceiver<Job>,
+) {
+    while let Some(first) = jobs.recv().await {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match jobs.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        let writes: Vec<&JournaledWrite> = batch.iter().map(|j| &j.write).collect();
+        let outcome = match connected(&mut client, &config).await {
+            Ok(c) => commit(c, &identity, &writes).await,
+            Err(e) => Err(e),
+        };
+        if client.as_ref().is_some_and(Client::is_closed) {
+            client = None;
+        }
+        match outcome {
+            Ok(refused) => {
+                for job in batch {
+                    let result = match refused.iter().find(|(key, _)| *key == job.write.key) {
+                        Some((_, why)) => {
+                            Err(io::Error::new(io::ErrorKind::AlreadyExists, why.clone()))
+                        }
+                        None => Ok(()),
+                    };
+                    let _ = job.done.send(result);
+                }
+            }
+            Err(e) => {
+                for job in batch {
+                    let _ = job.done.send(Err(io::Error::new(e.kind(), e.to_string())));
+                }
+            }
+        }
+    }
+}
+
+async fn connected<'a>(
+    client: &'a mut Option<Client>,
+    config: &tokio_postgres::Config,
+) -> io::Result<&'a Client> {
+    if client.as_ref().is_none_or(Client::is_closed) {
+        *client = Some(connect(config, true).await?);
+    }
+    Ok(client.as_ref().expect("connected above"))
+}
+
+/// Inserts `writes` in one statement (kill points: `append` before it, `fsync` once it is
+/// committed); returns the writes refused (key, why): an intent
+/// already journaled under another key. A key already journaled is recorded already.
+async fn commit(
+    client: &Client,
+    identity: &Identity,
+    writes: &[&JournaledWrite],
+) -> io::Result<Vec<(String, String)>> {
+    let lease = identity.lease.as_secs_f64();
+    let methods: Vec<&str> = writes.iter().map(|w| w.method.as_str()).collect();
+    let headers: Vec<String> = writes.iter().map(|w| encode_headers(&w.headers)).collect();
+    let bodies: Vec<&[u8]> = writes.iter().map(|w| w.body.as_ref()).collect();
+    let mut params: Vec<&(dyn ToSql + Sync)> = vec![&identity.namespace, &identity.owner, &lease];
+    let mut rows = Vec::with_capacity(writes.len());
+    for (i, w) in writes.iter().enumerate() {
+        let n = params.len();
+        rows.push(format!(
+            "(${}, $1, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, $2, \
+             now() + make_interval(secs => $3))",
+            n + 1,
+            n + 2,
+            n + 3,
+            n + 4,
+            n + 5,
+            n + 6,
+            n + 7,
+            n + 8,
+            n + 9,
+            n + 10,
+        ));
+        params.extend_from_slice(&[
+            &w.key,
+            &w.intent,
+            &w.operation_id,
+            &methods[i],
+            &w.target,
+            &w.server,
+            &w.content_type,
+            &bodies[i],
+            &w.client_request_id,
+            &headers[i],
+        ]);
+    }
+    let sql = format!(
+        "INSERT INTO sdk_journal_writes (key, namespace, intent, operation_id, method, target, \
+         server, content_type, body, client_request_id, headers, owner, lease_until) VALUES {} \
+         ON CONFLICT DO NOTHING RETURNING key",
+        rows.join(", ")
+    );
+    // One statement: its rows commit together, in one WAL flush (no BEGIN/COMMIT round trips).
+    crate::write::kill_point!("append");
+    let inserted: HashSet<String> = timed(client.query(&sql, &params))
+        .await?
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    crate::write::kill_point!("fsync");
+    let mut refused = Vec::new();
+    for w in writes.iter().filter(|w| !inserted.contains(&w.key)) {
+        if let Some(why) = conflict(client, identity, w).await? {
+            refused.push((w.key.clone(), why));
+        }
+    }
+    Ok(refused)
+}
+
+/// Why a write that was not inserted is refused, `None` when its key is journaled already
+/// (the same write again).
+async fn conflict(
+    client: &Client,
+    identity: &Identity,
+    w: &JournaledWrite,
+) -> io::Result<Option<String>> {
+    let same_key = client
+        .query_opt("SELECT 1 FROM sdk_journal_writes WHERE key = $1", &[&w.key])
+        .await
+        .map_err(unavailable)?;
+    if same_key.is_some() {
+        return Ok(None);
+    }
+    let holder = client
+        .query_opt(
+            "SELECT key, acknowledged_at IS NOT NULL FROM sdk_journal_writes \
+             WHERE namespace = $1 AND intent = $2 AND NOT released",
+            &[&identity.namespace, &w.intent],
+        )
+        .await
+        .map_err(unavailable)?;
+    let intent = w.intent.as_deref().unwrap_or_default();
+    Ok(Some(match holder {
+        Some(row) if row.get::<_, bool>(1) => format!(
+            "intent {intent} was already carried out under key {} (acknowledged): it is never \
+             sent under a new key",
+            row.get::<_, String>(0)
+        ),
+        Some(row) => format!(
+            "intent {intent} is journaled under key {} and not acknowledged yet: its outcome \
+             comes from recovery (Client::recover_writes), never from a new key",
+            row.get::<_, String>(0)
+        ),
+        None => format!("intent {intent} could not be journaled (a concurrent record); retry"),
+    }))
+}
