@@ -214,7 +214,7 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
         ),
     };
     let mode = if args.check { Mode::Check } else { Mode::Write };
-    // cloud-sdk/ (no `--out`) is always one crate (BENCHMARKS.md, "Split crates").
+    // cloud-sdk/ (no `--out`) is always one crate (`docs/benchmarks-history.md`, "Generated code: one crate or a crate per area").
     let shape = if args.out.is_some() {
         args.shape
     } else {
