@@ -1,4 +1,4 @@
-//! Peak heap while streaming 100,000 items through `sdk_runtime::pagination::stream` (1,000 per
+//! Peak heap while streaming 100,000 items through `oncegen_runtime::pagination::stream` (1,000 per
 //! page), against the heap of one decoded page and of all items collected. A counting global
 //! allocator measures live heap bytes; the loopback server runs on the same `current_thread`
 //! runtime, so its per-page buffers are counted too (one rendered page at a time).
@@ -7,11 +7,11 @@
 //! Without `--bench` (as under `cargo test --benches`) it runs a quick 2,000-item smoke pass.
 
 use futures::StreamExt;
+use oncegen_runtime::pagination::{Continuation, stream};
+use oncegen_runtime::{CallOptions, Client, Config, Error, Request, Response};
 use sdk_benches::alloc::{self, Counting, human};
 use sdk_benches::fixtures::{Item, ItemPage, LIST_ITEMS};
 use sdk_benches::server::{ItemsConfig, current_thread_runtime, start};
-use sdk_runtime::pagination::{Continuation, stream};
-use sdk_runtime::{CallOptions, Client, Config, Error, Request, Response};
 
 #[global_allocator]
 static ALLOC: Counting = Counting;

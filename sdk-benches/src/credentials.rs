@@ -1,7 +1,7 @@
 //! The benchmark's credentials and the signed-mode headers the hand-written twins compute, shared
 //! by both twins (`requests` on reqwest, `raw_hyper` on hyper).
 
-use sdk_runtime::signing::{
+use oncegen_runtime::signing::{
     CANONICAL_PREFIX, content_sha256, hmac_sha256_base64, new_nonce, unix_timestamp,
 };
 

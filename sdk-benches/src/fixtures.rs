@@ -1,8 +1,8 @@
 //! Request and response types shared by the SDK path and the hand-written baseline, shaped like
 //! generated models (serde derives, `uuid` ids, an enum, optional fields).
 
-use sdk_runtime::pagination::{Continuation, Paginated, next_page};
-use sdk_runtime::{Idempotency, Method, OperationSpec};
+use oncegen_runtime::pagination::{Continuation, Paginated, next_page};
+use oncegen_runtime::{Idempotency, Method, OperationSpec};
 use serde::{Deserialize, Serialize};
 
 /// `GET /v1/products/{id}` as a generated crate would declare it.

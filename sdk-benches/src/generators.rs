@@ -1,6 +1,6 @@
 //! The two generators compared by `bench-report compare`, as release binaries that read a
 //! document and write a standalone crate: ours (`cargo xtask gen --out`, standalone layout,
-//! the current `sdk-generator`) and progenitor 0.15.1 in builder style
+//! the current `oncegen`) and progenitor 0.15.1 in builder style
 //! (`tools/progenitor-compare`, a crate outside the workspace).
 
 use std::ffi::OsString;
@@ -15,7 +15,7 @@ const TOOL_CRATE: &str = "tools/progenitor-compare";
 /// One of the compared generators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Generator {
-    /// `sdk-generator` through `cargo xtask gen --out DIR --crate-name NAME`.
+    /// `oncegen` through `cargo xtask gen --out DIR --crate-name NAME`.
     Ours,
     /// progenitor `=0.15.1`, builder style, through `tools/progenitor-compare`.
     Progenitor,
@@ -73,7 +73,7 @@ impl Generator {
                 name.into(),
                 // The runtime of this checkout (the generator runs at the repository root).
                 "--runtime-path".into(),
-                "sdk-runtime".into(),
+                "oncegen-runtime".into(),
                 // One crate at every size: the split layout is measured on its own.
                 "--single-crate".into(),
             ],

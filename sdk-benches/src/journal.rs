@@ -13,9 +13,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cloud_sandbox::{Fault, Matcher, Sandbox};
-use cloud_sdk::{Client, Config, RetryPolicy, dns};
+use customer_cloud_sdk::{Client, Config, RetryPolicy, dns};
 use futures::StreamExt;
-use sdk_runtime::{FileJournal, PostgresJournal, WriteJournal};
+use oncegen_runtime::{FileJournal, PostgresJournal, WriteJournal};
 use sdk_tests::postgres::Cluster;
 
 use crate::repo_root;
@@ -70,7 +70,7 @@ async fn run(client: &Client, journaled: bool, in_flight: usize, count: usize, t
                 let key = created.meta().idempotency_key.clone().unwrap_or_default();
                 client.acknowledge_write(&key).await?;
             }
-            Ok::<_, cloud_sdk::Error>(())
+            Ok::<_, customer_cloud_sdk::Error>(())
         })
         .buffer_unordered(in_flight)
         .collect()
@@ -201,7 +201,7 @@ pub fn section() {
         let sb = Sandbox::start().await.expect("sandbox");
         sb.set_rate_limit(None);
         println!(
-            "DNS zone creations through `cloud-sdk`, one client shared by the tasks in flight, \
+            "DNS zone creations through `customer-cloud-sdk`, one client shared by the tasks in flight, \
              against the in-process sandbox on a multi-thread runtime; {ROUNDS} interleaved \
              rounds, median writes per second. Journaled: a `FileJournal` under `target/`, \
              record + fsync (group commit) before the send, outcome recorded after, then \
@@ -231,7 +231,7 @@ pub fn section() {
              by `recover_writes` in **{:.0} ms** ({settled} settled; lookup and same-key resend, \
              {} at a time).\n",
             elapsed.as_secs_f64() * 1e3,
-            sdk_runtime::RECOVERY_CONCURRENCY
+            oncegen_runtime::RECOVERY_CONCURRENCY
         );
     });
 }

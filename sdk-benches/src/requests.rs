@@ -1,4 +1,4 @@
-//! The request paths compared by the runtime benchmarks: the SDK (`sdk_runtime::Client`) and
+//! The request paths compared by the runtime benchmarks: the SDK (`oncegen_runtime::Client`) and
 //! two minimal hand-written twins doing the same essential work (serialize, hash, sign, send,
 //! read, parse) and sending the same header names, lengths and body bytes: one on reqwest, one
 //! on raw hyper ([`crate::raw_hyper`], the floor of the SDK's own transport).
@@ -11,11 +11,11 @@ use std::time::Duration;
 use bytes::Bytes;
 use futures::future::BoxFuture;
 
-use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
-use sdk_runtime::{
+use oncegen_runtime::{
     CallOptions, Client, Config, HttpRequest, HttpResponse, Request, ReqwestTransport, SdkIdentity,
     Timeouts, Transport, TransportError,
 };
+use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
 
 pub use crate::credentials::{API_KEY, API_SECRET, BEARER, Signed};
 use crate::fixtures::{
@@ -49,7 +49,11 @@ pub struct Paths {
 }
 
 fn config(base: &str) -> Config {
-    Config::new(base).sdk(SdkIdentity::new("cloud-sdk", "0.1.0", "2026-10-07.1"))
+    Config::new(base).sdk(SdkIdentity::new(
+        "customer-cloud-sdk",
+        "0.1.0",
+        "2026-10-07.1",
+    ))
 }
 
 /// The runtime's reqwest transport, as a client builds it behind a proxy.

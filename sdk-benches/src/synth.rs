@@ -274,12 +274,12 @@ mod tests {
             .sum();
         assert_eq!(ops, 100);
         let text = serde_json::to_string(&doc).unwrap();
-        let options = sdk_generator::emit::Options::workspace_member(
-            "cloud-sdk",
+        let options = oncegen::emit::Options::workspace_member(
+            "customer-cloud-sdk",
             "synthetic-100.json",
             Default::default(),
         );
-        let (api, _) = sdk_generator::generate_str(&text, "synthetic-100.json", &options).unwrap();
+        let (api, _) = oncegen::generate_str(&text, "synthetic-100.json", &options).unwrap();
         assert_eq!(api.operations.len(), 100);
         assert!(api.skipped.is_empty());
     }

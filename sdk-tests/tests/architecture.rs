@@ -1,8 +1,8 @@
 //! Invariants of `ARCHITECTURE.md` that no other test holds: what each crate may depend on, and
 //! the generator's one writer.
 
-use sdk_generator::emit::GeneratedFile;
-use sdk_generator::write::{self, Mode};
+use oncegen::emit::GeneratedFile;
+use oncegen::write::{self, Mode};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -59,7 +59,7 @@ const SHARED_FACTS: &str = "openapi-conventions";
 
 /// The encoding of generated types, which the runtime re-exports (its one other workspace
 /// dependency).
-const CODEC: &str = "sdk-codec";
+const CODEC: &str = "oncegen-codec";
 
 /// The runtime knows no API and the sandbox no SDK, so neither depends on another workspace
 /// crate, nor does the generator (it knows the runtime only as the paths it emits,
@@ -71,15 +71,15 @@ fn crates_depend_only_on_what_their_boundaries_allow() {
     let crates = workspace_dependencies();
     let workspace: BTreeSet<&str> = crates.keys().map(String::as_str).collect();
     for name in [
-        "sdk-generator",
+        "oncegen",
         CODEC,
-        "sdk-runtime",
-        "cloud-sdk",
+        "oncegen-runtime",
+        "customer-cloud-sdk",
         "cloud-sandbox",
     ] {
         assert!(workspace.contains(name), "no workspace crate `{name}`");
     }
-    for isolated in ["sdk-runtime", "cloud-sandbox", "sdk-generator"] {
+    for isolated in ["oncegen-runtime", "cloud-sandbox", "oncegen"] {
         let inside: Vec<_> = crates[isolated]
             .iter()
             // A dev-dependency on itself (to test its own features) is no other crate, and the
@@ -87,7 +87,7 @@ fn crates_depend_only_on_what_their_boundaries_allow() {
             .filter(|(dep, _)| {
                 dep != isolated && dep != SHARED_FACTS && workspace.contains(dep.as_str())
             })
-            .filter(|(dep, _)| !(isolated == "sdk-runtime" && dep == CODEC))
+            .filter(|(dep, _)| !(isolated == "oncegen-runtime" && dep == CODEC))
             .collect();
         assert!(
             inside.is_empty(),
@@ -102,9 +102,9 @@ fn crates_depend_only_on_what_their_boundaries_allow() {
         codec_inside.is_empty(),
         "{CODEC} depends on workspace crates: {codec_inside:?}"
     );
-    let sdk = &crates["cloud-sdk"];
+    let sdk = &crates["customer-cloud-sdk"];
     let allowed = [
-        "sdk-runtime",
+        "oncegen-runtime",
         "serde",
         "serde_json",
         "uuid",
@@ -116,12 +116,12 @@ fn crates_depend_only_on_what_their_boundaries_allow() {
     for (dep, kind) in sdk {
         let ok = match kind.as_str() {
             "normal" => allowed.contains(&dep.as_str()),
-            "dev" => dep != "sdk-generator",
+            "dev" => dep != "oncegen",
             _ => false,
         };
-        assert!(ok, "cloud-sdk may not depend on `{dep}` ({kind})");
+        assert!(ok, "customer-cloud-sdk may not depend on `{dep}` ({kind})");
     }
-    assert!(sdk.contains(&("sdk-runtime".to_owned(), "normal".to_owned())));
+    assert!(sdk.contains(&("oncegen-runtime".to_owned(), "normal".to_owned())));
     // The command-line tool: the hand-written mechanisms know the runtime and no API; the
     // generated tool knows the SDK and those mechanisms, of the workspace's crates.
     let inside = |name: &str, kind: &str| -> BTreeSet<String> {
@@ -136,12 +136,15 @@ fn crates_depend_only_on_what_their_boundaries_allow() {
             .map(|n| (*n).to_owned())
             .collect::<BTreeSet<_>>()
     };
-    assert_eq!(inside("sdk-cli", "normal"), names(&["sdk-runtime"]));
+    assert_eq!(inside("oncegen-cli", "normal"), names(&["oncegen-runtime"]));
     assert_eq!(
-        inside("cloud-cli", "normal"),
-        names(&["cloud-sdk", "sdk-cli"])
+        inside("customer-cloud-cli", "normal"),
+        names(&["customer-cloud-sdk", "oncegen-cli"])
     );
-    assert_eq!(inside("cloud-cli", "dev"), names(&["cloud-sandbox"]));
+    assert_eq!(
+        inside("customer-cloud-cli", "dev"),
+        names(&["cloud-sandbox"])
+    );
 }
 
 /// The crates `package` compiles for an application (normal dependencies, default features),
@@ -178,11 +181,11 @@ fn normal_tree(package: &str) -> BTreeSet<String> {
 /// generated types compile without any (the codec needs no HTTP crate).
 #[test]
 fn a_default_build_compiles_one_http_stack_and_the_codec_none() {
-    let sdk = normal_tree("cloud-sdk");
+    let sdk = normal_tree("customer-cloud-sdk");
     assert!(sdk.contains("hyper"), "{sdk:?}");
     assert!(
         !sdk.contains("reqwest"),
-        "reqwest in cloud-sdk's default tree"
+        "reqwest in customer-cloud-sdk's default tree"
     );
     let codec = normal_tree(CODEC);
     assert!(codec.contains("serde_json"), "{codec:?}");
@@ -206,7 +209,7 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// `sdk-generator/src/write.rs` is the one place of the generator that changes the disk.
+/// `oncegen/src/write.rs` is the one place of the generator that changes the disk.
 #[test]
 fn only_the_writer_changes_the_disk() {
     const WRITES: &[&str] = &[
@@ -219,7 +222,7 @@ fn only_the_writer_changes_the_disk() {
         "File::create",
         "OpenOptions",
     ];
-    let src = repo().join("sdk-generator/src");
+    let src = repo().join("oncegen/src");
     let mut writers = BTreeSet::new();
     for file in rust_files(&src) {
         let text = std::fs::read_to_string(&file).expect("source");
@@ -314,7 +317,7 @@ fn code_of(file: &Path) -> String {
 
 /// The generator's files under `src/<folder>` whose code contains `needle`, relative to `src`.
 fn naming(folder: &str, needle: &str) -> BTreeSet<String> {
-    let src = repo().join("sdk-generator/src");
+    let src = repo().join("oncegen/src");
     let dir = src.join(folder);
     let files = if dir.is_dir() {
         rust_files(&dir)
@@ -356,7 +359,7 @@ fn the_surface_owns_what_a_caller_sees_and_emit_and_report_only_read_it() {
         .flat_map(|folder| naming(folder, "DateTime<"))
         .collect();
     assert_eq!(spelled, BTreeSet::from(["surface/rust_type.rs".to_owned()]));
-    let src = repo().join("sdk-generator/src");
+    let src = repo().join("oncegen/src");
     for decision in [
         "call_order.rs",
         "builder_methods.rs",
@@ -378,12 +381,12 @@ fn the_surface_owns_what_a_caller_sees_and_emit_and_report_only_read_it() {
 }
 
 /// A parameter never takes a flag the command-line tool has of its own: the names the surface
-/// reserves are the flags `sdk-cli` gives every command.
+/// reserves are the flags `oncegen-cli` gives every command.
 #[test]
 fn the_surface_reserves_the_flags_the_command_line_tool_has() {
-    let reserved: BTreeSet<&str> = sdk_generator::surface::command_line::RESERVED_FLAGS
+    let reserved: BTreeSet<&str> = oncegen::surface::command_line::RESERVED_FLAGS
         .into_iter()
         .collect();
-    let own: BTreeSet<&str> = sdk_cli::OWN_FLAGS.into_iter().collect();
+    let own: BTreeSet<&str> = oncegen_cli::OWN_FLAGS.into_iter().collect();
     assert_eq!(reserved, own);
 }

@@ -1,4 +1,4 @@
-//! The change report of `cargo xtask gen` (`sdk_generator::report`): a fixture pair with every
+//! The change report of `cargo xtask gen` (`oncegen::report`): a fixture pair with every
 //! kind of change (`sdk-tests/fixtures/revisions/v1.yaml`, `v2.yaml`), single-purpose revisions
 //! of `base.yaml` (a swap of required properties that must change no call, renames, every
 //! wire-breaking kind, deprecations), the same swap and every property and parameter reversed
@@ -11,13 +11,13 @@
 //! added, removed or with other defaults, a rewrite that changes nothing, a format-3 baseline),
 //! with `api.json`'s schemes and servers checked against the generated code with `syn`.
 
-use sdk_generator::emit::{Layout, Options};
-use sdk_generator::ir::Api;
-use sdk_generator::report::{
+use oncegen::emit::{Layout, Options};
+use oncegen::ir::Api;
+use oncegen::report::{
     Baseline, ChangeReport, Class, Version, Wire, compare, render, updated_changelog,
 };
-use sdk_generator::write::Mode;
-use sdk_generator::{Regeneration, Surface, regenerate};
+use oncegen::write::Mode;
+use oncegen::{Regeneration, Surface, regenerate};
 use std::path::{Path, PathBuf};
 
 const CRATE: &str = "revision-sdk";
@@ -30,7 +30,7 @@ fn revision(name: &str) -> String {
 }
 
 fn lower(text: &str) -> Api {
-    sdk_generator::model_str(text, "revision.yaml").expect("the revision reads and lowers")
+    oncegen::model_str(text, "revision.yaml").expect("the revision reads and lowers")
 }
 
 /// The surface of `api` as the crate under test (its version is the report's to decide).
@@ -327,7 +327,7 @@ fn options() -> Options {
         crate_name: CRATE.to_owned(),
         spec_label: "spec/openapi.yaml".to_owned(),
         layout: Layout::Standalone {
-            runtime_path: PathBuf::from("../sdk-runtime"),
+            runtime_path: PathBuf::from("../oncegen-runtime"),
         },
         crate_version: None,
         manifest: Default::default(),
@@ -542,7 +542,7 @@ fn no_reorder_of_the_contract_changes_a_call() {
         op.params.reverse();
     }
     for def in &mut reversed.types {
-        if let sdk_generator::ir::TypeKind::Struct { fields, .. } = &mut def.kind {
+        if let oncegen::ir::TypeKind::Struct { fields, .. } = &mut def.kind {
             fields.reverse();
         }
     }
@@ -554,7 +554,7 @@ fn no_reorder_of_the_contract_changes_a_call() {
             .iter()
             .map(|(id, op)| (id.clone(), op.arguments.clone()));
         let constructors = d.types.iter().filter_map(|(name, ty)| match &ty.shape {
-            sdk_generator::surface::Shape::Struct { constructor, .. } => {
+            oncegen::surface::Shape::Struct { constructor, .. } => {
                 Some((name.clone(), constructor.clone()))
             }
             _ => None,
@@ -586,7 +586,7 @@ fn arguments_reordered_by_the_generator_are_breaking() {
         .types
         .get_mut("SshKeyImportRequest")
         .expect("the request type");
-    let sdk_generator::surface::Shape::Struct { constructor, .. } = &mut ty.shape else {
+    let oncegen::surface::Shape::Struct { constructor, .. } = &mut ty.shape else {
         panic!("a struct");
     };
     assert_eq!(constructor, &["name", "public_key"]);
@@ -967,7 +967,7 @@ fn described_text(ty: &str) -> String {
 /// code with `syn`, not from the generator.
 #[test]
 fn api_json_records_the_arguments_the_code_takes() {
-    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cloud-sdk");
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../customer-cloud-sdk");
     let api: Surface = serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
     let mut in_code: std::collections::BTreeMap<String, Vec<(String, String)>> = Default::default();
     let dir = sdk.join("src/generated");
@@ -1040,7 +1040,7 @@ fn api_json_records_the_arguments_the_code_takes() {
         described.insert(format!("fn {}", op.rust_fn), args);
     }
     for (name, def) in &api.types {
-        let sdk_generator::surface::Shape::Struct {
+        let oncegen::surface::Shape::Struct {
             fields,
             constructor,
             ..
@@ -1223,7 +1223,7 @@ impl BuilderSurface {
         }
     }
 
-    /// `sdk_runtime::error_body!(Type, "status", …)`: the builder's `error_body` and its type.
+    /// `oncegen_runtime::error_body!(Type, "status", …)`: the builder's `error_body` and its type.
     fn macro_call(&mut self, owner: &str, mac: &syn::Macro) {
         let name = mac
             .path
@@ -1336,7 +1336,7 @@ fn check_builder_surface(sources: &[String], api: &Surface) -> (usize, usize, us
 /// code generated from them.
 #[test]
 fn api_json_records_the_builder_methods_the_code_has() {
-    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cloud-sdk");
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../customer-cloud-sdk");
     let api: Surface = serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
     let dir = sdk.join("src/generated");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -1358,7 +1358,7 @@ fn api_json_records_the_builder_methods_the_code_has() {
             .join("fixtures/pipeline")
             .join(fixture);
         let model = lower(&read(&path));
-        let generated = sdk_generator::emit::emit(&model, &options()).expect("the fixture emits");
+        let generated = oncegen::emit::emit(&model, &options()).expect("the fixture emits");
         let sources: Vec<String> = generated
             .into_iter()
             .filter(|f| f.path.extension().is_some_and(|e| e == "rs"))
@@ -1378,7 +1378,7 @@ fn api_json_records_the_builder_methods_the_code_has() {
 /// `syn`, not from the generator.
 #[test]
 fn api_json_records_the_setters_the_code_has() {
-    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cloud-sdk");
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../customer-cloud-sdk");
     let api: Surface = serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
     let mut in_code: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
         Default::default();
@@ -1420,7 +1420,7 @@ fn api_json_records_the_setters_the_code_has() {
     }
     let mut checked = 0;
     for (name, def) in &api.types {
-        let sdk_generator::surface::Shape::Struct { fields, .. } = &def.shape else {
+        let oncegen::surface::Shape::Struct { fields, .. } = &def.shape else {
             continue;
         };
         if !def.request {
@@ -1912,7 +1912,7 @@ fn a_format_3_baseline_is_not_compared() {
              one reads and writes format {}: to list what a new contract revision changes, \
              generate from the previous revision's spec first, then from the new one), so \
              changes cannot be listed.",
-            sdk_generator::surface::FORMAT
+            oncegen::surface::FORMAT
         )),
         "{text}"
     );
@@ -2009,7 +2009,7 @@ fn scheme_in_code(expr: &syn::Expr) -> (String, String, Option<String>, Option<S
 /// `servers` constants, functions and `DEFAULT` of the checked-in code, read with `syn`.
 #[test]
 fn api_json_records_the_schemes_and_servers_the_code_has() {
-    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cloud-sdk");
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../customer-cloud-sdk");
     let api: Surface = serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
     let client = syn::parse_file(&read(&sdk.join("src/generated/client.rs"))).expect("parses");
     let module = |name: &str| -> Vec<syn::Item> {

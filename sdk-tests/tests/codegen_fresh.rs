@@ -1,25 +1,25 @@
-//! Freshness: `cloud-sdk/` (the crate, `api.json`, `CHANGELOG.md`) must equal what the generator
+//! Freshness: `customer-cloud-sdk/` (the crate, `api.json`, `CHANGELOG.md`) must equal what the generator
 //! makes from `spec/openapi.yaml` now (the same check as `cargo xtask gen --check`), so CI fails
 //! on a stale checkout.
 
-use sdk_generator::emit::Options;
-use sdk_generator::write::Mode;
+use oncegen::emit::Options;
+use oncegen::write::Mode;
 use std::path::Path;
 
 #[test]
 fn generated_crate_is_fresh() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let run = sdk_generator::regenerate(
+    let run = oncegen::regenerate(
         &root.join("spec/openapi.yaml"),
-        &root.join("cloud-sdk"),
-        &xtask::cloud_sdk_options(),
+        &root.join("customer-cloud-sdk"),
+        &xtask::customer_cloud_sdk_options(),
         Mode::Check,
     )
     .unwrap_or_else(|e| panic!("generation failed: {e}"));
     let report = run.written;
     assert!(
         report.is_clean(),
-        "cloud-sdk/ is stale, run `cargo xtask gen`:\nchanged: {:#?}\nno longer generated: {:#?}",
+        "customer-cloud-sdk/ is stale, run `cargo xtask gen`:\nchanged: {:#?}\nno longer generated: {:#?}",
         report.changed,
         report.stale
     );
@@ -29,8 +29,8 @@ fn generated_crate_is_fresh() {
 fn generation_is_deterministic() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let spec = root.join("spec/openapi.yaml");
-    let first = sdk_generator::generate(&spec, &xtask::cloud_sdk_options()).map(|(_, f)| f);
-    let second = sdk_generator::generate(&spec, &xtask::cloud_sdk_options()).map(|(_, f)| f);
+    let first = oncegen::generate(&spec, &xtask::customer_cloud_sdk_options()).map(|(_, f)| f);
+    let second = oncegen::generate(&spec, &xtask::customer_cloud_sdk_options()).map(|(_, f)| f);
     assert_eq!(first.ok(), second.ok());
 }
 
@@ -46,26 +46,26 @@ fn a_generated_crate_holds_no_absolute_path() {
         .expect("checkout");
     let spec = root.join("sdk-tests/realspecs/train-travel.yaml");
     let out = root.join("target/no-absolute-path/train-travel-sdk");
-    let runtime = root.join("sdk-runtime");
+    let runtime = root.join("oncegen-runtime");
     for runtime_dir in [Some(runtime.as_path()), None] {
         let options = Options::standalone(&spec, &out, runtime_dir).expect("options");
-        let (_, files) = sdk_generator::generate(&spec, &options).expect("generates");
+        let (_, files) = oncegen::generate(&spec, &options).expect("generates");
         let manifest = files
             .iter()
             .find(|f| f.path == Path::new("Cargo.toml"))
             .expect("a Cargo.toml");
         match runtime_dir {
             Some(_) => assert!(
-                manifest
-                    .contents
-                    .contains("sdk-runtime = { path = \"../../../sdk-runtime\", version = "),
+                manifest.contents.contains(
+                    "oncegen-runtime = { path = \"../../../oncegen-runtime\", version = "
+                ),
                 "{}",
                 manifest.contents
             ),
             None => assert!(
                 manifest.contents.contains(&format!(
-                    "sdk-runtime = {{ version = \"{}\", default-features = false }}",
-                    sdk_generator::emit::RUNTIME_VERSION
+                    "oncegen-runtime = {{ version = \"{}\", default-features = false }}",
+                    oncegen::emit::RUNTIME_VERSION
                 )),
                 "{}",
                 manifest.contents
@@ -91,7 +91,7 @@ fn a_generated_crate_holds_no_absolute_path() {
 fn the_published_runtime_version_is_the_runtimes() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let read = |path: &str| std::fs::read_to_string(root.join(path)).expect(path);
-    let runtime = read("sdk-runtime/Cargo.toml");
+    let runtime = read("oncegen-runtime/Cargo.toml");
     let version = if runtime.contains("\nversion.workspace = true\n") {
         let workspace = read("Cargo.toml");
         let section = workspace
@@ -102,7 +102,7 @@ fn the_published_runtime_version_is_the_runtimes() {
     } else {
         value_of(&runtime, "version")
     };
-    assert_eq!(version, sdk_generator::emit::RUNTIME_VERSION);
+    assert_eq!(version, oncegen::emit::RUNTIME_VERSION);
 }
 
 /// The string value of the first `key = "value"` line of a manifest section.

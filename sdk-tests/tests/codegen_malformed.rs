@@ -2,7 +2,7 @@
 //! construct, never with a panic.
 
 fn error_of(text: &str) -> String {
-    match sdk_generator::generate_str(text, "input.yaml", &xtask::cloud_sdk_options()) {
+    match oncegen::generate_str(text, "input.yaml", &xtask::customer_cloud_sdk_options()) {
         Ok(_) => panic!("expected an error for:\n{text}"),
         Err(e) => e.to_string(),
     }
@@ -83,7 +83,7 @@ fn bad_pagination_names_the_extension() {
     let doc = format!(
         "{HEAD}paths:\n  /a:\n    get:\n      operationId: x\n      x-pagination: {{model: page}}\n      responses: {{'200': {{description: ok}}}}\n"
     );
-    let (api, _) = sdk_generator::generate_str(&doc, "input.yaml", &xtask::cloud_sdk_options())
+    let (api, _) = oncegen::generate_str(&doc, "input.yaml", &xtask::customer_cloud_sdk_options())
         .expect("lenient");
     let skipped = api
         .skipped
@@ -140,7 +140,7 @@ fn without_hang<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T 
 }
 
 fn generate_owned(text: String, name: &'static str) -> Result<serde_json::Value, String> {
-    sdk_generator::generate_str(&text, name, &xtask::cloud_sdk_options())
+    oncegen::generate_str(&text, name, &xtask::customer_cloud_sdk_options())
         .map(|(api, _)| serde_json::to_value(&api).expect("the model serializes"))
         .map_err(|e| e.to_string())
 }
@@ -204,7 +204,7 @@ fn invalid_utf8_names_line_and_column() {
     let mut bytes = format!("{HEAD}paths: {{}}\n# caf").into_bytes();
     bytes.extend([0xe9, b'\n']);
     std::fs::write(&path, bytes).expect("written");
-    let message = match sdk_generator::generate(&path, &xtask::cloud_sdk_options()) {
+    let message = match oncegen::generate(&path, &xtask::customer_cloud_sdk_options()) {
         Ok(_) => panic!("invalid UTF-8 accepted"),
         Err(e) => e.to_string(),
     };

@@ -1,6 +1,6 @@
 //! No document, however malformed, makes the generator panic (issue #19, item 7): seeded random
 //! mutations of the corpus documents (`sdk-tests/realspecs/`) fed to
-//! `sdk_generator::generate_str` (read, lower, emit) under `catch_unwind`.
+//! `oncegen::generate_str` (read, lower, emit) under `catch_unwind`.
 //!
 //! Each input starts from a corpus document cut down to a few operations and the components
 //! they reach (so thousands of inputs fit in the time), then gets 1 to 4 mutations: a node
@@ -27,7 +27,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use sdk_generator::emit::{Layout, Options};
+use oncegen::emit::{Layout, Options};
 use serde_json::{Map, Value, json};
 
 const INPUTS: u64 = 600;
@@ -103,7 +103,7 @@ fn read_corpus_document(path: &Path) -> (String, Value) {
     let value: Value = if path.extension().is_some_and(|e| e == "json") {
         serde_json::from_str(&text).expect("corpus JSON")
     } else {
-        sdk_generator::read::parse(&text, &path.display().to_string())
+        oncegen::read::parse(&text, &path.display().to_string())
             .expect("corpus YAML")
             .root
     };
@@ -486,7 +486,7 @@ fn options() -> Options {
         crate_name: "mutant".to_owned(),
         spec_label: "mutant".to_owned(),
         layout: Layout::Standalone {
-            runtime_path: PathBuf::from("../sdk-runtime"),
+            runtime_path: PathBuf::from("../oncegen-runtime"),
         },
         crate_version: None,
         manifest: Default::default(),
@@ -513,9 +513,8 @@ fn child(from: u64) {
         if let Some(dump) = std::env::var_os("MUTATION_DUMP") {
             std::fs::write(dump, &text).expect("MUTATION_DUMP written");
         }
-        let outcome = std::panic::catch_unwind(|| {
-            sdk_generator::generate_str(&text, "mutant.yaml", &options)
-        });
+        let outcome =
+            std::panic::catch_unwind(|| oncegen::generate_str(&text, "mutant.yaml", &options));
         match outcome {
             Ok(Ok(_)) => println!("GENERATED {seed}"),
             Ok(Err(_)) => println!("ERRORED {seed}"),

@@ -1,7 +1,7 @@
 //! Snapshots of the intermediate model (spec and fixtures) and of the files emitted for the
 //! fixtures; reviewers read codegen changes here (`sdk-tests/tests/snapshots/`).
 
-use sdk_generator::emit::{Layout, Options};
+use oncegen::emit::{Layout, Options};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -18,14 +18,14 @@ fn fixture_options(name: &str) -> Options {
     }
 }
 
-/// The contract generates completely. Its model is not snapshotted here: `cloud-sdk/api.json`
+/// The contract generates completely. Its model is not snapshotted here: `customer-cloud-sdk/api.json`
 /// and the generated code are the reviewed record of what the spec makes (`codegen_fresh.rs`
 /// holds them to the spec), so a revision that only edits prose or `info.version` passes the
 /// test command after `cargo xtask gen` with no other edit.
 #[test]
 fn ir_of_the_spec() {
-    let doc = sdk_generator::read::load(&root().join("spec/openapi.yaml")).expect("spec reads");
-    let api = sdk_generator::lower::lower(&doc).expect("spec lowers");
+    let doc = oncegen::read::load(&root().join("spec/openapi.yaml")).expect("spec reads");
+    let api = oncegen::lower::lower(&doc).expect("spec lowers");
     assert!(
         api.skipped.is_empty(),
         "the contract must generate completely: {:#?}",
@@ -39,8 +39,7 @@ fn ir_of_the_spec() {
 
 fn fixture(name: &str) {
     let path = root().join("sdk-tests/fixtures").join(name);
-    let (api, files) =
-        sdk_generator::generate(&path, &fixture_options(name)).expect("fixture generates");
+    let (api, files) = oncegen::generate(&path, &fixture_options(name)).expect("fixture generates");
     insta::assert_json_snapshot!(format!("ir_{name}"), api);
     for file in files {
         let label = file.path.display().to_string().replace('/', "__");
@@ -62,17 +61,17 @@ fn fixture_legacy30() {
 #[test]
 fn emission_is_byte_identical() {
     let path = root().join("sdk-tests/fixtures/shapes.yaml");
-    let a = sdk_generator::generate(&path, &fixture_options("shapes.yaml")).map(|(_, f)| f);
-    let b = sdk_generator::generate(&path, &fixture_options("shapes.yaml")).map(|(_, f)| f);
+    let a = oncegen::generate(&path, &fixture_options("shapes.yaml")).map(|(_, f)| f);
+    let b = oncegen::generate(&path, &fixture_options("shapes.yaml")).map(|(_, f)| f);
     assert_eq!(a.ok(), b.ok());
 }
 
 /// Every emitted file starts with the fixed header naming the command and the spec.
 #[test]
 fn every_file_has_the_header() {
-    let (_, files) = sdk_generator::generate(
+    let (_, files) = oncegen::generate(
         &root().join("spec/openapi.yaml"),
-        &xtask::cloud_sdk_options(),
+        &xtask::customer_cloud_sdk_options(),
     )
     .expect("generates");
     for f in files {

@@ -3,12 +3,12 @@
 
 use std::path::Path;
 
-use sdk_generator::ir::{Api, TypeKind};
+use oncegen::ir::{Api, TypeKind};
 
 fn api() -> Api {
     let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/openapi.yaml");
-    let doc = sdk_generator::read::load(&spec).expect("the spec reads");
-    sdk_generator::lower::lower(&doc).expect("the spec lowers")
+    let doc = oncegen::read::load(&spec).expect("the spec reads");
+    oncegen::lower::lower(&doc).expect("the spec lowers")
 }
 
 /// A name carries a collision suffix when it ends in digits its wire name does not end in.

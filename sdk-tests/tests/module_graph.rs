@@ -344,7 +344,7 @@ fn module_name(path: &ModulePath) -> String {
 fn no_crate_of_the_workspace_has_a_module_cycle() {
     let roots = crate_roots();
     let names: Vec<&str> = roots.iter().map(|(n, _)| n.as_str()).collect();
-    for expected in ["sdk-generator (sdk_generator)", "sdk-runtime (sdk_runtime)"] {
+    for expected in ["oncegen (oncegen)", "oncegen-runtime (oncegen_runtime)"] {
         assert!(names.contains(&expected), "crates found: {names:?}");
     }
     let mut cycles = Vec::new();

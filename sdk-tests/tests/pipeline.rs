@@ -6,8 +6,8 @@
 //! about on the formatted source, so a snapshot accepted without reading cannot drop it.
 //! Assertions read the source [`flat`], so they do not depend on where lines wrap.
 
-use sdk_generator::emit::{GeneratedFile, Layout, Options};
-use sdk_generator::ir::Api;
+use oncegen::emit::{GeneratedFile, Layout, Options};
+use oncegen::ir::Api;
 use std::path::{Path, PathBuf};
 
 /// The crate's scaffolding (manifest, module tree, client, error codes), left out of these
@@ -42,7 +42,7 @@ fn options(fixture: &str, label: &str) -> Options {
         crate_name: format!("pipeline-{}", fixture.replace('_', "-")),
         spec_label: label.to_owned(),
         layout: Layout::Standalone {
-            runtime_path: PathBuf::from("../sdk-runtime"),
+            runtime_path: PathBuf::from("../oncegen-runtime"),
         },
         crate_version: None,
         manifest: Default::default(),
@@ -52,7 +52,7 @@ fn options(fixture: &str, label: &str) -> Options {
 /// Generates a standalone crate from the fixture and snapshots it.
 fn generate(fixture: &str) -> Generated {
     let (label, text) = fixture_text(fixture);
-    let (api, files) = sdk_generator::generate_str(&text, &label, &options(fixture, &label))
+    let (api, files) = oncegen::generate_str(&text, &label, &options(fixture, &label))
         .unwrap_or_else(|e| panic!("{label}: {e}"));
     let generated = Generated { api, files };
     insta::assert_snapshot!(fixture, generated.render());
@@ -140,8 +140,8 @@ impl Generated {
             format!("pub enum {name} "),
             format!("pub type {name} "),
             format!("impl {name} {{"),
-            format!("::sdk_runtime::json_object!({name} {{"),
-            format!("::sdk_runtime::tagged_union!({name} by "),
+            format!("::oncegen_runtime::json_object!({name} {{"),
+            format!("::oncegen_runtime::tagged_union!({name} by "),
         ];
         let impl_for = format!(" for {name} {{");
         let found = self.items(|line| {
@@ -154,7 +154,7 @@ impl Generated {
 
     /// The types `name` converts from, in its `from_variants!` call (none without one).
     fn conversions(&self, name: &str) -> Vec<String> {
-        let head = format!("::sdk_runtime::from_variants!({name} {{");
+        let head = format!("::oncegen_runtime::from_variants!({name} {{");
         let calls = self.items(|line| line.starts_with(head.as_str()));
         let Some(call) = calls.first() else {
             return Vec::new();
@@ -288,7 +288,7 @@ fn items_without_type_decode_a_list_typed_or_any_other_value() {
     );
     assert_has(
         &g.source(),
-        &["::sdk_runtime::untagged_union!(CreatedData { TagList, Other });"],
+        &["::oncegen_runtime::untagged_union!(CreatedData { TagList, Other });"],
     );
 }
 
@@ -323,12 +323,12 @@ fn names_of_only_an_underscore_and_meeting_derived_ids_still_generate() {
         &[
             "pub fn get_ab(&self)",
             "pub fn get_ab2(&self)",
-            r#"::sdk_runtime::json_object!(Thing { value = "_", value_2 = "🎉_" optional, kind optional });"#,
-            r#"::sdk_runtime::string_enum!(ThingKind, Unknown, Value = "_", Value2 = "🎉_", A = "a");"#,
+            r#"::oncegen_runtime::json_object!(Thing { value = "_", value_2 = "🎉_" optional, kind optional });"#,
+            r#"::oncegen_runtime::string_enum!(ThingKind, Unknown, Value = "_", Value2 = "🎉_", A = "a");"#,
             r#"request.query_opt("_", self.value.as_ref());"#,
             r#"request.query("🎉_", &self.value_2);"#,
             "pub fn value(&self, value: impl Into<String>, body: Value) -> builders::Value<'_>",
-            r#"::sdk_runtime::json_object!(Value { value = "🎉_" });"#,
+            r#"::oncegen_runtime::json_object!(Value { value = "🎉_" });"#,
         ],
     );
 }
@@ -370,7 +370,7 @@ fn a_wrong_x_pagination_skips_its_operation_at_the_extension() {
 fn a_contract_version_read_that_needs_arguments_is_a_located_error() {
     let fixture = "contract_version_argument";
     let (label, text) = fixture_text(fixture);
-    let error = match sdk_generator::generate_str(&text, &label, &options(fixture, &label)) {
+    let error = match oncegen::generate_str(&text, &label, &options(fixture, &label)) {
         Ok(_) => panic!("{label}: the document should be refused"),
         Err(e) => e.to_string(),
     };
@@ -402,7 +402,7 @@ fn string_enums_keep_unknown_values() {
     let source = g.source();
     assert_has(
         &source,
-        &[r#"::sdk_runtime::string_enum!(S, Unknown, On = "on", Off = "off");"#],
+        &[r#"::oncegen_runtime::string_enum!(S, Unknown, On = "on", Off = "off");"#],
     );
     assert_lacks(&source, &["serde(other)"]);
 }
@@ -414,9 +414,9 @@ fn request_types_get_constructors_and_nullable_fields() {
         &g.type_def("R"),
         &[
             "pub fn new(name: impl Into<String>) -> Self",
-            "pub note: ::sdk_runtime::Nullable<String>,",
-            "::sdk_runtime::json_object!(R { name, note optional });",
-            "note: ::sdk_runtime::Nullable::Absent",
+            "pub note: ::oncegen_runtime::Nullable<String>,",
+            "::oncegen_runtime::json_object!(R { name, note optional });",
+            "note: ::oncegen_runtime::Nullable::Absent",
         ],
     );
 }
@@ -477,13 +477,16 @@ fn operation_receipts_return_the_specs_own_type() {
     assert_has(
         &poll,
         &[
-            "::sdk_runtime::ResponseFuture<'c, super::Env>",
+            "::oncegen_runtime::ResponseFuture<'c, super::Env>",
             "Returns an operation receipt",
         ],
     );
     assert_lacks(&poll, &["operation_format"]);
     let plain = g.operation("Plain");
-    assert_has(&plain, &["::sdk_runtime::ResponseFuture<'c, super::Env>"]);
+    assert_has(
+        &plain,
+        &["::oncegen_runtime::ResponseFuture<'c, super::Env>"],
+    );
     assert_lacks(&plain, &["operation receipt"]);
     assert!(g.receipt("poll") && !g.receipt("plain"));
 }
@@ -495,7 +498,7 @@ fn open_objects_keep_unknown_members() {
         &g.type_def("Open"),
         &[
             "pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,",
-            "::sdk_runtime::json_object!(Open { ok optional, ..additional_properties });",
+            "::oncegen_runtime::json_object!(Open { ok optional, ..additional_properties });",
         ],
     );
     assert_has(
@@ -527,7 +530,7 @@ fn a_discriminated_base_is_the_union_of_its_subtypes() {
         &[
             "pub enum Pet { /// Selected by `cat`. Cat(Cat), /// Selected by `dog`. Dog(Dog),",
             "Unknown(::serde_json::Value),",
-            "::sdk_runtime::tagged_union!(Pet by \"petType\" { Cat = \"cat\", Dog = \"dog\" });",
+            "::oncegen_runtime::tagged_union!(Pet by \"petType\" { Cat = \"cat\", Dog = \"dog\" });",
         ],
     );
     assert_has(
@@ -585,7 +588,7 @@ fn query_lists_follow_style_and_explode() {
     assert_has(
         &g.operation("Deep"),
         &[
-            r#"::sdk_runtime::ParamIn::Query, "ids", ::sdk_runtime::ParamStyle::DeepObject, false, value);"#,
+            r#"::oncegen_runtime::ParamIn::Query, "ids", ::oncegen_runtime::ParamStyle::DeepObject, false, value);"#,
         ],
     );
     let skipped = g.skipped();
@@ -693,7 +696,7 @@ fn non_json_bodies_travel_as_form_multipart_or_raw_bytes() {
     assert_eq!(g.skipped(), []);
     assert_has(g.file("Cargo.toml"), &[r#"bytes = "1""#]);
     let (label, text) = fixture_text("non_json_bodies");
-    let (_, files) = sdk_generator::generate_str(&text, &label, &xtask::cloud_sdk_options())
+    let (_, files) = oncegen::generate_str(&text, &label, &xtask::customer_cloud_sdk_options())
         .unwrap_or_else(|e| panic!("{label}: {e}"));
     let manifest = files
         .iter()
@@ -723,7 +726,7 @@ fn nulls_are_kept_wherever_a_schema_admits_them() {
             "pub metadata: ::std::collections::BTreeMap<String, Option<RowMetadataValue>>,",
             "pub scores: ::std::collections::BTreeMap<String, Option<f64>>,",
             "pub either: Option<RowEither>,",
-            "pub note: ::sdk_runtime::Nullable<String>,",
+            "pub note: ::oncegen_runtime::Nullable<String>,",
             "pub nested: Option<Vec<Option<Vec<Option<bool>>>>>,",
         ],
     );
@@ -764,23 +767,23 @@ fn every_media_type_has_a_typed_body() {
     let module = flat(g.file("src/generated/general.rs"));
     for expected in [
         // text/csv
-        "ResponseFuture<'c, String, ::sdk_runtime::body::Text>",
+        "ResponseFuture<'c, String, ::oncegen_runtime::body::Text>",
         "request.accept(\"text/csv\");",
-        "self.call.execute_as::<::sdk_runtime::body::Text>(request)",
+        "self.call.execute_as::<::oncegen_runtime::body::Text>(request)",
         // octet-stream
-        "ResponseFuture<'c, ::sdk_runtime::Binary, ::sdk_runtime::body::Raw>",
+        "ResponseFuture<'c, ::oncegen_runtime::Binary, ::oncegen_runtime::body::Raw>",
         "request.accept(\"application/octet-stream\");",
         // 204
-        "ResponseFuture<'c, (), ::sdk_runtime::body::NoBody>",
+        "ResponseFuture<'c, (), ::oncegen_runtime::body::NoBody>",
         // several: JSON by default, the others on request
-        "pub fn send(self) -> ::sdk_runtime::ResponseFuture<'c, super::Report>",
+        "pub fn send(self) -> ::oncegen_runtime::ResponseFuture<'c, super::Report>",
         "request.accept(\"application/json\");",
-        "pub fn send_text(self) -> ::sdk_runtime::ResponseFuture<'c, String, ::sdk_runtime::body::Text>",
+        "pub fn send_text(self) -> ::oncegen_runtime::ResponseFuture<'c, String, ::oncegen_runtime::body::Text>",
         "request.accept(\"text/plain\");",
-        "pub fn send_bytes(self) -> ::sdk_runtime::ResponseFuture<'c, ::sdk_runtime::Binary, ::sdk_runtime::body::Raw>",
+        "pub fn send_bytes(self) -> ::oncegen_runtime::ResponseFuture<'c, ::oncegen_runtime::Binary, ::oncegen_runtime::body::Raw>",
         "request.accept(\"application/pdf, image/png\");",
         // a download: the body as a stream
-        "pub fn download(self) -> impl ::std::future::Future<Output = Result<::sdk_runtime::Download, ::sdk_runtime::Error>> + 'c { let (call, mut request) = self.request(); request.accept(\"application/octet-stream\"); call.download(request) }",
+        "pub fn download(self) -> impl ::std::future::Future<Output = Result<::oncegen_runtime::Download, ::oncegen_runtime::Error>> + 'c { let (call, mut request) = self.request(); request.accept(\"application/octet-stream\"); call.download(request) }",
         // text request body
         "pub fn put_note(&self, body: impl Into<String>)",
         "request.raw_body(self.body, \"text/plain\");",
@@ -794,7 +797,7 @@ fn documented_error_bodies_are_reachable_typed() {
     let g = generate("error_bodies");
     let module = flat(g.file("src/generated/general.rs"));
     for expected in [
-        "::sdk_runtime::error_body!(crate::types::HttpValidationError, \"422\");",
+        "::oncegen_runtime::error_body!(crate::types::HttpValidationError, \"422\");",
         "pub enum DeleteItemError { /// The `4XX` response's body. Status4xx(crate::types::Problem), /// The `default` response's body. StatusDefault(crate::types::DeleteItemErrorDefault), }",
         "match error.documented_status(&[\"404\", \"4XX\", \"default\"])? { \"4XX\" => {",
         ".map(DeleteItemError::Status4xx)",
@@ -812,12 +815,12 @@ fn security_schemes_are_set_once_and_each_operation_says_which_it_sends() {
     let g = generate("security_schemes");
     let client = flat(g.file("src/generated/client.rs"));
     for expected in [
-        "pub static HEADER_KEY: ::sdk_runtime::SecurityScheme = ::sdk_runtime::SecurityScheme { name: \"headerKey\", kind: ::sdk_runtime::SchemeKind::ApiKey { location: ::sdk_runtime::ParamIn::Header, param: \"X-Chroma-Token\", }, };",
-        "pub static QUERY_KEY: ::sdk_runtime::SecurityScheme",
-        "location: ::sdk_runtime::ParamIn::Cookie, param: \"session\"",
-        "pub static BASIC: ::sdk_runtime::SecurityScheme = ::sdk_runtime::SecurityScheme { name: \"basic\", kind: ::sdk_runtime::SchemeKind::Basic, };",
-        "name: \"oauth\", kind: ::sdk_runtime::SchemeKind::Bearer,",
-        "name: \"oidc\", kind: ::sdk_runtime::SchemeKind::Bearer,",
+        "pub static HEADER_KEY: ::oncegen_runtime::SecurityScheme = ::oncegen_runtime::SecurityScheme { name: \"headerKey\", kind: ::oncegen_runtime::SchemeKind::ApiKey { location: ::oncegen_runtime::ParamIn::Header, param: \"X-Chroma-Token\", }, };",
+        "pub static QUERY_KEY: ::oncegen_runtime::SecurityScheme",
+        "location: ::oncegen_runtime::ParamIn::Cookie, param: \"session\"",
+        "pub static BASIC: ::oncegen_runtime::SecurityScheme = ::oncegen_runtime::SecurityScheme { name: \"basic\", kind: ::oncegen_runtime::SchemeKind::Basic, };",
+        "name: \"oauth\", kind: ::oncegen_runtime::SchemeKind::Bearer,",
+        "name: \"oidc\", kind: ::oncegen_runtime::SchemeKind::Bearer,",
     ] {
         assert!(
             client.contains(expected),
@@ -829,9 +832,9 @@ fn security_schemes_are_set_once_and_each_operation_says_which_it_sends() {
     }
     let module = flat(g.file("src/generated/general.rs"));
     for expected in [
-        "static SECURITY: &[::sdk_runtime::Requirement] = &[ &[&crate::security_schemes::HEADER_KEY], &[&crate::security_schemes::OAUTH], ];",
-        "static SECURITY: &[::sdk_runtime::Requirement] = &[];",
-        "static SECURITY: &[::sdk_runtime::Requirement] = &[ &[&crate::security_schemes::BASIC, &crate::security_schemes::QUERY_KEY], &[], ];",
+        "static SECURITY: &[::oncegen_runtime::Requirement] = &[ &[&crate::security_schemes::HEADER_KEY], &[&crate::security_schemes::OAUTH], ];",
+        "static SECURITY: &[::oncegen_runtime::Requirement] = &[];",
+        "static SECURITY: &[::oncegen_runtime::Requirement] = &[ &[&crate::security_schemes::BASIC, &crate::security_schemes::QUERY_KEY], &[], ];",
         "request.security(SECURITY);",
     ] {
         assert!(module.contains(expected), "missing `{expected}`");
@@ -849,10 +852,10 @@ fn servers_are_constants_and_functions_of_their_variables() {
     for expected in [
         "pub const THIS_SERVER: &str = \"/api/v1\";",
         "pub const REGIONAL: &str = \"https://eu.example.com:443/v1\";",
-        "pub fn regional(region: &str, port: &str) -> String { ::sdk_runtime::servers::fill(\"https://{region}.example.com:{port}/v1\", &[(\"region\", region), (\"port\", port)]) }",
+        "pub fn regional(region: &str, port: &str) -> String { ::oncegen_runtime::servers::fill(\"https://{region}.example.com:{port}/v1\", &[(\"region\", region), (\"port\", port)]) }",
         "pub const SANDBOX_EXAMPLE_COM: &str = \"https://sandbox.example.com\";",
         "pub const DEFAULT: &str = THIS_SERVER;",
-        "::sdk_runtime::servers::resolve(document_url, server)",
+        "::oncegen_runtime::servers::resolve(document_url, server)",
     ] {
         assert!(
             client.contains(expected),
@@ -887,13 +890,13 @@ fn a_union_members_fixed_tag_is_no_field() {
     let g = generate("member_tags");
     let code = flat(&g.source());
     for expected in [
-        "::sdk_runtime::json_object!(Circle tagged \"kind\" = \"circle\" { radius });",
-        "::sdk_runtime::json_object!(Square tagged \"kind\" = \"square\" { side });",
-        "::sdk_runtime::json_object!(Triangle tagged \"kind\" = \"triangle\" { base optional });",
+        "::oncegen_runtime::json_object!(Circle tagged \"kind\" = \"circle\" { radius });",
+        "::oncegen_runtime::json_object!(Square tagged \"kind\" = \"square\" { side });",
+        "::oncegen_runtime::json_object!(Triangle tagged \"kind\" = \"triangle\" { base optional });",
         "tagged \"kind\" = \"polygon\" { points }",
         // Request types: `new` takes the other required fields only.
         "pub fn new(radius: f64) -> Self",
-        "::sdk_runtime::json_object!(Cross tagged \"style\" = \"cross\" {});",
+        "::oncegen_runtime::json_object!(Cross tagged \"style\" = \"cross\" {});",
         // The component enum stays; an optional tag, and a member two unions tag by different
         // properties, keep their fields.
         "pub enum TriangleKind",

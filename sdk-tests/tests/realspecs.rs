@@ -12,7 +12,7 @@
 //! - `realspecs_cargo_check` (slow, `#[ignore]`d; CI runs it with
 //!   `cargo test -p sdk-tests --test realspecs -- --include-ignored`): writes every crate under
 //!   `target/realspecs/crates/`. A crate whose document has examples to decode is built with its
-//!   example harness (`sdk_generator::doc_examples::harness`, under `target/realspecs/examples/`,
+//!   example harness (`oncegen::doc_examples::harness`, under `target/realspecs/examples/`,
 //!   one `cargo build` of them all), and the harness is run: each example is decoded into its
 //!   generated type, re-encoded and compared. The other crates are checked with one
 //!   `cargo check --keep-going` of a harness crate that depends on each. Dependencies build once
@@ -22,11 +22,11 @@
 //!   flaw of the document listed in `SOURCES.md`, and a listed flaw that does not fail fails
 //!   too; the fixture `sdk-tests/fixtures/examples.yaml` proves that wrong examples are caught.
 
-use sdk_generator::doc_examples::Node;
-use sdk_generator::doc_examples::{DocExample, NotApplicable, Target};
-use sdk_generator::emit::{GeneratedFile, Layout, Options};
-use sdk_generator::ir::Api;
-use sdk_generator::write::{Mode, ensure_files};
+use oncegen::doc_examples::Node;
+use oncegen::doc_examples::{DocExample, NotApplicable, Target};
+use oncegen::emit::{GeneratedFile, Layout, Options};
+use oncegen::ir::Api;
+use oncegen::write::{Mode, ensure_files};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -44,7 +44,7 @@ struct KnownFailure {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stage {
-    /// `sdk_generator::generate` returns an error.
+    /// `oncegen::generate` returns an error.
     Generate,
     /// The generated crate does not pass `cargo check`.
     Check,
@@ -135,7 +135,7 @@ struct Facts {
 }
 
 fn facts(name: &str, text: &str) -> Facts {
-    let doc = sdk_generator::doc_examples::parse(text, name)
+    let doc = oncegen::doc_examples::parse(text, name)
         .unwrap_or_else(|e| panic!("{name} does not parse: {e}"));
     let root = &doc.root;
     let resolve = resolver(root);
@@ -250,7 +250,7 @@ fn options(document: &str) -> Options {
         crate_name: crate_name(document),
         spec_label: document.to_owned(),
         layout: Layout::Standalone {
-            runtime_path: PathBuf::from("../../../../sdk-runtime"),
+            runtime_path: PathBuf::from("../../../../oncegen-runtime"),
         },
         crate_version: None,
         manifest: Default::default(),
@@ -271,8 +271,8 @@ struct Generated {
 /// Generates one document; a panic is an `Err` too ([`PANICKED`]).
 fn generate(document: &str, text: &str) -> Result<Generated, String> {
     let opts = options(document);
-    std::panic::catch_unwind(|| -> sdk_generator::Result<Generated> {
-        let (api, files, examples) = sdk_generator::doc_examples::generate(text, document, &opts)?;
+    std::panic::catch_unwind(|| -> oncegen::Result<Generated> {
+        let (api, files, examples) = oncegen::doc_examples::generate(text, document, &opts)?;
         Ok(Generated {
             api,
             files,
@@ -722,7 +722,7 @@ fn realspecs_cargo_check() {
             .iter()
             .any(|e| matches!(e.target, Target::Type(_)));
         if decodable {
-            let files = sdk_generator::doc_examples::harness::harness(
+            let files = oncegen::doc_examples::harness::harness(
                 &generated.api,
                 &generated.examples,
                 &name,

@@ -17,7 +17,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use cloud_sandbox::{Sandbox, SandboxConfig};
-use sdk_generator::emit::{Layout, Options};
+use oncegen::emit::{Layout, Options};
 use serde_json::Value;
 
 fn workspace() -> PathBuf {
@@ -50,14 +50,14 @@ fn regenerate(spec: &Path, dir: &Path) {
         spec_label: "revised spec/openapi.yaml".to_owned(),
         layout: Layout::Standalone {
             runtime_path: workspace()
-                .join("sdk-runtime")
+                .join("oncegen-runtime")
                 .canonicalize()
                 .expect("runtime"),
         },
         crate_version: None,
         manifest: Default::default(),
     };
-    let (_, files) = sdk_generator::generate(spec, &options).expect("the revised spec generates");
+    let (_, files) = oncegen::generate(spec, &options).expect("the revised spec generates");
     let _ = std::fs::remove_dir_all(dir.join("src"));
     for f in files {
         let path = dir.join(&f.path);

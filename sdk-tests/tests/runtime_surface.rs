@@ -1,5 +1,5 @@
 //! Generated code uses only the runtime surface `docs/runtime-surface.md` documents: every
-//! `::sdk_runtime::` item the checked-in crate names, and every `Request` method it calls (on the `request` its `request!` call makes).
+//! `::oncegen_runtime::` item the checked-in crate names, and every `Request` method it calls (on the `request` its `request!` call makes).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -21,7 +21,7 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Identifiers following `prefix` in `text` (e.g. `Request` after `::sdk_runtime::`).
+/// Identifiers following `prefix` in `text` (e.g. `Request` after `::oncegen_runtime::`).
 fn after(text: &str, prefix: &str) -> BTreeSet<String> {
     text.match_indices(prefix)
         .map(|(i, _)| {
@@ -39,12 +39,12 @@ fn generated_code_uses_only_the_documented_runtime_surface() {
     let doc_path = repo().join("docs/runtime-surface.md");
     let doc = std::fs::read_to_string(&doc_path).expect("docs/runtime-surface.md");
     let mut files = Vec::new();
-    rust_files(&repo().join("cloud-sdk/src/generated"), &mut files);
+    rust_files(&repo().join("customer-cloud-sdk/src/generated"), &mut files);
     assert!(files.len() > 10, "generated sources not found");
     let mut used = BTreeSet::new();
     for file in &files {
         let text = std::fs::read_to_string(file).expect("source");
-        used.extend(after(&text, "::sdk_runtime::"));
+        used.extend(after(&text, "::oncegen_runtime::"));
         used.extend(after(&text, "request."));
     }
     assert!(

@@ -143,8 +143,8 @@ fn the_runtime_names_no_operation_path_code_or_field_of_the_api() {
     // The runtime, its codec, and the shared-facts crate it takes its header names from.
     let mut files = Vec::new();
     for dir in [
-        "sdk-runtime/src",
-        "sdk-codec/src",
+        "oncegen-runtime/src",
+        "oncegen-codec/src",
         "openapi-conventions/src",
     ] {
         let mut dirs = vec![repo().join(dir)];
@@ -215,18 +215,18 @@ fn every_error_code_of_the_spec_is_a_typed_variant() {
         .filter(|(name, kind)| **kind == "error code" && !capabilities.contains(*name))
         .map(|(name, _)| name.as_str())
         .collect();
-    assert_eq!(cloud_sdk::ErrorCode::ALL, spec_codes.as_slice());
+    assert_eq!(customer_cloud_sdk::ErrorCode::ALL, spec_codes.as_slice());
     for code in &spec_codes {
-        let parsed = cloud_sdk::ErrorCode::parse(code);
+        let parsed = customer_cloud_sdk::ErrorCode::parse(code);
         assert!(
-            !matches!(parsed, cloud_sdk::ErrorCode::Unknown(_)),
+            !matches!(parsed, customer_cloud_sdk::ErrorCode::Unknown(_)),
             "{code}"
         );
         assert_eq!(parsed.as_str(), *code);
         assert_eq!(parsed.to_string(), *code);
     }
     assert_eq!(
-        cloud_sdk::ErrorCode::parse("a_code_of_a_later_revision"),
-        cloud_sdk::ErrorCode::Unknown("a_code_of_a_later_revision".into())
+        customer_cloud_sdk::ErrorCode::parse("a_code_of_a_later_revision"),
+        customer_cloud_sdk::ErrorCode::Unknown("a_code_of_a_later_revision".into())
     );
 }

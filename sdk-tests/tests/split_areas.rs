@@ -1,4 +1,4 @@
-//! The split layout (`cargo xtask gen --out DIR --split-areas`, `sdk_generator::emit::split`):
+//! The split layout (`cargo xtask gen --out DIR --split-areas`, `oncegen::emit::split`):
 //! a crate per area behind a facade.
 //!
 //! - `split_output_has_every_operation_once_and_is_deterministic` (fast): the files of the
@@ -12,10 +12,10 @@
 //!   `cargo check` with every area, and with one area compiles only that area crate.
 
 use cloud_sandbox::Sandbox;
-use sdk_generator::emit::split::{SplitNames, emit_split};
-use sdk_generator::emit::{GeneratedFile, Options};
-use sdk_generator::ir::Api;
-use sdk_generator::write::{Mode, ensure_files_owning};
+use oncegen::emit::split::{SplitNames, emit_split};
+use oncegen::emit::{GeneratedFile, Options};
+use oncegen::ir::Api;
+use oncegen::write::{Mode, ensure_files_owning};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -30,9 +30,9 @@ fn workspace() -> PathBuf {
 
 /// Lowers `spec` and emits its split SDK for the directory `out`, named `name`.
 fn split(spec: &Path, out: &Path, name: &str) -> (Api, Vec<GeneratedFile>) {
-    let doc = sdk_generator::read::load(spec).expect("document reads");
-    let api = sdk_generator::lower::lower(&doc).expect("document lowers");
-    let mut options = Options::standalone(spec, out, Some(&workspace().join("sdk-runtime")))
+    let doc = oncegen::read::load(spec).expect("document reads");
+    let api = oncegen::lower::lower(&doc).expect("document lowers");
+    let mut options = Options::standalone(spec, out, Some(&workspace().join("oncegen-runtime")))
         .expect("runtime path");
     options.crate_name = name.to_owned();
     options.spec_label = spec
@@ -48,8 +48,8 @@ fn split(spec: &Path, out: &Path, name: &str) -> (Api, Vec<GeneratedFile>) {
 fn split_output_has_every_operation_once_and_is_deterministic() {
     let spec = workspace().join("spec/openapi.yaml");
     let out = workspace().join("target/split-areas/cloud");
-    let (api, files) = split(&spec, &out, "cloud-sdk");
-    let (_, again) = split(&spec, &out, "cloud-sdk");
+    let (api, files) = split(&spec, &out, "customer-cloud-sdk");
+    let (_, again) = split(&spec, &out, "customer-cloud-sdk");
     assert_eq!(files, again, "the split output depends only on the input");
     let root = workspace().display().to_string();
     for f in &files {
@@ -65,7 +65,7 @@ fn split_output_has_every_operation_once_and_is_deterministic() {
             f.path.display()
         );
     }
-    let names = SplitNames::new(&api, "cloud-sdk");
+    let names = SplitNames::new(&api, "customer-cloud-sdk");
     assert!(names.areas.len() >= 10, "the contract has many areas");
     let facade = files
         .iter()
@@ -142,10 +142,10 @@ fn ours(compiled: &BTreeSet<String>, prefix: &str) -> BTreeSet<String> {
         .collect()
 }
 
-const APP: &str = r#"use cloud_sdk::prelude::*;
+const APP: &str = r#"use customer_cloud_sdk::prelude::*;
 
 #[tokio::main(flavor = "current_thread")]
-async fn main() -> Result<(), cloud_sdk::Error> {
+async fn main() -> Result<(), customer_cloud_sdk::Error> {
     let url = std::env::var("SPLIT_BASE_URL").expect("SPLIT_BASE_URL");
     let token = std::env::var("SPLIT_TOKEN").expect("SPLIT_TOKEN");
     let client = Client::new(Config::new(url).bearer(token))?;
@@ -168,7 +168,11 @@ fn split_sdk_builds_round_trips_and_compiles_only_the_enabled_areas() {
     let target = workspace().join("target/realspecs/target");
     // The contract, split: an application with two areas.
     let out = base.join("cloud");
-    let (_, files) = split(&workspace().join("spec/openapi.yaml"), &out, "cloud-sdk");
+    let (_, files) = split(
+        &workspace().join("spec/openapi.yaml"),
+        &out,
+        "customer-cloud-sdk",
+    );
     write(&out, &files);
     let app = base.join("app");
     std::fs::create_dir_all(app.join("src")).expect("app dir");
@@ -180,12 +184,12 @@ fn split_sdk_builds_round_trips_and_compiles_only_the_enabled_areas() {
     std::fs::write(app.join("src/main.rs"), APP).expect("app source");
     let compiled = cargo(&app, &target, &["build"]);
     assert_eq!(
-        ours(&compiled, "cloud-sdk"),
+        ours(&compiled, "customer-cloud-sdk"),
         [
-            "cloud_sdk",
-            "cloud_sdk_core",
-            "cloud_sdk_dns",
-            "cloud_sdk_integrations"
+            "customer_cloud_sdk",
+            "customer_cloud_sdk_core",
+            "customer_cloud_sdk_dns",
+            "customer_cloud_sdk_integrations"
         ]
         .map(str::to_owned)
         .into(),

@@ -1,7 +1,7 @@
 //! The `test-util` feature: applications build response values in their own tests with struct
 //! literals (response types are `non_exhaustive` only without it).
 
-use cloud_sdk::types::{Operation, OperationEnvelope, OperationResult, OperationStatus};
+use customer_cloud_sdk::types::{Operation, OperationEnvelope, OperationResult, OperationStatus};
 
 #[test]
 fn response_types_can_be_built_in_tests() {
@@ -12,7 +12,7 @@ fn response_types_can_be_built_in_tests() {
             status: OperationStatus::Succeeded,
             done: true,
             progress: None,
-            stage: cloud_sdk::Nullable::Absent,
+            stage: customer_cloud_sdk::Nullable::Absent,
             result: Some(OperationResult {
                 service_ids: Some(vec![uuid::Uuid::nil()]),
                 order_id: None,

@@ -2,11 +2,11 @@
 
 use std::path::Path;
 
-use sdk_generator::ir::TypeRef;
+use oncegen::ir::TypeRef;
 
-fn lower(text: &str) -> sdk_generator::ir::Api {
-    let doc = sdk_generator::read::parse(text, "webhooks.yaml").expect("parses");
-    sdk_generator::lower::lower(&doc).expect("lowers")
+fn lower(text: &str) -> oncegen::ir::Api {
+    let doc = oncegen::read::parse(text, "webhooks.yaml").expect("parses");
+    oncegen::lower::lower(&doc).expect("lowers")
 }
 
 #[test]
@@ -82,8 +82,8 @@ fn the_corpus_documents_with_webhooks_list_them() {
         ("museum.yaml", 1),
         ("adyen-configuration-webhooks.json", 26),
     ] {
-        let doc = sdk_generator::read::load(&corpus.join(file)).expect("reads");
-        let api = sdk_generator::lower::lower(&doc).expect("lowers");
+        let doc = oncegen::read::load(&corpus.join(file)).expect("reads");
+        let api = oncegen::lower::lower(&doc).expect("lowers");
         assert_eq!(api.webhooks.len(), count, "{file}");
         assert!(
             api.webhooks

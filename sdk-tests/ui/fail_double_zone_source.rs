@@ -1,7 +1,7 @@
 //! A zone request with two sources (template and zone file) cannot be built: the sources are
 //! one enum value, and there is no separate setter for a second one.
 
-use cloud_sdk::dns::{CreateDnsZoneRequest, CreateDnsZoneRequestSource as Source};
+use customer_cloud_sdk::dns::{CreateDnsZoneRequest, CreateDnsZoneRequestSource as Source};
 
 fn main() {
     let _ = CreateDnsZoneRequest::new("example.com")

@@ -1,7 +1,7 @@
 //! A zone request without its required `name` does not compile, neither through the
 //! constructor nor as a struct literal.
 
-use cloud_sdk::dns::CreateDnsZoneRequest;
+use customer_cloud_sdk::dns::CreateDnsZoneRequest;
 
 fn main() {
     let _ = CreateDnsZoneRequest::new();

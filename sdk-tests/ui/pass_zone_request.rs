@@ -1,6 +1,6 @@
 //! The valid ways to build a zone request compile: no source, or exactly one.
 
-use cloud_sdk::dns::{CreateDnsZoneRequest, CreateDnsZoneRequestSource as Source};
+use customer_cloud_sdk::dns::{CreateDnsZoneRequest, CreateDnsZoneRequestSource as Source};
 
 fn main() {
     let empty = CreateDnsZoneRequest::new("example.com");

@@ -1,34 +1,34 @@
 //! What `cargo xtask gen` knows of this workspace and the generator does not: the generated
 //! crate's name and directory, the document it is generated from, and the manifest lines that
 //! are the project's to decide. `main.rs` runs the generator with them; the tests that check
-//! `cloud-sdk/` against the spec use the same.
+//! `customer-cloud-sdk/` against the spec use the same.
 
-use sdk_generator::emit::{ManifestExtras, Options};
+use oncegen::emit::{ManifestExtras, Options};
 
 /// The contract, relative to the workspace root.
 pub const SPEC: &str = "spec/openapi.yaml";
 
 /// The generated crate's directory, relative to the workspace root.
-pub const CRATE_DIR: &str = "cloud-sdk";
+pub const CRATE_DIR: &str = "customer-cloud-sdk";
 
-/// The options `cargo xtask gen` generates `cloud-sdk/` with.
-pub fn cloud_sdk_options() -> Options {
+/// The options `cargo xtask gen` generates `customer-cloud-sdk/` with.
+pub fn customer_cloud_sdk_options() -> Options {
     let lines = |lines: &[&str]| lines.iter().map(|l| (*l).to_owned()).collect();
     Options::workspace_member(
-        "cloud-sdk",
+        "customer-cloud-sdk",
         SPEC,
         ManifestExtras {
             package: lines(&[
                 "license.workspace = true",
                 "readme = \"README.md\"",
-                "documentation = \"https://docs.rs/cloud-sdk\"",
+                "documentation = \"https://docs.rs/customer-cloud-sdk\"",
                 "keywords = [\"sdk\", \"api\", \"hosting\", \"cloud\", \"dns\"]",
                 "categories = [\"api-bindings\", \"web-programming::http-client\"]",
             ]),
             dev_dependencies: lines(&[
                 "cloud-sandbox.workspace = true",
                 // The examples (crash_safe_writes) use the write journal.
-                "cloud-sdk = { path = \".\", features = [\"journal\"] }",
+                "customer-cloud-sdk = { path = \".\", features = [\"journal\"] }",
                 "tokio = { workspace = true, features = [\"rt-multi-thread\", \"macros\"] }",
             ]),
         },
@@ -36,18 +36,18 @@ pub fn cloud_sdk_options() -> Options {
 }
 
 /// The generated command-line tool's directory, relative to the workspace root.
-pub const CLI_DIR: &str = "cloud-cli";
+pub const CLI_DIR: &str = "customer-cloud-cli";
 
-/// The names `cargo xtask gen` generates `cloud-cli/` with: the one place they are said.
-pub fn cloud_cli_options() -> sdk_generator::cli::Options {
-    sdk_generator::cli::Options {
-        crate_name: "cloud-cli".to_owned(),
-        bin: "cloud".to_owned(),
-        sdk_crate: "cloud-sdk".to_owned(),
+/// The names `cargo xtask gen` generates `customer-cloud-cli/` with: the one place they are said.
+pub fn customer_cloud_cli_options() -> oncegen::cli::Options {
+    oncegen::cli::Options {
+        crate_name: "customer-cloud-cli".to_owned(),
+        bin: "customer-cloud".to_owned(),
+        sdk_crate: "customer-cloud-sdk".to_owned(),
         spec_label: SPEC.to_owned(),
         dependencies: vec![
-            "cloud-sdk = { workspace = true, features = [\"journal\"] }".to_owned(),
-            "sdk-cli.workspace = true".to_owned(),
+            "customer-cloud-sdk = { workspace = true, features = [\"journal\"] }".to_owned(),
+            "oncegen-cli.workspace = true".to_owned(),
         ],
         package: vec![
             "version.workspace = true".to_owned(),

@@ -1,33 +1,33 @@
-//! `cargo xtask`: project automation. `cargo xtask gen` regenerates `cloud-sdk/` from the spec
-//! and prints the change report (`sdk_generator::report`).
+//! `cargo xtask`: project automation. `cargo xtask gen` regenerates `customer-cloud-sdk/` from the spec
+//! and prints the change report (`oncegen::report`).
 
-use sdk_generator::emit::Options;
-use sdk_generator::report::render;
-use sdk_generator::write::Mode;
-use sdk_generator::{Shape, regenerate_as};
+use oncegen::emit::Options;
+use oncegen::report::render;
+use oncegen::write::Mode;
+use oncegen::{Shape, regenerate_as};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use xtask::{CLI_DIR, CRATE_DIR, SPEC, cloud_cli_options, cloud_sdk_options};
+use xtask::{CLI_DIR, CRATE_DIR, SPEC, customer_cloud_cli_options, customer_cloud_sdk_options};
 
 const USAGE: &str = "\
 usage: cargo xtask gen [--check] [--spec PATH] [--out DIR [--crate-name NAME] [--runtime-path PATH]
                       [--split-areas | --single-crate]] [--dump-ir FILE]
 
-  (no options)        regenerate cloud-sdk/ and its command-line tool cloud-cli/ from
+  (no options)        regenerate customer-cloud-sdk/ and its command-line tool customer-cloud-cli/ from
                       spec/openapi.yaml, print the change report
-                      against cloud-sdk/api.json, version the crate (Cargo.toml and its entry
-                      in Cargo.lock) and add the report to cloud-sdk/CHANGELOG.md
-  --check             write nothing; exit 1 and name the stale files if cloud-sdk/ differs
+                      against customer-cloud-sdk/api.json, version the crate (Cargo.toml and its entry
+                      in Cargo.lock) and add the report to customer-cloud-sdk/CHANGELOG.md
+  --check             write nothing; exit 1 and name the stale files if customer-cloud-sdk/ differs
                       (code, api.json, CHANGELOG.md, the Cargo.toml version or Cargo.lock;
                       run `cargo --locked xtask gen --check`, or cargo itself fixes a stale
                       Cargo.lock before this runs)
   --spec PATH         read this OpenAPI 3.0/3.1 document (JSON or YAML)
   --out DIR           write a standalone crate to DIR (own [workspace]); it depends on the
-                      published sdk-runtime by version
+                      published oncegen-runtime by version
   --crate-name NAME   package name of the standalone crate (default: from the spec file name)
   --runtime-path PATH depend on the runtime crate at PATH instead (written relative to DIR),
-                      e.g. `--runtime-path sdk-runtime` inside this workspace
+                      e.g. `--runtime-path oncegen-runtime` inside this workspace
   --split-areas       write a crate per area behind a facade crate (DIR: the facade, DIR/core,
                       DIR/areas/AREA); the default from 1,000 operations up
   --single-crate      write one crate whatever the size
@@ -165,22 +165,22 @@ fn workspace_root() -> Result<PathBuf, String> {
         })
 }
 
-/// Writes (or checks) `cloud-cli/`, read from the surface `cloud-sdk/api.json` was just
+/// Writes (or checks) `customer-cloud-cli/`, read from the surface `customer-cloud-sdk/api.json` was just
 /// generated with.
 fn generate_cli(
     root: &Path,
-    sdk_files: &[sdk_generator::emit::GeneratedFile],
+    sdk_files: &[oncegen::emit::GeneratedFile],
     mode: Mode,
-) -> Result<sdk_generator::write::Report, String> {
+) -> Result<oncegen::write::Report, String> {
     let surface_file = sdk_files
         .iter()
-        .find(|f| f.path == Path::new(sdk_generator::surface::FILE_NAME))
+        .find(|f| f.path == Path::new(oncegen::surface::FILE_NAME))
         .ok_or("the SDK's generation wrote no surface")?;
-    let surface: sdk_generator::Surface =
+    let surface: oncegen::Surface =
         serde_json::from_str(&surface_file.contents).map_err(|e| format!("api.json: {e}"))?;
     let files =
-        sdk_generator::cli::emit(&surface, &cloud_cli_options()).map_err(|e| e.to_string())?;
-    sdk_generator::write::ensure_files_owning(&root.join(CLI_DIR), &files, &["src".into()], mode)
+        oncegen::cli::emit(&surface, &customer_cloud_cli_options()).map_err(|e| e.to_string())?;
+    oncegen::write::ensure_files_owning(&root.join(CLI_DIR), &files, &["src".into()], mode)
         .map_err(|e| e.to_string())
 }
 
@@ -193,7 +193,7 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
     let root = workspace_root()?;
     let started = Instant::now();
     let (spec, spec_label) = match &args.spec {
-        Some(p) => (p.clone(), sdk_generator::emit::spec_label(p)),
+        Some(p) => (p.clone(), oncegen::emit::spec_label(p)),
         None => (root.join(SPEC), SPEC.to_owned()),
     };
     let (out_dir, options) = match &args.out {
@@ -209,12 +209,12 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
             root.join(CRATE_DIR),
             Options {
                 spec_label,
-                ..cloud_sdk_options()
+                ..customer_cloud_sdk_options()
             },
         ),
     };
     let mode = if args.check { Mode::Check } else { Mode::Write };
-    // cloud-sdk/ (no `--out`) is always one crate (`docs/benchmarks-history.md`, "Generated code: one crate or a crate per area").
+    // customer-cloud-sdk/ (no `--out`) is always one crate (`docs/benchmarks-history.md`, "Generated code: one crate or a crate per area").
     let shape = if args.out.is_some() {
         args.shape
     } else {

@@ -80,7 +80,7 @@ fn gen_acts_on_the_checkout_it_runs_in_with_a_shared_target_directory() {
         }
         copy_checkout(&root, copy);
     }
-    let stale = "cloud-sdk/src/generated/client.rs";
+    let stale = "customer-cloud-sdk/src/generated/client.rs";
     let path = b.join(stale);
     let mut code = std::fs::read_to_string(&path).expect("the generated client");
     code.push_str("// an edit that makes checkout b stale\n");

@@ -6,7 +6,7 @@
 //!             current_thread runtime
 //!   gen       generator time and peak memory (child process per run) on the real and
 //!             synthetic documents; time per operation
-//!   compile   cargo check / debug build time of cloud-sdk alone, all areas vs one; lines/op
+//!   compile   cargo check / debug build time of customer-cloud-sdk alone, all areas vs one; lines/op
 //!   compare   ours vs progenitor 0.15.1 on sdk-tests/realspecs/nexus.json (generation time and
 //!             memory, lines, clean check and build), one area vs all, growth on synthetic
 //!             documents (issue #13; builds progenitor, ~15 min; see `sdk_benches::compare`)
@@ -28,12 +28,12 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use cpu_time::ThreadTime;
+use oncegen::emit::{Layout, Options};
 use sdk_benches::alloc::{self, Counting, human};
 use sdk_benches::repo_root as root;
 use sdk_benches::requests::{NoNetwork, Paths, check_identical_requests};
 use sdk_benches::server::{ItemsConfig, current_thread_runtime, start};
 use sdk_benches::stats::{median, per_call};
-use sdk_generator::emit::{Layout, Options};
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
@@ -274,21 +274,21 @@ fn gen_child(spec: &Path) {
         crate_name: "bench-sdk".into(),
         spec_label: spec.display().to_string(),
         layout: Layout::Standalone {
-            runtime_path: root().join("sdk-runtime"),
+            runtime_path: root().join("oncegen-runtime"),
         },
         crate_version: None,
         manifest: Default::default(),
     };
-    // The three stages of `sdk_generator::generate`, timed one by one.
+    // The three stages of `oncegen::generate`, timed one by one.
     // CPU time of this (single) thread, so that other processes' load on the shared machine
     // does not show up as generator time; wall time is reported too.
     let base = alloc::reset_peak();
     let (w0, t0) = (Instant::now(), ThreadTime::now());
-    let doc = sdk_generator::read::load(spec).expect("read");
+    let doc = oncegen::read::load(spec).expect("read");
     let c1 = t0.elapsed().as_nanos();
-    let api = sdk_generator::lower::lower(&doc).expect("lower");
+    let api = oncegen::lower::lower(&doc).expect("lower");
     let c2 = t0.elapsed().as_nanos();
-    let files = sdk_generator::emit::emit(&api, &options).expect("emit");
+    let files = oncegen::emit::emit(&api, &options).expect("emit");
     let (w3, c3) = (Instant::now(), t0.elapsed().as_nanos());
     let peak_heap = alloc::peak() - base;
     let lines: usize = files.iter().map(|f| f.contents.lines().count()).sum();
@@ -352,7 +352,7 @@ fn gen_section() {
     const RUNS: usize = 3;
     println!("## Generator (release, in a child process per run; median of {RUNS} runs)\n");
     println!(
-        "Time is the CPU time (`CLOCK_THREAD_CPUTIME_ID`) of the three stages of `sdk_generator::generate` (read, lower, emit with prettyplease; no disk writes), wall time beside it; \
+        "Time is the CPU time (`CLOCK_THREAD_CPUTIME_ID`) of the three stages of `oncegen::generate` (read, lower, emit with prettyplease; no disk writes), wall time beside it; \
          peak heap from a counting allocator in one extra run (counting is off in the timed runs), peak RSS (`VmHWM`) of the timed runs.\n"
     );
     let dir = root().join("target").join("bench-specs");
@@ -451,14 +451,14 @@ fn cargo(target_dir: &Path, args: &[&str]) -> Duration {
 
 fn compile_section() {
     const RUNS: usize = 3;
-    // A target dir of its own: `cargo clean -p cloud-sdk` does not disturb other builds and
+    // A target dir of its own: `cargo clean -p customer-cloud-sdk` does not disturb other builds and
     // their builds do not hold the lock while we time.
     let target = root().join("target").join("bench-compile");
     println!(
-        "## Generated crate `cloud-sdk`: compile time (dependencies prebuilt; median of {RUNS})\n"
+        "## Generated crate `customer-cloud-sdk`: compile time (dependencies prebuilt; median of {RUNS})\n"
     );
     println!(
-        "Each run: `cargo clean -p cloud-sdk` then the timed command, `CARGO_TARGET_DIR=target/bench-compile`.\n"
+        "Each run: `cargo clean -p customer-cloud-sdk` then the timed command, `CARGO_TARGET_DIR=target/bench-compile`.\n"
     );
     let area = std::env::var("BENCH_AREA").unwrap_or_else(|_| "dns".into());
     let configs: Vec<(String, Vec<String>)> = vec![
@@ -491,12 +491,12 @@ fn compile_section() {
     let mut all_secs = 0.0;
     for (label, args) in &configs {
         let mut full: Vec<&str> = args.iter().map(String::as_str).collect();
-        full.extend(["-p", "cloud-sdk"]);
+        full.extend(["-p", "customer-cloud-sdk"]);
         cargo(&target, &full); // prebuild dependencies for this profile and feature set
         let noop = cargo(&target, &full).as_secs_f64(); // nothing to do: cargo's fixed cost
         let mut secs: Vec<f64> = (0..RUNS)
             .map(|_| {
-                cargo(&target, &["clean", "-p", "cloud-sdk"]);
+                cargo(&target, &["clean", "-p", "customer-cloud-sdk"]);
                 cargo(&target, &full).as_secs_f64()
             })
             .collect();
@@ -523,9 +523,9 @@ fn compile_section() {
                 .count()
         })
         .unwrap_or(0);
-    let (lines, files) = sdk_benches::code_size::rust_lines(&root().join("cloud-sdk/src"));
+    let (lines, files) = sdk_benches::code_size::rust_lines(&root().join("customer-cloud-sdk/src"));
     println!(
-        "\n`cloud-sdk/src`: {files} files, {lines} lines for {ops} operations in spec/openapi.yaml = {:.0} lines / operation\n",
+        "\n`customer-cloud-sdk/src`: {files} files, {lines} lines for {ops} operations in spec/openapi.yaml = {:.0} lines / operation\n",
         lines as f64 / ops.max(1) as f64
     );
 }

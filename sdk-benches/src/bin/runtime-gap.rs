@@ -21,13 +21,13 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue, Method};
+use oncegen_runtime::reqwest_transport::ReqwestTransport;
+use oncegen_runtime::{Config, HttpRequest, SdkIdentity, Transport};
 use reqwest::header::{ACCEPT, AUTHORIZATION, USER_AGENT};
 use sdk_benches::fixtures::{PRODUCT_ID, Product};
 use sdk_benches::requests::{BEARER, NoNetwork, Paths};
 use sdk_benches::server::{ItemsConfig, current_thread_runtime, start};
 use sdk_benches::stats::{median, per_call};
-use sdk_runtime::reqwest_transport::ReqwestTransport;
-use sdk_runtime::{Config, HttpRequest, SdkIdentity, Transport};
 
 const ROUNDS: usize = 31;
 const CALLS: u32 = 250;
@@ -61,7 +61,11 @@ fn main() {
         let transport = ReqwestTransport::new(Some(Duration::from_secs(10))).expect("transport");
         let url = format!("{base}/v1/products/{PRODUCT_ID}");
         let user_agent = Config::new(&base)
-            .sdk(SdkIdentity::new("cloud-sdk", "0.1.0", "2026-10-07.1"))
+            .sdk(SdkIdentity::new(
+                "customer-cloud-sdk",
+                "0.1.0",
+                "2026-10-07.1",
+            ))
             .effective_user_agent();
         let mut headers = HeaderMap::new();
         headers.insert(USER_AGENT, HeaderValue::from_str(&user_agent).expect("ua"));

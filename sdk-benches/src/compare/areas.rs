@@ -9,7 +9,7 @@ use crate::generators::Generator;
 use crate::stats::median;
 
 const SPEC: &str = "spec/openapi.yaml";
-const CRATE: &str = "cloud-sdk";
+const CRATE: &str = "customer-cloud-sdk";
 /// One area's check time over all areas', at most.
 const TARGET: f64 = 1.0 / 3.0;
 

@@ -125,8 +125,8 @@ fn row(work: &Workdir, binaries: &Binaries, spec: &Path, name: &str) -> (usize, 
 /// The operations the generator makes of `spec` (the contract is YAML, the synthetic documents
 /// JSON).
 fn generated_operations(spec: &Path) -> usize {
-    let doc = sdk_generator::read::load(spec).expect("document reads");
-    sdk_generator::lower::lower(&doc)
+    let doc = oncegen::read::load(spec).expect("document reads");
+    oncegen::lower::lower(&doc)
         .expect("document lowers")
         .operations
         .len()

@@ -10,7 +10,7 @@ use crate::requests::Paths;
 /// Which client sends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
-    /// The SDK (`sdk_runtime::Client`, default configuration).
+    /// The SDK (`oncegen_runtime::Client`, default configuration).
     Sdk,
     /// Hand-written reqwest, the same bytes on the wire.
     RawReqwest,

@@ -3,9 +3,9 @@
 //! carry the HTTP status, the `error.code` and the server's request id.
 
 use cloud_sandbox::Credential;
-use cloud_sdk::{ErrorCode, ErrorCodeExt};
-use cloud_sdk::{catalog, dns};
-use sdk_runtime::Error;
+use customer_cloud_sdk::{ErrorCode, ErrorCodeExt};
+use customer_cloud_sdk::{catalog, dns};
+use oncegen_runtime::Error;
 
 use crate::harness::Env;
 
@@ -54,11 +54,11 @@ async fn signed_and_bearer_modes_both_authenticate_reads_and_writes() {
     let c = env.client_as(&creds.signed);
     let issued = c
         .api_credential_create(
-            cloud_sdk::integrations::ApiCredentialCreateRequest::new(
+            customer_cloud_sdk::integrations::ApiCredentialCreateRequest::new(
                 "issued".to_owned(),
-                vec![cloud_sdk::integrations::ApiCredentialCreateRequestScopesItem::BillingProductsRead],
+                vec![customer_cloud_sdk::integrations::ApiCredentialCreateRequestScopesItem::BillingProductsRead],
             )
-            .mode(cloud_sdk::integrations::ApiCredentialCreateRequestMode::Bearer),
+            .mode(customer_cloud_sdk::integrations::ApiCredentialCreateRequestMode::Bearer),
         )
         .send()
         .await
@@ -69,7 +69,7 @@ async fn signed_and_bearer_modes_both_authenticate_reads_and_writes() {
         issued.item.prefix.as_deref().expect("prefix"),
         issued.secret.as_ref().expect("secret").expose_secret()
     );
-    let fresh = cloud_sdk::Client::new(env.config().bearer(token)).expect("client");
+    let fresh = customer_cloud_sdk::Client::new(env.config().bearer(token)).expect("client");
     fresh
         .get_products()
         .limit(1)
@@ -161,7 +161,8 @@ async fn scope_ip_and_credential_failures_are_typed_errors() {
         .expect_err("bad signature");
     assert_typed(&err, 401, ErrorCode::InvalidSignature);
     let as_bearer =
-        cloud_sdk::Client::new(env.config().bearer(creds.signed.bearer_token())).expect("client");
+        customer_cloud_sdk::Client::new(env.config().bearer(creds.signed.bearer_token()))
+            .expect("client");
     let err = as_bearer
         .list_dns_zones()
         .send()

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use cloud_sdk::{
+use customer_cloud_sdk::{
     billing, catalog, dedicated_servers, deployments, dns, domains, firewall, integrations,
     service_dns_waf, services, ssh, storage, tcp_proxy, vps,
 };
@@ -460,7 +460,7 @@ async fn every_documented_operation_has_a_round_trip() {
             >= authenticated
     );
     println!(
-        "coverage: {} of {} operations had a 2xx round trip through cloud-sdk",
+        "coverage: {} of {} operations had a 2xx round trip through customer-cloud-sdk",
         covered.len(),
         spec.len()
     );

@@ -31,8 +31,8 @@ use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use cloud_sandbox::{Fault, Matcher, RandomFaults, Sandbox};
+use oncegen_runtime::{Config, FileJournal, WriteJournal};
 use rust_decimal::Decimal;
-use sdk_runtime::{Config, FileJournal, WriteJournal};
 
 use crate::harness::{Env, Rng, fast};
 use crate::writes::{Plan, Write, send};
@@ -67,10 +67,12 @@ const OPEN_BEFORE_RECOVERY: usize = 6;
 const RECOVERY_HIT: u32 = 3;
 
 /// The SDK client of the damaged-journal test: bearer credential, short timeouts, a journal.
-fn client(base: &str, bearer: &str, journal: &Path) -> cloud_sdk::Client {
+fn client(base: &str, bearer: &str, journal: &Path) -> customer_cloud_sdk::Client {
     let journal = FileJournal::open(journal).expect("journal opens");
-    cloud_sdk::Client::new(fast(Config::new(base).bearer(bearer)).journal(Arc::new(journal)))
-        .expect("client")
+    customer_cloud_sdk::Client::new(
+        fast(Config::new(base).bearer(bearer)).journal(Arc::new(journal)),
+    )
+    .expect("client")
 }
 
 /// Where writers send their writes.
@@ -120,11 +122,11 @@ impl Writer {
         command
             .args([child, "--exact", "--ignored", "--nocapture"])
             .envs(env)
-            .env_remove(sdk_runtime::crash_point::ENV)
+            .env_remove(oncegen_runtime::crash_point::ENV)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         if let Some(point) = crash {
-            command.env(sdk_runtime::crash_point::ENV, point);
+            command.env(oncegen_runtime::crash_point::ENV, point);
         }
         let mut process = command.spawn().expect("writer starts");
         let (tx, said) = mpsc::channel();

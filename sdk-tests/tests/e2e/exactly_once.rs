@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cloud_sandbox::{Fault, Matcher, Sandbox};
+use oncegen_runtime::RetryPolicy;
 use rust_decimal::Decimal;
-use sdk_runtime::RetryPolicy;
 
 use crate::harness::{Env, Rng};
 use crate::writes::{Plan, Settled, Write, assert_ledger, describe, send, settle_by_hand};
@@ -40,7 +40,7 @@ struct Stats {
 
 impl Stats {
     /// Settles a write the SDK left to the caller, and counts how.
-    async fn settle(&mut self, c: &cloud_sdk::Client, w: &Write, plan: &Plan) {
+    async fn settle(&mut self, c: &customer_cloud_sdk::Client, w: &Write, plan: &Plan) {
         let (how, lookups) = settle_by_hand(c, w, plan).await;
         self.lookups += lookups;
         match how {
@@ -138,7 +138,7 @@ async fn every_write_is_applied_exactly_once_under_faults() {
     let mut tasks = Vec::new();
     for worker in 0..WORKERS {
         let (writes, plan) = (writes.clone(), plan.clone());
-        let client = cloud_sdk::Client::new(config.clone()).expect("client");
+        let client = customer_cloud_sdk::Client::new(config.clone()).expect("client");
         tasks.push(tokio::spawn(async move {
             let mut stats = Stats::default();
             for w in writes.iter().skip(worker).step_by(WORKERS) {

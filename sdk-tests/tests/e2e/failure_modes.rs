@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use cloud_sandbox::{CatalogHealth, Fault, Matcher};
-use cloud_sdk::{catalog, deployments, dns, tcp_proxy};
+use customer_cloud_sdk::{catalog, deployments, dns, tcp_proxy};
 
 use crate::harness::Env;
 
@@ -253,7 +253,7 @@ async fn an_answer_the_contract_does_not_document_is_a_loud_sandbox_bug() {
     };
     sb.inject(fault, Matcher::new("POST", "/v1/ssh/keys"), 100);
     let e = c
-        .ssh_key_import(cloud_sdk::ssh::SshKeyImportRequest::new(
+        .ssh_key_import(customer_cloud_sdk::ssh::SshKeyImportRequest::new(
             "k".to_owned(),
             "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"
                 .to_owned(),
@@ -287,7 +287,8 @@ async fn service_changed_retry_is_left_to_the_caller_who_resends_the_same_reques
         code: "service_changed_retry".into(),
     };
     sb.inject(fault, Matcher::key(key), 1);
-    let cycle = cloud_sdk::services::BillingCycleCheckoutRequest::new(1, "MONTH".to_owned());
+    let cycle =
+        customer_cloud_sdk::services::BillingCycleCheckoutRequest::new(1, "MONTH".to_owned());
     let e = c
         .service_renewal_checkout(vps, cycle.clone())
         .idempotency_key(key)
@@ -340,7 +341,7 @@ async fn order_options_unavailable_commits_no_dedicated_order() {
         .into_body();
     let image = &image.items[0];
     let text = |v: Option<&serde_json::Value>| v.and_then(|v| v.as_str()).expect("text").to_owned();
-    let request = cloud_sdk::dedicated_servers::DedicatedDeployRequest::new(
+    let request = customer_cloud_sdk::dedicated_servers::DedicatedDeployRequest::new(
         text(image.configuration_code.as_ref()),
         "dedi-options.example.net".to_owned(),
         image.id.expect("image id"),

@@ -5,12 +5,12 @@
 use std::collections::BTreeSet;
 
 use cloud_sandbox::OpStatus;
-use cloud_sdk::types::{OperationOrLegacyWriteResponse, OperationStatus};
-use cloud_sdk::{ErrorCode, ErrorCodeExt};
-use cloud_sdk::{billing, catalog, deployments, dns, services, tcp_proxy};
+use customer_cloud_sdk::types::{OperationOrLegacyWriteResponse, OperationStatus};
+use customer_cloud_sdk::{ErrorCode, ErrorCodeExt};
+use customer_cloud_sdk::{billing, catalog, deployments, dns, services, tcp_proxy};
 use futures::TryStreamExt;
+use oncegen_runtime::Error;
 use rust_decimal::Decimal;
-use sdk_runtime::Error;
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -30,7 +30,7 @@ fn monthly_total(plan: &catalog::CatalogProduct) -> Decimal {
 }
 
 /// The cheapest VPS plan of the first region, discovered through the catalog.
-async fn cheapest_vps(c: &cloud_sdk::Client) -> (String, catalog::CatalogProduct) {
+async fn cheapest_vps(c: &customer_cloud_sdk::Client) -> (String, catalog::CatalogProduct) {
     let regions: Vec<catalog::Region> = c
         .get_regions()
         .into_stream()
@@ -55,7 +55,7 @@ async fn cheapest_vps(c: &cloud_sdk::Client) -> (String, catalog::CatalogProduct
 }
 
 /// Service ids listed by `GET /v1/services` (all pages).
-async fn listed_service_ids(c: &cloud_sdk::Client) -> BTreeSet<String> {
+async fn listed_service_ids(c: &customer_cloud_sdk::Client) -> BTreeSet<String> {
     let items: Vec<serde_json::Map<String, Value>> = c
         .get_services()
         .limit(100)

@@ -5,14 +5,14 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use cloud_sandbox::{Credential, Sandbox, SandboxConfig};
-use cloud_sdk::ConfigExt;
-use sdk_runtime::{Config, RetryPolicy, WaitPolicy};
+use customer_cloud_sdk::ConfigExt;
+use oncegen_runtime::{Config, RetryPolicy, WaitPolicy};
 
 /// Where the tests run.
 pub enum Target {
     /// The in-process sandbox (fresh ledger per test).
     Sandbox(Sandbox),
-    /// A deployment named by `CLOUD_API_BASE_URL` and its credential variables.
+    /// A deployment named by `CUSTOMER_CLOUD_API_BASE_URL` and its credential variables.
     Real(Box<Config>),
 }
 
@@ -22,9 +22,10 @@ pub struct Env {
     pub target: Target,
 }
 
-/// True when `CLOUD_API_BASE_URL` names a real target.
+/// True when `CUSTOMER_CLOUD_API_BASE_URL` names a real target.
 pub fn real_target_configured() -> bool {
-    std::env::var(format!("{}_BASE_URL", cloud_sdk::ENV_PREFIX)).is_ok_and(|v| !v.trim().is_empty())
+    std::env::var(format!("{}_BASE_URL", customer_cloud_sdk::ENV_PREFIX))
+        .is_ok_and(|v| !v.trim().is_empty())
 }
 
 /// Short policies so fault paths stay fast: the sandbox answers in milliseconds.
@@ -47,10 +48,10 @@ pub fn fast(config: Config) -> Config {
 }
 
 impl Env {
-    /// The real target when `CLOUD_API_BASE_URL` is set, else a fresh sandbox.
+    /// The real target when `CUSTOMER_CLOUD_API_BASE_URL` is set, else a fresh sandbox.
     pub async fn start() -> Self {
         if real_target_configured() {
-            let config = Config::from_env().expect("CLOUD_API_* variables");
+            let config = Config::from_env().expect("CUSTOMER_CLOUD_API_* variables");
             eprintln!("e2e: real target {}", config.get_base_url());
             return Self {
                 target: Target::Real(Box::new(config)),
@@ -111,13 +112,13 @@ impl Env {
     }
 
     /// The SDK client of [`Env::config`].
-    pub fn client(&self) -> cloud_sdk::Client {
-        cloud_sdk::Client::new(self.config()).expect("client")
+    pub fn client(&self) -> customer_cloud_sdk::Client {
+        customer_cloud_sdk::Client::new(self.config()).expect("client")
     }
 
     /// The SDK client authenticating as `cred`.
-    pub fn client_as(&self, cred: &Credential) -> cloud_sdk::Client {
-        cloud_sdk::Client::new(self.config_as(cred)).expect("client")
+    pub fn client_as(&self, cred: &Credential) -> customer_cloud_sdk::Client {
+        customer_cloud_sdk::Client::new(self.config_as(cred)).expect("client")
     }
 }
 

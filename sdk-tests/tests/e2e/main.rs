@@ -1,5 +1,5 @@
-//! End-to-end tests of the generated SDK (`cloud-sdk`) as a user calls it, against the in-process
-//! sandbox (`cloud-sandbox`) or, when `CLOUD_API_BASE_URL` is set, against a real deployment
+//! End-to-end tests of the generated SDK (`customer-cloud-sdk`) as a user calls it, against the in-process
+//! sandbox (`cloud-sandbox`) or, when `CUSTOMER_CLOUD_API_BASE_URL` is set, against a real deployment
 //! (tests that need the sandbox's seeding, faults or ledger then skip themselves).
 //!
 //! One test binary with one module per concern keeps link time low:

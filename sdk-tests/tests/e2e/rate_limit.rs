@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use cloud_sandbox::{RequestRecord, SandboxConfig};
-use cloud_sdk::{CallBuilder, RetryPolicy};
+use customer_cloud_sdk::{CallBuilder, RetryPolicy};
 
 use crate::harness::{Env, real_target_configured};
 
@@ -41,7 +41,7 @@ async fn a_429_storm_waits_for_retry_after_and_never_retries_in_parallel() {
     .await;
     let sb = env.sb();
     // One client (one 429 gate) shared by every task, as an application would.
-    let client = cloud_sdk::Client::new(
+    let client = customer_cloud_sdk::Client::new(
         env.config()
             .total_timeout(Duration::from_secs(60))
             .retry_policy(RetryPolicy {

@@ -1,9 +1,9 @@
 //! Read-only calls that run against either target: the sandbox by default, or the deployment
-//! named by `CLOUD_API_BASE_URL` (+ `CLOUD_API_BEARER`, or `CLOUD_API_KEY` and
-//! `CLOUD_API_SECRET`). Nothing here writes, so it is safe against a real account.
+//! named by `CUSTOMER_CLOUD_API_BASE_URL` (+ `CUSTOMER_CLOUD_API_BEARER`, or `CUSTOMER_CLOUD_API_KEY` and
+//! `CUSTOMER_CLOUD_API_SECRET`). Nothing here writes, so it is safe against a real account.
 
-use cloud_sdk::catalog;
-use cloud_sdk::{ErrorCode, ErrorCodeExt};
+use customer_cloud_sdk::catalog;
+use customer_cloud_sdk::{ErrorCode, ErrorCodeExt};
 use futures::TryStreamExt;
 
 use crate::harness::Env;
@@ -17,7 +17,7 @@ async fn contract_catalog_and_typed_errors_on_any_target() {
     println!(
         "target contract revision {:?} (SDK {}), canonical operation responses {:?}",
         check.deployed_revision,
-        cloud_sdk::CONTRACT_REVISION,
+        customer_cloud_sdk::CONTRACT_REVISION,
         check.feature("canonical_operation_responses")
     );
     if check.differs() {

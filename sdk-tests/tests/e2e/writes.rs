@@ -3,10 +3,10 @@
 //! SDK, settling one the SDK left unknown, and checking the sandbox's ledger.
 
 use cloud_sandbox::Sandbox;
-use cloud_sdk::{ErrorCode, ErrorCodeExt};
-use cloud_sdk::{billing, deployments, dns};
+use customer_cloud_sdk::{ErrorCode, ErrorCodeExt};
+use customer_cloud_sdk::{billing, deployments, dns};
+use oncegen_runtime::Error;
 use rust_decimal::Decimal;
-use sdk_runtime::Error;
 use uuid::Uuid;
 
 /// Where the deploys go (seeded catalog).
@@ -70,10 +70,10 @@ pub struct Plan {
 
 impl Plan {
     /// Reads the plan from the catalog.
-    pub async fn read(c: &cloud_sdk::Client) -> Self {
+    pub async fn read(c: &customer_cloud_sdk::Client) -> Self {
         let product = c
             .get_products_by_region(REGION)
-            .product_code(cloud_sdk::catalog::GetProductsByRegionProductCode::Vps)
+            .product_code(customer_cloud_sdk::catalog::GetProductsByRegionProductCode::Vps)
             .send()
             .await
             .expect("catalog")
@@ -91,7 +91,7 @@ impl Plan {
 }
 
 /// Sends the write once through the SDK (same key, identical body every time).
-pub async fn send(c: &cloud_sdk::Client, w: &Write, plan: &Plan) -> Result<(), Error> {
+pub async fn send(c: &customer_cloud_sdk::Client, w: &Write, plan: &Plan) -> Result<(), Error> {
     match &w.kind {
         Kind::Deploy => c
             .product_variant_deploy(
@@ -160,7 +160,11 @@ pub enum Settled {
 /// (`GET /v1/operations`), and when no operation is recorded (only tracked writes have one)
 /// resend it with the same key; repeat while faults keep hitting. Returns how, and the lookups
 /// made.
-pub async fn settle_by_hand(c: &cloud_sdk::Client, w: &Write, plan: &Plan) -> (Settled, usize) {
+pub async fn settle_by_hand(
+    c: &customer_cloud_sdk::Client,
+    w: &Write,
+    plan: &Plan,
+) -> (Settled, usize) {
     let (method, path) = w.target();
     for lookups in 1..=40 {
         match c

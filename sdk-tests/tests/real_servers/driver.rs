@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use sdk_generator::emit::{Layout, Options};
-use sdk_generator::write::{Mode, ensure_files};
+use oncegen::emit::{Layout, Options};
+use oncegen::write::{Mode, ensure_files};
 use serde_json::Value;
 
 pub fn workspace() -> PathBuf {
@@ -122,7 +122,7 @@ pub fn generate_build_run(
         crate_version: None,
         manifest: Default::default(),
     };
-    let (api, files) = sdk_generator::generate_str(document, name, &options)
+    let (api, files) = oncegen::generate_str(document, name, &options)
         .unwrap_or_else(|e| panic!("{name}: the generator failed on the served document: {e}"));
     assert!(
         api.skipped.is_empty(),
@@ -167,14 +167,14 @@ pub fn generate_build_run(
     }
 }
 
-/// The path of this checkout's `sdk-runtime` relative to `dir`, a directory inside the checkout.
+/// The path of this checkout's `oncegen-runtime` relative to `dir`, a directory inside the checkout.
 fn runtime_from(dir: &Path) -> PathBuf {
     let root = workspace();
     let depth = dir
         .strip_prefix(&root)
         .map_or(0, |p| p.components().count());
     let mut path: PathBuf = std::iter::repeat_n("..", depth).collect();
-    path.push("sdk-runtime");
+    path.push("oncegen-runtime");
     path
 }
 
@@ -273,15 +273,15 @@ sdk = {{ package = "{sdk}", path = "../{sdk}" }}
 tokio = {{ version = "1", features = ["rt-multi-thread", "macros"] }}
 serde_json = "1"
 
-# The generated crate names `sdk-runtime` by version or by path; either way it is this checkout's.
+# The generated crate names `oncegen-runtime` by version or by path; either way it is this checkout's.
 [patch.crates-io]
-sdk-runtime = {{ path = {runtime:?} }}
+oncegen-runtime = {{ path = {runtime:?} }}
 
 [profile.dev]
 debug = false
 incremental = false
 "#,
-        runtime = workspace().join("sdk-runtime").display().to_string(),
+        runtime = workspace().join("oncegen-runtime").display().to_string(),
     );
     for bin in &bins {
         std::fs::copy(

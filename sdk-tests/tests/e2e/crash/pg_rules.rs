@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use sdk_runtime::{JournaledWrite, Method, PostgresJournal, Settlement, StoredResponse};
+use oncegen_runtime::{JournaledWrite, Method, PostgresJournal, Settlement, StoredResponse};
 use sdk_tests::postgres::Cluster;
 
 use super::postgres::{cluster, query, sessions_gone};
@@ -35,7 +35,7 @@ async fn journal(url: &str, namespace: &str) -> PostgresJournal {
         .expect("journal connects")
 }
 
-fn keys(pending: &sdk_runtime::Pending) -> BTreeSet<String> {
+fn keys(pending: &oncegen_runtime::Pending) -> BTreeSet<String> {
     pending.writes.iter().map(|p| p.write.key.clone()).collect()
 }
 
@@ -197,23 +197,26 @@ async fn an_unreachable_database_fails_closed(cluster: &Cluster) {
     let Some(env) = env else { return };
     let sb = env.sb();
     let journal = journal(&cluster.url(), "closed").await;
-    let client = cloud_sdk::Client::new(
+    let client = customer_cloud_sdk::Client::new(
         fast(Config::new(sb.base_url()).bearer(sb.credentials().bearer.bearer_token()))
             .journal(Arc::new(journal)),
     )
     .unwrap();
     let zone = || {
         client
-            .create_dns_zone(cloud_sdk::dns::CreateDnsZoneRequest::new(
+            .create_dns_zone(customer_cloud_sdk::dns::CreateDnsZoneRequest::new(
                 "closed.example".to_owned(),
             ))
             .intent("closed-1")
     };
     cluster.stop().unwrap();
     sb.clear_requests();
-    use cloud_sdk::CallBuilder as _;
+    use customer_cloud_sdk::CallBuilder as _;
     let err = zone().send().await.unwrap_err();
-    assert!(matches!(err, sdk_runtime::Error::Journal { .. }), "{err:?}");
+    assert!(
+        matches!(err, oncegen_runtime::Error::Journal { .. }),
+        "{err:?}"
+    );
     assert!(err.is_retryable(), "{err}");
     assert!(err.to_string().contains("nothing was sent"), "{err}");
     assert!(err.to_string().contains("unreachable"), "{err}");

@@ -3,7 +3,7 @@
 //! application state (a file every writer appends to), as replicas of an application share a
 //! database.
 //!
-//! It does what `cloud-sdk/README.md` asks of an application in a fleet: every write carries its
+//! It does what `customer-cloud-sdk/README.md` asks of an application in a fleet: every write carries its
 //! intent and an SDK-generated key; it recovers (taking over the entries of writers that died),
 //! records each outcome in the shared state, then acknowledges it; it sends a new write only
 //! for an intent with no outcome, and leaves to recovery an intent the journal refuses (held
@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use sdk_runtime::{Config, Error, PostgresJournal, RetryPolicy};
+use oncegen_runtime::{Config, Error, PostgresJournal, RetryPolicy};
 
 use super::writer::{AppState, Lane, say, send, var};
 use crate::harness::fast;
@@ -48,15 +48,15 @@ async fn patiently<T, E: std::fmt::Display, F: Future<Output = Result<T, E>>>(
 }
 
 /// Records an applied write's outcome in the shared state, then acknowledges it.
-async fn finish(client: &cloud_sdk::Client, app: &mut AppState, intent: &str, key: &str) {
+async fn finish(client: &customer_cloud_sdk::Client, app: &mut AppState, intent: &str, key: &str) {
     app.record(intent, key);
-    sdk_runtime::crash_point::reached("acknowledge");
+    oncegen_runtime::crash_point::reached("acknowledge");
     patiently("acknowledge", || client.acknowledge_write(key)).await;
 }
 
 /// Recovers: takes over what the journal holds that is this writer's or whose owner is gone,
 /// records and acknowledges each settled outcome. Returns the intents still unknown.
-async fn recover(client: &cloud_sdk::Client, app: &mut AppState) -> BTreeSet<String> {
+async fn recover(client: &customer_cloud_sdk::Client, app: &mut AppState) -> BTreeSet<String> {
     let recovery = patiently("recovery", || client.recover_writes()).await;
     assert!(recovery.damaged.is_empty(), "{:?}", recovery.damaged);
     let mut unknown = BTreeSet::new();
@@ -106,7 +106,8 @@ async fn pg_writer_child() {
         PostgresJournal::builder(url.clone()).lease(LEASE).connect()
     })
     .await;
-    let client = cloud_sdk::Client::new(config.journal(Arc::new(journal))).expect("client");
+    let client =
+        customer_cloud_sdk::Client::new(config.journal(Arc::new(journal))).expect("client");
     let plan = Plan::read(&client).await;
     let mut app = AppState::load(&lane.app);
 

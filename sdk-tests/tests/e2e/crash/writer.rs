@@ -2,7 +2,7 @@
 //! and what it shares with the tests that kill it: the intents it carries out, the
 //! application's own durable record of their outcomes, and the environment that configures it.
 //!
-//! The writer does what `cloud-sdk/README.md` asks of an application for exactly-once writes
+//! The writer does what `customer-cloud-sdk/README.md` asks of an application for exactly-once writes
 //! across crashes: every write carries its intent and an SDK-generated key; at start-up it
 //! recovers the journal, records each outcome in its own state, then acknowledges it; it sends
 //! a new write only for an intent with no outcome and no journal entry.
@@ -12,8 +12,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use cloud_sdk::{CallBuilder, deployments, dns};
-use sdk_runtime::{Config, Error, FileJournal, RetryPolicy};
+use customer_cloud_sdk::{CallBuilder, deployments, dns};
+use oncegen_runtime::{Config, Error, FileJournal, RetryPolicy};
 
 use crate::harness::fast;
 use crate::writes::{Plan, REGION, VARIANT};
@@ -224,14 +224,18 @@ pub fn say(what: impl std::fmt::Display) {
 }
 
 /// Records an applied write's outcome in the application's state, then acknowledges it.
-async fn finish(client: &cloud_sdk::Client, app: &mut AppState, intent: &str, key: &str) {
+async fn finish(client: &customer_cloud_sdk::Client, app: &mut AppState, intent: &str, key: &str) {
     app.record(intent, key);
-    sdk_runtime::crash_point::reached("acknowledge");
+    oncegen_runtime::crash_point::reached("acknowledge");
     client.acknowledge_write(key).await.expect("acknowledged");
 }
 
 /// Sends `intent` once with an SDK-generated key; returns the key.
-pub async fn send(c: &cloud_sdk::Client, intent: &Intent, plan: &Plan) -> Result<String, Error> {
+pub async fn send(
+    c: &customer_cloud_sdk::Client,
+    intent: &Intent,
+    plan: &Plan,
+) -> Result<String, Error> {
     let meta = match intent.kind {
         Kind::Deploy => c
             .product_variant_deploy(
@@ -282,7 +286,8 @@ async fn writer_child() {
         });
     }
     let journal = FileJournal::open(&lane.journal).expect("journal opens");
-    let client = cloud_sdk::Client::new(config.journal(Arc::new(journal))).expect("client");
+    let client =
+        customer_cloud_sdk::Client::new(config.journal(Arc::new(journal))).expect("client");
     let mut app = AppState::load(&lane.app);
     let plan = Plan::read(&client).await;
 

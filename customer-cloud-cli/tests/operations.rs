@@ -1,0 +1,492 @@
+//! Every operation of `spec/openapi.yaml` through the `cloud` binary against the sandbox: the
+//! test fails when an operationId had no 2xx round trip through the CLI. Then the exit codes
+//! of the failure classes, body errors that name the field, and a re-run under the same
+//! `--idempotency-key` that writes nothing twice.
+//!
+//! The sandbox runs in this process; each command is a child process of the real binary with
+//! the sandbox's signed credential in its environment and a journal in a fresh directory.
+
+use cloud_sandbox::Sandbox;
+use rust_decimal::Decimal;
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::process::Output;
+
+/// Runs the binary against one sandbox.
+struct Cli {
+    base_url: String,
+    key: String,
+    secret: String,
+    /// `XDG_STATE_HOME` of the commands (fresh per test).
+    state: PathBuf,
+}
+
+impl Cli {
+    fn new(sb: &Sandbox, test: &str) -> Self {
+        let cred = &sb.credentials().signed;
+        let state =
+            std::env::temp_dir().join(format!("customer-cloud-cli-{test}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&state);
+        Cli {
+            base_url: sb.base_url(),
+            key: cred.prefix.clone(),
+            secret: cred.secret.clone(),
+            state,
+        }
+    }
+
+    /// The process's output for `args`.
+    fn output(&self, args: &[&str]) -> Output {
+        std::process::Command::new(env!("CARGO_BIN_EXE_customer-cloud"))
+            .args(args)
+            .env_remove("CUSTOMER_CLOUD_API_BEARER")
+            .env_remove("CUSTOMER_CLOUD_API_JOURNAL")
+            .env("CUSTOMER_CLOUD_API_BASE_URL", &self.base_url)
+            .env("CUSTOMER_CLOUD_API_KEY", &self.key)
+            .env("CUSTOMER_CLOUD_API_SECRET", &self.secret)
+            .env("XDG_STATE_HOME", &self.state)
+            .output()
+            .expect("the binary runs")
+    }
+
+    /// The JSON answer of a command that must succeed.
+    fn ok(&self, args: &[&str]) -> Value {
+        let out = self.output(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success(),
+            "`cloud {}` failed: {stderr}",
+            args.join(" ")
+        );
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("`cloud {}`: stdout is not JSON: {e}", args.join(" ")))
+    }
+
+    /// The exit code and stderr of a command that must fail.
+    fn fails(&self, args: &[&str]) -> (i32, String) {
+        let out = self.output(args);
+        assert!(
+            !out.status.success(),
+            "`cloud {}` succeeded",
+            args.join(" ")
+        );
+        let code = out.status.code().expect("an exit code");
+        (code, String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+impl Drop for Cli {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.state);
+    }
+}
+
+/// Every `operationId` of the contract, read from the file.
+fn spec_operation_ids() -> BTreeSet<String> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/openapi.yaml");
+    let text = std::fs::read_to_string(path).expect("spec/openapi.yaml");
+    let doc: Value = yaml_serde::from_str(&text).expect("spec parses");
+    let methods = [
+        "get", "put", "post", "delete", "options", "head", "patch", "trace",
+    ];
+    let mut ids = BTreeSet::new();
+    for item in doc["paths"].as_object().expect("paths").values() {
+        for m in methods {
+            if let Some(id) = item[m]["operationId"].as_str() {
+                ids.insert(id.to_owned());
+            }
+        }
+    }
+    ids
+}
+
+fn text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The `id` and `hostname` of the first listed service of type `kind`.
+fn first_of(listed: &Value, kind: &str) -> (String, String) {
+    let item = listed["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .find(|i| i["type"] == kind)
+        .unwrap_or_else(|| panic!("no {kind} service listed"));
+    (text(&item["id"]), text(&item["hostname"]))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_operation_has_a_round_trip_through_the_cli() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let cli = Cli::new(&sb, "coverage");
+
+    // ---- Integrations ----
+    cli.ok(&["integrations", "get-version"]);
+    cli.ok(&["integrations", "get-capabilities"]);
+    let created = cli.ok(&[
+        "integrations",
+        "api-credential-create",
+        "--json",
+        r#"{"name": "cli coverage", "scopes": ["billing.services.read"], "mode": "bearer"}"#,
+    ]);
+    let credential = text(&created["item"]["id"]);
+    let listed = cli.ok(&["integrations", "api-credentials", "--limit", "100"]);
+    assert!(
+        listed["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .any(|i| text(&i["id"]) == credential)
+    );
+    cli.ok(&["integrations", "api-credential", &credential]);
+    let webhook = sb.resources(|r| text(&r.webhooks[0]["id"]));
+    cli.ok(&[
+        "integrations",
+        "patch-webhooks-by-id",
+        &webhook,
+        "--json",
+        r#"{"enabled": false}"#,
+    ]);
+    cli.ok(&["integrations", "webhook-delete", &webhook]);
+
+    // ---- Catalog ----
+    cli.ok(&["catalog", "get-regions"]);
+    let products = cli.ok(&[
+        "catalog",
+        "get-products",
+        "--product-code",
+        "vps",
+        "--limit",
+        "5",
+    ]);
+    let plan = &products["items"][0];
+    let region = text(&plan["region"]);
+    cli.ok(&["catalog", "get-products-by-region", &region, "--limit", "3"]);
+    let images = cli.ok(&["catalog", "get-dedicated-images", "--limit", "5"]);
+
+    // ---- Deployments and operations ----
+    let key = format!("cli-coverage-deploy-{}", std::process::id());
+    let variant = text(&plan["variant_code"]);
+    let deploy = json!({"hostname": "cli.example.net", "max_total": "100000"}).to_string();
+    cli.ok(&[
+        "--idempotency-key",
+        &key,
+        "deployments",
+        "product-variant-deploy",
+        &region,
+        "vps",
+        &variant,
+        "--json",
+        &deploy,
+    ]);
+    let path = format!("/v1/deploy/{region}/vps/{variant}");
+    let found = cli.ok(&[
+        "integrations",
+        "get-operations",
+        "--query-idempotency-key",
+        &key,
+        "--method",
+        "POST",
+        "--path",
+        &path,
+    ]);
+    cli.ok(&[
+        "integrations",
+        "get-operations-by-operation-id",
+        &text(&found["operation"]["id"]),
+    ]);
+
+    // ---- Billing and services ----
+    let draft = json!({"currency": "EUR", "items": [{"product_id": plan["product_id"], "variant_id": plan["variant_id"], "qty": 1}]});
+    cli.ok(&["billing", "order-draft", "--json", &draft.to_string()]);
+    let invoice = sb.add_unpaid_invoice(Decimal::new(1234, 2)).to_string();
+    cli.ok(&["billing", "pay-invoice", &invoice]);
+    cli.ok(&["billing", "services", "--limit", "10"]);
+    cli.ok(&["billing", "transactions", "--limit", "10"]);
+    let services = cli.ok(&["services", "get-services", "--limit", "100"]);
+    cli.ok(&["services", "get-services-grouped", "--status", "active"]);
+    let (vps, _) = first_of(&services, "vps");
+    let (dedicated, _) = first_of(&services, "dedicated");
+    let (_, domain) = first_of(&services, "domain");
+    let (proxy, _) = first_of(&services, "tcp-proxy");
+    let cycle = r#"{"count": 3, "unit": "MONTH"}"#;
+    cli.ok(&[
+        "services",
+        "service-billing-change-checkout",
+        &vps,
+        "--json",
+        cycle,
+    ]);
+    cli.ok(&[
+        "services",
+        "service-renewal-checkout",
+        &vps,
+        "--json",
+        cycle,
+    ]);
+
+    // ---- VPS and firewall ----
+    cli.ok(&["vps", "post-vps-by-service-id-reboot", &vps]);
+    cli.ok(&[
+        "vps",
+        "backup-restore",
+        &vps,
+        "--json",
+        r#"{"auto_start": true}"#,
+    ]);
+    cli.ok(&["vps", "backup-run", &vps]);
+    cli.ok(&["vps", "snapshot-rollback", &vps, "nightly"]);
+    let policy = r#"{"name": "web", "rules": [{"action": "ACCEPT", "proto": "tcp", "dport": 22}]}"#;
+    cli.ok(&["firewall", "policy-create", "--json", policy]);
+    cli.ok(&["vps", "firewall-policy-apply", &vps]);
+
+    // ---- Dedicated ----
+    let image = &images["items"][0];
+    let dedi = json!({
+        "configuration_code": image["configuration_code"],
+        "hostname": "dedi-cli.example.net",
+        "os_profile_id": image["id"],
+        "region_code": image["region"],
+    });
+    cli.ok(&[
+        "dedicated-servers",
+        "dedicated-deploy",
+        "--json",
+        &dedi.to_string(),
+    ]);
+    cli.ok(&["dedicated-servers", "dedicated-password-reset", &dedicated]);
+    let tasks = cli.ok(&["dedicated-servers", "dedicated-tasks", &dedicated]);
+    cli.ok(&[
+        "dedicated-servers",
+        "dedicated-task",
+        &dedicated,
+        &text(&tasks["tasks"][0]["id"]),
+    ]);
+    cli.ok(&[
+        "dedicated-servers",
+        "get-dedicated-by-service-id-rescue-options",
+        &dedicated,
+    ]);
+    cli.ok(&[
+        "dedicated-servers",
+        "get-dedicated-by-service-id-traffic",
+        &dedicated,
+    ]);
+
+    // ---- DNS and website protection ----
+    let template = json!({"name": "cli-template", "zone_file": "@ 3600 IN A 192.0.2.1\n"});
+    cli.ok(&["dns", "template-create", "--json", &template.to_string()]);
+    cli.ok(&["dns", "get-dns-templates"]);
+    cli.ok(&["dns", "get-dns-template", "cli-template"]);
+    cli.ok(&[
+        "dns",
+        "create-dns-zone",
+        "--json",
+        r#"{"name": "cli.example"}"#,
+    ]);
+    cli.ok(&["dns", "list-dns-zones"]);
+    cli.ok(&["dns", "get-dns-zone", "cli.example"]);
+    let loader = r#"{"domain": "cli.example", "html": "<html>loading</html>", "name": "www"}"#;
+    cli.ok(&[
+        "service-dns-waf",
+        "proxy-config-upload-loader",
+        &vps,
+        "--json",
+        loader,
+    ]);
+    let ssl = json!({
+        "cert": "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n",
+        "domain": "cli.example",
+        "mode": "c",
+        "name": "www",
+        "pkey": "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n",
+    });
+    cli.ok(&[
+        "service-dns-waf",
+        "proxy-config-upload-ssl",
+        &vps,
+        "--json",
+        &ssl.to_string(),
+    ]);
+
+    // ---- Domains ----
+    let contact = json!({
+        "address": {"city": "London", "country": "GB", "number": "10", "street": "Downing Street", "zipcode": "SW1A 2AA"},
+        "email": "ada@example.com",
+        "first_name": "Ada",
+        "last_name": "Lovelace",
+        "phone": "+44.2071234567",
+    });
+    let contact = cli.ok(&[
+        "domains",
+        "domain-contact-create",
+        "--json",
+        &contact.to_string(),
+    ]);
+    let assign = json!({"contact_ids": {"registrant": contact["contact"]["id"]}});
+    cli.ok(&[
+        "domains",
+        "domain-assign-contacts",
+        &domain,
+        "--json",
+        &assign.to_string(),
+    ]);
+    cli.ok(&[
+        "domains",
+        "post-domains-by-service-id-dnssec",
+        &domain,
+        "--json",
+        r#"{"acknowledge": true}"#,
+    ]);
+    cli.ok(&["domains", "get-domains-by-service-id-dnssec", &domain]);
+
+    // ---- TCP proxy, SSH, storage ----
+    cli.ok(&["tcp-proxy", "get-tcp-proxy", &proxy]);
+    cli.ok(&[
+        "tcp-proxy",
+        "update",
+        &proxy,
+        "--json",
+        r#"{"blocked_source_cidrs": ["203.0.113.0/24"]}"#,
+    ]);
+    let public_key =
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e cli";
+    cli.ok(&[
+        "ssh",
+        "key-import",
+        "--json",
+        &json!({"name": "laptop", "public_key": public_key}).to_string(),
+    ]);
+    cli.ok(&[
+        "ssh",
+        "key-generate",
+        "--json",
+        r#"{"name": "generated", "passphrase": "correct horse battery staple"}"#,
+    ]);
+    let volume = sb.add_service("storage", "volume-1", "active").to_string();
+    cli.ok(&[
+        "storage",
+        "volume-attach",
+        &volume,
+        "--json",
+        &json!({"target_service_id": vps}).to_string(),
+    ]);
+    cli.ok(&["storage", "volume-detach", &volume]);
+
+    // ---- The check: every operation of the contract had a 2xx round trip ----
+    let spec = spec_operation_ids();
+    let covered: BTreeSet<String> = sb.covered_operations().into_iter().collect();
+    let missing: Vec<&String> = spec.difference(&covered).collect();
+    assert!(
+        missing.is_empty(),
+        "operations without a round trip through the CLI: {missing:?}"
+    );
+    let journal = cli.state.join("customer-cloud").join("journal");
+    assert!(
+        journal.is_file(),
+        "writes were journaled in the state directory ({})",
+        journal.display()
+    );
+    println!(
+        "cli coverage: {} of {} operations",
+        covered.len(),
+        spec.len()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failures_exit_with_their_class_and_name_the_field() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let cli = Cli::new(&sb, "failures");
+    let (code, stderr) = cli.fails(&["dns", "get-dns-zone", "missing.example"]);
+    assert_eq!(code, 5, "not found: {stderr}");
+    assert!(stderr.contains("404"), "{stderr}");
+    assert!(stderr.contains("request id"), "{stderr}");
+
+    let (code, stderr) = cli.fails(&[
+        "ssh",
+        "key-import",
+        "--json",
+        r#"{"name": 7, "public_key": "k"}"#,
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("at `name`"), "the field is named: {stderr}");
+
+    let (code, stderr) = cli.fails(&["catalog", "get-products", "--limit", "many"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("`limit`"), "{stderr}");
+
+    let (code, _) = cli.fails(&["catalog", "get-products", "--product-code", "boat"]);
+    assert_eq!(code, 2, "an enum flag takes only its values");
+
+    let (code, stderr) = cli.fails(&["--base-url", "not a url", "integrations", "get-version"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(!stderr.contains(&cli.secret), "the secret is never printed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rerun_under_the_same_key_writes_once() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let cli = Cli::new(&sb, "rerun");
+    let args = [
+        "--idempotency-key",
+        "cli-rerun-1",
+        "--output",
+        "ndjson",
+        "dns",
+        "template-create",
+        "--json",
+        r#"{"name": "rerun", "zone_file": "@ 3600 IN A 192.0.2.1\n"}"#,
+    ];
+    let first = cli.ok(&args);
+    let second = cli.ok(&args);
+    assert_eq!(first, second, "the second run gets the first run's answer");
+    let listed = cli.ok(&["dns", "get-dns-templates"]);
+    let named = listed["templates"]
+        .as_array()
+        .expect("templates")
+        .iter()
+        .filter(|t| t["name"] == "rerun")
+        .count();
+    assert_eq!(named, 1, "one template, not two");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dry_run_prints_the_request_and_sends_nothing() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let cli = Cli::new(&sb, "dry-run");
+    let out = cli.output(&[
+        "--dry-run",
+        "dns",
+        "create-dns-zone",
+        "--json",
+        r#"{"name": "dry.example"}"#,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains(&cli.secret), "no credential is printed");
+    let request: Value = serde_json::from_str(&stdout).expect("the request as JSON");
+    assert_eq!(request["method"], "POST");
+    assert_eq!(request["url"], format!("{}/v1/dns/zones", cli.base_url));
+    assert_eq!(request["body"], json!({"name": "dry.example"}));
+    assert_eq!(request["headers"]["x-api-key"], "<redacted>");
+    assert_eq!(request["headers"]["x-signature"], "<redacted>");
+    assert!(
+        request["headers"]["idempotency-key"].is_string(),
+        "{request}"
+    );
+    let (code, _) = cli.fails(&["dns", "get-dns-zone", "dry.example"]);
+    assert_eq!(code, 5, "the zone was not created");
+    assert!(
+        !cli.state.join("customer-cloud").join("journal").exists(),
+        "a dry run journals nothing"
+    );
+}

@@ -1,0 +1,330 @@
+//! The command tree, built from the generated table, and one run of it.
+
+use crate::dry_run::Recorder;
+use crate::output::{self, Format};
+use crate::{Failure, Input, exit, input, setup};
+use clap::builder::PossibleValuesParser;
+use clap::{Arg, ArgAction, ArgMatches};
+use oncegen_runtime::{Config, Error, Response, RetryPolicy};
+use serde::Serialize;
+use serde_json::Value;
+use std::future::Future;
+use std::pin::Pin;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// A generated command-line tool: its names and its areas.
+pub struct App<C: 'static> {
+    /// The binary's name.
+    pub bin: &'static str,
+    /// One line about the tool.
+    pub about: &'static str,
+    /// The version `--version` prints.
+    pub version: &'static str,
+    /// The prefix of the SDK's environment variables (`<PREFIX>_BASE_URL`, …).
+    pub env_prefix: &'static str,
+    /// The areas, each a command.
+    pub areas: &'static [Area<C>],
+    /// Builds the SDK's client.
+    pub connect: fn(Config) -> Result<C, Error>,
+    /// The runtime client inside the SDK's client (to close journal entries).
+    pub runtime: fn(&C) -> &oncegen_runtime::Client,
+}
+
+/// An area of the API: a command holding its operations.
+pub struct Area<C: 'static> {
+    /// Command name.
+    pub name: &'static str,
+    /// Help text.
+    pub about: &'static str,
+    /// Its operations.
+    pub commands: &'static [Command<C>],
+}
+
+/// The future of one operation's call.
+pub type Run<'a> = Pin<Box<dyn Future<Output = Result<Sent, Failure>> + 'a>>;
+
+/// One operation as a command.
+pub struct Command<C: 'static> {
+    /// Command name.
+    pub name: &'static str,
+    /// Help line (the summary).
+    pub about: &'static str,
+    /// Longer help (the description), empty when there is none.
+    pub long_about: &'static str,
+    /// Positional arguments and flags, positional ones in call order.
+    pub params: &'static [Param],
+    /// `Some(required)` when it takes a `--json` body.
+    pub body: Option<bool>,
+    /// Changes state on the server: journaled.
+    pub writes: bool,
+    /// Calls the SDK's client method with the command's arguments.
+    pub run: for<'a> fn(&'a C, &'a Input<'a>) -> Run<'a>,
+}
+
+/// One parameter of an operation.
+pub struct Param {
+    /// Its id (the SDK's Rust name).
+    pub id: &'static str,
+    /// Its flag without `--`; `None` for a positional argument.
+    pub flag: Option<&'static str>,
+    /// Help text.
+    pub help: &'static str,
+    /// Must be given.
+    pub required: bool,
+    /// Repeatable (a list).
+    pub repeated: bool,
+    /// The values it accepts, when it is an enum.
+    pub values: &'static [&'static str],
+}
+
+/// What a call answered: its body as JSON and its write's key.
+pub struct Sent {
+    /// The success body.
+    pub value: Value,
+    /// The idempotency key of a write.
+    pub idempotency_key: Option<String>,
+}
+
+/// The result of an SDK call as the CLI prints it.
+pub fn respond<T: Serialize>(result: Result<Response<T>, Error>) -> Result<Sent, Failure> {
+    let (body, _, meta) = result?.into_parts();
+    let value = serde_json::to_value(body).map_err(|e| Failure {
+        code: exit::OTHER,
+        message: format!("the answer does not encode as JSON: {e}"),
+        settled_key: meta.idempotency_key.clone(),
+    })?;
+    Ok(Sent {
+        value,
+        idempotency_key: meta.idempotency_key,
+    })
+}
+
+const BASE_URL: &str = "base-url";
+const OUTPUT: &str = "output";
+const JOURNAL: &str = "journal";
+const KEY: &str = "idempotency-key";
+const DRY_RUN: &str = "dry-run";
+
+/// Every flag the tool has of its own, on every command: no parameter of an operation may take
+/// one of these names (the generator's `surface::command_line::RESERVED_FLAGS` is this list;
+/// `sdk-tests/tests/architecture.rs` holds them equal).
+pub const OWN_FLAGS: [&str; 8] = [
+    BASE_URL,
+    DRY_RUN,
+    "help",
+    KEY,
+    JOURNAL,
+    input::BODY,
+    OUTPUT,
+    "version",
+];
+
+impl<C> App<C> {
+    /// The clap command tree.
+    pub fn command(&self) -> clap::Command {
+        let global = |id: &'static str, value: &'static str, help: String| {
+            Arg::new(id)
+                .long(id)
+                .value_name(value)
+                .global(true)
+                .help(help)
+        };
+        let prefix = self.env_prefix;
+        let journal_help = format!(
+            "Journal writes in this file [default: ${prefix}_JOURNAL, else $XDG_STATE_HOME/{}/journal]",
+            self.bin
+        );
+        clap::Command::new(self.bin)
+            .about(self.about)
+            .version(self.version)
+            .after_help(format!(
+                "Credentials: ${prefix}_BEARER, or ${prefix}_KEY and ${prefix}_SECRET (never printed).\n\n{}",
+                exit::TABLE
+            ))
+            .subcommand_required(true)
+            .arg_required_else_help(true)
+            .arg(global(BASE_URL, "URL", format!("The API's base URL [default: ${prefix}_BASE_URL]")))
+            .arg(
+                global(OUTPUT, "FORMAT", "Output format: JSON (pretty on a terminal) or one value a line".into())
+                    .value_parser(PossibleValuesParser::new(Format::NAMES))
+                    .default_value("json"),
+            )
+            .arg(global(JOURNAL, "PATH", journal_help))
+            .arg(global(KEY, "KEY", "Send a write under this Idempotency-Key (re-running with it never writes twice)".into()))
+            .arg(
+                Arg::new(DRY_RUN)
+                    .long(DRY_RUN)
+                    .global(true)
+                    .action(ArgAction::SetTrue)
+                    .help("Print the request (method, URL, headers with credentials redacted, body) and send nothing"),
+            )
+            .subcommands(self.areas.iter().map(area_command))
+    }
+
+    /// Runs the command line `args` (the binary's name first) and returns the exit code.
+    pub fn run(&self, args: impl IntoIterator<Item = String>) -> ExitCode {
+        let matches = match self.command().try_get_matches_from(args) {
+            Ok(m) => m,
+            Err(e) => {
+                let _ = e.print();
+                return ExitCode::from(if e.use_stderr() {
+                    exit::USAGE
+                } else {
+                    exit::OK
+                });
+            }
+        };
+        match self.dispatch(&matches) {
+            Ok(()) => ExitCode::from(exit::OK),
+            Err(failure) => {
+                eprintln!("error: {failure}");
+                ExitCode::from(failure.code)
+            }
+        }
+    }
+
+    fn dispatch(&self, matches: &ArgMatches) -> Result<(), Failure> {
+        let (area_name, area_matches) = matches.subcommand().expect("an area is required");
+        let area = self
+            .areas
+            .iter()
+            .find(|a| a.name == area_name)
+            .expect("a known area");
+        let (name, leaf) = area_matches.subcommand().expect("an operation is required");
+        let command = area
+            .commands
+            .iter()
+            .find(|c| c.name == name)
+            .expect("a known command");
+        let text = |id| leaf.get_one::<String>(id).map(String::as_str);
+        let format = Format::named(text(OUTPUT).unwrap_or("json")).expect("a listed format");
+        let mut config = setup::config(self.env_prefix, text(BASE_URL))?;
+        let dry_run = leaf.get_flag(DRY_RUN);
+        let recorder = Arc::new(Recorder::default());
+        if dry_run {
+            let once = RetryPolicy {
+                enabled: false,
+                ..RetryPolicy::default()
+            };
+            config = config.transport(recorder.clone()).retry_policy(once);
+        } else if command.writes {
+            let path = setup::journal_path(self.bin, self.env_prefix, text(JOURNAL))?;
+            config = config.journal(setup::open_journal(&path)?);
+        }
+        let client = (self.connect)(config).map_err(Failure::from)?;
+        let input = Input::new(leaf, text(KEY).map(str::to_owned));
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| Failure {
+                code: exit::OTHER,
+                message: format!("starting the async runtime: {e}"),
+                settled_key: None,
+            })?;
+        if dry_run {
+            let result = runtime.block_on((command.run)(&client, &input));
+            return match recorder.request() {
+                Some(request) => output::print(&request, format).map_err(|e| Failure {
+                    code: exit::OTHER,
+                    message: format!("writing the request: {e}"),
+                    settled_key: None,
+                }),
+                None => result.map(|_| ()),
+            };
+        }
+        runtime.block_on(async {
+            let result = (command.run)(&client, &input).await;
+            let settled = match &result {
+                Ok(sent) => {
+                    output::print(&sent.value, format).map_err(|e| Failure {
+                        code: exit::OTHER,
+                        message: format!("writing the answer: {e}"),
+                        settled_key: None,
+                    })?;
+                    sent.idempotency_key.clone()
+                }
+                Err(failure) => failure.settled_key.clone(),
+            };
+            if let Some(key) = settled.filter(|_| command.writes)
+                && let Err(e) = (self.runtime)(&client).acknowledge_write(&key).await
+            {
+                eprintln!("warning: closing the journal entry of {key}: {e}");
+            }
+            result.map(|_| ())
+        })
+    }
+}
+
+fn area_command<C>(area: &Area<C>) -> clap::Command {
+    clap::Command::new(area.name)
+        .about(area.about)
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommands(area.commands.iter().map(operation_command))
+}
+
+fn operation_command<C>(command: &Command<C>) -> clap::Command {
+    let mut cmd = clap::Command::new(command.name).about(command.about);
+    if !command.long_about.is_empty() {
+        cmd = cmd.long_about(command.long_about);
+    }
+    for param in command.params {
+        let mut arg = Arg::new(param.id).help(param.help).required(param.required);
+        if let Some(flag) = param.flag {
+            arg = arg.long(flag);
+        }
+        if param.repeated {
+            arg = arg.action(ArgAction::Append);
+        }
+        if !param.values.is_empty() {
+            arg = arg.value_parser(PossibleValuesParser::new(param.values));
+        }
+        cmd = cmd.arg(arg);
+    }
+    if let Some(required) = command.body {
+        cmd = cmd.arg(
+            Arg::new(input::BODY)
+                .long(input::BODY)
+                .value_name("JSON | @FILE | -")
+                .required(required)
+                .help(
+                    "The request body as JSON: inline, from a file (@FILE) or standard input (-)",
+                ),
+        );
+    }
+    cmd
+}
+
+/// Runs `app` on the process's arguments.
+pub fn main<C>(app: &App<C>) -> ExitCode {
+    app.run(std::env::args())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{App, OWN_FLAGS};
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn own_flags_are_the_flags_the_tool_has() {
+        let app: App<()> = App {
+            bin: "t",
+            about: "",
+            version: "0",
+            env_prefix: "T",
+            areas: &[],
+            connect: |_| Ok(()),
+            runtime: |_| unreachable!("no command runs"),
+        };
+        let mut command = app.command();
+        command.build();
+        let mut has: BTreeSet<String> = command
+            .get_arguments()
+            .filter_map(|a| a.get_long().map(str::to_owned))
+            .collect();
+        has.insert(super::input::BODY.to_owned());
+        let own: BTreeSet<String> = OWN_FLAGS.iter().map(|f| (*f).to_owned()).collect();
+        assert_eq!(has, own);
+    }
+}

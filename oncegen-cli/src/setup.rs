@@ -1,0 +1,124 @@
+//! Credentials and the write journal: where a command's client comes from.
+//!
+//! Credentials come from the environment variables of the SDK's prefix (`<PREFIX>_BASE_URL`,
+//! `<PREFIX>_BEARER`, or `<PREFIX>_KEY` and `<PREFIX>_SECRET`; see
+//! `oncegen_runtime::Config::from_env_with_prefix`), the base URL also from `--base-url`. They are
+//! never printed: the SDK keeps them out of its errors and `Debug`.
+//!
+//! Every write is journaled in a file journal: `--journal PATH`, else `<PREFIX>_JOURNAL`, else
+//! `$XDG_STATE_HOME/<bin>/journal` (`~/.local/state/<bin>/journal` without it).
+
+use crate::Failure;
+use oncegen_runtime::Config;
+use oncegen_runtime::FileJournal;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The configuration from the variables of `prefix`, the base URL replaced by `base_url`.
+pub fn config(prefix: &str, base_url: Option<&str>) -> Result<Config, Failure> {
+    config_from(prefix, base_url, |name| std::env::var(name).ok())
+}
+
+fn config_from(
+    prefix: &str,
+    base_url: Option<&str>,
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Result<Config, Failure> {
+    let base_name = format!("{prefix}_BASE_URL");
+    Config::from_lookup_with_prefix(prefix, |name| match base_url {
+        Some(url) if name == base_name => Some(url.to_owned()),
+        _ => lookup(name),
+    })
+    .map_err(|e| Failure::usage(format!("{e} (or pass --base-url)")))
+}
+
+/// Where the journal is: `flag`, else `<PREFIX>_JOURNAL`, else the user's state directory.
+pub fn journal_path(bin: &str, prefix: &str, flag: Option<&str>) -> Result<PathBuf, Failure> {
+    journal_path_from(bin, prefix, flag, |name| {
+        std::env::var_os(name).map(Into::into)
+    })
+}
+
+fn journal_path_from(
+    bin: &str,
+    prefix: &str,
+    flag: Option<&str>,
+    lookup: impl Fn(&str) -> Option<PathBuf>,
+) -> Result<PathBuf, Failure> {
+    if let Some(path) = flag {
+        return Ok(path.into());
+    }
+    let set = |name: &str| lookup(name).filter(|p| !p.as_os_str().is_empty());
+    if let Some(path) = set(&format!("{prefix}_JOURNAL")) {
+        return Ok(path);
+    }
+    let state = set("XDG_STATE_HOME")
+        .or_else(|| set("HOME").map(|home| home.join(".local/state")))
+        .ok_or_else(|| {
+            Failure::usage(format!(
+                "no state directory for the write journal: set XDG_STATE_HOME or HOME, {prefix}_JOURNAL or --journal"
+            ))
+        })?;
+    Ok(state.join(bin).join("journal"))
+}
+
+/// Opens the journal at `path`, creating its directory (owner-only where that is a thing).
+pub fn open_journal(path: &std::path::Path) -> Result<Arc<FileJournal>, Failure> {
+    let failed = |e: std::io::Error| Failure {
+        code: crate::exit::OTHER,
+        message: format!("write journal {}: {e}", path.display()),
+        settled_key: None,
+    };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(dir).map_err(failed)?;
+    }
+    FileJournal::open(path).map(Arc::new).map_err(failed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{config_from, journal_path_from};
+    use std::path::PathBuf;
+
+    #[test]
+    fn the_journal_is_the_flag_then_the_variable_then_the_state_directory() {
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                vars.iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| PathBuf::from(v))
+            }
+        };
+        let path = |flag, vars| journal_path_from("cloud", "API", flag, env(vars)).unwrap();
+        assert_eq!(path(Some("j"), &[("API_JOURNAL", "x")]), PathBuf::from("j"));
+        assert_eq!(path(None, &[("API_JOURNAL", "x")]), PathBuf::from("x"));
+        assert_eq!(
+            path(None, &[("XDG_STATE_HOME", "/s"), ("HOME", "/h")]),
+            PathBuf::from("/s/cloud/journal")
+        );
+        assert_eq!(
+            path(None, &[("HOME", "/h")]),
+            PathBuf::from("/h/.local/state/cloud/journal")
+        );
+        assert!(journal_path_from("cloud", "API", None, env(&[])).is_err());
+    }
+
+    #[test]
+    fn base_url_flag_replaces_the_variable() {
+        let config = config_from("API", Some("http://flag"), |n| {
+            (n == "API_BASE_URL").then(|| "http://env".to_owned())
+        })
+        .unwrap();
+        assert_eq!(config.get_base_url(), "http://flag");
+        let missing = config_from("API", None, |_| None).unwrap_err();
+        assert!(
+            missing.message.contains("API_BASE_URL"),
+            "{}",
+            missing.message
+        );
+    }
+}

@@ -1,0 +1,177 @@
+//! One operation: its entry in the area's table and the function that calls the SDK.
+
+use crate::ir::Idempotency;
+use crate::surface::{OperationSurface, Shape, Surface, command_line};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+/// The table entry and the function of operation `id`, named `name` on the command line.
+pub(super) fn render(
+    surface: &Surface,
+    id: &str,
+    op: &OperationSurface,
+    name: &str,
+    sdk: &Ident,
+) -> (TokenStream, TokenStream) {
+    let function = format_ident!("{}", op.rust_fn);
+    let flags = command_line::flags(op);
+    let positionals = command_line::positionals(op);
+    let mut params = Vec::new();
+    for rust in &positionals {
+        params.push(param(surface, op, rust, None));
+    }
+    for (rust, flag) in &flags {
+        params.push(param(surface, op, rust, Some(flag)));
+    }
+    let about = op.summary.as_deref().unwrap_or(id);
+    let long_about = op.description.as_deref().unwrap_or_default();
+    let body = match &op.body {
+        Some(b) => {
+            let required = b.required;
+            quote!(Some(#required))
+        }
+        None => quote!(None),
+    };
+    let writes = op.effects.writes;
+    let entry = quote! {
+        Command {
+            name: #name,
+            about: #about,
+            long_about: #long_about,
+            params: &[#(#params),*],
+            body: #body,
+            writes: #writes,
+            run: #function,
+        }
+    };
+    let arguments = op.arguments.iter().map(|a| match op.params.get(a) {
+        Some(p) => {
+            let ty = turbofish(&p.ty);
+            quote!(input.arg #ty (#a)?)
+        }
+        None => {
+            let ty = op
+                .body
+                .as_ref()
+                .and_then(|b| body_type(surface, sdk, &b.ty));
+            quote!(input.body #ty ()?)
+        }
+    });
+    let method = format_ident!("{}", op.rust_fn);
+    let setters = op
+        .params
+        .iter()
+        .filter(|(_, p)| !p.required)
+        .map(|(rust, p)| {
+            let setter = format_ident!("{}", rust);
+            let read = if is_list(&p.ty) {
+                quote!(input.list(#rust)?)
+            } else {
+                let ty = turbofish(&p.ty);
+                quote!(input.opt #ty (#rust)?)
+            };
+            quote! {
+                let call = match #read {
+                    Some(value) => call.#setter(value),
+                    None => call,
+                };
+            }
+        });
+    let optional_body = op.body.as_ref().filter(|b| !b.required).map(|_| {
+        quote! {
+            let call = match input.opt_body()? {
+                Some(body) => call.body(body),
+                None => call,
+            };
+        }
+    });
+    let key = (op.idempotency != Idempotency::None).then(|| {
+        quote! {
+            let call = match input.idempotency_key() {
+                Some(key) => call.idempotency_key(key),
+                None => call,
+            };
+        }
+    });
+    let doc = format!(" `{id}`: calls `{}::Client::{}`.", sdk, op.rust_fn);
+    // The command offers what the contract offers, deprecated parameters included (their
+    // help says so).
+    let allow = op
+        .params
+        .values()
+        .any(|p| p.deprecated)
+        .then(|| quote!(#[allow(deprecated)]));
+    let reads_input = !op.params.is_empty() || op.body.is_some() || key.is_some();
+    let input = if reads_input {
+        format_ident!("input")
+    } else {
+        format_ident!("_input")
+    };
+    let function_tokens = quote! {
+        #[doc = #doc]
+        #allow
+        fn #function<'a>(client: &'a Client, #input: &'a Input<'a>) -> Run<'a> {
+            Box::pin(async move {
+                let call = client.#method(#(#arguments),*);
+                #(#setters)*
+                #optional_body
+                #key
+                respond(call.send().await)
+            })
+        }
+    };
+    (entry, function_tokens)
+}
+
+fn param(surface: &Surface, op: &OperationSurface, rust: &str, flag: Option<&str>) -> TokenStream {
+    let p = &op.params[rust];
+    let help = p.doc.as_deref().unwrap_or_default();
+    let required = p.required;
+    let repeated = is_list(&p.ty);
+    let values = enum_values(surface, &p.ty);
+    let flag = match flag {
+        Some(f) => quote!(Some(#f)),
+        None => quote!(None),
+    };
+    quote! {
+        oncegen_cli::Param {
+            id: #rust,
+            flag: #flag,
+            help: #help,
+            required: #required,
+            repeated: #repeated,
+            values: &[#(#values),*],
+        }
+    }
+}
+
+/// `::<String>` for a `String` parameter, whose argument or setter takes `impl Into<String>`
+/// (no type to infer from); nothing for the others, whose exact type the call infers.
+fn turbofish(ty: &str) -> Option<TokenStream> {
+    (ty == "String").then(|| quote!(::<String>))
+}
+
+/// `::<sdk::module::Type>` for a body of a named type: a required body may be taken as
+/// `impl Into<Type>` (a union's member converts into it), so the call cannot infer it.
+fn body_type(surface: &Surface, sdk: &Ident, ty: &str) -> Option<TokenStream> {
+    let module = format_ident!("{}", surface.types.get(ty)?.module);
+    let name = format_ident!("{}", ty);
+    Some(quote!(::<#sdk::#module::#name>))
+}
+
+/// A list type (`Vec<…>`): the flag is repeatable.
+fn is_list(ty: &str) -> bool {
+    ty.starts_with("Vec<")
+}
+
+/// The known values of `ty` (or of its items) when it is a string enum.
+fn enum_values<'s>(surface: &'s Surface, ty: &str) -> &'s [String] {
+    let name = ty
+        .strip_prefix("Vec<")
+        .and_then(|t| t.strip_suffix('>'))
+        .unwrap_or(ty);
+    match surface.types.get(name).map(|t| &t.shape) {
+        Some(Shape::Enum { values }) => values,
+        _ => &[],
+    }
+}

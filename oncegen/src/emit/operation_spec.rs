@@ -1,0 +1,50 @@
+//! The runtime's description of an operation: its `OperationSpec` static and the `Method` and
+//! `Idempotency` variants a request names.
+
+use crate::ir::{Idempotency, Method, Operation};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// `static SPEC: OperationSpec = …;`: the runtime's description of one operation.
+pub(super) fn operation_spec(op: &Operation) -> TokenStream {
+    let (method, idempotency) = spec_idents(op);
+    let operation_id = &op.operation_id;
+    let path = &op.path;
+    let envelope = op.operation_envelope;
+    quote! {
+        static SPEC: ::oncegen_runtime::OperationSpec = ::oncegen_runtime::OperationSpec::new(
+            #operation_id,
+            ::oncegen_runtime::Method::#method,
+            #path,
+            ::oncegen_runtime::Idempotency::#idempotency,
+            #envelope,
+        );
+    }
+}
+
+/// The runtime's `Method` and `Idempotency` variants of the operation.
+pub(super) fn spec_idents(op: &Operation) -> (proc_macro2::Ident, proc_macro2::Ident) {
+    let method = format_ident!(
+        "{}",
+        match op.method {
+            Method::Get => "Get",
+            Method::Put => "Put",
+            Method::Post => "Post",
+            Method::Delete => "Delete",
+            Method::Options => "Options",
+            Method::Head => "Head",
+            Method::Patch => "Patch",
+            Method::Trace => "Trace",
+        }
+    );
+    let idempotency = format_ident!(
+        "{}",
+        match op.idempotency {
+            Idempotency::None => "None",
+            Idempotency::Required => "Required",
+            Idempotency::Optional => "Optional",
+            Idempotency::NotShown => "NotShown",
+        }
+    );
+    (method, idempotency)
+}

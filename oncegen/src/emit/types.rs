@@ -1,0 +1,680 @@
+//! Emits named types: structs (with constructors and setters for request types), forward-
+//! compatible enums, unions, `x-at-most-one-of` choice enums and aliases.
+
+use super::Ctx;
+use super::docs::{doc_attrs, lines_attrs};
+use crate::ir::{
+    AdditionalProperties, ExclusiveGroup, Field, FixedTag, TypeDef, TypeKind, TypeRef, UnionVariant,
+};
+use crate::naming;
+use crate::surface::rust_type;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// Tokens for one named type and its impls.
+pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
+    let name = format_ident!("{}", def.name);
+    let def_name = def.name.as_str();
+    // The schema's pointer, unless the type bears the name of the component it comes from.
+    let schema = (def.pointer != format!("#/components/schemas/{def_name}"))
+        .then(|| format!("Schema: `{}`.", def.pointer));
+    let doc = match (def.doc.as_deref().map(super::docs::sanitize), schema) {
+        // After a one-paragraph description, in its paragraph.
+        (Some(d), Some(schema)) if !d.is_empty() && !d.contains('\n') => {
+            format!("{} {schema}", super::docs::as_sentence(&d))
+        }
+        (Some(d), Some(schema)) if !d.is_empty() => format!("{d}\n\n{schema}"),
+        (Some(d), None) => d,
+        (_, schema) => schema.unwrap_or_default(),
+    };
+    let doc = lines_attrs(&doc);
+    let deprecated = super::docs::deprecated_attr(def.deprecated, def.doc.as_deref());
+    let body = match &def.kind {
+        TypeKind::Struct {
+            fields,
+            exclusive,
+            additional,
+            fixed_tag,
+        } => struct_def(
+            cx,
+            def,
+            &name,
+            fields,
+            exclusive,
+            additional.as_ref(),
+            fixed_tag.as_ref(),
+        ),
+        TypeKind::Enum { variants, fallback } => {
+            let idents: Vec<_> = variants
+                .iter()
+                .map(|v| format_ident!("{}", v.rust_name))
+                .collect();
+            let values: Vec<_> = variants.iter().map(|v| v.value.as_str()).collect();
+            let docs = values
+                .iter()
+                .map(|v| lines_attrs(&format!("`{}`", v.replace('`', "'"))));
+            let fallback = format_ident!("{}", fallback);
+            quote! {
+                #[derive(Clone, Debug)]
+                #[non_exhaustive]
+                pub enum #name {
+                    #( #docs #idents, )*
+                    /// A value this version of the SDK does not know; kept as received.
+                    #fallback(String),
+                }
+                ::oncegen_runtime::string_enum!(#name, #fallback, #( #idents = #values ),*);
+            }
+        }
+        TypeKind::Union {
+            tag,
+            variants,
+            display,
+        } => {
+            let display = display.then(|| union_display(cx, &name, variants));
+            let def = union_def(cx, &name, tag.as_deref(), variants);
+            let payloads: Vec<&TypeRef> = variants.iter().map(|v| &v.ty).collect();
+            let conversions = from_impls(
+                cx,
+                &name,
+                &cx.converting_members(def_name, &payloads),
+                variants
+                    .iter()
+                    .map(|v| (v.rust_name.as_str(), &v.ty, v.boxed)),
+            );
+            quote!(#def #display #conversions)
+        }
+        TypeKind::Alias { target } => {
+            let target = cx.ty(target);
+            quote!(pub type #name = #target;)
+        }
+    };
+    let paginated = cx.pagination_impl(&def.name);
+    quote! {
+        #doc
+        #deprecated
+        #body
+        #paginated
+    }
+}
+
+/// The Rust type of a field, as the surface decides it ([`rust_type::field_type`]).
+fn field_ty(cx: &Ctx<'_>, f: &Field) -> TokenStream {
+    cx.rust(&rust_type::field_type(f, &cx.spelling()))
+}
+
+/// An optional field: left out when empty, empty when missing.
+fn is_optional(f: &Field) -> bool {
+    !f.required
+}
+
+/// The spec's description of a field, then what its constraints and flags say; nothing at all
+/// rather than an echo of the name.
+fn field_doc(f: &Field) -> String {
+    let mut doc = f
+        .doc
+        .clone()
+        .map(|d| super::docs::sanitize(&d))
+        .unwrap_or_default();
+    let mut notes: Vec<String> = super::docs::constraints_doc(&f.constraints)
+        .into_iter()
+        .collect();
+    if let Some(c) = &f.const_value {
+        notes.push(format!("Always `{}`.", c.replace('`', "'")));
+    }
+    if f.read_only {
+        notes.push("Read-only.".to_owned());
+    }
+    if f.write_only {
+        notes.push("Write-only.".to_owned());
+    }
+    if !f.required && f.nullable {
+        notes.push("Optional and nullable.".to_owned());
+    }
+    if !notes.is_empty() {
+        if !doc.is_empty() {
+            doc.push_str("\n\n");
+        }
+        doc.push_str(&notes.join(" "));
+    }
+    doc
+}
+
+fn struct_def(
+    cx: &Ctx<'_>,
+    def: &TypeDef,
+    name: &proc_macro2::Ident,
+    fields: &[Field],
+    exclusive: &[ExclusiveGroup],
+    additional: Option<&AdditionalProperties>,
+    fixed_tag: Option<&FixedTag>,
+) -> TokenStream {
+    // A struct with an `x-at-most-one-of` group keeps serde's derive, which flattens the
+    // group's enum; every other struct is a `json_object!`, which compiles in half the time.
+    let derived = !exclusive.is_empty();
+    let field_tokens = fields.iter().map(|f| field_decl(cx, f, derived));
+    let group_fields = exclusive.iter().map(group_field);
+    // Declared last: serde hands a flattened map only the entries no other field took.
+    let additional_field = additional.map(|a| additional_field(cx, a, derived));
+    let group_enums = exclusive.iter().map(|g| group_enum(cx, &def.name, g));
+    // Request types are built with a constructor and setters. Response types are
+    // `non_exhaustive` (new fields are additive) except under `test-util`, where tests build them
+    // with struct literals.
+    let (ctor, exhaustive) = if def.request {
+        (
+            Some(constructor(cx, def, name, fields, exclusive, additional)),
+            quote!(#[non_exhaustive]),
+        )
+    } else {
+        (
+            None,
+            quote!(#[cfg_attr(not(feature = "test-util"), non_exhaustive)]),
+        )
+    };
+    let (derive, serde_impls) = if derived {
+        (
+            quote!(#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]),
+            None,
+        )
+    } else {
+        (
+            quote!(#[derive(Clone, Debug, PartialEq)]),
+            Some(json_object(name, fields, additional, fixed_tag)),
+        )
+    };
+    quote! {
+        #derive
+        #exhaustive
+        pub struct #name {
+            #( #field_tokens )*
+            #( #group_fields )*
+            #additional_field
+        }
+        #serde_impls
+        #ctor
+        #( #group_enums )*
+    }
+}
+
+/// `json_object!(Name tagged "kind" = "a" { field, renamed = "wire", other optional, ..rest })`:
+/// the struct's serde impls.
+fn json_object(
+    name: &proc_macro2::Ident,
+    fields: &[Field],
+    additional: Option<&AdditionalProperties>,
+    fixed_tag: Option<&FixedTag>,
+) -> TokenStream {
+    let entries = fields.iter().map(|f| {
+        let ident = format_ident!("{}", f.rust_name);
+        let wire = (f.rust_name != f.name).then(|| {
+            let wire = &f.name;
+            quote!(= #wire)
+        });
+        let optional = is_optional(f).then(|| quote!(optional));
+        quote!(#ident #wire #optional)
+    });
+    let rest = additional.map(|a| {
+        let ident = format_ident!("{}", a.rust_name);
+        let comma = (!fields.is_empty()).then(|| quote!(,));
+        quote!(#comma ..#ident)
+    });
+    let tagged = fixed_tag.map(|t| {
+        let (tag, value) = (&t.name, &t.value);
+        quote!(tagged #tag = #value)
+    });
+    quote! {
+        ::oncegen_runtime::json_object!(#name #tagged { #( #entries ),* #rest });
+    }
+}
+
+/// One field of a struct, with its doc (and serde attributes when serde's derive is used).
+fn field_decl(cx: &Ctx<'_>, f: &Field, derived: bool) -> TokenStream {
+    let ident = format_ident!("{}", f.rust_name);
+    let ty = field_ty(cx, f);
+    let serde_attrs = derived.then(|| {
+        let rename = (f.rust_name != f.name).then(|| {
+            let wire = &f.name;
+            quote!(#[serde(rename = #wire)])
+        });
+        let skip = match (is_optional(f), f.nullable) {
+            (false, _) => quote!(),
+            (true, true) => {
+                quote!(#[serde(default, skip_serializing_if = "::oncegen_runtime::Nullable::is_absent")])
+            }
+            (true, false) => quote!(#[serde(default, skip_serializing_if = "Option::is_none")]),
+        };
+        quote!(#rename #skip)
+    });
+    let doc = lines_attrs(&field_doc(f));
+    let deprecated = super::docs::deprecated_attr(f.deprecated, f.doc.as_deref());
+    quote! {
+        #doc
+        #deprecated
+        #serde_attrs
+        pub #ident: #ty,
+    }
+}
+
+/// The flattened optional field of an `x-at-most-one-of` group.
+fn group_field(g: &ExclusiveGroup) -> TokenStream {
+    let ident = format_ident!("{}", g.rust_name);
+    let ty = format_ident!("{}", g.type_name);
+    let members: Vec<String> = g.members.iter().map(|m| format!("`{}`", m.name)).collect();
+    let doc = lines_attrs(&format!(
+        "At most one of {} (`x-at-most-one-of`).",
+        members.join(", ")
+    ));
+    quote! {
+        #doc
+        #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+        pub #ident: Option<#ty>,
+    }
+}
+
+/// The catch-all field of `additionalProperties` (flattened when serde's derive is used).
+fn additional_field(cx: &Ctx<'_>, a: &AdditionalProperties, derived: bool) -> TokenStream {
+    let ident = format_ident!("{}", a.rust_name);
+    let ty = additional_ty(cx, a);
+    let doc = lines_attrs(
+        "Properties the schema does not list (`additionalProperties`), kept as received so \
+         that they round-trip; empty by default.",
+    );
+    let flatten = derived.then(|| quote!(#[serde(flatten)]));
+    quote! {
+        #doc
+        #flatten
+        pub #ident: #ty,
+    }
+}
+
+/// The map type of a catch-all field.
+fn additional_ty(cx: &Ctx<'_>, a: &AdditionalProperties) -> TokenStream {
+    if a.value_ty == TypeRef::Json {
+        quote!(::serde_json::Map<String, ::serde_json::Value>)
+    } else {
+        cx.ty(&TypeRef::Map(Box::new(a.value_ty.clone())))
+    }
+}
+
+/// `new(required...)` plus one setter per optional field; a missing required field does not
+/// compile.
+fn constructor(
+    cx: &Ctx<'_>,
+    def: &TypeDef,
+    name: &proc_macro2::Ident,
+    fields: &[Field],
+    exclusive: &[ExclusiveGroup],
+    additional: Option<&AdditionalProperties>,
+) -> TokenStream {
+    let mut inits = Vec::new();
+    let mut setters = Vec::new();
+    let args: Vec<TokenStream> = cx
+        .constructor_fields(&def.name, fields)
+        .into_iter()
+        .map(|f| {
+            let (arg, init) = required_arg(cx, f);
+            inits.push(init);
+            arg
+        })
+        .collect();
+    for f in fields {
+        if let Some(c) = &f.const_value {
+            inits.push(const_init(f, c));
+        } else if !f.required {
+            let (init, setter) = optional_setter(cx, f);
+            inits.push(init);
+            setters.push(setter);
+        }
+    }
+    for g in exclusive {
+        let (init, setter) = group_setter(cx, g);
+        inits.push(init);
+        setters.push(setter);
+    }
+    if let Some(a) = additional {
+        let ident = format_ident!("{}", a.rust_name);
+        inits.push(quote!(#ident: ::std::default::Default::default()));
+    }
+    let default_impl = args.is_empty().then(|| {
+        quote! {
+            impl Default for #name {
+                fn default() -> Self {
+                    Self::new()
+                }
+            }
+        }
+    });
+    let new_doc = lines_attrs(&new_doc(cx, def, fields));
+    quote! {
+        impl #name {
+            #new_doc
+            pub fn new(#(#args),*) -> Self {
+                Self { #(#inits,)* }
+            }
+            #( #setters )*
+        }
+        #default_impl
+    }
+}
+
+/// The initialiser of a field with a fixed value (`const`).
+fn const_init(f: &Field, value: &str) -> TokenStream {
+    let ident = format_ident!("{}", f.rust_name);
+    let value = if f.required && !f.nullable {
+        quote!(::std::borrow::ToOwned::to_owned(#value))
+    } else {
+        quote!(Some(::std::borrow::ToOwned::to_owned(#value)))
+    };
+    quote!(#ident: #value)
+}
+
+/// The argument of `new` for a required field, and its initialiser.
+fn required_arg(cx: &Ctx<'_>, f: &Field) -> (TokenStream, TokenStream) {
+    let ident = format_ident!("{}", f.rust_name);
+    let boxed = f.boxed && !f.nullable;
+    if cx.resolves_to(&f.ty, &TypeRef::String) && !f.nullable {
+        (
+            quote!(#ident: impl Into<String>),
+            quote!(#ident: #ident.into()),
+        )
+    } else if cx.converts_into(&f.ty) && !f.nullable {
+        let arg_ty = cx.ty(&f.ty);
+        let value = if boxed {
+            quote!(Box::new(#ident.into()))
+        } else {
+            quote!(#ident.into())
+        };
+        (quote!(#ident: impl Into<#arg_ty>), quote!(#ident: #value))
+    } else if boxed {
+        let arg_ty = cx.ty(&f.ty);
+        (quote!(#ident: #arg_ty), quote!(#ident: Box::new(#ident)))
+    } else {
+        let ty = field_ty(cx, f);
+        (quote!(#ident: #ty), quote!(#ident))
+    }
+}
+
+/// The initialiser (unset) of an optional field, and its setter.
+fn optional_setter(cx: &Ctx<'_>, f: &Field) -> (TokenStream, TokenStream) {
+    let ident = format_ident!("{}", f.rust_name);
+    let setter = format_ident!("{}", naming::setter(&f.rust_name));
+    let inner = cx.ty(&f.ty);
+    let doc = lines_attrs(&format!("Sets `{}`.", f.name.replace('`', "'")));
+    if f.nullable {
+        let assign = if f.boxed {
+            quote! {
+                self.#ident = match value.into() {
+                    ::oncegen_runtime::Nullable::Value(v) => ::oncegen_runtime::Nullable::Value(Box::new(v)),
+                    ::oncegen_runtime::Nullable::Null => ::oncegen_runtime::Nullable::Null,
+                    ::oncegen_runtime::Nullable::Absent => ::oncegen_runtime::Nullable::Absent,
+                };
+            }
+        } else {
+            quote!(self.#ident = value.into();)
+        };
+        let setter = quote! {
+            #doc
+            #[doc = ""]
+            #[doc = " Pass a value, or `None` to send an explicit `null`."]
+            pub fn #setter(mut self, value: impl Into<::oncegen_runtime::Nullable<#inner>>) -> Self {
+                #assign
+                self
+            }
+        };
+        return (quote!(#ident: ::oncegen_runtime::Nullable::Absent), setter);
+    }
+    let wrap = |v: TokenStream| if f.boxed { quote!(Box::new(#v)) } else { v };
+    let (arg, value) = if cx.resolves_to(&f.ty, &TypeRef::String) {
+        (quote!(impl Into<String>), quote!(value.into()))
+    } else if cx.converts_into(&f.ty) {
+        (quote!(impl Into<#inner>), wrap(quote!(value.into())))
+    } else {
+        (inner, wrap(quote!(value)))
+    };
+    let setter = quote! {
+        #doc
+        pub fn #setter(mut self, value: #arg) -> Self {
+            self.#ident = Some(#value);
+            self
+        }
+    };
+    (quote!(#ident: None), setter)
+}
+
+/// The initialiser (unset) of an `x-at-most-one-of` group, and its setter.
+fn group_setter(cx: &Ctx<'_>, g: &ExclusiveGroup) -> (TokenStream, TokenStream) {
+    let ident = format_ident!("{}", g.rust_name);
+    let ty = format_ident!("{}", g.type_name);
+    let (arg, value) = if group_converts(cx, g) {
+        (quote!(impl Into<#ty>), quote!(value.into()))
+    } else {
+        (quote!(#ty), quote!(value))
+    };
+    let setter = quote! {
+        /// Chooses one member of the group.
+        pub fn #ident(mut self, value: #arg) -> Self {
+            self.#ident = Some(#value);
+            self
+        }
+    };
+    (quote!(#ident: None), setter)
+}
+
+/// The doc line of `new`: which fields it takes.
+fn new_doc(cx: &Ctx<'_>, def: &TypeDef, fields: &[Field]) -> String {
+    let required: Vec<String> = cx
+        .constructor_fields(&def.name, fields)
+        .into_iter()
+        .map(|f| format!("`{}`", f.name.replace('`', "'")))
+        .collect();
+    if required.is_empty() {
+        return format!(
+            "Creates a `{}` with no field set; set the ones you need with the setters below.",
+            def.name
+        );
+    }
+    format!(
+        "Creates a `{}` from its required {} {}; set optional fields with the setters below.",
+        def.name,
+        if required.len() == 1 {
+            "field"
+        } else {
+            "fields"
+        },
+        required.join(", ")
+    )
+}
+
+fn group_enum(cx: &Ctx<'_>, parent: &str, g: &ExclusiveGroup) -> TokenStream {
+    let name = format_ident!("{}", g.type_name);
+    let variants = g.members.iter().map(|m| {
+        let ident = format_ident!("{}", m.variant);
+        let wire = &m.name;
+        let mut ty = cx.ty(&m.ty);
+        if m.boxed {
+            ty = quote!(Box<#ty>);
+        }
+        let doc = m
+            .doc
+            .as_deref()
+            .map_or_else(|| lines_attrs(&format!("`{wire}`")), doc_attrs);
+        quote! {
+            #doc
+            #[serde(rename = #wire)]
+            #ident(#ty),
+        }
+    });
+    let doc = lines_attrs(&format!(
+        "The one present member of an `x-at-most-one-of` group of [`{parent}`]."
+    ));
+    let payloads: Vec<&TypeRef> = g.members.iter().map(|m| &m.ty).collect();
+    let conversions = from_impls(
+        cx,
+        &name,
+        &cx.converting_members(&g.type_name, &payloads),
+        g.members
+            .iter()
+            .map(|m| (m.variant.as_str(), &m.ty, m.boxed)),
+    );
+    quote! {
+        #doc
+        #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+        pub enum #name {
+            #( #variants )*
+        }
+        #conversions
+    }
+}
+
+/// Whether an `x-at-most-one-of` choice enum has a `From` conversion (its setter then takes
+/// `impl Into<Choice>`).
+fn group_converts(cx: &Ctx<'_>, g: &ExclusiveGroup) -> bool {
+    let payloads: Vec<&TypeRef> = g.members.iter().map(|m| &m.ty).collect();
+    cx.converting_members(&g.type_name, &payloads)
+        .contains(&true)
+}
+
+/// `impl From<Payload> for Enum` for the members [`Ctx::converting_members`] selected
+/// (`convert[i]` for the i-th `(variant, payload, boxed)`), in one `from_variants!` call.
+fn from_impls<'m>(
+    cx: &Ctx<'_>,
+    name: &proc_macro2::Ident,
+    convert: &[bool],
+    members: impl Iterator<Item = (&'m str, &'m TypeRef, bool)>,
+) -> TokenStream {
+    let conversions: Vec<TokenStream> = members
+        .zip(convert)
+        .filter(|(_, c)| **c)
+        .map(|((variant, ty, boxed), _)| {
+            let ident = format_ident!("{}", variant);
+            let ty = cx.ty(ty);
+            if boxed {
+                quote!(#ident(Box<#ty>))
+            } else {
+                quote!(#ident(#ty))
+            }
+        })
+        .collect();
+    if conversions.is_empty() {
+        return TokenStream::new();
+    }
+    quote!(::oncegen_runtime::from_variants!(#name { #( #conversions ),* });)
+}
+
+fn union_def(
+    cx: &Ctx<'_>,
+    name: &proc_macro2::Ident,
+    tag: Option<&str>,
+    variants: &[UnionVariant],
+) -> TokenStream {
+    let decls: Vec<TokenStream> = variants
+        .iter()
+        .map(|v| {
+            let ident = format_ident!("{}", v.rust_name);
+            let ty = cx.ty(&v.ty);
+            let ty = if v.boxed { quote!(Box<#ty>) } else { ty };
+            let doc = lines_attrs(&match &v.tag_value {
+                Some(t) => format!("Selected by `{}`.", t.replace('`', "'")),
+                None => format!("A `{}`.", v.rust_name),
+            });
+            quote!(#doc #ident(#ty),)
+        })
+        .collect();
+    match tag {
+        Some(tag) => tagged_union(name, tag, &decls, variants),
+        None => untagged_union(name, &decls, variants),
+    }
+}
+
+/// A union without a discriminator: decoded into the member that keeps the most of the value
+/// (`oncegen_runtime::untagged_union!`).
+fn untagged_union(
+    name: &proc_macro2::Ident,
+    decls: &[TokenStream],
+    variants: &[UnionVariant],
+) -> TokenStream {
+    let members = variants.iter().map(|v| {
+        let ident = format_ident!("{}", v.rust_name);
+        let boxed = v.boxed.then(|| quote!(boxed));
+        quote!(#ident #boxed)
+    });
+    quote! {
+        #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
+        #[serde(untagged)]
+        pub enum #name {
+            #( #decls )*
+        }
+        ::oncegen_runtime::untagged_union!(#name { #( #members ),* });
+    }
+}
+
+/// A union selected by the discriminator property `tag`, with an `Unknown` variant for tag
+/// values this SDK does not know (`oncegen_runtime::tagged_union!`).
+fn tagged_union(
+    name: &proc_macro2::Ident,
+    tag: &str,
+    decls: &[TokenStream],
+    variants: &[UnionVariant],
+) -> TokenStream {
+    let members = variants.iter().map(|v| {
+        let ident = format_ident!("{}", v.rust_name);
+        let value = v.tag_value.clone().unwrap_or_default();
+        quote!(#ident = #value)
+    });
+    quote! {
+        #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
+        #[serde(untagged)]
+        pub enum #name {
+            #( #decls )*
+            /// A variant this version of the SDK does not know; kept as received.
+            Unknown(::serde_json::Value),
+        }
+        ::oncegen_runtime::tagged_union!(#name by #tag { #( #members ),* });
+    }
+}
+
+/// `Display` for a union of scalars: the variant's value (lists comma-joined).
+fn union_display(
+    cx: &Ctx<'_>,
+    name: &proc_macro2::Ident,
+    variants: &[UnionVariant],
+) -> TokenStream {
+    let arms = variants.iter().map(|v| {
+        let ident = format_ident!("{}", v.rust_name);
+        let one = |x: TokenStream, ty: &TypeRef| {
+            if cx.resolves_to(ty, &TypeRef::DateTime) {
+                quote!(f.write_str(&#x.to_rfc3339()))
+            } else {
+                quote!(write!(f, "{}", #x))
+            }
+        };
+        match &v.ty {
+            TypeRef::Array(item) => {
+                let write = one(quote!(item), item);
+                quote! {
+                    Self::#ident(items) => {
+                        for (i, item) in items.iter().enumerate() {
+                            if i > 0 {
+                                f.write_str(",")?;
+                            }
+                            #write?;
+                        }
+                        Ok(())
+                    }
+                }
+            }
+            ty => {
+                let write = one(quote!(value), ty);
+                quote!(Self::#ident(value) => #write,)
+            }
+        }
+    });
+    quote! {
+        impl ::std::fmt::Display for #name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                match self {
+                    #( #arms )*
+                }
+            }
+        }
+    }
+}
