@@ -128,14 +128,17 @@ pub(crate) const AREA: Area<Client> = Area {
 /// `billingOrderDraft`: calls `customer_cloud_sdk::Client::billing_order_draft`.
 fn billing_order_draft<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .billing_order_draft(
-                input.body::<customer_cloud_sdk::billing::BillingOrderDraftRequest>()?,
+        let call = input
+            .tag(
+                client
+                    .billing_order_draft(
+                        input
+                            .body::<
+                                customer_cloud_sdk::billing::BillingOrderDraftRequest,
+                            >()?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }
@@ -145,22 +148,10 @@ fn billing_order_draft<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> 
 fn billing_services<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.billing_services();
-        let call = match input.opt("limit")? {
-            Some(value) => call.limit(value),
-            None => call,
-        };
-        let call = match input.opt("page")? {
-            Some(value) => call.page(value),
-            None => call,
-        };
-        let call = match input.opt("pageSize")? {
-            Some(value) => call.pageSize(value),
-            None => call,
-        };
-        let call = match input.opt("page_size")? {
-            Some(value) => call.page_size(value),
-            None => call,
-        };
+        let call = input.set(call, "limit", |c, v| c.limit(v))?;
+        let call = input.set(call, "page", |c, v| c.page(v))?;
+        let call = input.set(call, "pageSize", |c, v| c.pageSize(v))?;
+        let call = input.set(call, "page_size", |c, v| c.page_size(v))?;
         respond(call.send().await)
     })
 }
@@ -170,22 +161,10 @@ fn billing_services<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
 fn billing_transactions<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.billing_transactions();
-        let call = match input.opt("limit")? {
-            Some(value) => call.limit(value),
-            None => call,
-        };
-        let call = match input.opt("page")? {
-            Some(value) => call.page(value),
-            None => call,
-        };
-        let call = match input.opt("pageSize")? {
-            Some(value) => call.pageSize(value),
-            None => call,
-        };
-        let call = match input.opt("page_size")? {
-            Some(value) => call.page_size(value),
-            None => call,
-        };
+        let call = input.set(call, "limit", |c, v| c.limit(v))?;
+        let call = input.set(call, "page", |c, v| c.page(v))?;
+        let call = input.set(call, "pageSize", |c, v| c.pageSize(v))?;
+        let call = input.set(call, "page_size", |c, v| c.page_size(v))?;
         respond(call.send().await)
     })
 }
@@ -193,11 +172,8 @@ fn billing_transactions<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a>
 /// `payInvoice`: calls `customer_cloud_sdk::Client::pay_invoice`.
 fn pay_invoice<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.pay_invoice(input.arg("id")?);
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.tag(client.pay_invoice(input.arg("id")?));
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }

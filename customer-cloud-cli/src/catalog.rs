@@ -202,22 +202,14 @@ pub(crate) const AREA: Area<Client> = Area {
 fn get_dedicated_images<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_dedicated_images();
-        let call = match input.opt::<String>("configuration_code")? {
-            Some(value) => call.configuration_code(value),
-            None => call,
-        };
-        let call = match input.opt("limit")? {
-            Some(value) => call.limit(value),
-            None => call,
-        };
-        let call = match input.opt("offset")? {
-            Some(value) => call.offset(value),
-            None => call,
-        };
-        let call = match input.opt::<String>("region")? {
-            Some(value) => call.region(value),
-            None => call,
-        };
+        let call = input
+            .set::<
+                _,
+                String,
+            >(call, "configuration_code", |c, v| c.configuration_code(v))?;
+        let call = input.set(call, "limit", |c, v| c.limit(v))?;
+        let call = input.set(call, "offset", |c, v| c.offset(v))?;
+        let call = input.set::<_, String>(call, "region", |c, v| c.region(v))?;
         respond(call.send().await)
     })
 }
@@ -226,30 +218,12 @@ fn get_dedicated_images<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a>
 fn get_products<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_products();
-        let call = match input.opt("currency")? {
-            Some(value) => call.currency(value),
-            None => call,
-        };
-        let call = match input.opt("limit")? {
-            Some(value) => call.limit(value),
-            None => call,
-        };
-        let call = match input.opt("offset")? {
-            Some(value) => call.offset(value),
-            None => call,
-        };
-        let call = match input.opt("product_code")? {
-            Some(value) => call.product_code(value),
-            None => call,
-        };
-        let call = match input.opt::<String>("region")? {
-            Some(value) => call.region(value),
-            None => call,
-        };
-        let call = match input.opt("type_")? {
-            Some(value) => call.type_(value),
-            None => call,
-        };
+        let call = input.set(call, "currency", |c, v| c.currency(v))?;
+        let call = input.set(call, "limit", |c, v| c.limit(v))?;
+        let call = input.set(call, "offset", |c, v| c.offset(v))?;
+        let call = input.set(call, "product_code", |c, v| c.product_code(v))?;
+        let call = input.set::<_, String>(call, "region", |c, v| c.region(v))?;
+        let call = input.set(call, "type_", |c, v| c.type_(v))?;
         respond(call.send().await)
     })
 }
@@ -258,26 +232,11 @@ fn get_products<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
 fn get_products_by_region<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_products_by_region(input.arg::<String>("region")?);
-        let call = match input.opt("currency")? {
-            Some(value) => call.currency(value),
-            None => call,
-        };
-        let call = match input.opt("limit")? {
-            Some(value) => call.limit(value),
-            None => call,
-        };
-        let call = match input.opt("offset")? {
-            Some(value) => call.offset(value),
-            None => call,
-        };
-        let call = match input.opt("product_code")? {
-            Some(value) => call.product_code(value),
-            None => call,
-        };
-        let call = match input.opt("type_")? {
-            Some(value) => call.type_(value),
-            None => call,
-        };
+        let call = input.set(call, "currency", |c, v| c.currency(v))?;
+        let call = input.set(call, "limit", |c, v| c.limit(v))?;
+        let call = input.set(call, "offset", |c, v| c.offset(v))?;
+        let call = input.set(call, "product_code", |c, v| c.product_code(v))?;
+        let call = input.set(call, "type_", |c, v| c.type_(v))?;
         respond(call.send().await)
     })
 }
@@ -286,14 +245,8 @@ fn get_products_by_region<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'
 fn get_regions<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_regions();
-        let call = match input.opt("limit")? {
-            Some(value) => call.limit(value),
-            None => call,
-        };
-        let call = match input.opt("offset")? {
-            Some(value) => call.offset(value),
-            None => call,
-        };
+        let call = input.set(call, "limit", |c, v| c.limit(v))?;
+        let call = input.set(call, "offset", |c, v| c.offset(v))?;
         respond(call.send().await)
     })
 }

@@ -124,17 +124,17 @@ pub(crate) const AREA: Area<Client> = Area {
 /// `dedicatedDeploy`: calls `customer_cloud_sdk::Client::dedicated_deploy`.
 fn dedicated_deploy<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .dedicated_deploy(
-                input
-                    .body::<
-                        customer_cloud_sdk::dedicated_servers::DedicatedDeployRequest,
-                    >()?,
+        let call = input
+            .tag(
+                client
+                    .dedicated_deploy(
+                        input
+                            .body::<
+                                customer_cloud_sdk::dedicated_servers::DedicatedDeployRequest,
+                            >()?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }
@@ -142,11 +142,8 @@ fn dedicated_deploy<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
 /// `dedicatedPasswordReset`: calls `customer_cloud_sdk::Client::dedicated_password_reset`.
 fn dedicated_password_reset<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.dedicated_password_reset(input.arg("service_id")?);
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.tag(client.dedicated_password_reset(input.arg("service_id")?));
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }

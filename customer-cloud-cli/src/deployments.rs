@@ -51,20 +51,20 @@ pub(crate) const AREA: Area<Client> = Area {
 /// `productVariantDeploy`: calls `customer_cloud_sdk::Client::product_variant_deploy`.
 fn product_variant_deploy<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .product_variant_deploy(
-                input.arg::<String>("region")?,
-                input.arg("product_code")?,
-                input.arg::<String>("variant_code")?,
-                input
-                    .body::<
-                        customer_cloud_sdk::deployments::ProductVariantDeployRequest,
-                    >()?,
+        let call = input
+            .tag(
+                client
+                    .product_variant_deploy(
+                        input.arg::<String>("region")?,
+                        input.arg("product_code")?,
+                        input.arg::<String>("variant_code")?,
+                        input
+                            .body::<
+                                customer_cloud_sdk::deployments::ProductVariantDeployRequest,
+                            >()?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }

@@ -130,14 +130,14 @@ pub(crate) const AREA: Area<Client> = Area {
 /// `createDnsZone`: calls `customer_cloud_sdk::Client::create_dns_zone`.
 fn create_dns_zone<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .create_dns_zone(
-                input.body::<customer_cloud_sdk::dns::CreateDnsZoneRequest>()?,
+        let call = input
+            .tag(
+                client
+                    .create_dns_zone(
+                        input.body::<customer_cloud_sdk::dns::CreateDnsZoneRequest>()?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }
@@ -145,14 +145,15 @@ fn create_dns_zone<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
 /// `dnsTemplateCreate`: calls `customer_cloud_sdk::Client::dns_template_create`.
 fn dns_template_create<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .dns_template_create(
-                input.body::<customer_cloud_sdk::dns::DnsTemplateCreateRequest>()?,
+        let call = input
+            .tag(
+                client
+                    .dns_template_create(
+                        input
+                            .body::<customer_cloud_sdk::dns::DnsTemplateCreateRequest>()?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }
@@ -185,26 +186,11 @@ fn get_dns_zone<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
 fn list_dns_zones<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.list_dns_zones();
-        let call = match input.opt("limit")? {
-            Some(value) => call.limit(value),
-            None => call,
-        };
-        let call = match input.opt("offset")? {
-            Some(value) => call.offset(value),
-            None => call,
-        };
-        let call = match input.opt::<String>("q")? {
-            Some(value) => call.q(value),
-            None => call,
-        };
-        let call = match input.opt::<String>("sort")? {
-            Some(value) => call.sort(value),
-            None => call,
-        };
-        let call = match input.opt("view")? {
-            Some(value) => call.view(value),
-            None => call,
-        };
+        let call = input.set(call, "limit", |c, v| c.limit(v))?;
+        let call = input.set(call, "offset", |c, v| c.offset(v))?;
+        let call = input.set::<_, String>(call, "q", |c, v| c.q(v))?;
+        let call = input.set::<_, String>(call, "sort", |c, v| c.sort(v))?;
+        let call = input.set(call, "view", |c, v| c.view(v))?;
         respond(call.send().await)
     })
 }

@@ -88,15 +88,18 @@ pub(crate) const AREA: Area<Client> = Area {
 /// `domainAssignContacts`: calls `customer_cloud_sdk::Client::domain_assign_contacts`.
 fn domain_assign_contacts<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .domain_assign_contacts(
-                input.arg::<String>("service_id")?,
-                input.body::<customer_cloud_sdk::domains::DomainAssignContactsRequest>()?,
+        let call = input
+            .tag(
+                client
+                    .domain_assign_contacts(
+                        input.arg::<String>("service_id")?,
+                        input
+                            .body::<
+                                customer_cloud_sdk::domains::DomainAssignContactsRequest,
+                            >()?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }
@@ -104,14 +107,17 @@ fn domain_assign_contacts<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'
 /// `domainContactCreate`: calls `customer_cloud_sdk::Client::domain_contact_create`.
 fn domain_contact_create<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .domain_contact_create(
-                input.body::<customer_cloud_sdk::domains::DomainContactCreateRequest>()?,
+        let call = input
+            .tag(
+                client
+                    .domain_contact_create(
+                        input
+                            .body::<
+                                customer_cloud_sdk::domains::DomainContactCreateRequest,
+                            >()?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }
@@ -124,10 +130,7 @@ fn get_domains_by_service_id_dnssec<'a>(
     Box::pin(async move {
         let call = client
             .get_domains_by_service_id_dnssec(input.arg::<String>("service_id")?);
-        let call = match input.opt("action")? {
-            Some(value) => call.action(value),
-            None => call,
-        };
+        let call = input.set(call, "action", |c, v| c.action(v))?;
         respond(call.send().await)
     })
 }
@@ -138,15 +141,18 @@ fn post_domains_by_service_id_dnssec<'a>(
     input: &'a Input<'a>,
 ) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .post_domains_by_service_id_dnssec(
-                input.arg::<String>("service_id")?,
-                input.body::<customer_cloud_sdk::domains::DomainDnssecEnableRequest>()?,
+        let call = input
+            .tag(
+                client
+                    .post_domains_by_service_id_dnssec(
+                        input.arg::<String>("service_id")?,
+                        input
+                            .body::<
+                                customer_cloud_sdk::domains::DomainDnssecEnableRequest,
+                            >()?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }

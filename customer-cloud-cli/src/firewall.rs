@@ -26,15 +26,17 @@ pub(crate) const AREA: Area<Client> = Area {
 /// `firewallPolicyCreate`: calls `customer_cloud_sdk::Client::firewall_policy_create`.
 fn firewall_policy_create<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .firewall_policy_create(
-                input
-                    .body::<customer_cloud_sdk::firewall::FirewallPolicyCreateRequest>()?,
+        let call = input
+            .tag(
+                client
+                    .firewall_policy_create(
+                        input
+                            .body::<
+                                customer_cloud_sdk::firewall::FirewallPolicyCreateRequest,
+                            >()?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }

@@ -200,17 +200,17 @@ fn api_credential<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
 /// `apiCredentialCreate`: calls `customer_cloud_sdk::Client::api_credential_create`.
 fn api_credential_create<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .api_credential_create(
-                input
-                    .body::<
-                        customer_cloud_sdk::integrations::ApiCredentialCreateRequest,
-                    >()?,
+        let call = input
+            .tag(
+                client
+                    .api_credential_create(
+                        input
+                            .body::<
+                                customer_cloud_sdk::integrations::ApiCredentialCreateRequest,
+                            >()?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }
@@ -219,18 +219,9 @@ fn api_credential_create<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a
 fn api_credentials<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.api_credentials();
-        let call = match input.opt("cursor")? {
-            Some(value) => call.cursor(value),
-            None => call,
-        };
-        let call = match input.opt("include_revoked")? {
-            Some(value) => call.include_revoked(value),
-            None => call,
-        };
-        let call = match input.opt("limit")? {
-            Some(value) => call.limit(value),
-            None => call,
-        };
+        let call = input.set(call, "cursor", |c, v| c.cursor(v))?;
+        let call = input.set(call, "include_revoked", |c, v| c.include_revoked(v))?;
+        let call = input.set(call, "limit", |c, v| c.limit(v))?;
         respond(call.send().await)
     })
 }
@@ -247,22 +238,11 @@ fn get_capabilities<'a>(client: &'a Client, _input: &'a Input<'a>) -> Run<'a> {
 fn get_operations<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_operations();
-        let call = match input.opt("credential_id")? {
-            Some(value) => call.credential_id(value),
-            None => call,
-        };
-        let call = match input.opt::<String>("idempotency_key")? {
-            Some(value) => call.idempotency_key(value),
-            None => call,
-        };
-        let call = match input.opt::<String>("method")? {
-            Some(value) => call.method(value),
-            None => call,
-        };
-        let call = match input.opt::<String>("path")? {
-            Some(value) => call.path(value),
-            None => call,
-        };
+        let call = input.set(call, "credential_id", |c, v| c.credential_id(v))?;
+        let call = input
+            .set::<_, String>(call, "idempotency_key", |c, v| c.idempotency_key(v))?;
+        let call = input.set::<_, String>(call, "method", |c, v| c.method(v))?;
+        let call = input.set::<_, String>(call, "path", |c, v| c.path(v))?;
         respond(call.send().await)
     })
 }
@@ -290,15 +270,18 @@ fn get_version<'a>(client: &'a Client, _input: &'a Input<'a>) -> Run<'a> {
 /// `patchWebhooksById`: calls `customer_cloud_sdk::Client::patch_webhooks_by_id`.
 fn patch_webhooks_by_id<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .patch_webhooks_by_id(
-                input.arg("id")?,
-                input.body::<customer_cloud_sdk::integrations::WebhookUpdateRequest>()?,
+        let call = input
+            .tag(
+                client
+                    .patch_webhooks_by_id(
+                        input.arg("id")?,
+                        input
+                            .body::<
+                                customer_cloud_sdk::integrations::WebhookUpdateRequest,
+                            >()?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }
@@ -306,11 +289,8 @@ fn patch_webhooks_by_id<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a>
 /// `webhookDelete`: calls `customer_cloud_sdk::Client::webhook_delete`.
 fn webhook_delete<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.webhook_delete(input.arg("id")?);
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.tag(client.webhook_delete(input.arg("id")?));
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }

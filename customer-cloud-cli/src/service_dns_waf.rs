@@ -56,18 +56,18 @@ fn service_dns_waf_proxy_config_upload_loader<'a>(
     input: &'a Input<'a>,
 ) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .service_dns_waf_proxy_config_upload_loader(
-                input.arg("service_id")?,
-                input
-                    .body::<
-                        customer_cloud_sdk::service_dns_waf::WebsiteLoaderUploadRequest,
-                    >()?,
+        let call = input
+            .tag(
+                client
+                    .service_dns_waf_proxy_config_upload_loader(
+                        input.arg("service_id")?,
+                        input
+                            .body::<
+                                customer_cloud_sdk::service_dns_waf::WebsiteLoaderUploadRequest,
+                            >()?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }
@@ -78,18 +78,18 @@ fn service_dns_waf_proxy_config_upload_ssl<'a>(
     input: &'a Input<'a>,
 ) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .service_dns_waf_proxy_config_upload_ssl(
-                input.arg("service_id")?,
-                input
-                    .body::<
-                        customer_cloud_sdk::service_dns_waf::WebsiteSslUploadRequest,
-                    >()?,
+        let call = input
+            .tag(
+                client
+                    .service_dns_waf_proxy_config_upload_ssl(
+                        input.arg("service_id")?,
+                        input
+                            .body::<
+                                customer_cloud_sdk::service_dns_waf::WebsiteSslUploadRequest,
+                            >()?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }

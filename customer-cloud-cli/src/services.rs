@@ -154,38 +154,14 @@ pub(crate) const AREA: Area<Client> = Area {
 fn get_services<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_services();
-        let call = match input.opt::<String>("external_id")? {
-            Some(value) => call.external_id(value),
-            None => call,
-        };
-        let call = match input.opt("group_by")? {
-            Some(value) => call.group_by(value),
-            None => call,
-        };
-        let call = match input.opt("limit")? {
-            Some(value) => call.limit(value),
-            None => call,
-        };
-        let call = match input.opt("page")? {
-            Some(value) => call.page(value),
-            None => call,
-        };
-        let call = match input.opt::<String>("search")? {
-            Some(value) => call.search(value),
-            None => call,
-        };
-        let call = match input.opt::<String>("status")? {
-            Some(value) => call.status(value),
-            None => call,
-        };
-        let call = match input.list("statuses")? {
-            Some(value) => call.statuses(value),
-            None => call,
-        };
-        let call = match input.list("type_")? {
-            Some(value) => call.type_(value),
-            None => call,
-        };
+        let call = input.set::<_, String>(call, "external_id", |c, v| c.external_id(v))?;
+        let call = input.set(call, "group_by", |c, v| c.group_by(v))?;
+        let call = input.set(call, "limit", |c, v| c.limit(v))?;
+        let call = input.set(call, "page", |c, v| c.page(v))?;
+        let call = input.set::<_, String>(call, "search", |c, v| c.search(v))?;
+        let call = input.set::<_, String>(call, "status", |c, v| c.status(v))?;
+        let call = input.set_list(call, "statuses", |c, v| c.statuses(v))?;
+        let call = input.set_list(call, "type_", |c, v| c.type_(v))?;
         respond(call.send().await)
     })
 }
@@ -194,14 +170,8 @@ fn get_services<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
 fn get_services_grouped<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client.get_services_grouped();
-        let call = match input.opt("status")? {
-            Some(value) => call.status(value),
-            None => call,
-        };
-        let call = match input.opt::<String>("type_")? {
-            Some(value) => call.type_(value),
-            None => call,
-        };
+        let call = input.set(call, "status", |c, v| c.status(v))?;
+        let call = input.set::<_, String>(call, "type_", |c, v| c.type_(v))?;
         respond(call.send().await)
     })
 }
@@ -212,16 +182,18 @@ fn service_billing_change_checkout<'a>(
     input: &'a Input<'a>,
 ) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .service_billing_change_checkout(
-                input.arg("service_id")?,
-                input
-                    .body::<customer_cloud_sdk::services::BillingCycleCheckoutRequest>()?,
+        let call = input
+            .tag(
+                client
+                    .service_billing_change_checkout(
+                        input.arg("service_id")?,
+                        input
+                            .body::<
+                                customer_cloud_sdk::services::BillingCycleCheckoutRequest,
+                            >()?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }
@@ -229,16 +201,18 @@ fn service_billing_change_checkout<'a>(
 /// `serviceRenewalCheckout`: calls `customer_cloud_sdk::Client::service_renewal_checkout`.
 fn service_renewal_checkout<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .service_renewal_checkout(
-                input.arg("service_id")?,
-                input
-                    .body::<customer_cloud_sdk::services::BillingCycleCheckoutRequest>()?,
+        let call = input
+            .tag(
+                client
+                    .service_renewal_checkout(
+                        input.arg("service_id")?,
+                        input
+                            .body::<
+                                customer_cloud_sdk::services::BillingCycleCheckoutRequest,
+                            >()?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }

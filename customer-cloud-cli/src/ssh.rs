@@ -35,14 +35,14 @@ pub(crate) const AREA: Area<Client> = Area {
 /// `sshKeyGenerate`: calls `customer_cloud_sdk::Client::ssh_key_generate`.
 fn ssh_key_generate<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .ssh_key_generate(
-                input.body::<customer_cloud_sdk::ssh::SshKeyGenerateRequest>()?,
+        let call = input
+            .tag(
+                client
+                    .ssh_key_generate(
+                        input.body::<customer_cloud_sdk::ssh::SshKeyGenerateRequest>()?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }
@@ -50,14 +50,14 @@ fn ssh_key_generate<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
 /// `sshKeyImport`: calls `customer_cloud_sdk::Client::ssh_key_import`.
 fn ssh_key_import<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .ssh_key_import(
-                input.body::<customer_cloud_sdk::ssh::SshKeyImportRequest>()?,
+        let call = input
+            .tag(
+                client
+                    .ssh_key_import(
+                        input.body::<customer_cloud_sdk::ssh::SshKeyImportRequest>()?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }

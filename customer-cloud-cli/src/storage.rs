@@ -53,15 +53,18 @@ pub(crate) const AREA: Area<Client> = Area {
 /// `storageVolumeAttach`: calls `customer_cloud_sdk::Client::storage_volume_attach`.
 fn storage_volume_attach<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .storage_volume_attach(
-                input.arg("service_id")?,
-                input.body::<customer_cloud_sdk::storage::StorageVolumeAttachRequest>()?,
+        let call = input
+            .tag(
+                client
+                    .storage_volume_attach(
+                        input.arg("service_id")?,
+                        input
+                            .body::<
+                                customer_cloud_sdk::storage::StorageVolumeAttachRequest,
+                            >()?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }
@@ -69,11 +72,8 @@ fn storage_volume_attach<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a
 /// `storageVolumeDetach`: calls `customer_cloud_sdk::Client::storage_volume_detach`.
 fn storage_volume_detach<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.storage_volume_detach(input.arg("service_id")?);
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.tag(client.storage_volume_detach(input.arg("service_id")?));
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }

@@ -61,15 +61,18 @@ fn get_tcp_proxy<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
 /// `tcpProxyUpdate`: calls `customer_cloud_sdk::Client::tcp_proxy_update`.
 fn tcp_proxy_update<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .tcp_proxy_update(
-                input.arg("service_id")?,
-                input.body::<customer_cloud_sdk::tcp_proxy::TcpProxyUpdateRequest>()?,
+        let call = input
+            .tag(
+                client
+                    .tcp_proxy_update(
+                        input.arg("service_id")?,
+                        input
+                            .body::<
+                                customer_cloud_sdk::tcp_proxy::TcpProxyUpdateRequest,
+                            >()?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }

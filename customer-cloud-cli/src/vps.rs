@@ -118,11 +118,9 @@ fn post_vps_by_service_id_reboot<'a>(
     input: &'a Input<'a>,
 ) -> Run<'a> {
     Box::pin(async move {
-        let call = client.post_vps_by_service_id_reboot(input.arg("service_id")?);
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input
+            .tag(client.post_vps_by_service_id_reboot(input.arg("service_id")?));
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }
@@ -130,15 +128,9 @@ fn post_vps_by_service_id_reboot<'a>(
 /// `vpsBackupRestore`: calls `customer_cloud_sdk::Client::vps_backup_restore`.
 fn vps_backup_restore<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.vps_backup_restore(input.arg("service_id")?);
-        let call = match input.opt_body()? {
-            Some(body) => call.body(body),
-            None => call,
-        };
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.tag(client.vps_backup_restore(input.arg("service_id")?));
+        let call = input.set_body(call, |c, b| c.body(b))?;
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }
@@ -146,11 +138,8 @@ fn vps_backup_restore<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
 /// `vpsBackupRun`: calls `customer_cloud_sdk::Client::vps_backup_run`.
 fn vps_backup_run<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.vps_backup_run(input.arg("service_id")?);
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.tag(client.vps_backup_run(input.arg("service_id")?));
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }
@@ -158,15 +147,9 @@ fn vps_backup_run<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
 /// `vpsFirewallPolicyApply`: calls `customer_cloud_sdk::Client::vps_firewall_policy_apply`.
 fn vps_firewall_policy_apply<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client.vps_firewall_policy_apply(input.arg("service_id")?);
-        let call = match input.opt_body()? {
-            Some(body) => call.body(body),
-            None => call,
-        };
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.tag(client.vps_firewall_policy_apply(input.arg("service_id")?));
+        let call = input.set_body(call, |c, b| c.body(b))?;
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }
@@ -174,15 +157,15 @@ fn vps_firewall_policy_apply<'a>(client: &'a Client, input: &'a Input<'a>) -> Ru
 /// `vpsSnapshotRollback`: calls `customer_cloud_sdk::Client::vps_snapshot_rollback`.
 fn vps_snapshot_rollback<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
-        let call = client
-            .vps_snapshot_rollback(
-                input.arg("service_id")?,
-                input.arg::<String>("name")?,
+        let call = input
+            .tag(
+                client
+                    .vps_snapshot_rollback(
+                        input.arg("service_id")?,
+                        input.arg::<String>("name")?,
+                    ),
             );
-        let call = match input.idempotency_key() {
-            Some(key) => call.idempotency_key(key),
-            None => call,
-        };
+        let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
 }

@@ -1,17 +1,15 @@
 //! The command tree, built from the generated table, and one run of it.
 
-use crate::dry_run::Recorder;
-use crate::output::{self, Format};
-use crate::{Failure, Input, exit, input, setup};
+use crate::output::Format;
+use crate::{Failure, Input, exit, input, run, writes};
 use clap::builder::PossibleValuesParser;
-use clap::{Arg, ArgAction, ArgMatches};
-use oncegen_runtime::{Config, Error, Response, RetryPolicy};
+use clap::{Arg, ArgAction};
+use oncegen_runtime::{Config, Error, Response};
 use serde::Serialize;
 use serde_json::Value;
 use std::future::Future;
 use std::pin::Pin;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 /// A generated command-line tool: its names and its areas.
 pub struct App<C: 'static> {
@@ -100,22 +98,24 @@ pub fn respond<T: Serialize>(result: Result<Response<T>, Error>) -> Result<Sent,
     })
 }
 
-const BASE_URL: &str = "base-url";
-const OUTPUT: &str = "output";
-const JOURNAL: &str = "journal";
-const KEY: &str = "idempotency-key";
-const DRY_RUN: &str = "dry-run";
+pub(crate) const BASE_URL: &str = "base-url";
+pub(crate) const OUTPUT: &str = "output";
+pub(crate) const JOURNAL: &str = "journal";
+pub(crate) const KEY: &str = "idempotency-key";
+pub(crate) const DRY_RUN: &str = "dry-run";
+pub(crate) const NEW_WRITE: &str = "new-write";
 
 /// Every flag the tool has of its own, on every command: no parameter of an operation may take
 /// one of these names (the generator's `surface::command_line::RESERVED_FLAGS` is this list;
 /// `sdk-tests/tests/architecture.rs` holds them equal).
-pub const OWN_FLAGS: [&str; 8] = [
+pub const OWN_FLAGS: [&str; 9] = [
     BASE_URL,
     DRY_RUN,
     "help",
     KEY,
     JOURNAL,
     input::BODY,
+    NEW_WRITE,
     OUTPUT,
     "version",
 ];
@@ -132,7 +132,7 @@ impl<C> App<C> {
         };
         let prefix = self.env_prefix;
         let journal_help = format!(
-            "Journal writes in this file [default: ${prefix}_JOURNAL, else $XDG_STATE_HOME/{}/journal]",
+            "Journal writes in this file, or in PostgreSQL at a postgres:// URL [default: ${prefix}_JOURNAL, else $XDG_STATE_HOME/{}/journal]",
             self.bin
         );
         clap::Command::new(self.bin)
@@ -153,6 +153,13 @@ impl<C> App<C> {
             .arg(global(JOURNAL, "PATH", journal_help))
             .arg(global(KEY, "KEY", "Send a write under this Idempotency-Key (re-running with it never writes twice)".into()))
             .arg(
+                Arg::new(NEW_WRITE)
+                    .long(NEW_WRITE)
+                    .global(true)
+                    .action(ArgAction::SetTrue)
+                    .help("Send a new write even when an earlier run of the same command did not finish (by default that run's write is settled and reported instead)"),
+            )
+            .arg(
                 Arg::new(DRY_RUN)
                     .long(DRY_RUN)
                     .global(true)
@@ -160,6 +167,7 @@ impl<C> App<C> {
                     .help("Print the request (method, URL, headers with credentials redacted, body) and send nothing"),
             )
             .subcommands(self.areas.iter().map(area_command))
+            .subcommand(writes::command())
     }
 
     /// Runs the command line `args` (the binary's name first) and returns the exit code.
@@ -175,84 +183,13 @@ impl<C> App<C> {
                 });
             }
         };
-        match self.dispatch(&matches) {
+        match run::dispatch(self, &matches) {
             Ok(()) => ExitCode::from(exit::OK),
             Err(failure) => {
                 eprintln!("error: {failure}");
                 ExitCode::from(failure.code)
             }
         }
-    }
-
-    fn dispatch(&self, matches: &ArgMatches) -> Result<(), Failure> {
-        let (area_name, area_matches) = matches.subcommand().expect("an area is required");
-        let area = self
-            .areas
-            .iter()
-            .find(|a| a.name == area_name)
-            .expect("a known area");
-        let (name, leaf) = area_matches.subcommand().expect("an operation is required");
-        let command = area
-            .commands
-            .iter()
-            .find(|c| c.name == name)
-            .expect("a known command");
-        let text = |id| leaf.get_one::<String>(id).map(String::as_str);
-        let format = Format::named(text(OUTPUT).unwrap_or("json")).expect("a listed format");
-        let mut config = setup::config(self.env_prefix, text(BASE_URL))?;
-        let dry_run = leaf.get_flag(DRY_RUN);
-        let recorder = Arc::new(Recorder::default());
-        if dry_run {
-            let once = RetryPolicy {
-                enabled: false,
-                ..RetryPolicy::default()
-            };
-            config = config.transport(recorder.clone()).retry_policy(once);
-        } else if command.writes {
-            let path = setup::journal_path(self.bin, self.env_prefix, text(JOURNAL))?;
-            config = config.journal(setup::open_journal(&path)?);
-        }
-        let client = (self.connect)(config).map_err(Failure::from)?;
-        let input = Input::new(leaf, text(KEY).map(str::to_owned));
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| Failure {
-                code: exit::OTHER,
-                message: format!("starting the async runtime: {e}"),
-                settled_key: None,
-            })?;
-        if dry_run {
-            let result = runtime.block_on((command.run)(&client, &input));
-            return match recorder.request() {
-                Some(request) => output::print(&request, format).map_err(|e| Failure {
-                    code: exit::OTHER,
-                    message: format!("writing the request: {e}"),
-                    settled_key: None,
-                }),
-                None => result.map(|_| ()),
-            };
-        }
-        runtime.block_on(async {
-            let result = (command.run)(&client, &input).await;
-            let settled = match &result {
-                Ok(sent) => {
-                    output::print(&sent.value, format).map_err(|e| Failure {
-                        code: exit::OTHER,
-                        message: format!("writing the answer: {e}"),
-                        settled_key: None,
-                    })?;
-                    sent.idempotency_key.clone()
-                }
-                Err(failure) => failure.settled_key.clone(),
-            };
-            if let Some(key) = settled.filter(|_| command.writes)
-                && let Err(e) = (self.runtime)(&client).acknowledge_write(&key).await
-            {
-                eprintln!("warning: closing the journal entry of {key}: {e}");
-            }
-            result.map(|_| ())
-        })
     }
 }
 

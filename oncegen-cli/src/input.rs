@@ -6,6 +6,7 @@
 
 use crate::Failure;
 use clap::ArgMatches;
+use oncegen_runtime::CallBuilder;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::io::Read;
@@ -13,18 +14,50 @@ use std::io::Read;
 /// The arguments of one command line.
 pub struct Input<'m> {
     matches: &'m ArgMatches,
+    /// The `--json` text, read once (standard input cannot be read twice).
+    body: Option<String>,
     idempotency_key: Option<String>,
+    intent: Option<String>,
 }
 
 /// The id of the `--json` argument.
 pub(crate) const BODY: &str = "json";
 
 impl<'m> Input<'m> {
-    pub(crate) fn new(matches: &'m ArgMatches, idempotency_key: Option<String>) -> Self {
-        Input {
+    /// The arguments in `matches`; reads the `--json` body from its source.
+    pub(crate) fn new(matches: &'m ArgMatches) -> Result<Self, Failure> {
+        let body = match matches.try_get_one::<String>(BODY) {
+            Ok(Some(raw)) => Some(read_source(raw)?),
+            _ => None,
+        };
+        Ok(Input {
             matches,
-            idempotency_key,
-        }
+            body,
+            idempotency_key: None,
+            intent: None,
+        })
+    }
+
+    /// Sends the write under `key` (`--idempotency-key`, or an earlier run's).
+    pub(crate) fn with_key(mut self, key: Option<String>) -> Self {
+        self.idempotency_key = key;
+        self
+    }
+
+    /// Journals the write with `intent` (see [`crate::rerun`]).
+    pub(crate) fn with_intent(mut self, intent: Option<String>) -> Self {
+        self.intent = intent;
+        self
+    }
+
+    /// The `--json` text as given, if any.
+    pub(crate) fn body_text(&self) -> Option<&str> {
+        self.body.as_deref()
+    }
+
+    /// The parsed matches.
+    pub(crate) fn matches(&self) -> &ArgMatches {
+        self.matches
     }
 
     /// The required argument `id`.
@@ -52,6 +85,60 @@ impl<'m> Input<'m> {
             .map(Some)
     }
 
+    /// `call` with the optional argument `id` passed to `set` when it was given.
+    pub fn set<B, T: DeserializeOwned>(
+        &self,
+        call: B,
+        id: &str,
+        set: impl FnOnce(B, T) -> B,
+    ) -> Result<B, Failure> {
+        Ok(match self.opt(id)? {
+            Some(value) => set(call, value),
+            None => call,
+        })
+    }
+
+    /// `call` with the repeatable argument `id` passed to `set` as a list when it was given.
+    pub fn set_list<B, T: DeserializeOwned>(
+        &self,
+        call: B,
+        id: &str,
+        set: impl FnOnce(B, Vec<T>) -> B,
+    ) -> Result<B, Failure> {
+        Ok(match self.list(id)? {
+            Some(values) => set(call, values),
+            None => call,
+        })
+    }
+
+    /// `call` with the optional `--json` body passed to `set` when it was given.
+    pub fn set_body<B, T: DeserializeOwned>(
+        &self,
+        call: B,
+        set: impl FnOnce(B, T) -> B,
+    ) -> Result<B, Failure> {
+        Ok(match self.opt_body()? {
+            Some(body) => set(call, body),
+            None => call,
+        })
+    }
+
+    /// `call` with the write's `--idempotency-key` passed to `set` when there is one.
+    pub fn set_key<B>(&self, call: B, set: impl FnOnce(B, String) -> B) -> B {
+        match &self.idempotency_key {
+            Some(key) => set(call, key.clone()),
+            None => call,
+        }
+    }
+
+    /// `call` tied to the command's intent (journaled, never sent), when it writes.
+    pub fn tag<B: CallBuilder>(&self, call: B) -> B {
+        match &self.intent {
+            Some(intent) => call.intent(intent.clone()),
+            None => call,
+        }
+    }
+
     /// The required `--json` body.
     pub fn body<T: DeserializeOwned>(&self) -> Result<T, Failure> {
         self.opt_body()?.ok_or_else(|| {
@@ -62,11 +149,10 @@ impl<'m> Input<'m> {
     /// The optional `--json` body, decoded into its type before anything is sent; an error
     /// names the field (`items[0].name`).
     pub fn opt_body<T: DeserializeOwned>(&self) -> Result<Option<T>, Failure> {
-        let Some(raw) = self.matches.get_one::<String>(BODY) else {
+        let Some(text) = &self.body else {
             return Ok(None);
         };
-        let text = read_source(raw)?;
-        let mut de = serde_json::Deserializer::from_str(&text);
+        let mut de = serde_json::Deserializer::from_str(text);
         let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             let path = e.path().to_string();
             let at = if path == "." {
@@ -79,11 +165,6 @@ impl<'m> Input<'m> {
         de.end()
             .map_err(|e| Failure::usage(format!("--json: trailing input: {e}")))?;
         Ok(Some(value))
-    }
-
-    /// The key `--idempotency-key` gave, if any.
-    pub fn idempotency_key(&self) -> Option<String> {
-        self.idempotency_key.clone()
     }
 }
 

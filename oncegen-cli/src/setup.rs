@@ -5,14 +5,13 @@
 //! `oncegen_runtime::Config::from_env_with_prefix`), the base URL also from `--base-url`. They are
 //! never printed: the SDK keeps them out of its errors and `Debug`.
 //!
-//! Every write is journaled in a file journal: `--journal PATH`, else `<PREFIX>_JOURNAL`, else
-//! `$XDG_STATE_HOME/<bin>/journal` (`~/.local/state/<bin>/journal` without it).
+//! Every write is journaled: `--journal PATH|URL`, else `<PREFIX>_JOURNAL`, else the file
+//! `$XDG_STATE_HOME/<bin>/journal` (`~/.local/state/<bin>/journal` without it); a
+//! `postgres://` URL selects the PostgreSQL journal shared with other machines.
 
 use crate::Failure;
 use oncegen_runtime::Config;
-use oncegen_runtime::FileJournal;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 /// The configuration from the variables of `prefix`, the base URL replaced by `base_url`.
 pub fn config(prefix: &str, base_url: Option<&str>) -> Result<Config, Failure> {
@@ -33,9 +32,16 @@ fn config_from(
 }
 
 /// Where the journal is: `flag`, else `<PREFIX>_JOURNAL`, else the user's state directory.
-pub fn journal_path(bin: &str, prefix: &str, flag: Option<&str>) -> Result<PathBuf, Failure> {
-    journal_path_from(bin, prefix, flag, |name| {
+/// A file path, or a `postgres://` URL ([`crate::journal::open`]).
+pub fn journal_location(bin: &str, prefix: &str, flag: Option<&str>) -> Result<String, Failure> {
+    let path = journal_path_from(bin, prefix, flag, |name| {
         std::env::var_os(name).map(Into::into)
+    })?;
+    path.into_os_string().into_string().map_err(|p| {
+        Failure::usage(format!(
+            "the journal location is not UTF-8: {}",
+            p.display()
+        ))
     })
 }
 
@@ -60,23 +66,6 @@ fn journal_path_from(
             ))
         })?;
     Ok(state.join(bin).join("journal"))
-}
-
-/// Opens the journal at `path`, creating its directory (owner-only where that is a thing).
-pub fn open_journal(path: &std::path::Path) -> Result<Arc<FileJournal>, Failure> {
-    let failed = |e: std::io::Error| Failure {
-        code: crate::exit::OTHER,
-        message: format!("write journal {}: {e}", path.display()),
-        settled_key: None,
-    };
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        let mut builder = std::fs::DirBuilder::new();
-        builder.recursive(true);
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-        builder.create(dir).map_err(failed)?;
-    }
-    FileJournal::open(path).map(Arc::new).map_err(failed)
 }
 
 #[cfg(test)]

@@ -47,7 +47,8 @@ pub fn customer_cloud_cli_options() -> oncegen::cli::Options {
         spec_label: SPEC.to_owned(),
         dependencies: vec![
             "customer-cloud-sdk = { workspace = true, features = [\"journal\"] }".to_owned(),
-            "oncegen-cli.workspace = true".to_owned(),
+            // A `postgres://` journal location selects the SDK's PostgreSQL journal.
+            "oncegen-cli = { workspace = true, features = [\"postgres\"] }".to_owned(),
         ],
         package: vec![
             "version.workspace = true".to_owned(),
@@ -57,8 +58,10 @@ pub fn customer_cloud_cli_options() -> oncegen::cli::Options {
             "publish = false".to_owned(),
         ],
         // `tests/` (hand-written): every operation through the binary against the sandbox,
-        // and the help texts' snapshots.
+        // the help texts' snapshots, and the kill-and-re-run test (the binary built for the
+        // tests has the journal protocol's kill points).
         dev_dependencies: vec![
+            "oncegen-cli = { workspace = true, features = [\"crash-points\"] }".to_owned(),
             "cloud-sandbox.workspace = true".to_owned(),
             "tokio = { workspace = true, features = [\"rt-multi-thread\", \"macros\"] }".to_owned(),
             "serde_json.workspace = true".to_owned(),

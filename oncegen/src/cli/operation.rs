@@ -64,35 +64,28 @@ pub(super) fn render(
         .filter(|(_, p)| !p.required)
         .map(|(rust, p)| {
             let setter = format_ident!("{}", rust);
-            let read = if is_list(&p.ty) {
-                quote!(input.list(#rust)?)
+            if is_list(&p.ty) {
+                quote!(let call = input.set_list(call, #rust, |c, v| c.#setter(v))?;)
+            } else if p.ty == "String" {
+                quote!(let call = input.set::<_, String>(call, #rust, |c, v| c.#setter(v))?;)
             } else {
-                let ty = turbofish(&p.ty);
-                quote!(input.opt #ty (#rust)?)
-            };
-            quote! {
-                let call = match #read {
-                    Some(value) => call.#setter(value),
-                    None => call,
-                };
+                quote!(let call = input.set(call, #rust, |c, v| c.#setter(v))?;)
             }
         });
-    let optional_body = op.body.as_ref().filter(|b| !b.required).map(|_| {
-        quote! {
-            let call = match input.opt_body()? {
-                Some(body) => call.body(body),
-                None => call,
-            };
-        }
-    });
-    let key = (op.idempotency != Idempotency::None).then(|| {
-        quote! {
-            let call = match input.idempotency_key() {
-                Some(key) => call.idempotency_key(key),
-                None => call,
-            };
-        }
-    });
+    let optional_body = op
+        .body
+        .as_ref()
+        .filter(|b| !b.required)
+        .map(|_| quote!(let call = input.set_body(call, |c, b| c.body(b))?;));
+    let key = (op.idempotency != Idempotency::None)
+        .then(|| quote!(let call = input.set_key(call, |c, k| c.idempotency_key(k));));
+    let call = quote!(client.#method(#(#arguments),*));
+    // A write carries the command's intent into the journal (how a re-run is recognized).
+    let call = if writes {
+        quote!(input.tag(#call))
+    } else {
+        call
+    };
     let doc = format!(" `{id}`: calls `{}::Client::{}`.", sdk, op.rust_fn);
     // The command offers what the contract offers, deprecated parameters included (their
     // help says so).
@@ -112,7 +105,7 @@ pub(super) fn render(
         #allow
         fn #function<'a>(client: &'a Client, #input: &'a Input<'a>) -> Run<'a> {
             Box::pin(async move {
-                let call = client.#method(#(#arguments),*);
+                let call = #call;
                 #(#setters)*
                 #optional_body
                 #key

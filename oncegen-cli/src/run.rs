@@ -1,0 +1,203 @@
+//! One run of a command: the client it goes through, the journal of its write, re-run
+//! settlement ([`crate::rerun`]), the call, the output and the journal entry's close.
+
+use crate::app::{BASE_URL, DRY_RUN, JOURNAL, KEY, NEW_WRITE, OUTPUT};
+use crate::dry_run::Recorder;
+use crate::output::{self, Format};
+use crate::writes::{self, Earlier};
+use crate::{App, Area, Command, Failure, Input, Sent, exit, journal, rerun, setup};
+use clap::ArgMatches;
+use oncegen_runtime::journal::WriteJournal;
+use oncegen_runtime::{Config, RetryPolicy};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// The tool's own flags as one command line gave them.
+struct Globals<'m> {
+    format: Format,
+    base_url: Option<&'m str>,
+    journal: Option<&'m str>,
+    key: Option<String>,
+    dry_run: bool,
+    new_write: bool,
+}
+
+impl<'m> Globals<'m> {
+    fn of(leaf: &'m ArgMatches) -> Self {
+        let text = |id| leaf.get_one::<String>(id).map(String::as_str);
+        Globals {
+            format: Format::named(text(OUTPUT).unwrap_or("json")).expect("a listed format"),
+            base_url: text(BASE_URL),
+            journal: text(JOURNAL),
+            key: text(KEY).map(str::to_owned),
+            dry_run: leaf.get_flag(DRY_RUN),
+            new_write: leaf.get_flag(NEW_WRITE),
+        }
+    }
+}
+
+fn other(what: &str, e: impl std::fmt::Display) -> Failure {
+    Failure {
+        code: exit::OTHER,
+        message: format!("{what}: {e}"),
+        settled_key: None,
+    }
+}
+
+/// Runs the command `matches` selected.
+pub(crate) fn dispatch<C>(app: &App<C>, matches: &ArgMatches) -> Result<(), Failure> {
+    let (area_name, area_matches) = matches.subcommand().expect("an area is required");
+    let (name, leaf) = area_matches.subcommand().expect("an operation is required");
+    let globals = Globals::of(leaf);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| other("starting the async runtime", e))?;
+    if area_name == writes::AREA {
+        return runtime.block_on(journal_command(app, name, &globals));
+    }
+    let area = app
+        .areas
+        .iter()
+        .find(|a| a.name == area_name)
+        .expect("a known area");
+    let command = area
+        .commands
+        .iter()
+        .find(|c| c.name == name)
+        .expect("a known command");
+    let input = Input::new(leaf)?;
+    runtime.block_on(operation(app, area, command, input, &globals))
+}
+
+/// `writes list` or `writes recover`.
+async fn journal_command<C>(
+    app: &App<C>,
+    name: &str,
+    globals: &Globals<'_>,
+) -> Result<(), Failure> {
+    let location = setup::journal_location(app.bin, app.env_prefix, globals.journal)?;
+    let journal = journal::open(&location).await?;
+    if name == writes::LIST {
+        let listed = writes::list(journal.as_ref()).await?;
+        return print(&listed, globals.format);
+    }
+    let config = setup::config(app.env_prefix, globals.base_url)?.journal(journal);
+    let client = (app.connect)(config).map_err(Failure::from)?;
+    writes::recover((app.runtime)(&client), |rows| print(rows, globals.format)).await
+}
+
+/// One operation: a dry run, a read, or a journaled write.
+async fn operation<C>(
+    app: &App<C>,
+    area: &Area<C>,
+    command: &Command<C>,
+    input: Input<'_>,
+    globals: &Globals<'_>,
+) -> Result<(), Failure> {
+    let config = setup::config(app.env_prefix, globals.base_url)?;
+    if globals.dry_run {
+        return dry_run(
+            app,
+            command,
+            config,
+            input.with_key(globals.key.clone()),
+            globals,
+        )
+        .await;
+    }
+    if !command.writes {
+        let client = (app.connect)(config).map_err(Failure::from)?;
+        let result = (command.run)(&client, &input).await;
+        return finish(result, None, None, globals.format).await;
+    }
+    let location = setup::journal_location(app.bin, app.env_prefix, globals.journal)?;
+    let journal = journal::open(&location).await?;
+    let config = config.journal(journal.clone());
+    let digest = rerun::digest(
+        config.get_base_url(),
+        area.name,
+        command.name,
+        &arguments(command, input.matches()),
+        input.body_text(),
+    );
+    if globals.key.is_none() && !globals.new_write {
+        let earlier = writes::settle_earlier(app, &config, &journal, &digest).await?;
+        if let Some(Earlier {
+            result,
+            settled_key,
+        }) = earlier
+        {
+            return finish(result, settled_key, Some(journal.as_ref()), globals.format).await;
+        }
+    }
+    let input = input
+        .with_key(globals.key.clone())
+        .with_intent(Some(digest.intent()));
+    let client = (app.connect)(config).map_err(Failure::from)?;
+    let result = (command.run)(&client, &input).await;
+    let settled = match &result {
+        Ok(sent) => sent.idempotency_key.clone(),
+        Err(failure) => failure.settled_key.clone(),
+    };
+    finish(result, settled, Some(journal.as_ref()), globals.format).await
+}
+
+/// Each argument of `command` as given (for the re-run digest), in the table's order.
+fn arguments<'c, C>(command: &'c Command<C>, matches: &ArgMatches) -> Vec<(&'c str, Vec<String>)> {
+    command
+        .params
+        .iter()
+        .filter_map(|p| {
+            let values = matches.get_many::<String>(p.id)?;
+            Some((p.id, values.cloned().collect()))
+        })
+        .collect()
+}
+
+/// Prints the outcome, then closes the write's journal entry (`settled`): an outcome is
+/// reported before its entry goes, so a run killed in between reports it again.
+async fn finish(
+    result: Result<Sent, Failure>,
+    settled: Option<String>,
+    journal: Option<&dyn WriteJournal>,
+    format: Format,
+) -> Result<(), Failure> {
+    if let Ok(sent) = &result {
+        print(&sent.value, format)?;
+    }
+    if let (Some(key), Some(journal)) = (settled, journal) {
+        #[cfg(feature = "crash-points")]
+        oncegen_runtime::crash_point::reached("acknowledge");
+        if let Err(e) = journal.acknowledge(&key).await {
+            eprintln!("warning: closing the journal entry of {key}: {e}");
+        }
+    }
+    result.map(|_| ())
+}
+
+/// `--dry-run`: the request the command would send, printed; nothing sent or journaled.
+async fn dry_run<C>(
+    app: &App<C>,
+    command: &Command<C>,
+    config: Config,
+    input: Input<'_>,
+    globals: &Globals<'_>,
+) -> Result<(), Failure> {
+    let recorder = Arc::new(Recorder::default());
+    let once = RetryPolicy {
+        enabled: false,
+        ..RetryPolicy::default()
+    };
+    let config = config.transport(recorder.clone()).retry_policy(once);
+    let client = (app.connect)(config).map_err(Failure::from)?;
+    let result = (command.run)(&client, &input).await;
+    match recorder.request() {
+        Some(request) => print(&request, globals.format),
+        None => result.map(|_| ()),
+    }
+}
+
+fn print(value: &Value, format: Format) -> Result<(), Failure> {
+    output::print(value, format).map_err(|e| other("writing the output", e))
+}
