@@ -6,81 +6,13 @@
 //! The sandbox runs in this process; each command is a child process of the real binary with
 //! the sandbox's signed credential in its environment and a journal in a fresh directory.
 
+mod common;
+
 use cloud_sandbox::Sandbox;
+use common::Cli;
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
-use std::path::PathBuf;
-use std::process::Output;
-
-/// Runs the binary against one sandbox.
-struct Cli {
-    base_url: String,
-    key: String,
-    secret: String,
-    /// `XDG_STATE_HOME` of the commands (fresh per test).
-    state: PathBuf,
-}
-
-impl Cli {
-    fn new(sb: &Sandbox, test: &str) -> Self {
-        let cred = &sb.credentials().signed;
-        let state =
-            std::env::temp_dir().join(format!("customer-cloud-cli-{test}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&state);
-        Cli {
-            base_url: sb.base_url(),
-            key: cred.prefix.clone(),
-            secret: cred.secret.clone(),
-            state,
-        }
-    }
-
-    /// The process's output for `args`.
-    fn output(&self, args: &[&str]) -> Output {
-        std::process::Command::new(env!("CARGO_BIN_EXE_customer-cloud"))
-            .args(args)
-            .env_remove("CUSTOMER_CLOUD_API_BEARER")
-            .env_remove("CUSTOMER_CLOUD_API_JOURNAL")
-            .env("CUSTOMER_CLOUD_API_BASE_URL", &self.base_url)
-            .env("CUSTOMER_CLOUD_API_KEY", &self.key)
-            .env("CUSTOMER_CLOUD_API_SECRET", &self.secret)
-            .env("XDG_STATE_HOME", &self.state)
-            .output()
-            .expect("the binary runs")
-    }
-
-    /// The JSON answer of a command that must succeed.
-    fn ok(&self, args: &[&str]) -> Value {
-        let out = self.output(args);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            out.status.success(),
-            "`cloud {}` failed: {stderr}",
-            args.join(" ")
-        );
-        serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("`cloud {}`: stdout is not JSON: {e}", args.join(" ")))
-    }
-
-    /// The exit code and stderr of a command that must fail.
-    fn fails(&self, args: &[&str]) -> (i32, String) {
-        let out = self.output(args);
-        assert!(
-            !out.status.success(),
-            "`cloud {}` succeeded",
-            args.join(" ")
-        );
-        let code = out.status.code().expect("an exit code");
-        (code, String::from_utf8_lossy(&out.stderr).into_owned())
-    }
-}
-
-impl Drop for Cli {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.state);
-    }
-}
 
 /// Every `operationId` of the contract, read from the file.
 fn spec_operation_ids() -> BTreeSet<String> {
