@@ -18,6 +18,8 @@ pub(crate) const AREA: Area<Client> = Area {
             params: &[],
             body: Some(true),
             writes: true,
+            destructive: false,
+            purchase: None,
             run: billing_order_draft,
         },
         Command {
@@ -60,6 +62,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: billing_services,
         },
         Command {
@@ -102,6 +106,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: billing_transactions,
         },
         Command {
@@ -120,6 +126,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: true,
+            destructive: false,
+            purchase: Some(&[]),
             run: pay_invoice,
         },
     ],

@@ -51,6 +51,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: get_dedicated_images,
         },
         Command {
@@ -109,6 +111,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: get_products,
         },
         Command {
@@ -167,6 +171,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: get_products_by_region,
         },
         Command {
@@ -193,6 +199,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: get_regions,
         },
     ],

@@ -18,6 +18,8 @@ pub(crate) const AREA: Area<Client> = Area {
             params: &[],
             body: Some(true),
             writes: true,
+            destructive: false,
+            purchase: None,
             run: dedicated_deploy,
         },
         Command {
@@ -36,6 +38,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: true,
+            destructive: true,
+            purchase: None,
             run: dedicated_password_reset,
         },
         Command {
@@ -62,6 +66,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: dedicated_task,
         },
         Command {
@@ -80,6 +86,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: dedicated_tasks,
         },
         Command {
@@ -98,6 +106,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: get_dedicated_by_service_id_rescue_options,
         },
         Command {
@@ -116,6 +126,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: get_dedicated_by_service_id_traffic,
         },
     ],

@@ -43,6 +43,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: Some(true),
             writes: true,
+            destructive: false,
+            purchase: Some(&["max_total", "maxTotal"]),
             run: product_variant_deploy,
         },
     ],

@@ -18,6 +18,8 @@ pub(crate) const AREA: Area<Client> = Area {
             params: &[],
             body: Some(true),
             writes: true,
+            destructive: false,
+            purchase: None,
             run: create_dns_zone,
         },
         Command {
@@ -27,6 +29,8 @@ pub(crate) const AREA: Area<Client> = Area {
             params: &[],
             body: Some(true),
             writes: true,
+            destructive: false,
+            purchase: None,
             run: dns_template_create,
         },
         Command {
@@ -45,6 +49,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: get_dns_template,
         },
         Command {
@@ -54,6 +60,8 @@ pub(crate) const AREA: Area<Client> = Area {
             params: &[],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: get_dns_templates,
         },
         Command {
@@ -72,6 +80,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: get_dns_zone,
         },
         Command {
@@ -122,6 +132,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: list_dns_zones,
         },
     ],

@@ -27,6 +27,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: Some(true),
             writes: true,
+            destructive: false,
+            purchase: None,
             run: domain_assign_contacts,
         },
         Command {
@@ -36,6 +38,8 @@ pub(crate) const AREA: Area<Client> = Area {
             params: &[],
             body: Some(true),
             writes: true,
+            destructive: false,
+            purchase: None,
             run: domain_contact_create,
         },
         Command {
@@ -62,6 +66,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: get_domains_by_service_id_dnssec,
         },
         Command {
@@ -80,6 +86,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: Some(true),
             writes: true,
+            destructive: false,
+            purchase: None,
             run: post_domains_by_service_id_dnssec,
         },
     ],

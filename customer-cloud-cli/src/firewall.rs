@@ -18,6 +18,8 @@ pub(crate) const AREA: Area<Client> = Area {
             params: &[],
             body: Some(true),
             writes: true,
+            destructive: false,
+            purchase: None,
             run: firewall_policy_create,
         },
     ],

@@ -27,6 +27,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: api_credential,
         },
         Command {
@@ -36,6 +38,8 @@ pub(crate) const AREA: Area<Client> = Area {
             params: &[],
             body: Some(true),
             writes: true,
+            destructive: false,
+            purchase: None,
             run: api_credential_create,
         },
         Command {
@@ -70,6 +74,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: api_credentials,
         },
         Command {
@@ -79,6 +85,8 @@ pub(crate) const AREA: Area<Client> = Area {
             params: &[],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: get_capabilities,
         },
         Command {
@@ -121,6 +129,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: get_operations,
         },
         Command {
@@ -139,6 +149,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: get_operations_by_operation_id,
         },
         Command {
@@ -148,6 +160,8 @@ pub(crate) const AREA: Area<Client> = Area {
             params: &[],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: get_version,
         },
         Command {
@@ -166,6 +180,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: Some(true),
             writes: true,
+            destructive: false,
+            purchase: None,
             run: patch_webhooks_by_id,
         },
         Command {
@@ -184,6 +200,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: true,
+            destructive: true,
+            purchase: None,
             run: webhook_delete,
         },
     ],

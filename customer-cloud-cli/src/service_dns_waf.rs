@@ -27,6 +27,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: Some(true),
             writes: true,
+            destructive: false,
+            purchase: None,
             run: service_dns_waf_proxy_config_upload_loader,
         },
         Command {
@@ -45,6 +47,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: Some(true),
             writes: true,
+            destructive: false,
+            purchase: None,
             run: service_dns_waf_proxy_config_upload_ssl,
         },
     ],

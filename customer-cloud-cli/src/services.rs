@@ -83,6 +83,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: get_services,
         },
         Command {
@@ -109,6 +111,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: false,
+            destructive: false,
+            purchase: None,
             run: get_services_grouped,
         },
         Command {
@@ -127,6 +131,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: Some(true),
             writes: true,
+            destructive: false,
+            purchase: None,
             run: service_billing_change_checkout,
         },
         Command {
@@ -145,6 +151,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: Some(true),
             writes: true,
+            destructive: false,
+            purchase: None,
             run: service_renewal_checkout,
         },
     ],

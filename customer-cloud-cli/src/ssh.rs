@@ -18,6 +18,8 @@ pub(crate) const AREA: Area<Client> = Area {
             params: &[],
             body: Some(true),
             writes: true,
+            destructive: false,
+            purchase: None,
             run: ssh_key_generate,
         },
         Command {
@@ -27,6 +29,8 @@ pub(crate) const AREA: Area<Client> = Area {
             params: &[],
             body: Some(true),
             writes: true,
+            destructive: false,
+            purchase: None,
             run: ssh_key_import,
         },
     ],

@@ -27,6 +27,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: Some(true),
             writes: true,
+            destructive: false,
+            purchase: None,
             run: storage_volume_attach,
         },
         Command {
@@ -45,6 +47,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: true,
+            destructive: false,
+            purchase: None,
             run: storage_volume_detach,
         },
     ],

@@ -27,6 +27,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: true,
+            destructive: false,
+            purchase: None,
             run: post_vps_by_service_id_reboot,
         },
         Command {
@@ -45,6 +47,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: Some(false),
             writes: true,
+            destructive: true,
+            purchase: None,
             run: vps_backup_restore,
         },
         Command {
@@ -63,6 +67,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: true,
+            destructive: false,
+            purchase: None,
             run: vps_backup_run,
         },
         Command {
@@ -81,6 +87,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: Some(false),
             writes: true,
+            destructive: false,
+            purchase: None,
             run: vps_firewall_policy_apply,
         },
         Command {
@@ -107,6 +115,8 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             writes: true,
+            destructive: true,
+            purchase: None,
             run: vps_snapshot_rollback,
         },
     ],

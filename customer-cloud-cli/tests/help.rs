@@ -26,3 +26,10 @@ fn an_operation_shows_its_description_arguments_and_enum_values() {
     help(&["catalog", "get-products", "--help"])
         .stdout_eq(snapbox::file!["snapshots/catalog-get-products-help.txt"]);
 }
+
+#[test]
+fn a_purchase_requires_its_ceiling() {
+    help(&["deployments", "product-variant-deploy", "--help"]).stdout_eq(snapbox::file![
+        "snapshots/deployments-product-variant-deploy-help.txt"
+    ]);
+}

@@ -83,7 +83,7 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
         "--json",
         r#"{"enabled": false}"#,
     ]);
-    cli.ok(&["integrations", "webhook-delete", &webhook]);
+    cli.ok(&["integrations", "webhook-delete", &webhook, "--yes"]);
 
     // ---- Catalog ----
     cli.ok(&["catalog", "get-regions"]);
@@ -103,15 +103,18 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
     // ---- Deployments and operations ----
     let key = format!("cli-coverage-deploy-{}", std::process::id());
     let variant = text(&plan["variant_code"]);
-    let deploy = json!({"hostname": "cli.example.net", "max_total": "100000"}).to_string();
+    let deploy = json!({"hostname": "cli.example.net"}).to_string();
     cli.ok(&[
         "--idempotency-key",
         &key,
+        "--yes",
         "deployments",
         "product-variant-deploy",
         &region,
         "vps",
         &variant,
+        "--max-total",
+        "100000",
         "--json",
         &deploy,
     ]);
@@ -136,7 +139,7 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
     let draft = json!({"currency": "EUR", "items": [{"product_id": plan["product_id"], "variant_id": plan["variant_id"], "qty": 1}]});
     cli.ok(&["billing", "order-draft", "--json", &draft.to_string()]);
     let invoice = sb.add_unpaid_invoice(Decimal::new(1234, 2)).to_string();
-    cli.ok(&["billing", "pay-invoice", &invoice]);
+    cli.ok(&["billing", "pay-invoice", &invoice, "--yes"]);
     cli.ok(&["billing", "services", "--limit", "10"]);
     cli.ok(&["billing", "transactions", "--limit", "10"]);
     let services = cli.ok(&["services", "get-services", "--limit", "100"]);
@@ -166,12 +169,13 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
     cli.ok(&[
         "vps",
         "backup-restore",
+        "--yes",
         &vps,
         "--json",
         r#"{"auto_start": true}"#,
     ]);
     cli.ok(&["vps", "backup-run", &vps]);
-    cli.ok(&["vps", "snapshot-rollback", &vps, "nightly"]);
+    cli.ok(&["vps", "snapshot-rollback", &vps, "nightly", "--yes"]);
     let policy = r#"{"name": "web", "rules": [{"action": "ACCEPT", "proto": "tcp", "dport": 22}]}"#;
     cli.ok(&["firewall", "policy-create", "--json", policy]);
     cli.ok(&["vps", "firewall-policy-apply", &vps]);
@@ -190,7 +194,12 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
         "--json",
         &dedi.to_string(),
     ]);
-    cli.ok(&["dedicated-servers", "dedicated-password-reset", &dedicated]);
+    cli.ok(&[
+        "dedicated-servers",
+        "dedicated-password-reset",
+        &dedicated,
+        "--yes",
+    ]);
     let tasks = cli.ok(&["dedicated-servers", "dedicated-tasks", &dedicated]);
     cli.ok(&[
         "dedicated-servers",
@@ -354,6 +363,34 @@ async fn failures_exit_with_their_class_and_name_the_field() {
 
     let (code, _) = cli.fails(&["catalog", "get-products", "--product-code", "boat"]);
     assert_eq!(code, 2, "an enum flag takes only its values");
+
+    // Destructive operations and purchases: never without --yes when there is no terminal,
+    // and a purchase never without its ceiling.
+    let (code, stderr) = cli.fails(&["integrations", "webhook-delete", "w-1"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("pass --yes"), "{stderr}");
+    let deploy = [
+        "deployments",
+        "product-variant-deploy",
+        "DE",
+        "vps",
+        "vps-xs",
+    ];
+    let body = r#"{"hostname": "h.example.net", "max_total": "30"}"#;
+    let (code, stderr) = cli.fails(&[&deploy[..], &["--yes", "--json", body]].concat());
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--max-total"), "{stderr}");
+    let ceiling = ["--yes", "--max-total", "25", "--json", body];
+    let (code, stderr) = cli.fails(&[&deploy[..], &ceiling].concat());
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("differs from --max-total"), "{stderr}");
+    let without_yes = ["--max-total", "30", "--json", body];
+    let (code, stderr) = cli.fails(&[&deploy[..], &without_yes].concat());
+    assert!(
+        code == 2 && stderr.contains("charges the account"),
+        "{stderr}"
+    );
+    assert!(sb.services().iter().all(|s| s.hostname != "h.example.net"));
 
     let (code, stderr) = cli.fails(&["--base-url", "not a url", "integrations", "get-version"]);
     assert_eq!(code, 2, "{stderr}");

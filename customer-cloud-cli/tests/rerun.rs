@@ -60,11 +60,14 @@ impl Kind {
             Kind::Deploy => {
                 let body = json!({"hostname": name, "max_total": "100000"}).to_string();
                 let mut args = owned(&[
+                    "--yes",
                     "deployments",
                     "product-variant-deploy",
                     REGION,
                     "vps",
                     VARIANT,
+                    "--max-total",
+                    "100000",
                     "--json",
                 ]);
                 args.push(body);

@@ -56,6 +56,12 @@ pub struct Command<C: 'static> {
     pub body: Option<bool>,
     /// Changes state on the server: journaled.
     pub writes: bool,
+    /// Deletes or overwrites: asks for confirmation on a terminal, needs `--yes` without one.
+    pub destructive: bool,
+    /// Charges the account: `Some(members)` with the body members that cap the amount
+    /// (`--max-total` sets them and is required); `Some(&[])` when it takes no ceiling (then
+    /// it is confirmed like a destructive one).
+    pub purchase: Option<&'static [&'static str]>,
     /// Calls the SDK's client method with the command's arguments.
     pub run: for<'a> fn(&'a C, &'a Input<'a>) -> Run<'a>,
 }
@@ -104,20 +110,24 @@ pub(crate) const JOURNAL: &str = "journal";
 pub(crate) const KEY: &str = "idempotency-key";
 pub(crate) const DRY_RUN: &str = "dry-run";
 pub(crate) const NEW_WRITE: &str = "new-write";
+pub(crate) const YES: &str = "yes";
+pub(crate) const MAX_TOTAL: &str = "max-total";
 
 /// Every flag the tool has of its own, on every command: no parameter of an operation may take
 /// one of these names (the generator's `surface::command_line::RESERVED_FLAGS` is this list;
 /// `sdk-tests/tests/architecture.rs` holds them equal).
-pub const OWN_FLAGS: [&str; 9] = [
+pub const OWN_FLAGS: [&str; 11] = [
     BASE_URL,
     DRY_RUN,
     "help",
     KEY,
     JOURNAL,
     input::BODY,
+    MAX_TOTAL,
     NEW_WRITE,
     OUTPUT,
     "version",
+    YES,
 ];
 
 impl<C> App<C> {
@@ -158,6 +168,13 @@ impl<C> App<C> {
                     .global(true)
                     .action(ArgAction::SetTrue)
                     .help("Send a new write even when an earlier run of the same command did not finish (by default that run's write is settled and reported instead)"),
+            )
+            .arg(
+                Arg::new(YES)
+                    .long(YES)
+                    .global(true)
+                    .action(ArgAction::SetTrue)
+                    .help("Run a destructive operation or a purchase without asking (required when standard input is not a terminal)"),
             )
             .arg(
                 Arg::new(DRY_RUN)
@@ -219,6 +236,18 @@ fn operation_command<C>(command: &Command<C>) -> clap::Command {
         }
         cmd = cmd.arg(arg);
     }
+    if let Some(ceiling) = command.purchase.filter(|c| !c.is_empty()) {
+        cmd = cmd.arg(
+            Arg::new(MAX_TOTAL)
+                .long(MAX_TOTAL)
+                .value_name("AMOUNT")
+                .required(true)
+                .help(format!(
+                    "The most this purchase may charge, in the account's currency (sent as the body's `{}`; the call fails and charges nothing above it)",
+                    ceiling[0]
+                )),
+        );
+    }
     if let Some(required) = command.body {
         cmd = cmd.arg(
             Arg::new(input::BODY)
@@ -261,6 +290,7 @@ mod tests {
             .filter_map(|a| a.get_long().map(str::to_owned))
             .collect();
         has.insert(super::input::BODY.to_owned());
+        has.insert(super::MAX_TOTAL.to_owned());
         let own: BTreeSet<String> = OWN_FLAGS.iter().map(|f| (*f).to_owned()).collect();
         assert_eq!(has, own);
     }

@@ -55,6 +55,46 @@ impl<'m> Input<'m> {
         self.body.as_deref()
     }
 
+    /// Puts the spending ceiling `amount` (`--max-total`) into the body as its ceiling member:
+    /// the first of `members` the body has, else the first of them. A body that already
+    /// holds a different ceiling is refused.
+    pub(crate) fn set_ceiling(&mut self, members: &[&str], amount: &str) -> Result<(), Failure> {
+        let decimal = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit());
+        let valid = match amount.split_once('.') {
+            Some((whole, fraction)) => decimal(whole) && decimal(fraction),
+            None => decimal(amount),
+        };
+        if !valid {
+            return Err(Failure::usage(format!(
+                "--max-total: `{amount}` is not a decimal amount (like 25 or 25.50)"
+            )));
+        }
+        let mut body = match &self.body {
+            None => serde_json::Map::new(),
+            Some(text) => match serde_json::from_str::<Value>(text) {
+                Ok(Value::Object(map)) => map,
+                _ => return Err(Failure::usage("--json: the body must be a JSON object")),
+            },
+        };
+        match members.iter().find(|m| body.contains_key(**m)) {
+            Some(member) => {
+                let given = &body[*member];
+                let number = given.as_number().map(ToString::to_string);
+                if given.as_str() != Some(amount) && number.as_deref() != Some(amount) {
+                    return Err(Failure::usage(format!(
+                        "--json: the body's `{member}` ({given}) differs from --max-total {amount}"
+                    )));
+                }
+            }
+            None => {
+                let member = members.first().copied().unwrap_or("max_total");
+                body.insert(member.to_owned(), Value::String(amount.to_owned()));
+            }
+        }
+        self.body = Some(Value::Object(body).to_string());
+        Ok(())
+    }
+
     /// The parsed matches.
     pub(crate) fn matches(&self) -> &ArgMatches {
         self.matches
@@ -192,7 +232,39 @@ fn read_source(raw: &str) -> Result<String, Failure> {
 
 #[cfg(test)]
 mod tests {
-    use super::scalar;
+    use super::{Input, scalar};
+
+    fn ceiling(body: Option<&str>, amount: &str) -> Result<String, String> {
+        let matches = clap::ArgMatches::default();
+        let mut input = Input {
+            matches: &matches,
+            body: body.map(str::to_owned),
+            idempotency_key: None,
+            intent: None,
+        };
+        input
+            .set_ceiling(&["max_total", "maxTotal"], amount)
+            .map(|()| input.body.unwrap())
+            .map_err(|e| e.message)
+    }
+
+    #[test]
+    fn the_ceiling_goes_into_the_body_and_never_contradicts_it() {
+        assert_eq!(ceiling(None, "25").unwrap(), r#"{"max_total":"25"}"#);
+        assert_eq!(
+            ceiling(Some(r#"{"hostname":"h"}"#), "25.50").unwrap(),
+            r#"{"hostname":"h","max_total":"25.50"}"#
+        );
+        assert_eq!(
+            ceiling(Some(r#"{"maxTotal":"25"}"#), "25").unwrap(),
+            r#"{"maxTotal":"25"}"#
+        );
+        let differs = ceiling(Some(r#"{"max_total":"30"}"#), "25").unwrap_err();
+        assert!(differs.contains("`max_total`"), "{differs}");
+        for bad in ["", "1e3", "-5", "5.", "abc"] {
+            assert!(ceiling(None, bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn scalars_decode_as_strings_then_as_json() {

@@ -10,6 +10,7 @@
 //! takes, and one function that calls the SDK's client method with them.
 
 mod app;
+mod confirm;
 mod dry_run;
 pub mod exit;
 mod failure;

@@ -1,11 +1,11 @@
 //! One run of a command: the client it goes through, the journal of its write, re-run
 //! settlement ([`crate::rerun`]), the call, the output and the journal entry's close.
 
-use crate::app::{BASE_URL, DRY_RUN, JOURNAL, KEY, NEW_WRITE, OUTPUT};
+use crate::app::{BASE_URL, DRY_RUN, JOURNAL, KEY, MAX_TOTAL, NEW_WRITE, OUTPUT, YES};
 use crate::dry_run::Recorder;
 use crate::output::{self, Format};
 use crate::writes::{self, Earlier};
-use crate::{App, Area, Command, Failure, Input, Sent, exit, journal, rerun, setup};
+use crate::{App, Area, Command, Failure, Input, Sent, confirm, exit, journal, rerun, setup};
 use clap::ArgMatches;
 use oncegen_runtime::journal::WriteJournal;
 use oncegen_runtime::{Config, RetryPolicy};
@@ -20,6 +20,7 @@ struct Globals<'m> {
     key: Option<String>,
     dry_run: bool,
     new_write: bool,
+    yes: bool,
 }
 
 impl<'m> Globals<'m> {
@@ -32,6 +33,7 @@ impl<'m> Globals<'m> {
             key: text(KEY).map(str::to_owned),
             dry_run: leaf.get_flag(DRY_RUN),
             new_write: leaf.get_flag(NEW_WRITE),
+            yes: leaf.get_flag(YES),
         }
     }
 }
@@ -66,7 +68,15 @@ pub(crate) fn dispatch<C>(app: &App<C>, matches: &ArgMatches) -> Result<(), Fail
         .iter()
         .find(|c| c.name == name)
         .expect("a known command");
-    let input = Input::new(leaf)?;
+    let mut input = Input::new(leaf)?;
+    if let Some(ceiling) = command.purchase.filter(|c| !c.is_empty()) {
+        let amount = leaf.get_one::<String>(MAX_TOTAL).expect("a required flag");
+        input.set_ceiling(ceiling, amount)?;
+    }
+    if !globals.dry_run {
+        let line = format!("{} {} {}", app.bin, area.name, command.name);
+        confirm::confirm(command, &line, globals.yes)?;
+    }
     runtime.block_on(operation(app, area, command, input, &globals))
 }
 

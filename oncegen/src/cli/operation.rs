@@ -33,6 +33,14 @@ pub(super) fn render(
         None => quote!(None),
     };
     let writes = op.effects.writes;
+    let destructive = op.effects.destructive;
+    let purchase = match &op.effects.purchase {
+        Some(p) => {
+            let ceiling = &p.ceiling;
+            quote!(Some(&[#(#ceiling),*]))
+        }
+        None => quote!(None),
+    };
     let entry = quote! {
         Command {
             name: #name,
@@ -41,6 +49,8 @@ pub(super) fn render(
             params: &[#(#params),*],
             body: #body,
             writes: #writes,
+            destructive: #destructive,
+            purchase: #purchase,
             run: #function,
         }
     };

@@ -56,9 +56,11 @@ fn stripped(area: &str, operation_id: &str) -> String {
 /// `sdk-tests/tests/architecture.rs`: the global flags, `--json`
 /// and clap's): a parameter whose flag would be one of them gets its location in front
 /// (`idempotency_key` in the query is `--query-idempotency-key`).
-pub const RESERVED_FLAGS: [&str; 9] = [
+pub const RESERVED_FLAGS: [&str; 11] = [
     "base-url",
     "new-write",
+    "yes",
+    "max-total",
     "dry-run",
     "output",
     "journal",
