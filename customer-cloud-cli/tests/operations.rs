@@ -459,3 +459,48 @@ async fn a_dry_run_prints_the_request_and_sends_nothing() {
         "a dry run journals nothing"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn output_formats_and_jq_filters() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let cli = Cli::new(&sb, "formats");
+    let stdout = |args: &[&str]| {
+        let out = cli.output(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        String::from_utf8(out.stdout).expect("UTF-8")
+    };
+    let page = cli.ok(&["catalog", "get-regions"]);
+    let regions = page["items"].as_array().expect("a page of regions");
+    assert!(regions.len() > 1, "{page}");
+
+    let table = stdout(&["--output", "table", "catalog", "get-regions"]);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(
+        lines.len(),
+        regions.len() + 1,
+        "a header and a row per region:\n{table}"
+    );
+    assert!(lines[0].starts_with("ID"), "{table}");
+    assert!(!table.contains('\x1b'), "no colour in a pipe");
+
+    let ndjson = stdout(&["--output", "ndjson", "catalog", "get-regions"]);
+    assert_eq!(ndjson.lines().count(), regions.len(), "{ndjson}");
+
+    let yaml: Value =
+        yaml_serde::from_str(&stdout(&["--output", "yaml", "catalog", "get-regions"]))
+            .expect("YAML");
+    assert_eq!(yaml, page);
+
+    let codes = stdout(&["--jq", ".items[].id", "catalog", "get-regions"]);
+    let expected: Vec<String> = regions.iter().map(|r| text(&r["id"])).collect();
+    assert_eq!(codes.lines().collect::<Vec<_>>(), expected);
+
+    let (code, stderr) = cli.fails(&["--jq", ".items[", "catalog", "get-regions"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--jq"), "{stderr}");
+    assert!(
+        !stderr.contains('\x1b'),
+        "no colour when stderr is not a terminal"
+    );
+}

@@ -1,6 +1,6 @@
 //! The command tree, built from the generated table, and one run of it.
 
-use crate::output::Format;
+use crate::output::{self, Format};
 use crate::{Failure, Input, exit, input, run, writes};
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction};
@@ -111,17 +111,19 @@ pub(crate) const KEY: &str = "idempotency-key";
 pub(crate) const DRY_RUN: &str = "dry-run";
 pub(crate) const NEW_WRITE: &str = "new-write";
 pub(crate) const YES: &str = "yes";
+pub(crate) const JQ: &str = "jq";
 pub(crate) const MAX_TOTAL: &str = "max-total";
 
 /// Every flag the tool has of its own, on every command: no parameter of an operation may take
 /// one of these names (the generator's `surface::command_line::RESERVED_FLAGS` is this list;
 /// `sdk-tests/tests/architecture.rs` holds them equal).
-pub const OWN_FLAGS: [&str; 11] = [
+pub const OWN_FLAGS: [&str; 12] = [
     BASE_URL,
     DRY_RUN,
     "help",
     KEY,
     JOURNAL,
+    JQ,
     input::BODY,
     MAX_TOTAL,
     NEW_WRITE,
@@ -156,10 +158,10 @@ impl<C> App<C> {
             .arg_required_else_help(true)
             .arg(global(BASE_URL, "URL", format!("The API's base URL [default: ${prefix}_BASE_URL]")))
             .arg(
-                global(OUTPUT, "FORMAT", "Output format: JSON (pretty on a terminal) or one value a line".into())
-                    .value_parser(PossibleValuesParser::new(Format::NAMES))
-                    .default_value("json"),
+                global(OUTPUT, "FORMAT", "Output format [default: a table on a terminal, else JSON]; ndjson: one value a line, a list's items each on one".into())
+                    .value_parser(PossibleValuesParser::new(Format::NAMES)),
             )
+            .arg(global(JQ, "FILTER", "Print what this jq filter selects from the answer (jq syntax, run by jaq; strings printed raw)".into()))
             .arg(global(JOURNAL, "PATH", journal_help))
             .arg(global(KEY, "KEY", "Send a write under this Idempotency-Key (re-running with it never writes twice)".into()))
             .arg(
@@ -203,7 +205,7 @@ impl<C> App<C> {
         match run::dispatch(self, &matches) {
             Ok(()) => ExitCode::from(exit::OK),
             Err(failure) => {
-                eprintln!("error: {failure}");
+                eprintln!("{}: {failure}", output::error_label());
                 ExitCode::from(failure.code)
             }
         }

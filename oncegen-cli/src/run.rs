@@ -1,9 +1,9 @@
 //! One run of a command: the client it goes through, the journal of its write, re-run
 //! settlement ([`crate::rerun`]), the call, the output and the journal entry's close.
 
-use crate::app::{BASE_URL, DRY_RUN, JOURNAL, KEY, MAX_TOTAL, NEW_WRITE, OUTPUT, YES};
+use crate::app::{BASE_URL, DRY_RUN, JOURNAL, JQ, KEY, MAX_TOTAL, NEW_WRITE, OUTPUT, YES};
 use crate::dry_run::Recorder;
-use crate::output::{self, Format};
+use crate::output::{self, Format, Jq};
 use crate::writes::{self, Earlier};
 use crate::{App, Area, Command, Failure, Input, Sent, confirm, exit, journal, rerun, setup};
 use clap::ArgMatches;
@@ -15,6 +15,7 @@ use std::sync::Arc;
 /// The tool's own flags as one command line gave them.
 struct Globals<'m> {
     format: Format,
+    jq: Option<Jq>,
     base_url: Option<&'m str>,
     journal: Option<&'m str>,
     key: Option<String>,
@@ -24,17 +25,23 @@ struct Globals<'m> {
 }
 
 impl<'m> Globals<'m> {
-    fn of(leaf: &'m ArgMatches) -> Self {
+    /// The flags of `leaf`; a `--jq` filter is compiled here, before anything is sent.
+    fn of(leaf: &'m ArgMatches) -> Result<Self, Failure> {
         let text = |id| leaf.get_one::<String>(id).map(String::as_str);
-        Globals {
-            format: Format::named(text(OUTPUT).unwrap_or("json")).expect("a listed format"),
+        let jq = text(JQ)
+            .map(Jq::compile)
+            .transpose()
+            .map_err(|e| Failure::usage(format!("--jq: {e}")))?;
+        Ok(Globals {
+            format: Format::named(text(OUTPUT)).expect("a listed format"),
+            jq,
             base_url: text(BASE_URL),
             journal: text(JOURNAL),
             key: text(KEY).map(str::to_owned),
             dry_run: leaf.get_flag(DRY_RUN),
             new_write: leaf.get_flag(NEW_WRITE),
             yes: leaf.get_flag(YES),
-        }
+        })
     }
 }
 
@@ -50,7 +57,7 @@ fn other(what: &str, e: impl std::fmt::Display) -> Failure {
 pub(crate) fn dispatch<C>(app: &App<C>, matches: &ArgMatches) -> Result<(), Failure> {
     let (area_name, area_matches) = matches.subcommand().expect("an area is required");
     let (name, leaf) = area_matches.subcommand().expect("an operation is required");
-    let globals = Globals::of(leaf);
+    let globals = Globals::of(leaf)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -90,11 +97,11 @@ async fn journal_command<C>(
     let journal = journal::open(&location).await?;
     if name == writes::LIST {
         let listed = writes::list(journal.as_ref()).await?;
-        return print(&listed, globals.format);
+        return print(&listed, globals);
     }
     let config = setup::config(app.env_prefix, globals.base_url)?.journal(journal);
     let client = (app.connect)(config).map_err(Failure::from)?;
-    writes::recover((app.runtime)(&client), |rows| print(rows, globals.format)).await
+    writes::recover((app.runtime)(&client), |rows| print(rows, globals)).await
 }
 
 /// One operation: a dry run, a read, or a journaled write.
@@ -119,7 +126,7 @@ async fn operation<C>(
     if !command.writes {
         let client = (app.connect)(config).map_err(Failure::from)?;
         let result = (command.run)(&client, &input).await;
-        return finish(result, None, None, globals.format).await;
+        return finish(result, None, None, globals).await;
     }
     let location = setup::journal_location(app.bin, app.env_prefix, globals.journal)?;
     let journal = journal::open(&location).await?;
@@ -138,7 +145,7 @@ async fn operation<C>(
             settled_key,
         }) = earlier
         {
-            return finish(result, settled_key, Some(journal.as_ref()), globals.format).await;
+            return finish(result, settled_key, Some(journal.as_ref()), globals).await;
         }
     }
     let input = input
@@ -150,7 +157,7 @@ async fn operation<C>(
         Ok(sent) => sent.idempotency_key.clone(),
         Err(failure) => failure.settled_key.clone(),
     };
-    finish(result, settled, Some(journal.as_ref()), globals.format).await
+    finish(result, settled, Some(journal.as_ref()), globals).await
 }
 
 /// Each argument of `command` as given (for the re-run digest), in the table's order.
@@ -171,10 +178,10 @@ async fn finish(
     result: Result<Sent, Failure>,
     settled: Option<String>,
     journal: Option<&dyn WriteJournal>,
-    format: Format,
+    globals: &Globals<'_>,
 ) -> Result<(), Failure> {
     if let Ok(sent) = &result {
-        print(&sent.value, format)?;
+        print(&sent.value, globals)?;
     }
     if let (Some(key), Some(journal)) = (settled, journal) {
         #[cfg(feature = "crash-points")]
@@ -203,11 +210,12 @@ async fn dry_run<C>(
     let client = (app.connect)(config).map_err(Failure::from)?;
     let result = (command.run)(&client, &input).await;
     match recorder.request() {
-        Some(request) => print(&request, globals.format),
+        Some(request) => print(&request, globals),
         None => result.map(|_| ()),
     }
 }
 
-fn print(value: &Value, format: Format) -> Result<(), Failure> {
-    output::print(value, format).map_err(|e| other("writing the output", e))
+fn print(value: &Value, globals: &Globals<'_>) -> Result<(), Failure> {
+    output::print(value, globals.format, globals.jq.as_ref())
+        .map_err(|e| other("writing the output", e))
 }
