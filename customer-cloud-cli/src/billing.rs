@@ -17,6 +17,7 @@ pub(crate) const AREA: Area<Client> = Area {
             long_about: "Creates an unpaid draft order; this does not charge the account. Separate flow: quote, create unpaid draft, inspect invoice, pay explicitly, track provisioning. Required scopes for the separate flow: billing.products.read, billing.order.create, billing.invoice.pay plus invoice and balance read scopes. Remaining item fields and the response body: not shown.",
             params: &[],
             body: Some(true),
+            pages: false,
             writes: true,
             destructive: false,
             purchase: None,
@@ -61,6 +62,7 @@ pub(crate) const AREA: Area<Client> = Area {
                 },
             ],
             body: None,
+            pages: true,
             writes: false,
             destructive: false,
             purchase: None,
@@ -105,6 +107,7 @@ pub(crate) const AREA: Area<Client> = Area {
                 },
             ],
             body: None,
+            pages: true,
             writes: false,
             destructive: false,
             purchase: None,
@@ -125,6 +128,7 @@ pub(crate) const AREA: Area<Client> = Area {
                 },
             ],
             body: None,
+            pages: false,
             writes: true,
             destructive: false,
             purchase: Some(&[]),
@@ -160,6 +164,9 @@ fn billing_services<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
         let call = input.set(call, "page", |c, v| c.page(v))?;
         let call = input.set(call, "pageSize", |c, v| c.pageSize(v))?;
         let call = input.set(call, "page_size", |c, v| c.page_size(v))?;
+        if input.all() {
+            return input.print_all(call.into_stream()).await;
+        }
         respond(call.send().await)
     })
 }
@@ -173,6 +180,9 @@ fn billing_transactions<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a>
         let call = input.set(call, "page", |c, v| c.page(v))?;
         let call = input.set(call, "pageSize", |c, v| c.pageSize(v))?;
         let call = input.set(call, "page_size", |c, v| c.page_size(v))?;
+        if input.all() {
+            return input.print_all(call.into_stream()).await;
+        }
         respond(call.send().await)
     })
 }

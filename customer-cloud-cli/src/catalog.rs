@@ -50,6 +50,7 @@ pub(crate) const AREA: Area<Client> = Area {
                 },
             ],
             body: None,
+            pages: true,
             writes: false,
             destructive: false,
             purchase: None,
@@ -110,6 +111,7 @@ pub(crate) const AREA: Area<Client> = Area {
                 },
             ],
             body: None,
+            pages: true,
             writes: false,
             destructive: false,
             purchase: None,
@@ -170,6 +172,7 @@ pub(crate) const AREA: Area<Client> = Area {
                 },
             ],
             body: None,
+            pages: true,
             writes: false,
             destructive: false,
             purchase: None,
@@ -198,6 +201,7 @@ pub(crate) const AREA: Area<Client> = Area {
                 },
             ],
             body: None,
+            pages: true,
             writes: false,
             destructive: false,
             purchase: None,
@@ -218,6 +222,9 @@ fn get_dedicated_images<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a>
         let call = input.set(call, "limit", |c, v| c.limit(v))?;
         let call = input.set(call, "offset", |c, v| c.offset(v))?;
         let call = input.set::<_, String>(call, "region", |c, v| c.region(v))?;
+        if input.all() {
+            return input.print_all(call.into_stream()).await;
+        }
         respond(call.send().await)
     })
 }
@@ -232,6 +239,9 @@ fn get_products<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
         let call = input.set(call, "product_code", |c, v| c.product_code(v))?;
         let call = input.set::<_, String>(call, "region", |c, v| c.region(v))?;
         let call = input.set(call, "type_", |c, v| c.type_(v))?;
+        if input.all() {
+            return input.print_all(call.into_stream()).await;
+        }
         respond(call.send().await)
     })
 }
@@ -245,6 +255,9 @@ fn get_products_by_region<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'
         let call = input.set(call, "offset", |c, v| c.offset(v))?;
         let call = input.set(call, "product_code", |c, v| c.product_code(v))?;
         let call = input.set(call, "type_", |c, v| c.type_(v))?;
+        if input.all() {
+            return input.print_all(call.into_stream()).await;
+        }
         respond(call.send().await)
     })
 }
@@ -255,6 +268,9 @@ fn get_regions<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
         let call = client.get_regions();
         let call = input.set(call, "limit", |c, v| c.limit(v))?;
         let call = input.set(call, "offset", |c, v| c.offset(v))?;
+        if input.all() {
+            return input.print_all(call.into_stream()).await;
+        }
         respond(call.send().await)
     })
 }

@@ -42,6 +42,7 @@ pub(crate) const AREA: Area<Client> = Area {
                 },
             ],
             body: Some(true),
+            pages: false,
             writes: true,
             destructive: false,
             purchase: Some(&["max_total", "maxTotal"]),

@@ -17,6 +17,7 @@ pub(crate) const AREA: Area<Client> = Area {
             long_about: "Creates a firewall policy. Check that changes keep SSH and management access.",
             params: &[],
             body: Some(true),
+            pages: false,
             writes: true,
             destructive: false,
             purchase: None,

@@ -26,6 +26,7 @@ pub(crate) const AREA: Area<Client> = Area {
                 },
             ],
             body: None,
+            pages: false,
             writes: false,
             destructive: false,
             purchase: None,
@@ -37,6 +38,7 @@ pub(crate) const AREA: Area<Client> = Area {
             long_about: "Issues a credential. The `secret` is returned only on issuance or on a same-key retry within 24 hours. Rules: requested scopes and allowed CIDRs cannot exceed the issuer's; expiry is capped by the issuer; managed MCP and support keys cannot delegate; listing is owner-only; managed MCP credentials are read-only in the list.",
             params: &[],
             body: Some(true),
+            pages: false,
             writes: true,
             destructive: false,
             purchase: None,
@@ -73,6 +75,7 @@ pub(crate) const AREA: Area<Client> = Area {
                 },
             ],
             body: None,
+            pages: true,
             writes: false,
             destructive: false,
             purchase: None,
@@ -84,6 +87,7 @@ pub(crate) const AREA: Area<Client> = Area {
             long_about: "Reports which optional workflow features are available, such as `canonical_operation_responses`, `durable_writes`, `operation_policy` (retention; terminal receipts retained 90 days by default).",
             params: &[],
             body: None,
+            pages: false,
             writes: false,
             destructive: false,
             purchase: None,
@@ -128,6 +132,7 @@ pub(crate) const AREA: Area<Client> = Area {
                 },
             ],
             body: None,
+            pages: false,
             writes: false,
             destructive: false,
             purchase: None,
@@ -148,6 +153,7 @@ pub(crate) const AREA: Area<Client> = Area {
                 },
             ],
             body: None,
+            pages: false,
             writes: false,
             destructive: false,
             purchase: None,
@@ -159,6 +165,7 @@ pub(crate) const AREA: Area<Client> = Area {
             long_about: "Identifies the deployed contract; the published contract revision is `2026-10-07.1`. Read it together with GET /v1/capabilities before using optional features.",
             params: &[],
             body: None,
+            pages: false,
             writes: false,
             destructive: false,
             purchase: None,
@@ -179,6 +186,7 @@ pub(crate) const AREA: Area<Client> = Area {
                 },
             ],
             body: Some(true),
+            pages: false,
             writes: true,
             destructive: false,
             purchase: None,
@@ -199,6 +207,7 @@ pub(crate) const AREA: Area<Client> = Area {
                 },
             ],
             body: None,
+            pages: false,
             writes: true,
             destructive: true,
             purchase: None,
@@ -240,6 +249,9 @@ fn api_credentials<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
         let call = input.set(call, "cursor", |c, v| c.cursor(v))?;
         let call = input.set(call, "include_revoked", |c, v| c.include_revoked(v))?;
         let call = input.set(call, "limit", |c, v| c.limit(v))?;
+        if input.all() {
+            return input.print_all(call.into_stream()).await;
+        }
         respond(call.send().await)
     })
 }

@@ -82,6 +82,7 @@ pub(crate) const AREA: Area<Client> = Area {
                 },
             ],
             body: None,
+            pages: true,
             writes: false,
             destructive: false,
             purchase: None,
@@ -110,6 +111,7 @@ pub(crate) const AREA: Area<Client> = Area {
                 },
             ],
             body: None,
+            pages: false,
             writes: false,
             destructive: false,
             purchase: None,
@@ -130,6 +132,7 @@ pub(crate) const AREA: Area<Client> = Area {
                 },
             ],
             body: Some(true),
+            pages: false,
             writes: true,
             destructive: false,
             purchase: None,
@@ -150,6 +153,7 @@ pub(crate) const AREA: Area<Client> = Area {
                 },
             ],
             body: Some(true),
+            pages: false,
             writes: true,
             destructive: false,
             purchase: None,
@@ -170,6 +174,9 @@ fn get_services<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
         let call = input.set::<_, String>(call, "status", |c, v| c.status(v))?;
         let call = input.set_list(call, "statuses", |c, v| c.statuses(v))?;
         let call = input.set_list(call, "type_", |c, v| c.type_(v))?;
+        if input.all() {
+            return input.print_all(call.into_stream()).await;
+        }
         respond(call.send().await)
     })
 }

@@ -496,6 +496,35 @@ async fn output_formats_and_jq_filters() {
     let expected: Vec<String> = regions.iter().map(|r| text(&r["id"])).collect();
     assert_eq!(codes.lines().collect::<Vec<_>>(), expected);
 
+    // --all: every page, one item a line: the same items whatever the page size, in order.
+    let ids = |args: &[&str]| -> Vec<String> {
+        stdout(args)
+            .lines()
+            .map(|l| {
+                let item: Value = serde_json::from_str(l).expect("one JSON item a line");
+                text(&item["id"])
+            })
+            .collect()
+    };
+    let by_3 = ids(&["catalog", "get-products", "--limit", "3", "--all"]);
+    let by_50 = ids(&["catalog", "get-products", "--limit", "50", "--all"]);
+    assert!(by_3.len() > 6, "several pages of 3: {}", by_3.len());
+    assert_eq!(by_3, by_50, "every item of every page, in order");
+    let rows = stdout(&[
+        "--output",
+        "table",
+        "catalog",
+        "get-products",
+        "--limit",
+        "3",
+        "--all",
+    ]);
+    assert_eq!(
+        rows.lines().count(),
+        by_3.len() + 1,
+        "a header and a row per item"
+    );
+
     let (code, stderr) = cli.fails(&["--jq", ".items[", "catalog", "get-regions"]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("--jq"), "{stderr}");

@@ -52,6 +52,8 @@ pub struct Command<C: 'static> {
     pub long_about: &'static str,
     /// Positional arguments and flags, positional ones in call order.
     pub params: &'static [Param],
+    /// Paginated: takes `--all`, which prints every item of every page.
+    pub pages: bool,
     /// `Some(required)` when it takes a `--json` body.
     pub body: Option<bool>,
     /// Changes state on the server: journaled.
@@ -88,6 +90,8 @@ pub struct Sent {
     pub value: Value,
     /// The idempotency key of a write.
     pub idempotency_key: Option<String>,
+    /// Already printed (`--all` prints items as they arrive).
+    pub printed: bool,
 }
 
 /// The result of an SDK call as the CLI prints it.
@@ -101,6 +105,7 @@ pub fn respond<T: Serialize>(result: Result<Response<T>, Error>) -> Result<Sent,
     Ok(Sent {
         value,
         idempotency_key: meta.idempotency_key,
+        printed: false,
     })
 }
 
@@ -112,12 +117,14 @@ pub(crate) const DRY_RUN: &str = "dry-run";
 pub(crate) const NEW_WRITE: &str = "new-write";
 pub(crate) const YES: &str = "yes";
 pub(crate) const JQ: &str = "jq";
+pub(crate) const ALL: &str = "all";
 pub(crate) const MAX_TOTAL: &str = "max-total";
 
 /// Every flag the tool has of its own, on every command: no parameter of an operation may take
 /// one of these names (the generator's `surface::command_line::RESERVED_FLAGS` is this list;
 /// `sdk-tests/tests/architecture.rs` holds them equal).
-pub const OWN_FLAGS: [&str; 12] = [
+pub const OWN_FLAGS: [&str; 13] = [
+    ALL,
     BASE_URL,
     DRY_RUN,
     "help",
@@ -238,6 +245,12 @@ fn operation_command<C>(command: &Command<C>) -> clap::Command {
         }
         cmd = cmd.arg(arg);
     }
+    if command.pages {
+        cmd =
+            cmd.arg(Arg::new(ALL).long(ALL).action(ArgAction::SetTrue).help(
+                "Every item of every page, printed as it arrives (JSON as NDJSON, table rows)",
+            ));
+    }
     if let Some(ceiling) = command.purchase.filter(|c| !c.is_empty()) {
         cmd = cmd.arg(
             Arg::new(MAX_TOTAL)
@@ -293,6 +306,7 @@ mod tests {
             .collect();
         has.insert(super::input::BODY.to_owned());
         has.insert(super::MAX_TOTAL.to_owned());
+        has.insert(super::ALL.to_owned());
         let own: BTreeSet<String> = OWN_FLAGS.iter().map(|f| (*f).to_owned()).collect();
         assert_eq!(has, own);
     }

@@ -4,11 +4,15 @@
 //! the client method), first as a JSON string (`active`, a UUID, a date, a name), then as JSON
 //! text (`5`, `true`): so one rule covers every scalar and enum without generated parsing code.
 
-use crate::Failure;
+use crate::output::Rows;
+use crate::{Failure, Sent, exit};
 use clap::ArgMatches;
-use oncegen_runtime::CallBuilder;
+use futures::{Stream, StreamExt};
+use oncegen_runtime::{CallBuilder, Error};
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+use std::cell::RefCell;
 use std::io::Read;
 
 /// The arguments of one command line.
@@ -18,6 +22,8 @@ pub struct Input<'m> {
     body: Option<String>,
     idempotency_key: Option<String>,
     intent: Option<String>,
+    /// Where `--all` prints items as they arrive.
+    rows: Option<RefCell<Rows>>,
 }
 
 /// The id of the `--json` argument.
@@ -35,6 +41,45 @@ impl<'m> Input<'m> {
             body,
             idempotency_key: None,
             intent: None,
+            rows: None,
+        })
+    }
+
+    /// Streams every page's items to `rows` instead of answering one page (`--all`).
+    pub(crate) fn with_rows(mut self, rows: Option<Rows>) -> Self {
+        self.rows = rows.map(RefCell::new);
+        self
+    }
+
+    /// Whether `--all` asks for every page.
+    pub fn all(&self) -> bool {
+        self.rows.is_some()
+    }
+
+    /// Prints every item of `items` as it arrives (one page in memory at a time); the answer
+    /// is then already printed.
+    pub async fn print_all<T: Serialize>(
+        &self,
+        items: impl Stream<Item = Result<T, Error>>,
+    ) -> Result<Sent, Failure> {
+        let rows = self.rows.as_ref().expect("print_all only with --all");
+        let mut items = std::pin::pin!(items);
+        while let Some(item) = items.next().await {
+            let value = serde_json::to_value(item?).map_err(|e| Failure {
+                code: exit::OTHER,
+                message: format!("an item does not encode as JSON: {e}"),
+                settled_key: None,
+            })?;
+            rows.borrow_mut().print(&value).map_err(|e| Failure {
+                code: exit::OTHER,
+                message: format!("writing the output: {e}"),
+                settled_key: None,
+            })?;
+        }
+        Ok(Sent {
+            value: Value::Null,
+            idempotency_key: None,
+            printed: true,
         })
     }
 
@@ -241,6 +286,7 @@ mod tests {
             body: body.map(str::to_owned),
             idempotency_key: None,
             intent: None,
+            rows: None,
         };
         input
             .set_ceiling(&["max_total", "maxTotal"], amount)

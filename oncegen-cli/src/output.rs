@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 use std::io::{self, IsTerminal, Write};
+use std::rc::Rc;
 
 /// An output format (`--output`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -181,21 +182,94 @@ fn aligned(rows: &[Vec<String>]) -> String {
             }
         }
     }
-    let mut out = String::new();
-    for row in rows {
-        let mut line = String::new();
-        for (i, text) in row.iter().enumerate() {
-            if i > 0 {
-                line.push_str("  ");
-            }
-            line.push_str(text);
-            let pad = widths[i] - text.chars().count();
-            line.extend(std::iter::repeat_n(' ', pad));
+    rows.iter().map(|row| padded(row, &widths)).collect()
+}
+
+/// Prints a list item by item as it arrives (`--all`), in bounded memory: NDJSON for JSON,
+/// one YAML document per item, or table rows whose columns and widths the first item sets.
+pub struct Rows {
+    format: Format,
+    jq: Option<Rc<Jq>>,
+    /// The table's columns and their widths, once the first item is printed.
+    columns: Option<(Vec<String>, Vec<usize>)>,
+}
+
+impl Rows {
+    /// Rows in `format` (JSON is printed as NDJSON), each item through `jq` first.
+    pub fn new(format: Format, jq: Option<Rc<Jq>>) -> Rows {
+        Rows {
+            format,
+            jq,
+            columns: None,
         }
-        out.push_str(line.trim_end());
-        out.push('\n');
     }
-    out
+
+    /// Prints one item.
+    pub fn print(&mut self, item: &Value) -> io::Result<()> {
+        let selected = match &self.jq {
+            Some(jq) => jq
+                .run(item)
+                .map_err(|e| io::Error::other(format!("--jq: {e}")))?,
+            None => vec![item.clone()],
+        };
+        let stdout = io::stdout();
+        let mut out = stdout.lock();
+        for item in &selected {
+            self.write(&mut out, item)?;
+        }
+        out.flush()
+    }
+
+    fn write(&mut self, out: &mut impl Write, item: &Value) -> io::Result<()> {
+        match (self.format, item) {
+            (_, Value::String(s)) if self.jq.is_some() => writeln!(out, "{s}"),
+            (Format::Json | Format::Ndjson, _) => {
+                serde_json::to_writer(&mut *out, item)?;
+                out.write_all(b"\n")
+            }
+            (Format::Yaml, _) => {
+                let text = yaml_serde::to_string(item).map_err(io::Error::other)?;
+                write!(out, "---\n{text}")
+            }
+            (Format::Table, _) => {
+                if self.columns.is_none() {
+                    let columns = columns(std::slice::from_ref(item));
+                    let header: Vec<String> = columns.iter().map(|c| c.to_uppercase()).collect();
+                    let first = row(item, &columns);
+                    let widths: Vec<usize> = header
+                        .iter()
+                        .zip(&first)
+                        .map(|(h, c)| h.chars().count().max(c.chars().count()))
+                        .collect();
+                    if !header.is_empty() {
+                        out.write_all(padded(&header, &widths).as_bytes())?;
+                    }
+                    self.columns = Some((columns, widths));
+                }
+                let (columns, widths) = self.columns.as_ref().expect("set above");
+                out.write_all(padded(&row(item, columns), widths).as_bytes())
+            }
+        }
+    }
+}
+
+/// One line of `cells`, each padded to its width (a longer cell pushes the rest right).
+fn padded(cells: &[String], widths: &[usize]) -> String {
+    let mut line = String::new();
+    for (i, text) in cells.iter().enumerate() {
+        if i > 0 {
+            line.push_str("  ");
+        }
+        line.push_str(text);
+        let width = widths.get(i).copied().unwrap_or(0);
+        line.extend(std::iter::repeat_n(
+            ' ',
+            width.saturating_sub(text.chars().count()),
+        ));
+    }
+    let mut line = line.trim_end().to_owned();
+    line.push('\n');
+    line
 }
 
 /// A compiled `--jq` filter.

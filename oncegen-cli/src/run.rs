@@ -1,21 +1,22 @@
 //! One run of a command: the client it goes through, the journal of its write, re-run
 //! settlement ([`crate::rerun`]), the call, the output and the journal entry's close.
 
-use crate::app::{BASE_URL, DRY_RUN, JOURNAL, JQ, KEY, MAX_TOTAL, NEW_WRITE, OUTPUT, YES};
+use crate::app::{ALL, BASE_URL, DRY_RUN, JOURNAL, JQ, KEY, MAX_TOTAL, NEW_WRITE, OUTPUT, YES};
 use crate::dry_run::Recorder;
-use crate::output::{self, Format, Jq};
+use crate::output::{self, Format, Jq, Rows};
 use crate::writes::{self, Earlier};
 use crate::{App, Area, Command, Failure, Input, Sent, confirm, exit, journal, rerun, setup};
 use clap::ArgMatches;
 use oncegen_runtime::journal::WriteJournal;
 use oncegen_runtime::{Config, RetryPolicy};
 use serde_json::Value;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// The tool's own flags as one command line gave them.
 struct Globals<'m> {
     format: Format,
-    jq: Option<Jq>,
+    jq: Option<Rc<Jq>>,
     base_url: Option<&'m str>,
     journal: Option<&'m str>,
     key: Option<String>,
@@ -29,7 +30,7 @@ impl<'m> Globals<'m> {
     fn of(leaf: &'m ArgMatches) -> Result<Self, Failure> {
         let text = |id| leaf.get_one::<String>(id).map(String::as_str);
         let jq = text(JQ)
-            .map(Jq::compile)
+            .map(|code| Jq::compile(code).map(Rc::new))
             .transpose()
             .map_err(|e| Failure::usage(format!("--jq: {e}")))?;
         Ok(Globals {
@@ -125,6 +126,9 @@ async fn operation<C>(
     }
     if !command.writes {
         let client = (app.connect)(config).map_err(Failure::from)?;
+        let all = command.pages && input.matches().get_flag(ALL);
+        let rows = all.then(|| Rows::new(globals.format, globals.jq.clone()));
+        let input = input.with_rows(rows);
         let result = (command.run)(&client, &input).await;
         return finish(result, None, None, globals).await;
     }
@@ -180,7 +184,9 @@ async fn finish(
     journal: Option<&dyn WriteJournal>,
     globals: &Globals<'_>,
 ) -> Result<(), Failure> {
-    if let Ok(sent) = &result {
+    if let Ok(sent) = result.as_ref()
+        && !sent.printed
+    {
         print(&sent.value, globals)?;
     }
     if let (Some(key), Some(journal)) = (settled, journal) {
@@ -216,6 +222,6 @@ async fn dry_run<C>(
 }
 
 fn print(value: &Value, globals: &Globals<'_>) -> Result<(), Failure> {
-    output::print(value, globals.format, globals.jq.as_ref())
+    output::print(value, globals.format, globals.jq.as_deref())
         .map_err(|e| other("writing the output", e))
 }

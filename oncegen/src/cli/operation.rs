@@ -33,6 +33,14 @@ pub(super) fn render(
         None => quote!(None),
     };
     let writes = op.effects.writes;
+    let pages = op.pagination.is_some();
+    let all = pages.then(|| {
+        quote! {
+            if input.all() {
+                return input.print_all(call.into_stream()).await;
+            }
+        }
+    });
     let destructive = op.effects.destructive;
     let purchase = match &op.effects.purchase {
         Some(p) => {
@@ -48,6 +56,7 @@ pub(super) fn render(
             long_about: #long_about,
             params: &[#(#params),*],
             body: #body,
+            pages: #pages,
             writes: #writes,
             destructive: #destructive,
             purchase: #purchase,
@@ -119,6 +128,7 @@ pub(super) fn render(
                 #(#setters)*
                 #optional_body
                 #key
+                #all
                 respond(call.send().await)
             })
         }
