@@ -1,7 +1,7 @@
 //! The command tree, built from the generated table, and one run of it.
 
 use crate::output::{self, Format};
-use crate::{Failure, Input, exit, input, run, writes};
+use crate::{Failure, Input, docs, exit, input, run, writes};
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction};
 use oncegen_runtime::{Config, Error, Response};
@@ -194,6 +194,7 @@ impl<C> App<C> {
             )
             .subcommands(self.areas.iter().map(area_command))
             .subcommand(writes::command())
+            .subcommands(docs::commands())
     }
 
     /// Runs the command line `args` (the binary's name first) and returns the exit code.

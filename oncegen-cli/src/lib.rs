@@ -11,6 +11,7 @@
 
 mod app;
 mod confirm;
+mod docs;
 mod dry_run;
 pub mod exit;
 mod failure;

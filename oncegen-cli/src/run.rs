@@ -5,7 +5,7 @@ use crate::app::{ALL, BASE_URL, DRY_RUN, JOURNAL, JQ, KEY, MAX_TOTAL, NEW_WRITE,
 use crate::dry_run::Recorder;
 use crate::output::{self, Format, Jq, Rows};
 use crate::writes::{self, Earlier};
-use crate::{App, Area, Command, Failure, Input, Sent, confirm, exit, journal, rerun, setup};
+use crate::{App, Area, Command, Failure, Input, Sent, confirm, docs, exit, journal, rerun, setup};
 use clap::ArgMatches;
 use oncegen_runtime::journal::WriteJournal;
 use oncegen_runtime::{Config, RetryPolicy};
@@ -57,6 +57,9 @@ fn other(what: &str, e: impl std::fmt::Display) -> Failure {
 /// Runs the command `matches` selected.
 pub(crate) fn dispatch<C>(app: &App<C>, matches: &ArgMatches) -> Result<(), Failure> {
     let (area_name, area_matches) = matches.subcommand().expect("an area is required");
+    if [docs::COMPLETIONS, docs::MAN].contains(&area_name) {
+        return docs::run(app.command(), area_name, area_matches);
+    }
     let (name, leaf) = area_matches.subcommand().expect("an operation is required");
     let globals = Globals::of(leaf)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
