@@ -70,6 +70,7 @@ static APP: oncegen_cli::App<Client> = oncegen_cli::App {
     ],
     connect: Client::new,
     runtime: Client::runtime,
+    check_contract: Some(|client| Box::pin(client.check_contract())),
 };
 
 fn main() -> std::process::ExitCode {

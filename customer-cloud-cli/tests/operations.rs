@@ -533,3 +533,91 @@ async fn output_formats_and_jq_filters() {
         "no colour when stderr is not a terminal"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn configure_writes_an_owner_only_profile_that_commands_and_doctor_use() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let cli = Cli::new(&sb, "configure");
+    let bearer = sb.credentials().bearer.bearer_token();
+    let config_home = cli.state.join("config");
+    // No credential from the environment: only the profile.
+    let run = |args: &[&str], stdin: &str| {
+        let mut command = cli.command(args);
+        command
+            .env_remove("CUSTOMER_CLOUD_API_BASE_URL")
+            .env_remove("CUSTOMER_CLOUD_API_KEY")
+            .env_remove("CUSTOMER_CLOUD_API_SECRET")
+            .env("XDG_CONFIG_HOME", &config_home)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut child = command.spawn().expect("the binary runs");
+        let mut input = child.stdin.take().expect("stdin");
+        std::io::Write::write_all(&mut input, stdin.as_bytes()).expect("stdin written");
+        drop(input);
+        child.wait_with_output().expect("the binary ends")
+    };
+    let out = run(
+        &[
+            "--profile",
+            "sandbox",
+            "--base-url",
+            &cli.base_url,
+            "configure",
+            "--credential",
+            "bearer",
+        ],
+        &format!("{bearer}\n"),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !stdout.contains(&bearer),
+        "the credential is never printed: {stdout}"
+    );
+    assert!(stdout.contains("bearer"), "{stdout}");
+    let file = config_home.join("customer-cloud").join("config.toml");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file)
+            .expect("written")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "owner-only");
+    }
+
+    let out = run(&["--profile", "sandbox", "integrations", "get-version"], "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let out = run(&["--profile", "sandbox", "--output", "json", "doctor"], "");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let report: Value = serde_json::from_slice(&out.stdout).expect("the report as JSON");
+    assert_eq!(report["credential"], "bearer", "{report}");
+    assert_eq!(report["journal"]["ok"], true, "{report}");
+    assert_eq!(
+        report["contract"]["tool"], report["contract"]["server"],
+        "{report}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains(&bearer));
+
+    let out = run(
+        &["--profile", "elsewhere", "integrations", "get-version"],
+        "",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an unknown profile is a usage error"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`elsewhere`"));
+}

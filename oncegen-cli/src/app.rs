@@ -1,6 +1,7 @@
 //! The command tree, built from the generated table, and one run of it.
 
 use crate::output::{self, Format};
+use crate::setup_commands::{self, ContractFuture};
 use crate::{Failure, Input, docs, exit, input, run, writes};
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction};
@@ -27,6 +28,9 @@ pub struct App<C: 'static> {
     pub connect: fn(Config) -> Result<C, Error>,
     /// The runtime client inside the SDK's client (to close journal entries).
     pub runtime: fn(&C) -> &oncegen_runtime::Client,
+    /// The SDK's `Client::check_contract`, when the contract declares a version operation
+    /// (`doctor` compares the server's revision and capabilities with it).
+    pub check_contract: Option<for<'a> fn(&'a C) -> ContractFuture<'a>>,
 }
 
 /// An area of the API: a command holding its operations.
@@ -118,12 +122,13 @@ pub(crate) const NEW_WRITE: &str = "new-write";
 pub(crate) const YES: &str = "yes";
 pub(crate) const JQ: &str = "jq";
 pub(crate) const ALL: &str = "all";
+pub(crate) const PROFILE: &str = "profile";
 pub(crate) const MAX_TOTAL: &str = "max-total";
 
 /// Every flag the tool has of its own, on every command: no parameter of an operation may take
 /// one of these names (the generator's `surface::command_line::RESERVED_FLAGS` is this list;
 /// `sdk-tests/tests/architecture.rs` holds them equal).
-pub const OWN_FLAGS: [&str; 13] = [
+pub const OWN_FLAGS: [&str; 14] = [
     ALL,
     BASE_URL,
     DRY_RUN,
@@ -135,6 +140,7 @@ pub const OWN_FLAGS: [&str; 13] = [
     MAX_TOTAL,
     NEW_WRITE,
     OUTPUT,
+    PROFILE,
     "version",
     YES,
 ];
@@ -158,12 +164,14 @@ impl<C> App<C> {
             .about(self.about)
             .version(self.version)
             .after_help(format!(
-                "Credentials: ${prefix}_BEARER, or ${prefix}_KEY and ${prefix}_SECRET (never printed).\n\n{}",
+                "Credentials: ${prefix}_BEARER, or ${prefix}_KEY and ${prefix}_SECRET, else the profile's (`{} configure`); never printed.\n\n{}",
+                self.bin,
                 exit::TABLE
             ))
             .subcommand_required(true)
             .arg_required_else_help(true)
-            .arg(global(BASE_URL, "URL", format!("The API's base URL [default: ${prefix}_BASE_URL]")))
+            .arg(global(BASE_URL, "URL", format!("The API's base URL [default: ${prefix}_BASE_URL, else the profile's]")))
+            .arg(global(PROFILE, "NAME", format!("The configuration profile [default: ${prefix}_PROFILE, else default]")))
             .arg(
                 global(OUTPUT, "FORMAT", "Output format [default: a table on a terminal, else JSON]; ndjson: one value a line, a list's items each on one".into())
                     .value_parser(PossibleValuesParser::new(Format::NAMES)),
@@ -195,6 +203,7 @@ impl<C> App<C> {
             .subcommands(self.areas.iter().map(area_command))
             .subcommand(writes::command())
             .subcommands(docs::commands())
+            .subcommands(setup_commands::commands())
     }
 
     /// Runs the command line `args` (the binary's name first) and returns the exit code.
@@ -298,6 +307,7 @@ mod tests {
             areas: &[],
             connect: |_| Ok(()),
             runtime: |_| unreachable!("no command runs"),
+            check_contract: None,
         };
         let mut command = app.command();
         command.build();

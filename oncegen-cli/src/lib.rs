@@ -18,12 +18,15 @@ mod failure;
 mod input;
 pub mod journal;
 pub mod output;
+pub mod profile;
 pub mod rerun;
 mod run;
 pub mod setup;
+mod setup_commands;
 mod writes;
 
 pub use app::{App, Area, Command, OWN_FLAGS, Param, Run, Sent, main, respond};
 pub use failure::Failure;
 pub use input::Input;
 pub use oncegen_runtime::{Config, Error};
+pub use setup_commands::ContractFuture;

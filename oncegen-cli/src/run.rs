@@ -1,11 +1,17 @@
 //! One run of a command: the client it goes through, the journal of its write, re-run
 //! settlement ([`crate::rerun`]), the call, the output and the journal entry's close.
 
-use crate::app::{ALL, BASE_URL, DRY_RUN, JOURNAL, JQ, KEY, MAX_TOTAL, NEW_WRITE, OUTPUT, YES};
+use crate::app::{
+    ALL, BASE_URL, DRY_RUN, JOURNAL, JQ, KEY, MAX_TOTAL, NEW_WRITE, OUTPUT, PROFILE, YES,
+};
 use crate::dry_run::Recorder;
 use crate::output::{self, Format, Jq, Rows};
+use crate::profile::{self, Profile};
 use crate::writes::{self, Earlier};
-use crate::{App, Area, Command, Failure, Input, Sent, confirm, docs, exit, journal, rerun, setup};
+use crate::{
+    App, Area, Command, Failure, Input, Sent, confirm, docs, exit, journal, rerun, setup,
+    setup_commands,
+};
 use clap::ArgMatches;
 use oncegen_runtime::journal::WriteJournal;
 use oncegen_runtime::{Config, RetryPolicy};
@@ -23,12 +29,19 @@ struct Globals<'m> {
     dry_run: bool,
     new_write: bool,
     yes: bool,
+    /// The profile's settings (empty without a configuration file).
+    profile: Profile,
 }
 
 impl<'m> Globals<'m> {
     /// The flags of `leaf`; a `--jq` filter is compiled here, before anything is sent.
-    fn of(leaf: &'m ArgMatches) -> Result<Self, Failure> {
+    fn of(app_bin: &str, prefix: &str, leaf: &'m ArgMatches) -> Result<Self, Failure> {
         let text = |id| leaf.get_one::<String>(id).map(String::as_str);
+        let env = |name: &str| std::env::var(name).ok();
+        let chosen = text(PROFILE)
+            .map(str::to_owned)
+            .or_else(|| env(&format!("{prefix}_PROFILE")).filter(|v| !v.is_empty()));
+        let profile = profile::load(app_bin, chosen.as_deref(), env)?;
         let jq = text(JQ)
             .map(|code| Jq::compile(code).map(Rc::new))
             .transpose()
@@ -42,6 +55,7 @@ impl<'m> Globals<'m> {
             dry_run: leaf.get_flag(DRY_RUN),
             new_write: leaf.get_flag(NEW_WRITE),
             yes: leaf.get_flag(YES),
+            profile,
         })
     }
 }
@@ -60,12 +74,32 @@ pub(crate) fn dispatch<C>(app: &App<C>, matches: &ArgMatches) -> Result<(), Fail
     if [docs::COMPLETIONS, docs::MAN].contains(&area_name) {
         return docs::run(app.command(), area_name, area_matches);
     }
+    if area_name == setup_commands::CONFIGURE {
+        let text = |id| area_matches.get_one::<String>(id).map(String::as_str);
+        let name = text(PROFILE).unwrap_or("default");
+        let shown =
+            setup_commands::configure(app.bin, name, text(BASE_URL), text(JOURNAL), area_matches)?;
+        return output::print(
+            &shown,
+            Format::named(text(OUTPUT)).expect("a listed format"),
+            None,
+        )
+        .map_err(|e| other("writing the output", e));
+    }
+    if area_name == setup_commands::DOCTOR {
+        let globals = Globals::of(app.bin, app.env_prefix, area_matches)?;
+        let runtime = current_thread()?;
+        return runtime.block_on(setup_commands::doctor(
+            app,
+            globals.base_url,
+            globals.journal,
+            &globals.profile,
+            |report| print(report, &globals),
+        ));
+    }
     let (name, leaf) = area_matches.subcommand().expect("an operation is required");
-    let globals = Globals::of(leaf)?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| other("starting the async runtime", e))?;
+    let globals = Globals::of(app.bin, app.env_prefix, leaf)?;
+    let runtime = current_thread()?;
     if area_name == writes::AREA {
         return runtime.block_on(journal_command(app, name, &globals));
     }
@@ -91,19 +125,28 @@ pub(crate) fn dispatch<C>(app: &App<C>, matches: &ArgMatches) -> Result<(), Fail
     runtime.block_on(operation(app, area, command, input, &globals))
 }
 
+fn current_thread() -> Result<tokio::runtime::Runtime, Failure> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| other("starting the async runtime", e))
+}
+
 /// `writes list` or `writes recover`.
 async fn journal_command<C>(
     app: &App<C>,
     name: &str,
     globals: &Globals<'_>,
 ) -> Result<(), Failure> {
-    let location = setup::journal_location(app.bin, app.env_prefix, globals.journal)?;
+    let location =
+        setup::journal_location(app.bin, app.env_prefix, globals.journal, &globals.profile)?;
     let journal = journal::open(&location).await?;
     if name == writes::LIST {
         let listed = writes::list(journal.as_ref()).await?;
         return print(&listed, globals);
     }
-    let config = setup::config(app.env_prefix, globals.base_url)?.journal(journal);
+    let config =
+        setup::config(app.env_prefix, globals.base_url, &globals.profile)?.journal(journal);
     let client = (app.connect)(config).map_err(Failure::from)?;
     writes::recover((app.runtime)(&client), |rows| print(rows, globals)).await
 }
@@ -116,7 +159,7 @@ async fn operation<C>(
     input: Input<'_>,
     globals: &Globals<'_>,
 ) -> Result<(), Failure> {
-    let config = setup::config(app.env_prefix, globals.base_url)?;
+    let config = setup::config(app.env_prefix, globals.base_url, &globals.profile)?;
     if globals.dry_run {
         return dry_run(
             app,
@@ -135,7 +178,8 @@ async fn operation<C>(
         let result = (command.run)(&client, &input).await;
         return finish(result, None, None, globals).await;
     }
-    let location = setup::journal_location(app.bin, app.env_prefix, globals.journal)?;
+    let location =
+        setup::journal_location(app.bin, app.env_prefix, globals.journal, &globals.profile)?;
     let journal = journal::open(&location).await?;
     let config = config.journal(journal.clone());
     let digest = rerun::digest(

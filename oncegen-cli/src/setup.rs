@@ -2,20 +2,49 @@
 //!
 //! Credentials come from the environment variables of the SDK's prefix (`<PREFIX>_BASE_URL`,
 //! `<PREFIX>_BEARER`, or `<PREFIX>_KEY` and `<PREFIX>_SECRET`; see
-//! `oncegen_runtime::Config::from_env_with_prefix`), the base URL also from `--base-url`. They are
-//! never printed: the SDK keeps them out of its errors and `Debug`.
+//! `oncegen_runtime::Config::from_env_with_prefix`), else from the profile
+//! ([`crate::profile`]); the base URL also from `--base-url`. They are never printed: the SDK
+//! keeps them out of its errors and `Debug`.
 //!
-//! Every write is journaled: `--journal PATH|URL`, else `<PREFIX>_JOURNAL`, else the file
-//! `$XDG_STATE_HOME/<bin>/journal` (`~/.local/state/<bin>/journal` without it); a
-//! `postgres://` URL selects the PostgreSQL journal shared with other machines.
+//! Every write is journaled: `--journal PATH|URL`, else `<PREFIX>_JOURNAL`, else the profile's
+//! `journal`, else the file `$XDG_STATE_HOME/<bin>/journal` (`~/.local/state/<bin>/journal`
+//! without it); a `postgres://` URL selects the PostgreSQL journal shared with other machines.
 
 use crate::Failure;
+use crate::profile::Profile;
 use oncegen_runtime::Config;
 use std::path::PathBuf;
 
-/// The configuration from the variables of `prefix`, the base URL replaced by `base_url`.
-pub fn config(prefix: &str, base_url: Option<&str>) -> Result<Config, Failure> {
-    config_from(prefix, base_url, |name| std::env::var(name).ok())
+/// The setting `name` (a variable of `prefix`): the environment's, else the profile's. The
+/// credential is taken whole from one place: the environment when it sets any part of it.
+pub fn lookup<'p>(prefix: &'p str, profile: &'p Profile) -> impl Fn(&str) -> Option<String> + 'p {
+    lookup_from(prefix, profile, |name| std::env::var(name).ok())
+}
+
+fn lookup_from<'p>(
+    prefix: &'p str,
+    profile: &'p Profile,
+    env: impl Fn(&str) -> Option<String> + 'p,
+) -> impl Fn(&str) -> Option<String> + 'p {
+    let set = move |name: &str| env(name).filter(|v| !v.trim().is_empty());
+    move |name: &str| {
+        let credential = ["BEARER", "KEY", "SECRET"].map(|s| format!("{prefix}_{s}"));
+        if credential.iter().any(|c| c == name) {
+            let from_env = credential.iter().any(|c| set(c).is_some());
+            return if from_env {
+                set(name)
+            } else {
+                profile.variable(prefix, name)
+            };
+        }
+        set(name).or_else(|| profile.variable(prefix, name))
+    }
+}
+
+/// The configuration from the variables of `prefix` and `profile`, the base URL replaced by
+/// `base_url`.
+pub fn config(prefix: &str, base_url: Option<&str>, profile: &Profile) -> Result<Config, Failure> {
+    config_from(prefix, base_url, lookup(prefix, profile))
 }
 
 fn config_from(
@@ -33,10 +62,14 @@ fn config_from(
 
 /// Where the journal is: `flag`, else `<PREFIX>_JOURNAL`, else the user's state directory.
 /// A file path, or a `postgres://` URL ([`crate::journal::open`]).
-pub fn journal_location(bin: &str, prefix: &str, flag: Option<&str>) -> Result<String, Failure> {
-    let path = journal_path_from(bin, prefix, flag, |name| {
-        std::env::var_os(name).map(Into::into)
-    })?;
+pub fn journal_location(
+    bin: &str,
+    prefix: &str,
+    flag: Option<&str>,
+    profile: &Profile,
+) -> Result<String, Failure> {
+    let settings = lookup(prefix, profile);
+    let path = journal_path_from(bin, prefix, flag, |name| settings(name).map(Into::into))?;
     path.into_os_string().into_string().map_err(|p| {
         Failure::usage(format!(
             "the journal location is not UTF-8: {}",
@@ -70,7 +103,42 @@ fn journal_path_from(
 
 #[cfg(test)]
 mod tests {
-    use super::{config_from, journal_path_from};
+    use super::{config_from, journal_path_from, lookup_from};
+    use crate::profile::Profile;
+
+    #[test]
+    fn the_environment_beats_the_profile_and_credentials_come_whole_from_one() {
+        let profile = Profile {
+            base_url: Some("http://profile".into()),
+            bearer: Some("p.b".into()),
+            journal: Some("postgres://db/j".into()),
+            ..Profile::default()
+        };
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                vars.iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| (*v).to_owned())
+            }
+        };
+        let none = lookup_from("API", &profile, env(&[]));
+        assert_eq!(none("API_BASE_URL").as_deref(), Some("http://profile"));
+        assert_eq!(none("API_BEARER").as_deref(), Some("p.b"));
+        assert_eq!(none("API_JOURNAL").as_deref(), Some("postgres://db/j"));
+        let signed = lookup_from(
+            "API",
+            &profile,
+            env(&[("API_KEY", "k"), ("API_SECRET", "s")]),
+        );
+        assert_eq!(
+            signed("API_BEARER"),
+            None,
+            "the environment's credential replaces the profile's"
+        );
+        assert_eq!(signed("API_KEY").as_deref(), Some("k"));
+        let url = lookup_from("API", &profile, env(&[("API_BASE_URL", "http://env")]));
+        assert_eq!(url("API_BASE_URL").as_deref(), Some("http://env"));
+    }
     use std::path::PathBuf;
 
     #[test]

@@ -69,5 +69,7 @@ pub fn customer_cloud_cli_options() -> oncegen::cli::Options {
             "rust_decimal.workspace = true".to_owned(),
             "snapbox = { version = \"0.6\", features = [\"cmd\"] }".to_owned(),
         ],
+        // `spec/openapi.yaml` declares its version operation (`getVersion`).
+        check_contract: true,
     }
 }

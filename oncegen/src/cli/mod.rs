@@ -31,6 +31,9 @@ pub struct Options {
     pub package: Vec<String>,
     /// Lines of `[dev-dependencies]` (for hand-written tests in `tests/`), as they are.
     pub dev_dependencies: Vec<String>,
+    /// The SDK has `Client::check_contract` (its contract declares a version operation), which
+    /// `doctor` calls. (The surface does not say so yet.)
+    pub check_contract: bool,
 }
 
 /// Every file of the CLI crate for `surface`.
@@ -90,6 +93,11 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
         options.sdk_crate, surface.contract_revision
     );
     let version = &surface.crate_version;
+    let check_contract = if options.check_contract {
+        quote!(Some(|client| Box::pin(client.check_contract())))
+    } else {
+        quote!(None)
+    };
     // The tables are laid out by prettyplease, which rustfmt would lay out otherwise.
     let main = quote! {
         #(#[rustfmt::skip] mod #modules;)*
@@ -105,6 +113,7 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
             areas: &[#(#modules::AREA),*],
             connect: Client::new,
             runtime: Client::runtime,
+            check_contract: #check_contract,
         };
 
         fn main() -> std::process::ExitCode {

@@ -1,0 +1,200 @@
+//! `<bin> configure` (write a profile) and `<bin> doctor` (check the configuration, the
+//! journal and the server's contract against the tool's).
+
+use crate::profile::{self, Profile};
+use crate::{App, Failure, exit, journal, setup};
+use clap::builder::PossibleValuesParser;
+use clap::{Arg, ArgMatches};
+use oncegen_runtime::Error;
+use oncegen_runtime::version::ContractCheck;
+use serde_json::{Value, json};
+use std::future::Future;
+use std::io::{BufRead, IsTerminal, Write};
+use std::pin::Pin;
+
+/// `configure`.
+pub const CONFIGURE: &str = "configure";
+/// `doctor`.
+pub const DOCTOR: &str = "doctor";
+
+/// The future of [`App::check_contract`].
+pub type ContractFuture<'a> = Pin<Box<dyn Future<Output = Result<ContractCheck, Error>> + 'a>>;
+
+/// The `configure` and `doctor` commands.
+pub fn commands() -> [clap::Command; 2] {
+    [
+        clap::Command::new(CONFIGURE)
+            .about("Write a profile (--profile, else `default`) to the configuration file, owner-only: --base-url and --journal as given, the credential read from standard input (prompted on a terminal)")
+            .arg(
+                Arg::new("credential")
+                    .long("credential")
+                    .value_name("MODE")
+                    .value_parser(PossibleValuesParser::new(["bearer", "signed", "none"]))
+                    .help("Read a bearer credential (one line) or a signed key and secret (two lines) from standard input; `none` removes it [default: keep the profile's]"),
+            ),
+        clap::Command::new(DOCTOR).about(
+            "Check the configuration, the write journal and the server's contract revision and capabilities against the tool's",
+        ),
+    ]
+}
+
+fn read_line(prompt: &str) -> Result<String, Failure> {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        let mut err = std::io::stderr();
+        let _ = write!(err, "{prompt}: ");
+        let _ = err.flush();
+    }
+    let mut line = String::new();
+    stdin
+        .lock()
+        .read_line(&mut line)
+        .map_err(|e| Failure::usage(format!("reading {prompt}: {e}")))?;
+    let line = line.trim().to_owned();
+    if line.is_empty() {
+        return Err(Failure::usage(format!(
+            "{prompt}: nothing was given on standard input"
+        )));
+    }
+    Ok(line)
+}
+
+/// What a profile says, secrets left out.
+fn summary(name: &str, path: &std::path::Path, profile: &Profile) -> Value {
+    json!({
+        "profile": name,
+        "file": path.display().to_string(),
+        "base_url": profile.base_url,
+        "credential": profile.credential_kind(),
+        "journal": profile.journal.as_deref().map(journal_label),
+    })
+}
+
+/// A journal location as it may be shown: a PostgreSQL URL may hold a password.
+fn journal_label(location: &str) -> String {
+    if journal::is_postgres(location) {
+        "postgres (connection string not shown)".to_owned()
+    } else {
+        location.to_owned()
+    }
+}
+
+/// `configure`: updates the profile `name` with the flags and standard input given.
+pub fn configure(
+    bin: &str,
+    name: &str,
+    base_url: Option<&str>,
+    journal_location: Option<&str>,
+    matches: &ArgMatches,
+) -> Result<Value, Failure> {
+    let path = profile::path(bin, |n| std::env::var(n).ok())
+        .ok_or_else(|| Failure::usage("no configuration directory: set XDG_CONFIG_HOME or HOME"))?;
+    let mut file = profile::read(&path)?;
+    let mut entry = file.profiles.get(name).cloned().unwrap_or_default();
+    if let Some(url) = base_url {
+        entry.base_url = Some(url.to_owned());
+    }
+    if let Some(location) = journal_location {
+        entry.journal = Some(location.to_owned());
+    }
+    match matches.get_one::<String>("credential").map(String::as_str) {
+        Some("bearer") => {
+            entry.bearer = Some(read_line("bearer credential")?);
+            (entry.key, entry.secret) = (None, None);
+        }
+        Some("signed") => {
+            entry.key = Some(read_line("key")?);
+            entry.secret = Some(read_line("secret")?);
+            entry.bearer = None;
+        }
+        Some(_) => (entry.bearer, entry.key, entry.secret) = (None, None, None),
+        None => {}
+    }
+    let shown = summary(name, &path, &entry);
+    file.profiles.insert(name.to_owned(), entry);
+    profile::write(&path, &file)?;
+    Ok(shown)
+}
+
+/// `doctor`: the report, and a failure naming every problem found (after the report is
+/// printed by `print`).
+pub async fn doctor<C>(
+    app: &App<C>,
+    base_url: Option<&str>,
+    journal_flag: Option<&str>,
+    profile: &Profile,
+    print: impl FnOnce(&Value) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let mut problems = Vec::new();
+    let config = setup::config(app.env_prefix, base_url, profile)?;
+    let settings = setup::lookup(app.env_prefix, profile);
+    let credential = if settings(&format!("{}_BEARER", app.env_prefix)).is_some() {
+        "bearer"
+    } else if settings(&format!("{}_KEY", app.env_prefix)).is_some() {
+        "signed"
+    } else {
+        problems.push("no credential is configured".to_owned());
+        "none"
+    };
+    let location = setup::journal_location(app.bin, app.env_prefix, journal_flag, profile)?;
+    let journal = match journal::open(&location).await {
+        Ok(_) => json!({"location": journal_label(&location), "ok": true}),
+        Err(e) => {
+            problems.push(format!("the write journal cannot be opened: {}", e.message));
+            json!({"location": journal_label(&location), "ok": false})
+        }
+    };
+    let mut report = json!({
+        "base_url": config.get_base_url(),
+        "credential": credential,
+        "journal": journal,
+    });
+    let client = (app.connect)(config).map_err(Failure::from)?;
+    match app.check_contract {
+        None => {
+            report["contract"] = json!("the contract declares no version operation to check");
+        }
+        Some(check) => match check(&client).await {
+            Ok(check) => {
+                if check.differs() {
+                    problems.push(format!(
+                        "the server runs contract {} and this tool was generated from {}",
+                        check.deployed_revision.as_deref().unwrap_or("(unknown)"),
+                        check.sdk_revision
+                    ));
+                }
+                let features: serde_json::Map<String, Value> = check
+                    .features
+                    .iter()
+                    .map(|(name, on)| (name.clone(), json!(on)))
+                    .collect();
+                for (name, on) in &check.features {
+                    if *on == Some(false) {
+                        problems.push(format!("the server does not offer `{name}`"));
+                    }
+                }
+                report["contract"] = json!({
+                    "tool": check.sdk_revision,
+                    "server": check.deployed_revision,
+                    "features": features,
+                });
+            }
+            Err(e) => {
+                let failure = Failure::from(e);
+                problems.push(format!(
+                    "the server's version could not be read: {}",
+                    failure.message
+                ));
+            }
+        },
+    }
+    print(&report)?;
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(Failure {
+        code: exit::OTHER,
+        message: problems.join("\n  "),
+        settled_key: None,
+    })
+}
