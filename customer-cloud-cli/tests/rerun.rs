@@ -273,3 +273,38 @@ fn templates_named(cli: &Cli, name: &str) -> usize {
         .filter(|t| t["name"] == name)
         .count()
 }
+
+/// The same with the journal on PostgreSQL (`--journal postgres://…`, issue 34's journal
+/// shared by machines): a deploy killed after its request left, then run again, writes once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_the_postgres_journal_a_killed_deploy_run_again_writes_once() {
+    let cluster = match sdk_tests::postgres::Cluster::start("cli-rerun") {
+        Ok(c) => c,
+        Err(e) if !sdk_tests::postgres::required() => {
+            println!("skipped: no PostgreSQL ({e}); `bash .ci/postgres` installs it");
+            return;
+        }
+        Err(e) => panic!("PostgreSQL is required under CI=true: {e}"),
+    };
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    sb.set_balance(Decimal::new(100_000_000, 2));
+    let cli = Cli::new(&sb, "rerun-postgres");
+    let url = cluster.url();
+    for step in ["send", "receive"] {
+        let name = format!("pg-{step}.example.net");
+        let mut owned = vec!["--journal".to_owned(), url.clone()];
+        owned.extend(Kind::Deploy.args(&name));
+        let args: Vec<&str> = owned.iter().map(String::as_str).collect();
+        kill_at(&sb, &cli, &args, step);
+        let (answer, stderr) = rerun(&cli, &args);
+        assert!(stderr.contains("did not finish"), "{step}: {stderr}");
+        assert!(answer.is_object(), "{answer}");
+        assert_eq!(
+            Kind::Deploy.count(&sb, &name),
+            1,
+            "killed at {step}: one VPS"
+        );
+    }
+    let listed = cli.ok(&["--journal", &url, "writes", "list"]);
+    assert_eq!(listed, json!([]), "nothing left open in PostgreSQL");
+}

@@ -63,6 +63,8 @@ pub fn customer_cloud_cli_options() -> oncegen::cli::Options {
         dev_dependencies: vec![
             "oncegen-cli = { workspace = true, features = [\"crash-points\"] }".to_owned(),
             "cloud-sandbox.workspace = true".to_owned(),
+            // Its throwaway PostgreSQL cluster, for the journal on PostgreSQL.
+            "sdk-tests.workspace = true".to_owned(),
             "tokio = { workspace = true, features = [\"rt-multi-thread\", \"macros\"] }".to_owned(),
             "serde_json.workspace = true".to_owned(),
             "yaml_serde.workspace = true".to_owned(),
