@@ -18,6 +18,7 @@ pub(crate) const AREA: Area<Client> = Area {
             params: &[],
             body: Some(true),
             pages: false,
+            waits: false,
             writes: true,
             destructive: false,
             purchase: None,
@@ -39,6 +40,7 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             pages: false,
+            waits: false,
             writes: true,
             destructive: true,
             purchase: None,
@@ -68,6 +70,7 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             pages: false,
+            waits: true,
             writes: false,
             destructive: false,
             purchase: None,
@@ -89,6 +92,7 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             pages: false,
+            waits: false,
             writes: false,
             destructive: false,
             purchase: None,
@@ -110,6 +114,7 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             pages: false,
+            waits: false,
             writes: false,
             destructive: false,
             purchase: None,
@@ -131,6 +136,7 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             pages: false,
+            waits: false,
             writes: false,
             destructive: false,
             purchase: None,
@@ -171,6 +177,11 @@ fn dedicated_task<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = client
             .dedicated_task(input.arg("service_id")?, input.arg("task_id")?);
+        if input.waiting() {
+            return oncegen_cli::wait::polled(
+                input.follow("dedicatedTask", call.wait()).await,
+            );
+        }
         respond(call.send().await)
     })
 }

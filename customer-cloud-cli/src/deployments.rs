@@ -43,6 +43,7 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: Some(true),
             pages: false,
+            waits: true,
             writes: true,
             destructive: false,
             purchase: Some(&["max_total", "maxTotal"]),
@@ -68,6 +69,13 @@ fn product_variant_deploy<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'
                     ),
             );
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
+        if input.waiting() {
+            let response = call.send().await.map_err(oncegen_cli::Failure::from)?;
+            let waited = input
+                .follow("productVariantDeploy", response.body().wait(client))
+                .await;
+            return oncegen_cli::wait::waited(&response, waited);
+        }
         respond(call.send().await)
     })
 }

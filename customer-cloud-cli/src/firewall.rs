@@ -18,6 +18,7 @@ pub(crate) const AREA: Area<Client> = Area {
             params: &[],
             body: Some(true),
             pages: false,
+            waits: false,
             writes: true,
             destructive: false,
             purchase: None,

@@ -27,6 +27,7 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             pages: false,
+            waits: false,
             writes: false,
             destructive: false,
             purchase: None,
@@ -39,6 +40,7 @@ pub(crate) const AREA: Area<Client> = Area {
             params: &[],
             body: Some(true),
             pages: false,
+            waits: false,
             writes: true,
             destructive: false,
             purchase: None,
@@ -76,6 +78,7 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             pages: true,
+            waits: false,
             writes: false,
             destructive: false,
             purchase: None,
@@ -88,6 +91,7 @@ pub(crate) const AREA: Area<Client> = Area {
             params: &[],
             body: None,
             pages: false,
+            waits: false,
             writes: false,
             destructive: false,
             purchase: None,
@@ -133,6 +137,7 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             pages: false,
+            waits: false,
             writes: false,
             destructive: false,
             purchase: None,
@@ -154,6 +159,7 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             pages: false,
+            waits: true,
             writes: false,
             destructive: false,
             purchase: None,
@@ -166,6 +172,7 @@ pub(crate) const AREA: Area<Client> = Area {
             params: &[],
             body: None,
             pages: false,
+            waits: false,
             writes: false,
             destructive: false,
             purchase: None,
@@ -187,6 +194,7 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: Some(true),
             pages: false,
+            waits: false,
             writes: true,
             destructive: false,
             purchase: None,
@@ -208,6 +216,7 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             pages: false,
+            waits: false,
             writes: true,
             destructive: true,
             purchase: None,
@@ -285,6 +294,11 @@ fn get_operations_by_operation_id<'a>(
     Box::pin(async move {
         let call = client
             .get_operations_by_operation_id(input.arg::<String>("operation_id")?);
+        if input.waiting() {
+            return oncegen_cli::wait::polled(
+                input.follow("getOperationsByOperationId", call.wait()).await,
+            );
+        }
         respond(call.send().await)
     })
 }

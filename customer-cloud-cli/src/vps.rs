@@ -27,6 +27,7 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             pages: false,
+            waits: true,
             writes: true,
             destructive: false,
             purchase: None,
@@ -48,6 +49,7 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: Some(false),
             pages: false,
+            waits: true,
             writes: true,
             destructive: true,
             purchase: None,
@@ -69,6 +71,7 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             pages: false,
+            waits: true,
             writes: true,
             destructive: false,
             purchase: None,
@@ -90,6 +93,7 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: Some(false),
             pages: false,
+            waits: true,
             writes: true,
             destructive: false,
             purchase: None,
@@ -119,6 +123,7 @@ pub(crate) const AREA: Area<Client> = Area {
             ],
             body: None,
             pages: false,
+            waits: true,
             writes: true,
             destructive: true,
             purchase: None,
@@ -136,6 +141,13 @@ fn post_vps_by_service_id_reboot<'a>(
         let call = input
             .tag(client.post_vps_by_service_id_reboot(input.arg("service_id")?));
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
+        if input.waiting() {
+            let response = call.send().await.map_err(oncegen_cli::Failure::from)?;
+            let waited = input
+                .follow("postVpsByServiceIdReboot", response.body().wait(client))
+                .await;
+            return oncegen_cli::wait::waited(&response, waited);
+        }
         respond(call.send().await)
     })
 }
@@ -146,6 +158,13 @@ fn vps_backup_restore<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
         let call = input.tag(client.vps_backup_restore(input.arg("service_id")?));
         let call = input.set_body(call, |c, b| c.body(b))?;
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
+        if input.waiting() {
+            let response = call.send().await.map_err(oncegen_cli::Failure::from)?;
+            let waited = input
+                .follow("vpsBackupRestore", response.body().wait(client))
+                .await;
+            return oncegen_cli::wait::waited(&response, waited);
+        }
         respond(call.send().await)
     })
 }
@@ -155,6 +174,13 @@ fn vps_backup_run<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = input.tag(client.vps_backup_run(input.arg("service_id")?));
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
+        if input.waiting() {
+            let response = call.send().await.map_err(oncegen_cli::Failure::from)?;
+            let waited = input
+                .follow("vpsBackupRun", response.body().wait(client))
+                .await;
+            return oncegen_cli::wait::waited(&response, waited);
+        }
         respond(call.send().await)
     })
 }
@@ -165,6 +191,13 @@ fn vps_firewall_policy_apply<'a>(client: &'a Client, input: &'a Input<'a>) -> Ru
         let call = input.tag(client.vps_firewall_policy_apply(input.arg("service_id")?));
         let call = input.set_body(call, |c, b| c.body(b))?;
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
+        if input.waiting() {
+            let response = call.send().await.map_err(oncegen_cli::Failure::from)?;
+            let waited = input
+                .follow("vpsFirewallPolicyApply", response.body().wait(client))
+                .await;
+            return oncegen_cli::wait::waited(&response, waited);
+        }
         respond(call.send().await)
     })
 }
@@ -181,6 +214,13 @@ fn vps_snapshot_rollback<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a
                     ),
             );
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
+        if input.waiting() {
+            let response = call.send().await.map_err(oncegen_cli::Failure::from)?;
+            let waited = input
+                .follow("vpsSnapshotRollback", response.body().wait(client))
+                .await;
+            return oncegen_cli::wait::waited(&response, waited);
+        }
         respond(call.send().await)
     })
 }

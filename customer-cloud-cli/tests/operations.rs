@@ -621,3 +621,58 @@ async fn configure_writes_an_owner_only_profile_that_commands_and_doctor_use() {
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("`elsewhere`"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wait_follows_a_deploy_to_its_end_and_timeout_stops_waiting() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    sb.set_balance(Decimal::new(100_000_000, 2));
+    let cli = Cli::new(&sb, "wait");
+    let deploy = |hostname: &str| {
+        vec![
+            "--yes".to_owned(),
+            "deployments".to_owned(),
+            "product-variant-deploy".to_owned(),
+            "DE".to_owned(),
+            "vps".to_owned(),
+            "vps-xs".to_owned(),
+            "--max-total".to_owned(),
+            "1000".to_owned(),
+            "--json".to_owned(),
+            json!({ "hostname": hostname }).to_string(),
+            "--wait".to_owned(),
+        ]
+    };
+    let args = deploy("wait.example.net");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let done = cli.ok(&args);
+    assert_eq!(done["done"], true, "the final state: {done}");
+    assert_eq!(done["status"], "succeeded", "{done}");
+    assert_eq!(
+        cli.ok(&["writes", "list"]),
+        json!([]),
+        "the write's entry is closed"
+    );
+
+    // Operations that never advance: --timeout ends the wait, the write itself is settled.
+    sb.set_progression(cloud_sandbox::Progression::Manual);
+    let mut args = deploy("stuck.example.net");
+    args.extend(["--timeout".to_owned(), "1".to_owned()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, stderr) = cli.fails(&args);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("the write was accepted") && stderr.contains("--timeout"),
+        "{stderr}"
+    );
+    assert_eq!(cli.ok(&["writes", "list"]), json!([]));
+    assert_eq!(
+        sb.services()
+            .iter()
+            .filter(|s| s.hostname == "stuck.example.net")
+            .count(),
+        1
+    );
+
+    let (code, stderr) = cli.fails(&["catalog", "get-regions", "--timeout", "5"]);
+    assert_eq!(code, 2, "--timeout only where --wait is: {stderr}");
+}

@@ -58,6 +58,8 @@ pub struct Command<C: 'static> {
     pub params: &'static [Param],
     /// Paginated: takes `--all`, which prints every item of every page.
     pub pages: bool,
+    /// Takes `--wait` (and `--timeout`): a long-running write or a pollable read.
+    pub waits: bool,
     /// `Some(required)` when it takes a `--json` body.
     pub body: Option<bool>,
     /// Changes state on the server: journaled.
@@ -123,12 +125,14 @@ pub(crate) const YES: &str = "yes";
 pub(crate) const JQ: &str = "jq";
 pub(crate) const ALL: &str = "all";
 pub(crate) const PROFILE: &str = "profile";
+pub(crate) const WAIT: &str = "wait";
+pub(crate) const TIMEOUT: &str = "timeout";
 pub(crate) const MAX_TOTAL: &str = "max-total";
 
 /// Every flag the tool has of its own, on every command: no parameter of an operation may take
 /// one of these names (the generator's `surface::command_line::RESERVED_FLAGS` is this list;
 /// `sdk-tests/tests/architecture.rs` holds them equal).
-pub const OWN_FLAGS: [&str; 14] = [
+pub const OWN_FLAGS: [&str; 16] = [
     ALL,
     BASE_URL,
     DRY_RUN,
@@ -141,7 +145,9 @@ pub const OWN_FLAGS: [&str; 14] = [
     NEW_WRITE,
     OUTPUT,
     PROFILE,
+    TIMEOUT,
     "version",
+    WAIT,
     YES,
 ];
 
@@ -261,6 +267,20 @@ fn operation_command<C>(command: &Command<C>) -> clap::Command {
                 "Every item of every page, printed as it arrives (JSON as NDJSON, table rows)",
             ));
     }
+    if command.waits {
+        cmd = cmd
+            .arg(Arg::new(WAIT).long(WAIT).action(ArgAction::SetTrue).help(
+                "Follow the work to its end and print its final state (a spinner on a terminal)",
+            ))
+            .arg(
+                Arg::new(TIMEOUT)
+                    .long(TIMEOUT)
+                    .value_name("SECONDS")
+                    .requires(WAIT)
+                    .value_parser(clap::value_parser!(u64).range(1..))
+                    .help("Stop waiting after this many seconds (the work goes on; exit 1)"),
+            );
+    }
     if let Some(ceiling) = command.purchase.filter(|c| !c.is_empty()) {
         cmd = cmd.arg(
             Arg::new(MAX_TOTAL)
@@ -318,6 +338,8 @@ mod tests {
         has.insert(super::input::BODY.to_owned());
         has.insert(super::MAX_TOTAL.to_owned());
         has.insert(super::ALL.to_owned());
+        has.insert(super::WAIT.to_owned());
+        has.insert(super::TIMEOUT.to_owned());
         let own: BTreeSet<String> = OWN_FLAGS.iter().map(|f| (*f).to_owned()).collect();
         assert_eq!(has, own);
     }

@@ -5,6 +5,7 @@
 //! text (`5`, `true`): so one rule covers every scalar and enum without generated parsing code.
 
 use crate::output::Rows;
+use crate::wait::Wait;
 use crate::{Failure, Sent, exit};
 use clap::ArgMatches;
 use futures::{Stream, StreamExt};
@@ -13,6 +14,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::cell::RefCell;
+use std::future::Future;
 use std::io::Read;
 
 /// The arguments of one command line.
@@ -24,6 +26,8 @@ pub struct Input<'m> {
     intent: Option<String>,
     /// Where `--all` prints items as they arrive.
     rows: Option<RefCell<Rows>>,
+    /// `--wait` and its `--timeout`.
+    wait: Option<Wait>,
 }
 
 /// The id of the `--json` argument.
@@ -42,7 +46,25 @@ impl<'m> Input<'m> {
             idempotency_key: None,
             intent: None,
             rows: None,
+            wait: None,
         })
+    }
+
+    /// Follows the call to its end (`--wait`).
+    pub(crate) fn with_wait(mut self, wait: Option<Wait>) -> Self {
+        self.wait = wait;
+        self
+    }
+
+    /// Whether `--wait` asks to follow the call to its end.
+    pub fn waiting(&self) -> bool {
+        self.wait.is_some()
+    }
+
+    /// Runs `work` (a receipt's or a builder's `wait`) under `--wait`'s spinner and timeout.
+    pub async fn follow<T>(&self, what: &str, work: impl Future<Output = T>) -> Option<T> {
+        let wait = self.wait.expect("follow only with --wait");
+        crate::wait::follow(wait, what, work).await
     }
 
     /// Streams every page's items to `rows` instead of answering one page (`--all`).
@@ -287,6 +309,7 @@ mod tests {
             idempotency_key: None,
             intent: None,
             rows: None,
+            wait: None,
         };
         input
             .set_ceiling(&["max_total", "maxTotal"], amount)

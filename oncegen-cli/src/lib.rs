@@ -23,6 +23,7 @@ pub mod rerun;
 mod run;
 pub mod setup;
 mod setup_commands;
+pub mod wait;
 mod writes;
 
 pub use app::{App, Area, Command, OWN_FLAGS, Param, Run, Sent, main, respond};

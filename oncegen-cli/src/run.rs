@@ -2,7 +2,8 @@
 //! settlement ([`crate::rerun`]), the call, the output and the journal entry's close.
 
 use crate::app::{
-    ALL, BASE_URL, DRY_RUN, JOURNAL, JQ, KEY, MAX_TOTAL, NEW_WRITE, OUTPUT, PROFILE, YES,
+    ALL, BASE_URL, DRY_RUN, JOURNAL, JQ, KEY, MAX_TOTAL, NEW_WRITE, OUTPUT, PROFILE, TIMEOUT, WAIT,
+    YES,
 };
 use crate::dry_run::Recorder;
 use crate::output::{self, Format, Jq, Rows};
@@ -113,7 +114,12 @@ pub(crate) fn dispatch<C>(app: &App<C>, matches: &ArgMatches) -> Result<(), Fail
         .iter()
         .find(|c| c.name == name)
         .expect("a known command");
-    let mut input = Input::new(leaf)?;
+    let wait = (command.waits && leaf.get_flag(WAIT)).then(|| crate::wait::Wait {
+        timeout: leaf
+            .get_one::<u64>(TIMEOUT)
+            .map(|s| std::time::Duration::from_secs(*s)),
+    });
+    let mut input = Input::new(leaf)?.with_wait(wait);
     if let Some(ceiling) = command.purchase.filter(|c| !c.is_empty()) {
         let amount = leaf.get_one::<String>(MAX_TOTAL).expect("a required flag");
         input.set_ceiling(ceiling, amount)?;

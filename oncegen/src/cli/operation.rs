@@ -34,6 +34,26 @@ pub(super) fn render(
     };
     let writes = op.effects.writes;
     let pages = op.pagination.is_some();
+    let waits = op.effects.long_running || op.effects.waits;
+    // `--wait`: a long-running write's receipt, or a pollable read's builder, followed to its
+    // end. The write is sent (and journaled) first; its key is settled by its answer.
+    let wait = if op.effects.long_running {
+        Some(quote! {
+            if input.waiting() {
+                let response = call.send().await.map_err(oncegen_cli::Failure::from)?;
+                let waited = input.follow(#id, response.body().wait(client)).await;
+                return oncegen_cli::wait::waited(&response, waited);
+            }
+        })
+    } else if op.effects.waits {
+        Some(quote! {
+            if input.waiting() {
+                return oncegen_cli::wait::polled(input.follow(#id, call.wait()).await);
+            }
+        })
+    } else {
+        None
+    };
     let all = pages.then(|| {
         quote! {
             if input.all() {
@@ -57,6 +77,7 @@ pub(super) fn render(
             params: &[#(#params),*],
             body: #body,
             pages: #pages,
+            waits: #waits,
             writes: #writes,
             destructive: #destructive,
             purchase: #purchase,
@@ -129,6 +150,7 @@ pub(super) fn render(
                 #optional_body
                 #key
                 #all
+                #wait
                 respond(call.send().await)
             })
         }
