@@ -70,6 +70,8 @@ pub fn customer_cloud_cli_options() -> oncegen::cli::Options {
             "yaml_serde.workspace = true".to_owned(),
             "rust_decimal.workspace = true".to_owned(),
             "snapbox = { version = \"0.6\", features = [\"cmd\"] }".to_owned(),
+            // The interactive tests run the binary in a pseudo-terminal.
+            "rexpect = \"0.7\"".to_owned(),
         ],
         // `spec/openapi.yaml` declares its version operation (`getVersion`).
         check_contract: true,

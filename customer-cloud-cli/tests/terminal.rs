@@ -1,0 +1,119 @@
+//! The tool as a person uses it, in a pseudo-terminal (rexpect): a destructive command asks
+//! and honours the answer, a terminal gets a table and a red `error`, and `--wait` shows a
+//! spinner until the work ends. Each step waits for output, never for time: the 120-second
+//! timeouts only guard against a hang. (Without a terminal, the same commands refuse without
+//! `--yes`, print JSON and no colour: `operations.rs`.)
+
+mod common;
+
+use cloud_sandbox::{OpStatus, Progression, Sandbox};
+use common::Cli;
+use rexpect::process::WaitStatus;
+use rexpect::session::{PtySession, spawn_command};
+use rust_decimal::Decimal;
+use serde_json::json;
+
+const HANG_GUARD_MS: u64 = 120_000;
+
+fn terminal(cli: &Cli, args: &[&str]) -> PtySession {
+    let mut command = cli.command(args);
+    command.env("TERM", "xterm").env_remove("NO_COLOR");
+    spawn_command(command, Some(HANG_GUARD_MS)).expect("the binary runs in a pseudo-terminal")
+}
+
+fn exit_code(session: &mut PtySession) -> i32 {
+    match session.process_mut().wait().expect("the process ends") {
+        WaitStatus::Exited(_, code) => code,
+        other => panic!("the process did not exit: {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_destructive_command_asks_and_honours_the_answer() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let cli = Cli::new(&sb, "terminal-confirm");
+    let webhook = sb.resources(|r| r.webhooks[0]["id"].as_str().expect("an id").to_owned());
+    let args = ["integrations", "webhook-delete", webhook.as_str()];
+
+    let mut declined = terminal(&cli, &args);
+    declined
+        .exp_string("deletes or overwrites data. Continue? [y/N]")
+        .expect("the question");
+    declined.send_line("n").expect("answered");
+    declined
+        .exp_string("not confirmed: nothing was sent")
+        .expect("declined");
+    declined.exp_eof().expect("ends");
+    assert_eq!(exit_code(&mut declined), 2);
+    assert!(sb.resources(|r| r.webhooks.iter().any(|w| w["id"] == webhook.as_str())));
+
+    let mut confirmed = terminal(&cli, &args);
+    confirmed
+        .exp_string("Continue? [y/N]")
+        .expect("the question");
+    confirmed.send_line("y").expect("answered");
+    confirmed.exp_eof().expect("ends");
+    assert_eq!(exit_code(&mut confirmed), 0);
+    assert!(!sb.resources(|r| r.webhooks.iter().any(|w| w["id"] == webhook.as_str())));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_terminal_gets_a_table_and_a_red_error() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let cli = Cli::new(&sb, "terminal-output");
+    let mut listed = terminal(&cli, &["catalog", "get-regions"]);
+    let (_, header) = listed.exp_regex(r"ID +NAME").expect("a table header");
+    assert!(header.starts_with("ID"), "{header}");
+    listed.exp_string("Germany").expect("a row");
+    listed.exp_eof().expect("ends");
+    assert_eq!(exit_code(&mut listed), 0);
+
+    let mut failed = terminal(&cli, &["dns", "get-dns-zone", "missing.example"]);
+    failed
+        .exp_string("\x1b[31merror\x1b[0m: 404")
+        .expect("a red error label");
+    failed.exp_eof().expect("ends");
+    assert_eq!(exit_code(&mut failed), 5);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wait_shows_a_spinner_until_the_work_ends() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    sb.set_balance(Decimal::new(100_000_000, 2));
+    sb.set_progression(Progression::Manual);
+    let cli = Cli::new(&sb, "terminal-wait");
+    let body = json!({"hostname": "spinner.example.net"}).to_string();
+    let mut session = terminal(
+        &cli,
+        &[
+            "--yes",
+            "--output",
+            "json",
+            "deployments",
+            "product-variant-deploy",
+            "DE",
+            "vps",
+            "vps-xs",
+            "--max-total",
+            "1000",
+            "--json",
+            &body,
+            "--wait",
+        ],
+    );
+    session
+        .exp_string("waiting for productVariantDeploy")
+        .expect("a spinner while the operation runs");
+    // The operation ends only now, whatever time it is.
+    let operation = sb
+        .operations()
+        .into_iter()
+        .next()
+        .expect("the deploy's operation");
+    assert!(sb.set_operation_status(&operation.id, OpStatus::Succeeded));
+    session
+        .exp_string("\"succeeded\"")
+        .expect("the final state");
+    session.exp_eof().expect("ends");
+    assert_eq!(exit_code(&mut session), 0);
+}
