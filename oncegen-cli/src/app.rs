@@ -151,6 +151,17 @@ pub const OWN_FLAGS: [&str; 16] = [
     YES,
 ];
 
+/// The commands the tool has of its own besides the areas: no area may take one of these
+/// names (the generator's `cli::RESERVED_COMMANDS` is this list).
+pub const OWN_COMMANDS: [&str; 6] = [
+    setup_commands::CONFIGURE,
+    docs::COMPLETIONS,
+    setup_commands::DOCTOR,
+    "help",
+    docs::MAN,
+    writes::AREA,
+];
+
 impl<C> App<C> {
     /// The clap command tree.
     pub fn command(&self) -> clap::Command {
@@ -314,7 +325,7 @@ pub fn main<C>(app: &App<C>) -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::{App, OWN_FLAGS};
+    use super::{App, OWN_COMMANDS, OWN_FLAGS};
     use std::collections::BTreeSet;
 
     #[test]
@@ -342,5 +353,7 @@ mod tests {
         has.insert(super::TIMEOUT.to_owned());
         let own: BTreeSet<String> = OWN_FLAGS.iter().map(|f| (*f).to_owned()).collect();
         assert_eq!(has, own);
+        let commands: BTreeSet<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+        assert_eq!(commands, OWN_COMMANDS.into_iter().collect());
     }
 }

@@ -390,5 +390,11 @@ fn the_surface_reserves_the_flags_the_command_line_tool_has() {
         .into_iter()
         .collect();
     let own: BTreeSet<&str> = oncegen_cli::OWN_FLAGS.into_iter().collect();
+    let reserved_commands: BTreeSet<&str> = oncegen::cli::RESERVED_COMMANDS.into_iter().collect();
+    let own_commands: BTreeSet<&str> = oncegen_cli::OWN_COMMANDS.into_iter().collect();
+    assert_eq!(
+        reserved_commands, own_commands,
+        "the commands the tool has of its own"
+    );
     assert_eq!(reserved, own);
 }
