@@ -22,12 +22,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (row, column) in [(1, 1), (2, 2), (3, 3)] {
         client.put_square(row, column, Mark::X).send().await?;
     }
-    let status = client.get_board().send().await?.body;
+    let status = client.get_board().send().await?.into_body();
     let board = status.board.ok_or("the board is missing")?;
     assert!(matches!(board[1][1], Mark::X), "square 2,2: {:?}", board[1][1]);
     assert!(matches!(board[0][2], Mark::Value), "square 1,3: {:?}", board[0][2]);
     assert!(matches!(status.winner, Some(Winner::X)), "winner: {:?}", status.winner);
-    let square = client.get_square(3, 3).send().await?.body;
+    let square = client.get_square(3, 3).send().await?.into_body();
     assert!(matches!(square, Mark::X), "square 3,3: {square:?}");
 
     // A documented 400 (text/html): the error shows the server's message.
