@@ -25,7 +25,7 @@ def winner():
 
 class Handler(BaseHTTPRequestHandler):
     def send(self, status, body, content_type="application/json"):
-        data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
+        data = (body if content_type == "text/html" else json.dumps(body)).encode()
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
