@@ -29,5 +29,6 @@ pub mod write;
 pub use error::{Error, Result};
 pub use pipeline::{
     Regeneration, Shape, generate, generate_str, model, model_str, regenerate, regenerate_as,
+    runtime,
 };
 pub use surface::Surface;

@@ -39,14 +39,18 @@ pub fn customer_cloud_sdk_options() -> Options {
 pub const CLI_DIR: &str = "customer-cloud-cli";
 
 /// The names `cargo xtask gen` generates `customer-cloud-cli/` with: the one place they are said.
-pub fn customer_cloud_cli_options() -> oncegen::cli::Options {
+/// The SDK is named by path and by its version `sdk_version` (the one this generation gave it),
+/// so the published tool depends on the published SDK.
+pub fn customer_cloud_cli_options(sdk_version: &str) -> oncegen::cli::Options {
     oncegen::cli::Options {
         crate_name: "customer-cloud-cli".to_owned(),
         bin: "customer-cloud".to_owned(),
         sdk_crate: "customer-cloud-sdk".to_owned(),
         spec_label: SPEC.to_owned(),
         dependencies: vec![
-            "customer-cloud-sdk = { workspace = true, features = [\"journal\"] }".to_owned(),
+            format!(
+                "customer-cloud-sdk = {{ path = \"../{CRATE_DIR}\", version = \"{sdk_version}\", features = [\"journal\"] }}"
+            ),
             // A `postgres://` journal location selects the SDK's PostgreSQL journal.
             "oncegen-cli = { workspace = true, features = [\"postgres\"] }".to_owned(),
         ],
@@ -55,7 +59,10 @@ pub fn customer_cloud_cli_options() -> oncegen::cli::Options {
             "edition.workspace = true".to_owned(),
             "rust-version.workspace = true".to_owned(),
             "license.workspace = true".to_owned(),
-            "publish = false".to_owned(),
+            "readme = \"../README.md\"".to_owned(),
+            "documentation = \"https://docs.rs/customer-cloud-cli\"".to_owned(),
+            "keywords = [\"cli\", \"cloud\", \"hosting\", \"dns\", \"api\"]".to_owned(),
+            "categories = [\"command-line-utilities\", \"api-bindings\"]".to_owned(),
         ],
         // `tests/` (hand-written): every operation through the binary against the sandbox,
         // the help texts' snapshots, and the kill-and-re-run test (the binary built for the

@@ -21,7 +21,7 @@ mod types;
 mod webhooks;
 
 pub use options::{Layout, ManifestExtras, Options, RUNTIME_VERSION, crate_name_from};
-pub use paths::label as spec_label;
+pub use paths::{label as spec_label, relative as relative_path};
 
 use crate::error::{Error, Result};
 use crate::ir::{Api, Field, Operation, Pagination, Param, Success, TypeDef, TypeKind, TypeRef};

@@ -1,9 +1,11 @@
 //! The pipeline: read → lower → surface → emit, and with the change report, `regenerate`:
 //! generate the crate, compare its surface with the baseline, version it, and bring the
 //! directory (crate files, `api.json`, `CHANGELOG.md`) and the crate's entry in `Cargo.lock`
-//! up to date ([`lockfile`]). The entry points of `cargo xtask gen` and of the tests.
+//! up to date ([`lockfile`]). The entry points of `cargo xtask gen`, of the `oncegen` binary and
+//! of the tests. [`runtime`] places the crates a standalone crate compiles against.
 
 mod lockfile;
+pub mod runtime;
 
 use crate::emit::{self, GeneratedFile, Options};
 use crate::error::{Error, Result};
