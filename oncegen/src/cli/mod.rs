@@ -43,9 +43,6 @@ pub struct Options {
     pub package: Vec<String>,
     /// Lines of `[dev-dependencies]` (for hand-written tests in `tests/`), as they are.
     pub dev_dependencies: Vec<String>,
-    /// The SDK has `Client::check_contract` (its contract declares a version operation), which
-    /// `doctor` calls. (The surface does not say so yet.)
-    pub check_contract: bool,
 }
 
 /// Every file of the CLI crate for `surface`.
@@ -114,7 +111,7 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
         options.sdk_crate, surface.contract_revision
     );
     let version = &surface.crate_version;
-    let check_contract = if options.check_contract {
+    let check_contract = if surface.checks_contract {
         quote!(Some(|client| Box::pin(client.check_contract())))
     } else {
         quote!(None)

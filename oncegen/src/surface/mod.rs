@@ -83,6 +83,10 @@ pub struct Surface {
     /// The server `servers::DEFAULT` names (the document's first).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_server: Option<String>,
+    /// The client has `check_contract` (the document marks a version read,
+    /// `x-contract-version`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub checks_contract: bool,
 }
 
 /// An area of the API: the tag its operations share.
@@ -124,6 +128,11 @@ impl Surface {
             contract_revision: api.version.clone(),
             crate_name: crate_name.to_owned(),
             crate_version: crate_version.to_owned(),
+            checks_contract: api
+                .conventions
+                .contract_version
+                .as_deref()
+                .is_some_and(|id| api.operations.iter().any(|op| op.operation_id == id)),
             areas: api
                 .areas
                 .iter()
