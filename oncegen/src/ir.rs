@@ -667,7 +667,8 @@ pub struct Field {
     pub rust_name: String,
     /// Type (without optionality).
     pub ty: TypeRef,
-    /// Listed in `required`.
+    /// Listed in `required`, in every direction the type travels: not for a read-only field
+    /// of a type a request sends, nor a write-only one of a type a response carries.
     pub required: bool,
     /// May be `null`.
     #[serde(skip_serializing_if = "is_false")]

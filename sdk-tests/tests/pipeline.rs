@@ -293,6 +293,38 @@ fn items_without_type_decode_a_list_typed_or_any_other_value() {
 }
 
 #[test]
+fn read_only_and_write_only_are_required_only_where_they_travel() {
+    let g = generate("direction");
+    // Both ways: the server's `id` is neither an argument nor a setter, and a response
+    // without the write-only `password` decodes.
+    let user = g.type_def("User");
+    assert_has(
+        &user,
+        &[
+            "pub id: Option<String>,",
+            "pub name: String,",
+            "pub password: Option<String>,",
+            "pub fn new(name: impl Into<String>) -> Self",
+            "pub fn password(mut self",
+            "json_object!(User { id optional, name, password optional });",
+        ],
+    );
+    assert_lacks(&user, &["pub fn id("]);
+    // Sent only: the write-only secret stays required.
+    let key_request = g.type_def("KeyRequest");
+    assert_has(
+        &key_request,
+        &["pub fn new(label: impl Into<String>, secret: impl Into<String>) -> Self"],
+    );
+    assert_lacks(&key_request, &["pub fn id("]);
+    // Received only: the read-only id stays required, the secret is not.
+    assert_has(
+        &g.type_def("Key"),
+        &["pub id: String,", "pub secret: Option<String>,"],
+    );
+}
+
+#[test]
 fn deprecation_notes_come_only_from_guidance() {
     let g = generate("deprecation_notes");
     let project = g.type_def("Project");

@@ -322,7 +322,10 @@ fn constructor(
         } else if !f.required {
             let (init, setter) = optional_setter(cx, f);
             inits.push(init);
-            setters.push(setter);
+            // A read-only field is the server's to set: a request leaves it out.
+            if !f.read_only {
+                setters.push(setter);
+            }
         }
     }
     for g in exclusive {
