@@ -36,6 +36,14 @@ pub struct ResponseMeta {
     pub headers: HeaderMap,
 }
 
+impl ResponseMeta {
+    /// The response header `name` parsed as `T` (its text trimmed); `None` when it is absent,
+    /// not text, or does not parse. What generated response-header views read each field with.
+    pub fn header_as<T: std::str::FromStr>(&self, name: &str) -> Option<T> {
+        self.headers.get(name)?.to_str().ok()?.trim().parse().ok()
+    }
+}
+
 /// A successful response: decoded body, HTTP status and metadata, and the body's bytes as
 /// received (the raw response beside the typed one).
 #[derive(Clone, Debug)]
@@ -234,5 +242,30 @@ fn decode_error(
             rate_limit,
             ..p.context(attempts)
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_header_reads_as_its_type_or_none() {
+        let mut headers = HeaderMap::new();
+        headers.insert("x-remaining", " 42 ".parse().unwrap());
+        headers.insert(
+            "x-id",
+            "9b1c6a1e-0f5a-4c1e-9a59-2b0c3b7d8e11".parse().unwrap(),
+        );
+        headers.insert("x-bad", "many".parse().unwrap());
+        let meta = ResponseMeta {
+            headers,
+            ..ResponseMeta::default()
+        };
+        assert_eq!(meta.header_as::<i64>("x-remaining"), Some(42));
+        assert_eq!(meta.header_as::<i64>("X-Remaining"), Some(42));
+        assert!(meta.header_as::<uuid::Uuid>("x-id").is_some());
+        assert_eq!(meta.header_as::<i64>("x-bad"), None);
+        assert_eq!(meta.header_as::<String>("x-absent"), None);
     }
 }

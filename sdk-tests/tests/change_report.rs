@@ -2205,3 +2205,44 @@ fn a_changed_fixed_tag_breaks_the_wire_not_the_code() {
         "{lines:#?}"
     );
 }
+
+/// `headers.yaml` with `from` replaced by `to` (once), reported against the file as it is.
+fn headers_revision(from: &str, to: &str) -> ChangeReport {
+    let base = revision("headers.yaml");
+    report(&base, &replaced_once(&base, from, to))
+}
+
+#[test]
+fn response_headers_added_removed_and_retyped_are_named() {
+    let added = headers_revision(
+        "            X-Quota-Left: {schema: {type: integer}}\n",
+        "            X-Quota-Left: {schema: {type: integer}}\n            X-Trace: {schema: {type: string}}\n",
+    );
+    assert_eq!(
+        class_of(&added, "response header `x-trace` (`String`) added"),
+        Class::Additive
+    );
+    assert!(added.wire.is_empty(), "{:#?}", added.wire);
+
+    let removed = headers_revision("            X-Quota-Left: {schema: {type: integer}}\n", "");
+    assert_eq!(
+        class_of(&removed, "response header `x-quota-left` removed"),
+        Class::Breaking
+    );
+    assert_eq!(
+        wire_class_of(&removed, "`x-quota-left` no longer documented"),
+        Wire::Degraded
+    );
+
+    let retyped = headers_revision(
+        "X-Quota-Left: {schema: {type: integer}}",
+        "X-Quota-Left: {schema: {type: string}}",
+    );
+    assert_eq!(
+        class_of(
+            &retyped,
+            "response header `x-quota-left`: type `i64` → `String`"
+        ),
+        Class::Breaking
+    );
+}

@@ -325,6 +325,40 @@ fn read_only_and_write_only_are_required_only_where_they_travel() {
 }
 
 #[test]
+fn documented_response_headers_are_read_typed() {
+    let g = generate("response_headers");
+    let common = g.type_def("ResponseHeaders");
+    assert_has(
+        &common,
+        &[
+            "pub x_remaining: Option<i64>,",
+            "pub x_request_id: Option<::uuid::Uuid>,",
+            r#"x_request_id: meta.header_as("x-request-id"),"#,
+        ],
+    );
+    assert_has(
+        &g.type_def("CreateCHeaders"),
+        &[
+            "pub location: Option<String>,",
+            "pub x_request_id: Option<::uuid::Uuid>,",
+        ],
+    );
+    assert_lacks(&g.type_def("CreateCHeaders"), &["content_type"]);
+    let returns = |view: &str| {
+        format!(
+            "pub fn response_headers(meta: &::oncegen_runtime::ResponseMeta) -> crate::types::{view} {{"
+        )
+    };
+    assert_has(&flat(&g.operation("GetA")), &[&returns("ResponseHeaders")]);
+    assert_has(&flat(&g.operation("GetB")), &[&returns("ResponseHeaders")]);
+    assert_has(
+        &flat(&g.operation("CreateC")),
+        &[&returns("CreateCHeaders")],
+    );
+    assert_lacks(&g.operation("GetD"), &["response_headers"]);
+}
+
+#[test]
 fn deprecation_notes_come_only_from_guidance() {
     let g = generate("deprecation_notes");
     let project = g.type_def("Project");

@@ -464,5 +464,12 @@ pub mod builders {
             crate::types::ErrorEnvelope, "400", "401", "402", "403", "404", "409",
             "429", "5XX"
         );
+        /// The headers the operation documents on success, typed, from a response's metadata
+        /// (`response.meta()`).
+        pub fn response_headers(
+            meta: &::oncegen_runtime::ResponseMeta,
+        ) -> crate::types::ResponseHeaders {
+            crate::types::ResponseHeaders::from_meta(meta)
+        }
     }
 }

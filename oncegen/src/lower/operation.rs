@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 const BUILDER_RESERVED: &[&str] = &[
     "download",
     "error_body",
+    "response_headers",
     "send_json",
     "send_text",
     "send_bytes",
@@ -202,6 +203,7 @@ impl<'a> Lowerer<'a> {
             accept,
             alternatives,
             responses,
+            response_headers: None,
         })
     }
 
@@ -494,6 +496,7 @@ impl<'a> Lowerer<'a> {
                     .filter(|s| !s.is_empty()),
                 ty,
                 error_codes: resp.strings("x-error-codes"),
+                headers: super::response_headers::headers_of(&resp, self.root)?,
             });
         }
         Ok((out, formats))
