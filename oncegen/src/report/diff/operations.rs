@@ -515,6 +515,13 @@ fn params(
                         format!("{}: {}", subject(n), effects.join("; ")),
                     );
                 }
+                if !n.required && o.constraints.default != n.constraints.default {
+                    let change = super::types::default_change(
+                        o.constraints.default.as_ref(),
+                        n.constraints.default.as_ref(),
+                    );
+                    wire(out, Wire::Behaviour, format!("{}: {change}", subject(n)));
+                }
             }
             (None, None) => {}
         }
