@@ -359,6 +359,24 @@ fn documented_response_headers_are_read_typed() {
 }
 
 #[test]
+fn inline_error_bodies_are_named_after_their_shape() {
+    let g = generate("error_names");
+    let names: Vec<&str> = g.api.types.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["ErrorCodeMessage", "QuotaProblem"]);
+    assert_has(
+        &flat(&g.operation("GetAddons")),
+        &[r#"::oncegen_runtime::error_body!(crate::types::ErrorCodeMessage, "401", "404");"#],
+    );
+    assert_has(
+        &flat(&g.item("pub enum CreateTokenError {")),
+        &[
+            "Status400(crate::types::ErrorCodeMessage)",
+            "Status429(crate::types::QuotaProblem)",
+        ],
+    );
+}
+
+#[test]
 fn deprecation_notes_come_only_from_guidance() {
     let g = generate("deprecation_notes");
     let project = g.type_def("Project");
@@ -864,7 +882,7 @@ fn documented_error_bodies_are_reachable_typed() {
     let module = flat(g.file("src/generated/general.rs"));
     for expected in [
         "::oncegen_runtime::error_body!(crate::types::HttpValidationError, \"422\");",
-        "pub enum DeleteItemError { /// The `4XX` response's body. Status4xx(crate::types::Problem), /// The `default` response's body. StatusDefault(crate::types::DeleteItemErrorDefault), }",
+        "pub enum DeleteItemError { /// The `4XX` response's body. Status4xx(crate::types::Problem), /// The `default` response's body. StatusDefault(crate::types::ErrorMessage), }",
         "match error.documented_status(&[\"404\", \"4XX\", \"default\"])? { \"4XX\" => {",
         ".map(DeleteItemError::Status4xx)",
         ".map(DeleteItemError::StatusDefault)",

@@ -468,13 +468,7 @@ impl<'a> Lowerer<'a> {
                             Some(TypeRef::maybe_null(shape.ty, shape.nullable))
                         }
                         None => {
-                            let word = if status == "default" {
-                                "Default"
-                            } else {
-                                status
-                            };
-                            let hint = format!("{camel}Error{word}");
-                            let shape = self.lower_schema(s, &hint)?;
+                            let shape = self.lower_schema(s, &error_type_name(s))?;
                             if let Some(key) = key {
                                 self.inline_errors.insert(key, shape.clone());
                             }
@@ -924,6 +918,33 @@ fn success_formats(formats: Vec<Offered>) -> (Success, Vec<String>, Vec<Alternat
         default.media_types
     };
     (default.success, accept, alternatives)
+}
+
+/// The name of an inline error body's type, from its shape rather than the operation that
+/// happens to declare it first (every operation declaring the same shape shares the type): its
+/// `title`, else `Error` and its first three property names (`ErrorCodeMessage`), else
+/// `ErrorBody`.
+fn error_type_name(schema: &Node<'_>) -> String {
+    if let Some(title) = schema.str("title").filter(|t| !t.trim().is_empty()) {
+        return naming::camel(title);
+    }
+    let mut properties: Vec<&str> = schema
+        .value
+        .get("properties")
+        .and_then(serde_json::Value::as_object)
+        .map(|p| p.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    properties.sort_unstable();
+    let words: String = properties
+        .iter()
+        .take(3)
+        .map(|p| naming::camel(p))
+        .collect();
+    match words.as_str() {
+        "" => "ErrorBody".to_owned(),
+        w if w.starts_with("Error") => w.to_owned(),
+        w => format!("Error{w}"),
+    }
 }
 
 /// Whether `key` names responses as the Responses Object allows: an HTTP status code, a range
