@@ -540,9 +540,29 @@ fn builders_reserve_only_the_setters_they_have() {
             "pub fn body(mut self, value",
             "pub fn timeout_2(mut self, value",
             r#"request.query_opt("timeout", self.timeout_2.as_ref());"#,
+            "pub fn download(mut self, value",
+            "pub fn error_body(mut self, value",
+            "pub fn response_headers(mut self, value",
         ],
     );
-    assert_lacks(&read, &["idempotency_key_2", "operation_format_2"]);
+    assert_lacks(
+        &read,
+        &[
+            "idempotency_key_2",
+            "operation_format_2",
+            "download_2",
+            "error_body_2",
+            "response_headers_2",
+        ],
+    );
+    assert_has(
+        &g.operation("Fetch"),
+        &[
+            "pub fn download_2(mut self, value",
+            "pub fn error_body_2(mut self, value",
+            "pub fn response_headers_2(mut self, value",
+        ],
+    );
     assert_has(
         &g.operation("Write"),
         &[

@@ -15,12 +15,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Builder members every builder has; a parameter may not be named after them.
 const BUILDER_RESERVED: &[&str] = &[
-    "download",
-    "error_body",
-    "response_headers",
-    "send_json",
-    "send_text",
-    "send_bytes",
     "client",
     "options",
     "call_options",
@@ -236,7 +230,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         let envelope = op.flag("x-operation-envelope");
-        let mut names = Namespace::with_reserved(&builder_members(op, &merged));
+        let mut names = Namespace::with_reserved(&builder_members(op, &merged, self.root));
         let mut out = Vec::new();
         for p in merged {
             let Some(name) = p.str("name") else {
@@ -644,9 +638,16 @@ struct OpBase {
 }
 
 /// The builder members this operation's builder has besides its parameters: the fixed ones,
-/// plus `body`, `idempotency_key`, `operation_format`, `into_stream` and `wait` where they apply.
-fn builder_members(op: &Node<'_>, params: &[Node<'_>]) -> Vec<&'static str> {
+/// plus `body`, `idempotency_key`, `operation_format`, `into_stream`, `wait`, the other
+/// formats' `send_*`, `download`, `error_body` and `response_headers` where they apply (a
+/// parameter is renamed only for a member its builder has).
+fn builder_members(
+    op: &Node<'_>,
+    params: &[Node<'_>],
+    root: &serde_json::Value,
+) -> Vec<&'static str> {
     let mut out = BUILDER_RESERVED.to_vec();
+    out.extend(response_members(op, root));
     if op.get("requestBody").is_some() {
         out.push("body");
     }
@@ -666,6 +667,57 @@ fn builder_members(op: &Node<'_>, params: &[Node<'_>]) -> Vec<&'static str> {
     }
     if op.get("x-poll").is_some() {
         out.extend(["wait", "wait_with"]);
+    }
+    out
+}
+
+/// The builder members the operation's responses give it: `send_json`/`send_text`/`send_bytes`
+/// when its success comes in several kinds, `download` when one is bytes, `error_body` when an
+/// error response has a body, `response_headers` when the success documents headers.
+fn response_members(op: &Node<'_>, root: &serde_json::Value) -> Vec<&'static str> {
+    let responses: Vec<(&str, Node<'_>)> = op
+        .get("responses")
+        .map(|r| r.entries())
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|(status, r)| Some((status, r.resolve(root).ok()?)))
+        .collect();
+    let mut out = Vec::new();
+    let mut successes: Vec<&(&str, Node<'_>)> = responses
+        .iter()
+        .filter(|(s, _)| s.starts_with('2'))
+        .collect();
+    successes.sort_by(|a, b| a.0.cmp(b.0));
+    if let Some((_, success)) = successes.first() {
+        let kinds: BTreeSet<Kind> = success
+            .get("content")
+            .map(|c| c.entries())
+            .unwrap_or_default()
+            .iter()
+            .map(|(media, object)| response_kind(media, object, root))
+            .collect();
+        if kinds.len() > 1 {
+            out.extend(["send_json", "send_text", "send_bytes"]);
+        }
+        if kinds.contains(&Kind::Bytes) {
+            out.push("download");
+        }
+        let headers = success
+            .get("headers")
+            .map(|h| h.entries())
+            .unwrap_or_default();
+        if headers
+            .iter()
+            .any(|(name, _)| !name.eq_ignore_ascii_case("content-type"))
+        {
+            out.push("response_headers");
+        }
+    }
+    if responses
+        .iter()
+        .any(|(status, r)| !status.starts_with('2') && r.get("content").is_some())
+    {
+        out.push("error_body");
     }
     out
 }
