@@ -377,6 +377,42 @@ fn inline_error_bodies_are_named_after_their_shape() {
 }
 
 #[test]
+fn identical_inline_unions_are_one_type_named_by_their_members() {
+    let g = generate("union_shapes");
+    let names: Vec<&str> = g.api.types.iter().map(|t| t.name.as_str()).collect();
+    // The first operation lowered names it; every other one reuses it.
+    assert_eq!(
+        names,
+        [
+            "AddContactRequest",
+            "AddContactRequestEmail",
+            "AddContactRequestPhone",
+            "DeleteItemId"
+        ]
+    );
+    for builder in ["ReadItem", "UpdateItem", "DeleteItem"] {
+        assert_has(&flat(&g.operation(builder)), &["id: DeleteItemId"]);
+    }
+    let id = flat(&g.type_def("DeleteItemId"));
+    assert_has(
+        &id,
+        &[
+            "Integer(i64)",
+            "String(String)",
+            "impl From<&str> for DeleteItemId",
+        ],
+    );
+    assert_eq!(g.conversions("DeleteItemId"), ["i64", "String"]);
+    assert_has(
+        &flat(&g.type_def("AddContactRequest")),
+        &[
+            "Email(AddContactRequestEmail)",
+            "Phone(AddContactRequestPhone)",
+        ],
+    );
+}
+
+#[test]
 fn deprecation_notes_come_only_from_guidance() {
     let g = generate("deprecation_notes");
     let project = g.type_def("Project");
@@ -723,9 +759,11 @@ fn at_most_one_of_groups_can_be_named() {
 #[test]
 fn unions_of_distinct_named_types_convert_from_them() {
     let g = generate("union_conversions");
-    assert_eq!(g.conversions("U"), ["A", "B"]);
+    assert_eq!(g.conversions("U"), ["A", "B", "String"]);
     assert_eq!(g.conversions("Twin"), ["B"]);
-    assert!(g.conversions("Scalars").is_empty());
+    // Scalars convert too (and text from `&str`), but take no `impl Into` argument.
+    assert_eq!(g.conversions("Scalars"), ["String", "i64"]);
+    assert_has(&g.type_def("Scalars"), &["impl From<&str> for Scalars {"]);
     assert_has(
         &g.type_def("Holder"),
         &[

@@ -225,6 +225,13 @@ impl ::std::fmt::Display for DeployRequestOs {
         }
     }
 }
+::oncegen_runtime::from_variants!(DeployRequestOs { String(String), Integer(u64) });
+
+impl From<&str> for DeployRequestOs {
+    fn from(value: &str) -> Self {
+        Self::String(value.to_owned())
+    }
+}
 
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]

@@ -255,7 +255,7 @@ pub enum TcpProxyUpdateRequestPortsItem {
 }
 ::oncegen_runtime::untagged_union!(TcpProxyUpdateRequestPortsItem { Integer, TcpProxyPortMapping });
 ::oncegen_runtime::from_variants!(TcpProxyUpdateRequestPortsItem {
-    TcpProxyPortMapping(TcpProxyPortMapping)
+    Integer(u16), TcpProxyPortMapping(TcpProxyPortMapping)
 });
 
 impl crate::Client {

@@ -107,6 +107,8 @@ struct Lowerer<'a> {
     /// Inline error body schemas lowered so far, by [`schema::shape_key`]: equal ones share a
     /// type.
     inline_errors: BTreeMap<String, Shape>,
+    /// Inline parameter schemas that made a type, by [`schema::shape_key`].
+    inline_params: BTreeMap<String, Shape>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -121,6 +123,7 @@ impl<'a> Lowerer<'a> {
             security_schemes: Vec::new(),
             servers: Vec::new(),
             inline_errors: BTreeMap::new(),
+            inline_params: BTreeMap::new(),
         }
     }
 

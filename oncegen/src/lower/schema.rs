@@ -653,7 +653,7 @@ impl<'a> Lowerer<'a> {
         let mut names = Namespace::with_reserved(&["Unknown"]);
         let mut variants = Vec::new();
         for (i, member) in members.iter().enumerate() {
-            let base = self.variant_base(member, i);
+            let base = self.variant_base(member, i, tag.as_deref(), members);
             let rust_name = names.claim(base);
             let hint = format!("{name}{rust_name}");
             let shape = if self.with_common_properties(node, member)? {
@@ -844,16 +844,61 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn variant_base(&self, member: &Node<'a>, index: usize) -> String {
+    /// A union member's variant name: its component's name, its title, the value it fixes for
+    /// the union's tag, what it holds (`Uuid`, `TagList`), or for an inline object the first
+    /// property no other member has; `Variant{index}` only when none of these says anything.
+    fn variant_base(
+        &self,
+        member: &Node<'a>,
+        index: usize,
+        tag: Option<&str>,
+        members: &[Node<'a>],
+    ) -> String {
         if let Some(name) = member.reference().and_then(|r| self.components.get(r)) {
             return name.clone();
         }
         if let Some(title) = member.str("title") {
             return naming::variant(title);
         }
+        if let Some(value) = tag.and_then(|t| self.const_property(member, t)) {
+            return naming::variant(&value);
+        }
         let resolved = member.resolve(self.root).unwrap_or_else(|_| member.clone());
-        self.shape_word(&resolved, 0)
-            .unwrap_or_else(|| format!("Variant{index}"))
+        match self.shape_word(&resolved, 0) {
+            Some(word) if word != "Object" => word,
+            word => self
+                .own_property(index, members)
+                .map(|p| naming::variant(&p))
+                .or(word)
+                .unwrap_or_else(|| format!("Variant{index}")),
+        }
+    }
+
+    /// The first property (in document order) of member `index` that no other member has.
+    fn own_property(&self, index: usize, members: &[Node<'a>]) -> Option<String> {
+        let names = |member: &Node<'a>| -> Vec<String> {
+            let Ok(member) = member.resolve(self.root) else {
+                return Vec::new();
+            };
+            let mut props = Vec::new();
+            let mut required = Vec::new();
+            if self
+                .collect_properties(&member, &mut props, &mut required)
+                .is_err()
+            {
+                return Vec::new();
+            }
+            props.into_iter().map(|(k, _)| k).collect()
+        };
+        let others: Vec<String> = members
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != index)
+            .flat_map(|(_, m)| names(m))
+            .collect();
+        names(&members[index])
+            .into_iter()
+            .find(|p| !others.contains(p))
     }
 
     /// A word for what a member holds, from its type: a component's name, a string's format
