@@ -413,6 +413,24 @@ fn identical_inline_unions_are_one_type_named_by_their_members() {
 }
 
 #[test]
+fn a_component_wrapping_an_inline_schema_is_that_type() {
+    let g = generate("wrapped_components");
+    let names: Vec<&str> = g.api.types.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["Owner", "Pet"]);
+    assert_has(
+        &g.type_def("Pet"),
+        &[
+            "pub struct Pet {",
+            "pub fn new(name: impl Into<String>) -> Self",
+        ],
+    );
+    assert_has(&g.source(), &["/// A pet."]);
+    assert_lacks(&g.source(), &["allOf/0"]);
+    assert_has(&g.type_def("Owner"), &["pub struct Owner {"]);
+    assert_lacks(&g.source(), &["Inner"]);
+}
+
+#[test]
 fn deprecation_notes_come_only_from_guidance() {
     let g = generate("deprecation_notes");
     let project = g.type_def("Project");

@@ -151,7 +151,32 @@ impl<'a> Lowerer<'a> {
 
     /// [`Self::define_named`] for a schema nested `depth` levels deep.
     fn define_at(&mut self, name: String, node: &Node<'a>, depth: usize) -> Result<()> {
-        let kind = match self.plan(node)? {
+        let plan = self.plan(node)?;
+        // A schema that only wraps an inline one (`allOf` of one, `oneOf` with `null`) is that
+        // type under its own name, not an alias of a `…Inner` whose `new` a caller must find.
+        if let Plan::Single(inner) = &plan
+            && inner.reference().is_none()
+            && matches!(
+                self.plan(inner)?,
+                Plan::Struct | Plan::Union(_) | Plan::StringEnum(_) | Plan::Subtypes(_)
+            )
+        {
+            let shape = Shape {
+                ty: TypeRef::Named(name.clone()),
+                nullable: false,
+            };
+            self.schema_types.insert(inner.pointer.clone(), shape);
+            let doc = doc_of(node);
+            let deprecated = node.flag("deprecated");
+            self.define_at(name, inner, depth)?;
+            if let Some(def) = self.defs.last_mut() {
+                def.pointer = node.pointer.clone();
+                def.doc = def.doc.take().or(doc);
+                def.deprecated |= deprecated;
+            }
+            return Ok(());
+        }
+        let kind = match plan {
             Plan::StringEnum(values) => enum_kind(&values),
             Plan::Union(members) => self.union_kind(node, &name, &members, depth)?,
             Plan::Subtypes(subtypes) => self.subtypes_kind(node, &subtypes),
