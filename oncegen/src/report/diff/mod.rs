@@ -336,3 +336,17 @@ fn deprecation(deprecated: bool) -> &'static str {
         "no longer deprecated"
     }
 }
+
+/// What a changed default of an optional request field means for a released SDK.
+fn default_change(old: Option<&serde_json::Value>, new: Option<&serde_json::Value>) -> String {
+    let show = |v: Option<&serde_json::Value>| v.map_or("none".to_owned(), |v| format!("`{v}`"));
+    format!(
+        "default {} → {}: released SDKs that leave it out now get {}",
+        show(old),
+        show(new),
+        match new {
+            Some(v) => format!("`{v}`"),
+            None => "whatever the server decides".to_owned(),
+        }
+    )
+}

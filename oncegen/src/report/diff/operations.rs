@@ -516,7 +516,7 @@ fn params(
                     );
                 }
                 if !n.required && o.constraints.default != n.constraints.default {
-                    let change = super::types::default_change(
+                    let change = super::default_change(
                         o.constraints.default.as_ref(),
                         n.constraints.default.as_ref(),
                     );

@@ -502,7 +502,7 @@ fn field_wire(
             }
             sent.extend(narrowed(&o.constraints, &n.constraints));
             if !n.required && o.constraints.default != n.constraints.default {
-                behaviour_sent.push(default_change(
+                behaviour_sent.push(super::default_change(
                     o.constraints.default.as_ref(),
                     n.constraints.default.as_ref(),
                 ));
@@ -532,23 +532,6 @@ fn field_wire(
             );
         }
     }
-}
-
-/// What a changed default of an optional request field means for a released SDK.
-pub(super) fn default_change(
-    old: Option<&serde_json::Value>,
-    new: Option<&serde_json::Value>,
-) -> String {
-    let show = |v: Option<&serde_json::Value>| v.map_or("none".to_owned(), |v| format!("`{v}`"));
-    format!(
-        "default {} → {}: released SDKs that leave it out now get {}",
-        show(old),
-        show(new),
-        match new {
-            Some(v) => format!("`{v}`"),
-            None => "whatever the server decides".to_owned(),
-        }
-    )
 }
 
 /// Variant changes of a union or choice enum; an added variant is classified `grows`.
