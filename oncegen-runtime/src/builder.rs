@@ -1,8 +1,11 @@
 //! [`Call`], what every generated request builder holds besides its parameters, and
 //! [`CallBuilder`], the per-call setters they all share.
 
+use std::fmt::Display;
 use std::future::Future;
 use std::time::Duration;
+
+use bytes::Bytes;
 
 use serde::de::DeserializeOwned;
 
@@ -71,10 +74,17 @@ macro_rules! call_builder {
     };
 }
 
-/// Per-call control for a generated request builder: correlation id, timeouts, retry policy and
-/// extra headers. Every builder implements it; bring it into scope with
-/// `use customer_cloud_sdk::CallBuilder` (or the SDK's prelude). Each setting is validated before any
-/// I/O, and applies to this call only.
+/// Per-call control for a generated request builder: correlation id, timeouts, retry policy,
+/// extra headers, and the escape hatches for a document that is wrong (extra query parameters,
+/// extra or overriding body fields, a raw JSON body). Every builder implements it; bring it into
+/// scope with `use customer_cloud_sdk::CallBuilder` (or the SDK's prelude). Each setting is
+/// validated before any I/O, and applies to this call only.
+///
+/// The escape hatches change the request before its bytes are fixed: idempotency keys,
+/// signing, retries and the write journal treat the request as sent exactly as they treat any
+/// other. The raw response (status, headers, body bytes) is beside the typed one on every
+/// [`Response`](crate::Response) (`status`, `meta().headers`, `raw_body`), and in
+/// [`Error::Decode`] when the body did not decode.
 pub trait CallBuilder: Sized {
     /// The builder's call options (what the setters below change).
     fn call_options(&mut self) -> &mut CallOptions;
@@ -114,6 +124,35 @@ pub trait CallBuilder: Sized {
     /// framing) is refused with a validation error.
     fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         self.call_options().add_header(name, value);
+        self
+    }
+
+    /// Sends the query parameter `name=value` (the value percent-encoded), replacing any the
+    /// builder sets under that name: for a parameter the document does not list or types
+    /// wrongly.
+    fn extra_query(mut self, name: impl Into<String>, value: impl Display) -> Self {
+        self.call_options()
+            .overrides_mut()
+            .set_query(name, value.to_string());
+        self
+    }
+
+    /// Sets the field `name` of the JSON body to `value` (any `Serialize`, e.g. a
+    /// `serde_json::Value`), replacing the typed body's field of that name or adding it; a call
+    /// without a body sends an object of these fields. For a field the document lacks or types
+    /// wrongly. The body must be a JSON object (else the call fails before any I/O).
+    fn extra_body_field(mut self, name: impl Into<String>, value: impl serde::Serialize) -> Self {
+        self.call_options()
+            .overrides_mut()
+            .set_body_field(name, value);
+        self
+    }
+
+    /// Sends `json` (JSON text, checked before any I/O) as the body instead of the typed one,
+    /// with `Content-Type: application/json`: for an operation documented without the body it
+    /// needs. [`extra_body_field`](Self::extra_body_field)s are set in it.
+    fn raw_json_body(mut self, json: impl Into<Bytes>) -> Self {
+        self.call_options().overrides_mut().set_raw_json_body(json);
         self
     }
 }

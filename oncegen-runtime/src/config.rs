@@ -133,6 +133,9 @@ pub struct Config {
     pub(crate) base_url: String,
     pub(crate) credentials: Credentials,
     pub(crate) schemes: Vec<(SecurityScheme, SchemeCredential)>,
+    /// The schemes whose credential goes on every operation (see
+    /// [`Config::scheme_credential_everywhere`]).
+    pub(crate) schemes_everywhere: Vec<&'static str>,
     pub(crate) timeouts: Timeouts,
     pub(crate) retry: RetryPolicy,
     pub(crate) wait: WaitPolicy,
@@ -155,6 +158,7 @@ impl fmt::Debug for Config {
         f.field("base_url", &self.base_url)
             .field("credentials", &self.credentials)
             .field("schemes", &self.schemes)
+            .field("schemes_everywhere", &self.schemes_everywhere)
             .field("timeouts", &self.timeouts)
             .field("retry", &self.retry)
             .field("wait", &self.wait)
@@ -180,6 +184,7 @@ impl Config {
             base_url: base_url.into(),
             credentials: Credentials::None,
             schemes: Vec::new(),
+            schemes_everywhere: Vec::new(),
             timeouts: Timeouts::default(),
             retry: RetryPolicy::default(),
             wait: WaitPolicy::default(),
@@ -255,7 +260,25 @@ impl Config {
         self
     }
 
-    /// Uses bearer mode with `token` = `<prefix>.<secret>`.
+    /// Sets the credential of one of the document's security schemes, as
+    /// [`scheme_credential`](Self::scheme_credential), and sends it on every operation whose
+    /// `security` does not say it needs none: for a document whose `security` is incomplete
+    /// (the scheme declared on some operations and no top-level `security`), where the others
+    /// would go unauthenticated. An operation that sends no credential is logged at debug level.
+    pub fn scheme_credential_everywhere(
+        mut self,
+        scheme: &SecurityScheme,
+        credential: SchemeCredential,
+    ) -> Self {
+        if !self.schemes_everywhere.contains(&scheme.name) {
+            self.schemes_everywhere.push(scheme.name);
+        }
+        self.scheme_credential(scheme, credential)
+    }
+
+    /// Uses bearer mode with `token` (a bearer token, sent as `Authorization: Bearer <token>`
+    /// on every operation whose `security` does not say it needs none, whatever schemes it
+    /// names; this contract's tokens read `<prefix>.<secret>`).
     pub fn bearer(mut self, token: impl Into<Secret>) -> Self {
         self.credentials = Credentials::Bearer(token.into());
         self

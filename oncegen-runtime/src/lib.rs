@@ -100,6 +100,7 @@ mod encoding;
 mod engine;
 pub mod error;
 mod header_names;
+pub mod overrides;
 pub mod pagination;
 pub mod poll;
 pub mod profile;
@@ -141,6 +142,7 @@ pub use error::{ApiError, Error, ErrorContext, PolledOutcome, Reconciliation, Un
 pub use hooks::{AttemptInfo, AttemptOutcome, Hook};
 pub use hyper_transport::HyperTransport;
 pub use multipart::FilePart;
+pub use overrides::Overrides;
 pub use params::{ParamIn, ParamStyle};
 pub use poll::PollSpec;
 pub use profile::{ApiProfile, ErrorBody, OperationLookup};

@@ -16,6 +16,7 @@ use crate::encoding::params::{self, ParamIn, ParamStyle};
 use crate::engine::idempotency::{validate_client_request_id, validate_idempotency_key};
 use crate::engine::retry::RetryPolicy;
 use crate::error::Error;
+use crate::overrides::Overrides;
 use crate::spec::OperationSpec;
 
 /// Standard headers the runtime sets itself (auth, framing); with
@@ -40,6 +41,8 @@ pub struct CallOptions {
     attempt_timeout: Option<Duration>,
     retry_policy: Option<RetryPolicy>,
     headers: Vec<(String, String)>,
+    /// The call's escape hatches (boxed: most calls have none).
+    overrides: Option<Box<Overrides>>,
 }
 
 impl CallOptions {
@@ -89,6 +92,17 @@ impl CallOptions {
     /// the runtime sets itself, such as auth, signing or idempotency headers).
     pub fn add_header(&mut self, name: impl Into<String>, value: impl Into<String>) {
         self.headers.push((name.into(), value.into()));
+    }
+
+    /// The call's escape hatches (extra query parameters, extra body fields, a raw JSON body),
+    /// created empty on first use.
+    pub fn overrides_mut(&mut self) -> &mut Overrides {
+        self.overrides.get_or_insert_with(Box::default)
+    }
+
+    /// The call's escape hatches, if any was set.
+    pub fn overrides(&self) -> Option<&Overrides> {
+        self.overrides.as_deref()
     }
 
     /// The caller's idempotency key, if any.
@@ -471,6 +485,17 @@ impl Request {
     /// Extra headers, in insertion order.
     pub fn headers(&self) -> &[(String, String)] {
         &self.headers
+    }
+
+    /// The request with a call's escape hatches applied: query parameters replaced or added,
+    /// the body replaced or its fields set (see [`Overrides`]).
+    pub(crate) fn with_overrides(mut self, overrides: &Overrides) -> Result<Self, Error> {
+        if let Some(message) = self.error.take() {
+            return Err(Error::validation(message));
+        }
+        overrides.apply_to_query(&mut self.query);
+        self.body = overrides.apply_to_body(self.body.take())?;
+        Ok(self)
     }
 
     /// Renders the path (template with encoded parameters), without the query string.

@@ -36,18 +36,47 @@ pub struct ResponseMeta {
     pub headers: HeaderMap,
 }
 
-/// A successful response: decoded body, HTTP status and metadata.
+impl ResponseMeta {
+    /// The response header `name` parsed as `T` (its text trimmed); `None` when it is absent,
+    /// not text, or does not parse. What generated response-header views read each field with.
+    pub fn header_as<T: std::str::FromStr>(&self, name: &str) -> Option<T> {
+        self.headers.get(name)?.to_str().ok()?.trim().parse().ok()
+    }
+}
+
+/// A successful response: decoded body, HTTP status and metadata, and the body's bytes as
+/// received (the raw response beside the typed one).
 #[derive(Clone, Debug)]
 pub struct Response<T> {
     body: T,
     status: u16,
     meta: ResponseMeta,
+    raw: Bytes,
 }
 
 impl<T> Response<T> {
-    /// Assembles a response (used by the client and by test doubles).
+    /// Assembles a response (used by the client and by test doubles); its raw body is empty
+    /// until [`with_raw_body`](Self::with_raw_body).
     pub fn new(body: T, status: u16, meta: ResponseMeta) -> Self {
-        Self { body, status, meta }
+        Self {
+            body,
+            status,
+            meta,
+            raw: Bytes::new(),
+        }
+    }
+
+    /// The response with the body's bytes as received.
+    pub fn with_raw_body(mut self, raw: Bytes) -> Self {
+        self.raw = raw;
+        self
+    }
+
+    /// The body's bytes as received (shared with the buffer that was decoded, not a copy):
+    /// what the server sent when the typed body leaves something out. Empty for a streamed
+    /// download.
+    pub fn raw_body(&self) -> &Bytes {
+        &self.raw
     }
 
     /// The decoded body.
@@ -81,6 +110,7 @@ impl<T> Response<T> {
             body: f(self.body),
             status: self.status,
             meta: self.meta,
+            raw: self.raw,
         }
     }
 }
@@ -169,18 +199,20 @@ impl Undecoded {
                 } = *prepared;
                 let (rate_limit, request_id) = RateLimitInfo::with_request_id(&headers);
                 let request_id = request_id.map(str::to_owned);
-                Ok(Response::new(
-                    decoded,
+                let meta = ResponseMeta {
+                    request_id,
+                    client_request_id,
+                    idempotency_key,
+                    rate_limit,
+                    attempts,
+                    headers,
+                };
+                Ok(Response {
+                    body: decoded,
                     status,
-                    ResponseMeta {
-                        request_id,
-                        client_request_id,
-                        idempotency_key,
-                        rate_limit,
-                        attempts,
-                        headers,
-                    },
-                ))
+                    meta,
+                    raw: body,
+                })
             }
             Err(e) => Err(decode_error(
                 e.message, status, body, headers, &prepared, attempts,
@@ -210,5 +242,30 @@ fn decode_error(
             rate_limit,
             ..p.context(attempts)
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_header_reads_as_its_type_or_none() {
+        let mut headers = HeaderMap::new();
+        headers.insert("x-remaining", " 42 ".parse().unwrap());
+        headers.insert(
+            "x-id",
+            "9b1c6a1e-0f5a-4c1e-9a59-2b0c3b7d8e11".parse().unwrap(),
+        );
+        headers.insert("x-bad", "many".parse().unwrap());
+        let meta = ResponseMeta {
+            headers,
+            ..ResponseMeta::default()
+        };
+        assert_eq!(meta.header_as::<i64>("x-remaining"), Some(42));
+        assert_eq!(meta.header_as::<i64>("X-Remaining"), Some(42));
+        assert!(meta.header_as::<uuid::Uuid>("x-id").is_some());
+        assert_eq!(meta.header_as::<i64>("x-bad"), None);
+        assert_eq!(meta.header_as::<String>("x-absent"), None);
     }
 }

@@ -40,6 +40,37 @@ pub struct Api {
     /// The document's `servers`, in document order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub servers: Vec<ServerDef>,
+    /// The typed views of success responses' documented headers, one per distinct set, sorted
+    /// by name (emitted in the shared `types` module).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub response_headers: Vec<HeadersDef>,
+}
+
+/// The documented headers of a success response, as one struct read from a response's
+/// metadata: every operation documenting the same set shares it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HeadersDef {
+    /// Rust name of the struct.
+    pub name: String,
+    /// The headers, by wire name (lower case).
+    pub headers: Vec<ResponseHeader>,
+}
+
+/// A header a response documents.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ResponseHeader {
+    /// Wire name, lower case.
+    pub name: String,
+    /// Rust name of its field.
+    pub rust_name: String,
+    /// Its type: a scalar parsed from the header's text (`String` for anything else).
+    pub ty: TypeRef,
+    /// Documentation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    /// Marked deprecated.
+    #[serde(skip_serializing_if = "is_false")]
+    pub deprecated: bool,
 }
 
 /// A server URL of the document (`servers`).
@@ -326,6 +357,9 @@ pub struct Operation {
     pub alternatives: Vec<Alternative>,
     /// All declared responses by status.
     pub responses: Vec<ResponseDef>,
+    /// The [`HeadersDef`] of the first success response's documented headers, if it has any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_headers: Option<String>,
 }
 
 /// The body type of a successful response.
@@ -540,6 +574,9 @@ pub struct ResponseDef {
     /// Error codes tied to this response (`x-error-codes`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub error_codes: Vec<String>,
+    /// Documented headers (`Content-Type` aside), by wire name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<ResponseHeader>,
 }
 
 /// Pagination model of an operation (`x-pagination`).
@@ -683,7 +720,8 @@ pub struct Field {
     pub rust_name: String,
     /// Type (without optionality).
     pub ty: TypeRef,
-    /// Listed in `required`.
+    /// Listed in `required`, in every direction the type travels: not for a read-only field
+    /// of a type a request sends, nor a write-only one of a type a response carries.
     pub required: bool,
     /// May be `null`.
     #[serde(skip_serializing_if = "is_false")]

@@ -755,7 +755,7 @@ fn every_wire_breaking_kind_is_listed_with_a_warning() {
     for (needle, class) in expected {
         assert_eq!(wire_class_of(&report, needle), class, "{needle}");
     }
-    assert_eq!(report.wire_totals(), [13, 3], "{:#?}", report.wire);
+    assert_eq!(report.wire_totals(), [13, 0, 3], "{:#?}", report.wire);
     assert_eq!(
         report.warnings[0],
         "released SDK versions (up to 0.3.0) will fail against a server of this revision: 13 \
@@ -2241,5 +2241,97 @@ fn an_operation_that_becomes_destructive_or_a_purchase_is_named() {
              it only when destructive tools are enabled"
         ),
         Class::DocsOnly
+    );
+}
+
+/// `headers.yaml` with `from` replaced by `to` (once), reported against the file as it is.
+fn headers_revision(from: &str, to: &str) -> ChangeReport {
+    let base = revision("headers.yaml");
+    report(&base, &replaced_once(&base, from, to))
+}
+
+#[test]
+fn response_headers_added_removed_and_retyped_are_named() {
+    let added = headers_revision(
+        "            X-Quota-Left: {schema: {type: integer}}\n",
+        "            X-Quota-Left: {schema: {type: integer}}\n            X-Trace: {schema: {type: string}}\n",
+    );
+    assert_eq!(
+        class_of(&added, "response header `x-trace` (`String`) added"),
+        Class::Additive
+    );
+    assert!(added.wire.is_empty(), "{:#?}", added.wire);
+
+    let removed = headers_revision("            X-Quota-Left: {schema: {type: integer}}\n", "");
+    assert_eq!(
+        class_of(&removed, "response header `x-quota-left` removed"),
+        Class::Breaking
+    );
+    assert_eq!(
+        wire_class_of(&removed, "`x-quota-left` no longer documented"),
+        Wire::Degraded
+    );
+
+    let retyped = headers_revision(
+        "X-Quota-Left: {schema: {type: integer}}",
+        "X-Quota-Left: {schema: {type: string}}",
+    );
+    assert_eq!(
+        class_of(
+            &retyped,
+            "response header `x-quota-left`: type `i64` → `String`"
+        ),
+        Class::Breaking
+    );
+}
+
+#[test]
+fn a_changed_request_default_is_a_behaviour_change_for_released_sdks() {
+    let report = headers_revision("default: monthly", "default: quarterly");
+    let subject = "default `\"monthly\"` → `\"quarterly\"`";
+    // The code compiles as before: docs only for the crate's version.
+    assert_eq!(
+        class_of(&report, "`default` \"monthly\" → \"quarterly\""),
+        Class::DocsOnly
+    );
+    assert_eq!(wire_class_of(&report, subject), Wire::Behaviour);
+    let line = report
+        .wire
+        .iter()
+        .find(|c| c.text.contains(subject))
+        .unwrap();
+    assert_eq!(line.operations, ["create_order"]);
+    assert!(
+        line.text
+            .contains("released SDKs that leave it out now get `\"quarterly\"`"),
+        "{}",
+        line.text
+    );
+    assert!(
+        report.warnings[0].contains("another default")
+            && report.warnings[0].contains("`create_order`"),
+        "{:?}",
+        report.warnings
+    );
+    let text = render(&report);
+    assert!(
+        text.contains("#### Behaviour changes (calls work and do something else)"),
+        "{text}"
+    );
+
+    let param = headers_revision("default: true", "default: false");
+    assert_eq!(
+        wire_class_of(&param, "default `true` → `false`"),
+        Wire::Behaviour
+    );
+    // A default on a field nobody may leave out changes nothing a released SDK sends.
+    let required = headers_revision(
+        "plan: {type: string}",
+        "plan: {type: string, default: basic}",
+    );
+    assert!(
+        required.wire.iter().all(|c| c.class != Wire::Behaviour),
+        "{:#?}",
+        required.wire
     );
 }

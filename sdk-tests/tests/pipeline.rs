@@ -293,6 +293,144 @@ fn items_without_type_decode_a_list_typed_or_any_other_value() {
 }
 
 #[test]
+fn read_only_and_write_only_are_required_only_where_they_travel() {
+    let g = generate("direction");
+    // Both ways: the server's `id` is neither an argument nor a setter, and a response
+    // without the write-only `password` decodes.
+    let user = g.type_def("User");
+    assert_has(
+        &user,
+        &[
+            "pub id: Option<String>,",
+            "pub name: String,",
+            "pub password: Option<String>,",
+            "pub fn new(name: impl Into<String>) -> Self",
+            "pub fn password(mut self",
+            "json_object!(User { id optional, name, password optional });",
+        ],
+    );
+    assert_lacks(&user, &["pub fn id("]);
+    // Sent only: the write-only secret stays required.
+    let key_request = g.type_def("KeyRequest");
+    assert_has(
+        &key_request,
+        &["pub fn new(label: impl Into<String>, secret: impl Into<String>) -> Self"],
+    );
+    assert_lacks(&key_request, &["pub fn id("]);
+    // Received only: the read-only id stays required, the secret is not.
+    assert_has(
+        &g.type_def("Key"),
+        &["pub id: String,", "pub secret: Option<String>,"],
+    );
+}
+
+#[test]
+fn documented_response_headers_are_read_typed() {
+    let g = generate("response_headers");
+    let common = g.type_def("ResponseHeaders");
+    assert_has(
+        &common,
+        &[
+            "pub x_remaining: Option<i64>,",
+            "pub x_request_id: Option<::uuid::Uuid>,",
+            r#"x_request_id: meta.header_as("x-request-id"),"#,
+        ],
+    );
+    assert_has(
+        &g.type_def("CreateCHeaders"),
+        &[
+            "pub location: Option<String>,",
+            "pub x_request_id: Option<::uuid::Uuid>,",
+        ],
+    );
+    assert_lacks(&g.type_def("CreateCHeaders"), &["content_type"]);
+    let returns = |view: &str| {
+        format!(
+            "pub fn response_headers(meta: &::oncegen_runtime::ResponseMeta) -> crate::types::{view} {{"
+        )
+    };
+    assert_has(&flat(&g.operation("GetA")), &[&returns("ResponseHeaders")]);
+    assert_has(&flat(&g.operation("GetB")), &[&returns("ResponseHeaders")]);
+    assert_has(
+        &flat(&g.operation("CreateC")),
+        &[&returns("CreateCHeaders")],
+    );
+    assert_lacks(&g.operation("GetD"), &["response_headers"]);
+}
+
+#[test]
+fn inline_error_bodies_are_named_after_their_shape() {
+    let g = generate("error_names");
+    let names: Vec<&str> = g.api.types.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["ErrorCodeMessage", "QuotaProblem"]);
+    assert_has(
+        &flat(&g.operation("GetAddons")),
+        &[r#"::oncegen_runtime::error_body!(crate::types::ErrorCodeMessage, "401", "404");"#],
+    );
+    assert_has(
+        &flat(&g.item("pub enum CreateTokenError {")),
+        &[
+            "Status400(crate::types::ErrorCodeMessage)",
+            "Status429(crate::types::QuotaProblem)",
+        ],
+    );
+}
+
+#[test]
+fn identical_inline_unions_are_one_type_named_by_their_members() {
+    let g = generate("union_shapes");
+    let names: Vec<&str> = g.api.types.iter().map(|t| t.name.as_str()).collect();
+    // The first operation lowered names it; every other one reuses it.
+    assert_eq!(
+        names,
+        [
+            "AddContactRequest",
+            "AddContactRequestEmail",
+            "AddContactRequestPhone",
+            "DeleteItemId"
+        ]
+    );
+    for builder in ["ReadItem", "UpdateItem", "DeleteItem"] {
+        assert_has(&flat(&g.operation(builder)), &["id: DeleteItemId"]);
+    }
+    let id = flat(&g.type_def("DeleteItemId"));
+    assert_has(
+        &id,
+        &[
+            "Integer(i64)",
+            "String(String)",
+            "impl From<&str> for DeleteItemId",
+        ],
+    );
+    assert_eq!(g.conversions("DeleteItemId"), ["i64", "String"]);
+    assert_has(
+        &flat(&g.type_def("AddContactRequest")),
+        &[
+            "Email(AddContactRequestEmail)",
+            "Phone(AddContactRequestPhone)",
+        ],
+    );
+}
+
+#[test]
+fn a_component_wrapping_an_inline_schema_is_that_type() {
+    let g = generate("wrapped_components");
+    let names: Vec<&str> = g.api.types.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["Owner", "Pet"]);
+    assert_has(
+        &g.type_def("Pet"),
+        &[
+            "pub struct Pet {",
+            "pub fn new(name: impl Into<String>) -> Self",
+        ],
+    );
+    assert_has(&g.source(), &["/// A pet."]);
+    assert_lacks(&g.source(), &["allOf/0"]);
+    assert_has(&g.type_def("Owner"), &["pub struct Owner {"]);
+    assert_lacks(&g.source(), &["Inner"]);
+}
+
+#[test]
 fn deprecation_notes_come_only_from_guidance() {
     let g = generate("deprecation_notes");
     let project = g.type_def("Project");
@@ -456,9 +594,29 @@ fn builders_reserve_only_the_setters_they_have() {
             "pub fn body(mut self, value",
             "pub fn timeout_2(mut self, value",
             r#"request.query_opt("timeout", self.timeout_2.as_ref());"#,
+            "pub fn download(mut self, value",
+            "pub fn error_body(mut self, value",
+            "pub fn response_headers(mut self, value",
         ],
     );
-    assert_lacks(&read, &["idempotency_key_2", "operation_format_2"]);
+    assert_lacks(
+        &read,
+        &[
+            "idempotency_key_2",
+            "operation_format_2",
+            "download_2",
+            "error_body_2",
+            "response_headers_2",
+        ],
+    );
+    assert_has(
+        &g.operation("Fetch"),
+        &[
+            "pub fn download_2(mut self, value",
+            "pub fn error_body_2(mut self, value",
+            "pub fn response_headers_2(mut self, value",
+        ],
+    );
     assert_has(
         &g.operation("Write"),
         &[
@@ -619,9 +777,11 @@ fn at_most_one_of_groups_can_be_named() {
 #[test]
 fn unions_of_distinct_named_types_convert_from_them() {
     let g = generate("union_conversions");
-    assert_eq!(g.conversions("U"), ["A", "B"]);
+    assert_eq!(g.conversions("U"), ["A", "B", "String"]);
     assert_eq!(g.conversions("Twin"), ["B"]);
-    assert!(g.conversions("Scalars").is_empty());
+    // Scalars convert too (and text from `&str`), but take no `impl Into` argument.
+    assert_eq!(g.conversions("Scalars"), ["String", "i64"]);
+    assert_has(&g.type_def("Scalars"), &["impl From<&str> for Scalars {"]);
     assert_has(
         &g.type_def("Holder"),
         &[
@@ -798,7 +958,7 @@ fn documented_error_bodies_are_reachable_typed() {
     let module = flat(g.file("src/generated/general.rs"));
     for expected in [
         "::oncegen_runtime::error_body!(crate::types::HttpValidationError, \"422\");",
-        "pub enum DeleteItemError { /// The `4XX` response's body. Status4xx(crate::types::Problem), /// The `default` response's body. StatusDefault(crate::types::DeleteItemErrorDefault), }",
+        "pub enum DeleteItemError { /// The `4XX` response's body. Status4xx(crate::types::Problem), /// The `default` response's body. StatusDefault(crate::types::ErrorMessage), }",
         "match error.documented_status(&[\"404\", \"4XX\", \"default\"])? { \"4XX\" => {",
         ".map(DeleteItemError::Status4xx)",
         ".map(DeleteItemError::StatusDefault)",

@@ -112,9 +112,7 @@ impl Client {
     }
 }
 
-/// The API's security schemes: set a credential once per client with
-/// `Config::scheme_credential`; each operation sends those of the first of its
-/// `security` requirements that all have one.
+/// The API's security schemes: set a credential once per client with `Config::scheme_credential`; each operation sends those of the first of its `security` requirements that all have one.
 pub mod security_schemes {
     /// Bearer mode: `Authorization: Bearer <prefix>.<secret>` where the value is the issued credential's prefix, a dot, and its secret (`<API_KEY_PREFIX>.<API_KEY_SECRET>`). The x-ts, x-nonce, x-content-sha256 and x-signature headers are omitted.
     ///

@@ -225,6 +225,13 @@ impl ::std::fmt::Display for DeployRequestOs {
         }
     }
 }
+::oncegen_runtime::from_variants!(DeployRequestOs { String(String), Integer(u64) });
+
+impl From<&str> for DeployRequestOs {
+    fn from(value: &str) -> Self {
+        Self::String(value.to_owned())
+    }
+}
 
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -464,5 +471,12 @@ pub mod builders {
             crate::types::ErrorEnvelope, "400", "401", "402", "403", "404", "409",
             "429", "5XX"
         );
+        /// The headers the operation documents on success, typed, from a response's metadata
+        /// (`response.meta()`).
+        pub fn response_headers(
+            meta: &::oncegen_runtime::ResponseMeta,
+        ) -> crate::types::ResponseHeaders {
+            crate::types::ResponseHeaders::from_meta(meta)
+        }
     }
 }

@@ -445,6 +445,13 @@ pub mod builders {
         ::oncegen_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
         );
+        /// The headers the operation documents on success, typed, from a response's metadata
+        /// (`response.meta()`).
+        pub fn response_headers(
+            meta: &::oncegen_runtime::ResponseMeta,
+        ) -> crate::types::ResponseHeaders {
+            crate::types::ResponseHeaders::from_meta(meta)
+        }
     }
     /// Request builder for `POST /v1/dns/templates` (`dnsTemplateCreate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -478,6 +485,13 @@ pub mod builders {
         ::oncegen_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "409", "429", "5XX"
         );
+        /// The headers the operation documents on success, typed, from a response's metadata
+        /// (`response.meta()`).
+        pub fn response_headers(
+            meta: &::oncegen_runtime::ResponseMeta,
+        ) -> crate::types::ResponseHeaders {
+            crate::types::ResponseHeaders::from_meta(meta)
+        }
     }
     /// Request builder for `GET /v1/dns/templates/{id}` (`getDnsTemplate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -505,6 +519,13 @@ pub mod builders {
         ::oncegen_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
         );
+        /// The headers the operation documents on success, typed, from a response's metadata
+        /// (`response.meta()`).
+        pub fn response_headers(
+            meta: &::oncegen_runtime::ResponseMeta,
+        ) -> crate::types::ResponseHeaders {
+            crate::types::ResponseHeaders::from_meta(meta)
+        }
     }
     /// Request builder for `GET /v1/dns/templates` (`getDnsTemplates`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -530,6 +551,13 @@ pub mod builders {
         ::oncegen_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX"
         );
+        /// The headers the operation documents on success, typed, from a response's metadata
+        /// (`response.meta()`).
+        pub fn response_headers(
+            meta: &::oncegen_runtime::ResponseMeta,
+        ) -> crate::types::ResponseHeaders {
+            crate::types::ResponseHeaders::from_meta(meta)
+        }
     }
     /// Request builder for `GET /v1/dns/zones/{name}` (`getDnsZone`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -557,6 +585,13 @@ pub mod builders {
         ::oncegen_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
         );
+        /// The headers the operation documents on success, typed, from a response's metadata
+        /// (`response.meta()`).
+        pub fn response_headers(
+            meta: &::oncegen_runtime::ResponseMeta,
+        ) -> crate::types::ResponseHeaders {
+            crate::types::ResponseHeaders::from_meta(meta)
+        }
     }
     /// Request builder for `GET /v1/dns/zones` (`listDnsZones`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -617,5 +652,12 @@ pub mod builders {
         ::oncegen_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "429", "5XX"
         );
+        /// The headers the operation documents on success, typed, from a response's metadata
+        /// (`response.meta()`).
+        pub fn response_headers(
+            meta: &::oncegen_runtime::ResponseMeta,
+        ) -> crate::types::ResponseHeaders {
+            crate::types::ResponseHeaders::from_meta(meta)
+        }
     }
 }

@@ -231,6 +231,13 @@ pub mod builders {
         ::oncegen_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
         );
+        /// The headers the operation documents on success, typed, from a response's metadata
+        /// (`response.meta()`).
+        pub fn response_headers(
+            meta: &::oncegen_runtime::ResponseMeta,
+        ) -> crate::types::ResponseHeaders {
+            crate::types::ResponseHeaders::from_meta(meta)
+        }
     }
     /// Request builder for `POST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl` (`serviceDnsWafProxyConfigUploadSsl`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -267,5 +274,12 @@ pub mod builders {
         ::oncegen_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
         );
+        /// The headers the operation documents on success, typed, from a response's metadata
+        /// (`response.meta()`).
+        pub fn response_headers(
+            meta: &::oncegen_runtime::ResponseMeta,
+        ) -> crate::types::ResponseHeaders {
+            crate::types::ResponseHeaders::from_meta(meta)
+        }
     }
 }

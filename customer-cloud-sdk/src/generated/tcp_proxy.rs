@@ -255,7 +255,7 @@ pub enum TcpProxyUpdateRequestPortsItem {
 }
 ::oncegen_runtime::untagged_union!(TcpProxyUpdateRequestPortsItem { Integer, TcpProxyPortMapping });
 ::oncegen_runtime::from_variants!(TcpProxyUpdateRequestPortsItem {
-    TcpProxyPortMapping(TcpProxyPortMapping)
+    Integer(u16), TcpProxyPortMapping(TcpProxyPortMapping)
 });
 
 impl crate::Client {
@@ -346,6 +346,13 @@ pub mod builders {
         ::oncegen_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "429", "5XX"
         );
+        /// The headers the operation documents on success, typed, from a response's metadata
+        /// (`response.meta()`).
+        pub fn response_headers(
+            meta: &::oncegen_runtime::ResponseMeta,
+        ) -> crate::types::ResponseHeaders {
+            crate::types::ResponseHeaders::from_meta(meta)
+        }
     }
     /// Request builder for `PATCH /v1/tcp-proxy/{serviceId}` (`tcpProxyUpdate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -382,5 +389,12 @@ pub mod builders {
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429",
             "502", "5XX"
         );
+        /// The headers the operation documents on success, typed, from a response's metadata
+        /// (`response.meta()`).
+        pub fn response_headers(
+            meta: &::oncegen_runtime::ResponseMeta,
+        ) -> crate::types::ResponseHeaders {
+            crate::types::ResponseHeaders::from_meta(meta)
+        }
     }
 }

@@ -317,6 +317,37 @@ pub struct QuoteLinks {
 }
 ::oncegen_runtime::json_object!(QuoteLinks { deploy optional });
 
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ResponseHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl ResponseHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
 impl OperationEnvelope {
     /// The id to wait on: the first of `/operation/id`, `/operation_id` that the receipt carries.
     pub fn operation_id(&self) -> Option<String> {

@@ -219,6 +219,13 @@ pub mod builders {
         ::oncegen_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
         );
+        /// The headers the operation documents on success, typed, from a response's metadata
+        /// (`response.meta()`).
+        pub fn response_headers(
+            meta: &::oncegen_runtime::ResponseMeta,
+        ) -> crate::types::ResponseHeaders {
+            crate::types::ResponseHeaders::from_meta(meta)
+        }
     }
     /// Request builder for `POST /v1/vps/{serviceId}/backup/restore` (`vpsBackupRestore`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -272,6 +279,13 @@ pub mod builders {
         ::oncegen_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
         );
+        /// The headers the operation documents on success, typed, from a response's metadata
+        /// (`response.meta()`).
+        pub fn response_headers(
+            meta: &::oncegen_runtime::ResponseMeta,
+        ) -> crate::types::ResponseHeaders {
+            crate::types::ResponseHeaders::from_meta(meta)
+        }
     }
     /// Request builder for `POST /v1/vps/{serviceId}/backup/run` (`vpsBackupRun`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -316,6 +330,13 @@ pub mod builders {
         ::oncegen_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
         );
+        /// The headers the operation documents on success, typed, from a response's metadata
+        /// (`response.meta()`).
+        pub fn response_headers(
+            meta: &::oncegen_runtime::ResponseMeta,
+        ) -> crate::types::ResponseHeaders {
+            crate::types::ResponseHeaders::from_meta(meta)
+        }
     }
     /// Request builder for `POST /v1/vps/{serviceId}/firewall/policy/apply` (`vpsFirewallPolicyApply`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -369,6 +390,13 @@ pub mod builders {
         ::oncegen_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
         );
+        /// The headers the operation documents on success, typed, from a response's metadata
+        /// (`response.meta()`).
+        pub fn response_headers(
+            meta: &::oncegen_runtime::ResponseMeta,
+        ) -> crate::types::ResponseHeaders {
+            crate::types::ResponseHeaders::from_meta(meta)
+        }
     }
     /// Request builder for `POST /v1/vps/{serviceId}/snapshots/{name}/rollback` (`vpsSnapshotRollback`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
@@ -415,5 +443,12 @@ pub mod builders {
         ::oncegen_runtime::error_body!(
             crate::types::ErrorEnvelope, "400", "401", "403", "404", "409", "429", "5XX"
         );
+        /// The headers the operation documents on success, typed, from a response's metadata
+        /// (`response.meta()`).
+        pub fn response_headers(
+            meta: &::oncegen_runtime::ResponseMeta,
+        ) -> crate::types::ResponseHeaders {
+            crate::types::ResponseHeaders::from_meta(meta)
+        }
     }
 }

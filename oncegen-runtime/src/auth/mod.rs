@@ -32,6 +32,9 @@ pub(crate) struct Auth {
 struct SchemeAuth {
     name: &'static str,
     placement: Placement,
+    /// Sent on every operation whose `security` does not say it needs none
+    /// ([`Config::scheme_credential_everywhere`]).
+    everywhere: bool,
 }
 
 /// Where an encoded scheme credential goes.
@@ -87,8 +90,12 @@ impl Auth {
         let schemes = config
             .schemes
             .iter()
-            .map(|(scheme, credential)| scheme_auth(scheme, credential))
-            .collect::<Result<_, _>>()?;
+            .map(|(scheme, credential)| {
+                let mut auth = scheme_auth(scheme, credential)?;
+                auth.everywhere = config.schemes_everywhere.contains(&scheme.name);
+                Ok(auth)
+            })
+            .collect::<Result<_, Error>>()?;
         Ok(Auth {
             mode: Self::mode(config)?,
             schemes,
@@ -137,13 +144,15 @@ impl Auth {
 
     /// Adds this attempt's credentials: the client's mode (unless the operation's `security`
     /// says it needs none), then the scheme credentials of the first requirement of `security`
-    /// that can be met; returns the query parameters to append. `target` is the path and query
-    /// as sent (base prefix included). A signer output that is not a valid header value is a
-    /// local failure: [`Error::Validation`], raised before anything is sent.
+    /// that can be met, and those set for every operation; returns the query parameters to
+    /// append. `target` is the path and query as sent (base prefix included). A signer output
+    /// that is not a valid header value is a local failure: [`Error::Validation`], raised before
+    /// anything is sent. An operation that sends no credential though it does not say it needs
+    /// none is logged at debug level (`operation`: its id).
     pub fn apply(
         &self,
         headers: &mut HeaderMap,
-        method: &str,
+        (method, operation): (&str, &str),
         target: &str,
         body: &[u8],
         security: Option<&[Requirement]>,
@@ -153,19 +162,34 @@ impl Auth {
             self.apply_mode(headers, method, target, body)?;
         }
         let mut query = CredentialQuery::default();
-        let Some(requirements) = security else {
-            return Ok(query);
-        };
         let bearer_mode = matches!(self.mode, Mode::Bearer(_));
         let own = |name: &str| self.schemes.iter().find(|s| s.name == name);
-        let chosen = security::choose(requirements, |scheme| {
-            own(scheme.name).is_some() || (bearer_mode && scheme.kind == SchemeKind::Bearer)
+        let chosen = security.and_then(|requirements| {
+            security::choose(requirements, |scheme| {
+                own(scheme.name).is_some() || (bearer_mode && scheme.kind == SchemeKind::Bearer)
+            })
         });
+        // A bearer scheme the client's bearer mode already covers has no own credential.
+        let mut sent: Vec<&SchemeAuth> = chosen
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|scheme| own(scheme.name))
+            .collect();
+        if !unauthenticated {
+            for auth in self.schemes.iter().filter(|s| s.everywhere) {
+                if !sent.iter().any(|s| s.name == auth.name) {
+                    sent.push(auth);
+                }
+            }
+        }
+        if !unauthenticated && sent.is_empty() && matches!(self.mode, Mode::None) {
+            tracing::debug!(
+                operation,
+                "no credential sent: the operation's `security` names no scheme with a                  credential set (Config::scheme_credential_everywhere sends one on every                  operation)"
+            );
+        }
         let mut cookies = Vec::new();
-        for scheme in chosen.unwrap_or_default() {
-            let Some(auth) = own(scheme.name) else {
-                continue; // a bearer scheme the client's bearer mode already covers
-            };
+        for auth in sent {
             match &auth.placement {
                 Placement::Header(name, value) => {
                     headers.insert(name.clone(), value.clone());
@@ -309,6 +333,7 @@ fn scheme_auth(
     Ok(SchemeAuth {
         name: scheme.name,
         placement,
+        everywhere: false,
     })
 }
 
@@ -338,7 +363,7 @@ mod tests {
             .signer(Arc::new(BrokenSigner));
         let auth = Auth::new(&config).unwrap();
         let err = auth
-            .apply(&mut HeaderMap::new(), "POST", "/x", b"{}", None)
+            .apply(&mut HeaderMap::new(), ("POST", "op"), "/x", b"{}", None)
             .unwrap_err();
         assert!(matches!(err, Error::Validation { .. }), "{err:?}");
         assert!(err.to_string().contains("signature"), "{err}");
@@ -351,7 +376,8 @@ mod tests {
             .signer(Arc::new(DefaultSigner));
         let auth = Auth::new(&config).unwrap();
         let mut headers = HeaderMap::new();
-        auth.apply(&mut headers, "GET", "/x", b"", None).unwrap();
+        auth.apply(&mut headers, ("GET", "op"), "/x", b"", None)
+            .unwrap();
         for name in [
             "x-api-key",
             "x-ts",

@@ -45,7 +45,7 @@ pub(crate) fn authorized(
     let mut headers = p.headers.to_map(user_agent, auth.header_room());
     let credential_query = auth.apply(
         &mut headers,
-        p.method.as_str(),
+        (p.method.as_str(), &p.operation_id),
         p.url.signed_target(),
         &p.body,
         p.security,

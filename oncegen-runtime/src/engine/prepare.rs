@@ -83,6 +83,14 @@ impl Prepared {
     /// first, then keys and ids checked, a key generated for writes that send one, headers
     /// encoded.
     pub fn new(request: &Request, options: &CallOptions, d: Defaults<'_>) -> Result<Self, Error> {
+        let overridden;
+        let request = match options.overrides() {
+            None => request,
+            Some(overrides) => {
+                overridden = request.clone().with_overrides(overrides)?;
+                &overridden
+            }
+        };
         if let Some(message) = request.error() {
             return Err(Error::validation(message));
         }

@@ -336,6 +336,7 @@ pub(super) fn module_items(
         .iter()
         .filter(|t| t.module == module)
         .map(|t| types::type_def(&cx, t));
+    let header_views = (module == SHARED_MODULE).then(|| super::response_headers::views(&cx, api));
     let receipts = conventions::receipt_impls(&cx, api);
     let bx = Ctx::builders(api, surface, module).in_crate(&options.crate_name);
     let (client_methods, builders): (Vec<_>, Vec<_>) = api
@@ -356,7 +357,7 @@ pub(super) fn module_items(
         }
     });
     ModuleItems {
-        types: quote!(#(#type_items)*),
+        types: quote!(#(#type_items)* #header_views),
         receipts,
         client_methods,
         builders_mod,

@@ -15,6 +15,7 @@ mod options;
 mod pagination;
 mod paths;
 mod reexports;
+mod response_headers;
 mod security;
 pub mod split;
 mod types;

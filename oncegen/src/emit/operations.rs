@@ -156,6 +156,7 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
     let param_sends = op.params.iter().map(|p| param_send(bx, p));
     let stream = op.pagination.as_ref().map(|pg| stream_method(bx, pg));
     let (error_body, error_enum) = error_body(bx, op);
+    let response_headers = super::response_headers::builder_method(op);
     let wait = op
         .poll
         .as_ref()
@@ -243,6 +244,7 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
             }
             #assemble
             #error_body
+            #response_headers
             #stream
             #wait
         }

@@ -54,10 +54,28 @@ pub(super) fn schemes_module(api: &Api) -> Option<TokenStream> {
             };
         }
     });
+    let mut module_doc = "The API's security schemes: set a credential once per client with \
+        `Config::scheme_credential`; each operation sends those of the first of its `security` \
+        requirements that all have one."
+        .to_owned();
+    let unstated = api
+        .operations
+        .iter()
+        .filter(|o| o.security.is_none())
+        .count();
+    if unstated > 0 {
+        module_doc.push_str(&format!(
+            "\n\n{unstated} of the {} operations state no `security` (nor does the document): \
+             they send a scheme's credential only when it is set with \
+             `Config::scheme_credential_everywhere`, which sends it on every operation that \
+             does not say it needs none (`Config::bearer` goes on those too). An operation that \
+             sends no credential is logged at debug level.",
+            api.operations.len()
+        ));
+    }
+    let module_doc = super::docs::lines_attrs(&module_doc);
     Some(quote! {
-        /// The API's security schemes: set a credential once per client with
-        /// `Config::scheme_credential`; each operation sends those of the first of its
-        /// `security` requirements that all have one.
+        #module_doc
         pub mod security_schemes {
             #( #statics )*
         }

@@ -73,15 +73,35 @@ pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
             let display = display.then(|| union_display(cx, &name, variants));
             let def = union_def(cx, &name, tag.as_deref(), variants);
             let payloads: Vec<&TypeRef> = variants.iter().map(|v| &v.ty).collect();
+            let convert: Vec<bool> = cx
+                .converting_members(def_name, &payloads)
+                .into_iter()
+                .zip(&payloads)
+                .map(|(named, ty)| named || unique_scalar(ty, &payloads))
+                .collect();
             let conversions = from_impls(
                 cx,
                 &name,
-                &cx.converting_members(def_name, &payloads),
+                &convert,
                 variants
                     .iter()
                     .map(|v| (v.rust_name.as_str(), &v.ty, v.boxed)),
             );
-            quote!(#def #display #conversions)
+            let from_str = variants
+                .iter()
+                .zip(&convert)
+                .find(|(v, c)| **c && v.ty == TypeRef::String && !v.boxed)
+                .map(|(v, _)| {
+                    let variant = format_ident!("{}", v.rust_name);
+                    quote! {
+                        impl From<&str> for #name {
+                            fn from(value: &str) -> Self {
+                                Self::#variant(value.to_owned())
+                            }
+                        }
+                    }
+                });
+            quote!(#def #display #conversions #from_str)
         }
         TypeKind::Alias { target } => {
             let target = cx.ty(target);
@@ -322,7 +342,10 @@ fn constructor(
         } else if !f.required {
             let (init, setter) = optional_setter(cx, f);
             inits.push(init);
-            setters.push(setter);
+            // A read-only field is the server's to set: a request leaves it out.
+            if !f.read_only {
+                setters.push(setter);
+            }
         }
     }
     for g in exclusive {
@@ -531,6 +554,22 @@ fn group_converts(cx: &Ctx<'_>, g: &ExclusiveGroup) -> bool {
     let payloads: Vec<&TypeRef> = g.members.iter().map(|m| &m.ty).collect();
     cx.converting_members(&g.type_name, &payloads)
         .contains(&true)
+}
+
+/// Whether `ty` is a scalar (text, number, boolean, uuid, time, decimal) no other member of
+/// the union has: the union converts from it (`Id::from(7)`, `Id::from("a-7")`).
+fn unique_scalar(ty: &TypeRef, payloads: &[&TypeRef]) -> bool {
+    matches!(
+        ty,
+        TypeRef::String
+            | TypeRef::Bool
+            | TypeRef::Int(_)
+            | TypeRef::Float
+            | TypeRef::Uuid
+            | TypeRef::DateTime
+            | TypeRef::Date
+            | TypeRef::Decimal
+    ) && payloads.iter().filter(|other| **other == ty).count() == 1
 }
 
 /// `impl From<Payload> for Enum` for the members [`Ctx::converting_members`] selected

@@ -16,7 +16,16 @@ pub(super) fn finish(mut api: Api) -> (Api, BTreeSet<String>) {
     let all = edges(&api.types, true);
     let mut areas: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut request: BTreeSet<String> = BTreeSet::new();
+    let mut response_roots = Vec::new();
     for op in &api.operations {
+        for r in &op.responses {
+            if let Some(ty) = &r.ty {
+                names_in(ty, &mut response_roots);
+            }
+        }
+        if let Success::Json(ty) = &op.success {
+            names_in(ty, &mut response_roots);
+        }
         let mut roots = Vec::new();
         let mut req_roots = Vec::new();
         for p in &op.params {
@@ -34,8 +43,13 @@ pub(super) fn finish(mut api: Api) -> (Api, BTreeSet<String>) {
         }
         request.extend(reach(&all, req_roots));
     }
+    for webhook in &api.webhooks {
+        names_in(&webhook.payload, &mut response_roots);
+    }
+    let response = reach(&all, response_roots);
     for def in &mut api.types {
         def.request = request.contains(&def.name);
+        apply_direction(def, response.contains(&def.name));
         def.module = match areas.get(&def.name) {
             Some(set) if set.len() == 1 => set.iter().next().cloned().unwrap_or_default(),
             _ => SHARED_MODULE.to_owned(),
@@ -65,6 +79,21 @@ pub(super) fn finish(mut api: Api) -> (Api, BTreeSet<String>) {
     api.areas.sort_by(|a, b| a.module.cmp(&b.module));
     api.skipped.sort_by(|a, b| a.pointer.cmp(&b.pointer));
     (api, dropped)
+}
+
+/// Direction-aware requiredness: a read-only property is never required of a type a request
+/// sends (the server sets it; it has no setter either), a write-only one never of a type a
+/// response or webhook carries (the server does not send it back). A type used one way only
+/// keeps every other `required`, and stays one type either way.
+fn apply_direction(def: &mut TypeDef, in_responses: bool) {
+    let TypeKind::Struct { fields, .. } = &mut def.kind else {
+        return;
+    };
+    for f in fields {
+        if (def.request && f.read_only) || (in_responses && f.write_only) {
+            f.required = false;
+        }
+    }
 }
 
 /// All names reachable from `roots` (including the roots).

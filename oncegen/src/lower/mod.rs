@@ -18,6 +18,7 @@ pub(crate) const ERROR_CODES_MODULE: &str = "error_codes";
 pub(crate) const WEBHOOKS_MODULE: &str = "webhooks";
 mod operation;
 mod references;
+mod response_headers;
 mod schema;
 mod security;
 mod servers;
@@ -49,7 +50,8 @@ pub(crate) fn lower_with_schema_types(doc: &Document) -> Result<(Api, SchemaType
     cx.servers = servers::servers(&root);
     cx.register_components(&root);
     cx.lower_components(&root)?;
-    let (operations, skipped, areas) = cx.lower_operations(&root)?;
+    let (mut operations, skipped, areas) = cx.lower_operations(&root)?;
+    let response_headers = response_headers::views(&mut operations, &mut cx.type_names);
     let webhooks = cx.lower_webhooks(&root)?;
     let conventions = conventions::conventions(&root, &operations)?;
     let error_codes = conventions::error_codes(&root, &operations)?;
@@ -78,6 +80,7 @@ pub(crate) fn lower_with_schema_types(doc: &Document) -> Result<(Api, SchemaType
         conventions,
         security_schemes: std::mem::take(&mut cx.security_schemes),
         servers: std::mem::take(&mut cx.servers),
+        response_headers,
     };
     let (api, removed) = graph::finish(api);
     let mut schema_types = cx.schema_types;
@@ -105,6 +108,8 @@ struct Lowerer<'a> {
     /// Inline error body schemas lowered so far, by [`schema::shape_key`]: equal ones share a
     /// type.
     inline_errors: BTreeMap<String, Shape>,
+    /// Inline parameter schemas that made a type, by [`schema::shape_key`].
+    inline_params: BTreeMap<String, Shape>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -119,6 +124,7 @@ impl<'a> Lowerer<'a> {
             security_schemes: Vec::new(),
             servers: Vec::new(),
             inline_errors: BTreeMap::new(),
+            inline_params: BTreeMap::new(),
         }
     }
 

@@ -15,11 +15,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Builder members every builder has; a parameter may not be named after them.
 const BUILDER_RESERVED: &[&str] = &[
-    "download",
-    "error_body",
-    "send_json",
-    "send_text",
-    "send_bytes",
     "client",
     "options",
     "call_options",
@@ -206,6 +201,7 @@ impl<'a> Lowerer<'a> {
             accept,
             alternatives,
             responses,
+            response_headers: None,
         })
     }
 
@@ -238,7 +234,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         let envelope = op.flag("x-operation-envelope");
-        let mut names = Namespace::with_reserved(&builder_members(op, &merged));
+        let mut names = Namespace::with_reserved(&builder_members(op, &merged, self.root));
         let mut out = Vec::new();
         for p in merged {
             let Some(name) = p.str("name") else {
@@ -272,7 +268,7 @@ impl<'a> Lowerer<'a> {
                 // Sent by the runtime: no type of its own (it would only be an unused one).
                 Some(_) if runtime_header => (TypeRef::String, false, Default::default()),
                 Some(s) => {
-                    let shape = self.lower_schema(s, &format!("{camel}{}", naming::camel(name)))?;
+                    let shape = self.param_schema(s, &format!("{camel}{}", naming::camel(name)))?;
                     let resolved = s.resolve(self.root).unwrap_or_else(|_| s.clone());
                     (shape.ty, shape.nullable, constraints(&resolved))
                 }
@@ -414,6 +410,28 @@ impl<'a> Lowerer<'a> {
         }))
     }
 
+    /// The shape of a parameter's schema; an inline union (`oneOf`/`anyOf`, an `{id}` that is
+    /// an integer or a string) equal to one met before (annotations aside) reuses that one's
+    /// type: one type per shape, not per operation. (Inline enums keep a type per parameter:
+    /// merging them would rename types of released SDKs.)
+    fn param_schema(&mut self, s: &Node<'a>, hint: &str) -> Result<super::Shape, Skip> {
+        let union = s.get("oneOf").or_else(|| s.get("anyOf")).is_some();
+        let key = (union && s.reference().is_none()).then(|| super::schema::shape_key(s.value));
+        if let Some(shape) = key
+            .as_ref()
+            .and_then(|k| self.inline_params.get(k))
+            .cloned()
+        {
+            self.schema_types.insert(s.pointer.clone(), shape.clone());
+            return Ok(shape);
+        }
+        let shape = self.lower_schema(s, hint)?;
+        if let (Some(key), TypeRef::Named(_)) = (key, &shape.ty) {
+            self.inline_params.insert(key, shape.clone());
+        }
+        Ok(shape)
+    }
+
     /// Every declared response, and the success formats: the first 2xx response's body in each
     /// kind it comes in (JSON, text, bytes; the first is the default), or nothing.
     fn responses(
@@ -470,13 +488,7 @@ impl<'a> Lowerer<'a> {
                             Some(TypeRef::maybe_null(shape.ty, shape.nullable))
                         }
                         None => {
-                            let word = if status == "default" {
-                                "Default"
-                            } else {
-                                status
-                            };
-                            let hint = format!("{camel}Error{word}");
-                            let shape = self.lower_schema(s, &hint)?;
+                            let shape = self.lower_schema(s, &error_type_name(s))?;
                             if let Some(key) = key {
                                 self.inline_errors.insert(key, shape.clone());
                             }
@@ -498,6 +510,7 @@ impl<'a> Lowerer<'a> {
                     .filter(|s| !s.is_empty()),
                 ty,
                 error_codes: resp.strings("x-error-codes"),
+                headers: super::response_headers::headers_of(&resp, self.root)?,
             });
         }
         Ok((out, formats))
@@ -651,9 +664,16 @@ struct OpBase {
 }
 
 /// The builder members this operation's builder has besides its parameters: the fixed ones,
-/// plus `body`, `idempotency_key`, `operation_format`, `into_stream` and `wait` where they apply.
-fn builder_members(op: &Node<'_>, params: &[Node<'_>]) -> Vec<&'static str> {
+/// plus `body`, `idempotency_key`, `operation_format`, `into_stream`, `wait`, the other
+/// formats' `send_*`, `download`, `error_body` and `response_headers` where they apply (a
+/// parameter is renamed only for a member its builder has).
+fn builder_members(
+    op: &Node<'_>,
+    params: &[Node<'_>],
+    root: &serde_json::Value,
+) -> Vec<&'static str> {
     let mut out = BUILDER_RESERVED.to_vec();
+    out.extend(response_members(op, root));
     if op.get("requestBody").is_some() {
         out.push("body");
     }
@@ -673,6 +693,57 @@ fn builder_members(op: &Node<'_>, params: &[Node<'_>]) -> Vec<&'static str> {
     }
     if op.get("x-poll").is_some() {
         out.extend(["wait", "wait_with"]);
+    }
+    out
+}
+
+/// The builder members the operation's responses give it: `send_json`/`send_text`/`send_bytes`
+/// when its success comes in several kinds, `download` when one is bytes, `error_body` when an
+/// error response has a body, `response_headers` when the success documents headers.
+fn response_members(op: &Node<'_>, root: &serde_json::Value) -> Vec<&'static str> {
+    let responses: Vec<(&str, Node<'_>)> = op
+        .get("responses")
+        .map(|r| r.entries())
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|(status, r)| Some((status, r.resolve(root).ok()?)))
+        .collect();
+    let mut out = Vec::new();
+    let mut successes: Vec<&(&str, Node<'_>)> = responses
+        .iter()
+        .filter(|(s, _)| s.starts_with('2'))
+        .collect();
+    successes.sort_by(|a, b| a.0.cmp(b.0));
+    if let Some((_, success)) = successes.first() {
+        let kinds: BTreeSet<Kind> = success
+            .get("content")
+            .map(|c| c.entries())
+            .unwrap_or_default()
+            .iter()
+            .map(|(media, object)| response_kind(media, object, root))
+            .collect();
+        if kinds.len() > 1 {
+            out.extend(["send_json", "send_text", "send_bytes"]);
+        }
+        if kinds.contains(&Kind::Bytes) {
+            out.push("download");
+        }
+        let headers = success
+            .get("headers")
+            .map(|h| h.entries())
+            .unwrap_or_default();
+        if headers
+            .iter()
+            .any(|(name, _)| !name.eq_ignore_ascii_case("content-type"))
+        {
+            out.push("response_headers");
+        }
+    }
+    if responses
+        .iter()
+        .any(|(status, r)| !status.starts_with('2') && r.get("content").is_some())
+    {
+        out.push("error_body");
     }
     out
 }
@@ -925,6 +996,33 @@ fn success_formats(formats: Vec<Offered>) -> (Success, Vec<String>, Vec<Alternat
         default.media_types
     };
     (default.success, accept, alternatives)
+}
+
+/// The name of an inline error body's type, from its shape rather than the operation that
+/// happens to declare it first (every operation declaring the same shape shares the type): its
+/// `title`, else `Error` and its first three property names (`ErrorCodeMessage`), else
+/// `ErrorBody`.
+fn error_type_name(schema: &Node<'_>) -> String {
+    if let Some(title) = schema.str("title").filter(|t| !t.trim().is_empty()) {
+        return naming::camel(title);
+    }
+    let mut properties: Vec<&str> = schema
+        .value
+        .get("properties")
+        .and_then(serde_json::Value::as_object)
+        .map(|p| p.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    properties.sort_unstable();
+    let words: String = properties
+        .iter()
+        .take(3)
+        .map(|p| naming::camel(p))
+        .collect();
+    match words.as_str() {
+        "" => "ErrorBody".to_owned(),
+        w if w.starts_with("Error") => w.to_owned(),
+        w => format!("Error{w}"),
+    }
 }
 
 /// Whether `key` names responses as the Responses Object allows: an HTTP status code, a range

@@ -151,7 +151,32 @@ impl<'a> Lowerer<'a> {
 
     /// [`Self::define_named`] for a schema nested `depth` levels deep.
     fn define_at(&mut self, name: String, node: &Node<'a>, depth: usize) -> Result<()> {
-        let kind = match self.plan(node)? {
+        let plan = self.plan(node)?;
+        // A schema that only wraps an inline one (`allOf` of one, `oneOf` with `null`) is that
+        // type under its own name, not an alias of a `…Inner` whose `new` a caller must find.
+        if let Plan::Single(inner) = &plan
+            && inner.reference().is_none()
+            && matches!(
+                self.plan(inner)?,
+                Plan::Struct | Plan::Union(_) | Plan::StringEnum(_) | Plan::Subtypes(_)
+            )
+        {
+            let shape = Shape {
+                ty: TypeRef::Named(name.clone()),
+                nullable: false,
+            };
+            self.schema_types.insert(inner.pointer.clone(), shape);
+            let doc = doc_of(node);
+            let deprecated = node.flag("deprecated");
+            self.define_at(name, inner, depth)?;
+            if let Some(def) = self.defs.last_mut() {
+                def.pointer = node.pointer.clone();
+                def.doc = def.doc.take().or(doc);
+                def.deprecated |= deprecated;
+            }
+            return Ok(());
+        }
+        let kind = match plan {
             Plan::StringEnum(values) => enum_kind(&values),
             Plan::Union(members) => self.union_kind(node, &name, &members, depth)?,
             Plan::Subtypes(subtypes) => self.subtypes_kind(node, &subtypes),
@@ -653,7 +678,7 @@ impl<'a> Lowerer<'a> {
         let mut names = Namespace::with_reserved(&["Unknown"]);
         let mut variants = Vec::new();
         for (i, member) in members.iter().enumerate() {
-            let base = self.variant_base(member, i);
+            let base = self.variant_base(member, i, tag.as_deref(), members);
             let rust_name = names.claim(base);
             let hint = format!("{name}{rust_name}");
             let shape = if self.with_common_properties(node, member)? {
@@ -844,16 +869,61 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn variant_base(&self, member: &Node<'a>, index: usize) -> String {
+    /// A union member's variant name: its component's name, its title, the value it fixes for
+    /// the union's tag, what it holds (`Uuid`, `TagList`), or for an inline object the first
+    /// property no other member has; `Variant{index}` only when none of these says anything.
+    fn variant_base(
+        &self,
+        member: &Node<'a>,
+        index: usize,
+        tag: Option<&str>,
+        members: &[Node<'a>],
+    ) -> String {
         if let Some(name) = member.reference().and_then(|r| self.components.get(r)) {
             return name.clone();
         }
         if let Some(title) = member.str("title") {
             return naming::variant(title);
         }
+        if let Some(value) = tag.and_then(|t| self.const_property(member, t)) {
+            return naming::variant(&value);
+        }
         let resolved = member.resolve(self.root).unwrap_or_else(|_| member.clone());
-        self.shape_word(&resolved, 0)
-            .unwrap_or_else(|| format!("Variant{index}"))
+        match self.shape_word(&resolved, 0) {
+            Some(word) if word != "Object" => word,
+            word => self
+                .own_property(index, members)
+                .map(|p| naming::variant(&p))
+                .or(word)
+                .unwrap_or_else(|| format!("Variant{index}")),
+        }
+    }
+
+    /// The first property (in document order) of member `index` that no other member has.
+    fn own_property(&self, index: usize, members: &[Node<'a>]) -> Option<String> {
+        let names = |member: &Node<'a>| -> Vec<String> {
+            let Ok(member) = member.resolve(self.root) else {
+                return Vec::new();
+            };
+            let mut props = Vec::new();
+            let mut required = Vec::new();
+            if self
+                .collect_properties(&member, &mut props, &mut required)
+                .is_err()
+            {
+                return Vec::new();
+            }
+            props.into_iter().map(|(k, _)| k).collect()
+        };
+        let others: Vec<String> = members
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != index)
+            .flat_map(|(_, m)| names(m))
+            .collect();
+        names(&members[index])
+            .into_iter()
+            .find(|p| !others.contains(p))
     }
 
     /// A word for what a member holds, from its type: a component's name, a string's format

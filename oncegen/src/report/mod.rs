@@ -77,8 +77,8 @@ impl ChangeReport {
     }
 
     /// Number of wire changes per class, indexed like [`Wire::ALL`].
-    pub fn wire_totals(&self) -> [usize; 2] {
-        let mut totals = [0; 2];
+    pub fn wire_totals(&self) -> [usize; 3] {
+        let mut totals = [0; 3];
         for change in &self.wire {
             let index = Wire::ALL
                 .iter()
@@ -182,6 +182,9 @@ pub fn compare(
         operations: surface.operations.len(),
         types: surface.types.len(),
     };
+    if let Some(warning) = behaviour_warning(&report) {
+        report.warnings.insert(0, warning);
+    }
     if let Some(warning) = wire_warning(&report) {
         report.warnings.insert(0, warning);
     }
@@ -200,6 +203,25 @@ pub fn compare(
 }
 
 /// The warning of a revision with wire-breaking changes: which released operations may fail.
+/// The warning that released SDKs' calls now do something else, naming the operations.
+fn behaviour_warning(report: &ChangeReport) -> Option<String> {
+    let operations: std::collections::BTreeSet<&str> = report
+        .wire
+        .iter()
+        .filter(|c| c.class == Wire::Behaviour)
+        .flat_map(|c| c.operations.iter().map(String::as_str))
+        .collect();
+    if operations.is_empty() {
+        return None;
+    }
+    let named: Vec<String> = operations.iter().map(|o| format!("`{o}`")).collect();
+    Some(format!(
+        "released SDK versions (up to {}) that leave a field out get another default from a          server of this revision (see Behaviour changes): {}",
+        report.previous_version,
+        named.join(", ")
+    ))
+}
+
 fn wire_warning(report: &ChangeReport) -> Option<String> {
     const NAMED: usize = 12;
     let operations = report.wire_broken_operations();

@@ -95,6 +95,7 @@ fn wire_section(report: &ChangeReport, out: &mut String) {
         }
         let meaning = match class {
             Wire::Breaking => "calls may fail",
+            Wire::Behaviour => "calls work and do something else",
             Wire::Degraded => "calls work, the SDK sees less",
         };
         let _ = writeln!(out, "\n#### {} ({meaning})\n", class.title());

@@ -29,7 +29,7 @@ mod types;
 pub use access::{CredentialKind, SchemeSurface, ServerSurface, VariableSurface};
 pub use operation::{
     BodySurface, Effects, ErrorBodySurface, OperationSurface, PaginationSurface, ParamSurface,
-    Purchase,
+    Purchase, ResponseHeadersSurface,
 };
 pub use types::{ConstraintsSurface, FieldSurface, FixedTagSurface, Shape, TypeSurface};
 

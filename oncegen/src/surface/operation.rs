@@ -83,6 +83,20 @@ pub struct OperationSurface {
     /// Longer description.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// The builder's `response_headers`, when the success response documents headers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_headers: Option<ResponseHeadersSurface>,
+}
+
+/// What a builder's `response_headers` returns: the view shared by the operations documenting
+/// the same headers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResponseHeadersSurface {
+    /// The view's name (in `types`).
+    pub ty: String,
+    /// Wire name (lower case) → the Rust type of its field (inside `Option`).
+    pub headers: BTreeMap<String, String>,
 }
 
 /// What a builder's `error_body` returns (inside its `Option`).
@@ -306,7 +320,20 @@ pub(super) fn describe(op: &ir::Operation) -> OperationSurface {
         errors,
         summary: op.summary.clone(),
         description: op.description.clone(),
+        response_headers: response_headers(op),
     }
+}
+
+/// The view `response_headers` returns, from the first success response's headers.
+fn response_headers(op: &ir::Operation) -> Option<ResponseHeadersSurface> {
+    let ty = op.response_headers.clone()?;
+    let success = op.responses.iter().find(|r| r.status.starts_with('2'))?;
+    let headers = success
+        .headers
+        .iter()
+        .map(|h| (h.name.clone(), rust_type::text(&h.ty)))
+        .collect();
+    Some(ResponseHeadersSurface { ty, headers })
 }
 
 /// Each requirement's schemes sorted, and a requirement repeated (the same schemes with other

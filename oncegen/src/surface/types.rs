@@ -309,7 +309,7 @@ fn describe_field(f: &Field, request: bool) -> FieldSurface {
         deprecation_note: deprecation::note(f.deprecated, f.doc.as_deref()),
         constraints: (&f.constraints).into(),
         doc: f.doc.clone(),
-        setter: (request && !f.required && f.const_value.is_none())
+        setter: (request && !f.required && !f.read_only && f.const_value.is_none())
             .then(|| naming::setter(&f.rust_name)),
     }
 }

@@ -113,6 +113,7 @@ fn shared_types(api: &Api, surface: &Surface, options: &Options) -> proc_macro2:
         .iter()
         .filter(|t| t.module == SHARED_MODULE)
         .map(|t| types::type_def(&cx, t));
+    let header_views = crate::emit::response_headers::views(&cx, api);
     let receipts = conventions::receipt_impls(&cx, api);
-    quote!(#(#items)* #receipts)
+    quote!(#(#items)* #header_views #receipts)
 }

@@ -54,6 +54,9 @@ pub enum Wire {
     /// Calls keep working, but the released SDK sees less: a new value decodes as the
     /// catch-all, a new code reads as unknown, a parameter it sends is ignored.
     Degraded,
+    /// Calls keep working but do something else: a request field's default changed, so a
+    /// released SDK that leaves the field out now gets the new default.
+    Behaviour,
     /// Calls of the released SDK may fail: the route is gone, the request is rejected, or the
     /// response no longer decodes.
     Breaking,
@@ -61,12 +64,13 @@ pub enum Wire {
 
 impl Wire {
     /// Every class, most severe first (the report's order).
-    pub const ALL: [Wire; 2] = [Wire::Breaking, Wire::Degraded];
+    pub const ALL: [Wire; 3] = [Wire::Breaking, Wire::Behaviour, Wire::Degraded];
 
     /// The heading of the class in the report.
     pub fn title(self) -> &'static str {
         match self {
             Wire::Breaking => "Wire-breaking",
+            Wire::Behaviour => "Behaviour changes",
             Wire::Degraded => "Degraded",
         }
     }
@@ -331,4 +335,18 @@ fn deprecation(deprecated: bool) -> &'static str {
     } else {
         "no longer deprecated"
     }
+}
+
+/// What a changed default of an optional request field means for a released SDK.
+fn default_change(old: Option<&serde_json::Value>, new: Option<&serde_json::Value>) -> String {
+    let show = |v: Option<&serde_json::Value>| v.map_or("none".to_owned(), |v| format!("`{v}`"));
+    format!(
+        "default {} → {}: released SDKs that leave it out now get {}",
+        show(old),
+        show(new),
+        match new {
+            Some(v) => format!("`{v}`"),
+            None => "whatever the server decides".to_owned(),
+        }
+    )
 }

@@ -8,7 +8,7 @@ use super::{
 use crate::ir::{Idempotency, ParamLocation};
 use crate::surface::{
     BodySurface, ConstraintsSurface, Effects, OperationSurface, PaginationSurface, ParamSurface,
-    Surface,
+    ResponseHeadersSurface, Surface,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -267,6 +267,13 @@ fn operation(
     if let Some(text) = error_responses(&o.errors, &n.errors) {
         line(out, Class::DocsOnly, text);
     }
+    for (class, text) in response_headers(o.response_headers.as_ref(), n.response_headers.as_ref())
+    {
+        line(out, class, text);
+    }
+    for text in headers_gone(o.response_headers.as_ref(), n.response_headers.as_ref()) {
+        wire(out, Wire::Degraded, text);
+    }
     let docs: Vec<&str> = [
         (o.summary != n.summary).then_some("summary"),
         (o.description != n.description).then_some("description"),
@@ -306,7 +313,78 @@ fn operation(
     params(o, n, &renamed, out);
 }
 
-/// The type of the client method's argument `arg` (a parameter, or `body`).
+/// The documented success headers, for the code: a header added is a new field of a
+/// `non_exhaustive` view (additive); one removed, retyped, or the view renamed, breaks code
+/// that reads it.
+fn response_headers(
+    o: Option<&ResponseHeadersSurface>,
+    n: Option<&ResponseHeadersSurface>,
+) -> Vec<(Class, String)> {
+    let listed = |h: &ResponseHeadersSurface| {
+        let names: Vec<String> = h.headers.keys().map(|k| format!("`{k}`")).collect();
+        names.join(", ")
+    };
+    let (o, n) = match (o, n) {
+        (None, None) => return Vec::new(),
+        (None, Some(n)) => {
+            let text = format!(
+                "`response_headers` added (returns `{}`: {})",
+                n.ty,
+                listed(n)
+            );
+            return vec![(Class::Additive, text)];
+        }
+        (Some(o), None) => {
+            let text = format!("`response_headers` removed (returned {})", listed(o));
+            return vec![(Class::Breaking, text)];
+        }
+        (Some(o), Some(n)) => (o, n),
+    };
+    let mut out = Vec::new();
+    for (name, ty) in &n.headers {
+        match o.headers.get(name) {
+            None => out.push((
+                Class::Additive,
+                format!("response header `{name}` (`{ty}`) added"),
+            )),
+            Some(was) if was != ty => out.push((
+                Class::Breaking,
+                format!("response header `{name}`: type `{was}` → `{ty}`"),
+            )),
+            Some(_) => {}
+        }
+    }
+    for name in o
+        .headers
+        .keys()
+        .filter(|name| !n.headers.contains_key(*name))
+    {
+        out.push((Class::Breaking, format!("response header `{name}` removed")));
+    }
+    if o.ty != n.ty {
+        out.push((
+            Class::Breaking,
+            format!("`response_headers` returns `{}` (was `{}`)", n.ty, o.ty),
+        ));
+    }
+    out
+}
+
+/// Documented success headers the server no longer sends: released SDKs read `None` there.
+fn headers_gone(
+    o: Option<&ResponseHeadersSurface>,
+    n: Option<&ResponseHeadersSurface>,
+) -> Vec<String> {
+    let Some(o) = o else { return Vec::new() };
+    o.headers
+        .keys()
+        .filter(|name| n.is_none_or(|n| !n.headers.contains_key(*name)))
+        .map(|name| {
+            format!("response header `{name}` no longer documented: released SDKs read `None`")
+        })
+        .collect()
+}
+
 /// What changed in how tools treat the operation: the CLI's confirmation and the MCP server's
 /// enablements follow `destructive` and `purchase`.
 fn effects_changes(o: &Effects, n: &Effects) -> Vec<String> {
@@ -341,6 +419,7 @@ fn members(names: &[String]) -> String {
     }
 }
 
+/// The type of the client method's argument `arg` (a parameter, or `body`).
 fn argument_type(op: &OperationSurface, arg: &str) -> Option<String> {
     match (op.params.get(arg), &op.body) {
         (Some(p), _) => Some(p.ty.clone()),
@@ -472,6 +551,13 @@ fn params(
                         Wire::Breaking,
                         format!("{}: {}", subject(n), effects.join("; ")),
                     );
+                }
+                if !n.required && o.constraints.default != n.constraints.default {
+                    let change = super::default_change(
+                        o.constraints.default.as_ref(),
+                        n.constraints.default.as_ref(),
+                    );
+                    wire(out, Wire::Behaviour, format!("{}: {change}", subject(n)));
                 }
             }
             (None, None) => {}

@@ -446,6 +446,7 @@ fn field_wire(
     let mut received = Vec::new();
     let mut degraded_sent = Vec::new();
     let mut degraded_received = Vec::new();
+    let mut behaviour_sent = Vec::new();
     match (old, new) {
         (None, Some(n)) if n.required => {
             sent.push("added as required: released SDKs do not send it".to_owned());
@@ -500,11 +501,18 @@ fn field_wire(
                 received.push(format!("{why}: released SDKs require a value"));
             }
             sent.extend(narrowed(&o.constraints, &n.constraints));
+            if !n.required && o.constraints.default != n.constraints.default {
+                behaviour_sent.push(super::default_change(
+                    o.constraints.default.as_ref(),
+                    n.constraints.default.as_ref(),
+                ));
+            }
         }
         _ => {}
     }
     let effects = [
         (Wire::Breaking, "request", sent, &uses.sent),
+        (Wire::Behaviour, "request", behaviour_sent, &uses.sent),
         (Wire::Breaking, "response", received, &uses.received),
         (Wire::Degraded, "request", degraded_sent, &uses.sent),
         (
