@@ -1,8 +1,8 @@
 //! The command tree, built from the generated table, and one run of it.
 
-use crate::output::{self, Format};
+use crate::output::Format;
 use crate::setup_commands::{self, ContractFuture};
-use crate::{Failure, Input, docs, exit, input, run, writes};
+use crate::{Failure, Input, docs, exit, input, writes};
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction};
 use oncegen_runtime::{Config, Error, Response};
@@ -10,7 +10,6 @@ use serde::Serialize;
 use serde_json::Value;
 use std::future::Future;
 use std::pin::Pin;
-use std::process::ExitCode;
 
 /// A generated command-line tool: its names and its areas.
 pub struct App<C: 'static> {
@@ -222,28 +221,6 @@ impl<C> App<C> {
             .subcommands(docs::commands())
             .subcommands(setup_commands::commands())
     }
-
-    /// Runs the command line `args` (the binary's name first) and returns the exit code.
-    pub fn run(&self, args: impl IntoIterator<Item = String>) -> ExitCode {
-        let matches = match self.command().try_get_matches_from(args) {
-            Ok(m) => m,
-            Err(e) => {
-                let _ = e.print();
-                return ExitCode::from(if e.use_stderr() {
-                    exit::USAGE
-                } else {
-                    exit::OK
-                });
-            }
-        };
-        match run::dispatch(self, &matches) {
-            Ok(()) => ExitCode::from(exit::OK),
-            Err(failure) => {
-                eprintln!("{}: {failure}", output::error_label());
-                ExitCode::from(failure.code)
-            }
-        }
-    }
 }
 
 fn area_command<C>(area: &Area<C>) -> clap::Command {
@@ -316,11 +293,6 @@ fn operation_command<C>(command: &Command<C>) -> clap::Command {
         );
     }
     cmd
-}
-
-/// Runs `app` on the process's arguments.
-pub fn main<C>(app: &App<C>) -> ExitCode {
-    app.run(std::env::args())
 }
 
 #[cfg(test)]

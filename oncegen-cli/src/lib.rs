@@ -26,8 +26,9 @@ mod setup_commands;
 pub mod wait;
 mod writes;
 
-pub use app::{App, Area, Command, OWN_COMMANDS, OWN_FLAGS, Param, Run, Sent, main, respond};
+pub use app::{App, Area, Command, OWN_COMMANDS, OWN_FLAGS, Param, Run, Sent, respond};
 pub use failure::Failure;
 pub use input::Input;
 pub use oncegen_runtime::{Config, Error};
+pub use run::main;
 pub use setup_commands::ContractFuture;

@@ -17,8 +17,38 @@ use clap::ArgMatches;
 use oncegen_runtime::journal::WriteJournal;
 use oncegen_runtime::{Config, RetryPolicy};
 use serde_json::Value;
+use std::process::ExitCode;
 use std::rc::Rc;
 use std::sync::Arc;
+
+impl<C> App<C> {
+    /// Runs the command line `args` (the binary's name first) and returns the exit code.
+    pub fn run(&self, args: impl IntoIterator<Item = String>) -> ExitCode {
+        let matches = match self.command().try_get_matches_from(args) {
+            Ok(m) => m,
+            Err(e) => {
+                let _ = e.print();
+                return ExitCode::from(if e.use_stderr() {
+                    exit::USAGE
+                } else {
+                    exit::OK
+                });
+            }
+        };
+        match dispatch(self, &matches) {
+            Ok(()) => ExitCode::from(exit::OK),
+            Err(failure) => {
+                eprintln!("{}: {failure}", output::error_label());
+                ExitCode::from(failure.code)
+            }
+        }
+    }
+}
+
+/// Runs `app` on the process's arguments.
+pub fn main<C>(app: &App<C>) -> ExitCode {
+    app.run(std::env::args())
+}
 
 /// The tool's own flags as one command line gave them.
 struct Globals<'m> {
