@@ -63,9 +63,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         title: "Get a dedicated task",
         description: "Get a dedicated task\n\nReads one task.\n\n`dedicatedTask`: GET /v1/dedicated/{serviceId}/tasks/{taskId}. With `wait: true`, polls until what it reads settles. Scopes (any): dedicated.read.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"task_id\":{\"type\":\"string\",\"format\":\"uuid\"},\"wait\":{\"type\":\"boolean\",\"description\":\"Poll until what this reads settles, then answer its settled state.\"}},\"required\":[\"service_id\",\"task_id\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]},\"task\":{\"type\":[\"object\",\"null\"],\"properties\":{\"createdAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"errorCode\":{},\"id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"kind\":{},\"stage\":{},\"status\":{},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"}}}}}",
-        ),
+        output_schema: None,
         effects: Effects {
             writes: false,
             destructive: false,

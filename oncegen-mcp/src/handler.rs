@@ -8,9 +8,9 @@ use crate::once::{self, Outcomes};
 use crate::select::Selection;
 use crate::{App, Failure, Sent, Tool};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject,
-    ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities,
+    ServerConfig, ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
@@ -122,7 +122,14 @@ impl<C: Send + Sync + 'static> Server<C> {
         if let Some(refusal) = s.gates.refusal(tool) {
             return Ok(failed(&refusal));
         }
-        let given_key = match arguments.remove(args::IDEMPOTENCY_KEY) {
+        // The server's own arguments exist only where it offers them: a read may have a
+        // parameter of the same name (a lookup by idempotency key).
+        let given_key = match tool
+            .effects
+            .writes
+            .then(|| arguments.remove(args::IDEMPOTENCY_KEY))
+            .flatten()
+        {
             None | Some(Value::Null) => None,
             Some(Value::String(key)) if !key.is_empty() && key.len() <= 255 => Some(key),
             Some(_) => {
@@ -131,7 +138,12 @@ impl<C: Send + Sync + 'static> Server<C> {
                 )));
             }
         };
-        let wait = match arguments.remove(args::WAIT) {
+        let wait = match tool
+            .effects
+            .waits
+            .then(|| arguments.remove(args::WAIT))
+            .flatten()
+        {
             None | Some(Value::Null) => false,
             Some(Value::Bool(wait)) => wait,
             Some(_) => return Ok(failed(&Failure::invalid("`wait` must be true or false"))),
@@ -171,9 +183,12 @@ impl<C: Send + Sync + 'static> Server<C> {
 /// The rmcp description of `tool`.
 fn describe<C>(tool: &Tool<C>) -> Result<rmcp::model::Tool, String> {
     let schema = |text: &str, what: &str| -> Result<Arc<JsonObject>, String> {
-        serde_json::from_str(text)
-            .map(Arc::new)
-            .map_err(|e| format!("the {what} schema of `{}` is not a JSON object: {e}", tool.name))
+        serde_json::from_str(text).map(Arc::new).map_err(|e| {
+            format!(
+                "the {what} schema of `{}` is not a JSON object: {e}",
+                tool.name
+            )
+        })
     };
     let mut out = rmcp::model::Tool::new(
         tool.name,

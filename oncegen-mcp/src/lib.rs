@@ -22,8 +22,8 @@ mod tool;
 pub mod transport;
 
 pub use args::Args;
-pub use oncegen_runtime::Config;
 pub use failure::Failure;
 pub use handler::Server;
+pub use oncegen_runtime::Config;
 pub use options::{Options, main};
 pub use tool::{App, Effects, Paging, Run, Sent, Tool, respond, respond_waited};

@@ -41,7 +41,13 @@ pub struct Answer {
 impl Outcomes {
     /// Runs `send` for the write of `tool` with `arguments` under `key`, once: a settled key
     /// answers its first outcome.
-    pub async fn run<F>(&self, key: &str, tool: &str, arguments: &Map<String, Value>, send: F) -> Answer
+    pub async fn run<F>(
+        &self,
+        key: &str,
+        tool: &str,
+        arguments: &Map<String, Value>,
+        send: F,
+    ) -> Answer
     where
         F: Future<Output = Result<Sent, Failure>>,
     {
@@ -153,7 +159,10 @@ mod tests {
         let b = map(json!({"y": {"a": [1, 2], "b": 2}, "x": 1}));
         assert_eq!(derived_key("t", &a), derived_key("t", &b));
         assert_ne!(derived_key("t", &a), derived_key("u", &a));
-        assert_ne!(derived_key("t", &a), derived_key("t", &map(json!({"x": 2}))));
+        assert_ne!(
+            derived_key("t", &a),
+            derived_key("t", &map(json!({"x": 2})))
+        );
     }
 
     #[tokio::test(flavor = "current_thread")]

@@ -59,14 +59,17 @@ pub fn main<C: Send + Sync + 'static>(app: &'static App<C>) -> ExitCode {
     }
 }
 
-async fn run<C: Send + Sync + 'static>(app: &'static App<C>, matches: &ArgMatches) -> Result<(), String> {
+async fn run<C: Send + Sync + 'static>(
+    app: &'static App<C>,
+    matches: &ArgMatches,
+) -> Result<(), String> {
     let options = options(app, matches)?;
     let mut config = (app.config)().map_err(|e| format!("{e}"))?;
     if options.gates.writes {
-        let location = options
-            .journal
-            .clone()
-            .map_or_else(|| setup::journal_location(app.bin, app.env_prefix, None), Ok)?;
+        let location = options.journal.clone().map_or_else(
+            || setup::journal_location(app.bin, app.env_prefix, None),
+            Ok,
+        )?;
         config = config.journal(setup::open_journal(&location).await?);
     }
     let client = (app.connect)(config).map_err(|e| format!("{e}"))?;

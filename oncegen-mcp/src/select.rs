@@ -79,7 +79,9 @@ impl Selection {
     pub fn scopes_allow<C>(&self, tool: &Tool<C>) -> bool {
         match &self.scopes {
             None => true,
-            Some(held) => tool.scopes.is_empty() || tool.scopes.iter().any(|s| held.iter().any(|h| h == s)),
+            Some(held) => {
+                tool.scopes.is_empty() || tool.scopes.iter().any(|s| held.iter().any(|h| h == s))
+            }
         }
     }
 }

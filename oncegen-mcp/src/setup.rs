@@ -7,7 +7,11 @@ use std::sync::Arc;
 
 /// Where the journal is: `flag`, else `<PREFIX>_JOURNAL`, else
 /// `$XDG_STATE_HOME/<bin>/journal` (`~/.local/state/<bin>/journal`).
-pub(crate) fn journal_location(bin: &str, prefix: &str, flag: Option<&str>) -> Result<String, String> {
+pub(crate) fn journal_location(
+    bin: &str,
+    prefix: &str,
+    flag: Option<&str>,
+) -> Result<String, String> {
     if let Some(given) = flag {
         return Ok(given.to_owned());
     }

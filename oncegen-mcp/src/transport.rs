@@ -106,7 +106,8 @@ async fn bearer(token: &[u8; 32], request: Request, next: Next) -> Response {
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "));
     // Digests compared: the comparison's time says nothing about the token.
-    let matches = given.is_some_and(|g| Sha256::digest(g.as_bytes()).as_slice() == token.as_slice());
+    let matches =
+        given.is_some_and(|g| Sha256::digest(g.as_bytes()).as_slice() == token.as_slice());
     if matches {
         next.run(request).await
     } else {

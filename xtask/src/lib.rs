@@ -102,6 +102,8 @@ pub fn customer_cloud_mcp_options() -> oncegen::mcp::Options {
             "rmcp = { version = \"3.11\", default-features = false, features = [\"client\", \"transport-child-process\"] }",
             "tokio = { workspace = true, features = [\"rt-multi-thread\", \"macros\"] }",
             "serde_json.workspace = true",
+            "yaml_serde.workspace = true",
+            "rust_decimal.workspace = true",
         ]),
     }
 }

@@ -48,7 +48,12 @@ pub(super) fn render(
     let title = op.summary.as_deref().unwrap_or(id);
     let description = description(id, op);
     let input_schema = input_schema(surface, op).to_string();
-    let output_schema = match schema::output(surface, &op.success) {
+    // A tool that offers `wait` answers either what it reads or the settled subject, whose
+    // type the surface does not name: no output schema is promised.
+    let output = (!op.effects.waits)
+        .then(|| schema::output(surface, &op.success))
+        .flatten();
+    let output_schema = match output {
         Some(schema) => {
             let text = schema.to_string();
             quote!(Some(#text))
