@@ -207,6 +207,15 @@ pub struct OperationLookup {
     pub expired: String,
 }
 
+/// A call that spends the account's money (`x-charges`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Charges {
+    /// Request body members that cap the amount charged (any one of them, when the body has
+    /// several shapes); empty when the call takes no ceiling.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ceiling: Vec<String>,
+}
+
 /// The capabilities operation (`x-capabilities`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Capabilities {
@@ -285,6 +294,13 @@ pub struct Operation {
     /// How to wait on what this read returns (`x-poll`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub poll: Option<Poll>,
+    /// The document declares the write destructive though its method is not `DELETE`
+    /// (`x-destructive`).
+    #[serde(skip_serializing_if = "is_false")]
+    pub destructive: bool,
+    /// The call spends the account's money (`x-charges`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub charges: Option<Charges>,
     /// How to continue a paginated listing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pagination: Option<Pagination>,

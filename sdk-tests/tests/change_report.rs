@@ -2205,3 +2205,41 @@ fn a_changed_fixed_tag_breaks_the_wire_not_the_code() {
         "{lines:#?}"
     );
 }
+
+#[test]
+fn an_operation_that_becomes_destructive_or_a_purchase_is_named() {
+    let removed = report_of_contract(&[
+        (
+            "      # Reference 4.6: restoration can overwrite data.\n      x-destructive: true\n",
+            "",
+        ),
+        ("      x-charges: {}\n", ""),
+        (
+            "      x-charges:\n        ceiling: [max_total, maxTotal]\n",
+            "      x-charges: {}\n",
+        ),
+    ]);
+    let lines: Vec<&str> = removed.changes.iter().map(|c| c.text.as_str()).collect();
+    for expected in [
+        "`vps_backup_restore`: no longer destructive",
+        "`product_variant_deploy`: spending ceiling members `max_total`, `maxTotal` → none",
+        "`pay_invoice`: no longer charges the account",
+    ] {
+        assert!(lines.contains(&expected), "{expected} not in {lines:#?}");
+    }
+    let back = report(
+        &contract_revised(&[(
+            "      # Reference 4.6: restoration can overwrite data.\n      x-destructive: true\n",
+            "",
+        )]),
+        &contract(),
+    );
+    assert_eq!(
+        class_of(
+            &back,
+            "`vps_backup_restore`: now destructive: the CLI asks before it, the MCP server offers \
+             it only when destructive tools are enabled"
+        ),
+        Class::DocsOnly
+    );
+}

@@ -97,6 +97,42 @@ fn bad_pagination_names_the_extension() {
 }
 
 #[test]
+fn bad_effect_extensions_name_the_extension() {
+    for (extension, pointer, words) in [
+        ("x-destructive: yes", "/x-destructive", "`true` or `false`"),
+        ("x-charges: true", "/x-charges", "is an object"),
+        ("x-charges: {cap: [a]}", "/x-charges/cap", "only `ceiling`"),
+        (
+            "x-charges: {ceiling: []}",
+            "/x-charges/ceiling",
+            "non-empty list",
+        ),
+        (
+            "x-charges: {ceiling: [1]}",
+            "/x-charges/ceiling/0",
+            "name of a request body member",
+        ),
+        ("x-charges: {ceiling: [a]}", "/x-charges", "no request body"),
+    ] {
+        let doc = format!(
+            "{HEAD}paths:\n  /a:\n    post:\n      operationId: x\n      {extension}\n      responses: {{'200': {{description: ok}}}}\n"
+        );
+        let (api, _) =
+            oncegen::generate_str(&doc, "input.yaml", &xtask::customer_cloud_sdk_options())
+                .expect("lenient");
+        let skipped = api
+            .skipped
+            .first()
+            .map(|s| s.reason.clone())
+            .unwrap_or_default();
+        assert!(
+            skipped.contains(&format!("#/paths/~1a/post{pointer}")) && skipped.contains(words),
+            "{extension}: {skipped}"
+        );
+    }
+}
+
+#[test]
 fn unknown_at_most_one_of_member_is_located() {
     let doc = format!(
         "{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    A:\n      type: object\n      properties: {{a: {{type: string}}}}\n      x-at-most-one-of: [[a, nope]]\n"

@@ -5,6 +5,7 @@
 //! assigns types to areas, marks request types and sorts everything.
 
 mod conventions;
+mod effects;
 mod graph;
 mod member_tags;
 

@@ -165,6 +165,8 @@ impl<'a> Lowerer<'a> {
         let (success, accept, alternatives) = success_formats(formats);
         let poll = self.poll(op, &success).map_err(Skip::from)?;
         let idempotency = idempotency(op, &params, base.method)?;
+        let destructive = super::effects::destructive(op)?;
+        let charges = super::effects::charges(op)?;
         let pagination = match op.get("x-pagination") {
             Some(p) => Some(self.pagination(&p, &success, &params).map_err(Skip::from)?),
             None => None,
@@ -195,6 +197,8 @@ impl<'a> Lowerer<'a> {
             operation_envelope,
             receipt,
             poll,
+            destructive,
+            charges,
             pagination,
             params,
             body,

@@ -29,6 +29,7 @@ mod types;
 pub use access::{CredentialKind, SchemeSurface, ServerSurface, VariableSurface};
 pub use operation::{
     BodySurface, Effects, ErrorBodySurface, OperationSurface, PaginationSurface, ParamSurface,
+    Purchase,
 };
 pub use types::{ConstraintsSurface, FieldSurface, FixedTagSurface, Shape, TypeSurface};
 

@@ -162,9 +162,13 @@ pub struct Effects {
     /// Changes state on the server (`POST`, `PUT`, `PATCH`, `DELETE`); otherwise a read.
     #[serde(default, skip_serializing_if = "is_false")]
     pub writes: bool,
-    /// Deletes (`DELETE`).
+    /// Deletes or overwrites: a `DELETE`, or a write the document declares destructive
+    /// (`x-destructive`: a restore, a rollback, a detach, a reset). A tool asks before it.
     #[serde(default, skip_serializing_if = "is_false")]
     pub destructive: bool,
+    /// Spends the account's money (`x-charges`); a tool asks for a spending ceiling.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purchase: Option<Purchase>,
     /// Sending the same request again has the effect of sending it once, by its method (a
     /// read, `PUT`, `DELETE`). Another write is safe to repeat only under the same
     /// Idempotency-Key (the operation's `idempotency` is not `none`: the builder's
@@ -181,13 +185,26 @@ pub struct Effects {
     pub waits: bool,
 }
 
+/// A call that charges the account.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Purchase {
+    /// The request body's members that cap the amount charged (any one of them, when the body
+    /// has several shapes); empty when the call takes no ceiling, so a tool can only ask.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ceiling: Vec<String>,
+}
+
 impl Effects {
     /// What calling `op` does.
     pub fn of(op: &ir::Operation) -> Effects {
         let writes = op.method.is_write();
         Effects {
             writes,
-            destructive: op.method == Method::Delete,
+            destructive: op.method == Method::Delete || op.destructive,
+            purchase: op.charges.as_ref().map(|charges| Purchase {
+                ceiling: charges.ceiling.clone(),
+            }),
             idempotent: !writes || matches!(op.method, Method::Put | Method::Delete),
             long_running: writes && op.receipt,
             waits: op.poll.is_some(),
@@ -357,6 +374,7 @@ paths:
             idempotent,
             long_running,
             waits: false,
+            purchase: None,
         };
         assert_eq!(
             effects(text),
@@ -368,5 +386,34 @@ paths:
                 ("start".to_owned(), effect(true, false, false, true)),
             ]
         );
+    }
+
+    #[test]
+    fn declared_effects_add_to_the_method() {
+        let text = r#"
+openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /restore:
+    post:
+      operationId: restore
+      x-destructive: true
+      responses: {'204': {description: ok}}
+  /buy:
+    post:
+      operationId: buy
+      x-charges: {ceiling: [max_total]}
+      requestBody:
+        content: {application/json: {schema: {type: object, properties: {max_total: {type: string}}}}}
+      responses: {'204': {description: ok}}
+"#;
+        let found = effects(text);
+        assert!(
+            found[1].1.destructive && found[1].1.purchase.is_none(),
+            "{found:?}"
+        );
+        let purchase = found[0].1.purchase.as_ref().expect("buy charges");
+        assert_eq!(purchase.ceiling, ["max_total"]);
+        assert!(!found[0].1.destructive);
     }
 }

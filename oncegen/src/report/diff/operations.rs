@@ -7,7 +7,8 @@ use super::{
 };
 use crate::ir::{Idempotency, ParamLocation};
 use crate::surface::{
-    BodySurface, ConstraintsSurface, OperationSurface, PaginationSurface, ParamSurface, Surface,
+    BodySurface, ConstraintsSurface, Effects, OperationSurface, PaginationSurface, ParamSurface,
+    Surface,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -229,6 +230,9 @@ fn operation(
             );
         }
     }
+    for text in effects_changes(&o.effects, &n.effects) {
+        line(out, Class::DocsOnly, text);
+    }
     if o.deprecated != n.deprecated {
         line(out, Class::DocsOnly, deprecation(n.deprecated).to_owned());
         out.deprecation(
@@ -303,6 +307,40 @@ fn operation(
 }
 
 /// The type of the client method's argument `arg` (a parameter, or `body`).
+/// What changed in how tools treat the operation: the CLI's confirmation and the MCP server's
+/// enablements follow `destructive` and `purchase`.
+fn effects_changes(o: &Effects, n: &Effects) -> Vec<String> {
+    let mut out = Vec::new();
+    if o.destructive != n.destructive {
+        out.push(if n.destructive {
+            "now destructive: the CLI asks before it, the MCP server offers it only when destructive tools are enabled".to_owned()
+        } else {
+            "no longer destructive".to_owned()
+        });
+    }
+    match (&o.purchase, &n.purchase) {
+        (None, Some(_)) => {
+            out.push("now charges the account: tools treat it as a purchase".to_owned())
+        }
+        (Some(_), None) => out.push("no longer charges the account".to_owned()),
+        (Some(old), Some(new)) if old.ceiling != new.ceiling => out.push(format!(
+            "spending ceiling members {} → {}",
+            members(&old.ceiling),
+            members(&new.ceiling)
+        )),
+        _ => {}
+    }
+    out
+}
+
+fn members(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_owned()
+    } else {
+        ticks(names)
+    }
+}
+
 fn argument_type(op: &OperationSurface, arg: &str) -> Option<String> {
     match (op.params.get(arg), &op.body) {
         (Some(p), _) => Some(p.ty.clone()),
