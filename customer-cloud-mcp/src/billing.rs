@@ -23,6 +23,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: true,
             destructive: false,
+            purchase: None,
             idempotent: false,
             long_running: false,
             waits: false,
@@ -46,6 +47,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: false,
             destructive: false,
+            purchase: None,
             idempotent: true,
             long_running: false,
             waits: false,
@@ -72,6 +74,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: false,
             destructive: false,
+            purchase: None,
             idempotent: true,
             long_running: false,
             waits: false,
@@ -90,7 +93,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/billing/invoices/{id}/pay",
         title: "Pay an invoice from account balance",
-        description: "Pay an invoice from account balance\n\nPays an invoice from account balance; no body. With enough funds the result has fullyPaid true and status `paid`; with insufficient funds a partial payment may leave the invoice unpaid with a remaining amount: read `fullyPaid`, `paidNow` and the remaining amount. Payment is not successful provisioning. Separate order and payment requests need separate idempotency keys.\n\n`payInvoice`: POST /v1/billing/invoices/{id}/pay. Writes, exactly once: sent under `idempotency_key` (derived from the arguments when absent, so a retry is never a second write; pass a new key for another identical write). Scopes (any): billing.invoice.pay.",
+        description: "Pay an invoice from account balance\n\nPays an invoice from account balance; no body. With enough funds the result has fullyPaid true and status `paid`; with insufficient funds a partial payment may leave the invoice unpaid with a remaining amount: read `fullyPaid`, `paidNow` and the remaining amount. Payment is not successful provisioning. Separate order and payment requests need separate idempotency keys.\n\n`payInvoice`: POST /v1/billing/invoices/{id}/pay. Writes, exactly once: sent under `idempotency_key` (derived from the arguments when absent, so a retry is never a second write; pass a new key for another identical write). Charges the account (this call takes no spending ceiling). Scopes (any): billing.invoice.pay.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Invoice uuid.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names this write: a call again with the same key returns the first outcome and never writes twice. Absent: derived from the arguments; the result returns the key used.\"}},\"required\":[\"id\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"fullyPaid\":{},\"invoiceId\":{},\"meta\":{\"type\":[\"object\",\"null\"],\"properties\":{\"createdServiceIds\":{},\"createdServices\":{},\"provisioning\":{},\"renewedServices\":{}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"orderId\":{},\"paidNow\":{\"type\":[\"string\",\"null\"],\"description\":\"A decimal number.\"},\"partial\":{},\"status\":{}}}",
@@ -98,6 +101,9 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: true,
             destructive: false,
+            purchase: Some(oncegen_mcp::Purchase {
+                ceiling: &[],
+            }),
             idempotent: false,
             long_running: false,
             waits: false,

@@ -23,6 +23,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: false,
             destructive: false,
+            purchase: None,
             idempotent: true,
             long_running: false,
             waits: false,
@@ -49,6 +50,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: false,
             destructive: false,
+            purchase: None,
             idempotent: true,
             long_running: false,
             waits: false,
@@ -75,6 +77,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: false,
             destructive: false,
+            purchase: None,
             idempotent: true,
             long_running: false,
             waits: false,
@@ -101,6 +104,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: false,
             destructive: false,
+            purchase: None,
             idempotent: true,
             long_running: false,
             waits: false,

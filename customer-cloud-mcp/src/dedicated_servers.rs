@@ -23,6 +23,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: true,
             destructive: false,
+            purchase: None,
             idempotent: false,
             long_running: false,
             waits: false,
@@ -38,14 +39,15 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/dedicated/{serviceId}/password-reset",
         title: "Reset the dedicated server administrator password",
-        description: "Reset the dedicated server administrator password\n\nInterrupts connections while the administrator password is replaced; returns a task. Retrieve the result privately only after the task succeeds (credential reads need dedicated.credentials.read).\n\n`dedicatedPasswordReset`: POST /v1/dedicated/{serviceId}/password-reset. Writes, exactly once: sent under `idempotency_key` (derived from the arguments when absent, so a retry is never a second write; pass a new key for another identical write). Scopes (any): dedicated.write.",
+        description: "Reset the dedicated server administrator password\n\nInterrupts connections while the administrator password is replaced; returns a task. Retrieve the result privately only after the task succeeds (credential reads need dedicated.credentials.read).\n\n`dedicatedPasswordReset`: POST /v1/dedicated/{serviceId}/password-reset. Writes, exactly once: sent under `idempotency_key` (derived from the arguments when absent, so a retry is never a second write; pass a new key for another identical write). Destructive. Scopes (any): dedicated.write.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names this write: a call again with the same key returns the first outcome and never writes twice. Absent: derived from the arguments; the result returns the key used.\"}},\"required\":[\"service_id\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
         ),
         effects: Effects {
             writes: true,
-            destructive: false,
+            destructive: true,
+            purchase: None,
             idempotent: false,
             long_running: false,
             waits: false,
@@ -67,6 +69,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: false,
             destructive: false,
+            purchase: None,
             idempotent: true,
             long_running: false,
             waits: true,
@@ -90,6 +93,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: false,
             destructive: false,
+            purchase: None,
             idempotent: true,
             long_running: false,
             waits: false,
@@ -113,6 +117,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: false,
             destructive: false,
+            purchase: None,
             idempotent: true,
             long_running: false,
             waits: false,
@@ -136,6 +141,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: false,
             destructive: false,
+            purchase: None,
             idempotent: true,
             long_running: false,
             waits: false,

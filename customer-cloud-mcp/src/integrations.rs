@@ -23,6 +23,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: false,
             destructive: false,
+            purchase: None,
             idempotent: true,
             long_running: false,
             waits: false,
@@ -46,6 +47,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: true,
             destructive: false,
+            purchase: None,
             idempotent: false,
             long_running: false,
             waits: false,
@@ -69,6 +71,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: false,
             destructive: false,
+            purchase: None,
             idempotent: true,
             long_running: false,
             waits: false,
@@ -95,6 +98,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: false,
             destructive: false,
+            purchase: None,
             idempotent: true,
             long_running: false,
             waits: false,
@@ -118,6 +122,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: false,
             destructive: false,
+            purchase: None,
             idempotent: true,
             long_running: false,
             waits: false,
@@ -139,6 +144,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: false,
             destructive: false,
+            purchase: None,
             idempotent: true,
             long_running: false,
             waits: true,
@@ -162,6 +168,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: false,
             destructive: false,
+            purchase: None,
             idempotent: true,
             long_running: false,
             waits: false,
@@ -185,6 +192,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: true,
             destructive: false,
+            purchase: None,
             idempotent: false,
             long_running: false,
             waits: false,
@@ -208,6 +216,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: true,
             destructive: true,
+            purchase: None,
             idempotent: true,
             long_running: false,
             waits: false,

@@ -23,6 +23,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: false,
             destructive: false,
+            purchase: None,
             idempotent: true,
             long_running: false,
             waits: false,
@@ -49,6 +50,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: false,
             destructive: false,
+            purchase: None,
             idempotent: true,
             long_running: false,
             waits: false,
@@ -72,6 +74,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: true,
             destructive: false,
+            purchase: None,
             idempotent: false,
             long_running: false,
             waits: false,
@@ -95,6 +98,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: true,
             destructive: false,
+            purchase: None,
             idempotent: false,
             long_running: false,
             waits: false,

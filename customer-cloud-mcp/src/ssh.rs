@@ -23,6 +23,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: true,
             destructive: false,
+            purchase: None,
             idempotent: false,
             long_running: false,
             waits: false,
@@ -46,6 +47,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: true,
             destructive: false,
+            purchase: None,
             idempotent: false,
             long_running: false,
             waits: false,

@@ -23,6 +23,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: true,
             destructive: false,
+            purchase: None,
             idempotent: false,
             long_running: true,
             waits: false,
@@ -38,14 +39,15 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/vps/{serviceId}/backup/restore",
         title: "Restore a VPS backup",
-        description: "Restore a VPS backup\n\nRestores a backup; can overwrite data. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.\n\n`vpsBackupRestore`: POST /v1/vps/{serviceId}/backup/restore. Writes, exactly once: sent under `idempotency_key` (derived from the arguments when absent, so a retry is never a second write; pass a new key for another identical write). Long-running: answers an operation receipt to follow. Scopes (any): vps.write.",
+        description: "Restore a VPS backup\n\nRestores a backup; can overwrite data. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.\n\n`vpsBackupRestore`: POST /v1/vps/{serviceId}/backup/restore. Writes, exactly once: sent under `idempotency_key` (derived from the arguments when absent, so a retry is never a second write; pass a new key for another identical write). Destructive. Long-running: answers an operation receipt to follow. Scopes (any): vps.write.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"auto_start\":{\"type\":\"boolean\"},\"file\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":255}},\"description\":\"Both optional. Restoration can overwrite data.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names this write: a call again with the same key returns the first outcome and never writes twice. Absent: derived from the arguments; the result returns the key used.\"}},\"required\":[\"service_id\"]}",
         output_schema: Some(
             "{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"actionId\":{},\"links\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"]},\"operation\":{\"type\":[\"string\",\"null\"]},\"order\":{\"type\":[\"string\",\"null\"]},\"service\":{\"type\":[\"string\",\"null\"]}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"operation_id\":{\"type\":[\"string\",\"null\"]},\"operation_url\":{\"type\":[\"string\",\"null\"]}},\"additionalProperties\":{}},{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]},\"operation\":{\"type\":[\"object\",\"null\"],\"properties\":{\"done\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"type\":[\"string\",\"null\"]},\"links\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"]},\"operation\":{\"type\":[\"string\",\"null\"]},\"order\":{\"type\":[\"string\",\"null\"]},\"service\":{\"type\":[\"string\",\"null\"]}}},\"progress\":{},\"result\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice_id\":{},\"order_id\":{},\"power_state\":{},\"service_id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"service_ids\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\",\"format\":\"uuid\"}}},\"additionalProperties\":{}},\"stage\":{\"type\":[\"string\",\"null\"]},\"status\":{\"type\":[\"string\",\"null\"]}},\"additionalProperties\":{}}}}],\"type\":\"object\"}",
         ),
         effects: Effects {
             writes: true,
-            destructive: false,
+            destructive: true,
+            purchase: None,
             idempotent: false,
             long_running: true,
             waits: false,
@@ -69,6 +71,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: true,
             destructive: false,
+            purchase: None,
             idempotent: false,
             long_running: true,
             waits: false,
@@ -92,6 +95,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: true,
             destructive: false,
+            purchase: None,
             idempotent: false,
             long_running: true,
             waits: false,
@@ -107,14 +111,15 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/vps/{serviceId}/snapshots/{name}/rollback",
         title: "Roll a VPS back to a snapshot",
-        description: "Roll a VPS back to a snapshot\n\nRolls back to the named snapshot; no body. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.\n\n`vpsSnapshotRollback`: POST /v1/vps/{serviceId}/snapshots/{name}/rollback. Writes, exactly once: sent under `idempotency_key` (derived from the arguments when absent, so a retry is never a second write; pass a new key for another identical write). Long-running: answers an operation receipt to follow. Scopes (any): vps.write.",
+        description: "Roll a VPS back to a snapshot\n\nRolls back to the named snapshot; no body. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.\n\n`vpsSnapshotRollback`: POST /v1/vps/{serviceId}/snapshots/{name}/rollback. Writes, exactly once: sent under `idempotency_key` (derived from the arguments when absent, so a retry is never a second write; pass a new key for another identical write). Destructive. Long-running: answers an operation receipt to follow. Scopes (any): vps.write.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"name\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Snapshot name.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names this write: a call again with the same key returns the first outcome and never writes twice. Absent: derived from the arguments; the result returns the key used.\"}},\"required\":[\"service_id\",\"name\"]}",
         output_schema: Some(
             "{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"actionId\":{},\"links\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"]},\"operation\":{\"type\":[\"string\",\"null\"]},\"order\":{\"type\":[\"string\",\"null\"]},\"service\":{\"type\":[\"string\",\"null\"]}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"operation_id\":{\"type\":[\"string\",\"null\"]},\"operation_url\":{\"type\":[\"string\",\"null\"]}},\"additionalProperties\":{}},{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]},\"operation\":{\"type\":[\"object\",\"null\"],\"properties\":{\"done\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"type\":[\"string\",\"null\"]},\"links\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"]},\"operation\":{\"type\":[\"string\",\"null\"]},\"order\":{\"type\":[\"string\",\"null\"]},\"service\":{\"type\":[\"string\",\"null\"]}}},\"progress\":{},\"result\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice_id\":{},\"order_id\":{},\"power_state\":{},\"service_id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"service_ids\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\",\"format\":\"uuid\"}}},\"additionalProperties\":{}},\"stage\":{\"type\":[\"string\",\"null\"]},\"status\":{\"type\":[\"string\",\"null\"]}},\"additionalProperties\":{}}}}],\"type\":\"object\"}",
         ),
         effects: Effects {
             writes: true,
-            destructive: false,
+            destructive: true,
+            purchase: None,
             idempotent: false,
             long_running: true,
             waits: false,

@@ -121,7 +121,7 @@ fn first_of(listed: &Value, kind: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_operation_is_callable_as_a_tool() {
     let sb = Sandbox::start().await.expect("sandbox starts");
-    let flags = ["--allow-writes", "--allow-destructive"];
+    let flags = ["--allow-writes", "--allow-destructive", "--allow-purchases"];
     let mcp = Mcp::start(&sb, "coverage", &flags).await;
     let listed = mcp.client.list_all_tools().await.expect("tools/list");
     assert_eq!(
@@ -385,4 +385,61 @@ async fn a_retried_write_is_sent_once_and_returns_its_key() {
     other["idempotency_key"] = json!(key);
     let refused = mcp.call("dns_template_create", other).await;
     assert_eq!(refused.is_error, Some(true), "{}", text_of(&refused));
+}
+
+/// The arguments of a VPS deploy of the sandbox's first plan, without a ceiling.
+async fn deploy_arguments(mcp: &Mcp) -> Value {
+    let products = mcp
+        .ok("get_products", json!({"product_code": "vps", "limit": 1}))
+        .await;
+    let plan = &products["items"][0];
+    json!({
+        "region": plan["region"], "product_code": "vps", "variant_code": plan["variant_code"],
+        "body": {"hostname": "ceiling.example.net"},
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_purchase_needs_a_ceiling_under_the_servers() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let uncapped = Mcp::start(&sb, "uncapped", &["--allow-writes", "--allow-purchases"]).await;
+    let deploy = deploy_arguments(&uncapped).await;
+    let refused = uncapped
+        .call("product_variant_deploy", deploy.clone())
+        .await;
+    assert_eq!(refused.is_error, Some(true));
+    assert!(
+        text_of(&refused).contains("spending ceiling"),
+        "{}",
+        text_of(&refused)
+    );
+    let writes_only = Mcp::start(&sb, "no-purchases", &["--allow-writes"]).await;
+    let refused = writes_only
+        .call("product_variant_deploy", deploy.clone())
+        .await;
+    assert!(
+        text_of(&refused).contains("--allow-purchases"),
+        "{}",
+        text_of(&refused)
+    );
+
+    let flags = ["--allow-writes", "--allow-purchases", "--max-total", "1"];
+    let capped = Mcp::start(&sb, "capped", &flags).await;
+    let mut above = deploy.clone();
+    above["body"]["max_total"] = json!("5");
+    let refused = capped.call("product_variant_deploy", above).await;
+    assert!(
+        text_of(&refused).contains("--max-total"),
+        "{}",
+        text_of(&refused)
+    );
+    // Without its own ceiling the call carries the server's, which the API enforces.
+    let limited = capped.call("product_variant_deploy", deploy).await;
+    assert_eq!(limited.is_error, Some(true));
+    assert!(
+        text_of(&limited).contains("deployment_price_limit_exceeded"),
+        "{}",
+        text_of(&limited)
+    );
+    assert!(sb.debits().is_empty(), "nothing was charged");
 }

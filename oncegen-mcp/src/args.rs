@@ -5,6 +5,7 @@
 //! (inferred from the client method); an error names the argument and the path inside it.
 
 use crate::Failure;
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
@@ -54,6 +55,28 @@ impl Args {
     /// The required request body.
     pub fn body<T: DeserializeOwned>(&self) -> Result<T, Failure> {
         self.arg(BODY)
+    }
+
+    /// The required body of a purchase, refused unless what will be sent still carries one of
+    /// the `ceiling` members (a body shape without that member would drop the ceiling).
+    pub fn capped_body<T: DeserializeOwned + Serialize>(
+        &self,
+        ceiling: &[&str],
+    ) -> Result<T, Failure> {
+        let body: T = self.body()?;
+        let sent = serde_json::to_value(&body)
+            .map_err(|e| Failure::internal(format!("the body does not encode as JSON: {e}")))?;
+        if ceiling
+            .iter()
+            .any(|name| sent.get(*name).is_some_and(|v| !v.is_null()))
+        {
+            Ok(body)
+        } else {
+            Err(Failure::refused(format!(
+                "this purchase would be sent without a spending ceiling: the body's shape does                  not carry `{}`. Use the body shape that has it and set it.",
+                ceiling.join("` or `")
+            )))
+        }
     }
 
     /// The optional request body.

@@ -1,9 +1,14 @@
 //! The safety gates: what the operator must enable at start before a tool may change anything.
-//! Reads are always allowed; writes need `--allow-writes`; deletions and other destructive
-//! operations also need `--allow-destructive`. A refusal says which flag enables the call, so
-//! an agent can tell its user instead of retrying.
+//! Reads are always allowed; writes need `--allow-writes`; destructive operations also need
+//! `--allow-destructive`; purchases need `--allow-purchases` and a spending ceiling: the call's
+//! own (under the server's `--max-total`, when set) or the server's, written into the call. A
+//! refusal says what would allow the call, so an agent can tell its user instead of retrying.
 
+use crate::args::BODY;
 use crate::{Failure, Tool};
+use rust_decimal::Decimal;
+use serde_json::{Map, Value};
+use std::str::FromStr;
 
 /// What the operator enabled.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -12,27 +17,96 @@ pub struct Gates {
     pub writes: bool,
     /// `--allow-destructive`.
     pub destructive: bool,
+    /// `--allow-purchases`.
+    pub purchases: bool,
+    /// `--max-total`: the most one purchase may charge.
+    pub max_total: Option<Decimal>,
 }
 
 impl Gates {
-    /// Why `tool` may not be called, if it may not.
+    /// Why `tool` may not be called at all, if it may not.
     pub fn refusal<C>(&self, tool: &Tool<C>) -> Option<Failure> {
         let name = tool.name;
+        let restart = |flag: &str, what: &str| {
+            Some(Failure::refused(format!(
+                "`{name}` {what} and this server was started without {flag}. Ask the operator \
+                 to restart it with {flag} if this is wanted; do not retry."
+            )))
+        };
         if tool.effects.writes && !self.writes {
-            return Some(Failure::refused(format!(
-                "`{name}` changes state and this server is read-only: it was started without \
-                 --allow-writes. Ask the operator to restart it with --allow-writes if this \
-                 change is wanted; do not retry."
-            )));
+            return restart("--allow-writes", "changes state");
         }
         if tool.effects.destructive && !self.destructive {
-            return Some(Failure::refused(format!(
-                "`{name}` is destructive ({} {}) and this server was started without \
-                 --allow-destructive. Ask the operator to restart it with --allow-destructive \
-                 if this is wanted; do not retry.",
-                tool.method, tool.path
-            )));
+            return restart(
+                "--allow-destructive",
+                &format!("is destructive ({} {})", tool.method, tool.path),
+            );
+        }
+        if tool.effects.purchase.is_some() && !self.purchases {
+            return restart("--allow-purchases", "charges the account");
         }
         None
+    }
+
+    /// Puts the spending ceiling of a purchase into `arguments`, or refuses: the call's own
+    /// ceiling must not exceed the server's; without one, the server's is used; without
+    /// either, the purchase is refused.
+    pub fn cap<C>(
+        &self,
+        tool: &Tool<C>,
+        arguments: &mut Map<String, Value>,
+    ) -> Result<(), Failure> {
+        let Some(purchase) = tool.effects.purchase else {
+            return Ok(());
+        };
+        let Some(first) = purchase.ceiling.first() else {
+            // The call takes no ceiling: enabling purchases is the operator's whole consent.
+            return Ok(());
+        };
+        let names = purchase.ceiling.join("` or `body.");
+        let body = match arguments.get_mut(BODY) {
+            Some(Value::Object(body)) => body,
+            _ => {
+                return Err(Failure::invalid(format!(
+                    "`{}` needs a `body` object",
+                    tool.name
+                )));
+            }
+        };
+        let given = purchase.ceiling.iter().find_map(|name| {
+            body.get(*name)
+                .filter(|v| !v.is_null())
+                .map(|v| (*name, v.clone()))
+        });
+        match (given, self.max_total) {
+            (Some((name, value)), limit) => {
+                let text = match &value {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                let amount = Decimal::from_str(&text).map_err(|_| {
+                    Failure::invalid(format!(
+                        "`body.{name}` must be a decimal amount, got {text}"
+                    ))
+                })?;
+                match limit {
+                    Some(max) if amount > max => Err(Failure::refused(format!(
+                        "`body.{name}` {amount} is above this server's spending ceiling {max} \
+                         (--max-total). Lower it to at most {max}, or ask the operator."
+                    ))),
+                    _ => Ok(()),
+                }
+            }
+            (None, Some(max)) => {
+                body.insert((*first).to_owned(), Value::String(max.to_string()));
+                Ok(())
+            }
+            (None, None) => Err(Failure::refused(format!(
+                "`{}` charges the account and has no spending ceiling: pass `body.{names}` \
+                 (a decimal amount in the account currency; the API charges nothing when the \
+                 total is higher), or ask the operator to start the server with --max-total.",
+                tool.name
+            ))),
+        }
     }
 }

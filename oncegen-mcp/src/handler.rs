@@ -153,6 +153,9 @@ impl<C: Send + Sync + 'static> Server<C> {
             let outcome = (tool.run)(&s.client, &input).await;
             return Ok(result(tool, outcome, false));
         }
+        if let Err(refusal) = s.gates.cap(tool, &mut arguments) {
+            return Ok(failed(&refusal));
+        }
         let key = given_key.unwrap_or_else(|| once::derived_key(tool.name, &arguments));
         let input = Args::new(arguments.clone(), Some(key.clone()), wait);
         let answer = s
@@ -199,7 +202,9 @@ fn describe<C>(tool: &Tool<C>) -> Result<rmcp::model::Tool, String> {
     .with_annotations(
         ToolAnnotations::with_title(tool.title)
             .read_only(!tool.effects.writes)
-            .destructive(tool.effects.destructive)
+            // Spending cannot be undone: a purchase is marked like a deletion, so a client
+            // that asks before destructive calls asks before it too.
+            .destructive(tool.effects.destructive || tool.effects.purchase.is_some())
             // Every write is sent under a key derived from its arguments (or given): the same
             // call again has no further effect.
             .idempotent(true)

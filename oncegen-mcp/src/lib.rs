@@ -26,4 +26,4 @@ pub use failure::Failure;
 pub use handler::Server;
 pub use oncegen_runtime::Config;
 pub use options::{Options, main};
-pub use tool::{App, Effects, Paging, Run, Sent, Tool, respond, respond_waited};
+pub use tool::{App, Effects, Paging, Purchase, Run, Sent, Tool, respond, respond_waited};

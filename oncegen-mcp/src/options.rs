@@ -137,6 +137,13 @@ fn command<C>(app: &App<C>) -> clap::Command {
         )
         .arg(flag("allow-writes", "Enable tools that change state (off: read-only)"))
         .arg(flag("allow-destructive", "Also enable destructive tools (deletions)"))
+        .arg(flag("allow-purchases", "Also enable purchases (each needs a spending ceiling)"))
+        .arg(
+            Arg::new("max-total")
+                .long("max-total")
+                .value_name("AMOUNT")
+                .help("The most one purchase may charge, in the account currency; a call's own ceiling may only be lower"),
+        )
         .arg(
             Arg::new("tools")
                 .long("tools")
@@ -194,11 +201,22 @@ fn options<C>(app: &App<C>, m: &ArgMatches) -> Result<Options, String> {
                 .map_err(|e| format!("--http {a}: {e} (expected IP:PORT, e.g. 127.0.0.1:8080)"))
         })
         .transpose()?;
+    let max_total = m
+        .get_one::<String>("max-total")
+        .map(|a| {
+            a.parse::<rust_decimal::Decimal>()
+                .ok()
+                .filter(|d| d.is_sign_positive())
+                .ok_or_else(|| format!("--max-total {a}: expected a positive decimal amount"))
+        })
+        .transpose()?;
     Ok(Options {
         selection,
         gates: Gates {
             writes: m.get_flag("allow-writes"),
             destructive: m.get_flag("allow-destructive"),
+            purchases: m.get_flag("allow-purchases"),
+            max_total,
         },
         mode: match m.get_one::<String>("tools").map(String::as_str) {
             Some("dynamic") => Mode::Dynamic,

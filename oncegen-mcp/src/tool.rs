@@ -74,6 +74,8 @@ pub struct Effects {
     pub writes: bool,
     /// Deletes or undoes: needs `--allow-destructive`.
     pub destructive: bool,
+    /// Charges the account: needs `--allow-purchases` and a spending ceiling.
+    pub purchase: Option<Purchase>,
     /// Repeating the same request has the effect of sending it once.
     pub idempotent: bool,
     /// Answers with an operation receipt to follow (`wait`).
@@ -90,6 +92,14 @@ pub struct Paging {
     pub argument: &'static str,
     /// The answer's member naming the next value (`next_cursor`, `pages`, `next_offset`).
     pub next: &'static str,
+}
+
+/// What a purchase charges against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Purchase {
+    /// The request body's members that cap the amount charged (any one of them); empty when
+    /// the call takes no ceiling.
+    pub ceiling: &'static [&'static str],
 }
 
 /// What a call answered: its body as JSON and its write's key.

@@ -70,6 +70,18 @@ pub(super) fn render(
         e.long_running,
         e.waits,
     );
+    let purchase = match &e.purchase {
+        Some(p) => {
+            let ceiling = &p.ceiling;
+            quote!(Some(oncegen_mcp::Purchase { ceiling: &[#(#ceiling),*] }))
+        }
+        None => quote!(None),
+    };
+    let ceiling = e
+        .purchase
+        .as_ref()
+        .map(|p| &p.ceiling)
+        .filter(|c| !c.is_empty());
     let scopes = &op.scopes;
     let paging = match &op.pagination {
         Some(p) => {
@@ -93,6 +105,7 @@ pub(super) fn render(
             effects: Effects {
                 writes: #writes,
                 destructive: #destructive,
+                purchase: #purchase,
                 idempotent: #idempotent,
                 long_running: #long_running,
                 waits: #waits,
@@ -112,7 +125,10 @@ pub(super) fn render(
                 .body
                 .as_ref()
                 .and_then(|b| body_type(surface, sdk, &b.ty));
-            quote!(input.body #ty ()?)
+            match ceiling {
+                Some(ceiling) => quote!(input.capped_body #ty (&[#(#ceiling),*])?),
+                None => quote!(input.body #ty ()?),
+            }
         }
     });
     let setters = op
@@ -207,6 +223,16 @@ fn description(id: &str, op: &OperationSurface) -> String {
     }
     if e.destructive {
         effects.push_str(" Destructive.");
+    }
+    if let Some(purchase) = &e.purchase {
+        match purchase.ceiling.as_slice() {
+            [] => effects.push_str(" Charges the account (this call takes no spending ceiling)."),
+            names => effects.push_str(&format!(
+                " Charges the account: set a spending ceiling in `body.{}` (the server's \
+                 --max-total applies when absent; a purchase without a ceiling is refused).",
+                names.join("` or `body.")
+            )),
+        }
     }
     if e.long_running {
         effects.push_str(" Long-running: answers an operation receipt to follow.");
