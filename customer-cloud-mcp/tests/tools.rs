@@ -443,3 +443,125 @@ async fn a_purchase_needs_a_ceiling_under_the_servers() {
     );
     assert!(sb.debits().is_empty(), "nothing was charged");
 }
+
+/// The size of a `tools/list` answer in bytes (its JSON).
+fn size(tools: &[rmcp::model::Tool]) -> usize {
+    serde_json::to_string(&json!({ "tools": tools }))
+        .expect("tools encode")
+        .len()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dynamic_mode_offers_three_tools_that_reach_every_operation() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let all = Mcp::start(
+        &sb,
+        "all",
+        &["--allow-writes", "--allow-destructive", "--allow-purchases"],
+    )
+    .await;
+    let per_operation = all.client.list_all_tools().await.expect("tools/list");
+    let mcp = Mcp::start(&sb, "dynamic", &["--tools", "dynamic", "--allow-writes"]).await;
+    let listed = mcp.client.list_all_tools().await.expect("tools/list");
+    let names: Vec<&str> = listed.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(
+        names,
+        ["search_operations", "describe_operation", "call_operation"]
+    );
+    let (dynamic, full) = (size(&listed), size(&per_operation));
+    println!(
+        "tools/list for this contract: {} tools {full} bytes (~{} tokens); dynamic 3 tools {dynamic} bytes (~{} tokens)",
+        per_operation.len(),
+        full / 4,
+        dynamic / 4
+    );
+    assert!(
+        dynamic * 10 < full,
+        "dynamic {dynamic} bytes, per operation {full}"
+    );
+
+    let found = mcp
+        .ok("search_operations", json!({"query": "dns zone"}))
+        .await;
+    let found: Vec<&str> = found["operations"]
+        .as_array()
+        .expect("operations")
+        .iter()
+        .filter_map(|o| o["name"].as_str())
+        .collect();
+    assert!(found.contains(&"get_dns_zone"), "{found:?}");
+    let described = mcp
+        .ok("describe_operation", json!({"name": "dns_template_create"}))
+        .await;
+    assert!(
+        described["input_schema"]["properties"]["body"].is_object(),
+        "{described}"
+    );
+    let call = json!({"name": "dns_template_create", "arguments": {"body": {"name": "dynamic", "zone_file": "@ 3600 IN A 192.0.2.1\n"}}});
+    mcp.ok("call_operation", call.clone()).await;
+    mcp.ok("call_operation", call).await;
+    assert_eq!(
+        sb.resources(|r| r
+            .dns_templates
+            .iter()
+            .filter(|t| t["name"] == "dynamic")
+            .count()),
+        1,
+        "the retried call wrote once"
+    );
+    // The gates hold in dynamic mode too.
+    let destroy = json!({"name": "webhook_delete", "arguments": {"id": "00000000-0000-0000-0000-000000000000"}});
+    let refused = mcp.call("call_operation", destroy).await;
+    assert!(
+        text_of(&refused).contains("--allow-destructive"),
+        "{}",
+        text_of(&refused)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presets_and_scopes_select_the_tools() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let dns = Mcp::start(
+        &sb,
+        "preset",
+        &["--preset", "dns-readonly", "--allow-writes"],
+    )
+    .await;
+    let listed = dns.client.list_all_tools().await.expect("tools/list");
+    let names: BTreeSet<&str> = listed.iter().map(|t| t.name.as_ref()).collect();
+    let expected = [
+        "get_dns_template",
+        "get_dns_templates",
+        "get_dns_zone",
+        "list_dns_zones",
+    ];
+    assert_eq!(names, expected.into_iter().collect());
+    let scoped = Mcp::start(
+        &sb,
+        "scopes",
+        &[
+            "--scopes",
+            "dns.read,dns.write",
+            "--allow-writes",
+            "--area",
+            "dns",
+        ],
+    )
+    .await;
+    let listed = scoped.client.list_all_tools().await.expect("tools/list");
+    assert!(listed.iter().any(|t| t.name == "create_dns_zone"));
+    let none = Mcp::start(&sb, "no-scopes", &["--scopes", "vps.read", "--area", "dns"]).await;
+    let listed = none.client.list_all_tools().await.expect("tools/list");
+    // `getDnsTemplates` names no scope: any credential may call it.
+    let names: Vec<&str> = listed.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(names, ["get_dns_templates"]);
+    let refused = none
+        .call("get_dns_zone", json!({"name": "x.example"}))
+        .await;
+    assert!(
+        text_of(&refused).contains("not offered"),
+        "{}",
+        text_of(&refused)
+    );
+}

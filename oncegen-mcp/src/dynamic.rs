@@ -4,7 +4,7 @@
 //! the same gates and exactly-once layer as a per-operation tool.
 
 use crate::Server;
-use crate::handler::failed;
+use crate::result::failed;
 use crate::{Failure, Tool};
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, ToolAnnotations};

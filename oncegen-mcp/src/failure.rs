@@ -15,7 +15,7 @@ pub struct Failure {
     /// The idempotency key of the write, when there was one.
     pub idempotency_key: Option<String>,
     /// Details an agent can branch on (status, code, request id, field errors).
-    pub details: Value,
+    pub details: Option<Box<Value>>,
 }
 
 impl Failure {
@@ -24,7 +24,7 @@ impl Failure {
             kind,
             message,
             idempotency_key: None,
-            details: Value::Null,
+            details: None,
         }
     }
 
@@ -55,8 +55,8 @@ impl Failure {
         if let Some(key) = &self.idempotency_key {
             value["idempotency_key"] = json!(key);
         }
-        if !self.details.is_null() {
-            value["details"] = self.details.clone();
+        if let Some(details) = &self.details {
+            value["details"] = (**details).clone();
         }
         value
     }
@@ -83,13 +83,13 @@ impl From<Error> for Failure {
                         next_step(api.status, e.is_retryable())
                     ),
                 );
-                f.details = json!({
+                f.details = Some(Box::new(json!({
                     "status": api.status,
                     "code": api.code,
                     "request_id": api.request_id,
                     "field_errors": api.field_errors,
                     "retryable": e.is_retryable(),
-                });
+                })));
                 f
             }
             Error::WriteOutcomeUnknown(_) | Error::OperationOutcomeUnknown(_) => Failure::of(

@@ -16,14 +16,16 @@ pub mod gate;
 mod handler;
 pub mod once;
 mod options;
+mod result;
 pub mod select;
+mod server;
 mod setup;
 mod tool;
 pub mod transport;
 
 pub use args::Args;
 pub use failure::Failure;
-pub use handler::Server;
 pub use oncegen_runtime::Config;
 pub use options::{Options, main};
+pub use server::{Mode, Server};
 pub use tool::{App, Effects, Paging, Purchase, Run, Sent, Tool, respond, respond_waited};

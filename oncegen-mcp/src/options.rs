@@ -2,10 +2,9 @@
 //! selection, the gates, the mode and the transport.
 
 use crate::gate::Gates;
-use crate::handler::Mode;
 use crate::select::Selection;
 use crate::transport::{self, Http};
-use crate::{App, Server, setup};
+use crate::{App, Mode, Server, setup};
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction, ArgMatches};
 use std::net::SocketAddr;
