@@ -2,7 +2,8 @@
 //! pinned in `tests/python/requirements.txt`, installed by `bash .ci/mcp-python` into
 //! `target/mcp-python/venv`). Over stdio and over streamable HTTP (bearer token required):
 //! initialize, `tools/list`, reads, a write retried three times, a purchase refused without a
-//! ceiling, a destructive call refused when not enabled (`tests/python/client.py`); then the
+//! ceiling, a destructive call refused when not enabled, and over stdio a purchase that asks the
+//! user first (declined: nothing sent; accepted: sent) (`tests/python/client.py`); then the
 //! sandbox's own state shows the retried write applied once.
 //!
 //! Without the installed client the test fails, naming the script that installs it.

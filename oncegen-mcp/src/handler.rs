@@ -52,12 +52,12 @@ impl<C: Send + Sync + 'static> ServerHandler for Server<C> {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.unwrap_or_default();
         let result = match self.state.mode {
-            Mode::PerOperation => self.call(&request.name, arguments).await?,
-            Mode::Dynamic => dynamic::call(self, &request.name, arguments).await?,
+            Mode::PerOperation => self.call(&request.name, arguments, &context.peer).await?,
+            Mode::Dynamic => dynamic::call(self, &request.name, arguments, &context.peer).await?,
         };
         Ok(result.into())
     }

@@ -10,6 +10,7 @@
 //! arguments ([`Tool`]).
 
 mod args;
+mod confirm;
 pub mod dynamic;
 mod failure;
 pub mod gate;

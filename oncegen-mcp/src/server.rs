@@ -2,6 +2,7 @@
 //! and, for writes, the exactly-once layer.
 
 use crate::args::{self, Args};
+use crate::confirm;
 use crate::gate::Gates;
 use crate::once::{self, Outcomes};
 use crate::result::{failed, result};
@@ -9,6 +10,7 @@ use crate::select::Selection;
 use crate::{App, Failure, Tool};
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, JsonObject, ToolAnnotations};
+use rmcp::service::{Peer, RoleServer};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
@@ -93,6 +95,7 @@ impl<C: Send + Sync + 'static> Server<C> {
         &self,
         name: &str,
         mut arguments: Map<String, Value>,
+        peer: &Peer<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let s = &self.state;
         let Some(tool) = self.tool(name) else {
@@ -142,6 +145,11 @@ impl<C: Send + Sync + 'static> Server<C> {
             return Ok(result(tool, outcome, false));
         }
         if let Err(refusal) = s.gates.cap(tool, &mut arguments) {
+            return Ok(failed(&refusal));
+        }
+        if confirm::asks(tool)
+            && let Err(refusal) = confirm::confirm(peer, tool).await
+        {
             return Ok(failed(&refusal));
         }
         let key = given_key.unwrap_or_else(|| once::derived_key(tool.name, &arguments));

@@ -14,7 +14,7 @@ import os
 import sys
 
 import httpx2
-from mcp import ClientSession, StdioServerParameters
+from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
@@ -74,6 +74,40 @@ async def exercise(session, label):
     return {"transport": label, "tools": len(listed.tools), "tools_list_bytes": tools_bytes, "key": key}
 
 
+async def answering(accept):
+    """An elicitation callback that records the question and confirms (or declines) it."""
+    asked = []
+
+    async def callback(context, params):
+        asked.append(params.message)
+        if accept:
+            return types.ElicitResult(action="accept", content={"confirm": True})
+        return types.ElicitResult(action="decline")
+
+    return asked, callback
+
+
+async def confirmation(read_write_factory):
+    """A purchase asks the user first: declined, nothing is sent; accepted, the call goes out."""
+    unknown_invoice = {"id": "00000000-0000-0000-0000-000000000000"}
+    seen = {}
+    for accept in (False, True):
+        asked, callback = await answering(accept)
+        async with read_write_factory() as (read, write):
+            async with ClientSession(read, write, elicitation_callback=callback) as session:
+                await session.initialize()
+                paid = await session.call_tool("pay_invoice", unknown_invoice)
+        expect(len(asked) == 1 and "pay_invoice" in asked[0], f"asked: {asked}")
+        expect(paid.is_error, text_of(paid))
+        if accept:
+            # Sent: the API answers that the invoice does not exist.
+            expect("api_error" in text_of(paid), text_of(paid))
+        else:
+            expect("did not confirm" in text_of(paid), text_of(paid))
+        seen["accepted" if accept else "declined"] = True
+    return seen
+
+
 async def main():
     mode = sys.argv[1]
     if mode == "stdio":
@@ -81,6 +115,7 @@ async def main():
         async with stdio_client(params) as (read, write):
             async with ClientSession(read, write) as session:
                 seen = await exercise(session, "stdio")
+        seen["confirmation"] = await confirmation(lambda: stdio_client(params))
     else:
         url = sys.argv[2]
         token = os.environ["MCP_TEST_TOKEN"]
