@@ -565,3 +565,32 @@ async fn presets_and_scopes_select_the_tools() {
         text_of(&refused)
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_whose_answer_is_lost_is_settled_under_its_key_and_applied_once() {
+    use cloud_sandbox::{Fault, Matcher};
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let mcp = Mcp::start(&sb, "lost", &["--allow-writes"]).await;
+    // The first attempt commits, then the connection drops: the client never hears the outcome
+    // and settles it under the same key.
+    sb.inject(
+        Fault::DropAfterCommit,
+        Matcher::new("POST", "/v1/dns/templates"),
+        1,
+    );
+    let template = json!({"body": {"name": "lost", "zone_file": "@ 3600 IN A 192.0.2.1\n"}});
+    let first = mcp.call("dns_template_create", template.clone()).await;
+    assert_ne!(first.is_error, Some(true), "{}", text_of(&first));
+    let again = mcp.call("dns_template_create", template).await;
+    assert_eq!(again.structured_content, first.structured_content);
+    assert_eq!(sb.injected_faults().len(), 1, "the fault struck");
+    assert_eq!(
+        sb.resources(|r| r
+            .dns_templates
+            .iter()
+            .filter(|t| t["name"] == "lost")
+            .count()),
+        1,
+        "applied once"
+    );
+}
