@@ -17,7 +17,8 @@ const USAGE: &str = "\
 usage: cargo xtask gen [--check] [--spec PATH] [--out DIR [--crate-name NAME] [--runtime-path PATH]
                       [--split-areas | --single-crate]] [--dump-ir FILE]
 
-  (no options)        regenerate customer-cloud-sdk/ and its command-line tool customer-cloud-cli/ from
+  (no options)        regenerate customer-cloud-sdk/, its command-line tool customer-cloud-cli/ and its
+                      MCP server customer-cloud-mcp/ from
                       spec/openapi.yaml, print the change report
                       against customer-cloud-sdk/api.json, version the crate (Cargo.toml and its entry
                       in Cargo.lock) and add the report to customer-cloud-sdk/CHANGELOG.md
@@ -265,7 +266,7 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
                 out_dir.display(),
                 files.len(),
                 if args.out.is_none() {
-                    format!(", and so is {CLI_DIR}/")
+                    format!(", and so are {CLI_DIR}/ and {MCP_DIR}/")
                 } else {
                     String::new()
                 }
