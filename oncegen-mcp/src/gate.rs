@@ -110,3 +110,118 @@ impl Gates {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Gates;
+    use crate::{Args, Effects, Purchase, Run, Tool};
+    use rust_decimal::Decimal;
+    use serde_json::{Map, Value, json};
+
+    fn unused<'a>(_: &'a (), _: &'a Args) -> Run<'a> {
+        unreachable!("the gates never call a tool")
+    }
+
+    fn tool(effects: Effects) -> Tool<()> {
+        Tool {
+            name: "buy",
+            operation_id: "buy",
+            area: "billing",
+            method: "POST",
+            path: "/buy",
+            title: "Buy",
+            description: "",
+            input_schema: "{}",
+            output_schema: None,
+            effects,
+            scopes: &[],
+            paging: None,
+            run: unused,
+        }
+    }
+
+    fn body(value: Value) -> Map<String, Value> {
+        json!({ "body": value }).as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn each_effect_needs_its_own_flag() {
+        let write = tool(Effects {
+            writes: true,
+            ..Effects::default()
+        });
+        let delete = tool(Effects {
+            writes: true,
+            destructive: true,
+            ..Effects::default()
+        });
+        let read = tool(Effects::default());
+        let none = Gates::default();
+        assert!(none.refusal(&read).is_none());
+        assert!(
+            none.refusal(&write)
+                .unwrap()
+                .message
+                .contains("--allow-writes")
+        );
+        let writes = Gates {
+            writes: true,
+            ..Gates::default()
+        };
+        assert!(writes.refusal(&write).is_none());
+        assert!(
+            writes
+                .refusal(&delete)
+                .unwrap()
+                .message
+                .contains("--allow-destructive")
+        );
+    }
+
+    #[test]
+    fn a_purchase_carries_a_ceiling_at_most_the_servers() {
+        let buy = tool(Effects {
+            writes: true,
+            purchase: Some(Purchase {
+                ceiling: &["max_total", "maxTotal"],
+            }),
+            ..Effects::default()
+        });
+        let open = Gates {
+            writes: true,
+            purchases: true,
+            ..Gates::default()
+        };
+        let refused = open.cap(&buy, &mut body(json!({}))).unwrap_err();
+        assert!(
+            refused.message.contains("body.max_total"),
+            "{}",
+            refused.message
+        );
+        assert!(open.cap(&buy, &mut body(json!({"maxTotal": "9"}))).is_ok());
+        let bad = open
+            .cap(&buy, &mut body(json!({"max_total": "lots"})))
+            .unwrap_err();
+        assert_eq!(bad.kind, "invalid_arguments");
+
+        let capped = Gates {
+            max_total: Some(Decimal::new(50, 0)),
+            ..open
+        };
+        let above = capped
+            .cap(&buy, &mut body(json!({"max_total": "50.01"})))
+            .unwrap_err();
+        assert!(above.message.contains("--max-total"), "{}", above.message);
+        assert!(
+            capped
+                .cap(&buy, &mut body(json!({"max_total": 50})))
+                .is_ok()
+        );
+        let mut absent = body(json!({"hostname": "h"}));
+        capped.cap(&buy, &mut absent).unwrap();
+        assert_eq!(
+            absent["body"]["max_total"], "50",
+            "the server's ceiling is written in"
+        );
+    }
+}

@@ -119,3 +119,24 @@ async fn bearer(token: &[u8; 32], request: Request, next: Next) -> Response {
             .into_response()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Http;
+
+    #[test]
+    fn http_needs_a_long_token_and_loopback_unless_allowed() {
+        let local = "127.0.0.1:0".parse().unwrap();
+        let remote = "0.0.0.0:0".parse().unwrap();
+        let token = Some("0123456789abcdef".to_owned());
+        let missing = Http::new(local, None, false, "API").err().unwrap();
+        assert!(missing.contains("API_MCP_TOKEN"), "{missing}");
+        assert!(Http::new(local, Some("short".into()), false, "API").is_err());
+        assert!(Http::new(local, token.clone(), false, "API").is_ok());
+        let off = Http::new(remote, token.clone(), false, "API")
+            .err()
+            .unwrap();
+        assert!(off.contains("--allow-remote"), "{off}");
+        assert!(Http::new(remote, token, true, "API").is_ok());
+    }
+}
