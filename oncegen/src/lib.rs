@@ -19,6 +19,7 @@ pub mod emit;
 mod error;
 pub mod ir;
 pub mod lower;
+pub mod mcp;
 mod naming;
 mod pipeline;
 pub mod read;

@@ -18,6 +18,7 @@ pub mod fixed_calls;
 pub mod fixtures;
 pub mod generators;
 pub mod journal;
+pub mod mcp;
 pub mod raw_hyper;
 pub mod requests;
 pub mod server;

@@ -82,3 +82,42 @@ pub fn customer_cloud_cli_options(sdk_version: &str) -> oncegen::cli::Options {
         ],
     }
 }
+
+/// The generated MCP server's directory, relative to the workspace root.
+pub const MCP_DIR: &str = "customer-cloud-mcp";
+
+/// The names `cargo xtask gen` generates `customer-cloud-mcp/` with: the one place they are said.
+pub fn customer_cloud_mcp_options() -> oncegen::mcp::Options {
+    let lines = |lines: &[&str]| lines.iter().map(|l| (*l).to_owned()).collect();
+    oncegen::mcp::Options {
+        crate_name: "customer-cloud-mcp".to_owned(),
+        bin: "customer-cloud-mcp".to_owned(),
+        sdk_crate: "customer-cloud-sdk".to_owned(),
+        spec_label: SPEC.to_owned(),
+        dependencies: lines(&[
+            "customer-cloud-sdk = { workspace = true, features = [\"journal\"] }",
+            "oncegen-mcp.workspace = true",
+        ]),
+        package: lines(&[
+            "version.workspace = true",
+            "edition.workspace = true",
+            "rust-version.workspace = true",
+            "license.workspace = true",
+            "publish = false",
+        ]),
+        // `--journal postgres://…`: the write journal shared by many processes.
+        features: lines(&[
+            "postgres = [\"oncegen-mcp/postgres\", \"customer-cloud-sdk/postgres\"]",
+        ]),
+        // `tests/` (hand-written): every operation as a tool against the sandbox, through
+        // rmcp's client and the official Python SDK's.
+        dev_dependencies: lines(&[
+            "cloud-sandbox.workspace = true",
+            "rmcp = { version = \"3.11\", default-features = false, features = [\"client\", \"transport-child-process\"] }",
+            "tokio = { workspace = true, features = [\"rt-multi-thread\", \"macros\"] }",
+            "serde_json.workspace = true",
+            "yaml_serde.workspace = true",
+            "rust_decimal.workspace = true",
+        ]),
+    }
+}

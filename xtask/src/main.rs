@@ -8,13 +8,17 @@ use oncegen::{Shape, regenerate_as};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use xtask::{CLI_DIR, CRATE_DIR, SPEC, customer_cloud_cli_options, customer_cloud_sdk_options};
+use xtask::{
+    CLI_DIR, CRATE_DIR, MCP_DIR, SPEC, customer_cloud_cli_options, customer_cloud_mcp_options,
+    customer_cloud_sdk_options,
+};
 
 const USAGE: &str = "\
 usage: cargo xtask gen [--check] [--spec PATH] [--out DIR [--crate-name NAME] [--runtime-path PATH]
                       [--split-areas | --single-crate]] [--dump-ir FILE]
 
-  (no options)        regenerate customer-cloud-sdk/ and its command-line tool customer-cloud-cli/ from
+  (no options)        regenerate customer-cloud-sdk/, its command-line tool customer-cloud-cli/ and its
+                      MCP server customer-cloud-mcp/ from
                       spec/openapi.yaml, print the change report
                       against customer-cloud-sdk/api.json, version the crate (Cargo.toml and its entry
                       in Cargo.lock) and add the report to customer-cloud-sdk/CHANGELOG.md
@@ -165,8 +169,8 @@ fn workspace_root() -> Result<PathBuf, String> {
         })
 }
 
-/// Writes (or checks) `customer-cloud-cli/`, read from the surface `customer-cloud-sdk/api.json` was just
-/// generated with.
+/// Writes (or checks) `customer-cloud-cli/` and `customer-cloud-mcp/`, read from the surface
+/// `customer-cloud-sdk/api.json` was just generated with.
 fn generate_cli(
     root: &Path,
     sdk_files: &[oncegen::emit::GeneratedFile],
@@ -178,10 +182,19 @@ fn generate_cli(
         .ok_or("the SDK's generation wrote no surface")?;
     let surface: oncegen::Surface =
         serde_json::from_str(&surface_file.contents).map_err(|e| format!("api.json: {e}"))?;
-    let options = customer_cloud_cli_options(&surface.crate_version);
-    let files = oncegen::cli::emit(&surface, &options).map_err(|e| e.to_string())?;
-    oncegen::write::ensure_files_owning(&root.join(CLI_DIR), &files, &["src".into()], mode)
-        .map_err(|e| e.to_string())
+    let files =
+        oncegen::cli::emit(&surface, &customer_cloud_cli_options(&surface.crate_version)).map_err(|e| e.to_string())?;
+    let mut report =
+        oncegen::write::ensure_files_owning(&root.join(CLI_DIR), &files, &["src".into()], mode)
+            .map_err(|e| e.to_string())?;
+    let files =
+        oncegen::mcp::emit(&surface, &customer_cloud_mcp_options()).map_err(|e| e.to_string())?;
+    let mcp =
+        oncegen::write::ensure_files_owning(&root.join(MCP_DIR), &files, &["src".into()], mode)
+            .map_err(|e| e.to_string())?;
+    report.changed.extend(mcp.changed);
+    report.stale.extend(mcp.stale);
+    Ok(report)
 }
 
 /// Whether `dir` is the root of a checkout of this workspace: it holds the contract and xtask.
@@ -253,7 +266,7 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
                 out_dir.display(),
                 files.len(),
                 if args.out.is_none() {
-                    format!(", and so is {CLI_DIR}/")
+                    format!(", and so are {CLI_DIR}/ and {MCP_DIR}/")
                 } else {
                     String::new()
                 }

@@ -16,6 +16,7 @@
 //!             (throughput, client CPU per request, p50/p99), reads and
 //!             keyed writes, and a 1,000,000-request soak (issue #23; ~4 min quiet; settings in
 //!             `sdk_benches::concurrency::Settings::from_env`)
+//!   mcp       a tool call of customer-cloud-mcp over stdio against the same SDK call (issue #31)
 //! (no section: runtime, gen, compile and journal)
 //! ```
 //!
@@ -87,6 +88,9 @@ fn main() {
     }
     if asked("concurrency") {
         sdk_benches::concurrency::section(&sdk_benches::concurrency::Settings::from_env());
+    }
+    if asked("mcp") {
+        sdk_benches::mcp::section();
     }
     if asked("compare") {
         sdk_benches::compare::section(&sdk_benches::compare::Settings::from_env());

@@ -1,0 +1,596 @@
+//! Every operation of `spec/openapi.yaml` as a tool of the `customer-cloud-mcp` binary against
+//! the sandbox, through rmcp's client over stdio: the test fails when an operationId had no 2xx
+//! round trip through a tool. Then the gates: a server started read-only offers no write tool
+//! and refuses one with a readable tool error.
+//!
+//! The sandbox runs in this process; the server is a child process of the real binary with the
+//! sandbox's signed credential in its environment and a journal in a fresh directory.
+
+use cloud_sandbox::Sandbox;
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+/// A server child process and the client session with it.
+struct Mcp {
+    client: RunningService<RoleClient, ()>,
+    state: PathBuf,
+}
+
+impl Mcp {
+    async fn start(sb: &Sandbox, test: &str, flags: &[&str]) -> Self {
+        let cred = &sb.credentials().signed;
+        let state =
+            std::env::temp_dir().join(format!("customer-cloud-mcp-{test}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&state);
+        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_customer-cloud-mcp"));
+        command
+            .args(flags)
+            .env_remove("CUSTOMER_CLOUD_API_BEARER")
+            .env_remove("CUSTOMER_CLOUD_API_JOURNAL")
+            .env("CUSTOMER_CLOUD_API_BASE_URL", sb.base_url())
+            .env("CUSTOMER_CLOUD_API_KEY", &cred.prefix)
+            .env("CUSTOMER_CLOUD_API_SECRET", &cred.secret)
+            .env("XDG_STATE_HOME", &state);
+        let transport = TokioChildProcess::new(command).expect("the server starts");
+        let client = ().serve(transport).await.expect("initialize");
+        Mcp { client, state }
+    }
+
+    async fn call(&self, tool: &str, arguments: Value) -> CallToolResult {
+        let arguments: Map<String, Value> = match arguments {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        self.client
+            .call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments))
+            .await
+            .unwrap_or_else(|e| panic!("tools/call {tool}: {e}"))
+    }
+
+    /// The JSON answer of a call that must succeed.
+    async fn ok(&self, tool: &str, arguments: Value) -> Value {
+        let result = self.call(tool, arguments).await;
+        let text = text_of(&result);
+        assert_ne!(result.is_error, Some(true), "`{tool}` failed: {text}");
+        match result.structured_content {
+            Some(value) => value,
+            // Without an output schema the answer is the text's JSON after the notes.
+            None => {
+                let start = text.find(['{', '[']).expect("a JSON answer");
+                serde_json::from_str(&text[start..]).expect("the answer is JSON")
+            }
+        }
+    }
+}
+
+fn text_of(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+impl Drop for Mcp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.state);
+    }
+}
+
+/// Every `operationId` of the contract, read from the file.
+fn spec_operation_ids() -> BTreeSet<String> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/openapi.yaml");
+    let text = std::fs::read_to_string(path).expect("spec/openapi.yaml");
+    let doc: Value = yaml_serde::from_str(&text).expect("spec parses");
+    let mut ids = BTreeSet::new();
+    for item in doc["paths"].as_object().expect("paths").values() {
+        for m in [
+            "get", "put", "post", "delete", "options", "head", "patch", "trace",
+        ] {
+            if let Some(id) = item[m]["operationId"].as_str() {
+                ids.insert(id.to_owned());
+            }
+        }
+    }
+    ids
+}
+
+fn text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn first_of(listed: &Value, kind: &str) -> String {
+    let item = listed["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .find(|i| i["type"] == kind)
+        .unwrap_or_else(|| panic!("no {kind} service listed"));
+    text(&item["id"])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_operation_is_callable_as_a_tool() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let flags = ["--allow-writes", "--allow-destructive", "--allow-purchases"];
+    let mcp = Mcp::start(&sb, "coverage", &flags).await;
+    let listed = mcp.client.list_all_tools().await.expect("tools/list");
+    assert_eq!(
+        listed.len(),
+        spec_operation_ids().len(),
+        "one tool per operation"
+    );
+
+    // ---- Integrations ----
+    mcp.ok("get_version", json!({})).await;
+    mcp.ok("get_capabilities", json!({})).await;
+    let body =
+        json!({"name": "mcp coverage", "scopes": ["billing.services.read"], "mode": "bearer"});
+    let created = mcp
+        .ok("api_credential_create", json!({ "body": body }))
+        .await;
+    let credential = text(&created["item"]["id"]);
+    mcp.ok("api_credentials", json!({"limit": 100})).await;
+    mcp.ok("api_credential", json!({ "id": credential })).await;
+    let webhook = sb.resources(|r| text(&r.webhooks[0]["id"]));
+    let patch = json!({"id": webhook, "body": {"enabled": false}});
+    mcp.ok("patch_webhooks_by_id", patch).await;
+    mcp.ok("webhook_delete", json!({ "id": webhook })).await;
+
+    // ---- Catalog ----
+    mcp.ok("get_regions", json!({})).await;
+    let products = mcp
+        .ok("get_products", json!({"product_code": "vps", "limit": 5}))
+        .await;
+    let plan = &products["items"][0];
+    let region = text(&plan["region"]);
+    mcp.ok(
+        "get_products_by_region",
+        json!({"region": region, "limit": 3}),
+    )
+    .await;
+    let images = mcp.ok("get_dedicated_images", json!({"limit": 5})).await;
+
+    // ---- Deployments and operations, followed to the end ----
+    let key = format!("mcp-coverage-deploy-{}", std::process::id());
+    let variant = text(&plan["variant_code"]);
+    let deploy = json!({
+        "region": region, "product_code": "vps", "variant_code": variant,
+        "body": {"hostname": "mcp.example.net", "max_total": "100000"},
+        "idempotency_key": key,
+    });
+    mcp.ok("product_variant_deploy", deploy).await;
+    let path = format!("/v1/deploy/{region}/vps/{variant}");
+    let found = mcp
+        .ok(
+            "get_operations",
+            json!({"idempotency_key": key, "method": "POST", "path": path}),
+        )
+        .await;
+    let operation = text(&found["operation"]["id"]);
+    let settled = mcp
+        .ok(
+            "get_operations_by_operation_id",
+            json!({"operation_id": operation, "wait": true}),
+        )
+        .await;
+    assert_eq!(settled["status"], "succeeded", "{settled}");
+
+    // ---- Billing and services ----
+    let draft = json!({"currency": "EUR", "items": [{"product_id": plan["product_id"], "variant_id": plan["variant_id"], "qty": 1}]});
+    mcp.ok("billing_order_draft", json!({ "body": draft }))
+        .await;
+    let invoice = sb.add_unpaid_invoice(rust_decimal::Decimal::new(1234, 2));
+    mcp.ok("pay_invoice", json!({ "id": invoice.to_string() }))
+        .await;
+    mcp.ok("billing_services", json!({"limit": 10})).await;
+    mcp.ok("billing_transactions", json!({"limit": 10})).await;
+    let services = mcp.ok("get_services", json!({"limit": 100})).await;
+    mcp.ok("get_services_grouped", json!({"status": "active"}))
+        .await;
+    let vps = first_of(&services, "vps");
+    let dedicated = first_of(&services, "dedicated");
+    let domain = first_of(&services, "domain");
+    let proxy = first_of(&services, "tcp-proxy");
+    let cycle = json!({"count": 3, "unit": "MONTH"});
+    let checkout = json!({"service_id": vps, "body": cycle});
+    mcp.ok("service_billing_change_checkout", checkout.clone())
+        .await;
+    mcp.ok("service_renewal_checkout", checkout).await;
+
+    // ---- VPS and firewall ----
+    mcp.ok(
+        "post_vps_by_service_id_reboot",
+        json!({ "service_id": vps }),
+    )
+    .await;
+    let restore = json!({"service_id": vps, "body": {"auto_start": true}});
+    mcp.ok("vps_backup_restore", restore).await;
+    mcp.ok("vps_backup_run", json!({ "service_id": vps })).await;
+    let rollback = json!({"service_id": vps, "name": "nightly"});
+    mcp.ok("vps_snapshot_rollback", rollback).await;
+    let policy =
+        json!({"name": "web", "rules": [{"action": "ACCEPT", "proto": "tcp", "dport": 22}]});
+    mcp.ok("firewall_policy_create", json!({ "body": policy }))
+        .await;
+    mcp.ok("vps_firewall_policy_apply", json!({ "service_id": vps }))
+        .await;
+
+    // ---- Dedicated ----
+    let image = &images["items"][0];
+    let dedi = json!({
+        "configuration_code": image["configuration_code"],
+        "hostname": "dedi-mcp.example.net",
+        "os_profile_id": image["id"],
+        "region_code": image["region"],
+    });
+    mcp.ok("dedicated_deploy", json!({ "body": dedi })).await;
+    let on = json!({ "service_id": dedicated });
+    mcp.ok("dedicated_password_reset", on.clone()).await;
+    let tasks = mcp.ok("dedicated_tasks", on.clone()).await;
+    let task = json!({"service_id": dedicated, "task_id": text(&tasks["tasks"][0]["id"])});
+    mcp.ok("dedicated_task", task).await;
+    mcp.ok("get_dedicated_by_service_id_rescue_options", on.clone())
+        .await;
+    mcp.ok("get_dedicated_by_service_id_traffic", on).await;
+
+    // ---- DNS and website protection ----
+    let template = json!({"name": "mcp-template", "zone_file": "@ 3600 IN A 192.0.2.1\n"});
+    mcp.ok("dns_template_create", json!({ "body": template }))
+        .await;
+    mcp.ok("get_dns_templates", json!({})).await;
+    mcp.ok("get_dns_template", json!({"id": "mcp-template"}))
+        .await;
+    let zone = json!({"body": {"name": "mcp.example"}});
+    mcp.ok("create_dns_zone", zone).await;
+    mcp.ok("list_dns_zones", json!({})).await;
+    mcp.ok("get_dns_zone", json!({"name": "mcp.example"})).await;
+    let loader = json!({"domain": "mcp.example", "html": "<html>loading</html>", "name": "www"});
+    let upload = json!({"service_id": vps, "body": loader});
+    mcp.ok("service_dns_waf_proxy_config_upload_loader", upload)
+        .await;
+    let ssl = json!({
+        "cert": "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n",
+        "domain": "mcp.example",
+        "mode": "c",
+        "name": "www",
+        "pkey": "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n",
+    });
+    let upload = json!({"service_id": vps, "body": ssl});
+    mcp.ok("service_dns_waf_proxy_config_upload_ssl", upload)
+        .await;
+
+    // ---- Domains ----
+    let contact = json!({
+        "address": {"city": "London", "country": "GB", "number": "10", "street": "Downing Street", "zipcode": "SW1A 2AA"},
+        "email": "ada@example.com",
+        "first_name": "Ada",
+        "last_name": "Lovelace",
+        "phone": "+44.2071234567",
+    });
+    let contact = mcp
+        .ok("domain_contact_create", json!({ "body": contact }))
+        .await;
+    let assign = json!({"service_id": domain, "body": {"contact_ids": {"registrant": contact["contact"]["id"]}}});
+    mcp.ok("domain_assign_contacts", assign).await;
+    let dnssec = json!({"service_id": domain, "body": {"acknowledge": true}});
+    mcp.ok("post_domains_by_service_id_dnssec", dnssec).await;
+    mcp.ok(
+        "get_domains_by_service_id_dnssec",
+        json!({ "service_id": domain }),
+    )
+    .await;
+
+    // ---- TCP proxy, SSH, storage ----
+    mcp.ok("get_tcp_proxy", json!({ "service_id": proxy }))
+        .await;
+    let update = json!({"service_id": proxy, "body": {"blocked_source_cidrs": ["203.0.113.0/24"]}});
+    mcp.ok("tcp_proxy_update", update).await;
+    let public_key =
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e mcp";
+    let import = json!({"body": {"name": "laptop", "public_key": public_key}});
+    mcp.ok("ssh_key_import", import).await;
+    let generate =
+        json!({"body": {"name": "generated", "passphrase": "correct horse battery staple"}});
+    mcp.ok("ssh_key_generate", generate).await;
+    let volume = sb.add_service("storage", "volume-1", "active").to_string();
+    let attach = json!({"service_id": volume, "body": {"target_service_id": vps}});
+    mcp.ok("storage_volume_attach", attach).await;
+    mcp.ok("storage_volume_detach", json!({ "service_id": volume }))
+        .await;
+
+    // ---- The check: every operation of the contract had a 2xx round trip ----
+    let spec = spec_operation_ids();
+    let covered: BTreeSet<String> = sb.covered_operations().into_iter().collect();
+    let missing: Vec<&String> = spec.difference(&covered).collect();
+    assert!(
+        missing.is_empty(),
+        "operations without a round trip through a tool: {missing:?}"
+    );
+    let journal = mcp.state.join("customer-cloud-mcp").join("journal");
+    assert!(
+        journal.is_file(),
+        "writes were journaled ({})",
+        journal.display()
+    );
+    println!(
+        "mcp coverage: {} of {} operations",
+        covered.len(),
+        spec.len()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_only_server_offers_no_write_and_refuses_one_readably() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let mcp = Mcp::start(&sb, "readonly", &[]).await;
+    let listed = mcp.client.list_all_tools().await.expect("tools/list");
+    assert!(!listed.is_empty());
+    for tool in &listed {
+        let hints = tool.annotations.as_ref().expect("annotations");
+        assert_eq!(hints.read_only_hint, Some(true), "{} is offered", tool.name);
+    }
+    let refused = mcp
+        .call(
+            "webhook_delete",
+            json!({"id": "00000000-0000-0000-0000-000000000000"}),
+        )
+        .await;
+    assert_eq!(refused.is_error, Some(true));
+    assert!(
+        text_of(&refused).contains("--allow-writes"),
+        "{}",
+        text_of(&refused)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_retried_write_is_sent_once_and_returns_its_key() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let mcp = Mcp::start(&sb, "retry", &["--allow-writes"]).await;
+    let template = json!({"body": {"name": "retried", "zone_file": "@ 3600 IN A 192.0.2.1\n"}});
+    let first = mcp.call("dns_template_create", template.clone()).await;
+    assert_ne!(first.is_error, Some(true), "{}", text_of(&first));
+    let meta = first.meta.as_ref().expect("the result names its key");
+    let key = meta.0["idempotency_key"]
+        .as_str()
+        .expect("a key")
+        .to_owned();
+    // The same call again (no key: the derived one), then with the key the first returned.
+    let again = mcp.call("dns_template_create", template.clone()).await;
+    assert_eq!(again.structured_content, first.structured_content);
+    let mut keyed = template.clone();
+    keyed["idempotency_key"] = json!(key);
+    let third = mcp.call("dns_template_create", keyed).await;
+    assert_eq!(third.structured_content, first.structured_content);
+    let listed = mcp.ok("get_dns_templates", json!({})).await;
+    let named = listed["templates"]
+        .as_array()
+        .expect("templates")
+        .iter()
+        .filter(|t| t["name"] == "retried")
+        .count();
+    assert_eq!(named, 1, "one template, not three");
+    // The key names one write: other arguments under it are refused.
+    let mut other = json!({"body": {"name": "other", "zone_file": "@ 3600 IN A 192.0.2.2\n"}});
+    other["idempotency_key"] = json!(key);
+    let refused = mcp.call("dns_template_create", other).await;
+    assert_eq!(refused.is_error, Some(true), "{}", text_of(&refused));
+}
+
+/// The arguments of a VPS deploy of the sandbox's first plan, without a ceiling.
+async fn deploy_arguments(mcp: &Mcp) -> Value {
+    let products = mcp
+        .ok("get_products", json!({"product_code": "vps", "limit": 1}))
+        .await;
+    let plan = &products["items"][0];
+    json!({
+        "region": plan["region"], "product_code": "vps", "variant_code": plan["variant_code"],
+        "body": {"hostname": "ceiling.example.net"},
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_purchase_needs_a_ceiling_under_the_servers() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let uncapped = Mcp::start(&sb, "uncapped", &["--allow-writes", "--allow-purchases"]).await;
+    let deploy = deploy_arguments(&uncapped).await;
+    let refused = uncapped
+        .call("product_variant_deploy", deploy.clone())
+        .await;
+    assert_eq!(refused.is_error, Some(true));
+    assert!(
+        text_of(&refused).contains("spending ceiling"),
+        "{}",
+        text_of(&refused)
+    );
+    let writes_only = Mcp::start(&sb, "no-purchases", &["--allow-writes"]).await;
+    let refused = writes_only
+        .call("product_variant_deploy", deploy.clone())
+        .await;
+    assert!(
+        text_of(&refused).contains("--allow-purchases"),
+        "{}",
+        text_of(&refused)
+    );
+
+    let flags = ["--allow-writes", "--allow-purchases", "--max-total", "1"];
+    let capped = Mcp::start(&sb, "capped", &flags).await;
+    let mut above = deploy.clone();
+    above["body"]["max_total"] = json!("5");
+    let refused = capped.call("product_variant_deploy", above).await;
+    assert!(
+        text_of(&refused).contains("--max-total"),
+        "{}",
+        text_of(&refused)
+    );
+    // Without its own ceiling the call carries the server's, which the API enforces.
+    let limited = capped.call("product_variant_deploy", deploy).await;
+    assert_eq!(limited.is_error, Some(true));
+    assert!(
+        text_of(&limited).contains("deployment_price_limit_exceeded"),
+        "{}",
+        text_of(&limited)
+    );
+    assert!(sb.debits().is_empty(), "nothing was charged");
+}
+
+/// The size of a `tools/list` answer in bytes (its JSON).
+fn size(tools: &[rmcp::model::Tool]) -> usize {
+    serde_json::to_string(&json!({ "tools": tools }))
+        .expect("tools encode")
+        .len()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dynamic_mode_offers_three_tools_that_reach_every_operation() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let all = Mcp::start(
+        &sb,
+        "all",
+        &["--allow-writes", "--allow-destructive", "--allow-purchases"],
+    )
+    .await;
+    let per_operation = all.client.list_all_tools().await.expect("tools/list");
+    let mcp = Mcp::start(&sb, "dynamic", &["--tools", "dynamic", "--allow-writes"]).await;
+    let listed = mcp.client.list_all_tools().await.expect("tools/list");
+    let names: Vec<&str> = listed.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(
+        names,
+        ["search_operations", "describe_operation", "call_operation"]
+    );
+    let (dynamic, full) = (size(&listed), size(&per_operation));
+    println!(
+        "tools/list for this contract: {} tools {full} bytes (~{} tokens); dynamic 3 tools {dynamic} bytes (~{} tokens)",
+        per_operation.len(),
+        full / 4,
+        dynamic / 4
+    );
+    assert!(
+        dynamic * 10 < full,
+        "dynamic {dynamic} bytes, per operation {full}"
+    );
+
+    let found = mcp
+        .ok("search_operations", json!({"query": "dns zone"}))
+        .await;
+    let found: Vec<&str> = found["operations"]
+        .as_array()
+        .expect("operations")
+        .iter()
+        .filter_map(|o| o["name"].as_str())
+        .collect();
+    assert!(found.contains(&"get_dns_zone"), "{found:?}");
+    let described = mcp
+        .ok("describe_operation", json!({"name": "dns_template_create"}))
+        .await;
+    assert!(
+        described["input_schema"]["properties"]["body"].is_object(),
+        "{described}"
+    );
+    let call = json!({"name": "dns_template_create", "arguments": {"body": {"name": "dynamic", "zone_file": "@ 3600 IN A 192.0.2.1\n"}}});
+    mcp.ok("call_operation", call.clone()).await;
+    mcp.ok("call_operation", call).await;
+    assert_eq!(
+        sb.resources(|r| r
+            .dns_templates
+            .iter()
+            .filter(|t| t["name"] == "dynamic")
+            .count()),
+        1,
+        "the retried call wrote once"
+    );
+    // The gates hold in dynamic mode too.
+    let destroy = json!({"name": "webhook_delete", "arguments": {"id": "00000000-0000-0000-0000-000000000000"}});
+    let refused = mcp.call("call_operation", destroy).await;
+    assert!(
+        text_of(&refused).contains("--allow-destructive"),
+        "{}",
+        text_of(&refused)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presets_and_scopes_select_the_tools() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let dns = Mcp::start(
+        &sb,
+        "preset",
+        &["--preset", "dns-readonly", "--allow-writes"],
+    )
+    .await;
+    let listed = dns.client.list_all_tools().await.expect("tools/list");
+    let names: BTreeSet<&str> = listed.iter().map(|t| t.name.as_ref()).collect();
+    let expected = [
+        "get_dns_template",
+        "get_dns_templates",
+        "get_dns_zone",
+        "list_dns_zones",
+    ];
+    assert_eq!(names, expected.into_iter().collect());
+    let scoped = Mcp::start(
+        &sb,
+        "scopes",
+        &[
+            "--scopes",
+            "dns.read,dns.write",
+            "--allow-writes",
+            "--area",
+            "dns",
+        ],
+    )
+    .await;
+    let listed = scoped.client.list_all_tools().await.expect("tools/list");
+    assert!(listed.iter().any(|t| t.name == "create_dns_zone"));
+    let none = Mcp::start(&sb, "no-scopes", &["--scopes", "vps.read", "--area", "dns"]).await;
+    let listed = none.client.list_all_tools().await.expect("tools/list");
+    // `getDnsTemplates` names no scope: any credential may call it.
+    let names: Vec<&str> = listed.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(names, ["get_dns_templates"]);
+    let refused = none
+        .call("get_dns_zone", json!({"name": "x.example"}))
+        .await;
+    assert!(
+        text_of(&refused).contains("not offered"),
+        "{}",
+        text_of(&refused)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_whose_answer_is_lost_is_settled_under_its_key_and_applied_once() {
+    use cloud_sandbox::{Fault, Matcher};
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let mcp = Mcp::start(&sb, "lost", &["--allow-writes"]).await;
+    // The first attempt commits, then the connection drops: the client never hears the outcome
+    // and settles it under the same key.
+    sb.inject(
+        Fault::DropAfterCommit,
+        Matcher::new("POST", "/v1/dns/templates"),
+        1,
+    );
+    let template = json!({"body": {"name": "lost", "zone_file": "@ 3600 IN A 192.0.2.1\n"}});
+    let first = mcp.call("dns_template_create", template.clone()).await;
+    assert_ne!(first.is_error, Some(true), "{}", text_of(&first));
+    let again = mcp.call("dns_template_create", template).await;
+    assert_eq!(again.structured_content, first.structured_content);
+    assert_eq!(sb.injected_faults().len(), 1, "the fault struck");
+    assert_eq!(
+        sb.resources(|r| r
+            .dns_templates
+            .iter()
+            .filter(|t| t["name"] == "lost")
+            .count()),
+        1,
+        "applied once"
+    );
+}

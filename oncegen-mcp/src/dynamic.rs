@@ -1,0 +1,173 @@
+//! Dynamic mode (`--tools dynamic`): three tools whatever the API's size, so an agent's context
+//! does not fill with hundreds of schemas. `search_operations` finds operations by words,
+//! `describe_operation` gives one's description and schemas, `call_operation` runs it through
+//! the same gates and exactly-once layer as a per-operation tool.
+
+use crate::Server;
+use crate::result::failed;
+use crate::{Failure, Tool};
+use rmcp::ErrorData;
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, ToolAnnotations};
+use rmcp::service::{Peer, RoleServer};
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+
+/// Name of the search tool.
+pub const SEARCH: &str = "search_operations";
+/// Name of the describe tool.
+pub const DESCRIBE: &str = "describe_operation";
+/// Name of the call tool.
+pub const CALL: &str = "call_operation";
+
+/// The three tools.
+pub(crate) fn tools() -> Vec<rmcp::model::Tool> {
+    let object = |value: Value| -> Arc<JsonObject> {
+        match value {
+            Value::Object(map) => Arc::new(map),
+            _ => unreachable!("the schemas below are objects"),
+        }
+    };
+    let read = |title: &str| {
+        ToolAnnotations::with_title(title)
+            .read_only(true)
+            .open_world(false)
+    };
+    vec![
+        rmcp::model::Tool::new(
+            SEARCH,
+            "Find the API's operations this server offers: matches every word of `query` \
+             against names, paths, areas and summaries (empty: all). Returns name, method, \
+             path, summary and whether it writes.",
+            object(json!({
+                "type": "object",
+                "properties": {"query": {"type": "string", "description": "Words to match, e.g. `dns zone list`."}},
+            })),
+        )
+        .with_annotations(read("Search operations")),
+        rmcp::model::Tool::new(
+            DESCRIBE,
+            "Describe one operation: its description, the JSON Schema of its arguments and of \
+             its result.",
+            object(json!({
+                "type": "object",
+                "properties": {"name": {"type": "string", "description": "The operation's name from search_operations."}},
+                "required": ["name"],
+            })),
+        )
+        .with_annotations(read("Describe an operation")),
+        rmcp::model::Tool::new(
+            CALL,
+            "Call one operation with `arguments` matching its schema (describe_operation). \
+             Writes are exactly-once: pass `idempotency_key` inside `arguments` to retry safely; \
+             the result returns the key used.",
+            object(json!({
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string"},
+                    "arguments": {"type": "object"},
+                },
+                "required": ["name"],
+            })),
+        )
+        .with_annotations(
+            ToolAnnotations::with_title("Call an operation")
+                .read_only(false)
+                .destructive(true)
+                .idempotent(true)
+                .open_world(true),
+        ),
+    ]
+}
+
+/// Runs the dynamic tool `name`.
+pub(crate) async fn call<C: Send + Sync + 'static>(
+    server: &Server<C>,
+    name: &str,
+    mut arguments: Map<String, Value>,
+    peer: &Peer<RoleServer>,
+) -> Result<CallToolResult, ErrorData> {
+    let text = |key: &str, arguments: &Map<String, Value>| {
+        arguments
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    match name {
+        SEARCH => {
+            let query = text("query", &arguments).to_lowercase();
+            let words: Vec<&str> = query.split_whitespace().collect();
+            let found: Vec<Value> = server
+                .offered()
+                .filter(|t| {
+                    let hay = format!(
+                        "{} {} {} {} {} {}",
+                        t.name, t.operation_id, t.area, t.method, t.path, t.title
+                    )
+                    .to_lowercase();
+                    words.iter().all(|w| hay.contains(w))
+                })
+                .map(|t| {
+                    json!({"name": t.name, "method": t.method, "path": t.path,
+                           "summary": t.title, "writes": t.effects.writes})
+                })
+                .collect();
+            Ok(answer(json!({ "operations": found })))
+        }
+        DESCRIBE => {
+            let wanted = text("name", &arguments);
+            match offered(server, &wanted) {
+                Ok(tool) => Ok(answer(json!({
+                    "name": tool.name,
+                    "description": tool.description,
+                    "input_schema": parse(tool.input_schema),
+                    "output_schema": tool.output_schema.map(parse),
+                    "writes": tool.effects.writes,
+                    "destructive": tool.effects.destructive,
+                }))),
+                Err(failure) => Ok(failed(&failure)),
+            }
+        }
+        CALL => {
+            let wanted = text("name", &arguments);
+            if let Err(failure) = offered(server, &wanted) {
+                return Ok(failed(&failure));
+            }
+            let inner = match arguments.remove("arguments") {
+                None | Some(Value::Null) => Map::new(),
+                Some(Value::Object(map)) => map,
+                Some(_) => return Ok(failed(&Failure::invalid("`arguments` must be an object"))),
+            };
+            server.call(&wanted, inner, peer).await
+        }
+        _ => Err(ErrorData::invalid_params(
+            format!("no tool named `{name}` (dynamic mode offers {SEARCH}, {DESCRIBE}, {CALL})"),
+            None,
+        )),
+    }
+}
+
+/// The operation tool `name`, when the server knows it (offered or refused with a reason by
+/// the call itself).
+fn offered<C: Send + Sync + 'static>(
+    server: &Server<C>,
+    name: &str,
+) -> Result<&'static Tool<C>, Failure> {
+    server.tool(name).ok_or_else(|| {
+        Failure::invalid(format!(
+            "no operation named `{name}`; find one with {SEARCH}"
+        ))
+    })
+}
+
+fn parse(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or(Value::Null)
+}
+
+fn answer(value: Value) -> CallToolResult {
+    let mut result = CallToolResult::success(vec![ContentBlock::text(
+        serde_json::to_string_pretty(&value).unwrap_or_default(),
+    )]);
+    result.structured_content = Some(value);
+    result
+}

@@ -1,0 +1,64 @@
+//! The rmcp server handler: `tools/list` from the generated table as selected at start-up (or
+//! the dynamic mode's three tools), and `tools/call`.
+
+use crate::dynamic;
+use crate::server::{Mode, Server};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::{ErrorData, ServerHandler};
+
+impl<C: Send + Sync + 'static> Server<C> {
+    /// The tools `tools/list` answers.
+    pub fn listed(&self) -> Vec<rmcp::model::Tool> {
+        match self.state.mode {
+            Mode::PerOperation => self.state.per_operation.clone(),
+            Mode::Dynamic => dynamic::tools(),
+        }
+    }
+}
+
+impl<C: Send + Sync + 'static> ServerHandler for Server<C> {
+    fn get_info(&self) -> ServerConfig {
+        let app = self.state.app;
+        let mut instructions = format!(
+            "{}. Writes are exactly-once: each write tool takes an optional `idempotency_key` \
+             and returns the key it used; calling again with it returns the first outcome.",
+            app.about
+        );
+        if self.state.mode == Mode::Dynamic {
+            instructions.push_str(&format!(
+                " Find operations with `{}`, read one with `{}`, run it with `{}`.",
+                dynamic::SEARCH,
+                dynamic::DESCRIBE,
+                dynamic::CALL
+            ));
+        }
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(app.bin, app.version))
+            .with_instructions(instructions)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.listed()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let arguments = request.arguments.unwrap_or_default();
+        let result = match self.state.mode {
+            Mode::PerOperation => self.call(&request.name, arguments, &context.peer).await?,
+            Mode::Dynamic => dynamic::call(self, &request.name, arguments, &context.peer).await?,
+        };
+        Ok(result.into())
+    }
+}

@@ -1,0 +1,229 @@
+//! The server's command line and start-up: credentials from the environment, the journal, the
+//! selection, the gates, the mode and the transport.
+
+use crate::gate::Gates;
+use crate::select::Selection;
+use crate::transport::{self, Http};
+use crate::{App, Mode, Server, setup};
+use clap::builder::PossibleValuesParser;
+use clap::{Arg, ArgAction, ArgMatches};
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+/// Everything the command line decides.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Which tools are offered.
+    pub selection: Selection,
+    /// What is enabled.
+    pub gates: Gates,
+    /// Per-operation tools or the dynamic three.
+    pub mode: Mode,
+    /// Where writes are journaled (path or PostgreSQL URL), when writes are enabled.
+    pub journal: Option<String>,
+    /// Serve streamable HTTP on this address instead of stdio.
+    pub http: Option<SocketAddr>,
+    /// Accept an HTTP address that is not loopback.
+    pub allow_remote: bool,
+    /// Print the `tools/list` answer as JSON and exit.
+    pub list_tools: bool,
+}
+
+/// Runs the server of `app` with the process's arguments; the exit code says how it ended.
+pub fn main<C: Send + Sync + 'static>(app: &'static App<C>) -> ExitCode {
+    let matches = match command(app).try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: starting the async runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(run(app, &matches)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+async fn run<C: Send + Sync + 'static>(
+    app: &'static App<C>,
+    matches: &ArgMatches,
+) -> Result<(), String> {
+    let options = options(app, matches)?;
+    let mut config = (app.config)().map_err(|e| format!("{e}"))?;
+    if options.gates.writes {
+        let location = options.journal.clone().map_or_else(
+            || setup::journal_location(app.bin, app.env_prefix, None),
+            Ok,
+        )?;
+        config = config.journal(setup::open_journal(&location).await?);
+    }
+    let client = (app.connect)(config).map_err(|e| format!("{e}"))?;
+    let server = Server::new(app, client, options.selection, options.gates, options.mode)?;
+    if options.list_tools {
+        let listed = serde_json::json!({ "tools": server.listed() });
+        println!("{listed}");
+        return Ok(());
+    }
+    match options.http {
+        None => transport::stdio(server).await,
+        Some(addr) => {
+            let token = std::env::var(format!("{}_MCP_TOKEN", app.env_prefix)).ok();
+            let http = Http::new(addr, token, options.allow_remote, app.env_prefix)?;
+            transport::http(server, http).await
+        }
+    }
+}
+
+const LIST: [&str; 7] = [
+    "area",
+    "method",
+    "operation",
+    "exclude-area",
+    "exclude-method",
+    "exclude-operation",
+    "preset",
+];
+
+fn command<C>(app: &App<C>) -> clap::Command {
+    let prefix = app.env_prefix;
+    let list = |id: &'static str, help: &'static str| {
+        Arg::new(id)
+            .long(id)
+            .value_name("NAME")
+            .action(ArgAction::Append)
+            .value_delimiter(',')
+            .help(help)
+    };
+    let flag = |id: &'static str, help: &'static str| {
+        Arg::new(id).long(id).action(ArgAction::SetTrue).help(help)
+    };
+    clap::Command::new(app.bin)
+        .about(app.about)
+        .version(app.version)
+        .after_help(format!(
+            "Credentials: ${prefix}_BEARER, or ${prefix}_KEY and ${prefix}_SECRET, and \
+             ${prefix}_BASE_URL (never printed, never in a tool's schema or result).\n\
+             Over HTTP, clients send `Authorization: Bearer $${prefix}_MCP_TOKEN`."
+        ))
+        .arg(list("area", "Offer only these areas (dns, vps, …)"))
+        .arg(list("method", "Offer only these HTTP methods (GET, POST, …)"))
+        .arg(list("operation", "Offer only these operations (operationId or tool name)"))
+        .arg(list("exclude-area", "Leave these areas out"))
+        .arg(list("exclude-method", "Leave these methods out"))
+        .arg(list("exclude-operation", "Leave these operations out"))
+        .arg(list("preset", "Named selections: readonly, <area>-readonly (dns-readonly)"))
+        .arg(
+            Arg::new("scopes")
+                .long("scopes")
+                .value_name("SCOPES")
+                .value_delimiter(',')
+                .action(ArgAction::Append)
+                .help("The credential's scopes: offer only the operations they allow"),
+        )
+        .arg(flag("allow-writes", "Enable tools that change state (off: read-only)"))
+        .arg(flag("allow-destructive", "Also enable destructive tools (deletions)"))
+        .arg(flag("allow-purchases", "Also enable purchases (each needs a spending ceiling)"))
+        .arg(
+            Arg::new("max-total")
+                .long("max-total")
+                .value_name("AMOUNT")
+                .help("The most one purchase may charge, in the account currency; a call's own ceiling may only be lower"),
+        )
+        .arg(
+            Arg::new("tools")
+                .long("tools")
+                .value_parser(PossibleValuesParser::new(["all", "dynamic"]))
+                .default_value("all")
+                .help("One tool per operation, or three (search, describe, call)"),
+        )
+        .arg(
+            Arg::new("journal")
+                .long("journal")
+                .value_name("PATH|URL")
+                .help(format!(
+                    "Journal writes here: a file, or a postgres:// URL [default: ${prefix}_JOURNAL, \
+                     else $XDG_STATE_HOME/{}/journal]",
+                    app.bin
+                )),
+        )
+        .arg(
+            Arg::new("http")
+                .long("http")
+                .value_name("ADDR")
+                .num_args(0..=1)
+                .default_missing_value(transport::DEFAULT_HTTP)
+                .help(format!(
+                    "Serve streamable HTTP at ADDR/mcp instead of stdio [default ADDR: {}]",
+                    transport::DEFAULT_HTTP
+                )),
+        )
+        .arg(flag("allow-remote", "Accept an --http address that is not loopback"))
+        .arg(flag("list-tools", "Print the tools/list answer as JSON and exit"))
+}
+
+fn options<C>(app: &App<C>, m: &ArgMatches) -> Result<Options, String> {
+    let values = |id: &str| -> Vec<String> {
+        m.get_many::<String>(id)
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default()
+    };
+    let mut selection = Selection {
+        areas: values(LIST[0]),
+        methods: values(LIST[1]),
+        operations: values(LIST[2]),
+        exclude_areas: values(LIST[3]),
+        exclude_methods: values(LIST[4]),
+        exclude_operations: values(LIST[5]),
+        scopes: m.contains_id("scopes").then(|| values("scopes")),
+    };
+    for preset in values(LIST[6]) {
+        selection.preset(&preset, app.tools())?;
+    }
+    let http = m
+        .get_one::<String>("http")
+        .map(|a| {
+            a.parse::<SocketAddr>()
+                .map_err(|e| format!("--http {a}: {e} (expected IP:PORT, e.g. 127.0.0.1:8080)"))
+        })
+        .transpose()?;
+    let max_total = m
+        .get_one::<String>("max-total")
+        .map(|a| {
+            a.parse::<rust_decimal::Decimal>()
+                .ok()
+                .filter(|d| d.is_sign_positive())
+                .ok_or_else(|| format!("--max-total {a}: expected a positive decimal amount"))
+        })
+        .transpose()?;
+    Ok(Options {
+        selection,
+        gates: Gates {
+            writes: m.get_flag("allow-writes"),
+            destructive: m.get_flag("allow-destructive"),
+            purchases: m.get_flag("allow-purchases"),
+            max_total,
+        },
+        mode: match m.get_one::<String>("tools").map(String::as_str) {
+            Some("dynamic") => Mode::Dynamic,
+            _ => Mode::PerOperation,
+        },
+        journal: m.get_one::<String>("journal").cloned(),
+        http,
+        allow_remote: m.get_flag("allow-remote"),
+        list_tools: m.get_flag("list-tools"),
+    })
+}

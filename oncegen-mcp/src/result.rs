@@ -1,0 +1,59 @@
+//! A call's outcome as a tool result: the answer as text and structured content, the write's
+//! key in `_meta` and the text; a failure as an error result an agent can read.
+
+use crate::{Failure, Sent, Tool};
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, MetaObject};
+use serde_json::json;
+
+/// The tool result of `outcome`.
+pub(crate) fn result<C>(
+    tool: &Tool<C>,
+    outcome: Result<Sent, Failure>,
+    replayed: bool,
+) -> CallToolResult {
+    let sent = match outcome {
+        Ok(sent) => sent,
+        Err(failure) => return failed(&failure),
+    };
+    let mut text = String::new();
+    if let Some(key) = &sent.idempotency_key {
+        text.push_str(&format!(
+            "idempotency_key: {key} (calling this tool again with this key returns this outcome \
+             and never writes twice)\n"
+        ));
+        if replayed {
+            text.push_str("replayed: this is the first call's outcome; nothing was sent again\n");
+        }
+    }
+    if tool.effects.long_running {
+        text.push_str(
+            "This write answered an operation receipt: follow it to its end with the \
+             operation tool that offers `wait` (pass `wait: true`).\n",
+        );
+    }
+    if let Some(paging) = tool.paging {
+        text.push_str(&format!(
+            "More results: call again with `{}` set from the answer's `{}` (absent or null \
+             when this is the last page).\n",
+            paging.argument, paging.next
+        ));
+    }
+    text.push_str(&serde_json::to_string_pretty(&sent.value).unwrap_or_default());
+    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+    if tool.output_schema.is_some() && sent.value.is_object() {
+        result.structured_content = Some(sent.value);
+    }
+    if let Some(key) = sent.idempotency_key {
+        let mut meta = JsonObject::new();
+        meta.insert("idempotency_key".into(), json!(key));
+        meta.insert("replayed".into(), json!(replayed));
+        result.meta = Some(MetaObject(meta));
+    }
+    result
+}
+
+/// The error result of `failure`.
+pub(crate) fn failed(failure: &Failure) -> CallToolResult {
+    let text = serde_json::to_string_pretty(&failure.to_json()).unwrap_or_default();
+    CallToolResult::error(vec![ContentBlock::text(text)])
+}

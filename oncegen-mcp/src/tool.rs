@@ -1,0 +1,134 @@
+//! One operation as a tool: what the generated table says of it, and the result of its call.
+
+use crate::{Args, Failure};
+use oncegen_runtime::{Config, Error, Response};
+use serde::Serialize;
+use serde_json::Value;
+use std::future::Future;
+use std::pin::Pin;
+
+/// A generated MCP server: its names and every tool.
+pub struct App<C: 'static> {
+    /// The binary's name (also the server's name in `initialize`).
+    pub bin: &'static str,
+    /// One line about the server.
+    pub about: &'static str,
+    /// The version `initialize` reports.
+    pub version: &'static str,
+    /// The prefix of the SDK's environment variables (`<PREFIX>_BASE_URL`, …).
+    pub env_prefix: &'static str,
+    /// The tools, one table per area, one tool per operation.
+    pub areas: &'static [&'static [Tool<C>]],
+    /// The SDK's configuration from the environment (`ConfigExt::from_env`).
+    pub config: fn() -> Result<Config, Error>,
+    /// Builds the SDK's client.
+    pub connect: fn(Config) -> Result<C, Error>,
+    /// The runtime client inside the SDK's client (to close journal entries).
+    pub runtime: fn(&C) -> &oncegen_runtime::Client,
+}
+
+impl<C> App<C> {
+    /// Every tool of every area.
+    pub fn tools(&self) -> impl Iterator<Item = &'static Tool<C>> + use<C> {
+        self.areas.iter().flat_map(|area| area.iter())
+    }
+}
+
+/// The future of one tool's call.
+pub type Run<'a> = Pin<Box<dyn Future<Output = Result<Sent, Failure>> + Send + 'a>>;
+
+/// One operation as a tool.
+pub struct Tool<C: 'static> {
+    /// Tool name: the operation's Rust method name (`get_dns_zone`).
+    pub name: &'static str,
+    /// The contract's `operationId`.
+    pub operation_id: &'static str,
+    /// The area (module) it belongs to.
+    pub area: &'static str,
+    /// HTTP method.
+    pub method: &'static str,
+    /// Path template.
+    pub path: &'static str,
+    /// The summary.
+    pub title: &'static str,
+    /// The description for the agent: summary, description, constraints, effects.
+    pub description: &'static str,
+    /// JSON Schema of the arguments (inlined, no `$ref`).
+    pub input_schema: &'static str,
+    /// JSON Schema of the structured result, when the success body is an object.
+    pub output_schema: Option<&'static str>,
+    /// What calling it does.
+    pub effects: Effects,
+    /// Scopes of which a credential needs one (empty: any credential).
+    pub scopes: &'static [&'static str],
+    /// How a list continues, when it is paginated.
+    pub paging: Option<Paging>,
+    /// Calls the SDK's client method with the tool's arguments.
+    pub run: for<'a> fn(&'a C, &'a Args) -> Run<'a>,
+}
+
+/// What calling a tool does (the surface's `effects`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Effects {
+    /// Changes state: needs `--allow-writes`, carries an idempotency key, journaled.
+    pub writes: bool,
+    /// Deletes or undoes: needs `--allow-destructive`.
+    pub destructive: bool,
+    /// Charges the account: needs `--allow-purchases` and a spending ceiling.
+    pub purchase: Option<Purchase>,
+    /// Repeating the same request has the effect of sending it once.
+    pub idempotent: bool,
+    /// Answers with an operation receipt to follow (`wait`).
+    pub long_running: bool,
+    /// Offers `wait`: polls what it reads until it settles.
+    pub waits: bool,
+}
+
+/// How a paginated list continues: the argument to pass and the answer's member that holds
+/// its next value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Paging {
+    /// The argument (`cursor`, `page`, `offset`).
+    pub argument: &'static str,
+    /// The answer's member naming the next value (`next_cursor`, `pages`, `next_offset`).
+    pub next: &'static str,
+}
+
+/// What a purchase charges against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Purchase {
+    /// The request body's members that cap the amount charged (any one of them); empty when
+    /// the call takes no ceiling.
+    pub ceiling: &'static [&'static str],
+}
+
+/// What a call answered: its body as JSON and its write's key.
+#[derive(Debug, Clone)]
+pub struct Sent {
+    /// The success body.
+    pub value: Value,
+    /// The idempotency key of a write.
+    pub idempotency_key: Option<String>,
+}
+
+/// The result of an SDK call as a tool result.
+pub fn respond<T: Serialize>(result: Result<Response<T>, Error>) -> Result<Sent, Failure> {
+    let (body, _, meta) = result.map_err(Failure::from)?.into_parts();
+    Ok(Sent {
+        value: encode(body)?,
+        idempotency_key: meta.idempotency_key,
+    })
+}
+
+/// The result of a builder's `wait` (the settled resource) as a tool result.
+pub fn respond_waited<T: Serialize>(result: Result<T, Error>) -> Result<Sent, Failure> {
+    Ok(Sent {
+        value: encode(result.map_err(Failure::from)?)?,
+        idempotency_key: None,
+    })
+}
+
+fn encode<T: Serialize>(body: T) -> Result<Value, Failure> {
+    serde_json::to_value(body)
+        .map_err(|e| Failure::internal(format!("the answer does not encode as JSON: {e}")))
+}

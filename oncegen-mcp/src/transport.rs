@@ -1,0 +1,142 @@
+//! The transports: stdio, and streamable HTTP at `/mcp` behind a bearer token of the server's
+//! own (`<PREFIX>_MCP_TOKEN`), on loopback unless the operator allows another address.
+
+use crate::Server;
+use axum::extract::Request;
+use axum::http::{StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use rmcp::ServiceExt;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use sha2::{Digest, Sha256};
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// The address `--http` without a value binds.
+pub const DEFAULT_HTTP: &str = "127.0.0.1:8765";
+
+/// The shortest token accepted.
+const MIN_TOKEN: usize = 16;
+
+/// Serves `server` on standard input and output until the client closes them.
+pub async fn stdio<C: Send + Sync + 'static>(server: Server<C>) -> Result<(), String> {
+    let running = server
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| format!("starting the stdio transport: {e}"))?;
+    running
+        .waiting()
+        .await
+        .map(|_| ())
+        .map_err(|e| format!("the stdio transport: {e}"))
+}
+
+/// Where and with which token streamable HTTP is served.
+pub struct Http {
+    addr: SocketAddr,
+    token: Arc<[u8; 32]>,
+}
+
+impl Http {
+    /// `addr` guarded by `token`; a missing or short token, or an address off loopback without
+    /// `allow_remote`, is refused.
+    pub fn new(
+        addr: SocketAddr,
+        token: Option<String>,
+        allow_remote: bool,
+        prefix: &str,
+    ) -> Result<Self, String> {
+        let token = token.filter(|t| t.len() >= MIN_TOKEN).ok_or_else(|| {
+            format!(
+                "serving HTTP needs a bearer token of at least {MIN_TOKEN} characters in \
+                 {prefix}_MCP_TOKEN (clients send `Authorization: Bearer <token>`)"
+            )
+        })?;
+        if !addr.ip().is_loopback() && !allow_remote {
+            return Err(format!(
+                "--http {addr} is not a loopback address: pass --allow-remote to serve it"
+            ));
+        }
+        Ok(Http {
+            addr,
+            token: Arc::new(Sha256::digest(token.as_bytes()).into()),
+        })
+    }
+}
+
+/// Serves `server` over streamable HTTP at `http`'s address, path `/mcp`.
+pub async fn http<C: Send + Sync + 'static>(server: Server<C>, http: Http) -> Result<(), String> {
+    let mut config = StreamableHttpServerConfig::default();
+    if !http.addr.ip().is_loopback() {
+        config = config.disable_allowed_hosts();
+    }
+    let service = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    let token = http.token.clone();
+    let router = axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(middleware::from_fn(move |request: Request, next: Next| {
+            let token = token.clone();
+            async move { bearer(&token, request, next).await }
+        }));
+    let listener = tokio::net::TcpListener::bind(http.addr)
+        .await
+        .map_err(|e| format!("binding {}: {e}", http.addr))?;
+    let bound = listener
+        .local_addr()
+        .map_err(|e| format!("binding {}: {e}", http.addr))?;
+    eprintln!("serving MCP over streamable HTTP at http://{bound}/mcp");
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .map_err(|e| format!("serving HTTP: {e}"))
+}
+
+/// Passes a request carrying the server's token; answers 401 to any other.
+async fn bearer(token: &[u8; 32], request: Request, next: Next) -> Response {
+    let given = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    // Digests compared: the comparison's time says nothing about the token.
+    let matches =
+        given.is_some_and(|g| Sha256::digest(g.as_bytes()).as_slice() == token.as_slice());
+    if matches {
+        next.run(request).await
+    } else {
+        (
+            StatusCode::UNAUTHORIZED,
+            [(header::WWW_AUTHENTICATE, "Bearer")],
+            "a bearer token is required (the server's own token, not an API credential)",
+        )
+            .into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Http;
+
+    #[test]
+    fn http_needs_a_long_token_and_loopback_unless_allowed() {
+        let local = "127.0.0.1:0".parse().unwrap();
+        let remote = "0.0.0.0:0".parse().unwrap();
+        let token = Some("0123456789abcdef".to_owned());
+        let missing = Http::new(local, None, false, "API").err().unwrap();
+        assert!(missing.contains("API_MCP_TOKEN"), "{missing}");
+        assert!(Http::new(local, Some("short".into()), false, "API").is_err());
+        assert!(Http::new(local, token.clone(), false, "API").is_ok());
+        let off = Http::new(remote, token.clone(), false, "API")
+            .err()
+            .unwrap();
+        assert!(off.contains("--allow-remote"), "{off}");
+        assert!(Http::new(remote, token, true, "API").is_ok());
+    }
+}

@@ -1,0 +1,327 @@
+//! One operation as a tool: its entry in the area's table and the function that calls the SDK.
+
+use super::schema::{self, Side};
+use crate::ir::Idempotency;
+use crate::surface::{OperationSurface, Surface};
+use crate::{Error, Result};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+use serde_json::{Map, Value, json};
+
+/// Argument names the server keeps for itself (`oncegen_mcp`'s `BODY`, `IDEMPOTENCY_KEY`,
+/// `WAIT`): a parameter with one of these Rust names cannot be a tool argument.
+const BODY: &str = "body";
+const IDEMPOTENCY_KEY: &str = "idempotency_key";
+const WAIT: &str = "wait";
+
+/// The table entry and the function of operation `id` of area `area`.
+pub(super) fn render(
+    surface: &Surface,
+    id: &str,
+    op: &OperationSurface,
+    area: &str,
+    sdk: &Ident,
+) -> Result<(TokenStream, TokenStream)> {
+    let keyed = op.idempotency != Idempotency::None;
+    for own in [
+        Some(BODY),
+        op.effects.writes.then_some(IDEMPOTENCY_KEY),
+        op.effects.waits.then_some(WAIT),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        if op.params.contains_key(own) {
+            return Err(Error::at(
+                &format!(
+                    "#/paths/{}/{}",
+                    op.path.replace('~', "~0").replace('/', "~1"),
+                    op.method.as_str().to_ascii_lowercase()
+                ),
+                format!(
+                    "parameter `{own}` has the name of a tool argument the MCP server keeps for itself"
+                ),
+            ));
+        }
+    }
+    let name = &op.rust_fn;
+    let title = op.summary.as_deref().unwrap_or(id);
+    let description = description(id, op);
+    let input_schema = input_schema(surface, op).to_string();
+    // A tool that offers `wait` answers either what it reads or the settled subject, whose
+    // type the surface does not name: no output schema is promised.
+    let output = (!op.effects.waits)
+        .then(|| schema::output(surface, &op.success))
+        .flatten();
+    let output_schema = match output {
+        Some(schema) => {
+            let text = schema.to_string();
+            quote!(Some(#text))
+        }
+        None => quote!(None),
+    };
+    let method = op.method.as_str();
+    let path = &op.path;
+    let e = &op.effects;
+    let (writes, destructive, idempotent, long_running, waits) = (
+        e.writes,
+        e.destructive,
+        e.idempotent,
+        e.long_running,
+        e.waits,
+    );
+    let purchase = match &e.purchase {
+        Some(p) => {
+            let ceiling = &p.ceiling;
+            quote!(Some(oncegen_mcp::Purchase { ceiling: &[#(#ceiling),*] }))
+        }
+        None => quote!(None),
+    };
+    let ceiling = e
+        .purchase
+        .as_ref()
+        .map(|p| &p.ceiling)
+        .filter(|c| !c.is_empty());
+    let scopes = &op.scopes;
+    let paging = match &op.pagination {
+        Some(p) => {
+            let (argument, next) = (&p.request, &p.next);
+            quote!(Some(oncegen_mcp::Paging { argument: #argument, next: #next }))
+        }
+        None => quote!(None),
+    };
+    let function = format_ident!("{}", op.rust_fn);
+    let entry = quote! {
+        Tool {
+            name: #name,
+            operation_id: #id,
+            area: #area,
+            method: #method,
+            path: #path,
+            title: #title,
+            description: #description,
+            input_schema: #input_schema,
+            output_schema: #output_schema,
+            effects: Effects {
+                writes: #writes,
+                destructive: #destructive,
+                purchase: #purchase,
+                idempotent: #idempotent,
+                long_running: #long_running,
+                waits: #waits,
+            },
+            scopes: &[#(#scopes),*],
+            paging: #paging,
+            run: #function,
+        }
+    };
+    let arguments = op.arguments.iter().map(|a| match op.params.get(a) {
+        Some(p) => {
+            let ty = turbofish(&p.ty);
+            quote!(input.arg #ty (#a)?)
+        }
+        None => {
+            let ty = op
+                .body
+                .as_ref()
+                .and_then(|b| body_type(surface, sdk, &b.ty));
+            match ceiling {
+                Some(ceiling) => quote!(input.capped_body #ty (&[#(#ceiling),*])?),
+                None => quote!(input.body #ty ()?),
+            }
+        }
+    });
+    let setters = op
+        .params
+        .iter()
+        .filter(|(_, p)| !p.required)
+        .map(|(rust, p)| {
+            let setter = format_ident!("{}", rust);
+            let ty = turbofish(&p.ty);
+            quote! {
+                let call = match input.opt #ty (#rust)? {
+                    Some(value) => call.#setter(value),
+                    None => call,
+                };
+            }
+        });
+    let optional_body = op.body.as_ref().filter(|b| !b.required).map(|_| {
+        quote! {
+            let call = match input.opt_body()? {
+                Some(body) => call.body(body),
+                None => call,
+            };
+        }
+    });
+    let key = keyed.then(|| {
+        quote! {
+            let call = match input.idempotency_key() {
+                Some(key) => call.idempotency_key(key),
+                None => call,
+            };
+        }
+    });
+    let wait = op.effects.waits.then(|| {
+        quote! {
+            if input.wait() {
+                return oncegen_mcp::respond_waited(call.wait().await);
+            }
+        }
+    });
+    let doc = format!(" `{id}`: calls `{}::Client::{}`.", sdk, op.rust_fn);
+    let allow = op
+        .params
+        .values()
+        .any(|p| p.deprecated)
+        .then(|| quote!(#[allow(deprecated)]));
+    let reads_input = !op.params.is_empty() || op.body.is_some() || keyed || op.effects.waits;
+    let input = if reads_input {
+        format_ident!("input")
+    } else {
+        format_ident!("_input")
+    };
+    let method = format_ident!("{}", op.rust_fn);
+    let function_tokens = quote! {
+        #[doc = #doc]
+        #allow
+        fn #function<'a>(client: &'a Client, #input: &'a Args) -> Run<'a> {
+            Box::pin(async move {
+                let call = client.#method(#(#arguments),*);
+                #(#setters)*
+                #optional_body
+                #key
+                #wait
+                respond(call.send().await)
+            })
+        }
+    };
+    Ok((entry, function_tokens))
+}
+
+/// What the agent reads about the tool: summary, description and what calling it does.
+fn description(id: &str, op: &OperationSurface) -> String {
+    let mut parts = Vec::new();
+    if let Some(summary) = &op.summary {
+        parts.push(summary.clone());
+    }
+    if let Some(text) = &op.description {
+        parts.push(text.clone());
+    }
+    if let Some(note) = &op.deprecation_note {
+        parts.push(format!("Deprecated: {note}"));
+    } else if op.deprecated {
+        parts.push("Deprecated.".to_owned());
+    }
+    let mut effects = format!("`{id}`: {} {}.", op.method.as_str(), op.path);
+    let e = &op.effects;
+    if e.writes {
+        effects.push_str(
+            " Writes, exactly once: sent under `idempotency_key` (derived from the arguments \
+             when absent, so a retry is never a second write; pass a new key for another \
+             identical write).",
+        );
+    }
+    if e.destructive {
+        effects.push_str(" Destructive.");
+    }
+    if let Some(purchase) = &e.purchase {
+        match purchase.ceiling.as_slice() {
+            [] => effects.push_str(" Charges the account (this call takes no spending ceiling)."),
+            names => effects.push_str(&format!(
+                " Charges the account: set a spending ceiling in `body.{}` (the server's \
+                 --max-total applies when absent; a purchase without a ceiling is refused).",
+                names.join("` or `body.")
+            )),
+        }
+    }
+    if e.long_running {
+        effects.push_str(" Long-running: answers an operation receipt to follow.");
+    }
+    if e.waits {
+        effects.push_str(" With `wait: true`, polls until what it reads settles.");
+    }
+    if !op.scopes.is_empty() {
+        effects.push_str(&format!(" Scopes (any): {}.", op.scopes.join(", ")));
+    }
+    parts.push(effects);
+    parts.join("\n\n")
+}
+
+/// The JSON Schema of the tool's arguments: parameters by Rust name (call order first), the
+/// body as `body`, and the server's own `idempotency_key` and `wait`.
+fn input_schema(surface: &Surface, op: &OperationSurface) -> Value {
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    let ordered = op
+        .arguments
+        .iter()
+        .filter(|a| op.params.contains_key(*a))
+        .chain(op.params.keys().filter(|k| !op.arguments.contains(k)));
+    for rust in ordered {
+        let p = &op.params[rust];
+        let mut schema = schema::of(surface, &p.ty, Side::Input);
+        if let (Some(object), Ok(Value::Object(constraints))) =
+            (schema.as_object_mut(), serde_json::to_value(&p.constraints))
+        {
+            object.extend(constraints);
+            if let Some(doc) = &p.doc {
+                object.insert("description".into(), json!(doc));
+            }
+            if p.deprecated {
+                object.insert("deprecated".into(), json!(true));
+            }
+        }
+        if p.required {
+            required.push(json!(rust));
+        }
+        properties.insert(rust.clone(), schema);
+    }
+    if let Some(body) = &op.body {
+        let mut schema = schema::of(surface, &body.ty, Side::Input);
+        if let Some(object) = schema.as_object_mut() {
+            object
+                .entry("description")
+                .or_insert_with(|| json!(format!("The request body ({}).", body.media_type)));
+        }
+        properties.insert(BODY.into(), schema);
+        if body.required {
+            required.push(json!(BODY));
+        }
+    }
+    if op.effects.writes {
+        properties.insert(
+            IDEMPOTENCY_KEY.into(),
+            json!({
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255,
+                "description": "Names this write: a call again with the same key returns the first outcome and never writes twice. Absent: derived from the arguments; the result returns the key used.",
+            }),
+        );
+    }
+    if op.effects.waits {
+        properties.insert(
+            WAIT.into(),
+            json!({"type": "boolean", "description": "Poll until what this reads settles, then answer its settled state."}),
+        );
+    }
+    let mut schema = json!({"type": "object", "properties": properties});
+    if !required.is_empty() {
+        schema["required"] = Value::Array(required);
+    }
+    schema
+}
+
+/// `::<String>` for a `String` parameter, whose argument or setter takes `impl Into<String>`
+/// (no type to infer from); nothing for the others, whose exact type the call infers.
+fn turbofish(ty: &str) -> Option<TokenStream> {
+    (ty == "String").then(|| quote!(::<String>))
+}
+
+/// `::<sdk::module::Type>` for a body of a named type: a required body may be taken as
+/// `impl Into<Type>` (a union's member converts into it), so the call cannot infer it.
+fn body_type(surface: &Surface, sdk: &Ident, ty: &str) -> Option<TokenStream> {
+    let module = format_ident!("{}", surface.types.get(ty)?.module);
+    let name = format_ident!("{}", ty);
+    Some(quote!(::<#sdk::#module::#name>))
+}

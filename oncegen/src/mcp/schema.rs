@@ -1,0 +1,231 @@
+//! JSON Schemas of a tool's arguments and result, spelled from the surface's types with every
+//! named type inlined (no `$ref` a client cannot follow).
+//!
+//! Arguments are described exactly (required members, enum values, constraints, docs): a
+//! client may validate against them. Results are described leniently (no `required`, no enum
+//! values, `null` admitted everywhere): a server that adds an enum value or leaves out a member
+//! must not make a client reject the answer the SDK decoded.
+
+use crate::surface::{Shape, Surface};
+use heck::ToSnakeCase;
+use serde_json::{Map, Value, json};
+
+/// Which side a schema describes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Side {
+    /// What the tool takes: exact.
+    Input,
+    /// What the tool answers: lenient.
+    Output,
+}
+
+/// The schema of the Rust type `ty` (as the surface spells it).
+pub(super) fn of(surface: &Surface, ty: &str, side: Side) -> Value {
+    Schemas {
+        surface,
+        side,
+        stack: Vec::new(),
+    }
+    .of(ty)
+}
+
+/// The schema of a tool's structured result when its success type `ty` is an object (a
+/// struct, or a union of structs); `None` otherwise.
+pub(super) fn output(surface: &Surface, ty: &str) -> Option<Value> {
+    let named = resolve(surface, ty)?;
+    match &surface.types.get(named)?.shape {
+        Shape::Struct { .. } => Some(of(surface, named, Side::Output)),
+        Shape::Union { variants, .. }
+            if variants.values().all(|v| {
+                resolve(surface, v)
+                    .and_then(|n| surface.types.get(n))
+                    .is_some_and(|t| matches!(t.shape, Shape::Struct { .. }))
+            }) =>
+        {
+            let mut schema = of(surface, named, Side::Output);
+            let object = schema.as_object_mut()?;
+            object.insert("type".into(), json!("object"));
+            Some(schema)
+        }
+        _ => None,
+    }
+}
+
+/// The named type behind aliases, when `ty` is one.
+fn resolve<'s>(surface: &'s Surface, ty: &'s str) -> Option<&'s str> {
+    match &surface.types.get(ty)?.shape {
+        Shape::Alias { target } => resolve(surface, target),
+        _ => Some(ty),
+    }
+}
+
+struct Schemas<'s> {
+    surface: &'s Surface,
+    side: Side,
+    stack: Vec<String>,
+}
+
+impl Schemas<'_> {
+    fn of(&mut self, ty: &str) -> Value {
+        let ty = ty.trim();
+        if let Some(inner) = generic(ty, "Option").or_else(|| generic(ty, "Box")) {
+            return self.of(inner);
+        }
+        if let Some(inner) = generic(ty, "Vec") {
+            return json!({"type": "array", "items": self.of(inner)});
+        }
+        for map in ["BTreeMap", "HashMap", "IndexMap", "serde_json::Map"] {
+            if let Some(inner) = generic(ty, map) {
+                let value = inner.split_once(',').map_or(inner, |(_, v)| v);
+                return json!({"type": "object", "additionalProperties": self.of(value)});
+            }
+        }
+        match ty {
+            "String" | "str" | "Secret" => json!({"type": "string"}),
+            "bool" => json!({"type": "boolean"}),
+            "i8" | "i16" | "i32" | "i64" | "isize" => json!({"type": "integer"}),
+            "u8" => json!({"type": "integer", "minimum": 0, "maximum": 255}),
+            "u16" => json!({"type": "integer", "minimum": 0, "maximum": 65535}),
+            "u32" | "u64" | "usize" => json!({"type": "integer", "minimum": 0}),
+            "f32" | "f64" => json!({"type": "number"}),
+            "Uuid" => json!({"type": "string", "format": "uuid"}),
+            "DateTime<Utc>" => json!({"type": "string", "format": "date-time"}),
+            "NaiveDate" => json!({"type": "string", "format": "date"}),
+            "Decimal" => json!({"type": "string", "description": "A decimal number."}),
+            "serde_json::Value" | "Value" => json!({}),
+            "()" => json!({"type": "null"}),
+            _ => self.named(ty),
+        }
+    }
+
+    fn named(&mut self, ty: &str) -> Value {
+        let surface = self.surface;
+        let Some(def) = surface.types.get(ty) else {
+            return json!({});
+        };
+        if self.stack.iter().any(|t| t == ty) {
+            return json!({"description": format!("(recursive: the same shape as the enclosing {ty})")});
+        }
+        self.stack.push(ty.to_owned());
+        let mut schema = match &def.shape {
+            Shape::Struct {
+                fields,
+                additional,
+                fixed_tag,
+                ..
+            } => {
+                let mut properties = Map::new();
+                let mut required = Vec::new();
+                if let Some(tag) = fixed_tag {
+                    properties.insert(tag.name.clone(), json!({"const": tag.value}));
+                    required.push(json!(tag.name));
+                }
+                for field in fields.values() {
+                    // An `x-at-most-one-of` group: its members are properties of this object.
+                    if let Some(Shape::Choice { variants }) =
+                        surface.types.get(&field.ty).map(|t| &t.shape)
+                    {
+                        for (variant, payload) in variants {
+                            let mut member = self.of(payload);
+                            self.describe(
+                                &mut member,
+                                Some(&format!("At most one of the `{}` group.", field.name)),
+                            );
+                            properties.insert(variant.to_snake_case(), self.nullable(member));
+                        }
+                        continue;
+                    }
+                    let mut member = match &field.const_value {
+                        Some(value) => json!({"const": value}),
+                        None => self.of(&field.ty),
+                    };
+                    if self.side == Side::Input {
+                        merge(&mut member, serde_json::to_value(&field.constraints).ok());
+                        self.describe(&mut member, field.doc.as_deref());
+                        if field.deprecated {
+                            member["deprecated"] = json!(true);
+                        }
+                        if field.is_always_present()
+                            || field.const_value.is_some() && field.required
+                        {
+                            required.push(json!(field.name));
+                        }
+                    }
+                    let member = if field.nullable || self.side == Side::Output {
+                        self.nullable(member)
+                    } else {
+                        member
+                    };
+                    properties.insert(field.name.clone(), member);
+                }
+                let mut schema = json!({"type": "object", "properties": properties});
+                if !required.is_empty() {
+                    schema["required"] = Value::Array(required);
+                }
+                if let Some(value) = additional {
+                    schema["additionalProperties"] = self.of(value);
+                }
+                schema
+            }
+            Shape::Enum { values } => match self.side {
+                Side::Input => json!({"type": "string", "enum": values}),
+                Side::Output => json!({"type": "string"}),
+            },
+            Shape::Union { variants, .. } | Shape::Choice { variants } => {
+                let members: Vec<Value> = variants.values().map(|v| self.of(v)).collect();
+                json!({"anyOf": members})
+            }
+            Shape::Alias { target } => self.of(target),
+        };
+        if self.side == Side::Input {
+            self.describe(&mut schema, def.doc.as_deref());
+        }
+        self.stack.pop();
+        schema
+    }
+
+    /// Adds `doc` as the description, after any the schema has.
+    fn describe(&self, schema: &mut Value, doc: Option<&str>) {
+        let (Some(doc), Some(object)) = (doc, schema.as_object_mut()) else {
+            return;
+        };
+        let text = match object.get("description").and_then(Value::as_str) {
+            Some(before) if !before.is_empty() => format!("{doc} {before}"),
+            _ => doc.to_owned(),
+        };
+        object.insert("description".into(), json!(text));
+    }
+
+    /// `schema`, admitting `null` too.
+    fn nullable(&self, mut schema: Value) -> Value {
+        let Some(object) = schema.as_object_mut() else {
+            return schema;
+        };
+        match object.get("type").cloned() {
+            Some(Value::String(ty)) => {
+                object.insert("type".into(), json!([ty, "null"]));
+                schema
+            }
+            None if object.is_empty()
+                || !object.contains_key("anyOf") && !object.contains_key("const") =>
+            {
+                schema
+            }
+            _ => json!({"anyOf": [schema, {"type": "null"}]}),
+        }
+    }
+}
+
+/// `inner` of `name<inner>`.
+fn generic<'t>(ty: &'t str, name: &str) -> Option<&'t str> {
+    ty.strip_prefix(name)?.strip_prefix('<')?.strip_suffix('>')
+}
+
+/// Adds the members of `extra` (an object) to `schema`.
+fn merge(schema: &mut Value, extra: Option<Value>) {
+    if let (Some(target), Some(Value::Object(extra))) = (schema.as_object_mut(), extra) {
+        for (name, value) in extra {
+            target.insert(name, value);
+        }
+    }
+}
