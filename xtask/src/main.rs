@@ -182,8 +182,11 @@ fn generate_cli(
         .ok_or("the SDK's generation wrote no surface")?;
     let surface: oncegen::Surface =
         serde_json::from_str(&surface_file.contents).map_err(|e| format!("api.json: {e}"))?;
-    let files =
-        oncegen::cli::emit(&surface, &customer_cloud_cli_options(&surface.crate_version)).map_err(|e| e.to_string())?;
+    let files = oncegen::cli::emit(
+        &surface,
+        &customer_cloud_cli_options(&surface.crate_version),
+    )
+    .map_err(|e| e.to_string())?;
     let mut report =
         oncegen::write::ensure_files_owning(&root.join(CLI_DIR), &files, &["src".into()], mode)
             .map_err(|e| e.to_string())?;
