@@ -206,10 +206,9 @@ async fn every_write_is_applied_exactly_once_under_faults() {
         "every fault kind was injected: {by_kind:?}"
     );
     assert!(injected.len() >= 200, "{} faults", injected.len());
-    // The SDK settles unknown outcomes itself: the caller settles (almost) none.
-    assert!(
-        stats.ok_first * 1000 >= WRITES * 995,
-        "{} of {WRITES} writes completed in one SDK call",
-        stats.ok_first
-    );
+    // How many writes the SDK settled itself (`ok_first`, printed above) depends on how many
+    // attempts outlived their deadline, that is on the machine's load: a figure, not an
+    // assertion. What holds under any load is asserted above and by the ledger check: every
+    // write applied exactly once, every unknown outcome settled by the caller's lookup or
+    // same-key resend.
 }
