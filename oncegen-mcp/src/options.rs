@@ -117,7 +117,7 @@ fn command<C>(app: &App<C>) -> clap::Command {
         .after_help(format!(
             "Credentials: ${prefix}_BEARER, or ${prefix}_KEY and ${prefix}_SECRET, and \
              ${prefix}_BASE_URL (never printed, never in a tool's schema or result).\n\
-             Over HTTP, clients send `Authorization: Bearer $${prefix}_MCP_TOKEN`."
+             Over HTTP, clients send `Authorization: Bearer ${prefix}_MCP_TOKEN`."
         ))
         .arg(list("area", "Offer only these areas (dns, vps, …)"))
         .arg(list("method", "Offer only these HTTP methods (GET, POST, …)"))
