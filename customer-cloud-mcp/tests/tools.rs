@@ -594,3 +594,47 @@ async fn a_write_whose_answer_is_lost_is_settled_under_its_key_and_applied_once(
         "applied once"
     );
 }
+
+/// Issue 34's journal shared by processes, configured with `--journal postgres://…`: a write
+/// through one server process, retried under its key through another, is applied once; with the
+/// database gone, a write fails closed (a tool error, nothing sent), which also shows the
+/// journal is the database and not a file.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_the_postgres_journal_a_write_retried_through_another_process_is_applied_once() {
+    let cluster = match sdk_tests::postgres::Cluster::start("mcp-journal") {
+        Ok(c) => c,
+        Err(e) if !sdk_tests::postgres::required() => {
+            println!("skipped: no PostgreSQL ({e}); `bash .ci/postgres` installs it");
+            return;
+        }
+        Err(e) => panic!("PostgreSQL is required under CI=true: {e}"),
+    };
+    let url = cluster.url();
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let flags = ["--allow-writes", "--journal", url.as_str()];
+    let template = json!({"body": {"name": "on-pg", "zone_file": "@ 3600 IN A 192.0.2.1\n"}});
+    let first_server = Mcp::start(&sb, "pg-first", &flags).await;
+    let first = first_server
+        .call("dns_template_create", template.clone())
+        .await;
+    assert_ne!(first.is_error, Some(true), "{}", text_of(&first));
+    let key = first.meta.as_ref().expect("the result names its key").0["idempotency_key"]
+        .as_str()
+        .expect("a key")
+        .to_owned();
+    drop(first_server);
+    let second_server = Mcp::start(&sb, "pg-second", &flags).await;
+    let mut keyed = template.clone();
+    keyed["idempotency_key"] = json!(key);
+    let again = second_server.call("dns_template_create", keyed).await;
+    assert_ne!(again.is_error, Some(true), "{}", text_of(&again));
+    let named = |sb: &Sandbox, name: &str| {
+        sb.resources(|r| r.dns_templates.iter().filter(|t| t["name"] == name).count())
+    };
+    assert_eq!(named(&sb, "on-pg"), 1, "one template for two processes");
+    cluster.stop().expect("the database stops");
+    let closed = json!({"body": {"name": "no-db", "zone_file": "@ 3600 IN A 192.0.2.3\n"}});
+    let refused = second_server.call("dns_template_create", closed).await;
+    assert_eq!(refused.is_error, Some(true), "{}", text_of(&refused));
+    assert_eq!(named(&sb, "no-db"), 0, "nothing sent without its journal");
+}

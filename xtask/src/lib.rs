@@ -113,6 +113,9 @@ pub fn customer_cloud_mcp_options() -> oncegen::mcp::Options {
         // rmcp's client and the official Python SDK's.
         dev_dependencies: lines(&[
             "cloud-sandbox.workspace = true",
+            // The tests' server has the PostgreSQL journal, and a throwaway cluster to use it on.
+            "oncegen-mcp = { workspace = true, features = [\"postgres\"] }",
+            "sdk-tests.workspace = true",
             "rmcp = { version = \"3.11\", default-features = false, features = [\"client\", \"transport-child-process\"] }",
             "tokio = { workspace = true, features = [\"rt-multi-thread\", \"macros\"] }",
             "serde_json.workspace = true",
