@@ -87,23 +87,29 @@ pub fn customer_cloud_cli_options(sdk_version: &str) -> oncegen::cli::Options {
 pub const MCP_DIR: &str = "customer-cloud-mcp";
 
 /// The names `cargo xtask gen` generates `customer-cloud-mcp/` with: the one place they are said.
-pub fn customer_cloud_mcp_options() -> oncegen::mcp::Options {
+pub fn customer_cloud_mcp_options(sdk_version: &str) -> oncegen::mcp::Options {
     let lines = |lines: &[&str]| lines.iter().map(|l| (*l).to_owned()).collect();
     oncegen::mcp::Options {
         crate_name: "customer-cloud-mcp".to_owned(),
         bin: "customer-cloud-mcp".to_owned(),
         sdk_crate: "customer-cloud-sdk".to_owned(),
         spec_label: SPEC.to_owned(),
-        dependencies: lines(&[
-            "customer-cloud-sdk = { workspace = true, features = [\"journal\"] }",
-            "oncegen-mcp.workspace = true",
-        ]),
+        // Published: the SDK by path and by the version its last generation gave it.
+        dependencies: vec![
+            format!(
+                "customer-cloud-sdk = {{ path = \"../{CRATE_DIR}\", version = \"{sdk_version}\", features = [\"journal\"] }}"
+            ),
+            "oncegen-mcp.workspace = true".to_owned(),
+        ],
         package: lines(&[
             "version.workspace = true",
             "edition.workspace = true",
             "rust-version.workspace = true",
             "license.workspace = true",
-            "publish = false",
+            "readme = \"../README.md\"",
+            "documentation = \"https://docs.rs/customer-cloud-mcp\"",
+            "keywords = [\"mcp\", \"agent\", \"cloud\", \"hosting\", \"api\"]",
+            "categories = [\"command-line-utilities\", \"api-bindings\"]",
         ]),
         // `--journal postgres://…`: the write journal shared by many processes.
         features: lines(&[

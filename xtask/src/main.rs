@@ -190,8 +190,11 @@ fn generate_cli(
     let mut report =
         oncegen::write::ensure_files_owning(&root.join(CLI_DIR), &files, &["src".into()], mode)
             .map_err(|e| e.to_string())?;
-    let files =
-        oncegen::mcp::emit(&surface, &customer_cloud_mcp_options()).map_err(|e| e.to_string())?;
+    let files = oncegen::mcp::emit(
+        &surface,
+        &customer_cloud_mcp_options(&surface.crate_version),
+    )
+    .map_err(|e| e.to_string())?;
     let mcp =
         oncegen::write::ensure_files_owning(&root.join(MCP_DIR), &files, &["src".into()], mode)
             .map_err(|e| e.to_string())?;

@@ -617,7 +617,7 @@ mod tests {
                 ),
                 (
                     "#/paths/~1a/post/responses/400/content/application~1json/example".to_owned(),
-                    named("PostAError400", false)
+                    named("ErrorM", false)
                 ),
                 (
                     "#/components/schemas/A/properties/f/examples/0".to_owned(),
