@@ -24,13 +24,17 @@ mod install;
 mod relay;
 #[path = "real_servers/server.rs"]
 mod server;
+#[path = "real_servers/tools.rs"]
+mod tools;
 
-use std::path::PathBuf;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use driver::{BinOutcome, DriverReport, generate_build_run, workspace};
 use relay::Relay;
+use serde_json::{Value, json};
 use server::{Server, free_port, get};
 
 /// A fresh scratch directory for one server's run (`target/real-servers/run/<server>`).
@@ -125,8 +129,9 @@ fn chroma_round_trips_through_the_sdk_generated_from_its_own_document() {
             ),
         ],
     );
-    let wire = chroma_token_on_the_wire(&relay, &report);
-    conclude("chroma", started, ready, &report, wire);
+    let mut problems = chroma_token_on_the_wire(&relay, &report);
+    problems.extend(chroma_tools(&server, &document, &scratch));
+    conclude("chroma", started, ready, &report, problems);
 }
 
 /// The `auth` binary talks through the relay: the token set once on the client must reach
@@ -161,6 +166,132 @@ fn chroma_token_on_the_wire(relay: &Relay, report: &DriverReport) -> Vec<String>
                 r.method
             ));
         }
+    }
+    problems
+}
+
+/// What Chroma holds at `path`, read without generated code: the JSON of a `GET`, and its status.
+fn held(server: &Server, path: &str) -> (u16, Value) {
+    let (status, body) = get(server.port(), path).unwrap_or_else(|e| panic!("GET {path}: {e}"));
+    let value = serde_json::from_slice(&body)
+        .unwrap_or_else(|e| panic!("GET {path}: the answer is not JSON ({e})"));
+    (status, value)
+}
+
+/// Issues #30 and #31 on Chroma: the command-line tool and the MCP server generated from its
+/// document, built in one cargo build, read the database every Chroma has
+/// (`default_tenant/default_database`) as the server holds it, and the tool reports a database
+/// that does not exist with the not-found exit code and Chroma's own message.
+fn chroma_tools(server: &Server, document: &str, scratch: &Path) -> Vec<String> {
+    let tools = match tools::generate_and_build("chroma", document, scratch) {
+        Ok(tools) => tools,
+        Err(why) => return vec![format!("tools: {why}")],
+    };
+    install::say(format_args!(
+        "chroma: CLI and MCP server generated in {:.1}s, built in {:.1}s",
+        tools.generate_time.as_secs_f64(),
+        tools.build_time.as_secs_f64()
+    ));
+    let home = scratch.join("tools-home");
+    let env = [("CHROMA_API_BASE_URL", server.origin())];
+    let database_path = "/api/v2/tenants/default_tenant/databases/default_database";
+    let (status, database) = held(server, database_path);
+    assert_eq!(status, 200, "GET {database_path}: {database}");
+    let mut problems = Vec::new();
+
+    let args = [
+        "database",
+        "get-database",
+        "default_tenant",
+        "default_database",
+        "--output",
+        "json",
+    ];
+    let run = tools::run_cli(&tools, &home, &env, &args);
+    match serde_json::from_str::<Value>(&run.stdout) {
+        Ok(printed) if run.code == Some(0) && printed == database => {}
+        printed => problems.push(format!(
+            "cli: `chroma {}` exited with {:?} and printed {printed:?} (Chroma holds {database}); stderr: {}",
+            args.join(" "),
+            run.code,
+            run.stderr
+        )),
+    }
+    let missing_path = "/api/v2/tenants/default_tenant/databases/no-such-database";
+    let (status, missing) = held(server, missing_path);
+    assert_eq!(status, 404, "GET {missing_path}: {missing}");
+    let message = missing["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("GET {missing_path}: Chroma's error has no message: {missing}"));
+    let args = [
+        "database",
+        "get-database",
+        "default_tenant",
+        "no-such-database",
+    ];
+    let run = tools::run_cli(&tools, &home, &env, &args);
+    // 5: the not-found class of the tool's documented exit codes (`oncegen_cli::exit`).
+    if run.code != Some(5) || !run.stderr.contains(message) {
+        problems.push(format!(
+            "cli: `chroma {}` exited with {:?} (not found is 5) and wrote to stderr {:?} (Chroma answered {missing})",
+            args.join(" "),
+            run.code,
+            run.stderr
+        ));
+    }
+
+    let call = json!({ "tenant": "default_tenant", "database": "default_database" });
+    match tools::mcp_session(&tools, &home, &env, &[("get_database", call)]) {
+        Ok(session) => problems.extend(chroma_mcp_answers(document, &session, &database)),
+        Err(why) => problems.push(format!("mcp: {why}")),
+    }
+    problems
+}
+
+/// The MCP server's `tools/list` offers every read of the document (its `GET` operations; a
+/// server started without `--allow-writes` offers no write) with object input schemas a client
+/// needs no `$ref` for, and its `get_database` answer is what Chroma holds.
+fn chroma_mcp_answers(
+    document: &str,
+    session: &tools::McpSession,
+    database: &Value,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    let doc: Value = serde_json::from_str(document).expect("the document is JSON");
+    let reads: BTreeSet<&str> = doc["paths"]
+        .as_object()
+        .expect("paths")
+        .values()
+        .filter_map(|item| item["get"]["operationId"].as_str())
+        .collect();
+    let listed = session.listed["tools"].as_array().expect("tools");
+    let names: BTreeSet<&str> = listed.iter().filter_map(|t| t["name"].as_str()).collect();
+    if names != reads {
+        problems.push(format!(
+            "mcp: tools/list offers {names:?}, the document's reads are {reads:?}"
+        ));
+    }
+    for tool in listed {
+        let schema = &tool["inputSchema"];
+        let refs = tools::refs_in(schema, "");
+        if schema["type"] != "object" || !refs.is_empty() {
+            problems.push(format!(
+                "mcp: {}: the input schema is no object schema without $ref (type {}, $ref at {refs:?})",
+                tool["name"], schema["type"]
+            ));
+        }
+    }
+    let size = serde_json::to_vec(&session.listed).map_or(0, |b| b.len());
+    install::say(format_args!(
+        "chroma: MCP tools/list {} tools, {size} bytes (~{} tokens)",
+        listed.len(),
+        size / 4
+    ));
+    let result = &session.calls[0];
+    if result.is_error == Some(true) || result.structured_content.as_ref() != Some(database) {
+        problems.push(format!(
+            "mcp: get_database answered {result:?}; Chroma holds {database}"
+        ));
     }
     problems
 }
