@@ -134,7 +134,14 @@ pub(super) fn render(
         .values()
         .any(|p| p.deprecated)
         .then(|| quote!(#[allow(deprecated)]));
-    let reads_input = !op.params.is_empty() || op.body.is_some() || key.is_some();
+    // A write's tag, `--wait` and `--all` read the input too (Chroma's `reset`: a POST with
+    // neither parameters nor body).
+    let reads_input = writes
+        || wait.is_some()
+        || all.is_some()
+        || !op.params.is_empty()
+        || op.body.is_some()
+        || key.is_some();
     let input = if reads_input {
         format_ident!("input")
     } else {

@@ -121,7 +121,7 @@ incremental = false
         let stderr = String::from_utf8_lossy(&output.stderr);
         let errors: Vec<&str> = stderr
             .lines()
-            .filter(|l| l.contains("error"))
+            .filter(|l| l.starts_with("error") || l.contains(": error"))
             .take(40)
             .collect();
         return Err(format!(
