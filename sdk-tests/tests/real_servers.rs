@@ -12,6 +12,15 @@
 //! (seen on the wire through a recording relay), the document's `servers`, and a generated
 //! crate that holds no absolute path. The server is stopped when the test ends (kill on drop).
 //!
+//! On Chroma (issues #30 and #31) the command-line tool and the MCP server generated from the
+//! same document are built too, in one cargo build beside the SDK (`real_servers/tools.rs`),
+//! and run against the server: the tool reads a database and reports a missing one with its
+//! not-found exit code and Chroma's message; the MCP server, driven over stdio by rmcp's client,
+//! lists every read as a tool with a `$ref`-free object input schema and answers a read with
+//! what Chroma holds. Chroma rather than Prefect: every Chroma has `default_tenant` and
+//! `default_database` to read without setup, its 404 is documented (`ErrorResponse`), and its
+//! 35 operations build in a fraction of Prefect's 187.
+//!
 //! Outside CI a server that cannot be installed skips its test with a printed reason; under
 //! `CI=true` that fails. Dependencies of the drivers build once into `target/real-servers/build`.
 //! Run with `cargo test -p sdk-tests --test real_servers -- --nocapture` to see the timings.
