@@ -21,7 +21,9 @@ pub struct Tools {
     pub cli: PathBuf,
     /// The MCP server (`<name>-mcp`).
     pub mcp: PathBuf,
+    /// Writing both crates.
     pub generate_time: Duration,
+    /// The one cargo build of both.
     pub build_time: Duration,
 }
 
@@ -141,6 +143,7 @@ incremental = false
 
 /// What one run of the command-line tool did.
 pub struct CliRun {
+    /// The exit code (`None` when a signal ended it).
     pub code: Option<i32>,
     pub stdout: String,
     pub stderr: String,
