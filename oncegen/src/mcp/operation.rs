@@ -115,7 +115,7 @@ pub(super) fn render(
             run: #function,
         }
     };
-    let arguments = op.arguments.iter().map(|a| match op.params.get(a) {
+    let arguments: Vec<TokenStream> = op.arguments.iter().map(|a| match op.params.get(a) {
         Some(p) => {
             let ty = turbofish(&p.ty);
             quote!(input.arg #ty (#a)?)
@@ -130,7 +130,8 @@ pub(super) fn render(
                 None => quote!(input.body #ty ()?),
             }
         }
-    });
+    }).collect();
+    let arguments = passed(op, sdk, arguments);
     let setters = op
         .params
         .iter()
@@ -311,6 +312,27 @@ fn input_schema(surface: &Surface, op: &OperationSurface) -> Value {
     }
     schema
 }
+/// The call's arguments as the surface passes them: the required parameters in their struct
+/// (`sdk::area::{Builder}Args { name: value, .. }`) when it names one, a required body after it.
+fn passed(op: &OperationSurface, sdk: &Ident, arguments: Vec<TokenStream>) -> Vec<TokenStream> {
+    let Some(name) = &op.arguments_struct else {
+        return arguments;
+    };
+    let (area, name) = (format_ident!("{}", op.area), format_ident!("{name}"));
+    let (fields, rest): (Vec<_>, Vec<_>) = op
+        .arguments
+        .iter()
+        .zip(arguments)
+        .partition(|(a, _)| op.params.contains_key(*a));
+    let fields = fields.into_iter().map(|(a, value)| {
+        let field = format_ident!("{a}");
+        quote!(#field: #value)
+    });
+    std::iter::once(quote!(#sdk::#area::#name { #(#fields),* }))
+        .chain(rest.into_iter().map(|(_, value)| value))
+        .collect()
+}
+
 
 /// `::<String>` for a `String` parameter, whose argument or setter takes `impl Into<String>`
 /// (no type to infer from); nothing for the others, whose exact type the call infers.
