@@ -1038,7 +1038,9 @@ fn api_json_records_the_arguments_the_code_takes() {
     for (key, args) in in_code.iter_mut() {
         if let Some(at) = args.iter().position(|(name, _)| name == "args") {
             let ty = args[at].1.clone();
-            let fields = structs.get(&ty).unwrap_or_else(|| panic!("{key}: `{ty}` is a struct"));
+            let fields = structs
+                .get(&ty)
+                .unwrap_or_else(|| panic!("{key}: `{ty}` is a struct"));
             args.splice(at..=at, fields.iter().cloned());
             passed_by_name.insert(key.clone(), ty);
         }

@@ -84,19 +84,23 @@ pub(super) fn render(
             run: #function,
         }
     };
-    let arguments: Vec<TokenStream> = op.arguments.iter().map(|a| match op.params.get(a) {
-        Some(p) => {
-            let ty = turbofish(&p.ty);
-            quote!(input.arg #ty (#a)?)
-        }
-        None => {
-            let ty = op
-                .body
-                .as_ref()
-                .and_then(|b| body_type(surface, sdk, &b.ty));
-            quote!(input.body #ty ()?)
-        }
-    }).collect();
+    let arguments: Vec<TokenStream> = op
+        .arguments
+        .iter()
+        .map(|a| match op.params.get(a) {
+            Some(p) => {
+                let ty = turbofish(&p.ty);
+                quote!(input.arg #ty (#a)?)
+            }
+            None => {
+                let ty = op
+                    .body
+                    .as_ref()
+                    .and_then(|b| body_type(surface, sdk, &b.ty));
+                quote!(input.body #ty ()?)
+            }
+        })
+        .collect();
     let arguments = passed(op, sdk, arguments);
     let method = format_ident!("{}", op.rust_fn);
     let setters = op
@@ -200,7 +204,6 @@ fn passed(op: &OperationSurface, sdk: &Ident, arguments: Vec<TokenStream>) -> Ve
         .chain(rest.into_iter().map(|(_, value)| value))
         .collect()
 }
-
 
 /// `::<String>` for a `String` parameter, whose argument or setter takes `impl Into<String>`
 /// (no type to infer from); nothing for the others, whose exact type the call infers.

@@ -74,7 +74,11 @@ pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
 
 /// The struct of the required parameters of `op`'s client method, one public field each: a
 /// struct literal names every value, so two of one type cannot be passed crossed.
-fn arguments_struct(op: &Operation, name: &proc_macro2::Ident, fields: &[TokenStream]) -> TokenStream {
+fn arguments_struct(
+    op: &Operation,
+    name: &proc_macro2::Ident,
+    fields: &[TokenStream],
+) -> TokenStream {
     let doc = lines_attrs(&format!(
         "The required parameters of `Client::{fn_name}`, each named where it is passed (`client.{fn_name}({name} {{ .. }})`), so no two can be crossed.",
         fn_name = op.fn_name,

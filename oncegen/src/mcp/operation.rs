@@ -115,22 +115,26 @@ pub(super) fn render(
             run: #function,
         }
     };
-    let arguments: Vec<TokenStream> = op.arguments.iter().map(|a| match op.params.get(a) {
-        Some(p) => {
-            let ty = turbofish(&p.ty);
-            quote!(input.arg #ty (#a)?)
-        }
-        None => {
-            let ty = op
-                .body
-                .as_ref()
-                .and_then(|b| body_type(surface, sdk, &b.ty));
-            match ceiling {
-                Some(ceiling) => quote!(input.capped_body #ty (&[#(#ceiling),*])?),
-                None => quote!(input.body #ty ()?),
+    let arguments: Vec<TokenStream> = op
+        .arguments
+        .iter()
+        .map(|a| match op.params.get(a) {
+            Some(p) => {
+                let ty = turbofish(&p.ty);
+                quote!(input.arg #ty (#a)?)
             }
-        }
-    }).collect();
+            None => {
+                let ty = op
+                    .body
+                    .as_ref()
+                    .and_then(|b| body_type(surface, sdk, &b.ty));
+                match ceiling {
+                    Some(ceiling) => quote!(input.capped_body #ty (&[#(#ceiling),*])?),
+                    None => quote!(input.body #ty ()?),
+                }
+            }
+        })
+        .collect();
     let arguments = passed(op, sdk, arguments);
     let setters = op
         .params
@@ -332,7 +336,6 @@ fn passed(op: &OperationSurface, sdk: &Ident, arguments: Vec<TokenStream>) -> Ve
         .chain(rest.into_iter().map(|(_, value)| value))
         .collect()
 }
-
 
 /// `::<String>` for a `String` parameter, whose argument or setter takes `impl Into<String>`
 /// (no type to infer from); nothing for the others, whose exact type the call infers.

@@ -223,7 +223,8 @@ async fn every_documented_operation_has_a_round_trip() {
         c.vps_snapshot_rollback(vps::VpsSnapshotRollbackArgs {
             service_id: vps_id,
             name: "nightly".to_owned(),
-        }).send()
+        })
+        .send()
     );
     ok!(
         "firewallPolicyCreate",
@@ -267,7 +268,8 @@ async fn every_documented_operation_has_a_round_trip() {
         c.dedicated_task(dedicated_servers::DedicatedTaskArgs {
             service_id: dedicated_id,
             task_id,
-        }).send()
+        })
+        .send()
     );
     ok!(
         "getDedicatedByServiceIdRescueOptions",
