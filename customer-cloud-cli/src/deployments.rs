@@ -59,9 +59,11 @@ fn product_variant_deploy<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'
             .tag(
                 client
                     .product_variant_deploy(
-                        input.arg::<String>("region")?,
-                        input.arg("product_code")?,
-                        input.arg::<String>("variant_code")?,
+                        customer_cloud_sdk::deployments::ProductVariantDeployArgs {
+                            region: input.arg::<String>("region")?,
+                            product_code: input.arg("product_code")?,
+                            variant_code: input.arg::<String>("variant_code")?,
+                        },
                         input
                             .body::<
                                 customer_cloud_sdk::deployments::ProductVariantDeployRequest,

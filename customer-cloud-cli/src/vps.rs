@@ -208,10 +208,10 @@ fn vps_snapshot_rollback<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a
         let call = input
             .tag(
                 client
-                    .vps_snapshot_rollback(
-                        input.arg("service_id")?,
-                        input.arg::<String>("name")?,
-                    ),
+                    .vps_snapshot_rollback(customer_cloud_sdk::vps::VpsSnapshotRollbackArgs {
+                        service_id: input.arg("service_id")?,
+                        name: input.arg::<String>("name")?,
+                    }),
             );
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         if input.waiting() {

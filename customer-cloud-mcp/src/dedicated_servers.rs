@@ -186,7 +186,10 @@ fn dedicated_password_reset<'a>(client: &'a Client, input: &'a Args) -> Run<'a> 
 fn dedicated_task<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
         let call = client
-            .dedicated_task(input.arg("service_id")?, input.arg("task_id")?);
+            .dedicated_task(customer_cloud_sdk::dedicated_servers::DedicatedTaskArgs {
+                service_id: input.arg("service_id")?,
+                task_id: input.arg("task_id")?,
+            });
         if input.wait() {
             return oncegen_mcp::respond_waited(call.wait().await);
         }

@@ -190,10 +190,10 @@ fn vps_firewall_policy_apply<'a>(client: &'a Client, input: &'a Args) -> Run<'a>
 fn vps_snapshot_rollback<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
         let call = client
-            .vps_snapshot_rollback(
-                input.arg("service_id")?,
-                input.arg::<String>("name")?,
-            );
+            .vps_snapshot_rollback(customer_cloud_sdk::vps::VpsSnapshotRollbackArgs {
+                service_id: input.arg("service_id")?,
+                name: input.arg::<String>("name")?,
+            });
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

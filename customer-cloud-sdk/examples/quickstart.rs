@@ -68,9 +68,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // above `max_total`. The SDK keeps one idempotency key across its retries.
     let receipt = client
         .product_variant_deploy(
-            region,
-            deployments::ProductVariantDeployProductCode::Vps,
-            variant,
+            deployments::ProductVariantDeployArgs {
+                region,
+                product_code: deployments::ProductVariantDeployProductCode::Vps,
+                variant_code: variant,
+            },
             deployments::DeployRequest::new()
                 .billing_cycle(deployments::DeployRequestBillingCycle::Monthly)
                 .hostname("quickstart.example.net")

@@ -288,6 +288,10 @@ pub struct Operation {
     pub fn_name: String,
     /// Builder type name (upper camel case).
     pub builder_name: String,
+    /// The struct the client method takes its required parameters in, by name (`{Builder}Args`
+    /// in the area module), when it has two or more ([`crate::lower`] names it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arguments_struct: Option<String>,
     /// HTTP method.
     pub method: Method,
     /// Path template.

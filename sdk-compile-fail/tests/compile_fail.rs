@@ -1,4 +1,5 @@
-//! What must not compile: a request without a required field, and a DNS zone with two sources.
+//! What must not compile: a request without a required field, a DNS zone with two sources, and
+//! two required values of one type passed without their names (so possibly crossed).
 //!
 //! `sdk-compile-fail/ui/*.rs` use the generated `customer-cloud-sdk` crate as a user would; the expected compiler
 //! errors are in the `.stderr` files next to them (refresh with `TRYBUILD=overwrite`).

@@ -963,13 +963,15 @@ fn described_text(ty: &str) -> String {
 }
 
 /// `api.json` records the positional arguments of every client method and of every request
-/// type's `new` in the order and with the types the checked-in code takes them: read from the
-/// code with `syn`, not from the generator.
+/// type's `new` in the order and with the types the checked-in code takes them, and the struct a
+/// method takes its required parameters in by name (its fields are then the arguments): read
+/// from the code with `syn`, not from the generator.
 #[test]
 fn api_json_records_the_arguments_the_code_takes() {
     let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../customer-cloud-sdk");
     let api: Surface = serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
     let mut in_code: std::collections::BTreeMap<String, Vec<(String, String)>> = Default::default();
+    let mut structs: std::collections::BTreeMap<String, Vec<(String, String)>> = Default::default();
     let dir = sdk.join("src/generated");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("generated sources")
@@ -979,6 +981,14 @@ fn api_json_records_the_arguments_the_code_takes() {
     for file in files {
         let parsed = syn::parse_file(&read(&file)).expect("generated code parses");
         for item in parsed.items {
+            if let syn::Item::Struct(def) = &item {
+                let fields = def
+                    .fields
+                    .iter()
+                    .filter_map(|f| Some((f.ident.as_ref()?.to_string(), type_text(&f.ty))))
+                    .collect();
+                structs.insert(def.ident.to_string(), fields);
+            }
             let syn::Item::Impl(block) = item else {
                 continue;
             };
@@ -1022,6 +1032,19 @@ fn api_json_records_the_arguments_the_code_takes() {
             }
         }
     }
+    // A method's `args` is the struct of its required parameters: they are its fields, then
+    // the arguments after it.
+    let mut passed_by_name: std::collections::BTreeMap<String, String> = Default::default();
+    for (key, args) in in_code.iter_mut() {
+        if let Some(at) = args.iter().position(|(name, _)| name == "args") {
+            let ty = args[at].1.clone();
+            let fields = structs
+                .get(&ty)
+                .unwrap_or_else(|| panic!("{key}: `{ty}` is a struct"));
+            args.splice(at..=at, fields.iter().cloned());
+            passed_by_name.insert(key.clone(), ty);
+        }
+    }
     let mut described: std::collections::BTreeMap<String, Vec<(String, String)>> =
         Default::default();
     for op in api.operations.values() {
@@ -1038,6 +1061,12 @@ fn api_json_records_the_arguments_the_code_takes() {
             })
             .collect();
         described.insert(format!("fn {}", op.rust_fn), args);
+        assert_eq!(
+            op.arguments_struct.as_ref(),
+            passed_by_name.get(&format!("fn {}", op.rust_fn)),
+            "`{}`: the struct of its required parameters",
+            op.rust_fn
+        );
     }
     for (name, def) in &api.types {
         let oncegen::surface::Shape::Struct {
@@ -1069,6 +1098,11 @@ fn api_json_records_the_arguments_the_code_takes() {
     for (key, args) in &described {
         assert_eq!(Some(args), in_code.get(key), "{key}");
     }
+    assert_eq!(
+        passed_by_name.get("fn dedicated_task").map(String::as_str),
+        Some("DedicatedTaskArgs"),
+        "two required uuids are named"
+    );
     let with_two_strings = described
         .get("SshKeyImportRequest::new")
         .expect("the issue's constructor");

@@ -546,6 +546,44 @@ fn string_enums_keep_unknown_values() {
 }
 
 #[test]
+fn two_or_more_required_parameters_are_named_at_the_call() {
+    let g = generate("named_arguments");
+    assert_has(
+        &g.type_def("GetRecordArgs"),
+        &[
+            "pub struct GetRecordArgs {",
+            "pub zone_id: String,",
+            "pub record_id: String,",
+        ],
+    );
+    assert_has(
+        &g.operation("GetRecord"),
+        &[
+            "pub fn get_record(&self, args: GetRecordArgs) -> builders::GetRecord<'_>",
+            "let GetRecordArgs { zone_id, record_id } = args;",
+        ],
+    );
+    // A required query parameter is named with the path's; an optional one stays a setter.
+    assert_has(
+        &g.operation("ListRecords"),
+        &[
+            "pub fn list_records(&self, args: ListRecordsArgs)",
+            "let ListRecordsArgs { zone_id, kind } = args;",
+            "pub fn limit(mut self, value: u8) -> Self",
+        ],
+    );
+    assert_has(
+        &g.operation("PutRecord"),
+        &["pub fn put_record(&self, args: PutRecordArgs, body: PutRecordRequest)"],
+    );
+    assert_has(
+        &g.operation("GetZone"),
+        &["pub fn get_zone(&self, zone_id: impl Into<String>) -> builders::GetZone<'_>"],
+    );
+    assert_lacks(&g.source(), &["GetZoneArgs"]);
+}
+
+#[test]
 fn request_types_get_constructors_and_nullable_fields() {
     let g = generate("request_constructors");
     assert_has(

@@ -292,6 +292,15 @@ pub struct DedicatedTrafficResponse {
 }
 ::oncegen_runtime::json_object!(DedicatedTrafficResponse { ok optional, ..additional_properties });
 
+/// The required parameters of `Client::dedicated_task`, each named where it is passed (`client.dedicated_task(DedicatedTaskArgs { .. })`), so no two can be crossed.
+#[derive(Debug, Clone)]
+pub struct DedicatedTaskArgs {
+    /// Customer-visible service UUID. Format: `uuid`. Sent as path parameter `serviceId`.
+    pub service_id: ::uuid::Uuid,
+    /// Format: `uuid`. Sent as path parameter `taskId`.
+    pub task_id: ::uuid::Uuid,
+}
+
 impl crate::Client {
     /// Create an unpaid dedicated deployment
     ///
@@ -365,11 +374,8 @@ impl crate::Client {
     /// - `404` (`not_found`)
     /// - `429` (`rate_limited`)
     /// - `5XX` (`service_unavailable`)
-    pub fn dedicated_task(
-        &self,
-        service_id: ::uuid::Uuid,
-        task_id: ::uuid::Uuid,
-    ) -> builders::DedicatedTask<'_> {
+    pub fn dedicated_task(&self, args: DedicatedTaskArgs) -> builders::DedicatedTask<'_> {
+        let DedicatedTaskArgs { service_id, task_id } = args;
         builders::DedicatedTask {
             call: ::oncegen_runtime::Call::new(self.runtime()),
             service_id,

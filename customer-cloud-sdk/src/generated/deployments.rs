@@ -365,6 +365,17 @@ pub enum ProductVariantDeployRequest {
     DeployRequest(DeployRequest), LegacyDeployRequest(LegacyDeployRequest)
 });
 
+/// The required parameters of `Client::product_variant_deploy`, each named where it is passed (`client.product_variant_deploy(ProductVariantDeployArgs { .. })`), so no two can be crossed.
+#[derive(Debug, Clone)]
+pub struct ProductVariantDeployArgs {
+    /// Region code. At least 1 characters. Sent as path parameter `region`.
+    pub region: String,
+    /// Purchasable product family. Sent as path parameter `productCode`.
+    pub product_code: ProductVariantDeployProductCode,
+    /// Exact public variant SKU. At least 1 characters. Sent as path parameter `variantCode`.
+    pub variant_code: String,
+}
+
 impl crate::Client {
     /// Order, pay and provision a product variant atomically
     ///
@@ -397,23 +408,22 @@ impl crate::Client {
     /// ```no_run
     /// # async fn example(client: &customer_cloud_sdk::Client) -> Result<(), customer_cloud_sdk::Error> {
     /// let response = client
-    ///     .product_variant_deploy("example", customer_cloud_sdk::deployments::ProductVariantDeployProductCode::Vps, "example", customer_cloud_sdk::deployments::ProductVariantDeployRequest::DeployRequest(customer_cloud_sdk::deployments::DeployRequest::new()))
+    ///     .product_variant_deploy(customer_cloud_sdk::deployments::ProductVariantDeployArgs { region: "example".into(), product_code: customer_cloud_sdk::deployments::ProductVariantDeployProductCode::Vps, variant_code: "example".into() }, customer_cloud_sdk::deployments::ProductVariantDeployRequest::DeployRequest(customer_cloud_sdk::deployments::DeployRequest::new()))
     ///     .send()
     ///     .await?;
     /// # Ok(()) }
     /// ```
     pub fn product_variant_deploy(
         &self,
-        region: impl Into<String>,
-        product_code: ProductVariantDeployProductCode,
-        variant_code: impl Into<String>,
+        args: ProductVariantDeployArgs,
         body: impl Into<ProductVariantDeployRequest>,
     ) -> builders::ProductVariantDeploy<'_> {
+        let ProductVariantDeployArgs { region, product_code, variant_code } = args;
         builders::ProductVariantDeploy {
             call: ::oncegen_runtime::Call::new(self.runtime()),
-            region: region.into(),
+            region,
             product_code,
-            variant_code: variant_code.into(),
+            variant_code,
             body: body.into(),
         }
     }

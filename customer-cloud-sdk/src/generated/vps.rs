@@ -43,6 +43,15 @@ impl Default for VpsBackupRestoreRequest {
 /// Applies a selected firewall policy. Request body not shown.
 pub type VpsFirewallPolicyApplyRequest = ::serde_json::Map<String, ::serde_json::Value>;
 
+/// The required parameters of `Client::vps_snapshot_rollback`, each named where it is passed (`client.vps_snapshot_rollback(VpsSnapshotRollbackArgs { .. })`), so no two can be crossed.
+#[derive(Debug, Clone)]
+pub struct VpsSnapshotRollbackArgs {
+    /// Customer-visible service UUID. Format: `uuid`. Sent as path parameter `serviceId`.
+    pub service_id: ::uuid::Uuid,
+    /// Snapshot name. At least 1 characters. Sent as path parameter `name`.
+    pub name: String,
+}
+
 impl crate::Client {
     /// Reboot a VPS
     ///
@@ -163,13 +172,13 @@ impl crate::Client {
     /// - `5XX` (`service_unavailable`)
     pub fn vps_snapshot_rollback(
         &self,
-        service_id: ::uuid::Uuid,
-        name: impl Into<String>,
+        args: VpsSnapshotRollbackArgs,
     ) -> builders::VpsSnapshotRollback<'_> {
+        let VpsSnapshotRollbackArgs { service_id, name } = args;
         builders::VpsSnapshotRollback {
             call: ::oncegen_runtime::Call::new(self.runtime()),
             service_id,
-            name: name.into(),
+            name,
         }
     }
 }

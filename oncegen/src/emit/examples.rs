@@ -16,8 +16,24 @@ const MAX_DEPTH: usize = 6;
 /// write.
 pub fn operation_example(cx: &Ctx<'_>, op: &Operation) -> Option<String> {
     let mut args = Vec::new();
-    for p in cx.arguments(op) {
-        args.push(value(cx, &p.ty, 0)?);
+    match cx.arguments_struct(op) {
+        Some(name) => {
+            let mut fields = Vec::new();
+            for p in cx.arguments(op) {
+                fields.push(format!("{}: {}", p.rust_name, owned(cx, &p.ty)?));
+            }
+            args.push(format!(
+                "{}::{}::{name} {{ {} }}",
+                cx.crate_ident(),
+                op.area,
+                fields.join(", ")
+            ));
+        }
+        None => {
+            for p in cx.arguments(op) {
+                args.push(value(cx, &p.ty, 0)?);
+            }
+        }
     }
     let body = op.body.as_ref().filter(|b| b.required);
     if let Some(body) = body {
@@ -78,6 +94,18 @@ request.client_request_id(\"example-1\").timeout(Duration::from_secs(30))\n\
 }}\n\
 ```"
     )
+}
+
+/// A Rust expression of type `ty` itself (a field of an arguments struct takes no `impl Into`).
+fn owned(cx: &Ctx<'_>, ty: &TypeRef) -> Option<String> {
+    let value = value(cx, ty, 0)?;
+    let ident = quote::format_ident!("value");
+    let (_, converted) = super::operations::taken_as(cx, ty, &ident);
+    Some(if converted.to_string() == "value" {
+        value
+    } else {
+        format!("{value}.into()")
+    })
 }
 
 /// A Rust expression of type `ty` (or one converting into it), with paths from the crate root.

@@ -339,12 +339,14 @@ pub(super) fn module_items(
     let header_views = (module == SHARED_MODULE).then(|| super::response_headers::views(&cx, api));
     let receipts = conventions::receipt_impls(&cx, api);
     let bx = Ctx::builders(api, surface, module).in_crate(&options.crate_name);
+    let mut arguments_structs = Vec::new();
     let (client_methods, builders): (Vec<_>, Vec<_>) = api
         .operations
         .iter()
         .filter(|o| o.area == module)
         .map(|o| {
             let items = operations::operation(&cx, &bx, o);
+            arguments_structs.extend(items.arguments_struct);
             (items.client_method, items.builder)
         })
         .unzip();
@@ -357,7 +359,7 @@ pub(super) fn module_items(
         }
     });
     ModuleItems {
-        types: quote!(#(#type_items)* #header_views),
+        types: quote!(#(#type_items)* #(#arguments_structs)* #header_views),
         receipts,
         client_methods,
         builders_mod,

@@ -134,6 +134,15 @@ impl<'a> Ctx<'a> {
             .collect()
     }
 
+    /// The struct the client method of `op` takes its required parameters in, when the
+    /// surface passes them by name.
+    pub fn arguments_struct(&self, op: &Operation) -> Option<&'a str> {
+        self.surface
+            .operations
+            .get(&op.operation_id)
+            .and_then(|o| o.arguments_struct.as_deref())
+    }
+
     /// The fields `new` of the request type `type_name` takes, in the surface's call order.
     pub fn constructor_fields<'f>(&self, type_name: &str, fields: &'f [Field]) -> Vec<&'f Field> {
         let Some(Shape::Struct { constructor, .. }) =

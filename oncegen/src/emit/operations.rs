@@ -19,19 +19,40 @@ pub struct OperationItems {
     pub client_method: TokenStream,
     /// The builder struct and its impls.
     pub builder: TokenStream,
+    /// `pub struct {Builder}Args { .. }` (area module), when the client method takes its
+    /// required parameters by name.
+    pub arguments_struct: Option<TokenStream>,
 }
 
 /// The client method and the builder of one operation.
 pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
     let mut parts = Parts::default();
+    let named = cx.arguments_struct(op);
+    let mut named_fields = Vec::new();
     for p in cx.arguments(op) {
         let ident = format_ident!("{}", p.rust_name);
-        let (arg, value) = taken_as(cx, &p.ty, &ident);
-        parts.args.push(quote!(#ident: #arg));
-        parts.inits.push(field_init(&ident, value));
+        if named.is_some() {
+            let (doc, ty) = (param_doc(p), cx.ty(&p.ty));
+            named_fields.push(quote!(#doc pub #ident: #ty));
+            parts.inits.push(quote!(#ident));
+        } else {
+            let (arg, value) = taken_as(cx, &p.ty, &ident);
+            parts.args.push(quote!(#ident: #arg));
+            parts.inits.push(field_init(&ident, value));
+        }
         let ty = bx.ty(&p.ty);
         parts.fields.push(quote!(pub(super) #ident: #ty));
     }
+    let arguments_struct = named.map(|name| {
+        let name = format_ident!("{name}");
+        let idents = cx
+            .arguments(op)
+            .into_iter()
+            .map(|p| format_ident!("{}", p.rust_name));
+        parts.args.push(quote!(args: #name));
+        parts.unpack = quote!(let #name { #(#idents),* } = args;);
+        arguments_struct(op, &name, &named_fields)
+    });
     for p in op.params.iter().filter(|p| !p.required) {
         let ident = format_ident!("{}", p.rust_name);
         let ty = bx.ty(&p.ty);
@@ -47,6 +68,27 @@ pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
     OperationItems {
         client_method: client_method(cx, op, &parts),
         builder: builder(bx, op, parts, body_send),
+        arguments_struct,
+    }
+}
+
+/// The struct of the required parameters of `op`'s client method, one public field each: a
+/// struct literal names every value, so two of one type cannot be passed crossed.
+fn arguments_struct(
+    op: &Operation,
+    name: &proc_macro2::Ident,
+    fields: &[TokenStream],
+) -> TokenStream {
+    let doc = lines_attrs(&format!(
+        "The required parameters of `Client::{fn_name}`, each named where it is passed (`client.{fn_name}({name} {{ .. }})`), so no two can be crossed.",
+        fn_name = op.fn_name,
+    ));
+    quote! {
+        #doc
+        #[derive(Debug, Clone)]
+        pub struct #name {
+            #(#fields,)*
+        }
     }
 }
 
@@ -59,6 +101,8 @@ struct Parts {
     inits: Vec<TokenStream>,
     fields: Vec<TokenStream>,
     setters: Vec<TokenStream>,
+    /// `let {Builder}Args { .. } = args;` when the required parameters come by name.
+    unpack: TokenStream,
 }
 
 /// The builder setter of an optional parameter.
@@ -114,11 +158,12 @@ fn client_method(cx: &Ctx<'_>, op: &Operation, parts: &Parts) -> TokenStream {
     }
     let doc = lines_attrs(&doc);
     let deprecated = super::docs::deprecated_attr(op.deprecated, op.description.as_deref());
-    let (args, inits) = (&parts.args, &parts.inits);
+    let (args, inits, unpack) = (&parts.args, &parts.inits, &parts.unpack);
     quote! {
         #doc
         #deprecated
         pub fn #fn_name(&self, #(#args),*) -> builders::#builder<'_> {
+            #unpack
             builders::#builder {
                 call: ::oncegen_runtime::Call::new(self.runtime()),
                 #(#inits,)*
@@ -384,7 +429,11 @@ fn accept_call(media_types: &[String]) -> Option<TokenStream> {
 /// How an argument of type `ty` is taken and stored: strings as `impl Into<String>`, unions
 /// with conversions as `impl Into<Union>`, everything else as it is. Returns the parameter type
 /// and the expression storing `ident`.
-fn taken_as(cx: &Ctx<'_>, ty: &TypeRef, ident: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
+pub(super) fn taken_as(
+    cx: &Ctx<'_>,
+    ty: &TypeRef,
+    ident: &proc_macro2::Ident,
+) -> (TokenStream, TokenStream) {
     let rust = cx.ty(ty);
     if cx.resolves_to(ty, &TypeRef::String) {
         (quote!(impl Into<String>), quote!(#ident.into()))

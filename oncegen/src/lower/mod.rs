@@ -4,6 +4,7 @@
 //! (sorted), then operations are lowered in path order, then `graph` boxes recursive fields,
 //! assigns types to areas, marks request types and sorts everything.
 
+mod arguments;
 mod conventions;
 mod effects;
 mod graph;
@@ -52,6 +53,7 @@ pub(crate) fn lower_with_schema_types(doc: &Document) -> Result<(Api, SchemaType
     cx.lower_components(&root)?;
     let (mut operations, skipped, areas) = cx.lower_operations(&root)?;
     let response_headers = response_headers::views(&mut operations, &mut cx.type_names);
+    arguments::name_structs(&mut operations, &mut cx.type_names);
     let webhooks = cx.lower_webhooks(&root)?;
     let conventions = conventions::conventions(&root, &operations)?;
     let error_codes = conventions::error_codes(&root, &operations)?;

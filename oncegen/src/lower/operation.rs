@@ -175,6 +175,7 @@ impl<'a> Lowerer<'a> {
             operation_id: base.id,
             fn_name: base.fn_name,
             builder_name: base.builder_name,
+            arguments_struct: None,
             method: base.method,
             path: base.path,
             server: super::servers::own_server(op, item, &self.servers),

@@ -115,22 +115,27 @@ pub(super) fn render(
             run: #function,
         }
     };
-    let arguments = op.arguments.iter().map(|a| match op.params.get(a) {
-        Some(p) => {
-            let ty = turbofish(&p.ty);
-            quote!(input.arg #ty (#a)?)
-        }
-        None => {
-            let ty = op
-                .body
-                .as_ref()
-                .and_then(|b| body_type(surface, sdk, &b.ty));
-            match ceiling {
-                Some(ceiling) => quote!(input.capped_body #ty (&[#(#ceiling),*])?),
-                None => quote!(input.body #ty ()?),
+    let arguments: Vec<TokenStream> = op
+        .arguments
+        .iter()
+        .map(|a| match op.params.get(a) {
+            Some(p) => {
+                let ty = turbofish(&p.ty);
+                quote!(input.arg #ty (#a)?)
             }
-        }
-    });
+            None => {
+                let ty = op
+                    .body
+                    .as_ref()
+                    .and_then(|b| body_type(surface, sdk, &b.ty));
+                match ceiling {
+                    Some(ceiling) => quote!(input.capped_body #ty (&[#(#ceiling),*])?),
+                    None => quote!(input.body #ty ()?),
+                }
+            }
+        })
+        .collect();
+    let arguments = passed(op, sdk, arguments);
     let setters = op
         .params
         .iter()
@@ -310,6 +315,26 @@ fn input_schema(surface: &Surface, op: &OperationSurface) -> Value {
         schema["required"] = Value::Array(required);
     }
     schema
+}
+/// The call's arguments as the surface passes them: the required parameters in their struct
+/// (`sdk::area::{Builder}Args { name: value, .. }`) when it names one, a required body after it.
+fn passed(op: &OperationSurface, sdk: &Ident, arguments: Vec<TokenStream>) -> Vec<TokenStream> {
+    let Some(name) = &op.arguments_struct else {
+        return arguments;
+    };
+    let (area, name) = (format_ident!("{}", op.area), format_ident!("{name}"));
+    let (fields, rest): (Vec<_>, Vec<_>) = op
+        .arguments
+        .iter()
+        .zip(arguments)
+        .partition(|(a, _)| op.params.contains_key(*a));
+    let fields = fields.into_iter().map(|(a, value)| {
+        let field = format_ident!("{a}");
+        quote!(#field: #value)
+    });
+    std::iter::once(quote!(#sdk::#area::#name { #(#fields),* }))
+        .chain(rest.into_iter().map(|(_, value)| value))
+        .collect()
 }
 
 /// `::<String>` for a `String` parameter, whose argument or setter takes `impl Into<String>`

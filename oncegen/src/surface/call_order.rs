@@ -2,7 +2,9 @@
 //!
 //! The order never follows the spec's order of properties or parameters: a spec that only
 //! reorders them would otherwise swap two arguments of the same type, and every existing
-//! caller would still compile while sending the values crossed.
+//! caller would still compile while sending the values crossed. A fixed order alone still lets
+//! a caller cross two values of one type, so a client method with two or more required
+//! parameters takes them named, in one struct ([`arguments_struct`]).
 
 use crate::ir::{Field, Operation, Param, ParamLocation};
 
@@ -27,6 +29,16 @@ pub fn method_params(op: &Operation) -> Vec<&Param> {
     others.sort_by(|a, b| a.rust_name.cmp(&b.rust_name));
     path.extend(others);
     path
+}
+
+/// The struct a client method takes its required parameters in, one public field each, when
+/// it has two or more: a struct literal names every value and compiles with none missing, in
+/// any order, so two values of one type cannot be crossed and a reorder of the document
+/// changes no call. Lowering names one for every such operation.
+pub fn arguments_struct(op: &Operation) -> Option<&str> {
+    op.arguments_struct
+        .as_deref()
+        .filter(|_| method_params(op).len() >= 2)
 }
 
 /// The fields `new` takes, in call order: required fields without a fixed value, sorted by

@@ -54,10 +54,15 @@ pub struct OperationSurface {
     /// Accepts the operation envelope (`operation_format` setter).
     #[serde(default, skip_serializing_if = "is_false")]
     pub operation_envelope: bool,
-    /// The client method's positional arguments after `&self`, in call order: the Rust names
-    /// of the required parameters, then `body` when the body is required.
+    /// The client method's arguments after `&self`, in call order: the Rust names of the
+    /// required parameters, then `body` when the body is required.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub arguments: Vec<String>,
+    /// The struct (a type of the area module) the required parameters are passed in, one
+    /// public field each, when there are two or more: the first argument is then
+    /// `Name { .. }`, naming every value, and a required body follows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arguments_struct: Option<String>,
     /// Parameters by Rust name: a required one is an argument of the client method, an
     /// optional one a builder setter of the same name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -292,6 +297,7 @@ pub(super) fn describe(op: &ir::Operation) -> OperationSurface {
         }),
         operation_envelope: op.operation_envelope,
         arguments,
+        arguments_struct: call_order::arguments_struct(op).map(str::to_owned),
         params: op
             .params
             .iter()

@@ -32,13 +32,19 @@ async fn main() {
             .await
             .ctx("create_database")?;
         client
-            .list_collections("default_tenant", &name)
+            .list_collections(sdk::collection::ListCollectionsArgs {
+                tenant: "default_tenant".into(),
+                database: name.to_string(),
+            })
             .limit(5)
             .send()
             .await
             .ctx("list_collections")?;
         client
-            .delete_database("default_tenant", &name)
+            .delete_database(sdk::database::DeleteDatabaseArgs {
+                tenant: "default_tenant".into(),
+                database: name.to_string(),
+            })
             .send()
             .await
             .ctx("delete_database")?;

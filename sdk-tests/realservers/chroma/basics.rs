@@ -56,7 +56,10 @@ async fn main() {
             .await
             .ctx("create_database")?;
         let db = client
-            .get_database(TENANT, &database)
+            .get_database(sdk::database::GetDatabaseArgs {
+                tenant: TENANT.into(),
+                database: database.to_string(),
+            })
             .send()
             .await
             .ctx("get_database")?
@@ -94,8 +97,10 @@ async fn main() {
     metadata.insert("rank".to_owned(), HashMapModelInnerValue::Integer(3));
     let created = client
         .create_collection(
-            TENANT,
-            &database,
+            sdk::collection::CreateCollectionArgs {
+                tenant: TENANT.into(),
+                database: database.to_string(),
+            },
             sdk::collection::CreateCollectionPayload::new(&collection_name)
                 .metadata(metadata.clone()),
         )
@@ -114,14 +119,22 @@ async fn main() {
 
     check("get_collection_by_name_and_id", async {
         let by_name = client
-            .get_collection(TENANT, &database, &collection_name)
+            .get_collection(sdk::collection::GetCollectionArgs {
+                tenant: TENANT.into(),
+                database: database.to_string(),
+                collection_id: collection_name.to_string(),
+            })
             .send()
             .await
             .ctx("get_collection")?
             .into_body();
         ensure_eq("id", by_name.id.to_string(), collection_id.clone())?;
         let by_id = client
-            .get_collection_by_id(TENANT, &database, &collection_id)
+            .get_collection_by_id(sdk::collection::GetCollectionByIdArgs {
+                tenant: TENANT.into(),
+                database: database.to_string(),
+                collection_id: collection_id.to_string(),
+            })
             .send()
             .await
             .ctx("get_collection_by_id")?
@@ -140,12 +153,23 @@ async fn main() {
         }))
         .ctx("payload")?;
         client
-            .collection_add(TENANT, &database, &collection_id, add)
+            .collection_add(
+                sdk::record::CollectionAddArgs {
+                    tenant: TENANT.into(),
+                    database: database.to_string(),
+                    collection_id: collection_id.to_string(),
+                },
+                add,
+            )
             .send()
             .await
             .ctx("collection_add")?;
         let count = client
-            .collection_count(TENANT, &database, &collection_id)
+            .collection_count(sdk::record::CollectionCountArgs {
+                tenant: TENANT.into(),
+                database: database.to_string(),
+                collection_id: collection_id.to_string(),
+            })
             .send()
             .await
             .ctx("collection_count")?
@@ -153,9 +177,11 @@ async fn main() {
         ensure_eq("count", count, 3)?;
         let got = client
             .collection_get(
-                TENANT,
-                &database,
-                &collection_id,
+                sdk::record::CollectionGetArgs {
+                    tenant: TENANT.into(),
+                    database: database.to_string(),
+                    collection_id: collection_id.to_string(),
+                },
                 GetRequestPayload::new()
                     .ids(vec!["b".to_owned(), "c".into()])
                     .include(vec![Include::Documents]),
@@ -171,9 +197,11 @@ async fn main() {
         ensure_eq("documents", documents.len(), 2)?;
         let nearest = client
             .collection_query(
-                TENANT,
-                &database,
-                &collection_id,
+                sdk::record::CollectionQueryArgs {
+                    tenant: TENANT.into(),
+                    database: database.to_string(),
+                    collection_id: collection_id.to_string(),
+                },
                 QueryRequestPayload::new(vec![vec![1.0, 0.1]])
                     .include(vec![Include::Documents, Include::Distances]),
             )
@@ -193,16 +221,22 @@ async fn main() {
         )?;
         client
             .collection_delete(
-                TENANT,
-                &database,
-                &collection_id,
+                sdk::record::CollectionDeleteArgs {
+                    tenant: TENANT.into(),
+                    database: database.to_string(),
+                    collection_id: collection_id.to_string(),
+                },
                 DeleteCollectionRecordsPayload::new().ids(vec!["c".to_owned()]),
             )
             .send()
             .await
             .ctx("collection_delete")?;
         let count = client
-            .collection_count(TENANT, &database, &collection_id)
+            .collection_count(sdk::record::CollectionCountArgs {
+                tenant: TENANT.into(),
+                database: database.to_string(),
+                collection_id: collection_id.to_string(),
+            })
             .send()
             .await
             .ctx("collection_count after delete")?
@@ -215,16 +249,21 @@ async fn main() {
         let renamed = unique("renamed");
         client
             .update_collection(
-                TENANT,
-                &database,
-                &collection_id,
+                sdk::collection::UpdateCollectionArgs {
+                    tenant: TENANT.into(),
+                    database: database.to_string(),
+                    collection_id: collection_id.to_string(),
+                },
                 sdk::collection::UpdateCollectionPayload::new().new_name(renamed.as_str()),
             )
             .send()
             .await
             .ctx("update_collection")?;
         let listed = client
-            .list_collections(TENANT, &database)
+            .list_collections(sdk::collection::ListCollectionsArgs {
+                tenant: TENANT.into(),
+                database: database.to_string(),
+            })
             .limit(10)
             .offset(0)
             .send()
@@ -235,7 +274,10 @@ async fn main() {
             format!("{renamed} not listed")
         })?;
         let past_the_end = client
-            .list_collections(TENANT, &database)
+            .list_collections(sdk::collection::ListCollectionsArgs {
+                tenant: TENANT.into(),
+                database: database.to_string(),
+            })
             .limit(10)
             .offset(1)
             .send()
@@ -244,19 +286,29 @@ async fn main() {
             .into_body();
         ensure_eq("collections past offset 1", past_the_end.len(), 0)?;
         let count = client
-            .count_collections(TENANT, &database)
+            .count_collections(sdk::collection::CountCollectionsArgs {
+                tenant: TENANT.into(),
+                database: database.to_string(),
+            })
             .send()
             .await
             .ctx("count_collections")?
             .into_body();
         ensure_eq("collections", count, 1)?;
         client
-            .delete_collection(TENANT, &database, &renamed)
+            .delete_collection(sdk::collection::DeleteCollectionArgs {
+                tenant: TENANT.into(),
+                database: database.to_string(),
+                collection_id: renamed.to_string(),
+            })
             .send()
             .await
             .ctx("delete_collection")?;
         client
-            .delete_database(TENANT, &database)
+            .delete_database(sdk::database::DeleteDatabaseArgs {
+                tenant: TENANT.into(),
+                database: database.to_string(),
+            })
             .send()
             .await
             .ctx("delete_database")?;

@@ -10,7 +10,11 @@ async fn main() {
     let missing = unique("missing");
     check("not_found_shows_the_server_message", async {
         let err = match client
-            .get_collection("default_tenant", "default_database", &missing)
+            .get_collection(sdk::collection::GetCollectionArgs {
+                tenant: "default_tenant".into(),
+                database: "default_database".into(),
+                collection_id: missing.to_string(),
+            })
             .send()
             .await
         {

@@ -12,7 +12,11 @@ async fn main() {
     let missing = unique("missing");
     check("not_found_body_decodes_into_error_response", async {
         let err = match client
-            .get_collection("default_tenant", "default_database", &missing)
+            .get_collection(sdk::collection::GetCollectionArgs {
+                tenant: "default_tenant".into(),
+                database: "default_database".into(),
+                collection_id: missing.to_string(),
+            })
             .send()
             .await
         {

@@ -17,8 +17,10 @@ async fn main() {
     let name = unique("nulls");
     let collection = client
         .create_collection(
-            TENANT,
-            DATABASE,
+            sdk::collection::CreateCollectionArgs {
+                tenant: TENANT.into(),
+                database: DATABASE.into(),
+            },
             sdk::collection::CreateCollectionPayload::new(&name),
         )
         .send()
@@ -37,7 +39,14 @@ async fn main() {
         .documents(vec![Some("text".to_owned()), None])
         .metadatas(vec![Some(meta.clone()), None]);
         client
-            .collection_add(TENANT, DATABASE, &id, add)
+            .collection_add(
+                sdk::record::CollectionAddArgs {
+                    tenant: TENANT.into(),
+                    database: DATABASE.into(),
+                    collection_id: id.to_string(),
+                },
+                add,
+            )
             .send()
             .await
             .ctx("collection_add")?;
@@ -48,9 +57,11 @@ async fn main() {
     check("get_returns_null_items_in_place", async {
         let got = client
             .collection_get(
-                TENANT,
-                DATABASE,
-                &id,
+                sdk::record::CollectionGetArgs {
+                    tenant: TENANT.into(),
+                    database: DATABASE.into(),
+                    collection_id: id.to_string(),
+                },
                 GetRequestPayload::new()
                     .ids(vec!["with".to_owned(), "without".into()])
                     .include(vec![Include::Documents, Include::Metadatas, Include::Uris]),
@@ -90,9 +101,11 @@ async fn main() {
     check("query_returns_null_items_in_place", async {
         let found = client
             .collection_query(
-                TENANT,
-                DATABASE,
-                &id,
+                sdk::record::CollectionQueryArgs {
+                    tenant: TENANT.into(),
+                    database: DATABASE.into(),
+                    collection_id: id.to_string(),
+                },
                 QueryRequestPayload::new(vec![vec![0.0, 1.0]])
                     .include(vec![Include::Documents, Include::Distances]),
             )
@@ -123,7 +136,11 @@ async fn main() {
     .await;
 
     let _ = client
-        .delete_collection(TENANT, DATABASE, &name)
+        .delete_collection(sdk::collection::DeleteCollectionArgs {
+            tenant: TENANT.into(),
+            database: DATABASE.into(),
+            collection_id: name.to_string(),
+        })
         .send()
         .await;
 }

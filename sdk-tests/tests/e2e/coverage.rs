@@ -132,9 +132,11 @@ async fn every_documented_operation_has_a_round_trip() {
     let receipt = ok!(
         "productVariantDeploy",
         c.product_variant_deploy(
-            region.clone(),
-            deployments::ProductVariantDeployProductCode::Vps,
-            vps_plan.variant_code.clone().expect("variant code"),
+            deployments::ProductVariantDeployArgs {
+                region: region.clone(),
+                product_code: deployments::ProductVariantDeployProductCode::Vps,
+                variant_code: vps_plan.variant_code.clone().expect("variant code"),
+            },
             deployments::ProductVariantDeployRequest::DeployRequest(
                 deployments::DeployRequest::new()
                     .hostname("coverage.example.net".to_owned())
@@ -218,7 +220,11 @@ async fn every_documented_operation_has_a_round_trip() {
     ok!("vpsBackupRun", c.vps_backup_run(vps_id).send());
     ok!(
         "vpsSnapshotRollback",
-        c.vps_snapshot_rollback(vps_id, "nightly").send()
+        c.vps_snapshot_rollback(vps::VpsSnapshotRollbackArgs {
+            service_id: vps_id,
+            name: "nightly".to_owned(),
+        })
+        .send()
     );
     ok!(
         "firewallPolicyCreate",
@@ -259,7 +265,11 @@ async fn every_documented_operation_has_a_round_trip() {
     let task_id = tasks.tasks[0].id.expect("task id");
     ok!(
         "dedicatedTask",
-        c.dedicated_task(dedicated_id, task_id).send()
+        c.dedicated_task(dedicated_servers::DedicatedTaskArgs {
+            service_id: dedicated_id,
+            task_id,
+        })
+        .send()
     );
     ok!(
         "getDedicatedByServiceIdRescueOptions",

@@ -60,9 +60,11 @@ async fn an_expired_receipt_is_410_operation_expired_for_polls_and_lookups() {
     let variant = plan.variant_code.clone().expect("variant");
     let receipt = c
         .product_variant_deploy(
-            region.clone(),
-            deployments::ProductVariantDeployProductCode::Vps,
-            variant.clone(),
+            deployments::ProductVariantDeployArgs {
+                region: region.clone(),
+                product_code: deployments::ProductVariantDeployProductCode::Vps,
+                variant_code: variant.clone(),
+            },
             deployments::ProductVariantDeployRequest::DeployRequest(
                 deployments::DeployRequest::new().hostname("expiring.example.net".to_owned()),
             ),

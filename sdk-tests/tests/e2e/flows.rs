@@ -226,9 +226,11 @@ async fn atomic_deploy_with_max_total_then_wait_then_find_the_service() {
     let total = monthly_total(&plan);
     let deploy = |max_total: Decimal| {
         c.product_variant_deploy(
-            region.clone(),
-            deployments::ProductVariantDeployProductCode::Vps,
-            variant.clone(),
+            deployments::ProductVariantDeployArgs {
+                region: region.clone(),
+                product_code: deployments::ProductVariantDeployProductCode::Vps,
+                variant_code: variant.clone(),
+            },
             deployments::ProductVariantDeployRequest::DeployRequest(
                 deployments::DeployRequest::new()
                     .billing_cycle(deployments::DeployRequestBillingCycle::Monthly)

@@ -95,9 +95,11 @@ pub async fn send(c: &customer_cloud_sdk::Client, w: &Write, plan: &Plan) -> Res
     match &w.kind {
         Kind::Deploy => c
             .product_variant_deploy(
-                REGION,
-                deployments::ProductVariantDeployProductCode::Vps,
-                VARIANT,
+                deployments::ProductVariantDeployArgs {
+                    region: REGION.to_owned(),
+                    product_code: deployments::ProductVariantDeployProductCode::Vps,
+                    variant_code: VARIANT.to_owned(),
+                },
                 deployments::ProductVariantDeployRequest::DeployRequest(
                     deployments::DeployRequest::new()
                         .hostname(format!("eo-{}.example.net", w.index))

@@ -1,6 +1,8 @@
 //! Positional arguments (of a client method or of `new`): a change of their order is breaking,
-//! and silent when every position keeps its type.
+//! and silent when every position keeps its type; so is a client method's required parameters
+//! moving into (or out of) a struct that names them.
 
+use crate::surface::OperationSurface;
 use std::collections::BTreeMap;
 
 /// `` arguments reordered: `(a, b)` → `(b, a)` `` when the arguments both lists keep (a renamed
@@ -40,6 +42,37 @@ pub(super) fn reordered(
         old.join(", "),
         new.join(", ")
     ))
+}
+
+/// How a client method's required parameters are passed, when that changed: positionally
+/// (`f(a, b)`) or named in a struct (`f(Name { a, b })`); every existing call stops compiling.
+pub(super) fn passing(old: &OperationSurface, new: &OperationSurface) -> Option<String> {
+    if old.arguments_struct == new.arguments_struct {
+        return None;
+    }
+    Some(format!(
+        "required parameters passed differently: {} → {}: every existing call must change",
+        call(old, &new.rust_fn),
+        call(new, &new.rust_fn)
+    ))
+}
+
+/// `` `f(a, b)` `` or `` `f(Name { a, b }, body)` ``.
+fn call(op: &OperationSurface, fn_name: &str) -> String {
+    let listed: Vec<String> = match &op.arguments_struct {
+        Some(name) => {
+            let (fields, rest): (Vec<&String>, Vec<&String>) = op
+                .arguments
+                .iter()
+                .partition(|a| op.params.contains_key(*a));
+            let fields: Vec<&str> = fields.into_iter().map(String::as_str).collect();
+            std::iter::once(format!("{name} {{ {} }}", fields.join(", ")))
+                .chain(rest.into_iter().cloned())
+                .collect()
+        }
+        None => op.arguments.clone(),
+    };
+    format!("`{fn_name}({})`", listed.join(", "))
 }
 
 #[cfg(test)]

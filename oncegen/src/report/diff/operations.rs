@@ -301,9 +301,30 @@ fn operation(
         (&a.location, a.required, &a.ty, &a.constraints)
             == (&b.location, b.required, &b.ty, &b.constraints)
     });
+    if let Some(text) = arguments::passing(o, n) {
+        line(out, Class::Breaking, text);
+    }
+    // Parameters passed by name in both have no order a call depends on; a body follows them.
+    let positional = |op: &OperationSurface| -> Vec<String> {
+        match op.arguments_struct {
+            Some(_) => op
+                .arguments
+                .iter()
+                .filter(|a| !op.params.contains_key(*a))
+                .cloned()
+                .collect(),
+            None => op.arguments.clone(),
+        }
+    };
+    let both_named = o.arguments_struct.is_some() && n.arguments_struct.is_some();
+    let (old_order, new_order) = if both_named {
+        (positional(o), positional(n))
+    } else {
+        (o.arguments.clone(), n.arguments.clone())
+    };
     if let Some(text) = arguments::reordered(
-        &o.arguments,
-        &n.arguments,
+        &old_order,
+        &new_order,
         &renamed,
         |arg| argument_type(o, arg),
         |arg| argument_type(n, arg),

@@ -239,9 +239,11 @@ pub async fn send(
     let meta = match intent.kind {
         Kind::Deploy => c
             .product_variant_deploy(
-                REGION,
-                deployments::ProductVariantDeployProductCode::Vps,
-                VARIANT,
+                deployments::ProductVariantDeployArgs {
+                    region: REGION.to_owned(),
+                    product_code: deployments::ProductVariantDeployProductCode::Vps,
+                    variant_code: VARIANT.to_owned(),
+                },
                 deployments::ProductVariantDeployRequest::DeployRequest(
                     deployments::DeployRequest::new()
                         .hostname(intent.name())
