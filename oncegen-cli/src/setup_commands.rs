@@ -2,6 +2,7 @@
 //! journal and the server's contract against the tool's).
 
 use crate::profile::{self, Profile};
+use crate::user_dirs::{self, Kind, Platform};
 use crate::{App, Failure, exit, journal, setup};
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgMatches};
@@ -87,8 +88,12 @@ pub fn configure(
     journal_location: Option<&str>,
     matches: &ArgMatches,
 ) -> Result<Value, Failure> {
-    let path = profile::path(bin, |n| std::env::var(n).ok())
-        .ok_or_else(|| Failure::usage("no configuration directory: set XDG_CONFIG_HOME or HOME"))?;
+    let path = profile::path(bin, |n| std::env::var(n).ok()).ok_or_else(|| {
+        Failure::usage(format!(
+            "no configuration directory: set {}",
+            user_dirs::needs(Platform::CURRENT, Kind::Config)
+        ))
+    })?;
     let mut file = profile::read(&path)?;
     let mut entry = file.profiles.get(name).cloned().unwrap_or_default();
     if let Some(url) = base_url {
