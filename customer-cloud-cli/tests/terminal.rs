@@ -2,7 +2,8 @@
 //! and honours the answer, a terminal gets a table and a red `error`, and `--wait` shows a
 //! spinner until the work ends. Each step waits for output, never for time: the 120-second
 //! timeouts only guard against a hang. (Without a terminal, the same commands refuse without
-//! `--yes`, print JSON and no colour: `operations.rs`.)
+//! `--yes`, print JSON and no colour: `operations.rs`.) `configure` reads a typed secret
+//! with the terminal's echo off.
 
 mod common;
 
@@ -116,4 +117,97 @@ async fn wait_shows_a_spinner_until_the_work_ends() {
         .expect("the final state");
     session.exp_eof().expect("ends");
     assert_eq!(exit_code(&mut session), 0);
+}
+
+/// `configure` as a person types a credential. rexpect starts its pseudo-terminal with echo
+/// off, so the command runs under `stty echo` (echo on, as a terminal is): the key, typed
+/// like any input, shows, which proves typing is echoed here; the bearer credential and the
+/// secret are typed only once the terminal's echo is off (polled from the terminal's
+/// settings, not timed) and never show; the file is written owner-only and holds them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn configure_reads_secrets_without_echo_and_writes_them_owner_only() {
+    const BEARER: &str = "typedprefix.typed-bearer-secret";
+    const KEY: &str = "typed-key-id";
+    const SECRET: &str = "typed-signed-secret";
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let cli = Cli::new(&sb, "terminal-configure");
+    let config_home = cli.state.join("config");
+    let configure = |profile: &str, credential: &str| {
+        let tool = cli.command(&[]);
+        let mut command = std::process::Command::new("sh");
+        command
+            .args(["-c", "stty echo && exec \"$0\" \"$@\""])
+            .arg(tool.get_program())
+            .args([
+                "--profile",
+                profile,
+                "configure",
+                "--credential",
+                credential,
+            ])
+            .envs(tool.get_envs().filter_map(|(k, v)| Some((k, v?))))
+            .env("TERM", "xterm")
+            .env("XDG_CONFIG_HOME", &config_home);
+        spawn_command(command, Some(HANG_GUARD_MS)).expect("the binary runs in a pseudo-terminal")
+    };
+
+    let mut bearer = configure("typed-bearer", "bearer");
+    bearer
+        .exp_string("bearer credential (not shown): ")
+        .expect("the prompt");
+    wait_for_echo_off(&bearer);
+    bearer.send_line(BEARER).expect("typed");
+    let shown = bearer.exp_eof().expect("ends");
+    assert_eq!(exit_code(&mut bearer), 0, "{shown}");
+    assert!(!shown.contains("typed-bearer-secret"), "echoed: {shown:?}");
+    assert!(shown.contains("bearer"), "the profile's summary: {shown:?}");
+
+    let mut signed = configure("typed-signed", "signed");
+    signed.exp_string("key: ").expect("the key's prompt");
+    signed.send_line(KEY).expect("typed");
+    signed
+        .exp_string(KEY)
+        .expect("the key is echoed: this terminal shows what is typed");
+    signed
+        .exp_string("secret (not shown): ")
+        .expect("the secret's prompt");
+    wait_for_echo_off(&signed);
+    signed.send_line(SECRET).expect("typed");
+    let shown = signed.exp_eof().expect("ends");
+    assert_eq!(exit_code(&mut signed), 0, "{shown}");
+    assert!(!shown.contains(SECRET), "echoed: {shown:?}");
+
+    let file = config_home.join("customer-cloud").join("config.toml");
+    let written = std::fs::read_to_string(&file).expect("the configuration file");
+    for typed in [BEARER, KEY, SECRET] {
+        assert!(written.contains(typed), "{typed} is in the profile");
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&file)
+        .expect("written")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600, "owner-only");
+}
+
+/// Waits until the program in `session` has turned its terminal's echo off (the terminal's
+/// settings, read through the pseudo-terminal's master side); the hang guard bounds it.
+fn wait_for_echo_off(session: &PtySession) {
+    use nix::sys::termios::{LocalFlags, tcgetattr};
+    let pty = session
+        .process()
+        .get_file_handle()
+        .expect("the pseudo-terminal");
+    let guard = std::time::Instant::now() + std::time::Duration::from_millis(HANG_GUARD_MS);
+    while tcgetattr(&pty)
+        .expect("the terminal's settings")
+        .local_flags
+        .contains(LocalFlags::ECHO)
+    {
+        assert!(
+            std::time::Instant::now() < guard,
+            "echo never went off: the secret would be shown"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
 }

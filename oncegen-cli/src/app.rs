@@ -173,15 +173,15 @@ impl<C> App<C> {
         };
         let prefix = self.env_prefix;
         let journal_help = format!(
-            "Journal writes in this file, or in PostgreSQL at a postgres:// URL [default: ${prefix}_JOURNAL, else $XDG_STATE_HOME/{}/journal]",
-            self.bin
+            "Journal writes in this file, or in PostgreSQL at a postgres:// URL [default: ${prefix}_JOURNAL, else the profile's, else `journal` in the state directory (below)]"
         );
         clap::Command::new(self.bin)
             .about(self.about)
             .version(self.version)
             .after_help(format!(
-                "Credentials: ${prefix}_BEARER, or ${prefix}_KEY and ${prefix}_SECRET, else the profile's (`{} configure`); never printed.\n\n{}",
+                "Credentials: ${prefix}_BEARER, or ${prefix}_KEY and ${prefix}_SECRET, else the profile's (`{} configure`); never printed.\n\n{}\n\n{}",
                 self.bin,
+                crate::user_dirs::HELP.replace("<bin>", self.bin),
                 exit::TABLE
             ))
             .subcommand_required(true)

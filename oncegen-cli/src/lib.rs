@@ -2,7 +2,8 @@
 //! tree built from the generated table ([`App`], [`Area`], [`Command`]), one run of a command
 //! (`run`), decoding arguments and the `--json` body into the SDK's types ([`Input`]), output
 //! ([`output`]), the exit code of each class of failure ([`exit`]), credentials from the
-//! environment ([`setup`]), the write journal ([`journal`]) with re-runs that settle an
+//! environment ([`setup`]), the platform's directories for the profiles and the journal
+//! ([`user_dirs`]), the write journal ([`journal`]) with re-runs that settle an
 //! unfinished earlier run instead of writing twice ([`rerun`]) and its `writes` commands,
 //! and `--dry-run`, which prints the request instead of sending it.
 //!
@@ -23,6 +24,7 @@ pub mod rerun;
 mod run;
 pub mod setup;
 mod setup_commands;
+pub mod user_dirs;
 pub mod wait;
 mod writes;
 

@@ -1,12 +1,14 @@
 //! Named profiles in a configuration file, and `<bin> configure`, which writes one.
 //!
-//! The file is `$XDG_CONFIG_HOME/<bin>/config.toml` (`~/.config/<bin>/config.toml` without it),
-//! written owner-only (0600, its directory 0700) through a temporary file and a rename. A
+//! The file is `config.toml` in the tool's configuration directory ([`crate::user_dirs`]:
+//! `$XDG_CONFIG_HOME/<bin>`, else `~/.config/<bin>`, on Linux; `~/Library/Application
+//! Support/<bin>` on macOS; `%APPDATA%\<bin>` on Windows), written owner-only (0600, its directory 0700) through a temporary file and a rename. A
 //! profile holds `base_url`, the credential (`bearer`, or `key` and `secret`) and `journal`
 //! (a path or a `postgres://` URL). The profile is `--profile`, else `<PREFIX>_PROFILE`, else
 //! `default`; a flag beats the environment, which beats the profile (credentials as a whole:
 //! any credential variable set replaces the profile's credential). Secrets are never printed.
 
+use crate::user_dirs::{self, Kind, Platform};
 use crate::{Failure, exit};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -76,11 +78,11 @@ pub struct File {
     pub profiles: BTreeMap<String, Profile>,
 }
 
-/// Where the configuration file is for `bin` (`lookup` reads the environment).
+/// Where the configuration file is for `bin` on this platform (`lookup` reads the
+/// environment); `None` when the variables of [`user_dirs::needs`] are not set.
 pub fn path(bin: &str, lookup: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
-    let set = |name: &str| lookup(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    let dir = set("XDG_CONFIG_HOME").or_else(|| set("HOME").map(|h| h.join(".config")))?;
-    Some(dir.join(bin).join("config.toml"))
+    user_dirs::directory(Platform::CURRENT, Kind::Config, bin, lookup)
+        .map(|dir| dir.join("config.toml"))
 }
 
 fn config_failure(path: &Path, what: impl std::fmt::Display) -> Failure {
@@ -153,7 +155,12 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("oncegen-cli-profile-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let home = dir.to_str().unwrap().to_owned();
-        let lookup = move |name: &str| (name == "XDG_CONFIG_HOME").then(|| home.clone());
+        // The configuration directory's variable on every platform.
+        let lookup = move |name: &str| {
+            ["XDG_CONFIG_HOME", "HOME", "APPDATA"]
+                .contains(&name)
+                .then(|| home.clone())
+        };
         let file_path = path("t", &lookup).unwrap();
         let mut file = File::default();
         let profile = Profile {

@@ -7,11 +7,13 @@
 //! keeps them out of its errors and `Debug`.
 //!
 //! Every write is journaled: `--journal PATH|URL`, else `<PREFIX>_JOURNAL`, else the profile's
-//! `journal`, else the file `$XDG_STATE_HOME/<bin>/journal` (`~/.local/state/<bin>/journal`
-//! without it); a `postgres://` URL selects the PostgreSQL journal shared with other machines.
+//! `journal`, else the file `journal` in the tool's state directory ([`crate::user_dirs`]:
+//! `$XDG_STATE_HOME/<bin>`, else `~/.local/state/<bin>`, on Linux); a `postgres://` URL selects
+//! the PostgreSQL journal shared with other machines.
 
 use crate::Failure;
 use crate::profile::Profile;
+use crate::user_dirs::{self, Kind, Platform};
 use oncegen_runtime::Config;
 use std::path::PathBuf;
 
@@ -68,8 +70,13 @@ pub fn journal_location(
     flag: Option<&str>,
     profile: &Profile,
 ) -> Result<String, Failure> {
-    let settings = lookup(prefix, profile);
-    let path = journal_path_from(bin, prefix, flag, |name| settings(name).map(Into::into))?;
+    let path = journal_path_from(
+        Platform::CURRENT,
+        bin,
+        prefix,
+        flag,
+        lookup(prefix, profile),
+    )?;
     path.into_os_string().into_string().map_err(|p| {
         Failure::usage(format!(
             "the journal location is not UTF-8: {}",
@@ -79,32 +86,32 @@ pub fn journal_location(
 }
 
 fn journal_path_from(
+    platform: Platform,
     bin: &str,
     prefix: &str,
     flag: Option<&str>,
-    lookup: impl Fn(&str) -> Option<PathBuf>,
+    lookup: impl Fn(&str) -> Option<String>,
 ) -> Result<PathBuf, Failure> {
     if let Some(path) = flag {
         return Ok(path.into());
     }
-    let set = |name: &str| lookup(name).filter(|p| !p.as_os_str().is_empty());
-    if let Some(path) = set(&format!("{prefix}_JOURNAL")) {
-        return Ok(path);
+    if let Some(path) = lookup(&format!("{prefix}_JOURNAL")).filter(|p| !p.is_empty()) {
+        return Ok(path.into());
     }
-    let state = set("XDG_STATE_HOME")
-        .or_else(|| set("HOME").map(|home| home.join(".local/state")))
-        .ok_or_else(|| {
-            Failure::usage(format!(
-                "no state directory for the write journal: set XDG_STATE_HOME or HOME, {prefix}_JOURNAL or --journal"
-            ))
-        })?;
-    Ok(state.join(bin).join("journal"))
+    let state = user_dirs::directory(platform, Kind::State, bin, lookup).ok_or_else(|| {
+        Failure::usage(format!(
+            "no state directory for the write journal: set {}, {prefix}_JOURNAL or --journal",
+            user_dirs::needs(platform, Kind::State)
+        ))
+    })?;
+    Ok(state.join("journal"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::{config_from, journal_path_from, lookup_from};
     use crate::profile::Profile;
+    use crate::user_dirs::Platform;
 
     #[test]
     fn the_environment_beats_the_profile_and_credentials_come_whole_from_one() {
@@ -147,10 +154,11 @@ mod tests {
             move |name: &str| {
                 vars.iter()
                     .find(|(n, _)| *n == name)
-                    .map(|(_, v)| PathBuf::from(v))
+                    .map(|(_, v)| (*v).to_owned())
             }
         };
-        let path = |flag, vars| journal_path_from("cloud", "API", flag, env(vars)).unwrap();
+        let path =
+            |flag, vars| journal_path_from(Platform::Xdg, "cloud", "API", flag, env(vars)).unwrap();
         assert_eq!(path(Some("j"), &[("API_JOURNAL", "x")]), PathBuf::from("j"));
         assert_eq!(path(None, &[("API_JOURNAL", "x")]), PathBuf::from("x"));
         assert_eq!(
@@ -161,7 +169,23 @@ mod tests {
             path(None, &[("HOME", "/h")]),
             PathBuf::from("/h/.local/state/cloud/journal")
         );
-        assert!(journal_path_from("cloud", "API", None, env(&[])).is_err());
+        assert_eq!(
+            journal_path_from(
+                Platform::Windows,
+                "cloud",
+                "API",
+                None,
+                env(&[("LOCALAPPDATA", "/l"), ("XDG_STATE_HOME", "/s")])
+            )
+            .unwrap(),
+            PathBuf::from("/l/cloud/journal")
+        );
+        let none = journal_path_from(Platform::Xdg, "cloud", "API", None, env(&[])).unwrap_err();
+        assert!(
+            none.message.contains("XDG_STATE_HOME or HOME"),
+            "{}",
+            none.message
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! journal and the server's contract against the tool's).
 
 use crate::profile::{self, Profile};
+use crate::user_dirs::{self, Kind, Platform};
 use crate::{App, Failure, exit, journal, setup};
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgMatches};
@@ -24,7 +25,7 @@ pub type ContractFuture<'a> = Pin<Box<dyn Future<Output = Result<ContractCheck, 
 pub fn commands() -> [clap::Command; 2] {
     [
         clap::Command::new(CONFIGURE)
-            .about("Write a profile (--profile, else `default`) to the configuration file, owner-only: --base-url and --journal as given, the credential read from standard input (prompted on a terminal)")
+            .about("Write a profile (--profile, else `default`) to the configuration file, owner-only: --base-url and --journal as given, the credential read from standard input (prompted on a terminal, where the bearer credential and the secret are not echoed)")
             .arg(
                 Arg::new("credential")
                     .long("credential")
@@ -38,18 +39,23 @@ pub fn commands() -> [clap::Command; 2] {
     ]
 }
 
-fn read_line(prompt: &str) -> Result<String, Failure> {
+/// One line of standard input. On a terminal it is prompted for, and a `secret` is read with
+/// the terminal's echo off (rpassword), so it never shows on the screen or in its scrollback.
+fn read_line(prompt: &str, secret: bool) -> Result<String, Failure> {
+    let failed = |e: std::io::Error| Failure::usage(format!("reading {prompt}: {e}"));
     let stdin = std::io::stdin();
-    if stdin.is_terminal() {
-        let mut err = std::io::stderr();
-        let _ = write!(err, "{prompt}: ");
-        let _ = err.flush();
-    }
-    let mut line = String::new();
-    stdin
-        .lock()
-        .read_line(&mut line)
-        .map_err(|e| Failure::usage(format!("reading {prompt}: {e}")))?;
+    let line = if stdin.is_terminal() && secret {
+        rpassword::prompt_password(format!("{prompt} (not shown): ")).map_err(failed)?
+    } else {
+        if stdin.is_terminal() {
+            let mut err = std::io::stderr();
+            let _ = write!(err, "{prompt}: ");
+            let _ = err.flush();
+        }
+        let mut line = String::new();
+        stdin.lock().read_line(&mut line).map_err(failed)?;
+        line
+    };
     let line = line.trim().to_owned();
     if line.is_empty() {
         return Err(Failure::usage(format!(
@@ -87,8 +93,12 @@ pub fn configure(
     journal_location: Option<&str>,
     matches: &ArgMatches,
 ) -> Result<Value, Failure> {
-    let path = profile::path(bin, |n| std::env::var(n).ok())
-        .ok_or_else(|| Failure::usage("no configuration directory: set XDG_CONFIG_HOME or HOME"))?;
+    let path = profile::path(bin, |n| std::env::var(n).ok()).ok_or_else(|| {
+        Failure::usage(format!(
+            "no configuration directory: set {}",
+            user_dirs::needs(Platform::CURRENT, Kind::Config)
+        ))
+    })?;
     let mut file = profile::read(&path)?;
     let mut entry = file.profiles.get(name).cloned().unwrap_or_default();
     if let Some(url) = base_url {
@@ -99,12 +109,12 @@ pub fn configure(
     }
     match matches.get_one::<String>("credential").map(String::as_str) {
         Some("bearer") => {
-            entry.bearer = Some(read_line("bearer credential")?);
+            entry.bearer = Some(read_line("bearer credential", true)?);
             (entry.key, entry.secret) = (None, None);
         }
         Some("signed") => {
-            entry.key = Some(read_line("key")?);
-            entry.secret = Some(read_line("secret")?);
+            entry.key = Some(read_line("key", false)?);
+            entry.secret = Some(read_line("secret", true)?);
             entry.bearer = None;
         }
         Some(_) => (entry.bearer, entry.key, entry.secret) = (None, None, None),

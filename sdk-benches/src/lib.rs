@@ -3,12 +3,14 @@
 //! by the SDK path and the hand-written baseline, a counting global allocator for peak-memory
 //! figures, the raw hyper twin of the SDK's call (`raw_hyper`), the side-by-side comparison with progenitor (`compare`), the write journal's
 //! throughput and recovery time against the sandbox (`journal`), one shared client under
-//! concurrency (`concurrency`, issue #23) and fixed call counts for instruction profilers
+//! concurrency (`concurrency`, issue #23), the generated command-line tool against curl
+//! (`cli`, issue #30) and fixed call counts for instruction profilers
 //! (`fixed_calls`).
 //!
 //! Nothing here asserts on timings; the benches print figures and ratios.
 
 pub mod alloc;
+pub mod cli;
 pub mod code_size;
 pub mod compare;
 pub mod concurrency;

@@ -172,6 +172,8 @@ fn every_kind_of_change_is_named_with_its_class() {
             "released SDK versions (up to 0.3.0) will fail against a server of this revision: 9 \
           wire-breaking changes in 6 operations: `create_zone`, `delete_snapshot`, `get_balance`, \
           `get_zone`, `list_zones`, `update_zone`",
+            "scripts calling the command-line tool break: 7 changes of its commands or flags \
+          (see Command-line tool); the crate version follows the Rust API only",
             "this revision deprecates 3 items: code that uses them (tests and examples \
           included) fails `-D warnings` builds until it moves off them or allows `deprecated` \
           (see Deprecations)"
@@ -244,7 +246,8 @@ fn a_revision_of_130_added_operations_opens_with_counts_and_lists_one_line_each(
             "#### `area_2`",
             "#### `area_3`",
             "#### `area_4`",
-            "#### `contract`"
+            "#### `contract`",
+            "#### Additive for scripts"
         ]
     );
 }
@@ -2368,4 +2371,68 @@ fn a_changed_request_default_is_a_behaviour_change_for_released_sdks() {
         "{:#?}",
         required.wire
     );
+}
+
+/// The command-line tool's section: `rename.yaml` renames an operationId and a query
+/// parameter, so its command and its flag are renamed for scripts (breaking); a new optional
+/// parameter and a new operation are additive; names are the emitter's
+/// (`surface::command_line`), and nothing changes the section when the tool's names stay.
+#[test]
+fn renamed_commands_and_flags_are_breaking_for_scripts() {
+    let base = revision("base.yaml");
+    let renamed = report(&base, &revision("rename.yaml"));
+    let cli: Vec<(Class, &str)> = renamed
+        .cli
+        .iter()
+        .map(|c| (c.class, c.text.as_str()))
+        .collect();
+    assert_eq!(
+        cli,
+        [
+            (
+                Class::Breaking,
+                "command `keys delete-ssh-key` renamed to `keys remove-ssh-key`"
+            ),
+            (
+                Class::Breaking,
+                "`keys list-ssh-keys`: flag `--fingerprint` renamed to `--sha256-fingerprint`"
+            ),
+        ]
+    );
+    let text = render(&renamed);
+    assert!(text.contains("### Command-line tool"), "{text}");
+    assert!(
+        text.contains(
+            "#### Breaking for scripts\n\n- command `keys delete-ssh-key` renamed to `keys remove-ssh-key`\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        renamed
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("scripts calling the command-line tool break: 2 changes")),
+        "{:?}",
+        renamed.warnings
+    );
+
+    let added = replaced_once(
+        &base,
+        "        - {name: zone, in: path, required: true, schema: {type: string}}\n",
+        "        - {name: zone, in: path, required: true, schema: {type: string}}\n        - {name: include_records, in: query, schema: {type: boolean}}\n",
+    );
+    let added = report(&base, &added);
+    let cli: Vec<(Class, &str)> = added
+        .cli
+        .iter()
+        .map(|c| (c.class, c.text.as_str()))
+        .collect();
+    assert_eq!(
+        cli,
+        [(
+            Class::Additive,
+            "`dns get-dns-zone`: flag `--include-records` added"
+        )]
+    );
+    assert!(report(&base, &base).cli.is_empty());
 }

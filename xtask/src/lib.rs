@@ -79,6 +79,8 @@ pub fn customer_cloud_cli_options(sdk_version: &str) -> oncegen::cli::Options {
             "snapbox = { version = \"0.6\", features = [\"cmd\"] }".to_owned(),
             // The interactive tests run the binary in a pseudo-terminal.
             "rexpect = \"0.7\"".to_owned(),
+            // Whether the binary turned the terminal's echo off (rexpect's dependency).
+            "nix = { version = \"0.31\", features = [\"term\"] }".to_owned(),
         ],
     }
 }

@@ -33,8 +33,8 @@ pub(super) fn render(
         None => quote!(None),
     };
     let writes = op.effects.writes;
-    let pages = op.pagination.is_some();
-    let waits = op.effects.long_running || op.effects.waits;
+    let pages = command_line::pages(op);
+    let waits = command_line::waits(op);
     // `--wait`: a long-running write's receipt, or a pollable read's builder, followed to its
     // end. The write is sent (and journaled) first; its key is settled by its answer.
     let wait = if op.effects.long_running {

@@ -10,7 +10,7 @@ pub const FILE_NAME: &str = "CHANGELOG.md";
 /// entry is added when the API changed, and when there is no baseline to a changelog that does
 /// not exist yet (its first entry); never when nothing changed.
 pub fn updated(existing: Option<&str>, report: &ChangeReport, crate_name: &str) -> Option<String> {
-    let changed = !report.changes.is_empty() || !report.wire.is_empty();
+    let changed = !report.changes.is_empty() || !report.wire.is_empty() || !report.cli.is_empty();
     let add = changed || (report.no_baseline.is_some() && existing.is_none());
     add.then(|| with_entry(existing, &render(report), crate_name))
 }

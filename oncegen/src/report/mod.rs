@@ -44,6 +44,9 @@ pub struct ChangeReport {
     pub wire: Vec<WireChange>,
     /// Items the revision deprecates, with the spec's guidance.
     pub deprecations: Vec<Deprecation>,
+    /// Changes of the command-line tool generated from the surface (its commands and flags),
+    /// for scripts that call it; they do not set the crate version (the Rust API does).
+    pub cli: Vec<Change>,
     /// Problems the maintainer should look at.
     pub warnings: Vec<String>,
     /// Number of operations of the new API.
@@ -163,6 +166,7 @@ pub fn compare(
         changes,
         mut wire,
         deprecations,
+        cli,
     } = diff;
     wire.sort_by_key(|c| std::cmp::Reverse(c.class));
     let crate_version = match changes.iter().map(|c| c.class).max() {
@@ -178,6 +182,7 @@ pub fn compare(
         changes,
         wire,
         deprecations,
+        cli,
         warnings,
         operations: surface.operations.len(),
         types: surface.types.len(),
@@ -187,6 +192,9 @@ pub fn compare(
     }
     if let Some(warning) = wire_warning(&report) {
         report.warnings.insert(0, warning);
+    }
+    if let Some(warning) = cli_warning(&report) {
+        report.warnings.push(warning);
     }
     if !report.deprecations.is_empty() {
         let n = report.deprecations.len();
@@ -200,6 +208,23 @@ pub fn compare(
         ));
     }
     (surface, report)
+}
+
+/// The warning that scripts calling the command-line tool break, with how many of its
+/// changes do.
+fn cli_warning(report: &ChangeReport) -> Option<String> {
+    let breaking = report
+        .cli
+        .iter()
+        .filter(|c| c.class == Class::Breaking)
+        .count();
+    (breaking > 0).then(|| {
+        format!(
+            "scripts calling the command-line tool break: {breaking} {} of its commands or \
+             flags (see Command-line tool); the crate version follows the Rust API only",
+            if breaking == 1 { "change" } else { "changes" }
+        )
+    })
 }
 
 /// The warning of a revision with wire-breaking changes: which released operations may fail.

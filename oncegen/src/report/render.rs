@@ -3,8 +3,8 @@
 //!
 //! A report with changes opens with the version bump, the warnings and a table of counts per
 //! area and class; then come what the revision does to released SDKs (wire-breaking first),
-//! one line per change of the Rust API by class and then by area, and the new deprecations
-//! with their guidance.
+//! one line per change of the Rust API by class and then by area, the changes of the
+//! command-line tool's commands and flags, and the new deprecations with their guidance.
 
 use super::ChangeReport;
 use super::diff::{Class, Wire};
@@ -13,7 +13,11 @@ use std::fmt::Write;
 
 /// The report.
 pub fn render(report: &ChangeReport) -> String {
-    if report.no_baseline.is_none() && report.changes.is_empty() && report.wire.is_empty() {
+    if report.no_baseline.is_none()
+        && report.changes.is_empty()
+        && report.wire.is_empty()
+        && report.cli.is_empty()
+    {
         return format!(
             "No API change: contract revision `{}`, crate version {}.\n",
             report.contract_revision, report.crate_version
@@ -64,8 +68,37 @@ pub fn render(report: &ChangeReport) -> String {
             }
         }
     }
+    cli_section(report, &mut out);
     deprecations(report, &mut out);
     out
+}
+
+/// The commands and flags of the command-line tool that changed, breaking first.
+fn cli_section(report: &ChangeReport, out: &mut String) {
+    if report.cli.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n### Command-line tool\n\nThe commands and flags of the tool generated from this \
+         API (`<bin> <area> <operation>`): a renamed or removed one, or a new required flag, \
+         breaks scripts that call it."
+    );
+    for class in Class::ALL {
+        let lines: Vec<&str> = report
+            .cli
+            .iter()
+            .filter(|c| c.class == class)
+            .map(|c| c.text.as_str())
+            .collect();
+        if lines.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "\n#### {} for scripts\n", class.title());
+        for line in lines {
+            let _ = writeln!(out, "- {line}");
+        }
+    }
 }
 
 /// What SDK versions up to the previous one do against a server of this revision.

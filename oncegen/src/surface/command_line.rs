@@ -107,6 +107,43 @@ pub fn flags(op: &OperationSurface) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// A paginated operation's command takes `--all`.
+pub fn pages(op: &OperationSurface) -> bool {
+    op.pagination.is_some()
+}
+
+/// A long-running write's or a pollable read's command takes `--wait` (and `--timeout`).
+pub fn waits(op: &OperationSurface) -> bool {
+    op.effects.long_running || op.effects.waits
+}
+
+/// The flags of the tool's own that `op`'s command takes because of what the operation is,
+/// each with whether it is required: `--json` for a body, `--all` ([`pages`]), `--wait` and
+/// `--timeout` ([`waits`]), `--max-total` for a purchase with a ceiling (what
+/// `oncegen_cli::Command` adds for its `body`, `pages`, `waits` and `purchase`).
+pub fn own_flags(op: &OperationSurface) -> BTreeMap<&'static str, bool> {
+    let mut out = BTreeMap::new();
+    if let Some(body) = &op.body {
+        out.insert("json", body.required);
+    }
+    if pages(op) {
+        out.insert("all", false);
+    }
+    if waits(op) {
+        out.insert("wait", false);
+        out.insert("timeout", false);
+    }
+    if op
+        .effects
+        .purchase
+        .as_ref()
+        .is_some_and(|p| !p.ceiling.is_empty())
+    {
+        out.insert("max-total", true);
+    }
+    out
+}
+
 /// The positional arguments of `op` by Rust name: its path parameters, in call order.
 pub fn positionals(op: &OperationSurface) -> Vec<&str> {
     op.arguments

@@ -17,6 +17,8 @@
 //!             keyed writes, and a 1,000,000-request soak (issue #23; ~4 min quiet; settings in
 //!             `sdk_benches::concurrency::Settings::from_env`)
 //!   mcp       a tool call of customer-cloud-mcp over stdio against the same SDK call (issue #31)
+//!   cli       customer-cloud's GET against curl's, whole process, `--help` time and the
+//!             release binary's size (issue #30)
 //! (no section: runtime, gen, compile and journal)
 //! ```
 //!
@@ -91,6 +93,9 @@ fn main() {
     }
     if asked("mcp") {
         sdk_benches::mcp::section();
+    }
+    if asked("cli") {
+        sdk_benches::cli::section();
     }
     if asked("compare") {
         sdk_benches::compare::section(&sdk_benches::compare::Settings::from_env());

@@ -1,10 +1,12 @@
 //! Compares two [`Surface`]s and classifies every change by the rules in the
 //! [module docs](super): one [`Change`] per operation aspect, parameter, field, type or error
-//! code, one [`WireChange`] per effect on SDK versions already released, and one
-//! [`Deprecation`] per newly deprecated item, in a deterministic order.
+//! code, one [`WireChange`] per effect on SDK versions already released, one
+//! [`Deprecation`] per newly deprecated item, and one [`Change`] per command or flag of the
+//! generated command-line tool that changed (`cli.rs`), in a deterministic order.
 
 mod arguments;
 mod builder;
+mod cli;
 mod compat;
 mod operations;
 mod renames;
@@ -109,6 +111,9 @@ pub struct Diff {
     pub wire: Vec<WireChange>,
     /// Newly deprecated items.
     pub deprecations: Vec<Deprecation>,
+    /// Changes of the command-line tool's commands and flags, for scripts; their area is the
+    /// area's command.
+    pub cli: Vec<Change>,
 }
 
 /// One classified change.
@@ -142,6 +147,7 @@ pub fn diff(old: &Surface, new: &Surface) -> Diff {
     error_codes(old, new, &mut out);
     security::schemes(old, new, &mut out);
     servers::servers(old, new, &mut out);
+    out.0.cli = cli::commands(old, new);
     out.0
 }
 

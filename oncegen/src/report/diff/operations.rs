@@ -87,7 +87,7 @@ pub(super) fn operations(old_api: &Surface, new_api: &Surface, out: &mut Changes
 
 /// Removed operationId → added operationId, for pairs with the same method and the same path
 /// on the wire (parameter names aside).
-fn renames<'a>(old: &'a Operations, new: &'a Operations) -> BTreeMap<&'a str, &'a str> {
+pub(super) fn renames<'a>(old: &'a Operations, new: &'a Operations) -> BTreeMap<&'a str, &'a str> {
     renames::pairs(old, new, |o, n| {
         o.method == n.method && wire_path(&o.path) == wire_path(&n.path)
     })
@@ -297,10 +297,7 @@ fn operation(
     body_wire(o.body.as_ref(), n.body.as_ref(), accepted, |class, text| {
         wire(out, class, format!("request body {text}"))
     });
-    let renamed = renames::pairs(&o.params, &n.params, |a, b| {
-        (&a.location, a.required, &a.ty, &a.constraints)
-            == (&b.location, b.required, &b.ty, &b.constraints)
-    });
+    let renamed = param_renames(o, n);
     if let Some(text) = arguments::passing(o, n) {
         line(out, Class::Breaking, text);
     }
@@ -332,6 +329,18 @@ fn operation(
         line(out, Class::Breaking, text);
     }
     params(o, n, &renamed, out);
+}
+
+/// Removed parameter → added parameter of one operation, for pairs with the same location,
+/// requiredness, type and constraints.
+pub(super) fn param_renames<'a>(
+    o: &'a OperationSurface,
+    n: &'a OperationSurface,
+) -> BTreeMap<&'a str, &'a str> {
+    renames::pairs(&o.params, &n.params, |a, b| {
+        (&a.location, a.required, &a.ty, &a.constraints)
+            == (&b.location, b.required, &b.ty, &b.constraints)
+    })
 }
 
 /// The documented success headers, for the code: a header added is a new field of a
