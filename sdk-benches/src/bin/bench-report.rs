@@ -16,7 +16,8 @@
 //!             (throughput, client CPU per request, p50/p99), reads and
 //!             keyed writes, and a 1,000,000-request soak (issue #23; ~4 min quiet; settings in
 //!             `sdk_benches::concurrency::Settings::from_env`)
-//!   mcp       a tool call of customer-cloud-mcp over stdio against the same SDK call (issue #31)
+//!   mcp       a tool call of customer-cloud-mcp over stdio against the same SDK call, and the
+//!             `tools/list` sizes of this contract and the largest corpus document (issue #31)
 //! (no section: runtime, gen, compile and journal)
 //! ```
 //!
@@ -91,6 +92,7 @@ fn main() {
     }
     if asked("mcp") {
         sdk_benches::mcp::section();
+        sdk_benches::mcp::tools_list_section();
     }
     if asked("compare") {
         sdk_benches::compare::section(&sdk_benches::compare::Settings::from_env());
