@@ -747,6 +747,9 @@ async fn credentials_come_from_the_clis_configuration_file() {
         stderr.contains("no profile `nope`") && stderr.contains("config.toml"),
         "{stderr}"
     );
-    assert!(!stderr.contains(&bearer) && out.stdout.is_empty(), "{stderr}");
+    assert!(
+        !stderr.contains(&bearer) && out.stdout.is_empty(),
+        "{stderr}"
+    );
     let _ = std::fs::remove_dir_all(&config_home);
 }
