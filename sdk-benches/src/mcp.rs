@@ -172,9 +172,12 @@ pub fn described(tools: &[ToolDefinition]) -> Vec<rmcp::model::Tool> {
         .collect()
 }
 
+/// A document's file name and its tools.
+type Document = (String, Vec<ToolDefinition>);
+
 /// The largest document of `sdk-tests/realspecs/` (by bytes) whose tools the MCP generator
 /// makes, with its tools; and the larger ones it refuses, with the reason.
-fn largest_corpus_document() -> ((String, Vec<ToolDefinition>), Vec<(String, String)>) {
+fn largest_corpus_document() -> (Document, Vec<(String, String)>) {
     let dir = repo_root().join("sdk-tests/realspecs");
     let mut documents: Vec<(u64, PathBuf)> = std::fs::read_dir(&dir)
         .expect("sdk-tests/realspecs")

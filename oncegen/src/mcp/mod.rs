@@ -76,8 +76,15 @@ pub fn tools(surface: &Surface) -> Result<Vec<ToolDefinition>> {
     Ok(tools)
 }
 
-/// The areas that have operations, each with its module name and operations, in table order.
-fn areas(surface: &Surface) -> Vec<(&String, &AreaSurface, Vec<(&String, &OperationSurface)>)> {
+/// An area's module name, the area and its operations (by `operationId`).
+type Area<'s> = (
+    &'s String,
+    &'s AreaSurface,
+    Vec<(&'s String, &'s OperationSurface)>,
+);
+
+/// The areas that have operations, in table order.
+fn areas(surface: &Surface) -> Vec<Area<'_>> {
     surface
         .areas
         .iter()
@@ -89,7 +96,7 @@ fn areas(surface: &Surface) -> Vec<(&String, &AreaSurface, Vec<(&String, &Operat
                 .collect();
             (module, area, ops)
         })
-        .filter(|(_, _, ops): &(_, _, Vec<_>)| !ops.is_empty())
+        .filter(|(_, _, ops): &Area| !ops.is_empty())
         .collect()
 }
 
