@@ -44,7 +44,7 @@ mod tcp_proxy;
 #[rustfmt::skip]
 mod vps;
 
-use customer_cloud_sdk::{Client, ConfigExt};
+use customer_cloud_sdk::Client;
 
 /// The server: its names and every area's tools.
 static APP: oncegen_mcp::App<Client> = oncegen_mcp::App {
@@ -68,7 +68,7 @@ static APP: oncegen_mcp::App<Client> = oncegen_mcp::App {
         tcp_proxy::TOOLS,
         vps::TOOLS,
     ],
-    config: <oncegen_mcp::Config as ConfigExt>::from_env,
+    profiles: "customer-cloud",
     connect: Client::new,
     runtime: Client::runtime,
 };

@@ -31,7 +31,8 @@ fn script() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/client.py")
 }
 
-/// The server's environment: the sandbox's signed credential and a fresh state directory.
+/// The server's environment: the sandbox's signed credential and a fresh state directory
+/// (also as the configuration directory).
 fn server_env(command: &mut Command, sb: &Sandbox, state: &PathBuf) {
     let cred = &sb.credentials().signed;
     command
@@ -40,7 +41,9 @@ fn server_env(command: &mut Command, sb: &Sandbox, state: &PathBuf) {
         .env("CUSTOMER_CLOUD_API_BASE_URL", sb.base_url())
         .env("CUSTOMER_CLOUD_API_KEY", &cred.prefix)
         .env("CUSTOMER_CLOUD_API_SECRET", &cred.secret)
-        .env("XDG_STATE_HOME", state);
+        .env("XDG_STATE_HOME", state)
+        // No configuration file of the user's: the credential is the environment's alone.
+        .env("XDG_CONFIG_HOME", state);
 }
 
 fn state_dir(test: &str) -> PathBuf {

@@ -13,7 +13,7 @@ use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A server child process and the client session with it.
 struct Mcp {
@@ -22,20 +22,30 @@ struct Mcp {
 }
 
 impl Mcp {
+    /// A server with the sandbox's signed credential in its environment.
     async fn start(sb: &Sandbox, test: &str, flags: &[&str]) -> Self {
         let cred = &sb.credentials().signed;
-        let state =
-            std::env::temp_dir().join(format!("customer-cloud-mcp-{test}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&state);
+        Self::start_with(test, flags, |command| {
+            command
+                .env("CUSTOMER_CLOUD_API_BASE_URL", sb.base_url())
+                .env("CUSTOMER_CLOUD_API_KEY", &cred.prefix)
+                .env("CUSTOMER_CLOUD_API_SECRET", &cred.secret);
+        })
+        .await
+    }
+
+    /// A server with no setting of the API in its environment but what `env` adds, a journal
+    /// and an (empty) configuration directory in a fresh directory.
+    async fn start_with(
+        test: &str,
+        flags: &[&str],
+        env: impl FnOnce(&mut tokio::process::Command),
+    ) -> Self {
+        let state = state_dir(test);
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_customer-cloud-mcp"));
-        command
-            .args(flags)
-            .env_remove("CUSTOMER_CLOUD_API_BEARER")
-            .env_remove("CUSTOMER_CLOUD_API_JOURNAL")
-            .env("CUSTOMER_CLOUD_API_BASE_URL", sb.base_url())
-            .env("CUSTOMER_CLOUD_API_KEY", &cred.prefix)
-            .env("CUSTOMER_CLOUD_API_SECRET", &cred.secret)
-            .env("XDG_STATE_HOME", &state);
+        command.args(flags);
+        isolate(command.as_std_mut(), &state);
+        env(&mut command);
         let transport = TokioChildProcess::new(command).expect("the server starts");
         let client = ().serve(transport).await.expect("initialize");
         Mcp { client, state }
@@ -66,6 +76,25 @@ impl Mcp {
             }
         }
     }
+}
+
+/// A fresh directory for one test's server.
+fn state_dir(test: &str) -> PathBuf {
+    let state =
+        std::env::temp_dir().join(format!("customer-cloud-mcp-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&state);
+    state
+}
+
+/// No setting of the API from this process's environment, and the journal and the
+/// configuration directory (`XDG_CONFIG_HOME`) under `state`: nothing read from outside.
+fn isolate(command: &mut std::process::Command, state: &Path) {
+    for name in ["BASE_URL", "BEARER", "KEY", "SECRET", "JOURNAL", "PROFILE"] {
+        command.env_remove(format!("CUSTOMER_CLOUD_API_{name}"));
+    }
+    command
+        .env("XDG_STATE_HOME", state)
+        .env("XDG_CONFIG_HOME", state.join("config"));
 }
 
 fn text_of(result: &CallToolResult) -> String {
@@ -444,11 +473,9 @@ async fn a_purchase_needs_a_ceiling_under_the_servers() {
     assert!(sb.debits().is_empty(), "nothing was charged");
 }
 
-/// The size of a `tools/list` answer in bytes (its JSON).
+/// The size of a `tools/list` answer in bytes (its JSON, as sent).
 fn size(tools: &[rmcp::model::Tool]) -> usize {
-    serde_json::to_string(&json!({ "tools": tools }))
-        .expect("tools encode")
-        .len()
+    oncegen_mcp::result_size(tools)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -479,6 +506,17 @@ async fn dynamic_mode_offers_three_tools_that_reach_every_operation() {
         dynamic * 10 < full,
         "dynamic {dynamic} bytes, per operation {full}"
     );
+    // `bench-report mcp` computes these sizes without a server (for the corpus too): from the
+    // generator's tools of the surface this crate was generated from, described by the
+    // server's own code. That is exactly the answer of the built server.
+    let computed = sdk_benches::mcp::contract_tools();
+    assert_eq!(
+        sdk_benches::mcp::described(&computed),
+        per_operation,
+        "the generator's tools, described in-process, are the served ones"
+    );
+    assert_eq!(sdk_benches::mcp::tools_list_size(&computed), full);
+    assert_eq!(size(&oncegen_mcp::dynamic::tools()), dynamic);
 
     let found = mcp
         .ok("search_operations", json!({"query": "dns zone"}))
@@ -637,4 +675,81 @@ async fn on_the_postgres_journal_a_write_retried_through_another_process_is_appl
     let refused = second_server.call("dns_template_create", closed).await;
     assert_eq!(refused.is_error, Some(true), "{}", text_of(&refused));
     assert_eq!(named(&sb, "no-db"), 0, "nothing sent without its journal");
+}
+
+/// Issue 31 item 6: credentials from the configuration file `customer-cloud configure` writes,
+/// read by the CLI's own code. A named profile alone answers a read; the environment's
+/// credential beats the default profile's; an unknown profile stops the start with an error
+/// naming it, and the secret shows in no answer and no error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn credentials_come_from_the_clis_configuration_file() {
+    use oncegen_cli::profile::{self, File, Profile};
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let bearer = sb.credentials().bearer.bearer_token();
+    let config_home = state_dir("profiles");
+    let home = config_home.display().to_string();
+    let path = profile::path("customer-cloud", |name| {
+        (name == "XDG_CONFIG_HOME").then(|| home.clone())
+    })
+    .expect("a configuration path");
+    let mut file = File::default();
+    let work = Profile {
+        base_url: Some(sb.base_url().to_string()),
+        bearer: Some(bearer.clone()),
+        ..Profile::default()
+    };
+    file.profiles.insert("work".into(), work);
+    let default = Profile {
+        base_url: Some(sb.base_url().to_string()),
+        bearer: Some("not-a-credential".into()),
+        ..Profile::default()
+    };
+    file.profiles.insert("default".into(), default);
+    profile::write(&path, &file).expect("the CLI writes its configuration");
+    let configured = |command: &mut tokio::process::Command| {
+        command.env("XDG_CONFIG_HOME", &config_home);
+    };
+
+    let from_profile = Mcp::start_with("profile-work", &["--profile", "work"], configured).await;
+    let zones = from_profile.ok("list_dns_zones", json!({})).await;
+    assert!(zones["zones"].is_array(), "{zones}");
+    assert!(!zones.to_string().contains(&bearer));
+
+    let cred = &sb.credentials().signed;
+    let env_wins = Mcp::start_with("profile-env", &[], |command| {
+        configured(command);
+        command
+            .env("CUSTOMER_CLOUD_API_KEY", &cred.prefix)
+            .env("CUSTOMER_CLOUD_API_SECRET", &cred.secret);
+    })
+    .await;
+    env_wins.ok("list_dns_zones", json!({})).await;
+    let refused = Mcp::start_with("profile-default", &[], configured).await;
+    let answer = refused.call("list_dns_zones", json!({})).await;
+    assert_eq!(
+        answer.is_error,
+        Some(true),
+        "the default profile's credential is not the sandbox's: {}",
+        text_of(&answer)
+    );
+
+    let state = state_dir("profile-missing");
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_customer-cloud-mcp"));
+    command.args(["--profile", "nope", "--list-tools"]);
+    isolate(&mut command, &state);
+    let out = command
+        .env("XDG_CONFIG_HOME", &config_home)
+        .output()
+        .expect("the server runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "an unknown profile stops the start");
+    assert!(
+        stderr.contains("no profile `nope`") && stderr.contains("config.toml"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains(&bearer) && out.stdout.is_empty(),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&config_home);
 }

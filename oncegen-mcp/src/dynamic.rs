@@ -20,7 +20,7 @@ pub const DESCRIBE: &str = "describe_operation";
 pub const CALL: &str = "call_operation";
 
 /// The three tools.
-pub(crate) fn tools() -> Vec<rmcp::model::Tool> {
+pub fn tools() -> Vec<rmcp::model::Tool> {
     let object = |value: Value| -> Arc<JsonObject> {
         match value {
             Value::Object(map) => Arc::new(map),

@@ -3,7 +3,9 @@
 //! ([`select`]), the safety gates that keep writes, deletions and purchases off until the
 //! operator enables them ([`gate`]), exactly-once writes under an idempotency key through the
 //! SDK's write journal ([`once`]), a dynamic mode whose tool list does not grow with the API
-//! ([`dynamic`]), and the stdio and streamable HTTP transports ([`transport`]).
+//! ([`dynamic`]), and the stdio and streamable HTTP transports ([`transport`]). [`Listing`] is
+//! what `tools/list` says of a table entry; credentials come from the environment or a profile
+//! of the generated CLI's configuration file.
 //!
 //! Generated code holds only what differs per operation: the tool's name, texts, JSON Schemas,
 //! effects and scopes, and one function that calls the SDK's client method with the tool's
@@ -15,6 +17,7 @@ pub mod dynamic;
 mod failure;
 pub mod gate;
 mod handler;
+mod listing;
 pub mod once;
 mod options;
 mod result;
@@ -26,7 +29,7 @@ pub mod transport;
 
 pub use args::Args;
 pub use failure::Failure;
-pub use oncegen_runtime::Config;
+pub use listing::{Listing, result_size};
 pub use options::{Options, main};
 pub use server::{Mode, Server};
 pub use tool::{App, Effects, Paging, Purchase, Run, Sent, Tool, respond, respond_waited};

@@ -1,5 +1,13 @@
-//! The server's command line and start-up: credentials from the environment, the journal, the
-//! selection, the gates, the mode and the transport.
+//! The server's command line and start-up: credentials, the journal, the selection, the gates,
+//! the mode and the transport.
+//!
+//! Credentials and the base URL come from the environment, else from a profile of the
+//! configuration file the generated CLI writes (`<profiles> configure`), read by the CLI's own
+//! code (`oncegen_cli::profile::load`, `oncegen_cli::setup::config`): one file, one format, the
+//! same precedence. The profile is `--profile`, else `<PREFIX>_PROFILE`, else `default`; a
+//! credential variable set in the environment replaces the profile's credential as a whole.
+//! The profile's `journal` is not used: the server keeps its own (a file journal is locked by
+//! one process for its lifetime).
 
 use crate::gate::Gates;
 use crate::select::Selection;
@@ -27,6 +35,10 @@ pub struct Options {
     pub allow_remote: bool,
     /// Print the `tools/list` answer as JSON and exit.
     pub list_tools: bool,
+    /// The profile named on the command line or in `<PREFIX>_PROFILE`.
+    pub profile: Option<String>,
+    /// The base URL, replacing the environment's and the profile's.
+    pub base_url: Option<String>,
 }
 
 /// Runs the server of `app` with the process's arguments; the exit code says how it ended.
@@ -63,7 +75,12 @@ async fn run<C: Send + Sync + 'static>(
     matches: &ArgMatches,
 ) -> Result<(), String> {
     let options = options(app, matches)?;
-    let mut config = (app.config)().map_err(|e| format!("{e}"))?;
+    let env = |name: &str| std::env::var(name).ok();
+    let profile = oncegen_cli::profile::load(app.profiles, options.profile.as_deref(), env)
+        .map_err(|f| f.message)?;
+    let mut config =
+        oncegen_cli::setup::config(app.env_prefix, options.base_url.as_deref(), &profile)
+            .map_err(|f| f.message)?;
     if options.gates.writes {
         let location = options.journal.clone().map_or_else(
             || setup::journal_location(app.bin, app.env_prefix, None),
@@ -116,9 +133,28 @@ fn command<C>(app: &App<C>) -> clap::Command {
         .version(app.version)
         .after_help(format!(
             "Credentials: ${prefix}_BEARER, or ${prefix}_KEY and ${prefix}_SECRET, and \
-             ${prefix}_BASE_URL (never printed, never in a tool's schema or result).\n\
-             Over HTTP, clients send `Authorization: Bearer ${prefix}_MCP_TOKEN`."
+             ${prefix}_BASE_URL, else the profile's in the configuration file of `{profiles}` \
+             (`{profiles} configure` writes it) (never printed, never in a tool's schema or \
+             result).\n\
+             Over HTTP, clients send `Authorization: Bearer ${prefix}_MCP_TOKEN`.",
+            profiles = app.profiles
         ))
+        .arg(
+            Arg::new("profile")
+                .long("profile")
+                .value_name("NAME")
+                .help(format!(
+                    "Credentials and base URL from this profile of `{}`'s configuration file \
+                     [default: ${prefix}_PROFILE, else `default`]",
+                    app.profiles
+                )),
+        )
+        .arg(
+            Arg::new("base-url")
+                .long("base-url")
+                .value_name("URL")
+                .help(format!("The API's base URL [default: ${prefix}_BASE_URL, else the profile's]")),
+        )
         .arg(list("area", "Offer only these areas (dns, vps, …)"))
         .arg(list("method", "Offer only these HTTP methods (GET, POST, …)"))
         .arg(list("operation", "Offer only these operations (operationId or tool name)"))
@@ -225,5 +261,11 @@ fn options<C>(app: &App<C>, m: &ArgMatches) -> Result<Options, String> {
         http,
         allow_remote: m.get_flag("allow-remote"),
         list_tools: m.get_flag("list-tools"),
+        profile: m.get_one::<String>("profile").cloned().or_else(|| {
+            std::env::var(format!("{}_PROFILE", app.env_prefix))
+                .ok()
+                .filter(|v| !v.is_empty())
+        }),
+        base_url: m.get_one::<String>("base-url").cloned(),
     })
 }

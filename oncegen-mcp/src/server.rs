@@ -9,7 +9,7 @@ use crate::result::{failed, result};
 use crate::select::Selection;
 use crate::{App, Failure, Tool};
 use rmcp::ErrorData;
-use rmcp::model::{CallToolResult, JsonObject, ToolAnnotations};
+use rmcp::model::CallToolResult;
 use rmcp::service::{Peer, RoleServer};
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -62,7 +62,7 @@ impl<C: Send + Sync + 'static> Server<C> {
             .collect();
         let per_operation = offered
             .iter()
-            .map(|t| describe(t))
+            .map(|t| t.listing().describe())
             .collect::<Result<_, _>>()?;
         Ok(Server {
             state: Arc::new(State {
@@ -177,37 +177,4 @@ impl<C: Send + Sync + 'static> Server<C> {
         });
         Ok(result(tool, outcome, answer.replayed))
     }
-}
-
-/// The rmcp description of `tool`.
-fn describe<C>(tool: &Tool<C>) -> Result<rmcp::model::Tool, String> {
-    let schema = |text: &str, what: &str| -> Result<Arc<JsonObject>, String> {
-        serde_json::from_str(text).map(Arc::new).map_err(|e| {
-            format!(
-                "the {what} schema of `{}` is not a JSON object: {e}",
-                tool.name
-            )
-        })
-    };
-    let mut out = rmcp::model::Tool::new(
-        tool.name,
-        tool.description,
-        schema(tool.input_schema, "input")?,
-    )
-    .with_title(tool.title)
-    .with_annotations(
-        ToolAnnotations::with_title(tool.title)
-            .read_only(!tool.effects.writes)
-            // Spending cannot be undone: a purchase is marked like a deletion, so a client
-            // that asks before destructive calls asks before it too.
-            .destructive(tool.effects.destructive || tool.effects.purchase.is_some())
-            // Every write is sent under a key derived from its arguments (or given): the same
-            // call again has no further effect.
-            .idempotent(true)
-            .open_world(true),
-    );
-    if let Some(output) = tool.output_schema {
-        out = out.with_raw_output_schema(schema(output, "output")?);
-    }
-    Ok(out)
 }

@@ -1,6 +1,6 @@
 //! One operation as a tool: what the generated table says of it, and the result of its call.
 
-use crate::{Args, Failure};
+use crate::{Args, Failure, Listing};
 use oncegen_runtime::{Config, Error, Response};
 use serde::Serialize;
 use serde_json::Value;
@@ -19,8 +19,9 @@ pub struct App<C: 'static> {
     pub env_prefix: &'static str,
     /// The tools, one table per area, one tool per operation.
     pub areas: &'static [&'static [Tool<C>]],
-    /// The SDK's configuration from the environment (`ConfigExt::from_env`).
-    pub config: fn() -> Result<Config, Error>,
+    /// The program whose configuration file holds the profiles: the generated CLI's binary,
+    /// so that both read one file (`oncegen_cli::profile`).
+    pub profiles: &'static str,
     /// Builds the SDK's client.
     pub connect: fn(Config) -> Result<C, Error>,
     /// The runtime client inside the SDK's client (to close journal entries).
@@ -65,6 +66,22 @@ pub struct Tool<C: 'static> {
     pub paging: Option<Paging>,
     /// Calls the SDK's client method with the tool's arguments.
     pub run: for<'a> fn(&'a C, &'a Args) -> Run<'a>,
+}
+
+impl<C> Tool<C> {
+    /// What `tools/list` shows of it.
+    pub fn listing(&self) -> Listing<'static> {
+        Listing {
+            name: self.name,
+            title: self.title,
+            description: self.description,
+            input_schema: self.input_schema,
+            output_schema: self.output_schema,
+            writes: self.effects.writes,
+            destructive: self.effects.destructive,
+            purchase: self.effects.purchase.is_some(),
+        }
+    }
 }
 
 /// What calling a tool does (the surface's `effects`).

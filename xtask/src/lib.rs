@@ -94,6 +94,8 @@ pub fn customer_cloud_mcp_options(sdk_version: &str) -> oncegen::mcp::Options {
     oncegen::mcp::Options {
         crate_name: "customer-cloud-mcp".to_owned(),
         bin: "customer-cloud-mcp".to_owned(),
+        // One configuration file for both: the CLI's (`customer-cloud configure`).
+        profiles: customer_cloud_cli_options(sdk_version).bin,
         sdk_crate: "customer-cloud-sdk".to_owned(),
         spec_label: SPEC.to_owned(),
         // Published: the SDK by path and by the version its last generation gave it.
@@ -124,6 +126,11 @@ pub fn customer_cloud_mcp_options(sdk_version: &str) -> oncegen::mcp::Options {
             // The tests' server has the PostgreSQL journal, and a throwaway cluster to use it on.
             "oncegen-mcp = { workspace = true, features = [\"postgres\"] }",
             "sdk-tests.workspace = true",
+            // The `tools/list` size `bench-report mcp` computes in-process, checked against
+            // the built server's answer.
+            "sdk-benches = { path = \"../sdk-benches\" }",
+            // The CLI's configuration file, written the way `customer-cloud configure` does.
+            "oncegen-cli.workspace = true",
             "rmcp = { version = \"3.11\", default-features = false, features = [\"client\", \"transport-child-process\"] }",
             "tokio = { workspace = true, features = [\"rt-multi-thread\", \"macros\"] }",
             "serde_json.workspace = true",

@@ -12,8 +12,9 @@ mod schema;
 
 use crate::Result;
 use crate::emit::{GeneratedFile, format_file};
-use crate::surface::Surface;
+use crate::surface::{AreaSurface, OperationSurface, Surface};
 use quote::{format_ident, quote};
+use serde_json::Value;
 
 /// The names a generated MCP server crate is written with.
 #[derive(Debug, Clone)]
@@ -22,6 +23,9 @@ pub struct Options {
     pub crate_name: String,
     /// Name of its binary.
     pub bin: String,
+    /// The program whose configuration file holds the profiles the server reads credentials
+    /// from: the generated CLI's binary, so both share one file (or `bin` without a CLI).
+    pub profiles: String,
     /// Cargo package name of the SDK it calls (its library is named the same in snake case).
     pub sdk_crate: String,
     /// What the `@generated` header names as the source (`spec/openapi.yaml`).
@@ -36,6 +40,66 @@ pub struct Options {
     pub dev_dependencies: Vec<String>,
 }
 
+/// What `tools/list` says of one operation's tool: the fields its entry in the generated table
+/// holds (`oncegen_mcp::Tool`), the schemas as values (the table holds their JSON text).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolDefinition {
+    /// Tool name: the operation's client method name.
+    pub name: String,
+    /// The contract's `operationId`.
+    pub operation_id: String,
+    /// The summary (the `operationId` without one).
+    pub title: String,
+    /// What the agent reads: summary, description and what calling it does.
+    pub description: String,
+    /// JSON Schema of the arguments.
+    pub input_schema: Value,
+    /// JSON Schema of the structured result, when the success body is an object.
+    pub output_schema: Option<Value>,
+    /// Changes state.
+    pub writes: bool,
+    /// Deletes or undoes.
+    pub destructive: bool,
+    /// Charges the account.
+    pub purchase: bool,
+}
+
+/// Every operation's tool, in the generated server's table order: what its `tools/list`
+/// answers with every tool offered, computed without building the server.
+pub fn tools(surface: &Surface) -> Result<Vec<ToolDefinition>> {
+    let mut tools = Vec::new();
+    for (_, _, ops) in areas(surface) {
+        for (id, op) in ops {
+            tools.push(operation::definition(surface, id, op)?);
+        }
+    }
+    Ok(tools)
+}
+
+/// An area's module name, the area and its operations (by `operationId`).
+type Area<'s> = (
+    &'s String,
+    &'s AreaSurface,
+    Vec<(&'s String, &'s OperationSurface)>,
+);
+
+/// The areas that have operations, in table order.
+fn areas(surface: &Surface) -> Vec<Area<'_>> {
+    surface
+        .areas
+        .iter()
+        .map(|(module, area)| {
+            let ops = surface
+                .operations
+                .iter()
+                .filter(|(_, op)| &op.area == module)
+                .collect();
+            (module, area, ops)
+        })
+        .filter(|(_, _, ops): &Area| !ops.is_empty())
+        .collect()
+}
+
 /// Every file of the MCP server crate for `surface`.
 pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> {
     let header = format!(
@@ -48,15 +112,7 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
         contents: manifest(options, &header),
     }];
     let mut modules = Vec::new();
-    for (module, area) in &surface.areas {
-        let ops: Vec<_> = surface
-            .operations
-            .iter()
-            .filter(|(_, op)| &op.area == module)
-            .collect();
-        if ops.is_empty() {
-            continue;
-        }
+    for (module, area, ops) in areas(surface) {
         let mut entries = Vec::new();
         let mut functions = Vec::new();
         for (id, op) in ops {
@@ -80,7 +136,7 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
         });
         modules.push(format_ident!("{module}"));
     }
-    let bin = &options.bin;
+    let (bin, profiles) = (&options.bin, &options.profiles);
     let about = format!(
         "MCP server of {} (contract {})",
         options.sdk_crate, surface.contract_revision
@@ -89,7 +145,7 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
     let main = quote! {
         #(#[rustfmt::skip] mod #modules;)*
 
-        use #sdk::{Client, ConfigExt};
+        use #sdk::Client;
 
         /// The server: its names and every area's tools.
         static APP: oncegen_mcp::App<Client> = oncegen_mcp::App {
@@ -98,7 +154,7 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
             version: #version,
             env_prefix: #sdk::ENV_PREFIX,
             areas: &[#(#modules::TOOLS),*],
-            config: <oncegen_mcp::Config as ConfigExt>::from_env,
+            profiles: #profiles,
             connect: Client::new,
             runtime: Client::runtime,
         };

@@ -1,5 +1,6 @@
 //! One operation as a tool: its entry in the area's table and the function that calls the SDK.
 
+use super::ToolDefinition;
 use super::schema::{self, Side};
 use crate::ir::Idempotency;
 use crate::surface::{OperationSurface, Surface};
@@ -14,15 +15,12 @@ const BODY: &str = "body";
 const IDEMPOTENCY_KEY: &str = "idempotency_key";
 const WAIT: &str = "wait";
 
-/// The table entry and the function of operation `id` of area `area`.
-pub(super) fn render(
+/// What `tools/list` says of operation `id`: the fields its table entry holds.
+pub(super) fn definition(
     surface: &Surface,
     id: &str,
     op: &OperationSurface,
-    area: &str,
-    sdk: &Ident,
-) -> Result<(TokenStream, TokenStream)> {
-    let keyed = op.idempotency != Idempotency::None;
+) -> Result<ToolDefinition> {
     for own in [
         Some(BODY),
         op.effects.writes.then_some(IDEMPOTENCY_KEY),
@@ -44,16 +42,36 @@ pub(super) fn render(
             ));
         }
     }
-    let name = &op.rust_fn;
-    let title = op.summary.as_deref().unwrap_or(id);
-    let description = description(id, op);
-    let input_schema = input_schema(surface, op).to_string();
-    // A tool that offers `wait` answers either what it reads or the settled subject, whose
-    // type the surface does not name: no output schema is promised.
-    let output = (!op.effects.waits)
-        .then(|| schema::output(surface, &op.success))
-        .flatten();
-    let output_schema = match output {
+    Ok(ToolDefinition {
+        name: op.rust_fn.clone(),
+        operation_id: id.to_owned(),
+        title: op.summary.clone().unwrap_or_else(|| id.to_owned()),
+        description: description(id, op),
+        input_schema: input_schema(surface, op),
+        // A tool that offers `wait` answers either what it reads or the settled subject, whose
+        // type the surface does not name: no output schema is promised.
+        output_schema: (!op.effects.waits)
+            .then(|| schema::output(surface, &op.success))
+            .flatten(),
+        writes: op.effects.writes,
+        destructive: op.effects.destructive,
+        purchase: op.effects.purchase.is_some(),
+    })
+}
+
+/// The table entry and the function of operation `id` of area `area`.
+pub(super) fn render(
+    surface: &Surface,
+    id: &str,
+    op: &OperationSurface,
+    area: &str,
+    sdk: &Ident,
+) -> Result<(TokenStream, TokenStream)> {
+    let keyed = op.idempotency != Idempotency::None;
+    let tool = definition(surface, id, op)?;
+    let (name, title, description) = (&tool.name, &tool.title, &tool.description);
+    let input_schema = tool.input_schema.to_string();
+    let output_schema = match &tool.output_schema {
         Some(schema) => {
             let text = schema.to_string();
             quote!(Some(#text))

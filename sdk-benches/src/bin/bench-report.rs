@@ -16,7 +16,8 @@
 //!             (throughput, client CPU per request, p50/p99), reads and
 //!             keyed writes, and a 1,000,000-request soak (issue #23; ~4 min quiet; settings in
 //!             `sdk_benches::concurrency::Settings::from_env`)
-//!   mcp       a tool call of customer-cloud-mcp over stdio against the same SDK call (issue #31)
+//!   mcp       a tool call of customer-cloud-mcp over stdio against the same SDK call, and the
+//!             `tools/list` sizes of this contract and the largest corpus document (issue #31)
 //!   cli       customer-cloud's GET against curl's, whole process, `--help` time and the
 //!             release binary's size (issue #30)
 //! (no section: runtime, gen, compile and journal)
@@ -93,6 +94,7 @@ fn main() {
     }
     if asked("mcp") {
         sdk_benches::mcp::section();
+        sdk_benches::mcp::tools_list_section();
     }
     if asked("cli") {
         sdk_benches::cli::section();
