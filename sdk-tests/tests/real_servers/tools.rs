@@ -68,6 +68,8 @@ pub fn generate_and_build(name: &str, document: &str, scratch: &Path) -> Result<
         &oncegen::mcp::Options {
             crate_name: format!("{name}-mcp"),
             bin: format!("{name}-mcp"),
+            // The credentials of the CLI generated beside it, as this repository's tools share.
+            profiles: name.to_owned(),
             sdk_crate: sdk.clone(),
             spec_label,
             dependencies: vec![
