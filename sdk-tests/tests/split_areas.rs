@@ -178,7 +178,7 @@ fn split_sdk_builds_round_trips_and_compiles_only_the_enabled_areas() {
     std::fs::create_dir_all(app.join("src")).expect("app dir");
     std::fs::write(
         app.join("Cargo.toml"),
-        "[package]\nname = \"split-app\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n[workspace]\n\n[dependencies]\ncloud-sdk = { path = \"../cloud\", default-features = false, features = [\"dns\", \"integrations\", \"rustls\"] }\ntokio = { version = \"1\", features = [\"rt\", \"macros\"] }\n",
+        "[package]\nname = \"split-app\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n[workspace]\n\n[dependencies]\ncustomer-cloud-sdk = { path = \"../cloud\", default-features = false, features = [\"dns\", \"integrations\", \"rustls\"] }\ntokio = { version = \"1\", features = [\"rt\", \"macros\"] }\n",
     )
     .expect("app manifest");
     std::fs::write(app.join("src/main.rs"), APP).expect("app source");
