@@ -389,6 +389,43 @@ fn realspecs_generate() {
     }
 }
 
+/// The most bytes one tool's schemas (arguments and result) may take in `tools/list`.
+const MAX_TOOL_SCHEMA_BYTES: usize = 256 * 1024;
+
+/// The MCP server's tools stay bounded on every document: each tool's schemas, spelled out
+/// without `$ref`, fit in [`MAX_TOOL_SCHEMA_BYTES`] (inlining alone grew past 4 GB of memory on
+/// Stripe's document, whose types share many others).
+#[test]
+fn mcp_tool_schemas_stay_bounded_on_every_corpus_document() {
+    let mut failures = Vec::new();
+    for document in listed_documents() {
+        let api = oncegen::model_str(&read_document(&document), &document)
+            .unwrap_or_else(|e| panic!("{document}: {e}"));
+        let surface = oncegen::surface::Surface::of(&api, &crate_name(&document), "0.1.0");
+        let tools = oncegen::mcp::tools(&surface).unwrap_or_else(|e| panic!("{document}: {e}"));
+        let mut total = 0;
+        for tool in &tools {
+            let bytes = tool.input_schema.to_string().len()
+                + tool
+                    .output_schema
+                    .as_ref()
+                    .map_or(0, |s| s.to_string().len());
+            total += bytes;
+            if bytes > MAX_TOOL_SCHEMA_BYTES {
+                failures.push(format!(
+                    "{document}: tool {} has {bytes} bytes of schemas",
+                    tool.name
+                ));
+            }
+        }
+        println!(
+            "{document}: {} tools, {total} bytes of schemas",
+            tools.len()
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 // ---------------------------------------------------------------------------------------------
 // cargo check and build, and the examples
 

@@ -1,6 +1,12 @@
 //! JSON Schemas of a tool's arguments and result, spelled from the surface's types with every
 //! named type inlined (no `$ref` a client cannot follow).
 //!
+//! A schema stays bounded on any document: named types deeper than [`MAX_DEPTH`], or beyond
+//! [`MAX_EXPANSIONS`] spelled out in one schema, are summarized as "an object" with their name
+//! (inlining alone grows exponentially on a document whose types share many others, such as
+//! Stripe's). The server still decodes the arguments into their typed body, so an argument
+//! that does not fit is a tool error naming the field.
+//!
 //! Arguments are described exactly (required members, enum values, constraints, docs): a
 //! client may validate against them. Results are described leniently (no `required`, no enum
 //! values, `null` admitted everywhere): a server that adds an enum value or leaves out a member
@@ -25,6 +31,7 @@ pub(super) fn of(surface: &Surface, ty: &str, side: Side) -> Value {
         surface,
         side,
         stack: Vec::new(),
+        expansions: 0,
     }
     .of(ty)
 }
@@ -59,10 +66,17 @@ fn resolve<'s>(surface: &'s Surface, ty: &'s str) -> Option<&'s str> {
     }
 }
 
+/// How many named types may enclose one that is still spelled out.
+const MAX_DEPTH: usize = 6;
+
+/// How many structs and unions one schema spells out.
+const MAX_EXPANSIONS: usize = 150;
+
 struct Schemas<'s> {
     surface: &'s Surface,
     side: Side,
     stack: Vec<String>,
+    expansions: usize,
 }
 
 impl Schemas<'_> {
@@ -106,6 +120,14 @@ impl Schemas<'_> {
         if self.stack.iter().any(|t| t == ty) {
             return json!({"description": format!("(recursive: the same shape as the enclosing {ty})")});
         }
+        let object = matches!(
+            def.shape,
+            Shape::Struct { .. } | Shape::Union { .. } | Shape::Choice { .. }
+        );
+        if object && (self.stack.len() >= MAX_DEPTH || self.expansions >= MAX_EXPANSIONS) {
+            return json!({"description": format!("A `{ty}` (not spelled out here: nested too deep or too many types in this schema).")});
+        }
+        self.expansions += usize::from(object);
         self.stack.push(ty.to_owned());
         let mut schema = match &def.shape {
             Shape::Struct {
