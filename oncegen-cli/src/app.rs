@@ -218,7 +218,7 @@ impl<C> App<C> {
             )
             .subcommands(self.areas.iter().map(area_command))
             .subcommand(writes::command())
-            .subcommands(docs::commands())
+            .subcommands(docs::commands(self.bin))
             .subcommands(setup_commands::commands())
     }
 }

@@ -14,12 +14,14 @@ pub const COMPLETIONS: &str = "completions";
 /// `man`.
 pub const MAN: &str = "man";
 
-/// The `completions` and `man` commands.
-pub fn commands() -> [clap::Command; 2] {
+/// The `completions` and `man` commands of the program `bin`.
+pub fn commands(bin: &str) -> [clap::Command; 2] {
     let shells = ["bash", "elvish", "fish", "powershell", "zsh"];
     [
         clap::Command::new(COMPLETIONS)
-            .about("Print a shell completion script (e.g. `source <(customer-cloud completions bash)`)")
+            .about(format!(
+                "Print a shell completion script (e.g. `source <({bin} completions bash)`)"
+            ))
             .arg(
                 Arg::new("shell")
                     .required(true)

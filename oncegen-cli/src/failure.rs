@@ -46,7 +46,10 @@ impl From<Error> for Failure {
         };
         let message = match &e {
             Error::Api(api) => {
-                let mut text = format!("{} {}: {}", api.status, api.code, api.message);
+                let mut text = match api.code.as_str() {
+                    "" => format!("{}: {}", api.status, api.message),
+                    code => format!("{} {code}: {}", api.status, api.message),
+                };
                 if let Some(id) = &api.request_id {
                     text.push_str(&format!("\n  request id: {id}"));
                 }

@@ -15,6 +15,7 @@ use crate::transport::{self, Http};
 use crate::{App, Mode, Server, setup};
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction, ArgMatches};
+use std::io::Write as _;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
@@ -92,8 +93,13 @@ async fn run<C: Send + Sync + 'static>(
     let server = Server::new(app, client, options.selection, options.gates, options.mode)?;
     if options.list_tools {
         let listed = serde_json::json!({ "tools": server.listed() });
-        println!("{listed}");
-        return Ok(());
+        // A reader that stops early (`| head`) ends the listing, not the program with a panic.
+        return match writeln!(std::io::stdout().lock(), "{listed}") {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(format!("writing the tool list: {e}"))
+            }
+            _ => Ok(()),
+        };
     }
     match options.http {
         None => transport::stdio(server).await,

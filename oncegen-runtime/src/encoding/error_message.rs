@@ -2,7 +2,8 @@
 //! frameworks put them (`message`, `detail` as text or as FastAPI's list of `{loc, msg}`,
 //! `error` as text or `{message}`, problem+json's `title` and `detail`, `errors[].message`),
 //! the error code (`code`, `error.code`, `errors[0].code`, GraphQL's
-//! `errors[0].extensions.code`, `name`, problem+json's `type`), and the reasons a `details` or
+//! `errors[0].extensions.code`, `name`, problem+json's `type`, and `error` as text beside a
+//! `message` or an OAuth `error_description`), and the reasons a `details` or
 //! `errors` list gives.
 
 use serde_json::Value;
@@ -26,7 +27,10 @@ const CODE_POINTERS: &[&str] = &[
 const REASON_POINTERS: &[&str] = &["/details", "/errors", "/error/details", "/error/errors"];
 
 /// The error code a JSON error body carries in a common place, if any: a string or number at
-/// one of [`CODE_POINTERS`], else a problem+json `type` other than `about:blank`.
+/// one of [`CODE_POINTERS`], else `error` as text when a `message` or `error_description`
+/// says the rest (Chroma's `{"error": "NotFoundError", "message": …}`, OAuth 2.0's
+/// `{"error": "invalid_grant", "error_description": …}`), else a problem+json `type` other
+/// than `about:blank`.
 pub(crate) fn common_code(body: &Value) -> Option<String> {
     let code = |v: &Value| match v {
         Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_owned()),
@@ -36,6 +40,14 @@ pub(crate) fn common_code(body: &Value) -> Option<String> {
     CODE_POINTERS
         .iter()
         .find_map(|p| body.pointer(p).and_then(code))
+        .or_else(|| {
+            let explained = ["message", "error_description"]
+                .iter()
+                .any(|k| body.get(k).is_some_and(Value::is_string));
+            body.get("error")
+                .filter(|e| explained && e.is_string())
+                .and_then(code)
+        })
         .or_else(|| {
             // `type` names the problem only in problem+json (with `title` or `status`).
             let is_problem = body.get("title").is_some() || body.get("status").is_some();
@@ -76,12 +88,12 @@ pub(crate) fn common_message(body: &Value) -> Option<String> {
         .and_then(text)
         .or_else(|| detail.and_then(text))
         .or_else(|| detail.and_then(problems))
+        .or_else(|| body.get("error_description").and_then(text))
         .or_else(|| {
             body.get("error")
                 .and_then(|e| text(e).or_else(|| e.get("message").and_then(text)))
         })
         .or_else(|| body.get("errors").and_then(problems))
-        .or_else(|| body.get("error_description").and_then(text))
         .or(title)
 }
 
@@ -178,6 +190,11 @@ mod tests {
                 Some("body.name: Field required; query.limit.0: Input should be a valid integer"),
             ),
             (json!({"error": "invalid_token"}), Some("invalid_token")),
+            // OAuth 2.0: `error` is the code, `error_description` the words.
+            (
+                json!({"error": "invalid_grant", "error_description": "the code expired"}),
+                Some("the code expired"),
+            ),
             (
                 json!({"error": {"message": "quota exceeded"}}),
                 Some("quota exceeded"),
@@ -244,6 +261,16 @@ mod tests {
                 json!({"code": "  ", "error": {"code": {"nested": 1}}}),
                 None,
             ),
+            (
+                json!({"error": "NotFoundError", "message": "Database [x] not found"}),
+                Some("NotFoundError"),
+            ),
+            (
+                json!({"error": "invalid_grant", "error_description": "expired"}),
+                Some("invalid_grant"),
+            ),
+            // `error` alone is the message, not a code.
+            (json!({"error": "Something went wrong"}), None),
         ];
         for (body, expected) in cases {
             assert_eq!(common_code(&body).as_deref(), expected, "{body}");
