@@ -1,5 +1,6 @@
 //! One operation: its entry in the area's table and the function that calls the SDK.
 
+use crate::emit::call_arguments;
 use crate::ir::Idempotency;
 use crate::surface::{OperationSurface, Shape, Surface, command_line};
 use proc_macro2::{Ident, TokenStream};
@@ -101,7 +102,7 @@ pub(super) fn render(
             }
         })
         .collect();
-    let arguments = passed(op, sdk, arguments);
+    let arguments = call_arguments(op, sdk, arguments);
     let method = format_ident!("{}", op.rust_fn);
     let setters = op
         .params
@@ -190,26 +191,6 @@ fn param(surface: &Surface, op: &OperationSurface, rust: &str, flag: Option<&str
             values: &[#(#values),*],
         }
     }
-}
-/// The call's arguments as the surface passes them: the required parameters in their struct
-/// (`sdk::area::{Builder}Args { name: value, .. }`) when it names one, a required body after it.
-fn passed(op: &OperationSurface, sdk: &Ident, arguments: Vec<TokenStream>) -> Vec<TokenStream> {
-    let Some(name) = &op.arguments_struct else {
-        return arguments;
-    };
-    let (area, name) = (format_ident!("{}", op.area), format_ident!("{name}"));
-    let (fields, rest): (Vec<_>, Vec<_>) = op
-        .arguments
-        .iter()
-        .zip(arguments)
-        .partition(|(a, _)| op.params.contains_key(*a));
-    let fields = fields.into_iter().map(|(a, value)| {
-        let field = format_ident!("{a}");
-        quote!(#field: #value)
-    });
-    std::iter::once(quote!(#sdk::#area::#name { #(#fields),* }))
-        .chain(rest.into_iter().map(|(_, value)| value))
-        .collect()
 }
 
 /// `::<String>` for a `String` parameter, whose argument or setter takes `impl Into<String>`

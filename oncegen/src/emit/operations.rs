@@ -7,9 +7,10 @@ use crate::ir::{
     BodyEncoding, Idempotency, IntType, ListStyle, Method, Operation, PageModel, Param,
     ParamLocation, ParamStyle, Structured, Success, TypeRef,
 };
+use crate::surface::OperationSurface;
 use crate::surface::builder_methods::ErrorBody;
 use crate::surface::rust_type;
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 /// One operation: its client method (emitted in the area module) and its request builder
@@ -778,4 +779,30 @@ fn ticks(items: &[String]) -> String {
 
 fn method_upper(m: Method) -> String {
     m.key().to_uppercase()
+}
+
+/// A generated caller's arguments to the client method of `op` (the CLI's and the MCP
+/// server's), as the surface passes them: the required parameters in their struct
+/// (`sdk::area::{Builder}Args { name: value, .. }`) when it names one, a required body after it.
+pub(crate) fn call_arguments(
+    op: &OperationSurface,
+    sdk: &Ident,
+    arguments: Vec<TokenStream>,
+) -> Vec<TokenStream> {
+    let Some(name) = &op.arguments_struct else {
+        return arguments;
+    };
+    let (area, name) = (format_ident!("{}", op.area), format_ident!("{name}"));
+    let (fields, rest): (Vec<_>, Vec<_>) = op
+        .arguments
+        .iter()
+        .zip(arguments)
+        .partition(|(a, _)| op.params.contains_key(*a));
+    let fields = fields.into_iter().map(|(a, value)| {
+        let field = format_ident!("{a}");
+        quote!(#field: #value)
+    });
+    std::iter::once(quote!(#sdk::#area::#name { #(#fields),* }))
+        .chain(rest.into_iter().map(|(_, value)| value))
+        .collect()
 }

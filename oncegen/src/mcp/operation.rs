@@ -2,6 +2,7 @@
 
 use super::ToolDefinition;
 use super::schema::{self, Side};
+use crate::emit::call_arguments;
 use crate::ir::Idempotency;
 use crate::surface::{OperationSurface, Surface};
 use crate::{Error, Result};
@@ -153,7 +154,7 @@ pub(super) fn render(
             }
         })
         .collect();
-    let arguments = passed(op, sdk, arguments);
+    let arguments = call_arguments(op, sdk, arguments);
     let setters = op
         .params
         .iter()
@@ -333,26 +334,6 @@ fn input_schema(surface: &Surface, op: &OperationSurface) -> Value {
         schema["required"] = Value::Array(required);
     }
     schema
-}
-/// The call's arguments as the surface passes them: the required parameters in their struct
-/// (`sdk::area::{Builder}Args { name: value, .. }`) when it names one, a required body after it.
-fn passed(op: &OperationSurface, sdk: &Ident, arguments: Vec<TokenStream>) -> Vec<TokenStream> {
-    let Some(name) = &op.arguments_struct else {
-        return arguments;
-    };
-    let (area, name) = (format_ident!("{}", op.area), format_ident!("{name}"));
-    let (fields, rest): (Vec<_>, Vec<_>) = op
-        .arguments
-        .iter()
-        .zip(arguments)
-        .partition(|(a, _)| op.params.contains_key(*a));
-    let fields = fields.into_iter().map(|(a, value)| {
-        let field = format_ident!("{a}");
-        quote!(#field: #value)
-    });
-    std::iter::once(quote!(#sdk::#area::#name { #(#fields),* }))
-        .chain(rest.into_iter().map(|(_, value)| value))
-        .collect()
 }
 
 /// `::<String>` for a `String` parameter, whose argument or setter takes `impl Into<String>`
