@@ -100,7 +100,7 @@ request.client_request_id(\"example-1\").timeout(Duration::from_secs(30))\n\
 fn owned(cx: &Ctx<'_>, ty: &TypeRef) -> Option<String> {
     let value = value(cx, ty, 0)?;
     let ident = quote::format_ident!("value");
-    let (_, converted) = super::operations::taken_as(cx, ty, &ident);
+    let (_, converted) = super::taken_as(cx, ty, &ident);
     Some(if converted.to_string() == "value" {
         value
     } else {

@@ -314,3 +314,27 @@ fn space_items(text: &str, out: &mut String) {
         prev = Some(line);
     }
 }
+
+/// How an argument of type `ty` is taken and stored: strings as `impl Into<String>`, unions
+/// with conversions as `impl Into<Union>`, everything else as it is. Returns the parameter type
+/// and the expression storing `ident`.
+pub(super) fn taken_as(
+    cx: &Ctx<'_>,
+    ty: &TypeRef,
+    ident: &proc_macro2::Ident,
+) -> (TokenStream, TokenStream) {
+    let rust = cx.ty(ty);
+    if cx.resolves_to(ty, &TypeRef::String) {
+        (
+            quote::quote!(impl Into<String>),
+            quote::quote!(#ident.into()),
+        )
+    } else if cx.converts_into(ty) || *ty == TypeRef::Bytes {
+        (
+            quote::quote!(impl Into<#rust>),
+            quote::quote!(#ident.into()),
+        )
+    } else {
+        (rust, quote::quote!(#ident))
+    }
+}

@@ -1,8 +1,8 @@
 //! Emits operations: a client method per operation and its request builder.
 
-use super::Ctx;
 use super::docs::{lines_attrs, sanitize};
 use super::operation_spec::spec_idents;
+use super::{Ctx, taken_as};
 use crate::ir::{
     BodyEncoding, Idempotency, IntType, ListStyle, Method, Operation, PageModel, Param,
     ParamLocation, ParamStyle, Structured, Success, TypeRef,
@@ -425,24 +425,6 @@ fn accept_call(media_types: &[String]) -> Option<TokenStream> {
         let joined = media_types.join(", ");
         quote!(request.accept(#joined);)
     })
-}
-
-/// How an argument of type `ty` is taken and stored: strings as `impl Into<String>`, unions
-/// with conversions as `impl Into<Union>`, everything else as it is. Returns the parameter type
-/// and the expression storing `ident`.
-pub(super) fn taken_as(
-    cx: &Ctx<'_>,
-    ty: &TypeRef,
-    ident: &proc_macro2::Ident,
-) -> (TokenStream, TokenStream) {
-    let rust = cx.ty(ty);
-    if cx.resolves_to(ty, &TypeRef::String) {
-        (quote!(impl Into<String>), quote!(#ident.into()))
-    } else if cx.converts_into(ty) || *ty == TypeRef::Bytes {
-        (quote!(impl Into<#rust>), quote!(#ident.into()))
-    } else {
-        (rust, quote!(#ident))
-    }
 }
 
 /// `field` (shorthand) when the value is the argument itself, else `field: value`.
