@@ -179,12 +179,11 @@ impl ApiError {
 
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let code = if self.code.is_empty() {
-            "-"
-        } else {
-            &self.code
-        };
-        write!(f, "API error {} {code}: {}", self.status, self.message)?;
+        write!(f, "API error {}", self.status)?;
+        if !self.code.is_empty() {
+            write!(f, " {}", self.code)?;
+        }
+        write!(f, ": {}", self.message)?;
         if let Some(reasons) = self
             .body
             .as_ref()

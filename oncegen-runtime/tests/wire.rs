@@ -221,6 +221,12 @@ async fn other_apis_codes_and_reasons_show_in_display() {
             json!({"type": "https://example.com/probs/out-of-credit", "title": "Out of credit", "status": 402}),
             "API error 402 https://example.com/probs/out-of-credit: Out of credit",
         ),
+        // No code anywhere: no placeholder where it would be.
+        (
+            422,
+            json!({"message": "Title is too long"}),
+            "API error 422: Title is too long",
+        ),
     ];
     for (status, body, expected) in cases {
         let server = serve(status, "application/json", body.to_string().as_bytes()).await;
