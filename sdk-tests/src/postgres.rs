@@ -32,7 +32,7 @@ impl Cluster {
                 .map(|d| d.as_nanos())
                 .unwrap_or_default()
         );
-        let mut dir = target_dir().join("postgres").join(&unique);
+        let mut dir = crate::target_dir().join("postgres").join(&unique);
         std::fs::create_dir_all(&dir)?;
         let as_postgres = std::fs::metadata("/proc/self")?.uid() == 0;
         if as_postgres {
@@ -143,18 +143,6 @@ fn reachable_by_postgres(dir: &Path) -> bool {
 /// Whether a missing PostgreSQL fails the run (under `CI=true`) rather than skipping.
 pub fn required() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true")
-}
-
-/// The workspace's `target/` (or `CARGO_TARGET_DIR`).
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map_or_else(
-        || {
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("..")
-                .join("target")
-        },
-        PathBuf::from,
-    )
 }
 
 /// The newest installed server's `bin/` (Debian installs under `/usr/lib/postgresql/<n>/`).

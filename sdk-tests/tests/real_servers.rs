@@ -22,7 +22,8 @@
 //! 35 operations build in a fraction of Prefect's 187.
 //!
 //! Outside CI a server that cannot be installed skips its test with a printed reason; under
-//! `CI=true` that fails. Dependencies of the drivers build once into `target/real-servers/build`.
+//! `CI=true` that fails. Dependencies of the drivers build once into `target/generated-crates` (shared with the
+//! revision rehearsal's driver).
 //! Run with `cargo test -p sdk-tests --test real_servers -- --nocapture` to see the timings.
 
 #[path = "real_servers/driver.rs"]

@@ -8,9 +8,10 @@
 //! The driver (`fixtures/rehearsal/driver.rs`) is Rust that only compiles against the revised
 //! SDK (`cpu` is a `String`, `CatalogProductType::Proxy` exists, the transactions builder takes
 //! a `cursor`), so the compile itself checks the regenerated types. The scratch crates live under
-//! `CARGO_TARGET_TMPDIR/rehearsal/` with their own target directory, kept between runs; the
-//! first build compiles the dependencies (a few minutes on two cores), later ones only what
-//! changed. The test prints the time of each stage.
+//! `CARGO_TARGET_TMPDIR/rehearsal/`; the driver builds into `sdk_tests::generated_crates_target()`
+//! with the real-server drivers' features and profile, so the dependencies those built are
+//! reused (alone, the first build compiles them: a few minutes on two cores). The test prints
+//! the time of each stage.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -71,7 +72,7 @@ fn write_driver(dir: &Path, sdk: &Path) {
     let manifest = format!(
         "[package]\nname = \"rehearsal-driver\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
          [workspace]\n\n[dependencies]\nrehearsal-sdk = {{ path = {:?} }}\n\
-         tokio = {{ version = \"1\", features = [\"macros\", \"rt\"] }}\n\n\
+         tokio = {{ version = \"1\", features = [\"rt-multi-thread\", \"macros\"] }}\n\n\
          [profile.dev]\ndebug = false\nincremental = false\n",
         sdk.display().to_string()
     );
@@ -110,7 +111,7 @@ async fn the_regenerated_sdk_drives_the_sandbox_on_the_revised_spec() {
     regenerate(&spec_path, &sdk);
     write_driver(&driver, &sdk);
     let generated = started.elapsed();
-    let binary = build(&driver, &root.join("target"));
+    let binary = build(&driver, &sdk_tests::generated_crates_target());
     let built = started.elapsed();
 
     let config = SandboxConfig {

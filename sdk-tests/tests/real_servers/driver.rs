@@ -100,7 +100,7 @@ impl DriverReport {
 
 /// Generates the SDK crate `<name>-sdk` from `document` into `scratch/<name>-sdk`, writes the
 /// driver crate `scratch/<name>-driver` from `sdk-tests/realservers/<name>/*.rs`, builds every
-/// binary (dependencies cached in `target/real-servers/build`), and runs each with `env`.
+/// binary (dependencies cached in `sdk_tests::generated_crates_target()`), and runs each with `env`.
 pub fn generate_build_run(
     name: &str,
     document: &str,
@@ -142,7 +142,7 @@ pub fn generate_build_run(
 
     let driver_dir = scratch.join(format!("{name}-driver"));
     let bins = write_driver(name, &sdk, &driver_dir);
-    let target = workspace().join("target/real-servers/build");
+    let target = sdk_tests::generated_crates_target();
 
     let started = Instant::now();
     let compiled = build(&driver_dir, &target, &bins);

@@ -114,7 +114,7 @@ incremental = false
     let generate_time = started.elapsed();
 
     let started = Instant::now();
-    let target = workspace().join("target/real-servers/build");
+    let target = sdk_tests::generated_crates_target();
     let output = Command::new(env!("CARGO"))
         .args(["build", "--workspace", "--bins", "--message-format=short"])
         .current_dir(&dir)
