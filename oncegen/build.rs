@@ -63,7 +63,6 @@ fn bundle(workspace: &Path, out_dir: &Path) -> String {
     for name in CRATES {
         let dir = workspace.join(name);
         println!("cargo:rerun-if-changed=../{name}/Cargo.toml");
-        println!("cargo:rerun-if-changed=../{name}/README.md");
         println!("cargo:rerun-if-changed=../{name}/src");
         let manifest = standalone_manifest(&read_toml(&dir.join("Cargo.toml")), ws);
         let manifest_path = out_dir.join(format!("{name}.Cargo.toml"));
@@ -71,7 +70,10 @@ fn bundle(workspace: &Path, out_dir: &Path) -> String {
             .unwrap_or_else(|e| panic!("writing {}: {e}", manifest_path.display()));
         entry(&mut entries, &format!("{name}/Cargo.toml"), &manifest_path);
         let readme = dir.join("README.md");
+        // Watched only when it exists: cargo treats a missing watched file as changed, which
+        // rebuilt the generator (and all that depends on it) on every cargo command.
         if readme.is_file() {
+            println!("cargo:rerun-if-changed=../{name}/README.md");
             entry(&mut entries, &format!("{name}/README.md"), &readme);
         }
         let mut sources = Vec::new();
