@@ -243,9 +243,19 @@ pub struct LegacyDeployBilling {
 }
 ::oncegen_runtime::json_object!(LegacyDeployBilling { unit, count });
 
+/// The required fields of [`LegacyDeployBilling`], each named where it is created (`LegacyDeployBilling::new(LegacyDeployBillingArgs { .. })`), so no two can be crossed and none left out. Named like the `{Builder}Args` struct a client method takes its required parameters in.
+#[derive(Debug, Clone)]
+pub struct LegacyDeployBillingArgs {
+    /// Minimum `1`. Maximum `120`.
+    pub count: u8,
+    /// Billing period unit.
+    pub unit: LegacyDeployBillingUnit,
+}
+
 impl LegacyDeployBilling {
-    /// Creates a `LegacyDeployBilling` from its required fields `count`, `unit`; set optional fields with the setters below.
-    pub fn new(count: u8, unit: LegacyDeployBillingUnit) -> Self {
+    /// Creates a `LegacyDeployBilling` from its required fields `count`, `unit`, each named in [`LegacyDeployBillingArgs`]; set optional fields with the setters below.
+    pub fn new(args: LegacyDeployBillingArgs) -> Self {
+        let LegacyDeployBillingArgs { count, unit } = args;
         Self { count, unit }
     }
 }

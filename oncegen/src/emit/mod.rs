@@ -157,6 +157,17 @@ impl<'a> Ctx<'a> {
             .collect()
     }
 
+    /// The struct `new` of the request type `type_name` takes its required fields in, when the
+    /// surface passes them by name.
+    pub fn constructor_struct(&self, type_name: &str) -> Option<&'a str> {
+        match self.surface.types.get(type_name).map(|t| &t.shape) {
+            Some(Shape::Struct {
+                constructor_struct, ..
+            }) => constructor_struct.as_deref(),
+            _ => None,
+        }
+    }
+
     /// Tokens naming `ty` from the current module.
     pub fn ty(&self, ty: &TypeRef) -> TokenStream {
         self.rust(&rust_type::spell(ty, &self.spelling()))

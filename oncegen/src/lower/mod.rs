@@ -84,7 +84,8 @@ pub(crate) fn lower_with_schema_types(doc: &Document) -> Result<(Api, SchemaType
         servers: std::mem::take(&mut cx.servers),
         response_headers,
     };
-    let (api, removed) = graph::finish(api);
+    let (mut api, removed) = graph::finish(api);
+    arguments::name_constructor_structs(&mut api.types, &mut cx.type_names);
     let mut schema_types = cx.schema_types;
     schema_types.retain(|_, shape| !matches!(&shape.ty, TypeRef::Named(n) if removed.contains(n)));
     Ok((api, schema_types))

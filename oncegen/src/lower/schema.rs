@@ -192,6 +192,7 @@ impl<'a> Lowerer<'a> {
             doc: doc_of(node),
             deprecated: node.flag("deprecated"),
             request: false,
+            constructor_struct: None,
             kind,
         });
         Ok(())
@@ -412,6 +413,7 @@ impl<'a> Lowerer<'a> {
             doc: doc_of(node),
             deprecated: node.flag("deprecated"),
             request: false,
+            constructor_struct: None,
             kind: TypeKind::Union {
                 tag: None,
                 variants: vec![
@@ -768,6 +770,7 @@ impl<'a> Lowerer<'a> {
             )),
             deprecated: resolved.flag("deprecated"),
             request: false,
+            constructor_struct: None,
             kind,
         });
         Ok(())

@@ -55,8 +55,10 @@ async fn signed_and_bearer_modes_both_authenticate_reads_and_writes() {
     let issued = c
         .api_credential_create(
             customer_cloud_sdk::integrations::ApiCredentialCreateRequest::new(
-                "issued".to_owned(),
-                vec![customer_cloud_sdk::integrations::ApiCredentialCreateRequestScopesItem::BillingProductsRead],
+                customer_cloud_sdk::integrations::ApiCredentialCreateRequestArgs {
+                    name: "issued".to_owned(),
+                    scopes: vec![customer_cloud_sdk::integrations::ApiCredentialCreateRequestScopesItem::BillingProductsRead],
+                },
             )
             .mode(customer_cloud_sdk::integrations::ApiCredentialCreateRequestMode::Bearer),
         )

@@ -582,10 +582,10 @@ async fn tcp_proxy_update_replaces_supplied_arrays_and_keeps_omitted_fields() {
     assert_eq!(after.proxy_ip, before.proxy_ip);
 
     // Only the country policy: every array stays as it was.
-    let policy = tcp_proxy::TcpProxyCountryPolicy::new(
-        vec!["KP".to_owned()],
-        tcp_proxy::TcpProxyCountryPolicyMode::Block,
-    );
+    let policy = tcp_proxy::TcpProxyCountryPolicy::new(tcp_proxy::TcpProxyCountryPolicyArgs {
+        countries: vec!["KP".to_owned()],
+        mode: tcp_proxy::TcpProxyCountryPolicyMode::Block,
+    });
     c.tcp_proxy_update(
         id,
         tcp_proxy::TcpProxyUpdateRequest::new().country_policy(policy),

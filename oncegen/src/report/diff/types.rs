@@ -85,12 +85,14 @@ fn type_change(name: &str, o: &TypeSurface, n: &TypeSurface, uses: &Uses<'_>, ou
             Shape::Struct {
                 fields: of,
                 constructor: oc,
+                constructor_struct: os,
                 additional: oa,
                 fixed_tag: ot,
             },
             Shape::Struct {
                 fields: nf,
                 constructor: nc,
+                constructor_struct: ns,
                 additional: na,
                 fixed_tag: nt,
             },
@@ -100,13 +102,29 @@ fn type_change(name: &str, o: &TypeSurface, n: &TypeSurface, uses: &Uses<'_>, ou
                 (&a.rust_type, &a.const_value, &a.constraints)
                     == (&b.rust_type, &b.const_value, &b.constraints)
             });
-            if let Some(text) = arguments::reordered(
-                oc,
-                nc,
-                &renamed,
-                |f| of.get(f).map(|f| f.ty.clone()),
-                |f| nf.get(f).map(|f| f.ty.clone()),
-            ) {
+            // Only between two request types: `new` appearing or going is reported above.
+            let passing = (o.request && n.request)
+                .then(|| {
+                    arguments::constructor_passing(name, (oc, os.as_deref()), (nc, ns.as_deref()))
+                })
+                .flatten();
+            if let Some(text) = passing {
+                out.push(Class::Breaking, area, format!("{subject}: {text}"));
+            }
+            // Fields passed by name have no order a call depends on (and a change of how they
+            // are passed is reported above).
+            let reordered = (os.is_none() && ns.is_none())
+                .then(|| {
+                    arguments::reordered(
+                        oc,
+                        nc,
+                        &renamed,
+                        |f| of.get(f).map(|f| f.ty.clone()),
+                        |f| nf.get(f).map(|f| f.ty.clone()),
+                    )
+                })
+                .flatten();
+            if let Some(text) = reordered {
                 out.push(
                     Class::Breaking,
                     area,
