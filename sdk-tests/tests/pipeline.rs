@@ -618,6 +618,41 @@ fn two_or_more_required_body_fields_are_named_in_new() {
 }
 
 #[test]
+fn identical_inline_enums_are_one_type() {
+    let g = generate("inline_enums");
+    assert_has(&g.type_def("Zone"), &["pub status: Option<ZoneStatus>,"]);
+    assert_has(&g.type_def("ZoneStatus"), &["Active,", "Suspended,"]);
+    assert_has(
+        &g.source(),
+        &["string_enum!(ZoneStatus, Unknown, Active = \"active\", Suspended = \"suspended\");"],
+    );
+    assert_has(
+        &g.operation("ListZones"),
+        &["pub fn status(mut self, value: super::ZoneStatus) -> Self"],
+    );
+    assert_has(
+        &g.operation("ListServers"),
+        &[
+            "pub fn state(mut self, value: super::ZoneStatus) -> Self",
+            "pub fn sort(mut self, value: super::ListServersSort) -> Self",
+        ],
+    );
+    assert_lacks(&g.source(), &["ListZonesStatus", "ListServersState"]);
+    // The description of one place is not the merged type's (the parameters have none).
+    let doc_of_enum = g
+        .source()
+        .lines()
+        .take_while(|l| !l.starts_with("pub enum ZoneStatus "))
+        .filter(|l| l.starts_with("///"))
+        .last()
+        .map(str::to_owned);
+    assert_eq!(
+        doc_of_enum.as_deref(),
+        Some("/// Schema: `#/components/schemas/Zone/properties/status`.")
+    );
+}
+
+#[test]
 fn request_types_get_constructors_and_nullable_fields() {
     let g = generate("request_constructors");
     assert_has(

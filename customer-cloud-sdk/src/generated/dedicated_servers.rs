@@ -110,7 +110,7 @@ pub struct DedicatedDeployRequest {
     /// At most 50 items.
     pub addons: Option<Vec<DedicatedAddonItem>>,
     /// Default: `"EUR"`.
-    pub currency: Option<DedicatedDeployRequestCurrency>,
+    pub currency: Option<super::types::DedicatedDeployRequestCurrency>,
     pub billing: Option<DedicatedBilling>,
 }
 ::oncegen_runtime::json_object!(DedicatedDeployRequest {
@@ -166,7 +166,7 @@ impl DedicatedDeployRequest {
         self
     }
     /// Sets `currency`.
-    pub fn currency(mut self, value: DedicatedDeployRequestCurrency) -> Self {
+    pub fn currency(mut self, value: super::types::DedicatedDeployRequestCurrency) -> Self {
         self.currency = Some(value);
         self
     }
@@ -176,21 +176,6 @@ impl DedicatedDeployRequest {
         self
     }
 }
-
-/// Schema: `#/components/schemas/DedicatedDeployRequest/properties/currency`.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub enum DedicatedDeployRequestCurrency {
-    /// `EUR`
-    Eur,
-    /// `USD`
-    Usd,
-    /// A value this version of the SDK does not know; kept as received.
-    Unknown(String),
-}
-::oncegen_runtime::string_enum!(
-    DedicatedDeployRequestCurrency, Unknown, Eur = "EUR", Usd = "USD"
-);
 
 /// Dedicated deployment result (reference 2.5).
 #[derive(Clone, Debug, PartialEq)]

@@ -46,7 +46,7 @@ pub struct ApiCredentialCreateRequest {
     /// 1 to 35 items.
     pub scopes: Vec<ApiCredentialCreateRequestScopesItem>,
     /// Default: `"signed"`.
-    pub mode: Option<ApiCredentialCreateRequestMode>,
+    pub mode: Option<ApiCredentialMode>,
     /// Expiry is capped by the issuer.
     ///
     /// Minimum `1`. Maximum `365`. Default: `30`.
@@ -84,7 +84,7 @@ impl ApiCredentialCreateRequest {
         }
     }
     /// Sets `mode`.
-    pub fn mode(mut self, value: ApiCredentialCreateRequestMode) -> Self {
+    pub fn mode(mut self, value: ApiCredentialMode) -> Self {
         self.mode = Some(value);
         self
     }
@@ -99,21 +99,6 @@ impl ApiCredentialCreateRequest {
         self
     }
 }
-
-/// Schema: `#/components/schemas/ApiCredentialCreateRequest/properties/mode`.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub enum ApiCredentialCreateRequestMode {
-    /// `signed`
-    Signed,
-    /// `bearer`
-    Bearer,
-    /// A value this version of the SDK does not know; kept as received.
-    Unknown(String),
-}
-::oncegen_runtime::string_enum!(
-    ApiCredentialCreateRequestMode, Unknown, Signed = "signed", Bearer = "bearer"
-);
 
 /// Schema: `#/components/schemas/ApiCredentialCreateRequest/properties/scopes/items`.
 #[derive(Clone, Debug)]

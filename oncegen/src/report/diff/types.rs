@@ -11,13 +11,21 @@ use std::collections::BTreeMap;
 
 type Types = BTreeMap<String, TypeSurface>;
 
-/// The client methods of the released SDK that send (`sent`) and receive (`received`) a type.
+/// The client methods of the released SDK that send (`sent`) and receive (`received`) a type,
+/// and whether an old field type and a new one are the same on the wire (`same_wire`).
 struct Uses<'a> {
     sent: Vec<&'a str>,
     received: Vec<&'a str>,
+    same_wire: &'a dyn Fn(&str, &str) -> bool,
 }
 
-pub(super) fn types(old: &Types, new: &Types, usage: &Usage, out: &mut Changes) {
+pub(super) fn types(
+    old: &Types,
+    new: &Types,
+    usage: &Usage,
+    same_wire: &dyn Fn(&str, &str) -> bool,
+    out: &mut Changes,
+) {
     for name in union_keys(old, new) {
         match (old.get(name), new.get(name)) {
             (Some(o), None) => {
@@ -28,6 +36,7 @@ pub(super) fn types(old: &Types, new: &Types, usage: &Usage, out: &mut Changes) 
                 let uses = Uses {
                     sent: usage.sent_by(name),
                     received: usage.received_by(name),
+                    same_wire,
                 };
                 type_change(name, o, n, &uses, out)
             }
@@ -501,7 +510,7 @@ fn field_wire(
             if o.nullable && !n.nullable {
                 sent.push("no longer nullable: released SDKs may send `null`".to_owned());
             }
-            if o.ty != n.ty {
+            if o.ty != n.ty && !(uses.same_wire)(&o.ty, &n.ty) {
                 sent.push(format!(
                     "type `{}` → `{}`: released SDKs send the old type",
                     o.ty, n.ty
