@@ -637,6 +637,41 @@ fn constructor_arguments_changed_by_the_generator_are_breaking() {
     assert!(reordered.changes.is_empty(), "{:#?}", reordered.changes);
 }
 
+/// Identical inline enums merged into one type (a generator change): the parameter's Rust type
+/// is renamed, which breaks code, but the values on the wire are the same, so released SDKs
+/// are not told their values may be rejected.
+#[test]
+fn an_enum_merged_into_one_of_the_same_values_is_no_wire_change() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/openapi.yaml");
+    let api = lower(&read(&path));
+    let mut before = Surface::of(&api, CRATE, "0.3.0");
+    let merged = before.types["CatalogProductProductCode"].clone();
+    before
+        .types
+        .insert("GetProductsProductCode".to_owned(), merged);
+    let param = before
+        .operations
+        .get_mut("getProducts")
+        .and_then(|op| op.params.get_mut("product_code"))
+        .expect("getProducts' product_code");
+    param.ty = "GetProductsProductCode".to_owned();
+    let report = compare(
+        &Baseline::Found(Box::new(before)),
+        Version::parse("0.3.0"),
+        surface(&api),
+    )
+    .1;
+    assert_eq!(
+        class_of(
+            &report,
+            "query parameter `product_code`: type `GetProductsProductCode` → \
+             `CatalogProductProductCode`"
+        ),
+        Class::Breaking
+    );
+    assert!(report.wire.is_empty(), "{:#?}", report.wire);
+}
+
 /// A field, a parameter, an enum value and an operation renamed in place: one line each, with
 /// its class, and what released SDKs still send.
 #[test]
