@@ -655,6 +655,10 @@ pub struct TypeDef {
     /// Reachable from a request (gets a constructor and setters).
     #[serde(skip_serializing_if = "is_false")]
     pub request: bool,
+    /// The struct `new` of a request struct takes its required fields in, by name
+    /// (`{Type}Args` in the type's module), when it has two or more ([`crate::lower`] names it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub constructor_struct: Option<String>,
     /// The shape.
     pub kind: TypeKind,
 }

@@ -579,27 +579,44 @@ fn no_reorder_of_the_contract_changes_a_call() {
     assert!(report.changes.is_empty(), "{:#?}", report.changes);
 }
 
-/// A reorder the emitter itself makes (a generator change) is still breaking: the baseline's
-/// `new` took the arguments the other way round.
+/// A change of how `new` takes its arguments that the emitter itself makes (a generator change)
+/// is breaking: the baseline's `new` took the two strings positionally (the other way round),
+/// the new one takes them named in `SshKeyImportRequestArgs`. Between two named ones, their
+/// order is no change at all.
 #[test]
-fn arguments_reordered_by_the_generator_are_breaking() {
+fn constructor_arguments_changed_by_the_generator_are_breaking() {
     let base = lower(&revision("base.yaml"));
-    let mut described = Surface::of(&base, CRATE, "0.3.0");
-    let ty = described
-        .types
-        .get_mut("SshKeyImportRequest")
-        .expect("the request type");
-    let oncegen::surface::Shape::Struct { constructor, .. } = &mut ty.shape else {
-        panic!("a struct");
+    let baseline = |positional: bool| {
+        let mut described = Surface::of(&base, CRATE, "0.3.0");
+        let ty = described
+            .types
+            .get_mut("SshKeyImportRequest")
+            .expect("the request type");
+        let oncegen::surface::Shape::Struct {
+            constructor,
+            constructor_struct,
+            ..
+        } = &mut ty.shape
+        else {
+            panic!("a struct");
+        };
+        assert_eq!(constructor, &["name", "public_key"]);
+        assert_eq!(
+            constructor_struct.as_deref(),
+            Some("SshKeyImportRequestArgs")
+        );
+        constructor.reverse();
+        if positional {
+            *constructor_struct = None;
+        }
+        compare(
+            &Baseline::Found(Box::new(described)),
+            Version::parse("0.3.0"),
+            surface(&base),
+        )
+        .1
     };
-    assert_eq!(constructor, &["name", "public_key"]);
-    constructor.reverse();
-    let report = compare(
-        &Baseline::Found(Box::new(described)),
-        Version::parse("0.3.0"),
-        surface(&base),
-    )
-    .1;
+    let report = baseline(true);
     let lines: Vec<(Class, &str)> = report
         .changes
         .iter()
@@ -609,12 +626,50 @@ fn arguments_reordered_by_the_generator_are_breaking() {
         lines,
         [(
             Class::Breaking,
-            "`SshKeyImportRequest`: `SshKeyImportRequest::new`: arguments reordered: \
-             `(public_key, name)` → `(name, public_key)`: every position keeps its type, so \
-             existing calls still compile and send the values crossed"
+            "`SshKeyImportRequest`: required fields passed differently: \
+             `SshKeyImportRequest::new(public_key, name)` → \
+             `SshKeyImportRequest::new(SshKeyImportRequestArgs { name, public_key })`: every \
+             existing call must change"
         )]
     );
     assert_eq!(report.crate_version.to_string(), "0.4.0");
+    let reordered = baseline(false);
+    assert!(reordered.changes.is_empty(), "{:#?}", reordered.changes);
+}
+
+/// Identical inline enums merged into one type (a generator change): the parameter's Rust type
+/// is renamed, which breaks code, but the values on the wire are the same, so released SDKs
+/// are not told their values may be rejected.
+#[test]
+fn an_enum_merged_into_one_of_the_same_values_is_no_wire_change() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/openapi.yaml");
+    let api = lower(&read(&path));
+    let mut before = Surface::of(&api, CRATE, "0.3.0");
+    let merged = before.types["CatalogProductProductCode"].clone();
+    before
+        .types
+        .insert("GetProductsProductCode".to_owned(), merged);
+    let param = before
+        .operations
+        .get_mut("getProducts")
+        .and_then(|op| op.params.get_mut("product_code"))
+        .expect("getProducts' product_code");
+    param.ty = "GetProductsProductCode".to_owned();
+    let report = compare(
+        &Baseline::Found(Box::new(before)),
+        Version::parse("0.3.0"),
+        surface(&api),
+    )
+    .1;
+    assert_eq!(
+        class_of(
+            &report,
+            "query parameter `product_code`: type `GetProductsProductCode` → \
+             `CatalogProductProductCode`"
+        ),
+        Class::Breaking
+    );
+    assert!(report.wire.is_empty(), "{:#?}", report.wire);
 }
 
 /// A field, a parameter, an enum value and an operation renamed in place: one line each, with
@@ -967,8 +1022,8 @@ fn described_text(ty: &str) -> String {
 
 /// `api.json` records the positional arguments of every client method and of every request
 /// type's `new` in the order and with the types the checked-in code takes them, and the struct a
-/// method takes its required parameters in by name (its fields are then the arguments): read
-/// from the code with `syn`, not from the generator.
+/// method takes its required parameters in by name, or `new` its required fields (its fields
+/// are then the arguments): read from the code with `syn`, not from the generator.
 #[test]
 fn api_json_records_the_arguments_the_code_takes() {
     let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../customer-cloud-sdk");
@@ -1075,6 +1130,7 @@ fn api_json_records_the_arguments_the_code_takes() {
         let oncegen::surface::Shape::Struct {
             fields,
             constructor,
+            constructor_struct,
             ..
         } = &def.shape
         else {
@@ -1088,6 +1144,11 @@ fn api_json_records_the_arguments_the_code_takes() {
             .map(|f| (f.clone(), described_text(&fields[f].rust_type)))
             .collect();
         described.insert(format!("{name}::new"), args);
+        assert_eq!(
+            constructor_struct.as_ref(),
+            passed_by_name.get(&format!("{name}::new")),
+            "`{name}::new`: the struct of its required fields"
+        );
     }
     let undescribed: Vec<&String> = in_code
         .keys()
@@ -1105,6 +1166,13 @@ fn api_json_records_the_arguments_the_code_takes() {
         passed_by_name.get("fn dedicated_task").map(String::as_str),
         Some("DedicatedTaskArgs"),
         "two required uuids are named"
+    );
+    assert_eq!(
+        passed_by_name
+            .get("SshKeyImportRequest::new")
+            .map(String::as_str),
+        Some("SshKeyImportRequestArgs"),
+        "two required strings are named"
     );
     let with_two_strings = described
         .get("SshKeyImportRequest::new")

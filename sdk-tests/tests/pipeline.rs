@@ -310,11 +310,14 @@ fn read_only_and_write_only_are_required_only_where_they_travel() {
         ],
     );
     assert_lacks(&user, &["pub fn id("]);
-    // Sent only: the write-only secret stays required.
+    // Sent only: the write-only secret stays required (named, beside the label).
     let key_request = g.type_def("KeyRequest");
     assert_has(
         &key_request,
-        &["pub fn new(label: impl Into<String>, secret: impl Into<String>) -> Self"],
+        &[
+            "pub fn new(args: KeyRequestArgs) -> Self",
+            "let KeyRequestArgs { label, secret } = args;",
+        ],
     );
     assert_lacks(&key_request, &["pub fn id("]);
     // Received only: the read-only id stays required, the secret is not.
@@ -581,6 +584,72 @@ fn two_or_more_required_parameters_are_named_at_the_call() {
         &["pub fn get_zone(&self, zone_id: impl Into<String>) -> builders::GetZone<'_>"],
     );
     assert_lacks(&g.source(), &["GetZoneArgs"]);
+}
+
+#[test]
+fn two_or_more_required_body_fields_are_named_in_new() {
+    let g = generate("named_fields");
+    let token = g.type_def("TokenCreate");
+    assert_has(
+        &token,
+        &[
+            "pub fn new(args: TokenCreateArgs) -> Self",
+            "let TokenCreateArgs { expires_at, token_name, type_ } = args;",
+            "pub fn note(mut self, value: impl Into<String>) -> Self",
+        ],
+    );
+    let args = g.item("pub struct TokenCreateArgs ");
+    assert_has(
+        &args,
+        &[
+            "/// What the token is for.",
+            "pub type_: String,",
+            "pub token_name: String,",
+            "pub expires_at: Option<::chrono::DateTime<::chrono::Utc>>,",
+        ],
+    );
+    // The server's field, the fixed value and the optional one are not the caller's to name.
+    assert_lacks(&args, &["pub id", "pub kind", "pub note"]);
+    assert_has(
+        &g.type_def("Rename"),
+        &["pub fn new(name: impl Into<String>) -> Self"],
+    );
+    assert_lacks(&g.source(), &["RenameArgs"]);
+}
+
+#[test]
+fn identical_inline_enums_are_one_type() {
+    let g = generate("inline_enums");
+    assert_has(&g.type_def("Zone"), &["pub status: Option<ZoneStatus>,"]);
+    assert_has(&g.type_def("ZoneStatus"), &["Active,", "Suspended,"]);
+    assert_has(
+        &g.source(),
+        &["string_enum!(ZoneStatus, Unknown, Active = \"active\", Suspended = \"suspended\");"],
+    );
+    assert_has(
+        &g.operation("ListZones"),
+        &["pub fn status(mut self, value: super::ZoneStatus) -> Self"],
+    );
+    assert_has(
+        &g.operation("ListServers"),
+        &[
+            "pub fn state(mut self, value: super::ZoneStatus) -> Self",
+            "pub fn sort(mut self, value: super::ListServersSort) -> Self",
+        ],
+    );
+    assert_lacks(&g.source(), &["ListZonesStatus", "ListServersState"]);
+    // The description of one place is not the merged type's (the parameters have none).
+    let doc_of_enum = g
+        .source()
+        .lines()
+        .take_while(|l| !l.starts_with("pub enum ZoneStatus "))
+        .filter(|l| l.starts_with("///"))
+        .last()
+        .map(str::to_owned);
+    assert_eq!(
+        doc_of_enum.as_deref(),
+        Some("/// Schema: `#/components/schemas/Zone/properties/status`.")
+    );
 }
 
 #[test]

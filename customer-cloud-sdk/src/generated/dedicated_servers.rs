@@ -110,7 +110,7 @@ pub struct DedicatedDeployRequest {
     /// At most 50 items.
     pub addons: Option<Vec<DedicatedAddonItem>>,
     /// Default: `"EUR"`.
-    pub currency: Option<DedicatedDeployRequestCurrency>,
+    pub currency: Option<super::types::DedicatedDeployRequestCurrency>,
     pub billing: Option<DedicatedBilling>,
 }
 ::oncegen_runtime::json_object!(DedicatedDeployRequest {
@@ -118,19 +118,37 @@ pub struct DedicatedDeployRequest {
     currency optional, billing optional
 });
 
+/// The required fields of [`DedicatedDeployRequest`], each named where it is created (`DedicatedDeployRequest::new(DedicatedDeployRequestArgs { .. })`), so no two can be crossed and none left out. Named like the `{Builder}Args` struct a client method takes its required parameters in.
+#[derive(Debug, Clone)]
+pub struct DedicatedDeployRequestArgs {
+    /// 1 to 160 characters.
+    pub configuration_code: String,
+    /// Lowercase DNS hostname.
+    ///
+    /// At most 253 characters. Pattern: `^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$`.
+    pub hostname: String,
+    /// From the dedicated images list.
+    ///
+    /// Greater than `0`.
+    pub os_profile_id: u64,
+    /// 2 to 16 characters. Pattern: `^[A-Z0-9-]{2,16}$`.
+    pub region_code: String,
+}
+
 impl DedicatedDeployRequest {
-    /// Creates a `DedicatedDeployRequest` from its required fields `configuration_code`, `hostname`, `os_profile_id`, `region_code`; set optional fields with the setters below.
-    pub fn new(
-        configuration_code: impl Into<String>,
-        hostname: impl Into<String>,
-        os_profile_id: u64,
-        region_code: impl Into<String>,
-    ) -> Self {
-        Self {
-            configuration_code: configuration_code.into(),
-            hostname: hostname.into(),
+    /// Creates a `DedicatedDeployRequest` from its required fields `configuration_code`, `hostname`, `os_profile_id`, `region_code`, each named in [`DedicatedDeployRequestArgs`]; set optional fields with the setters below.
+    pub fn new(args: DedicatedDeployRequestArgs) -> Self {
+        let DedicatedDeployRequestArgs {
+            configuration_code,
+            hostname,
             os_profile_id,
-            region_code: region_code.into(),
+            region_code,
+        } = args;
+        Self {
+            configuration_code,
+            hostname,
+            os_profile_id,
+            region_code,
             ssh_key_id: None,
             addons: None,
             currency: None,
@@ -148,7 +166,7 @@ impl DedicatedDeployRequest {
         self
     }
     /// Sets `currency`.
-    pub fn currency(mut self, value: DedicatedDeployRequestCurrency) -> Self {
+    pub fn currency(mut self, value: super::types::DedicatedDeployRequestCurrency) -> Self {
         self.currency = Some(value);
         self
     }
@@ -158,21 +176,6 @@ impl DedicatedDeployRequest {
         self
     }
 }
-
-/// Schema: `#/components/schemas/DedicatedDeployRequest/properties/currency`.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub enum DedicatedDeployRequestCurrency {
-    /// `EUR`
-    Eur,
-    /// `USD`
-    Usd,
-    /// A value this version of the SDK does not know; kept as received.
-    Unknown(String),
-}
-::oncegen_runtime::string_enum!(
-    DedicatedDeployRequestCurrency, Unknown, Eur = "EUR", Usd = "USD"
-);
 
 /// Dedicated deployment result (reference 2.5).
 #[derive(Clone, Debug, PartialEq)]
@@ -323,7 +326,7 @@ impl crate::Client {
     /// ```no_run
     /// # async fn example(client: &customer_cloud_sdk::Client) -> Result<(), customer_cloud_sdk::Error> {
     /// let response = client
-    ///     .dedicated_deploy(customer_cloud_sdk::dedicated_servers::DedicatedDeployRequest::new("example", "example", 1, "example"))
+    ///     .dedicated_deploy(customer_cloud_sdk::dedicated_servers::DedicatedDeployRequest::new(customer_cloud_sdk::dedicated_servers::DedicatedDeployRequestArgs { configuration_code: "example".into(), hostname: "example".into(), os_profile_id: 1, region_code: "example".into() }))
     ///     .send()
     ///     .await?;
     /// # Ok(()) }

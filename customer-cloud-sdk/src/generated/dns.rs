@@ -153,13 +153,20 @@ pub struct DnsTemplateCreateRequest {
 }
 ::oncegen_runtime::json_object!(DnsTemplateCreateRequest { name, zone_file });
 
+/// The required fields of [`DnsTemplateCreateRequest`], each named where it is created (`DnsTemplateCreateRequest::new(DnsTemplateCreateRequestArgs { .. })`), so no two can be crossed and none left out. Named like the `{Builder}Args` struct a client method takes its required parameters in.
+#[derive(Debug, Clone)]
+pub struct DnsTemplateCreateRequestArgs {
+    /// 1 to 64 characters.
+    pub name: String,
+    /// 1 to 500000 characters.
+    pub zone_file: String,
+}
+
 impl DnsTemplateCreateRequest {
-    /// Creates a `DnsTemplateCreateRequest` from its required fields `name`, `zone_file`; set optional fields with the setters below.
-    pub fn new(name: impl Into<String>, zone_file: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            zone_file: zone_file.into(),
-        }
+    /// Creates a `DnsTemplateCreateRequest` from its required fields `name`, `zone_file`, each named in [`DnsTemplateCreateRequestArgs`]; set optional fields with the setters below.
+    pub fn new(args: DnsTemplateCreateRequestArgs) -> Self {
+        let DnsTemplateCreateRequestArgs { name, zone_file } = args;
+        Self { name, zone_file }
     }
 }
 
@@ -308,7 +315,7 @@ impl crate::Client {
     /// ```no_run
     /// # async fn example(client: &customer_cloud_sdk::Client) -> Result<(), customer_cloud_sdk::Error> {
     /// let response = client
-    ///     .dns_template_create(customer_cloud_sdk::dns::DnsTemplateCreateRequest::new("example", "example"))
+    ///     .dns_template_create(customer_cloud_sdk::dns::DnsTemplateCreateRequest::new(customer_cloud_sdk::dns::DnsTemplateCreateRequestArgs { name: "example".into(), zone_file: "example".into() }))
     ///     .send()
     ///     .await?;
     /// # Ok(()) }

@@ -78,21 +78,33 @@ pub struct DomainContactAddress {
     street, number, city, zipcode, country, state optional
 });
 
+/// The required fields of [`DomainContactAddress`], each named where it is created (`DomainContactAddress::new(DomainContactAddressArgs { .. })`), so no two can be crossed and none left out. Named like the `{Builder}Args` struct a client method takes its required parameters in.
+#[derive(Debug, Clone)]
+pub struct DomainContactAddressArgs {
+    /// At least 1 characters.
+    pub city: String,
+    /// Exactly 2 characters.
+    ///
+    /// Exactly 2 characters.
+    pub country: String,
+    /// At least 1 characters.
+    pub number: String,
+    /// At least 1 characters.
+    pub street: String,
+    /// At least 1 characters.
+    pub zipcode: String,
+}
+
 impl DomainContactAddress {
-    /// Creates a `DomainContactAddress` from its required fields `city`, `country`, `number`, `street`, `zipcode`; set optional fields with the setters below.
-    pub fn new(
-        city: impl Into<String>,
-        country: impl Into<String>,
-        number: impl Into<String>,
-        street: impl Into<String>,
-        zipcode: impl Into<String>,
-    ) -> Self {
+    /// Creates a `DomainContactAddress` from its required fields `city`, `country`, `number`, `street`, `zipcode`, each named in [`DomainContactAddressArgs`]; set optional fields with the setters below.
+    pub fn new(args: DomainContactAddressArgs) -> Self {
+        let DomainContactAddressArgs { city, country, number, street, zipcode } = args;
         Self {
-            city: city.into(),
-            country: country.into(),
-            number: number.into(),
-            street: street.into(),
-            zipcode: zipcode.into(),
+            city,
+            country,
+            number,
+            street,
+            zipcode,
             state: None,
         }
     }
@@ -137,21 +149,36 @@ pub struct DomainContactCreateRequest {
     passport_number optional, tax_id optional, additional_data optional
 });
 
+/// The required fields of [`DomainContactCreateRequest`], each named where it is created (`DomainContactCreateRequest::new(DomainContactCreateRequestArgs { .. })`), so no two can be crossed and none left out. Named like the `{Builder}Args` struct a client method takes its required parameters in.
+#[derive(Debug, Clone)]
+pub struct DomainContactCreateRequestArgs {
+    pub address: DomainContactAddress,
+    /// Format: `email`.
+    pub email: String,
+    /// At least 1 characters.
+    pub first_name: String,
+    /// At least 1 characters.
+    pub last_name: String,
+    /// At least 1 characters.
+    pub phone: String,
+}
+
 impl DomainContactCreateRequest {
-    /// Creates a `DomainContactCreateRequest` from its required fields `address`, `email`, `first_name`, `last_name`, `phone`; set optional fields with the setters below.
-    pub fn new(
-        address: DomainContactAddress,
-        email: impl Into<String>,
-        first_name: impl Into<String>,
-        last_name: impl Into<String>,
-        phone: impl Into<String>,
-    ) -> Self {
+    /// Creates a `DomainContactCreateRequest` from its required fields `address`, `email`, `first_name`, `last_name`, `phone`, each named in [`DomainContactCreateRequestArgs`]; set optional fields with the setters below.
+    pub fn new(args: DomainContactCreateRequestArgs) -> Self {
+        let DomainContactCreateRequestArgs {
+            address,
+            email,
+            first_name,
+            last_name,
+            phone,
+        } = args;
         Self {
             address,
-            email: email.into(),
-            first_name: first_name.into(),
-            last_name: last_name.into(),
-            phone: phone.into(),
+            email,
+            first_name,
+            last_name,
+            phone,
             company_name: None,
             tag: None,
             vat: None,
@@ -369,7 +396,7 @@ impl crate::Client {
     /// ```no_run
     /// # async fn example(client: &customer_cloud_sdk::Client) -> Result<(), customer_cloud_sdk::Error> {
     /// let response = client
-    ///     .domain_contact_create(customer_cloud_sdk::domains::DomainContactCreateRequest::new(customer_cloud_sdk::domains::DomainContactAddress::new("example", "example", "example", "example", "example"), "example", "example", "example", "example"))
+    ///     .domain_contact_create(customer_cloud_sdk::domains::DomainContactCreateRequest::new(customer_cloud_sdk::domains::DomainContactCreateRequestArgs { address: customer_cloud_sdk::domains::DomainContactAddress::new(customer_cloud_sdk::domains::DomainContactAddressArgs { city: "example".into(), country: "example".into(), number: "example".into(), street: "example".into(), zipcode: "example".into() }), email: "example".into(), first_name: "example".into(), last_name: "example".into(), phone: "example".into() }))
     ///     .send()
     ///     .await?;
     /// # Ok(()) }

@@ -46,7 +46,7 @@ pub struct ApiCredentialCreateRequest {
     /// 1 to 35 items.
     pub scopes: Vec<ApiCredentialCreateRequestScopesItem>,
     /// Default: `"signed"`.
-    pub mode: Option<ApiCredentialCreateRequestMode>,
+    pub mode: Option<ApiCredentialMode>,
     /// Expiry is capped by the issuer.
     ///
     /// Minimum `1`. Maximum `365`. Default: `30`.
@@ -60,11 +60,23 @@ pub struct ApiCredentialCreateRequest {
     name, scopes, mode optional, ttl_days optional, allowed_cidrs optional
 });
 
+/// The required fields of [`ApiCredentialCreateRequest`], each named where it is created (`ApiCredentialCreateRequest::new(ApiCredentialCreateRequestArgs { .. })`), so no two can be crossed and none left out. Named like the `{Builder}Args` struct a client method takes its required parameters in.
+#[derive(Debug, Clone)]
+pub struct ApiCredentialCreateRequestArgs {
+    /// 1 to 80 characters.
+    pub name: String,
+    /// Values from the scope list in part 5. Requested scopes cannot exceed the issuer's.
+    ///
+    /// 1 to 35 items.
+    pub scopes: Vec<ApiCredentialCreateRequestScopesItem>,
+}
+
 impl ApiCredentialCreateRequest {
-    /// Creates a `ApiCredentialCreateRequest` from its required fields `name`, `scopes`; set optional fields with the setters below.
-    pub fn new(name: impl Into<String>, scopes: Vec<ApiCredentialCreateRequestScopesItem>) -> Self {
+    /// Creates a `ApiCredentialCreateRequest` from its required fields `name`, `scopes`, each named in [`ApiCredentialCreateRequestArgs`]; set optional fields with the setters below.
+    pub fn new(args: ApiCredentialCreateRequestArgs) -> Self {
+        let ApiCredentialCreateRequestArgs { name, scopes } = args;
         Self {
-            name: name.into(),
+            name,
             scopes,
             mode: None,
             ttl_days: None,
@@ -72,7 +84,7 @@ impl ApiCredentialCreateRequest {
         }
     }
     /// Sets `mode`.
-    pub fn mode(mut self, value: ApiCredentialCreateRequestMode) -> Self {
+    pub fn mode(mut self, value: ApiCredentialMode) -> Self {
         self.mode = Some(value);
         self
     }
@@ -87,21 +99,6 @@ impl ApiCredentialCreateRequest {
         self
     }
 }
-
-/// Schema: `#/components/schemas/ApiCredentialCreateRequest/properties/mode`.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub enum ApiCredentialCreateRequestMode {
-    /// `signed`
-    Signed,
-    /// `bearer`
-    Bearer,
-    /// A value this version of the SDK does not know; kept as received.
-    Unknown(String),
-}
-::oncegen_runtime::string_enum!(
-    ApiCredentialCreateRequestMode, Unknown, Signed = "signed", Bearer = "bearer"
-);
 
 /// Schema: `#/components/schemas/ApiCredentialCreateRequest/properties/scopes/items`.
 #[derive(Clone, Debug)]
@@ -376,7 +373,7 @@ impl crate::Client {
     /// ```no_run
     /// # async fn example(client: &customer_cloud_sdk::Client) -> Result<(), customer_cloud_sdk::Error> {
     /// let response = client
-    ///     .api_credential_create(customer_cloud_sdk::integrations::ApiCredentialCreateRequest::new("example", vec![customer_cloud_sdk::integrations::ApiCredentialCreateRequestScopesItem::AuditRead]))
+    ///     .api_credential_create(customer_cloud_sdk::integrations::ApiCredentialCreateRequest::new(customer_cloud_sdk::integrations::ApiCredentialCreateRequestArgs { name: "example".into(), scopes: vec![customer_cloud_sdk::integrations::ApiCredentialCreateRequestScopesItem::AuditRead] }))
     ///     .send()
     ///     .await?;
     /// # Ok(()) }

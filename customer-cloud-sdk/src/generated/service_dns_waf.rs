@@ -14,18 +14,22 @@ pub struct WebsiteLoaderUploadRequest {
 }
 ::oncegen_runtime::json_object!(WebsiteLoaderUploadRequest { domain, name, html });
 
+/// The required fields of [`WebsiteLoaderUploadRequest`], each named where it is created (`WebsiteLoaderUploadRequest::new(WebsiteLoaderUploadRequestArgs { .. })`), so no two can be crossed and none left out. Named like the `{Builder}Args` struct a client method takes its required parameters in.
+#[derive(Debug, Clone)]
+pub struct WebsiteLoaderUploadRequestArgs {
+    /// At least 1 characters.
+    pub domain: String,
+    /// At least 1 characters.
+    pub html: String,
+    /// At least 1 characters.
+    pub name: String,
+}
+
 impl WebsiteLoaderUploadRequest {
-    /// Creates a `WebsiteLoaderUploadRequest` from its required fields `domain`, `html`, `name`; set optional fields with the setters below.
-    pub fn new(
-        domain: impl Into<String>,
-        html: impl Into<String>,
-        name: impl Into<String>,
-    ) -> Self {
-        Self {
-            domain: domain.into(),
-            html: html.into(),
-            name: name.into(),
-        }
+    /// Creates a `WebsiteLoaderUploadRequest` from its required fields `domain`, `html`, `name`, each named in [`WebsiteLoaderUploadRequestArgs`]; set optional fields with the setters below.
+    pub fn new(args: WebsiteLoaderUploadRequestArgs) -> Self {
+        let WebsiteLoaderUploadRequestArgs { domain, html, name } = args;
+        Self { domain, html, name }
     }
 }
 
@@ -63,20 +67,31 @@ pub struct WebsiteSslUploadRequest {
     domain, name, mode, cert, pkey, bundle optional
 });
 
+/// The required fields of [`WebsiteSslUploadRequest`], each named where it is created (`WebsiteSslUploadRequest::new(WebsiteSslUploadRequestArgs { .. })`), so no two can be crossed and none left out. Named like the `{Builder}Args` struct a client method takes its required parameters in.
+#[derive(Debug, Clone)]
+pub struct WebsiteSslUploadRequestArgs {
+    /// At least 1 characters.
+    pub cert: String,
+    /// At least 1 characters.
+    pub domain: String,
+    pub mode: WebsiteSslUploadRequestMode,
+    /// At least 1 characters.
+    pub name: String,
+    /// PEM private key of the certificate. A secret; it is never returned.
+    ///
+    /// Format: `password`. At least 1 characters. Write-only.
+    pub pkey: ::oncegen_runtime::Secret,
+}
+
 impl WebsiteSslUploadRequest {
-    /// Creates a `WebsiteSslUploadRequest` from its required fields `cert`, `domain`, `mode`, `name`, `pkey`; set optional fields with the setters below.
-    pub fn new(
-        cert: impl Into<String>,
-        domain: impl Into<String>,
-        mode: WebsiteSslUploadRequestMode,
-        name: impl Into<String>,
-        pkey: ::oncegen_runtime::Secret,
-    ) -> Self {
+    /// Creates a `WebsiteSslUploadRequest` from its required fields `cert`, `domain`, `mode`, `name`, `pkey`, each named in [`WebsiteSslUploadRequestArgs`]; set optional fields with the setters below.
+    pub fn new(args: WebsiteSslUploadRequestArgs) -> Self {
+        let WebsiteSslUploadRequestArgs { cert, domain, mode, name, pkey } = args;
         Self {
-            cert: cert.into(),
-            domain: domain.into(),
+            cert,
+            domain,
             mode,
-            name: name.into(),
+            name,
             pkey,
             bundle: None,
         }
@@ -137,7 +152,7 @@ impl crate::Client {
     /// ```no_run
     /// # async fn example(client: &customer_cloud_sdk::Client) -> Result<(), customer_cloud_sdk::Error> {
     /// let response = client
-    ///     .service_dns_waf_proxy_config_upload_loader(uuid::Uuid::nil(), customer_cloud_sdk::service_dns_waf::WebsiteLoaderUploadRequest::new("example", "example", "example"))
+    ///     .service_dns_waf_proxy_config_upload_loader(uuid::Uuid::nil(), customer_cloud_sdk::service_dns_waf::WebsiteLoaderUploadRequest::new(customer_cloud_sdk::service_dns_waf::WebsiteLoaderUploadRequestArgs { domain: "example".into(), html: "example".into(), name: "example".into() }))
     ///     .send()
     ///     .await?;
     /// # Ok(()) }
@@ -173,7 +188,7 @@ impl crate::Client {
     /// ```no_run
     /// # async fn example(client: &customer_cloud_sdk::Client) -> Result<(), customer_cloud_sdk::Error> {
     /// let response = client
-    ///     .service_dns_waf_proxy_config_upload_ssl(uuid::Uuid::nil(), customer_cloud_sdk::service_dns_waf::WebsiteSslUploadRequest::new("example", "example", customer_cloud_sdk::service_dns_waf::WebsiteSslUploadRequestMode::C, "example", customer_cloud_sdk::Secret::from("secret")))
+    ///     .service_dns_waf_proxy_config_upload_ssl(uuid::Uuid::nil(), customer_cloud_sdk::service_dns_waf::WebsiteSslUploadRequest::new(customer_cloud_sdk::service_dns_waf::WebsiteSslUploadRequestArgs { cert: "example".into(), domain: "example".into(), mode: customer_cloud_sdk::service_dns_waf::WebsiteSslUploadRequestMode::C, name: "example".into(), pkey: customer_cloud_sdk::Secret::from("secret") }))
     ///     .send()
     ///     .await?;
     /// # Ok(()) }

@@ -31,10 +31,20 @@ pub struct BillingCycleCheckoutRequest {
 }
 ::oncegen_runtime::json_object!(BillingCycleCheckoutRequest { unit, count });
 
+/// The required fields of [`BillingCycleCheckoutRequest`], each named where it is created (`BillingCycleCheckoutRequest::new(BillingCycleCheckoutRequestArgs { .. })`), so no two can be crossed and none left out. Named like the `{Builder}Args` struct a client method takes its required parameters in.
+#[derive(Debug, Clone)]
+pub struct BillingCycleCheckoutRequestArgs {
+    /// Minimum `1`.
+    pub count: u64,
+    /// At least 1 characters.
+    pub unit: String,
+}
+
 impl BillingCycleCheckoutRequest {
-    /// Creates a `BillingCycleCheckoutRequest` from its required fields `count`, `unit`; set optional fields with the setters below.
-    pub fn new(count: u64, unit: impl Into<String>) -> Self {
-        Self { count, unit: unit.into() }
+    /// Creates a `BillingCycleCheckoutRequest` from its required fields `count`, `unit`, each named in [`BillingCycleCheckoutRequestArgs`]; set optional fields with the setters below.
+    pub fn new(args: BillingCycleCheckoutRequestArgs) -> Self {
+        let BillingCycleCheckoutRequestArgs { count, unit } = args;
+        Self { count, unit }
     }
 }
 
@@ -211,7 +221,7 @@ impl crate::Client {
     /// ```no_run
     /// # async fn example(client: &customer_cloud_sdk::Client) -> Result<(), customer_cloud_sdk::Error> {
     /// let response = client
-    ///     .service_billing_change_checkout(uuid::Uuid::nil(), customer_cloud_sdk::services::BillingCycleCheckoutRequest::new(1, "example"))
+    ///     .service_billing_change_checkout(uuid::Uuid::nil(), customer_cloud_sdk::services::BillingCycleCheckoutRequest::new(customer_cloud_sdk::services::BillingCycleCheckoutRequestArgs { count: 1, unit: "example".into() }))
     ///     .send()
     ///     .await?;
     /// # Ok(()) }
@@ -246,7 +256,7 @@ impl crate::Client {
     /// ```no_run
     /// # async fn example(client: &customer_cloud_sdk::Client) -> Result<(), customer_cloud_sdk::Error> {
     /// let response = client
-    ///     .service_renewal_checkout(uuid::Uuid::nil(), customer_cloud_sdk::services::BillingCycleCheckoutRequest::new(1, "example"))
+    ///     .service_renewal_checkout(uuid::Uuid::nil(), customer_cloud_sdk::services::BillingCycleCheckoutRequest::new(customer_cloud_sdk::services::BillingCycleCheckoutRequestArgs { count: 1, unit: "example".into() }))
     ///     .send()
     ///     .await?;
     /// # Ok(()) }

@@ -44,11 +44,21 @@ pub struct SshKeyGenerateRequest {
     name, passphrase, algorithm optional, format optional
 });
 
+/// The required fields of [`SshKeyGenerateRequest`], each named where it is created (`SshKeyGenerateRequest::new(SshKeyGenerateRequestArgs { .. })`), so no two can be crossed and none left out. Named like the `{Builder}Args` struct a client method takes its required parameters in.
+#[derive(Debug, Clone)]
+pub struct SshKeyGenerateRequestArgs {
+    /// 1 to 64 characters.
+    pub name: String,
+    /// Format: `password`. 8 to 200 characters. Write-only.
+    pub passphrase: ::oncegen_runtime::Secret,
+}
+
 impl SshKeyGenerateRequest {
-    /// Creates a `SshKeyGenerateRequest` from its required fields `name`, `passphrase`; set optional fields with the setters below.
-    pub fn new(name: impl Into<String>, passphrase: ::oncegen_runtime::Secret) -> Self {
+    /// Creates a `SshKeyGenerateRequest` from its required fields `name`, `passphrase`, each named in [`SshKeyGenerateRequestArgs`]; set optional fields with the setters below.
+    pub fn new(args: SshKeyGenerateRequestArgs) -> Self {
+        let SshKeyGenerateRequestArgs { name, passphrase } = args;
         Self {
-            name: name.into(),
+            name,
             passphrase,
             algorithm: None,
             format: None,
@@ -90,13 +100,20 @@ pub struct SshKeyImportRequest {
 }
 ::oncegen_runtime::json_object!(SshKeyImportRequest { name, public_key });
 
+/// The required fields of [`SshKeyImportRequest`], each named where it is created (`SshKeyImportRequest::new(SshKeyImportRequestArgs { .. })`), so no two can be crossed and none left out. Named like the `{Builder}Args` struct a client method takes its required parameters in.
+#[derive(Debug, Clone)]
+pub struct SshKeyImportRequestArgs {
+    /// 1 to 64 characters.
+    pub name: String,
+    /// 1 to 8192 characters.
+    pub public_key: String,
+}
+
 impl SshKeyImportRequest {
-    /// Creates a `SshKeyImportRequest` from its required fields `name`, `public_key`; set optional fields with the setters below.
-    pub fn new(name: impl Into<String>, public_key: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            public_key: public_key.into(),
-        }
+    /// Creates a `SshKeyImportRequest` from its required fields `name`, `public_key`, each named in [`SshKeyImportRequestArgs`]; set optional fields with the setters below.
+    pub fn new(args: SshKeyImportRequestArgs) -> Self {
+        let SshKeyImportRequestArgs { name, public_key } = args;
+        Self { name, public_key }
     }
 }
 
@@ -129,7 +146,7 @@ impl crate::Client {
     /// ```no_run
     /// # async fn example(client: &customer_cloud_sdk::Client) -> Result<(), customer_cloud_sdk::Error> {
     /// let response = client
-    ///     .ssh_key_generate(customer_cloud_sdk::ssh::SshKeyGenerateRequest::new("example", customer_cloud_sdk::Secret::from("secret")))
+    ///     .ssh_key_generate(customer_cloud_sdk::ssh::SshKeyGenerateRequest::new(customer_cloud_sdk::ssh::SshKeyGenerateRequestArgs { name: "example".into(), passphrase: customer_cloud_sdk::Secret::from("secret") }))
     ///     .send()
     ///     .await?;
     /// # Ok(()) }
@@ -159,7 +176,7 @@ impl crate::Client {
     /// ```no_run
     /// # async fn example(client: &customer_cloud_sdk::Client) -> Result<(), customer_cloud_sdk::Error> {
     /// let response = client
-    ///     .ssh_key_import(customer_cloud_sdk::ssh::SshKeyImportRequest::new("example", "example"))
+    ///     .ssh_key_import(customer_cloud_sdk::ssh::SshKeyImportRequest::new(customer_cloud_sdk::ssh::SshKeyImportRequestArgs { name: "example".into(), public_key: "example".into() }))
     ///     .send()
     ///     .await?;
     /// # Ok(()) }

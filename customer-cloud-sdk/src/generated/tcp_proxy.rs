@@ -40,9 +40,18 @@ pub struct TcpProxyCountryPolicy {
 }
 ::oncegen_runtime::json_object!(TcpProxyCountryPolicy { mode, countries });
 
+/// The required fields of [`TcpProxyCountryPolicy`], each named where it is created (`TcpProxyCountryPolicy::new(TcpProxyCountryPolicyArgs { .. })`), so no two can be crossed and none left out. Named like the `{Builder}Args` struct a client method takes its required parameters in.
+#[derive(Debug, Clone)]
+pub struct TcpProxyCountryPolicyArgs {
+    /// At most 256 items.
+    pub countries: Vec<String>,
+    pub mode: TcpProxyCountryPolicyMode,
+}
+
 impl TcpProxyCountryPolicy {
-    /// Creates a `TcpProxyCountryPolicy` from its required fields `countries`, `mode`; set optional fields with the setters below.
-    pub fn new(countries: Vec<String>, mode: TcpProxyCountryPolicyMode) -> Self {
+    /// Creates a `TcpProxyCountryPolicy` from its required fields `countries`, `mode`, each named in [`TcpProxyCountryPolicyArgs`]; set optional fields with the setters below.
+    pub fn new(args: TcpProxyCountryPolicyArgs) -> Self {
+        let TcpProxyCountryPolicyArgs { countries, mode } = args;
         Self { countries, mode }
     }
 }

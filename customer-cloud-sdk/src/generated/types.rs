@@ -2,6 +2,43 @@
 
 //! Types shared by several areas (or by none).
 
+/// Schema: `#/components/schemas/CatalogProduct/properties/product_code`.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum CatalogProductProductCode {
+    /// `vps`
+    Vps,
+    /// `dedicated`
+    Dedicated,
+    /// `tcp-proxy`
+    TcpProxy,
+    /// `waf`
+    Waf,
+    /// `license`
+    License,
+    /// A value this version of the SDK does not know; kept as received.
+    Unknown(String),
+}
+::oncegen_runtime::string_enum!(
+    CatalogProductProductCode, Unknown, Vps = "vps", Dedicated = "dedicated", TcpProxy =
+    "tcp-proxy", Waf = "waf", License = "license"
+);
+
+/// Schema: `#/components/schemas/DedicatedDeployRequest/properties/currency`.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum DedicatedDeployRequestCurrency {
+    /// `EUR`
+    Eur,
+    /// `USD`
+    Usd,
+    /// A value this version of the SDK does not know; kept as received.
+    Unknown(String),
+}
+::oncegen_runtime::string_enum!(
+    DedicatedDeployRequestCurrency, Unknown, Eur = "EUR", Usd = "USD"
+);
+
 /// Error envelope `{ok: false, error: {code, message, request_id, field_errors}}` plus deprecated legacy flat fields that may also appear. An edge or network failure can return non-JSON or no response; a write outcome is then unknown.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]

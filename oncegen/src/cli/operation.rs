@@ -1,6 +1,6 @@
 //! One operation: its entry in the area's table and the function that calls the SDK.
 
-use crate::emit::call_arguments;
+use crate::emit::input_arguments;
 use crate::ir::Idempotency;
 use crate::surface::{OperationSurface, Shape, Surface, command_line};
 use proc_macro2::{Ident, TokenStream};
@@ -85,24 +85,7 @@ pub(super) fn render(
             run: #function,
         }
     };
-    let arguments: Vec<TokenStream> = op
-        .arguments
-        .iter()
-        .map(|a| match op.params.get(a) {
-            Some(p) => {
-                let ty = turbofish(&p.ty);
-                quote!(input.arg #ty (#a)?)
-            }
-            None => {
-                let ty = op
-                    .body
-                    .as_ref()
-                    .and_then(|b| body_type(surface, sdk, &b.ty));
-                quote!(input.body #ty ()?)
-            }
-        })
-        .collect();
-    let arguments = call_arguments(op, sdk, arguments);
+    let arguments = input_arguments(surface, op, sdk, |ty| quote!(input.body #ty ()?));
     let method = format_ident!("{}", op.rust_fn);
     let setters = op
         .params
@@ -191,20 +174,6 @@ fn param(surface: &Surface, op: &OperationSurface, rust: &str, flag: Option<&str
             values: &[#(#values),*],
         }
     }
-}
-
-/// `::<String>` for a `String` parameter, whose argument or setter takes `impl Into<String>`
-/// (no type to infer from); nothing for the others, whose exact type the call infers.
-fn turbofish(ty: &str) -> Option<TokenStream> {
-    (ty == "String").then(|| quote!(::<String>))
-}
-
-/// `::<sdk::module::Type>` for a body of a named type: a required body may be taken as
-/// `impl Into<Type>` (a union's member converts into it), so the call cannot infer it.
-fn body_type(surface: &Surface, sdk: &Ident, ty: &str) -> Option<TokenStream> {
-    let module = format_ident!("{}", surface.types.get(ty)?.module);
-    let name = format_ident!("{}", ty);
-    Some(quote!(::<#sdk::#module::#name>))
 }
 
 /// A list type (`Vec<…>`): the flag is repeatable.

@@ -20,7 +20,7 @@ pub fn operation_example(cx: &Ctx<'_>, op: &Operation) -> Option<String> {
         Some(name) => {
             let mut fields = Vec::new();
             for p in cx.arguments(op) {
-                fields.push(format!("{}: {}", p.rust_name, owned(cx, &p.ty)?));
+                fields.push(format!("{}: {}", p.rust_name, owned(cx, &p.ty, 0)?));
             }
             args.push(format!(
                 "{}::{}::{name} {{ {} }}",
@@ -97,8 +97,8 @@ request.client_request_id(\"example-1\").timeout(Duration::from_secs(30))\n\
 }
 
 /// A Rust expression of type `ty` itself (a field of an arguments struct takes no `impl Into`).
-fn owned(cx: &Ctx<'_>, ty: &TypeRef) -> Option<String> {
-    let value = value(cx, ty, 0)?;
+fn owned(cx: &Ctx<'_>, ty: &TypeRef, depth: usize) -> Option<String> {
+    let value = value(cx, ty, depth)?;
     let ident = quote::format_ident!("value");
     let (_, converted) = super::taken_as(cx, ty, &ident);
     Some(if converted.to_string() == "value" {
@@ -158,15 +158,28 @@ fn named(cx: &Ctx<'_>, name: &str, depth: usize) -> Option<String> {
             Some(format!("{path}::{}({inner})", first.rust_name))
         }
         TypeKind::Struct { fields, .. } if def.request => {
+            let named = cx.constructor_struct(&def.name);
             let mut args = Vec::new();
             for f in cx.constructor_fields(&def.name, fields) {
-                args.push(if f.nullable {
-                    "None".to_owned()
-                } else {
-                    value(cx, &f.ty, depth + 1)?
+                let value = match (f.nullable, named) {
+                    (true, _) => "None".to_owned(),
+                    (false, Some(_)) => owned(cx, &f.ty, depth + 1)?,
+                    (false, None) => value(cx, &f.ty, depth + 1)?,
+                };
+                args.push(match named {
+                    Some(_) => format!("{}: {value}", f.rust_name),
+                    None => value,
                 });
             }
-            Some(format!("{path}::new({})", args.join(", ")))
+            Some(match named {
+                Some(args_struct) => format!(
+                    "{path}::new({}::{}::{args_struct} {{ {} }})",
+                    cx.crate_ident(),
+                    def.module,
+                    args.join(", ")
+                ),
+                None => format!("{path}::new({})", args.join(", ")),
+            })
         }
         TypeKind::Struct { .. } => None,
     }

@@ -28,7 +28,7 @@ use crate::error::{Error, Result};
 use crate::ir::{Api, Field, Operation, Pagination, Param, Success, TypeDef, TypeKind, TypeRef};
 use crate::surface::rust_type::{self, NamedPaths, Spelling};
 use crate::surface::{Shape, Surface};
-pub(crate) use operations::call_arguments;
+pub(crate) use operations::{input_arguments, turbofish};
 use proc_macro2::TokenStream;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -155,6 +155,17 @@ impl<'a> Ctx<'a> {
             .iter()
             .filter_map(|name| fields.iter().find(|f| f.rust_name == *name))
             .collect()
+    }
+
+    /// The struct `new` of the request type `type_name` takes its required fields in, when the
+    /// surface passes them by name.
+    pub fn constructor_struct(&self, type_name: &str) -> Option<&'a str> {
+        match self.surface.types.get(type_name).map(|t| &t.shape) {
+            Some(Shape::Struct {
+                constructor_struct, ..
+            }) => constructor_struct.as_deref(),
+            _ => None,
+        }
     }
 
     /// Tokens naming `ty` from the current module.

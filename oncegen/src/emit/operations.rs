@@ -7,9 +7,9 @@ use crate::ir::{
     BodyEncoding, Idempotency, IntType, ListStyle, Method, Operation, PageModel, Param,
     ParamLocation, ParamStyle, Structured, Success, TypeRef,
 };
-use crate::surface::OperationSurface;
 use crate::surface::builder_methods::ErrorBody;
 use crate::surface::rust_type;
+use crate::surface::{OperationSurface, Surface};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -766,7 +766,7 @@ fn method_upper(m: Method) -> String {
 /// A generated caller's arguments to the client method of `op` (the CLI's and the MCP
 /// server's), as the surface passes them: the required parameters in their struct
 /// (`sdk::area::{Builder}Args { name: value, .. }`) when it names one, a required body after it.
-pub(crate) fn call_arguments(
+fn call_arguments(
     op: &OperationSurface,
     sdk: &Ident,
     arguments: Vec<TokenStream>,
@@ -787,4 +787,46 @@ pub(crate) fn call_arguments(
     std::iter::once(quote!(#sdk::#area::#name { #(#fields),* }))
         .chain(rest.into_iter().map(|(_, value)| value))
         .collect()
+}
+
+/// A generated caller's arguments to the client method of `op`, read from its `input` (the
+/// CLI's and the MCP server's have the same `arg::<T>(name)`): each required parameter by its
+/// name, the required body as `body` renders it from the body's type turbofish (the MCP server
+/// caps a purchase's), passed as [`call_arguments`] does.
+pub(crate) fn input_arguments(
+    surface: &Surface,
+    op: &OperationSurface,
+    sdk: &Ident,
+    body: impl Fn(Option<TokenStream>) -> TokenStream,
+) -> Vec<TokenStream> {
+    let arguments = op
+        .arguments
+        .iter()
+        .map(|a| match op.params.get(a) {
+            Some(p) => {
+                let ty = turbofish(&p.ty);
+                quote!(input.arg #ty (#a)?)
+            }
+            None => body(
+                op.body
+                    .as_ref()
+                    .and_then(|b| body_type(surface, sdk, &b.ty)),
+            ),
+        })
+        .collect();
+    call_arguments(op, sdk, arguments)
+}
+
+/// `::<String>` for a `String` parameter, whose argument or setter takes `impl Into<String>`
+/// (no type to infer from); nothing for the others, whose exact type the call infers.
+pub(crate) fn turbofish(ty: &str) -> Option<TokenStream> {
+    (ty == "String").then(|| quote!(::<String>))
+}
+
+/// `::<sdk::module::Type>` for a body of a named type: a required body may be taken as
+/// `impl Into<Type>` (a union's member converts into it), so the call cannot infer it.
+fn body_type(surface: &Surface, sdk: &Ident, ty: &str) -> Option<TokenStream> {
+    let module = format_ident!("{}", surface.types.get(ty)?.module);
+    let name = format_ident!("{}", ty);
+    Some(quote!(::<#sdk::#module::#name>))
 }

@@ -315,8 +315,8 @@ fn additional_ty(cx: &Ctx<'_>, a: &AdditionalProperties) -> TokenStream {
     }
 }
 
-/// `new(required...)` plus one setter per optional field; a missing required field does not
-/// compile.
+/// `new(required...)` (or `new(args)`, the required fields named in their struct) plus one
+/// setter per optional field; a missing required field does not compile.
 fn constructor(
     cx: &Ctx<'_>,
     def: &TypeDef,
@@ -327,15 +327,36 @@ fn constructor(
 ) -> TokenStream {
     let mut inits = Vec::new();
     let mut setters = Vec::new();
-    let args: Vec<TokenStream> = cx
-        .constructor_fields(&def.name, fields)
-        .into_iter()
-        .map(|f| {
-            let (arg, init) = required_arg(cx, f);
-            inits.push(init);
-            arg
-        })
-        .collect();
+    let required = cx.constructor_fields(&def.name, fields);
+    let (args, unpack, arguments_struct) = match cx.constructor_struct(&def.name) {
+        Some(struct_name) => {
+            let struct_name = format_ident!("{struct_name}");
+            let mut decls = Vec::new();
+            let mut idents = Vec::new();
+            for f in required {
+                let (decl, init) = named_field(cx, f);
+                decls.push(decl);
+                inits.push(init);
+                idents.push(format_ident!("{}", f.rust_name));
+            }
+            (
+                vec![quote!(args: #struct_name)],
+                quote!(let #struct_name { #(#idents),* } = args;),
+                Some(arguments_struct(&def.name, &struct_name, &decls)),
+            )
+        }
+        None => {
+            let args = required
+                .into_iter()
+                .map(|f| {
+                    let (arg, init) = required_arg(cx, f);
+                    inits.push(init);
+                    arg
+                })
+                .collect();
+            (args, TokenStream::new(), None)
+        }
+    };
     for f in fields {
         if let Some(c) = &f.const_value {
             inits.push(const_init(f, c));
@@ -368,9 +389,11 @@ fn constructor(
     });
     let new_doc = lines_attrs(&new_doc(cx, def, fields));
     quote! {
+        #arguments_struct
         impl #name {
             #new_doc
             pub fn new(#(#args),*) -> Self {
+                #unpack
                 Self { #(#inits,)* }
             }
             #( #setters )*
@@ -388,6 +411,36 @@ fn const_init(f: &Field, value: &str) -> TokenStream {
         quote!(Some(::std::borrow::ToOwned::to_owned(#value)))
     };
     quote!(#ident: #value)
+}
+
+/// The struct `new` of `owner` takes its required fields in (`fields`, one public field each),
+/// named `{Type}Args` after the client methods' `{Builder}Args`.
+fn arguments_struct(owner: &str, name: &proc_macro2::Ident, fields: &[TokenStream]) -> TokenStream {
+    let doc = lines_attrs(&format!(
+        "The required fields of [`{owner}`], each named where it is created \
+         (`{owner}::new({name} {{ .. }})`), so no two can be crossed and none left out. Named \
+         like the `{{Builder}}Args` struct a client method takes its required parameters in."
+    ));
+    quote! {
+        #doc
+        #[derive(Debug, Clone)]
+        pub struct #name {
+            #(#fields,)*
+        }
+    }
+}
+
+/// A required field as a public field of the struct `new` takes (its exact type: a struct
+/// literal converts nothing; a recursive field unboxed), and its initialiser.
+fn named_field(cx: &Ctx<'_>, f: &Field) -> (TokenStream, TokenStream) {
+    let ident = format_ident!("{}", f.rust_name);
+    let doc = lines_attrs(&field_doc(f));
+    let (ty, init) = if f.boxed && !f.nullable {
+        (cx.ty(&f.ty), quote!(#ident: Box::new(#ident)))
+    } else {
+        (field_ty(cx, f), quote!(#ident))
+    };
+    (quote!(#doc pub #ident: #ty), init)
 }
 
 /// The argument of `new` for a required field, and its initialiser.
@@ -493,6 +546,14 @@ fn new_doc(cx: &Ctx<'_>, def: &TypeDef, fields: &[Field]) -> String {
         return format!(
             "Creates a `{}` with no field set; set the ones you need with the setters below.",
             def.name
+        );
+    }
+    if let Some(args) = cx.constructor_struct(&def.name) {
+        return format!(
+            "Creates a `{}` from its required fields {}, each named in [`{args}`]; set optional \
+             fields with the setters below.",
+            def.name,
+            required.join(", ")
         );
     }
     format!(

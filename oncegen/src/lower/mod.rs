@@ -31,7 +31,7 @@ use crate::error::Result;
 use crate::ir::{Api, Area, TypeDef, TypeRef};
 use crate::naming::{self, Namespace};
 use crate::read::{Document, Node, escape_pointer};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The type every schema lowering met became, by the schema's JSON pointer in the document's
 /// 3.1 form (a `$ref` and the schema it names each have an entry).
@@ -84,7 +84,8 @@ pub(crate) fn lower_with_schema_types(doc: &Document) -> Result<(Api, SchemaType
         servers: std::mem::take(&mut cx.servers),
         response_headers,
     };
-    let (api, removed) = graph::finish(api);
+    let (mut api, removed) = graph::finish(api);
+    arguments::name_constructor_structs(&mut api.types, &mut cx.type_names);
     let mut schema_types = cx.schema_types;
     schema_types.retain(|_, shape| !matches!(&shape.ty, TypeRef::Named(n) if removed.contains(n)));
     Ok((api, schema_types))
@@ -112,6 +113,9 @@ struct Lowerer<'a> {
     inline_errors: BTreeMap<String, Shape>,
     /// Inline parameter schemas that made a type, by [`schema::shape_key`].
     inline_params: BTreeMap<String, Shape>,
+    /// Inline string enums that made a type, by their values: the index of the type in `defs`
+    /// (equal ones share it).
+    inline_enums: BTreeMap<BTreeSet<String>, usize>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -127,6 +131,7 @@ impl<'a> Lowerer<'a> {
             servers: Vec::new(),
             inline_errors: BTreeMap::new(),
             inline_params: BTreeMap::new(),
+            inline_enums: BTreeMap::new(),
         }
     }
 

@@ -413,8 +413,8 @@ impl<'a> Lowerer<'a> {
 
     /// The shape of a parameter's schema; an inline union (`oneOf`/`anyOf`, an `{id}` that is
     /// an integer or a string) equal to one met before (annotations aside) reuses that one's
-    /// type: one type per shape, not per operation. (Inline enums keep a type per parameter:
-    /// merging them would rename types of released SDKs.)
+    /// type: one type per shape, not per operation. (Inline enums are merged wherever they
+    /// are, by the schema lowering.)
     fn param_schema(&mut self, s: &Node<'a>, hint: &str) -> Result<super::Shape, Skip> {
         let union = s.get("oneOf").or_else(|| s.get("anyOf")).is_some();
         let key = (union && s.reference().is_none()).then(|| super::schema::shape_key(s.value));

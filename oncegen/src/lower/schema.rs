@@ -9,6 +9,7 @@ use crate::ir::{
 use crate::naming::{self, Namespace};
 use crate::read::Node;
 use serde_json::Value;
+use std::collections::BTreeSet;
 
 /// How deep schemas may nest (inline and through local `$ref`s) before lowering refuses them.
 const MAX_DEPTH: usize = 128;
@@ -81,13 +82,52 @@ impl<'a> Lowerer<'a> {
                 });
             }
             Plan::Scalar => self.scalar(node, hint, depth)?,
-            Plan::StringEnum(_) | Plan::Union(_) | Plan::Subtypes(_) | Plan::Struct => {
+            Plan::StringEnum(values) => {
+                TypeRef::Named(self.inline_enum(node, hint, values, depth)?)
+            }
+            Plan::Union(_) | Plan::Subtypes(_) | Plan::Struct => {
                 let name = self.inline_type_name(hint, &node.pointer);
                 self.define_at(name.clone(), node, depth)?;
                 TypeRef::Named(name)
             }
         };
         Ok(Shape { ty, nullable })
+    }
+
+    /// The type of an inline string enum: the one an earlier inline enum with the same values
+    /// made, in any order (one type per shape: the same `enum` on several parameters or
+    /// properties is one type, named after the first place lowering meets it, deterministically
+    /// so; its variants in that place's order), else a new one called `hint`. A merged type
+    /// keeps a description only when every place gives the same one, and is deprecated only
+    /// when every place says so. A one-value enum is a tag, named for its property: never
+    /// merged (`member_tags` decides per property whether it stays a field).
+    fn inline_enum(
+        &mut self,
+        node: &Node<'a>,
+        hint: &str,
+        values: Vec<String>,
+        depth: usize,
+    ) -> Result<String> {
+        let key: BTreeSet<String> = values.iter().cloned().collect();
+        if key.len() < 2 {
+            let name = self.inline_type_name(hint, &node.pointer);
+            self.define_at(name.clone(), node, depth)?;
+            return Ok(name);
+        }
+        if let Some(&index) = self.inline_enums.get(&key) {
+            let doc = doc_of(node);
+            let deprecated = node.flag("deprecated");
+            let def = &mut self.defs[index];
+            if def.doc != doc {
+                def.doc = None;
+            }
+            def.deprecated &= deprecated;
+            return Ok(def.name.clone());
+        }
+        let name = self.inline_type_name(hint, &node.pointer);
+        self.define_at(name.clone(), node, depth)?;
+        self.inline_enums.insert(key, self.defs.len() - 1);
+        Ok(name)
     }
 
     /// The name of an inline type: `hint`, or, when a component (or an earlier inline type)
@@ -192,6 +232,7 @@ impl<'a> Lowerer<'a> {
             doc: doc_of(node),
             deprecated: node.flag("deprecated"),
             request: false,
+            constructor_struct: None,
             kind,
         });
         Ok(())
@@ -412,6 +453,7 @@ impl<'a> Lowerer<'a> {
             doc: doc_of(node),
             deprecated: node.flag("deprecated"),
             request: false,
+            constructor_struct: None,
             kind: TypeKind::Union {
                 tag: None,
                 variants: vec![
@@ -768,6 +810,7 @@ impl<'a> Lowerer<'a> {
             )),
             deprecated: resolved.flag("deprecated"),
             request: false,
+            constructor_struct: None,
             kind,
         });
         Ok(())

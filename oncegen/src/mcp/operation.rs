@@ -2,7 +2,7 @@
 
 use super::ToolDefinition;
 use super::schema::{self, Side};
-use crate::emit::call_arguments;
+use crate::emit::{input_arguments, turbofish};
 use crate::ir::Idempotency;
 use crate::surface::{OperationSurface, Surface};
 use crate::{Error, Result};
@@ -134,27 +134,10 @@ pub(super) fn render(
             run: #function,
         }
     };
-    let arguments: Vec<TokenStream> = op
-        .arguments
-        .iter()
-        .map(|a| match op.params.get(a) {
-            Some(p) => {
-                let ty = turbofish(&p.ty);
-                quote!(input.arg #ty (#a)?)
-            }
-            None => {
-                let ty = op
-                    .body
-                    .as_ref()
-                    .and_then(|b| body_type(surface, sdk, &b.ty));
-                match ceiling {
-                    Some(ceiling) => quote!(input.capped_body #ty (&[#(#ceiling),*])?),
-                    None => quote!(input.body #ty ()?),
-                }
-            }
-        })
-        .collect();
-    let arguments = call_arguments(op, sdk, arguments);
+    let arguments = input_arguments(surface, op, sdk, |ty| match ceiling {
+        Some(ceiling) => quote!(input.capped_body #ty (&[#(#ceiling),*])?),
+        None => quote!(input.body #ty ()?),
+    });
     let setters = op
         .params
         .iter()
@@ -334,18 +317,4 @@ fn input_schema(surface: &Surface, op: &OperationSurface) -> Value {
         schema["required"] = Value::Array(required);
     }
     schema
-}
-
-/// `::<String>` for a `String` parameter, whose argument or setter takes `impl Into<String>`
-/// (no type to infer from); nothing for the others, whose exact type the call infers.
-fn turbofish(ty: &str) -> Option<TokenStream> {
-    (ty == "String").then(|| quote!(::<String>))
-}
-
-/// `::<sdk::module::Type>` for a body of a named type: a required body may be taken as
-/// `impl Into<Type>` (a union's member converts into it), so the call cannot infer it.
-fn body_type(surface: &Surface, sdk: &Ident, ty: &str) -> Option<TokenStream> {
-    let module = format_ident!("{}", surface.types.get(ty)?.module);
-    let name = format_ident!("{}", ty);
-    Some(quote!(::<#sdk::#module::#name>))
 }

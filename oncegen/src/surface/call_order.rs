@@ -4,9 +4,10 @@
 //! reorders them would otherwise swap two arguments of the same type, and every existing
 //! caller would still compile while sending the values crossed. A fixed order alone still lets
 //! a caller cross two values of one type, so a client method with two or more required
-//! parameters takes them named, in one struct ([`arguments_struct`]).
+//! parameters takes them named, in one struct ([`arguments_struct`]), and so does a request
+//! type's `new` with two or more required fields ([`constructor_struct`]).
 
-use crate::ir::{Field, Operation, Param, ParamLocation};
+use crate::ir::{Field, Operation, Param, ParamLocation, TypeDef, TypeKind};
 
 /// The required parameters a client method takes, in call order: path parameters in the
 /// order the path template names them, then the other required parameters sorted by Rust
@@ -50,4 +51,17 @@ pub fn constructor_fields(fields: &[Field]) -> Vec<&Field> {
         .collect();
     args.sort_by(|a, b| a.rust_name.cmp(&b.rust_name));
     args
+}
+
+/// The struct `new` of a request struct takes its required fields in, one public field each
+/// named like the type's, when it takes two or more: as with [`arguments_struct`], a struct
+/// literal names every value and compiles with none missing, in any order. One required field
+/// stays a positional argument (nothing to cross). Lowering names one for every such type.
+pub fn constructor_struct(def: &TypeDef) -> Option<&str> {
+    let TypeKind::Struct { fields, .. } = &def.kind else {
+        return None;
+    };
+    def.constructor_struct
+        .as_deref()
+        .filter(|_| def.request && constructor_fields(fields).len() >= 2)
 }

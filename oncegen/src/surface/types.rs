@@ -103,6 +103,10 @@ pub enum Shape {
         /// The arguments of `new` in call order (Rust field names), for a request type.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         constructor: Vec<String>,
+        /// The struct (a type of the same module) `new` takes them in, one public field each,
+        /// when there are two or more: `new(Name { .. })` names every value.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        constructor_struct: Option<String>,
         /// Value type of the catch-all map of an open object.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         additional: Option<String>,
@@ -260,6 +264,7 @@ pub(super) fn describe(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeSurface
             Shape::Struct {
                 fields: described_fields,
                 constructor,
+                constructor_struct: call_order::constructor_struct(def).map(str::to_owned),
                 additional: additional.as_ref().map(|a| rust_type::text(&a.value_ty)),
                 fixed_tag: fixed_tag.as_ref().map(|t| FixedTagSurface {
                     name: t.name.clone(),

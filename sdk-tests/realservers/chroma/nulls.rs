@@ -4,7 +4,8 @@
 
 use chroma_driver::{Context, check, ensure_eq, env, unique};
 use sdk::record::{
-    AddCollectionRecordsPayload, EmbeddingsPayload, GetRequestPayload, Include, QueryRequestPayload,
+    AddCollectionRecordsPayload, AddCollectionRecordsPayloadArgs, EmbeddingsPayload,
+    GetRequestPayload, Include, QueryRequestPayload,
 };
 use sdk::types::HashMapModelInnerValue;
 
@@ -32,10 +33,10 @@ async fn main() {
     meta.insert("k".to_owned(), HashMapModelInnerValue::Boolean(true));
 
     check("add_records_with_null_documents_and_metadatas", async {
-        let add = AddCollectionRecordsPayload::new(
-            EmbeddingsPayload::NumberListList(vec![vec![1.0, 0.0], vec![0.0, 1.0]]),
-            vec!["with".into(), "without".into()],
-        )
+        let add = AddCollectionRecordsPayload::new(AddCollectionRecordsPayloadArgs {
+            embeddings: EmbeddingsPayload::NumberListList(vec![vec![1.0, 0.0], vec![0.0, 1.0]]),
+            ids: vec!["with".into(), "without".into()],
+        })
         .documents(vec![Some("text".to_owned()), None])
         .metadatas(vec![Some(meta.clone()), None]);
         client

@@ -143,12 +143,13 @@ async fn main() {
     check("create_and_filter_logs", async {
         let message = unique("log line");
         client
-            .create_logs_logs_post(vec![sdk::logs::LogCreate::new(
-                20,
-                &message,
-                "driver",
-                serde_json::from_value(json!("2026-01-02T03:04:05Z")).expect("timestamp"),
-            )])
+            .create_logs_logs_post(vec![sdk::logs::LogCreate::new(sdk::logs::LogCreateArgs {
+                level: 20,
+                message: message.clone(),
+                name: "driver".to_owned(),
+                timestamp: serde_json::from_value(json!("2026-01-02T03:04:05Z"))
+                    .expect("timestamp"),
+            })])
             .send()
             .await
             .ctx("create_logs")?;
@@ -170,7 +171,12 @@ async fn main() {
         let value =
             sdk::variables::VariableCreateValue::List(vec![json!(1), json!(null), json!("x")]);
         let created = client
-            .create_variable_variables_post(sdk::variables::VariableCreate::new(&name, Some(value)))
+            .create_variable_variables_post(sdk::variables::VariableCreate::new(
+                sdk::variables::VariableCreateArgs {
+                    name: name.clone(),
+                    value: Some(value),
+                },
+            ))
             .send()
             .await
             .ctx("create_variable")?

@@ -26,12 +26,13 @@ async fn main() {
         let message = unique("csv line");
         client
             .create_logs_logs_post(vec![
-                sdk::logs::LogCreate::new(
-                    20,
-                    &message,
-                    "driver",
-                    serde_json::from_value(json!("2026-01-02T03:04:05Z")).expect("timestamp"),
-                )
+                sdk::logs::LogCreate::new(sdk::logs::LogCreateArgs {
+                    level: 20,
+                    message: message.clone(),
+                    name: "driver".to_owned(),
+                    timestamp: serde_json::from_value(json!("2026-01-02T03:04:05Z"))
+                        .expect("timestamp"),
+                })
                 .flow_run_id(run.id),
             ])
             .send()

@@ -26,7 +26,12 @@ async fn main() {
             .into_body();
         ensure_eq("id", read.id, id)?;
         client
-            .create_logs_logs_post(vec![sdk::logs::LogCreate::new(20, "at", "driver", at)])
+            .create_logs_logs_post(vec![sdk::logs::LogCreate::new(sdk::logs::LogCreateArgs {
+                level: 20,
+                message: "at".to_owned(),
+                name: "driver".to_owned(),
+                timestamp: at,
+            })])
             .send()
             .await
             .ctx("create_logs")?;

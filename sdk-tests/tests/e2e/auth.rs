@@ -3,8 +3,8 @@
 //! carry the HTTP status, the `error.code` and the server's request id.
 
 use cloud_sandbox::Credential;
+use customer_cloud_sdk::dns;
 use customer_cloud_sdk::{ErrorCode, ErrorCodeExt};
-use customer_cloud_sdk::{catalog, dns};
 use oncegen_runtime::Error;
 
 use crate::harness::Env;
@@ -14,7 +14,7 @@ async fn read_and_write(env: &Env, cred: &Credential, zone: &str) {
     let c = env.client_as(cred);
     let products = c
         .get_products()
-        .product_code(catalog::GetProductsProductCode::Vps)
+        .product_code(customer_cloud_sdk::types::CatalogProductProductCode::Vps)
         .limit(3)
         .send()
         .await
@@ -55,10 +55,12 @@ async fn signed_and_bearer_modes_both_authenticate_reads_and_writes() {
     let issued = c
         .api_credential_create(
             customer_cloud_sdk::integrations::ApiCredentialCreateRequest::new(
-                "issued".to_owned(),
-                vec![customer_cloud_sdk::integrations::ApiCredentialCreateRequestScopesItem::BillingProductsRead],
+                customer_cloud_sdk::integrations::ApiCredentialCreateRequestArgs {
+                    name: "issued".to_owned(),
+                    scopes: vec![customer_cloud_sdk::integrations::ApiCredentialCreateRequestScopesItem::BillingProductsRead],
+                },
             )
-            .mode(customer_cloud_sdk::integrations::ApiCredentialCreateRequestMode::Bearer),
+            .mode(customer_cloud_sdk::integrations::ApiCredentialMode::Bearer),
         )
         .send()
         .await

@@ -65,10 +65,14 @@ async fn every_documented_operation_has_a_round_trip() {
         "apiCredentialCreate",
         c.api_credential_create(
             integrations::ApiCredentialCreateRequest::new(
-                "e2e coverage".to_owned(),
-                vec![integrations::ApiCredentialCreateRequestScopesItem::BillingServicesRead],
+                integrations::ApiCredentialCreateRequestArgs {
+                    name: "e2e coverage".to_owned(),
+                    scopes: vec![
+                        integrations::ApiCredentialCreateRequestScopesItem::BillingServicesRead,
+                    ],
+                },
             )
-            .mode(integrations::ApiCredentialCreateRequestMode::Bearer),
+            .mode(integrations::ApiCredentialMode::Bearer),
         )
         .send()
     );
@@ -111,7 +115,7 @@ async fn every_documented_operation_has_a_round_trip() {
     let products = ok!(
         "getProducts",
         c.get_products()
-            .product_code(catalog::GetProductsProductCode::Vps)
+            .product_code(customer_cloud_sdk::types::CatalogProductProductCode::Vps)
             .limit(5)
             .send()
     );
@@ -134,7 +138,7 @@ async fn every_documented_operation_has_a_round_trip() {
         c.product_variant_deploy(
             deployments::ProductVariantDeployArgs {
                 region: region.clone(),
-                product_code: deployments::ProductVariantDeployProductCode::Vps,
+                product_code: customer_cloud_sdk::types::CatalogProductProductCode::Vps,
                 variant_code: vps_plan.variant_code.clone().expect("variant code"),
             },
             deployments::ProductVariantDeployRequest::DeployRequest(
@@ -195,7 +199,11 @@ async fn every_documented_operation_has_a_round_trip() {
     let (dedicated_id, _) = first_of(&listed.items, "dedicated");
     let (_, domain_name) = first_of(&listed.items, "domain");
     let (proxy_id, _) = first_of(&listed.items, "tcp-proxy");
-    let cycle = services::BillingCycleCheckoutRequest::new(3, "MONTH".to_owned());
+    let cycle =
+        services::BillingCycleCheckoutRequest::new(services::BillingCycleCheckoutRequestArgs {
+            count: 3,
+            unit: "MONTH".to_owned(),
+        });
     ok!(
         "serviceBillingChangeCheckout",
         c.service_billing_change_checkout(vps_id, cycle.clone())
@@ -247,12 +255,14 @@ async fn every_documented_operation_has_a_round_trip() {
     ok!(
         "dedicatedDeploy",
         c.dedicated_deploy(dedicated_servers::DedicatedDeployRequest::new(
-            // Types of the OS profile's fields are not shown: they arrive as JSON values.
-            json_str(image.configuration_code.as_ref()),
-            "dedi-coverage.example.net".to_owned(),
-            // The profile id is typed (integer > 0), so it is the request's `os_profile_id` as is.
-            image.id.expect("image id"),
-            json_str(image.region.as_ref()),
+            dedicated_servers::DedicatedDeployRequestArgs {
+                // Types of the OS profile's fields are not shown: they arrive as JSON values.
+                configuration_code: json_str(image.configuration_code.as_ref()),
+                hostname: "dedi-coverage.example.net".to_owned(),
+                // The profile id is typed (integer > 0): the request's `os_profile_id` as is.
+                os_profile_id: image.id.expect("image id"),
+                region_code: json_str(image.region.as_ref()),
+            }
         ))
         .send()
     );
@@ -285,8 +295,10 @@ async fn every_documented_operation_has_a_round_trip() {
     ok!(
         "dnsTemplateCreate",
         c.dns_template_create(dns::DnsTemplateCreateRequest::new(
-            "e2e-template".to_owned(),
-            "@ 3600 IN A 192.0.2.1\n".to_owned(),
+            dns::DnsTemplateCreateRequestArgs {
+                name: "e2e-template".to_owned(),
+                zone_file: "@ 3600 IN A 192.0.2.1\n".to_owned(),
+            }
         ))
         .send()
     );
@@ -306,9 +318,11 @@ async fn every_documented_operation_has_a_round_trip() {
         c.service_dns_waf_proxy_config_upload_loader(
             vps_id,
             service_dns_waf::WebsiteLoaderUploadRequest::new(
-                "coverage.example".to_owned(),
-                "<html>loading</html>".to_owned(),
-                "www".to_owned(),
+                service_dns_waf::WebsiteLoaderUploadRequestArgs {
+                    domain: "coverage.example".to_owned(),
+                    html: "<html>loading</html>".to_owned(),
+                    name: "www".to_owned(),
+                },
             ),
         )
         .send()
@@ -318,11 +332,14 @@ async fn every_documented_operation_has_a_round_trip() {
         c.service_dns_waf_proxy_config_upload_ssl(
             vps_id,
             service_dns_waf::WebsiteSslUploadRequest::new(
-                "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n".to_owned(),
-                "coverage.example".to_owned(),
-                service_dns_waf::WebsiteSslUploadRequestMode::C,
-                "www".to_owned(),
-                "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n".into(),
+                service_dns_waf::WebsiteSslUploadRequestArgs {
+                    cert: "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"
+                        .to_owned(),
+                    domain: "coverage.example".to_owned(),
+                    mode: service_dns_waf::WebsiteSslUploadRequestMode::C,
+                    name: "www".to_owned(),
+                    pkey: "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n".into(),
+                },
             ),
         )
         .send()
@@ -332,17 +349,19 @@ async fn every_documented_operation_has_a_round_trip() {
     let contact = ok!(
         "domainContactCreate",
         c.domain_contact_create(domains::DomainContactCreateRequest::new(
-            domains::DomainContactAddress::new(
-                "London".to_owned(),
-                "GB".to_owned(),
-                "10".to_owned(),
-                "Downing Street".to_owned(),
-                "SW1A 2AA".to_owned(),
-            ),
-            "ada@example.com".to_owned(),
-            "Ada".to_owned(),
-            "Lovelace".to_owned(),
-            "+44.2071234567".to_owned(),
+            domains::DomainContactCreateRequestArgs {
+                address: domains::DomainContactAddress::new(domains::DomainContactAddressArgs {
+                    city: "London".to_owned(),
+                    country: "GB".to_owned(),
+                    number: "10".to_owned(),
+                    street: "Downing Street".to_owned(),
+                    zipcode: "SW1A 2AA".to_owned(),
+                }),
+                email: "ada@example.com".to_owned(),
+                first_name: "Ada".to_owned(),
+                last_name: "Lovelace".to_owned(),
+                phone: "+44.2071234567".to_owned(),
+            }
         ))
         .send()
     );
@@ -388,18 +407,21 @@ async fn every_documented_operation_has_a_round_trip() {
     // ---- SSH, firewall, storage ----
     ok!(
         "sshKeyImport",
-        c.ssh_key_import(ssh::SshKeyImportRequest::new(
-            "laptop".to_owned(),
-            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e e2e"
-                .to_owned(),
-        ))
+        c.ssh_key_import(ssh::SshKeyImportRequest::new(ssh::SshKeyImportRequestArgs {
+            name: "laptop".to_owned(),
+            public_key:
+                "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e e2e"
+                    .to_owned(),
+        }))
         .send()
     );
     let generated = ok!(
         "sshKeyGenerate",
         c.ssh_key_generate(ssh::SshKeyGenerateRequest::new(
-            "generated".to_owned(),
-            "correct horse battery staple".into(),
+            ssh::SshKeyGenerateRequestArgs {
+                name: "generated".to_owned(),
+                passphrase: "correct horse battery staple".into(),
+            }
         ))
         .send()
     );

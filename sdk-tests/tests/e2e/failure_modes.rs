@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use cloud_sandbox::{CatalogHealth, Fault, Matcher};
-use customer_cloud_sdk::{catalog, deployments, dns, tcp_proxy};
+use customer_cloud_sdk::{deployments, dns, tcp_proxy};
 
 use crate::harness::Env;
 
@@ -48,7 +48,7 @@ async fn an_expired_receipt_is_410_operation_expired_for_polls_and_lookups() {
     let c = env.client();
     let plan = c
         .get_products()
-        .product_code(catalog::GetProductsProductCode::Vps)
+        .product_code(customer_cloud_sdk::types::CatalogProductProductCode::Vps)
         .limit(1)
         .send()
         .await
@@ -62,7 +62,7 @@ async fn an_expired_receipt_is_410_operation_expired_for_polls_and_lookups() {
         .product_variant_deploy(
             deployments::ProductVariantDeployArgs {
                 region: region.clone(),
-                product_code: deployments::ProductVariantDeployProductCode::Vps,
+                product_code: customer_cloud_sdk::types::CatalogProductProductCode::Vps,
                 variant_code: variant.clone(),
             },
             deployments::ProductVariantDeployRequest::DeployRequest(
@@ -167,9 +167,8 @@ async fn a_degraded_catalog_says_what_it_left_out() {
     );
     assert_eq!(page.availability, Some(serde_json::json!("unknown")));
     assert!(
-        page.items
-            .iter()
-            .all(|p| p.product_code != Some(catalog::CatalogProductProductCode::Dedicated))
+        page.items.iter().all(|p| p.product_code
+            != Some(customer_cloud_sdk::types::CatalogProductProductCode::Dedicated))
     );
     env.sb().set_catalog_health(CatalogHealth::Healthy);
     let page = c
@@ -256,9 +255,12 @@ async fn an_answer_the_contract_does_not_document_is_a_loud_sandbox_bug() {
     sb.inject(fault, Matcher::new("POST", "/v1/ssh/keys"), 100);
     let e = c
         .ssh_key_import(customer_cloud_sdk::ssh::SshKeyImportRequest::new(
-            "k".to_owned(),
-            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"
-                .to_owned(),
+            customer_cloud_sdk::ssh::SshKeyImportRequestArgs {
+                name: "k".to_owned(),
+                public_key:
+                    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"
+                        .to_owned(),
+            },
         ))
         .idempotency_key("undocumented-0001")
         .send()
@@ -289,8 +291,12 @@ async fn service_changed_retry_is_left_to_the_caller_who_resends_the_same_reques
         code: "service_changed_retry".into(),
     };
     sb.inject(fault, Matcher::key(key), 1);
-    let cycle =
-        customer_cloud_sdk::services::BillingCycleCheckoutRequest::new(1, "MONTH".to_owned());
+    let cycle = customer_cloud_sdk::services::BillingCycleCheckoutRequest::new(
+        customer_cloud_sdk::services::BillingCycleCheckoutRequestArgs {
+            count: 1,
+            unit: "MONTH".to_owned(),
+        },
+    );
     let e = c
         .service_renewal_checkout(vps, cycle.clone())
         .idempotency_key(key)
@@ -344,10 +350,12 @@ async fn order_options_unavailable_commits_no_dedicated_order() {
     let image = &image.items[0];
     let text = |v: Option<&serde_json::Value>| v.and_then(|v| v.as_str()).expect("text").to_owned();
     let request = customer_cloud_sdk::dedicated_servers::DedicatedDeployRequest::new(
-        text(image.configuration_code.as_ref()),
-        "dedi-options.example.net".to_owned(),
-        image.id.expect("image id"),
-        text(image.region.as_ref()),
+        customer_cloud_sdk::dedicated_servers::DedicatedDeployRequestArgs {
+            configuration_code: text(image.configuration_code.as_ref()),
+            hostname: "dedi-options.example.net".to_owned(),
+            os_profile_id: image.id.expect("image id"),
+            region_code: text(image.region.as_ref()),
+        },
     );
     let fault = Fault::Error {
         status: 503,

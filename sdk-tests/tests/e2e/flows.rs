@@ -40,7 +40,7 @@ async fn cheapest_vps(c: &customer_cloud_sdk::Client) -> (String, catalog::Catal
     let region = regions[0].id.clone().expect("region id");
     let plans = c
         .get_products_by_region(region.clone())
-        .product_code(catalog::GetProductsByRegionProductCode::Vps)
+        .product_code(customer_cloud_sdk::types::CatalogProductProductCode::Vps)
         .send()
         .await
         .expect("products")
@@ -228,7 +228,7 @@ async fn atomic_deploy_with_max_total_then_wait_then_find_the_service() {
         c.product_variant_deploy(
             deployments::ProductVariantDeployArgs {
                 region: region.clone(),
-                product_code: deployments::ProductVariantDeployProductCode::Vps,
+                product_code: customer_cloud_sdk::types::CatalogProductProductCode::Vps,
                 variant_code: variant.clone(),
             },
             deployments::ProductVariantDeployRequest::DeployRequest(
@@ -582,10 +582,10 @@ async fn tcp_proxy_update_replaces_supplied_arrays_and_keeps_omitted_fields() {
     assert_eq!(after.proxy_ip, before.proxy_ip);
 
     // Only the country policy: every array stays as it was.
-    let policy = tcp_proxy::TcpProxyCountryPolicy::new(
-        vec!["KP".to_owned()],
-        tcp_proxy::TcpProxyCountryPolicyMode::Block,
-    );
+    let policy = tcp_proxy::TcpProxyCountryPolicy::new(tcp_proxy::TcpProxyCountryPolicyArgs {
+        countries: vec!["KP".to_owned()],
+        mode: tcp_proxy::TcpProxyCountryPolicyMode::Block,
+    });
     c.tcp_proxy_update(
         id,
         tcp_proxy::TcpProxyUpdateRequest::new().country_policy(policy),

@@ -1,6 +1,6 @@
 //! Positional arguments (of a client method or of `new`): a change of their order is breaking,
 //! and silent when every position keeps its type; so is a client method's required parameters
-//! moving into (or out of) a struct that names them.
+//! or a request type's required fields moving into (or out of) a struct that names them.
 
 use crate::surface::OperationSurface;
 use std::collections::BTreeMap;
@@ -47,30 +47,69 @@ pub(super) fn reordered(
 /// How a client method's required parameters are passed, when that changed: positionally
 /// (`f(a, b)`) or named in a struct (`f(Name { a, b })`); every existing call stops compiling.
 pub(super) fn passing(old: &OperationSurface, new: &OperationSurface) -> Option<String> {
-    if old.arguments_struct == new.arguments_struct {
+    let is_param = |op: &OperationSurface, a: &str| op.params.contains_key(a);
+    passed_differently(
+        "required parameters",
+        &new.rust_fn,
+        (&old.arguments, old.arguments_struct.as_deref(), &|a| {
+            is_param(old, a)
+        }),
+        (&new.arguments, new.arguments_struct.as_deref(), &|a| {
+            is_param(new, a)
+        }),
+    )
+}
+
+/// How `new` of a request type takes its required fields, when that changed: positionally
+/// (`new(a, b)`) or named in a struct (`new(Name { a, b })`); every existing call stops
+/// compiling. Each side is `new`'s arguments and the struct they are passed in.
+pub(super) fn constructor_passing(
+    type_name: &str,
+    (old, old_struct): (&[String], Option<&str>),
+    (new, new_struct): (&[String], Option<&str>),
+) -> Option<String> {
+    let every = |_: &str| true;
+    passed_differently(
+        "required fields",
+        &format!("{type_name}::new"),
+        (old, old_struct, &every),
+        (new, new_struct, &every),
+    )
+}
+
+/// One side of [`passed_differently`]: the arguments in call order, the struct naming some of
+/// them, and which ones it names (the others follow it).
+type Passing<'a> = (&'a [String], Option<&'a str>, &'a dyn Fn(&str) -> bool);
+
+/// `` {what} passed differently: `f(a, b)` → `f(Name { a, b })`: … `` when the struct differs.
+fn passed_differently(
+    what: &str,
+    fn_name: &str,
+    old: Passing<'_>,
+    new: Passing<'_>,
+) -> Option<String> {
+    if old.1 == new.1 {
         return None;
     }
     Some(format!(
-        "required parameters passed differently: {} → {}: every existing call must change",
-        call(old, &new.rust_fn),
-        call(new, &new.rust_fn)
+        "{what} passed differently: {} → {}: every existing call must change",
+        call(fn_name, old),
+        call(fn_name, new)
     ))
 }
 
 /// `` `f(a, b)` `` or `` `f(Name { a, b }, body)` ``.
-fn call(op: &OperationSurface, fn_name: &str) -> String {
-    let listed: Vec<String> = match &op.arguments_struct {
+fn call(fn_name: &str, (arguments, named, is_field): Passing<'_>) -> String {
+    let listed: Vec<String> = match named {
         Some(name) => {
-            let (fields, rest): (Vec<&String>, Vec<&String>) = op
-                .arguments
-                .iter()
-                .partition(|a| op.params.contains_key(*a));
+            let (fields, rest): (Vec<&String>, Vec<&String>) =
+                arguments.iter().partition(|a| is_field(a));
             let fields: Vec<&str> = fields.into_iter().map(String::as_str).collect();
             std::iter::once(format!("{name} {{ {} }}", fields.join(", ")))
                 .chain(rest.into_iter().cloned())
                 .collect()
         }
-        None => op.arguments.clone(),
+        None => arguments.to_vec(),
     };
     format!("`{fn_name}({})`", listed.join(", "))
 }

@@ -15,7 +15,7 @@ mod servers;
 mod types;
 mod usage;
 
-use crate::surface::Surface;
+use crate::surface::{Shape, Surface};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Area label of changes to the crate-wide error codes.
@@ -143,7 +143,8 @@ pub fn diff(old: &Surface, new: &Surface) -> Diff {
     }
     operations::operations(old, new, &mut out);
     let usage = usage::Usage::of(old);
-    types::types(&old.types, &new.types, &usage, &mut out);
+    let same_wire = |o: &str, n: &str| same_on_wire(old, new, o, n);
+    types::types(&old.types, &new.types, &usage, &same_wire, &mut out);
     error_codes(old, new, &mut out);
     security::schemes(old, new, &mut out);
     servers::servers(old, new, &mut out);
@@ -239,6 +240,19 @@ fn error_codes(old: &Surface, new: &Surface, out: &mut Changes) {
 }
 
 /// `` `fn` 409, `fn2` 422 `` for `operationId status` pairs, at most three named.
+/// Whether a value of type `old_ty` (of the old surface) is the same on the wire as one of
+/// `new_ty` (of the new) although the Rust type differs: two string enums of the same values,
+/// as when identical inline enums became one type.
+fn same_on_wire(old: &Surface, new: &Surface, old_ty: &str, new_ty: &str) -> bool {
+    match (
+        old.types.get(old_ty).map(|t| &t.shape),
+        new.types.get(new_ty).map(|t| &t.shape),
+    ) {
+        (Some(Shape::Enum { values: a }), Some(Shape::Enum { values: b })) => a == b,
+        _ => false,
+    }
+}
+
 fn returned_by_text(api: &Surface, returned_by: &[String]) -> String {
     const NAMED: usize = 3;
     let mut named: Vec<String> = returned_by

@@ -328,7 +328,8 @@ fn operation(
     ) {
         line(out, Class::Breaking, text);
     }
-    params(o, n, &renamed, out);
+    let same_wire = |a: &str, b: &str| super::same_on_wire(old_api, new_api, a, b);
+    params(o, n, &renamed, &same_wire, out);
 }
 
 /// Removed parameter → added parameter of one operation, for pairs with the same location,
@@ -472,6 +473,7 @@ fn params(
     o: &OperationSurface,
     n: &OperationSurface,
     renamed: &BTreeMap<&str, &str>,
+    same_wire: &dyn Fn(&str, &str) -> bool,
     out: &mut Changes,
 ) {
     let (old, new) = (&o.params, &n.params);
@@ -560,7 +562,7 @@ fn params(
                 if !o.required && n.required {
                     effects.push("now required: released SDKs send it only when set".to_owned());
                 }
-                if o.ty != n.ty {
+                if o.ty != n.ty && !same_wire(&o.ty, &n.ty) {
                     effects.push(format!(
                         "type `{}` → `{}`: values released SDKs send may be rejected",
                         o.ty, n.ty

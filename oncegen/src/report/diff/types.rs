@@ -11,13 +11,21 @@ use std::collections::BTreeMap;
 
 type Types = BTreeMap<String, TypeSurface>;
 
-/// The client methods of the released SDK that send (`sent`) and receive (`received`) a type.
+/// The client methods of the released SDK that send (`sent`) and receive (`received`) a type,
+/// and whether an old field type and a new one are the same on the wire (`same_wire`).
 struct Uses<'a> {
     sent: Vec<&'a str>,
     received: Vec<&'a str>,
+    same_wire: &'a dyn Fn(&str, &str) -> bool,
 }
 
-pub(super) fn types(old: &Types, new: &Types, usage: &Usage, out: &mut Changes) {
+pub(super) fn types(
+    old: &Types,
+    new: &Types,
+    usage: &Usage,
+    same_wire: &dyn Fn(&str, &str) -> bool,
+    out: &mut Changes,
+) {
     for name in union_keys(old, new) {
         match (old.get(name), new.get(name)) {
             (Some(o), None) => {
@@ -28,6 +36,7 @@ pub(super) fn types(old: &Types, new: &Types, usage: &Usage, out: &mut Changes) 
                 let uses = Uses {
                     sent: usage.sent_by(name),
                     received: usage.received_by(name),
+                    same_wire,
                 };
                 type_change(name, o, n, &uses, out)
             }
@@ -85,12 +94,14 @@ fn type_change(name: &str, o: &TypeSurface, n: &TypeSurface, uses: &Uses<'_>, ou
             Shape::Struct {
                 fields: of,
                 constructor: oc,
+                constructor_struct: os,
                 additional: oa,
                 fixed_tag: ot,
             },
             Shape::Struct {
                 fields: nf,
                 constructor: nc,
+                constructor_struct: ns,
                 additional: na,
                 fixed_tag: nt,
             },
@@ -100,13 +111,29 @@ fn type_change(name: &str, o: &TypeSurface, n: &TypeSurface, uses: &Uses<'_>, ou
                 (&a.rust_type, &a.const_value, &a.constraints)
                     == (&b.rust_type, &b.const_value, &b.constraints)
             });
-            if let Some(text) = arguments::reordered(
-                oc,
-                nc,
-                &renamed,
-                |f| of.get(f).map(|f| f.ty.clone()),
-                |f| nf.get(f).map(|f| f.ty.clone()),
-            ) {
+            // Only between two request types: `new` appearing or going is reported above.
+            let passing = (o.request && n.request)
+                .then(|| {
+                    arguments::constructor_passing(name, (oc, os.as_deref()), (nc, ns.as_deref()))
+                })
+                .flatten();
+            if let Some(text) = passing {
+                out.push(Class::Breaking, area, format!("{subject}: {text}"));
+            }
+            // Fields passed by name have no order a call depends on (and a change of how they
+            // are passed is reported above).
+            let reordered = (os.is_none() && ns.is_none())
+                .then(|| {
+                    arguments::reordered(
+                        oc,
+                        nc,
+                        &renamed,
+                        |f| of.get(f).map(|f| f.ty.clone()),
+                        |f| nf.get(f).map(|f| f.ty.clone()),
+                    )
+                })
+                .flatten();
+            if let Some(text) = reordered {
                 out.push(
                     Class::Breaking,
                     area,
@@ -483,7 +510,7 @@ fn field_wire(
             if o.nullable && !n.nullable {
                 sent.push("no longer nullable: released SDKs may send `null`".to_owned());
             }
-            if o.ty != n.ty {
+            if o.ty != n.ty && !(uses.same_wire)(&o.ty, &n.ty) {
                 sent.push(format!(
                     "type `{}` → `{}`: released SDKs send the old type",
                     o.ty, n.ty

@@ -241,7 +241,7 @@ pub async fn send(
             .product_variant_deploy(
                 deployments::ProductVariantDeployArgs {
                     region: REGION.to_owned(),
-                    product_code: deployments::ProductVariantDeployProductCode::Vps,
+                    product_code: customer_cloud_sdk::types::CatalogProductProductCode::Vps,
                     variant_code: VARIANT.to_owned(),
                 },
                 deployments::ProductVariantDeployRequest::DeployRequest(
