@@ -12,6 +12,7 @@
 //! arguments ([`Tool`]).
 
 mod args;
+mod bounded;
 mod confirm;
 pub mod dynamic;
 mod failure;

@@ -51,18 +51,28 @@ pub fn main<C: Send + Sync + 'static>(app: &'static App<C>) -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
+    // Over stdio the server has one client: one thread reads its requests, runs the tools and
+    // the SDK's requests and writes the answers, with no hand-off between threads (measured in
+    // BENCHMARKS.md, MCP section). Over HTTP it may have many: a worker per core.
+    let runtime = if matches.contains_id("http") {
+        tokio::runtime::Builder::new_multi_thread()
+    } else {
+        tokio::runtime::Builder::new_current_thread()
+    }
+    .enable_all()
+    .build();
+    let runtime = match runtime {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: starting the async runtime: {e}");
             return ExitCode::from(1);
         }
     };
-    match runtime.block_on(run(app, &matches)) {
+    let ended = runtime.block_on(run(app, &matches));
+    // Standard input from a terminal is read on a blocking thread that cannot be interrupted:
+    // the process ends without waiting for it.
+    runtime.shutdown_background();
+    match ended {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("error: {message}");

@@ -2,16 +2,19 @@
 //! own (`<PREFIX>_MCP_TOKEN`), on loopback unless the operator allows another address.
 
 use crate::Server;
+use crate::bounded::Bounded;
 use axum::extract::Request;
 use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use rmcp::ServiceExt;
+use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use sha2::{Digest, Sha256};
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 /// The address `--http` without a value binds.
 pub const DEFAULT_HTTP: &str = "127.0.0.1:8765";
@@ -19,17 +22,36 @@ pub const DEFAULT_HTTP: &str = "127.0.0.1:8765";
 /// The shortest token accepted.
 const MIN_TOKEN: usize = 16;
 
+/// The longest message read on standard input, in bytes: rmcp's limit for one line (the same
+/// as for a server-sent event over HTTP).
+pub const MAX_MESSAGE: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
+
 /// Serves `server` on standard input and output until the client closes them.
+///
+/// Pipes, the way MCP hosts start a server, are read and written without blocking on the
+/// runtime's IO driver (rmcp's `stdio_pipes`); anything else (a file, a terminal) through
+/// tokio's standard streams, which block on its thread pool. A message longer than
+/// [`MAX_MESSAGE`] ends the session with an error saying so.
 pub async fn stdio<C: Send + Sync + 'static>(server: Server<C>) -> Result<(), String> {
-    let running = server
-        .serve(rmcp::transport::stdio())
-        .await
-        .map_err(|e| format!("starting the stdio transport: {e}"))?;
-    running
-        .waiting()
-        .await
-        .map(|_| ())
-        .map_err(|e| format!("the stdio transport: {e}"))
+    let (read, write) = rmcp::transport::stdio_pipes();
+    let (read, too_long) = Bounded::new(read, MAX_MESSAGE);
+    // rmcp's own limit counts the newline: one byte more, so that ours decides.
+    let transport = AsyncRwTransport::new_server(read, write).with_max_line_length(MAX_MESSAGE + 1);
+    let ended = match server.serve(transport).await {
+        Ok(running) => running
+            .waiting()
+            .await
+            .map(|_| ())
+            .map_err(|e| format!("the stdio transport: {e}")),
+        Err(e) => Err(format!("starting the stdio transport: {e}")),
+    };
+    if too_long.load(Ordering::Relaxed) {
+        return Err(format!(
+            "standard input: a message longer than {MAX_MESSAGE} bytes (one JSON-RPC message \
+             per line): the session ends"
+        ));
+    }
+    ended
 }
 
 /// Where and with which token streamable HTTP is served.

@@ -1,7 +1,11 @@
 //! `bench-report mcp` (issue #31): a tool call of the `customer-cloud-mcp` server against the
 //! same SDK call, both against the in-process sandbox. The server is the release binary, a
 //! child process spoken to over stdio by rmcp's client (what an agent's host does); the SDK
-//! call is `customer-cloud-sdk` in this process. Interleaved rounds, median time per call.
+//! call is `customer-cloud-sdk` in this process. Beside them, what the difference is made of:
+//! the same SDK call from a separate process, a tool call the server answers without calling
+//! the API, and a line echoed by `cat` over pipes (the floor of the process hop). Interleaved
+//! rounds, median time per call. `BENCH_MCP_BASELINE=<server binary>` adds that binary's tool
+//! call to the rounds (an A/B of two builds in one run).
 //!
 //! Then the size of `tools/list` with every tool offered and in dynamic mode, for this contract
 //! and for the largest corpus document the MCP generator handles: the tools are computed by the
@@ -22,12 +26,43 @@ use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
 use serde_json::Value;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::time::Instant;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
-const ROUNDS: usize = 5;
+const ROUNDS: usize = 7;
 const CALLS: usize = 300;
+
+/// What is timed, in the order of the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Timed {
+    Sdk,
+    Tool,
+    Separate,
+    Refused,
+    Echo,
+    /// A tool call of another server binary (`BENCH_MCP_BASELINE`), for an A/B in one run.
+    Baseline,
+}
+
+impl Timed {
+    fn name(self) -> &'static str {
+        match self {
+            Timed::Sdk => "SDK call, in this process",
+            Timed::Tool => "tool call (stdio)",
+            Timed::Separate => "SDK call from a separate process",
+            Timed::Refused => "MCP round trip without an SDK call (a refused write)",
+            Timed::Echo => "pipe round trip to `cat` (one JSON-RPC line)",
+            Timed::Baseline => "tool call (stdio), `BENCH_MCP_BASELINE` server",
+        }
+    }
+}
+
+/// A `tools/call` request line as rmcp's client sends it, echoed by `cat`.
+const ECHOED: &[u8] =
+    b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"get_version\"}}\n";
 
 /// Prints the section.
 pub fn section() {
@@ -39,6 +74,7 @@ pub fn section() {
         .expect("cargo runs");
     assert!(built.success(), "building customer-cloud-mcp failed");
     let binary = repo_root().join("target/release/customer-cloud-mcp");
+    let baseline = std::env::var_os("BENCH_MCP_BASELINE").map(PathBuf::from);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -48,46 +84,201 @@ pub fn section() {
         sb.set_rate_limit(None);
         let token = sb.credentials().bearer.bearer_token();
         let sdk = Client::new(Config::new(sb.base_url()).bearer(token.clone())).expect("client");
-        let mut command = tokio::process::Command::new(&binary);
-        command
-            .env_remove("CUSTOMER_CLOUD_API_KEY")
-            .env_remove("CUSTOMER_CLOUD_API_SECRET")
-            .env("CUSTOMER_CLOUD_API_BASE_URL", sb.base_url())
-            .env("CUSTOMER_CLOUD_API_BEARER", &token);
-        let mcp = ()
-            .serve(TokioChildProcess::new(command).expect("the server starts"))
-            .await
-            .expect("initialize");
-        let call = || CallToolRequestParams::new("get_version");
-        let (mut tool, mut direct) = (Vec::new(), Vec::new());
+        let command = |program: &Path| {
+            let mut command = tokio::process::Command::new(program);
+            command
+                .env_remove("CUSTOMER_CLOUD_API_KEY")
+                .env_remove("CUSTOMER_CLOUD_API_SECRET")
+                .env("CUSTOMER_CLOUD_API_BASE_URL", sb.base_url())
+                .env("CUSTOMER_CLOUD_API_BEARER", &token);
+            command
+        };
+        let serve = |program: &Path| {
+            ().serve(TokioChildProcess::new(command(program)).expect("the server starts"))
+        };
+        let mcp = serve(binary.as_path()).await.expect("initialize");
+        let other = match &baseline {
+            Some(program) => Some(
+                serve(program.as_path())
+                    .await
+                    .expect("initialize the baseline"),
+            ),
+            None => None,
+        };
+        let mut child = command(std::env::current_exe().expect("bench-report").as_path());
+        child.arg(SDK_CHILD);
+        let mut separate = Piped::spawn(child);
+        let mut cat = Piped::spawn(tokio::process::Command::new("cat"));
+        let mut paths = vec![
+            Timed::Sdk,
+            Timed::Tool,
+            Timed::Separate,
+            Timed::Refused,
+            Timed::Echo,
+        ];
+        if other.is_some() {
+            paths.push(Timed::Baseline);
+        }
+        let mut times = vec![Vec::new(); paths.len()];
         for round in 0..ROUNDS {
-            for first in [round % 2 == 0, round % 2 == 1] {
+            for i in 0..paths.len() {
+                let which = (round + i) % paths.len();
                 let started = Instant::now();
-                for _ in 0..CALLS {
-                    if first {
-                        let result = mcp.call_tool(call()).await.expect("tools/call");
-                        assert_ne!(result.is_error, Some(true), "{result:?}");
-                    } else {
-                        sdk.get_version().send().await.expect("get_version");
+                match paths[which] {
+                    Timed::Sdk => {
+                        for _ in 0..CALLS {
+                            sdk.get_version().send().await.expect("get_version");
+                        }
+                    }
+                    Timed::Tool | Timed::Baseline => {
+                        let server = match paths[which] {
+                            Timed::Tool => &mcp,
+                            _ => other.as_ref().expect("a baseline server"),
+                        };
+                        for _ in 0..CALLS {
+                            let call = CallToolRequestParams::new("get_version");
+                            let result = server.call_tool(call).await.expect("tools/call");
+                            assert_ne!(result.is_error, Some(true), "{result:?}");
+                        }
+                    }
+                    Timed::Separate => {
+                        let line = separate.round_trip(format!("{CALLS}\n").as_bytes()).await;
+                        let micros: f64 = line.trim().parse().expect("the child's µs per call");
+                        times[which].push(micros);
+                        continue;
+                    }
+                    Timed::Refused => {
+                        for _ in 0..CALLS {
+                            let call = CallToolRequestParams::new(REFUSED);
+                            let result = mcp.call_tool(call).await.expect("tools/call");
+                            assert_eq!(result.is_error, Some(true), "{result:?}");
+                        }
+                    }
+                    Timed::Echo => {
+                        for _ in 0..CALLS {
+                            let line = cat.round_trip(ECHOED).await;
+                            assert_eq!(line.len(), ECHOED.len());
+                        }
                     }
                 }
-                let micros = started.elapsed().as_secs_f64() * 1e6 / CALLS as f64;
-                if first { &mut tool } else { &mut direct }.push(micros);
+                times[which].push(started.elapsed().as_secs_f64() * 1e6 / CALLS as f64);
             }
         }
-        let (tool, direct) = (median(&mut tool), median(&mut direct));
+        let medians: Vec<f64> = times.iter_mut().map(|t| median(t)).collect();
+        let (direct, tool, apart) = (medians[0], medians[1], medians[2]);
         println!(
-            "`get_version`, {CALLS} sequential calls per round, {ROUNDS} interleaved rounds, median \
-             µs per call. The tool call is rmcp's client → stdio → the server → its SDK client → \
-             the sandbox; the SDK call goes straight to the sandbox.\n"
+            "`get_version`, {CALLS} sequential calls per path and round, {ROUNDS} interleaved \
+             rounds (the order rotates), median µs per call. The tool call is rmcp's client → \
+             stdio → the release server → its SDK client → the sandbox (in this process); the \
+             SDK call goes straight to the sandbox. The separate process is this binary's \
+             `{SDK_CHILD}`: the same SDK call from a current-thread runtime like the server's \
+             stdio one, timed in the child. A refused write (`{REFUSED}`, writes not enabled) \
+             is answered by the server without a request to the sandbox. `cat` echoes a \
+             `tools/call` line of {} bytes over two pipes: the floor of one process hop there \
+             and back.\n",
+            ECHOED.len()
         );
-        println!("| path | µs per call | ratio |");
+        println!("| path | µs per call | ratio to the SDK call |");
         println!("| --- | ---: | ---: |");
-        println!("| SDK call | {direct:.0} | 1.00 |");
-        println!("| tool call (stdio) | {tool:.0} | **{:.2}** |", tool / direct);
-        println!();
+        for (path, micros) in paths.iter().zip(&medians) {
+            let ratio = micros / direct;
+            if *path == Timed::Tool {
+                println!("| {} | {micros:.0} | **{ratio:.2}** |", path.name());
+            } else {
+                println!("| {} | {micros:.0} | {ratio:.2} |", path.name());
+            }
+        }
+        println!(
+            "\nThe tool call against the SDK call from a separate process: {:.2}.\n",
+            tool / apart
+        );
         let _ = mcp.cancel().await;
+        if let Some(other) = other {
+            let _ = other.cancel().await;
+        }
+        separate.close().await;
+        cat.close().await;
     });
+}
+
+/// The internal argument that runs [`sdk_child`].
+pub const SDK_CHILD: &str = "mcp-sdk-child";
+
+/// A write tool the bench's server refuses (writes are not enabled).
+const REFUSED: &str = "patch_webhooks_by_id";
+
+/// `bench-report mcp-sdk-child`: for each line `N` on standard input, `N` sequential
+/// `get_version` calls against `CUSTOMER_CLOUD_API_BASE_URL` with `CUSTOMER_CLOUD_API_BEARER`,
+/// then a line with the µs per call. On the runtime the server runs stdio on.
+pub fn sdk_child() {
+    let var = |name: &str| std::env::var(name).unwrap_or_else(|_| panic!("{name} is set"));
+    let config =
+        Config::new(var("CUSTOMER_CLOUD_API_BASE_URL")).bearer(var("CUSTOMER_CLOUD_API_BEARER"));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    rt.block_on(async {
+        let sdk = Client::new(config).expect("client");
+        let mut out = std::io::stdout().lock();
+        for line in std::io::stdin().lines() {
+            let calls: u32 = line.expect("stdin").trim().parse().expect("a call count");
+            let started = Instant::now();
+            for _ in 0..calls {
+                sdk.get_version().send().await.expect("get_version");
+            }
+            let micros = started.elapsed().as_secs_f64() * 1e6 / f64::from(calls);
+            writeln!(out, "{micros}")
+                .and_then(|()| out.flush())
+                .expect("stdout");
+        }
+    });
+}
+
+/// A child process spoken to in lines over its standard input and output.
+struct Piped {
+    child: tokio::process::Child,
+    input: tokio::process::ChildStdin,
+    output: BufReader<tokio::process::ChildStdout>,
+    line: String,
+}
+
+impl Piped {
+    fn spawn(mut command: tokio::process::Command) -> Self {
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("the child starts");
+        let input = child.stdin.take().expect("piped stdin");
+        let output = BufReader::new(child.stdout.take().expect("piped stdout"));
+        Piped {
+            child,
+            input,
+            output,
+            line: String::new(),
+        }
+    }
+
+    /// Writes `line` and reads the answer's line.
+    async fn round_trip(&mut self, line: &[u8]) -> &str {
+        self.input.write_all(line).await.expect("the child reads");
+        self.line.clear();
+        self.output
+            .read_line(&mut self.line)
+            .await
+            .expect("the child answers");
+        assert!(self.line.ends_with('\n'), "the child ended early");
+        &self.line
+    }
+
+    /// Closes its input and waits for it to end.
+    async fn close(self) {
+        drop(self.input);
+        let mut child = self.child;
+        let _ = child.wait().await;
+    }
 }
 
 /// The `tools/list` sizes: this contract and the largest corpus document, both modes.

@@ -23,7 +23,8 @@
 //! (no section: runtime, gen, compile and journal)
 //! ```
 //!
-//! Internal: `bench-report gen-child SPEC [--count]` generates once in-process and prints
+//! Internal: `bench-report mcp-sdk-child` times SDK calls for `mcp` in a separate process.
+//! `bench-report gen-child SPEC [--count]` generates once in-process and prints
 //! `cpu_nanos operations files lines peak_heap_bytes peak_rss_bytes read_ns lower_ns emit_ns
 //! wall_ns` (peak heap only with `--count`, which also slows allocation a little).
 
@@ -50,6 +51,12 @@ fn main() {
             alloc::disable_counting();
         }
         gen_child(Path::new(args.get(1).expect("gen-child SPEC")));
+        return;
+    }
+    if args.first().map(String::as_str) == Some(sdk_benches::mcp::SDK_CHILD) {
+        // Internal, for `mcp`: SDK calls timed in a separate process (`mcp::sdk_child`).
+        alloc::disable_counting();
+        sdk_benches::mcp::sdk_child();
         return;
     }
     if args.first().map(String::as_str) == Some("calls") {
