@@ -38,7 +38,7 @@ pub(crate) fn result<C>(
             paging.argument, paging.next
         ));
     }
-    text.push_str(&serde_json::to_string_pretty(&sent.value).unwrap_or_default());
+    text.push_str(&serde_json::to_string(&sent.value).unwrap_or_default());
     let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
     if tool.output_schema.is_some() && sent.value.is_object() {
         result.structured_content = Some(sent.value);

@@ -2,9 +2,11 @@
 //! same SDK call, both against the in-process sandbox. The server is the release binary, a
 //! child process spoken to over stdio by rmcp's client (what an agent's host does); the SDK
 //! call is `customer-cloud-sdk` in this process. Beside them, what the difference is made of:
+//! the same tool call from a bare JSON-RPC client (a line out, a line in: no client library),
 //! the same SDK call from a separate process, a tool call the server answers without calling
 //! the API, and a line echoed by `cat` over pipes (the floor of the process hop). Interleaved
-//! rounds, median time per call. `BENCH_MCP_BASELINE=<server binary>` adds that binary's tool
+//! rounds, median time per call, and the CPU time the child process spent per call (Linux's
+//! `/proc/PID/task/*/schedstat`). `BENCH_MCP_BASELINE=<server binary>` adds that binary's tool
 //! call to the rounds (an A/B of two builds in one run).
 //!
 //! Then the size of `tools/list` with every tool offered and in dynamic mode, for this contract
@@ -40,6 +42,8 @@ const CALLS: usize = 300;
 enum Timed {
     Sdk,
     Tool,
+    /// The tool call from a bare JSON-RPC client instead of rmcp's.
+    Bare,
     Separate,
     Refused,
     Echo,
@@ -51,7 +55,8 @@ impl Timed {
     fn name(self) -> &'static str {
         match self {
             Timed::Sdk => "SDK call, in this process",
-            Timed::Tool => "tool call (stdio)",
+            Timed::Tool => "tool call (stdio), rmcp's client",
+            Timed::Bare => "tool call (stdio), a bare JSON-RPC client",
             Timed::Separate => "SDK call from a separate process",
             Timed::Refused => "MCP round trip without an SDK call (a refused write)",
             Timed::Echo => "pipe round trip to `cat` (one JSON-RPC line)",
@@ -60,9 +65,16 @@ impl Timed {
     }
 }
 
-/// A `tools/call` request line as rmcp's client sends it, echoed by `cat`.
+/// A `tools/call` request line as rmcp's client sends it, echoed by `cat` and sent by the bare
+/// client.
 const ECHOED: &[u8] =
     b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"get_version\"}}\n";
+
+/// The bare client's `initialize` and `notifications/initialized` lines.
+const HANDSHAKE: [&[u8]; 2] = [
+    b"{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"bench-report\",\"version\":\"1\"}}}\n",
+    b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n",
+];
 
 /// Prints the section.
 pub fn section() {
@@ -93,18 +105,23 @@ pub fn section() {
                 .env("CUSTOMER_CLOUD_API_BEARER", &token);
             command
         };
-        let serve = |program: &Path| {
-            ().serve(TokioChildProcess::new(command(program)).expect("the server starts"))
+        // Each server and its process id (for its CPU time).
+        let serve = async |program: &Path| {
+            let child = TokioChildProcess::new(command(program)).expect("the server starts");
+            let pid = child.id().expect("a running server");
+            (().serve(child).await.expect("initialize"), pid)
         };
-        let mcp = serve(binary.as_path()).await.expect("initialize");
+        let (mcp, mcp_pid) = serve(binary.as_path()).await;
         let other = match &baseline {
-            Some(program) => Some(
-                serve(program.as_path())
-                    .await
-                    .expect("initialize the baseline"),
-            ),
+            Some(program) => Some(serve(program.as_path()).await),
             None => None,
         };
+        let mut bare = Piped::spawn(command(binary.as_path()));
+        for line in HANDSHAKE {
+            bare.input.write_all(line).await.expect("the server reads");
+        }
+        let answer: Value = serde_json::from_str(bare.read_line().await).expect("JSON-RPC");
+        assert!(answer["result"]["serverInfo"].is_object(), "{answer}");
         let mut child = command(std::env::current_exe().expect("bench-report").as_path());
         child.arg(SDK_CHILD);
         let mut separate = Piped::spawn(child);
@@ -112,6 +129,7 @@ pub fn section() {
         let mut paths = vec![
             Timed::Sdk,
             Timed::Tool,
+            Timed::Bare,
             Timed::Separate,
             Timed::Refused,
             Timed::Echo,
@@ -119,10 +137,22 @@ pub fn section() {
         if other.is_some() {
             paths.push(Timed::Baseline);
         }
+        // The child process whose CPU time a path's calls are counted in.
+        let pid_of = |path: Timed| match path {
+            Timed::Sdk => None,
+            Timed::Tool | Timed::Refused => Some(mcp_pid),
+            Timed::Bare => bare.child.id(),
+            Timed::Separate => separate.child.id(),
+            Timed::Echo => cat.child.id(),
+            Timed::Baseline => other.as_ref().map(|(_, pid)| *pid),
+        };
+        let pids: Vec<Option<u32>> = paths.iter().map(|p| pid_of(*p)).collect();
         let mut times = vec![Vec::new(); paths.len()];
+        let mut cpu = vec![Vec::new(); paths.len()];
         for round in 0..ROUNDS {
             for i in 0..paths.len() {
                 let which = (round + i) % paths.len();
+                let cpu_before = pids[which].and_then(process_cpu_ns);
                 let started = Instant::now();
                 match paths[which] {
                     Timed::Sdk => {
@@ -133,7 +163,7 @@ pub fn section() {
                     Timed::Tool | Timed::Baseline => {
                         let server = match paths[which] {
                             Timed::Tool => &mcp,
-                            _ => other.as_ref().expect("a baseline server"),
+                            _ => &other.as_ref().expect("a baseline server").0,
                         };
                         for _ in 0..CALLS {
                             let call = CallToolRequestParams::new("get_version");
@@ -141,10 +171,21 @@ pub fn section() {
                             assert_ne!(result.is_error, Some(true), "{result:?}");
                         }
                     }
+                    Timed::Bare => {
+                        for _ in 0..CALLS {
+                            let line = bare.round_trip(ECHOED).await;
+                            let answer: Value = serde_json::from_str(line).expect("JSON-RPC");
+                            let result = &answer["result"];
+                            assert!(result.is_object() && result["isError"] != true, "{answer}");
+                        }
+                    }
                     Timed::Separate => {
                         let line = separate.round_trip(format!("{CALLS}\n").as_bytes()).await;
                         let micros: f64 = line.trim().parse().expect("the child's µs per call");
                         times[which].push(micros);
+                        if let Some(used) = cpu_used(pids[which], cpu_before) {
+                            cpu[which].push(used);
+                        }
                         continue;
                     }
                     Timed::Refused => {
@@ -162,10 +203,22 @@ pub fn section() {
                     }
                 }
                 times[which].push(started.elapsed().as_secs_f64() * 1e6 / CALLS as f64);
+                if let Some(used) = cpu_used(pids[which], cpu_before) {
+                    cpu[which].push(used);
+                }
             }
         }
         let medians: Vec<f64> = times.iter_mut().map(|t| median(t)).collect();
-        let (direct, tool, apart) = (medians[0], medians[1], medians[2]);
+        let cpu: Vec<Option<f64>> = cpu
+            .iter_mut()
+            .map(|c| (!c.is_empty()).then(|| median(c)))
+            .collect();
+        let at = |path: Timed| paths.iter().position(|p| *p == path).expect("a timed path");
+        let (direct, tool, apart) = (
+            medians[at(Timed::Sdk)],
+            medians[at(Timed::Tool)],
+            medians[at(Timed::Separate)],
+        );
         println!(
             "`get_version`, {CALLS} sequential calls per path and round, {ROUNDS} interleaved \
              rounds (the order rotates), median µs per call. The tool call is rmcp's client → \
@@ -175,17 +228,20 @@ pub fn section() {
              stdio one, timed in the child. A refused write (`{REFUSED}`, writes not enabled) \
              is answered by the server without a request to the sandbox. `cat` echoes a \
              `tools/call` line of {} bytes over two pipes: the floor of one process hop there \
-             and back.\n",
+             and back. The bare client writes that line to a second server and parses the \
+             answer's line as JSON. The child's CPU is the time the server (or the SDK's \
+             process, or `cat`) ran on a CPU per call, kernel time included.\n",
             ECHOED.len()
         );
-        println!("| path | µs per call | ratio to the SDK call |");
-        println!("| --- | ---: | ---: |");
-        for (path, micros) in paths.iter().zip(&medians) {
+        println!("| path | µs per call | ratio to the SDK call | child's CPU µs per call |");
+        println!("| --- | ---: | ---: | ---: |");
+        for ((path, micros), cpu) in paths.iter().zip(&medians).zip(&cpu) {
             let ratio = micros / direct;
+            let cpu = cpu.map_or_else(|| "—".to_owned(), |c| format!("{c:.0}"));
             if *path == Timed::Tool {
-                println!("| {} | {micros:.0} | **{ratio:.2}** |", path.name());
+                println!("| {} | {micros:.0} | **{ratio:.2}** | {cpu} |", path.name());
             } else {
-                println!("| {} | {micros:.0} | {ratio:.2} |", path.name());
+                println!("| {} | {micros:.0} | {ratio:.2} | {cpu} |", path.name());
             }
         }
         println!(
@@ -193,9 +249,10 @@ pub fn section() {
             tool / apart
         );
         let _ = mcp.cancel().await;
-        if let Some(other) = other {
+        if let Some((other, _)) = other {
             let _ = other.cancel().await;
         }
+        bare.close().await;
         separate.close().await;
         cat.close().await;
     });
@@ -264,6 +321,11 @@ impl Piped {
     /// Writes `line` and reads the answer's line.
     async fn round_trip(&mut self, line: &[u8]) -> &str {
         self.input.write_all(line).await.expect("the child reads");
+        self.read_line().await
+    }
+
+    /// Reads one line.
+    async fn read_line(&mut self) -> &str {
         self.line.clear();
         self.output
             .read_line(&mut self.line)
@@ -279,6 +341,23 @@ impl Piped {
         let mut child = self.child;
         let _ = child.wait().await;
     }
+}
+
+/// CPU nanoseconds process `pid` has run so far, summed over its threads (`None` off Linux).
+fn process_cpu_ns(pid: u32) -> Option<u64> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    let mut total = 0;
+    for task in tasks {
+        let stat = std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
+        total += stat.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(total)
+}
+
+/// µs of CPU per call process `pid` used since `before`.
+fn cpu_used(pid: Option<u32>, before: Option<u64>) -> Option<f64> {
+    let after = process_cpu_ns(pid?)?;
+    Some(after.saturating_sub(before?) as f64 / 1e3 / CALLS as f64)
 }
 
 /// The `tools/list` sizes: this contract and the largest corpus document, both modes.
