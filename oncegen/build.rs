@@ -1,9 +1,9 @@
 //! The bundled runtime: when the generator is built inside a checkout of its workspace, the
 //! sources of the crates a generated crate compiles against (`openapi-conventions`,
-//! `oncegen-codec`, `oncegen-runtime`, and `oncegen-cli` for a generated command-line tool)
-//! are embedded into it, each with a self-contained manifest (the workspace's inherited fields
-//! and dependencies written out, dev-dependencies and lints dropped, path dependencies pointing
-//! at the sibling copies). `oncegen sdk` writes them beside the crate it generates, so that
+//! `oncegen-codec`, `oncegen-runtime`, `oncegen-cli` for a generated command-line tool and
+//! `oncegen-mcp` for a generated MCP server) are embedded into it, each with a self-contained
+//! manifest (the workspace's inherited fields and dependencies written out, dev-dependencies
+//! and lints dropped, path dependencies pointing at the sibling copies). `oncegen sdk` writes them beside the crate it generates, so that
 //! crate builds wherever it is generated, before any of them is on a registry.
 //!
 //! Built from a registry package (`cargo install oncegen`), there are no sibling crates: the
@@ -20,6 +20,7 @@ const CRATES: &[&str] = &[
     "oncegen-codec",
     "oncegen-runtime",
     "oncegen-cli",
+    "oncegen-mcp",
 ];
 
 fn main() {

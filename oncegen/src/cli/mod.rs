@@ -153,7 +153,7 @@ fn first_line(text: &str) -> &str {
 
 fn manifest(options: &Options, header: &str) -> String {
     let mut out = format!(
-        "{}\n[package]\nname = \"{}\"\ndescription = \"Command-line tool of {}, generated from {} by `cargo xtask gen`.\"\n",
+        "{}\n[package]\nname = \"{}\"\ndescription = \"Command-line tool of {}, generated from {} by `oncegen`.\"\n",
         header.replacen("//", "#", 1),
         options.crate_name,
         options.sdk_crate,

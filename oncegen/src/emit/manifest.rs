@@ -38,7 +38,7 @@ pub(super) fn cargo_toml(api: &Api, options: &Options) -> String {
 
 fn package(api: &Api, options: &Options) -> String {
     let description = format!(
-        "Typed Rust SDK for {}, generated from {} by `cargo xtask gen`.",
+        "Typed Rust SDK for {}, generated from {} by `oncegen`.",
         api.title.replace(['"', '\\', '\n'], " "),
         options.spec_label
     );

@@ -173,7 +173,7 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
 
 fn manifest(options: &Options, header: &str) -> String {
     let mut out = format!(
-        "{}\n[package]\nname = \"{}\"\ndescription = \"MCP server of {}, generated from {} by `cargo xtask gen`.\"\n",
+        "{}\n[package]\nname = \"{}\"\ndescription = \"MCP server of {}, generated from {} by `oncegen`.\"\n",
         header.replacen("//", "#", 1),
         options.crate_name,
         options.sdk_crate,

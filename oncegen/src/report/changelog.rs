@@ -37,7 +37,7 @@ const UNRELEASED: &str = "## Unreleased";
 fn header(crate_name: &str) -> String {
     format!(
         "# Changelog of `{crate_name}`\n\nOne entry per generation that changed the API, newest \
-         first, written by `cargo xtask gen` from its change report (see \"When the contract \
+         first, written by `oncegen` from its change report (see \"When the contract \
          changes\" in the generator's README)."
     )
 }

@@ -1,5 +1,5 @@
 //! `oncegen`: the generator as a program. `oncegen sdk` writes a Rust SDK crate for an OpenAPI
-//! document, `oncegen cli` its command-line tool, `oncegen diff` the change report between two
+//! document, `oncegen cli` its command-line tool, `oncegen mcp` its MCP server, `oncegen diff` the change report between two
 //! revisions of a document, `oncegen check` whether a generated crate is fresh.
 //!
 //! Each subcommand is a module with a [`Subcommand`]; adding one is a module and one entry of
@@ -8,6 +8,7 @@
 mod check;
 mod cli;
 mod diff;
+mod mcp;
 mod sdk;
 
 use clap::{ArgMatches, Command};
@@ -23,6 +24,7 @@ struct Subcommand {
 const SUBCOMMANDS: &[Subcommand] = &[
     sdk::SUBCOMMAND,
     cli::SUBCOMMAND,
+    mcp::SUBCOMMAND,
     diff::SUBCOMMAND,
     check::SUBCOMMAND,
 ];
@@ -32,7 +34,7 @@ fn main() -> ExitCode {
         Command::new("oncegen")
             .version(env!("CARGO_PKG_VERSION"))
             .about(
-                "OpenAPI 3.0/3.1 documents to typed Rust SDK crates and their command-line tools",
+                "OpenAPI 3.0/3.1 documents to typed Rust SDK crates, their command-line tools and MCP servers",
             )
             .after_help(
                 "A generated crate builds where it is written: this oncegen writes the runtime it \

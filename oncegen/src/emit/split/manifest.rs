@@ -17,7 +17,7 @@ pub(super) fn facade_toml(api: &Api, options: &Options, names: &SplitNames) -> S
         options,
         &names.facade,
         &format!(
-            "Typed Rust SDK for {}, generated from {} by `cargo xtask gen` (one crate per area).",
+            "Typed Rust SDK for {}, generated from {} by `oncegen` (one crate per area).",
             title(api),
             options.spec_label
         ),
@@ -72,7 +72,7 @@ pub(super) fn core_toml(api: &Api, options: &Options, names: &SplitNames) -> Str
         options,
         &names.core,
         &format!(
-            "The core of {} (client, conventions, shared types), generated from {} by `cargo xtask gen`.",
+            "The core of {} (client, conventions, shared types), generated from {} by `oncegen`.",
             names.facade, options.spec_label
         ),
     );
@@ -99,7 +99,7 @@ pub(super) fn area_toml(
         options,
         &area.package,
         &format!(
-            "Area `{}` of {}, generated from {} by `cargo xtask gen`.",
+            "Area `{}` of {}, generated from {} by `oncegen`.",
             area.module, names.facade, options.spec_label
         ),
     );
