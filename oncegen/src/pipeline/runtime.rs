@@ -94,6 +94,7 @@ mod tests {
             "oncegen-codec",
             "oncegen-runtime",
             "oncegen-cli",
+            "oncegen-mcp",
         ] {
             let manifest = BUNDLE
                 .iter()
@@ -114,5 +115,11 @@ mod tests {
             .map(|(_, c)| *c)
             .expect("the runtime's manifest");
         assert!(runtime.contains("path = \"../oncegen-codec\""), "{runtime}");
+        let mcp = BUNDLE
+            .iter()
+            .find(|(p, _)| *p == "oncegen-mcp/Cargo.toml")
+            .map(|(_, c)| *c)
+            .expect("oncegen-mcp's manifest");
+        assert!(mcp.contains("path = \"../oncegen-cli\""), "{mcp}");
     }
 }
