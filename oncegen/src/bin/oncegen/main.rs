@@ -5,6 +5,7 @@
 //! Each subcommand is a module with a [`Subcommand`]; adding one is a module and one entry of
 //! [`SUBCOMMANDS`].
 
+mod beside;
 mod check;
 mod cli;
 mod diff;

@@ -2,12 +2,9 @@
 //! read from the surface it left there (`api.json`), so the server calls exactly that crate.
 
 use crate::Subcommand;
+use crate::beside::{Sdk, write_crate};
 use clap::{CommandFactory, Parser};
-use oncegen::emit::{RUNTIME_VERSION, relative_path, spec_label};
-use oncegen::runtime::bundled_crate_dir;
-use oncegen::surface::FILE_NAME;
-use oncegen::write::{self, Mode};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub(crate) const SUBCOMMAND: Subcommand = Subcommand {
@@ -42,70 +39,36 @@ struct Args {
 }
 
 fn run(args: &Args) -> Result<ExitCode, String> {
-    let surface_path = args.sdk.join(FILE_NAME);
-    let text = std::fs::read_to_string(&surface_path).map_err(|e| {
-        format!(
-            "{}: {e} (is {} a crate `oncegen sdk` generated?)",
-            surface_path.display(),
-            args.sdk.display()
-        )
-    })?;
-    let surface: oncegen::Surface =
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", surface_path.display()))?;
-    let sdk = surface.crate_name.clone();
-    let stem = sdk.strip_suffix("-sdk").unwrap_or(&sdk);
-    let relative = |target: &Path| {
-        relative_path(&args.out, target)
-            .map(|p| p.display().to_string().replace('\\', "/"))
-            .map_err(|e| format!("{}: {e}", target.display()))
-    };
-    let vendored = bundled_crate_dir(&args.sdk, "oncegen-mcp");
-    let oncegen_mcp = if vendored.join("Cargo.toml").is_file() {
-        format!(
-            "oncegen-mcp = {{ path = \"{}\", version = \"{RUNTIME_VERSION}\" }}",
-            relative(&vendored)?
-        )
-    } else {
-        format!("oncegen-mcp = \"{RUNTIME_VERSION}\"")
-    };
-    let name = args.name.clone().unwrap_or_else(|| format!("{stem}-mcp"));
+    let sdk = Sdk::read(&args.sdk)?;
+    let name = args
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("{}-mcp", sdk.stem()));
     let options = oncegen::mcp::Options {
         crate_name: name.clone(),
         bin: name,
-        profiles: args.profiles.clone().unwrap_or_else(|| stem.to_owned()),
-        sdk_crate: sdk.clone(),
-        spec_label: spec_label(&surface_path),
-        dependencies: vec![
-            format!(
-                "{sdk} = {{ path = \"{}\", features = [\"journal\"] }}",
-                relative(&args.sdk)?
-            ),
-            oncegen_mcp,
-        ],
-        package: vec![
-            format!("version = \"{}\"", surface.crate_version),
-            "edition = \"2024\"".to_owned(),
-            "publish = false".to_owned(),
-        ],
+        profiles: args
+            .profiles
+            .clone()
+            .unwrap_or_else(|| sdk.stem().to_owned()),
+        sdk_crate: sdk.name().to_owned(),
+        spec_label: sdk.spec_label.clone(),
+        dependencies: sdk.dependencies(&args.out, "oncegen-mcp")?,
+        package: sdk.package(),
         // `--journal postgres://…`: the write journal shared by many processes.
         features: vec![format!(
-            "postgres = [\"oncegen-mcp/postgres\", \"{sdk}/postgres\"]"
+            "postgres = [\"oncegen-mcp/postgres\", \"{}/postgres\"]",
+            sdk.name()
         )],
         dev_dependencies: Vec::new(),
     };
-    let mut files = oncegen::mcp::emit(&surface, &options).map_err(|e| e.to_string())?;
-    // A crate of its own, wherever it is written (as the SDK is).
-    if let Some(manifest) = files.iter_mut().find(|f| f.path == Path::new("Cargo.toml")) {
-        manifest.contents.push_str("\n[workspace]\n");
-    }
-    let written = write::ensure_files_owning(&args.out, &files, &["src".into()], Mode::Write)
-        .map_err(|e| e.to_string())?;
+    let files = oncegen::mcp::emit(&sdk.surface, &options).map_err(|e| e.to_string())?;
+    let written = write_crate(&args.out, files)?;
     eprintln!(
-        "generated {} (binary `{}`, {} tools; {} files written)",
+        "generated {} (binary `{}`, {} tools; {written} files written)",
         args.out.display(),
         options.bin,
-        surface.operations.len(),
-        written.changed.len()
+        sdk.surface.operations.len(),
     );
     Ok(ExitCode::SUCCESS)
 }
