@@ -89,6 +89,13 @@ mod tests {
     #[test]
     fn a_checkout_build_bundles_every_crate_with_a_self_contained_manifest() {
         assert!(is_bundled(), "built inside the workspace");
+        let manifest_of = |name: &str| {
+            BUNDLE
+                .iter()
+                .find(|(p, _)| *p == format!("{name}/Cargo.toml"))
+                .map(|(_, c)| *c)
+                .unwrap_or_else(|| panic!("{name} has no manifest in the bundle"))
+        };
         for name in [
             "openapi-conventions",
             "oncegen-codec",
@@ -96,11 +103,7 @@ mod tests {
             "oncegen-cli",
             "oncegen-mcp",
         ] {
-            let manifest = BUNDLE
-                .iter()
-                .find(|(p, _)| *p == format!("{name}/Cargo.toml"))
-                .map(|(_, c)| *c)
-                .unwrap_or_else(|| panic!("{name} has no manifest in the bundle"));
+            let manifest = manifest_of(name);
             assert!(!manifest.contains("workspace"), "{name}: {manifest}");
             assert!(
                 BUNDLE
@@ -109,17 +112,9 @@ mod tests {
                 "{name} has no lib.rs"
             );
         }
-        let runtime = BUNDLE
-            .iter()
-            .find(|(p, _)| *p == "oncegen-runtime/Cargo.toml")
-            .map(|(_, c)| *c)
-            .expect("the runtime's manifest");
+        let runtime = manifest_of("oncegen-runtime");
         assert!(runtime.contains("path = \"../oncegen-codec\""), "{runtime}");
-        let mcp = BUNDLE
-            .iter()
-            .find(|(p, _)| *p == "oncegen-mcp/Cargo.toml")
-            .map(|(_, c)| *c)
-            .expect("oncegen-mcp's manifest");
+        let mcp = manifest_of("oncegen-mcp");
         assert!(mcp.contains("path = \"../oncegen-cli\""), "{mcp}");
     }
 }

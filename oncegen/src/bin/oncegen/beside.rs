@@ -9,6 +9,17 @@ use oncegen::surface::FILE_NAME;
 use oncegen::write::{self, Mode};
 use std::path::{Path, PathBuf};
 
+/// Where a crate is generated: beside which SDK, into which directory.
+#[derive(clap::Args)]
+pub(crate) struct Place {
+    /// The SDK crate's directory (with the `api.json` `oncegen sdk` wrote).
+    #[arg(long, value_name = "SDK_DIR")]
+    pub(crate) sdk: PathBuf,
+    /// The generated crate's directory (created when missing).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: PathBuf,
+}
+
 /// The SDK crate a tool or server is generated for.
 pub(crate) struct Sdk {
     /// Its directory.

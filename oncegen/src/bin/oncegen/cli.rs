@@ -2,9 +2,8 @@
 //! surface it left there (`api.json`), so the tool calls exactly that crate.
 
 use crate::Subcommand;
-use crate::beside::{Sdk, write_crate};
+use crate::beside::{Place, Sdk, write_crate};
 use clap::{CommandFactory, Parser};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub(crate) const SUBCOMMAND: Subcommand = Subcommand {
@@ -22,12 +21,8 @@ pub(crate) const SUBCOMMAND: Subcommand = Subcommand {
 #[derive(Parser)]
 #[command(name = "cli")]
 struct Args {
-    /// The SDK crate's directory (with the `api.json` `oncegen sdk` wrote).
-    #[arg(long, value_name = "SDK_DIR")]
-    sdk: PathBuf,
-    /// The tool's crate directory (created when missing).
-    #[arg(long, value_name = "DIR")]
-    out: PathBuf,
+    #[command(flatten)]
+    place: Place,
     /// The package name [default: the SDK's, `-sdk` replaced by `-cli`].
     #[arg(long, value_name = "NAME")]
     name: Option<String>,
@@ -37,7 +32,7 @@ struct Args {
 }
 
 fn run(args: &Args) -> Result<ExitCode, String> {
-    let sdk = Sdk::read(&args.sdk)?;
+    let sdk = Sdk::read(&args.place.sdk)?;
     let options = oncegen::cli::Options {
         crate_name: args
             .name
@@ -46,15 +41,15 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         bin: args.bin.clone().unwrap_or_else(|| sdk.stem().to_owned()),
         sdk_crate: sdk.name().to_owned(),
         spec_label: sdk.spec_label.clone(),
-        dependencies: sdk.dependencies(&args.out, "oncegen-cli")?,
+        dependencies: sdk.dependencies(&args.place.out, "oncegen-cli")?,
         package: sdk.package(),
         dev_dependencies: Vec::new(),
     };
     let files = oncegen::cli::emit(&sdk.surface, &options).map_err(|e| e.to_string())?;
-    let written = write_crate(&args.out, files)?;
+    let written = write_crate(&args.place.out, files)?;
     eprintln!(
         "generated {} (binary `{}`, {} operations; {written} files written)",
-        args.out.display(),
+        args.place.out.display(),
         options.bin,
         sdk.surface.operations.len(),
     );

@@ -2,9 +2,8 @@
 //! read from the surface it left there (`api.json`), so the server calls exactly that crate.
 
 use crate::Subcommand;
-use crate::beside::{Sdk, write_crate};
+use crate::beside::{Place, Sdk, write_crate};
 use clap::{CommandFactory, Parser};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub(crate) const SUBCOMMAND: Subcommand = Subcommand {
@@ -23,12 +22,8 @@ pub(crate) const SUBCOMMAND: Subcommand = Subcommand {
 #[derive(Parser)]
 #[command(name = "mcp")]
 struct Args {
-    /// The SDK crate's directory (with the `api.json` `oncegen sdk` wrote).
-    #[arg(long, value_name = "SDK_DIR")]
-    sdk: PathBuf,
-    /// The server's crate directory (created when missing).
-    #[arg(long, value_name = "DIR")]
-    out: PathBuf,
+    #[command(flatten)]
+    place: Place,
     /// The package name, also the binary's [default: the SDK's, `-sdk` replaced by `-mcp`].
     #[arg(long, value_name = "NAME")]
     name: Option<String>,
@@ -39,7 +34,7 @@ struct Args {
 }
 
 fn run(args: &Args) -> Result<ExitCode, String> {
-    let sdk = Sdk::read(&args.sdk)?;
+    let sdk = Sdk::read(&args.place.sdk)?;
     let name = args
         .name
         .clone()
@@ -53,7 +48,7 @@ fn run(args: &Args) -> Result<ExitCode, String> {
             .unwrap_or_else(|| sdk.stem().to_owned()),
         sdk_crate: sdk.name().to_owned(),
         spec_label: sdk.spec_label.clone(),
-        dependencies: sdk.dependencies(&args.out, "oncegen-mcp")?,
+        dependencies: sdk.dependencies(&args.place.out, "oncegen-mcp")?,
         package: sdk.package(),
         // `--journal postgres://…`: the write journal shared by many processes.
         features: vec![format!(
@@ -63,10 +58,10 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         dev_dependencies: Vec::new(),
     };
     let files = oncegen::mcp::emit(&sdk.surface, &options).map_err(|e| e.to_string())?;
-    let written = write_crate(&args.out, files)?;
+    let written = write_crate(&args.place.out, files)?;
     eprintln!(
         "generated {} (binary `{}`, {} tools; {written} files written)",
-        args.out.display(),
+        args.place.out.display(),
         options.bin,
         sdk.surface.operations.len(),
     );
