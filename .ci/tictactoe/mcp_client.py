@@ -7,7 +7,8 @@ Usage: mcp_client.py SERVER_BINARY (the server's environment is this process's)
 Checks: the server's name and tools; a write refused by a server started without
 --allow-writes; with writes enabled, a mark placed on square 1,3, then the same call again
 under the same key answered from the first outcome (the Tic Tac Toe server answers 400 to a
-second mark on a square, so a resend would fail); the square read back through a tool.
+second mark on a square, so a resend would fail); a mark on a taken square refused with the
+server's own words, as a final error; the square read back through a tool.
 """
 
 import asyncio
@@ -54,6 +55,15 @@ async def main(binary):
         again = await s.call_tool("put_square", mark)
         expect(not again.is_error, f"the retried mark was sent again: {text_of(again)}")
         expect(again.meta and again.meta.get("replayed") is True, f"replayed: {again.meta}")
+        # A square already taken: the server's 400, in text, is a final answer an agent can
+        # read, not an unknown outcome inviting a retry.
+        taken = await s.call_tool("put_square", {"row": 2, "column": 2, "body": "O"})
+        taken_text = text_of(taken)
+        expect(taken.is_error and '"api_error"' in taken_text, f"taken: {taken_text}")
+        expect(
+            "answered 400: HTTP 400 Bad Request: Square is not empty. Fix" in taken_text,
+            f"taken: {taken_text}",
+        )
         square = await s.call_tool("get_square", {"row": 1, "column": 3})
         expect(not square.is_error and '"O"' in text_of(square), f"square: {text_of(square)}")
         return text_of(square)

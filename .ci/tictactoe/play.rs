@@ -50,19 +50,28 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .into_body();
     assert!(matches!(square, Mark::X), "square 3,3: {square:?}");
 
-    // A documented 400 (its body is text/html, which the error does not show) of a read.
+    // A documented 400 of a read: its text/html body is one line of text, the error's message.
     let illegal = client
         .get_square(GetSquareArgs { row: 4, column: 1 })
         .send()
         .await;
     let message = illegal.expect_err("row 4 is off the board").to_string();
-    assert!(message.contains("HTTP 400"), "{message}");
+    assert!(
+        message.contains("HTTP 400 Bad Request: Illegal coordinates."),
+        "{message}"
+    );
     // A write the server refuses is an error too (the square is taken).
     let taken = client
         .put_square(PutSquareArgs { row: 1, column: 1 }, Mark::O)
         .send()
         .await;
-    assert!(taken.is_err(), "square 1,1 is taken: {taken:?}");
+    // A final answer (the document's errors are text, so a 4xx is the server's own), not an
+    // unknown outcome.
+    let taken = taken.expect_err("square 1,1 is taken");
+    assert!(
+        matches!(&taken, oai_tictactoe_sdk::Error::Api(api) if api.status == 400),
+        "square 1,1 is taken: {taken:?}"
+    );
 
     println!(
         "newcomer: X won on a board played through the generated SDK; row 4 answered `{message}`"

@@ -73,12 +73,23 @@ impl From<Error> for Failure {
         let key = e.idempotency_key().map(str::to_owned);
         let mut failure = match &e {
             Error::Api(api) => {
+                // No code: nothing where it would be; a message ending its sentence keeps its
+                // own stop.
+                let code = if api.code.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", api.code)
+                };
+                let stop = if api.message.ends_with(['.', '!', '?']) {
+                    ""
+                } else {
+                    "."
+                };
                 let mut f = Failure::of(
                     "api_error",
                     format!(
-                        "the API answered {} {}: {}. {}",
+                        "the API answered {}{code}: {}{stop} {}",
                         api.status,
-                        api.code,
                         api.message,
                         next_step(api.status, e.is_retryable())
                     ),

@@ -134,7 +134,13 @@ impl ApiError {
                 .ok()
                 .and_then(|s| s.canonical_reason())
                 .unwrap_or("error");
-            if parsed.is_none() && !response.body.is_empty() {
+            if let Some(text) = body_text
+                .as_deref()
+                .filter(|_| response.body.len() <= 512)
+                .and_then(one_line_text)
+            {
+                format!("HTTP {} {reason}: {text}", response.status)
+            } else if parsed.is_none() && !response.body.is_empty() {
                 format!("HTTP {} {reason} (non-JSON body)", response.status)
             } else if response.body.is_empty() {
                 format!("HTTP {} {reason} (empty body)", response.status)
@@ -644,4 +650,16 @@ impl std::error::Error for Error {
             _ => None,
         }
     }
+}
+
+/// A non-JSON error body short and plain enough to be the error's message (`Square is not
+/// empty.`, as an API that answers its errors in text says it): one line of at most 200
+/// characters, no markup, no control characters.
+fn one_line_text(body: &str) -> Option<&str> {
+    let text = body.trim();
+    let plain = !text.is_empty()
+        && text.chars().count() <= 200
+        && !text.contains('<')
+        && !text.chars().any(char::is_control);
+    plain.then_some(text)
 }

@@ -37,6 +37,14 @@ impl ApiProfile {
         self.automatic_retry_codes.contains(&code)
     }
 
+    /// Whether the API declares where its JSON error bodies keep their members
+    /// (`x-error-envelope`). Such an API answers its errors in JSON, so a 4xx with another body
+    /// came from something in front of it (an edge, a proxy) and a write's outcome is unknown;
+    /// without one, a 4xx of any body is the API's final answer.
+    pub fn declares_error_envelope(&self) -> bool {
+        self.error_body != ErrorBody::NONE
+    }
+
     /// Whether resending the identical request after `code` is safe and may succeed.
     pub fn is_retry_code(&self, code: &str) -> bool {
         self.retries_automatically(code) || self.caller_retry_codes.contains(&code)

@@ -241,6 +241,46 @@ async fn other_apis_codes_and_reasons_show_in_display() {
     }
 }
 
+/// An API that answers its errors in text and declares no `x-error-envelope`
+/// (`oai-tictactoe.yaml` documents its 400 as `text/html`): a write's 4xx is its final answer,
+/// sent once, and the text is the message. With an envelope declared, the same answer came from
+/// something in front of the API, and the write's outcome is unknown.
+#[tokio::test]
+async fn a_text_4xx_of_an_api_without_an_envelope_is_final_and_says_why() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(
+            ResponseTemplate::new(400).set_body_raw(b"Square is not empty.".to_vec(), "text/html"),
+        )
+        .mount(&server)
+        .await;
+    let err = plain_client(&server)
+        .execute::<Value>(create_request(), CallOptions::new())
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Api(_)), "{err:?}");
+    let expected = "API error 400: HTTP 400 Bad Request: Square is not empty.";
+    assert!(err.to_string().starts_with(expected), "{err}");
+    assert_eq!(received(&server).await, 1);
+
+    let enveloped = client(&server)
+        .execute::<Value>(create_request(), CallOptions::new())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(enveloped, Error::WriteOutcomeUnknown(_)),
+        "{enveloped:?}"
+    );
+
+    // A page of markup stays out of the message.
+    let page = serve(404, "text/html", b"<html><body>Not Found</body></html>").await;
+    let err = plain_client(&page)
+        .execute::<Value>(Request::new(&LIST), CallOptions::new())
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("(non-JSON body)"), "{err}");
+}
+
 #[tokio::test]
 async fn the_envelope_still_wins_and_statuses_resolve_exact_then_range_then_default() {
     let body = json!({"error": {"code": "zone_missing", "message": "from the envelope"}, "message": "flat"});

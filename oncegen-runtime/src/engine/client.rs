@@ -104,10 +104,10 @@ impl Client {
     /// | connection not established | backoff, resend | backoff, resend (not delivered) |
     /// | 429 | the client's gate closes per `Retry-After`/`RateLimit-Reset`, one probe at a time, then resend (a 429 uses up a 429 wait, not an attempt) | same |
     /// | an automatic retry code of the [`ApiProfile`](crate::ApiProfile) | wait `Retry-After` (else backoff), resend | same, same key and body |
-    /// | timeout, reset, truncated body, 5xx, error status with a non-JSON body, 2xx with a non-JSON content type | backoff, resend; then the last error ([`Error::Decode`] for a 2xx) | **unknown outcome**: reconcile (below) |
+    /// | timeout, reset, truncated body, 5xx, 4xx with a non-JSON body when the API declares a JSON error envelope, 2xx with a non-JSON content type | backoff, resend; then the last error ([`Error::Decode`] for a 2xx) | **unknown outcome**: reconcile (below) |
     /// | 3xx | [`Error::Redirected`]: never followed | same |
     /// | body over [`Config::max_response_bytes`] (non-5xx) | [`Error::ResponseTooLarge`] | same (a 2xx write was applied) |
-    /// | other 4xx | [`Error::Api`] | [`Error::Api`] |
+    /// | other 4xx (any body when the API declares no error envelope) | [`Error::Api`] | [`Error::Api`] |
     ///
     /// When attempts, 429 waits or time run out the call ends with the last error, except for
     /// a write an earlier attempt of which may have been processed: [`Error::WriteOutcomeUnknown`].

@@ -33,9 +33,11 @@ pub(crate) enum Class {
         /// `Retry-After`, if any.
         wait: Option<Duration>,
     },
-    /// Any other 4xx with a JSON body: a final answer.
+    /// Any other 4xx: a final answer (HTTP: the request was not performed). With a JSON body;
+    /// or with any body from an API that declares no JSON error envelope.
     Rejected,
-    /// 5xx, or an error status whose body is not JSON: the server may have processed it.
+    /// 5xx, or a 4xx whose body is not JSON from an API that declares a JSON error envelope
+    /// (something in front of it answered): the server may have processed it.
     ServerError,
     /// The connection could not be established: certainly not delivered.
     NotDelivered,
@@ -74,7 +76,7 @@ pub(crate) fn classify(
                 Class::RetryCode {
                     wait: api.retry_after,
                 }
-            } else if status >= 500 || !api.is_json() {
+            } else if status >= 500 || (!api.is_json() && profile.declares_error_envelope()) {
                 Class::ServerError
             } else {
                 Class::Rejected
@@ -248,7 +250,7 @@ mod tests {
                 Class::Rejected,
             ),
             (
-                "4xx HTML from an edge",
+                "4xx HTML from an edge, the API's errors being JSON",
                 Ok(response(403, Some("text/html"), "<html>denied</html>")),
                 Class::ServerError,
                 Class::ServerError,
@@ -300,6 +302,20 @@ mod tests {
             assert_eq!(read, write, "reads and writes are classified alike: {what}");
             assert_eq!(classify(&result, &PROFILE), read, "{what}");
         }
+    }
+
+    /// An API that declares no JSON error envelope may answer its errors in any format
+    /// (`oai-tictactoe.yaml` documents `400` as `text/html`): a 4xx is its final answer, a 5xx
+    /// still leaves the outcome open.
+    #[test]
+    fn without_an_error_envelope_a_non_json_4xx_is_final() {
+        let taken = Ok(response(400, Some("text/html"), "Square is not empty."));
+        assert_eq!(classify(&taken, &ApiProfile::NONE), Class::Rejected);
+        let plain = Ok(response(404, Some("text/plain"), "no such board"));
+        assert_eq!(classify(&plain, &ApiProfile::NONE), Class::Rejected);
+        let down = Ok(response(502, Some("text/html"), "<html/>"));
+        assert_eq!(classify(&down, &ApiProfile::NONE), Class::ServerError);
+        assert_eq!(classify(&taken, &PROFILE), Class::ServerError);
     }
 
     #[test]
