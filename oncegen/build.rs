@@ -3,8 +3,9 @@
 //! `oncegen-codec`, `oncegen-runtime`, `oncegen-cli` for a generated command-line tool and
 //! `oncegen-mcp` for a generated MCP server) are embedded into it, each with a self-contained
 //! manifest (the workspace's inherited fields and dependencies written out, dev-dependencies
-//! and lints dropped, path dependencies pointing at the sibling copies). `oncegen sdk` writes them beside the crate it generates, so that
-//! crate builds wherever it is generated, before any of them is on a registry.
+//! and lints dropped, path dependencies pointing at the sibling copies). `oncegen sdk` writes
+//! them beside the crate it generates, so that crate builds wherever it is generated, before
+//! any of them is on a registry.
 //!
 //! Built from a registry package (`cargo install oncegen`), there are no sibling crates: the
 //! bundle is empty and generated crates depend on the published runtime by version.
