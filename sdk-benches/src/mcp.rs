@@ -16,6 +16,7 @@
 //! `customer-cloud-mcp/tests/tools.rs` checks that this computation is what the built server
 //! answers.
 
+use crate::concurrency::cpu::process_cpu_ns;
 use crate::repo_root;
 use crate::stats::median;
 use cloud_sandbox::Sandbox;
@@ -341,17 +342,6 @@ impl Piped {
         let mut child = self.child;
         let _ = child.wait().await;
     }
-}
-
-/// CPU nanoseconds process `pid` has run so far, summed over its threads (`None` off Linux).
-fn process_cpu_ns(pid: u32) -> Option<u64> {
-    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
-    let mut total = 0;
-    for task in tasks {
-        let stat = std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
-        total += stat.split_whitespace().next()?.parse::<u64>().ok()?;
-    }
-    Some(total)
 }
 
 /// µs of CPU per call process `pid` used since `before`.

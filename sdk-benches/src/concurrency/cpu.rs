@@ -1,8 +1,10 @@
 //! The client's CPU time, apart from the server's: the clients run on a tokio runtime of their
 //! own whose threads are recorded as they start, and their CPU time is read from Linux's
-//! `/proc/self/task/TID/schedstat` (nanoseconds on a CPU), summed over those threads.
+//! `/proc/self/task/TID/schedstat` (nanoseconds on a CPU), summed over those threads. The same
+//! files give another process's CPU time (`bench-report mcp`'s child processes).
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 /// The threads of one runtime (and the thread that drives it), and their CPU time.
@@ -24,7 +26,22 @@ fn current_tid() -> Option<u32> {
 
 /// CPU nanoseconds of thread `tid` of this process, `None` once it has exited.
 fn thread_cpu_ns(tid: u32) -> Option<u64> {
-    let text = std::fs::read_to_string(format!("/proc/self/task/{tid}/schedstat")).ok()?;
+    schedstat_ns(Path::new(&format!("/proc/self/task/{tid}/schedstat")))
+}
+
+/// CPU nanoseconds process `pid` has run so far, summed over its threads (`None` off Linux).
+pub(crate) fn process_cpu_ns(pid: u32) -> Option<u64> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    let mut total = 0;
+    for task in tasks {
+        total += schedstat_ns(&task.ok()?.path().join("schedstat"))?;
+    }
+    Some(total)
+}
+
+/// The time on a CPU a `schedstat` file records (its first field, in nanoseconds).
+fn schedstat_ns(path: &Path) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
     text.split_whitespace().next()?.parse().ok()
 }
 

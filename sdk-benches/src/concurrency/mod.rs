@@ -9,7 +9,7 @@
 //! can be read apart from the server's (`cpu`). Nothing here asserts on timings: it prints
 //! figures, ratios and whether each meets its target.
 
-mod cpu;
+pub(crate) mod cpu;
 mod load;
 mod soak;
 mod table;
