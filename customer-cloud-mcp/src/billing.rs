@@ -15,8 +15,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/billing/orders/draft",
         title: "Create an unpaid draft order",
-        description: "Create an unpaid draft order\n\nCreates an unpaid draft order; this does not charge the account. Separate flow: quote, create unpaid draft, inspect invoice, pay explicitly, track provisioning. Required scopes for the separate flow: billing.products.read, billing.order.create, billing.invoice.pay plus invoice and balance read scopes. Remaining item fields and the response body: not shown.\n\n`billingOrderDraft`: POST /v1/billing/orders/draft. Writes, exactly once: sent under `idempotency_key` (derived from the arguments when absent, so a retry is never a second write; pass a new key for another identical write). Scopes (any): billing.order.create.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"currency\":{\"type\":\"string\",\"enum\":[\"BRL\",\"CNY\",\"EUR\",\"GBP\",\"IDR\",\"INR\",\"PLN\",\"UAH\",\"USD\"]},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200},\"items\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"attributes\":{\"description\":\"Any JSON value.\"},\"product_id\":{\"type\":\"string\",\"format\":\"uuid\"},\"qty\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100},\"user_config\":{\"description\":\"Any JSON value; product-specific fields come from order options.\"},\"variant_id\":{\"type\":\"string\",\"format\":\"uuid\"}}}}},\"description\":\"Draft order body. Creating a draft order does not charge the account.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names this write: a call again with the same key returns the first outcome and never writes twice. Absent: derived from the arguments; the result returns the key used.\"}},\"required\":[\"body\"]}",
+        description: "Create an unpaid draft order\n\nCreates an unpaid draft order; this does not charge the account. Separate flow: quote, create unpaid draft, inspect invoice, pay explicitly, track provisioning. Required scopes for the separate flow: billing.products.read, billing.order.create, billing.invoice.pay plus invoice and balance read scopes. Remaining item fields and the response body: not shown.\n\n`billingOrderDraft`: POST /v1/billing/orders/draft. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write. Scopes (any): billing.order.create.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"currency\":{\"type\":\"string\",\"enum\":[\"BRL\",\"CNY\",\"EUR\",\"GBP\",\"IDR\",\"INR\",\"PLN\",\"UAH\",\"USD\"]},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200},\"items\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"attributes\":{\"description\":\"Any JSON value.\"},\"product_id\":{\"type\":\"string\",\"format\":\"uuid\"},\"qty\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100},\"user_config\":{\"description\":\"Any JSON value; product-specific fields come from order options.\"},\"variant_id\":{\"type\":\"string\",\"format\":\"uuid\"}}}}},\"description\":\"Draft order body. Creating a draft order does not charge the account.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"body\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
         ),
@@ -93,8 +93,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/billing/invoices/{id}/pay",
         title: "Pay an invoice from account balance",
-        description: "Pay an invoice from account balance\n\nPays an invoice from account balance; no body. With enough funds the result has fullyPaid true and status `paid`; with insufficient funds a partial payment may leave the invoice unpaid with a remaining amount: read `fullyPaid`, `paidNow` and the remaining amount. Payment is not successful provisioning. Separate order and payment requests need separate idempotency keys.\n\n`payInvoice`: POST /v1/billing/invoices/{id}/pay. Writes, exactly once: sent under `idempotency_key` (derived from the arguments when absent, so a retry is never a second write; pass a new key for another identical write). Charges the account (this call takes no spending ceiling). Scopes (any): billing.invoice.pay.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Invoice uuid.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names this write: a call again with the same key returns the first outcome and never writes twice. Absent: derived from the arguments; the result returns the key used.\"}},\"required\":[\"id\"]}",
+        description: "Pay an invoice from account balance\n\nPays an invoice from account balance; no body. With enough funds the result has fullyPaid true and status `paid`; with insufficient funds a partial payment may leave the invoice unpaid with a remaining amount: read `fullyPaid`, `paidNow` and the remaining amount. Payment is not successful provisioning. Separate order and payment requests need separate idempotency keys.\n\n`payInvoice`: POST /v1/billing/invoices/{id}/pay. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write. Charges the account (this call takes no spending ceiling). Scopes (any): billing.invoice.pay.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Invoice uuid.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"id\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"fullyPaid\":{},\"invoiceId\":{},\"meta\":{\"type\":[\"object\",\"null\"],\"properties\":{\"createdServiceIds\":{},\"createdServices\":{},\"provisioning\":{},\"renewedServices\":{}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"orderId\":{},\"paidNow\":{\"type\":[\"string\",\"null\"],\"description\":\"A decimal number.\"},\"partial\":{},\"status\":{}}}",
         ),
@@ -125,6 +125,7 @@ fn billing_order_draft<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
             Some(key) => call.idempotency_key(key),
             None => call,
         };
+        let call = input.tag(call);
         respond(call.send().await)
     })
 }
@@ -187,6 +188,7 @@ fn pay_invoice<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
             Some(key) => call.idempotency_key(key),
             None => call,
         };
+        let call = input.tag(call);
         respond(call.send().await)
     })
 }

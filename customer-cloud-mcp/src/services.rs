@@ -66,8 +66,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/services/{serviceId}/billing/change/checkout",
         title: "Change a service billing cycle",
-        description: "Change a service billing cycle\n\nChanges the billing cycle of a service and checks out.\n\n`serviceBillingChangeCheckout`: POST /v1/services/{serviceId}/billing/change/checkout. Writes, exactly once: sent under `idempotency_key` (derived from the arguments when absent, so a retry is never a second write; pass a new key for another identical write).",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":1},\"unit\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"count\",\"unit\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names this write: a call again with the same key returns the first outcome and never writes twice. Absent: derived from the arguments; the result returns the key used.\"}},\"required\":[\"service_id\",\"body\"]}",
+        description: "Change a service billing cycle\n\nChanges the billing cycle of a service and checks out.\n\n`serviceBillingChangeCheckout`: POST /v1/services/{serviceId}/billing/change/checkout. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":1},\"unit\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"count\",\"unit\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"service_id\",\"body\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"applied\":{},\"currency\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"payNow\":{\"type\":[\"string\",\"null\"],\"description\":\"A decimal number.\"}}}",
         ),
@@ -90,8 +90,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/services/{serviceId}/renewal/checkout",
         title: "Renew a service for a billing cycle",
-        description: "Renew a service for a billing cycle\n\nRenewal checkout. Only active or suspended recurring services renew. On 409 `service_changed_retry` reload and retry with the same key and body. The renew-and-pay path: not shown (`renewal_price_limit_exceeded` relates to a max_total this body does not carry).\n\n`serviceRenewalCheckout`: POST /v1/services/{serviceId}/renewal/checkout. Writes, exactly once: sent under `idempotency_key` (derived from the arguments when absent, so a retry is never a second write; pass a new key for another identical write).",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":1},\"unit\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"count\",\"unit\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names this write: a call again with the same key returns the first outcome and never writes twice. Absent: derived from the arguments; the result returns the key used.\"}},\"required\":[\"service_id\",\"body\"]}",
+        description: "Renew a service for a billing cycle\n\nRenewal checkout. Only active or suspended recurring services renew. On 409 `service_changed_retry` reload and retry with the same key and body. The renew-and-pay path: not shown (`renewal_price_limit_exceeded` relates to a max_total this body does not carry).\n\n`serviceRenewalCheckout`: POST /v1/services/{serviceId}/renewal/checkout. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":1},\"unit\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"count\",\"unit\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"service_id\",\"body\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"applied\":{},\"currency\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"payNow\":{\"type\":[\"string\",\"null\"],\"description\":\"A decimal number.\"}}}",
         ),
@@ -178,6 +178,7 @@ fn service_billing_change_checkout<'a>(client: &'a Client, input: &'a Args) -> R
             Some(key) => call.idempotency_key(key),
             None => call,
         };
+        let call = input.tag(call);
         respond(call.send().await)
     })
 }
@@ -195,6 +196,7 @@ fn service_renewal_checkout<'a>(client: &'a Client, input: &'a Args) -> Run<'a> 
             Some(key) => call.idempotency_key(key),
             None => call,
         };
+        let call = input.tag(call);
         respond(call.send().await)
     })
 }

@@ -15,8 +15,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/storage/volumes/{serviceId}/attach",
         title: "Attach a volume",
-        description: "Attach a volume\n\nAttaches a volume to an eligible server.\n\n`storageVolumeAttach`: POST /v1/storage/volumes/{serviceId}/attach. Writes, exactly once: sent under `idempotency_key` (derived from the arguments when absent, so a retry is never a second write; pass a new key for another identical write). Scopes (any): storage.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"target_service_id\":{\"type\":\"string\",\"format\":\"uuid\"}},\"required\":[\"target_service_id\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names this write: a call again with the same key returns the first outcome and never writes twice. Absent: derived from the arguments; the result returns the key used.\"}},\"required\":[\"service_id\",\"body\"]}",
+        description: "Attach a volume\n\nAttaches a volume to an eligible server.\n\n`storageVolumeAttach`: POST /v1/storage/volumes/{serviceId}/attach. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write. Scopes (any): storage.write.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"target_service_id\":{\"type\":\"string\",\"format\":\"uuid\"}},\"required\":[\"target_service_id\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"service_id\",\"body\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}}}",
         ),
@@ -39,8 +39,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/storage/volumes/{serviceId}/detach",
         title: "Detach a volume",
-        description: "Detach a volume\n\nDetaches a volume; no body.\n\n`storageVolumeDetach`: POST /v1/storage/volumes/{serviceId}/detach. Writes, exactly once: sent under `idempotency_key` (derived from the arguments when absent, so a retry is never a second write; pass a new key for another identical write). Scopes (any): storage.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names this write: a call again with the same key returns the first outcome and never writes twice. Absent: derived from the arguments; the result returns the key used.\"}},\"required\":[\"service_id\"]}",
+        description: "Detach a volume\n\nDetaches a volume; no body.\n\n`storageVolumeDetach`: POST /v1/storage/volumes/{serviceId}/detach. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write. Scopes (any): storage.write.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"service_id\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
         ),
@@ -70,6 +70,7 @@ fn storage_volume_attach<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
             Some(key) => call.idempotency_key(key),
             None => call,
         };
+        let call = input.tag(call);
         respond(call.send().await)
     })
 }
@@ -82,6 +83,7 @@ fn storage_volume_detach<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
             Some(key) => call.idempotency_key(key),
             None => call,
         };
+        let call = input.tag(call);
         respond(call.send().await)
     })
 }

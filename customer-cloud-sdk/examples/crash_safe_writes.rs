@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use customer_cloud_sdk::journal::FileJournal;
+use customer_cloud_sdk::journal::SqliteJournal;
 use customer_cloud_sdk::{CallBuilder, Client, Config, dns};
 
 /// The application's own durable record: intent id → idempotency key of the write that
@@ -27,7 +27,7 @@ async fn start(
     journal: &Path,
     done: &mut Done,
 ) -> Result<Client, Box<dyn std::error::Error>> {
-    let journal = Arc::new(FileJournal::open(journal)?);
+    let journal = Arc::new(SqliteJournal::open(journal)?);
     let client = Client::new(config.clone().journal(journal))?;
     let recovery = client.recover_writes().await?;
     for w in &recovery.writes {

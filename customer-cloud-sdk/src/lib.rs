@@ -42,7 +42,7 @@ pub use generated::*;
 
 /// Crash-safe writes (cargo feature `journal`): the write journal and start-up recovery.
 ///
-/// With a [`FileJournal`](journal::FileJournal) set on the [`Config`], every write with an
+/// With a [`SqliteJournal`](journal::SqliteJournal) set on the [`Config`], every write with an
 /// idempotency key is recorded durably before it is sent, its outcome is recorded once known
 /// and kept until the application acknowledges it, and [`Client::recover_writes`] reports on
 /// the next start whatever a crash left unacknowledged. The crate README ("Exactly-once writes
@@ -54,10 +54,10 @@ pub mod journal {
         DamagedRecord, JournaledWrite, Pending, PendingWrite, Settlement, StoredResponse,
         WriteJournal,
     };
-    pub use ::oncegen_runtime::{FileJournal, RECOVERY_CONCURRENCY, RecoveredWrite, Recovery};
     /// The journal in PostgreSQL, shared by many processes (cargo feature `postgres`).
     #[cfg(feature = "postgres")]
     pub use ::oncegen_runtime::{PostgresJournal, PostgresJournalBuilder};
+    pub use ::oncegen_runtime::{RECOVERY_CONCURRENCY, RecoveredWrite, Recovery, SqliteJournal};
 }
 
 #[cfg(feature = "journal")]

@@ -1,12 +1,10 @@
-//! The write journal a command uses: a file (the default, in the user's state directory) or,
-//! for a `postgres://` location, the SDK's PostgreSQL journal shared with other machines; and
-//! [`Only`], a view of a journal that recovery sees a few entries through.
+//! The write journal a command uses: the SQLite file in the user's state directory (the
+//! default, shared by every process of the machine) or, for a `postgres://` location, the
+//! SDK's PostgreSQL journal shared with other machines.
 
 use crate::{Failure, exit};
-use futures::future::BoxFuture;
-use oncegen_runtime::FileJournal;
-use oncegen_runtime::journal::{JournaledWrite, Pending, Settlement, WriteJournal};
-use std::collections::BTreeSet;
+use oncegen_runtime::SqliteJournal;
+use oncegen_runtime::journal::WriteJournal;
 use std::io;
 use std::path::Path;
 use std::sync::Arc;
@@ -31,7 +29,7 @@ pub async fn open(location: &str) -> Result<Arc<dyn WriteJournal>, Failure> {
         std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
         builder.create(dir).map_err(failed)?;
     }
-    Ok(Arc::new(FileJournal::open(path).map_err(failed)?))
+    Ok(Arc::new(SqliteJournal::open(path).map_err(failed)?))
 }
 
 #[cfg(feature = "postgres")]
@@ -58,45 +56,11 @@ fn journal_failure(what: &str, e: io::Error) -> Failure {
     }
 }
 
-/// A journal whose [`pending`](WriteJournal::pending) shows only the entries of `keys`: what
-/// recovery settles when one command's earlier run is settled, leaving every other entry as
-/// it is.
-#[derive(Debug)]
-pub struct Only {
-    inner: Arc<dyn WriteJournal>,
-    keys: BTreeSet<String>,
-}
-
-impl Only {
-    /// `inner`, its pending entries limited to `keys`.
-    pub fn new(inner: Arc<dyn WriteJournal>, keys: BTreeSet<String>) -> Self {
-        Only { inner, keys }
-    }
-}
-
-impl WriteJournal for Only {
-    fn record<'a>(&'a self, write: &'a JournaledWrite) -> BoxFuture<'a, io::Result<()>> {
-        self.inner.record(write)
-    }
-
-    fn settle<'a>(
-        &'a self,
-        key: &'a str,
-        settlement: &'a Settlement,
-    ) -> BoxFuture<'a, io::Result<()>> {
-        self.inner.settle(key, settlement)
-    }
-
-    fn acknowledge<'a>(&'a self, key: &'a str) -> BoxFuture<'a, io::Result<()>> {
-        self.inner.acknowledge(key)
-    }
-
-    fn pending(&self) -> BoxFuture<'_, io::Result<Pending>> {
-        Box::pin(async move {
-            let mut pending = self.inner.pending().await?;
-            pending.writes.retain(|w| self.keys.contains(&w.write.key));
-            pending.damaged.clear();
-            Ok(pending)
-        })
+/// A journal that failed while a command used it.
+pub fn failed(e: io::Error) -> Failure {
+    Failure {
+        code: exit::OTHER,
+        message: format!("the write journal: {e} (nothing was sent)"),
+        settled_key: None,
     }
 }

@@ -8,13 +8,14 @@ use crate::app::{
 use crate::dry_run::Recorder;
 use crate::output::{self, Format, Jq, Rows};
 use crate::profile::{self, Profile};
-use crate::writes::{self, Earlier};
+use crate::writes;
 use crate::{
     App, Area, Command, Failure, Input, Sent, confirm, docs, exit, journal, rerun, setup,
     setup_commands,
 };
 use clap::ArgMatches;
 use oncegen_runtime::journal::WriteJournal;
+use oncegen_runtime::same_write::{self, Plan};
 use oncegen_runtime::{Config, RetryPolicy};
 use serde_json::Value;
 use std::process::ExitCode;
@@ -182,9 +183,8 @@ async fn journal_command<C>(
         return print(&listed, globals);
     }
     let config =
-        setup::config(app.env_prefix, globals.base_url, &globals.profile)?.journal(journal);
-    let client = (app.connect)(config).map_err(Failure::from)?;
-    writes::recover((app.runtime)(&client), |rows| print(rows, globals)).await
+        setup::config(app.env_prefix, globals.base_url, &globals.profile)?.journal(journal.clone());
+    writes::recover(app, &config, journal.as_ref(), |rows| print(rows, globals)).await
 }
 
 /// One operation: a dry run, a read, or a journaled write.
@@ -218,36 +218,61 @@ async fn operation<C>(
         setup::journal_location(app.bin, app.env_prefix, globals.journal, &globals.profile)?;
     let journal = journal::open(&location).await?;
     let config = config.journal(journal.clone());
-    let digest = rerun::digest(
-        config.get_base_url(),
+    let identity = rerun::identity(
+        &config,
         area.name,
         command.name,
         &arguments(command, input.matches()),
         input.body_text(),
     );
-    if globals.key.is_none() && !globals.new_write {
-        let earlier = writes::settle_earlier(app, &config, &journal, &digest).await?;
-        if let Some(Earlier {
-            result,
-            settled_key,
-        }) = earlier
-        {
-            return finish(result, settled_key, Some(journal.as_ref()), globals).await;
+    let plan = match (globals.new_write, &globals.key) {
+        (true, None) => Plan::Send {
+            key: uuid_key(),
+            applied_at: None,
+        },
+        (_, key) => same_write::plan(journal.as_ref(), &identity, key.as_deref())
+            .await
+            .map_err(journal::failed)?,
+    };
+    let (result, settled) = match plan {
+        Plan::Refused(why) => return Err(Failure::usage(why)),
+        Plan::Busy { key } => return Err(busy(&key)),
+        Plan::Resume(entry) => writes::resume(app, &config, *entry).await?,
+        Plan::Send { key, applied_at } => {
+            if applied_at.is_some() {
+                writes::replay_note(&key, applied_at);
+            }
+            let input = input
+                .with_key(Some(key))
+                .with_intent(Some(identity.intent()));
+            let client = (app.connect)(config).map_err(Failure::from)?;
+            let result = (command.run)(&client, &input).await;
+            let settled = match &result {
+                Ok(sent) => sent.idempotency_key.clone(),
+                Err(failure) => failure.settled_key.clone(),
+            };
+            (result, settled)
         }
-    }
-    let input = input
-        .with_key(globals.key.clone())
-        .with_intent(Some(digest.intent()));
-    let client = (app.connect)(config).map_err(Failure::from)?;
-    let result = (command.run)(&client, &input).await;
-    let settled = match &result {
-        Ok(sent) => sent.idempotency_key.clone(),
-        Err(failure) => failure.settled_key.clone(),
     };
     finish(result, settled, Some(journal.as_ref()), globals).await
 }
 
-/// Each argument of `command` as given (for the re-run digest), in the table's order.
+/// A new idempotency key.
+fn uuid_key() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+fn busy(key: &str) -> Failure {
+    Failure {
+        code: exit::OUTCOME_UNKNOWN,
+        message: format!(
+            "the same write (idempotency key {key}) is being sent or settled by another process right now; nothing was sent: run the command again once that one ends"
+        ),
+        settled_key: None,
+    }
+}
+
+/// Each argument of `command` as given (for the write's identity), in the table's order.
 fn arguments<'c, C>(command: &'c Command<C>, matches: &ArgMatches) -> Vec<(&'c str, Vec<String>)> {
     command
         .params
@@ -259,26 +284,43 @@ fn arguments<'c, C>(command: &'c Command<C>, matches: &ArgMatches) -> Vec<(&'c s
         .collect()
 }
 
-/// Prints the outcome, then closes the write's journal entry (`settled`): an outcome is
-/// reported before its entry goes, so a run killed in between reports it again.
+/// Delivers the outcome (prints it, or its error), then closes the write's journal entry
+/// (`settled`) and ends the process at once: an outcome is printed before its entry goes, so
+/// a run killed in between answers it again; and no kill can land between the closing and the
+/// exit status a caller sees but in the microseconds of `exit` itself (README, "Re-running a
+/// write").
 async fn finish(
     result: Result<Sent, Failure>,
     settled: Option<String>,
     journal: Option<&dyn WriteJournal>,
     globals: &Globals<'_>,
 ) -> Result<(), Failure> {
+    let (Some(key), Some(journal)) = (settled, journal) else {
+        return deliver(result, globals);
+    };
+    let code = match deliver(result, globals) {
+        Ok(()) => exit::OK,
+        Err(failure) => {
+            eprintln!("{}: {failure}", output::error_label());
+            failure.code
+        }
+    };
+    #[cfg(feature = "crash-points")]
+    oncegen_runtime::crash_point::reached("acknowledge");
+    if let Err(e) = journal.acknowledge(&key).await {
+        eprintln!("warning: closing the journal entry of {key}: {e}");
+    }
+    std::process::exit(i32::from(code))
+}
+
+/// Prints a success's value (unless it was printed as it came) and flushes standard output.
+fn deliver(result: Result<Sent, Failure>, globals: &Globals<'_>) -> Result<(), Failure> {
     if let Ok(sent) = result.as_ref()
         && !sent.printed
     {
         print(&sent.value, globals)?;
     }
-    if let (Some(key), Some(journal)) = (settled, journal) {
-        #[cfg(feature = "crash-points")]
-        oncegen_runtime::crash_point::reached("acknowledge");
-        if let Err(e) = journal.acknowledge(&key).await {
-            eprintln!("warning: closing the journal entry of {key}: {e}");
-        }
-    }
+    std::io::Write::flush(&mut std::io::stdout()).map_err(|e| other("writing the output", e))?;
     result.map(|_| ())
 }
 

@@ -1,16 +1,15 @@
 //! The write journal from the command line: `<bin> writes list` (what is not acknowledged,
-//! read from the journal alone), `<bin> writes recover` (settle every entry and report its
-//! outcome), and settling a command's own earlier run ([`settle_earlier`], see
-//! [`crate::rerun`]).
+//! read from the journal), `<bin> writes recover` (settle every entry at its own server with
+//! its own credential and report it), and answering a re-run with its earlier write's outcome
+//! ([`resume`]).
 
-use crate::journal::Only;
-use crate::rerun::{self, CommandDigest};
-use crate::{App, Failure, Sent, exit, respond};
-use oncegen_runtime::Config;
-use oncegen_runtime::journal::{Settlement, WriteJournal};
+use crate::{App, Failure, Sent, exit, journal, rerun, respond};
+use futures::StreamExt;
+use oncegen_runtime::journal::{PendingWrite, Settlement, WriteJournal};
+use oncegen_runtime::{Config, RECOVERY_CONCURRENCY, RecoveredWrite};
 use serde_json::{Value, json};
-use std::collections::BTreeSet;
-use std::sync::Arc;
+use std::collections::BTreeMap;
+use std::time::SystemTime;
 
 /// The area's command name.
 pub const AREA: &str = "writes";
@@ -29,187 +28,177 @@ pub fn command() -> clap::Command {
             "List the journal's writes not acknowledged (read from the journal alone; nothing is sent)",
         ))
         .subcommand(clap::Command::new(RECOVER).about(
-            "Settle every write not acknowledged (journal outcome, else a same-key lookup and resend) and report each; exit 8 while one stays unknown",
+            "Settle every write not acknowledged at the server and with the credential it was made with (journal outcome, else a same-key lookup and resend) and report each; exit 8 while one stays unknown or belongs to another credential",
         ))
 }
 
-fn journal_error(e: std::io::Error) -> Failure {
-    Failure {
-        code: exit::OTHER,
-        message: format!("reading the write journal: {e}"),
-        settled_key: None,
-    }
-}
-
-/// `writes list`: one object per entry not acknowledged, oldest first.
+/// `writes list`: one object per entry not acknowledged that no other live process holds,
+/// oldest first.
 pub async fn list(journal: &dyn WriteJournal) -> Result<Value, Failure> {
-    let pending = journal.pending().await.map_err(journal_error)?;
-    let mut rows: Vec<Value> = pending
-        .writes
-        .iter()
-        .map(|entry| {
-            let w = &entry.write;
-            let (state, status) = match &entry.settlement {
-                None => ("open", None),
-                Some(Settlement::Answered(r)) if (200..300).contains(&r.status) => {
-                    ("applied", Some(r.status))
-                }
-                Some(Settlement::Answered(r)) => ("not applied", Some(r.status)),
-                Some(Settlement::AppliedUnread { status }) => ("applied", Some(*status)),
-                Some(Settlement::NotApplied { .. }) => ("not applied", None),
-            };
-            json!({
-                "key": w.key,
-                "command": w.intent.as_deref().and_then(rerun::command_of),
-                "operation": w.operation_id,
-                "method": w.method.as_str(),
-                "target": w.target,
-                "state": state,
-                "status": status,
-            })
-        })
-        .collect();
-    rows.extend(pending.damaged.iter().map(|d| {
-        json!({
-            "key": null,
-            "state": "damaged",
-            "offset": d.offset,
-            "reason": d.reason,
-        })
-    }));
+    let pending = journal.pending().await.map_err(journal::failed)?;
+    let mut rows: Vec<Value> = pending.writes.iter().map(listed).collect();
+    rows.extend(pending.damaged.iter().map(
+        |d| json!({ "key": null, "state": "damaged", "offset": d.offset, "reason": d.reason }),
+    ));
     Ok(Value::Array(rows))
 }
 
-/// One recovered write as `writes recover` prints it, whether it is settled, and whether it
-/// was applied.
-fn describe(write: oncegen_runtime::RecoveredWrite) -> (Value, bool) {
+fn listed(entry: &PendingWrite) -> Value {
+    let w = &entry.write;
+    let (state, status) = match &entry.settlement {
+        None => ("open", None),
+        Some(Settlement::Answered(r)) if (200..300).contains(&r.status) => {
+            ("applied", Some(r.status))
+        }
+        Some(Settlement::Answered(r)) => ("not applied", Some(r.status)),
+        Some(Settlement::AppliedUnread { status }) => ("applied", Some(*status)),
+        Some(Settlement::NotApplied { .. }) => ("not applied", None),
+    };
+    json!({
+        "key": w.key,
+        "command": w.intent.as_deref().and_then(rerun::command_of),
+        "operation": w.operation_id,
+        "method": w.method.as_str(),
+        "target": w.target,
+        "server": w.base_url,
+        "state": state,
+        "status": status,
+    })
+}
+
+/// One recovered write as `writes recover` prints it, and whether it is settled.
+fn describe(write: RecoveredWrite) -> (Value, bool) {
     let settled = write.is_settled();
     let applied = write.is_applied();
-    let key = write.key().to_owned();
-    let command = write.intent().and_then(rerun::command_of);
-    let operation = write.write.operation_id.clone();
+    let mut row = json!({
+        "key": write.key(),
+        "command": write.intent().and_then(rerun::command_of),
+        "operation": write.write.operation_id,
+        "server": write.write.base_url,
+    });
     let (state, detail) = match (settled, respond(write.outcome)) {
         (_, Ok(sent)) => ("applied", json!({ "answer": sent.value })),
         (false, Err(f)) => ("unknown", json!({ "error": f.message })),
         (true, Err(f)) if applied => ("applied", json!({ "error": f.message })),
         (true, Err(f)) => ("not applied", json!({ "error": f.message })),
     };
-    let mut row = json!({
-        "key": key,
-        "command": command,
-        "operation": operation,
-        "state": state,
-    });
     if let (Value::Object(row), Value::Object(detail)) = (&mut row, detail) {
+        row.insert("state".into(), state.into());
         row.extend(detail);
     }
     (row, settled)
 }
 
-/// `writes recover`: every entry settled and reported; settled ones acknowledged after they
-/// are printed by `print`. Fails with [`exit::OUTCOME_UNKNOWN`] while one stays unknown.
-pub async fn recover(
-    client: &oncegen_runtime::Client,
+/// `writes recover`: every entry settled at its own base URL with this credential (an entry
+/// of another credential is reported and left), printed by `print`; settled ones then
+/// acknowledged. Fails with [`exit::OUTCOME_UNKNOWN`] while one stays unsettled.
+pub async fn recover<C>(
+    app: &App<C>,
+    config: &Config,
+    journal: &dyn WriteJournal,
     print: impl FnOnce(&Value) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
-    let recovery = client.recover_writes().await.map_err(Failure::from)?;
-    let damaged = recovery.damaged.len();
+    let pending = journal.pending().await.map_err(journal::failed)?;
+    let mut by_server: BTreeMap<String, Vec<PendingWrite>> = BTreeMap::new();
+    for entry in pending.writes {
+        let server = entry.write.base_url.clone();
+        let server = server.unwrap_or_else(|| config.get_base_url().to_owned());
+        by_server.entry(server).or_default().push(entry);
+    }
+    let mut recovered = Vec::new();
+    for (server, entries) in by_server {
+        let client = (app.connect)(config.clone().base_url(server)).map_err(Failure::from)?;
+        let runtime = (app.runtime)(&client);
+        let settled: Vec<RecoveredWrite> = futures::stream::iter(entries)
+            .map(|entry| runtime.settle_write(entry))
+            .buffered(RECOVERY_CONCURRENCY)
+            .collect()
+            .await;
+        recovered.extend(settled);
+    }
+    let (rows, settled_keys, unsettled) = report(recovered);
+    print(&Value::Array(rows))?;
+    for key in settled_keys {
+        journal.acknowledge(&key).await.map_err(journal::failed)?;
+    }
+    if !pending.damaged.is_empty() {
+        eprintln!(
+            "warning: {} journal record(s) could not be read back; nothing was sent for them",
+            pending.damaged.len()
+        );
+    }
+    match unsettled {
+        0 => Ok(()),
+        n => Err(Failure {
+            code: exit::OUTCOME_UNKNOWN,
+            message: format!(
+                "{n} write(s) are not settled (outcome still unknown, or made with another credential): run `writes recover` again later, with the profile that made them; never re-send them under a new key"
+            ),
+            settled_key: None,
+        }),
+    }
+}
+
+/// The rows to print, the keys to acknowledge and how many stay unsettled.
+fn report(recovered: Vec<RecoveredWrite>) -> (Vec<Value>, Vec<String>, usize) {
     let mut rows = Vec::new();
-    let mut settled_keys = Vec::new();
-    let mut unknown = 0;
-    for write in recovery.writes {
+    let mut keys = Vec::new();
+    let mut unsettled = 0;
+    for write in recovered {
         let key = write.key().to_owned();
         let (row, settled) = describe(write);
         if settled {
-            settled_keys.push(key);
+            keys.push(key);
         } else {
-            unknown += 1;
+            unsettled += 1;
         }
         rows.push(row);
     }
-    print(&Value::Array(rows))?;
-    for key in settled_keys {
-        client
-            .acknowledge_write(&key)
-            .await
-            .map_err(Failure::from)?;
-    }
-    if unknown > 0 {
-        return Err(Failure {
-            code: exit::OUTCOME_UNKNOWN,
-            message: format!(
-                "{unknown} write(s) still have an unknown outcome: run `writes recover` again later; never re-send them under a new key"
-            ),
-            settled_key: None,
-        });
-    }
-    if damaged > 0 {
-        eprintln!(
-            "warning: {damaged} journal record(s) could not be read back; nothing was sent for them"
-        );
-    }
-    Ok(())
+    (rows, keys, unsettled)
 }
 
-/// What settling an earlier run gave: the command's result and the key to acknowledge once
-/// it is printed (`None` while the outcome stays unknown).
-pub struct Earlier {
-    /// The earlier run's outcome, as this run's.
-    pub result: Result<Sent, Failure>,
-    /// Its key, when its outcome is definite.
-    pub settled_key: Option<String>,
-}
-
-/// Settles the oldest entry of `journal` that is an unfinished run of the same command line
-/// (`digest`), if there is one, through a client that sees only that entry.
-pub async fn settle_earlier<C>(
+/// Settles `entry`, the undelivered write a re-run repeats, and answers its outcome as this
+/// run's; the note on standard error says it is a replay and when the write was applied.
+pub async fn resume<C>(
     app: &App<C>,
     config: &Config,
-    journal: &Arc<dyn WriteJournal>,
-    digest: &CommandDigest,
-) -> Result<Option<Earlier>, Failure> {
-    let pending = journal.pending().await.map_err(journal_error)?;
-    let mut earlier = pending
-        .writes
-        .iter()
-        .filter(|w| digest.matches(w.write.intent.as_deref()));
-    let Some(first) = earlier.next() else {
-        return Ok(None);
-    };
-    let key = first.write.key.clone();
-    let more = earlier.count();
-    eprintln!(
-        "note: an earlier run of this command did not finish: settling its write (idempotency key {key}) instead of sending a new one (--new-write sends a new one)"
-    );
-    if more > 0 {
-        eprintln!(
-            "note: {more} more unfinished run(s) of it: see `{} writes list`",
-            app.bin
-        );
-    }
-    let only = Only::new(journal.clone(), BTreeSet::from([key.clone()]));
-    let client = (app.connect)(config.clone().journal(Arc::new(only))).map_err(Failure::from)?;
-    let recovery = (app.runtime)(&client)
-        .recover_writes()
-        .await
-        .map_err(Failure::from)?;
-    let Some(write) = recovery.writes.into_iter().next() else {
-        return Err(Failure {
-            code: exit::OUTCOME_UNKNOWN,
-            message: format!(
-                "the earlier run's write {key} is being settled by another process: run `{} writes list` later",
-                app.bin
-            ),
-            settled_key: None,
-        });
-    };
+    entry: PendingWrite,
+) -> Result<(Result<Sent, Failure>, Option<String>), Failure> {
+    let key = entry.write.key.clone();
+    let applied_at = entry.settled_at;
+    let client = (app.connect)(config.clone()).map_err(Failure::from)?;
+    let write = (app.runtime)(&client).settle_write(entry).await;
     let settled = write.is_settled();
+    replay_note(&key, applied_at.or(settled.then(SystemTime::now)));
     let mut result = respond(write.outcome);
     if let Err(f) = &mut result {
         f.settled_key = None;
     }
-    Ok(Some(Earlier {
-        result,
-        settled_key: settled.then_some(key),
-    }))
+    Ok((result, settled.then_some(key)))
+}
+
+/// Says on standard error that the outcome is an earlier run's.
+pub fn replay_note(key: &str, applied_at: Option<SystemTime>) {
+    let when = applied_at.map_or_else(String::new, |t| format!(" (settled {})", rfc3339(t)));
+    eprintln!(
+        "note: replayed: the outcome of an earlier run of this command{when}, idempotency key {key}; nothing new was sent (--new-write sends a new write)"
+    );
+}
+
+/// `t` as an RFC 3339 UTC time to the second.
+fn rfc3339(t: SystemTime) -> String {
+    chrono::DateTime::<chrono::Utc>::from(t).to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rfc3339;
+    use std::time::{Duration, UNIX_EPOCH};
+
+    #[test]
+    fn times_are_rfc3339() {
+        let t = UNIX_EPOCH + Duration::from_secs(1_795_836_012);
+        assert_eq!(rfc3339(t), "2026-11-28T03:20:12Z");
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00Z");
+    }
 }

@@ -21,6 +21,7 @@ pub const WAIT: &str = "wait";
 pub struct Args {
     values: Map<String, Value>,
     idempotency_key: Option<String>,
+    intent: Option<String>,
     wait: bool,
 }
 
@@ -34,7 +35,23 @@ impl Args {
         Args {
             values,
             idempotency_key,
+            intent: None,
             wait,
+        }
+    }
+
+    /// The arguments, the write journaled with `intent` (what names it across calls:
+    /// [`crate::once`]).
+    pub(crate) fn with_intent(mut self, intent: String) -> Self {
+        self.intent = Some(intent);
+        self
+    }
+
+    /// `call` tied to the write's intent (journaled, never sent), when it is a write.
+    pub fn tag<B: oncegen_runtime::CallBuilder>(&self, call: B) -> B {
+        match &self.intent {
+            Some(intent) => call.intent(intent.clone()),
+            None => call,
         }
     }
 

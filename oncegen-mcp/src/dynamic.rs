@@ -7,7 +7,7 @@ use crate::Server;
 use crate::result::failed;
 use crate::{Failure, Tool};
 use rmcp::ErrorData;
-use rmcp::model::{CallToolResult, ContentBlock, JsonObject, ToolAnnotations};
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, RequestId, ToolAnnotations};
 use rmcp::service::{Peer, RoleServer};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
@@ -84,6 +84,7 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
     server: &Server<C>,
     name: &str,
     mut arguments: Map<String, Value>,
+    request: RequestId,
     peer: &Peer<RoleServer>,
 ) -> Result<CallToolResult, ErrorData> {
     let text = |key: &str, arguments: &Map<String, Value>| {
@@ -138,7 +139,7 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
                 Some(Value::Object(map)) => map,
                 Some(_) => return Ok(failed(&Failure::invalid("`arguments` must be an object"))),
             };
-            server.call(&wanted, inner, peer).await
+            server.call(&wanted, inner, request, peer).await
         }
         _ => Err(ErrorData::invalid_params(
             format!("no tool named `{name}` (dynamic mode offers {SEARCH}, {DESCRIBE}, {CALL})"),

@@ -8,7 +8,8 @@ use std::fmt;
 /// Why a tool call did not succeed.
 #[derive(Debug, Clone)]
 pub struct Failure {
-    /// `invalid_arguments`, `refused`, `api_error`, `outcome_unknown`, `failed` or `internal`.
+    /// `invalid_arguments`, `refused`, `api_error`, `outcome_unknown`, `in_progress`, `failed`
+    /// or `internal`.
     pub kind: &'static str,
     /// What happened and what to do next.
     pub message: String,
@@ -36,6 +37,20 @@ impl Failure {
     /// A call the server's configuration does not allow.
     pub fn refused(message: impl Into<String>) -> Self {
         Self::of("refused", message.into())
+    }
+
+    /// The same write is being sent or settled by another process now: nothing was sent.
+    pub fn busy(key: &str) -> Self {
+        let mut f = Self::of(
+            "in_progress",
+            format!(
+                "the same write (idempotency key {key}) is being sent or settled by another \
+                 process right now; nothing was sent. Call again shortly: you will get its \
+                 outcome."
+            ),
+        );
+        f.idempotency_key = Some(key.to_owned());
+        f
     }
 
     /// A failure of the server itself.

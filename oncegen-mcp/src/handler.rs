@@ -56,8 +56,20 @@ impl<C: Send + Sync + 'static> ServerHandler for Server<C> {
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.unwrap_or_default();
         let result = match self.state.mode {
-            Mode::PerOperation => self.call(&request.name, arguments, &context.peer).await?,
-            Mode::Dynamic => dynamic::call(self, &request.name, arguments, &context.peer).await?,
+            Mode::PerOperation => {
+                self.call(&request.name, arguments, context.id.clone(), &context.peer)
+                    .await?
+            }
+            Mode::Dynamic => {
+                dynamic::call(
+                    self,
+                    &request.name,
+                    arguments,
+                    context.id.clone(),
+                    &context.peer,
+                )
+                .await?
+            }
         };
         Ok(result.into())
     }

@@ -14,12 +14,13 @@
 mod args;
 mod bounded;
 mod confirm;
+mod delivery;
 pub mod dynamic;
 mod failure;
 pub mod gate;
 mod handler;
 mod listing;
-pub mod once;
+mod once;
 mod options;
 mod result;
 pub mod select;

@@ -24,6 +24,8 @@ pub struct Listing<'a> {
     pub destructive: bool,
     /// Charges the account.
     pub purchase: bool,
+    /// The same request again has no further effect.
+    pub idempotent: bool,
 }
 
 impl Listing<'_> {
@@ -49,9 +51,9 @@ impl Listing<'_> {
                 // Spending cannot be undone: a purchase is marked like a deletion, so a client
                 // that asks before destructive calls asks before it too.
                 .destructive(self.destructive || self.purchase)
-                // Every write is sent under a key derived from its arguments (or given): the
-                // same call again has no further effect.
-                .idempotent(true)
+                // A retry is answered once, but a repeat after its outcome is a new write
+                // (`once`): only an idempotent operation has no further effect.
+                .idempotent(self.idempotent)
                 .open_world(true),
         );
         if let Some(output) = self.output_schema {

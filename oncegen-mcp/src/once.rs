@@ -1,203 +1,96 @@
-//! Exactly-once writes for agents, who retry whenever they are unsure.
+//! Exactly-once writes for agents, who retry whenever they are unsure: the runtime's rule of
+//! "the same write" ([`oncegen_runtime::same_write`]) applied to tool calls.
 //!
-//! Every write is sent under an Idempotency-Key and journaled by the SDK. The key is the call's
-//! `idempotency_key` argument, or one derived from the tool and its arguments (so a retry of
-//! the same call without a key is still the same write; a second, intended write with the
-//! same arguments passes a new key). The first result returns the key.
-//!
-//! A call under a key this server has already settled gets the first outcome back without
-//! sending anything; a concurrent call under the same key waits for the first to finish. A
-//! key reused with other arguments is refused. An unknown outcome is not remembered: a retry
-//! sends again under the same key, which the API answers with the first outcome.
+//! A write is named by the tool and its arguments, sent to this server's API with its
+//! credential. Until a call's outcome has been written to the client, the same call again
+//! answers it (`replayed`, with when it was applied) and sends nothing new; once written, the
+//! same call is a new write. A call that applied nothing blocks nothing. An `idempotency_key`
+//! names one write whenever it comes. Identical calls of one server take turns, so a retry
+//! that arrives while the first call is still running waits for its outcome.
 
-use crate::{Failure, Sent};
+use oncegen_runtime::Config;
+use oncegen_runtime::same_write::Identity;
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
+use tokio::sync::OwnedMutexGuard;
 
-/// A settled outcome and the fingerprint of the arguments it was for.
-#[derive(Debug, Clone)]
-struct Settled {
-    fingerprint: String,
-    outcome: Result<Sent, Failure>,
+/// The tool name every intent of the MCP server starts with.
+const TOOL: &str = "mcp";
+
+/// The write of `tool` with `arguments` as `config` sends it.
+pub(crate) fn identity(config: &Config, tool: &str, arguments: &Map<String, Value>) -> Identity {
+    Identity::new(
+        TOOL,
+        config.get_base_url(),
+        config.credential_id().as_deref(),
+        tool,
+        &Value::Object(arguments.clone()),
+    )
 }
 
-/// The outcomes of the writes this server has settled, by key.
+/// One turn per write at a time.
 #[derive(Debug, Default)]
-pub struct Outcomes {
-    slots: Mutex<HashMap<String, Arc<tokio::sync::Mutex<Option<Settled>>>>>,
+pub(crate) struct Turns {
+    slots: Mutex<HashMap<String, Weak<tokio::sync::Mutex<()>>>>,
 }
 
-/// What [`Outcomes::run`] answered: the outcome and whether it is a replay.
-#[derive(Debug)]
-pub struct Answer {
-    /// The outcome.
-    pub outcome: Result<Sent, Failure>,
-    /// The outcome is the first call's, nothing was sent.
-    pub replayed: bool,
-}
-
-impl Outcomes {
-    /// Runs `send` for the write of `tool` with `arguments` under `key`, once: a settled key
-    /// answers its first outcome.
-    pub async fn run<F>(
-        &self,
-        key: &str,
-        tool: &str,
-        arguments: &Map<String, Value>,
-        send: F,
-    ) -> Answer
-    where
-        F: Future<Output = Result<Sent, Failure>>,
-    {
-        let slot = self
-            .slots
-            .lock()
-            .expect("outcomes lock")
-            .entry(key.to_owned())
-            .or_default()
-            .clone();
-        let mut slot = slot.lock().await;
-        let fingerprint = fingerprint(tool, arguments);
-        if let Some(settled) = slot.as_ref() {
-            if settled.fingerprint != fingerprint {
-                let mut refused = Failure::refused(format!(
-                    "the idempotency key `{key}` was already used for another call (other tool \
-                     or arguments). A key names one write: pass a new key for a new write."
-                ));
-                refused.idempotency_key = Some(key.to_owned());
-                return Answer {
-                    outcome: Err(refused),
-                    replayed: false,
-                };
-            }
-            return Answer {
-                outcome: settled.outcome.clone(),
-                replayed: true,
-            };
-        }
-        let outcome = send.await;
-        let settled = match &outcome {
-            Ok(_) => true,
-            Err(failure) => failure.is_settled(),
+impl Turns {
+    /// Waits for the turn of the write `identity`: held while the call runs.
+    pub(crate) async fn take(&self, identity: &Identity) -> OwnedMutexGuard<()> {
+        let slot = {
+            let mut slots = self.slots.lock().expect("turns lock");
+            slots.retain(|_, slot| slot.strong_count() > 0);
+            let slot = slots
+                .get(identity.prefix())
+                .and_then(Weak::upgrade)
+                .unwrap_or_default();
+            slots.insert(identity.prefix().to_owned(), Arc::downgrade(&slot));
+            slot
         };
-        if settled {
-            *slot = Some(Settled {
-                fingerprint,
-                outcome: outcome.clone(),
-            });
-        }
-        Answer {
-            outcome,
-            replayed: false,
-        }
-    }
-}
-
-/// The key of a write of `tool` with `arguments` when the call names none: the same call
-/// always derives the same key.
-pub fn derived_key(tool: &str, arguments: &Map<String, Value>) -> String {
-    format!("mcp-{}", &fingerprint(tool, arguments)[..32])
-}
-
-/// A digest of `tool` and `arguments` in canonical form (object members sorted).
-fn fingerprint(tool: &str, arguments: &Map<String, Value>) -> String {
-    let mut text = String::from(tool);
-    text.push('\n');
-    canonical(&Value::Object(arguments.clone()), &mut text);
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-fn canonical(value: &Value, out: &mut String) {
-    match value {
-        Value::Object(map) => {
-            let mut members: Vec<_> = map.iter().collect();
-            members.sort_by(|a, b| a.0.cmp(b.0));
-            out.push('{');
-            for (i, (name, value)) in members.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(name.clone()).to_string());
-                out.push(':');
-                canonical(value, out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                canonical(item, out);
-            }
-            out.push(']');
-        }
-        other => out.push_str(&other.to_string()),
+        slot.lock_owned().await
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Outcomes, derived_key};
-    use crate::{Failure, Sent};
+    use super::{Turns, identity};
+    use oncegen_runtime::Config;
     use serde_json::json;
-    use std::sync::atomic::{AtomicUsize, Ordering};
 
     fn map(v: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
         v.as_object().unwrap().clone()
     }
 
     #[test]
-    fn derived_keys_ignore_member_order_and_differ_by_tool_and_value() {
+    fn identities_ignore_member_order_and_differ_by_tool_value_server_and_credential() {
+        let config = Config::new("http://a").bearer("p.s");
         let a = map(json!({"x": 1, "y": {"b": 2, "a": [1, 2]}}));
         let b = map(json!({"y": {"a": [1, 2], "b": 2}, "x": 1}));
-        assert_eq!(derived_key("t", &a), derived_key("t", &b));
-        assert_ne!(derived_key("t", &a), derived_key("u", &a));
+        assert_eq!(identity(&config, "t", &a), identity(&config, "t", &b));
+        assert_ne!(identity(&config, "t", &a), identity(&config, "u", &a));
         assert_ne!(
-            derived_key("t", &a),
-            derived_key("t", &map(json!({"x": 2})))
+            identity(&config, "t", &a),
+            identity(&config, "t", &map(json!({"x": 2})))
         );
+        let elsewhere = Config::new("http://b").bearer("p.s");
+        assert_ne!(identity(&config, "t", &a), identity(&elsewhere, "t", &a));
+        let other = Config::new("http://a").bearer("p.t");
+        assert_ne!(identity(&config, "t", &a), identity(&other, "t", &a));
     }
 
     #[tokio::test(flavor = "current_thread")]
-    async fn a_settled_key_replays_and_refuses_other_arguments() {
-        let outcomes = Outcomes::default();
-        let sends = AtomicUsize::new(0);
-        let send = || async {
-            sends.fetch_add(1, Ordering::SeqCst);
-            Ok::<_, Failure>(Sent {
-                value: json!({"id": 1}),
-                idempotency_key: Some("k".into()),
-            })
-        };
-        let args = map(json!({"a": 1}));
-        let first = outcomes.run("k", "t", &args, send()).await;
-        assert!(!first.replayed);
-        let second = outcomes.run("k", "t", &args, send()).await;
-        assert!(second.replayed);
-        assert_eq!(second.outcome.unwrap().value, json!({"id": 1}));
-        let other = outcomes.run("k", "t", &map(json!({"a": 2})), send()).await;
-        assert_eq!(other.outcome.unwrap_err().kind, "refused");
-        assert_eq!(sends.load(Ordering::SeqCst), 1);
-    }
-
-    #[tokio::test(flavor = "current_thread")]
-    async fn an_unknown_outcome_is_not_remembered() {
-        let outcomes = Outcomes::default();
-        let args = map(json!({}));
-        let unknown = || async {
-            let mut f = Failure::refused("x");
-            f.kind = "outcome_unknown";
-            Err::<Sent, _>(f)
-        };
-        outcomes.run("k", "t", &args, unknown()).await;
-        let again = outcomes.run("k", "t", &args, unknown()).await;
-        assert!(!again.replayed);
+    async fn identical_calls_take_turns_and_others_do_not_wait() {
+        let turns = Turns::default();
+        let config = Config::new("http://a");
+        let one = identity(&config, "t", &map(json!({"a": 1})));
+        let two = identity(&config, "t", &map(json!({"a": 2})));
+        let held = turns.take(&one).await;
+        let _other = turns.take(&two).await;
+        let mut waiting = std::pin::pin!(turns.take(&one));
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        assert!(waiting.as_mut().poll(&mut cx).is_pending());
+        drop(held);
+        let _next = waiting.await;
     }
 }

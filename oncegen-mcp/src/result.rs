@@ -4,12 +4,20 @@
 use crate::{Failure, Sent, Tool};
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, MetaObject};
 use serde_json::json;
+use std::time::SystemTime;
 
-/// The tool result of `outcome`.
+/// An outcome answered again: an earlier identical call's, or the API's replay of a key.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Replay {
+    /// When the write was applied (settled), when known.
+    pub(crate) applied_at: Option<SystemTime>,
+}
+
+/// The tool result of `outcome` (`replay` when it is an earlier call's).
 pub(crate) fn result<C>(
     tool: &Tool<C>,
     outcome: Result<Sent, Failure>,
-    replayed: bool,
+    replay: Option<Replay>,
 ) -> CallToolResult {
     let sent = match outcome {
         Ok(sent) => sent,
@@ -21,8 +29,14 @@ pub(crate) fn result<C>(
             "idempotency_key: {key} (calling this tool again with this key returns this outcome \
              and never writes twice)\n"
         ));
-        if replayed {
-            text.push_str("replayed: this is the first call's outcome; nothing was sent again\n");
+        if let Some(replay) = replay {
+            let when = replay
+                .applied_at
+                .map_or_else(String::new, |t| format!(" (applied {})", rfc3339(t)));
+            text.push_str(&format!(
+                "replayed: the outcome of an earlier identical call{when}; nothing new was sent \
+                 (pass a new idempotency_key for another write)\n"
+            ));
         }
     }
     if tool.effects.long_running {
@@ -46,7 +60,10 @@ pub(crate) fn result<C>(
     if let Some(key) = sent.idempotency_key {
         let mut meta = JsonObject::new();
         meta.insert("idempotency_key".into(), json!(key));
-        meta.insert("replayed".into(), json!(replayed));
+        meta.insert("replayed".into(), json!(replay.is_some()));
+        if let Some(t) = replay.and_then(|r| r.applied_at) {
+            meta.insert("applied_at".into(), json!(rfc3339(t)));
+        }
         result.meta = Some(MetaObject(meta));
     }
     result
@@ -56,4 +73,9 @@ pub(crate) fn result<C>(
 pub(crate) fn failed(failure: &Failure) -> CallToolResult {
     let text = serde_json::to_string_pretty(&failure.to_json()).unwrap_or_default();
     CallToolResult::error(vec![ContentBlock::text(text)])
+}
+
+/// `t` as an RFC 3339 UTC time to the second.
+fn rfc3339(t: SystemTime) -> String {
+    chrono::DateTime::<chrono::Utc>::from(t).to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }

@@ -3,13 +3,15 @@
 
 use crate::args::{self, Args};
 use crate::confirm;
+use crate::delivery::{Acknowledge, Delivered, Outgoing};
 use crate::gate::Gates;
-use crate::once::{self, Outcomes};
-use crate::result::{failed, result};
+use crate::once::{self, Turns};
+use crate::result::{Replay, failed, result};
 use crate::select::Selection;
 use crate::{App, Failure, Tool};
+use oncegen_runtime::same_write::{self, Plan};
 use rmcp::ErrorData;
-use rmcp::model::CallToolResult;
+use rmcp::model::{CallToolResult, RequestId};
 use rmcp::service::{Peer, RoleServer};
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -42,7 +44,8 @@ pub(crate) struct State<C: 'static> {
     selection: Selection,
     gates: Gates,
     pub(crate) mode: Mode,
-    outcomes: Outcomes,
+    turns: Turns,
+    pub(crate) outgoing: Arc<Outgoing>,
     /// The per-operation tools offered, described for `tools/list`.
     pub(crate) per_operation: Vec<rmcp::model::Tool>,
 }
@@ -71,10 +74,29 @@ impl<C: Send + Sync + 'static> Server<C> {
                 selection,
                 gates,
                 mode,
-                outcomes: Outcomes::default(),
+                turns: Turns::default(),
+                outgoing: Arc::default(),
                 per_operation,
             }),
         })
+    }
+
+    /// `transport`, closing each write's journal entry once the response carrying its outcome
+    /// has been written ([`crate::delivery`]).
+    pub(crate) fn delivered<T>(&self, transport: T) -> Delivered<T> {
+        let state = self.state.clone();
+        let acknowledge: Acknowledge = Arc::new(move |key: String| {
+            let state = state.clone();
+            Box::pin(async move {
+                let runtime = (state.app.runtime)(&state.client);
+                if let Err(e) = runtime.acknowledge_write(&key).await {
+                    eprintln!(
+                        "warning: closing the journal entry of the delivered write {key}: {e}"
+                    );
+                }
+            })
+        });
+        Delivered::new(transport, self.state.outgoing.clone(), acknowledge)
     }
 
     /// The tools this server offers (selected and enabled), in table order.
@@ -90,11 +112,12 @@ impl<C: Send + Sync + 'static> Server<C> {
         self.state.app.tools().find(|t| t.name == name)
     }
 
-    /// Calls the operation tool `name` with `arguments`.
+    /// Calls the operation tool `name` with `arguments`, in answer to `request`.
     pub(crate) async fn call(
         &self,
         name: &str,
         mut arguments: Map<String, Value>,
+        request: RequestId,
         peer: &Peer<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let s = &self.state;
@@ -142,7 +165,7 @@ impl<C: Send + Sync + 'static> Server<C> {
         if !tool.effects.writes {
             let input = Args::new(arguments, None, wait);
             let outcome = (tool.run)(&s.client, &input).await;
-            return Ok(result(tool, outcome, false));
+            return Ok(result(tool, outcome, None));
         }
         if let Err(refusal) = s.gates.cap(tool, &mut arguments) {
             return Ok(failed(&refusal));
@@ -152,29 +175,78 @@ impl<C: Send + Sync + 'static> Server<C> {
         {
             return Ok(failed(&refusal));
         }
-        let key = given_key.unwrap_or_else(|| once::derived_key(tool.name, &arguments));
-        let input = Args::new(arguments.clone(), Some(key.clone()), wait);
-        let answer = s
-            .outcomes
-            .run(&key, tool.name, &arguments, (tool.run)(&s.client, &input))
-            .await;
-        let settled = match &answer.outcome {
+        Ok(self.write(tool, arguments, given_key, wait, request).await)
+    }
+
+    /// A write through [the rule of the same write](oncegen_runtime::same_write): sent, or
+    /// answered with the outcome of the identical call it retries; its journal entry closed
+    /// once the outcome is delivered.
+    async fn write(
+        &self,
+        tool: &'static Tool<C>,
+        arguments: Map<String, Value>,
+        given_key: Option<String>,
+        wait: bool,
+        request: RequestId,
+    ) -> CallToolResult {
+        let s = &self.state;
+        let runtime = (s.app.runtime)(&s.client);
+        let identity = once::identity(runtime.config(), tool.name, &arguments);
+        let _turn = s.turns.take(&identity).await;
+        let plan = match runtime.config().get_journal() {
+            Some(journal) => same_write::plan(journal.as_ref(), &identity, given_key.as_deref())
+                .await
+                .map_err(|e| {
+                    Failure::internal(format!("the write journal: {e} (nothing was sent)"))
+                }),
+            None => Ok(Plan::Send {
+                key: given_key.unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
+                applied_at: None,
+            }),
+        };
+        let (key, outcome, replay) = match plan {
+            Err(failure) => return failed(&failure),
+            Ok(Plan::Refused(why)) => return failed(&Failure::refused(why)),
+            Ok(Plan::Busy { key }) => return failed(&Failure::busy(&key)),
+            Ok(Plan::Resume(entry)) => {
+                let key = entry.write.key.clone();
+                let applied_at = entry.settled_at;
+                let write = runtime.settle_write(*entry).await;
+                let replay = Replay {
+                    applied_at: applied_at
+                        .or_else(|| write.is_settled().then(std::time::SystemTime::now)),
+                };
+                (key, crate::respond(write.outcome), Some(replay))
+            }
+            Ok(Plan::Send { key, applied_at }) => {
+                let input =
+                    Args::new(arguments, Some(key.clone()), wait).with_intent(identity.intent());
+                let outcome = (tool.run)(&s.client, &input).await;
+                (
+                    key,
+                    outcome,
+                    applied_at.map(|t| Replay {
+                        applied_at: Some(t),
+                    }),
+                )
+            }
+        };
+        let settled = match &outcome {
             Ok(_) => true,
             Err(f) => f.is_settled(),
         };
-        if settled && !answer.replayed {
-            // The outcome is known and is being handed over: the journal entry is closed. An
-            // unknown outcome stays open for recovery.
-            let _ = (s.app.runtime)(&s.client).acknowledge_write(&key).await;
+        if settled && !s.outgoing.after_response(request, key.clone()) {
+            let _ = runtime.acknowledge_write(&key).await;
         }
-        let outcome = answer.outcome.map(|mut sent| {
-            sent.idempotency_key.get_or_insert(key.clone());
-            sent
-        });
-        let outcome = outcome.map_err(|mut f| {
-            f.idempotency_key.get_or_insert(key);
-            f
-        });
-        Ok(result(tool, outcome, answer.replayed))
+        let outcome = outcome
+            .map(|mut sent| {
+                sent.idempotency_key.get_or_insert(key.clone());
+                sent
+            })
+            .map_err(|mut f| {
+                f.idempotency_key.get_or_insert(key);
+                f
+            });
+        result(tool, outcome, replay)
     }
 }

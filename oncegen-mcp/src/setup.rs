@@ -1,7 +1,7 @@
 //! The write journal: a file in the user's state directory by default, or PostgreSQL when the
 //! journal is a `postgres://` URL (feature `postgres`), shared by many processes.
 
-use oncegen_runtime::{FileJournal, WriteJournal};
+use oncegen_runtime::{SqliteJournal, WriteJournal};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -42,7 +42,7 @@ pub(crate) async fn open_journal(location: &str) -> Result<Arc<dyn WriteJournal>
         std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
         builder.create(dir).map_err(failed)?;
     }
-    let journal = FileJournal::open(&path).map_err(failed)?;
+    let journal = SqliteJournal::open(&path).map_err(failed)?;
     Ok(Arc::new(journal))
 }
 

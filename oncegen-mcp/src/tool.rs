@@ -80,6 +80,7 @@ impl<C> Tool<C> {
             writes: self.effects.writes,
             destructive: self.effects.destructive,
             purchase: self.effects.purchase.is_some(),
+            idempotent: !self.effects.writes || self.effects.idempotent,
         }
     }
 }

@@ -37,6 +37,7 @@ pub async fn stdio<C: Send + Sync + 'static>(server: Server<C>) -> Result<(), St
     let (read, too_long) = Bounded::new(read, MAX_MESSAGE);
     // rmcp's own limit counts the newline: one byte more, so that ours decides.
     let transport = AsyncRwTransport::new_server(read, write).with_max_line_length(MAX_MESSAGE + 1);
+    let transport = server.delivered(transport);
     let ended = match server.serve(transport).await {
         Ok(running) => running
             .waiting()

@@ -415,6 +415,48 @@ impl Config {
         &self.base_url
     }
 
+    /// Which credential this configuration sends, as a digest that names it without revealing
+    /// it (16 hex digits of SHA-256 over every credential and scheme credential); `None`
+    /// without any. What the write journal records, so that a write is only ever settled with
+    /// the credential it was made with.
+    pub fn credential_id(&self) -> Option<String> {
+        use sha2::{Digest, Sha256};
+        let mut hash = Sha256::new();
+        let mut part = |bytes: &[u8]| {
+            hash.update((bytes.len() as u64).to_be_bytes());
+            hash.update(bytes);
+        };
+        let mut any = false;
+        match &self.credentials {
+            Credentials::None => {}
+            Credentials::Bearer(token) => {
+                any = true;
+                part(b"bearer");
+                part(token.expose_secret().as_bytes());
+            }
+            Credentials::Signed { api_key, secret } => {
+                any = true;
+                part(b"signed");
+                part(api_key.as_bytes());
+                part(secret.expose_secret().as_bytes());
+            }
+        }
+        for (scheme, credential) in &self.schemes {
+            any = true;
+            part(scheme.name.as_bytes());
+            match credential {
+                SchemeCredential::ApiKey(key) => part(key.expose_secret().as_bytes()),
+                SchemeCredential::Bearer(token) => part(token.expose_secret().as_bytes()),
+                SchemeCredential::Basic { username, password } => {
+                    part(username.as_bytes());
+                    part(password.expose_secret().as_bytes());
+                }
+            }
+        }
+        let digest = hash.finalize();
+        any.then(|| digest[..8].iter().map(|b| format!("{b:02x}")).collect())
+    }
+
     /// The SDK identity.
     pub fn get_sdk(&self) -> &SdkIdentity {
         &self.sdk

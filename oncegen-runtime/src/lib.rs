@@ -27,7 +27,7 @@
 //!   crate's, re-exported here at the paths generated code names;
 //! * durability (`write/`): the lookup of a write whose outcome is unknown, and with the
 //!   `journal` feature a durable journal of writes and their outcomes (`journal`,
-//!   `file_journal`); an entry stays until the application acknowledges its outcome
+//!   `sqlite_journal`); an entry stays until the application acknowledges its outcome
 //!   (`Client::acknowledge_write`), and `Client::recover_writes` reports every entry left at
 //!   start-up (the protocol is in the `journal` module's docs); with the `postgres` feature
 //!   `postgres_journal`, the journal in PostgreSQL, shared by many processes.
@@ -131,7 +131,7 @@ pub use write::crash_point;
 #[cfg(feature = "postgres")]
 pub use write::postgres_journal;
 #[cfg(feature = "journal")]
-pub use write::{file_journal, journal};
+pub use write::{journal, same_write, sqlite_journal};
 
 pub use body::Binary;
 pub use builder::{Call, CallBuilder};
@@ -161,8 +161,6 @@ pub use transport::{
 };
 pub use webhook::WebhookError;
 #[cfg(feature = "journal")]
-pub use write::file_journal::FileJournal;
-#[cfg(feature = "journal")]
 pub use write::journal::{
     DamagedRecord, JournaledWrite, Pending, PendingWrite, Settlement, StoredResponse, WriteJournal,
 };
@@ -170,3 +168,5 @@ pub use write::journal::{
 pub use write::postgres_journal::{PostgresJournal, PostgresJournalBuilder};
 #[cfg(feature = "journal")]
 pub use write::recovery::{RECOVERY_CONCURRENCY, RecoveredWrite, Recovery};
+#[cfg(feature = "journal")]
+pub use write::sqlite_journal::SqliteJournal;

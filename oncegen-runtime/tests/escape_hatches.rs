@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use oncegen_runtime::signing::{SigningInput, canonical_string, hmac_sha256_base64};
 use oncegen_runtime::{
-    Call, CallBuilder, Client, FileJournal, Idempotency, Method, OperationSpec, Request,
-    ResponseFuture, WriteJournal,
+    Call, CallBuilder, Client, Idempotency, Method, OperationSpec, Request, ResponseFuture,
+    SqliteJournal, WriteJournal,
 };
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
@@ -183,7 +183,7 @@ async fn the_journal_keeps_the_write_as_sent() {
         .await;
     let dir = std::env::temp_dir().join(format!("sdk-escape-{}", uuid::Uuid::new_v4()));
     std::fs::create_dir_all(&dir).unwrap();
-    let journal = Arc::new(FileJournal::open(dir.join("writes.journal")).unwrap());
+    let journal = Arc::new(SqliteJournal::open(dir.join("writes.journal")).unwrap());
     let client = Client::new(
         config(&server)
             .bearer("pfx.sekret")

@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
 use oncegen_runtime::{
-    AttemptInfo, AttemptOutcome, CallOptions, Client, Error, FileJournal, Hook, JournaledWrite,
-    Pending, PendingWrite, Request, RetryPolicy, Settlement, WriteJournal,
+    AttemptInfo, AttemptOutcome, CallOptions, Client, Error, Hook, JournaledWrite, Pending,
+    PendingWrite, Request, RetryPolicy, Settlement, SqliteJournal, WriteJournal,
 };
 use serde_json::{Value, json};
 use wiremock::matchers::{header, method, path};
@@ -47,6 +47,7 @@ impl WriteJournal for MemoryJournal {
         self.open.lock().unwrap().insert(
             write.key.clone(),
             PendingWrite {
+                settled_at: None,
                 write: write.clone(),
                 settlement: None,
             },
@@ -214,7 +215,7 @@ async fn an_unknown_outcome_stays_open_and_recovery_settles_it_with_the_same_key
         .mount(&server)
         .await;
     {
-        let journal = Arc::new(FileJournal::open(&path_).unwrap());
+        let journal = Arc::new(SqliteJournal::open(&path_).unwrap());
         let client = Client::new(config(&server).journal(journal)).unwrap();
         let mut options = with_key("unknown-write-1");
         options.set_intent("order-77/line-3");
@@ -243,7 +244,7 @@ async fn an_unknown_outcome_stays_open_and_recovery_settles_it_with_the_same_key
         .expect(1)
         .mount(&server)
         .await;
-    let journal = Arc::new(FileJournal::open(&path_).unwrap());
+    let journal = Arc::new(SqliteJournal::open(&path_).unwrap());
     assert_eq!(journal.pending().await.unwrap().writes.len(), 1);
     let client = Client::new(config(&server).journal(journal.clone())).unwrap();
     let recovery = client.recover_writes().await.unwrap();
@@ -263,7 +264,7 @@ async fn an_unknown_outcome_stays_open_and_recovery_settles_it_with_the_same_key
     // from the journal, without a request (the mocks expect exactly one lookup and one POST).
     drop(client);
     drop(journal);
-    let journal = Arc::new(FileJournal::open(&path_).unwrap());
+    let journal = Arc::new(SqliteJournal::open(&path_).unwrap());
     let client = Client::new(config(&server).journal(journal.clone())).unwrap();
     let again = client.recover_writes().await.unwrap();
     assert_eq!(again.writes.len(), 1);
@@ -303,7 +304,7 @@ async fn a_damaged_record_is_reported_and_never_resent() {
         .mount(&server)
         .await;
     {
-        let journal = Arc::new(FileJournal::open(&path_).unwrap());
+        let journal = Arc::new(SqliteJournal::open(&path_).unwrap());
         let client = Client::new(config(&server).journal(journal)).unwrap();
         for key in ["damaged-write-1", "intact-write-2"] {
             client
@@ -312,10 +313,14 @@ async fn a_damaged_record_is_reported_and_never_resent() {
                 .unwrap_err();
         }
     }
-    // Corrupt the first record (a flipped byte inside its JSON).
-    let mut bytes = std::fs::read(&path_).unwrap();
-    bytes[40] ^= 0x20;
-    std::fs::write(&path_, &bytes).unwrap();
+    // Corrupt the first record (a method no HTTP client sends).
+    let db = rusqlite::Connection::open(&path_).unwrap();
+    db.execute(
+        "UPDATE writes SET method = 'BREW' WHERE key = 'damaged-write-1'",
+        [],
+    )
+    .unwrap();
+    drop(db);
 
     server.reset().await;
     Mock::given(method("GET"))
@@ -328,11 +333,11 @@ async fn a_damaged_record_is_reported_and_never_resent() {
         .respond_with(ResponseTemplate::new(201).set_body_json(json!({"id": 2})))
         .mount(&server)
         .await;
-    let journal = Arc::new(FileJournal::open(&path_).unwrap());
+    let journal = Arc::new(SqliteJournal::open(&path_).unwrap());
     let client = Client::new(config(&server).journal(journal)).unwrap();
     let recovery = client.recover_writes().await.unwrap();
     assert_eq!(recovery.damaged.len(), 1, "{recovery:?}");
-    assert_eq!(recovery.damaged[0].reason, "checksum mismatch");
+    assert_eq!(recovery.damaged[0].reason, "unknown method \"BREW\"");
     assert!(!recovery.is_clean());
     let keys: Vec<&str> = recovery
         .writes
@@ -538,7 +543,7 @@ async fn a_write_to_an_operations_own_server_is_recovered_to_that_server() {
         request
     };
     {
-        let journal = Arc::new(FileJournal::open(&path_).unwrap());
+        let journal = Arc::new(SqliteJournal::open(&path_).unwrap());
         let client = Client::new(config(&base).journal(journal)).unwrap();
         let err = client
             .execute::<Value>(upload(), with_key("upload-1"))
@@ -563,7 +568,7 @@ async fn a_write_to_an_operations_own_server_is_recovered_to_that_server() {
         .expect(1)
         .mount(&uploads)
         .await;
-    let journal = Arc::new(FileJournal::open(&path_).unwrap());
+    let journal = Arc::new(SqliteJournal::open(&path_).unwrap());
     let client = Client::new(config(&base).journal(journal)).unwrap();
     let recovery = client.recover_writes().await.unwrap();
     assert!(recovery.is_clean(), "{recovery:?}");

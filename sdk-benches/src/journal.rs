@@ -1,5 +1,5 @@
 //! The write journal against the sandbox (issue #20): write throughput with and without a
-//! [`FileJournal`] at 1, 16 and 64 writes in flight (one client shared by the tasks, so
+//! [`SqliteJournal`] at 1, 16 and 64 writes in flight (one client shared by the tasks, so
 //! concurrent records share an fsync), the same with a [`PostgresJournal`] in a throwaway
 //! cluster (issue #34; concurrent records share a commit), and the time `recover_writes`
 //! takes to settle 100 open entries. The journals live under `target/` (a real disk: `/tmp`
@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use cloud_sandbox::{Fault, Matcher, Sandbox};
 use customer_cloud_sdk::{Client, Config, RetryPolicy, dns};
 use futures::StreamExt;
-use oncegen_runtime::{FileJournal, PostgresJournal, WriteJournal};
+use oncegen_runtime::{PostgresJournal, SqliteJournal, WriteJournal};
 use sdk_tests::postgres::Cluster;
 
 use crate::repo_root;
@@ -140,7 +140,7 @@ pub async fn recovery(sb: &Sandbox) -> (Duration, usize) {
     sb.inject(Fault::StatusAfterCommit(503), post.clone(), half);
     sb.inject(Fault::Status(503), post, half);
     {
-        let journal = FileJournal::open(&path).expect("journal");
+        let journal = SqliteJournal::open(&path).expect("journal");
         let one_attempt = RetryPolicy {
             max_attempts: 1,
             reconcile_unknown_writes: false,
@@ -163,7 +163,7 @@ pub async fn recovery(sb: &Sandbox) -> (Duration, usize) {
         }
     }
     sb.clear_faults();
-    let journal = FileJournal::open(&path).expect("journal");
+    let journal = SqliteJournal::open(&path).expect("journal");
     let client = Client::new(config(sb).journal(Arc::new(journal))).expect("client");
     let started = Instant::now();
     let recovery = client.recover_writes().await.expect("recovery");
@@ -203,12 +203,12 @@ pub fn section() {
         println!(
             "DNS zone creations through `customer-cloud-sdk`, one client shared by the tasks in flight, \
              against the in-process sandbox on a multi-thread runtime; {ROUNDS} interleaved \
-             rounds, median writes per second. Journaled: a `FileJournal` under `target/`, \
+             rounds, median writes per second. Journaled: a `SqliteJournal` under `target/`, \
              record + fsync (group commit) before the send, outcome recorded after, then \
              acknowledged.\n"
         );
         let scratch = Scratch::new();
-        let file = FileJournal::open(scratch.0.join("writes.journal")).expect("journal");
+        let file = SqliteJournal::open(scratch.0.join("writes.journal")).expect("journal");
         table(&throughput(&sb, Arc::new(file), "file").await);
         println!(
             "\nThe same with a `PostgresJournal` (feature `postgres`) in a throwaway PostgreSQL \

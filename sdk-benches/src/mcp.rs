@@ -425,6 +425,7 @@ pub fn described(tools: &[ToolDefinition]) -> Vec<rmcp::model::Tool> {
                 writes: t.writes,
                 destructive: t.destructive,
                 purchase: t.purchase,
+                idempotent: t.idempotent,
             }
             .describe()
             .expect("the generator's schemas are objects")

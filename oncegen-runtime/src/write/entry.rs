@@ -50,6 +50,7 @@ impl<'c> Entry<'c> {
                 journal,
                 p,
                 &client.inner.user_agent,
+                &client.inner.config,
             ))
             .await?;
         }

@@ -32,17 +32,25 @@
 //! an intent that recovery did not report and the journal never held — never for one whose
 //! outcome is unknown.
 //!
-//! [`WriteJournal`] is the store, so any durable store can be plugged in;
-//! [`FileJournal`](crate::FileJournal) is the embedded default, for one process; with the
-//! `postgres` feature, `PostgresJournal` is one journal shared by many processes. Writes without a key are never
-//! journaled: they cannot be settled without one.
+//! Recovery settles an entry only with a client of the base URL and credential it was sent
+//! with ([`JournaledWrite::base_url`], [`JournaledWrite::credential`]); another client reports
+//! it unsettled and sends nothing.
 //!
-//! The journal holds request bodies and answers: keep it where only the application can read
-//! it (the file journal creates its files with mode 0600 on Unix). Credentials are never
-//! recorded.
+//! [`WriteJournal`] is the store, so any durable store can be plugged in;
+//! [`SqliteJournal`](crate::SqliteJournal) is the embedded default, one file that many
+//! processes of one machine share; with the `postgres` feature, `PostgresJournal` is one
+//! journal shared by many machines. Writes without a key are never journaled: they cannot be
+//! settled without one. When the same call may come twice (a tool's retry), [`crate::same_write`]
+//! decides whether it is the same write.
+//!
+//! The journal holds request bodies and answers until an entry is acknowledged: keep it where
+//! only the application can read it (the SQLite journal creates its files with mode 0600 on
+//! Unix). An acknowledged entry keeps neither (an answer may carry a secret the API minted).
+//! Credentials are never recorded.
 
 use std::fmt;
 use std::io;
+use std::time::SystemTime;
 
 use bytes::Bytes;
 use futures::future::BoxFuture;
@@ -76,6 +84,77 @@ pub trait WriteJournal: Send + Sync + fmt::Debug {
     /// records that could not be read back. Call it (through recovery) at start-up, before new
     /// writes are in flight.
     fn pending(&self) -> BoxFuture<'_, io::Result<Pending>>;
+
+    /// Takes the oldest entry not acknowledged whose intent starts with `prefix`, when no
+    /// other live process holds it (what [`same_write`](crate::same_write) resumes). The
+    /// default reads [`pending`](Self::pending).
+    fn resume<'a>(&'a self, prefix: &'a str) -> BoxFuture<'a, io::Result<Resume>> {
+        Box::pin(async move {
+            let pending = self.pending().await?;
+            Ok(pending
+                .writes
+                .into_iter()
+                .find(|w| {
+                    w.write
+                        .intent
+                        .as_deref()
+                        .is_some_and(|i| i.starts_with(prefix))
+                })
+                .map_or(Resume::None, |w| Resume::Taken(Box::new(w))))
+        })
+    }
+
+    /// What the journal knows of `key`, acknowledged or not; `None` when it holds no entry
+    /// of it. The default reads [`pending`](Self::pending), so it knows only open entries.
+    fn key_state<'a>(&'a self, key: &'a str) -> BoxFuture<'a, io::Result<Option<KeyState>>> {
+        Box::pin(async move {
+            let pending = self.pending().await?;
+            Ok(pending
+                .writes
+                .iter()
+                .find(|w| w.write.key == key)
+                .map(KeyState::of_pending))
+        })
+    }
+}
+
+/// What [`WriteJournal::resume`] found.
+#[derive(Debug)]
+pub enum Resume {
+    /// No entry of that intent is open.
+    None,
+    /// The entry, now this journal's to settle.
+    Taken(Box<PendingWrite>),
+    /// Another live process holds the entry of this key (it is sending or settling it).
+    Busy {
+        /// The entry's key.
+        key: String,
+    },
+}
+
+/// What a journal knows of one key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyState {
+    /// The intent it was recorded with.
+    pub intent: Option<String>,
+    /// Whether the server applied it: `None` while its outcome is not known.
+    pub applied: Option<bool>,
+    /// Whether its outcome was handed to the application (the entry is closed).
+    pub acknowledged: bool,
+    /// When its outcome became known.
+    pub settled_at: Option<SystemTime>,
+}
+
+impl KeyState {
+    /// The state of an entry not acknowledged.
+    pub fn of_pending(entry: &PendingWrite) -> Self {
+        KeyState {
+            intent: entry.write.intent.clone(),
+            applied: entry.settlement.as_ref().map(Settlement::is_applied),
+            acknowledged: false,
+            settled_at: entry.settled_at,
+        }
+    }
 }
 
 /// A write as the journal keeps it: enough to resend it byte for byte (credentials aside).
@@ -105,6 +184,12 @@ pub struct JournaledWrite {
     /// the headers the runtime derives (user agent, accept, content type, key, client request
     /// id) excepted.
     pub headers: Vec<(String, String)>,
+    /// The client's base URL when it was sent: recovery settles it there and nowhere else
+    /// (`None` in entries of journals from before it was kept).
+    pub base_url: Option<String>,
+    /// Which credential sent it ([`Config::credential_id`](crate::Config::credential_id), a
+    /// digest, never the secret): recovery settles it only with the same credential.
+    pub credential: Option<String>,
 }
 
 impl JournaledWrite {
@@ -128,6 +213,8 @@ impl fmt::Debug for JournaledWrite {
             .field("client_request_id", &self.client_request_id)
             .field("intent", &self.intent)
             .field("headers", &self.headers)
+            .field("base_url", &self.base_url)
+            .field("credential", &self.credential)
             .finish()
     }
 }
@@ -199,6 +286,8 @@ pub struct PendingWrite {
     pub write: JournaledWrite,
     /// Its definite outcome, once settled; `None` while it is open.
     pub settlement: Option<Settlement>,
+    /// When it was settled, if the journal keeps it.
+    pub settled_at: Option<SystemTime>,
 }
 
 /// What a journal holds.

@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use http::{HeaderMap, HeaderName, HeaderValue};
 
 use crate::auth::endpoint::Endpoint;
+use crate::config::Config;
 use crate::engine::prepare::{Call, CallUrl, Defaults, Prepared};
 use crate::error::Error;
 use crate::request::CallOptions;
@@ -28,6 +29,7 @@ pub(crate) async fn record(
     journal: &dyn WriteJournal,
     p: &Prepared,
     user_agent: &HeaderValue,
+    config: &Config,
 ) -> Result<(), Error> {
     let Some(key) = &p.idempotency_key else {
         return Ok(());
@@ -52,6 +54,8 @@ pub(crate) async fn record(
             .filter(|(name, _)| !DERIVED.contains(name))
             .filter_map(|(name, value)| Some((name.to_string(), value.to_str().ok()?.to_owned())))
             .collect(),
+        base_url: Some(config.get_base_url().to_owned()),
+        credential: config.credential_id(),
     };
     journal.record(&write).await.map_err(|e| Error::Journal {
         message: e.to_string(),

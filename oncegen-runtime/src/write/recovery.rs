@@ -57,7 +57,10 @@ impl RecoveredWrite {
     pub fn is_settled(&self) -> bool {
         !matches!(
             self.outcome,
-            Err(Error::WriteOutcomeUnknown(_) | Error::Validation { .. } | Error::Journal { .. })
+            Err(Error::WriteOutcomeUnknown(_)
+                | Error::Validation { .. }
+                | Error::Journal { .. }
+                | Error::Config { .. })
         )
     }
 
@@ -132,10 +135,24 @@ impl Client {
         })
     }
 
+    /// Settles one entry the journal gave this client ([`WriteJournal::resume`](crate::journal::WriteJournal::resume),
+    /// [`WriteJournal::pending`](crate::journal::WriteJournal::pending)) as
+    /// [`Client::recover_writes`] settles each of its entries: the journal's outcome, else a
+    /// lookup and a same-key resend. An entry made with another base URL or credential is not
+    /// settled here: its outcome is [`Error::Config`] saying so, and nothing is sent.
+    pub async fn settle_write(&self, entry: PendingWrite) -> RecoveredWrite {
+        self.recover_one(entry).await
+    }
+
     async fn recover_one(&self, entry: PendingWrite) -> RecoveredWrite {
-        let PendingWrite { write, settlement } = entry;
+        let PendingWrite {
+            write, settlement, ..
+        } = entry;
         let from_journal = settlement.is_some();
-        let outcome = match journaling::prepared(&write, self.defaults()) {
+        let outcome = match self
+            .made_here(&write)
+            .and_then(|()| journaling::prepared(&write, self.defaults()))
+        {
             Err(e) => Err(e),
             Ok(p) => match settlement {
                 Some(settlement) => self.journaled_outcome(p, settlement),
@@ -153,6 +170,30 @@ impl Client {
             outcome,
             from_journal,
         }
+    }
+
+    /// `Ok` when `write` was made with this client's base URL and credential (or its journal
+    /// did not record them).
+    fn made_here(&self, write: &JournaledWrite) -> Result<(), Error> {
+        let config = &self.inner.config;
+        if let Some(base_url) = write.base_url.as_deref()
+            && base_url != config.get_base_url()
+        {
+            return Err(Error::config(format!(
+                "the write {} was made for {base_url}, not {}: settle it with a client of that \
+                 server (nothing was sent)",
+                write.key,
+                config.get_base_url()
+            )));
+        }
+        if write.base_url.is_some() && write.credential != config.credential_id() {
+            return Err(Error::config(format!(
+                "the write {} was made with another credential: settle it with that credential \
+                 (nothing was sent)",
+                write.key
+            )));
+        }
+        Ok(())
     }
 
     /// The outcome the journal kept, as the call returned it.

@@ -62,6 +62,8 @@ pub struct ToolDefinition {
     pub destructive: bool,
     /// Charges the account.
     pub purchase: bool,
+    /// The same request again has no further effect (a new write's key aside).
+    pub idempotent: bool,
 }
 
 /// Every operation's tool, in the generated server's table order: what its `tools/list`

@@ -57,6 +57,7 @@ pub(super) fn definition(
         writes: op.effects.writes,
         destructive: op.effects.destructive,
         purchase: op.effects.purchase.is_some(),
+        idempotent: !op.effects.writes || op.effects.idempotent,
     })
 }
 
@@ -166,6 +167,7 @@ pub(super) fn render(
                 Some(key) => call.idempotency_key(key),
                 None => call,
             };
+            let call = input.tag(call);
         }
     });
     let wait = op.effects.waits.then(|| {
@@ -223,9 +225,9 @@ fn description(id: &str, op: &OperationSurface) -> String {
     let e = &op.effects;
     if e.writes {
         effects.push_str(
-            " Writes, exactly once: sent under `idempotency_key` (derived from the arguments \
-             when absent, so a retry is never a second write; pass a new key for another \
-             identical write).",
+            " Writes, exactly once: a retry before you got the outcome answers it \
+             (`replayed`), sending nothing; a repeat after it is a new write; \
+             `idempotency_key` names one write.",
         );
     }
     if e.destructive {
@@ -302,7 +304,7 @@ fn input_schema(surface: &Surface, op: &OperationSurface) -> Value {
                 "type": "string",
                 "minLength": 1,
                 "maxLength": 255,
-                "description": "Names this write: a call again with the same key returns the first outcome and never writes twice. Absent: derived from the arguments; the result returns the key used.",
+                "description": "Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.",
             }),
         );
     }

@@ -43,7 +43,6 @@
 //! TLS is not supported yet: reach the database on a private network or through a local
 //! TLS proxy.
 
-mod codec;
 mod link;
 mod recorder;
 mod schema;
@@ -57,11 +56,10 @@ use futures::future::BoxFuture;
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::Row;
 
-use crate::write::file_journal;
 use crate::write::journal::{
     DamagedRecord, JournaledWrite, Pending, PendingWrite, Settlement, WriteJournal,
 };
-use codec::{decode_headers, decode_settlement, encode_settlement};
+use crate::write::stored::{self, decode_headers, decode_settlement, encode_settlement};
 use link::{Link, connect, timed};
 
 /// Renews this owner's leases: `$1` owner, `$2` lease in seconds.
@@ -86,10 +84,12 @@ const CLAIM: &str = "UPDATE sdk_journal_writes w \
      ) c \
      WHERE w.key = c.key \
      RETURNING w.seq, w.key, w.intent, w.operation_id, w.method, w.target, w.server, \
-        w.content_type, w.body, w.client_request_id, w.headers, w.settlement";
+        w.content_type, w.body, w.client_request_id, w.headers, w.settlement, w.base_url, \
+        w.credential, w.settled_at";
 
 /// Records the outcome `$2` (applied: `$3`) of the open entry `$1`.
-const SETTLE: &str = "UPDATE sdk_journal_writes SET settlement = $2, applied = $3 \
+const SETTLE: &str = "UPDATE sdk_journal_writes SET settlement = $2, applied = $3, \
+        settled_at = now() \
      WHERE key = $1 AND acknowledged_at IS NULL";
 
 /// Closes entry `$1`; an intent certainly not applied is released for a new key.
@@ -375,8 +375,7 @@ impl WriteJournal for PostgresJournal {
 /// A claimed row as an entry.
 fn entry(row: &Row) -> Result<PendingWrite, String> {
     let method: String = row.get(4);
-    let method =
-        file_journal::method(&method).ok_or_else(|| format!("unknown method {method:?}"))?;
+    let method = stored::method(&method).ok_or_else(|| format!("unknown method {method:?}"))?;
     let settlement = match row.get::<_, Option<String>>(11) {
         Some(text) => Some(decode_settlement(&text)?),
         None => None,
@@ -393,7 +392,10 @@ fn entry(row: &Row) -> Result<PendingWrite, String> {
             body: row.get::<_, Vec<u8>>(8).into(),
             client_request_id: row.get(9),
             headers: decode_headers(&row.get::<_, String>(10))?,
+            base_url: row.get(12),
+            credential: row.get(13),
         },
         settlement,
+        settled_at: row.get(14),
     })
 }

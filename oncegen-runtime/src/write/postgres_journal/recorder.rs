@@ -10,9 +10,9 @@ use tokio_postgres::Client;
 use tokio_postgres::types::ToSql;
 
 use super::Identity;
-use super::codec::encode_headers;
 use super::link::{connect, timed, unavailable};
 use crate::write::journal::JournaledWrite;
+use crate::write::stored::encode_headers;
 
 /// Writes inserted by one statement at most (12 parameters each, under PostgreSQL's 65,535).
 const MAX_BATCH: usize = 512;
@@ -95,7 +95,7 @@ async fn commit(
     for (i, w) in writes.iter().enumerate() {
         let n = params.len();
         rows.push(format!(
-            "(${}, $1, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, $2, \
+            "(${}, $1, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, $2, \
              now() + make_interval(secs => $3))",
             n + 1,
             n + 2,
@@ -107,6 +107,8 @@ async fn commit(
             n + 8,
             n + 9,
             n + 10,
+            n + 11,
+            n + 12,
         ));
         params.extend_from_slice(&[
             &w.key,
@@ -119,11 +121,14 @@ async fn commit(
             &bodies[i],
             &w.client_request_id,
             &headers[i],
+            &w.base_url,
+            &w.credential,
         ]);
     }
     let sql = format!(
         "INSERT INTO sdk_journal_writes (key, namespace, intent, operation_id, method, target, \
-         server, content_type, body, client_request_id, headers, owner, lease_until) VALUES {} \
+         server, content_type, body, client_request_id, headers, base_url, credential, owner, \
+         lease_until) VALUES {} \
          ON CONFLICT DO NOTHING RETURNING key",
         rows.join(", ")
     );

@@ -12,7 +12,8 @@ use super::link::{timed, unavailable};
 const MIGRATION_LOCK: i64 = 0x0073_646b_6a72_6e6c;
 
 /// The migrations, in order; the schema's version is how many have run.
-const MIGRATIONS: [&str; 1] = [r#"
+const MIGRATIONS: [&str; 2] = [
+    r#"
 CREATE TABLE sdk_journal_writes (
     key text PRIMARY KEY,
     seq bigint GENERATED ALWAYS AS IDENTITY,
@@ -42,7 +43,14 @@ CREATE INDEX sdk_journal_writes_owner
     ON sdk_journal_writes (owner) WHERE acknowledged_at IS NULL;
 CREATE INDEX sdk_journal_writes_acknowledged
     ON sdk_journal_writes (acknowledged_at) WHERE acknowledged_at IS NOT NULL;
-"#];
+"#,
+    r#"
+ALTER TABLE sdk_journal_writes
+    ADD COLUMN base_url text,
+    ADD COLUMN credential text,
+    ADD COLUMN settled_at timestamptz;
+"#,
+];
 
 /// Brings the schema to the version this SDK knows; fails on a newer one.
 pub(super) async fn migrate(client: &mut Client) -> io::Result<()> {

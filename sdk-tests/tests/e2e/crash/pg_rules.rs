@@ -24,6 +24,8 @@ fn write(key: &str, intent: &str) -> JournaledWrite {
         client_request_id: Some(format!("req-{key}")),
         intent: Some(intent.to_owned()),
         headers: vec![("x-extra".to_owned(), "1".to_owned())],
+        base_url: Some("http://127.0.0.1:9".to_owned()),
+        credential: Some("0123456789abcdef".to_owned()),
     }
 }
 

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use customer_cloud_sdk::{CallBuilder, deployments, dns};
-use oncegen_runtime::{Config, Error, FileJournal, RetryPolicy};
+use oncegen_runtime::{Config, Error, RetryPolicy, SqliteJournal};
 
 use crate::harness::fast;
 use crate::writes::{Plan, REGION, VARIANT};
@@ -287,7 +287,7 @@ async fn writer_child() {
             ..RetryPolicy::default()
         });
     }
-    let journal = FileJournal::open(&lane.journal).expect("journal opens");
+    let journal = SqliteJournal::open(&lane.journal).expect("journal opens");
     let client =
         customer_cloud_sdk::Client::new(config.journal(Arc::new(journal))).expect("client");
     let mut app = AppState::load(&lane.app);

@@ -1,9 +1,11 @@
-//! How an outcome and a header list are stored: JSON text in a column.
+//! How a journal stores an outcome, a header list and a method: JSON text and names in a
+//! column, the one encoding of the SQLite and PostgreSQL journals.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde::{Deserialize, Serialize};
 
+use crate::spec::Method;
 use crate::write::journal::{Settlement, StoredResponse};
 
 #[derive(Serialize, Deserialize)]
@@ -24,7 +26,7 @@ enum Outcome {
 }
 
 /// A settlement as stored.
-pub(super) fn encode_settlement(settlement: &Settlement) -> String {
+pub(crate) fn encode_settlement(settlement: &Settlement) -> String {
     let outcome = match settlement {
         Settlement::Answered(r) => Outcome::Answered {
             status: r.status,
@@ -40,7 +42,7 @@ pub(super) fn encode_settlement(settlement: &Settlement) -> String {
 }
 
 /// A stored settlement read back.
-pub(super) fn decode_settlement(text: &str) -> Result<Settlement, String> {
+pub(crate) fn decode_settlement(text: &str) -> Result<Settlement, String> {
     let outcome: Outcome =
         serde_json::from_str(text).map_err(|e| format!("unreadable settlement: {e}"))?;
     Ok(match outcome {
@@ -61,13 +63,29 @@ pub(super) fn decode_settlement(text: &str) -> Result<Settlement, String> {
     })
 }
 
+/// The method named `name` (as [`Method::as_str`] spells it).
+pub(crate) fn method(name: &str) -> Option<Method> {
+    [
+        Method::Get,
+        Method::Post,
+        Method::Put,
+        Method::Patch,
+        Method::Delete,
+        Method::Head,
+        Method::Options,
+        Method::Trace,
+    ]
+    .into_iter()
+    .find(|m| m.as_str() == name)
+}
+
 /// Headers as stored.
-pub(super) fn encode_headers(headers: &[(String, String)]) -> String {
+pub(crate) fn encode_headers(headers: &[(String, String)]) -> String {
     serde_json::to_string(headers).unwrap_or_default()
 }
 
 /// Stored headers read back.
-pub(super) fn decode_headers(text: &str) -> Result<Vec<(String, String)>, String> {
+pub(crate) fn decode_headers(text: &str) -> Result<Vec<(String, String)>, String> {
     serde_json::from_str(text).map_err(|e| format!("unreadable headers: {e}"))
 }
 

@@ -1,0 +1,192 @@
+//! The embedded [`WriteJournal`]: one SQLite database file that every process of a machine
+//! may share (the CLI's parallel commands, several MCP servers on one state directory).
+//!
+//! Why SQLite (bundled, through `rusqlite`): the journal needs crash-safe transactions that
+//! many processes run on one file at once, and SQLite in WAL mode is built for exactly that;
+//! the hand-written append-only file it replaces could only be used by one process at a time.
+//!
+//! * **Durability.** `record` commits with `synchronous = FULL`: the write is on disk before it
+//!   is sent. `settle` and `acknowledge` commit with `synchronous = NORMAL`, which survives the
+//!   process being killed, as [`WriteJournal`] asks, but not a power cut: then recovery settles
+//!   the write again with the same key (the server replays), or reports its outcome again.
+//! * **Group commit.** One thread per journal runs every step waiting at that moment in one
+//!   transaction (`writer.rs`); the processes sharing the file take turns on its write lock,
+//!   each waiting up to 30 s.
+//! * **Owners.** Each open journal is an owner (`owners.rs`: a lock file held while it lives).
+//!   [`pending`](WriteJournal::pending) and [`resume`](WriteJournal::resume) take only entries
+//!   that are their own or whose owner is gone, so two processes never settle one entry at
+//!   once.
+//! * **Acknowledged entries** keep their key, intent, whether they applied and when, but not
+//!   their body, headers or answer (an answer may hold a secret the API minted); they are
+//!   deleted after [`KEEP_ACKNOWLEDGED`].
+//!
+//! The database file and its owners' folder are created owner-only (0600, 0700) on Unix.
+
+mod owners;
+mod rows;
+mod schema;
+mod writer;
+
+use std::fmt;
+use std::fs::OpenOptions;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, mpsc};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use tokio::sync::oneshot;
+
+use crate::write::journal::{JournaledWrite, KeyState, Pending, Resume, Settlement, WriteJournal};
+use writer::{Answer, Job, Step};
+
+/// How long an acknowledged entry is kept: a key reused within it with other arguments is
+/// still refused.
+pub const KEEP_ACKNOWLEDGED: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// The SQLite journal (see the [module docs](self)).
+#[derive(Clone)]
+pub struct SqliteJournal {
+    shared: Arc<Shared>,
+}
+
+/// The journal's file and its writer thread, which holds the connection and the owner lock.
+struct Shared {
+    path: PathBuf,
+    jobs: Option<mpsc::Sender<Job>>,
+    writer: Option<JoinHandle<()>>,
+}
+
+impl Drop for Shared {
+    /// Ends the writer and waits for it, so that the owner lock is released when the last
+    /// handle is dropped (as it is when the process ends).
+    fn drop(&mut self) {
+        self.jobs.take();
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.join();
+        }
+    }
+}
+
+impl fmt::Debug for SqliteJournal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SqliteJournal")
+            .field("path", &self.shared.path)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SqliteJournal {
+    /// Opens the journal at `path` (created, owner-only, when missing), alongside any other
+    /// process that has it open. Its folder must exist.
+    pub fn open(path: impl AsRef<Path>) -> io::Result<Self> {
+        let path = path.as_ref().to_path_buf();
+        let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+        create_owner_only(&path).map_err(named)?;
+        let mut conn = rusqlite::Connection::open(&path)
+            .map_err(failed)
+            .map_err(named)?;
+        schema::prepare(&mut conn).map_err(named)?;
+        let owners = owners::Owners::register(&path).map_err(named)?;
+        let (jobs, receiver) = mpsc::channel();
+        let writer = std::thread::Builder::new()
+            .name("write-journal".into())
+            .spawn(move || writer::run(conn, owners, KEEP_ACKNOWLEDGED, receiver))?;
+        let shared = Shared {
+            path,
+            jobs: Some(jobs),
+            writer: Some(writer),
+        };
+        Ok(SqliteJournal {
+            shared: Arc::new(shared),
+        })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.shared.path
+    }
+
+    async fn run(&self, step: Step) -> io::Result<Answer> {
+        let (done, answer) = oneshot::channel();
+        let stopped = || io::Error::other("the write journal's writer stopped");
+        let jobs = self.shared.jobs.as_ref().ok_or_else(stopped)?;
+        jobs.send(Job { step, done }).map_err(|_| stopped())?;
+        answer.await.map_err(|_| stopped())?
+    }
+}
+
+/// Creates `path` with mode 0600 where that is a thing, if it does not exist (SQLite gives
+/// its `-wal` and `-shm` files the same mode).
+fn create_owner_only(path: &Path) -> io::Result<()> {
+    let mut options = OpenOptions::new();
+    options.create(true).truncate(false).write(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path).map(drop)
+}
+
+/// A SQLite error as an I/O error (a busy database is `WouldBlock`).
+fn failed(e: rusqlite::Error) -> io::Error {
+    let kind = match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+            io::ErrorKind::WouldBlock
+        }
+        _ => io::ErrorKind::Other,
+    };
+    io::Error::new(kind, format!("write journal (SQLite): {e}"))
+}
+
+fn unexpected() -> io::Error {
+    io::Error::other("the write journal answered another step")
+}
+
+impl WriteJournal for SqliteJournal {
+    fn record<'a>(&'a self, write: &'a JournaledWrite) -> BoxFuture<'a, io::Result<()>> {
+        Box::pin(async move { self.run(Step::Record(write.clone())).await.map(drop) })
+    }
+
+    fn settle<'a>(
+        &'a self,
+        key: &'a str,
+        settlement: &'a Settlement,
+    ) -> BoxFuture<'a, io::Result<()>> {
+        let step = Step::Settle(key.to_owned(), settlement.clone());
+        Box::pin(async move { self.run(step).await.map(drop) })
+    }
+
+    fn acknowledge<'a>(&'a self, key: &'a str) -> BoxFuture<'a, io::Result<()>> {
+        let step = Step::Acknowledge(key.to_owned());
+        Box::pin(async move { self.run(step).await.map(drop) })
+    }
+
+    fn pending(&self) -> BoxFuture<'_, io::Result<Pending>> {
+        Box::pin(async move {
+            match self.run(Step::Claim).await? {
+                Answer::Claimed(pending) => Ok(pending),
+                _ => Err(unexpected()),
+            }
+        })
+    }
+
+    fn resume<'a>(&'a self, prefix: &'a str) -> BoxFuture<'a, io::Result<Resume>> {
+        let step = Step::Resume(prefix.to_owned());
+        Box::pin(async move {
+            match self.run(step).await? {
+                Answer::Resumed(resume) => Ok(resume),
+                _ => Err(unexpected()),
+            }
+        })
+    }
+
+    fn key_state<'a>(&'a self, key: &'a str) -> BoxFuture<'a, io::Result<Option<KeyState>>> {
+        let step = Step::KeyState(key.to_owned());
+        Box::pin(async move {
+            match self.run(step).await? {
+                Answer::KeyState(state) => Ok(state),
+                _ => Err(unexpected()),
+            }
+        })
+    }
+}

@@ -1,0 +1,225 @@
+//! The statements of each journal step, run inside the writer's transaction.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use super::owners::Owners;
+use crate::write::journal::{
+    DamagedRecord, JournaledWrite, KeyState, Pending, PendingWrite, Resume, Settlement,
+};
+use crate::write::stored::{
+    decode_headers, decode_settlement, encode_headers, encode_settlement, method,
+};
+
+/// The columns of an entry, in the order [`entry`] reads them.
+const COLUMNS: &str = "seq, key, intent, operation_id, method, target, server, base_url, \
+     credential, content_type, body, client_request_id, headers, settlement, settled_at, owner";
+
+/// Milliseconds since the Unix epoch.
+pub(super) fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+fn time(millis: i64) -> SystemTime {
+    UNIX_EPOCH + Duration::from_millis(millis.max(0) as u64)
+}
+
+/// Records `w`, owned by `owner`. A key already open is recorded already; an acknowledged
+/// one is opened again (a key reused for a write that applied nothing, or resent under its key).
+pub(super) fn record(tx: &Connection, w: &JournaledWrite, owner: &str) -> rusqlite::Result<()> {
+    tx.execute(
+        "INSERT INTO writes (key, intent, operation_id, method, target, server, base_url, \
+            credential, content_type, body, client_request_id, headers, owner, recorded_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) \
+         ON CONFLICT (key) DO UPDATE SET intent = excluded.intent, \
+            operation_id = excluded.operation_id, method = excluded.method, \
+            target = excluded.target, server = excluded.server, base_url = excluded.base_url, \
+            credential = excluded.credential, content_type = excluded.content_type, \
+            body = excluded.body, client_request_id = excluded.client_request_id, \
+            headers = excluded.headers, owner = excluded.owner, \
+            recorded_at = excluded.recorded_at, settlement = NULL, applied = NULL, \
+            settled_at = NULL, acknowledged_at = NULL \
+         WHERE writes.acknowledged_at IS NOT NULL",
+        params![
+            w.key,
+            w.intent,
+            w.operation_id,
+            w.method.as_str(),
+            w.target,
+            w.server,
+            w.base_url,
+            w.credential,
+            w.content_type,
+            w.body.as_ref(),
+            w.client_request_id,
+            encode_headers(&w.headers),
+            owner,
+            now(),
+        ],
+    )?;
+    Ok(())
+}
+
+/// Records the outcome of the open entry `key`.
+pub(super) fn settle(tx: &Connection, key: &str, s: &Settlement) -> rusqlite::Result<()> {
+    tx.execute(
+        "UPDATE writes SET settlement = ?2, applied = ?3, settled_at = ?4 \
+         WHERE key = ?1 AND acknowledged_at IS NULL",
+        params![key, encode_settlement(s), s.is_applied(), now()],
+    )?;
+    Ok(())
+}
+
+/// Closes entry `key`, dropping its body, headers and answer; whether it applied stays.
+pub(super) fn acknowledge(tx: &Connection, key: &str) -> rusqlite::Result<bool> {
+    let closed = tx.execute(
+        "UPDATE writes SET acknowledged_at = ?2, body = x'', headers = '[]', settlement = NULL \
+         WHERE key = ?1 AND acknowledged_at IS NULL",
+        params![key, now()],
+    )?;
+    Ok(closed > 0)
+}
+
+/// Deletes entries acknowledged more than `keep` ago.
+pub(super) fn prune(tx: &Connection, keep: Duration) -> rusqlite::Result<()> {
+    let before = now().saturating_sub(keep.as_millis() as i64);
+    tx.execute(
+        "DELETE FROM writes WHERE acknowledged_at IS NOT NULL AND acknowledged_at < ?1",
+        [before],
+    )?;
+    Ok(())
+}
+
+/// What the journal knows of `key`.
+pub(super) fn key_state(tx: &Connection, key: &str) -> rusqlite::Result<Option<KeyState>> {
+    tx.query_row(
+        "SELECT intent, applied, acknowledged_at IS NOT NULL, settled_at FROM writes \
+         WHERE key = ?1",
+        [key],
+        |row| {
+            Ok(KeyState {
+                intent: row.get(0)?,
+                applied: row.get(1)?,
+                acknowledged: row.get(2)?,
+                settled_at: row.get::<_, Option<i64>>(3)?.map(time),
+            })
+        },
+    )
+    .optional()
+}
+
+/// An open entry read, with its owner.
+struct Open {
+    owner: String,
+    key: String,
+    entry: Result<PendingWrite, DamagedRecord>,
+}
+
+/// Open entries (of intents starting with `prefix`, when given), oldest first.
+fn open(tx: &Connection, prefix: Option<&str>) -> rusqlite::Result<Vec<Open>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM writes WHERE acknowledged_at IS NULL \
+         AND (?1 IS NULL OR substr(intent, 1, length(?1)) = ?1) ORDER BY seq"
+    );
+    let mut statement = tx.prepare_cached(&sql)?;
+    let rows = statement.query_map([prefix], |row| {
+        Ok(Open {
+            owner: row.get(15)?,
+            key: row.get(1)?,
+            entry: entry(row)?,
+        })
+    })?;
+    rows.collect()
+}
+
+/// Makes `keys` this journal's.
+fn take(tx: &Connection, owners: &Owners, keys: &[&str]) -> rusqlite::Result<()> {
+    let mut statement = tx.prepare_cached("UPDATE writes SET owner = ?1 WHERE key = ?2")?;
+    for key in keys {
+        statement.execute(params![owners.me(), key])?;
+    }
+    Ok(())
+}
+
+/// Every open entry no other live journal holds, now this journal's.
+pub(super) fn claim(tx: &Connection, owners: &Owners) -> rusqlite::Result<Pending> {
+    let free: Vec<Open> = open(tx, None)?
+        .into_iter()
+        .filter(|o| !owners.other_alive(&o.owner))
+        .collect();
+    take(
+        tx,
+        owners,
+        &free.iter().map(|o| o.key.as_str()).collect::<Vec<_>>(),
+    )?;
+    let mut pending = Pending::default();
+    for o in free {
+        match o.entry {
+            Ok(write) => pending.writes.push(write),
+            Err(damaged) => pending.damaged.push(damaged),
+        }
+    }
+    Ok(pending)
+}
+
+/// The oldest open entry of an intent starting with `prefix` that no other live journal
+/// holds, now this journal's; else whether another holds one.
+pub(super) fn resume(tx: &Connection, owners: &Owners, prefix: &str) -> rusqlite::Result<Resume> {
+    let mut busy = None;
+    for o in open(tx, Some(prefix))? {
+        if owners.other_alive(&o.owner) {
+            busy.get_or_insert(o.key);
+            continue;
+        }
+        let Ok(write) = o.entry else { continue };
+        take(tx, owners, &[&o.key])?;
+        return Ok(Resume::Taken(Box::new(write)));
+    }
+    Ok(busy.map_or(Resume::None, |key| Resume::Busy { key }))
+}
+
+/// A row as an entry, or why it cannot be one.
+fn entry(row: &Row) -> rusqlite::Result<Result<PendingWrite, DamagedRecord>> {
+    let body: Vec<u8> = row.get(10)?;
+    let damaged = |reason: String| DamagedRecord {
+        offset: row.get::<_, i64>(0).unwrap_or_default() as u64,
+        length: body.len(),
+        reason,
+    };
+    let name: String = row.get(4)?;
+    let Some(method) = method(&name) else {
+        return Ok(Err(damaged(format!("unknown method {name:?}"))));
+    };
+    let headers = match decode_headers(&row.get::<_, String>(12)?) {
+        Ok(headers) => headers,
+        Err(reason) => return Ok(Err(damaged(reason))),
+    };
+    let settlement = match row.get::<_, Option<String>>(13)? {
+        None => None,
+        Some(text) => match decode_settlement(&text) {
+            Ok(s) => Some(s),
+            Err(reason) => return Ok(Err(damaged(reason))),
+        },
+    };
+    Ok(Ok(PendingWrite {
+        write: JournaledWrite {
+            key: row.get(1)?,
+            intent: row.get(2)?,
+            operation_id: row.get(3)?,
+            method,
+            target: row.get(5)?,
+            server: row.get(6)?,
+            base_url: row.get(7)?,
+            credential: row.get(8)?,
+            content_type: row.get(9)?,
+            body: body.clone().into(),
+            client_request_id: row.get(11)?,
+            headers,
+        },
+        settlement,
+        settled_at: row.get::<_, Option<i64>>(14)?.map(time),
+    }))
+}

@@ -1,0 +1,142 @@
+//! Group commit: one thread owns the connection and runs every step waiting at that moment in
+//! one transaction, so concurrent writes of a process share one commit (one `fsync`), and the
+//! steps of many processes take turns on SQLite's write lock.
+
+use std::io;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use rusqlite::{Connection, TransactionBehavior};
+use tokio::sync::oneshot;
+
+use super::owners::Owners;
+use super::{failed, rows};
+use crate::write::journal::{JournaledWrite, KeyState, Pending, Resume, Settlement};
+
+/// Steps run in one transaction at most.
+const MAX_BATCH: usize = 256;
+
+/// A journal step.
+pub(super) enum Step {
+    Record(JournaledWrite),
+    Settle(String, Settlement),
+    Acknowledge(String),
+    Claim,
+    Resume(String),
+    KeyState(String),
+}
+
+/// What a step answered.
+pub(super) enum Answer {
+    Done,
+    Claimed(Pending),
+    Resumed(Resume),
+    KeyState(Option<KeyState>),
+}
+
+/// A step and who waits for its answer.
+pub(super) struct Job {
+    pub(super) step: Step,
+    pub(super) done: oneshot::Sender<io::Result<Answer>>,
+}
+
+/// Runs until every sender is gone (the journal was dropped).
+pub(super) fn run(mut conn: Connection, owners: Owners, keep: Duration, jobs: mpsc::Receiver<Job>) {
+    let mut commits: u64 = 0;
+    while let Ok(first) = jobs.recv() {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match jobs.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        let prune = commits.is_multiple_of(1024).then_some(keep);
+        commits += 1;
+        match commit(&mut conn, &owners, &batch, prune) {
+            Ok(answers) => {
+                for (job, answer) in batch.into_iter().zip(answers) {
+                    let _ = job.done.send(answer);
+                }
+            }
+            Err(e) => {
+                for job in batch {
+                    let _ = job.done.send(Err(io::Error::new(e.kind(), e.to_string())));
+                }
+            }
+        }
+    }
+}
+
+/// Runs `batch` in one transaction, each step in a savepoint of its own (a failed step leaves
+/// the others); durable (`synchronous = FULL`) when it records a write.
+fn commit(
+    conn: &mut Connection,
+    owners: &Owners,
+    batch: &[Job],
+    prune: Option<Duration>,
+) -> io::Result<Vec<io::Result<Answer>>> {
+    let records = batch.iter().any(|j| matches!(j.step, Step::Record(_)));
+    let level = if records { "FULL" } else { "NORMAL" };
+    conn.pragma_update(None, "synchronous", level)
+        .map_err(failed)?;
+    let mut tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(failed)?;
+    if let Some(keep) = prune {
+        rows::prune(&tx, keep).map_err(failed)?;
+    }
+    let mut answers = Vec::with_capacity(batch.len());
+    for job in batch {
+        let savepoint = tx.savepoint().map_err(failed)?;
+        let answer = apply(&savepoint, owners, &job.step).map_err(failed);
+        if answer.is_ok() {
+            savepoint.commit().map_err(failed)?;
+        }
+        answers.push(answer);
+    }
+    if records {
+        crate::write::kill_point!("append");
+    }
+    tx.commit().map_err(failed)?;
+    kill_points(batch);
+    Ok(answers)
+}
+
+/// The kill points of the steps just committed.
+fn kill_points(batch: &[Job]) {
+    for job in batch {
+        match job.step {
+            Step::Record(_) => {
+                crate::write::kill_point!("fsync");
+            }
+            Step::Settle(..) => {
+                crate::write::kill_point!("settle");
+            }
+            Step::Acknowledge(_) => {
+                crate::write::kill_point!("close");
+            }
+            _ => {}
+        }
+    }
+}
+
+fn apply(tx: &Connection, owners: &Owners, step: &Step) -> rusqlite::Result<Answer> {
+    Ok(match step {
+        Step::Record(write) => {
+            rows::record(tx, write, owners.me())?;
+            Answer::Done
+        }
+        Step::Settle(key, settlement) => {
+            rows::settle(tx, key, settlement)?;
+            Answer::Done
+        }
+        Step::Acknowledge(key) => {
+            rows::acknowledge(tx, key)?;
+            Answer::Done
+        }
+        Step::Claim => Answer::Claimed(rows::claim(tx, owners)?),
+        Step::Resume(prefix) => Answer::Resumed(rows::resume(tx, owners, prefix)?),
+        Step::KeyState(key) => Answer::KeyState(rows::key_state(tx, key)?),
+    })
+}
