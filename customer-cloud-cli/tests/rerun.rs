@@ -311,3 +311,136 @@ async fn on_the_postgres_journal_a_killed_deploy_run_again_writes_once() {
     let listed = cli.ok(&["--journal", &url, "writes", "list"]);
     assert_eq!(listed, json!([]), "nothing left open in PostgreSQL");
 }
+
+/// Runs `args` with `env` set until it exits other than 8; its exit code, stdout and stderr.
+fn settled_run(cli: &Cli, args: &[&str], env: &[(&str, &str)]) -> (i32, Value, String) {
+    let started = Instant::now();
+    loop {
+        let mut command = cli.command(args);
+        command.envs(env.iter().copied());
+        let out = command.output().expect("the binary runs");
+        let code = out.status.code().expect("an exit code");
+        let stdout = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        if code != 8 || started.elapsed() > HANG_GUARD || !env.is_empty() {
+            return (code, stdout, stderr);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_recovered_write_goes_only_to_its_own_server_with_its_own_credential() {
+    let a = Sandbox::start().await.expect("sandbox A starts");
+    let b = Sandbox::start().await.expect("sandbox B starts");
+    let cli = Cli::new(&a, "recover-own-server");
+    let name = "own-server.example";
+    let owned = Kind::Zone.args(name);
+    let args: Vec<&str> = owned.iter().map(String::as_str).collect();
+    tokio::task::block_in_place(|| kill_at(&a, &cli, &args, "in-flight"));
+    // Another credential (another profile's) settles nothing and sends nothing.
+    let sent = a.requests().len();
+    let recover = ["writes", "recover"];
+    let other = [("CUSTOMER_CLOUD_API_SECRET", "another-profiles-secret")];
+    let (code, rows, stderr) = tokio::task::block_in_place(|| settled_run(&cli, &recover, &other));
+    assert_eq!(code, 8, "{rows} {stderr}");
+    assert_eq!(rows[0]["state"], "unknown", "{rows}");
+    assert!(
+        rows[0]["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("another credential"),
+        "{rows}"
+    );
+    assert_eq!(
+        a.requests().len(),
+        sent,
+        "nothing sent with another credential"
+    );
+    // Pointed at server B, the write is still settled at A, where it was made.
+    let b_url = b.base_url();
+    let at_b = ["--base-url", b_url.as_str(), "writes", "recover"];
+    let (code, rows, stderr) = tokio::task::block_in_place(|| settled_run(&cli, &at_b, &[]));
+    assert_eq!(code, 0, "{rows} {stderr}");
+    assert_eq!(rows[0]["state"], "applied", "{rows}");
+    assert_eq!(rows[0]["server"], json!(a.base_url()), "{rows}");
+    assert!(b.requests().is_empty(), "server B received nothing");
+    assert_eq!(Kind::Zone.count(&a, name), 1);
+    assert_eq!(Kind::Zone.count(&b, name), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_that_never_reached_the_server_blocks_nothing() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let cli = Cli::new(&sb, "never-reached");
+    // A loopback port nothing listens on: the first run's connection is refused.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let base = format!("http://127.0.0.1:{port}");
+    let body = json!({"name": "never-reached.example"}).to_string();
+    let args = [
+        "--base-url",
+        base.as_str(),
+        "dns",
+        "create-dns-zone",
+        "--json",
+        body.as_str(),
+    ];
+    let (code, stderr) = tokio::task::block_in_place(|| cli.fails(&args));
+    assert_ne!(code, 8, "certainly not applied: {stderr}");
+    // Now the same address reaches the sandbox: the same command is sent.
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+        .await
+        .expect("the port again");
+    let upstream = sb.base_url().trim_start_matches("http://").to_owned();
+    tokio::spawn(async move {
+        while let Ok((mut inbound, _)) = listener.accept().await {
+            let upstream = upstream.clone();
+            tokio::spawn(async move {
+                if let Ok(mut outbound) = tokio::net::TcpStream::connect(&upstream).await {
+                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                }
+            });
+        }
+    });
+    let out = tokio::task::block_in_place(|| cli.output(&args));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("replayed"), "{stderr}");
+    assert_eq!(Kind::Zone.count(&sb, "never-reached.example"), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thirty_two_commands_at_once_share_the_journal() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let cli = Cli::new(&sb, "parallel");
+    let children: Vec<_> = (0..32)
+        .map(|i| {
+            let body = json!({"name": format!("parallel-{i}.example")}).to_string();
+            cli.command(&["dns", "create-dns-zone", "--json", &body])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("a command starts")
+        })
+        .collect();
+    let failures: Vec<String> = tokio::task::block_in_place(|| {
+        children
+            .into_iter()
+            .map(|c| c.wait_with_output().expect("it ends"))
+            .filter(|o| !o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stderr).into_owned())
+            .collect()
+    });
+    assert!(failures.is_empty(), "{failures:#?}");
+    let made = sb
+        .zones()
+        .iter()
+        .filter(|z| z.name.starts_with("parallel-"))
+        .count();
+    assert_eq!(made, 32, "each once");
+    let listed = tokio::task::block_in_place(|| cli.ok(&["writes", "list"]));
+    assert_eq!(listed, json!([]), "nothing left open");
+}

@@ -1,0 +1,291 @@
+//! "The same write" through the real server over stdio, spoken as raw JSON-RPC: a deliberate
+//! repeat after the outcome is a new write (attach, detach, attach does three things; a final
+//! 400 is not replayed once its cause is fixed), a call refused before sending leaves its key
+//! free, a write whose outcome was never delivered (the server killed mid-call) is answered on
+//! the next identical call as a replay saying when it applied, and two servers share one state
+//! directory.
+
+use cloud_sandbox::{Fault, Matcher, Sandbox};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Guards every wait against a hang (never reached when things work).
+const HANG_GUARD: Duration = Duration::from_secs(120);
+
+/// A server child spoken to one JSON-RPC line at a time.
+struct Mcp {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+}
+
+impl Mcp {
+    /// A server for `sb` with writes enabled, its state under `state`, initialized.
+    fn start(sb: &Sandbox, state: &PathBuf) -> Self {
+        let cred = &sb.credentials().signed;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_customer-cloud-mcp"))
+            .args(["--allow-writes", "--allow-destructive"])
+            .env_remove("CUSTOMER_CLOUD_API_BEARER")
+            .env_remove("CUSTOMER_CLOUD_API_JOURNAL")
+            .env_remove("CUSTOMER_CLOUD_API_PROFILE")
+            .env("CUSTOMER_CLOUD_API_BASE_URL", sb.base_url())
+            .env("CUSTOMER_CLOUD_API_KEY", &cred.prefix)
+            .env("CUSTOMER_CLOUD_API_SECRET", &cred.secret)
+            .env("XDG_STATE_HOME", state)
+            .env("XDG_CONFIG_HOME", state)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut mcp = Mcp {
+            child,
+            stdin,
+            stdout,
+            next_id: 1,
+        };
+        mcp.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "same-write-test", "version": "1"}}),
+        );
+        mcp.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        mcp
+    }
+
+    fn send(&mut self, message: Value) {
+        writeln!(self.stdin, "{message}").expect("the server reads");
+        self.stdin.flush().expect("flushed");
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            let read = self
+                .stdout
+                .read_line(&mut line)
+                .expect("the server answers");
+            assert!(read > 0, "the server ended before answering {method}");
+            let message: Value = serde_json::from_str(&line).expect("JSON-RPC");
+            if message["id"] == json!(id) {
+                return message;
+            }
+        }
+    }
+
+    /// Calls `tool` with `arguments`; its result.
+    fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        let answer = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
+        answer["result"].clone()
+    }
+
+    /// Writes the call without waiting for its answer.
+    fn call_in_background(&mut self, tool: &str, arguments: Value) {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                         "params": {"name": tool, "arguments": arguments}}));
+    }
+
+    fn kill(mut self) {
+        self.child.kill().expect("SIGKILL");
+        self.child.wait().expect("reaped");
+    }
+}
+
+impl Drop for Mcp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn state_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "customer-cloud-mcp-same-write-{test}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn text(result: &Value) -> String {
+    result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn ok(result: &Value) -> bool {
+    result["isError"] != json!(true)
+}
+
+/// POST requests the sandbox received whose path ends with `suffix`.
+fn posts(sb: &Sandbox, suffix: &str) -> usize {
+    sb.requests()
+        .iter()
+        .filter(|r| r.method == "POST" && r.path.ends_with(suffix))
+        .count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deliberate_repeat_is_a_new_write_and_a_fixed_400_is_not_replayed() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let x = sb.add_service("vps", "x.example.net", "active");
+    let y = sb.add_service("vps", "y.example.net", "active");
+    let volume = sb.add_service("storage", "volume.example.net", "active");
+    let state = state_dir("repeat");
+    let attached = |sb: &Sandbox| sb.resources(|r| r.volume_attachments.get(&volume).copied());
+    let mut mcp = tokio::task::block_in_place(|| Mcp::start(&sb, &state));
+    let attach = |to| json!({"service_id": volume, "body": {"target_service_id": to}});
+    let detach = json!({"service_id": volume});
+    tokio::task::block_in_place(|| {
+        for (tool, args) in [
+            ("storage_volume_attach", attach(x)),
+            ("storage_volume_detach", detach.clone()),
+            ("storage_volume_attach", attach(x)),
+        ] {
+            let result = mcp.call(tool, args);
+            assert!(ok(&result), "{tool}: {result}");
+            assert!(!text(&result).contains("replayed"), "{tool}: {result}");
+        }
+        assert_eq!(attached(&sb), Some(x), "attach, detach, attach: attached");
+        let refused = mcp.call("storage_volume_attach", attach(y));
+        assert!(!ok(&refused), "attached elsewhere: {refused}");
+        assert!(ok(&mcp.call("storage_volume_detach", detach.clone())));
+        let again = mcp.call("storage_volume_attach", attach(y));
+        assert!(
+            ok(&again),
+            "the cause fixed, the same call is sent: {again}"
+        );
+    });
+    assert_eq!(attached(&sb), Some(y));
+    assert_eq!(posts(&sb, "/attach"), 4, "every attach was sent");
+    assert_eq!(posts(&sb, "/detach"), 2, "both detaches were sent");
+    drop(mcp);
+    let _ = std::fs::remove_dir_all(&state);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_refused_before_sending_leaves_its_key_free() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let x = sb.add_service("vps", "x.example.net", "active");
+    let volume = sb.add_service("storage", "volume.example.net", "active");
+    let state = state_dir("refused");
+    let mut mcp = tokio::task::block_in_place(|| Mcp::start(&sb, &state));
+    let key = "caller-key-0001";
+    tokio::task::block_in_place(|| {
+        let wrong = json!({"service_id": volume, "body": {}, "idempotency_key": key});
+        let refused = mcp.call("storage_volume_attach", wrong);
+        assert!(!ok(&refused), "{refused}");
+        assert_eq!(posts(&sb, "/attach"), 0, "nothing was sent");
+        let right = json!({"service_id": volume, "body": {"target_service_id": x},
+                           "idempotency_key": key});
+        let sent = mcp.call("storage_volume_attach", right.clone());
+        assert!(ok(&sent), "the corrected call under the same key: {sent}");
+        assert_eq!(posts(&sb, "/attach"), 1);
+        // The key names that one write: again, it answers the same outcome.
+        let again = mcp.call("storage_volume_attach", right);
+        assert!(ok(&again), "{again}");
+        assert_eq!(again["_meta"]["replayed"], json!(true), "{again}");
+    });
+    let _ = std::fs::remove_dir_all(&state);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_outcome_never_delivered_is_answered_as_a_replay_after_a_restart() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let state = state_dir("restart");
+    let zone = json!({"body": {"name": "undelivered.example"}});
+    let zones = |sb: &Sandbox| {
+        sb.zones()
+            .iter()
+            .filter(|z| z.name == "undelivered.example")
+            .count()
+    };
+    // The API commits the write, then holds its answer: the server is killed meanwhile.
+    sb.inject(
+        Fault::Delay(Duration::from_secs(1)),
+        Matcher {
+            method: Some("POST".into()),
+            path_prefix: Some("/v1/dns/zones".into()),
+            ..Matcher::default()
+        },
+        1,
+    );
+    let mcp = tokio::task::block_in_place(|| {
+        let mut mcp = Mcp::start(&sb, &state);
+        mcp.call_in_background("create_dns_zone", zone.clone());
+        let started = Instant::now();
+        while zones(&sb) == 0 {
+            assert!(
+                started.elapsed() < HANG_GUARD,
+                "the write never reached the API"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        mcp
+    });
+    mcp.kill();
+    sb.clear_faults();
+    let mut mcp = tokio::task::block_in_place(|| Mcp::start(&sb, &state));
+    // While the API still holds the first call, a retry is told the outcome is unknown: an
+    // agent calls again, as the answer says.
+    let again = tokio::task::block_in_place(|| {
+        let started = Instant::now();
+        loop {
+            let again = mcp.call("create_dns_zone", zone.clone());
+            if !text(&again).contains("outcome_unknown") {
+                return again;
+            }
+            assert!(started.elapsed() < HANG_GUARD, "never settled: {again}");
+        }
+    });
+    assert!(ok(&again), "{again}");
+    assert_eq!(again["_meta"]["replayed"], json!(true), "{again}");
+    assert!(again["_meta"]["applied_at"].is_string(), "{again}");
+    assert!(text(&again).contains("replayed"), "{again}");
+    assert_eq!(zones(&sb), 1, "one zone for the killed call and its retry");
+    // Delivered now: the same call again is a new write (the API refuses a second zone of
+    // that name, which shows it was sent).
+    let repeat = tokio::task::block_in_place(|| mcp.call("create_dns_zone", zone));
+    assert_ne!(repeat["_meta"]["replayed"], json!(true), "{repeat}");
+    assert!(
+        text(&repeat).contains("api_error"),
+        "sent, and refused: {repeat}"
+    );
+    assert_eq!(zones(&sb), 1);
+    let _ = std::fs::remove_dir_all(&state);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_share_one_state_directory() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let state = state_dir("shared");
+    let (mut a, mut b) =
+        tokio::task::block_in_place(|| (Mcp::start(&sb, &state), Mcp::start(&sb, &state)));
+    tokio::task::block_in_place(|| {
+        for i in 0..4 {
+            let mcp = if i % 2 == 0 { &mut a } else { &mut b };
+            let name = format!("shared-{i}.example");
+            let result = mcp.call("create_dns_zone", json!({"body": {"name": name}}));
+            assert!(ok(&result), "server {i}: {result}");
+        }
+    });
+    let made = sb
+        .zones()
+        .iter()
+        .filter(|z| z.name.starts_with("shared-"))
+        .count();
+    assert_eq!(made, 4);
+    let _ = std::fs::remove_dir_all(&state);
+}
