@@ -273,3 +273,15 @@ async fn many_owners_record_at_once_and_each_entry_is_claimed_once() {
     let (ca, cb) = (ca.unwrap().writes.len(), cb.unwrap().writes.len());
     assert_eq!(ca + cb, 200, "every entry is claimed by exactly one owner");
 }
+
+#[test]
+fn a_journal_of_another_format_is_refused_not_replaced() {
+    let scratch = Scratch::new();
+    let path = scratch.0.join("journal.sqlite");
+    let earlier = b"0123abcd {\"open\":{\"key\":\"k\"}}\n";
+    std::fs::write(&path, earlier).unwrap();
+    let err = SqliteJournal::open(&path).unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+    assert!(err.to_string().contains("earlier version"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), earlier, "left as it was");
+}

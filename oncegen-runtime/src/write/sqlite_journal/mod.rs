@@ -84,6 +84,7 @@ impl SqliteJournal {
         let path = path.as_ref().to_path_buf();
         let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
         create_owner_only(&path).map_err(named)?;
+        refuse_earlier_format(&path).map_err(named)?;
         let mut conn = rusqlite::Connection::open(&path)
             .map_err(failed)
             .map_err(named)?;
@@ -125,6 +126,23 @@ fn create_owner_only(path: &Path) -> io::Result<()> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     options.open(path).map(drop)
+}
+
+/// Fails on a non-empty file that is not a SQLite database: an earlier version's append-only
+/// journal, whose open entries must not be silently dropped.
+fn refuse_earlier_format(path: &Path) -> io::Result<()> {
+    use std::io::Read;
+    let mut header = [0u8; 16];
+    let read = std::fs::File::open(path)?.read(&mut header)?;
+    if read == 0 || header == *b"SQLite format 3\0" {
+        return Ok(());
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidData,
+        "not a SQLite journal (an earlier version's append-only journal?): settle its writes \
+         with the version that wrote it (`writes recover`), then move the file aside; nothing \
+         was sent",
+    ))
 }
 
 /// A SQLite error as an I/O error (a busy database is `WouldBlock`).
