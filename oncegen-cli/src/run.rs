@@ -230,9 +230,12 @@ async fn operation<C>(
             key: uuid_key(),
             applied_at: None,
         },
-        (_, key) => same_write::plan(journal.as_ref(), &identity, key.as_deref())
-            .await
-            .map_err(journal::failed)?,
+        (_, key) => {
+            let guard = command.purchase.is_some().then_some(PURCHASE_GUARD);
+            same_write::plan_guarded(journal.as_ref(), &identity, key.as_deref(), guard)
+                .await
+                .map_err(journal::failed)?
+        }
     };
     let (result, settled) = match plan {
         Plan::Refused(why) => return Err(Failure::usage(why)),
@@ -256,6 +259,12 @@ async fn operation<C>(
     };
     finish(result, settled, Some(journal.as_ref()), globals).await
 }
+
+/// How long after a purchase's outcome was printed the same command line answers that
+/// purchase again instead of buying twice (`same_write` rule 6): a script that re-runs a
+/// command killed after printing cannot be told apart from a person repeating it, and only
+/// spending money is worth asking the person for `--new-write`.
+const PURCHASE_GUARD: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// A new idempotency key.
 fn uuid_key() -> String {

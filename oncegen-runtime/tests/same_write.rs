@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use oncegen_runtime::journal::{Resume, WriteJournal};
-use oncegen_runtime::same_write::{Identity, Plan, plan};
+use oncegen_runtime::same_write::{Identity, Plan, plan, plan_guarded};
 use oncegen_runtime::{CallOptions, Client, Error, SqliteJournal};
 use serde_json::{Value, json};
 use wiremock::matchers::method;
@@ -284,4 +284,37 @@ fn a_journal_of_another_format_is_refused_not_replaced() {
     assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
     assert!(err.to_string().contains("earlier version"), "{err}");
     assert_eq!(std::fs::read(&path).unwrap(), earlier, "left as it was");
+}
+
+#[tokio::test]
+async fn a_guarded_repeat_of_a_delivered_write_is_that_write_again() {
+    let scratch = Scratch::new();
+    let server = created(201).await;
+    let journal = scratch.open();
+    let id = identity(&server, json!({"buy": 1}));
+    let key = new_key(plan(journal.as_ref(), &id, None).await.unwrap());
+    send(&server, journal.clone(), &id, &key).await.unwrap();
+    journal.acknowledge(&key).await.unwrap();
+    let guard = Some(Duration::from_secs(600));
+    match plan_guarded(journal.as_ref(), &id, None, guard)
+        .await
+        .unwrap()
+    {
+        Plan::Send {
+            key: again,
+            applied_at: Some(_),
+        } => assert_eq!(again, key),
+        other => panic!("within the guard, the delivered write again: {other:?}"),
+    }
+    // Unguarded, or another call, it is a new write.
+    assert_ne!(
+        new_key(plan(journal.as_ref(), &id, None).await.unwrap()),
+        key
+    );
+    let other = identity(&server, json!({"buy": 2}));
+    new_key(
+        plan_guarded(journal.as_ref(), &other, None, guard)
+            .await
+            .unwrap(),
+    );
 }

@@ -104,6 +104,17 @@ pub trait WriteJournal: Send + Sync + fmt::Debug {
         })
     }
 
+    /// The key and settling time of the write of an intent starting with `prefix` that was
+    /// applied and acknowledged last, at or after `since`; the default knows none.
+    fn delivered<'a>(
+        &'a self,
+        prefix: &'a str,
+        since: SystemTime,
+    ) -> BoxFuture<'a, io::Result<Option<(String, Option<SystemTime>)>>> {
+        let _ = (prefix, since);
+        Box::pin(async { Ok(None) })
+    }
+
     /// What the journal knows of `key`, acknowledged or not; `None` when it holds no entry
     /// of it. The default reads [`pending`](Self::pending), so it knows only open entries.
     fn key_state<'a>(&'a self, key: &'a str) -> BoxFuture<'a, io::Result<Option<KeyState>>> {

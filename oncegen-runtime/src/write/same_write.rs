@@ -19,11 +19,17 @@
 //!    other arguments it is refused while that write is applied or its outcome unknown, and
 //!    free when it applied nothing.
 //!
+//! 6. **A guarded repeat** ([`plan_guarded`]): a tool that cannot know whether its caller saw
+//!    an outcome (a command line killed between printing and exiting) may guard writes that
+//!    cost money: the same call within the guard of a delivered one answers that write again (a
+//!    resend under its key, which the API replays); a deliberate repeat says so (the CLI's
+//!    `--new-write`).
+//!
 //! [`plan`] applies the rule before a call; the caller then sends ([`Plan::Send`]), settles
 //! the earlier entry and answers its outcome ([`Plan::Resume`]), or refuses.
 
 use std::io;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -115,11 +121,22 @@ pub async fn plan(
     identity: &Identity,
     key: Option<&str>,
 ) -> io::Result<Plan> {
+    plan_guarded(journal, identity, key, None).await
+}
+
+/// [`plan`], and a call without a key that repeats a write delivered less than `guard` ago
+/// answers that write again (rule 6).
+pub async fn plan_guarded(
+    journal: &dyn WriteJournal,
+    identity: &Identity,
+    key: Option<&str>,
+    guard: Option<Duration>,
+) -> io::Result<Plan> {
     match key {
         Some(key) => plan_key(journal, identity, key).await,
         None => loop {
             match journal.resume(identity.prefix()).await? {
-                Resume::None => return Ok(new_key()),
+                Resume::None => return guarded(journal, identity, guard).await,
                 Resume::Busy { key } => return Ok(Plan::Busy { key }),
                 Resume::Taken(entry) if applied_nothing(&entry) => {
                     journal.acknowledge(&entry.write.key).await?;
@@ -128,6 +145,25 @@ pub async fn plan(
             }
         },
     }
+}
+
+/// A new key, unless a write of `identity` was delivered within `guard`: then its key again.
+async fn guarded(
+    journal: &dyn WriteJournal,
+    identity: &Identity,
+    guard: Option<Duration>,
+) -> io::Result<Plan> {
+    let since = guard.and_then(|g| SystemTime::now().checked_sub(g));
+    let Some(since) = since else {
+        return Ok(new_key());
+    };
+    Ok(match journal.delivered(identity.prefix(), since).await? {
+        Some((key, settled_at)) => Plan::Send {
+            key,
+            applied_at: Some(settled_at.unwrap_or(since)),
+        },
+        None => new_key(),
+    })
 }
 
 fn new_key() -> Plan {

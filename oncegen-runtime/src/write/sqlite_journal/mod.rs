@@ -33,7 +33,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, mpsc};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use futures::future::BoxFuture;
 use tokio::sync::oneshot;
@@ -193,6 +193,23 @@ impl WriteJournal for SqliteJournal {
         Box::pin(async move {
             match self.run(step).await? {
                 Answer::Resumed(resume) => Ok(resume),
+                _ => Err(unexpected()),
+            }
+        })
+    }
+
+    fn delivered<'a>(
+        &'a self,
+        prefix: &'a str,
+        since: SystemTime,
+    ) -> BoxFuture<'a, io::Result<Option<(String, Option<SystemTime>)>>> {
+        let since = since
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
+        let step = Step::Delivered(prefix.to_owned(), since);
+        Box::pin(async move {
+            match self.run(step).await? {
+                Answer::Delivered(found) => Ok(found),
                 _ => Err(unexpected()),
             }
         })

@@ -111,6 +111,22 @@ pub(super) fn key_state(tx: &Connection, key: &str) -> rusqlite::Result<Option<K
     .optional()
 }
 
+/// The key and settling time of the last applied, acknowledged write of an intent starting
+/// with `prefix`, acknowledged at or after `since` (milliseconds).
+pub(super) fn delivered(
+    tx: &Connection,
+    prefix: &str,
+    since: i64,
+) -> rusqlite::Result<Option<(String, Option<SystemTime>)>> {
+    tx.query_row(
+        "SELECT key, settled_at FROM writes WHERE acknowledged_at >= ?2 AND applied \
+         AND substr(intent, 1, length(?1)) = ?1 ORDER BY acknowledged_at DESC LIMIT 1",
+        params![prefix, since],
+        |row| Ok((row.get(0)?, row.get::<_, Option<i64>>(1)?.map(time))),
+    )
+    .optional()
+}
+
 /// An open entry read, with its owner.
 struct Open {
     owner: String,

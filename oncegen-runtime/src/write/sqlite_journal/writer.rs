@@ -4,7 +4,7 @@
 
 use std::io;
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use rusqlite::{Connection, TransactionBehavior};
 use tokio::sync::oneshot;
@@ -24,6 +24,7 @@ pub(super) enum Step {
     Claim,
     Resume(String),
     KeyState(String),
+    Delivered(String, i64),
 }
 
 /// What a step answered.
@@ -32,6 +33,7 @@ pub(super) enum Answer {
     Claimed(Pending),
     Resumed(Resume),
     KeyState(Option<KeyState>),
+    Delivered(Option<(String, Option<SystemTime>)>),
 }
 
 /// A step and who waits for its answer.
@@ -138,5 +140,6 @@ fn apply(tx: &Connection, owners: &Owners, step: &Step) -> rusqlite::Result<Answ
         Step::Claim => Answer::Claimed(rows::claim(tx, owners)?),
         Step::Resume(prefix) => Answer::Resumed(rows::resume(tx, owners, prefix)?),
         Step::KeyState(key) => Answer::KeyState(rows::key_state(tx, key)?),
+        Step::Delivered(prefix, since) => Answer::Delivered(rows::delivered(tx, prefix, *since)?),
     })
 }
