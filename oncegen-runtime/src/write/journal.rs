@@ -104,13 +104,13 @@ pub trait WriteJournal: Send + Sync + fmt::Debug {
         })
     }
 
-    /// The key and settling time of the write of an intent starting with `prefix` that was
-    /// applied and acknowledged last, at or after `since`; the default knows none.
+    /// The write of an intent starting with `prefix` that was applied and acknowledged last,
+    /// at or after `since`; the default knows none.
     fn delivered<'a>(
         &'a self,
         prefix: &'a str,
         since: SystemTime,
-    ) -> BoxFuture<'a, io::Result<Option<(String, Option<SystemTime>)>>> {
+    ) -> BoxFuture<'a, io::Result<Option<Delivered>>> {
         let _ = (prefix, since);
         Box::pin(async { Ok(None) })
     }
@@ -141,6 +141,15 @@ pub enum Resume {
         /// The entry's key.
         key: String,
     },
+}
+
+/// A write applied and acknowledged ([`WriteJournal::delivered`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Delivered {
+    /// Its key.
+    pub key: String,
+    /// When it was settled.
+    pub settled_at: Option<SystemTime>,
 }
 
 /// What a journal knows of one key.

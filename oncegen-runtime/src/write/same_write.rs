@@ -158,9 +158,9 @@ async fn guarded(
         return Ok(new_key());
     };
     Ok(match journal.delivered(identity.prefix(), since).await? {
-        Some((key, settled_at)) => Plan::Send {
-            key,
-            applied_at: Some(settled_at.unwrap_or(since)),
+        Some(delivered) => Plan::Send {
+            key: delivered.key,
+            applied_at: Some(delivered.settled_at.unwrap_or(since)),
         },
         None => new_key(),
     })

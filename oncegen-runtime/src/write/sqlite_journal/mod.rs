@@ -38,7 +38,9 @@ use std::time::{Duration, SystemTime};
 use futures::future::BoxFuture;
 use tokio::sync::oneshot;
 
-use crate::write::journal::{JournaledWrite, KeyState, Pending, Resume, Settlement, WriteJournal};
+use crate::write::journal::{
+    Delivered, JournaledWrite, KeyState, Pending, Resume, Settlement, WriteJournal,
+};
 use writer::{Answer, Job, Step};
 
 /// How long an acknowledged entry is kept: a key reused within it with other arguments is
@@ -202,7 +204,7 @@ impl WriteJournal for SqliteJournal {
         &'a self,
         prefix: &'a str,
         since: SystemTime,
-    ) -> BoxFuture<'a, io::Result<Option<(String, Option<SystemTime>)>>> {
+    ) -> BoxFuture<'a, io::Result<Option<Delivered>>> {
         let since = since
             .duration_since(SystemTime::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as i64);

@@ -6,7 +6,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::owners::Owners;
 use crate::write::journal::{
-    DamagedRecord, JournaledWrite, KeyState, Pending, PendingWrite, Resume, Settlement,
+    DamagedRecord, Delivered, JournaledWrite, KeyState, Pending, PendingWrite, Resume, Settlement,
 };
 use crate::write::stored::{
     decode_headers, decode_settlement, encode_headers, encode_settlement, method,
@@ -117,12 +117,17 @@ pub(super) fn delivered(
     tx: &Connection,
     prefix: &str,
     since: i64,
-) -> rusqlite::Result<Option<(String, Option<SystemTime>)>> {
+) -> rusqlite::Result<Option<Delivered>> {
     tx.query_row(
         "SELECT key, settled_at FROM writes WHERE acknowledged_at >= ?2 AND applied \
          AND substr(intent, 1, length(?1)) = ?1 ORDER BY acknowledged_at DESC LIMIT 1",
         params![prefix, since],
-        |row| Ok((row.get(0)?, row.get::<_, Option<i64>>(1)?.map(time))),
+        |row| {
+            Ok(Delivered {
+                key: row.get(0)?,
+                settled_at: row.get::<_, Option<i64>>(1)?.map(time),
+            })
+        },
     )
     .optional()
 }

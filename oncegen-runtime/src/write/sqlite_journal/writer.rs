@@ -4,14 +4,14 @@
 
 use std::io;
 use std::sync::mpsc;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use rusqlite::{Connection, TransactionBehavior};
 use tokio::sync::oneshot;
 
 use super::owners::Owners;
 use super::{failed, rows};
-use crate::write::journal::{JournaledWrite, KeyState, Pending, Resume, Settlement};
+use crate::write::journal::{Delivered, JournaledWrite, KeyState, Pending, Resume, Settlement};
 
 /// Steps run in one transaction at most.
 const MAX_BATCH: usize = 256;
@@ -33,7 +33,7 @@ pub(super) enum Answer {
     Claimed(Pending),
     Resumed(Resume),
     KeyState(Option<KeyState>),
-    Delivered(Option<(String, Option<SystemTime>)>),
+    Delivered(Option<Delivered>),
 }
 
 /// A step and who waits for its answer.
