@@ -1,10 +1,11 @@
 //! The server driven by a client nobody here wrote: the official MCP Python SDK (PyPI `mcp`,
 //! pinned in `tests/python/requirements.txt`, installed by `bash .ci/mcp-python` into
 //! `target/mcp-python/venv`). Over stdio and over streamable HTTP (bearer token required):
-//! initialize, `tools/list`, reads, a write retried three times, a purchase refused without a
+//! initialize, `tools/list`, reads, a write repeated after its outcome (a new write) and called
+//! again under its key (replayed), a purchase refused without a
 //! ceiling, a destructive call refused when not enabled, and over stdio a purchase that asks the
 //! user first (declined: nothing sent; accepted: sent) (`tests/python/client.py`); then the
-//! sandbox's own state shows the retried write applied once.
+//! sandbox's own state shows two writes for those three calls.
 //!
 //! Without the installed client the test fails, naming the script that installs it.
 
@@ -91,8 +92,8 @@ async fn the_python_sdk_drives_the_server_over_stdio() {
     println!("python client over stdio: {seen}");
     assert_eq!(
         templates_named(&sb, "py-stdio"),
-        1,
-        "one write for three calls"
+        2,
+        "two writes for three calls: a repeat after the outcome is new, the key's call is not"
     );
     let _ = std::fs::remove_dir_all(&state);
 }
@@ -142,8 +143,8 @@ async fn the_python_sdk_drives_the_server_over_http_with_its_token() {
     println!("python client over http: {seen}");
     assert_eq!(
         templates_named(&sb, "py-http"),
-        1,
-        "one write for three calls"
+        2,
+        "two writes for three calls: a repeat after the outcome is new, the key's call is not"
     );
     let _ = std::fs::remove_dir_all(&state);
 }

@@ -49,14 +49,18 @@ async def exercise(session, label):
     expect(not products.is_error, text_of(products))
     plan = products.structured_content["items"][0]
 
-    # A write, retried: the same call again, then under the key the first returned.
+    # A write, repeated after its outcome arrived (a new write), then called again under the
+    # key the first returned (that write again, replayed: nothing new).
     template = {"body": {"name": f"py-{label}", "zone_file": "@ 3600 IN A 192.0.2.1\n"}}
     first = await session.call_tool("dns_template_create", template)
     expect(not first.is_error, text_of(first))
     key = first.meta["idempotency_key"]
+    expect(first.meta["replayed"] is False, f"first: {first.meta}")
     second = await session.call_tool("dns_template_create", template)
+    expect(not second.is_error, text_of(second))
+    expect(second.meta["idempotency_key"] != key, f"a deliberate repeat is a new write: {second.meta}")
+    expect(second.meta["replayed"] is False, f"second: {second.meta}")
     third = await session.call_tool("dns_template_create", {**template, "idempotency_key": key})
-    expect(second.structured_content == first.structured_content, "a retry answers the first outcome")
     expect(third.structured_content == first.structured_content, "the key answers the first outcome")
     expect(third.meta["replayed"] is True, f"replayed: {third.meta}")
 
