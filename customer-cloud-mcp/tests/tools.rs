@@ -147,11 +147,19 @@ fn first_of(listed: &Value, kind: &str) -> String {
     text(&item["id"])
 }
 
+/// The flags that open every gate: a server started with them offers every operation.
+const EVERY_GATE: [&str; 5] = [
+    "--allow-writes",
+    "--allow-destructive",
+    "--allow-purchases",
+    "--allow-any-amount",
+    "--allow-access-grants",
+];
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_operation_is_callable_as_a_tool() {
     let sb = Sandbox::start().await.expect("sandbox starts");
-    let flags = ["--allow-writes", "--allow-destructive", "--allow-purchases"];
-    let mcp = Mcp::start(&sb, "coverage", &flags).await;
+    let mcp = Mcp::start(&sb, "coverage", &EVERY_GATE).await;
     let listed = mcp.client.list_all_tools().await.expect("tools/list");
     assert_eq!(
         listed.len(),
@@ -481,12 +489,7 @@ fn size(tools: &[rmcp::model::Tool]) -> usize {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dynamic_mode_offers_three_tools_that_reach_every_operation() {
     let sb = Sandbox::start().await.expect("sandbox starts");
-    let all = Mcp::start(
-        &sb,
-        "all",
-        &["--allow-writes", "--allow-destructive", "--allow-purchases"],
-    )
-    .await;
+    let all = Mcp::start(&sb, "all", &EVERY_GATE).await;
     let per_operation = all.client.list_all_tools().await.expect("tools/list");
     let mcp = Mcp::start(&sb, "dynamic", &["--tools", "dynamic", "--allow-writes"]).await;
     let listed = mcp.client.list_all_tools().await.expect("tools/list");

@@ -32,22 +32,24 @@ pub(crate) fn bound<C>(
     matches: &ArgMatches,
     input: &mut Input<'_>,
 ) -> Result<(), Failure> {
-    let max_total = matches.get_one::<String>(MAX_TOTAL);
-    match (command.purchase, max_total) {
-        (None, _) => Ok(()),
-        (Some([]), Some(max)) => Err(Failure::usage(format!(
+    let Some(ceiling) = command.purchase else {
+        return Ok(());
+    };
+    match (ceiling, matches.get_one::<String>(MAX_TOTAL)) {
+        ([], Some(max)) => Err(Failure::usage(format!(
             "`{line}` charges an amount that cannot be read before paying, so --max-total \
              {max} cannot bound it: nothing was sent. Pass --accept-any-amount instead of \
              --max-total to pay whatever it charges."
         ))),
-        (Some([]), None) if !matches.get_flag(ACCEPT_ANY_AMOUNT) => Err(Failure::usage(format!(
+        ([], None) if !matches.get_flag(ACCEPT_ANY_AMOUNT) => Err(Failure::usage(format!(
             "`{line}` charges an amount that cannot be read before paying: nothing was sent. \
              Pass --accept-any-amount to pay whatever it charges."
         ))),
-        (Some([]), None) => Ok(()),
-        (Some(ceiling), max) => {
-            input.set_ceiling(ceiling, max.expect("--max-total is required with a ceiling"))
-        }
+        ([], None) => Ok(()),
+        (ceiling, max) => input.set_ceiling(
+            ceiling,
+            max.expect("--max-total is required with a ceiling"),
+        ),
     }
 }
 

@@ -2,8 +2,7 @@
 //! settlement ([`crate::rerun`]), the call, the output and the journal entry's close.
 
 use crate::app::{
-    ALL, BASE_URL, DRY_RUN, JOURNAL, JQ, KEY, NEW_WRITE, OUTPUT, PROFILE, TIMEOUT, WAIT,
-    YES,
+    ALL, BASE_URL, DRY_RUN, JOURNAL, JQ, KEY, NEW_WRITE, OUTPUT, PROFILE, TIMEOUT, WAIT, YES,
 };
 use crate::dry_run::Recorder;
 use crate::output::{self, Format, Jq, Rows};

@@ -11,7 +11,9 @@ const FIELD: &str = "confirm";
 
 /// Whether `tool`'s call asks first.
 pub(crate) fn asks<C>(tool: &Tool<C>) -> bool {
-    tool.effects.destructive || tool.effects.purchase.is_some() || tool.effects.grants_access.is_some()
+    tool.effects.destructive
+        || tool.effects.purchase.is_some()
+        || tool.effects.grants_access.is_some()
 }
 
 /// Asks the user through `peer` to confirm calling `tool`; a refusal when they do not.

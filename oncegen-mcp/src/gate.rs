@@ -64,7 +64,9 @@ impl Gates {
             });
             return restart(
                 "--allow-any-amount",
-                &format!("charges an amount that cannot be read before paying (so {bound} bound it)"),
+                &format!(
+                    "charges an amount that cannot be read before paying (so {bound} bound it)"
+                ),
             );
         }
         None

@@ -237,7 +237,9 @@ fn description(id: &str, op: &OperationSurface) -> String {
         effects.push_str(" Destructive.");
     }
     if let Some(what) = &e.grants_access {
-        effects.push_str(&format!(" Grants access: {what} (needs --allow-access-grants)."));
+        effects.push_str(&format!(
+            " Grants access: {what} (needs --allow-access-grants)."
+        ));
     }
     if let Some(purchase) = &e.purchase {
         match purchase.ceiling.as_slice() {
