@@ -1142,7 +1142,11 @@ fn every_charge_and_access_grant_of_the_reference_is_marked() {
         if let Some(value) = o.op.get("x-charges") {
             charges.insert(id, value.clone());
         }
-        if o.op.get("x-grants-access").and_then(Value::as_str).is_some() {
+        if o.op
+            .get("x-grants-access")
+            .and_then(Value::as_str)
+            .is_some()
+        {
             grants.insert(id);
         }
         // A success body with an amount paid now is a charge, whatever a revision says.

@@ -52,13 +52,12 @@ pub(super) fn charges(op: &Node<'_>) -> Result<Option<Charges>> {
     }
     match (node.get("ceiling"), node.get("amount")) {
         (Some(list), None) => {
+            let ceiling = ceiling(&list)?;
             if op.get("requestBody").is_none() {
                 return Err(node
                     .error("`x-charges` names a `ceiling` but the operation has no request body"));
             }
-            Ok(Some(Charges {
-                ceiling: ceiling(&list)?,
-            }))
+            Ok(Some(Charges { ceiling }))
         }
         (None, Some(amount)) if amount.value.as_str() == Some("not-shown") => {
             Ok(Some(Charges::default()))
