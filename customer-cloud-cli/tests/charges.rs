@@ -2,12 +2,14 @@
 //! against the sandbox in this process: a purchase whose amount cannot be read before paying
 //! (paying an invoice, a renewal checkout) is refused under `--max-total`, naming the bound,
 //! and without `--accept-any-amount`; creating an API credential is refused without `--yes`,
-//! naming what it grants. Each refusal sends nothing.
+//! naming what it grants, and on a terminal it asks so. Each refusal sends nothing.
 
 mod common;
 
 use cloud_sandbox::Sandbox;
 use common::Cli;
+use rexpect::process::WaitStatus;
+use rexpect::session::spawn_command;
 use rust_decimal::Decimal;
 
 fn paid(sb: &Sandbox, id: &str) -> bool {
@@ -97,4 +99,31 @@ async fn creating_an_api_credential_is_confirmed_naming_the_grant() {
 
     let created = cli.ok(&[&create[..], &["--yes"]].concat());
     assert!(created["item"]["id"].is_string(), "{created}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_a_terminal_creating_an_api_credential_asks_naming_the_grant() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let cli = Cli::new(&sb, "charges-credential-terminal");
+    let mut command = cli.command(&[
+        "integrations",
+        "api-credential-create",
+        "--json",
+        r#"{"name": "agent", "scopes": ["vps.write"]}"#,
+    ]);
+    command.env("TERM", "xterm");
+    // The timeout only guards against a hang: each step waits for output.
+    let mut session = spawn_command(command, Some(120_000)).expect("a pseudo-terminal");
+    session
+        .exp_string("grants access: a new API credential")
+        .expect("the question names the grant");
+    session.exp_string("Continue? [y/N]").expect("the question");
+    session.send_line("n").expect("answered");
+    session
+        .exp_string("not confirmed: nothing was sent")
+        .expect("declined");
+    session.exp_eof().expect("ends");
+    let status = session.process_mut().wait().expect("the process ends");
+    assert!(matches!(status, WaitStatus::Exited(_, 2)), "{status:?}");
+    assert_eq!(sb.total_writes(), 0, "nothing was sent");
 }

@@ -275,37 +275,7 @@ fn operation_command<C>(command: &Command<C>) -> clap::Command {
                     .help("Stop waiting after this many seconds (the work goes on; exit 1)"),
             );
     }
-    match command.purchase {
-        Some([]) => {
-            cmd = cmd
-                .arg(
-                    Arg::new(MAX_TOTAL)
-                        .long(MAX_TOTAL)
-                        .value_name("AMOUNT")
-                        .conflicts_with(ACCEPT_ANY_AMOUNT)
-                        .help("Refused: this purchase's amount cannot be read before paying, so no ceiling can bound it"),
-                )
-                .arg(
-                    Arg::new(ACCEPT_ANY_AMOUNT)
-                        .long(ACCEPT_ANY_AMOUNT)
-                        .action(ArgAction::SetTrue)
-                        .help("Pay whatever this charges: its amount cannot be read before paying (required)"),
-                );
-        }
-        Some(ceiling) => {
-            cmd = cmd.arg(
-                Arg::new(MAX_TOTAL)
-                    .long(MAX_TOTAL)
-                    .value_name("AMOUNT")
-                    .required(true)
-                    .help(format!(
-                        "The most this purchase may charge, in the account's currency (sent as the body's `{}`; the call fails and charges nothing above it)",
-                        ceiling[0]
-                    )),
-            );
-        }
-        None => {}
-    }
+    cmd = purchase_flags(cmd, command.purchase);
     if let Some(required) = command.body {
         cmd = cmd.arg(
             Arg::new(input::BODY)
@@ -318,6 +288,42 @@ fn operation_command<C>(command: &Command<C>) -> clap::Command {
         );
     }
     cmd
+}
+
+/// `--max-total` of a purchase: required and written into its ceiling member, or, where it has
+/// none, refused and `--accept-any-amount` offered instead.
+fn purchase_flags(cmd: clap::Command, purchase: Option<&[&str]>) -> clap::Command {
+    match purchase {
+        Some([]) => {
+            cmd
+                .arg(
+                    Arg::new(MAX_TOTAL)
+                        .long(MAX_TOTAL)
+                        .value_name("AMOUNT")
+                        .conflicts_with(ACCEPT_ANY_AMOUNT)
+                        .help("Refused: this purchase's amount cannot be read before paying, so no ceiling can bound it"),
+                )
+                .arg(
+                    Arg::new(ACCEPT_ANY_AMOUNT)
+                        .long(ACCEPT_ANY_AMOUNT)
+                        .action(ArgAction::SetTrue)
+                        .help("Pay whatever this charges: its amount cannot be read before paying (required)"),
+                )
+        }
+        Some(ceiling) => {
+            cmd.arg(
+                Arg::new(MAX_TOTAL)
+                    .long(MAX_TOTAL)
+                    .value_name("AMOUNT")
+                    .required(true)
+                    .help(format!(
+                        "The most this purchase may charge, in the account's currency (sent as the body's `{}`; the call fails and charges nothing above it)",
+                        ceiling[0]
+                    )),
+            )
+        }
+        None => cmd,
+    }
 }
 
 #[cfg(test)]
