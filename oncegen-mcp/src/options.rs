@@ -195,8 +195,8 @@ fn command<C>(app: &App<C>) -> clap::Command {
                 .value_name("AMOUNT")
                 .help("The most one purchase may charge, in the account currency; a call's own ceiling may only be lower. A purchase whose amount cannot be read before paying is refused unless --allow-any-amount"),
         )
-        .arg(flag("allow-any-amount", "Also enable purchases whose amount cannot be read before paying (paying an invoice, checkouts): no ceiling bounds them"))
-        .arg(flag("allow-access-grants", "Also enable tools that grant access (creating API credentials, resetting passwords)"))
+        .arg(flag("allow-any-amount", "Also enable purchases that take no spending ceiling (their amount cannot be read before paying): nothing bounds them"))
+        .arg(flag("allow-access-grants", "Also enable tools that grant access (issuing a credential, replacing a password)"))
         .arg(
             Arg::new("tools")
                 .long("tools")
