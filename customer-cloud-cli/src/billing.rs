@@ -22,6 +22,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: billing_order_draft,
         },
         Command {
@@ -68,6 +69,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: billing_services,
         },
         Command {
@@ -114,6 +116,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: billing_transactions,
         },
         Command {
@@ -136,6 +139,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: Some(&[]),
+            grants_access: None,
             run: pay_invoice,
         },
     ],

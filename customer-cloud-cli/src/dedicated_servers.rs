@@ -22,6 +22,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: dedicated_deploy,
         },
         Command {
@@ -44,6 +45,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: true,
             purchase: None,
+            grants_access: Some("a new administrator password of the dedicated server"),
             run: dedicated_password_reset,
         },
         Command {
@@ -74,6 +76,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: dedicated_task,
         },
         Command {
@@ -96,6 +99,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: dedicated_tasks,
         },
         Command {
@@ -118,6 +122,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: get_dedicated_by_service_id_rescue_options,
         },
         Command {
@@ -140,6 +145,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: get_dedicated_by_service_id_traffic,
         },
     ],

@@ -47,6 +47,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: Some(&["max_total", "maxTotal"]),
+            grants_access: None,
             run: product_variant_deploy,
         },
     ],

@@ -22,6 +22,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: create_dns_zone,
         },
         Command {
@@ -35,6 +36,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: dns_template_create,
         },
         Command {
@@ -57,6 +59,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: get_dns_template,
         },
         Command {
@@ -70,6 +73,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: get_dns_templates,
         },
         Command {
@@ -92,6 +96,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: get_dns_zone,
         },
         Command {
@@ -146,6 +151,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: list_dns_zones,
         },
     ],

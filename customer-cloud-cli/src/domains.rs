@@ -31,6 +31,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: domain_assign_contacts,
         },
         Command {
@@ -44,6 +45,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: domain_contact_create,
         },
         Command {
@@ -74,6 +76,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: get_domains_by_service_id_dnssec,
         },
         Command {
@@ -96,6 +99,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: post_domains_by_service_id_dnssec,
         },
     ],

@@ -22,6 +22,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: firewall_policy_create,
         },
     ],

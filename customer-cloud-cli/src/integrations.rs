@@ -31,6 +31,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: api_credential,
         },
         Command {
@@ -44,6 +45,9 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: Some(
+                "a new API credential with the body's scopes and allowed CIDRs, its secret in the answer",
+            ),
             run: api_credential_create,
         },
         Command {
@@ -82,6 +86,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: api_credentials,
         },
         Command {
@@ -95,6 +100,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: get_capabilities,
         },
         Command {
@@ -141,6 +147,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: get_operations,
         },
         Command {
@@ -163,6 +170,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: get_operations_by_operation_id,
         },
         Command {
@@ -176,6 +184,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: get_version,
         },
         Command {
@@ -198,6 +207,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: patch_webhooks_by_id,
         },
         Command {
@@ -220,6 +230,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: true,
             purchase: None,
+            grants_access: None,
             run: webhook_delete,
         },
     ],

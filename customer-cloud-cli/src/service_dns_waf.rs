@@ -31,6 +31,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: service_dns_waf_proxy_config_upload_loader,
         },
         Command {
@@ -53,6 +54,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: service_dns_waf_proxy_config_upload_ssl,
         },
     ],

@@ -87,6 +87,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: get_services,
         },
         Command {
@@ -117,6 +118,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: get_services_grouped,
         },
         Command {
@@ -138,7 +140,8 @@ pub(crate) const AREA: Area<Client> = Area {
             waits: false,
             writes: true,
             destructive: false,
-            purchase: None,
+            purchase: Some(&[]),
+            grants_access: None,
             run: service_billing_change_checkout,
         },
         Command {
@@ -160,7 +163,8 @@ pub(crate) const AREA: Area<Client> = Area {
             waits: false,
             writes: true,
             destructive: false,
-            purchase: None,
+            purchase: Some(&[]),
+            grants_access: None,
             run: service_renewal_checkout,
         },
     ],

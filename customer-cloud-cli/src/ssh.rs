@@ -22,6 +22,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: ssh_key_generate,
         },
         Command {
@@ -35,6 +36,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: ssh_key_import,
         },
     ],

@@ -31,6 +31,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: storage_volume_attach,
         },
         Command {
@@ -53,6 +54,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: storage_volume_detach,
         },
     ],

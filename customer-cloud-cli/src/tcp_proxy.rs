@@ -31,6 +31,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: get_tcp_proxy,
         },
         Command {
@@ -53,6 +54,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: tcp_proxy_update,
         },
     ],

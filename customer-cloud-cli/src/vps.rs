@@ -31,6 +31,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: post_vps_by_service_id_reboot,
         },
         Command {
@@ -53,6 +54,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: true,
             purchase: None,
+            grants_access: None,
             run: vps_backup_restore,
         },
         Command {
@@ -75,6 +77,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: vps_backup_run,
         },
         Command {
@@ -97,6 +100,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             run: vps_firewall_policy_apply,
         },
         Command {
@@ -127,6 +131,7 @@ pub(crate) const AREA: Area<Client> = Area {
             writes: true,
             destructive: true,
             purchase: None,
+            grants_access: None,
             run: vps_snapshot_rollback,
         },
     ],

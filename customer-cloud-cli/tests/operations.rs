@@ -62,6 +62,7 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
     let created = cli.ok(&[
         "integrations",
         "api-credential-create",
+        "--yes",
         "--json",
         r#"{"name": "cli coverage", "scopes": ["billing.services.read"], "mode": "bearer"}"#,
     ]);
@@ -139,7 +140,13 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
     let draft = json!({"currency": "EUR", "items": [{"product_id": plan["product_id"], "variant_id": plan["variant_id"], "qty": 1}]});
     cli.ok(&["billing", "order-draft", "--json", &draft.to_string()]);
     let invoice = sb.add_unpaid_invoice(Decimal::new(1234, 2)).to_string();
-    cli.ok(&["billing", "pay-invoice", &invoice, "--yes"]);
+    cli.ok(&[
+        "billing",
+        "pay-invoice",
+        &invoice,
+        "--yes",
+        "--accept-any-amount",
+    ]);
     cli.ok(&["billing", "services", "--limit", "10"]);
     cli.ok(&["billing", "transactions", "--limit", "10"]);
     let services = cli.ok(&["services", "get-services", "--limit", "100"]);
@@ -153,6 +160,8 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
         "services",
         "service-billing-change-checkout",
         &vps,
+        "--yes",
+        "--accept-any-amount",
         "--json",
         cycle,
     ]);
@@ -160,6 +169,8 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
         "services",
         "service-renewal-checkout",
         &vps,
+        "--yes",
+        "--accept-any-amount",
         "--json",
         cycle,
     ]);

@@ -26,6 +26,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
             purchase: Some(oncegen_mcp::Purchase {
                 ceiling: &["max_total", "maxTotal"],
             }),
+            grants_access: None,
             idempotent: false,
             long_running: true,
             waits: false,

@@ -24,6 +24,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
             writes: true,
             destructive: false,
             purchase: None,
+            grants_access: None,
             idempotent: false,
             long_running: false,
             waits: false,

@@ -24,6 +24,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             idempotent: true,
             long_running: false,
             waits: false,
@@ -51,6 +52,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
             writes: false,
             destructive: false,
             purchase: None,
+            grants_access: None,
             idempotent: true,
             long_running: false,
             waits: false,
@@ -66,7 +68,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/services/{serviceId}/billing/change/checkout",
         title: "Change a service billing cycle",
-        description: "Change a service billing cycle\n\nChanges the billing cycle of a service and checks out.\n\n`serviceBillingChangeCheckout`: POST /v1/services/{serviceId}/billing/change/checkout. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write.",
+        description: "Change a service billing cycle\n\nChanges the billing cycle of a service and checks out.\n\n`serviceBillingChangeCheckout`: POST /v1/services/{serviceId}/billing/change/checkout. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write. Charges the account an amount that cannot be read before paying: no ceiling bounds it (needs --allow-any-amount).",
         input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":1},\"unit\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"count\",\"unit\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"service_id\",\"body\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"applied\":{},\"currency\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"payNow\":{\"type\":[\"string\",\"null\"],\"description\":\"A decimal number.\"}}}",
@@ -74,7 +76,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: true,
             destructive: false,
-            purchase: None,
+            purchase: Some(oncegen_mcp::Purchase {
+                ceiling: &[],
+            }),
+            grants_access: None,
             idempotent: false,
             long_running: false,
             waits: false,
@@ -90,7 +95,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/services/{serviceId}/renewal/checkout",
         title: "Renew a service for a billing cycle",
-        description: "Renew a service for a billing cycle\n\nRenewal checkout. Only active or suspended recurring services renew. On 409 `service_changed_retry` reload and retry with the same key and body. The renew-and-pay path: not shown (`renewal_price_limit_exceeded` relates to a max_total this body does not carry).\n\n`serviceRenewalCheckout`: POST /v1/services/{serviceId}/renewal/checkout. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write.",
+        description: "Renew a service for a billing cycle\n\nRenewal checkout. Only active or suspended recurring services renew. On 409 `service_changed_retry` reload and retry with the same key and body. The renew-and-pay path: not shown (`renewal_price_limit_exceeded` relates to a max_total this body does not carry).\n\n`serviceRenewalCheckout`: POST /v1/services/{serviceId}/renewal/checkout. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write. Charges the account an amount that cannot be read before paying: no ceiling bounds it (needs --allow-any-amount).",
         input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":1},\"unit\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"count\",\"unit\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"service_id\",\"body\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"applied\":{},\"currency\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"payNow\":{\"type\":[\"string\",\"null\"],\"description\":\"A decimal number.\"}}}",
@@ -98,7 +103,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         effects: Effects {
             writes: true,
             destructive: false,
-            purchase: None,
+            purchase: Some(oncegen_mcp::Purchase {
+                ceiling: &[],
+            }),
+            grants_access: None,
             idempotent: false,
             long_running: false,
             waits: false,

@@ -72,7 +72,7 @@ fn templates_named(sb: &Sandbox, name: &str) -> usize {
     sb.resources(|r| r.dns_templates.iter().filter(|t| t["name"] == name).count())
 }
 
-const FLAGS: [&str; 2] = ["--allow-writes", "--allow-purchases"];
+const FLAGS: [&str; 3] = ["--allow-writes", "--allow-purchases", "--allow-any-amount"];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_sdk_drives_the_server_over_stdio() {

@@ -147,11 +147,19 @@ fn first_of(listed: &Value, kind: &str) -> String {
     text(&item["id"])
 }
 
+/// The flags that open every gate: a server started with them offers every operation.
+const EVERY_GATE: [&str; 5] = [
+    "--allow-writes",
+    "--allow-destructive",
+    "--allow-purchases",
+    "--allow-any-amount",
+    "--allow-access-grants",
+];
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_operation_is_callable_as_a_tool() {
     let sb = Sandbox::start().await.expect("sandbox starts");
-    let flags = ["--allow-writes", "--allow-destructive", "--allow-purchases"];
-    let mcp = Mcp::start(&sb, "coverage", &flags).await;
+    let mcp = Mcp::start(&sb, "coverage", &EVERY_GATE).await;
     let listed = mcp.client.list_all_tools().await.expect("tools/list");
     assert_eq!(
         listed.len(),
@@ -383,7 +391,7 @@ async fn a_read_only_server_offers_no_write_and_refuses_one_readably() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_retried_write_is_sent_once_and_returns_its_key() {
+async fn a_write_returns_its_key_which_names_it_and_a_repeat_is_a_new_write() {
     let sb = Sandbox::start().await.expect("sandbox starts");
     let mcp = Mcp::start(&sb, "retry", &["--allow-writes"]).await;
     let template = json!({"body": {"name": "retried", "zone_file": "@ 3600 IN A 192.0.2.1\n"}});
@@ -394,9 +402,12 @@ async fn a_retried_write_is_sent_once_and_returns_its_key() {
         .as_str()
         .expect("a key")
         .to_owned();
-    // The same call again (no key: the derived one), then with the key the first returned.
+    // The same call again after its outcome arrived: a new write, under a new key; then the
+    // call with the key the first returned: that write again, nothing sent.
     let again = mcp.call("dns_template_create", template.clone()).await;
-    assert_eq!(again.structured_content, first.structured_content);
+    assert_ne!(again.is_error, Some(true), "{}", text_of(&again));
+    let again_key = &again.meta.as_ref().expect("a key").0["idempotency_key"];
+    assert_ne!(again_key, &json!(key), "a repeat is a new write");
     let mut keyed = template.clone();
     keyed["idempotency_key"] = json!(key);
     let third = mcp.call("dns_template_create", keyed).await;
@@ -408,7 +419,7 @@ async fn a_retried_write_is_sent_once_and_returns_its_key() {
         .iter()
         .filter(|t| t["name"] == "retried")
         .count();
-    assert_eq!(named, 1, "one template, not three");
+    assert_eq!(named, 2, "two templates for three calls");
     // The key names one write: other arguments under it are refused.
     let mut other = json!({"body": {"name": "other", "zone_file": "@ 3600 IN A 192.0.2.2\n"}});
     other["idempotency_key"] = json!(key);
@@ -481,12 +492,7 @@ fn size(tools: &[rmcp::model::Tool]) -> usize {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dynamic_mode_offers_three_tools_that_reach_every_operation() {
     let sb = Sandbox::start().await.expect("sandbox starts");
-    let all = Mcp::start(
-        &sb,
-        "all",
-        &["--allow-writes", "--allow-destructive", "--allow-purchases"],
-    )
-    .await;
+    let all = Mcp::start(&sb, "all", &EVERY_GATE).await;
     let per_operation = all.client.list_all_tools().await.expect("tools/list");
     let mcp = Mcp::start(&sb, "dynamic", &["--tools", "dynamic", "--allow-writes"]).await;
     let listed = mcp.client.list_all_tools().await.expect("tools/list");
@@ -535,7 +541,7 @@ async fn dynamic_mode_offers_three_tools_that_reach_every_operation() {
         described["input_schema"]["properties"]["body"].is_object(),
         "{described}"
     );
-    let call = json!({"name": "dns_template_create", "arguments": {"body": {"name": "dynamic", "zone_file": "@ 3600 IN A 192.0.2.1\n"}}});
+    let call = json!({"name": "dns_template_create", "arguments": {"body": {"name": "dynamic", "zone_file": "@ 3600 IN A 192.0.2.1\n"}, "idempotency_key": "dynamic-key-0001"}});
     mcp.ok("call_operation", call.clone()).await;
     mcp.ok("call_operation", call).await;
     assert_eq!(
@@ -545,7 +551,7 @@ async fn dynamic_mode_offers_three_tools_that_reach_every_operation() {
             .filter(|t| t["name"] == "dynamic")
             .count()),
         1,
-        "the retried call wrote once"
+        "the call retried under its key wrote once"
     );
     // The gates hold in dynamic mode too.
     let destroy = json!({"name": "webhook_delete", "arguments": {"id": "00000000-0000-0000-0000-000000000000"}});
@@ -619,7 +625,10 @@ async fn a_write_whose_answer_is_lost_is_settled_under_its_key_and_applied_once(
     let template = json!({"body": {"name": "lost", "zone_file": "@ 3600 IN A 192.0.2.1\n"}});
     let first = mcp.call("dns_template_create", template.clone()).await;
     assert_ne!(first.is_error, Some(true), "{}", text_of(&first));
-    let again = mcp.call("dns_template_create", template).await;
+    // Retried under the key the first call returned: the same outcome, nothing written.
+    let mut keyed = template;
+    keyed["idempotency_key"] = first.meta.as_ref().expect("a key").0["idempotency_key"].clone();
+    let again = mcp.call("dns_template_create", keyed).await;
     assert_eq!(again.structured_content, first.structured_content);
     assert_eq!(sb.injected_faults().len(), 1, "the fault struck");
     assert_eq!(

@@ -66,9 +66,13 @@ pub struct Command<C: 'static> {
     /// Deletes or overwrites: asks for confirmation on a terminal, needs `--yes` without one.
     pub destructive: bool,
     /// Charges the account: `Some(members)` with the body members that cap the amount
-    /// (`--max-total` sets them and is required); `Some(&[])` when it takes no ceiling (then
-    /// it is confirmed like a destructive one).
+    /// (`--max-total` sets them and is required); `Some(&[])` when it takes no ceiling and its
+    /// amount cannot be read before paying (then it needs `--accept-any-amount`, and
+    /// `--max-total` refuses it). Confirmed like a destructive one.
     pub purchase: Option<&'static [&'static str]>,
+    /// Grants access (a credential, a password): what it grants. Confirmed like a destructive
+    /// one, the question naming it.
+    pub grants_access: Option<&'static str>,
     /// Calls the SDK's client method with the command's arguments.
     pub run: for<'a> fn(&'a C, &'a Input<'a>) -> Run<'a>,
 }
@@ -127,11 +131,13 @@ pub(crate) const PROFILE: &str = "profile";
 pub(crate) const WAIT: &str = "wait";
 pub(crate) const TIMEOUT: &str = "timeout";
 pub(crate) const MAX_TOTAL: &str = "max-total";
+pub(crate) const ACCEPT_ANY_AMOUNT: &str = "accept-any-amount";
 
 /// Every flag the tool has of its own, on every command: no parameter of an operation may take
 /// one of these names (the generator's `surface::command_line::RESERVED_FLAGS` is this list;
 /// `sdk-tests/tests/architecture.rs` holds them equal).
-pub const OWN_FLAGS: [&str; 16] = [
+pub const OWN_FLAGS: [&str; 17] = [
+    ACCEPT_ANY_AMOUNT,
     ALL,
     BASE_URL,
     DRY_RUN,
@@ -207,7 +213,7 @@ impl<C> App<C> {
                     .long(YES)
                     .global(true)
                     .action(ArgAction::SetTrue)
-                    .help("Run a destructive operation or a purchase without asking (required when standard input is not a terminal)"),
+                    .help("Run a destructive operation, a purchase or an access grant without asking (required when standard input is not a terminal)"),
             )
             .arg(
                 Arg::new(DRY_RUN)
@@ -269,18 +275,7 @@ fn operation_command<C>(command: &Command<C>) -> clap::Command {
                     .help("Stop waiting after this many seconds (the work goes on; exit 1)"),
             );
     }
-    if let Some(ceiling) = command.purchase.filter(|c| !c.is_empty()) {
-        cmd = cmd.arg(
-            Arg::new(MAX_TOTAL)
-                .long(MAX_TOTAL)
-                .value_name("AMOUNT")
-                .required(true)
-                .help(format!(
-                    "The most this purchase may charge, in the account's currency (sent as the body's `{}`; the call fails and charges nothing above it)",
-                    ceiling[0]
-                )),
-        );
-    }
+    cmd = purchase_flags(cmd, command.purchase);
     if let Some(required) = command.body {
         cmd = cmd.arg(
             Arg::new(input::BODY)
@@ -293,6 +288,42 @@ fn operation_command<C>(command: &Command<C>) -> clap::Command {
         );
     }
     cmd
+}
+
+/// `--max-total` of a purchase: required and written into its ceiling member, or, where it has
+/// none, refused and `--accept-any-amount` offered instead.
+fn purchase_flags(cmd: clap::Command, purchase: Option<&[&str]>) -> clap::Command {
+    match purchase {
+        Some([]) => {
+            cmd
+                .arg(
+                    Arg::new(MAX_TOTAL)
+                        .long(MAX_TOTAL)
+                        .value_name("AMOUNT")
+                        .conflicts_with(ACCEPT_ANY_AMOUNT)
+                        .help("Refused: this purchase's amount cannot be read before paying, so no ceiling can bound it"),
+                )
+                .arg(
+                    Arg::new(ACCEPT_ANY_AMOUNT)
+                        .long(ACCEPT_ANY_AMOUNT)
+                        .action(ArgAction::SetTrue)
+                        .help("Pay whatever this charges: its amount cannot be read before paying (required)"),
+                )
+        }
+        Some(ceiling) => {
+            cmd.arg(
+                Arg::new(MAX_TOTAL)
+                    .long(MAX_TOTAL)
+                    .value_name("AMOUNT")
+                    .required(true)
+                    .help(format!(
+                        "The most this purchase may charge, in the account's currency (sent as the body's `{}`; the call fails and charges nothing above it)",
+                        ceiling[0]
+                    )),
+            )
+        }
+        None => cmd,
+    }
 }
 
 #[cfg(test)]
@@ -320,6 +351,7 @@ mod tests {
             .collect();
         has.insert(super::input::BODY.to_owned());
         has.insert(super::MAX_TOTAL.to_owned());
+        has.insert(super::ACCEPT_ANY_AMOUNT.to_owned());
         has.insert(super::ALL.to_owned());
         has.insert(super::WAIT.to_owned());
         has.insert(super::TIMEOUT.to_owned());

@@ -1,17 +1,55 @@
-//! Confirmation of a destructive operation or a purchase: a question on a terminal, `--yes`
-//! otherwise; never a silent default.
+//! Confirmation of a destructive operation, a purchase or an access grant: a question on a
+//! terminal, `--yes` otherwise; never a silent default. And the bound of a purchase:
+//! `--max-total` written into its ceiling member, or, where it has none (its amount cannot be
+//! read before paying), a refusal unless `--accept-any-amount` acknowledges that.
 
-use crate::{Command, Failure, exit};
+use crate::app::{ACCEPT_ANY_AMOUNT, MAX_TOTAL};
+use crate::{Command, Failure, Input, exit};
+use clap::ArgMatches;
 use std::io::{BufRead, IsTerminal, Write};
 
-/// Why `command` needs a confirmation, if it does.
-pub fn reason<C>(command: &Command<C>) -> Option<&'static str> {
+/// Why `command` needs a confirmation, if it does: each of what it does, joined.
+fn reason<C>(command: &Command<C>) -> Option<String> {
+    let mut why = Vec::new();
     if command.destructive {
-        Some("deletes or overwrites data")
-    } else if command.purchase.is_some() {
-        Some("charges the account")
-    } else {
-        None
+        why.push("deletes or overwrites data".to_owned());
+    }
+    if command.purchase.is_some() {
+        why.push("charges the account".to_owned());
+    }
+    if let Some(what) = command.grants_access {
+        why.push(format!("grants access: {what}"));
+    }
+    (!why.is_empty()).then(|| why.join(" and "))
+}
+
+/// Bounds a purchase (`line`: how the user called it): its `--max-total` goes into the body's
+/// ceiling member; without a ceiling member it needs `--accept-any-amount`, and a
+/// `--max-total` is refused, since nothing can hold the charge to it.
+pub(crate) fn bound<C>(
+    command: &Command<C>,
+    line: &str,
+    matches: &ArgMatches,
+    input: &mut Input<'_>,
+) -> Result<(), Failure> {
+    let Some(ceiling) = command.purchase else {
+        return Ok(());
+    };
+    match (ceiling, matches.get_one::<String>(MAX_TOTAL)) {
+        ([], Some(max)) => Err(Failure::usage(format!(
+            "`{line}` charges an amount that cannot be read before paying, so --max-total \
+             {max} cannot bound it: nothing was sent. Pass --accept-any-amount instead of \
+             --max-total to pay whatever it charges."
+        ))),
+        ([], None) if !matches.get_flag(ACCEPT_ANY_AMOUNT) => Err(Failure::usage(format!(
+            "`{line}` charges an amount that cannot be read before paying: nothing was sent. \
+             Pass --accept-any-amount to pay whatever it charges."
+        ))),
+        ([], None) => Ok(()),
+        (ceiling, max) => input.set_ceiling(
+            ceiling,
+            max.expect("--max-total is required with a ceiling"),
+        ),
     }
 }
 

@@ -2,8 +2,7 @@
 //! settlement ([`crate::rerun`]), the call, the output and the journal entry's close.
 
 use crate::app::{
-    ALL, BASE_URL, DRY_RUN, JOURNAL, JQ, KEY, MAX_TOTAL, NEW_WRITE, OUTPUT, PROFILE, TIMEOUT, WAIT,
-    YES,
+    ALL, BASE_URL, DRY_RUN, JOURNAL, JQ, KEY, NEW_WRITE, OUTPUT, PROFILE, TIMEOUT, WAIT, YES,
 };
 use crate::dry_run::Recorder;
 use crate::output::{self, Format, Jq, Rows};
@@ -151,12 +150,9 @@ pub(crate) fn dispatch<C>(app: &App<C>, matches: &ArgMatches) -> Result<(), Fail
             .map(|s| std::time::Duration::from_secs(*s)),
     });
     let mut input = Input::new(leaf)?.with_wait(wait);
-    if let Some(ceiling) = command.purchase.filter(|c| !c.is_empty()) {
-        let amount = leaf.get_one::<String>(MAX_TOTAL).expect("a required flag");
-        input.set_ceiling(ceiling, amount)?;
-    }
+    let line = format!("{} {} {}", app.bin, area.name, command.name);
+    confirm::bound(command, &line, leaf, &mut input)?;
     if !globals.dry_run {
-        let line = format!("{} {} {}", app.bin, area.name, command.name);
         confirm::confirm(command, &line, globals.yes)?;
     }
     runtime.block_on(operation(app, area, command, input, &globals))

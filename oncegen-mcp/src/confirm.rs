@@ -1,4 +1,4 @@
-//! Asking the user before a destructive call or a purchase, where the client supports
+//! Asking the user before a destructive call, a purchase or an access grant, where the client supports
 //! elicitation (a form with one yes/no field). A client without it is not asked: the operator's
 //! start-up flags are the consent then. When asking fails, nothing is sent.
 
@@ -11,7 +11,9 @@ const FIELD: &str = "confirm";
 
 /// Whether `tool`'s call asks first.
 pub(crate) fn asks<C>(tool: &Tool<C>) -> bool {
-    tool.effects.destructive || tool.effects.purchase.is_some()
+    tool.effects.destructive
+        || tool.effects.purchase.is_some()
+        || tool.effects.grants_access.is_some()
 }
 
 /// Asks the user through `peer` to confirm calling `tool`; a refusal when they do not.
@@ -22,10 +24,12 @@ pub(crate) async fn confirm<C>(peer: &Peer<RoleServer>, tool: &Tool<C>) -> Resul
     {
         return Ok(());
     }
-    let what = if tool.effects.purchase.is_some() {
-        "charges the account"
+    let what = if let Some(granted) = tool.effects.grants_access {
+        format!("grants access ({granted})")
+    } else if tool.effects.purchase.is_some() {
+        "charges the account".to_owned()
     } else {
-        "is destructive"
+        "is destructive".to_owned()
     };
     let schema = ElicitationSchema::builder()
         .required_bool(FIELD)

@@ -1,8 +1,11 @@
 //! The safety gates: what the operator must enable at start before a tool may change anything.
 //! Reads are always allowed; writes need `--allow-writes`; destructive operations also need
-//! `--allow-destructive`; purchases need `--allow-purchases` and a spending ceiling: the call's
-//! own (under the server's `--max-total`, when set) or the server's, written into the call. A
-//! refusal says what would allow the call, so an agent can tell its user instead of retrying.
+//! `--allow-destructive`; access grants (a credential, a password) `--allow-access-grants`;
+//! purchases need `--allow-purchases` and a spending ceiling: the call's own (under the
+//! server's `--max-total`, when set) or the server's, written into the call. A purchase that
+//! takes no ceiling cannot be bounded (its amount cannot be read before paying): it also needs
+//! `--allow-any-amount`. A refusal says what would allow the call, so an agent can tell its
+//! user instead of retrying.
 
 use crate::args::BODY;
 use crate::{Failure, Tool};
@@ -19,6 +22,10 @@ pub struct Gates {
     pub destructive: bool,
     /// `--allow-purchases`.
     pub purchases: bool,
+    /// `--allow-any-amount`: purchases without a ceiling member, which nothing can bound.
+    pub any_amount: bool,
+    /// `--allow-access-grants`.
+    pub access_grants: bool,
     /// `--max-total`: the most one purchase may charge.
     pub max_total: Option<Decimal>,
 }
@@ -42,8 +49,25 @@ impl Gates {
                 &format!("is destructive ({} {})", tool.method, tool.path),
             );
         }
-        if tool.effects.purchase.is_some() && !self.purchases {
+        if let Some(what) = tool.effects.grants_access
+            && !self.access_grants
+        {
+            return restart("--allow-access-grants", &format!("grants access ({what})"));
+        }
+        let purchase = tool.effects.purchase?;
+        if !self.purchases {
             return restart("--allow-purchases", "charges the account");
+        }
+        if purchase.ceiling.is_empty() && !self.any_amount {
+            let bound = self.max_total.map_or("no ceiling can".to_owned(), |max| {
+                format!("--max-total {max} cannot")
+            });
+            return restart(
+                "--allow-any-amount",
+                &format!(
+                    "charges an amount that cannot be read before paying (so {bound} bound it)"
+                ),
+            );
         }
         None
     }
@@ -60,7 +84,7 @@ impl Gates {
             return Ok(());
         };
         let Some(first) = purchase.ceiling.first() else {
-            // The call takes no ceiling: enabling purchases is the operator's whole consent.
+            // The call takes no ceiling: `--allow-any-amount` was the operator's consent.
             return Ok(());
         };
         let names = purchase.ceiling.join("` or `body.");
@@ -176,6 +200,43 @@ mod tests {
                 .message
                 .contains("--allow-destructive")
         );
+    }
+
+    #[test]
+    fn an_access_grant_and_an_unbounded_purchase_need_their_own_flags() {
+        let grant = tool(Effects {
+            writes: true,
+            grants_access: Some("a credential"),
+            ..Effects::default()
+        });
+        let pay = tool(Effects {
+            writes: true,
+            purchase: Some(Purchase { ceiling: &[] }),
+            ..Effects::default()
+        });
+        let open = Gates {
+            writes: true,
+            purchases: true,
+            max_total: Some(Decimal::new(250, 2)),
+            ..Gates::default()
+        };
+        let refused = open.refusal(&grant).unwrap().message;
+        assert!(
+            refused.contains("--allow-access-grants") && refused.contains("a credential"),
+            "{refused}"
+        );
+        let refused = open.refusal(&pay).unwrap().message;
+        assert!(
+            refused.contains("--allow-any-amount") && refused.contains("--max-total 2.50"),
+            "{refused}"
+        );
+        let all = Gates {
+            any_amount: true,
+            access_grants: true,
+            ..open
+        };
+        assert!(all.refusal(&grant).is_none() && all.refusal(&pay).is_none());
+        assert!(all.cap(&pay, &mut Map::new()).is_ok());
     }
 
     #[test]

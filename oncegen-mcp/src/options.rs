@@ -193,8 +193,10 @@ fn command<C>(app: &App<C>) -> clap::Command {
             Arg::new("max-total")
                 .long("max-total")
                 .value_name("AMOUNT")
-                .help("The most one purchase may charge, in the account currency; a call's own ceiling may only be lower"),
+                .help("The most one purchase may charge, in the account currency; a call's own ceiling may only be lower. A purchase whose amount cannot be read before paying is refused unless --allow-any-amount"),
         )
+        .arg(flag("allow-any-amount", "Also enable purchases that take no spending ceiling (their amount cannot be read before paying): nothing bounds them"))
+        .arg(flag("allow-access-grants", "Also enable tools that grant access (issuing a credential, replacing a password)"))
         .arg(
             Arg::new("tools")
                 .long("tools")
@@ -267,6 +269,8 @@ fn options<C>(app: &App<C>, m: &ArgMatches) -> Result<Options, String> {
             writes: m.get_flag("allow-writes"),
             destructive: m.get_flag("allow-destructive"),
             purchases: m.get_flag("allow-purchases"),
+            any_amount: m.get_flag("allow-any-amount"),
+            access_grants: m.get_flag("allow-access-grants"),
             max_total,
         },
         mode: match m.get_one::<String>("tools").map(String::as_str) {

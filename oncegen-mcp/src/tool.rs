@@ -92,8 +92,11 @@ pub struct Effects {
     pub writes: bool,
     /// Deletes or undoes: needs `--allow-destructive`.
     pub destructive: bool,
-    /// Charges the account: needs `--allow-purchases` and a spending ceiling.
+    /// Charges the account: needs `--allow-purchases` and a spending ceiling (or, without a
+    /// ceiling member, `--allow-any-amount`).
     pub purchase: Option<Purchase>,
+    /// Grants access (a credential, a password): what it grants; needs `--allow-access-grants`.
+    pub grants_access: Option<&'static str>,
     /// Repeating the same request has the effect of sending it once.
     pub idempotent: bool,
     /// Answers with an operation receipt to follow (`wait`).
@@ -116,7 +119,7 @@ pub struct Paging {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Purchase {
     /// The request body's members that cap the amount charged (any one of them); empty when
-    /// the call takes no ceiling.
+    /// the call takes no ceiling and its amount cannot be read before paying.
     pub ceiling: &'static [&'static str],
 }
 

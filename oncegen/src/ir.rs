@@ -239,10 +239,11 @@ pub struct OperationLookup {
 }
 
 /// A call that spends the account's money (`x-charges`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Charges {
     /// Request body members that cap the amount charged (any one of them, when the body has
-    /// several shapes); empty when the call takes no ceiling.
+    /// several shapes); empty when the call takes no ceiling and its amount cannot be read
+    /// before paying (`amount: not-shown`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ceiling: Vec<String>,
 }
@@ -336,6 +337,9 @@ pub struct Operation {
     /// The call spends the account's money (`x-charges`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub charges: Option<Charges>,
+    /// What the write grants access to, when it grants any (`x-grants-access`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grants_access: Option<String>,
     /// How to continue a paginated listing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pagination: Option<Pagination>,

@@ -2318,10 +2318,17 @@ fn an_operation_that_becomes_destructive_or_a_purchase_is_named() {
             "      # Reference 4.6: restoration can overwrite data.\n      x-destructive: true\n",
             "",
         ),
-        ("      x-charges: {}\n", ""),
+        (
+            "listing: not shown).\n      x-charges:\n        amount: not-shown\n",
+            "listing: not shown).\n",
+        ),
         (
             "      x-charges:\n        ceiling: [max_total, maxTotal]\n",
-            "      x-charges: {}\n",
+            "      x-charges:\n        amount: not-shown\n",
+        ),
+        (
+            "      x-grants-access: a new administrator password of the dedicated server\n",
+            "",
         ),
     ]);
     let lines: Vec<&str> = removed.changes.iter().map(|c| c.text.as_str()).collect();
@@ -2329,6 +2336,7 @@ fn an_operation_that_becomes_destructive_or_a_purchase_is_named() {
         "`vps_backup_restore`: no longer destructive",
         "`product_variant_deploy`: spending ceiling members `max_total`, `maxTotal` → none",
         "`pay_invoice`: no longer charges the account",
+        "`dedicated_password_reset`: no longer grants access",
     ] {
         assert!(lines.contains(&expected), "{expected} not in {lines:#?}");
     }

@@ -100,8 +100,11 @@ fn bad_pagination_names_the_extension() {
 fn bad_effect_extensions_name_the_extension() {
     for (extension, pointer, words) in [
         ("x-destructive: yes", "/x-destructive", "`true` or `false`"),
-        ("x-charges: true", "/x-charges", "is an object"),
+        ("x-charges: true", "/x-charges", "`{amount: not-shown}`"),
+        ("x-charges: {}", "/x-charges", "`{ceiling: [member, …]}`"),
         ("x-charges: {cap: [a]}", "/x-charges/cap", "only `ceiling`"),
+        ("x-charges: {amount: 5}", "/x-charges/amount", "`not-shown`"),
+        ("x-grants-access: true", "/x-grants-access", "naming what"),
         (
             "x-charges: {ceiling: []}",
             "/x-charges/ceiling",

@@ -1105,3 +1105,63 @@ fn coverage_document_matches_spec() {
         assert!(text.contains(&needle), "COVERAGE.md lists {needle}");
     }
 }
+
+/// Every operation the reference shows moving money, with what bounds the amount (`x-charges`):
+/// the ceiling members, or `not-shown` where the reference shows neither a ceiling nor a read
+/// of the amount before paying. Creating a draft order (reference 1, rule 2) and a dedicated
+/// deployment (4.7: an unpaid order and invoice) charge nothing.
+fn expected_charges() -> BTreeMap<&'static str, Value> {
+    let not_shown = serde_json::json!({"amount": "not-shown"});
+    BTreeMap::from([
+        // 4.3: "charges the full final amount to account balance"; `max_total` is a ceiling
+        // (the deprecated shape's `maxTotal`).
+        (
+            "productVariantDeploy",
+            serde_json::json!({"ceiling": ["max_total", "maxTotal"]}),
+        ),
+        // 4.5: pays an invoice from balance; the invoice's fields and listing: not shown.
+        ("payInvoice", not_shown.clone()),
+        // 4.5 and 2.5: the checkout's result carries `payNow`.
+        ("serviceBillingChangeCheckout", not_shown.clone()),
+        // 2.5: `payNow`; 7: `renewal_price_limit_exceeded` (a renewal amount over a max_total).
+        ("serviceRenewalCheckout", not_shown),
+    ])
+}
+
+/// Every operation the reference shows granting access: a credential issued with its secret
+/// (2.1, 4.1), an administrator password replaced (4.7).
+const ACCESS_GRANTS: [&str; 2] = ["apiCredentialCreate", "dedicatedPasswordReset"];
+
+#[test]
+fn every_charge_and_access_grant_of_the_reference_is_marked() {
+    let spec = load_spec();
+    let mut charges = BTreeMap::new();
+    let mut grants = BTreeSet::new();
+    for o in operations(&spec) {
+        let id = o.op["operationId"].as_str().expect("an operationId");
+        if let Some(value) = o.op.get("x-charges") {
+            charges.insert(id, value.clone());
+        }
+        if o.op
+            .get("x-grants-access")
+            .and_then(Value::as_str)
+            .is_some()
+        {
+            grants.insert(id);
+        }
+        // A success body with an amount paid now is a charge, whatever a revision says.
+        let success = &o.op["responses"]["200"]["content"]["application/json"]["schema"];
+        if !success.is_null() {
+            let body = deref(&spec, success);
+            let pays = ["payNow", "paidNow"]
+                .iter()
+                .any(|m| body["properties"].get(*m).is_some());
+            assert!(
+                !pays || o.op.get("x-charges").is_some(),
+                "{id}: its answer says what it paid, so it is marked `x-charges`"
+            );
+        }
+    }
+    assert_eq!(charges, expected_charges());
+    assert_eq!(grants, ACCESS_GRANTS.into_iter().collect::<BTreeSet<_>>());
+}

@@ -70,6 +70,10 @@ pub(super) fn render(
         }
         None => quote!(None),
     };
+    let grants_access = match &op.effects.grants_access {
+        Some(what) => quote!(Some(#what)),
+        None => quote!(None),
+    };
     let entry = quote! {
         Command {
             name: #name,
@@ -82,6 +86,7 @@ pub(super) fn render(
             writes: #writes,
             destructive: #destructive,
             purchase: #purchase,
+            grants_access: #grants_access,
             run: #function,
         }
     };

@@ -162,6 +162,7 @@ impl<'a> Lowerer<'a> {
         let idempotency = idempotency(op, &params, base.method)?;
         let destructive = super::effects::destructive(op)?;
         let charges = super::effects::charges(op)?;
+        let grants_access = super::effects::grants_access(op)?;
         let pagination = match op.get("x-pagination") {
             Some(p) => Some(self.pagination(&p, &success, &params).map_err(Skip::from)?),
             None => None,
@@ -195,6 +196,7 @@ impl<'a> Lowerer<'a> {
             poll,
             destructive,
             charges,
+            grants_access,
             pagination,
             params,
             body,

@@ -97,6 +97,10 @@ pub(super) fn render(
         }
         None => quote!(None),
     };
+    let grants_access = match &e.grants_access {
+        Some(what) => quote!(Some(#what)),
+        None => quote!(None),
+    };
     let ceiling = e
         .purchase
         .as_ref()
@@ -126,6 +130,7 @@ pub(super) fn render(
                 writes: #writes,
                 destructive: #destructive,
                 purchase: #purchase,
+                grants_access: #grants_access,
                 idempotent: #idempotent,
                 long_running: #long_running,
                 waits: #waits,
@@ -233,9 +238,17 @@ fn description(id: &str, op: &OperationSurface) -> String {
     if e.destructive {
         effects.push_str(" Destructive.");
     }
+    if let Some(what) = &e.grants_access {
+        effects.push_str(&format!(
+            " Grants access: {what} (needs --allow-access-grants)."
+        ));
+    }
     if let Some(purchase) = &e.purchase {
         match purchase.ceiling.as_slice() {
-            [] => effects.push_str(" Charges the account (this call takes no spending ceiling)."),
+            [] => effects.push_str(
+                " Charges the account an amount that cannot be read before paying: no ceiling \
+                 bounds it (needs --allow-any-amount).",
+            ),
             names => effects.push_str(&format!(
                 " Charges the account: set a spending ceiling in `body.{}` (the server's \
                  --max-total applies when absent; a purchase without a ceiling is refused).",

@@ -56,7 +56,8 @@ fn stripped(area: &str, operation_id: &str) -> String {
 /// `sdk-tests/tests/architecture.rs`: the global flags, `--json`
 /// and clap's): a parameter whose flag would be one of them gets its location in front
 /// (`idempotency_key` in the query is `--query-idempotency-key`).
-pub const RESERVED_FLAGS: [&str; 16] = [
+pub const RESERVED_FLAGS: [&str; 17] = [
+    "accept-any-amount",
     "all",
     "base-url",
     "jq",
@@ -119,7 +120,8 @@ pub fn waits(op: &OperationSurface) -> bool {
 
 /// The flags of the tool's own that `op`'s command takes because of what the operation is,
 /// each with whether it is required: `--json` for a body, `--all` ([`pages`]), `--wait` and
-/// `--timeout` ([`waits`]), `--max-total` for a purchase with a ceiling (what
+/// `--timeout` ([`waits`]), `--max-total` for a purchase (required with a ceiling member,
+/// else with `--accept-any-amount`) (what
 /// `oncegen_cli::Command` adds for its `body`, `pages`, `waits` and `purchase`).
 pub fn own_flags(op: &OperationSurface) -> BTreeMap<&'static str, bool> {
     let mut out = BTreeMap::new();
@@ -133,13 +135,14 @@ pub fn own_flags(op: &OperationSurface) -> BTreeMap<&'static str, bool> {
         out.insert("wait", false);
         out.insert("timeout", false);
     }
-    if op
-        .effects
-        .purchase
-        .as_ref()
-        .is_some_and(|p| !p.ceiling.is_empty())
-    {
-        out.insert("max-total", true);
+    if let Some(purchase) = &op.effects.purchase {
+        // Without a ceiling member the amount cannot be bounded: `--max-total` only refuses,
+        // `--accept-any-amount` is the acknowledgement.
+        let unbounded = purchase.ceiling.is_empty();
+        out.insert("max-total", !unbounded);
+        if unbounded {
+            out.insert("accept-any-amount", false);
+        }
     }
     out
 }

@@ -188,6 +188,10 @@ pub struct Effects {
     /// Spends the account's money (`x-charges`); a tool asks for a spending ceiling.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purchase: Option<Purchase>,
+    /// Grants access (`x-grants-access`: a credential, a password): what it grants. A tool
+    /// asks before it, naming this; an MCP server needs its own enablement.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grants_access: Option<String>,
     /// Sending the same request again has the effect of sending it once, by its method (a
     /// read, `PUT`, `DELETE`). Another write is safe to repeat only under the same
     /// Idempotency-Key (the operation's `idempotency` is not `none`: the builder's
@@ -209,7 +213,9 @@ pub struct Effects {
 #[serde(deny_unknown_fields)]
 pub struct Purchase {
     /// The request body's members that cap the amount charged (any one of them, when the body
-    /// has several shapes); empty when the call takes no ceiling, so a tool can only ask.
+    /// has several shapes); empty when the call takes no ceiling and its amount cannot be read
+    /// before paying (`amount: not-shown`), so no ceiling can bound it: a tool refuses it
+    /// without an acknowledgement of its own.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ceiling: Vec<String>,
 }
@@ -224,6 +230,7 @@ impl Effects {
             purchase: op.charges.as_ref().map(|charges| Purchase {
                 ceiling: charges.ceiling.clone(),
             }),
+            grants_access: op.grants_access.clone(),
             idempotent: !writes || matches!(op.method, Method::Put | Method::Delete),
             long_running: writes && op.receipt,
             waits: op.poll.is_some(),
@@ -408,6 +415,7 @@ paths:
             long_running,
             waits: false,
             purchase: None,
+            grants_access: None,
         };
         assert_eq!(
             effects(text),
@@ -432,6 +440,16 @@ paths:
       operationId: restore
       x-destructive: true
       responses: {'204': {description: ok}}
+  /pay:
+    post:
+      operationId: pay
+      x-charges: {amount: not-shown}
+      responses: {'204': {description: ok}}
+  /keys:
+    post:
+      operationId: key
+      x-grants-access: a new key
+      responses: {'204': {description: ok}}
   /buy:
     post:
       operationId: buy
@@ -441,12 +459,16 @@ paths:
       responses: {'204': {description: ok}}
 "#;
         let found = effects(text);
-        assert!(
-            found[1].1.destructive && found[1].1.purchase.is_none(),
-            "{found:?}"
-        );
-        let purchase = found[0].1.purchase.as_ref().expect("buy charges");
+        let [buy, key, pay, restore] = &found[..] else {
+            panic!("four operations: {found:?}")
+        };
+        assert!(restore.1.destructive && restore.1.purchase.is_none());
+        let purchase = buy.1.purchase.as_ref().expect("buy charges");
         assert_eq!(purchase.ceiling, ["max_total"]);
-        assert!(!found[0].1.destructive);
+        assert!(!buy.1.destructive && buy.1.grants_access.is_none());
+        let unbounded = pay.1.purchase.as_ref().expect("pay charges");
+        assert!(unbounded.ceiling.is_empty(), "{unbounded:?}");
+        assert_eq!(key.1.grants_access.as_deref(), Some("a new key"));
+        assert!(key.1.purchase.is_none() && !key.1.destructive);
     }
 }

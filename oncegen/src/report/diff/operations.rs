@@ -417,7 +417,7 @@ fn headers_gone(
 }
 
 /// What changed in how tools treat the operation: the CLI's confirmation and the MCP server's
-/// enablements follow `destructive` and `purchase`.
+/// enablements follow `destructive`, `purchase` and `grants_access`.
 fn effects_changes(o: &Effects, n: &Effects) -> Vec<String> {
     let mut out = Vec::new();
     if o.destructive != n.destructive {
@@ -437,6 +437,13 @@ fn effects_changes(o: &Effects, n: &Effects) -> Vec<String> {
             members(&old.ceiling),
             members(&new.ceiling)
         )),
+        _ => {}
+    }
+    match (&o.grants_access, &n.grants_access) {
+        (None, Some(what)) => out.push(format!(
+            "now grants access ({what}): the CLI asks before it, the MCP server offers it only when access grants are enabled"
+        )),
+        (Some(_), None) => out.push("no longer grants access".to_owned()),
         _ => {}
     }
     out
