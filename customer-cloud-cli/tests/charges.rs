@@ -127,3 +127,57 @@ async fn on_a_terminal_creating_an_api_credential_asks_naming_the_grant() {
     assert!(matches!(status, WaitStatus::Exited(_, 2)), "{status:?}");
     assert_eq!(sb.total_writes(), 0, "nothing was sent");
 }
+
+/// `secret` as text and as it reads inside any Base64 text that encodes it (each of the three
+/// alignments, its first and last partial groups left out).
+fn encodings(secret: &str) -> Vec<String> {
+    use base64::Engine as _;
+    let mut found = vec![secret.to_owned()];
+    for pad in 0..3 {
+        let mut bytes = vec![b'x'; pad];
+        bytes.extend_from_slice(secret.as_bytes());
+        let text = base64::engine::general_purpose::STANDARD.encode(&bytes);
+        found.push(text[4..text.len() - 4].to_owned());
+    }
+    found
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_minted_secret_leaves_the_journal_once_it_is_printed() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let cli = Cli::new(&sb, "charges-secret");
+    let created = tokio::task::block_in_place(|| {
+        cli.ok(&[
+            "--yes",
+            "integrations",
+            "api-credential-create",
+            "--json",
+            r#"{"name": "agent", "scopes": ["vps.read"]}"#,
+        ])
+    });
+    let secret = created["item"]["secret"]
+        .as_str()
+        .or_else(|| created["secret"].as_str())
+        .unwrap_or_else(|| panic!("the answer carries a secret: {created}"))
+        .to_owned();
+    assert!(secret.len() >= 16, "{secret}");
+    let dir = cli.state.join("customer-cloud");
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).expect("the state directory") {
+        let path = entry.expect("an entry").path();
+        if !path.is_file() {
+            continue;
+        }
+        files += 1;
+        let bytes = std::fs::read(&path).expect("readable");
+        let text = String::from_utf8_lossy(&bytes);
+        for needle in encodings(&secret) {
+            assert!(
+                !text.contains(&needle),
+                "{} holds the secret",
+                path.display()
+            );
+        }
+    }
+    assert!(files > 0, "the journal is in {}", dir.display());
+}

@@ -72,6 +72,8 @@ pub fn customer_cloud_cli_options(sdk_version: &str) -> oncegen::cli::Options {
             "cloud-sandbox.workspace = true".to_owned(),
             // Its throwaway PostgreSQL cluster, for the journal on PostgreSQL.
             "sdk-tests.workspace = true".to_owned(),
+            // A secret looked for in the journal's files, as the journal would encode it.
+            "base64.workspace = true".to_owned(),
             "tokio = { workspace = true, features = [\"rt-multi-thread\", \"macros\"] }".to_owned(),
             "serde_json.workspace = true".to_owned(),
             "yaml_serde.workspace = true".to_owned(),

@@ -17,8 +17,10 @@
 //!   that are their own or whose owner is gone, so two processes never settle one entry at
 //!   once.
 //! * **Acknowledged entries** keep their key, intent, whether they applied and when, but not
-//!   their body, headers or answer (an answer may hold a secret the API minted); they are
-//!   deleted after [`KEEP_ACKNOWLEDGED`].
+//!   their body, headers or answer (an answer may hold a secret the API minted): the row is
+//!   overwritten with `secure_delete` on, and the write-ahead log is checkpointed and truncated
+//!   after each acknowledgement, so the earlier images leave the disk too. They are deleted
+//!   after [`KEEP_ACKNOWLEDGED`].
 //!
 //! The database file and its owners' folder are created owner-only (0600, 0700) on Unix.
 

@@ -56,6 +56,10 @@ pub(super) fn prepare(conn: &mut Connection) -> io::Result<()> {
     // WAL: readers never wait for the writer, and a commit is one append to the log.
     conn.pragma_update(None, "journal_mode", "WAL")
         .map_err(super::failed)?;
+    // Deleted and overwritten content is zeroed, not left in free pages: an acknowledged
+    // entry's answer may hold a secret.
+    conn.pragma_update(None, "secure_delete", "ON")
+        .map_err(super::failed)?;
     let tx = conn
         .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
         .map_err(super::failed)?;

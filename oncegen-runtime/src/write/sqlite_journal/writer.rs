@@ -102,7 +102,19 @@ fn commit(
     }
     tx.commit().map_err(failed)?;
     kill_points(batch);
+    if batch.iter().any(|j| matches!(j.step, Step::Acknowledge(_))) {
+        forget_answers(conn);
+    }
     Ok(answers)
+}
+
+/// Copies the log into the database and empties it, so that the earlier images of
+/// acknowledged entries (their bodies and answers) leave the disk; a reader of another process
+/// may hold some back until the next acknowledgement. A failure is only logged.
+fn forget_answers(conn: &Connection) {
+    if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())) {
+        tracing::warn!(error = %e, "the write journal could not empty its log");
+    }
 }
 
 /// The kill points of the steps just committed.
