@@ -229,6 +229,24 @@ pub enum Reconciliation {
     },
 }
 
+impl fmt::Display for Reconciliation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reconciliation::NotAttempted => f.write_str("no lookup was made"),
+            Reconciliation::Recorded {
+                operation_id: Some(id),
+            } => write!(f, "the API recorded it as operation {id}"),
+            Reconciliation::Recorded { operation_id: None } => f.write_str("the API recorded it"),
+            Reconciliation::NotFound => f.write_str(
+                "the lookup found no record of it (which does not prove it never ran)",
+            ),
+            Reconciliation::Ambiguous => f.write_str("the lookup found several matching writes"),
+            Reconciliation::Expired => f.write_str("the lookup found it, its receipt expired"),
+            Reconciliation::Failed { message } => write!(f, "the lookup failed: {message}"),
+        }
+    }
+}
+
 /// A waited-for resource that did not end in success: what was polled, its last status, and
 /// the subject as last read (decode it into the generated type with `serde_json::from_value`).
 #[derive(Clone, Debug, PartialEq)]
@@ -550,7 +568,7 @@ impl fmt::Display for Error {
                     Some(k) => write!(f, ", idempotency key {k}")?,
                     None => write!(f, ", no idempotency key")?,
                 }
-                write!(f, ", reconciliation: {:?}", u.reconciliation)?;
+                write!(f, "; {}", u.reconciliation)?;
                 if let Some(id) = &u.context.request_id {
                     write!(f, " (request id {id})")?;
                 }
@@ -662,4 +680,30 @@ fn one_line_text(body: &str) -> Option<&str> {
         && !text.contains('<')
         && !text.chars().any(char::is_control);
     plain.then_some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Reconciliation;
+
+    #[test]
+    fn a_reconciliation_reads_as_words_not_rust() {
+        for r in [
+            Reconciliation::NotAttempted,
+            Reconciliation::Recorded {
+                operation_id: Some("op-1".into()),
+            },
+            Reconciliation::NotFound,
+            Reconciliation::Ambiguous,
+            Reconciliation::Expired,
+            Reconciliation::Failed {
+                message: "HTTP 503".into(),
+            },
+        ] {
+            let text = r.to_string();
+            let debug = format!("{r:?}");
+            assert!(!text.contains('{') && text != debug, "{text}");
+            assert!(text.starts_with("the ") || text.starts_with("no "), "{text}");
+        }
+    }
 }
