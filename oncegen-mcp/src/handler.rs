@@ -1,12 +1,14 @@
 //! The rmcp server handler: `tools/list` from the generated table as selected at start-up (or
-//! the dynamic mode's three tools), and `tools/call`.
+//! the dynamic mode's three tools), `tools/call`, and invalid params of either refused as such.
 
 use crate::dynamic;
 use crate::server::{Mode, Server};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode, Implementation,
+    InitializeRequestParams, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
+    ServerConfig,
 };
+use serde::de::DeserializeOwned;
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 
@@ -61,4 +63,29 @@ impl<C: Send + Sync + 'static> ServerHandler for Server<C> {
         };
         Ok(result.into())
     }
+
+    /// rmcp reads a request of a known method whose params do not fit as a custom request:
+    /// that is invalid params (-32602), saying what does not fit; any other method is unknown.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let params = request.params.unwrap_or_default();
+        let unfit = match request.method.as_str() {
+            "tools/call" => unfit::<CallToolRequestParams>(params),
+            "tools/list" => unfit::<PaginatedRequestParams>(params),
+            "initialize" => unfit::<InitializeRequestParams>(params),
+            _ => None,
+        };
+        Err(match unfit {
+            Some(why) => ErrorData::invalid_params(format!("{}: {why}", request.method), None),
+            None => ErrorData::new(ErrorCode::METHOD_NOT_FOUND, request.method, None),
+        })
+    }
+}
+
+/// Why `params` is not a `P`, if it is not.
+fn unfit<P: DeserializeOwned>(params: serde_json::Value) -> Option<String> {
+    serde_json::from_value::<P>(params).err().map(|e| e.to_string())
 }

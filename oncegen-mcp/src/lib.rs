@@ -18,6 +18,7 @@ pub mod dynamic;
 mod failure;
 pub mod gate;
 mod handler;
+mod lines;
 mod listing;
 pub mod once;
 mod options;

@@ -3,12 +3,12 @@
 
 use crate::Server;
 use crate::bounded::Bounded;
+use crate::lines::Lines;
 use axum::extract::Request;
 use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use rmcp::ServiceExt;
-use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use sha2::{Digest, Sha256};
@@ -30,14 +30,13 @@ pub const MAX_MESSAGE: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGT
 ///
 /// Pipes, the way MCP hosts start a server, are read and written without blocking on the
 /// runtime's IO driver (rmcp's `stdio_pipes`); anything else (a file, a terminal) through
-/// tokio's standard streams, which block on its thread pool. A message longer than
+/// tokio's standard streams, which block on its thread pool. Every line is answered, a line
+/// that is not a message with a JSON-RPC error ([`Lines`]); a message longer than
 /// [`MAX_MESSAGE`] ends the session with an error saying so.
 pub async fn stdio<C: Send + Sync + 'static>(server: Server<C>) -> Result<(), String> {
     let (read, write) = rmcp::transport::stdio_pipes();
     let (read, too_long) = Bounded::new(read, MAX_MESSAGE);
-    // rmcp's own limit counts the newline: one byte more, so that ours decides.
-    let transport = AsyncRwTransport::new_server(read, write).with_max_line_length(MAX_MESSAGE + 1);
-    let ended = match server.serve(transport).await {
+    let ended = match server.serve(Lines::new(read, write)).await {
         Ok(running) => running
             .waiting()
             .await

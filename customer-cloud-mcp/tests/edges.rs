@@ -1,0 +1,118 @@
+//! The server's edges on the real binary: every line on standard input answered however deep or
+//! malformed, and the serving goes on; the HTTP transport refusing a browser's foreign
+//! `Origin`; start-up refusing unknown selections and malformed credentials. No request reaches
+//! an API.
+
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"edges-test","version":"0"}}}"#;
+const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+
+/// A server with a base URL nothing listens on, a placeholder credential, and its state and
+/// configuration under a fresh directory.
+fn server(test: &str) -> Command {
+    let state = std::env::temp_dir().join(format!(
+        "customer-cloud-mcp-edges-{test}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&state);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_customer-cloud-mcp"));
+    for name in ["KEY", "SECRET", "JOURNAL", "PROFILE", "MCP_TOKEN"] {
+        command.env_remove(format!("CUSTOMER_CLOUD_API_{name}"));
+    }
+    command
+        .env("CUSTOMER_CLOUD_API_BASE_URL", "http://127.0.0.1:9")
+        .env("CUSTOMER_CLOUD_API_BEARER", "edges-test-placeholder")
+        .env("XDG_STATE_HOME", &state)
+        .env("XDG_CONFIG_HOME", state.join("config"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
+/// The server's output once it ended by itself; still running after two minutes is a hang.
+fn ended(child: Child) -> Output {
+    let (sent, received) = mpsc::channel();
+    std::thread::spawn(move || sent.send(child.wait_with_output()));
+    received
+        .recv_timeout(Duration::from_secs(120))
+        .expect("the server hung: still running after two minutes")
+        .expect("waiting for the server")
+}
+
+/// The server's answers to `input` written on a pipe that then closes.
+fn answers(input: &[u8]) -> Vec<Value> {
+    let mut child = server("stdio").spawn().expect("the server starts");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let output = ended(child);
+    writer.join().unwrap().expect("writing the input");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each answer is one JSON line"))
+        .collect()
+}
+
+fn ping(id: u64) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#)
+}
+
+#[test]
+fn every_line_gets_an_answer_and_the_next_request_is_served() {
+    let deep_array = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    let deep_object = format!("{}1{}", r#"{"a":"#.repeat(10_000), "}".repeat(10_000));
+    // Each case: a line, the error code of its answer (to id null).
+    let cases: [(&[u8], i64); 6] = [
+        (deep_array.as_bytes(), -32700),
+        (deep_object.as_bytes(), -32700),
+        (b"\xff\xfe{}", -32700),
+        (br#"{"jsonrpc":"2.0","id":99,"method":"#, -32700),
+        (b"5", -32600),
+        (br#"[{"jsonrpc":"2.0","id":98,"method":"ping"}]"#, -32600),
+    ];
+    let mut input = format!("{INITIALIZE}\n{INITIALIZED}\n").into_bytes();
+    for (i, (line, _)) in cases.iter().enumerate() {
+        input.extend_from_slice(line);
+        input.extend_from_slice(format!("\n{}\n", ping(10 + i as u64)).as_bytes());
+    }
+    let answers = answers(&input);
+    let refused: Vec<&Value> = answers.iter().filter(|a| a["id"].is_null()).collect();
+    let codes: Vec<i64> = refused.iter().map(|a| a["error"]["code"].as_i64().unwrap()).collect();
+    let expected: Vec<i64> = cases.iter().map(|(_, code)| *code).collect();
+    assert_eq!(codes, expected, "{refused:?}");
+    let deep = refused[0]["error"]["message"].as_str().unwrap();
+    assert!(deep.contains("nesting deeper than 128 levels"), "{deep}");
+    for id in 10..10 + cases.len() as u64 {
+        let pong = answers.iter().find(|a| a["id"] == id);
+        assert!(pong.is_some_and(|p| p["result"].is_object()), "ping {id}: {answers:?}");
+    }
+}
+
+#[test]
+fn bad_params_are_invalid_params_and_bad_arguments_a_tool_error() {
+    let lines = [
+        INITIALIZE,
+        INITIALIZED,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_version","arguments":5}}"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{}}}"#,
+        r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_products_by_region","arguments":{"region":[1]}}}"#,
+    ];
+    let answers = answers(format!("{}\n", lines.join("\n")).as_bytes());
+    let by_id = |id: u64| answers.iter().find(|a| a["id"] == id).expect("answered");
+    assert_eq!(by_id(2)["error"]["code"], -32602, "{:?}", by_id(2));
+    let nameless = &by_id(3)["error"];
+    assert_eq!(nameless["code"], -32602, "{nameless}");
+    assert!(nameless["message"].as_str().unwrap().contains("name"), "{nameless}");
+    let tool_error = &by_id(4)["result"];
+    assert_eq!(tool_error["isError"], true, "{tool_error}");
+    assert!(tool_error.to_string().contains("region"), "{tool_error}");
+}
