@@ -4,7 +4,7 @@
 //! an API.
 
 use serde_json::Value;
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc;
@@ -115,4 +115,91 @@ fn bad_params_are_invalid_params_and_bad_arguments_a_tool_error() {
     let tool_error = &by_id(4)["result"];
     assert_eq!(tool_error["isError"], true, "{tool_error}");
     assert!(tool_error.to_string().contains("region"), "{tool_error}");
+}
+
+const TOKEN: &str = "edges-test-token-0123456789";
+
+/// The server on streamable HTTP at a free loopback port with `flags`; its child and address.
+fn serve_http(flags: &[&str]) -> (Child, String) {
+    let mut child = server("http")
+        .args(["--http", "127.0.0.1:0"])
+        .args(flags)
+        .env("CUSTOMER_CLOUD_API_MCP_TOKEN", TOKEN)
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut line = String::new();
+    stderr.read_line(&mut line).expect("the server says where it serves");
+    let addr = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("http://"))
+        .and_then(|w| w.strip_suffix("/mcp"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .to_owned();
+    (child, addr)
+}
+
+/// The status of an `initialize` POSTed to `/mcp` at `addr` with `headers`, over raw HTTP/1.1.
+fn status(addr: &str, headers: &[String]) -> u16 {
+    let mut stream = TcpStream::connect(addr).expect("connecting to the server");
+    let mut request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+         Connection: close\r\n",
+        INITIALIZE.len()
+    );
+    for header in headers {
+        request.push_str(&format!("{header}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(INITIALIZE);
+    stream.write_all(request.as_bytes()).expect("sending");
+    let mut head = String::new();
+    BufReader::new(stream).read_line(&mut head).expect("an answer");
+    head.split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("not an HTTP status line: {head:?}"))
+}
+
+#[test]
+fn http_refuses_a_foreign_origin_before_the_token_and_passes_loopback_and_none() {
+    let (mut child, addr) = serve_http(&["--allow-origin", "https://app.example.com"]);
+    let bearer = format!("Authorization: Bearer {TOKEN}");
+    let origin = |o: &str| format!("Origin: {o}");
+    let cases = [
+        (vec![origin("http://evil.example")], 403),
+        (vec![origin("http://evil.example"), bearer.clone()], 403),
+        (vec![origin("http://localhost.evil.example:80"), bearer.clone()], 403),
+        (vec![origin("null"), bearer.clone()], 403),
+        (vec![bearer.clone()], 200),
+        (vec![origin("http://localhost:6274"), bearer.clone()], 200),
+        (vec![origin("http://127.0.0.1:8080"), bearer.clone()], 200),
+        (vec![origin("http://[::1]:3000"), bearer.clone()], 200),
+        (vec![origin("https://app.example.com"), bearer.clone()], 200),
+        (vec![origin("http://localhost:6274")], 401),
+    ];
+    let seen: Vec<(Vec<String>, u16)> = cases
+        .iter()
+        .map(|(headers, _)| (headers.clone(), status(&addr, headers)))
+        .collect();
+    child.kill().expect("stopping the server");
+    let _ = child.wait();
+    let expected: Vec<(Vec<String>, u16)> = cases.into_iter().collect();
+    assert_eq!(seen, expected);
+}
+
+#[test]
+fn an_allowed_origin_that_is_not_one_is_a_start_up_error() {
+    let output = ended(
+        server("origin-flag")
+            .args(["--http", "127.0.0.1:0", "--allow-origin", "example.com"])
+            .env("CUSTOMER_CLOUD_API_MCP_TOKEN", TOKEN)
+            .spawn()
+            .expect("the server starts"),
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("--allow-origin example.com"), "{stderr}");
 }

@@ -22,6 +22,7 @@ mod lines;
 mod listing;
 pub mod once;
 mod options;
+mod origin;
 mod result;
 pub mod select;
 mod server;

@@ -1,9 +1,11 @@
 //! The transports: stdio, and streamable HTTP at `/mcp` behind a bearer token of the server's
-//! own (`<PREFIX>_MCP_TOKEN`), on loopback unless the operator allows another address.
+//! own (`<PREFIX>_MCP_TOKEN`), on loopback unless the operator allows another address, to
+//! browsers only from the origins allowed ([`Origins`]).
 
 use crate::Server;
 use crate::bounded::Bounded;
 use crate::lines::Lines;
+pub use crate::origin::Origins;
 use axum::extract::Request;
 use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
@@ -57,6 +59,7 @@ pub async fn stdio<C: Send + Sync + 'static>(server: Server<C>) -> Result<(), St
 pub struct Http {
     addr: SocketAddr,
     token: Arc<[u8; 32]>,
+    origins: Arc<Origins>,
 }
 
 impl Http {
@@ -82,11 +85,21 @@ impl Http {
         Ok(Http {
             addr,
             token: Arc::new(Sha256::digest(token.as_bytes()).into()),
+            origins: Arc::default(),
         })
+    }
+
+    /// The same, accepting browsers' requests from `origins`.
+    pub fn with_origins(self, origins: Origins) -> Self {
+        Http {
+            origins: Arc::new(origins),
+            ..self
+        }
     }
 }
 
-/// Serves `server` over streamable HTTP at `http`'s address, path `/mcp`.
+/// Serves `server` over streamable HTTP at `http`'s address, path `/mcp`, to requests from an
+/// allowed origin or none, carrying the token.
 pub async fn http<C: Send + Sync + 'static>(server: Server<C>, http: Http) -> Result<(), String> {
     let mut config = StreamableHttpServerConfig::default();
     if !http.addr.ip().is_loopback() {
@@ -98,11 +111,17 @@ pub async fn http<C: Send + Sync + 'static>(server: Server<C>, http: Http) -> Re
         config,
     );
     let token = http.token.clone();
+    let origins = http.origins.clone();
+    // The last layer runs first: a foreign origin is refused before the token is looked at.
     let router = axum::Router::new()
         .nest_service("/mcp", service)
         .layer(middleware::from_fn(move |request: Request, next: Next| {
             let token = token.clone();
             async move { bearer(&token, request, next).await }
+        }))
+        .layer(middleware::from_fn(move |request: Request, next: Next| {
+            let origins = origins.clone();
+            async move { origins.check(request, next).await }
         }));
     let listener = tokio::net::TcpListener::bind(http.addr)
         .await
