@@ -27,7 +27,7 @@ fn server(test: &str) -> Command {
     }
     command
         .env("CUSTOMER_CLOUD_API_BASE_URL", "http://127.0.0.1:9")
-        .env("CUSTOMER_CLOUD_API_BEARER", "edges-test-placeholder")
+        .env("CUSTOMER_CLOUD_API_BEARER", "edges-test.placeholder")
         .env("XDG_STATE_HOME", &state)
         .env("XDG_CONFIG_HOME", state.join("config"))
         .stdin(Stdio::piped())
@@ -202,4 +202,44 @@ fn an_allowed_origin_that_is_not_one_is_a_start_up_error() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("--allow-origin example.com"), "{stderr}");
+}
+
+/// The exit code and standard error of a server started with `args` and `env`, stdin closed.
+fn start_up(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let mut command = server("start-up");
+    command.args(args).stdin(Stdio::null());
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let output = ended(command.spawn().expect("the server starts"));
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.code(), stderr)
+}
+
+#[test]
+fn an_unknown_selection_is_a_start_up_error_listing_the_valid_values() {
+    let cases = [
+        (["--area", "dnz"], "--area dnz: no such area; valid (closest first): dns, "),
+        (["--method", "GOT"], "--method GOT: no such method; valid (closest first): GET, "),
+        (["--operation", "getVersio"], "no such operation; valid (closest first): getVersion, "),
+        (["--exclude-area", "vpz"], "--exclude-area vpz: no such area; valid"),
+        (["--exclude-method", "FETCH"], "--exclude-method FETCH: no such method"),
+        (["--exclude-operation", "nope"], "--exclude-operation nope: no such operation"),
+    ];
+    for (args, says) in cases {
+        let (code, stderr) = start_up(&args, &[]);
+        assert_eq!(code, Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn a_malformed_bearer_credential_is_a_start_up_error_that_does_not_show_it() {
+    for malformed in ["s3cr3t-no-prefix", "ck.s3cr3t with space", "ck.s3cr3t\n"] {
+        let env = [("CUSTOMER_CLOUD_API_BEARER", malformed)];
+        let (code, stderr) = start_up(&["--list-tools"], &env);
+        assert_eq!(code, Some(1), "{stderr}");
+        assert!(stderr.contains("CUSTOMER_CLOUD_API_BEARER is not a bearer credential"), "{stderr}");
+        assert!(!stderr.contains("s3cr3t"), "{stderr}");
+    }
 }

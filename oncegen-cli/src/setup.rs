@@ -46,7 +46,32 @@ fn lookup_from<'p>(
 /// The configuration from the variables of `prefix` and `profile`, the base URL replaced by
 /// `base_url`.
 pub fn config(prefix: &str, base_url: Option<&str>, profile: &Profile) -> Result<Config, Failure> {
+    let bearer = format!("{prefix}_BEARER");
+    let from_env = std::env::var(&bearer).is_ok_and(|v| !v.trim().is_empty());
+    let source = if from_env {
+        bearer
+    } else {
+        "the profile's `bearer`".to_owned()
+    };
+    check_bearer(&source, lookup(prefix, profile)(&format!("{prefix}_BEARER")).as_deref())?;
     config_from(prefix, base_url, lookup(prefix, profile))
+}
+
+/// Refuses a bearer credential that is not `<key prefix>.<secret>` (the contract's form: the
+/// issued credential's prefix, a dot, its secret), naming `source`, never the value: the API
+/// would only answer 401, and a stray space or newline is easy to paste.
+fn check_bearer(source: &str, bearer: Option<&str>) -> Result<(), Failure> {
+    let Some(bearer) = bearer else {
+        return Ok(());
+    };
+    let graphic = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_graphic());
+    match bearer.split_once('.') {
+        Some((key, secret)) if graphic(key) && graphic(secret) => Ok(()),
+        _ => Err(Failure::usage(format!(
+            "{source} is not a bearer credential: expected <key prefix>.<secret> with no spaces \
+             (the value is not shown)"
+        ))),
+    }
 }
 
 fn config_from(
@@ -109,7 +134,7 @@ fn journal_path_from(
 
 #[cfg(test)]
 mod tests {
-    use super::{config_from, journal_path_from, lookup_from};
+    use super::{check_bearer, config_from, journal_path_from, lookup_from};
     use crate::profile::Profile;
     use crate::user_dirs::Platform;
 
@@ -147,6 +172,17 @@ mod tests {
         assert_eq!(url("API_BASE_URL").as_deref(), Some("http://env"));
     }
     use std::path::PathBuf;
+
+    #[test]
+    fn a_bearer_credential_is_a_key_prefix_a_dot_and_a_secret() {
+        assert!(check_bearer("API_BEARER", None).is_ok());
+        assert!(check_bearer("API_BEARER", Some("ck_live.s3cr3t")).is_ok());
+        for malformed in ["s3cr3t", ".s3cr3t", "ck_live.", "ck_live.s3cr3t\n", "ck live.s3cr3t"] {
+            let refused = check_bearer("API_BEARER", Some(malformed)).unwrap_err();
+            assert!(refused.message.starts_with("API_BEARER is not"), "{}", refused.message);
+            assert!(!refused.message.contains("s3cr3t"), "{}", refused.message);
+        }
+    }
 
     #[test]
     fn the_journal_is_the_flag_then_the_variable_then_the_state_directory() {

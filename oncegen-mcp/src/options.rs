@@ -247,6 +247,7 @@ fn options<C>(app: &App<C>, m: &ArgMatches) -> Result<Options, String> {
     for preset in values(LIST[6]) {
         selection.preset(&preset, app.tools())?;
     }
+    selection.check(app.tools())?;
     let http = m
         .get_one::<String>("http")
         .map(|a| {
