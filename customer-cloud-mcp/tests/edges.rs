@@ -86,14 +86,20 @@ fn every_line_gets_an_answer_and_the_next_request_is_served() {
     }
     let answers = answers(&input);
     let refused: Vec<&Value> = answers.iter().filter(|a| a["id"].is_null()).collect();
-    let codes: Vec<i64> = refused.iter().map(|a| a["error"]["code"].as_i64().unwrap()).collect();
+    let codes: Vec<i64> = refused
+        .iter()
+        .map(|a| a["error"]["code"].as_i64().unwrap())
+        .collect();
     let expected: Vec<i64> = cases.iter().map(|(_, code)| *code).collect();
     assert_eq!(codes, expected, "{refused:?}");
     let deep = refused[0]["error"]["message"].as_str().unwrap();
     assert!(deep.contains("nesting deeper than 128 levels"), "{deep}");
     for id in 10..10 + cases.len() as u64 {
         let pong = answers.iter().find(|a| a["id"] == id);
-        assert!(pong.is_some_and(|p| p["result"].is_object()), "ping {id}: {answers:?}");
+        assert!(
+            pong.is_some_and(|p| p["result"].is_object()),
+            "ping {id}: {answers:?}"
+        );
     }
 }
 
@@ -111,7 +117,10 @@ fn bad_params_are_invalid_params_and_bad_arguments_a_tool_error() {
     assert_eq!(by_id(2)["error"]["code"], -32602, "{:?}", by_id(2));
     let nameless = &by_id(3)["error"];
     assert_eq!(nameless["code"], -32602, "{nameless}");
-    assert!(nameless["message"].as_str().unwrap().contains("name"), "{nameless}");
+    assert!(
+        nameless["message"].as_str().unwrap().contains("name"),
+        "{nameless}"
+    );
     let tool_error = &by_id(4)["result"];
     assert_eq!(tool_error["isError"], true, "{tool_error}");
     assert!(tool_error.to_string().contains("region"), "{tool_error}");
@@ -130,7 +139,9 @@ fn serve_http(flags: &[&str]) -> (Child, String) {
         .expect("the server starts");
     let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
     let mut line = String::new();
-    stderr.read_line(&mut line).expect("the server says where it serves");
+    stderr
+        .read_line(&mut line)
+        .expect("the server says where it serves");
     let addr = line
         .split_whitespace()
         .find_map(|w| w.strip_prefix("http://"))
@@ -156,7 +167,9 @@ fn status(addr: &str, headers: &[String]) -> u16 {
     request.push_str(INITIALIZE);
     stream.write_all(request.as_bytes()).expect("sending");
     let mut head = String::new();
-    BufReader::new(stream).read_line(&mut head).expect("an answer");
+    BufReader::new(stream)
+        .read_line(&mut head)
+        .expect("an answer");
     head.split_whitespace()
         .nth(1)
         .and_then(|s| s.parse().ok())
@@ -171,7 +184,10 @@ fn http_refuses_a_foreign_origin_before_the_token_and_passes_loopback_and_none()
     let cases = [
         (vec![origin("http://evil.example")], 403),
         (vec![origin("http://evil.example"), bearer.clone()], 403),
-        (vec![origin("http://localhost.evil.example:80"), bearer.clone()], 403),
+        (
+            vec![origin("http://localhost.evil.example:80"), bearer.clone()],
+            403,
+        ),
         (vec![origin("null"), bearer.clone()], 403),
         (vec![bearer.clone()], 200),
         (vec![origin("http://localhost:6274"), bearer.clone()], 200),
@@ -219,12 +235,30 @@ fn start_up(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
 #[test]
 fn an_unknown_selection_is_a_start_up_error_listing_the_valid_values() {
     let cases = [
-        (["--area", "dnz"], "--area dnz: no such area; valid (closest first): dns, "),
-        (["--method", "GOT"], "--method GOT: no such method; valid (closest first): GET, "),
-        (["--operation", "getVersio"], "no such operation; valid (closest first): getVersion, "),
-        (["--exclude-area", "vpz"], "--exclude-area vpz: no such area; valid"),
-        (["--exclude-method", "FETCH"], "--exclude-method FETCH: no such method"),
-        (["--exclude-operation", "nope"], "--exclude-operation nope: no such operation"),
+        (
+            ["--area", "dnz"],
+            "--area dnz: no such area; valid (closest first): dns, ",
+        ),
+        (
+            ["--method", "GOT"],
+            "--method GOT: no such method; valid (closest first): GET, ",
+        ),
+        (
+            ["--operation", "getVersio"],
+            "no such operation; valid (closest first): getVersion, ",
+        ),
+        (
+            ["--exclude-area", "vpz"],
+            "--exclude-area vpz: no such area; valid",
+        ),
+        (
+            ["--exclude-method", "FETCH"],
+            "--exclude-method FETCH: no such method",
+        ),
+        (
+            ["--exclude-operation", "nope"],
+            "--exclude-operation nope: no such operation",
+        ),
     ];
     for (args, says) in cases {
         let (code, stderr) = start_up(&args, &[]);
@@ -239,7 +273,56 @@ fn a_malformed_bearer_credential_is_a_start_up_error_that_does_not_show_it() {
         let env = [("CUSTOMER_CLOUD_API_BEARER", malformed)];
         let (code, stderr) = start_up(&["--list-tools"], &env);
         assert_eq!(code, Some(1), "{stderr}");
-        assert!(stderr.contains("CUSTOMER_CLOUD_API_BEARER is not a bearer credential"), "{stderr}");
+        assert!(
+            stderr.contains("CUSTOMER_CLOUD_API_BEARER is not a bearer credential"),
+            "{stderr}"
+        );
         assert!(!stderr.contains("s3cr3t"), "{stderr}");
     }
+}
+
+/// The dynamic mode's tools/list with `flags`, and the answer to `call` (id 3) after it.
+fn dynamic(flags: &[&str], call: &str) -> (Vec<Value>, Value) {
+    let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+    let mut child = server("dynamic")
+        .args(["--tools", "dynamic"])
+        .args(flags)
+        .spawn()
+        .expect("the server starts");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    writeln!(stdin, "{INITIALIZE}\n{INITIALIZED}\n{list}\n{call}").expect("writing");
+    drop(stdin);
+    let output = ended(child);
+    let answers: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON answer per line"))
+        .collect();
+    let by_id = |id: u64| answers.iter().find(|a| a["id"] == id).cloned().expect("answered");
+    let tools = by_id(2)["result"]["tools"].as_array().cloned().expect("tools");
+    (tools, by_id(3))
+}
+
+fn annotations(tools: &[Value], name: &str) -> Value {
+    let tool = tools.iter().find(|t| t["name"] == name);
+    tool.unwrap_or_else(|| panic!("no {name}: {tools:?}"))["annotations"].clone()
+}
+
+#[test]
+fn a_read_through_the_dynamic_mode_is_a_read_only_tool() {
+    let write = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"call_read_operation","arguments":{"name":"dns_template_create","arguments":{}}}}"#;
+    let (read_only, _) = dynamic(&[], write);
+    let names: Vec<&str> = read_only.iter().filter_map(|t| t["name"].as_str()).collect();
+    assert_eq!(names, ["search_operations", "describe_operation", "call_operation"]);
+    assert_eq!(annotations(&read_only, "call_operation")["readOnlyHint"], true);
+
+    let (writes, refused) = dynamic(&["--allow-writes"], write);
+    let call = annotations(&writes, "call_operation");
+    assert_eq!((&call["readOnlyHint"], &call["destructiveHint"]), (&false.into(), &false.into()));
+    assert_eq!(annotations(&writes, "call_read_operation")["readOnlyHint"], true);
+    let refused = &refused["result"];
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert!(refused.to_string().contains("writes: call it with call_operation"), "{refused}");
+
+    let (destructive, _) = dynamic(&["--allow-writes", "--allow-destructive"], write);
+    assert_eq!(annotations(&destructive, "call_operation")["destructiveHint"], true);
 }

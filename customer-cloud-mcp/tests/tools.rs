@@ -493,7 +493,12 @@ async fn dynamic_mode_offers_three_tools_that_reach_every_operation() {
     let names: Vec<&str> = listed.iter().map(|t| t.name.as_ref()).collect();
     assert_eq!(
         names,
-        ["search_operations", "describe_operation", "call_operation"]
+        [
+            "search_operations",
+            "describe_operation",
+            "call_operation",
+            "call_read_operation"
+        ]
     );
     let (dynamic, full) = (size(&listed), size(&per_operation));
     println!(
@@ -516,7 +521,11 @@ async fn dynamic_mode_offers_three_tools_that_reach_every_operation() {
         "the generator's tools, described in-process, are the served ones"
     );
     assert_eq!(sdk_benches::mcp::tools_list_size(&computed), full);
-    assert_eq!(size(&oncegen_mcp::dynamic::tools()), dynamic);
+    let writes = oncegen_mcp::dynamic::Reach {
+        writes: true,
+        destructive: false,
+    };
+    assert_eq!(size(&oncegen_mcp::dynamic::tools(writes)), dynamic);
 
     let found = mcp
         .ok("search_operations", json!({"query": "dns zone"}))

@@ -53,7 +53,10 @@ pub fn config(prefix: &str, base_url: Option<&str>, profile: &Profile) -> Result
     } else {
         "the profile's `bearer`".to_owned()
     };
-    check_bearer(&source, lookup(prefix, profile)(&format!("{prefix}_BEARER")).as_deref())?;
+    check_bearer(
+        &source,
+        lookup(prefix, profile)(&format!("{prefix}_BEARER")).as_deref(),
+    )?;
     config_from(prefix, base_url, lookup(prefix, profile))
 }
 
@@ -177,9 +180,19 @@ mod tests {
     fn a_bearer_credential_is_a_key_prefix_a_dot_and_a_secret() {
         assert!(check_bearer("API_BEARER", None).is_ok());
         assert!(check_bearer("API_BEARER", Some("ck_live.s3cr3t")).is_ok());
-        for malformed in ["s3cr3t", ".s3cr3t", "ck_live.", "ck_live.s3cr3t\n", "ck live.s3cr3t"] {
+        for malformed in [
+            "s3cr3t",
+            ".s3cr3t",
+            "ck_live.",
+            "ck_live.s3cr3t\n",
+            "ck live.s3cr3t",
+        ] {
             let refused = check_bearer("API_BEARER", Some(malformed)).unwrap_err();
-            assert!(refused.message.starts_with("API_BEARER is not"), "{}", refused.message);
+            assert!(
+                refused.message.starts_with("API_BEARER is not"),
+                "{}",
+                refused.message
+            );
             assert!(!refused.message.contains("s3cr3t"), "{}", refused.message);
         }
     }

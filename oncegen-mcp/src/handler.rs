@@ -1,23 +1,23 @@
 //! The rmcp server handler: `tools/list` from the generated table as selected at start-up (or
-//! the dynamic mode's three tools), `tools/call`, and invalid params of either refused as such.
+//! the dynamic mode's tools), `tools/call`, and invalid params of either refused as such.
 
 use crate::dynamic;
 use crate::server::{Mode, Server};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode, Implementation,
-    InitializeRequestParams, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
-    ServerConfig,
+    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
+    Implementation, InitializeRequestParams, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig,
 };
-use serde::de::DeserializeOwned;
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
+use serde::de::DeserializeOwned;
 
 impl<C: Send + Sync + 'static> Server<C> {
     /// The tools `tools/list` answers.
     pub fn listed(&self) -> Vec<rmcp::model::Tool> {
         match self.state.mode {
             Mode::PerOperation => self.state.per_operation.clone(),
-            Mode::Dynamic => dynamic::tools(),
+            Mode::Dynamic => dynamic::tools(dynamic::Reach::of(self)),
         }
     }
 }
@@ -37,6 +37,12 @@ impl<C: Send + Sync + 'static> ServerHandler for Server<C> {
                 dynamic::DESCRIBE,
                 dynamic::CALL
             ));
+            if dynamic::Reach::of(self).writes {
+                instructions.push_str(&format!(
+                    " A read also runs with `{}`, which a host need not confirm.",
+                    dynamic::CALL_READ
+                ));
+            }
         }
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new(app.bin, app.version))
@@ -87,5 +93,7 @@ impl<C: Send + Sync + 'static> ServerHandler for Server<C> {
 
 /// Why `params` is not a `P`, if it is not.
 fn unfit<P: DeserializeOwned>(params: serde_json::Value) -> Option<String> {
-    serde_json::from_value::<P>(params).err().map(|e| e.to_string())
+    serde_json::from_value::<P>(params)
+        .err()
+        .map(|e| e.to_string())
 }

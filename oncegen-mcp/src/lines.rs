@@ -79,7 +79,9 @@ where
                     return Some(*message);
                 }
                 Decoded::Skip => None,
-                Decoded::Refused(error, id) => Some(TxJsonRpcMessage::<RoleServer>::error(error, id)),
+                Decoded::Refused(error, id) => {
+                    Some(TxJsonRpcMessage::<RoleServer>::error(error, id))
+                }
             };
             self.line.clear();
             if let Some(answer) = answer
@@ -166,7 +168,11 @@ mod tests {
 
     fn refused(line: &[u8]) -> (i32, String, Option<String>) {
         match decode(line) {
-            Decoded::Refused(error, id) => (error.code.0, error.message.into(), id.map(|i| i.to_string())),
+            Decoded::Refused(error, id) => (
+                error.code.0,
+                error.message.into(),
+                id.map(|i| i.to_string()),
+            ),
             Decoded::Message(_) => panic!("decoded a message"),
             Decoded::Skip => panic!("skipped"),
         }
@@ -177,7 +183,10 @@ mod tests {
         let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
         let (code, message, id) = refused(deep.as_bytes());
         assert_eq!((code, id), (-32700, None));
-        assert!(message.contains("nesting deeper than 128 levels"), "{message}");
+        assert!(
+            message.contains("nesting deeper than 128 levels"),
+            "{message}"
+        );
         assert_eq!(refused(b"{\"jsonrpc\":\"2.0\",\"id\":1,").0, -32700);
         assert_eq!(refused(b"\xff\xfe\n").0, -32700);
         assert_eq!(refused(b"[1,2]").0, -32600);
@@ -185,7 +194,10 @@ mod tests {
         let (code, _, id) = refused(br#"{"jsonrpc":"2.0","id":7,"method":5}"#);
         assert_eq!((code, id.as_deref()), (-32600, Some("7")));
         assert!(matches!(decode(b" \r\n"), Decoded::Skip));
-        assert!(matches!(decode(br#"{"jsonrpc":"2.0","method":"x/y","params":5}"#), Decoded::Skip));
+        assert!(matches!(
+            decode(br#"{"jsonrpc":"2.0","method":"x/y","params":5}"#),
+            Decoded::Skip
+        ));
         assert!(matches!(
             decode(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#),
             Decoded::Message(_)

@@ -71,15 +71,24 @@ impl Selection {
         let operations = known(tools.iter().map(|t| t.operation_id.to_owned()));
         let names = known(tools.iter().map(|t| t.name.to_owned()));
         let kinds: [(&str, [&Vec<String>; 2], &dyn Fn(&str) -> bool, &[String]); 3] = [
-            ("area", [&self.areas, &self.exclude_areas], &|g| {
-                tools.iter().any(|t| area_matches(g, t.area))
-            }, &areas),
-            ("method", [&self.methods, &self.exclude_methods], &|g| {
-                methods.iter().any(|m| m.eq_ignore_ascii_case(g))
-            }, &methods),
-            ("operation", [&self.operations, &self.exclude_operations], &|g| {
-                operations.iter().chain(&names).any(|o| o == g)
-            }, &operations),
+            (
+                "area",
+                [&self.areas, &self.exclude_areas],
+                &|g| tools.iter().any(|t| area_matches(g, t.area)),
+                &areas,
+            ),
+            (
+                "method",
+                [&self.methods, &self.exclude_methods],
+                &|g| methods.iter().any(|m| m.eq_ignore_ascii_case(g)),
+                &methods,
+            ),
+            (
+                "operation",
+                [&self.operations, &self.exclude_operations],
+                &|g| operations.iter().chain(&names).any(|o| o == g),
+                &operations,
+            ),
         ];
         for (kind, [include, exclude], accepts, valid) in kinds {
             let given = include.iter().map(|g| (kind.to_owned(), g));
@@ -212,6 +221,10 @@ mod tests {
             methods: vec!["FETCH".into()],
             ..Selection::default()
         });
-        assert!(method.unwrap_err().starts_with("--method FETCH: no such method"));
+        assert!(
+            method
+                .unwrap_err()
+                .starts_with("--method FETCH: no such method")
+        );
     }
 }
