@@ -1,0 +1,37 @@
+//! The `customer-cloud` binary at its edges, against the sandbox: a reader that went away, the
+//! timeouts, a visible wait when rate limited.
+
+mod common;
+
+use cloud_sandbox::Sandbox;
+use common::Cli;
+use std::process::{Output, Stdio};
+
+/// The output of `args` written into a pipe whose reader has already closed.
+fn into_closed_pipe(cli: &Cli, args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    cli.command(args)
+        .stdout(Stdio::from(writer))
+        .stderr(Stdio::piped())
+        .output()
+        .expect("the binary runs")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_closed_pipe_ends_the_command_quietly_with_status_0() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let cli = Cli::new(&sb, "closed-pipe");
+    let commands: [&[&str]; 4] = [
+        &["catalog", "get-products", "--all"],
+        &["catalog", "get-products", "--all", "--output", "ndjson"],
+        &["catalog", "get-products", "--output", "yaml"],
+        &["catalog", "get-products", "--jq", ".items[].id"],
+    ];
+    for args in commands {
+        let output = into_closed_pipe(&cli, args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+}
