@@ -3,7 +3,7 @@
 
 mod common;
 
-use cloud_sandbox::Sandbox;
+use cloud_sandbox::{Fault, Matcher, Sandbox};
 use common::Cli;
 use std::process::{Output, Stdio};
 
@@ -34,4 +34,25 @@ async fn a_closed_pipe_ends_the_command_quietly_with_status_0() {
         assert_eq!(output.status.code(), Some(0), "{args:?}: {stderr}");
         assert!(stderr.is_empty(), "{args:?}: {stderr}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wait_on_429_is_one_line_on_stderr_and_the_answer_follows() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let cli = Cli::new(&sb, "rate-limited");
+    sb.inject(
+        Fault::RateLimited { retry_after: 1 },
+        Matcher::new("GET", "/v1/products"),
+        1,
+    );
+    let output = cli.output(&["catalog", "get-products", "--limit", "1"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert_eq!(
+        stderr.lines().collect::<Vec<_>>(),
+        ["waiting 1s: rate limited (429), attempt 2 of 4"],
+        "{stderr}"
+    );
+    let answer: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert!(answer["items"].is_array(), "{answer}");
 }

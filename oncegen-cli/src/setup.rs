@@ -13,9 +13,11 @@
 
 use crate::Failure;
 use crate::profile::Profile;
+use crate::waiting::Notice;
 use crate::user_dirs::{self, Kind, Platform};
 use oncegen_runtime::Config;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// The setting `name` (a variable of `prefix`): the environment's, else the profile's. The
 /// credential is taken whole from one place: the environment when it sets any part of it.
@@ -44,20 +46,19 @@ fn lookup_from<'p>(
 }
 
 /// The configuration from the variables of `prefix` and `profile`, the base URL replaced by
-/// `base_url`.
+/// `base_url`; each wait before a retry said on stderr ([`crate::waiting`]).
 pub fn config(prefix: &str, base_url: Option<&str>, profile: &Profile) -> Result<Config, Failure> {
     let bearer = format!("{prefix}_BEARER");
     let from_env = std::env::var(&bearer).is_ok_and(|v| !v.trim().is_empty());
+    let given = lookup(prefix, profile)(&bearer);
     let source = if from_env {
         bearer
     } else {
         "the profile's `bearer`".to_owned()
     };
-    check_bearer(
-        &source,
-        lookup(prefix, profile)(&format!("{prefix}_BEARER")).as_deref(),
-    )?;
-    config_from(prefix, base_url, lookup(prefix, profile))
+    check_bearer(&source, given.as_deref())?;
+    let config = config_from(prefix, base_url, lookup(prefix, profile))?;
+    Ok(config.hook(Arc::new(Notice)))
 }
 
 /// Refuses a bearer credential that is not `<key prefix>.<secret>` (the contract's form: the
