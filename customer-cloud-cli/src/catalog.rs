@@ -23,6 +23,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: None,
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "limit",
@@ -31,6 +33,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: Some(1f64),
+                    maximum: Some(100f64),
                 },
                 oncegen_cli::Param {
                     id: "offset",
@@ -39,6 +43,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: Some(0f64),
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "region",
@@ -47,6 +53,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: None,
+                    maximum: None,
                 },
             ],
             body: None,
@@ -69,6 +77,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &["EUR", "USD"],
+                    minimum: None,
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "limit",
@@ -77,6 +87,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: Some(1f64),
+                    maximum: Some(100f64),
                 },
                 oncegen_cli::Param {
                     id: "offset",
@@ -85,6 +97,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: Some(0f64),
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "product_code",
@@ -93,6 +107,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &["dedicated", "license", "tcp-proxy", "vps", "waf"],
+                    minimum: None,
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "region",
@@ -101,6 +117,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: None,
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "type_",
@@ -109,6 +127,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &["dedicated", "dns", "other", "vps"],
+                    minimum: None,
+                    maximum: None,
                 },
             ],
             body: None,
@@ -131,6 +151,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: true,
                     repeated: false,
                     values: &[],
+                    minimum: None,
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "currency",
@@ -139,6 +161,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &["EUR", "USD"],
+                    minimum: None,
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "limit",
@@ -147,6 +171,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: Some(1f64),
+                    maximum: Some(100f64),
                 },
                 oncegen_cli::Param {
                     id: "offset",
@@ -155,6 +181,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: Some(0f64),
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "product_code",
@@ -163,6 +191,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &["dedicated", "license", "tcp-proxy", "vps", "waf"],
+                    minimum: None,
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "type_",
@@ -171,6 +201,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &["dedicated", "dns", "other", "vps"],
+                    minimum: None,
+                    maximum: None,
                 },
             ],
             body: None,
@@ -193,6 +225,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: Some(1f64),
+                    maximum: Some(100f64),
                 },
                 oncegen_cli::Param {
                     id: "offset",
@@ -201,6 +235,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: Some(0f64),
+                    maximum: None,
                 },
             ],
             body: None,

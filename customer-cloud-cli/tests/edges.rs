@@ -56,3 +56,22 @@ async fn a_wait_on_429_is_one_line_on_stderr_and_the_answer_follows() {
     let answer: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
     assert!(answer["items"].is_array(), "{answer}");
 }
+
+#[test]
+fn a_number_out_of_the_schema_s_range_names_the_flag_and_the_bound() {
+    let cases = [
+        ("1000", "'--limit <limit>': 1000 is above the maximum 100"),
+        ("0", "'--limit <limit>': 0 is below the minimum 1"),
+    ];
+    for (limit, says) in cases {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_customer-cloud"))
+            .args(["catalog", "get-products", "--limit", limit])
+            .env("CUSTOMER_CLOUD_API_BASE_URL", "http://127.0.0.1:9")
+            .output()
+            .expect("the binary runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(says), "{stderr}");
+        assert!(!stderr.contains("u8"), "{stderr}");
+    }
+}

@@ -87,6 +87,10 @@ pub struct Param {
     pub repeated: bool,
     /// The values it accepts, when it is an enum.
     pub values: &'static [&'static str],
+    /// The smallest number it accepts (the schema's `minimum`), when it says one.
+    pub minimum: Option<f64>,
+    /// The largest number it accepts (the schema's `maximum`), when it says one.
+    pub maximum: Option<f64>,
 }
 
 /// What a call answered: its body as JSON and its write's key.
@@ -246,6 +250,9 @@ fn operation_command<C>(command: &Command<C>) -> clap::Command {
         }
         if !param.values.is_empty() {
             arg = arg.value_parser(PossibleValuesParser::new(param.values));
+        } else if param.minimum.is_some() || param.maximum.is_some() {
+            let (minimum, maximum) = (param.minimum, param.maximum);
+            arg = arg.value_parser(move |raw: &str| within(raw, minimum, maximum));
         }
         cmd = cmd.arg(arg);
     }
@@ -293,6 +300,20 @@ fn operation_command<C>(command: &Command<C>) -> clap::Command {
         );
     }
     cmd
+}
+
+/// `raw`, unless it is a number outside the schema's bounds: then why, in the API's terms
+/// (clap names the flag: `invalid value '1000' for '--limit <limit>': 1000 is above the
+/// maximum 100`), before the SDK's type could say `expected u8`.
+fn within(raw: &str, minimum: Option<f64>, maximum: Option<f64>) -> Result<String, String> {
+    let Ok(number) = raw.trim().parse::<f64>() else {
+        return Ok(raw.to_owned());
+    };
+    match (minimum, maximum) {
+        (Some(min), _) if number < min => Err(format!("{raw} is below the minimum {min}")),
+        (_, Some(max)) if number > max => Err(format!("{raw} is above the maximum {max}")),
+        _ => Ok(raw.to_owned()),
+    }
 }
 
 #[cfg(test)]
