@@ -297,8 +297,17 @@ fn dynamic(flags: &[&str], call: &str) -> (Vec<Value>, Value) {
         .lines()
         .map(|l| serde_json::from_str(l).expect("one JSON answer per line"))
         .collect();
-    let by_id = |id: u64| answers.iter().find(|a| a["id"] == id).cloned().expect("answered");
-    let tools = by_id(2)["result"]["tools"].as_array().cloned().expect("tools");
+    let by_id = |id: u64| {
+        answers
+            .iter()
+            .find(|a| a["id"] == id)
+            .cloned()
+            .expect("answered")
+    };
+    let tools = by_id(2)["result"]["tools"]
+        .as_array()
+        .cloned()
+        .expect("tools");
     (tools, by_id(3))
 }
 
@@ -311,18 +320,41 @@ fn annotations(tools: &[Value], name: &str) -> Value {
 fn a_read_through_the_dynamic_mode_is_a_read_only_tool() {
     let write = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"call_read_operation","arguments":{"name":"dns_template_create","arguments":{}}}}"#;
     let (read_only, _) = dynamic(&[], write);
-    let names: Vec<&str> = read_only.iter().filter_map(|t| t["name"].as_str()).collect();
-    assert_eq!(names, ["search_operations", "describe_operation", "call_operation"]);
-    assert_eq!(annotations(&read_only, "call_operation")["readOnlyHint"], true);
+    let names: Vec<&str> = read_only
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        ["search_operations", "describe_operation", "call_operation"]
+    );
+    assert_eq!(
+        annotations(&read_only, "call_operation")["readOnlyHint"],
+        true
+    );
 
     let (writes, refused) = dynamic(&["--allow-writes"], write);
     let call = annotations(&writes, "call_operation");
-    assert_eq!((&call["readOnlyHint"], &call["destructiveHint"]), (&false.into(), &false.into()));
-    assert_eq!(annotations(&writes, "call_read_operation")["readOnlyHint"], true);
+    assert_eq!(
+        (&call["readOnlyHint"], &call["destructiveHint"]),
+        (&false.into(), &false.into())
+    );
+    assert_eq!(
+        annotations(&writes, "call_read_operation")["readOnlyHint"],
+        true
+    );
     let refused = &refused["result"];
     assert_eq!(refused["isError"], true, "{refused}");
-    assert!(refused.to_string().contains("writes: call it with call_operation"), "{refused}");
+    assert!(
+        refused
+            .to_string()
+            .contains("writes: call it with call_operation"),
+        "{refused}"
+    );
 
     let (destructive, _) = dynamic(&["--allow-writes", "--allow-destructive"], write);
-    assert_eq!(annotations(&destructive, "call_operation")["destructiveHint"], true);
+    assert_eq!(
+        annotations(&destructive, "call_operation")["destructiveHint"],
+        true
+    );
 }

@@ -13,8 +13,8 @@
 
 use crate::Failure;
 use crate::profile::Profile;
-use crate::waiting::Notice;
 use crate::user_dirs::{self, Kind, Platform};
+use crate::waiting::Notice;
 use oncegen_runtime::Config;
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -37,6 +37,9 @@ fn seconds(duration: Duration) -> String {
     if duration < Duration::from_secs(1) {
         format!("{}ms", duration.as_millis())
     } else {
-        format!("{}s", duration.as_secs() + u64::from(duration.subsec_nanos() > 0))
+        format!(
+            "{}s",
+            duration.as_secs() + u64::from(duration.subsec_nanos() > 0)
+        )
     }
 }

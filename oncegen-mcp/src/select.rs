@@ -70,36 +70,18 @@ impl Selection {
         let methods = known(tools.iter().map(|t| t.method.to_ascii_uppercase()));
         let operations = known(tools.iter().map(|t| t.operation_id.to_owned()));
         let names = known(tools.iter().map(|t| t.name.to_owned()));
-        let kinds: [(&str, [&Vec<String>; 2], &dyn Fn(&str) -> bool, &[String]); 3] = [
-            (
-                "area",
-                [&self.areas, &self.exclude_areas],
-                &|g| tools.iter().any(|t| area_matches(g, t.area)),
-                &areas,
-            ),
-            (
-                "method",
-                [&self.methods, &self.exclude_methods],
-                &|g| methods.iter().any(|m| m.eq_ignore_ascii_case(g)),
-                &methods,
-            ),
-            (
-                "operation",
-                [&self.operations, &self.exclude_operations],
-                &|g| operations.iter().chain(&names).any(|o| o == g),
-                &operations,
-            ),
-        ];
-        for (kind, [include, exclude], accepts, valid) in kinds {
-            let given = include.iter().map(|g| (kind.to_owned(), g));
-            let excluded = exclude.iter().map(|g| (format!("exclude-{kind}"), g));
-            if let Some((flag, unknown)) = given.chain(excluded).find(|(_, g)| !accepts(g)) {
-                return Err(format!(
-                    "--{flag} {unknown}: no such {kind}; valid (closest first): {}",
-                    closest_first(unknown, valid).join(", ")
-                ));
-            }
-        }
+        let area = |g: &str| tools.iter().any(|t| area_matches(g, t.area));
+        let method = |g: &str| methods.iter().any(|m| m.eq_ignore_ascii_case(g));
+        let operation = |g: &str| operations.iter().chain(&names).any(|o| o == g);
+        refuse("area", [&self.areas, &self.exclude_areas], area, &areas)?;
+        refuse(
+            "method",
+            [&self.methods, &self.exclude_methods],
+            method,
+            &methods,
+        )?;
+        let given = [&self.operations, &self.exclude_operations];
+        refuse("operation", given, operation, &operations)?;
         Ok(())
     }
 
@@ -138,6 +120,25 @@ pub fn area_name(module: &str) -> String {
 
 fn area_matches(given: &str, module: &str) -> bool {
     given == module || given == area_name(module)
+}
+
+/// Refuses the first of the values given for `kind` (its include, then its exclude) that
+/// `accepts` does not, naming its flag and listing `valid`, the closest first.
+fn refuse(
+    kind: &str,
+    [include, exclude]: [&Vec<String>; 2],
+    accepts: impl Fn(&str) -> bool,
+    valid: &[String],
+) -> Result<(), String> {
+    let given = include.iter().map(|g| (kind.to_owned(), g));
+    let excluded = exclude.iter().map(|g| (format!("exclude-{kind}"), g));
+    match given.chain(excluded).find(|(_, g)| !accepts(g)) {
+        Some((flag, unknown)) => Err(format!(
+            "--{flag} {unknown}: no such {kind}; valid (closest first): {}",
+            closest_first(unknown, valid).join(", ")
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The distinct values, sorted.
