@@ -75,3 +75,56 @@ fn a_number_out_of_the_schema_s_range_names_the_flag_and_the_bound() {
         assert!(!stderr.contains("u8"), "{stderr}");
     }
 }
+
+/// A server that accepts connections and never answers; its base URL. The listener lives as
+/// long as the test process.
+fn silent_server() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let url = format!("http://{}", listener.local_addr().expect("an address"));
+    std::thread::spawn(move || {
+        let held: Vec<_> = listener.incoming().collect();
+        drop(held);
+    });
+    url
+}
+
+/// The exit code and stderr of `catalog get-regions` against `url` with `args` and `env`.
+fn timed_out(url: &str, args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_customer-cloud"));
+    command
+        .args(["catalog", "get-regions"])
+        .args(args)
+        .env("CUSTOMER_CLOUD_API_BASE_URL", url)
+        .env("CUSTOMER_CLOUD_API_BEARER", "edges.placeholder")
+        .env_remove("CUSTOMER_CLOUD_API_READ_TIMEOUT")
+        .env_remove("CUSTOMER_CLOUD_API_TOTAL_TIMEOUT");
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let output = command.output().expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.code(), stderr)
+}
+
+#[test]
+fn read_and_total_timeouts_come_from_flags_or_the_environment() {
+    let url = silent_server();
+    // One attempt of a second, within a total of one: the call ends after that attempt.
+    let (code, stderr) = timed_out(&url, &["--read-timeout", "1", "--total-timeout", "1"], &[]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("timed out after 1 attempt(s)"), "{stderr}");
+    let env = [
+        ("CUSTOMER_CLOUD_API_READ_TIMEOUT", "1"),
+        ("CUSTOMER_CLOUD_API_TOTAL_TIMEOUT", "1"),
+    ];
+    let (code, stderr) = timed_out(&url, &[], &env);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("timed out after 1 attempt(s)"), "{stderr}");
+    let bad = [("CUSTOMER_CLOUD_API_TOTAL_TIMEOUT", "soon")];
+    let (code, stderr) = timed_out(&url, &[], &bad);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("CUSTOMER_CLOUD_API_TOTAL_TIMEOUT=soon"), "{stderr}");
+    let (code, stderr) = timed_out(&url, &["--read-timeout", "0"], &[]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("--read-timeout"), "{stderr}");
+}

@@ -131,11 +131,13 @@ pub(crate) const PROFILE: &str = "profile";
 pub(crate) const WAIT: &str = "wait";
 pub(crate) const TIMEOUT: &str = "timeout";
 pub(crate) const MAX_TOTAL: &str = "max-total";
+pub(crate) const READ_TIMEOUT: &str = "read-timeout";
+pub(crate) const TOTAL_TIMEOUT: &str = "total-timeout";
 
 /// Every flag the tool has of its own, on every command: no parameter of an operation may take
 /// one of these names (the generator's `surface::command_line::RESERVED_FLAGS` is this list;
 /// `sdk-tests/tests/architecture.rs` holds them equal).
-pub const OWN_FLAGS: [&str; 16] = [
+pub const OWN_FLAGS: [&str; 18] = [
     ALL,
     BASE_URL,
     DRY_RUN,
@@ -148,7 +150,9 @@ pub const OWN_FLAGS: [&str; 16] = [
     NEW_WRITE,
     OUTPUT,
     PROFILE,
+    READ_TIMEOUT,
     TIMEOUT,
+    TOTAL_TIMEOUT,
     "version",
     WAIT,
     YES,
@@ -199,6 +203,8 @@ impl<C> App<C> {
             .arg(global(JQ, "FILTER", "Print what this jq filter selects from the answer (jq syntax, run by jaq; strings printed raw)".into()))
             .arg(global(JOURNAL, "PATH", journal_help))
             .arg(global(KEY, "KEY", "Send a write under this Idempotency-Key (re-running with it never writes twice)".into()))
+            .arg(seconds(global(READ_TIMEOUT, "SECS", format!("Give up on one HTTP attempt after this many seconds (then retry if safe) [default: ${prefix}_READ_TIMEOUT, else the SDK's default]"))))
+            .arg(seconds(global(TOTAL_TIMEOUT, "SECS", format!("Give up on a call after this many seconds, retries and waits included [default: ${prefix}_TOTAL_TIMEOUT, else the SDK's default]"))))
             .arg(
                 Arg::new(NEW_WRITE)
                     .long(NEW_WRITE)
@@ -225,6 +231,11 @@ impl<C> App<C> {
             .subcommands(docs::commands(self.bin))
             .subcommands(setup_commands::commands())
     }
+}
+
+/// `arg` taking a whole number of seconds, at least 1.
+fn seconds(arg: Arg) -> Arg {
+    arg.value_parser(clap::value_parser!(u64).range(1..))
 }
 
 fn area_command<C>(area: &Area<C>) -> clap::Command {

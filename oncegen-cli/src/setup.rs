@@ -12,12 +12,15 @@
 //! the PostgreSQL journal shared with other machines.
 
 use crate::Failure;
+use crate::app::{READ_TIMEOUT, TOTAL_TIMEOUT};
 use crate::profile::Profile;
 use crate::user_dirs::{self, Kind, Platform};
 use crate::waiting::Notice;
+use clap::ArgMatches;
 use oncegen_runtime::Config;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The setting `name` (a variable of `prefix`): the environment's, else the profile's. The
 /// credential is taken whole from one place: the environment when it sets any part of it.
@@ -59,6 +62,40 @@ pub fn config(prefix: &str, base_url: Option<&str>, profile: &Profile) -> Result
     check_bearer(&source, given.as_deref())?;
     let config = config_from(prefix, base_url, lookup(prefix, profile))?;
     Ok(config.hook(Arc::new(Notice)))
+}
+
+/// `config` with the timeouts `leaf` gives (`--read-timeout`, `--total-timeout`), else the
+/// variables `<PREFIX>_READ_TIMEOUT` and `<PREFIX>_TOTAL_TIMEOUT` (whole seconds, at least 1),
+/// else the SDK's defaults.
+pub(crate) fn timeouts(
+    mut config: Config,
+    prefix: &str,
+    leaf: &ArgMatches,
+) -> Result<Config, Failure> {
+    if let Some(read) = seconds(leaf, READ_TIMEOUT, &format!("{prefix}_READ_TIMEOUT"))? {
+        config = config.attempt_timeout(read);
+    }
+    if let Some(total) = seconds(leaf, TOTAL_TIMEOUT, &format!("{prefix}_TOTAL_TIMEOUT"))? {
+        config = config.total_timeout(total);
+    }
+    Ok(config)
+}
+
+/// The seconds of flag `id`, else of the variable `name` (an error naming it unless a whole
+/// number of at least 1).
+fn seconds(leaf: &ArgMatches, id: &str, name: &str) -> Result<Option<Duration>, Failure> {
+    if let Some(flag) = leaf.get_one::<u64>(id) {
+        return Ok(Some(Duration::from_secs(*flag)));
+    }
+    let Some(text) = std::env::var(name).ok().filter(|v| !v.trim().is_empty()) else {
+        return Ok(None);
+    };
+    match text.trim().parse::<u64>() {
+        Ok(secs) if secs >= 1 => Ok(Some(Duration::from_secs(secs))),
+        _ => Err(Failure::usage(format!(
+            "{name}={text}: expected a whole number of seconds, at least 1"
+        ))),
+    }
 }
 
 /// Refuses a bearer credential that is not `<key prefix>.<secret>` (the contract's form: the

@@ -56,13 +56,15 @@ fn stripped(area: &str, operation_id: &str) -> String {
 /// `sdk-tests/tests/architecture.rs`: the global flags, `--json`
 /// and clap's): a parameter whose flag would be one of them gets its location in front
 /// (`idempotency_key` in the query is `--query-idempotency-key`).
-pub const RESERVED_FLAGS: [&str; 16] = [
+pub const RESERVED_FLAGS: [&str; 18] = [
     "all",
     "base-url",
     "jq",
     "new-write",
     "profile",
     "timeout",
+    "read-timeout",
+    "total-timeout",
     "wait",
     "yes",
     "max-total",
