@@ -123,7 +123,10 @@ fn read_and_total_timeouts_come_from_flags_or_the_environment() {
     let bad = [("CUSTOMER_CLOUD_API_TOTAL_TIMEOUT", "soon")];
     let (code, stderr) = timed_out(&url, &[], &bad);
     assert_eq!(code, Some(2), "{stderr}");
-    assert!(stderr.contains("CUSTOMER_CLOUD_API_TOTAL_TIMEOUT=soon"), "{stderr}");
+    assert!(
+        stderr.contains("CUSTOMER_CLOUD_API_TOTAL_TIMEOUT=soon"),
+        "{stderr}"
+    );
     let (code, stderr) = timed_out(&url, &["--read-timeout", "0"], &[]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("--read-timeout"), "{stderr}");
