@@ -131,3 +131,52 @@ fn read_and_total_timeouts_come_from_flags_or_the_environment() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("--read-timeout"), "{stderr}");
 }
+
+/// A server that reads a request's first bytes and closes the connection without an answer;
+/// its base URL.
+fn closing_server() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let url = format!("http://{}", listener.local_addr().expect("an address"));
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let _ = std::io::Read::read(&mut stream, &mut [0; 4096]);
+        }
+    });
+    url
+}
+
+#[test]
+fn a_write_of_unknown_outcome_says_its_transport_error_once_in_words() {
+    let state = std::env::temp_dir().join(format!("cli-edges-unknown-{}", std::process::id()));
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_customer-cloud"))
+        .args([
+            "dns",
+            "create-dns-zone",
+            "--json",
+            r#"{"name":"a.example"}"#,
+        ])
+        .env("CUSTOMER_CLOUD_API_BASE_URL", closing_server())
+        .env("CUSTOMER_CLOUD_API_BEARER", "edges.placeholder")
+        .env("XDG_STATE_HOME", &state)
+        .env_remove("CUSTOMER_CLOUD_API_JOURNAL")
+        .output()
+        .expect("the binary runs");
+    let _ = std::fs::remove_dir_all(&state);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(8), "{stderr}");
+    let error: Vec<&str> = stderr
+        .lines()
+        .filter(|l| !l.starts_with("waiting "))
+        .collect();
+    assert_eq!(error.len(), 2, "the error and its key: {stderr}");
+    assert!(
+        error[0].starts_with("error: write outcome unknown: POST /v1/dns/zones: "),
+        "{stderr}"
+    );
+    assert_eq!(error[0].matches("transport error").count(), 1, "{stderr}");
+    assert!(
+        !error[0].contains('{') && !error[0].contains("idempotency key"),
+        "{stderr}"
+    );
+    assert!(error[1].starts_with("  idempotency key: "), "{stderr}");
+}
