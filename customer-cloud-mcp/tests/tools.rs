@@ -710,7 +710,7 @@ async fn credentials_come_from_the_clis_configuration_file() {
     file.profiles.insert("work".into(), work);
     let default = Profile {
         base_url: Some(sb.base_url().to_string()),
-        bearer: Some("not-a-credential".into()),
+        bearer: Some("wrong-prefix.wrong-secret".into()),
         ..Profile::default()
     };
     file.profiles.insert("default".into(), default);
