@@ -1,5 +1,6 @@
-//! The `customer-cloud` binary at its edges, against the sandbox: a reader that went away, the
-//! timeouts, a visible wait when rate limited.
+//! The `customer-cloud` binary at its edges, against the sandbox or a tiny server of the test's:
+//! a reader that went away, a number out of its schema's range, the timeouts, a visible wait
+//! when rate limited (in a pipe and on a terminal), a write of unknown outcome in one line.
 
 mod common;
 
@@ -179,4 +180,25 @@ fn a_write_of_unknown_outcome_says_its_transport_error_once_in_words() {
         "{stderr}"
     );
     assert!(error[1].starts_with("  idempotency key: "), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_terminal_sees_the_wait_on_429_too() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let cli = Cli::new(&sb, "rate-limited-terminal");
+    sb.inject(
+        Fault::RateLimited { retry_after: 1 },
+        Matcher::new("GET", "/v1/regions"),
+        1,
+    );
+    let mut command = cli.command(&["catalog", "get-regions"]);
+    command.env("TERM", "xterm");
+    // Each step waits for output; the 120 seconds only guard against a hang.
+    let mut session =
+        rexpect::session::spawn_command(command, Some(120_000)).expect("a pseudo-terminal");
+    session
+        .exp_string("waiting 1s: rate limited (429), attempt 2 of 4")
+        .expect("the wait line");
+    session.exp_string("Germany").expect("the table after it");
+    session.exp_eof().expect("ends");
 }
