@@ -23,6 +23,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: None,
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "limit",
@@ -31,6 +33,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: Some(1f64),
+                    maximum: Some(100f64),
                 },
                 oncegen_cli::Param {
                     id: "offset",
@@ -39,6 +43,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: Some(0f64),
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "region",
@@ -47,6 +53,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: None,
+                    maximum: None,
                 },
             ],
             body: None,
@@ -70,6 +78,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &["EUR", "USD"],
+                    minimum: None,
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "limit",
@@ -78,6 +88,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: Some(1f64),
+                    maximum: Some(100f64),
                 },
                 oncegen_cli::Param {
                     id: "offset",
@@ -86,6 +98,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: Some(0f64),
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "product_code",
@@ -94,6 +108,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &["dedicated", "license", "tcp-proxy", "vps", "waf"],
+                    minimum: None,
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "region",
@@ -102,6 +118,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: None,
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "type_",
@@ -110,6 +128,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &["dedicated", "dns", "other", "vps"],
+                    minimum: None,
+                    maximum: None,
                 },
             ],
             body: None,
@@ -133,6 +153,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: true,
                     repeated: false,
                     values: &[],
+                    minimum: None,
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "currency",
@@ -141,6 +163,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &["EUR", "USD"],
+                    minimum: None,
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "limit",
@@ -149,6 +173,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: Some(1f64),
+                    maximum: Some(100f64),
                 },
                 oncegen_cli::Param {
                     id: "offset",
@@ -157,6 +183,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: Some(0f64),
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "product_code",
@@ -165,6 +193,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &["dedicated", "license", "tcp-proxy", "vps", "waf"],
+                    minimum: None,
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "type_",
@@ -173,6 +203,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &["dedicated", "dns", "other", "vps"],
+                    minimum: None,
+                    maximum: None,
                 },
             ],
             body: None,
@@ -196,6 +228,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: Some(1f64),
+                    maximum: Some(100f64),
                 },
                 oncegen_cli::Param {
                     id: "offset",
@@ -204,6 +238,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: false,
                     repeated: false,
                     values: &[],
+                    minimum: Some(0f64),
+                    maximum: None,
                 },
             ],
             body: None,

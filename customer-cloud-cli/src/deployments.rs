@@ -23,6 +23,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: true,
                     repeated: false,
                     values: &[],
+                    minimum: None,
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "product_code",
@@ -31,6 +33,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: true,
                     repeated: false,
                     values: &["dedicated", "license", "tcp-proxy", "vps", "waf"],
+                    minimum: None,
+                    maximum: None,
                 },
                 oncegen_cli::Param {
                     id: "variant_code",
@@ -39,6 +43,8 @@ pub(crate) const AREA: Area<Client> = Area {
                     required: true,
                     repeated: false,
                     values: &[],
+                    minimum: None,
+                    maximum: None,
                 },
             ],
             body: Some(true),

@@ -31,7 +31,7 @@ fn server(test: &str) -> Command {
     }
     command
         .env("CUSTOMER_CLOUD_API_BASE_URL", "http://127.0.0.1:9")
-        .env("CUSTOMER_CLOUD_API_BEARER", "stdio-test-placeholder")
+        .env("CUSTOMER_CLOUD_API_BEARER", "stdio-test.placeholder")
         .env("XDG_STATE_HOME", &state)
         .env("XDG_CONFIG_HOME", state.join("config"))
         .stdout(Stdio::piped())

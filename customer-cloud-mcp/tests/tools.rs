@@ -499,7 +499,12 @@ async fn dynamic_mode_offers_three_tools_that_reach_every_operation() {
     let names: Vec<&str> = listed.iter().map(|t| t.name.as_ref()).collect();
     assert_eq!(
         names,
-        ["search_operations", "describe_operation", "call_operation"]
+        [
+            "search_operations",
+            "describe_operation",
+            "call_operation",
+            "call_read_operation"
+        ]
     );
     let (dynamic, full) = (size(&listed), size(&per_operation));
     println!(
@@ -522,7 +527,11 @@ async fn dynamic_mode_offers_three_tools_that_reach_every_operation() {
         "the generator's tools, described in-process, are the served ones"
     );
     assert_eq!(sdk_benches::mcp::tools_list_size(&computed), full);
-    assert_eq!(size(&oncegen_mcp::dynamic::tools()), dynamic);
+    let writes = oncegen_mcp::dynamic::Reach {
+        writes: true,
+        destructive: false,
+    };
+    assert_eq!(size(&oncegen_mcp::dynamic::tools(writes)), dynamic);
 
     let found = mcp
         .ok("search_operations", json!({"query": "dns zone"}))
@@ -710,7 +719,7 @@ async fn credentials_come_from_the_clis_configuration_file() {
     file.profiles.insert("work".into(), work);
     let default = Profile {
         base_url: Some(sb.base_url().to_string()),
-        bearer: Some("not-a-credential".into()),
+        bearer: Some("wrong-prefix.wrong-secret".into()),
         ..Profile::default()
     };
     file.profiles.insert("default".into(), default);

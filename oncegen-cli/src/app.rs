@@ -91,6 +91,10 @@ pub struct Param {
     pub repeated: bool,
     /// The values it accepts, when it is an enum.
     pub values: &'static [&'static str],
+    /// The smallest number it accepts (the schema's `minimum`), when it says one.
+    pub minimum: Option<f64>,
+    /// The largest number it accepts (the schema's `maximum`), when it says one.
+    pub maximum: Option<f64>,
 }
 
 /// What a call answered: its body as JSON and its write's key.
@@ -132,11 +136,13 @@ pub(crate) const WAIT: &str = "wait";
 pub(crate) const TIMEOUT: &str = "timeout";
 pub(crate) const MAX_TOTAL: &str = "max-total";
 pub(crate) const ACCEPT_ANY_AMOUNT: &str = "accept-any-amount";
+pub(crate) const READ_TIMEOUT: &str = "read-timeout";
+pub(crate) const TOTAL_TIMEOUT: &str = "total-timeout";
 
 /// Every flag the tool has of its own, on every command: no parameter of an operation may take
 /// one of these names (the generator's `surface::command_line::RESERVED_FLAGS` is this list;
 /// `sdk-tests/tests/architecture.rs` holds them equal).
-pub const OWN_FLAGS: [&str; 17] = [
+pub const OWN_FLAGS: [&str; 19] = [
     ACCEPT_ANY_AMOUNT,
     ALL,
     BASE_URL,
@@ -150,7 +156,9 @@ pub const OWN_FLAGS: [&str; 17] = [
     NEW_WRITE,
     OUTPUT,
     PROFILE,
+    READ_TIMEOUT,
     TIMEOUT,
+    TOTAL_TIMEOUT,
     "version",
     WAIT,
     YES,
@@ -201,6 +209,8 @@ impl<C> App<C> {
             .arg(global(JQ, "FILTER", "Print what this jq filter selects from the answer (jq syntax, run by jaq; strings printed raw)".into()))
             .arg(global(JOURNAL, "PATH", journal_help))
             .arg(global(KEY, "KEY", "Send a write under this Idempotency-Key (re-running with it never writes twice)".into()))
+            .arg(seconds(global(READ_TIMEOUT, "SECS", format!("Give up on one HTTP attempt after this many seconds (then retry if safe) [default: ${prefix}_READ_TIMEOUT, else the SDK's default]"))))
+            .arg(seconds(global(TOTAL_TIMEOUT, "SECS", format!("Give up on a call after this many seconds, retries and waits included [default: ${prefix}_TOTAL_TIMEOUT, else the SDK's default]"))))
             .arg(
                 Arg::new(NEW_WRITE)
                     .long(NEW_WRITE)
@@ -229,6 +239,11 @@ impl<C> App<C> {
     }
 }
 
+/// `arg` taking a whole number of seconds, at least 1.
+fn seconds(arg: Arg) -> Arg {
+    arg.value_parser(clap::value_parser!(u64).range(1..))
+}
+
 fn area_command<C>(area: &Area<C>) -> clap::Command {
     clap::Command::new(area.name)
         .about(area.about)
@@ -252,6 +267,9 @@ fn operation_command<C>(command: &Command<C>) -> clap::Command {
         }
         if !param.values.is_empty() {
             arg = arg.value_parser(PossibleValuesParser::new(param.values));
+        } else if param.minimum.is_some() || param.maximum.is_some() {
+            let (minimum, maximum) = (param.minimum, param.maximum);
+            arg = arg.value_parser(move |raw: &str| within(raw, minimum, maximum));
         }
         cmd = cmd.arg(arg);
     }
@@ -323,6 +341,20 @@ fn purchase_flags(cmd: clap::Command, purchase: Option<&[&str]>) -> clap::Comman
             )
         }
         None => cmd,
+    }
+}
+
+/// `raw`, unless it is a number outside the schema's bounds: then why, in the API's terms
+/// (clap names the flag: `invalid value '1000' for '--limit <limit>': 1000 is above the
+/// maximum 100`), before the SDK's type could say `expected u8`.
+fn within(raw: &str, minimum: Option<f64>, maximum: Option<f64>) -> Result<String, String> {
+    let Ok(number) = raw.trim().parse::<f64>() else {
+        return Ok(raw.to_owned());
+    };
+    match (minimum, maximum) {
+        (Some(min), _) if number < min => Err(format!("{raw} is below the minimum {min}")),
+        (_, Some(max)) if number > max => Err(format!("{raw} is above the maximum {max}")),
+        _ => Ok(raw.to_owned()),
     }
 }
 

@@ -1,7 +1,7 @@
 //! A failed command: what to print on stderr and the exit code.
 
 use crate::exit;
-use oncegen_runtime::Error;
+use oncegen_runtime::{Error, Reconciliation, UnknownOutcome};
 use std::fmt;
 
 /// Why a command failed, with its exit code ([`exit`]). Its text never holds a credential:
@@ -65,7 +65,10 @@ impl From<Error> for Failure {
                 text
             }
             other => {
-                let mut text = other.to_string();
+                let mut text = match other {
+                    Error::WriteOutcomeUnknown(unknown) => unknown_outcome(unknown),
+                    _ => other.to_string(),
+                };
                 if let Some(key) = other
                     .idempotency_key()
                     .filter(|_| code == exit::OUTCOME_UNKNOWN)
@@ -87,4 +90,26 @@ impl From<Error> for Failure {
             settled_key,
         }
     }
+}
+
+/// A write of unknown outcome in one line: the write, why, and what the lookup found, in words
+/// (the runtime's `Display` repeats a transport error in its lookup's and shows the lookup as
+/// Rust `Debug`); the key follows on the next line.
+fn unknown_outcome(unknown: &UnknownOutcome) -> String {
+    let lookup = match &unknown.reconciliation {
+        Reconciliation::NotAttempted => "no lookup was made".to_owned(),
+        Reconciliation::Recorded { .. } => "the lookup found it recorded".to_owned(),
+        Reconciliation::NotFound => "the lookup found no record of it".to_owned(),
+        Reconciliation::Ambiguous => "the lookup matched several writes".to_owned(),
+        Reconciliation::Expired => "its record expired".to_owned(),
+        // The lookup's error names its own request (` [GET /v1/…]`): the same failure otherwise.
+        Reconciliation::Failed { message } if message.starts_with(&unknown.reason) => {
+            "the lookup failed the same way".to_owned()
+        }
+        Reconciliation::Failed { message } => format!("the lookup failed: {message}"),
+    };
+    format!(
+        "write outcome unknown: {} {}: {}; {lookup}",
+        unknown.method, unknown.path, unknown.reason
+    )
 }

@@ -26,6 +26,7 @@ pub mod setup;
 mod setup_commands;
 pub mod user_dirs;
 pub mod wait;
+mod waiting;
 mod writes;
 
 pub use app::{App, Area, Command, OWN_COMMANDS, OWN_FLAGS, Param, Run, Sent, respond};

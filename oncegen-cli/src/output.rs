@@ -1,6 +1,7 @@
 //! How an answer is printed on stdout: a table on a terminal and JSON when piped by default;
 //! `--output json|yaml|table|ndjson` chooses; `--jq FILTER` (jq syntax, run by jaq, the
-//! maintained Rust implementation) picks from the answer first.
+//! maintained Rust implementation) picks from the answer first. A reader that went away
+//! (`| head -1`) ends the program quietly ([`reader_gone`]).
 
 use serde_json::Value;
 use std::io::{self, IsTerminal, Write};
@@ -38,9 +39,26 @@ impl Format {
     }
 }
 
+/// Ends the process with status 0 and no message when `result` says stdout's reader has gone
+/// (a closed pipe), as ripgrep does: whoever closed it has what they wanted, and nothing more
+/// can be shown. `--all` stops fetching pages; an unacknowledged write's journal entry stays,
+/// as for any outcome not handed over, and the next run reports it.
+fn reader_gone(result: io::Result<()>) -> io::Result<()> {
+    if let Err(e) = &result
+        && e.kind() == io::ErrorKind::BrokenPipe
+    {
+        std::process::exit(i32::from(crate::exit::OK));
+    }
+    result
+}
+
 /// Writes `value` to stdout in `format`, or what `jq` selects from it (a string raw, one
 /// line; another value in `format`).
 pub fn print(value: &Value, format: Format, jq: Option<&Jq>) -> io::Result<()> {
+    reader_gone(print_to_stdout(value, format, jq))
+}
+
+fn print_to_stdout(value: &Value, format: Format, jq: Option<&Jq>) -> io::Result<()> {
     let stdout = io::stdout();
     let pretty = stdout.is_terminal();
     let mut out = stdout.lock();
@@ -206,6 +224,10 @@ impl Rows {
 
     /// Prints one item.
     pub fn print(&mut self, item: &Value) -> io::Result<()> {
+        reader_gone(self.print_to_stdout(item))
+    }
+
+    fn print_to_stdout(&mut self, item: &Value) -> io::Result<()> {
         let selected = match &self.jq {
             Some(jq) => jq
                 .run(item)

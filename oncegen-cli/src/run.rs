@@ -62,6 +62,8 @@ struct Globals<'m> {
     yes: bool,
     /// The profile's settings (empty without a configuration file).
     profile: Profile,
+    /// The command's flags (the timeouts are read from them, `setup::timeouts`).
+    leaf: &'m ArgMatches,
 }
 
 impl<'m> Globals<'m> {
@@ -87,6 +89,7 @@ impl<'m> Globals<'m> {
             new_write: leaf.get_flag(NEW_WRITE),
             yes: leaf.get_flag(YES),
             profile,
+            leaf,
         })
     }
 }
@@ -192,6 +195,7 @@ async fn operation<C>(
     globals: &Globals<'_>,
 ) -> Result<(), Failure> {
     let config = setup::config(app.env_prefix, globals.base_url, &globals.profile)?;
+    let config = setup::timeouts(config, app.env_prefix, globals.leaf)?;
     if globals.dry_run {
         return dry_run(
             app,

@@ -12,10 +12,15 @@
 //! the PostgreSQL journal shared with other machines.
 
 use crate::Failure;
+use crate::app::{READ_TIMEOUT, TOTAL_TIMEOUT};
 use crate::profile::Profile;
 use crate::user_dirs::{self, Kind, Platform};
+use crate::waiting::Notice;
+use clap::ArgMatches;
 use oncegen_runtime::Config;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
 
 /// The setting `name` (a variable of `prefix`): the environment's, else the profile's. The
 /// credential is taken whole from one place: the environment when it sets any part of it.
@@ -44,9 +49,70 @@ fn lookup_from<'p>(
 }
 
 /// The configuration from the variables of `prefix` and `profile`, the base URL replaced by
-/// `base_url`.
+/// `base_url`; each wait before a retry said on stderr ([`crate::waiting`]).
 pub fn config(prefix: &str, base_url: Option<&str>, profile: &Profile) -> Result<Config, Failure> {
-    config_from(prefix, base_url, lookup(prefix, profile))
+    let bearer = format!("{prefix}_BEARER");
+    let from_env = std::env::var(&bearer).is_ok_and(|v| !v.trim().is_empty());
+    let given = lookup(prefix, profile)(&bearer);
+    let source = if from_env {
+        bearer
+    } else {
+        "the profile's `bearer`".to_owned()
+    };
+    check_bearer(&source, given.as_deref())?;
+    let config = config_from(prefix, base_url, lookup(prefix, profile))?;
+    Ok(config.hook(Arc::new(Notice)))
+}
+
+/// `config` with the timeouts `leaf` gives (`--read-timeout`, `--total-timeout`), else the
+/// variables `<PREFIX>_READ_TIMEOUT` and `<PREFIX>_TOTAL_TIMEOUT` (whole seconds, at least 1),
+/// else the SDK's defaults.
+pub(crate) fn timeouts(
+    mut config: Config,
+    prefix: &str,
+    leaf: &ArgMatches,
+) -> Result<Config, Failure> {
+    if let Some(read) = seconds(leaf, READ_TIMEOUT, &format!("{prefix}_READ_TIMEOUT"))? {
+        config = config.attempt_timeout(read);
+    }
+    if let Some(total) = seconds(leaf, TOTAL_TIMEOUT, &format!("{prefix}_TOTAL_TIMEOUT"))? {
+        config = config.total_timeout(total);
+    }
+    Ok(config)
+}
+
+/// The seconds of flag `id`, else of the variable `name` (an error naming it unless a whole
+/// number of at least 1).
+fn seconds(leaf: &ArgMatches, id: &str, name: &str) -> Result<Option<Duration>, Failure> {
+    if let Some(flag) = leaf.get_one::<u64>(id) {
+        return Ok(Some(Duration::from_secs(*flag)));
+    }
+    let Some(text) = std::env::var(name).ok().filter(|v| !v.trim().is_empty()) else {
+        return Ok(None);
+    };
+    match text.trim().parse::<u64>() {
+        Ok(secs) if secs >= 1 => Ok(Some(Duration::from_secs(secs))),
+        _ => Err(Failure::usage(format!(
+            "{name}={text}: expected a whole number of seconds, at least 1"
+        ))),
+    }
+}
+
+/// Refuses a bearer credential that is not `<key prefix>.<secret>` (the contract's form: the
+/// issued credential's prefix, a dot, its secret), naming `source`, never the value: the API
+/// would only answer 401, and a stray space or newline is easy to paste.
+fn check_bearer(source: &str, bearer: Option<&str>) -> Result<(), Failure> {
+    let Some(bearer) = bearer else {
+        return Ok(());
+    };
+    let graphic = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_graphic());
+    match bearer.split_once('.') {
+        Some((key, secret)) if graphic(key) && graphic(secret) => Ok(()),
+        _ => Err(Failure::usage(format!(
+            "{source} is not a bearer credential: expected <key prefix>.<secret> with no spaces \
+             (the value is not shown)"
+        ))),
+    }
 }
 
 fn config_from(
@@ -109,7 +175,7 @@ fn journal_path_from(
 
 #[cfg(test)]
 mod tests {
-    use super::{config_from, journal_path_from, lookup_from};
+    use super::{check_bearer, config_from, journal_path_from, lookup_from};
     use crate::profile::Profile;
     use crate::user_dirs::Platform;
 
@@ -147,6 +213,27 @@ mod tests {
         assert_eq!(url("API_BASE_URL").as_deref(), Some("http://env"));
     }
     use std::path::PathBuf;
+
+    #[test]
+    fn a_bearer_credential_is_a_key_prefix_a_dot_and_a_secret() {
+        assert!(check_bearer("API_BEARER", None).is_ok());
+        assert!(check_bearer("API_BEARER", Some("ck_live.s3cr3t")).is_ok());
+        for malformed in [
+            "s3cr3t",
+            ".s3cr3t",
+            "ck_live.",
+            "ck_live.s3cr3t\n",
+            "ck live.s3cr3t",
+        ] {
+            let refused = check_bearer("API_BEARER", Some(malformed)).unwrap_err();
+            assert!(
+                refused.message.starts_with("API_BEARER is not"),
+                "{}",
+                refused.message
+            );
+            assert!(!refused.message.contains("s3cr3t"), "{}", refused.message);
+        }
+    }
 
     #[test]
     fn the_journal_is_the_flag_then_the_variable_then_the_state_directory() {

@@ -1,7 +1,15 @@
-//! Dynamic mode (`--tools dynamic`): three tools whatever the API's size, so an agent's context
-//! does not fill with hundreds of schemas. `search_operations` finds operations by words,
-//! `describe_operation` gives one's description and schemas, `call_operation` runs it through
-//! the same gates and exactly-once layer as a per-operation tool.
+//! Dynamic mode (`--tools dynamic`): three or four tools whatever the API's size, so an agent's
+//! context does not fill with hundreds of schemas. `search_operations` finds operations by
+//! words, `describe_operation` gives one's description and schemas, `call_operation` runs it
+//! through the same gates and exactly-once layer as a per-operation tool.
+//!
+//! A host may ask its user to confirm each call of a tool that is not read-only (MCP
+//! annotations are hints to it), so the annotations say what the tool can reach on this server
+//! ([`Reach`]): with no write offered, `call_operation` is read-only; with writes, it is not
+//! (destructive only with `--allow-destructive`), and `call_read_operation`, read-only, runs the
+//! operations that do not write, so reads are not confirmed one by one. One tool more (about
+//! a hundred tokens of `tools/list`) only where writes are enabled, rather than a
+//! `call_operation` whose hints understate what it does.
 
 use crate::Server;
 use crate::result::failed;
@@ -18,9 +26,30 @@ pub const SEARCH: &str = "search_operations";
 pub const DESCRIBE: &str = "describe_operation";
 /// Name of the call tool.
 pub const CALL: &str = "call_operation";
+/// Name of the read-only call tool, offered when writes are.
+pub const CALL_READ: &str = "call_read_operation";
 
-/// The three tools.
-pub fn tools() -> Vec<rmcp::model::Tool> {
+/// What the offered operations can do, which the call tools' annotations say.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// Some offered operation writes.
+    pub writes: bool,
+    /// Some offered operation is destructive.
+    pub destructive: bool,
+}
+
+impl Reach {
+    /// What `server`'s offered operations can do.
+    pub(crate) fn of<C: Send + Sync + 'static>(server: &Server<C>) -> Reach {
+        server.offered().fold(Reach::default(), |reach, t| Reach {
+            writes: reach.writes || t.effects.writes,
+            destructive: reach.destructive || t.effects.destructive,
+        })
+    }
+}
+
+/// The tools of a server whose operations have `reach`.
+pub fn tools(reach: Reach) -> Vec<rmcp::model::Tool> {
     let object = |value: Value| -> Arc<JsonObject> {
         match value {
             Value::Object(map) => Arc::new(map),
@@ -32,7 +61,7 @@ pub fn tools() -> Vec<rmcp::model::Tool> {
             .read_only(true)
             .open_world(false)
     };
-    vec![
+    let mut tools = vec![
         rmcp::model::Tool::new(
             SEARCH,
             "Find the API's operations this server offers: matches every word of `query` \
@@ -55,28 +84,51 @@ pub fn tools() -> Vec<rmcp::model::Tool> {
             })),
         )
         .with_annotations(read("Describe an operation")),
-        rmcp::model::Tool::new(
+        call_tool(
             CALL,
             "Call one operation with `arguments` matching its schema (describe_operation). \
              Writes are exactly-once: pass `idempotency_key` inside `arguments` to retry safely; \
              the result returns the key used.",
-            object(json!({
-                "type": "object",
-                "properties": {
-                    "name": {"type": "string"},
-                    "arguments": {"type": "object"},
-                },
-                "required": ["name"],
-            })),
         )
         .with_annotations(
             ToolAnnotations::with_title("Call an operation")
-                .read_only(false)
-                .destructive(true)
+                .read_only(!reach.writes)
+                .destructive(reach.destructive)
                 .idempotent(true)
                 .open_world(true),
         ),
-    ]
+    ];
+    if reach.writes {
+        tools.push(
+            call_tool(
+                CALL_READ,
+                "Call one operation that does not write (its `writes` is false), as \
+                 call_operation does.",
+            )
+            .with_annotations(
+                ToolAnnotations::with_title("Call a read")
+                    .read_only(true)
+                    .open_world(true),
+            ),
+        );
+    }
+    tools
+}
+
+/// A call tool: `name` and `arguments`.
+fn call_tool(name: &'static str, description: &'static str) -> rmcp::model::Tool {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "arguments": {"type": "object"},
+        },
+        "required": ["name"],
+    });
+    let Value::Object(schema) = schema else {
+        unreachable!("the schema is an object")
+    };
+    rmcp::model::Tool::new(name, description, Arc::new(schema))
 }
 
 /// Runs the dynamic tool `name`.
@@ -129,10 +181,15 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
                 Err(failure) => Ok(failed(&failure)),
             }
         }
-        CALL => {
+        CALL | CALL_READ => {
             let wanted = text("name", &arguments);
-            if let Err(failure) = offered(server, &wanted) {
-                return Ok(failed(&failure));
+            match offered(server, &wanted) {
+                Err(failure) => return Ok(failed(&failure)),
+                Ok(tool) if name == CALL_READ && tool.effects.writes => {
+                    let writes = format!("`{wanted}` writes: call it with {CALL}");
+                    return Ok(failed(&Failure::invalid(writes)));
+                }
+                Ok(_) => {}
             }
             let inner = match arguments.remove("arguments") {
                 None | Some(Value::Null) => Map::new(),

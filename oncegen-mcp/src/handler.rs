@@ -1,21 +1,23 @@
 //! The rmcp server handler: `tools/list` from the generated table as selected at start-up (or
-//! the dynamic mode's three tools), and `tools/call`.
+//! the dynamic mode's tools), `tools/call`, and invalid params of either refused as such.
 
 use crate::dynamic;
 use crate::server::{Mode, Server};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
+    Implementation, InitializeRequestParams, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
+use serde::de::DeserializeOwned;
 
 impl<C: Send + Sync + 'static> Server<C> {
     /// The tools `tools/list` answers.
     pub fn listed(&self) -> Vec<rmcp::model::Tool> {
         match self.state.mode {
             Mode::PerOperation => self.state.per_operation.clone(),
-            Mode::Dynamic => dynamic::tools(),
+            Mode::Dynamic => dynamic::tools(dynamic::Reach::of(self)),
         }
     }
 }
@@ -35,6 +37,12 @@ impl<C: Send + Sync + 'static> ServerHandler for Server<C> {
                 dynamic::DESCRIBE,
                 dynamic::CALL
             ));
+            if dynamic::Reach::of(self).writes {
+                instructions.push_str(&format!(
+                    " A read also runs with `{}`, which a host need not confirm.",
+                    dynamic::CALL_READ
+                ));
+            }
         }
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new(app.bin, app.version))
@@ -73,4 +81,31 @@ impl<C: Send + Sync + 'static> ServerHandler for Server<C> {
         };
         Ok(result.into())
     }
+
+    /// rmcp reads a request of a known method whose params do not fit as a custom request:
+    /// that is invalid params (-32602), saying what does not fit; any other method is unknown.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let params = request.params.unwrap_or_default();
+        let unfit = match request.method.as_str() {
+            "tools/call" => unfit::<CallToolRequestParams>(params),
+            "tools/list" => unfit::<PaginatedRequestParams>(params),
+            "initialize" => unfit::<InitializeRequestParams>(params),
+            _ => None,
+        };
+        Err(match unfit {
+            Some(why) => ErrorData::invalid_params(format!("{}: {why}", request.method), None),
+            None => ErrorData::new(ErrorCode::METHOD_NOT_FOUND, request.method, None),
+        })
+    }
+}
+
+/// Why `params` is not a `P`, if it is not.
+fn unfit<P: DeserializeOwned>(params: serde_json::Value) -> Option<String> {
+    serde_json::from_value::<P>(params)
+        .err()
+        .map(|e| e.to_string())
 }

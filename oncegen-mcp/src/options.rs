@@ -115,7 +115,8 @@ async fn run<C: Send + Sync + 'static>(
         None => transport::stdio(server).await,
         Some(addr) => {
             let token = std::env::var(format!("{}_MCP_TOKEN", app.env_prefix)).ok();
-            let http = Http::new(addr, token, options.allow_remote, app.env_prefix)?;
+            let http = Http::new(addr, token, options.allow_remote, app.env_prefix)?
+                .with_origins(transport::Origins::from_matches(matches)?);
             transport::http(server, http).await
         }
     }
@@ -226,6 +227,7 @@ fn command<C>(app: &App<C>) -> clap::Command {
                 )),
         )
         .arg(flag("allow-remote", "Accept an --http address that is not loopback"))
+        .arg(crate::origin::arg())
         .arg(flag("list-tools", "Print the tools/list answer as JSON and exit"))
 }
 
@@ -247,6 +249,7 @@ fn options<C>(app: &App<C>, m: &ArgMatches) -> Result<Options, String> {
     for preset in values(LIST[6]) {
         selection.preset(&preset, app.tools())?;
     }
+    selection.check(app.tools())?;
     let http = m
         .get_one::<String>("http")
         .map(|a| {

@@ -1,14 +1,16 @@
 //! The transports: stdio, and streamable HTTP at `/mcp` behind a bearer token of the server's
-//! own (`<PREFIX>_MCP_TOKEN`), on loopback unless the operator allows another address.
+//! own (`<PREFIX>_MCP_TOKEN`), on loopback unless the operator allows another address, to
+//! browsers only from the origins allowed ([`Origins`]).
 
 use crate::Server;
 use crate::bounded::Bounded;
+use crate::lines::Lines;
+pub use crate::origin::Origins;
 use axum::extract::Request;
 use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use rmcp::ServiceExt;
-use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use sha2::{Digest, Sha256};
@@ -30,14 +32,13 @@ pub const MAX_MESSAGE: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGT
 ///
 /// Pipes, the way MCP hosts start a server, are read and written without blocking on the
 /// runtime's IO driver (rmcp's `stdio_pipes`); anything else (a file, a terminal) through
-/// tokio's standard streams, which block on its thread pool. A message longer than
+/// tokio's standard streams, which block on its thread pool. Every line is answered, a line
+/// that is not a message with a JSON-RPC error ([`Lines`]); a message longer than
 /// [`MAX_MESSAGE`] ends the session with an error saying so.
 pub async fn stdio<C: Send + Sync + 'static>(server: Server<C>) -> Result<(), String> {
     let (read, write) = rmcp::transport::stdio_pipes();
     let (read, too_long) = Bounded::new(read, MAX_MESSAGE);
-    // rmcp's own limit counts the newline: one byte more, so that ours decides.
-    let transport = AsyncRwTransport::new_server(read, write).with_max_line_length(MAX_MESSAGE + 1);
-    let transport = server.delivered(transport);
+    let transport = server.delivered(Lines::new(read, write));
     let ended = match server.serve(transport).await {
         Ok(running) => running
             .waiting()
@@ -59,6 +60,7 @@ pub async fn stdio<C: Send + Sync + 'static>(server: Server<C>) -> Result<(), St
 pub struct Http {
     addr: SocketAddr,
     token: Arc<[u8; 32]>,
+    origins: Arc<Origins>,
 }
 
 impl Http {
@@ -84,11 +86,21 @@ impl Http {
         Ok(Http {
             addr,
             token: Arc::new(Sha256::digest(token.as_bytes()).into()),
+            origins: Arc::default(),
         })
+    }
+
+    /// The same, accepting browsers' requests from `origins`.
+    pub fn with_origins(self, origins: Origins) -> Self {
+        Http {
+            origins: Arc::new(origins),
+            ..self
+        }
     }
 }
 
-/// Serves `server` over streamable HTTP at `http`'s address, path `/mcp`.
+/// Serves `server` over streamable HTTP at `http`'s address, path `/mcp`, to requests from an
+/// allowed origin or none, carrying the token.
 pub async fn http<C: Send + Sync + 'static>(server: Server<C>, http: Http) -> Result<(), String> {
     let mut config = StreamableHttpServerConfig::default();
     if !http.addr.ip().is_loopback() {
@@ -100,11 +112,17 @@ pub async fn http<C: Send + Sync + 'static>(server: Server<C>, http: Http) -> Re
         config,
     );
     let token = http.token.clone();
+    let origins = http.origins.clone();
+    // The last layer runs first: a foreign origin is refused before the token is looked at.
     let router = axum::Router::new()
         .nest_service("/mcp", service)
         .layer(middleware::from_fn(move |request: Request, next: Next| {
             let token = token.clone();
             async move { bearer(&token, request, next).await }
+        }))
+        .layer(middleware::from_fn(move |request: Request, next: Next| {
+            let origins = origins.clone();
+            async move { origins.check(request, next).await }
         }));
     let listener = tokio::net::TcpListener::bind(http.addr)
         .await

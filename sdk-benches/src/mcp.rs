@@ -353,7 +353,11 @@ fn cpu_used(pid: Option<u32>, before: Option<u64>) -> Option<f64> {
 /// The `tools/list` sizes: this contract and the largest corpus document, both modes.
 pub fn tools_list_section() {
     println!("## MCP server: `tools/list` size, every tool offered and dynamic (issue #31)\n");
-    let dynamic = oncegen_mcp::result_size(&oncegen_mcp::dynamic::tools());
+    let everything = oncegen_mcp::dynamic::Reach {
+        writes: true,
+        destructive: true,
+    };
+    let dynamic = oncegen_mcp::result_size(&oncegen_mcp::dynamic::tools(everything));
     let contract = repo_root()
         .join("customer-cloud-sdk")
         .join(oncegen::surface::FILE_NAME);

@@ -9,7 +9,7 @@ use http::HeaderValue;
 use tokio::time::Instant;
 
 use crate::auth::Auth;
-use crate::engine::hooks::{AttemptInfo, AttemptOutcome, Hook};
+use crate::engine::hooks::{AttemptInfo, AttemptOutcome, Hook, Wait};
 use crate::engine::prepare::Prepared;
 use crate::error::Error;
 use crate::header_names;
@@ -147,6 +147,16 @@ pub(crate) fn end(
             e.message
         ))),
         result => Ok(result),
+    }
+}
+
+/// Tells the hooks that the call waits `wait` after attempt `number` of `p`.
+pub(crate) fn waiting(hooks: &[Arc<dyn Hook>], p: &Prepared, number: u32, wait: &Wait) {
+    if !hooks.is_empty() {
+        let info = info(p, number);
+        for hook in hooks {
+            hook.before_wait(&info, wait);
+        }
     }
 }
 

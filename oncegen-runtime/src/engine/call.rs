@@ -18,6 +18,7 @@ use crate::engine::budget::Budget;
 use crate::engine::client::Client;
 use crate::engine::decision::classify::{Class, classify};
 use crate::engine::decision::decide::{Decision, Facts, Failure, after_lookup, decide, exhausted};
+use crate::engine::hooks::Wait;
 use crate::engine::prepare::Prepared;
 use crate::engine::telemetry;
 use crate::error::{ApiError, Error, Reconciliation, UnknownOutcome};
@@ -172,8 +173,17 @@ impl Client {
                 Ok(result) => result,
                 Err(e) => return (Err(e), None),
             };
-            self.update_gate(&result, permit, p, &run.budget);
-            match self.decide(p, &mut run, &result, span) {
+            let closed = self.update_gate(&result, permit, p, &run.budget);
+            let decision = self.decide(p, &mut run, &result, span);
+            let wait = match decision {
+                Decision::Retry { after } => Some(after),
+                Decision::AwaitGate => closed,
+                _ => None,
+            };
+            if let Some(duration) = wait {
+                self.waiting(p, &run, &result, duration);
+            }
+            match decision {
                 Decision::Done => {
                     let Ok(response) = result else {
                         unreachable!("only a response is classified a success")
@@ -213,6 +223,22 @@ impl Client {
             None => send.await,
         };
         attempt::end(self.wire(), p, sent, result)
+    }
+
+    /// Tells the hooks the call waits `duration` before it sends again.
+    fn waiting(
+        &self,
+        p: &Prepared,
+        run: &Run,
+        result: &Result<HttpResponse, TransportError>,
+        duration: Duration,
+    ) {
+        let wait = Wait {
+            duration,
+            status: result.as_ref().ok().map(|r| r.status),
+            max_attempts: p.policy.max_attempts,
+        };
+        attempt::waiting(&self.inner.config.hooks, p, run.budget.sent(), &wait);
     }
 
     /// Classifies an attempt's result, records it on the call (its span, the budget, and what

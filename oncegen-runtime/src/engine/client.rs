@@ -190,15 +190,15 @@ impl Client {
     }
 
     /// Closes the gate after a 429 (for the advertised wait, else a backoff), opens it after
-    /// any other answer to the probe.
+    /// any other answer to the probe. The wait the gate closed for, if it did.
     pub(crate) fn update_gate(
         &self,
         result: &Result<HttpResponse, TransportError>,
         permit: Option<ProbePermit<'_>>,
         p: &Prepared,
         budget: &Budget,
-    ) {
-        match result {
+    ) -> Option<Duration> {
+        let closed = match result {
             Ok(r) if r.status == 429 => {
                 let wait = RateLimitInfo::from_headers(&r.headers)
                     .suggested_wait()
@@ -207,14 +207,18 @@ impl Client {
                             .backoff(budget.sent() - 1)
                             .max(Duration::from_millis(1))
                     });
-                self.inner
-                    .gate
-                    .close_for(wait.min(p.policy.max_retry_after));
+                let wait = wait.min(p.policy.max_retry_after);
+                self.inner.gate.close_for(wait);
+                Some(wait)
             }
-            Ok(_) if permit.is_some() => self.inner.gate.open(),
-            _ => {}
-        }
+            Ok(_) if permit.is_some() => {
+                self.inner.gate.open();
+                None
+            }
+            _ => None,
+        };
         drop(permit);
+        closed
     }
 
     /// An error response, with whether the contract says its code may be resent.

@@ -30,7 +30,8 @@ use crate::spec::Method;
 use crate::transport::TransportError;
 
 /// Called around every HTTP attempt of every call (retries, resends and reconciliation
-/// lookups included). Both methods do nothing by default.
+/// lookups included), and before the call waits to send again. Each method does nothing by
+/// default.
 pub trait Hook: Send + Sync + fmt::Debug {
     /// Before an attempt is handed to the transport.
     fn before_send(&self, attempt: &AttemptInfo<'_>) {
@@ -41,6 +42,25 @@ pub trait Hook: Send + Sync + fmt::Debug {
     fn after_response(&self, attempt: &AttemptInfo<'_>, outcome: &AttemptOutcome<'_>) {
         let _ = (attempt, outcome);
     }
+
+    /// After `attempt` ended, before the call waits `wait.duration` to send again (a retry's
+    /// backoff, a 429's `Retry-After`): for a program to say why it is quiet.
+    fn before_wait(&self, attempt: &AttemptInfo<'_>, wait: &Wait) {
+        let _ = (attempt, wait);
+    }
+}
+
+/// A wait before the call sends again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Wait {
+    /// How long.
+    pub duration: Duration,
+    /// The status of the answer that caused it (429 when rate limited); `None` after a
+    /// transport failure.
+    pub status: Option<u16>,
+    /// The most attempts the retry policy allows (a 429 does not use one up).
+    pub max_attempts: u32,
 }
 
 /// Which attempt of which call.

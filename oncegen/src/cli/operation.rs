@@ -165,6 +165,11 @@ fn param(surface: &Surface, op: &OperationSurface, rust: &str, flag: Option<&str
     let required = p.required;
     let repeated = is_list(&p.ty);
     let values = enum_values(surface, &p.ty);
+    let bound = |b: &Option<serde_json::Value>| match b.as_ref().and_then(|v| v.as_f64()) {
+        Some(n) => quote!(Some(#n)),
+        None => quote!(None),
+    };
+    let (minimum, maximum) = (bound(&p.constraints.minimum), bound(&p.constraints.maximum));
     let flag = match flag {
         Some(f) => quote!(Some(#f)),
         None => quote!(None),
@@ -177,6 +182,8 @@ fn param(surface: &Surface, op: &OperationSurface, rust: &str, flag: Option<&str
             required: #required,
             repeated: #repeated,
             values: &[#(#values),*],
+            minimum: #minimum,
+            maximum: #maximum,
         }
     }
 }

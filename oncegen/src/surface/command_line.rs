@@ -56,7 +56,7 @@ fn stripped(area: &str, operation_id: &str) -> String {
 /// `sdk-tests/tests/architecture.rs`: the global flags, `--json`
 /// and clap's): a parameter whose flag would be one of them gets its location in front
 /// (`idempotency_key` in the query is `--query-idempotency-key`).
-pub const RESERVED_FLAGS: [&str; 17] = [
+pub const RESERVED_FLAGS: [&str; 19] = [
     "accept-any-amount",
     "all",
     "base-url",
@@ -64,6 +64,8 @@ pub const RESERVED_FLAGS: [&str; 17] = [
     "new-write",
     "profile",
     "timeout",
+    "read-timeout",
+    "total-timeout",
     "wait",
     "yes",
     "max-total",
