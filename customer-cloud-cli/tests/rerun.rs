@@ -348,7 +348,12 @@ async fn a_recovered_write_goes_only_to_its_own_server_with_its_own_credential()
     // Another credential (another profile's) settles nothing and sends nothing.
     // Requests received from now on (the killed run's may still be logged later).
     let since = Instant::now();
-    let sent_since = |sb: &Sandbox| sb.requests().iter().filter(|r| r.received_at > since).count();
+    let sent_since = |sb: &Sandbox| {
+        sb.requests()
+            .iter()
+            .filter(|r| r.received_at > since)
+            .count()
+    };
     let recover = ["writes", "recover"];
     let other = [("CUSTOMER_CLOUD_API_SECRET", "another-profiles-secret")];
     let (code, rows, stderr) = tokio::task::block_in_place(|| settled_run(&cli, &recover, &other));

@@ -269,7 +269,7 @@ fn an_unknown_selection_is_a_start_up_error_listing_the_valid_values() {
 
 #[test]
 fn a_malformed_bearer_credential_is_a_start_up_error_that_does_not_show_it() {
-    for malformed in ["s3cr3t-no-prefix", "ck.s3cr3t with space", "ck.s3cr3t\n"] {
+    for malformed in ["Bearer ck.s3cr3t", "ck.s3cr3t with space", "ck.s3cr3t\n"] {
         let env = [("CUSTOMER_CLOUD_API_BEARER", malformed)];
         let (code, stderr) = start_up(&["--list-tools"], &env);
         assert_eq!(code, Some(1), "{stderr}");

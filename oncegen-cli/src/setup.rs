@@ -98,21 +98,25 @@ fn seconds(leaf: &ArgMatches, id: &str, name: &str) -> Result<Option<Duration>, 
     }
 }
 
-/// Refuses a bearer credential that is not `<key prefix>.<secret>` (the contract's form: the
-/// issued credential's prefix, a dot, its secret), naming `source`, never the value: the API
-/// would only answer 401, and a stray space or newline is easy to paste.
+/// Refuses a bearer credential that no API could accept: not the `token68` of RFC 6750 (letters,
+/// digits, `-._~+/`, then `=` padding), e.g. a pasted space or newline; naming `source`, never
+/// the value. Any API's token passes (this contract's `<key prefix>.<secret>` is one form).
 fn check_bearer(source: &str, bearer: Option<&str>) -> Result<(), Failure> {
     let Some(bearer) = bearer else {
         return Ok(());
     };
-    let graphic = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_graphic());
-    match bearer.split_once('.') {
-        Some((key, secret)) if graphic(key) && graphic(secret) => Ok(()),
-        _ => Err(Failure::usage(format!(
-            "{source} is not a bearer credential: expected <key prefix>.<secret> with no spaces \
-             (the value is not shown)"
-        ))),
+    let body = bearer.trim_end_matches('=');
+    let token68 = !body.is_empty()
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b));
+    if token68 {
+        return Ok(());
     }
+    Err(Failure::usage(format!(
+        "{source} is not a bearer credential: expected letters, digits and -._~+/ with no \
+         spaces or line breaks (the value is not shown)"
+    )))
 }
 
 fn config_from(
@@ -215,15 +219,20 @@ mod tests {
     use std::path::PathBuf;
 
     #[test]
-    fn a_bearer_credential_is_a_key_prefix_a_dot_and_a_secret() {
+    fn a_bearer_credential_is_a_token68() {
         assert!(check_bearer("API_BEARER", None).is_ok());
-        assert!(check_bearer("API_BEARER", Some("ck_live.s3cr3t")).is_ok());
+        for any_api in ["ck_live.s3cr3t", "ghp_s3cr3t", "eyJ.s3cr3t.x", "s3cr3t=="] {
+            assert!(
+                check_bearer("API_BEARER", Some(any_api)).is_ok(),
+                "{any_api}"
+            );
+        }
         for malformed in [
-            "s3cr3t",
-            ".s3cr3t",
-            "ck_live.",
+            "",
             "ck_live.s3cr3t\n",
             "ck live.s3cr3t",
+            "Bearer s3cr3t",
+            "s3cr3t\"",
         ] {
             let refused = check_bearer("API_BEARER", Some(malformed)).unwrap_err();
             assert!(

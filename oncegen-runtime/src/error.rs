@@ -237,9 +237,9 @@ impl fmt::Display for Reconciliation {
                 operation_id: Some(id),
             } => write!(f, "the API recorded it as operation {id}"),
             Reconciliation::Recorded { operation_id: None } => f.write_str("the API recorded it"),
-            Reconciliation::NotFound => f.write_str(
-                "the lookup found no record of it (which does not prove it never ran)",
-            ),
+            Reconciliation::NotFound => {
+                f.write_str("the lookup found no record of it (which does not prove it never ran)")
+            }
             Reconciliation::Ambiguous => f.write_str("the lookup found several matching writes"),
             Reconciliation::Expired => f.write_str("the lookup found it, its receipt expired"),
             Reconciliation::Failed { message } => write!(f, "the lookup failed: {message}"),
@@ -703,7 +703,10 @@ mod tests {
             let text = r.to_string();
             let debug = format!("{r:?}");
             assert!(!text.contains('{') && text != debug, "{text}");
-            assert!(text.starts_with("the ") || text.starts_with("no "), "{text}");
+            assert!(
+                text.starts_with("the ") || text.starts_with("no "),
+                "{text}"
+            );
         }
     }
 }
