@@ -43,9 +43,11 @@
 //! TLS is not supported yet: reach the database on a private network or through a local
 //! TLS proxy.
 
+mod connstring;
 mod link;
 mod recorder;
 mod schema;
+mod tls;
 
 use std::fmt;
 use std::io;
@@ -60,7 +62,7 @@ use crate::write::journal::{
     DamagedRecord, JournaledWrite, Pending, PendingWrite, Settlement, WriteJournal,
 };
 use crate::write::stored::{self, decode_headers, decode_settlement, encode_settlement};
-use link::{Link, connect, timed};
+use link::{Database, Link, connect, sql_result, within};
 
 /// Renews this owner's leases: `$1` owner, `$2` lease in seconds.
 const RENEW: &str = "UPDATE sdk_journal_writes SET lease_until = now() + make_interval(secs => $2) \
@@ -71,21 +73,43 @@ const PRUNE: &str = "DELETE FROM sdk_journal_writes \
      WHERE acknowledged_at < now() - make_interval(secs => $1)";
 
 /// Claims, oldest first, at most `$4` open entries of namespace `$3` that are owner `$1`'s or
-/// whose owner is gone (lease expired, or no session), under a lease of `$2` seconds.
-const CLAIM: &str = "UPDATE sdk_journal_writes w \
-     SET owner = $1, lease_until = now() + make_interval(secs => $2) \
-     FROM ( \
-        SELECT o.key FROM sdk_journal_writes o \
-        WHERE o.namespace = $3 AND o.acknowledged_at IS NULL \
-          AND (o.owner = $1 OR o.lease_until < now() OR NOT EXISTS ( \
-              SELECT 1 FROM pg_stat_activity a WHERE a.application_name = o.owner)) \
-        ORDER BY o.seq LIMIT $4 \
-        FOR UPDATE OF o SKIP LOCKED \
-     ) c \
-     WHERE w.key = c.key \
-     RETURNING w.seq, w.key, w.intent, w.operation_id, w.method, w.target, w.server, \
-        w.content_type, w.body, w.client_request_id, w.headers, w.settlement, w.base_url, \
-        w.credential, w.settled_at";
+/// whose owner is gone (`$gone`), under a lease of `$2` seconds.
+macro_rules! claim {
+    ($gone:literal) => {
+        concat!(
+            "UPDATE sdk_journal_writes w \
+             SET owner = $1, lease_until = now() + make_interval(secs => $2) \
+             FROM ( \
+                SELECT o.key FROM sdk_journal_writes o \
+                WHERE o.namespace = $3 AND o.acknowledged_at IS NULL \
+                  AND (o.owner = $1 OR o.lease_until < now()",
+            $gone,
+            ") ORDER BY o.seq LIMIT $4 \
+                FOR UPDATE OF o SKIP LOCKED \
+             ) c \
+             WHERE w.key = c.key \
+             RETURNING w.seq, w.key, w.intent, w.operation_id, w.method, w.target, w.server, \
+                w.content_type, w.body, w.client_request_id, w.headers, w.settlement, w.base_url, \
+                w.credential, w.settled_at"
+        )
+    };
+}
+
+/// [`claim!`] of entries whose lease expired or whose owner has no session left.
+const CLAIM: &str = claim!(
+    " OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = o.owner)"
+);
+
+/// [`claim!`] of entries whose lease expired, for a role that cannot see sessions.
+const CLAIM_BY_LEASE: &str = claim!("");
+
+/// Whether this role may read `pg_stat_activity`.
+const MAY_SEE_SESSIONS: &str = "SELECT has_table_privilege('pg_catalog.pg_stat_activity', \
+     'SELECT') AND has_function_privilege('pg_catalog.pg_stat_get_activity(integer)', 'EXECUTE')";
+
+/// Whether `pg_stat_activity` shows the session whose `application_name` is `$1`.
+const SEES_SESSION: &str = "SELECT EXISTS (SELECT 1 FROM pg_stat_activity \
+     WHERE application_name = $1)";
 
 /// Records the outcome `$2` (applied: `$3`) of the open entry `$1`.
 const SETTLE: &str = "UPDATE sdk_journal_writes SET settlement = $2, applied = $3, \
@@ -116,6 +140,8 @@ struct Shared {
     target: String,
     keep_acknowledged: Duration,
     claim_limit: i64,
+    /// Whether this role sees other sessions' `application_name` (else claims wait for leases).
+    sees_sessions: bool,
     /// Settlements, acknowledgements, claims and lease renewals.
     link: Link,
     records: mpsc::UnboundedSender<recorder::Job>,
@@ -129,6 +155,7 @@ pub struct PostgresJournalBuilder {
     lease: Duration,
     keep_acknowledged: Duration,
     claim_limit: usize,
+    timeout: Duration,
 }
 
 impl fmt::Debug for PostgresJournalBuilder {
@@ -139,6 +166,7 @@ impl fmt::Debug for PostgresJournalBuilder {
             .field("lease", &self.lease)
             .field("keep_acknowledged", &self.keep_acknowledged)
             .field("claim_limit", &self.claim_limit)
+            .field("timeout", &self.timeout)
             .finish_non_exhaustive()
     }
 }
@@ -172,22 +200,36 @@ impl PostgresJournalBuilder {
         self
     }
 
-    /// Connects, creates or migrates the tables, and starts renewing this journal's leases.
-    /// Fails when the database is unreachable or the connection string is not valid (the
-    /// error never repeats the string: it may hold a password).
+    /// How long one journal operation may take at most, whatever the database does (waiting
+    /// for the connection, connecting, preparing and statements included); past it the
+    /// operation fails ([`io::ErrorKind::TimedOut`]). A call's own deadline
+    /// ([`total_timeout`](crate::CallOptions)) bounds its journal steps further. Default 10 s.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Connects (within [`timeout`](Self::timeout)), creates or migrates the tables, and starts
+    /// renewing this journal's leases. Fails when the database is unreachable or the connection
+    /// string is not valid (the error never repeats the string: it may hold a password). What
+    /// the string leaves out comes from the `PG*` environment variables.
     pub async fn connect(self) -> io::Result<PostgresJournal> {
-        let mut config: tokio_postgres::Config = self.url.parse().map_err(|_| {
-            io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "the write journal's connection string is not a valid PostgreSQL URL or \
-                 key=value string",
-            )
-        })?;
+        let settings = connstring::parse(&self.url, |name| std::env::var(name).ok())?;
+        let mut config = settings.config;
         let owner = format!("sdk-journal-{}", uuid::Uuid::new_v4().simple());
         config.application_name(&owner);
-        config.connect_timeout(link::CONNECT_TIMEOUT);
-        let mut first = connect(&config, true).await?;
-        schema::migrate(&mut first).await?;
+        let database = Arc::new(Database {
+            config,
+            tls: settings.tls.connector()?,
+            timeout: self.timeout,
+        });
+        let (first, sees_sessions) = within(self.timeout, async {
+            let mut first = connect(&database, true).await?;
+            schema::migrate(&mut first).await?;
+            let sees = sees_sessions(&first, &owner).await?;
+            Ok((first, sees))
+        })
+        .await?;
         let identity = Arc::new(Identity {
             namespace: self.namespace,
             owner,
@@ -196,16 +238,17 @@ impl PostgresJournalBuilder {
         let (records, jobs) = mpsc::unbounded_channel();
         tokio::spawn(recorder::run(
             identity.clone(),
-            config.clone(),
+            database.clone(),
             Some(first),
             jobs,
         ));
         let shared = Arc::new(Shared {
             identity,
-            target: describe(&config),
+            target: describe(&database.config),
             keep_acknowledged: self.keep_acknowledged,
             claim_limit: self.claim_limit as i64,
-            link: Link::new(config, false),
+            sees_sessions,
+            link: Link::new(database, false),
             records,
         });
         tokio::spawn(renew(Arc::downgrade(&shared)));
@@ -217,6 +260,24 @@ impl PostgresJournalBuilder {
         );
         Ok(PostgresJournal { shared })
     }
+}
+
+/// Whether `client`'s role sees the sessions of `pg_stat_activity`, its own included; when it
+/// does not, recovery takes over another owner's entries only once their lease expired (said
+/// once, in a warning).
+async fn sees_sessions(client: &tokio_postgres::Client, owner: &str) -> io::Result<bool> {
+    let may = sql_result(client.query_one(MAY_SEE_SESSIONS, &[])).await?;
+    let sees = may.get::<_, bool>(0)
+        && sql_result(client.query_one(SEES_SESSION, &[&owner]))
+            .await?
+            .get::<_, bool>(0);
+    if !sees {
+        tracing::warn!(
+            "the write journal's role cannot see sessions in pg_stat_activity: the entries of \
+             a writer that died are taken over only once its lease expired"
+        );
+    }
+    Ok(sees)
 }
 
 impl fmt::Debug for PostgresJournal {
@@ -238,6 +299,7 @@ impl PostgresJournal {
             lease: Duration::from_secs(30),
             keep_acknowledged: Duration::from_secs(7 * 24 * 3600),
             claim_limit: 1000,
+            timeout: Duration::from_secs(10),
         }
     }
 
@@ -284,31 +346,38 @@ async fn renew(shared: Weak<Shared>) {
 
 impl Shared {
     async fn renew(&self, prune: bool) -> io::Result<()> {
-        let (client, renew) = self.link.prepared(RENEW).await?;
-        let lease = self.identity.lease.as_secs_f64();
-        timed(client.execute(&renew, &[&self.identity.owner, &lease])).await?;
-        if prune {
-            let (client, prune) = self.link.prepared(PRUNE).await?;
-            let keep = self.keep_acknowledged.as_secs_f64();
-            timed(client.execute(&prune, &[&keep])).await?;
-        }
-        Ok(())
+        self.link
+            .within(async {
+                let (client, renew) = self.link.prepared(RENEW).await?;
+                let lease = self.identity.lease.as_secs_f64();
+                sql_result(client.execute(&renew, &[&self.identity.owner, &lease])).await?;
+                if prune {
+                    let (client, prune) = self.link.prepared(PRUNE).await?;
+                    let keep = self.keep_acknowledged.as_secs_f64();
+                    sql_result(client.execute(&prune, &[&keep])).await?;
+                }
+                Ok(())
+            })
+            .await
     }
 
     /// Claims the open entries that are this journal's or whose owner is gone.
     async fn claim(&self) -> io::Result<Vec<Row>> {
-        let (client, claim) = self.link.prepared(CLAIM).await?;
-        let lease = self.identity.lease.as_secs_f64();
-        timed(client.query(
-            &claim,
-            &[
-                &self.identity.owner,
-                &lease,
-                &self.identity.namespace,
-                &self.claim_limit,
-            ],
-        ))
-        .await
+        let sql = if self.sees_sessions {
+            CLAIM
+        } else {
+            CLAIM_BY_LEASE
+        };
+        self.link
+            .within(async {
+                let (client, claim) = self.link.prepared(sql).await?;
+                let lease = self.identity.lease.as_secs_f64();
+                let namespace = &self.identity.namespace;
+                let params: [&(dyn tokio_postgres::types::ToSql + Sync); 4] =
+                    [&self.identity.owner, &lease, namespace, &self.claim_limit];
+                sql_result(client.query(&claim, &params)).await
+            })
+            .await
     }
 }
 
@@ -322,7 +391,11 @@ impl WriteJournal for PostgresJournal {
             };
             let stopped = || io::Error::other("the write journal's recorder stopped");
             self.shared.records.send(job).map_err(|_| stopped())?;
-            recorded.await.map_err(|_| stopped())?
+            // Waiting for the recorder is bounded too: it may be busy with an earlier batch.
+            within(self.shared.link.timeout(), async {
+                recorded.await.map_err(|_| stopped())?
+            })
+            .await
         })
     }
 
@@ -332,10 +405,14 @@ impl WriteJournal for PostgresJournal {
         settlement: &'a Settlement,
     ) -> BoxFuture<'a, io::Result<()>> {
         Box::pin(async move {
-            let (client, settle) = self.shared.link.prepared(SETTLE).await?;
-            let text = encode_settlement(settlement);
-            let applied = settlement.is_applied();
-            timed(client.execute(&settle, &[&key, &text, &applied])).await?;
+            let link = &self.shared.link;
+            link.within(async {
+                let (client, settle) = link.prepared(SETTLE).await?;
+                let text = encode_settlement(settlement);
+                let applied = settlement.is_applied();
+                sql_result(client.execute(&settle, &[&key, &text, &applied])).await
+            })
+            .await?;
             super::kill_point!("settle");
             Ok(())
         })
@@ -343,8 +420,13 @@ impl WriteJournal for PostgresJournal {
 
     fn acknowledge<'a>(&'a self, key: &'a str) -> BoxFuture<'a, io::Result<()>> {
         Box::pin(async move {
-            let (client, acknowledge) = self.shared.link.prepared(ACKNOWLEDGE).await?;
-            let closed = timed(client.execute(&acknowledge, &[&key])).await?;
+            let link = &self.shared.link;
+            let closed = link
+                .within(async {
+                    let (client, acknowledge) = link.prepared(ACKNOWLEDGE).await?;
+                    sql_result(client.execute(&acknowledge, &[&key])).await
+                })
+                .await?;
             if closed > 0 {
                 super::kill_point!("close");
             }

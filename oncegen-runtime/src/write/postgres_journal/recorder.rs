@@ -10,7 +10,7 @@ use tokio_postgres::Client;
 use tokio_postgres::types::ToSql;
 
 use super::Identity;
-use super::link::{connect, timed, unavailable};
+use super::link::{Database, connect, sql_result, unavailable, within};
 use crate::write::journal::JournaledWrite;
 use crate::write::stored::encode_headers;
 
@@ -24,10 +24,12 @@ pub(super) struct Job {
 }
 
 /// Runs until every sender is gone (the journal was dropped). `client` is the connection the
-/// journal opened (and migrated) with.
+/// journal opened (and migrated) with. A batch (connecting included) runs within the database's
+/// time limit; a write whose caller stopped waiting (its deadline passed) is left out of the
+/// next batch, so it is never recorded.
 pub(super) async fn run(
     identity: Arc<Identity>,
-    config: tokio_postgres::Config,
+    database: Arc<Database>,
     mut client: Option<Client>,
     mut jobs: mpsc::UnboundedReceiver<Job>,
 ) {
@@ -39,12 +41,18 @@ pub(super) async fn run(
                 Err(_) => break,
             }
         }
+        batch.retain(|job| !job.done.is_closed());
+        if batch.is_empty() {
+            continue;
+        }
         let writes: Vec<&JournaledWrite> = batch.iter().map(|j| &j.write).collect();
-        let outcome = match connected(&mut client, &config).await {
-            Ok(c) => commit(c, &identity, &writes).await,
-            Err(e) => Err(e),
-        };
-        if client.as_ref().is_some_and(Client::is_closed) {
+        let outcome = within(database.timeout, async {
+            let c = connected(&mut client, &database).await?;
+            commit(c, &identity, &writes).await
+        })
+        .await;
+        // A batch that ran out of time leaves its connection unusable (a statement pending).
+        if outcome.is_err() || client.as_ref().is_some_and(Client::is_closed) {
             client = None;
         }
         match outcome {
@@ -70,10 +78,10 @@ pub(super) async fn run(
 
 async fn connected<'a>(
     client: &'a mut Option<Client>,
-    config: &tokio_postgres::Config,
+    database: &Database,
 ) -> io::Result<&'a Client> {
     if client.as_ref().is_none_or(Client::is_closed) {
-        *client = Some(connect(config, true).await?);
+        *client = Some(connect(database, true).await?);
     }
     Ok(client.as_ref().expect("connected above"))
 }
@@ -134,7 +142,7 @@ async fn commit(
     );
     // One statement: its rows commit together, in one WAL flush (no BEGIN/COMMIT round trips).
     crate::write::kill_point!("append");
-    let inserted: HashSet<String> = timed(client.query(&sql, &params))
+    let inserted: HashSet<String> = sql_result(client.query(&sql, &params))
         .await?
         .iter()
         .map(|r| r.get(0))
