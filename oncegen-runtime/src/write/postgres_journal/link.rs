@@ -131,15 +131,20 @@ pub(super) async fn sql_result<T>(
     statement.await.map_err(unavailable)
 }
 
-/// A driver error as an I/O error that says what it means for the write.
+/// A driver error as an I/O error that says what it means for the write, with its cause (the
+/// server's message, or why TLS failed; the driver's errors never hold the password).
 pub(super) fn unavailable(e: tokio_postgres::Error) -> io::Error {
     let kind = if e.as_db_error().is_some() {
         io::ErrorKind::Other
     } else {
         io::ErrorKind::NotConnected
     };
+    let cause = match std::error::Error::source(&e) {
+        Some(source) => format!("{e}: {source}"),
+        None => e.to_string(),
+    };
     io::Error::new(
         kind,
-        format!("the write journal's database failed or is unreachable ({e}); retry later"),
+        format!("the write journal's database failed or is unreachable ({cause}); retry later"),
     )
 }
