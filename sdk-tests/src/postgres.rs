@@ -48,7 +48,11 @@ impl Cluster {
     pub fn start_tls(name: &str, files: &TlsFiles<'_>) -> io::Result<Self> {
         let mut cluster = Self::create(name)?;
         let data = cluster.data();
-        for (from, to) in [(files.cert, "server.crt"), (files.key, "server.key"), (files.ca, "ca.crt")] {
+        for (from, to) in [
+            (files.cert, "server.crt"),
+            (files.key, "server.key"),
+            (files.ca, "ca.crt"),
+        ] {
             std::fs::copy(from, data.join(to))?;
             std::fs::set_permissions(data.join(to), std::fs::Permissions::from_mode(0o600))?;
             if cluster.as_postgres {
@@ -213,7 +217,11 @@ impl Drop for Frozen {
 fn children(parent: u32) -> io::Result<Vec<u32>> {
     let mut pids = Vec::new();
     for entry in std::fs::read_dir("/proc")?.filter_map(Result::ok) {
-        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
             continue;
         };
         // `pid (comm) state ppid ...`: the fields after the last `)`.

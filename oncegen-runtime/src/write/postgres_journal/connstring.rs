@@ -39,7 +39,10 @@ pub(super) fn parse(text: &str, env: impl Fn(&str) -> Option<String>) -> io::Res
 }
 
 /// Fills what `config` leaves out from the environment (host `localhost` when no `PGHOST`).
-fn defaults(config: &mut tokio_postgres::Config, env: &impl Fn(&str) -> Option<String>) -> io::Result<()> {
+fn defaults(
+    config: &mut tokio_postgres::Config,
+    env: &impl Fn(&str) -> Option<String>,
+) -> io::Result<()> {
     if config.get_hosts().is_empty() {
         let hosts = env("PGHOST").unwrap_or_else(|| "localhost".to_owned());
         for host in hosts.split(',') {
@@ -49,7 +52,9 @@ fn defaults(config: &mut tokio_postgres::Config, env: &impl Fn(&str) -> Option<S
     if config.get_ports().is_empty()
         && let Some(port) = env("PGPORT")
     {
-        let port = port.parse().map_err(|_| invalid("PGPORT is not a port number"))?;
+        let port = port
+            .parse()
+            .map_err(|_| invalid("PGPORT is not a port number"))?;
         config.port(port);
     }
     if config.get_user().is_none()
@@ -96,7 +101,8 @@ fn split_url(url: &str) -> (String, Vec<(String, String)>) {
 /// `key=value` pairs without the TLS ones, and those (unquoted). Values are bare or in single
 /// quotes, with `\` escaping the next character.
 fn split_pairs(text: &str) -> io::Result<(String, Vec<(String, String)>)> {
-    let malformed = || invalid("the write journal's connection string has a malformed key=value pair");
+    let malformed =
+        || invalid("the write journal's connection string has a malformed key=value pair");
     let mut chars = text.char_indices().peekable();
     let mut kept = String::new();
     let mut ssl = Vec::new();

@@ -1,16 +1,22 @@
 //! The [`WriteJournal`] in PostgreSQL (cargo feature `postgres`): one journal shared by many
-//! processes on many machines.
+//! processes on many machines. Its rules — connection string and TLS, the privileges its role
+//! needs, deadlines, and what a fleet of writers can rely on — are in the project's
+//! `docs/journal.md`; in short:
 //!
 //! Driver: `tokio-postgres`, the plain asynchronous client the SDK's runtime already fits
 //! (tokio), with no ORM, macros or connection pool to bring in: the journal needs a handful of
-//! statements on two connections (records on one, everything else on the other).
+//! statements on two connections (records on one, everything else on the other). TLS through
+//! rustls (`tls.rs`) with libpq's `sslmode`, `sslrootcert`, `sslcert` and `sslkey`; the
+//! connection string as a URL or `key=value` pairs, completed by the `PG*` environment
+//! variables (`connstring.rs`).
 //!
 //! # Tables
 //!
 //! The SDK creates and migrates its own tables on [`PostgresJournal::connect`]
 //! (`sdk_journal_schema` holds the version; migrations run once, under an advisory lock):
 //! `sdk_journal_writes` has one row per journaled write, its outcome once settled, its owner and
-//! the owner's lease.
+//! the owner's lease. A role may own a schema for them, or be given tables an administrator
+//! created; no superuser.
 //!
 //! # Many processes
 //!
@@ -21,10 +27,11 @@
 //!   [`Client::recover_writes`](crate::Client::recover_writes)) claims the open entries that are
 //!   its own or whose owner is gone — its lease expired, or it has no session left on the
 //!   database (a killed process's connections close at once) — with `FOR UPDATE SKIP LOCKED`,
-//!   and takes them over under its own lease: two processes never settle or resend the same
-//!   entry at once while their owners live. An owner that lost its lease (a pause longer than
-//!   the lease, its connections down) may still be sending: the entry keeps its key, so the
-//!   server replays instead of applying twice.
+//!   and takes them over under its own lease: two recoveries never claim one entry at once. A
+//!   live owner's entries can still be claimed: after a database restart (every session ended)
+//!   or a pause longer than its lease, while it may still be sending or settling them. That
+//!   stays safe: the entry keeps its key, so the server replays instead of applying twice. A
+//!   role that may not read `pg_stat_activity` claims by leases alone (a warning says so).
 //! * **One key per intent.** A write with an [intent](crate::CallOptions::set_intent) is refused
 //!   (nothing is sent, [`io::ErrorKind::AlreadyExists`]) while another key of that intent is
 //!   open, or was acknowledged as applied: across the fleet, an intent goes out under one key.
@@ -32,16 +39,16 @@
 //!   Acknowledged rows are kept (without their body) for
 //!   [`PostgresJournalBuilder::keep_acknowledged`], then deleted.
 //!
-//! # Fail closed
+//! # Fail closed, in time
 //!
-//! `record` commits before the write is sent; when the database is unreachable it fails and
-//! the call returns [`Error::Journal`](crate::Error::Journal) (retryable: nothing was sent).
-//! A dropped connection is opened again on next use. Records share one commit per group of
-//! concurrent writes; settlements and acknowledgements are committed without waiting for the
-//! disk (`synchronous_commit = off`), as [`WriteJournal`] allows.
-//!
-//! TLS is not supported yet: reach the database on a private network or through a local
-//! TLS proxy.
+//! `record` commits before the write is sent; when the database is unreachable, refusing or
+//! hung it fails and the call returns [`Error::Journal`](crate::Error::Journal) (retryable:
+//! nothing was sent). Every operation runs within [`PostgresJournalBuilder::timeout`]
+//! (connection wait, connect, prepare and statements included), and a call's journal steps
+//! within its deadline too; a record whose caller gave up is never left for recovery to send.
+//! A dropped or timed-out connection is opened again on next use. Records share one commit per
+//! group of concurrent writes; settlements and acknowledgements are committed without waiting
+//! for the disk (`synchronous_commit = off`), as [`WriteJournal`] allows.
 
 mod connstring;
 mod link;
@@ -96,9 +103,8 @@ macro_rules! claim {
 }
 
 /// [`claim!`] of entries whose lease expired or whose owner has no session left.
-const CLAIM: &str = claim!(
-    " OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = o.owner)"
-);
+const CLAIM: &str =
+    claim!(" OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = o.owner)");
 
 /// [`claim!`] of entries whose lease expired, for a role that cannot see sessions.
 const CLAIM_BY_LEASE: &str = claim!("");

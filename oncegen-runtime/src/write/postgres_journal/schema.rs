@@ -58,9 +58,10 @@ pub(super) async fn migrate(client: &mut Client) -> io::Result<()> {
     sql_result(tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])).await?;
     // Looked up before creating: `CREATE TABLE IF NOT EXISTS` needs the CREATE privilege even
     // when the table exists, which a role given pre-created tables lacks.
-    let exists = sql_result(tx.query_one("SELECT to_regclass('sdk_journal_schema') IS NOT NULL", &[]))
-        .await?
-        .get::<_, bool>(0);
+    let exists =
+        sql_result(tx.query_one("SELECT to_regclass('sdk_journal_schema') IS NOT NULL", &[]))
+            .await?
+            .get::<_, bool>(0);
     if !exists {
         sql_result(tx.batch_execute(
             "CREATE TABLE IF NOT EXISTS sdk_journal_schema (version integer NOT NULL)",

@@ -14,8 +14,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::client::WebPkiServerVerifier;
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
@@ -113,7 +113,10 @@ impl Tls {
     }
 
     fn verifier(&self, provider: &Arc<CryptoProvider>) -> io::Result<Arc<dyn ServerCertVerifier>> {
-        let file = self.root_cert.as_deref().filter(|f| *f != Path::new("system"));
+        let file = self
+            .root_cert
+            .as_deref()
+            .filter(|f| *f != Path::new("system"));
         let verify = match self.mode {
             SslMode::Disable | SslMode::Prefer => None,
             SslMode::Require => file.map(|_| Check::Chain),
@@ -179,7 +182,9 @@ fn invalid(message: String) -> io::Error {
 }
 
 fn tls_failed(e: impl std::fmt::Display) -> io::Error {
-    io::Error::other(format!("cannot set up TLS to the write journal's database: {e}"))
+    io::Error::other(format!(
+        "cannot set up TLS to the write journal's database: {e}"
+    ))
 }
 
 /// `prefer` and `require` without a CA: encrypted, the server's certificate unchecked (its

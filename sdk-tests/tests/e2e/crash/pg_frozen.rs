@@ -44,7 +44,10 @@ impl Hook for FreezeAfterResponse {
 
 fn ended_in_time(what: &str, started: Instant) {
     let took = started.elapsed();
-    assert!(took < AT_MOST, "{what} took {took:?} with a budget of {BUDGET:?}");
+    assert!(
+        took < AT_MOST,
+        "{what} took {took:?} with a budget of {BUDGET:?}"
+    );
     println!("postgres journal frozen: {what} ended after {took:?} (budget {BUDGET:?})");
 }
 
@@ -69,7 +72,10 @@ async fn a_frozen_database_never_holds_a_journaled_call_past_its_deadline() {
     let sb = env.sb();
     let cluster = Arc::new(cluster);
     let url = cluster.url();
-    let (patient, quick) = (journal(&url, 60 * BUDGET).await, journal(&url, BUDGET).await);
+    let (patient, quick) = (
+        journal(&url, 60 * BUDGET).await,
+        journal(&url, BUDGET).await,
+    );
     let hook = Arc::new(FreezeAfterResponse {
         cluster: cluster.clone(),
         armed: AtomicBool::new(true),
@@ -86,16 +92,28 @@ async fn a_frozen_database_never_holds_a_journaled_call_past_its_deadline() {
     let answered = zone(&budgeted, "frozen-1.example").send().await;
     let answered = answered.expect("the API answered: the call returns its answer");
     ended_in_time("a write the API answered, its settlement hung", started);
-    assert!(hook.frozen.lock().unwrap().is_some(), "frozen after the answer");
+    assert!(
+        hook.frozen.lock().unwrap().is_some(),
+        "frozen after the answer"
+    );
     let key = answered.meta().idempotency_key.clone().unwrap();
 
     sb.clear_requests();
     let started = Instant::now();
-    let refused = zone(&budgeted, "frozen-2.example").send().await.unwrap_err();
+    let refused = zone(&budgeted, "frozen-2.example")
+        .send()
+        .await
+        .unwrap_err();
     ended_in_time("a new write", started);
     assert!(matches!(refused, Error::Journal { .. }), "{refused:?}");
-    assert!(refused.to_string().contains("nothing was sent"), "{refused}");
-    assert!(sb.requests().iter().all(|r| r.method != "POST"), "nothing sent");
+    assert!(
+        refused.to_string().contains("nothing was sent"),
+        "{refused}"
+    );
+    assert!(
+        sb.requests().iter().all(|r| r.method != "POST"),
+        "nothing sent"
+    );
 
     let started = Instant::now();
     limited.acknowledge_write(&key).await.unwrap_err();
@@ -112,13 +130,27 @@ async fn a_frozen_database_never_holds_a_journaled_call_past_its_deadline() {
 /// refused write is not in the journal. A write recorded first waits for the recorder to be
 /// done with the refused one.
 async fn after_the_thaw(sb: &Sandbox, client: &customer_cloud_sdk::Client, answered: &str) {
-    let later = zone(client, "frozen-3.example").send().await.expect("thawed");
+    let later = zone(client, "frozen-3.example")
+        .send()
+        .await
+        .expect("thawed");
     let later = later.meta().idempotency_key.clone().unwrap();
     client.acknowledge_write(&later).await.unwrap();
-    let recovery = client.recover_writes().await.expect("recovery after the thaw");
-    let keys: Vec<&str> = recovery.writes.iter().map(|w| w.write.key.as_str()).collect();
+    let recovery = client
+        .recover_writes()
+        .await
+        .expect("recovery after the thaw");
+    let keys: Vec<&str> = recovery
+        .writes
+        .iter()
+        .map(|w| w.write.key.as_str())
+        .collect();
     assert_eq!(keys, [answered], "only the answered write is open");
-    assert!(recovery.writes[0].outcome.is_ok(), "{:?}", recovery.writes[0].outcome);
+    assert!(
+        recovery.writes[0].outcome.is_ok(),
+        "{:?}",
+        recovery.writes[0].outcome
+    );
     assert_eq!(sb.applied_writes(answered), 1);
     client.acknowledge_write(answered).await.unwrap();
 }
@@ -128,6 +160,8 @@ fn zone<'c>(
     name: &str,
 ) -> customer_cloud_sdk::dns::builders::CreateDnsZone<'c> {
     client
-        .create_dns_zone(customer_cloud_sdk::dns::CreateDnsZoneRequest::new(name.to_owned()))
+        .create_dns_zone(customer_cloud_sdk::dns::CreateDnsZoneRequest::new(
+            name.to_owned(),
+        ))
         .intent(name)
 }

@@ -63,9 +63,16 @@ async fn writers_under_different_roles_need_only_the_documented_grants() {
     };
     run_documented_script(&cluster, "pre-created").await;
     let admin = cluster.url();
-    let (one, two) = (url_as(&cluster, "journal_app_1"), url_as(&cluster, "journal_app_2"));
+    let (one, two) = (
+        url_as(&cluster, "journal_app_1"),
+        url_as(&cluster, "journal_app_2"),
+    );
     a_live_owner_of_another_role_is_seen(&admin, &one, &two).await;
-    query(&admin, "REVOKE SELECT ON pg_catalog.pg_stat_activity FROM PUBLIC").await;
+    query(
+        &admin,
+        "REVOKE SELECT ON pg_catalog.pg_stat_activity FROM PUBLIC",
+    )
+    .await;
     without_sight_of_sessions_claims_wait_for_leases(&admin, &one, &two).await;
 }
 
@@ -73,7 +80,9 @@ async fn writers_under_different_roles_need_only_the_documented_grants() {
 /// owner under role 1 is seen by role 2 (its entries left alone), a dead one is not.
 async fn a_live_owner_of_another_role_is_seen(admin: &str, one: &str, two: &str) {
     let first = journal(one, "roles").await;
-    record(&first, write("role-1", "role-intent-1")).await.unwrap();
+    record(&first, write("role-1", "role-intent-1"))
+        .await
+        .unwrap();
     settle(&first, "role-1", applied()).await.unwrap();
     let second = journal(two, "roles").await;
     assert!(
@@ -93,7 +102,9 @@ async fn a_live_owner_of_another_role_is_seen(admin: &str, one: &str, two: &str)
 /// entry waits until its lease expired.
 async fn without_sight_of_sessions_claims_wait_for_leases(admin: &str, one: &str, two: &str) {
     let first = journal(one, "blind").await;
-    record(&first, write("blind-1", "blind-intent-1")).await.unwrap();
+    record(&first, write("blind-1", "blind-intent-1"))
+        .await
+        .unwrap();
     let second = journal(two, "blind").await;
     let dead = first.owner().to_owned();
     drop(first);

@@ -24,7 +24,13 @@ fn openssl(dir: &Path, args: &[&str]) {
 
 /// A CA (`ca.crt`), and `name.crt`/`name.key` signed by it for each `(name, subject, extensions)`.
 fn certificates(dir: &Path, leaves: &[(&str, &str, &str)]) {
-    let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
+    let ec = [
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+    ];
     let mut ca = vec!["req", "-x509", "-days", "2", "-subj", "/CN=journal test CA"];
     ca.extend(ec);
     ca.extend(["-keyout", "ca.key", "-out", "ca.crt"]);
@@ -43,8 +49,21 @@ fn certificates(dir: &Path, leaves: &[(&str, &str, &str)]) {
         openssl(
             dir,
             &[
-                "x509", "-req", "-in", &csr, "-CA", "ca.crt", "-CAkey", "ca.key",
-                "-CAcreateserial", "-days", "2", "-extfile", &ext, "-out", &crt,
+                "x509",
+                "-req",
+                "-in",
+                &csr,
+                "-CA",
+                "ca.crt",
+                "-CAkey",
+                "ca.key",
+                "-CAcreateserial",
+                "-days",
+                "2",
+                "-extfile",
+                &ext,
+                "-out",
+                &crt,
             ],
         );
     }
@@ -80,15 +99,31 @@ async fn the_postgres_journal_speaks_tls_as_sslmode_says() {
     let url = |host: &str, query: &str| {
         format!("postgresql://sdk:{PASSWORD}@{host}:{port}/postgres?{query}")
     };
-    connects(&url("localhost", &format!("sslmode=verify-full&sslrootcert={ca}"))).await;
-    refused(&url("localhost", "sslmode=verify-full"), "a CA not trusted", "UnknownIssuer").await;
+    connects(&url(
+        "localhost",
+        &format!("sslmode=verify-full&sslrootcert={ca}"),
+    ))
+    .await;
     refused(
-        &url("127.0.0.1", &format!("sslmode=verify-full&sslrootcert={ca}")),
+        &url("localhost", "sslmode=verify-full"),
+        "a CA not trusted",
+        "UnknownIssuer",
+    )
+    .await;
+    refused(
+        &url(
+            "127.0.0.1",
+            &format!("sslmode=verify-full&sslrootcert={ca}"),
+        ),
         "a certificate for another host name",
         "not valid for name",
     )
     .await;
-    connects(&url("127.0.0.1", &format!("sslmode=verify-ca&sslrootcert={ca}"))).await;
+    connects(&url(
+        "127.0.0.1",
+        &format!("sslmode=verify-ca&sslrootcert={ca}"),
+    ))
+    .await;
     connects(&url("127.0.0.1", "sslmode=require")).await;
     connects(&url("127.0.0.1", "sslmode=prefer")).await;
     refused(

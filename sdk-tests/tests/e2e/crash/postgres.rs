@@ -48,7 +48,10 @@ const JOURNAL_DOCS: &str = include_str!("../../../../docs/journal.md");
 /// The SQL script `docs/journal.md` marks `<!-- script: {name} -->`.
 pub(super) fn documented_script(name: &str) -> &'static str {
     let marker = format!("<!-- script: {name} -->\n```sql\n");
-    let start = JOURNAL_DOCS.find(&marker).expect("the script is in docs/journal.md") + marker.len();
+    let start = JOURNAL_DOCS
+        .find(&marker)
+        .expect("the script is in docs/journal.md")
+        + marker.len();
     let length = JOURNAL_DOCS[start..].find("```").expect("the script ends");
     &JOURNAL_DOCS[start..start + length]
 }
@@ -74,7 +77,11 @@ pub(super) fn url_as(cluster: &Cluster, role: &str) -> String {
 async fn writer_url(cluster: &Cluster) -> String {
     run_documented_script(cluster, "own-schema").await;
     let url = url_as(cluster, "journal_writer");
-    let rows = query(&url, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user").await;
+    let rows = query(
+        &url,
+        "SELECT rolsuper FROM pg_roles WHERE rolname = current_user",
+    )
+    .await;
     assert!(!rows[0].get::<_, bool>(0), "the fleet is no superuser");
     url
 }
