@@ -66,8 +66,45 @@ impl Link {
         outcome
     }
 
+    /// Runs `statement` on `sql` prepared, within the time limit. One that finds the connection
+    /// dropped (closed, or its session ended by the server) runs once more on a new connection:
+    /// every statement of the link may run twice (updates to the same values, claims that
+    /// include the journal's own entries).
+    pub(super) async fn run<T, F, Fut>(&self, sql: &'static str, statement: F) -> io::Result<T>
+    where
+        F: Fn(Arc<Client>, Statement) -> Fut,
+        Fut: Future<Output = Result<T, tokio_postgres::Error>>,
+    {
+        let once = async || {
+            let (client, prepared) = self.prepared(sql).await?;
+            let outcome = statement(client.clone(), prepared).await;
+            if outcome.as_ref().is_err_and(dropped) {
+                self.forget(&client).await;
+            }
+            outcome.map_err(unavailable)
+        };
+        self.within(async {
+            match once().await {
+                Err(e) if e.kind() == io::ErrorKind::ConnectionReset => once().await,
+                outcome => outcome,
+            }
+        })
+        .await
+    }
+
+    /// Forgets `client` unless another connection replaced it already.
+    async fn forget(&self, client: &Arc<Client>) {
+        let mut slot = self.open.lock().await;
+        if slot
+            .as_ref()
+            .is_some_and(|open| Arc::ptr_eq(&open.client, client))
+        {
+            *slot = None;
+        }
+    }
+
     /// `sql` prepared on the open connection (a new one if there is none or it dropped).
-    pub(super) async fn prepared(&self, sql: &'static str) -> io::Result<(Arc<Client>, Statement)> {
+    async fn prepared(&self, sql: &'static str) -> io::Result<(Arc<Client>, Statement)> {
         let mut slot = self.open.lock().await;
         if slot.as_ref().is_none_or(|open| open.client.is_closed()) {
             *slot = None;
@@ -81,7 +118,15 @@ impl Link {
         if let Some(statement) = open.statements.get(sql) {
             return Ok((open.client.clone(), statement.clone()));
         }
-        let statement = sql_result(open.client.prepare(sql)).await?;
+        let statement = match open.client.prepare(sql).await {
+            Ok(statement) => statement,
+            Err(e) => {
+                if dropped(&e) {
+                    *slot = None;
+                }
+                return Err(unavailable(e));
+            }
+        };
         open.statements.insert(sql, statement.clone());
         Ok((open.client.clone(), statement))
     }
@@ -105,6 +150,15 @@ pub(super) async fn connect(database: &Database, synchronous: bool) -> io::Resul
         sql_result(client.batch_execute("SET synchronous_commit = off")).await?;
     }
     Ok(client)
+}
+
+/// Whether `e` says the connection is gone: closed, or its session ended by the server
+/// (SQLSTATE classes 08, connection exception, and 57P, e.g. an administrator's termination or
+/// a shutdown).
+fn dropped(e: &tokio_postgres::Error) -> bool {
+    e.is_closed()
+        || e.code()
+            .is_some_and(|c| c.code().starts_with("08") || c.code().starts_with("57P"))
 }
 
 /// `operation`, or a [`io::ErrorKind::TimedOut`] error once `limit` has passed.
@@ -134,7 +188,9 @@ pub(super) async fn sql_result<T>(
 /// A driver error as an I/O error that says what it means for the write, with its cause (the
 /// server's message, or why TLS failed; the driver's errors never hold the password).
 pub(super) fn unavailable(e: tokio_postgres::Error) -> io::Error {
-    let kind = if e.as_db_error().is_some() {
+    let kind = if dropped(&e) {
+        io::ErrorKind::ConnectionReset
+    } else if e.as_db_error().is_some() {
         io::ErrorKind::Other
     } else {
         io::ErrorKind::NotConnected

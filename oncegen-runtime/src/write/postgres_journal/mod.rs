@@ -63,7 +63,8 @@ use std::time::Duration;
 
 use futures::future::BoxFuture;
 use tokio::sync::{mpsc, oneshot};
-use tokio_postgres::Row;
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{Client, Row};
 
 use crate::write::journal::{
     DamagedRecord, JournaledWrite, Pending, PendingWrite, Settlement, WriteJournal,
@@ -352,19 +353,19 @@ async fn renew(shared: Weak<Shared>) {
 
 impl Shared {
     async fn renew(&self, prune: bool) -> io::Result<()> {
-        self.link
-            .within(async {
-                let (client, renew) = self.link.prepared(RENEW).await?;
-                let lease = self.identity.lease.as_secs_f64();
-                sql_result(client.execute(&renew, &[&self.identity.owner, &lease])).await?;
-                if prune {
-                    let (client, prune) = self.link.prepared(PRUNE).await?;
-                    let keep = self.keep_acknowledged.as_secs_f64();
-                    sql_result(client.execute(&prune, &[&keep])).await?;
-                }
-                Ok(())
-            })
-            .await
+        let lease = self.identity.lease.as_secs_f64();
+        let owner = &self.identity.owner;
+        let renew = |client: Arc<Client>, renew| async move {
+            client.execute(&renew, &[owner, &lease]).await
+        };
+        self.link.run(RENEW, renew).await?;
+        if prune {
+            let keep = self.keep_acknowledged.as_secs_f64();
+            let prune =
+                |client: Arc<Client>, prune| async move { client.execute(&prune, &[&keep]).await };
+            self.link.run(PRUNE, prune).await?;
+        }
+        Ok(())
     }
 
     /// Claims the open entries that are this journal's or whose owner is gone.
@@ -374,16 +375,15 @@ impl Shared {
         } else {
             CLAIM_BY_LEASE
         };
-        self.link
-            .within(async {
-                let (client, claim) = self.link.prepared(sql).await?;
-                let lease = self.identity.lease.as_secs_f64();
-                let namespace = &self.identity.namespace;
-                let params: [&(dyn tokio_postgres::types::ToSql + Sync); 4] =
-                    [&self.identity.owner, &lease, namespace, &self.claim_limit];
-                sql_result(client.query(&claim, &params)).await
-            })
-            .await
+        let lease = self.identity.lease.as_secs_f64();
+        let params: [&(dyn ToSql + Sync); 4] = [
+            &self.identity.owner,
+            &lease,
+            &self.identity.namespace,
+            &self.claim_limit,
+        ];
+        let claim = |client: Arc<Client>, claim| async move { client.query(&claim, &params).await };
+        self.link.run(sql, claim).await
     }
 }
 
@@ -411,14 +411,13 @@ impl WriteJournal for PostgresJournal {
         settlement: &'a Settlement,
     ) -> BoxFuture<'a, io::Result<()>> {
         Box::pin(async move {
-            let link = &self.shared.link;
-            link.within(async {
-                let (client, settle) = link.prepared(SETTLE).await?;
-                let text = encode_settlement(settlement);
-                let applied = settlement.is_applied();
-                sql_result(client.execute(&settle, &[&key, &text, &applied])).await
-            })
-            .await?;
+            let text = encode_settlement(settlement);
+            let applied = settlement.is_applied();
+            let (text, applied) = (&text, &applied);
+            let settle = |client: Arc<Client>, settle| async move {
+                client.execute(&settle, &[&key, text, applied]).await
+            };
+            self.shared.link.run(SETTLE, settle).await?;
             super::kill_point!("settle");
             Ok(())
         })
@@ -426,13 +425,10 @@ impl WriteJournal for PostgresJournal {
 
     fn acknowledge<'a>(&'a self, key: &'a str) -> BoxFuture<'a, io::Result<()>> {
         Box::pin(async move {
-            let link = &self.shared.link;
-            let closed = link
-                .within(async {
-                    let (client, acknowledge) = link.prepared(ACKNOWLEDGE).await?;
-                    sql_result(client.execute(&acknowledge, &[&key])).await
-                })
-                .await?;
+            let acknowledge = |client: Arc<Client>, acknowledge| async move {
+                client.execute(&acknowledge, &[&key]).await
+            };
+            let closed = self.shared.link.run(ACKNOWLEDGE, acknowledge).await?;
             if closed > 0 {
                 super::kill_point!("close");
             }
