@@ -97,13 +97,22 @@ async fn a_frozen_database_never_holds_a_journaled_call_past_its_deadline() {
         "frozen after the answer"
     );
     let key = answered.meta().idempotency_key.clone().unwrap();
+    while_frozen(sb, &budgeted, &limited, &key).await;
+    drop(hook.frozen.lock().unwrap().take());
+    after_the_thaw(sb, &client(config(), &patient), &key).await;
+}
 
+/// A new write (`budgeted`: the call's deadline) fails closed; an acknowledgement and a
+/// recovery (`limited`: the journal's limit) fail; each in time.
+async fn while_frozen(
+    sb: &Sandbox,
+    budgeted: &customer_cloud_sdk::Client,
+    limited: &customer_cloud_sdk::Client,
+    answered: &str,
+) {
     sb.clear_requests();
     let started = Instant::now();
-    let refused = zone(&budgeted, "frozen-2.example")
-        .send()
-        .await
-        .unwrap_err();
+    let refused = zone(budgeted, "frozen-2.example").send().await.unwrap_err();
     ended_in_time("a new write", started);
     assert!(matches!(refused, Error::Journal { .. }), "{refused:?}");
     assert!(
@@ -116,14 +125,11 @@ async fn a_frozen_database_never_holds_a_journaled_call_past_its_deadline() {
     );
 
     let started = Instant::now();
-    limited.acknowledge_write(&key).await.unwrap_err();
+    limited.acknowledge_write(answered).await.unwrap_err();
     ended_in_time("an acknowledgement", started);
     let started = Instant::now();
     limited.recover_writes().await.unwrap_err();
     ended_in_time("a recovery", started);
-
-    drop(hook.frozen.lock().unwrap().take());
-    after_the_thaw(sb, &client(config(), &patient), &key).await;
 }
 
 /// The answered write's entry was left for recovery, which settles it (applied once); the

@@ -69,10 +69,9 @@ fn certificates(dir: &Path, leaves: &[(&str, &str, &str)]) {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_postgres_journal_speaks_tls_as_sslmode_says() {
-    let dir = temp_dir("pg-tls");
-    let dir = dir.0.as_path();
+/// A cluster accepting TLS only, with a CA, a server certificate for `localhost` and a client
+/// certificate for `sdk` made in `dir`; `None` (printed) without PostgreSQL, unless required.
+fn tls_cluster(dir: &Path) -> Option<Cluster> {
     certificates(
         dir,
         &[
@@ -89,53 +88,52 @@ async fn the_postgres_journal_speaks_tls_as_sslmode_says() {
         key: &dir.join("server.key"),
         ca: &dir.join("ca.crt"),
     };
-    let cluster = match Cluster::start_tls("tls", &files) {
-        Ok(cluster) => cluster,
-        Err(e) if !required() => return eprintln!("e2e: SKIPPING TLS: {e}"),
+    match Cluster::start_tls("tls", &files) {
+        Ok(cluster) => Some(cluster),
+        Err(e) if !required() => {
+            eprintln!("e2e: SKIPPING TLS: {e}");
+            None
+        }
         Err(e) => panic!("the TLS test needs PostgreSQL (CI=true): {e}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_postgres_journal_speaks_tls_as_sslmode_says() {
+    let dir = temp_dir("pg-tls");
+    let dir = dir.0.as_path();
+    let Some(cluster) = tls_cluster(dir) else {
+        return;
     };
     let port = cluster.port();
     let ca = dir.join("ca.crt").display().to_string();
     let url = |host: &str, query: &str| {
         format!("postgresql://sdk:{PASSWORD}@{host}:{port}/postgres?{query}")
     };
-    connects(&url(
-        "localhost",
-        &format!("sslmode=verify-full&sslrootcert={ca}"),
-    ))
-    .await;
+    let with_ca = |mode: &str| format!("sslmode={mode}&sslrootcert={ca}");
+    connects(&url("localhost", &with_ca("verify-full"))).await;
+    let untrusted = url("localhost", "sslmode=verify-full");
+    refused(&untrusted, "a CA not trusted", "UnknownIssuer").await;
+    let other_name = url("127.0.0.1", &with_ca("verify-full"));
     refused(
-        &url("localhost", "sslmode=verify-full"),
-        "a CA not trusted",
-        "UnknownIssuer",
-    )
-    .await;
-    refused(
-        &url(
-            "127.0.0.1",
-            &format!("sslmode=verify-full&sslrootcert={ca}"),
-        ),
+        &other_name,
         "a certificate for another host name",
         "not valid for name",
     )
     .await;
-    connects(&url(
-        "127.0.0.1",
-        &format!("sslmode=verify-ca&sslrootcert={ca}"),
-    ))
-    .await;
+    connects(&url("127.0.0.1", &with_ca("verify-ca"))).await;
     connects(&url("127.0.0.1", "sslmode=require")).await;
     connects(&url("127.0.0.1", "sslmode=prefer")).await;
-    refused(
-        &url("127.0.0.1", "sslmode=disable"),
-        "no TLS on a TLS-only server",
-        "no encryption",
-    )
-    .await;
+    let plain = url("127.0.0.1", "sslmode=disable");
+    refused(&plain, "no TLS on a TLS-only server", "no encryption").await;
+    client_certificates(dir, port, &ca).await;
+}
 
-    let client = |db: &str, extra: &str| {
+/// A client certificate is sent (key=value form) where the server requires one.
+async fn client_certificates(dir: &Path, port: u16, ca: &str) {
+    let client = |extra: &str| {
         format!(
-            "host=localhost port={port} user=sdk password='{PASSWORD}' dbname={db} \
+            "host=localhost port={port} user=sdk password='{PASSWORD}' dbname=template1 \
              sslmode=verify-full sslrootcert='{ca}' {extra}"
         )
     };
@@ -144,9 +142,10 @@ async fn the_postgres_journal_speaks_tls_as_sslmode_says() {
         dir.join("client.crt").display(),
         dir.join("client.key").display()
     );
-    connects(&client("template1", &pair)).await;
+    connects(&client(&pair)).await;
+    let without = client("");
     refused(
-        &client("template1", ""),
+        &without,
         "no client certificate where one is required",
         "certificate",
     )
