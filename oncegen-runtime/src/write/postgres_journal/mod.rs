@@ -210,7 +210,8 @@ impl PostgresJournalBuilder {
     /// How long one journal operation may take at most, whatever the database does (waiting
     /// for the connection, connecting, preparing and statements included); past it the
     /// operation fails ([`io::ErrorKind::TimedOut`]). A call's own deadline
-    /// ([`total_timeout`](crate::CallOptions)) bounds its journal steps further. Default 10 s.
+    /// ([`total_timeout`](crate::Config::total_timeout)) bounds its journal steps further.
+    /// Default 10 s.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
