@@ -6,7 +6,7 @@
 
 use std::io;
 use std::net::TcpListener;
-use std::os::unix::fs::MetadataExt as _;
+use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -18,11 +18,55 @@ pub struct Cluster {
     port: u16,
     /// Run the server programs as the `postgres` user (the tests run as root).
     as_postgres: bool,
+    /// Serves TLS with the files [`Cluster::start_tls`] copied into the data directory.
+    tls: bool,
 }
+
+/// The PEM files of a cluster serving TLS ([`Cluster::start_tls`]).
+#[derive(Debug)]
+pub struct TlsFiles<'a> {
+    pub cert: &'a Path,
+    pub key: &'a Path,
+    /// The CA that client certificates must lead to.
+    pub ca: &'a Path,
+}
+
+/// TLS only: every connection must be encrypted; to database `template1` only with a client
+/// certificate the cluster's CA signed.
+const TLS_ONLY_HBA: &str = "hostssl template1 all 127.0.0.1/32 trust clientcert=verify-ca\n\
+                            hostssl all all 127.0.0.1/32 trust\n";
 
 impl Cluster {
     /// Creates and starts a cluster named `name` (part of its directory's name).
     pub fn start(name: &str) -> io::Result<Self> {
+        let cluster = Self::create(name)?;
+        cluster.start_server()?;
+        Ok(cluster)
+    }
+
+    /// A cluster that accepts TLS connections only, with `files` (see [`TLS_ONLY_HBA`]).
+    pub fn start_tls(name: &str, files: &TlsFiles<'_>) -> io::Result<Self> {
+        let mut cluster = Self::create(name)?;
+        let data = cluster.data();
+        for (from, to) in [
+            (files.cert, "server.crt"),
+            (files.key, "server.key"),
+            (files.ca, "ca.crt"),
+        ] {
+            std::fs::copy(from, data.join(to))?;
+            std::fs::set_permissions(data.join(to), std::fs::Permissions::from_mode(0o600))?;
+            if cluster.as_postgres {
+                run(Command::new("chown").arg("postgres:").arg(data.join(to)))?;
+            }
+        }
+        std::fs::write(data.join("pg_hba.conf"), TLS_ONLY_HBA)?;
+        cluster.tls = true;
+        cluster.start_server()?;
+        Ok(cluster)
+    }
+
+    /// Creates a cluster named `name`, not started.
+    fn create(name: &str) -> io::Result<Self> {
         let bin = bin_dir()?;
         let unique = format!(
             "{name}-{}-{}",
@@ -55,6 +99,7 @@ impl Cluster {
             dir,
             port: free_port()?,
             as_postgres,
+            tls: false,
         };
         cluster.server_program("initdb", |c| {
             c.arg("-D").arg(cluster.data()).args([
@@ -66,8 +111,12 @@ impl Cluster {
                 "--no-sync",
             ]);
         })?;
-        cluster.start_server()?;
         Ok(cluster)
+    }
+
+    /// The port it listens on (loopback).
+    pub fn port(&self) -> u16 {
+        self.port
     }
 
     /// The connection string (user `sdk`, database `postgres`, no password: trust on loopback).
@@ -86,11 +135,17 @@ impl Cluster {
 
     /// Starts the server again on the same port.
     pub fn start_server(&self) -> io::Result<()> {
-        let options = format!(
+        let mut options = format!(
             "-c listen_addresses=127.0.0.1 -p {} -c unix_socket_directories='' \
              -c max_connections=200",
             self.port
         );
+        if self.tls {
+            options.push_str(
+                " -c ssl=on -c ssl_cert_file=server.crt -c ssl_key_file=server.key \
+                 -c ssl_ca_file=ca.crt",
+            );
+        }
         self.server_program("pg_ctl", |c| {
             c.arg("-D")
                 .arg(self.data())
@@ -98,6 +153,21 @@ impl Cluster {
                 .arg(self.dir.join("server.log"))
                 .args(["-w", "-t", "60", "-o", &options, "start"]);
         })
+    }
+
+    /// Stops every process of the server (SIGSTOP) until the guard is dropped: connections
+    /// stay open and nothing answers, as with a hung database.
+    pub fn freeze(&self) -> io::Result<Frozen> {
+        let pid = std::fs::read_to_string(self.data().join("postmaster.pid"))?;
+        let postmaster: u32 = pid
+            .lines()
+            .next()
+            .and_then(|l| l.trim().parse().ok())
+            .ok_or_else(|| io::Error::other("postmaster.pid has no pid"))?;
+        let mut pids = children(postmaster)?;
+        pids.insert(0, postmaster);
+        signal("-STOP", &pids)?;
+        Ok(Frozen { pids })
     }
 
     fn data(&self) -> PathBuf {
@@ -129,6 +199,49 @@ impl Drop for Cluster {
         });
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// A frozen server ([`Cluster::freeze`]), resumed (SIGCONT) when dropped.
+#[derive(Debug)]
+pub struct Frozen {
+    pids: Vec<u32>,
+}
+
+impl Drop for Frozen {
+    fn drop(&mut self) {
+        let _ = signal("-CONT", &self.pids);
+    }
+}
+
+/// The processes whose parent is `parent` (the server's backends and workers).
+fn children(parent: u32) -> io::Result<Vec<u32>> {
+    let mut pids = Vec::new();
+    for entry in std::fs::read_dir("/proc")?.filter_map(Result::ok) {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        // `pid (comm) state ppid ...`: the fields after the last `)`.
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok());
+        if ppid == Some(parent) {
+            pids.push(pid);
+        }
+    }
+    Ok(pids)
+}
+
+fn signal(which: &str, pids: &[u32]) -> io::Result<()> {
+    let mut kill = Command::new("kill");
+    kill.arg(which).args(pids.iter().map(u32::to_string));
+    run(&mut kill).map(drop)
 }
 
 /// Whether the `postgres` user can enter `dir` (every directory above it must let it through).

@@ -23,8 +23,18 @@ const DERIVED: [HeaderName; 5] = [
     HeaderName::from_static(headers::CLIENT_REQUEST_ID),
 ];
 
+/// Runs `step` of `p`'s journal entry within the call's deadline (`total_timeout`): `None` when
+/// the deadline passed first, whatever the journal was waiting for.
+async fn by_deadline<T>(p: &Prepared, step: impl Future<Output = T>) -> Option<T> {
+    match p.deadline {
+        Some(deadline) => tokio::time::timeout_at(deadline, step).await.ok(),
+        None => Some(step.await),
+    }
+}
+
 /// Records `p` before its first attempt when it is a write with a key (others are not
-/// journaled: without a key a write cannot be settled).
+/// journaled: without a key a write cannot be settled), within the call's deadline: a record
+/// not committed by then fails the call, and nothing is sent.
 pub(crate) async fn record(
     journal: &dyn WriteJournal,
     p: &Prepared,
@@ -57,15 +67,23 @@ pub(crate) async fn record(
         base_url: Some(config.get_base_url().to_owned()),
         credential: config.credential_id(),
     };
-    journal.record(&write).await.map_err(|e| Error::Journal {
-        message: e.to_string(),
-    })
+    match by_deadline(p, journal.record(&write)).await {
+        Some(recorded) => recorded.map_err(|e| Error::Journal {
+            message: e.to_string(),
+        }),
+        None => Err(Error::Journal {
+            message: "the write journal did not record the write within the call's deadline \
+                      (total_timeout); nothing was sent"
+                .to_owned(),
+        }),
+    }
 }
 
 /// Records the outcome of `p` when `result` is definite (the accepted response, or the error
 /// and the final answer that came with it, if any); an unknown outcome leaves the entry open.
-/// The entry stays until the application acknowledges it. A failed settlement is only logged:
-/// recovery settles the entry again with the same key.
+/// The entry stays until the application acknowledges it. A failed settlement, or one not
+/// done within the call's deadline, is only logged: recovery settles the entry again with the
+/// same key, and the call's answer never waits past its deadline.
 pub(crate) async fn settle(
     journal: &dyn WriteJournal,
     p: &Prepared,
@@ -75,8 +93,13 @@ pub(crate) async fn settle(
     let (Some(key), Some(settlement)) = (&p.idempotency_key, settlement(result, answer)) else {
         return;
     };
-    if let Err(e) = journal.settle(key, &settlement).await {
-        tracing::warn!(error = %e, "the write journal could not record an outcome");
+    match by_deadline(p, journal.settle(key, &settlement)).await {
+        Some(Ok(())) => {}
+        Some(Err(e)) => tracing::warn!(error = %e, "the write journal could not record an outcome"),
+        None => tracing::warn!(
+            "the write journal did not record an outcome within the call's deadline; recovery \
+             settles the entry"
+        ),
     }
 }
 

@@ -1,16 +1,22 @@
 //! The [`WriteJournal`] in PostgreSQL (cargo feature `postgres`): one journal shared by many
-//! processes on many machines.
+//! processes on many machines. Its rules — connection string and TLS, the privileges its role
+//! needs, deadlines, and what a fleet of writers can rely on — are in the project's
+//! `docs/journal.md`; in short:
 //!
 //! Driver: `tokio-postgres`, the plain asynchronous client the SDK's runtime already fits
 //! (tokio), with no ORM, macros or connection pool to bring in: the journal needs a handful of
-//! statements on two connections (records on one, everything else on the other).
+//! statements on two connections (records on one, everything else on the other). TLS through
+//! rustls (`tls.rs`) with libpq's `sslmode`, `sslrootcert`, `sslcert` and `sslkey`; the
+//! connection string as a URL or `key=value` pairs, completed by the `PG*` environment
+//! variables (`connstring.rs`).
 //!
 //! # Tables
 //!
 //! The SDK creates and migrates its own tables on [`PostgresJournal::connect`]
 //! (`sdk_journal_schema` holds the version; migrations run once, under an advisory lock):
 //! `sdk_journal_writes` has one row per journaled write, its outcome once settled, its owner and
-//! the owner's lease.
+//! the owner's lease. A role may own a schema for them, or be given tables an administrator
+//! created; no superuser.
 //!
 //! # Many processes
 //!
@@ -21,10 +27,11 @@
 //!   [`Client::recover_writes`](crate::Client::recover_writes)) claims the open entries that are
 //!   its own or whose owner is gone — its lease expired, or it has no session left on the
 //!   database (a killed process's connections close at once) — with `FOR UPDATE SKIP LOCKED`,
-//!   and takes them over under its own lease: two processes never settle or resend the same
-//!   entry at once while their owners live. An owner that lost its lease (a pause longer than
-//!   the lease, its connections down) may still be sending: the entry keeps its key, so the
-//!   server replays instead of applying twice.
+//!   and takes them over under its own lease: two recoveries never claim one entry at once. A
+//!   live owner's entries can still be claimed: after a database restart (every session ended)
+//!   or a pause longer than its lease, while it may still be sending or settling them. That
+//!   stays safe: the entry keeps its key, so the server replays instead of applying twice. A
+//!   role that may not read `pg_stat_activity` claims by leases alone (a warning says so).
 //! * **One key per intent.** A write with an [intent](crate::CallOptions::set_intent) is refused
 //!   (nothing is sent, [`io::ErrorKind::AlreadyExists`]) while another key of that intent is
 //!   open, or was acknowledged as applied: across the fleet, an intent goes out under one key.
@@ -32,20 +39,22 @@
 //!   Acknowledged rows are kept (without their body) for
 //!   [`PostgresJournalBuilder::keep_acknowledged`], then deleted.
 //!
-//! # Fail closed
+//! # Fail closed, in time
 //!
-//! `record` commits before the write is sent; when the database is unreachable it fails and
-//! the call returns [`Error::Journal`](crate::Error::Journal) (retryable: nothing was sent).
-//! A dropped connection is opened again on next use. Records share one commit per group of
-//! concurrent writes; settlements and acknowledgements are committed without waiting for the
-//! disk (`synchronous_commit = off`), as [`WriteJournal`] allows.
-//!
-//! TLS is not supported yet: reach the database on a private network or through a local
-//! TLS proxy.
+//! `record` commits before the write is sent; when the database is unreachable, refusing or
+//! hung it fails and the call returns [`Error::Journal`](crate::Error::Journal) (retryable:
+//! nothing was sent). Every operation runs within [`PostgresJournalBuilder::timeout`]
+//! (connection wait, connect, prepare and statements included), and a call's journal steps
+//! within its deadline too; a record whose caller gave up is never left for recovery to send.
+//! A dropped or timed-out connection is opened again on next use. Records share one commit per
+//! group of concurrent writes; settlements and acknowledgements are committed without waiting
+//! for the disk (`synchronous_commit = off`), as [`WriteJournal`] allows.
 
+mod connstring;
 mod link;
 mod recorder;
 mod schema;
+mod tls;
 
 use std::fmt;
 use std::io;
@@ -54,13 +63,14 @@ use std::time::Duration;
 
 use futures::future::BoxFuture;
 use tokio::sync::{mpsc, oneshot};
-use tokio_postgres::Row;
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{Client, Row};
 
 use crate::write::journal::{
     DamagedRecord, JournaledWrite, Pending, PendingWrite, Settlement, WriteJournal,
 };
 use crate::write::stored::{self, decode_headers, decode_settlement, encode_settlement};
-use link::{Link, connect, timed};
+use link::{Database, Link, connect, sql_result, within};
 
 /// Renews this owner's leases: `$1` owner, `$2` lease in seconds.
 const RENEW: &str = "UPDATE sdk_journal_writes SET lease_until = now() + make_interval(secs => $2) \
@@ -71,21 +81,42 @@ const PRUNE: &str = "DELETE FROM sdk_journal_writes \
      WHERE acknowledged_at < now() - make_interval(secs => $1)";
 
 /// Claims, oldest first, at most `$4` open entries of namespace `$3` that are owner `$1`'s or
-/// whose owner is gone (lease expired, or no session), under a lease of `$2` seconds.
-const CLAIM: &str = "UPDATE sdk_journal_writes w \
-     SET owner = $1, lease_until = now() + make_interval(secs => $2) \
-     FROM ( \
-        SELECT o.key FROM sdk_journal_writes o \
-        WHERE o.namespace = $3 AND o.acknowledged_at IS NULL \
-          AND (o.owner = $1 OR o.lease_until < now() OR NOT EXISTS ( \
-              SELECT 1 FROM pg_stat_activity a WHERE a.application_name = o.owner)) \
-        ORDER BY o.seq LIMIT $4 \
-        FOR UPDATE OF o SKIP LOCKED \
-     ) c \
-     WHERE w.key = c.key \
-     RETURNING w.seq, w.key, w.intent, w.operation_id, w.method, w.target, w.server, \
-        w.content_type, w.body, w.client_request_id, w.headers, w.settlement, w.base_url, \
-        w.credential, w.settled_at";
+/// whose owner is gone (`$gone`), under a lease of `$2` seconds.
+macro_rules! claim {
+    ($gone:literal) => {
+        concat!(
+            "UPDATE sdk_journal_writes w \
+             SET owner = $1, lease_until = now() + make_interval(secs => $2) \
+             FROM ( \
+                SELECT o.key FROM sdk_journal_writes o \
+                WHERE o.namespace = $3 AND o.acknowledged_at IS NULL \
+                  AND (o.owner = $1 OR o.lease_until < now()",
+            $gone,
+            ") ORDER BY o.seq LIMIT $4 \
+                FOR UPDATE OF o SKIP LOCKED \
+             ) c \
+             WHERE w.key = c.key \
+             RETURNING w.seq, w.key, w.intent, w.operation_id, w.method, w.target, w.server, \
+                w.content_type, w.body, w.client_request_id, w.headers, w.settlement, w.base_url, \
+                w.credential, w.settled_at"
+        )
+    };
+}
+
+/// [`claim!`] of entries whose lease expired or whose owner has no session left.
+const CLAIM: &str =
+    claim!(" OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = o.owner)");
+
+/// [`claim!`] of entries whose lease expired, for a role that cannot see sessions.
+const CLAIM_BY_LEASE: &str = claim!("");
+
+/// Whether this role may read `pg_stat_activity`.
+const MAY_SEE_SESSIONS: &str = "SELECT has_table_privilege('pg_catalog.pg_stat_activity', \
+     'SELECT') AND has_function_privilege('pg_catalog.pg_stat_get_activity(integer)', 'EXECUTE')";
+
+/// Whether `pg_stat_activity` shows the session whose `application_name` is `$1`.
+const SEES_SESSION: &str = "SELECT EXISTS (SELECT 1 FROM pg_stat_activity \
+     WHERE application_name = $1)";
 
 /// Records the outcome `$2` (applied: `$3`) of the open entry `$1`.
 const SETTLE: &str = "UPDATE sdk_journal_writes SET settlement = $2, applied = $3, \
@@ -116,6 +147,8 @@ struct Shared {
     target: String,
     keep_acknowledged: Duration,
     claim_limit: i64,
+    /// Whether this role sees other sessions' `application_name` (else claims wait for leases).
+    sees_sessions: bool,
     /// Settlements, acknowledgements, claims and lease renewals.
     link: Link,
     records: mpsc::UnboundedSender<recorder::Job>,
@@ -129,6 +162,7 @@ pub struct PostgresJournalBuilder {
     lease: Duration,
     keep_acknowledged: Duration,
     claim_limit: usize,
+    timeout: Duration,
 }
 
 impl fmt::Debug for PostgresJournalBuilder {
@@ -139,6 +173,7 @@ impl fmt::Debug for PostgresJournalBuilder {
             .field("lease", &self.lease)
             .field("keep_acknowledged", &self.keep_acknowledged)
             .field("claim_limit", &self.claim_limit)
+            .field("timeout", &self.timeout)
             .finish_non_exhaustive()
     }
 }
@@ -172,22 +207,37 @@ impl PostgresJournalBuilder {
         self
     }
 
-    /// Connects, creates or migrates the tables, and starts renewing this journal's leases.
-    /// Fails when the database is unreachable or the connection string is not valid (the
-    /// error never repeats the string: it may hold a password).
+    /// How long one journal operation may take at most, whatever the database does (waiting
+    /// for the connection, connecting, preparing and statements included); past it the
+    /// operation fails ([`io::ErrorKind::TimedOut`]). A call's own deadline
+    /// ([`total_timeout`](crate::Config::total_timeout)) bounds its journal steps further.
+    /// Default 10 s.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Connects (within [`timeout`](Self::timeout)), creates or migrates the tables, and starts
+    /// renewing this journal's leases. Fails when the database is unreachable or the connection
+    /// string is not valid (the error never repeats the string: it may hold a password). What
+    /// the string leaves out comes from the `PG*` environment variables.
     pub async fn connect(self) -> io::Result<PostgresJournal> {
-        let mut config: tokio_postgres::Config = self.url.parse().map_err(|_| {
-            io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "the write journal's connection string is not a valid PostgreSQL URL or \
-                 key=value string",
-            )
-        })?;
+        let settings = connstring::parse(&self.url, |name| std::env::var(name).ok())?;
+        let mut config = settings.config;
         let owner = format!("sdk-journal-{}", uuid::Uuid::new_v4().simple());
         config.application_name(&owner);
-        config.connect_timeout(link::CONNECT_TIMEOUT);
-        let mut first = connect(&config, true).await?;
-        schema::migrate(&mut first).await?;
+        let database = Arc::new(Database {
+            config,
+            tls: settings.tls.connector()?,
+            timeout: self.timeout,
+        });
+        let (first, sees_sessions) = within(self.timeout, async {
+            let mut first = connect(&database, true).await?;
+            schema::migrate(&mut first).await?;
+            let sees = sees_sessions(&first, &owner).await?;
+            Ok((first, sees))
+        })
+        .await?;
         let identity = Arc::new(Identity {
             namespace: self.namespace,
             owner,
@@ -196,16 +246,17 @@ impl PostgresJournalBuilder {
         let (records, jobs) = mpsc::unbounded_channel();
         tokio::spawn(recorder::run(
             identity.clone(),
-            config.clone(),
+            database.clone(),
             Some(first),
             jobs,
         ));
         let shared = Arc::new(Shared {
             identity,
-            target: describe(&config),
+            target: describe(&database.config),
             keep_acknowledged: self.keep_acknowledged,
             claim_limit: self.claim_limit as i64,
-            link: Link::new(config, false),
+            sees_sessions,
+            link: Link::new(database, false),
             records,
         });
         tokio::spawn(renew(Arc::downgrade(&shared)));
@@ -217,6 +268,24 @@ impl PostgresJournalBuilder {
         );
         Ok(PostgresJournal { shared })
     }
+}
+
+/// Whether `client`'s role sees the sessions of `pg_stat_activity`, its own included; when it
+/// does not, recovery takes over another owner's entries only once their lease expired (said
+/// once, in a warning).
+async fn sees_sessions(client: &tokio_postgres::Client, owner: &str) -> io::Result<bool> {
+    let may = sql_result(client.query_one(MAY_SEE_SESSIONS, &[])).await?;
+    let sees = may.get::<_, bool>(0)
+        && sql_result(client.query_one(SEES_SESSION, &[&owner]))
+            .await?
+            .get::<_, bool>(0);
+    if !sees {
+        tracing::warn!(
+            "the write journal's role cannot see sessions in pg_stat_activity: the entries of \
+             a writer that died are taken over only once its lease expired"
+        );
+    }
+    Ok(sees)
 }
 
 impl fmt::Debug for PostgresJournal {
@@ -238,6 +307,7 @@ impl PostgresJournal {
             lease: Duration::from_secs(30),
             keep_acknowledged: Duration::from_secs(7 * 24 * 3600),
             claim_limit: 1000,
+            timeout: Duration::from_secs(10),
         }
     }
 
@@ -284,31 +354,37 @@ async fn renew(shared: Weak<Shared>) {
 
 impl Shared {
     async fn renew(&self, prune: bool) -> io::Result<()> {
-        let (client, renew) = self.link.prepared(RENEW).await?;
         let lease = self.identity.lease.as_secs_f64();
-        timed(client.execute(&renew, &[&self.identity.owner, &lease])).await?;
+        let owner = &self.identity.owner;
+        let renew = |client: Arc<Client>, renew| async move {
+            client.execute(&renew, &[owner, &lease]).await
+        };
+        self.link.run(RENEW, renew).await?;
         if prune {
-            let (client, prune) = self.link.prepared(PRUNE).await?;
             let keep = self.keep_acknowledged.as_secs_f64();
-            timed(client.execute(&prune, &[&keep])).await?;
+            let prune =
+                |client: Arc<Client>, prune| async move { client.execute(&prune, &[&keep]).await };
+            self.link.run(PRUNE, prune).await?;
         }
         Ok(())
     }
 
     /// Claims the open entries that are this journal's or whose owner is gone.
     async fn claim(&self) -> io::Result<Vec<Row>> {
-        let (client, claim) = self.link.prepared(CLAIM).await?;
+        let sql = if self.sees_sessions {
+            CLAIM
+        } else {
+            CLAIM_BY_LEASE
+        };
         let lease = self.identity.lease.as_secs_f64();
-        timed(client.query(
-            &claim,
-            &[
-                &self.identity.owner,
-                &lease,
-                &self.identity.namespace,
-                &self.claim_limit,
-            ],
-        ))
-        .await
+        let params: [&(dyn ToSql + Sync); 4] = [
+            &self.identity.owner,
+            &lease,
+            &self.identity.namespace,
+            &self.claim_limit,
+        ];
+        let claim = |client: Arc<Client>, claim| async move { client.query(&claim, &params).await };
+        self.link.run(sql, claim).await
     }
 }
 
@@ -322,7 +398,11 @@ impl WriteJournal for PostgresJournal {
             };
             let stopped = || io::Error::other("the write journal's recorder stopped");
             self.shared.records.send(job).map_err(|_| stopped())?;
-            recorded.await.map_err(|_| stopped())?
+            // Waiting for the recorder is bounded too: it may be busy with an earlier batch.
+            within(self.shared.link.timeout(), async {
+                recorded.await.map_err(|_| stopped())?
+            })
+            .await
         })
     }
 
@@ -332,10 +412,13 @@ impl WriteJournal for PostgresJournal {
         settlement: &'a Settlement,
     ) -> BoxFuture<'a, io::Result<()>> {
         Box::pin(async move {
-            let (client, settle) = self.shared.link.prepared(SETTLE).await?;
             let text = encode_settlement(settlement);
             let applied = settlement.is_applied();
-            timed(client.execute(&settle, &[&key, &text, &applied])).await?;
+            let (text, applied) = (&text, &applied);
+            let settle = |client: Arc<Client>, settle| async move {
+                client.execute(&settle, &[&key, text, applied]).await
+            };
+            self.shared.link.run(SETTLE, settle).await?;
             super::kill_point!("settle");
             Ok(())
         })
@@ -343,8 +426,10 @@ impl WriteJournal for PostgresJournal {
 
     fn acknowledge<'a>(&'a self, key: &'a str) -> BoxFuture<'a, io::Result<()>> {
         Box::pin(async move {
-            let (client, acknowledge) = self.shared.link.prepared(ACKNOWLEDGE).await?;
-            let closed = timed(client.execute(&acknowledge, &[&key])).await?;
+            let acknowledge = |client: Arc<Client>, acknowledge| async move {
+                client.execute(&acknowledge, &[&key]).await
+            };
+            let closed = self.shared.link.run(ACKNOWLEDGE, acknowledge).await?;
             if closed > 0 {
                 super::kill_point!("close");
             }

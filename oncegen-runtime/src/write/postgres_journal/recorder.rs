@@ -4,13 +4,14 @@
 use std::collections::HashSet;
 use std::io;
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::Client;
 use tokio_postgres::types::ToSql;
 
 use super::Identity;
-use super::link::{connect, timed, unavailable};
+use super::link::{Database, connect, sql_result, unavailable, within};
 use crate::write::journal::JournaledWrite;
 use crate::write::stored::encode_headers;
 
@@ -24,10 +25,13 @@ pub(super) struct Job {
 }
 
 /// Runs until every sender is gone (the journal was dropped). `client` is the connection the
-/// journal opened (and migrated) with.
+/// journal opened (and migrated) with. A batch (connecting included) runs within the database's
+/// time limit. A write whose caller stopped waiting (its deadline passed) is left out of the
+/// next batch; one whose caller left while its batch was committing is deleted again (see
+/// [`forget`]): either way a write its caller was told is not recorded is not sent by recovery.
 pub(super) async fn run(
     identity: Arc<Identity>,
-    config: tokio_postgres::Config,
+    database: Arc<Database>,
     mut client: Option<Client>,
     mut jobs: mpsc::UnboundedReceiver<Job>,
 ) {
@@ -39,53 +43,92 @@ pub(super) async fn run(
                 Err(_) => break,
             }
         }
+        batch.retain(|job| !job.done.is_closed());
+        if batch.is_empty() {
+            continue;
+        }
         let writes: Vec<&JournaledWrite> = batch.iter().map(|j| &j.write).collect();
-        let outcome = match connected(&mut client, &config).await {
-            Ok(c) => commit(c, &identity, &writes).await,
-            Err(e) => Err(e),
-        };
-        if client.as_ref().is_some_and(Client::is_closed) {
+        let outcome = within(database.timeout, async {
+            let c = connected(&mut client, &database).await?;
+            commit(c, &identity, &writes).await
+        })
+        .await;
+        // A batch that ran out of time leaves its connection unusable (a statement pending).
+        if outcome.is_err() || client.as_ref().is_some_and(Client::is_closed) {
             client = None;
         }
-        match outcome {
-            Ok(refused) => {
-                for job in batch {
-                    let result = match refused.iter().find(|(key, _)| *key == job.write.key) {
-                        Some((_, why)) => {
-                            Err(io::Error::new(io::ErrorKind::AlreadyExists, why.clone()))
-                        }
-                        None => Ok(()),
-                    };
-                    let _ = job.done.send(result);
-                }
-            }
-            Err(e) => {
-                for job in batch {
-                    let _ = job.done.send(Err(io::Error::new(e.kind(), e.to_string())));
-                }
-            }
+        let abandoned = answer(batch, outcome);
+        if let (false, Some(c)) = (abandoned.is_empty(), &client) {
+            forget(c, &identity, &abandoned, database.timeout).await;
         }
+    }
+}
+
+/// Answers each job of `batch`; returns the keys inserted for callers no longer waiting.
+fn answer(batch: Vec<Job>, outcome: io::Result<Committed>) -> Vec<String> {
+    let committed = match outcome {
+        Ok(committed) => committed,
+        Err(e) => {
+            for job in batch {
+                let _ = job.done.send(Err(io::Error::new(e.kind(), e.to_string())));
+            }
+            return Vec::new();
+        }
+    };
+    let mut abandoned = Vec::new();
+    for job in batch {
+        let key = job.write.key;
+        let result = match committed.refused.iter().find(|(k, _)| *k == key) {
+            Some((_, why)) => Err(io::Error::new(io::ErrorKind::AlreadyExists, why.clone())),
+            None => Ok(()),
+        };
+        if job.done.send(result).is_err() && committed.inserted.contains(&key) {
+            abandoned.push(key);
+        }
+    }
+    abandoned
+}
+
+/// Deletes the rows just inserted for `keys`, whose callers gave up before learning it (they
+/// sent nothing). Best effort: a row left is an open entry that recovery settles under its key.
+async fn forget(client: &Client, identity: &Identity, keys: &[String], limit: Duration) {
+    let params: [&(dyn ToSql + Sync); 2] = [&keys, &identity.owner];
+    let delete = client.execute(
+        "DELETE FROM sdk_journal_writes WHERE key = ANY($1) AND owner = $2 \
+         AND settlement IS NULL AND acknowledged_at IS NULL",
+        &params,
+    );
+    if let Err(e) = within(limit, sql_result(delete)).await {
+        tracing::warn!(error = %e, "the write journal could not delete a write its caller gave up");
     }
 }
 
 async fn connected<'a>(
     client: &'a mut Option<Client>,
-    config: &tokio_postgres::Config,
+    database: &Database,
 ) -> io::Result<&'a Client> {
     if client.as_ref().is_none_or(Client::is_closed) {
-        *client = Some(connect(config, true).await?);
+        *client = Some(connect(database, true).await?);
     }
     Ok(client.as_ref().expect("connected above"))
 }
 
+/// What one batch's statement did.
+struct Committed {
+    /// Keys inserted by it.
+    inserted: HashSet<String>,
+    /// Writes refused (key, why): an intent already journaled under another key. A key
+    /// already journaled is neither inserted nor refused: it is recorded already.
+    refused: Vec<(String, String)>,
+}
+
 /// Inserts `writes` in one statement (kill points: `append` before it, `fsync` once it is
-/// committed); returns the writes refused (key, why): an intent
-/// already journaled under another key. A key already journaled is recorded already.
+/// committed).
 async fn commit(
     client: &Client,
     identity: &Identity,
     writes: &[&JournaledWrite],
-) -> io::Result<Vec<(String, String)>> {
+) -> io::Result<Committed> {
     let lease = identity.lease.as_secs_f64();
     let methods: Vec<&str> = writes.iter().map(|w| w.method.as_str()).collect();
     let headers: Vec<String> = writes.iter().map(|w| encode_headers(&w.headers)).collect();
@@ -134,7 +177,7 @@ async fn commit(
     );
     // One statement: its rows commit together, in one WAL flush (no BEGIN/COMMIT round trips).
     crate::write::kill_point!("append");
-    let inserted: HashSet<String> = timed(client.query(&sql, &params))
+    let inserted: HashSet<String> = sql_result(client.query(&sql, &params))
         .await?
         .iter()
         .map(|r| r.get(0))
@@ -146,7 +189,7 @@ async fn commit(
             refused.push((w.key.clone(), why));
         }
     }
-    Ok(refused)
+    Ok(Committed { inserted, refused })
 }
 
 /// Why a write that was not inserted is refused, `None` when its key is journaled already

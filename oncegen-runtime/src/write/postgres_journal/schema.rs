@@ -6,7 +6,7 @@ use std::io;
 
 use tokio_postgres::Client;
 
-use super::link::{timed, unavailable};
+use super::link::{sql_result, unavailable};
 
 /// The advisory lock taken while migrating (an arbitrary constant: "sdkjrnl" in ASCII).
 const MIGRATION_LOCK: i64 = 0x0073_646b_6a72_6e6c;
@@ -55,14 +55,20 @@ ALTER TABLE sdk_journal_writes
 /// Brings the schema to the version this SDK knows; fails on a newer one.
 pub(super) async fn migrate(client: &mut Client) -> io::Result<()> {
     let tx = client.transaction().await.map_err(unavailable)?;
-    timed(tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])).await?;
-    timed(
-        tx.batch_execute(
+    sql_result(tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])).await?;
+    // Looked up before creating: `CREATE TABLE IF NOT EXISTS` needs the CREATE privilege even
+    // when the table exists, which a role given pre-created tables lacks.
+    let exists =
+        sql_result(tx.query_one("SELECT to_regclass('sdk_journal_schema') IS NOT NULL", &[]))
+            .await?
+            .get::<_, bool>(0);
+    if !exists {
+        sql_result(tx.batch_execute(
             "CREATE TABLE IF NOT EXISTS sdk_journal_schema (version integer NOT NULL)",
-        ),
-    )
-    .await?;
-    let row = timed(tx.query_opt("SELECT max(version) FROM sdk_journal_schema", &[])).await?;
+        ))
+        .await?;
+    }
+    let row = sql_result(tx.query_opt("SELECT max(version) FROM sdk_journal_schema", &[])).await?;
     let version = row.and_then(|r| r.get::<_, Option<i32>>(0)).unwrap_or(0);
     let known = MIGRATIONS.len() as i32;
     if version > known {
@@ -75,13 +81,13 @@ pub(super) async fn migrate(client: &mut Client) -> io::Result<()> {
         ));
     }
     for (done, migration) in MIGRATIONS.iter().enumerate().skip(version as usize) {
-        timed(tx.batch_execute(migration)).await?;
+        sql_result(tx.batch_execute(migration)).await?;
         let next = done as i32 + 1;
-        timed(tx.execute(
+        sql_result(tx.execute(
             "INSERT INTO sdk_journal_schema (version) VALUES ($1)",
             &[&next],
         ))
         .await?;
     }
-    timed(tx.commit()).await
+    sql_result(tx.commit()).await
 }

@@ -8,6 +8,9 @@
 //! * at random moments, 4 writers at a time, with faults injected by the sandbox, the database
 //!   restarted half-way.
 //!
+//! The fleet connects as `journal_writer`, a role with only what `docs/journal.md` grants
+//! (a schema of its own), never as a superuser.
+//!
 //! At the end every intent must exist exactly once on the sandbox's ledger under exactly one
 //! key (the database keeps every key an intent was journaled under): no duplicate, no write
 //! resent under a new key, nothing lost. The kill counts are printed by where kills landed.
@@ -37,6 +40,50 @@ pub(super) fn cluster(test: &str) -> Option<Cluster> {
         }
         Err(e) => panic!("`{test}` needs PostgreSQL (CI=true): {e}"),
     }
+}
+
+/// The project's documentation of the journal, whose SQL scripts the tests run as written.
+const JOURNAL_DOCS: &str = include_str!("../../../../docs/journal.md");
+
+/// The SQL script `docs/journal.md` marks `<!-- script: {name} -->`.
+pub(super) fn documented_script(name: &str) -> &'static str {
+    let marker = format!("<!-- script: {name} -->\n```sql\n");
+    let start = JOURNAL_DOCS
+        .find(&marker)
+        .expect("the script is in docs/journal.md")
+        + marker.len();
+    let length = JOURNAL_DOCS[start..].find("```").expect("the script ends");
+    &JOURNAL_DOCS[start..start + length]
+}
+
+/// Runs the documented script `name` on `cluster` as its superuser.
+pub(super) async fn run_documented_script(cluster: &Cluster, name: &str) {
+    let (client, connection) = tokio_postgres::connect(&cluster.url(), tokio_postgres::NoTls)
+        .await
+        .expect("the test connects to its cluster");
+    tokio::spawn(connection);
+    client
+        .batch_execute(documented_script(name))
+        .await
+        .unwrap_or_else(|e| panic!("script {name} of docs/journal.md: {e}"));
+}
+
+/// The connection string of `role` on `cluster` (trust authentication on loopback).
+pub(super) fn url_as(cluster: &Cluster, role: &str) -> String {
+    format!("postgresql://{role}@127.0.0.1:{}/postgres", cluster.port())
+}
+
+/// The fleet's connection string: role `journal_writer`, created by the documented script.
+async fn writer_url(cluster: &Cluster) -> String {
+    run_documented_script(cluster, "own-schema").await;
+    let url = url_as(cluster, "journal_writer");
+    let rows = query(
+        &url,
+        "SELECT rolsuper FROM pg_roles WHERE rolname = current_user",
+    )
+    .await;
+    assert!(!rows[0].get::<_, bool>(0), "the fleet is no superuser");
+    url
 }
 
 /// `FLEET` lanes of `count` intents (deploys and zones), one journal in `url`, one application
@@ -104,8 +151,9 @@ async fn a_fleet_on_postgres_killed_at_every_step_of_the_protocol_loses_and_dupl
         return;
     };
     let sb = env.sb();
+    let url = writer_url(&cluster).await;
     tokio::task::block_in_place(|| {
-        tokio::runtime::Handle::current().block_on(every_step(sb, &cluster.url()))
+        tokio::runtime::Handle::current().block_on(every_step(sb, &url))
     });
 }
 
@@ -220,7 +268,7 @@ async fn a_fleet_on_postgres_killed_at_random_with_a_database_restart_loses_and_
         matcher: Matcher::any(),
         per_key: true,
     });
-    let url = cluster.url();
+    let url = writer_url(&cluster).await;
     let dir = temp_dir("pg-random");
     let lanes = fleet(&dir.0, "pr", 120, &url);
     let started = Instant::now();
