@@ -75,6 +75,7 @@ fn service_dns_waf_proxy_config_upload_loader<'a>(
                             >()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
@@ -97,6 +98,7 @@ fn service_dns_waf_proxy_config_upload_ssl<'a>(
                             >()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })

@@ -16,7 +16,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/storage/volumes/{serviceId}/attach",
         title: "Attach a volume",
         description: "Attach a volume\n\nAttaches a volume to an eligible server.\n\n`storageVolumeAttach`: POST /v1/storage/volumes/{serviceId}/attach. Writes, exactly once: sent under `idempotency_key` (derived from the arguments when absent, so a retry is never a second write; pass a new key for another identical write). Scopes (any): storage.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"target_service_id\":{\"type\":\"string\",\"format\":\"uuid\"}},\"required\":[\"target_service_id\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names this write: a call again with the same key returns the first outcome and never writes twice. Absent: derived from the arguments; the result returns the key used.\"}},\"required\":[\"service_id\",\"body\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"target_service_id\":{\"type\":\"string\",\"format\":\"uuid\"}},\"required\":[\"target_service_id\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names this write: a call again with the same key returns the first outcome and never writes twice. Absent: derived from the arguments; the result returns the key used.\"}},\"required\":[\"serviceId\",\"body\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}}}",
         ),
@@ -40,7 +40,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/storage/volumes/{serviceId}/detach",
         title: "Detach a volume",
         description: "Detach a volume\n\nDetaches a volume; no body.\n\n`storageVolumeDetach`: POST /v1/storage/volumes/{serviceId}/detach. Writes, exactly once: sent under `idempotency_key` (derived from the arguments when absent, so a retry is never a second write; pass a new key for another identical write). Scopes (any): storage.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names this write: a call again with the same key returns the first outcome and never writes twice. Absent: derived from the arguments; the result returns the key used.\"}},\"required\":[\"service_id\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names this write: a call again with the same key returns the first outcome and never writes twice. Absent: derived from the arguments; the result returns the key used.\"}},\"required\":[\"serviceId\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
         ),
@@ -61,9 +61,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
 /// `storageVolumeAttach`: calls `customer_cloud_sdk::Client::storage_volume_attach`.
 fn storage_volume_attach<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["serviceId", "body"])?;
         let call = client
             .storage_volume_attach(
-                input.arg("service_id")?,
+                input.arg("serviceId")?,
                 input.body::<customer_cloud_sdk::storage::StorageVolumeAttachRequest>()?,
             );
         let call = match input.idempotency_key() {
@@ -77,7 +78,8 @@ fn storage_volume_attach<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `storageVolumeDetach`: calls `customer_cloud_sdk::Client::storage_volume_detach`.
 fn storage_volume_detach<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
-        let call = client.storage_volume_detach(input.arg("service_id")?);
+        input.known(&["serviceId"])?;
+        let call = client.storage_volume_detach(input.arg("serviceId")?);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

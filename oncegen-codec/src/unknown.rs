@@ -69,9 +69,9 @@ pub(crate) fn message<'a>(key: &str, allowed: impl Iterator<Item = &'a str> + Cl
 }
 
 /// The allowed name `key` most likely meant, when one is close: the same letters in another
-/// case or with other separators, else a Jaro-Winkler similarity above 0.85 (`strsim`, as
-/// clap's suggestions).
-fn closest<'a>(key: &str, allowed: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+/// case or with other separators, else one letter added, dropped, changed or swapped, else a
+/// Jaro-Winkler similarity above 0.85 (`strsim`, as clap's suggestions).
+pub fn closest<'a>(key: &str, allowed: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let plain = |s: &str| -> String {
         s.chars()
             .filter(|c| c.is_alphanumeric())
@@ -81,10 +81,13 @@ fn closest<'a>(key: &str, allowed: impl Iterator<Item = &'a str>) -> Option<&'a 
     let wanted = plain(key);
     allowed
         .map(|name| {
-            let score = if plain(name) == wanted {
+            let name_plain = plain(name);
+            let score = if name_plain == wanted {
                 1.0
+            } else if strsim::osa_distance(&wanted, &name_plain) == 1 {
+                0.99
             } else {
-                strsim::jaro_winkler(&wanted, &plain(name))
+                strsim::jaro_winkler(&wanted, &name_plain)
             };
             (score, name)
         })
@@ -118,6 +121,7 @@ mod tests {
         assert_eq!(closest("dryrun", allowed.into_iter()), Some("dryRun"));
         assert_eq!(closest("zoneFile", allowed.into_iter()), Some("zone_file"));
         assert_eq!(closest("record", allowed.into_iter()), Some("records"));
+        assert_eq!(closest("tll", ["name", "type", "ttl"].into_iter()), Some("ttl"));
         assert_eq!(closest("colour", allowed.into_iter()), None);
         let text = message("colour", allowed.into_iter());
         assert!(!text.contains("did you mean"), "{text}");
