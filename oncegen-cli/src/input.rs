@@ -9,7 +9,7 @@ use crate::wait::Wait;
 use crate::{Failure, Sent, exit};
 use clap::ArgMatches;
 use futures::{Stream, StreamExt};
-use oncegen_codec::{located, refusing_unknown};
+use oncegen_runtime::{located, refusing_unknown};
 use oncegen_runtime::{CallBuilder, Error};
 use serde::Serialize;
 use serde::de::DeserializeOwned;

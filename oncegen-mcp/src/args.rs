@@ -7,7 +7,7 @@
 //! error names the argument and the path inside it.
 
 use crate::Failure;
-use oncegen_codec::{closest, located, refusing_unknown};
+use oncegen_runtime::{closest, located, refusing_unknown};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -173,7 +173,7 @@ mod tests {
         #[allow(dead_code)]
         name: String,
     }
-    oncegen_codec::json_object!(Zone { name });
+    oncegen_runtime::json_object!(Zone { name });
 
     #[test]
     fn unknown_arguments_and_members_are_refused_naming_them() {
