@@ -34,12 +34,18 @@ async fn an_unknown_member_is_refused_naming_it_and_nothing_is_created() {
         stderr.contains("at `dryrun`: unknown member `dryrun`, did you mean `dryRun`?"),
         "{stderr}"
     );
-    assert!(stderr.contains("`name`, `dryRun`, `template_id`"), "{stderr}");
+    assert!(
+        stderr.contains("`name`, `dryRun`, `template_id`"),
+        "{stderr}"
+    );
     assert!(!zone_exists(&cli, "a.example"));
 
     let nested = r#"{"name":"a.example","records":[{"name":"@","tll":300}]}"#;
     let stderr = refused(&cli, &sb, nested);
-    assert!(stderr.contains("at `records[0].tll`: unknown member `tll`, did you mean `ttl`?"), "{stderr}");
+    assert!(
+        stderr.contains("at `records[0].tll`: unknown member `tll`, did you mean `ttl`?"),
+        "{stderr}"
+    );
     assert!(!zone_exists(&cli, "a.example"));
 }
 
@@ -49,7 +55,10 @@ async fn a_member_of_a_group_that_does_not_decode_or_a_second_member_is_refused(
     let cli = Cli::new(&sb, "inputs-group");
     let ttl = r#"{"name":"b.example","records":[{"name":"@","type":"A","ttl":"300","values":["192.0.2.1"]}]}"#;
     let stderr = refused(&cli, &sb, ttl);
-    assert!(stderr.contains("at `records[0].ttl`: invalid type: string \"300\""), "{stderr}");
+    assert!(
+        stderr.contains("at `records[0].ttl`: invalid type: string \"300\""),
+        "{stderr}"
+    );
     let template = r#"{"name":"b.example","template_id":"default"}"#;
     let stderr = refused(&cli, &sb, template);
     assert!(stderr.contains("at `template_id`: "), "{stderr}");
@@ -64,7 +73,10 @@ async fn a_member_of_a_group_that_does_not_decode_or_a_second_member_is_refused(
     let records = r#"{"name":"b.example","records":[{"name":"@","type":"A","ttl":300,"values":["192.0.2.1"]}]}"#;
     cli.ok(&["dns", "create-dns-zone", "--json", records]);
     let zone = cli.ok(&["dns", "get-dns-zone", "b.example"]);
-    assert!(zone.to_string().contains("192.0.2.1"), "the records were sent: {zone}");
+    assert!(
+        zone.to_string().contains("192.0.2.1"),
+        "the records were sent: {zone}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -74,7 +86,13 @@ async fn allow_unknown_members_sends_them_as_given_with_a_warning() {
     // The sandbox validates bodies against the contract, which closes this object: its 400
     // naming `dry_run` shows the member was sent, not dropped.
     let body = r#"{"name":"c.example","dry_run":true}"#;
-    let args = ["dns", "create-dns-zone", "--allow-unknown-members", "--json", body];
+    let args = [
+        "dns",
+        "create-dns-zone",
+        "--allow-unknown-members",
+        "--json",
+        body,
+    ];
     let sent = sb.requests().len();
     let (code, stderr) = cli.fails(&args);
     assert!(
@@ -90,6 +108,12 @@ async fn allow_unknown_members_sends_them_as_given_with_a_warning() {
     assert!(!zone_exists(&cli, "c.example"));
     // Without unknown members the flag changes nothing.
     let known = r#"{"name":"c.example"}"#;
-    cli.ok(&["dns", "create-dns-zone", "--allow-unknown-members", "--json", known]);
+    cli.ok(&[
+        "dns",
+        "create-dns-zone",
+        "--allow-unknown-members",
+        "--json",
+        known,
+    ]);
     assert!(zone_exists(&cli, "c.example"));
 }

@@ -100,7 +100,10 @@ impl Drop for Server {
 /// The text of a tool result that must be an error.
 fn error_text(result: &Value) -> String {
     assert_eq!(result["isError"], true, "{result}");
-    result["content"][0]["text"].as_str().expect("text").to_owned()
+    result["content"][0]["text"]
+        .as_str()
+        .expect("text")
+        .to_owned()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -116,7 +119,10 @@ async fn an_unknown_body_member_is_a_tool_error_naming_it_and_nothing_is_sent() 
     );
     let ttl = json!({"name": "mcp.example", "records": [{"name": "@", "ttl": "300"}]});
     let text = error_text(&server.call("create_dns_zone", json!({"body": ttl})));
-    assert!(text.contains("`body.records[0].ttl`: invalid type: string"), "{text}");
+    assert!(
+        text.contains("`body.records[0].ttl`: invalid type: string"),
+        "{text}"
+    );
     assert_eq!(sb.requests().len(), sent, "nothing reached the sandbox");
     assert!(sb.zones().iter().all(|z| z.name != "mcp.example"));
 }
@@ -127,16 +133,28 @@ async fn get_products_takes_the_api_s_type_and_refuses_the_rust_name() {
     let mut server = Server::start(&sb, "type");
     let result = server.call("get_products", json!({"type": "vps", "limit": 100}));
     assert_ne!(result["isError"], true, "{result}");
-    let items = result["structuredContent"]["items"].as_array().expect("items").clone();
+    let items = result["structuredContent"]["items"]
+        .as_array()
+        .expect("items")
+        .clone();
     assert!(!items.is_empty(), "{result}");
-    assert!(items.iter().all(|i| i["type"] == "vps"), "filtered by type: {items:?}");
+    assert!(
+        items.iter().all(|i| i["type"] == "vps"),
+        "filtered by type: {items:?}"
+    );
     let all = server.call("get_products", json!({"limit": 100}));
     let every = all["structuredContent"]["items"].as_array().expect("items");
-    assert!(every.iter().any(|i| i["type"] != "vps"), "the filter matters");
+    assert!(
+        every.iter().any(|i| i["type"] != "vps"),
+        "the filter matters"
+    );
 
     let sent = sb.requests().len();
     let text = error_text(&server.call("get_products", json!({"type_": "vps"})));
-    assert!(text.contains("unknown argument `type_`, did you mean `type`?"), "{text}");
+    assert!(
+        text.contains("unknown argument `type_`, did you mean `type`?"),
+        "{text}"
+    );
     assert_eq!(sb.requests().len(), sent, "nothing reached the sandbox");
 }
 
@@ -162,8 +180,8 @@ async fn a_union_body_error_names_the_closest_member_and_its_path() {
 /// (idempotency, correlation, signing, response format), never a tool argument.
 fn spec_parameters() -> Vec<(String, Vec<String>)> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/openapi.yaml");
-    let doc: Value = yaml_serde::from_str(&std::fs::read_to_string(path).expect("spec"))
-        .expect("spec parses");
+    let doc: Value =
+        yaml_serde::from_str(&std::fs::read_to_string(path).expect("spec")).expect("spec parses");
     let resolve = |p: &Value| -> Value {
         match p["$ref"].as_str() {
             Some(r) => doc.pointer(r.trim_start_matches('#')).expect("ref").clone(),
@@ -177,7 +195,10 @@ fn spec_parameters() -> Vec<(String, Vec<String>)> {
             let Some(id) = item[method]["operationId"].as_str() else {
                 continue;
             };
-            let own = item[method]["parameters"].as_array().cloned().unwrap_or_default();
+            let own = item[method]["parameters"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
             let mut names: Vec<String> = shared
                 .iter()
                 .chain(&own)
@@ -207,7 +228,10 @@ async fn every_tool_s_parameters_are_named_as_the_spec_names_them() {
         let description = tool["description"].as_str().expect("description");
         let last = &description[description.rfind("\n\n`").expect("effects") + 3..];
         let id = last.split('`').next().expect("the operationId");
-        let (_, names) = spec.iter().find(|(op, _)| op == id).expect("a spec operation");
+        let (_, names) = spec
+            .iter()
+            .find(|(op, _)| op == id)
+            .expect("a spec operation");
         let mut arguments: Vec<String> = tool["inputSchema"]["properties"]
             .as_object()
             .expect("properties")

@@ -237,11 +237,8 @@ async fn every_operation_is_callable_as_a_tool() {
     mcp.ok("service_renewal_checkout", checkout).await;
 
     // ---- VPS and firewall ----
-    mcp.ok(
-        "post_vps_by_service_id_reboot",
-        json!({ "serviceId": vps }),
-    )
-    .await;
+    mcp.ok("post_vps_by_service_id_reboot", json!({ "serviceId": vps }))
+        .await;
     let restore = json!({"serviceId": vps, "body": {"auto_start": true}});
     mcp.ok("vps_backup_restore", restore).await;
     mcp.ok("vps_backup_run", json!({ "serviceId": vps })).await;
@@ -320,8 +317,7 @@ async fn every_operation_is_callable_as_a_tool() {
     .await;
 
     // ---- TCP proxy, SSH, storage ----
-    mcp.ok("get_tcp_proxy", json!({ "serviceId": proxy }))
-        .await;
+    mcp.ok("get_tcp_proxy", json!({ "serviceId": proxy })).await;
     let update = json!({"serviceId": proxy, "body": {"blocked_source_cidrs": ["203.0.113.0/24"]}});
     mcp.ok("tcp_proxy_update", update).await;
     let public_key =

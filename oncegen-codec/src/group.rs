@@ -117,7 +117,11 @@ impl<'de, A: MapAccess<'de>, G: Group> GroupSlot<'de, A> for GroupField<G> {
         let Some(value) = G::read(wire, object)? else {
             return Ok(());
         };
-        let wire = G::MEMBERS.iter().find(|m| **m == wire).copied().unwrap_or("");
+        let wire = G::MEMBERS
+            .iter()
+            .find(|m| **m == wire)
+            .copied()
+            .unwrap_or("");
         match self.value {
             Some((first, _)) if first == wire => Err(A::Error::duplicate_field(wire)),
             Some((first, _)) => Err(A::Error::custom(format!(
@@ -181,9 +185,15 @@ mod tests {
     #[test]
     fn a_present_member_that_fails_is_an_error_at_its_path() {
         let err = decode(r#"{"name":"a","records":[{"ttl":"300"}]}"#).unwrap_err();
-        assert!(err.starts_with("at `records[0].ttl`: invalid type: string"), "{err}");
+        assert!(
+            err.starts_with("at `records[0].ttl`: invalid type: string"),
+            "{err}"
+        );
         let err = decode(r#"{"name":"a","zone_file":7}"#).unwrap_err();
-        assert!(err.starts_with("at `zone_file`: invalid type: integer"), "{err}");
+        assert!(
+            err.starts_with("at `zone_file`: invalid type: integer"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -44,7 +44,6 @@ impl Located {
             },
         }
     }
-
 }
 
 impl fmt::Display for Located {

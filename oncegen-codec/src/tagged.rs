@@ -145,7 +145,10 @@ mod tests {
     #[test]
     fn a_known_tag_with_a_bad_member_is_an_error() {
         let err = decode(json!({"type": "disk", "size": "big"})).unwrap_err();
-        assert!(err.starts_with("at `size`: invalid type: string \"big\""), "{err}");
+        assert!(
+            err.starts_with("at `size`: invalid type: string \"big\""),
+            "{err}"
+        );
         assert!(
             decode(json!({"type": "image"}))
                 .unwrap_err()

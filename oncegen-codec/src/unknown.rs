@@ -92,10 +92,13 @@ pub fn closest<'a>(key: &str, allowed: impl Iterator<Item = &'a str>) -> Option<
             (score, name)
         })
         .filter(|(score, _)| *score > 0.85)
-        .fold(None, |best: Option<(f64, &str)>, (score, name)| match best {
-            Some((top, _)) if top >= score => best,
-            _ => Some((score, name)),
-        })
+        .fold(
+            None,
+            |best: Option<(f64, &str)>, (score, name)| match best {
+                Some((top, _)) if top >= score => best,
+                _ => Some((score, name)),
+            },
+        )
         .map(|(_, name)| name)
 }
 
@@ -121,7 +124,10 @@ mod tests {
         assert_eq!(closest("dryrun", allowed.into_iter()), Some("dryRun"));
         assert_eq!(closest("zoneFile", allowed.into_iter()), Some("zone_file"));
         assert_eq!(closest("record", allowed.into_iter()), Some("records"));
-        assert_eq!(closest("tll", ["name", "type", "ttl"].into_iter()), Some("ttl"));
+        assert_eq!(
+            closest("tll", ["name", "type", "ttl"].into_iter()),
+            Some("ttl")
+        );
         assert_eq!(closest("colour", allowed.into_iter()), None);
         let text = message("colour", allowed.into_iter());
         assert!(!text.contains("did you mean"), "{text}");

@@ -199,8 +199,12 @@ mod tests {
     }
 
     const MEMBERS: &[(&str, UntaggedMember<Connection>)] = &[
-        ("Token", |v| crate::located::from_str(v).map(Connection::Token)),
-        ("OAuth", |v| crate::located::from_str(v).map(Connection::OAuth)),
+        ("Token", |v| {
+            crate::located::from_str(v).map(Connection::Token)
+        }),
+        ("OAuth", |v| {
+            crate::located::from_str(v).map(Connection::OAuth)
+        }),
     ];
 
     fn decode(value: Value) -> Result<Connection, String> {
@@ -252,7 +256,10 @@ mod tests {
             err.starts_with("the value matches no member of `Connection` (as `Token`: "),
             "{err}"
         );
-        assert!(err.contains("; as `OAuth`: invalid type: integer `42`"), "{err}");
+        assert!(
+            err.contains("; as `OAuth`: invalid type: integer `42`"),
+            "{err}"
+        );
     }
 
     #[derive(Debug, PartialEq)]
@@ -289,10 +296,16 @@ mod tests {
              (as `Login`, the member of `Auth` that came closest)"
         );
         let misspelt = decode(json!({"scheme": "a", "settings": 1, "setings": 2})).unwrap_err();
-        assert!(misspelt.starts_with("at `setings`: unknown member"), "{misspelt}");
+        assert!(
+            misspelt.starts_with("at `setings`: unknown member"),
+            "{misspelt}"
+        );
         assert!(misspelt.contains("did you mean `settings`?"), "{misspelt}");
         let lenient = serde_json::from_value::<Auth>(json!({"scheme": "a", "x": 1}));
-        assert!(lenient.is_ok(), "unknown members are skipped unless refused");
+        assert!(
+            lenient.is_ok(),
+            "unknown members are skipped unless refused"
+        );
     }
 
     #[test]

@@ -179,11 +179,22 @@ mod tests {
     fn unknown_arguments_and_members_are_refused_naming_them() {
         let a = args(json!({"type_": "vps", "body": {"name": "a", "nmae": "b"}}));
         let e = a.known(&["type", "body"]).unwrap_err();
-        assert!(e.message.starts_with("unknown argument `type_`, did you mean `type`?"), "{}", e.message);
-        assert!(args(json!({"type": "vps"})).known(&["type", "body"]).is_ok());
+        assert!(
+            e.message
+                .starts_with("unknown argument `type_`, did you mean `type`?"),
+            "{}",
+            e.message
+        );
+        assert!(
+            args(json!({"type": "vps"}))
+                .known(&["type", "body"])
+                .is_ok()
+        );
         let e = a.body::<Zone>().unwrap_err();
         assert!(
-            e.message.starts_with("invalid argument `body.nmae`: unknown member `nmae`, did you mean `name`?"),
+            e.message.starts_with(
+                "invalid argument `body.nmae`: unknown member `nmae`, did you mean `name`?"
+            ),
             "{}",
             e.message
         );

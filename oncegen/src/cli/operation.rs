@@ -85,9 +85,13 @@ pub(super) fn render(
             run: #function,
         }
     };
-    let arguments = input_arguments(surface, op, sdk, str::to_owned, |ty| {
-        quote!(input.body #ty ()?)
-    });
+    let arguments = input_arguments(
+        surface,
+        op,
+        sdk,
+        str::to_owned,
+        |ty| quote!(input.body #ty ()?),
+    );
     let method = format_ident!("{}", op.rust_fn);
     let setters = op
         .params
