@@ -326,6 +326,7 @@ mod tests {
             .filter_map(|a| a.get_long().map(str::to_owned))
             .collect();
         has.insert(super::input::BODY.to_owned());
+        has.insert(super::input::ALLOW_UNKNOWN.to_owned());
         has.insert(super::MAX_TOTAL.to_owned());
         has.insert(super::ALL.to_owned());
         has.insert(super::WAIT.to_owned());
