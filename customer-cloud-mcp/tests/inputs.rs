@@ -202,7 +202,7 @@ fn spec_parameters() -> Vec<(String, Vec<String>)> {
             let mut names: Vec<String> = shared
                 .iter()
                 .chain(&own)
-                .map(|p| resolve(p))
+                .map(&resolve)
                 .filter(|p| p["in"] != "header")
                 .map(|p| p["name"].as_str().expect("name").to_owned())
                 .collect();
