@@ -176,6 +176,7 @@ fn dedicated_deploy<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
                             >()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })

@@ -77,6 +77,7 @@ fn product_variant_deploy<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'
                             >()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         if input.waiting() {
             let response = call.send().await.map_err(oncegen_cli::Failure::from)?;

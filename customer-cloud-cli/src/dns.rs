@@ -181,6 +181,7 @@ fn create_dns_zone<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
                         input.body::<customer_cloud_sdk::dns::CreateDnsZoneRequest>()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
@@ -197,6 +198,7 @@ fn dns_template_create<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> 
                             .body::<customer_cloud_sdk::dns::DnsTemplateCreateRequest>()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })

@@ -127,6 +127,7 @@ fn domain_assign_contacts<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'
                             >()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
@@ -145,6 +146,7 @@ fn domain_contact_create<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a
                             >()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
@@ -180,6 +182,7 @@ fn post_domains_by_service_id_dnssec<'a>(
                             >()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })

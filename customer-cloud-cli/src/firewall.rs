@@ -41,6 +41,7 @@ fn firewall_policy_create<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'
                             >()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })

@@ -279,6 +279,7 @@ fn api_credential_create<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a
                             >()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
@@ -358,6 +359,7 @@ fn patch_webhooks_by_id<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a>
                             >()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })

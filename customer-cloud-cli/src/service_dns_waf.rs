@@ -81,6 +81,7 @@ fn service_dns_waf_proxy_config_upload_loader<'a>(
                             >()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
@@ -103,6 +104,7 @@ fn service_dns_waf_proxy_config_upload_ssl<'a>(
                             >()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })

@@ -240,6 +240,7 @@ fn service_billing_change_checkout<'a>(
                             >()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
@@ -259,6 +260,7 @@ fn service_renewal_checkout<'a>(client: &'a Client, input: &'a Input<'a>) -> Run
                             >()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })

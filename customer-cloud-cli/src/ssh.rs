@@ -52,6 +52,7 @@ fn ssh_key_generate<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
                         input.body::<customer_cloud_sdk::ssh::SshKeyGenerateRequest>()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })
@@ -67,6 +68,7 @@ fn ssh_key_import<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
                         input.body::<customer_cloud_sdk::ssh::SshKeyImportRequest>()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })

@@ -78,6 +78,7 @@ fn storage_volume_attach<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a
                             >()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })

@@ -86,6 +86,7 @@ fn tcp_proxy_update<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
                             >()?,
                     ),
             );
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         respond(call.send().await)
     })

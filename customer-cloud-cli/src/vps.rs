@@ -174,6 +174,7 @@ fn vps_backup_restore<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = input.tag(client.vps_backup_restore(input.arg("service_id")?));
         let call = input.set_body(call, |c, b| c.body(b))?;
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         if input.waiting() {
             let response = call.send().await.map_err(oncegen_cli::Failure::from)?;
@@ -207,6 +208,7 @@ fn vps_firewall_policy_apply<'a>(client: &'a Client, input: &'a Input<'a>) -> Ru
     Box::pin(async move {
         let call = input.tag(client.vps_firewall_policy_apply(input.arg("service_id")?));
         let call = input.set_body(call, |c, b| c.body(b))?;
+        let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         if input.waiting() {
             let response = call.send().await.map_err(oncegen_cli::Failure::from)?;

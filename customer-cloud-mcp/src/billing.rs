@@ -121,6 +121,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
 /// `billingOrderDraft`: calls `customer_cloud_sdk::Client::billing_order_draft`.
 fn billing_order_draft<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["body"])?;
         let call = client
             .billing_order_draft(
                 input.body::<customer_cloud_sdk::billing::BillingOrderDraftRequest>()?,
@@ -138,6 +139,7 @@ fn billing_order_draft<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 #[allow(deprecated)]
 fn billing_services<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["limit", "page", "pageSize", "page_size"])?;
         let call = client.billing_services();
         let call = match input.opt("limit")? {
             Some(value) => call.limit(value),
@@ -163,6 +165,7 @@ fn billing_services<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 #[allow(deprecated)]
 fn billing_transactions<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["limit", "page", "pageSize", "page_size"])?;
         let call = client.billing_transactions();
         let call = match input.opt("limit")? {
             Some(value) => call.limit(value),
@@ -187,6 +190,7 @@ fn billing_transactions<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `payInvoice`: calls `customer_cloud_sdk::Client::pay_invoice`.
 fn pay_invoice<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["id"])?;
         let call = client.pay_invoice(input.arg("id")?);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),

@@ -44,7 +44,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/products",
         title: "List catalog products",
         description: "List catalog products\n\nLists flat catalog products (offset model). Rules: `type` filters the normalized family, `product_code` filters the purchasable family; never put a product_code into a type filter. `tcp-proxy` and `license` map to type `other`; `waf` maps to `dns`. Region and type filters apply before pagination. An unsupported region returns 400 `unsupported_region`. Snapshots of image and stock data may be cached up to 15 seconds; checkout revalidates. Catalog prices exclude add-ons and tax; `available` is not a reservation.\n\n`getProducts`: GET /v1/products. Scopes (any): billing.products.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"currency\":{\"type\":\"string\",\"enum\":[\"EUR\",\"USD\"],\"default\":\"EUR\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":50,\"description\":\"Page size (canonical size parameter), 1 to 100, default 50.\"},\"offset\":{\"type\":\"integer\",\"minimum\":0,\"default\":0,\"description\":\"Offset, default 0.\"},\"product_code\":{\"type\":\"string\",\"enum\":[\"dedicated\",\"license\",\"tcp-proxy\",\"vps\",\"waf\"],\"description\":\"Purchasable family filter.\"},\"region\":{\"type\":\"string\",\"description\":\"Region (case-insensitive).\"},\"type_\":{\"type\":\"string\",\"enum\":[\"dedicated\",\"dns\",\"other\",\"vps\"],\"description\":\"Normalized family filter.\"}}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"currency\":{\"type\":\"string\",\"enum\":[\"EUR\",\"USD\"],\"default\":\"EUR\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":50,\"description\":\"Page size (canonical size parameter), 1 to 100, default 50.\"},\"offset\":{\"type\":\"integer\",\"minimum\":0,\"default\":0,\"description\":\"Offset, default 0.\"},\"product_code\":{\"type\":\"string\",\"enum\":[\"dedicated\",\"license\",\"tcp-proxy\",\"vps\",\"waf\"],\"description\":\"Purchasable family filter.\"},\"region\":{\"type\":\"string\",\"description\":\"Region (case-insensitive).\"},\"type\":{\"type\":\"string\",\"enum\":[\"dedicated\",\"dns\",\"other\",\"vps\"],\"description\":\"Normalized family filter.\"}}}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"availability\":{},\"items\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"available\":{\"type\":[\"boolean\",\"null\"]},\"available_stock\":{\"type\":[\"integer\",\"null\"]},\"billing_cycle\":{\"type\":[\"string\",\"null\"]},\"billing_cycles\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"billing_cycle\":{\"type\":[\"string\",\"null\"]},\"count\":{},\"currency\":{\"type\":[\"string\",\"null\"]},\"period_months\":{},\"price\":{\"type\":[\"string\",\"null\"],\"description\":\"A decimal number.\"},\"setup_fee\":{\"type\":[\"string\",\"null\"],\"description\":\"A decimal number.\"},\"unit\":{\"type\":[\"string\",\"null\"]}}}},\"capacity_verified\":{\"type\":[\"boolean\",\"null\"]},\"configuration_code\":{\"type\":[\"string\",\"null\"]},\"configuration_url\":{},\"cpu\":{\"type\":[\"integer\",\"null\"]},\"cpu_unit\":{\"type\":[\"string\",\"null\"]},\"currency\":{\"type\":[\"string\",\"null\"]},\"disk\":{\"type\":[\"integer\",\"null\"]},\"disk_unit\":{\"type\":[\"string\",\"null\"]},\"id\":{\"type\":[\"string\",\"null\"]},\"name\":{\"type\":[\"string\",\"null\"]},\"options_url\":{},\"price\":{\"type\":[\"string\",\"null\"],\"description\":\"A decimal number.\"},\"product_code\":{\"type\":[\"string\",\"null\"]},\"product_id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"ram\":{\"type\":[\"integer\",\"null\"]},\"ram_unit\":{\"type\":[\"string\",\"null\"]},\"region\":{\"type\":[\"string\",\"null\"]},\"regions\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}},\"requirements_url\":{},\"type\":{\"type\":[\"string\",\"null\"]},\"variant_code\":{\"type\":[\"string\",\"null\"]},\"variant_id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"}}}},\"next_offset\":{\"type\":[\"integer\",\"null\"]},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"partial\":{\"type\":[\"boolean\",\"null\"]},\"unavailable_types\":{\"type\":[\"array\",\"null\"],\"items\":{}}}}",
         ),
@@ -72,7 +72,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/products/{region}",
         title: "List catalog products of a region",
         description: "List catalog products of a region\n\nSame as GET /v1/products with the region in the path (a code, or `all`); a conflicting region query is rejected. Rules: `type` filters the normalized family, `product_code` filters the purchasable family; never put a product_code into a type filter. `tcp-proxy` and `license` map to type `other`; `waf` maps to `dns`. Region and type filters apply before pagination. An unsupported region returns 400 `unsupported_region`. Snapshots of image and stock data may be cached up to 15 seconds; checkout revalidates. Catalog prices exclude add-ons and tax; `available` is not a reservation.\n\n`getProductsByRegion`: GET /v1/products/{region}. Scopes (any): billing.products.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Region code, or `all`.\"},\"currency\":{\"type\":\"string\",\"enum\":[\"EUR\",\"USD\"],\"default\":\"EUR\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":50,\"description\":\"Page size (canonical size parameter), 1 to 100, default 50.\"},\"offset\":{\"type\":\"integer\",\"minimum\":0,\"default\":0,\"description\":\"Offset, default 0.\"},\"product_code\":{\"type\":\"string\",\"enum\":[\"dedicated\",\"license\",\"tcp-proxy\",\"vps\",\"waf\"],\"description\":\"Purchasable family filter.\"},\"type_\":{\"type\":\"string\",\"enum\":[\"dedicated\",\"dns\",\"other\",\"vps\"],\"description\":\"Normalized family filter.\"}},\"required\":[\"region\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Region code, or `all`.\"},\"currency\":{\"type\":\"string\",\"enum\":[\"EUR\",\"USD\"],\"default\":\"EUR\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":50,\"description\":\"Page size (canonical size parameter), 1 to 100, default 50.\"},\"offset\":{\"type\":\"integer\",\"minimum\":0,\"default\":0,\"description\":\"Offset, default 0.\"},\"product_code\":{\"type\":\"string\",\"enum\":[\"dedicated\",\"license\",\"tcp-proxy\",\"vps\",\"waf\"],\"description\":\"Purchasable family filter.\"},\"type\":{\"type\":\"string\",\"enum\":[\"dedicated\",\"dns\",\"other\",\"vps\"],\"description\":\"Normalized family filter.\"}},\"required\":[\"region\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"availability\":{},\"items\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"available\":{\"type\":[\"boolean\",\"null\"]},\"available_stock\":{\"type\":[\"integer\",\"null\"]},\"billing_cycle\":{\"type\":[\"string\",\"null\"]},\"billing_cycles\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"billing_cycle\":{\"type\":[\"string\",\"null\"]},\"count\":{},\"currency\":{\"type\":[\"string\",\"null\"]},\"period_months\":{},\"price\":{\"type\":[\"string\",\"null\"],\"description\":\"A decimal number.\"},\"setup_fee\":{\"type\":[\"string\",\"null\"],\"description\":\"A decimal number.\"},\"unit\":{\"type\":[\"string\",\"null\"]}}}},\"capacity_verified\":{\"type\":[\"boolean\",\"null\"]},\"configuration_code\":{\"type\":[\"string\",\"null\"]},\"configuration_url\":{},\"cpu\":{\"type\":[\"integer\",\"null\"]},\"cpu_unit\":{\"type\":[\"string\",\"null\"]},\"currency\":{\"type\":[\"string\",\"null\"]},\"disk\":{\"type\":[\"integer\",\"null\"]},\"disk_unit\":{\"type\":[\"string\",\"null\"]},\"id\":{\"type\":[\"string\",\"null\"]},\"name\":{\"type\":[\"string\",\"null\"]},\"options_url\":{},\"price\":{\"type\":[\"string\",\"null\"],\"description\":\"A decimal number.\"},\"product_code\":{\"type\":[\"string\",\"null\"]},\"product_id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"ram\":{\"type\":[\"integer\",\"null\"]},\"ram_unit\":{\"type\":[\"string\",\"null\"]},\"region\":{\"type\":[\"string\",\"null\"]},\"regions\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}},\"requirements_url\":{},\"type\":{\"type\":[\"string\",\"null\"]},\"variant_code\":{\"type\":[\"string\",\"null\"]},\"variant_id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"}}}},\"next_offset\":{\"type\":[\"integer\",\"null\"]},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"partial\":{\"type\":[\"boolean\",\"null\"]},\"unavailable_types\":{\"type\":[\"array\",\"null\"],\"items\":{}}}}",
         ),
@@ -125,6 +125,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
 /// `getDedicatedImages`: calls `customer_cloud_sdk::Client::get_dedicated_images`.
 fn get_dedicated_images<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["configuration_code", "limit", "offset", "region"])?;
         let call = client.get_dedicated_images();
         let call = match input.opt::<String>("configuration_code")? {
             Some(value) => call.configuration_code(value),
@@ -149,6 +150,7 @@ fn get_dedicated_images<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `getProducts`: calls `customer_cloud_sdk::Client::get_products`.
 fn get_products<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["currency", "limit", "offset", "product_code", "region", "type"])?;
         let call = client.get_products();
         let call = match input.opt("currency")? {
             Some(value) => call.currency(value),
@@ -170,7 +172,7 @@ fn get_products<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
             Some(value) => call.region(value),
             None => call,
         };
-        let call = match input.opt("type_")? {
+        let call = match input.opt("type")? {
             Some(value) => call.type_(value),
             None => call,
         };
@@ -181,6 +183,7 @@ fn get_products<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `getProductsByRegion`: calls `customer_cloud_sdk::Client::get_products_by_region`.
 fn get_products_by_region<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["currency", "limit", "offset", "product_code", "region", "type"])?;
         let call = client.get_products_by_region(input.arg::<String>("region")?);
         let call = match input.opt("currency")? {
             Some(value) => call.currency(value),
@@ -198,7 +201,7 @@ fn get_products_by_region<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
             Some(value) => call.product_code(value),
             None => call,
         };
-        let call = match input.opt("type_")? {
+        let call = match input.opt("type")? {
             Some(value) => call.type_(value),
             None => call,
         };
@@ -209,6 +212,7 @@ fn get_products_by_region<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `getRegions`: calls `customer_cloud_sdk::Client::get_regions`.
 fn get_regions<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["limit", "offset"])?;
         let call = client.get_regions();
         let call = match input.opt("limit")? {
             Some(value) => call.limit(value),

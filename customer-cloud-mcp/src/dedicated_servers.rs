@@ -41,7 +41,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/dedicated/{serviceId}/password-reset",
         title: "Reset the dedicated server administrator password",
         description: "Reset the dedicated server administrator password\n\nInterrupts connections while the administrator password is replaced; returns a task. Retrieve the result privately only after the task succeeds (credential reads need dedicated.credentials.read).\n\n`dedicatedPasswordReset`: POST /v1/dedicated/{serviceId}/password-reset. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write. Destructive. Grants access: a new administrator password of the dedicated server (needs --allow-access-grants). Scopes (any): dedicated.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"service_id\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"serviceId\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
         ),
@@ -66,7 +66,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/dedicated/{serviceId}/tasks/{taskId}",
         title: "Get a dedicated task",
         description: "Get a dedicated task\n\nReads one task.\n\n`dedicatedTask`: GET /v1/dedicated/{serviceId}/tasks/{taskId}. With `wait: true`, polls until what it reads settles. Scopes (any): dedicated.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"task_id\":{\"type\":\"string\",\"format\":\"uuid\"},\"wait\":{\"type\":\"boolean\",\"description\":\"Poll until what this reads settles, then answer its settled state.\"}},\"required\":[\"service_id\",\"task_id\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"taskId\":{\"type\":\"string\",\"format\":\"uuid\"},\"wait\":{\"type\":\"boolean\",\"description\":\"Poll until what this reads settles, then answer its settled state.\"}},\"required\":[\"serviceId\",\"taskId\"]}",
         output_schema: None,
         effects: Effects {
             writes: false,
@@ -89,7 +89,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/dedicated/{serviceId}/tasks",
         title: "List dedicated tasks",
         description: "List dedicated tasks\n\nLists the tasks of a dedicated server. Progress of asynchronous dedicated writes is read here by polling.\n\n`dedicatedTasks`: GET /v1/dedicated/{serviceId}/tasks. Scopes (any): dedicated.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"}},\"required\":[\"service_id\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"}},\"required\":[\"serviceId\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]},\"tasks\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"createdAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"errorCode\":{},\"id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"kind\":{},\"stage\":{},\"status\":{},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"}}}}}}",
         ),
@@ -114,7 +114,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/dedicated/{serviceId}/rescue-options",
         title: "Get dedicated rescue options",
         description: "Get dedicated rescue options\n\nReads rescue options.\n\n`getDedicatedByServiceIdRescueOptions`: GET /v1/dedicated/{serviceId}/rescue-options. Scopes (any): dedicated.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"}},\"required\":[\"service_id\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"}},\"required\":[\"serviceId\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"enabled\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"profiles\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":[\"integer\",\"null\"]},\"name\":{}}}}}}",
         ),
@@ -139,7 +139,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/dedicated/{serviceId}/traffic",
         title: "Get dedicated traffic samples",
         description: "Get dedicated traffic samples\n\nReturns traffic samples; rates in bits per second, totals in bytes; missing statistics are not zero. Query parameters and sample fields: not shown.\n\n`getDedicatedByServiceIdTraffic`: GET /v1/dedicated/{serviceId}/traffic. Scopes (any): dedicated.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"}},\"required\":[\"service_id\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"}},\"required\":[\"serviceId\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
         ),
@@ -161,6 +161,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
 /// `dedicatedDeploy`: calls `customer_cloud_sdk::Client::dedicated_deploy`.
 fn dedicated_deploy<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["body"])?;
         let call = client
             .dedicated_deploy(
                 input
@@ -180,7 +181,8 @@ fn dedicated_deploy<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `dedicatedPasswordReset`: calls `customer_cloud_sdk::Client::dedicated_password_reset`.
 fn dedicated_password_reset<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
-        let call = client.dedicated_password_reset(input.arg("service_id")?);
+        input.known(&["serviceId"])?;
+        let call = client.dedicated_password_reset(input.arg("serviceId")?);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -193,10 +195,11 @@ fn dedicated_password_reset<'a>(client: &'a Client, input: &'a Args) -> Run<'a> 
 /// `dedicatedTask`: calls `customer_cloud_sdk::Client::dedicated_task`.
 fn dedicated_task<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["serviceId", "taskId"])?;
         let call = client
             .dedicated_task(customer_cloud_sdk::dedicated_servers::DedicatedTaskArgs {
-                service_id: input.arg("service_id")?,
-                task_id: input.arg("task_id")?,
+                service_id: input.arg("serviceId")?,
+                task_id: input.arg("taskId")?,
             });
         if input.wait() {
             return oncegen_mcp::respond_waited(call.wait().await);
@@ -208,7 +211,8 @@ fn dedicated_task<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `dedicatedTasks`: calls `customer_cloud_sdk::Client::dedicated_tasks`.
 fn dedicated_tasks<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
-        let call = client.dedicated_tasks(input.arg("service_id")?);
+        input.known(&["serviceId"])?;
+        let call = client.dedicated_tasks(input.arg("serviceId")?);
         respond(call.send().await)
     })
 }
@@ -219,8 +223,9 @@ fn get_dedicated_by_service_id_rescue_options<'a>(
     input: &'a Args,
 ) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["serviceId"])?;
         let call = client
-            .get_dedicated_by_service_id_rescue_options(input.arg("service_id")?);
+            .get_dedicated_by_service_id_rescue_options(input.arg("serviceId")?);
         respond(call.send().await)
     })
 }
@@ -231,7 +236,8 @@ fn get_dedicated_by_service_id_traffic<'a>(
     input: &'a Args,
 ) -> Run<'a> {
     Box::pin(async move {
-        let call = client.get_dedicated_by_service_id_traffic(input.arg("service_id")?);
+        input.known(&["serviceId"])?;
+        let call = client.get_dedicated_by_service_id_traffic(input.arg("serviceId")?);
         respond(call.send().await)
     })
 }

@@ -163,6 +163,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
 /// `createDnsZone`: calls `customer_cloud_sdk::Client::create_dns_zone`.
 fn create_dns_zone<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["body"])?;
         let call = client
             .create_dns_zone(
                 input.body::<customer_cloud_sdk::dns::CreateDnsZoneRequest>()?,
@@ -179,6 +180,7 @@ fn create_dns_zone<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `dnsTemplateCreate`: calls `customer_cloud_sdk::Client::dns_template_create`.
 fn dns_template_create<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["body"])?;
         let call = client
             .dns_template_create(
                 input.body::<customer_cloud_sdk::dns::DnsTemplateCreateRequest>()?,
@@ -195,14 +197,16 @@ fn dns_template_create<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `getDnsTemplate`: calls `customer_cloud_sdk::Client::get_dns_template`.
 fn get_dns_template<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["id"])?;
         let call = client.get_dns_template(input.arg::<String>("id")?);
         respond(call.send().await)
     })
 }
 
 /// `getDnsTemplates`: calls `customer_cloud_sdk::Client::get_dns_templates`.
-fn get_dns_templates<'a>(client: &'a Client, _input: &'a Args) -> Run<'a> {
+fn get_dns_templates<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&[])?;
         let call = client.get_dns_templates();
         respond(call.send().await)
     })
@@ -211,6 +215,7 @@ fn get_dns_templates<'a>(client: &'a Client, _input: &'a Args) -> Run<'a> {
 /// `getDnsZone`: calls `customer_cloud_sdk::Client::get_dns_zone`.
 fn get_dns_zone<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["name"])?;
         let call = client.get_dns_zone(input.arg::<String>("name")?);
         respond(call.send().await)
     })
@@ -219,6 +224,7 @@ fn get_dns_zone<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `listDnsZones`: calls `customer_cloud_sdk::Client::list_dns_zones`.
 fn list_dns_zones<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["limit", "offset", "q", "sort", "view"])?;
         let call = client.list_dns_zones();
         let call = match input.opt("limit")? {
             Some(value) => call.limit(value),

@@ -16,7 +16,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/domains/{serviceId}/contacts",
         title: "Assign contacts to a domain",
         description: "Assign contacts to a domain\n\nAssigns registrant, admin, tech and billing contacts (each optional).\n\n`domainAssignContacts`: PUT /v1/domains/{serviceId}/contacts. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write. Scopes (any): domains.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Domain name or service uuid: case-insensitive, normalized to IDNA ASCII, one trailing dot accepted, matched only among the caller's non-terminated domain services. Several matches give 409 `domain_identifier_ambiguous`.\"},\"body\":{\"type\":\"object\",\"properties\":{\"contact_ids\":{\"type\":\"object\",\"properties\":{\"admin\":{\"type\":\"string\",\"format\":\"uuid\"},\"billing\":{\"type\":\"string\",\"format\":\"uuid\"},\"registrant\":{\"type\":\"string\",\"format\":\"uuid\"},\"tech\":{\"type\":\"string\",\"format\":\"uuid\"}}}},\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"service_id\",\"body\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Domain name or service uuid: case-insensitive, normalized to IDNA ASCII, one trailing dot accepted, matched only among the caller's non-terminated domain services. Several matches give 409 `domain_identifier_ambiguous`.\"},\"body\":{\"type\":\"object\",\"properties\":{\"contact_ids\":{\"type\":\"object\",\"properties\":{\"admin\":{\"type\":\"string\",\"format\":\"uuid\"},\"billing\":{\"type\":\"string\",\"format\":\"uuid\"},\"registrant\":{\"type\":\"string\",\"format\":\"uuid\"},\"tech\":{\"type\":\"string\",\"format\":\"uuid\"}}}},\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"serviceId\",\"body\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
         ),
@@ -66,7 +66,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/domains/{serviceId}/dnssec",
         title: "Get DNSSEC state",
         description: "Get DNSSEC state\n\nReads the DNSSEC state; poll this after enabling. `action=refresh` also needs domains.read. DNSSEC keeps its own legacy state contract and polling endpoint; registrar configuration does not verify parent propagation.\n\n`getDomainsByServiceIdDnssec`: GET /v1/domains/{serviceId}/dnssec. Scopes (any): domains.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Domain name or service uuid: case-insensitive, normalized to IDNA ASCII, one trailing dot accepted, matched only among the caller's non-terminated domain services. Several matches give 409 `domain_identifier_ambiguous`.\"},\"action\":{\"type\":\"string\",\"enum\":[\"refresh\"]}},\"required\":[\"service_id\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Domain name or service uuid: case-insensitive, normalized to IDNA ASCII, one trailing dot accepted, matched only among the caller's non-terminated domain services. Several matches give 409 `domain_identifier_ambiguous`.\"},\"action\":{\"type\":\"string\",\"enum\":[\"refresh\"]}},\"required\":[\"serviceId\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
         ),
@@ -91,7 +91,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/domains/{serviceId}/dnssec",
         title: "Enable DNSSEC",
         description: "Enable DNSSEC\n\nEnables DNSSEC with managed signing or external public DNSKEYs; `acknowledge` true and Idempotency-Key required. HTTP 202 is accepted, not completed; poll GET /v1/domains/{serviceId}/dnssec. Registrar configuration does not verify parent propagation. The remaining body fields: not shown.\n\n`postDomainsByServiceIdDnssec`: POST /v1/domains/{serviceId}/dnssec. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write. Scopes (any): domains.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Domain name or service uuid: case-insensitive, normalized to IDNA ASCII, one trailing dot accepted, matched only among the caller's non-terminated domain services. Several matches give 409 `domain_identifier_ambiguous`.\"},\"body\":{\"type\":\"object\",\"properties\":{\"acknowledge\":{\"type\":\"boolean\"}},\"required\":[\"acknowledge\"],\"description\":\"DNSSEC enable body. Enable supports managed signing or external public DNSKEYs; the remaining body fields are not shown.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"service_id\",\"body\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Domain name or service uuid: case-insensitive, normalized to IDNA ASCII, one trailing dot accepted, matched only among the caller's non-terminated domain services. Several matches give 409 `domain_identifier_ambiguous`.\"},\"body\":{\"type\":\"object\",\"properties\":{\"acknowledge\":{\"type\":\"boolean\"}},\"required\":[\"acknowledge\"],\"description\":\"DNSSEC enable body. Enable supports managed signing or external public DNSKEYs; the remaining body fields are not shown.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"serviceId\",\"body\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
         ),
@@ -113,9 +113,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
 /// `domainAssignContacts`: calls `customer_cloud_sdk::Client::domain_assign_contacts`.
 fn domain_assign_contacts<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["serviceId", "body"])?;
         let call = client
             .domain_assign_contacts(
-                input.arg::<String>("service_id")?,
+                input.arg::<String>("serviceId")?,
                 input.body::<customer_cloud_sdk::domains::DomainAssignContactsRequest>()?,
             );
         let call = match input.idempotency_key() {
@@ -130,6 +131,7 @@ fn domain_assign_contacts<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `domainContactCreate`: calls `customer_cloud_sdk::Client::domain_contact_create`.
 fn domain_contact_create<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["body"])?;
         let call = client
             .domain_contact_create(
                 input.body::<customer_cloud_sdk::domains::DomainContactCreateRequest>()?,
@@ -146,8 +148,9 @@ fn domain_contact_create<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `getDomainsByServiceIdDnssec`: calls `customer_cloud_sdk::Client::get_domains_by_service_id_dnssec`.
 fn get_domains_by_service_id_dnssec<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["action", "serviceId"])?;
         let call = client
-            .get_domains_by_service_id_dnssec(input.arg::<String>("service_id")?);
+            .get_domains_by_service_id_dnssec(input.arg::<String>("serviceId")?);
         let call = match input.opt("action")? {
             Some(value) => call.action(value),
             None => call,
@@ -162,9 +165,10 @@ fn post_domains_by_service_id_dnssec<'a>(
     input: &'a Args,
 ) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["serviceId", "body"])?;
         let call = client
             .post_domains_by_service_id_dnssec(
-                input.arg::<String>("service_id")?,
+                input.arg::<String>("serviceId")?,
                 input.body::<customer_cloud_sdk::domains::DomainDnssecEnableRequest>()?,
             );
         let call = match input.idempotency_key() {

@@ -38,6 +38,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
 /// `firewallPolicyCreate`: calls `customer_cloud_sdk::Client::firewall_policy_create`.
 fn firewall_policy_create<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["body"])?;
         let call = client
             .firewall_policy_create(
                 input

@@ -146,7 +146,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/operations/{operationId}",
         title: "Poll an operation",
         description: "Poll an operation\n\nReads an operation receipt. Branch on `status` and `done`, not on `stage`; `unknown` needs reconciliation, never assume failure and never submit a new write. Lookup is confined to the authenticated account and to the caller's current billing.services.read, vps.read or dedicated.read permission for that operation (the three alternative security requirements per scheme express this 'per operation' rule). Polling needs no new key and never charges or repeats the write. Recovery applies only to newly tracked writes after the contract is enabled, not to every historical request or every write. DNSSEC keeps its own state contract and polling endpoint; its operation string is not a generic operation handle.\n\n`getOperationsByOperationId`: GET /v1/operations/{operationId}. With `wait: true`, polls until what it reads settles. Scopes (any): billing.services.read, dedicated.read, vps.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"operation_id\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Opaque operation id (`operation.id` or `operation_id`).\"},\"wait\":{\"type\":\"boolean\",\"description\":\"Poll until what this reads settles, then answer its settled state.\"}},\"required\":[\"operation_id\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"operationId\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Opaque operation id (`operation.id` or `operation_id`).\"},\"wait\":{\"type\":\"boolean\",\"description\":\"Poll until what this reads settles, then answer its settled state.\"}},\"required\":[\"operationId\"]}",
         output_schema: None,
         effects: Effects {
             writes: false,
@@ -241,6 +241,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
 /// `apiCredential`: calls `customer_cloud_sdk::Client::api_credential`.
 fn api_credential<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["id"])?;
         let call = client.api_credential(input.arg("id")?);
         respond(call.send().await)
     })
@@ -249,6 +250,7 @@ fn api_credential<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `apiCredentialCreate`: calls `customer_cloud_sdk::Client::api_credential_create`.
 fn api_credential_create<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["body"])?;
         let call = client
             .api_credential_create(
                 input
@@ -268,6 +270,7 @@ fn api_credential_create<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `apiCredentials`: calls `customer_cloud_sdk::Client::api_credentials`.
 fn api_credentials<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["cursor", "include_revoked", "limit"])?;
         let call = client.api_credentials();
         let call = match input.opt("cursor")? {
             Some(value) => call.cursor(value),
@@ -286,8 +289,9 @@ fn api_credentials<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 }
 
 /// `getCapabilities`: calls `customer_cloud_sdk::Client::get_capabilities`.
-fn get_capabilities<'a>(client: &'a Client, _input: &'a Args) -> Run<'a> {
+fn get_capabilities<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&[])?;
         let call = client.get_capabilities();
         respond(call.send().await)
     })
@@ -296,6 +300,7 @@ fn get_capabilities<'a>(client: &'a Client, _input: &'a Args) -> Run<'a> {
 /// `getOperations`: calls `customer_cloud_sdk::Client::get_operations`.
 fn get_operations<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["credential_id", "idempotency_key", "method", "path"])?;
         let call = client.get_operations();
         let call = match input.opt("credential_id")? {
             Some(value) => call.credential_id(value),
@@ -320,8 +325,9 @@ fn get_operations<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `getOperationsByOperationId`: calls `customer_cloud_sdk::Client::get_operations_by_operation_id`.
 fn get_operations_by_operation_id<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["operationId"])?;
         let call = client
-            .get_operations_by_operation_id(input.arg::<String>("operation_id")?);
+            .get_operations_by_operation_id(input.arg::<String>("operationId")?);
         if input.wait() {
             return oncegen_mcp::respond_waited(call.wait().await);
         }
@@ -330,8 +336,9 @@ fn get_operations_by_operation_id<'a>(client: &'a Client, input: &'a Args) -> Ru
 }
 
 /// `getVersion`: calls `customer_cloud_sdk::Client::get_version`.
-fn get_version<'a>(client: &'a Client, _input: &'a Args) -> Run<'a> {
+fn get_version<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&[])?;
         let call = client.get_version();
         respond(call.send().await)
     })
@@ -340,6 +347,7 @@ fn get_version<'a>(client: &'a Client, _input: &'a Args) -> Run<'a> {
 /// `patchWebhooksById`: calls `customer_cloud_sdk::Client::patch_webhooks_by_id`.
 fn patch_webhooks_by_id<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["id", "body"])?;
         let call = client
             .patch_webhooks_by_id(
                 input.arg("id")?,
@@ -357,6 +365,7 @@ fn patch_webhooks_by_id<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `webhookDelete`: calls `customer_cloud_sdk::Client::webhook_delete`.
 fn webhook_delete<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["id"])?;
         let call = client.webhook_delete(input.arg("id")?);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),

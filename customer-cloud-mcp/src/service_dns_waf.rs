@@ -16,7 +16,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/services/{serviceId}/dns/waf/record/proxy-config/upload-loader",
         title: "Upload a website loader page",
         description: "Upload a website loader page\n\nUploads a loader HTML page for a proxied website record.\n\n`serviceDnsWafProxyConfigUploadLoader`: POST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-loader. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write. Scopes (any): dns.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"domain\":{\"type\":\"string\",\"minLength\":1},\"html\":{\"type\":\"string\",\"minLength\":1},\"name\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"domain\",\"html\",\"name\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"service_id\",\"body\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"domain\":{\"type\":\"string\",\"minLength\":1},\"html\":{\"type\":\"string\",\"minLength\":1},\"name\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"domain\",\"html\",\"name\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"serviceId\",\"body\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"data\":{},\"html\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]}}}",
         ),
@@ -41,7 +41,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl",
         title: "Upload a website SSL certificate",
         description: "Upload a website SSL certificate\n\nValidates hostname, validity dates, certificate chain syntax and matching private key before uploading; domains may be configured before DNS points to the proxy. A readiness of `pending` or `unknown` means the upload is not yet confirmed; read the SSL state before retrying. Private key material is never returned.\n\n`serviceDnsWafProxyConfigUploadSsl`: POST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write. Scopes (any): dns.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"bundle\":{\"type\":\"string\",\"default\":\"\"},\"cert\":{\"type\":\"string\",\"minLength\":1},\"domain\":{\"type\":\"string\",\"minLength\":1},\"mode\":{\"type\":\"string\",\"enum\":[\"c\",\"w\"]},\"name\":{\"type\":\"string\",\"minLength\":1},\"pkey\":{\"type\":\"string\",\"format\":\"password\",\"minLength\":1,\"description\":\"PEM private key of the certificate. A secret; it is never returned.\"}},\"required\":[\"cert\",\"domain\",\"mode\",\"name\",\"pkey\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"service_id\",\"body\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"bundle\":{\"type\":\"string\",\"default\":\"\"},\"cert\":{\"type\":\"string\",\"minLength\":1},\"domain\":{\"type\":\"string\",\"minLength\":1},\"mode\":{\"type\":\"string\",\"enum\":[\"c\",\"w\"]},\"name\":{\"type\":\"string\",\"minLength\":1},\"pkey\":{\"type\":\"string\",\"format\":\"password\",\"minLength\":1,\"description\":\"PEM private key of the certificate. A secret; it is never returned.\"}},\"required\":[\"cert\",\"domain\",\"mode\",\"name\",\"pkey\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"serviceId\",\"body\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"expected_fingerprint256\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
         ),
@@ -66,9 +66,10 @@ fn service_dns_waf_proxy_config_upload_loader<'a>(
     input: &'a Args,
 ) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["serviceId", "body"])?;
         let call = client
             .service_dns_waf_proxy_config_upload_loader(
-                input.arg("service_id")?,
+                input.arg("serviceId")?,
                 input
                     .body::<
                         customer_cloud_sdk::service_dns_waf::WebsiteLoaderUploadRequest,
@@ -89,9 +90,10 @@ fn service_dns_waf_proxy_config_upload_ssl<'a>(
     input: &'a Args,
 ) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["serviceId", "body"])?;
         let call = client
             .service_dns_waf_proxy_config_upload_ssl(
-                input.arg("service_id")?,
+                input.arg("serviceId")?,
                 input
                     .body::<
                         customer_cloud_sdk::service_dns_waf::WebsiteSslUploadRequest,

@@ -16,7 +16,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/services",
         title: "List services",
         description: "List services\n\nLists services (page model). Ownership and filters apply server-side before pagination and counts. The default status set is active plus suspended; historical services need an explicit status; `terminated` is the terminal state name. `group_by=type` groups only the current page. Prefer `/v1/services?statuses=active,suspended&group_by=type`.\n\n`getServices`: GET /v1/services.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"external_id\":{\"type\":\"string\"},\"group_by\":{\"type\":\"string\",\"enum\":[\"type\"],\"description\":\"Groups only the current page.\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Page size (default not shown).\"},\"page\":{\"type\":\"integer\",\"description\":\"Page number.\"},\"search\":{\"type\":\"string\",\"description\":\"Search term.\"},\"status\":{\"type\":\"string\",\"description\":\"Service status filter.\"},\"statuses\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"active\",\"suspended\",\"terminated\"]},\"description\":\"Comma-separated list of service statuses (`active`, `suspended`, `terminated`).\"},\"type_\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Comma-separated list of types.\"}}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"external_id\":{\"type\":\"string\"},\"group_by\":{\"type\":\"string\",\"enum\":[\"type\"],\"description\":\"Groups only the current page.\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Page size (default not shown).\"},\"page\":{\"type\":\"integer\",\"description\":\"Page number.\"},\"search\":{\"type\":\"string\",\"description\":\"Search term.\"},\"status\":{\"type\":\"string\",\"description\":\"Service status filter.\"},\"statuses\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"active\",\"suspended\",\"terminated\"]},\"description\":\"Comma-separated list of service statuses (`active`, `suspended`, `terminated`).\"},\"type\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Comma-separated list of types.\"}}}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"items\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"additionalProperties\":{}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"page\":{\"type\":[\"integer\",\"null\"]},\"pageSize\":{\"type\":[\"integer\",\"null\"]},\"pages\":{\"type\":[\"integer\",\"null\"]},\"total\":{\"type\":[\"integer\",\"null\"]}}}",
         ),
@@ -44,7 +44,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/services/grouped",
         title: "List the complete filtered service inventory",
         description: "List the complete filtered service inventory\n\nReturns the complete filtered inventory, no pagination. Defaults to active only; pass status explicitly, or fetch active and suspended separately and merge by id.\n\n`getServicesGrouped`: GET /v1/services/grouped.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"status\":{\"type\":\"string\",\"enum\":[\"active\",\"all\",\"suspended\",\"terminated\"],\"description\":\"Single value or `all`; default active.\"},\"type_\":{\"type\":\"string\"}}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"status\":{\"type\":\"string\",\"enum\":[\"active\",\"all\",\"suspended\",\"terminated\"],\"description\":\"Single value or `all`; default active.\"},\"type\":{\"type\":\"string\"}}}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
         ),
@@ -69,7 +69,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/services/{serviceId}/billing/change/checkout",
         title: "Change a service billing cycle",
         description: "Change a service billing cycle\n\nChanges the billing cycle of a service and checks out.\n\n`serviceBillingChangeCheckout`: POST /v1/services/{serviceId}/billing/change/checkout. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write. Charges the account an amount that cannot be read before paying: no ceiling bounds it (needs --allow-any-amount).",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":1},\"unit\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"count\",\"unit\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"service_id\",\"body\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":1},\"unit\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"count\",\"unit\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"serviceId\",\"body\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"applied\":{},\"currency\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"payNow\":{\"type\":[\"string\",\"null\"],\"description\":\"A decimal number.\"}}}",
         ),
@@ -96,7 +96,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/services/{serviceId}/renewal/checkout",
         title: "Renew a service for a billing cycle",
         description: "Renew a service for a billing cycle\n\nRenewal checkout. Only active or suspended recurring services renew. On 409 `service_changed_retry` reload and retry with the same key and body. The renew-and-pay path: not shown (`renewal_price_limit_exceeded` relates to a max_total this body does not carry).\n\n`serviceRenewalCheckout`: POST /v1/services/{serviceId}/renewal/checkout. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write. Charges the account an amount that cannot be read before paying: no ceiling bounds it (needs --allow-any-amount).",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":1},\"unit\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"count\",\"unit\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"service_id\",\"body\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":1},\"unit\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"count\",\"unit\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"serviceId\",\"body\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"applied\":{},\"currency\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"payNow\":{\"type\":[\"string\",\"null\"],\"description\":\"A decimal number.\"}}}",
         ),
@@ -120,6 +120,19 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
 /// `getServices`: calls `customer_cloud_sdk::Client::get_services`.
 fn get_services<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input
+            .known(
+                &[
+                    "external_id",
+                    "group_by",
+                    "limit",
+                    "page",
+                    "search",
+                    "status",
+                    "statuses",
+                    "type",
+                ],
+            )?;
         let call = client.get_services();
         let call = match input.opt::<String>("external_id")? {
             Some(value) => call.external_id(value),
@@ -149,7 +162,7 @@ fn get_services<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
             Some(value) => call.statuses(value),
             None => call,
         };
-        let call = match input.opt("type_")? {
+        let call = match input.opt("type")? {
             Some(value) => call.type_(value),
             None => call,
         };
@@ -160,12 +173,13 @@ fn get_services<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `getServicesGrouped`: calls `customer_cloud_sdk::Client::get_services_grouped`.
 fn get_services_grouped<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["status", "type"])?;
         let call = client.get_services_grouped();
         let call = match input.opt("status")? {
             Some(value) => call.status(value),
             None => call,
         };
-        let call = match input.opt::<String>("type_")? {
+        let call = match input.opt::<String>("type")? {
             Some(value) => call.type_(value),
             None => call,
         };
@@ -176,9 +190,10 @@ fn get_services_grouped<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `serviceBillingChangeCheckout`: calls `customer_cloud_sdk::Client::service_billing_change_checkout`.
 fn service_billing_change_checkout<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["serviceId", "body"])?;
         let call = client
             .service_billing_change_checkout(
-                input.arg("service_id")?,
+                input.arg("serviceId")?,
                 input
                     .body::<customer_cloud_sdk::services::BillingCycleCheckoutRequest>()?,
             );
@@ -194,9 +209,10 @@ fn service_billing_change_checkout<'a>(client: &'a Client, input: &'a Args) -> R
 /// `serviceRenewalCheckout`: calls `customer_cloud_sdk::Client::service_renewal_checkout`.
 fn service_renewal_checkout<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["serviceId", "body"])?;
         let call = client
             .service_renewal_checkout(
-                input.arg("service_id")?,
+                input.arg("serviceId")?,
                 input
                     .body::<customer_cloud_sdk::services::BillingCycleCheckoutRequest>()?,
             );

@@ -63,6 +63,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
 /// `sshKeyGenerate`: calls `customer_cloud_sdk::Client::ssh_key_generate`.
 fn ssh_key_generate<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["body"])?;
         let call = client
             .ssh_key_generate(
                 input.body::<customer_cloud_sdk::ssh::SshKeyGenerateRequest>()?,
@@ -79,6 +80,7 @@ fn ssh_key_generate<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `sshKeyImport`: calls `customer_cloud_sdk::Client::ssh_key_import`.
 fn ssh_key_import<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["body"])?;
         let call = client
             .ssh_key_import(
                 input.body::<customer_cloud_sdk::ssh::SshKeyImportRequest>()?,

@@ -16,7 +16,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/storage/volumes/{serviceId}/attach",
         title: "Attach a volume",
         description: "Attach a volume\n\nAttaches a volume to an eligible server.\n\n`storageVolumeAttach`: POST /v1/storage/volumes/{serviceId}/attach. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write. Scopes (any): storage.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"target_service_id\":{\"type\":\"string\",\"format\":\"uuid\"}},\"required\":[\"target_service_id\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"service_id\",\"body\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"target_service_id\":{\"type\":\"string\",\"format\":\"uuid\"}},\"required\":[\"target_service_id\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"serviceId\",\"body\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}}}",
         ),
@@ -41,7 +41,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/storage/volumes/{serviceId}/detach",
         title: "Detach a volume",
         description: "Detach a volume\n\nDetaches a volume; no body.\n\n`storageVolumeDetach`: POST /v1/storage/volumes/{serviceId}/detach. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write. Scopes (any): storage.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"service_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"service_id\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"serviceId\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
         ),
@@ -63,9 +63,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
 /// `storageVolumeAttach`: calls `customer_cloud_sdk::Client::storage_volume_attach`.
 fn storage_volume_attach<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
+        input.known(&["serviceId", "body"])?;
         let call = client
             .storage_volume_attach(
-                input.arg("service_id")?,
+                input.arg("serviceId")?,
                 input.body::<customer_cloud_sdk::storage::StorageVolumeAttachRequest>()?,
             );
         let call = match input.idempotency_key() {
@@ -80,7 +81,8 @@ fn storage_volume_attach<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
 /// `storageVolumeDetach`: calls `customer_cloud_sdk::Client::storage_volume_detach`.
 fn storage_volume_detach<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
-        let call = client.storage_volume_detach(input.arg("service_id")?);
+        input.known(&["serviceId"])?;
+        let call = client.storage_volume_detach(input.arg("serviceId")?);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

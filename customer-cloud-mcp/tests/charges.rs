@@ -160,7 +160,7 @@ async fn pay_invoice_above_max_total_is_refused_and_the_invoice_stays_unpaid() {
 async fn a_renewal_checkout_is_a_purchase() {
     let sb = Sandbox::start().await.expect("sandbox starts");
     let vps = sb.service_of_kind("vps").expect("a seeded VPS").id;
-    let checkout = json!({"service_id": vps.to_string(), "body": {"unit": "MONTH", "count": 1}});
+    let checkout = json!({"serviceId": vps.to_string(), "body": {"unit": "MONTH", "count": 1}});
     let balance = sb.balance();
     let mut writes = Session::start(&sb, "writes", &["--allow-writes"]);
     for tool in [

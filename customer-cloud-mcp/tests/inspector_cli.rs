@@ -195,8 +195,8 @@ fn exercise(inspector: &Inspector, transport: &Transport, sb: &Sandbox, offered:
     // A purchase without a spending ceiling: refused, nothing sent.
     let deploy = [
         "region=DE".to_owned(),
-        "product_code=vps".to_owned(),
-        "variant_code=vps-xs".to_owned(),
+        "productCode=vps".to_owned(),
+        "variantCode=vps-xs".to_owned(),
         format!(
             "body={}",
             json!({"hostname": format!("{name}.example.net")})

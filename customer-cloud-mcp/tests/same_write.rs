@@ -146,8 +146,8 @@ async fn a_deliberate_repeat_is_a_new_write_and_a_fixed_400_is_not_replayed() {
     let state = state_dir("repeat");
     let attached = |sb: &Sandbox| sb.resources(|r| r.volume_attachments.get(&volume).copied());
     let mut mcp = tokio::task::block_in_place(|| Mcp::start(&sb, &state));
-    let attach = |to| json!({"service_id": volume, "body": {"target_service_id": to}});
-    let detach = json!({"service_id": volume});
+    let attach = |to| json!({"serviceId": volume, "body": {"target_service_id": to}});
+    let detach = json!({"serviceId": volume});
     tokio::task::block_in_place(|| {
         for (tool, args) in [
             ("storage_volume_attach", attach(x)),
@@ -184,11 +184,11 @@ async fn a_call_refused_before_sending_leaves_its_key_free() {
     let mut mcp = tokio::task::block_in_place(|| Mcp::start(&sb, &state));
     let key = "caller-key-0001";
     tokio::task::block_in_place(|| {
-        let wrong = json!({"service_id": volume, "body": {}, "idempotency_key": key});
+        let wrong = json!({"serviceId": volume, "body": {}, "idempotency_key": key});
         let refused = mcp.call("storage_volume_attach", wrong);
         assert!(!ok(&refused), "{refused}");
         assert_eq!(posts(&sb, "/attach"), 0, "nothing was sent");
-        let right = json!({"service_id": volume, "body": {"target_service_id": x},
+        let right = json!({"serviceId": volume, "body": {"target_service_id": x},
                            "idempotency_key": key});
         let sent = mcp.call("storage_volume_attach", right.clone());
         assert!(ok(&sent), "the corrected call under the same key: {sent}");

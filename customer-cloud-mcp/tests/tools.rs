@@ -201,7 +201,7 @@ async fn every_operation_is_callable_as_a_tool() {
     let key = format!("mcp-coverage-deploy-{}", std::process::id());
     let variant = text(&plan["variant_code"]);
     let deploy = json!({
-        "region": region, "product_code": "vps", "variant_code": variant,
+        "region": region, "productCode": "vps", "variantCode": variant,
         "body": {"hostname": "mcp.example.net", "max_total": "100000"},
         "idempotency_key": key,
     });
@@ -217,7 +217,7 @@ async fn every_operation_is_callable_as_a_tool() {
     let settled = mcp
         .ok(
             "get_operations_by_operation_id",
-            json!({"operation_id": operation, "wait": true}),
+            json!({"operationId": operation, "wait": true}),
         )
         .await;
     assert_eq!(settled["status"], "succeeded", "{settled}");
@@ -239,27 +239,24 @@ async fn every_operation_is_callable_as_a_tool() {
     let domain = first_of(&services, "domain");
     let proxy = first_of(&services, "tcp-proxy");
     let cycle = json!({"count": 3, "unit": "MONTH"});
-    let checkout = json!({"service_id": vps, "body": cycle});
+    let checkout = json!({"serviceId": vps, "body": cycle});
     mcp.ok("service_billing_change_checkout", checkout.clone())
         .await;
     mcp.ok("service_renewal_checkout", checkout).await;
 
     // ---- VPS and firewall ----
-    mcp.ok(
-        "post_vps_by_service_id_reboot",
-        json!({ "service_id": vps }),
-    )
-    .await;
-    let restore = json!({"service_id": vps, "body": {"auto_start": true}});
+    mcp.ok("post_vps_by_service_id_reboot", json!({ "serviceId": vps }))
+        .await;
+    let restore = json!({"serviceId": vps, "body": {"auto_start": true}});
     mcp.ok("vps_backup_restore", restore).await;
-    mcp.ok("vps_backup_run", json!({ "service_id": vps })).await;
-    let rollback = json!({"service_id": vps, "name": "nightly"});
+    mcp.ok("vps_backup_run", json!({ "serviceId": vps })).await;
+    let rollback = json!({"serviceId": vps, "name": "nightly"});
     mcp.ok("vps_snapshot_rollback", rollback).await;
     let policy =
         json!({"name": "web", "rules": [{"action": "ACCEPT", "proto": "tcp", "dport": 22}]});
     mcp.ok("firewall_policy_create", json!({ "body": policy }))
         .await;
-    mcp.ok("vps_firewall_policy_apply", json!({ "service_id": vps }))
+    mcp.ok("vps_firewall_policy_apply", json!({ "serviceId": vps }))
         .await;
 
     // ---- Dedicated ----
@@ -271,10 +268,10 @@ async fn every_operation_is_callable_as_a_tool() {
         "region_code": image["region"],
     });
     mcp.ok("dedicated_deploy", json!({ "body": dedi })).await;
-    let on = json!({ "service_id": dedicated });
+    let on = json!({ "serviceId": dedicated });
     mcp.ok("dedicated_password_reset", on.clone()).await;
     let tasks = mcp.ok("dedicated_tasks", on.clone()).await;
-    let task = json!({"service_id": dedicated, "task_id": text(&tasks["tasks"][0]["id"])});
+    let task = json!({"serviceId": dedicated, "taskId": text(&tasks["tasks"][0]["id"])});
     mcp.ok("dedicated_task", task).await;
     mcp.ok("get_dedicated_by_service_id_rescue_options", on.clone())
         .await;
@@ -292,7 +289,7 @@ async fn every_operation_is_callable_as_a_tool() {
     mcp.ok("list_dns_zones", json!({})).await;
     mcp.ok("get_dns_zone", json!({"name": "mcp.example"})).await;
     let loader = json!({"domain": "mcp.example", "html": "<html>loading</html>", "name": "www"});
-    let upload = json!({"service_id": vps, "body": loader});
+    let upload = json!({"serviceId": vps, "body": loader});
     mcp.ok("service_dns_waf_proxy_config_upload_loader", upload)
         .await;
     let ssl = json!({
@@ -302,7 +299,7 @@ async fn every_operation_is_callable_as_a_tool() {
         "name": "www",
         "pkey": "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n",
     });
-    let upload = json!({"service_id": vps, "body": ssl});
+    let upload = json!({"serviceId": vps, "body": ssl});
     mcp.ok("service_dns_waf_proxy_config_upload_ssl", upload)
         .await;
 
@@ -317,20 +314,19 @@ async fn every_operation_is_callable_as_a_tool() {
     let contact = mcp
         .ok("domain_contact_create", json!({ "body": contact }))
         .await;
-    let assign = json!({"service_id": domain, "body": {"contact_ids": {"registrant": contact["contact"]["id"]}}});
+    let assign = json!({"serviceId": domain, "body": {"contact_ids": {"registrant": contact["contact"]["id"]}}});
     mcp.ok("domain_assign_contacts", assign).await;
-    let dnssec = json!({"service_id": domain, "body": {"acknowledge": true}});
+    let dnssec = json!({"serviceId": domain, "body": {"acknowledge": true}});
     mcp.ok("post_domains_by_service_id_dnssec", dnssec).await;
     mcp.ok(
         "get_domains_by_service_id_dnssec",
-        json!({ "service_id": domain }),
+        json!({ "serviceId": domain }),
     )
     .await;
 
     // ---- TCP proxy, SSH, storage ----
-    mcp.ok("get_tcp_proxy", json!({ "service_id": proxy }))
-        .await;
-    let update = json!({"service_id": proxy, "body": {"blocked_source_cidrs": ["203.0.113.0/24"]}});
+    mcp.ok("get_tcp_proxy", json!({ "serviceId": proxy })).await;
+    let update = json!({"serviceId": proxy, "body": {"blocked_source_cidrs": ["203.0.113.0/24"]}});
     mcp.ok("tcp_proxy_update", update).await;
     let public_key =
         "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e mcp";
@@ -340,9 +336,9 @@ async fn every_operation_is_callable_as_a_tool() {
         json!({"body": {"name": "generated", "passphrase": "correct horse battery staple"}});
     mcp.ok("ssh_key_generate", generate).await;
     let volume = sb.add_service("storage", "volume-1", "active").to_string();
-    let attach = json!({"service_id": volume, "body": {"target_service_id": vps}});
+    let attach = json!({"serviceId": volume, "body": {"target_service_id": vps}});
     mcp.ok("storage_volume_attach", attach).await;
-    mcp.ok("storage_volume_detach", json!({ "service_id": volume }))
+    mcp.ok("storage_volume_detach", json!({ "serviceId": volume }))
         .await;
 
     // ---- The check: every operation of the contract had a 2xx round trip ----
@@ -434,7 +430,7 @@ async fn deploy_arguments(mcp: &Mcp) -> Value {
         .await;
     let plan = &products["items"][0];
     json!({
-        "region": plan["region"], "product_code": "vps", "variant_code": plan["variant_code"],
+        "region": plan["region"], "productCode": "vps", "variantCode": plan["variant_code"],
         "body": {"hostname": "ceiling.example.net"},
     })
 }

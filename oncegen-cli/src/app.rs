@@ -142,9 +142,10 @@ pub(crate) const TOTAL_TIMEOUT: &str = "total-timeout";
 /// Every flag the tool has of its own, on every command: no parameter of an operation may take
 /// one of these names (the generator's `surface::command_line::RESERVED_FLAGS` is this list;
 /// `sdk-tests/tests/architecture.rs` holds them equal).
-pub const OWN_FLAGS: [&str; 19] = [
+pub const OWN_FLAGS: [&str; 20] = [
     ACCEPT_ANY_AMOUNT,
     ALL,
+    input::ALLOW_UNKNOWN,
     BASE_URL,
     DRY_RUN,
     "help",
@@ -193,7 +194,7 @@ impl<C> App<C> {
             .about(self.about)
             .version(self.version)
             .after_help(format!(
-                "Credentials: ${prefix}_BEARER, or ${prefix}_KEY and ${prefix}_SECRET, else the profile's (`{} configure`); never printed.\n\n{}\n\n{}",
+                "Credentials: ${prefix}_BEARER, or ${prefix}_KEY and ${prefix}_SECRET, else the profile's (`{} configure`); never printed.\n\nBodies: --json is decoded into the operation's type before anything is sent; a member the API document does not define is refused (exit 2), unless the command is given --allow-unknown-members, which sends it as given with a warning naming it.\n\n{}\n\n{}",
                 self.bin,
                 crate::user_dirs::HELP.replace("<bin>", self.bin),
                 exit::TABLE
@@ -301,8 +302,14 @@ fn operation_command<C>(command: &Command<C>) -> clap::Command {
                 .value_name("JSON | @FILE | -")
                 .required(required)
                 .help(
-                    "The request body as JSON: inline, from a file (@FILE) or standard input (-)",
+                    "The request body as JSON: inline, from a file (@FILE) or standard input (-). A member the API document does not define is refused",
                 ),
+        );
+        cmd = cmd.arg(
+            Arg::new(input::ALLOW_UNKNOWN)
+                .long(input::ALLOW_UNKNOWN)
+                .action(ArgAction::SetTrue)
+                .help("Send --json members the API document does not define (for a document that is wrong), as given, with a warning naming them, instead of refusing the body"),
         );
     }
     cmd
@@ -382,6 +389,7 @@ mod tests {
             .filter_map(|a| a.get_long().map(str::to_owned))
             .collect();
         has.insert(super::input::BODY.to_owned());
+        has.insert(super::input::ALLOW_UNKNOWN.to_owned());
         has.insert(super::MAX_TOTAL.to_owned());
         has.insert(super::ACCEPT_ANY_AMOUNT.to_owned());
         has.insert(super::ALL.to_owned());

@@ -10,10 +10,11 @@ use crate::{Failure, Sent, exit};
 use clap::ArgMatches;
 use futures::{Stream, StreamExt};
 use oncegen_runtime::{CallBuilder, Error};
+use oncegen_runtime::{located, refusing_unknown};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::io::Read;
 
@@ -28,7 +29,21 @@ pub struct Input<'m> {
     rows: Option<RefCell<Rows>>,
     /// `--wait` and its `--timeout`.
     wait: Option<Wait>,
+    /// `--allow-unknown-members`, and whether the body is sent as given because of it.
+    unknown: Unknown,
 }
+
+/// What `--allow-unknown-members` asked and did.
+#[derive(Default)]
+struct Unknown {
+    /// The flag was given.
+    allowed: bool,
+    /// The body holds members its type drops: it is sent as given.
+    sending: Cell<bool>,
+}
+
+/// The id of the `--allow-unknown-members` flag.
+pub(crate) const ALLOW_UNKNOWN: &str = "allow-unknown-members";
 
 /// The id of the `--json` argument.
 pub(crate) const BODY: &str = "json";
@@ -40,6 +55,7 @@ impl<'m> Input<'m> {
             Ok(Some(raw)) => Some(read_source(raw)?),
             _ => None,
         };
+        let allowed = matches!(matches.try_get_one::<bool>(ALLOW_UNKNOWN), Ok(Some(true)));
         Ok(Input {
             matches,
             body,
@@ -47,6 +63,10 @@ impl<'m> Input<'m> {
             intent: None,
             rows: None,
             wait: None,
+            unknown: Unknown {
+                allowed,
+                sending: Cell::new(false),
+            },
         })
     }
 
@@ -219,7 +239,7 @@ impl<'m> Input<'m> {
     }
 
     /// `call` with the optional `--json` body passed to `set` when it was given.
-    pub fn set_body<B, T: DeserializeOwned>(
+    pub fn set_body<B, T: DeserializeOwned + Serialize>(
         &self,
         call: B,
         set: impl FnOnce(B, T) -> B,
@@ -247,31 +267,91 @@ impl<'m> Input<'m> {
     }
 
     /// The required `--json` body.
-    pub fn body<T: DeserializeOwned>(&self) -> Result<T, Failure> {
+    pub fn body<T: DeserializeOwned + Serialize>(&self) -> Result<T, Failure> {
         self.opt_body()?.ok_or_else(|| {
             Failure::usage("the request body is required: --json <JSON | @FILE | ->")
         })
     }
 
     /// The optional `--json` body, decoded into its type before anything is sent; an error
-    /// names the field (`items[0].name`).
-    pub fn opt_body<T: DeserializeOwned>(&self) -> Result<Option<T>, Failure> {
+    /// names the field (`items[0].name`), and a member the type does not define is one,
+    /// unless `--allow-unknown-members` lets it through (see [`Input::as_given`]).
+    pub fn opt_body<T: DeserializeOwned + Serialize>(&self) -> Result<Option<T>, Failure> {
         let Some(text) = &self.body else {
             return Ok(None);
         };
-        let mut de = serde_json::Deserializer::from_str(text);
-        let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-            let path = e.path().to_string();
-            let at = if path == "." {
-                String::new()
-            } else {
-                format!(" at `{path}`")
+        let invalid = |e: located::Located| {
+            let at = match e.path.as_str() {
+                "" => String::new(),
+                path => format!(" at `{path}`"),
             };
-            Failure::usage(format!("--json: invalid body{at}: {}", e.inner()))
+            Failure::usage(format!("--json: invalid body{at}: {}", e.message))
+        };
+        if !self.unknown.allowed {
+            return refusing_unknown(|| located::from_str(text))
+                .map(Some)
+                .map_err(invalid);
+        }
+        let value: T = located::from_str(text).map_err(invalid)?;
+        let given: Value = serde_json::from_str(text).map_err(|e| Failure::usage(e.to_string()))?;
+        let typed = serde_json::to_value(&value).map_err(|e| Failure {
+            code: exit::OTHER,
+            message: format!("the body does not encode as JSON: {e}"),
+            settled_key: None,
         })?;
-        de.end()
-            .map_err(|e| Failure::usage(format!("--json: trailing input: {e}")))?;
+        let unknown = unknown_members(&given, &typed);
+        if !unknown.is_empty() {
+            eprintln!(
+                "warning: --allow-unknown-members: sending members the API document does not \
+                 define, as given: {}",
+                unknown.join(", ")
+            );
+            self.unknown.sending.set(true);
+        }
         Ok(Some(value))
+    }
+
+    /// `call` sending the `--json` text as given, when `--allow-unknown-members` let members
+    /// through that the typed body would drop.
+    pub fn as_given<B: CallBuilder>(&self, call: B) -> B {
+        match (&self.body, self.unknown.sending.get()) {
+            (Some(text), true) => call.raw_json_body(text.clone()),
+            _ => call,
+        }
+    }
+}
+
+/// The paths of the members of `given` that `typed` (the body decoded and encoded again) no
+/// longer has: the ones its type does not define. A `null` member is no loss (`None` is left
+/// out).
+fn unknown_members(given: &Value, typed: &Value) -> Vec<String> {
+    let mut paths = Vec::new();
+    walk(given, typed, "", &mut paths);
+    paths
+}
+
+fn walk(given: &Value, typed: &Value, at: &str, paths: &mut Vec<String>) {
+    match (given, typed) {
+        (Value::Object(given), Value::Object(typed)) => {
+            for (key, value) in given {
+                let path = if at.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{at}.{key}")
+                };
+                match typed.get(key) {
+                    Some(typed) => walk(value, typed, &path, paths),
+                    None if !value.is_null() => paths.push(format!("`{path}`")),
+                    None => {}
+                }
+            }
+        }
+        (Value::Array(given), Value::Array(typed)) => {
+            for (i, (value, typed)) in given.iter().zip(typed).enumerate() {
+                walk(value, typed, &format!("{at}[{i}]"), paths);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -299,7 +379,7 @@ fn read_source(raw: &str) -> Result<String, Failure> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Input, scalar};
+    use super::{Input, scalar, unknown_members};
 
     fn ceiling(body: Option<&str>, amount: &str) -> Result<String, String> {
         let matches = clap::ArgMatches::default();
@@ -310,6 +390,7 @@ mod tests {
             intent: None,
             rows: None,
             wait: None,
+            unknown: super::Unknown::default(),
         };
         input
             .set_ceiling(&["max_total", "maxTotal"], amount)
@@ -333,6 +414,17 @@ mod tests {
         for bad in ["", "1e3", "-5", "5.", "abc"] {
             assert!(ceiling(None, bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn unknown_members_are_the_given_ones_the_typed_body_lost() {
+        let given = serde_json::json!({"name": "a", "dryrun": true, "gone": null,
+            "records": [{"ttl": 1, "colour": "red"}]});
+        let typed = serde_json::json!({"name": "a", "records": [{"ttl": 1}]});
+        assert_eq!(
+            unknown_members(&given, &typed),
+            ["`dryrun`", "`records[0].colour`"]
+        );
     }
 
     #[test]

@@ -22,6 +22,8 @@ use serde::de::{
 use serde::ser::{SerializeMap, Serializer};
 
 use crate::Nullable;
+use crate::group::{Group, GroupSlot};
+use crate::unknown::{self, Refuse};
 
 /// Implements `Serialize` and `Deserialize` for a struct with named fields, as a JSON object.
 ///
@@ -30,7 +32,9 @@ use crate::Nullable;
 /// empty when missing. A final `..field` names a map (`BTreeMap<String, T>` or
 /// `serde_json::Map`) that keeps the members no field names. `tagged "kind" = "circle"` after
 /// the name is a union tag the struct always carries without a field for it: written first,
-/// and required with that value when read.
+/// and required with that value when read. `one_of source` after the name (and the tag)
+/// names a field holding an `x-at-most-one-of` group ([`exclusive_group!`](crate::exclusive_group)),
+/// written after the fields.
 ///
 /// ```
 /// use std::collections::BTreeMap;
@@ -62,7 +66,7 @@ use crate::Nullable;
 /// ```
 #[macro_export]
 macro_rules! json_object {
-    ($name:ident $(tagged $tag:literal = $tag_value:literal)? { $($field:ident $(= $wire:literal)? $($optional:ident)?),* $(, ..$rest:ident)? $(,)? }) => {
+    ($name:ident $(tagged $tag:literal = $tag_value:literal)? $(one_of $group:ident)* { $($field:ident $(= $wire:literal)? $($optional:ident)?),* $(, ..$rest:ident)? $(,)? }) => {
         // One `$( … )*` repetition per list and no per-field logic: a field is an entry of the
         // writer's calls, and a name and a `dyn Slot` in the lists the runtime's `read` loops
         // over (a loop and a `match` per struct cost rustc more than the rest of it).
@@ -81,6 +85,7 @@ macro_rules! json_object {
                 let mut object = $crate::__private::json_object::Writer::new(serializer)?;
                 $(object.entry($tag, $tag_value);)?
                 $(object.entry([$($wire,)? stringify!($field)][0], (&self.$field) $(.$optional())?);)*
+                $(object.group(&self.$group);)*
                 $(object.rest(&self.$rest);)?
                 object.end()
             }
@@ -104,6 +109,7 @@ macro_rules! json_object {
                 object: __A,
             ) -> ::std::result::Result<Self, __A::Error> {
                 $(let mut $field = $crate::__private::json_object::Field::default() $(.$optional())?;)*
+                $(let mut $group = $crate::__private::json_object::GroupField::default();)*
                 // Where members no field names go: nowhere, or the `..rest` map.
                 let mut __ignored = $crate::__private::json_object::Ignored;
                 let __rest = &mut __ignored;
@@ -120,10 +126,12 @@ macro_rules! json_object {
                     object,
                     &[$($tag,)? $([$($wire,)? stringify!($field)][0]),*],
                     __slots,
+                    &mut [$(&mut $group),*],
                     __rest,
                 )?;
                 ::std::result::Result::Ok($name {
                     $($field: $field.into_value(),)*
+                    $($group: $group.into_value(),)*
                     $($rest,)?
                 })
             }
@@ -274,25 +282,33 @@ pub trait Slot<'de, A: MapAccess<'de>> {
     fn fill_missing(&mut self, wire: &'static str, error: &mut Option<A::Error>);
 }
 
-/// Reads the members of a JSON object into `slots`, the slot of `names[i]` at `slots[i]`;
-/// a member no name matches goes to `rest`. Then the first missing required member is the
-/// error (the derive's order: after every member was read).
+/// Reads the members of a JSON object into `slots`, the slot of `names[i]` at `slots[i]`,
+/// and `groups` (`x-at-most-one-of`); a member no name matches goes to `rest`, or is refused
+/// under [`refusing_unknown`](crate::refusing_unknown) when `rest` does not keep it. Then the
+/// first missing required member is the error (the derive's order: after every member was
+/// read).
 pub fn read<'de, A: MapAccess<'de>>(
     mut object: A,
     names: &[&'static str],
     slots: &mut [&mut dyn Slot<'de, A>],
+    groups: &mut [&mut dyn GroupSlot<'de, A>],
     rest: &mut dyn RestOf<'de, A>,
 ) -> Result<(), A::Error> {
     // Members usually come in declaration order: the search starts after the last one found.
     let mut next = 0;
     while let Some(key) = object.next_key::<Key<'de>>()? {
         let k = key.as_str();
-        match (next..names.len()).chain(0..next).find(|&i| names[i] == k) {
-            Some(i) => {
-                slots[i].take(names[i], &mut object)?;
-                next = i + 1;
-            }
-            None => rest.keep(key, &mut object)?,
+        if let Some(i) = (next..names.len()).chain(0..next).find(|&i| names[i] == k) {
+            slots[i].take(names[i], &mut object)?;
+            next = i + 1;
+        } else if let Some(group) = groups.iter_mut().find(|g| g.members().contains(&k)) {
+            group.take(k, &mut object)?;
+        } else if rest.keeps() || !unknown::refusing() {
+            rest.keep(key, &mut object)?;
+        } else {
+            let members = groups.iter().flat_map(|g| g.members().iter());
+            let allowed = names.iter().chain(members).copied();
+            object.next_value_seed(Refuse(unknown::message(k, allowed)))?;
         }
     }
     let mut missing = None;
@@ -306,16 +322,26 @@ pub fn read<'de, A: MapAccess<'de>>(
 pub trait RestOf<'de, A: MapAccess<'de>> {
     /// Reads (or skips) the value of the member `key`.
     fn keep(&mut self, key: Key<'de>, object: &mut A) -> Result<(), A::Error>;
+
+    /// Whether the members are kept, not skipped ([`Rest::KEEPS`]).
+    fn keeps(&self) -> bool;
 }
 
 impl<'de, A: MapAccess<'de>, R: Rest<'de>> RestOf<'de, A> for R {
     fn keep(&mut self, key: Key<'de>, object: &mut A) -> Result<(), A::Error> {
         Rest::keep(self, key, object)
     }
+
+    fn keeps(&self) -> bool {
+        R::KEEPS
+    }
 }
 
 /// Where the members no field names go.
 pub trait Rest<'de> {
+    /// Whether the members are kept (a map of `additionalProperties`), not skipped.
+    const KEEPS: bool = true;
+
     /// Reads (or skips) the value of the member `key`.
     fn keep<A: MapAccess<'de>>(&mut self, key: Key<'de>, object: &mut A) -> Result<(), A::Error>;
 }
@@ -382,6 +408,8 @@ impl Visitor<'_> for TagValue {
 pub struct Ignored;
 
 impl<'de> Rest<'de> for Ignored {
+    const KEEPS: bool = false;
+
     fn keep<A: MapAccess<'de>>(&mut self, _: Key<'de>, object: &mut A) -> Result<(), A::Error> {
         object.next_value::<IgnoredAny>().map(drop)
     }
@@ -449,6 +477,13 @@ impl<M: SerializeMap> Writer<M> {
     pub fn entry<V: Entry>(&mut self, wire: &'static str, value: V) {
         if self.result.is_ok() {
             self.result = value.write(&mut self.map, wire);
+        }
+    }
+
+    /// Writes the present member of an `x-at-most-one-of` group.
+    pub fn group<G: Group>(&mut self, group: &Option<G>) {
+        if let (Some(group), Ok(())) = (group, &self.result) {
+            self.result = group.write(&mut self.map);
         }
     }
 

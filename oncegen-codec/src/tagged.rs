@@ -13,8 +13,8 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 /// One member of a tagged union: decodes the value's JSON text into the union (wrapped in its
-/// variant).
-pub type TaggedMember<T> = fn(&str) -> Result<T, serde_json::Error>;
+/// variant), an error located inside the member.
+pub type TaggedMember<T> = fn(&str) -> Result<T, crate::located::Located>;
 
 /// `Deserialize::deserialize` of a tagged union, as [`tagged_union!`](crate::tagged_union)
 /// implements it: the member of `members` at the index of the tag's value in `values` decodes
@@ -29,7 +29,7 @@ pub fn deserialize<'de, D: Deserializer<'de>, T>(
     let json = Box::<RawValue>::deserialize(deserializer)?;
     let value: Value = serde_json::from_str(json.get()).map_err(D::Error::custom)?;
     match select(&value, tag, values) {
-        Some(i) => members[i](json.get()).map_err(D::Error::custom),
+        Some(i) => members[i](json.get()).map_err(|e| D::Error::custom(e.to_string())),
         None => Ok(unknown(value)),
     }
 }
@@ -75,7 +75,7 @@ macro_rules! tagged_union {
                 deserializer: __D,
             ) -> ::std::result::Result<Self, __D::Error> {
                 let members: &[$crate::tagged::TaggedMember<Self>] =
-                    &[$(|v| $crate::__private::serde_json::from_str(v).map(Self::$variant)),+];
+                    &[$(|v| $crate::located::from_str(v).map(Self::$variant)),+];
                 $crate::tagged::deserialize(deserializer, $tag, &[$($value),+], members, Self::Unknown)
             }
         }
@@ -145,7 +145,10 @@ mod tests {
     #[test]
     fn a_known_tag_with_a_bad_member_is_an_error() {
         let err = decode(json!({"type": "disk", "size": "big"})).unwrap_err();
-        assert!(err.contains("invalid type: string \"big\""), "{err}");
+        assert!(
+            err.starts_with("at `size`: invalid type: string \"big\""),
+            "{err}"
+        );
         assert!(
             decode(json!({"type": "image"}))
                 .unwrap_err()

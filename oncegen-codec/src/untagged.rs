@@ -17,34 +17,42 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use crate::located::Located;
+
 /// One member of an untagged union: decodes the value's JSON text into the union (wrapped in
-/// its variant).
-pub type UntaggedMember<T> = fn(&str) -> Result<T, serde_json::Error>;
+/// its variant), an error located inside the member.
+pub type UntaggedMember<T> = fn(&str) -> Result<T, Located>;
 
 /// `Deserialize::deserialize` of an untagged union, as [`untagged_union!`](crate::untagged_union)
 /// implements it: reads the value's JSON text as received, then [`decode_untagged`].
 pub fn deserialize<'de, D: Deserializer<'de>, T: Serialize>(
     deserializer: D,
-    members: &[UntaggedMember<T>],
+    members: &[(&str, UntaggedMember<T>)],
     union: &str,
 ) -> Result<T, D::Error> {
     let json = Box::<RawValue>::deserialize(deserializer)?;
     decode_untagged(json.get(), members, union).map_err(D::Error::custom)
 }
 
-/// Decodes the JSON text `json` into the member of `members` that loses the fewest of its
-/// properties when encoded again (the first of them on a tie, at once when one loses none);
-/// `union` names the type in the error when no member decodes.
+/// Decodes the JSON text `json` into the member of `members` (each named) that loses the
+/// fewest of its properties when encoded again (the first of them on a tie, at once when one
+/// loses none); `union` names the type in the error when no member decodes, which is the
+/// error of the member that came furthest into the value, at its path.
 pub fn decode_untagged<T: Serialize>(
     json: &str,
-    members: &[UntaggedMember<T>],
+    members: &[(&str, UntaggedMember<T>)],
     union: &str,
 ) -> Result<T, String> {
     let mut best: Option<(usize, T)> = None;
     let mut value: Option<Value> = None;
-    for decode in members {
-        let Ok(decoded) = decode(json) else {
-            continue;
+    let mut misses = Vec::new();
+    for (name, decode) in members {
+        let decoded = match decode(json) {
+            Ok(decoded) => decoded,
+            Err(miss) => {
+                misses.push((*name, miss));
+                continue;
+            }
         };
         let value = match &mut value {
             Some(value) => value,
@@ -59,7 +67,35 @@ pub fn decode_untagged<T: Serialize>(
         }
     }
     best.map(|(_, decoded)| decoded)
-        .ok_or_else(|| format!("the value matches no member of `{union}`"))
+        .ok_or_else(|| no_member(union, &misses))
+}
+
+/// The error when no member decodes: the error of the member that read furthest into the
+/// value before it failed (the first of them on a tie), at its path; when that is the value
+/// itself, each member's error.
+fn no_member(union: &str, misses: &[(&str, Located)]) -> String {
+    let closest = misses
+        .iter()
+        .fold(None, |best: Option<&(&str, Located)>, miss| match best {
+            Some(b) if b.1.reached >= miss.1.reached => best,
+            _ => Some(miss),
+        });
+    match closest {
+        Some((name, miss)) if !miss.path.is_empty() => format!(
+            "at `{}`: {} (as `{name}`, the member of `{union}` that came closest)",
+            miss.path, miss.message
+        ),
+        _ => {
+            let each: Vec<String> = misses
+                .iter()
+                .map(|(name, miss)| format!("as `{name}`: {}", miss.message))
+                .collect();
+            format!(
+                "the value matches no member of `{union}` ({})",
+                each.join("; ")
+            )
+        }
+    }
 }
 
 /// Implements `Deserialize` for an untagged union through [`deserialize`]: each variant
@@ -85,19 +121,20 @@ macro_rules! untagged_union {
             fn deserialize<__D: $crate::__private::serde::Deserializer<'de>>(
                 deserializer: __D,
             ) -> ::std::result::Result<Self, __D::Error> {
-                let members: &[$crate::untagged::UntaggedMember<Self>] =
-                    &[$($crate::untagged_union!(@member $variant $($boxed)?)),+];
+                let members: &[(&str, $crate::untagged::UntaggedMember<Self>)] = &[$((
+                    stringify!($variant),
+                    $crate::untagged_union!(@member $variant $($boxed)?),
+                )),+];
                 $crate::untagged::deserialize(deserializer, members, stringify!($name))
             }
         }
     };
     (@member $variant:ident) => {
-        |v| $crate::__private::serde_json::from_str(v).map(Self::$variant)
+        |v| $crate::located::from_str(v).map(Self::$variant)
     };
     (@member $variant:ident boxed) => {
         |v| {
-            $crate::__private::serde_json::from_str(v)
-                .map(|v| Self::$variant(::std::boxed::Box::new(v)))
+            $crate::located::from_str(v).map(|v| Self::$variant(::std::boxed::Box::new(v)))
         }
     };
 }
@@ -161,9 +198,13 @@ mod tests {
         OAuth(OAuth),
     }
 
-    const MEMBERS: &[UntaggedMember<Connection>] = &[
-        |v| serde_json::from_str(v).map(Connection::Token),
-        |v| serde_json::from_str(v).map(Connection::OAuth),
+    const MEMBERS: &[(&str, UntaggedMember<Connection>)] = &[
+        ("Token", |v| {
+            crate::located::from_str(v).map(Connection::Token)
+        }),
+        ("OAuth", |v| {
+            crate::located::from_str(v).map(Connection::OAuth)
+        }),
     ];
 
     fn decode(value: Value) -> Result<Connection, String> {
@@ -205,13 +246,66 @@ mod tests {
         let text = r#"{"scheme": "TOKEN", "scheme": "OAUTH2"}"#;
         assert!(serde_json::from_str::<Token>(text).is_err());
         let err = decode_untagged(text, MEMBERS, "Connection").unwrap_err();
-        assert_eq!(err, "the value matches no member of `Connection`");
+        assert!(err.contains("duplicate field `scheme`"), "{err}");
     }
 
     #[test]
     fn no_member_is_an_error_naming_the_union() {
         let err = decode(json!(42)).unwrap_err();
-        assert_eq!(err, "the value matches no member of `Connection`");
+        assert!(
+            err.starts_with("the value matches no member of `Connection` (as `Token`: "),
+            "{err}"
+        );
+        assert!(
+            err.contains("; as `OAuth`: invalid type: integer `42`"),
+            "{err}"
+        );
+    }
+
+    #[derive(Debug, PartialEq)]
+    struct Key {
+        scheme: String,
+    }
+    crate::json_object!(Key { scheme });
+
+    #[derive(Debug, PartialEq)]
+    struct Login {
+        scheme: String,
+        settings: u32,
+    }
+    crate::json_object!(Login { scheme, settings });
+
+    #[derive(Debug, PartialEq, Serialize)]
+    #[serde(untagged)]
+    enum Auth {
+        Key(Key),
+        Login(Box<Login>),
+    }
+    crate::untagged_union!(Auth { Key, Login boxed });
+
+    #[test]
+    fn the_error_of_the_member_that_came_furthest_names_its_path() {
+        let decode = |value: Value| {
+            crate::refusing_unknown(|| serde_json::from_value::<Auth>(value))
+                .map_err(|e| e.to_string())
+        };
+        let mistyped = decode(json!({"scheme": "a", "settings": "x"})).unwrap_err();
+        assert_eq!(
+            mistyped,
+            "at `settings`: invalid type: string \"x\", expected u32 \
+             (as `Login`, the member of `Auth` that came closest)"
+        );
+        let misspelt = decode(json!({"scheme": "a", "settings": 1, "setings": 2})).unwrap_err();
+        assert!(
+            misspelt.starts_with("at `setings`: unknown member"),
+            "{misspelt}"
+        );
+        assert!(misspelt.contains("did you mean `settings`?"), "{misspelt}");
+        let lenient = serde_json::from_value::<Auth>(json!({"scheme": "a", "x": 1}));
+        assert!(
+            lenient.is_ok(),
+            "unknown members are skipped unless refused"
+        );
     }
 
     #[test]

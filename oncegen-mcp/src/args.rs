@@ -1,10 +1,13 @@
 //! A tool call's arguments, decoded into the types the SDK's client method and setters take.
 //!
-//! Parameters are the properties named by their Rust names; the request body is the property
-//! `body`. Each value is decoded with serde into whatever type the generated call needs
-//! (inferred from the client method); an error names the argument and the path inside it.
+//! Parameters are the properties named as the API names them (the generated function maps
+//! each to its Rust setter); the request body is the property `body`. Each value is decoded
+//! with serde into whatever type the generated call needs (inferred from the client method),
+//! refusing an argument or a member the tool does not define, rather than dropping it; an
+//! error names the argument and the path inside it.
 
 use crate::Failure;
+use oncegen_runtime::{closest, located, refusing_unknown};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -53,6 +56,24 @@ impl Args {
             Some(intent) => call.intent(intent.clone()),
             None => call,
         }
+    }
+
+    /// Refuses an argument that is none of `known` (the tool's, by their names in the API),
+    /// naming it, a close match and the known ones: before anything is sent.
+    pub fn known(&self, known: &[&str]) -> Result<(), Failure> {
+        let Some(unknown) = self.values.keys().find(|k| !known.contains(&k.as_str())) else {
+            return Ok(());
+        };
+        let mut message = format!("unknown argument `{unknown}`");
+        if let Some(close) = closest(unknown, known.iter().copied()) {
+            message.push_str(&format!(", did you mean `{close}`?"));
+        }
+        let names: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+        message.push_str(&match names.is_empty() {
+            true => " (this tool takes no arguments)".to_owned(),
+            false => format!(" (this tool's arguments: {})", names.join(", ")),
+        });
+        Err(Failure::invalid(message))
     }
 
     /// The required argument `id`.
@@ -112,17 +133,18 @@ impl Args {
     }
 }
 
-/// `value` decoded as `T`; a string that is not a `T` is also tried as JSON text (`"5"`).
+/// `value` decoded as `T`, refusing members no type names; a string that is not a `T` is also
+/// tried as JSON text (`"5"`). An error names the argument and the path inside it
+/// (`body.records[0].ttl`).
 fn decode<T: DeserializeOwned>(id: &str, value: &Value) -> Result<T, Failure> {
     let located = |value: &Value| {
-        serde_path_to_error::deserialize::<_, T>(value).map_err(|e| {
-            let path = e.path().to_string();
-            let at = if path == "." {
-                String::new()
-            } else {
-                format!(" at `{path}`")
+        refusing_unknown(|| located::from_value::<T>(value)).map_err(|e| {
+            let at = match e.path.as_str() {
+                "" => id.to_owned(),
+                path if path.starts_with('[') => format!("{id}{path}"),
+                path => format!("{id}.{path}"),
             };
-            Failure::invalid(format!("invalid argument `{id}`{at}: {}", e.inner()))
+            Failure::invalid(format!("invalid argument `{at}`: {}", e.message))
         })
     };
     located(value).or_else(|first| match value {
@@ -160,6 +182,38 @@ mod tests {
             a: Vec<u8>,
         }
         let e = a.body::<Body>().unwrap_err();
-        assert!(e.message.contains("at `a[1]`"), "{}", e.message);
+        assert!(e.message.contains("`body.a[1]`"), "{}", e.message);
+    }
+
+    #[derive(Debug)]
+    struct Zone {
+        #[allow(dead_code)]
+        name: String,
+    }
+    oncegen_runtime::json_object!(Zone { name });
+
+    #[test]
+    fn unknown_arguments_and_members_are_refused_naming_them() {
+        let a = args(json!({"type_": "vps", "body": {"name": "a", "nmae": "b"}}));
+        let e = a.known(&["type", "body"]).unwrap_err();
+        assert!(
+            e.message
+                .starts_with("unknown argument `type_`, did you mean `type`?"),
+            "{}",
+            e.message
+        );
+        assert!(
+            args(json!({"type": "vps"}))
+                .known(&["type", "body"])
+                .is_ok()
+        );
+        let e = a.body::<Zone>().unwrap_err();
+        assert!(
+            e.message.starts_with(
+                "invalid argument `body.nmae`: unknown member `nmae`, did you mean `name`?"
+            ),
+            "{}",
+            e.message
+        );
     }
 }

@@ -22,9 +22,11 @@
 //!   not publish one), and the rule that keeps credentials off cleartext links;
 //! * encoding (`encoding/`): [`body`] (how a success body decodes), [`params`] (OpenAPI
 //!   parameter styles), [`multipart`], and the server's message in an error body; the encoding
-//!   of generated types (`json_object!`, `string_enum!`, `tagged_union!`, `untagged_union!`,
-//!   `from_variants!`, [`Nullable`], [`Secret`], [`tagged`], [`untagged`]) is the `oncegen-codec`
-//!   crate's, re-exported here at the paths generated code names;
+//!   of generated types (`json_object!`, `exclusive_group!`, `string_enum!`, `tagged_union!`,
+//!   `untagged_union!`, `from_variants!`, [`Nullable`], [`Secret`], [`tagged`], [`untagged`]) is
+//!   the `oncegen-codec` crate's, re-exported here at the paths generated code names, with
+//!   what the generated tools use to decode input a user wrote ([`refusing_unknown`],
+//!   [`located`], [`closest`]);
 //! * durability (`write/`): the lookup of a write whose outcome is unknown, and with the
 //!   `journal` feature a durable journal of writes and their outcomes (`journal`,
 //!   `sqlite_journal`); an entry stays until the application acknowledges its outcome
@@ -124,7 +126,10 @@ pub use transport::reqwest_transport;
 // The encoding of generated types lives in its own crate (no HTTP); generated code names it
 // through these re-exports, at the paths it always had.
 pub use oncegen_codec::{Nullable, Secret, nullable, secret, tagged, untagged};
-pub use oncegen_codec::{from_variants, json_object, string_enum, tagged_union, untagged_union};
+pub use oncegen_codec::{closest, located, refusing_unknown};
+pub use oncegen_codec::{
+    exclusive_group, from_variants, json_object, string_enum, tagged_union, untagged_union,
+};
 
 #[cfg(feature = "crash-points")]
 pub use write::crash_point;

@@ -66,7 +66,7 @@ async def exercise(session, label):
 
     # A purchase without a ceiling is refused as a tool error.
     deploy = {
-        "region": plan["region"], "product_code": "vps", "variant_code": plan["variant_code"],
+        "region": plan["region"], "productCode": "vps", "variantCode": plan["variant_code"],
         "body": {"hostname": "py.example.net"},
     }
     refused = await session.call_tool("product_variant_deploy", deploy)

@@ -3,19 +3,19 @@
 //! Area `DNS`: Zones (empty, from template, JSON records or zone file), import preview, records, record protection, country policies
 
 /// Zone creation body: `name` and at most one source among `template_id`, `zone_file` and `records`; with no source an empty zone is created.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CreateDnsZoneRequest {
     /// 1 to 253 characters.
     pub name: String,
     /// Dry-run flag (described as `dryRun`): true validates and returns records and notes without creating or reserving a zone; requires an existing active DNS service. Use separate idempotency keys for preview and creation.
-    #[serde(rename = "dryRun")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dry_run: Option<bool>,
     /// At most one of `template_id`, `zone_file`, `records` (`x-at-most-one-of`).
-    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
     pub source: Option<CreateDnsZoneRequestSource>,
 }
+::oncegen_runtime::json_object!(CreateDnsZoneRequest one_of source {
+    name, dry_run = "dryRun" optional
+});
 
 impl CreateDnsZoneRequest {
     /// Creates a `CreateDnsZoneRequest` from its required field `name`; set optional fields with the setters below.
@@ -39,18 +39,20 @@ impl CreateDnsZoneRequest {
 }
 
 /// The one present member of an `x-at-most-one-of` group of [`CreateDnsZoneRequest`].
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum CreateDnsZoneRequestSource {
     /// `template_id`
-    #[serde(rename = "template_id")]
     TemplateId(::uuid::Uuid),
     /// Supports IN records, relative names, $ORIGIN, $TTL and multiline records; external includes, generation and foreign owners are rejected.
-    #[serde(rename = "zone_file")]
     ZoneFile(String),
     /// `records`
-    #[serde(rename = "records")]
     Records(Vec<DnsRecordSet>),
 }
+
+::oncegen_runtime::exclusive_group!(
+    CreateDnsZoneRequestSource { TemplateId = "template_id", ZoneFile = "zone_file",
+    Records = "records" }
+);
 
 /// Zone creation / dry-run result; response body not shown (dry run returns records and notes).
 #[derive(Clone, Debug, PartialEq)]

@@ -90,7 +90,13 @@ pub(super) fn render(
             run: #function,
         }
     };
-    let arguments = input_arguments(surface, op, sdk, |ty| quote!(input.body #ty ()?));
+    let arguments = input_arguments(
+        surface,
+        op,
+        sdk,
+        str::to_owned,
+        |ty| quote!(input.body #ty ()?),
+    );
     let method = format_ident!("{}", op.rust_fn);
     let setters = op
         .params
@@ -111,6 +117,11 @@ pub(super) fn render(
         .as_ref()
         .filter(|b| !b.required)
         .map(|_| quote!(let call = input.set_body(call, |c, b| c.body(b))?;));
+    // With `--allow-unknown-members`, a body holding members its type drops is sent as given.
+    let as_given = op
+        .body
+        .as_ref()
+        .map(|_| quote!(let call = input.as_given(call);));
     let key = (op.idempotency != Idempotency::None)
         .then(|| quote!(let call = input.set_key(call, |c, k| c.idempotency_key(k));));
     let call = quote!(client.#method(#(#arguments),*));
@@ -149,6 +160,7 @@ pub(super) fn render(
                 let call = #call;
                 #(#setters)*
                 #optional_body
+                #as_given
                 #key
                 #all
                 #wait

@@ -790,13 +790,14 @@ fn call_arguments(
 }
 
 /// A generated caller's arguments to the client method of `op`, read from its `input` (the
-/// CLI's and the MCP server's have the same `arg::<T>(name)`): each required parameter by its
-/// name, the required body as `body` renders it from the body's type turbofish (the MCP server
+/// CLI's and the MCP server's have the same `arg::<T>(name)`): each required parameter by the
+/// name `id` gives its Rust name, the required body as `body` renders it from the body's type turbofish (the MCP server
 /// caps a purchase's), passed as [`call_arguments`] does.
 pub(crate) fn input_arguments(
     surface: &Surface,
     op: &OperationSurface,
     sdk: &Ident,
+    id: impl Fn(&str) -> String,
     body: impl Fn(Option<TokenStream>) -> TokenStream,
 ) -> Vec<TokenStream> {
     let arguments = op
@@ -805,7 +806,8 @@ pub(crate) fn input_arguments(
         .map(|a| match op.params.get(a) {
             Some(p) => {
                 let ty = turbofish(&p.ty);
-                quote!(input.arg #ty (#a)?)
+                let id = id(a);
+                quote!(input.arg #ty (#id)?)
             }
             None => body(
                 op.body

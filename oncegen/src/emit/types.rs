@@ -168,13 +168,9 @@ fn struct_def(
     additional: Option<&AdditionalProperties>,
     fixed_tag: Option<&FixedTag>,
 ) -> TokenStream {
-    // A struct with an `x-at-most-one-of` group keeps serde's derive, which flattens the
-    // group's enum; every other struct is a `json_object!`, which compiles in half the time.
-    let derived = !exclusive.is_empty();
-    let field_tokens = fields.iter().map(|f| field_decl(cx, f, derived));
+    let field_tokens = fields.iter().map(|f| field_decl(cx, f));
     let group_fields = exclusive.iter().map(group_field);
-    // Declared last: serde hands a flattened map only the entries no other field took.
-    let additional_field = additional.map(|a| additional_field(cx, a, derived));
+    let additional_field = additional.map(|a| additional_field(cx, a));
     let group_enums = exclusive.iter().map(|g| group_enum(cx, &def.name, g));
     // Request types are built with a constructor and setters. Response types are
     // `non_exhaustive` (new fields are additive) except under `test-util`, where tests build them
@@ -190,19 +186,9 @@ fn struct_def(
             quote!(#[cfg_attr(not(feature = "test-util"), non_exhaustive)]),
         )
     };
-    let (derive, serde_impls) = if derived {
-        (
-            quote!(#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]),
-            None,
-        )
-    } else {
-        (
-            quote!(#[derive(Clone, Debug, PartialEq)]),
-            Some(json_object(name, fields, additional, fixed_tag)),
-        )
-    };
+    let serde_impls = json_object(name, fields, exclusive, additional, fixed_tag);
     quote! {
-        #derive
+        #[derive(Clone, Debug, PartialEq)]
         #exhaustive
         pub struct #name {
             #( #field_tokens )*
@@ -215,11 +201,12 @@ fn struct_def(
     }
 }
 
-/// `json_object!(Name tagged "kind" = "a" { field, renamed = "wire", other optional, ..rest })`:
-/// the struct's serde impls.
+/// `json_object!(Name tagged "kind" = "a" one_of group { field, renamed = "wire", other
+/// optional, ..rest })`: the struct's serde impls.
 fn json_object(
     name: &proc_macro2::Ident,
     fields: &[Field],
+    exclusive: &[ExclusiveGroup],
     additional: Option<&AdditionalProperties>,
     fixed_tag: Option<&FixedTag>,
 ) -> TokenStream {
@@ -241,40 +228,29 @@ fn json_object(
         let (tag, value) = (&t.name, &t.value);
         quote!(tagged #tag = #value)
     });
+    let groups = exclusive.iter().map(|g| {
+        let ident = format_ident!("{}", g.rust_name);
+        quote!(one_of #ident)
+    });
     quote! {
-        ::oncegen_runtime::json_object!(#name #tagged { #( #entries ),* #rest });
+        ::oncegen_runtime::json_object!(#name #tagged #( #groups )* { #( #entries ),* #rest });
     }
 }
 
-/// One field of a struct, with its doc (and serde attributes when serde's derive is used).
-fn field_decl(cx: &Ctx<'_>, f: &Field, derived: bool) -> TokenStream {
+/// One field of a struct, with its doc.
+fn field_decl(cx: &Ctx<'_>, f: &Field) -> TokenStream {
     let ident = format_ident!("{}", f.rust_name);
     let ty = field_ty(cx, f);
-    let serde_attrs = derived.then(|| {
-        let rename = (f.rust_name != f.name).then(|| {
-            let wire = &f.name;
-            quote!(#[serde(rename = #wire)])
-        });
-        let skip = match (is_optional(f), f.nullable) {
-            (false, _) => quote!(),
-            (true, true) => {
-                quote!(#[serde(default, skip_serializing_if = "::oncegen_runtime::Nullable::is_absent")])
-            }
-            (true, false) => quote!(#[serde(default, skip_serializing_if = "Option::is_none")]),
-        };
-        quote!(#rename #skip)
-    });
     let doc = lines_attrs(&field_doc(f));
     let deprecated = super::docs::deprecated_attr(f.deprecated, f.doc.as_deref());
     quote! {
         #doc
         #deprecated
-        #serde_attrs
         pub #ident: #ty,
     }
 }
 
-/// The flattened optional field of an `x-at-most-one-of` group.
+/// The optional field of an `x-at-most-one-of` group (`one_of` in `json_object!`).
 fn group_field(g: &ExclusiveGroup) -> TokenStream {
     let ident = format_ident!("{}", g.rust_name);
     let ty = format_ident!("{}", g.type_name);
@@ -285,23 +261,20 @@ fn group_field(g: &ExclusiveGroup) -> TokenStream {
     ));
     quote! {
         #doc
-        #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
         pub #ident: Option<#ty>,
     }
 }
 
-/// The catch-all field of `additionalProperties` (flattened when serde's derive is used).
-fn additional_field(cx: &Ctx<'_>, a: &AdditionalProperties, derived: bool) -> TokenStream {
+/// The catch-all field of `additionalProperties`.
+fn additional_field(cx: &Ctx<'_>, a: &AdditionalProperties) -> TokenStream {
     let ident = format_ident!("{}", a.rust_name);
     let ty = additional_ty(cx, a);
     let doc = lines_attrs(
         "Properties the schema does not list (`additionalProperties`), kept as received so \
          that they round-trip; empty by default.",
     );
-    let flatten = derived.then(|| quote!(#[serde(flatten)]));
     quote! {
         #doc
-        #flatten
         pub #ident: #ty,
     }
 }
@@ -583,9 +556,12 @@ fn group_enum(cx: &Ctx<'_>, parent: &str, g: &ExclusiveGroup) -> TokenStream {
             .map_or_else(|| lines_attrs(&format!("`{wire}`")), doc_attrs);
         quote! {
             #doc
-            #[serde(rename = #wire)]
             #ident(#ty),
         }
+    });
+    let entries = g.members.iter().map(|m| {
+        let (ident, wire) = (format_ident!("{}", m.variant), &m.name);
+        quote!(#ident = #wire)
     });
     let doc = lines_attrs(&format!(
         "The one present member of an `x-at-most-one-of` group of [`{parent}`]."
@@ -601,10 +577,11 @@ fn group_enum(cx: &Ctx<'_>, parent: &str, g: &ExclusiveGroup) -> TokenStream {
     );
     quote! {
         #doc
-        #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+        #[derive(Clone, Debug, PartialEq)]
         pub enum #name {
             #( #variants )*
         }
+        ::oncegen_runtime::exclusive_group!(#name { #( #entries ),* });
         #conversions
     }
 }

@@ -7,6 +7,7 @@
 //! name a Rust caller knows. Every mechanism (the rmcp handler, selection, gates, the journal,
 //! transports) is the hand-written `oncegen-mcp` crate's.
 
+mod arguments;
 mod operation;
 mod schema;
 

@@ -1,6 +1,7 @@
 //! One operation as a tool: its entry in the area's table and the function that calls the SDK.
 
 use super::ToolDefinition;
+use super::arguments;
 use super::schema::{self, Side};
 use crate::emit::{input_arguments, turbofish};
 use crate::ir::Idempotency;
@@ -11,7 +12,7 @@ use quote::{format_ident, quote};
 use serde_json::{Map, Value, json};
 
 /// Argument names the server keeps for itself (`oncegen_mcp`'s `BODY`, `IDEMPOTENCY_KEY`,
-/// `WAIT`): a parameter with one of these Rust names cannot be a tool argument.
+/// `WAIT`): a parameter of one of these names cannot be a tool argument.
 const BODY: &str = "body";
 const IDEMPOTENCY_KEY: &str = "idempotency_key";
 const WAIT: &str = "wait";
@@ -22,6 +23,7 @@ pub(super) fn definition(
     id: &str,
     op: &OperationSurface,
 ) -> Result<ToolDefinition> {
+    let names = arguments::names(op);
     for own in [
         Some(BODY),
         op.effects.writes.then_some(IDEMPOTENCY_KEY),
@@ -30,7 +32,7 @@ pub(super) fn definition(
     .into_iter()
     .flatten()
     {
-        if op.params.contains_key(own) {
+        if names.values().any(|name| name == own) {
             return Err(Error::at(
                 &format!(
                     "#/paths/{}/{}",
@@ -107,9 +109,11 @@ pub(super) fn render(
         .map(|p| &p.ceiling)
         .filter(|c| !c.is_empty());
     let scopes = &op.scopes;
+    let names = arguments::names(op);
     let paging = match &op.pagination {
         Some(p) => {
-            let (argument, next) = (&p.request, &p.next);
+            let argument = names.get(&p.request).unwrap_or(&p.request);
+            let next = &p.next;
             quote!(Some(oncegen_mcp::Paging { argument: #argument, next: #next }))
         }
         None => quote!(None),
@@ -140,10 +144,16 @@ pub(super) fn render(
             run: #function,
         }
     };
-    let arguments = input_arguments(surface, op, sdk, |ty| match ceiling {
-        Some(ceiling) => quote!(input.capped_body #ty (&[#(#ceiling),*])?),
-        None => quote!(input.body #ty ()?),
-    });
+    let arguments = input_arguments(
+        surface,
+        op,
+        sdk,
+        |rust| names[rust].clone(),
+        |ty| match ceiling {
+            Some(ceiling) => quote!(input.capped_body #ty (&[#(#ceiling),*])?),
+            None => quote!(input.body #ty ()?),
+        },
+    );
     let setters = op
         .params
         .iter()
@@ -151,8 +161,9 @@ pub(super) fn render(
         .map(|(rust, p)| {
             let setter = format_ident!("{}", rust);
             let ty = turbofish(&p.ty);
+            let name = &names[rust];
             quote! {
-                let call = match input.opt #ty (#rust)? {
+                let call = match input.opt #ty (#name)? {
                     Some(value) => call.#setter(value),
                     None => call,
                 };
@@ -188,18 +199,19 @@ pub(super) fn render(
         .values()
         .any(|p| p.deprecated)
         .then(|| quote!(#[allow(deprecated)]));
-    let reads_input = !op.params.is_empty() || op.body.is_some() || keyed || op.effects.waits;
-    let input = if reads_input {
-        format_ident!("input")
-    } else {
-        format_ident!("_input")
-    };
+    let known: Vec<&str> = names
+        .values()
+        .map(String::as_str)
+        .chain(op.body.as_ref().map(|_| BODY))
+        .collect();
+    let known = quote!(input.known(&[#(#known),*])?;);
     let method = format_ident!("{}", op.rust_fn);
     let function_tokens = quote! {
         #[doc = #doc]
         #allow
-        fn #function<'a>(client: &'a Client, #input: &'a Args) -> Run<'a> {
+        fn #function<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
             Box::pin(async move {
+                #known
                 let call = client.#method(#(#arguments),*);
                 #(#setters)*
                 #optional_body
@@ -269,9 +281,11 @@ fn description(id: &str, op: &OperationSurface) -> String {
     parts.join("\n\n")
 }
 
-/// The JSON Schema of the tool's arguments: parameters by Rust name (call order first), the
-/// body as `body`, and the server's own `idempotency_key` and `wait`.
+/// The JSON Schema of the tool's arguments: parameters by their names in the API
+/// ([`arguments::names`], call order first), the body as `body`, and the server's own
+/// `idempotency_key` and `wait`.
 fn input_schema(surface: &Surface, op: &OperationSurface) -> Value {
+    let names = arguments::names(op);
     let mut properties = Map::new();
     let mut required = Vec::new();
     let ordered = op
@@ -294,9 +308,9 @@ fn input_schema(surface: &Surface, op: &OperationSurface) -> Value {
             }
         }
         if p.required {
-            required.push(json!(rust));
+            required.push(json!(names[rust]));
         }
-        properties.insert(rust.clone(), schema);
+        properties.insert(names[rust].clone(), schema);
     }
     if let Some(body) = &op.body {
         let mut schema = schema::of(surface, &body.ty, Side::Input);

@@ -56,7 +56,7 @@ fn stripped(area: &str, operation_id: &str) -> String {
 /// `sdk-tests/tests/architecture.rs`: the global flags, `--json`
 /// and clap's): a parameter whose flag would be one of them gets its location in front
 /// (`idempotency_key` in the query is `--query-idempotency-key`).
-pub const RESERVED_FLAGS: [&str; 19] = [
+pub const RESERVED_FLAGS: [&str; 20] = [
     "accept-any-amount",
     "all",
     "base-url",
@@ -74,6 +74,7 @@ pub const RESERVED_FLAGS: [&str; 19] = [
     "journal",
     "idempotency-key",
     "json",
+    "allow-unknown-members",
     "help",
     "version",
 ];

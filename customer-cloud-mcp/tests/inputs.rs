@@ -1,0 +1,254 @@
+//! A tool's arguments are exactly what the agent wrote, or a tool error before anything is
+//! sent: parameters are named as the API names them (`type`, not the Rust field `type_`), an
+//! unknown argument or body member is refused naming it, and a union body's error names the
+//! member and path that came closest. Every tool's parameter names are the spec's.
+//!
+//! The real server binary over stdio, one raw JSON-RPC line at a time (each answer read before
+//! the next request), against a sandbox running in this process.
+
+use cloud_sandbox::Sandbox;
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+/// The server on a sandbox, every tool enabled, and its pipes.
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+    state: std::path::PathBuf,
+}
+
+impl Server {
+    fn start(sb: &Sandbox, test: &str) -> Server {
+        let state = std::env::temp_dir().join(format!(
+            "customer-cloud-mcp-inputs-{test}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&state);
+        let cred = &sb.credentials().signed;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_customer-cloud-mcp"))
+            .args([
+                "--allow-writes",
+                "--allow-purchases",
+                "--allow-destructive",
+                "--allow-access-grants",
+                "--allow-any-amount",
+                "--max-total",
+                "1000",
+            ])
+            .env_remove("CUSTOMER_CLOUD_API_BEARER")
+            .env_remove("CUSTOMER_CLOUD_API_JOURNAL")
+            .env_remove("CUSTOMER_CLOUD_API_PROFILE")
+            .env("CUSTOMER_CLOUD_API_BASE_URL", sb.base_url())
+            .env("CUSTOMER_CLOUD_API_KEY", &cred.prefix)
+            .env("CUSTOMER_CLOUD_API_SECRET", &cred.secret)
+            .env("XDG_STATE_HOME", &state)
+            .env("XDG_CONFIG_HOME", &state)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut server = Server {
+            child,
+            stdin,
+            stdout,
+            next_id: 1,
+            state,
+        };
+        server.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "inputs-test", "version": "0"}}),
+        );
+        server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        server
+    }
+
+    fn send(&mut self, message: &Value) {
+        writeln!(self.stdin, "{message}").expect("writing a request");
+        self.stdin.flush().expect("flushing");
+    }
+
+    /// Sends the request and reads lines until its answer.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            let read = self.stdout.read_line(&mut line).expect("reading an answer");
+            assert!(read > 0, "the server ended before answering {method}");
+            let answer: Value = serde_json::from_str(&line).expect("a JSON-RPC line");
+            if answer["id"] == id {
+                return answer;
+            }
+        }
+    }
+
+    /// A `tools/call` result.
+    fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        let answer = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
+        answer["result"].clone()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.state);
+    }
+}
+
+/// The text of a tool result that must be an error.
+fn error_text(result: &Value) -> String {
+    assert_eq!(result["isError"], true, "{result}");
+    result["content"][0]["text"]
+        .as_str()
+        .expect("text")
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_body_member_is_a_tool_error_naming_it_and_nothing_is_sent() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let mut server = Server::start(&sb, "unknown");
+    let sent = sb.requests().len();
+    let body = json!({"name": "mcp.example", "dryrun": true});
+    let text = error_text(&server.call("create_dns_zone", json!({"body": body})));
+    assert!(
+        text.contains("`body.dryrun`: unknown member `dryrun`, did you mean `dryRun`?"),
+        "{text}"
+    );
+    let ttl = json!({"name": "mcp.example", "records": [{"name": "@", "ttl": "300"}]});
+    let text = error_text(&server.call("create_dns_zone", json!({"body": ttl})));
+    assert!(
+        text.contains("`body.records[0].ttl`: invalid type: string"),
+        "{text}"
+    );
+    assert_eq!(sb.requests().len(), sent, "nothing reached the sandbox");
+    assert!(sb.zones().iter().all(|z| z.name != "mcp.example"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_products_takes_the_api_s_type_and_refuses_the_rust_name() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let mut server = Server::start(&sb, "type");
+    let result = server.call("get_products", json!({"type": "vps", "limit": 100}));
+    assert_ne!(result["isError"], true, "{result}");
+    let items = result["structuredContent"]["items"]
+        .as_array()
+        .expect("items")
+        .clone();
+    assert!(!items.is_empty(), "{result}");
+    assert!(
+        items.iter().all(|i| i["type"] == "vps"),
+        "filtered by type: {items:?}"
+    );
+    let all = server.call("get_products", json!({"limit": 100}));
+    let every = all["structuredContent"]["items"].as_array().expect("items");
+    assert!(
+        every.iter().any(|i| i["type"] != "vps"),
+        "the filter matters"
+    );
+
+    let sent = sb.requests().len();
+    let text = error_text(&server.call("get_products", json!({"type_": "vps"})));
+    assert!(
+        text.contains("unknown argument `type_`, did you mean `type`?"),
+        "{text}"
+    );
+    assert_eq!(sb.requests().len(), sent, "nothing reached the sandbox");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_union_body_error_names_the_closest_member_and_its_path() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let mut server = Server::start(&sb, "union");
+    let sent = sb.requests().len();
+    let arguments = json!({"region": "eu", "productCode": "vps", "variantCode": "v",
+        "body": {"hostname": 5, "max_total": "25"}});
+    let text = error_text(&server.call("product_variant_deploy", arguments));
+    assert!(
+        text.contains("`body.hostname`: invalid type: integer `5`, expected a string"),
+        "{text}"
+    );
+    assert!(text.contains("`DeployRequest`"), "{text}");
+    assert!(!text.contains("matches no member"), "{text}");
+    assert_eq!(sb.requests().len(), sent, "nothing reached the sandbox");
+}
+
+/// The names the spec gives the parameters of each operation, by `operationId`; header
+/// parameters are left out: every one of this spec's is a header the SDK sets itself
+/// (idempotency, correlation, signing, response format), never a tool argument.
+fn spec_parameters() -> Vec<(String, Vec<String>)> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/openapi.yaml");
+    let doc: Value =
+        yaml_serde::from_str(&std::fs::read_to_string(path).expect("spec")).expect("spec parses");
+    let resolve = |p: &Value| -> Value {
+        match p["$ref"].as_str() {
+            Some(r) => doc.pointer(r.trim_start_matches('#')).expect("ref").clone(),
+            None => p.clone(),
+        }
+    };
+    let mut out = Vec::new();
+    for item in doc["paths"].as_object().expect("paths").values() {
+        let shared: Vec<Value> = item["parameters"].as_array().cloned().unwrap_or_default();
+        for method in ["get", "put", "post", "delete", "patch"] {
+            let Some(id) = item[method]["operationId"].as_str() else {
+                continue;
+            };
+            let own = item[method]["parameters"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            let mut names: Vec<String> = shared
+                .iter()
+                .chain(&own)
+                .map(&resolve)
+                .filter(|p| p["in"] != "header")
+                .map(|p| p["name"].as_str().expect("name").to_owned())
+                .collect();
+            names.sort();
+            names.dedup();
+            out.push((id.to_owned(), names));
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_tool_s_parameters_are_named_as_the_spec_names_them() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let mut server = Server::start(&sb, "names");
+    let listed = server.request("tools/list", json!({}));
+    let tools = listed["result"]["tools"].as_array().expect("tools").clone();
+    let own = ["body", "idempotency_key", "wait"];
+    let spec = spec_parameters();
+    assert_eq!(tools.len(), spec.len(), "one tool per operation");
+    for tool in &tools {
+        // The description's last paragraph starts with "`operationId`: METHOD /path".
+        let description = tool["description"].as_str().expect("description");
+        let last = &description[description.rfind("\n\n`").expect("effects") + 3..];
+        let id = last.split('`').next().expect("the operationId");
+        let (_, names) = spec
+            .iter()
+            .find(|(op, _)| op == id)
+            .expect("a spec operation");
+        let mut arguments: Vec<String> = tool["inputSchema"]["properties"]
+            .as_object()
+            .expect("properties")
+            .keys()
+            // The server's own arguments, unless a read has a parameter of that name.
+            .filter(|k| !own.contains(&k.as_str()) || names.contains(k))
+            .cloned()
+            .collect();
+        arguments.sort();
+        assert_eq!(&arguments, names, "{id}");
+    }
+}
