@@ -126,6 +126,7 @@ fn billing_order_draft<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
             .billing_order_draft(
                 input.body::<customer_cloud_sdk::billing::BillingOrderDraftRequest>()?,
             );
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

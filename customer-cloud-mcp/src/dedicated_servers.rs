@@ -169,6 +169,7 @@ fn dedicated_deploy<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
                         customer_cloud_sdk::dedicated_servers::DedicatedDeployRequest,
                     >()?,
             );
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

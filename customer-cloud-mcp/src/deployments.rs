@@ -53,6 +53,7 @@ fn product_variant_deploy<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
                         customer_cloud_sdk::deployments::ProductVariantDeployRequest,
                     >(&["max_total", "maxTotal"])?,
             );
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

@@ -168,6 +168,7 @@ fn create_dns_zone<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
             .create_dns_zone(
                 input.body::<customer_cloud_sdk::dns::CreateDnsZoneRequest>()?,
             );
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -185,6 +186,7 @@ fn dns_template_create<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
             .dns_template_create(
                 input.body::<customer_cloud_sdk::dns::DnsTemplateCreateRequest>()?,
             );
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

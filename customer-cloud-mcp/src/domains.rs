@@ -119,6 +119,7 @@ fn domain_assign_contacts<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
                 input.arg::<String>("serviceId")?,
                 input.body::<customer_cloud_sdk::domains::DomainAssignContactsRequest>()?,
             );
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -136,6 +137,7 @@ fn domain_contact_create<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
             .domain_contact_create(
                 input.body::<customer_cloud_sdk::domains::DomainContactCreateRequest>()?,
             );
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -171,6 +173,7 @@ fn post_domains_by_service_id_dnssec<'a>(
                 input.arg::<String>("serviceId")?,
                 input.body::<customer_cloud_sdk::domains::DomainDnssecEnableRequest>()?,
             );
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

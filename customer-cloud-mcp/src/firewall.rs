@@ -44,6 +44,7 @@ fn firewall_policy_create<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
                 input
                     .body::<customer_cloud_sdk::firewall::FirewallPolicyCreateRequest>()?,
             );
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

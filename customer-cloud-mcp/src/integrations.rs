@@ -258,6 +258,7 @@ fn api_credential_create<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
                         customer_cloud_sdk::integrations::ApiCredentialCreateRequest,
                     >()?,
             );
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -353,6 +354,7 @@ fn patch_webhooks_by_id<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
                 input.arg("id")?,
                 input.body::<customer_cloud_sdk::integrations::WebhookUpdateRequest>()?,
             );
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

@@ -75,6 +75,7 @@ fn service_dns_waf_proxy_config_upload_loader<'a>(
                         customer_cloud_sdk::service_dns_waf::WebsiteLoaderUploadRequest,
                     >()?,
             );
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -99,6 +100,7 @@ fn service_dns_waf_proxy_config_upload_ssl<'a>(
                         customer_cloud_sdk::service_dns_waf::WebsiteSslUploadRequest,
                     >()?,
             );
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

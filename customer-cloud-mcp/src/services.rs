@@ -197,6 +197,7 @@ fn service_billing_change_checkout<'a>(client: &'a Client, input: &'a Args) -> R
                 input
                     .body::<customer_cloud_sdk::services::BillingCycleCheckoutRequest>()?,
             );
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -216,6 +217,7 @@ fn service_renewal_checkout<'a>(client: &'a Client, input: &'a Args) -> Run<'a> 
                 input
                     .body::<customer_cloud_sdk::services::BillingCycleCheckoutRequest>()?,
             );
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

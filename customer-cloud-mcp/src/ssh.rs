@@ -68,6 +68,7 @@ fn ssh_key_generate<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
             .ssh_key_generate(
                 input.body::<customer_cloud_sdk::ssh::SshKeyGenerateRequest>()?,
             );
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -85,6 +86,7 @@ fn ssh_key_import<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
             .ssh_key_import(
                 input.body::<customer_cloud_sdk::ssh::SshKeyImportRequest>()?,
             );
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

@@ -69,6 +69,7 @@ fn storage_volume_attach<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
                 input.arg("serviceId")?,
                 input.body::<customer_cloud_sdk::storage::StorageVolumeAttachRequest>()?,
             );
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

@@ -78,6 +78,7 @@ fn tcp_proxy_update<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
                 input.arg("serviceId")?,
                 input.body::<customer_cloud_sdk::tcp_proxy::TcpProxyUpdateRequest>()?,
             );
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

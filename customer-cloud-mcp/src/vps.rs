@@ -158,6 +158,7 @@ fn vps_backup_restore<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
             Some(body) => call.body(body),
             None => call,
         };
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,
@@ -190,6 +191,7 @@ fn vps_firewall_policy_apply<'a>(client: &'a Client, input: &'a Args) -> Run<'a>
             Some(body) => call.body(body),
             None => call,
         };
+        let call = input.as_given(call);
         let call = match input.idempotency_key() {
             Some(key) => call.idempotency_key(key),
             None => call,

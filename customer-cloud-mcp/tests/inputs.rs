@@ -22,6 +22,10 @@ struct Server {
 
 impl Server {
     fn start(sb: &Sandbox, test: &str) -> Server {
+        Self::start_with(sb, test, &[])
+    }
+
+    fn start_with(sb: &Sandbox, test: &str, extra: &[&str]) -> Server {
         let state = std::env::temp_dir().join(format!(
             "customer-cloud-mcp-inputs-{test}-{}",
             std::process::id()
@@ -38,6 +42,7 @@ impl Server {
                 "--max-total",
                 "1000",
             ])
+            .args(extra)
             .env_remove("CUSTOMER_CLOUD_API_BEARER")
             .env_remove("CUSTOMER_CLOUD_API_JOURNAL")
             .env_remove("CUSTOMER_CLOUD_API_PROFILE")
@@ -251,4 +256,24 @@ async fn every_tool_s_parameters_are_named_as_the_spec_names_them() {
         arguments.sort();
         assert_eq!(&arguments, names, "{id}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn allow_unknown_members_sends_them_as_given_and_says_so() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let mut server = Server::start_with(&sb, "allow-unknown", &["--allow-unknown-members"]);
+    let body = json!({"name": "mcp-allowed.example", "dry_run": true});
+    let result = server.call("create_dns_zone", json!({"body": body}));
+    let text = result.to_string();
+    assert!(
+        text.contains("sent members the API document does not define: `dry_run`"),
+        "{text}"
+    );
+    // The sandbox refuses a member the contract does not define: it was sent, not dropped.
+    assert!(text.contains("dry_run"), "{text}");
+    let zones: Vec<String> = sb.zones().iter().map(|z| z.name.clone()).collect();
+    assert!(
+        !zones.contains(&"mcp-allowed.example".to_owned()),
+        "{zones:?}"
+    );
 }

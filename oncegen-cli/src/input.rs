@@ -10,7 +10,7 @@ use crate::{Failure, Sent, exit};
 use clap::ArgMatches;
 use futures::{Stream, StreamExt};
 use oncegen_runtime::{CallBuilder, Error};
-use oncegen_runtime::{located, refusing_unknown};
+use oncegen_runtime::{dropped_members, located, refusing_unknown};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -299,7 +299,7 @@ impl<'m> Input<'m> {
             message: format!("the body does not encode as JSON: {e}"),
             settled_key: None,
         })?;
-        let unknown = unknown_members(&given, &typed);
+        let unknown = dropped_members(&given, &typed);
         if !unknown.is_empty() {
             eprintln!(
                 "warning: --allow-unknown-members: sending members the API document does not \
@@ -318,40 +318,6 @@ impl<'m> Input<'m> {
             (Some(text), true) => call.raw_json_body(text.clone()),
             _ => call,
         }
-    }
-}
-
-/// The paths of the members of `given` that `typed` (the body decoded and encoded again) no
-/// longer has: the ones its type does not define. A `null` member is no loss (`None` is left
-/// out).
-fn unknown_members(given: &Value, typed: &Value) -> Vec<String> {
-    let mut paths = Vec::new();
-    walk(given, typed, "", &mut paths);
-    paths
-}
-
-fn walk(given: &Value, typed: &Value, at: &str, paths: &mut Vec<String>) {
-    match (given, typed) {
-        (Value::Object(given), Value::Object(typed)) => {
-            for (key, value) in given {
-                let path = if at.is_empty() {
-                    key.clone()
-                } else {
-                    format!("{at}.{key}")
-                };
-                match typed.get(key) {
-                    Some(typed) => walk(value, typed, &path, paths),
-                    None if !value.is_null() => paths.push(format!("`{path}`")),
-                    None => {}
-                }
-            }
-        }
-        (Value::Array(given), Value::Array(typed)) => {
-            for (i, (value, typed)) in given.iter().zip(typed).enumerate() {
-                walk(value, typed, &format!("{at}[{i}]"), paths);
-            }
-        }
-        _ => {}
     }
 }
 
@@ -379,7 +345,7 @@ fn read_source(raw: &str) -> Result<String, Failure> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Input, scalar, unknown_members};
+    use super::{Input, scalar};
 
     fn ceiling(body: Option<&str>, amount: &str) -> Result<String, String> {
         let matches = clap::ArgMatches::default();
@@ -414,17 +380,6 @@ mod tests {
         for bad in ["", "1e3", "-5", "5.", "abc"] {
             assert!(ceiling(None, bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn unknown_members_are_the_given_ones_the_typed_body_lost() {
-        let given = serde_json::json!({"name": "a", "dryrun": true, "gone": null,
-            "records": [{"ttl": 1, "colour": "red"}]});
-        let typed = serde_json::json!({"name": "a", "records": [{"ttl": 1}]});
-        assert_eq!(
-            unknown_members(&given, &typed),
-            ["`dryrun`", "`records[0].colour`"]
-        );
     }
 
     #[test]

@@ -33,7 +33,7 @@ pub mod untagged;
 
 pub use nullable::Nullable;
 pub use secret::Secret;
-pub use unknown::{closest, refusing_unknown};
+pub use unknown::{closest, dropped_members, refusing_unknown};
 
 /// Re-exports for the macros (not a public API).
 #[doc(hidden)]

@@ -10,6 +10,7 @@
 //! decodes its members from the value's text with a deserializer of their own, which no
 //! wrapper of the outer deserializer (`serde_ignored`) would reach.
 
+use serde_json::Value;
 use std::cell::Cell;
 
 use serde::de::{DeserializeSeed, Deserializer, Error as _};
@@ -114,6 +115,40 @@ impl<'de> DeserializeSeed<'de> for Refuse {
     }
 }
 
+/// The paths of the members of `given` that `typed` (the body decoded and encoded again) no
+/// longer has: the ones its type does not define. A `null` member is no loss (`None` is left
+/// out).
+pub fn dropped_members(given: &Value, typed: &Value) -> Vec<String> {
+    let mut paths = Vec::new();
+    walk(given, typed, "", &mut paths);
+    paths
+}
+
+fn walk(given: &Value, typed: &Value, at: &str, paths: &mut Vec<String>) {
+    match (given, typed) {
+        (Value::Object(given), Value::Object(typed)) => {
+            for (key, value) in given {
+                let path = if at.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{at}.{key}")
+                };
+                match typed.get(key) {
+                    Some(typed) => walk(value, typed, &path, paths),
+                    None if !value.is_null() => paths.push(format!("`{path}`")),
+                    None => {}
+                }
+            }
+        }
+        (Value::Array(given), Value::Array(typed)) => {
+            for (i, (value, typed)) in given.iter().zip(typed).enumerate() {
+                walk(value, typed, &format!("{at}[{i}]"), paths);
+            }
+        }
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{closest, message};
@@ -132,5 +167,15 @@ mod tests {
         let text = message("colour", allowed.into_iter());
         assert!(!text.contains("did you mean"), "{text}");
         assert!(text.contains("`template_id`, `zone_file`"), "{text}");
+    }
+    #[test]
+    fn dropped_members_are_the_given_ones_the_typed_body_lost() {
+        let given = serde_json::json!({"name": "a", "dryrun": true, "gone": null,
+            "records": [{"ttl": 1, "colour": "red"}]});
+        let typed = serde_json::json!({"name": "a", "records": [{"ttl": 1}]});
+        assert_eq!(
+            super::dropped_members(&given, &typed),
+            ["`dryrun`", "`records[0].colour`"]
+        );
     }
 }

@@ -7,7 +7,7 @@
 //! error names the argument and the path inside it.
 
 use crate::Failure;
-use oncegen_runtime::{closest, located, refusing_unknown};
+use oncegen_runtime::{closest, dropped_members, located, refusing_unknown};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -26,6 +26,10 @@ pub struct Args {
     idempotency_key: Option<String>,
     intent: Option<String>,
     wait: bool,
+    /// `--allow-unknown-members`: a body's unknown members are sent as given.
+    allow_unknown: bool,
+    /// The body's members its type does not define, when they are sent as given.
+    sent_unknown: std::sync::OnceLock<Vec<String>>,
 }
 
 impl Args {
@@ -40,7 +44,47 @@ impl Args {
             idempotency_key,
             intent: None,
             wait,
+            allow_unknown: false,
+            sent_unknown: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The arguments, a body's unknown members sent as given when `allow` (the server's
+    /// `--allow-unknown-members`) instead of refused.
+    pub(crate) fn allowing_unknown(mut self, allow: bool) -> Self {
+        self.allow_unknown = allow;
+        self
+    }
+
+    /// The body's members its type does not define that the call sends as given.
+    pub(crate) fn sent_unknown(&self) -> &[String] {
+        self.sent_unknown.get().map_or(&[], Vec::as_slice)
+    }
+
+    /// `call` sending the body as given, when unknown members were let through.
+    pub fn as_given<B: oncegen_runtime::CallBuilder>(&self, call: B) -> B {
+        match self.values.get(BODY) {
+            Some(body) if !self.sent_unknown().is_empty() => call.raw_json_body(body.to_string()),
+            _ => call,
+        }
+    }
+
+    /// The body `value` decoded without refusing unknown members, which are recorded to be
+    /// sent as given.
+    fn lenient_body<T: DeserializeOwned + Serialize>(&self, value: &Value) -> Result<T, Failure> {
+        let typed: T = located::from_value(value).map_err(|e| {
+            Failure::invalid(format!(
+                "invalid argument `{BODY}.{}`: {}",
+                e.path, e.message
+            ))
+        })?;
+        let encoded = serde_json::to_value(&typed)
+            .map_err(|e| Failure::internal(format!("the body does not encode as JSON: {e}")))?;
+        let dropped = dropped_members(value, &encoded);
+        if !dropped.is_empty() {
+            let _ = self.sent_unknown.set(dropped);
+        }
+        Ok(typed)
     }
 
     /// The arguments, the write journaled with `intent` (what names it across calls:
@@ -91,8 +135,9 @@ impl Args {
     }
 
     /// The required request body.
-    pub fn body<T: DeserializeOwned>(&self) -> Result<T, Failure> {
-        self.arg(BODY)
+    pub fn body<T: DeserializeOwned + Serialize>(&self) -> Result<T, Failure> {
+        self.opt_body()?
+            .ok_or_else(|| Failure::invalid(format!("the argument `{BODY}` is required")))
     }
 
     /// The required body of a purchase, refused unless what will be sent still carries one of
@@ -118,8 +163,12 @@ impl Args {
     }
 
     /// The optional request body.
-    pub fn opt_body<T: DeserializeOwned>(&self) -> Result<Option<T>, Failure> {
-        self.opt(BODY)
+    pub fn opt_body<T: DeserializeOwned + Serialize>(&self) -> Result<Option<T>, Failure> {
+        match self.values.get(BODY) {
+            None | Some(Value::Null) => Ok(None),
+            Some(value) if self.allow_unknown => self.lenient_body(value).map(Some),
+            Some(value) => decode(BODY, value).map(Some),
+        }
     }
 
     /// The key a write is sent under.

@@ -28,6 +28,9 @@ pub struct Gates {
     pub access_grants: bool,
     /// `--max-total`: the most one purchase may charge.
     pub max_total: Option<Decimal>,
+    /// `--allow-unknown-members`: a body's members the document does not define are sent as
+    /// given (with a warning in the result) instead of refused.
+    pub unknown_members: bool,
 }
 
 impl Gates {

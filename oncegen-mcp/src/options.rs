@@ -189,6 +189,10 @@ fn command<C>(app: &App<C>) -> clap::Command {
         )
         .arg(flag("allow-writes", "Enable tools that change state (off: read-only)"))
         .arg(flag("allow-destructive", "Also enable destructive tools (deletions)"))
+        .arg(flag(
+            "allow-unknown-members",
+            "Send a body's members the API's document does not define as given, with a warning in the result, instead of refusing the call (for a document that is wrong)",
+        ))
         .arg(flag("allow-purchases", "Also enable purchases (each needs a spending ceiling)"))
         .arg(
             Arg::new("max-total")
@@ -275,6 +279,7 @@ fn options<C>(app: &App<C>, m: &ArgMatches) -> Result<Options, String> {
             any_amount: m.get_flag("allow-any-amount"),
             access_grants: m.get_flag("allow-access-grants"),
             max_total,
+            unknown_members: m.get_flag("allow-unknown-members"),
         },
         mode: match m.get_one::<String>("tools").map(String::as_str) {
             Some("dynamic") => Mode::Dynamic,

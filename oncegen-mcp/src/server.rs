@@ -204,33 +204,20 @@ impl<C: Send + Sync + 'static> Server<C> {
                 applied_at: None,
             }),
         };
-        let (key, outcome, replay) = match plan {
+        let plan = match plan {
             Err(failure) => return failed(&failure),
             Ok(Plan::Refused(why)) => return failed(&Failure::refused(why)),
             Ok(Plan::Busy { key }) => return failed(&Failure::busy(&key)),
-            Ok(Plan::Resume(entry)) => {
-                let key = entry.write.key.clone();
-                let applied_at = entry.settled_at;
-                let write = runtime.settle_write(*entry).await;
-                let replay = Replay {
-                    applied_at: applied_at
-                        .or_else(|| write.is_settled().then(std::time::SystemTime::now)),
-                };
-                (key, crate::respond(write.outcome), Some(replay))
-            }
-            Ok(Plan::Send { key, applied_at }) => {
-                let input =
-                    Args::new(arguments, Some(key.clone()), wait).with_intent(identity.intent());
-                let outcome = (tool.run)(&s.client, &input).await;
-                (
-                    key,
-                    outcome,
-                    applied_at.map(|t| Replay {
-                        applied_at: Some(t),
-                    }),
-                )
-            }
+            Ok(plan) => plan,
         };
+        let key = match &plan {
+            Plan::Send { key, .. } => Some(key.clone()),
+            _ => None,
+        };
+        let input = Args::new(arguments, key, wait)
+            .with_intent(identity.intent())
+            .allowing_unknown(s.gates.unknown_members);
+        let (key, outcome, replay) = self.answer(tool, plan, &input).await;
         let settled = match &outcome {
             Ok(_) => true,
             Err(f) => f.is_settled(),
@@ -247,6 +234,51 @@ impl<C: Send + Sync + 'static> Server<C> {
                 f.idempotency_key.get_or_insert(key);
                 f
             });
-        result(tool, outcome, replay)
+        with_warning(result(tool, outcome, replay), input.sent_unknown())
     }
+
+    /// The outcome `plan` gives: an earlier call's settled again, or `input`'s sent; its key.
+    async fn answer(
+        &self,
+        tool: &'static Tool<C>,
+        plan: Plan,
+        input: &Args,
+    ) -> (String, Result<crate::Sent, Failure>, Option<Replay>) {
+        let s = &self.state;
+        match plan {
+            Plan::Resume(entry) => {
+                let key = entry.write.key.clone();
+                let applied_at = entry.settled_at;
+                let write = (s.app.runtime)(&s.client).settle_write(*entry).await;
+                let replay = Replay {
+                    applied_at: applied_at
+                        .or_else(|| write.is_settled().then(std::time::SystemTime::now)),
+                };
+                (key, crate::respond(write.outcome), Some(replay))
+            }
+            Plan::Send { key, applied_at } => {
+                let outcome = (tool.run)(&s.client, input).await;
+                let replay = applied_at.map(|t| Replay {
+                    applied_at: Some(t),
+                });
+                (key, outcome, replay)
+            }
+            Plan::Busy { key } => (key.clone(), Err(Failure::busy(&key)), None),
+            Plan::Refused(why) => (String::new(), Err(Failure::refused(why)), None),
+        }
+    }
+}
+
+/// `result`, saying first which body members the document does not define were sent as given.
+fn with_warning(mut result: CallToolResult, unknown: &[String]) -> CallToolResult {
+    if !unknown.is_empty() {
+        let warning = format!(
+            "warning: --allow-unknown-members: sent members the API document does not define: {}",
+            unknown.join(", ")
+        );
+        result
+            .content
+            .insert(0, rmcp::model::ContentBlock::text(warning));
+    }
+    result
 }

@@ -126,7 +126,7 @@ pub use transport::reqwest_transport;
 // The encoding of generated types lives in its own crate (no HTTP); generated code names it
 // through these re-exports, at the paths it always had.
 pub use oncegen_codec::{Nullable, Secret, nullable, secret, tagged, untagged};
-pub use oncegen_codec::{closest, located, refusing_unknown};
+pub use oncegen_codec::{closest, dropped_members, located, refusing_unknown};
 pub use oncegen_codec::{
     exclusive_group, from_variants, json_object, string_enum, tagged_union, untagged_union,
 };

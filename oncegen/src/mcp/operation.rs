@@ -205,6 +205,11 @@ pub(super) fn render(
         .chain(op.body.as_ref().map(|_| BODY))
         .collect();
     let known = quote!(input.known(&[#(#known),*])?;);
+    // With `--allow-unknown-members`, a body holding members its type drops is sent as given.
+    let as_given = op
+        .body
+        .as_ref()
+        .map(|_| quote!(let call = input.as_given(call);));
     let method = format_ident!("{}", op.rust_fn);
     let function_tokens = quote! {
         #[doc = #doc]
@@ -215,6 +220,7 @@ pub(super) fn render(
                 let call = client.#method(#(#arguments),*);
                 #(#setters)*
                 #optional_body
+                #as_given
                 #key
                 #wait
                 respond(call.send().await)
