@@ -225,7 +225,7 @@ mod tests {
         assert!(e.message.contains("`absent` is required"), "{}", e.message);
         let e = a.arg::<u8>("name").unwrap_err();
         assert!(e.message.contains("`name`"), "{}", e.message);
-        #[derive(serde::Deserialize, Debug)]
+        #[derive(serde::Deserialize, serde::Serialize, Debug)]
         struct Body {
             #[allow(dead_code)]
             a: Vec<u8>,
