@@ -46,7 +46,10 @@ fn surface(doc: &Value) -> Surface {
 /// properties and operation parameters, with their values.
 fn inline_enums(doc: &Value) -> Vec<(Vec<String>, Vec<String>)> {
     let mut out = Vec::new();
-    if let Some(schemas) = doc.pointer("/components/schemas").and_then(Value::as_object) {
+    if let Some(schemas) = doc
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+    {
         for (name, schema) in schemas {
             for (prop, s) in schema["properties"].as_object().into_iter().flatten() {
                 let at = vec!["components", "schemas", name, "properties", prop];
@@ -56,9 +59,25 @@ fn inline_enums(doc: &Value) -> Vec<(Vec<String>, Vec<String>)> {
     }
     for (path, item) in doc["paths"].as_object().into_iter().flatten() {
         for (method, op) in item.as_object().into_iter().flatten() {
-            for (i, p) in op["parameters"].as_array().into_iter().flatten().enumerate() {
-                let at = ["paths", path, method, "parameters", &i.to_string(), "schema"];
-                push_enum(&mut out, at.iter().map(|s| s.to_string()).collect(), &p["schema"]);
+            for (i, p) in op["parameters"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let at = [
+                    "paths",
+                    path,
+                    method,
+                    "parameters",
+                    &i.to_string(),
+                    "schema",
+                ];
+                push_enum(
+                    &mut out,
+                    at.iter().map(|s| s.to_string()).collect(),
+                    &p["schema"],
+                );
             }
         }
     }
@@ -69,7 +88,10 @@ fn push_enum(out: &mut Vec<(Vec<String>, Vec<String>)>, at: Vec<String>, schema:
     let Some(values) = schema["enum"].as_array() else {
         return;
     };
-    let values: Option<Vec<String>> = values.iter().map(|v| v.as_str().map(str::to_owned)).collect();
+    let values: Option<Vec<String>> = values
+        .iter()
+        .map(|v| v.as_str().map(str::to_owned))
+        .collect();
     if let Some(mut values) = values.filter(|v| v.len() >= 2) {
         values.sort();
         out.push((at, values));
@@ -130,8 +152,13 @@ fn inline_successes(doc: &Value) -> Vec<[String; 3]> {
 /// that documents none.
 fn header_added(doc: &Value) -> Vec<(String, Value)> {
     let successes = inline_successes(doc);
-    let has_headers = |[p, m, s]: &[String; 3]| doc["paths"][p][m]["responses"][s]["headers"].is_object();
-    let mut chosen: Vec<&[String; 3]> = successes.iter().filter(|s| has_headers(s)).take(PLACES).collect();
+    let has_headers =
+        |[p, m, s]: &[String; 3]| doc["paths"][p][m]["responses"][s]["headers"].is_object();
+    let mut chosen: Vec<&[String; 3]> = successes
+        .iter()
+        .filter(|s| has_headers(s))
+        .take(PLACES)
+        .collect();
     chosen.extend(successes.iter().find(|s| !has_headers(s)));
     chosen
         .into_iter()
@@ -150,10 +177,16 @@ fn header_added(doc: &Value) -> Vec<(String, Value)> {
 /// An optional property added to the first component with properties (sorted), an enum of
 /// values another place has when there is one.
 fn property_added(doc: &Value) -> Vec<(String, Value)> {
-    let Some(schemas) = doc.pointer("/components/schemas").and_then(Value::as_object) else {
+    let Some(schemas) = doc
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+    else {
         return Vec::new();
     };
-    let mut names: Vec<&String> = schemas.keys().filter(|n| schemas[*n]["properties"].is_object()).collect();
+    let mut names: Vec<&String> = schemas
+        .keys()
+        .filter(|n| schemas[*n]["properties"].is_object())
+        .collect();
     names.sort();
     let Some(name) = names.first() else {
         return Vec::new();
@@ -169,7 +202,12 @@ fn property_added(doc: &Value) -> Vec<(String, Value)> {
 
 /// A copy of existing operations under a new path sorted first, with new operation ids.
 fn operation_added(doc: &Value) -> Vec<(String, Value)> {
-    let mut paths: Vec<&String> = doc["paths"].as_object().into_iter().flatten().map(|(p, _)| p).collect();
+    let mut paths: Vec<&String> = doc["paths"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(p, _)| p)
+        .collect();
     paths.sort();
     let with_headers = inline_successes(doc)
         .into_iter()
@@ -220,12 +258,25 @@ fn instabilities(old: &Surface, revised: &Value) -> Vec<String> {
 fn check(path: &Path) -> Vec<String> {
     let doc = read(path);
     let old = surface(&doc);
-    let revisions = [enum_value_added, header_added, property_added, operation_added]
-        .iter()
-        .flat_map(|drill| drill(&doc))
-        .collect::<Vec<_>>();
-    assert!(!revisions.is_empty(), "{}: no drill applies", path.display());
-    let file = path.file_name().expect("name").to_string_lossy().into_owned();
+    let revisions = [
+        enum_value_added,
+        header_added,
+        property_added,
+        operation_added,
+    ]
+    .iter()
+    .flat_map(|drill| drill(&doc))
+    .collect::<Vec<_>>();
+    assert!(
+        !revisions.is_empty(),
+        "{}: no drill applies",
+        path.display()
+    );
+    let file = path
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
     let file = file.as_str();
     revisions
         .iter()
@@ -248,5 +299,10 @@ fn a_single_change_renames_no_type_elsewhere() {
         problems.extend(other.join().expect("the other half runs"));
         problems
     });
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
