@@ -33,7 +33,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .ok_or("no region listed")?;
     let mut plans = client
         .get_products_by_region(region.clone())
-        .product_code(catalog::GetProductsProductCode::Vps)
+        .product_code(catalog::GetProductsByRegionProductCode::Vps)
         .send()
         .await?
         .into_body()

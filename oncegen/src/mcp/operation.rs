@@ -176,10 +176,8 @@ pub(super) fn render(
         }
     });
     let doc = format!(" `{id}`: calls `{}::Client::{}`.", sdk, op.rust_fn);
-    let allow = op
-        .params
-        .values()
-        .any(|p| p.deprecated)
+    // A deprecated operation or parameter is still offered (its description says so).
+    let allow = (op.deprecated || op.params.values().any(|p| p.deprecated))
         .then(|| quote!(#[allow(deprecated)]));
     let reads_input = !op.params.is_empty() || op.body.is_some() || keyed || op.effects.waits;
     let input = if reads_input {

@@ -40,7 +40,7 @@ async fn cheapest_vps(c: &customer_cloud_sdk::Client) -> (String, catalog::Catal
     let region = regions[0].id.clone().expect("region id");
     let plans = c
         .get_products_by_region(region.clone())
-        .product_code(customer_cloud_sdk::catalog::GetProductsProductCode::Vps)
+        .product_code(customer_cloud_sdk::catalog::GetProductsByRegionProductCode::Vps)
         .send()
         .await
         .expect("products")

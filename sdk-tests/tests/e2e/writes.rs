@@ -73,7 +73,7 @@ impl Plan {
     pub async fn read(c: &customer_cloud_sdk::Client) -> Self {
         let product = c
             .get_products_by_region(REGION)
-            .product_code(customer_cloud_sdk::catalog::GetProductsProductCode::Vps)
+            .product_code(customer_cloud_sdk::catalog::GetProductsByRegionProductCode::Vps)
             .send()
             .await
             .expect("catalog")
