@@ -900,9 +900,9 @@ fn realspecs_cargo_check() {
 // ---------------------------------------------------------------------------------------------
 // The generated tools of documents with deprecated operations, under `-D warnings`
 
-/// Corpus documents with deprecated operations (nexus 33, openai 15, vultr 8): their tools
+/// Corpus documents with deprecated operations (nexus 33, vultr 8, vault 1): their tools
 /// call deprecated client methods.
-const DEPRECATING_DOCUMENTS: &[&str] = &["nexus.json", "openai.yaml", "vultr.json"];
+const DEPRECATING_DOCUMENTS: &[&str] = &["nexus.json", "vault.json", "vultr.json"];
 
 /// The CLI and MCP crates of `document`, beside its SDK crate in `crates_dir`, written under
 /// `tools_dir`; returns their directory names.
