@@ -144,7 +144,7 @@ pub(super) fn render(
         .filter(|(_, p)| !p.required)
         .map(|(rust, p)| {
             let setter = format_ident!("{}", rust);
-            let ty = turbofish(&p.ty);
+            let ty = turbofish(surface, &p.ty);
             quote! {
                 let call = match input.opt #ty (#rust)? {
                     Some(value) => call.#setter(value),
