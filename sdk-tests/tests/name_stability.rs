@@ -52,7 +52,7 @@ fn inline_enums(doc: &Value) -> Vec<(Vec<String>, Vec<String>)> {
     {
         for (name, schema) in schemas {
             for (prop, s) in schema["properties"].as_object().into_iter().flatten() {
-                let at = vec!["components", "schemas", name, "properties", prop];
+                let at = ["components", "schemas", name, "properties", prop];
                 push_enum(&mut out, at.iter().map(|s| s.to_string()).collect(), s);
             }
         }
