@@ -50,7 +50,7 @@ use customer_cloud_sdk::Client;
 static APP: oncegen_mcp::App<Client> = oncegen_mcp::App {
     bin: "customer-cloud-mcp",
     about: "MCP server of customer-cloud-sdk (contract 2026-10-07.1)",
-    version: "0.7.1",
+    version: "0.8.0",
     env_prefix: customer_cloud_sdk::ENV_PREFIX,
     areas: &[
         billing::TOOLS,

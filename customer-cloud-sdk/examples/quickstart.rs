@@ -10,7 +10,7 @@
 
 mod support;
 
-use customer_cloud_sdk::{deployments, types};
+use customer_cloud_sdk::{catalog, deployments};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -33,7 +33,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .ok_or("no region listed")?;
     let mut plans = client
         .get_products_by_region(region.clone())
-        .product_code(types::CatalogProductProductCode::Vps)
+        .product_code(catalog::GetProductsByRegionProductCode::Vps)
         .send()
         .await?
         .into_body()
@@ -70,7 +70,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .product_variant_deploy(
             deployments::ProductVariantDeployArgs {
                 region,
-                product_code: types::CatalogProductProductCode::Vps,
+                product_code: deployments::ProductVariantDeployProductCode::Vps,
                 variant_code: variant,
             },
             deployments::DeployRequest::new()

@@ -637,24 +637,21 @@ fn constructor_arguments_changed_by_the_generator_are_breaking() {
     assert!(reordered.changes.is_empty(), "{:#?}", reordered.changes);
 }
 
-/// Identical inline enums merged into one type (a generator change): the parameter's Rust type
-/// is renamed, which breaks code, but the values on the wire are the same, so released SDKs
-/// are not told their values may be rejected.
+/// A merged inline enum split into one per place (the generator change of issue 41): the
+/// parameter's Rust type is renamed, which breaks code, but the values on the wire are the
+/// same, so released SDKs are not told their values may be rejected.
 #[test]
-fn an_enum_merged_into_one_of_the_same_values_is_no_wire_change() {
+fn an_enum_split_from_a_merged_one_of_the_same_values_is_no_wire_change() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/openapi.yaml");
     let api = lower(&read(&path));
     let mut before = Surface::of(&api, CRATE, "0.3.0");
-    let merged = before.types["CatalogProductProductCode"].clone();
-    before
-        .types
-        .insert("GetProductsProductCode".to_owned(), merged);
+    before.types.remove("GetProductsProductCode");
     let param = before
         .operations
         .get_mut("getProducts")
         .and_then(|op| op.params.get_mut("product_code"))
         .expect("getProducts' product_code");
-    param.ty = "GetProductsProductCode".to_owned();
+    param.ty = "CatalogProductProductCode".to_owned();
     let report = compare(
         &Baseline::Found(Box::new(before)),
         Version::parse("0.3.0"),
@@ -664,8 +661,8 @@ fn an_enum_merged_into_one_of_the_same_values_is_no_wire_change() {
     assert_eq!(
         class_of(
             &report,
-            "query parameter `product_code`: type `GetProductsProductCode` → \
-             `CatalogProductProductCode`"
+            "query parameter `product_code`: type `CatalogProductProductCode` → \
+             `GetProductsProductCode`"
         ),
         Class::Breaking
     );
@@ -2421,7 +2418,7 @@ fn a_changed_request_default_is_a_behaviour_change_for_released_sdks() {
         line.text
     );
     assert!(
-        report.warnings[0].contains("another default")
+        report.warnings[0].contains("another behaviour")
             && report.warnings[0].contains("`create_order`"),
         "{:?}",
         report.warnings
@@ -2511,4 +2508,124 @@ fn renamed_commands_and_flags_are_breaking_for_scripts() {
         )]
     );
     assert!(report(&base, &base).cli.is_empty());
+}
+
+/// Issue 41's repros, on `names.yaml`: the report of `names.yaml` revised by `edits`.
+fn report_of_names(edits: &[(&str, &str)]) -> ChangeReport {
+    let base = revision("names.yaml");
+    let revised = edits.iter().fold(base.clone(), |text, (from, to)| {
+        replaced_once(&text, from, to)
+    });
+    report(&base, &revised)
+}
+
+/// A path parameter renamed inside the arguments struct is a renamed field every call names
+/// (E0560): breaking, never docs only.
+#[test]
+fn a_path_parameter_renamed_in_an_arguments_struct_is_breaking() {
+    let report = report_of_names(&[
+        (
+            "/zones/{zoneId}/records/{recordId}:",
+            "/zones/{zoneId}/records/{id}:",
+        ),
+        (
+            "{name: recordId, in: path, required: true",
+            "{name: id, in: path, required: true",
+        ),
+    ]);
+    assert_eq!(
+        class_of(
+            &report,
+            "`get_record`: path parameter `record_id` probably renamed to `id`"
+        ),
+        Class::Breaking
+    );
+    assert!(
+        report
+            .changes
+            .iter()
+            .any(|c| c.text.contains("field of `GetRecordArgs` renamed")),
+        "{:#?}",
+        report.changes
+    );
+    assert_eq!(report.severity(), Some(Class::Breaking));
+}
+
+/// Of two required query parameters, one renamed: a field of the arguments struct renamed.
+#[test]
+fn one_of_two_required_query_parameters_renamed_is_breaking() {
+    let report = report_of_names(&[(
+        "{name: kind, in: query, required: true",
+        "{name: type, in: query, required: true",
+    )]);
+    assert_eq!(
+        class_of(
+            &report,
+            "`list_records`: query parameter `kind` probably renamed to `type_`"
+        ),
+        Class::Breaking
+    );
+    assert_eq!(report.severity(), Some(Class::Breaking));
+}
+
+/// A value added to one of identical inline enums renames no other place's type: each place
+/// has its own.
+#[test]
+fn a_value_added_to_one_of_identical_enums_renames_no_other_type() {
+    let report = report_of_names(&[(
+        "policy_in: {type: string, enum: [DROP, ACCEPT]}",
+        "policy_in: {type: string, enum: [DROP, ACCEPT, REJECT]}",
+    )]);
+    assert_eq!(
+        report.severity(),
+        Some(Class::Additive),
+        "{:#?}",
+        report.changes
+    );
+    assert_eq!(
+        class_of(&report, "`PolicyPolicyIn`: value `REJECT` added"),
+        Class::Additive
+    );
+    assert_eq!(report.changes.len(), 1, "{:#?}", report.changes);
+}
+
+/// A header added to one of two operations documenting the same headers changes only that
+/// operation's view.
+#[test]
+fn a_header_added_to_one_operation_changes_no_other_view() {
+    let report = report_of_names(&[(
+        "          description: A.\n          headers:\n",
+        "          description: A.\n          headers:\n            X-Added: {schema: {type: string}}\n",
+    )]);
+    assert_eq!(
+        report.severity(),
+        Some(Class::Additive),
+        "{:#?}",
+        report.changes
+    );
+    assert!(
+        report.changes.iter().all(|c| c.text.starts_with("`get_a`")),
+        "{:#?}",
+        report.changes
+    );
+}
+
+/// 200 → 201 leaves the Rust API as it is, and is named for released SDKs: a behaviour
+/// change, with its warning, never silent.
+#[test]
+fn a_changed_success_status_is_a_behaviour_change() {
+    let report = report_of_names(&[(
+        "      responses:\n        \"200\":\n          description: The rule.",
+        "      responses:\n        \"201\":\n          description: The rule.",
+    )]);
+    assert_eq!(report.severity(), None, "{:#?}", report.changes);
+    assert_eq!(
+        wire_class_of(&report, "`get_rule`: success status `200` → `201`"),
+        Wire::Behaviour
+    );
+    assert!(
+        report.warnings.iter().any(|w| w.contains("`get_rule`")),
+        "{:#?}",
+        report.warnings
+    );
 }

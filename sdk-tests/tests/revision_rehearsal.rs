@@ -1,6 +1,6 @@
 //! Revision rehearsal: a revision of the contract of our own (`fixtures/rehearsal/revision.json`,
 //! a JSON Patch: new `info.version`, a field type change, an enum value removed and one added,
-//! page → cursor pagination, a scope added, a moved path) is applied to a copy of
+//! page → cursor pagination, a scope added, a moved path, a renamed path parameter) is applied to a copy of
 //! `spec/openapi.yaml`; the SDK is regenerated from the copy into a scratch directory; the
 //! sandbox is started on the copy; and a driver crate compiled against the regenerated SDK calls
 //! the changed operations against it. Nothing of the sandbox is edited by hand.
@@ -145,6 +145,7 @@ async fn the_regenerated_sdk_drives_the_sandbox_on_the_revised_spec() {
         "getRegions",
         "dnsTemplateCreate",
         "getDnsTemplates",
+        "getDnsTemplate",
     ] {
         assert!(covered.iter().any(|c| c == id), "{id} had no round trip");
     }
@@ -152,6 +153,14 @@ async fn the_regenerated_sdk_drives_the_sandbox_on_the_revised_spec() {
         sb.requests()
             .iter()
             .any(|r| r.path == "/v1/dns/zone-templates")
+    );
+    // The renamed path parameter was served by the template handler, not a 404.
+    assert!(
+        sb.requests()
+            .iter()
+            .any(|r| r.path == "/v1/dns/templates/moved" && r.status == 200),
+        "{:#?}",
+        sb.requests()
     );
     print!("{stdout}");
     println!(

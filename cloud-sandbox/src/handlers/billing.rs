@@ -13,7 +13,7 @@ use crate::state::{Service, State, money};
 /// `POST /v1/billing/invoices/{id}/pay`.
 pub fn pay_invoice(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     let id: Uuid = ctx
-        .param("id")
+        .path_arg(0)
         .parse()
         .map_err(|_| ApiError::not_found("Invoice"))?;
     let idx = st

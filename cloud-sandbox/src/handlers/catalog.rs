@@ -18,7 +18,9 @@ pub fn regions(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
 /// `GET /v1/products` and `GET /v1/products/{region}`.
 pub fn products(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     readable(st, "catalog_unavailable")?;
-    let path_region = ctx.path.get("region").map(|r| r.to_ascii_uppercase());
+    let path_region = Some(ctx.path_arg(0))
+        .filter(|r| !r.is_empty())
+        .map(str::to_ascii_uppercase);
     let query_region = ctx.query_param("region").map(str::to_ascii_uppercase);
     if let (Some(p), Some(q)) = (&path_region, &query_region)
         && p != "ALL"

@@ -26,7 +26,7 @@ pub fn create(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
 
 /// `PUT /v1/domains/{serviceId}/contacts`: the given roles replace the assigned ones.
 pub fn assign(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let domain = domain_key(st, ctx.param("serviceId"))?;
+    let domain = domain_key(st, ctx.path_arg(0))?;
     let body = ctx.body.clone().unwrap_or_default();
     let given = body["contact_ids"].as_object().cloned().unwrap_or_default();
     for id in given.values() {

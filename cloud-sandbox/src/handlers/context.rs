@@ -48,6 +48,18 @@ impl Ctx {
         self.path.get(name).map_or("", String::as_str)
     }
 
+    /// The value of the path template's parameter at `index` (0: the first), by the name the
+    /// matched route declares: handlers name no parameter, so a revision that renames one
+    /// (`{id}` → `{templateId}`) is served with no edit (empty when the template has fewer).
+    pub fn path_arg(&self, index: usize) -> &str {
+        self.op
+            .path
+            .split('/')
+            .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
+            .nth(index)
+            .map_or("", |name| self.param(name))
+    }
+
     /// A listing answer: one page of `items` in the operation's pagination model (the items
     /// are shaped as records by [`Ctx::success`]).
     pub fn list(&self, items: Vec<Value>) -> Result<Reply, ApiError> {

@@ -74,7 +74,7 @@ fn quote(st: &State, body: &Value) -> Result<Decimal, ApiError> {
 
 /// The dedicated server the `serviceId` parameter names.
 fn dedicated_service(st: &State, ctx: &Ctx) -> Result<Uuid, ApiError> {
-    let s = st.require_service(ctx.param("serviceId"))?;
+    let s = st.require_service(ctx.path_arg(0))?;
     if s.kind != "dedicated" {
         return Err(ApiError::not_found("Dedicated service"));
     }
@@ -140,7 +140,7 @@ pub fn task(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
     let t = st
         .tasks
         .iter_mut()
-        .find(|t| t.service_id == sid && t.id.to_string() == ctx.param("taskId"))
+        .find(|t| t.service_id == sid && t.id.to_string() == ctx.path_arg(1))
         .ok_or_else(|| ApiError::not_found("Task"))?;
     advance(t, rule);
     Ok(ctx.success(json!({"ok": true, "task": t.to_json()})))

@@ -68,8 +68,8 @@ pub fn deploy(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
 /// `billing_cycle_not_available` to no shown operation, so the contract documents neither for
 /// this operation (`spec/COVERAGE.md`, "Error codes per operation").
 fn price(st: &State, ctx: &Ctx, body: &Value, legacy: bool) -> Result<Purchase, ApiError> {
-    let region = ctx.param("region").to_ascii_uppercase();
-    let (code, variant) = (ctx.param("productCode"), ctx.param("variantCode"));
+    let region = ctx.path_arg(0).to_ascii_uppercase();
+    let (code, variant) = (ctx.path_arg(1), ctx.path_arg(2));
     if !st.regions.iter().any(|r| r["id"] == region.as_str()) {
         return Err(ApiError::invalid_field(
             "path.region",

@@ -80,7 +80,7 @@ pub fn list_zones(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
 
 /// `GET /v1/dns/zones/{name}`.
 pub fn get_zone(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let name = ctx.param("name").trim_end_matches('.').to_ascii_lowercase();
+    let name = ctx.path_arg(0).trim_end_matches('.').to_ascii_lowercase();
     let z = st
         .zones
         .iter()
@@ -100,7 +100,7 @@ pub(super) fn domain_key(st: &State, selector: &str) -> Result<String, ApiError>
 
 /// `GET /v1/domains/{serviceId}/dnssec`: each read moves `pending` → `configuring` → `active`.
 pub fn get_dnssec(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let key = domain_key(st, ctx.param("serviceId"))?;
+    let key = domain_key(st, ctx.path_arg(0))?;
     let rule = st.operation_settings.progression;
     let entry = st
         .dnssec
@@ -121,7 +121,7 @@ pub fn get_dnssec(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
 
 /// `POST /v1/domains/{serviceId}/dnssec`: 202 accepted, not completed.
 pub fn enable_dnssec(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let key = domain_key(st, ctx.param("serviceId"))?;
+    let key = domain_key(st, ctx.path_arg(0))?;
     st.dnssec.insert(key.clone(), ("pending".into(), 0));
     Ok(Reply {
         status: 202,

@@ -108,7 +108,7 @@ pub fn create_credential(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
 
 /// `GET /v1/api-credentials/{id}`.
 pub fn get_credential(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let id = ctx.param("id");
+    let id = ctx.path_arg(0);
     let c = st
         .auth
         .credentials
@@ -146,7 +146,7 @@ fn poll(st: &mut State, id: &str) -> Result<Value, ApiError> {
 
 /// `GET /v1/operations/{operationId}`: the canonical envelope; each poll may advance it.
 pub fn get_operation(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
-    Ok(ctx.success(poll(st, ctx.param("operationId"))?))
+    Ok(ctx.success(poll(st, ctx.path_arg(0))?))
 }
 
 /// `GET /v1/operations?idempotency_key&method&path&credential_id`.

@@ -37,7 +37,7 @@ pub fn grouped(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
 
 /// The service and the months of the requested cycle; terminated services are not eligible.
 fn checkout_target(st: &State, ctx: &Ctx) -> Result<(Service, u32), ApiError> {
-    let service = st.require_service(ctx.param("serviceId"))?.clone();
+    let service = st.require_service(ctx.path_arg(0))?.clone();
     let body = ctx.body.clone().unwrap_or_default();
     let unit = body["unit"].as_str().unwrap_or_default();
     let months = UNITS

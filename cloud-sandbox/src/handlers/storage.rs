@@ -10,7 +10,7 @@ use crate::state::State;
 
 /// `POST /v1/storage/volumes/{serviceId}/attach`.
 pub fn attach(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let volume = st.require_kind(ctx.param("serviceId"), "storage")?.id;
+    let volume = st.require_kind(ctx.path_arg(0), "storage")?.id;
     let body = ctx.body.clone().unwrap_or_default();
     let target = st.require_service(body["target_service_id"].as_str().unwrap_or_default())?;
     if !matches!(target.kind.as_str(), "vps" | "dedicated") || target.status != "active" {
@@ -34,7 +34,7 @@ pub fn attach(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
 
 /// `POST /v1/storage/volumes/{serviceId}/detach`.
 pub fn detach(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let volume = st.require_kind(ctx.param("serviceId"), "storage")?.id;
+    let volume = st.require_kind(ctx.path_arg(0), "storage")?.id;
     st.resources.volume_attachments.remove(&volume);
     Ok(ctx.success(json!({"ok": true})))
 }

@@ -51,13 +51,13 @@ fn current(st: &mut State, selector: &str) -> Result<Option<(uuid::Uuid, Value)>
 
 /// `GET /v1/tcp-proxy/{serviceId}`.
 pub fn get(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let config = current(st, ctx.param("serviceId"))?.map(|(_, c)| c);
+    let config = current(st, ctx.path_arg(0))?.map(|(_, c)| c);
     Ok(ctx.success(json!({"ok": true, "tcpProxy": config.unwrap_or(Value::Null)})))
 }
 
 /// `PATCH /v1/tcp-proxy/{serviceId}`: supplied fields replace, omitted fields stay.
 pub fn update(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let Some((id, mut config)) = current(st, ctx.param("serviceId"))? else {
+    let Some((id, mut config)) = current(st, ctx.path_arg(0))? else {
         return Err(ApiError::not_found("TCP proxy"));
     };
     let body = ctx.body.clone().unwrap_or_else(|| json!({}));

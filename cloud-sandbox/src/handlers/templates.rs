@@ -46,7 +46,7 @@ pub fn list(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
 
 /// `GET /v1/dns/templates/{id}`.
 pub fn get(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let selector = ctx.param("id");
+    let selector = ctx.path_arg(0);
     let all = &st.resources.dns_templates;
     if let Some(t) = all.iter().find(|t| t["id"].as_str() == Some(selector)) {
         return Ok(ctx.success(json!({"ok": true, "template": t})));

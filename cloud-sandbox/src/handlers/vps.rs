@@ -12,7 +12,7 @@ use crate::state::State;
 
 /// The VPS the path names, created with its seeded data on first use.
 fn vps<'a>(st: &'a mut State, ctx: &Ctx) -> Result<(uuid::Uuid, &'a mut Vps), ApiError> {
-    let id = st.require_kind(ctx.param("serviceId"), "vps")?.id;
+    let id = st.require_kind(ctx.path_arg(0), "vps")?.id;
     Ok((id, st.resources.vps.entry(id).or_default()))
 }
 
@@ -61,7 +61,7 @@ pub fn reboot(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
 
 /// `POST /v1/vps/{serviceId}/snapshots/{name}/rollback`: the snapshot must exist.
 pub fn snapshot_rollback(st: &mut State, ctx: &Ctx) -> Result<Reply, ApiError> {
-    let name = ctx.param("name").to_owned();
+    let name = ctx.path_arg(1).to_owned();
     let (id, vps) = vps(st, ctx)?;
     if !vps.snapshots.contains(&name) {
         return Err(ApiError::not_found("Snapshot"));

@@ -10,7 +10,7 @@ use crate::state::State;
 
 /// The index of the endpoint the path names.
 fn find(st: &State, ctx: &Ctx) -> Result<usize, ApiError> {
-    let id = ctx.param("id");
+    let id = ctx.path_arg(0);
     st.resources
         .webhooks
         .iter()

@@ -11,7 +11,7 @@ use crate::state::State;
 
 /// Stores one upload of the service the path names under `domain/name`.
 fn store(st: &mut State, ctx: &Ctx, kind: &str, value: serde_json::Value) -> Result<(), ApiError> {
-    let id = st.require_service(ctx.param("serviceId"))?.id;
+    let id = st.require_service(ctx.path_arg(0))?.id;
     let body = ctx.body.clone().unwrap_or_default();
     let key = format!(
         "{kind}:{}/{}",

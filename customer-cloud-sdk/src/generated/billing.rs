@@ -506,8 +506,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::BillingOrderDraftHeaders {
+            crate::types::BillingOrderDraftHeaders::from_meta(meta)
         }
     }
     /// Request builder for `GET /v1/billing/services` (`billingServices`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -574,8 +574,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::BillingServicesHeaders {
+            crate::types::BillingServicesHeaders::from_meta(meta)
         }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
@@ -656,8 +656,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::BillingTransactionsHeaders {
+            crate::types::BillingTransactionsHeaders::from_meta(meta)
         }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
@@ -712,8 +712,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::PayInvoiceHeaders {
+            crate::types::PayInvoiceHeaders::from_meta(meta)
         }
     }
 }

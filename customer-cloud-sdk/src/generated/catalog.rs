@@ -43,7 +43,7 @@ pub struct CatalogProduct {
     /// Normalized family. `tcp-proxy` and `license` map to `other`; `waf` maps to `dns`.
     pub type_: Option<CatalogProductType>,
     /// Purchasable family.
-    pub product_code: Option<super::types::CatalogProductProductCode>,
+    pub product_code: Option<CatalogProductProductCode>,
     /// Exact public variant SKU.
     pub variant_code: Option<String>,
     pub region: Option<String>,
@@ -124,7 +124,29 @@ impl ::oncegen_runtime::pagination::Paginated for CatalogProductListResponse {
     }
 }
 
-/// Schema: `#/components/schemas/CatalogProduct/properties/type`.
+/// Purchasable family. Schema: `#/components/schemas/CatalogProduct/properties/product_code`.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum CatalogProductProductCode {
+    /// `vps`
+    Vps,
+    /// `dedicated`
+    Dedicated,
+    /// `tcp-proxy`
+    TcpProxy,
+    /// `waf`
+    Waf,
+    /// `license`
+    License,
+    /// A value this version of the SDK does not know; kept as received.
+    Unknown(String),
+}
+::oncegen_runtime::string_enum!(
+    CatalogProductProductCode, Unknown, Vps = "vps", Dedicated = "dedicated", TcpProxy =
+    "tcp-proxy", Waf = "waf", License = "license"
+);
+
+/// Normalized family. `tcp-proxy` and `license` map to `other`; `waf` maps to `dns`. Schema: `#/components/schemas/CatalogProduct/properties/type`.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum CatalogProductType {
@@ -188,6 +210,118 @@ pub struct DedicatedOsProfile {
     id optional, name optional, region optional, configuration_code optional,
     ssh_keys_supported optional
 });
+
+/// Schema: `#/paths/~1v1~1products~1{region}/get/parameters/6/schema`.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum GetProductsByRegionCurrency {
+    /// `EUR`
+    Eur,
+    /// `USD`
+    Usd,
+    /// A value this version of the SDK does not know; kept as received.
+    Unknown(String),
+}
+::oncegen_runtime::string_enum!(
+    GetProductsByRegionCurrency, Unknown, Eur = "EUR", Usd = "USD"
+);
+
+/// Schema: `#/paths/~1v1~1products~1{region}/get/parameters/4/schema`.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum GetProductsByRegionProductCode {
+    /// `vps`
+    Vps,
+    /// `dedicated`
+    Dedicated,
+    /// `tcp-proxy`
+    TcpProxy,
+    /// `waf`
+    Waf,
+    /// `license`
+    License,
+    /// A value this version of the SDK does not know; kept as received.
+    Unknown(String),
+}
+::oncegen_runtime::string_enum!(
+    GetProductsByRegionProductCode, Unknown, Vps = "vps", Dedicated = "dedicated",
+    TcpProxy = "tcp-proxy", Waf = "waf", License = "license"
+);
+
+/// Schema: `#/paths/~1v1~1products~1{region}/get/parameters/5/schema`.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum GetProductsByRegionType {
+    /// `vps`
+    Vps,
+    /// `dedicated`
+    Dedicated,
+    /// `dns`
+    Dns,
+    /// `other`
+    Other,
+    /// A value this version of the SDK does not know; kept as received.
+    Unknown(String),
+}
+::oncegen_runtime::string_enum!(
+    GetProductsByRegionType, Unknown, Vps = "vps", Dedicated = "dedicated", Dns = "dns",
+    Other = "other"
+);
+
+/// Schema: `#/paths/~1v1~1products/get/parameters/6/schema`.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum GetProductsCurrency {
+    /// `EUR`
+    Eur,
+    /// `USD`
+    Usd,
+    /// A value this version of the SDK does not know; kept as received.
+    Unknown(String),
+}
+::oncegen_runtime::string_enum!(GetProductsCurrency, Unknown, Eur = "EUR", Usd = "USD");
+
+/// Schema: `#/paths/~1v1~1products/get/parameters/3/schema`.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum GetProductsProductCode {
+    /// `vps`
+    Vps,
+    /// `dedicated`
+    Dedicated,
+    /// `tcp-proxy`
+    TcpProxy,
+    /// `waf`
+    Waf,
+    /// `license`
+    License,
+    /// A value this version of the SDK does not know; kept as received.
+    Unknown(String),
+}
+::oncegen_runtime::string_enum!(
+    GetProductsProductCode, Unknown, Vps = "vps", Dedicated = "dedicated", TcpProxy =
+    "tcp-proxy", Waf = "waf", License = "license"
+);
+
+/// Schema: `#/paths/~1v1~1products/get/parameters/5/schema`.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum GetProductsType {
+    /// `vps`
+    Vps,
+    /// `dedicated`
+    Dedicated,
+    /// `dns`
+    Dns,
+    /// `other`
+    Other,
+    /// A value this version of the SDK does not know; kept as received.
+    Unknown(String),
+}
+::oncegen_runtime::string_enum!(
+    GetProductsType, Unknown, Vps = "vps", Dedicated = "dedicated", Dns = "dns", Other =
+    "other"
+);
 
 /// Region (reference 2.5).
 #[derive(Clone, Debug, PartialEq)]
@@ -424,8 +558,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::GetDedicatedImagesHeaders {
+            crate::types::GetDedicatedImagesHeaders::from_meta(meta)
         }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
@@ -453,10 +587,10 @@ pub mod builders {
         pub(super) call: ::oncegen_runtime::Call<'c>,
         pub(super) limit: Option<u8>,
         pub(super) offset: Option<u64>,
-        pub(super) product_code: Option<crate::types::CatalogProductProductCode>,
+        pub(super) product_code: Option<super::GetProductsProductCode>,
         pub(super) region: Option<String>,
-        pub(super) type_: Option<super::CatalogProductType>,
-        pub(super) currency: Option<crate::types::DedicatedDeployRequestCurrency>,
+        pub(super) type_: Option<super::GetProductsType>,
+        pub(super) currency: Option<super::GetProductsCurrency>,
     }
     ::oncegen_runtime::call_builder!(GetProducts);
     impl<'c> GetProducts<'c> {
@@ -471,7 +605,7 @@ pub mod builders {
             self
         }
         /// Purchasable family filter. Sent as query parameter `product_code`.
-        pub fn product_code(mut self, value: crate::types::CatalogProductProductCode) -> Self {
+        pub fn product_code(mut self, value: super::GetProductsProductCode) -> Self {
             self.product_code = Some(value);
             self
         }
@@ -481,12 +615,12 @@ pub mod builders {
             self
         }
         /// Normalized family filter. Sent as query parameter `type`.
-        pub fn type_(mut self, value: super::CatalogProductType) -> Self {
+        pub fn type_(mut self, value: super::GetProductsType) -> Self {
             self.type_ = Some(value);
             self
         }
         /// Default: `"EUR"`. Sent as query parameter `currency`.
-        pub fn currency(mut self, value: crate::types::DedicatedDeployRequestCurrency) -> Self {
+        pub fn currency(mut self, value: super::GetProductsCurrency) -> Self {
             self.currency = Some(value);
             self
         }
@@ -516,8 +650,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::GetProductsHeaders {
+            crate::types::GetProductsHeaders::from_meta(meta)
         }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
@@ -546,9 +680,9 @@ pub mod builders {
         pub(super) region: String,
         pub(super) limit: Option<u8>,
         pub(super) offset: Option<u64>,
-        pub(super) product_code: Option<crate::types::CatalogProductProductCode>,
-        pub(super) type_: Option<super::CatalogProductType>,
-        pub(super) currency: Option<crate::types::DedicatedDeployRequestCurrency>,
+        pub(super) product_code: Option<super::GetProductsByRegionProductCode>,
+        pub(super) type_: Option<super::GetProductsByRegionType>,
+        pub(super) currency: Option<super::GetProductsByRegionCurrency>,
     }
     ::oncegen_runtime::call_builder!(GetProductsByRegion);
     impl<'c> GetProductsByRegion<'c> {
@@ -563,17 +697,17 @@ pub mod builders {
             self
         }
         /// Purchasable family filter. Sent as query parameter `product_code`.
-        pub fn product_code(mut self, value: crate::types::CatalogProductProductCode) -> Self {
+        pub fn product_code(mut self, value: super::GetProductsByRegionProductCode) -> Self {
             self.product_code = Some(value);
             self
         }
         /// Normalized family filter. Sent as query parameter `type`.
-        pub fn type_(mut self, value: super::CatalogProductType) -> Self {
+        pub fn type_(mut self, value: super::GetProductsByRegionType) -> Self {
             self.type_ = Some(value);
             self
         }
         /// Default: `"EUR"`. Sent as query parameter `currency`.
-        pub fn currency(mut self, value: crate::types::DedicatedDeployRequestCurrency) -> Self {
+        pub fn currency(mut self, value: super::GetProductsByRegionCurrency) -> Self {
             self.currency = Some(value);
             self
         }
@@ -605,8 +739,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::GetProductsByRegionHeaders {
+            crate::types::GetProductsByRegionHeaders::from_meta(meta)
         }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
@@ -667,8 +801,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::GetRegionsHeaders {
+            crate::types::GetRegionsHeaders::from_meta(meta)
         }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(

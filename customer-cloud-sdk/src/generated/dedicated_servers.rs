@@ -110,7 +110,7 @@ pub struct DedicatedDeployRequest {
     /// At most 50 items.
     pub addons: Option<Vec<DedicatedAddonItem>>,
     /// Default: `"EUR"`.
-    pub currency: Option<super::types::DedicatedDeployRequestCurrency>,
+    pub currency: Option<DedicatedDeployRequestCurrency>,
     pub billing: Option<DedicatedBilling>,
 }
 ::oncegen_runtime::json_object!(DedicatedDeployRequest {
@@ -166,7 +166,7 @@ impl DedicatedDeployRequest {
         self
     }
     /// Sets `currency`.
-    pub fn currency(mut self, value: super::types::DedicatedDeployRequestCurrency) -> Self {
+    pub fn currency(mut self, value: DedicatedDeployRequestCurrency) -> Self {
         self.currency = Some(value);
         self
     }
@@ -176,6 +176,21 @@ impl DedicatedDeployRequest {
         self
     }
 }
+
+/// Schema: `#/components/schemas/DedicatedDeployRequest/properties/currency`.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum DedicatedDeployRequestCurrency {
+    /// `EUR`
+    Eur,
+    /// `USD`
+    Usd,
+    /// A value this version of the SDK does not know; kept as received.
+    Unknown(String),
+}
+::oncegen_runtime::string_enum!(
+    DedicatedDeployRequestCurrency, Unknown, Eur = "EUR", Usd = "USD"
+);
 
 /// Dedicated deployment result (reference 2.5).
 #[derive(Clone, Debug, PartialEq)]
@@ -494,8 +509,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::DedicatedDeployHeaders {
+            crate::types::DedicatedDeployHeaders::from_meta(meta)
         }
     }
     /// Request builder for `POST /v1/dedicated/{serviceId}/password-reset` (`dedicatedPasswordReset`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -540,8 +555,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::DedicatedPasswordResetHeaders {
+            crate::types::DedicatedPasswordResetHeaders::from_meta(meta)
         }
     }
     /// Request builder for `GET /v1/dedicated/{serviceId}/tasks/{taskId}` (`dedicatedTask`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -576,8 +591,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::DedicatedTaskHeaders {
+            crate::types::DedicatedTaskHeaders::from_meta(meta)
         }
         /// Reads again (backing off per the client's wait policy) until `/task` settles, and returns it.
         ///
@@ -641,8 +656,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::DedicatedTasksHeaders {
+            crate::types::DedicatedTasksHeaders::from_meta(meta)
         }
     }
     /// Request builder for `GET /v1/dedicated/{serviceId}/rescue-options` (`getDedicatedByServiceIdRescueOptions`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -676,8 +691,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::GetDedicatedByServiceIdRescueOptionsHeaders {
+            crate::types::GetDedicatedByServiceIdRescueOptionsHeaders::from_meta(meta)
         }
     }
     /// Request builder for `GET /v1/dedicated/{serviceId}/traffic` (`getDedicatedByServiceIdTraffic`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -713,8 +728,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::GetDedicatedByServiceIdTrafficHeaders {
+            crate::types::GetDedicatedByServiceIdTrafficHeaders::from_meta(meta)
         }
     }
 }

@@ -337,6 +337,28 @@ impl LegacyDeployRequest {
     }
 }
 
+/// Schema: `#/paths/~1v1~1deploy~1{region}~1{productCode}~1{variantCode}/post/parameters/1/schema`.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum ProductVariantDeployProductCode {
+    /// `vps`
+    Vps,
+    /// `dedicated`
+    Dedicated,
+    /// `tcp-proxy`
+    TcpProxy,
+    /// `waf`
+    Waf,
+    /// `license`
+    License,
+    /// A value this version of the SDK does not know; kept as received.
+    Unknown(String),
+}
+::oncegen_runtime::string_enum!(
+    ProductVariantDeployProductCode, Unknown, Vps = "vps", Dedicated = "dedicated",
+    TcpProxy = "tcp-proxy", Waf = "waf", License = "license"
+);
+
 /// Deployment body: one of the canonical snake_case shape or the deprecated camelCase shape. The shapes are mutually exclusive: the legacy shape requires `billing`, which the canonical shape rejects.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
@@ -359,7 +381,7 @@ pub struct ProductVariantDeployArgs {
     /// Region code. At least 1 characters. Sent as path parameter `region`.
     pub region: String,
     /// Purchasable product family. Sent as path parameter `productCode`.
-    pub product_code: super::types::CatalogProductProductCode,
+    pub product_code: ProductVariantDeployProductCode,
     /// Exact public variant SKU. At least 1 characters. Sent as path parameter `variantCode`.
     pub variant_code: String,
 }
@@ -396,7 +418,7 @@ impl crate::Client {
     /// ```no_run
     /// # async fn example(client: &customer_cloud_sdk::Client) -> Result<(), customer_cloud_sdk::Error> {
     /// let response = client
-    ///     .product_variant_deploy(customer_cloud_sdk::deployments::ProductVariantDeployArgs { region: "example".into(), product_code: customer_cloud_sdk::types::CatalogProductProductCode::Vps, variant_code: "example".into() }, customer_cloud_sdk::deployments::ProductVariantDeployRequest::DeployRequest(customer_cloud_sdk::deployments::DeployRequest::new()))
+    ///     .product_variant_deploy(customer_cloud_sdk::deployments::ProductVariantDeployArgs { region: "example".into(), product_code: customer_cloud_sdk::deployments::ProductVariantDeployProductCode::Vps, variant_code: "example".into() }, customer_cloud_sdk::deployments::ProductVariantDeployRequest::DeployRequest(customer_cloud_sdk::deployments::DeployRequest::new()))
     ///     .send()
     ///     .await?;
     /// # Ok(()) }
@@ -425,7 +447,7 @@ pub mod builders {
     pub struct ProductVariantDeploy<'c> {
         pub(super) call: ::oncegen_runtime::Call<'c>,
         pub(super) region: String,
-        pub(super) product_code: crate::types::CatalogProductProductCode,
+        pub(super) product_code: super::ProductVariantDeployProductCode,
         pub(super) variant_code: String,
         pub(super) body: super::ProductVariantDeployRequest,
     }
@@ -473,8 +495,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::ProductVariantDeployHeaders {
+            crate::types::ProductVariantDeployHeaders::from_meta(meta)
         }
     }
 }

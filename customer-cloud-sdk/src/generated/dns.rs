@@ -458,8 +458,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::CreateDnsZoneHeaders {
+            crate::types::CreateDnsZoneHeaders::from_meta(meta)
         }
     }
     /// Request builder for `POST /v1/dns/templates` (`dnsTemplateCreate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -498,8 +498,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::DnsTemplateCreateHeaders {
+            crate::types::DnsTemplateCreateHeaders::from_meta(meta)
         }
     }
     /// Request builder for `GET /v1/dns/templates/{id}` (`getDnsTemplate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -532,8 +532,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::GetDnsTemplateHeaders {
+            crate::types::GetDnsTemplateHeaders::from_meta(meta)
         }
     }
     /// Request builder for `GET /v1/dns/templates` (`getDnsTemplates`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -564,8 +564,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::GetDnsTemplatesHeaders {
+            crate::types::GetDnsTemplatesHeaders::from_meta(meta)
         }
     }
     /// Request builder for `GET /v1/dns/zones/{name}` (`getDnsZone`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -598,8 +598,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::GetDnsZoneHeaders {
+            crate::types::GetDnsZoneHeaders::from_meta(meta)
         }
     }
     /// Request builder for `GET /v1/dns/zones` (`listDnsZones`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -665,8 +665,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::ListDnsZonesHeaders {
+            crate::types::ListDnsZonesHeaders::from_meta(meta)
         }
     }
 }

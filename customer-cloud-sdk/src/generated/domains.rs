@@ -525,8 +525,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::DomainAssignContactsHeaders {
+            crate::types::DomainAssignContactsHeaders::from_meta(meta)
         }
     }
     /// Request builder for `POST /v1/domains/contacts` (`domainContactCreate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -565,8 +565,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::DomainContactCreateHeaders {
+            crate::types::DomainContactCreateHeaders::from_meta(meta)
         }
     }
     /// Request builder for `GET /v1/domains/{serviceId}/dnssec` (`getDomainsByServiceIdDnssec`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -606,8 +606,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::GetDomainsByServiceIdDnssecHeaders {
+            crate::types::GetDomainsByServiceIdDnssecHeaders::from_meta(meta)
         }
     }
     /// Request builder for `POST /v1/domains/{serviceId}/dnssec` (`postDomainsByServiceIdDnssec`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -651,8 +651,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::PostDomainsByServiceIdDnssecHeaders {
+            crate::types::PostDomainsByServiceIdDnssecHeaders::from_meta(meta)
         }
     }
 }

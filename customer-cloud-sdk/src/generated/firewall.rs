@@ -34,7 +34,7 @@ pub struct FirewallPolicyCreateRequest {
     /// At most 500 characters.
     pub description: Option<String>,
     pub policy_in: Option<FirewallPolicyCreateRequestPolicyIn>,
-    pub policy_out: Option<FirewallPolicyCreateRequestPolicyIn>,
+    pub policy_out: Option<FirewallPolicyCreateRequestPolicyOut>,
     pub is_primary: Option<bool>,
     pub rules: Option<Vec<FirewallRule>>,
 }
@@ -66,7 +66,7 @@ impl FirewallPolicyCreateRequest {
         self
     }
     /// Sets `policy_out`.
-    pub fn policy_out(mut self, value: FirewallPolicyCreateRequestPolicyIn) -> Self {
+    pub fn policy_out(mut self, value: FirewallPolicyCreateRequestPolicyOut) -> Self {
         self.policy_out = Some(value);
         self
     }
@@ -95,6 +95,21 @@ pub enum FirewallPolicyCreateRequestPolicyIn {
 }
 ::oncegen_runtime::string_enum!(
     FirewallPolicyCreateRequestPolicyIn, Unknown, Drop = "DROP", Accept = "ACCEPT"
+);
+
+/// Schema: `#/components/schemas/FirewallPolicyCreateRequest/properties/policy_out`.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum FirewallPolicyCreateRequestPolicyOut {
+    /// `DROP`
+    Drop,
+    /// `ACCEPT`
+    Accept,
+    /// A value this version of the SDK does not know; kept as received.
+    Unknown(String),
+}
+::oncegen_runtime::string_enum!(
+    FirewallPolicyCreateRequestPolicyOut, Unknown, Drop = "DROP", Accept = "ACCEPT"
 );
 
 #[derive(Clone, Debug, PartialEq)]
@@ -370,8 +385,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::FirewallPolicyCreateHeaders {
+            crate::types::FirewallPolicyCreateHeaders::from_meta(meta)
         }
     }
 }

@@ -46,7 +46,7 @@ pub struct ApiCredentialCreateRequest {
     /// 1 to 35 items.
     pub scopes: Vec<ApiCredentialCreateRequestScopesItem>,
     /// Default: `"signed"`.
-    pub mode: Option<ApiCredentialMode>,
+    pub mode: Option<ApiCredentialCreateRequestMode>,
     /// Expiry is capped by the issuer.
     ///
     /// Minimum `1`. Maximum `365`. Default: `30`.
@@ -84,7 +84,7 @@ impl ApiCredentialCreateRequest {
         }
     }
     /// Sets `mode`.
-    pub fn mode(mut self, value: ApiCredentialMode) -> Self {
+    pub fn mode(mut self, value: ApiCredentialCreateRequestMode) -> Self {
         self.mode = Some(value);
         self
     }
@@ -99,6 +99,21 @@ impl ApiCredentialCreateRequest {
         self
     }
 }
+
+/// Schema: `#/components/schemas/ApiCredentialCreateRequest/properties/mode`.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum ApiCredentialCreateRequestMode {
+    /// `signed`
+    Signed,
+    /// `bearer`
+    Bearer,
+    /// A value this version of the SDK does not know; kept as received.
+    Unknown(String),
+}
+::oncegen_runtime::string_enum!(
+    ApiCredentialCreateRequestMode, Unknown, Signed = "signed", Bearer = "bearer"
+);
 
 /// Schema: `#/components/schemas/ApiCredentialCreateRequest/properties/scopes/items`.
 #[derive(Clone, Debug)]
@@ -600,8 +615,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::ApiCredentialHeaders {
+            crate::types::ApiCredentialHeaders::from_meta(meta)
         }
     }
     /// Request builder for `POST /v1/api-credentials` (`apiCredentialCreate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -642,8 +657,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::ApiCredentialCreateHeaders {
+            crate::types::ApiCredentialCreateHeaders::from_meta(meta)
         }
     }
     /// Request builder for `GET /v1/api-credentials` (`apiCredentials`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -697,8 +712,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::ApiCredentialsHeaders {
+            crate::types::ApiCredentialsHeaders::from_meta(meta)
         }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
@@ -747,8 +762,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::GetCapabilitiesHeaders {
+            crate::types::GetCapabilitiesHeaders::from_meta(meta)
         }
     }
     /// Request builder for `GET /v1/operations` (`getOperations`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -814,8 +829,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::GetOperationsHeaders {
+            crate::types::GetOperationsHeaders::from_meta(meta)
         }
     }
     /// Request builder for `GET /v1/operations/{operationId}` (`getOperationsByOperationId`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -854,8 +869,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::GetOperationsByOperationIdHeaders {
+            crate::types::GetOperationsByOperationIdHeaders::from_meta(meta)
         }
         /// Reads again (backing off per the client's wait policy) until `/operation` settles, and returns it.
         ///
@@ -913,8 +928,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::GetVersionHeaders {
+            crate::types::GetVersionHeaders::from_meta(meta)
         }
     }
     /// Request builder for `PATCH /v1/webhooks/{id}` (`patchWebhooksById`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -955,8 +970,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::PatchWebhooksByIdHeaders {
+            crate::types::PatchWebhooksByIdHeaders::from_meta(meta)
         }
     }
     /// Request builder for `DELETE /v1/webhooks/{id}` (`webhookDelete`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -995,8 +1010,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::WebhookDeleteHeaders {
+            crate::types::WebhookDeleteHeaders::from_meta(meta)
         }
     }
 }

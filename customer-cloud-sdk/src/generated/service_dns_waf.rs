@@ -250,8 +250,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::ServiceDnsWafProxyConfigUploadLoaderHeaders {
+            crate::types::ServiceDnsWafProxyConfigUploadLoaderHeaders::from_meta(meta)
         }
     }
     /// Request builder for `POST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl` (`serviceDnsWafProxyConfigUploadSsl`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -293,8 +293,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::ServiceDnsWafProxyConfigUploadSslHeaders {
+            crate::types::ServiceDnsWafProxyConfigUploadSslHeaders::from_meta(meta)
         }
     }
 }

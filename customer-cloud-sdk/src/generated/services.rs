@@ -362,8 +362,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::GetServicesHeaders {
+            crate::types::GetServicesHeaders::from_meta(meta)
         }
         /// Streams every item of every page, fetching one page at a time.
         pub fn into_stream(
@@ -427,8 +427,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::GetServicesGroupedHeaders {
+            crate::types::GetServicesGroupedHeaders::from_meta(meta)
         }
     }
     /// Request builder for `POST /v1/services/{serviceId}/billing/change/checkout` (`serviceBillingChangeCheckout`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -472,8 +472,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::ServiceBillingChangeCheckoutHeaders {
+            crate::types::ServiceBillingChangeCheckoutHeaders::from_meta(meta)
         }
     }
     /// Request builder for `POST /v1/services/{serviceId}/renewal/checkout` (`serviceRenewalCheckout`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -517,8 +517,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::ServiceRenewalCheckoutHeaders {
+            crate::types::ServiceRenewalCheckoutHeaders::from_meta(meta)
         }
     }
 }

@@ -227,8 +227,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::SshKeyGenerateHeaders {
+            crate::types::SshKeyGenerateHeaders::from_meta(meta)
         }
     }
     /// Request builder for `POST /v1/ssh/keys` (`sshKeyImport`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -267,8 +267,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::SshKeyImportHeaders {
+            crate::types::SshKeyImportHeaders::from_meta(meta)
         }
     }
 }

@@ -131,8 +131,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::StorageVolumeAttachHeaders {
+            crate::types::StorageVolumeAttachHeaders::from_meta(meta)
         }
     }
     /// Request builder for `POST /v1/storage/volumes/{serviceId}/detach` (`storageVolumeDetach`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -172,8 +172,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::StorageVolumeDetachHeaders {
+            crate::types::StorageVolumeDetachHeaders::from_meta(meta)
         }
     }
 }

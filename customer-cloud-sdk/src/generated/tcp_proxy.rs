@@ -359,8 +359,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::GetTcpProxyHeaders {
+            crate::types::GetTcpProxyHeaders::from_meta(meta)
         }
     }
     /// Request builder for `PATCH /v1/tcp-proxy/{serviceId}` (`tcpProxyUpdate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -402,8 +402,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::TcpProxyUpdateHeaders {
+            crate::types::TcpProxyUpdateHeaders::from_meta(meta)
         }
     }
 }

@@ -2,43 +2,6 @@
 
 //! Types shared by several areas (or by none).
 
-/// Schema: `#/components/schemas/CatalogProduct/properties/product_code`.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub enum CatalogProductProductCode {
-    /// `vps`
-    Vps,
-    /// `dedicated`
-    Dedicated,
-    /// `tcp-proxy`
-    TcpProxy,
-    /// `waf`
-    Waf,
-    /// `license`
-    License,
-    /// A value this version of the SDK does not know; kept as received.
-    Unknown(String),
-}
-::oncegen_runtime::string_enum!(
-    CatalogProductProductCode, Unknown, Vps = "vps", Dedicated = "dedicated", TcpProxy =
-    "tcp-proxy", Waf = "waf", License = "license"
-);
-
-/// Schema: `#/components/schemas/DedicatedDeployRequest/properties/currency`.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub enum DedicatedDeployRequestCurrency {
-    /// `EUR`
-    Eur,
-    /// `USD`
-    Usd,
-    /// A value this version of the SDK does not know; kept as received.
-    Unknown(String),
-}
-::oncegen_runtime::string_enum!(
-    DedicatedDeployRequestCurrency, Unknown, Eur = "EUR", Usd = "USD"
-);
-
 /// Error envelope `{ok: false, error: {code, message, request_id, field_errors}}` plus deprecated legacy flat fields that may also appear. An edge or network failure can return non-JSON or no response; a write outcome is then unknown.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
@@ -357,7 +320,7 @@ pub struct QuoteLinks {
 /// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
-pub struct ResponseHeaders {
+pub struct ApiCredentialCreateHeaders {
     /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
     pub ratelimit_limit: Option<i64>,
     /// `ratelimit-remaining`: Remaining requests in the budget.
@@ -372,7 +335,1588 @@ pub struct ResponseHeaders {
     pub x_request_id: Option<::uuid::Uuid>,
 }
 
-impl ResponseHeaders {
+impl ApiCredentialCreateHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ApiCredentialHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl ApiCredentialHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ApiCredentialsHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl ApiCredentialsHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct BillingOrderDraftHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl BillingOrderDraftHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct BillingServicesHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl BillingServicesHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct BillingTransactionsHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl BillingTransactionsHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct CreateDnsZoneHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl CreateDnsZoneHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct DedicatedDeployHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl DedicatedDeployHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct DedicatedPasswordResetHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl DedicatedPasswordResetHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct DedicatedTaskHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl DedicatedTaskHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct DedicatedTasksHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl DedicatedTasksHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct DnsTemplateCreateHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl DnsTemplateCreateHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct DomainAssignContactsHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl DomainAssignContactsHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct DomainContactCreateHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl DomainContactCreateHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct FirewallPolicyCreateHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl FirewallPolicyCreateHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetCapabilitiesHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl GetCapabilitiesHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetDedicatedByServiceIdRescueOptionsHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl GetDedicatedByServiceIdRescueOptionsHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetDedicatedByServiceIdTrafficHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl GetDedicatedByServiceIdTrafficHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetDedicatedImagesHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl GetDedicatedImagesHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetDnsTemplateHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl GetDnsTemplateHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetDnsTemplatesHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl GetDnsTemplatesHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetDnsZoneHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl GetDnsZoneHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetDomainsByServiceIdDnssecHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl GetDomainsByServiceIdDnssecHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetOperationsByOperationIdHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl GetOperationsByOperationIdHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetOperationsHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl GetOperationsHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetProductsByRegionHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl GetProductsByRegionHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetProductsHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl GetProductsHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetRegionsHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl GetRegionsHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetServicesGroupedHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl GetServicesGroupedHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetServicesHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl GetServicesHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetTcpProxyHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl GetTcpProxyHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetVersionHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl GetVersionHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ListDnsZonesHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl ListDnsZonesHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct PatchWebhooksByIdHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl PatchWebhooksByIdHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct PayInvoiceHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl PayInvoiceHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct PostDomainsByServiceIdDnssecHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl PostDomainsByServiceIdDnssecHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct PostVpsByServiceIdRebootHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl PostVpsByServiceIdRebootHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ProductVariantDeployHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl ProductVariantDeployHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ServiceBillingChangeCheckoutHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl ServiceBillingChangeCheckoutHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ServiceDnsWafProxyConfigUploadLoaderHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl ServiceDnsWafProxyConfigUploadLoaderHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ServiceDnsWafProxyConfigUploadSslHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl ServiceDnsWafProxyConfigUploadSslHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ServiceRenewalCheckoutHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl ServiceRenewalCheckoutHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct SshKeyGenerateHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl SshKeyGenerateHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct SshKeyImportHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl SshKeyImportHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct StorageVolumeAttachHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl StorageVolumeAttachHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct StorageVolumeDetachHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl StorageVolumeDetachHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct TcpProxyUpdateHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl TcpProxyUpdateHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct VpsBackupRestoreHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl VpsBackupRestoreHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct VpsBackupRunHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl VpsBackupRunHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct VpsFirewallPolicyApplyHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl VpsFirewallPolicyApplyHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct VpsSnapshotRollbackHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl VpsSnapshotRollbackHeaders {
+    /// Reads the documented headers from a response's metadata.
+    pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
+        Self {
+            ratelimit_limit: meta.header_as("ratelimit-limit"),
+            ratelimit_remaining: meta.header_as("ratelimit-remaining"),
+            ratelimit_reset: meta.header_as("ratelimit-reset"),
+            x_ratelimit_reset: meta.header_as("x-ratelimit-reset"),
+            x_request_id: meta.header_as("x-request-id"),
+        }
+    }
+}
+
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct WebhookDeleteHeaders {
+    /// `ratelimit-limit`: Request budget. Numeric budgets: not shown.
+    pub ratelimit_limit: Option<i64>,
+    /// `ratelimit-remaining`: Remaining requests in the budget.
+    pub ratelimit_remaining: Option<i64>,
+    /// `ratelimit-reset`: Seconds until the budget resets.
+    pub ratelimit_reset: Option<i64>,
+    /// `x-ratelimit-reset`: Deprecated legacy header: Unix timestamp of the reset.
+    ///
+    /// Deprecated.
+    pub x_ratelimit_reset: Option<i64>,
+    /// `x-request-id`: Server request id (uuid); equals `error.request_id` in error bodies.
+    pub x_request_id: Option<::uuid::Uuid>,
+}
+
+impl WebhookDeleteHeaders {
     /// Reads the documented headers from a response's metadata.
     pub fn from_meta(meta: &::oncegen_runtime::ResponseMeta) -> Self {
         Self {

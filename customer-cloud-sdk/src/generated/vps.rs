@@ -232,8 +232,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::PostVpsByServiceIdRebootHeaders {
+            crate::types::PostVpsByServiceIdRebootHeaders::from_meta(meta)
         }
     }
     /// Request builder for `POST /v1/vps/{serviceId}/backup/restore` (`vpsBackupRestore`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -292,8 +292,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::VpsBackupRestoreHeaders {
+            crate::types::VpsBackupRestoreHeaders::from_meta(meta)
         }
     }
     /// Request builder for `POST /v1/vps/{serviceId}/backup/run` (`vpsBackupRun`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -343,8 +343,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::VpsBackupRunHeaders {
+            crate::types::VpsBackupRunHeaders::from_meta(meta)
         }
     }
     /// Request builder for `POST /v1/vps/{serviceId}/firewall/policy/apply` (`vpsFirewallPolicyApply`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -403,8 +403,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::VpsFirewallPolicyApplyHeaders {
+            crate::types::VpsFirewallPolicyApplyHeaders::from_meta(meta)
         }
     }
     /// Request builder for `POST /v1/vps/{serviceId}/snapshots/{name}/rollback` (`vpsSnapshotRollback`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
@@ -456,8 +456,8 @@ pub mod builders {
         /// (`response.meta()`).
         pub fn response_headers(
             meta: &::oncegen_runtime::ResponseMeta,
-        ) -> crate::types::ResponseHeaders {
-            crate::types::ResponseHeaders::from_meta(meta)
+        ) -> crate::types::VpsSnapshotRollbackHeaders {
+            crate::types::VpsSnapshotRollbackHeaders::from_meta(meta)
         }
     }
 }

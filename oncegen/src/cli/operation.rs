@@ -132,12 +132,9 @@ pub(super) fn render(
         call
     };
     let doc = format!(" `{id}`: calls `{}::Client::{}`.", sdk, op.rust_fn);
-    // The command offers what the contract offers, deprecated parameters included (their
-    // help says so).
-    let allow = op
-        .params
-        .values()
-        .any(|p| p.deprecated)
+    // The command offers what the contract offers, deprecated operations and parameters
+    // included (their help says so).
+    let allow = (op.deprecated || op.params.values().any(|p| p.deprecated))
         .then(|| quote!(#[allow(deprecated)]));
     // A write's tag, `--wait` and `--all` read the input too (Chroma's `reset`: a POST with
     // neither parameters nor body).

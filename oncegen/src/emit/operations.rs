@@ -805,7 +805,7 @@ pub(crate) fn input_arguments(
         .iter()
         .map(|a| match op.params.get(a) {
             Some(p) => {
-                let ty = turbofish(&p.ty);
+                let ty = turbofish(surface, &p.ty);
                 let id = id(a);
                 quote!(input.arg #ty (#id)?)
             }
@@ -819,10 +819,17 @@ pub(crate) fn input_arguments(
     call_arguments(op, sdk, arguments)
 }
 
-/// `::<String>` for a `String` parameter, whose argument or setter takes `impl Into<String>`
-/// (no type to infer from); nothing for the others, whose exact type the call infers.
-pub(crate) fn turbofish(ty: &str) -> Option<TokenStream> {
-    (ty == "String").then(|| quote!(::<String>))
+/// `::<String>` for a `String` parameter (or an alias of `String`, `Name = String`), whose
+/// argument or setter takes `impl Into<String>` (no type to infer from); nothing for the
+/// others, whose exact type the call infers.
+pub(crate) fn turbofish(surface: &Surface, ty: &str) -> Option<TokenStream> {
+    let alias_of = |ty: &&str| match surface.types.get(*ty).map(|t| &t.shape) {
+        Some(crate::surface::Shape::Alias { target }) => Some(target.as_str()),
+        _ => None,
+    };
+    // Aliases of aliases, a few deep at most (bounded should a document chain them in a loop).
+    let resolved = std::iter::successors(Some(ty), alias_of).take(8).last();
+    (resolved == Some("String")).then(|| quote!(::<String>))
 }
 
 /// `::<sdk::module::Type>` for a body of a named type: a required body may be taken as

@@ -31,7 +31,7 @@ use crate::error::Result;
 use crate::ir::{Api, Area, TypeDef, TypeRef};
 use crate::naming::{self, Namespace};
 use crate::read::{Document, Node, escape_pointer};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// The type every schema lowering met became, by the schema's JSON pointer in the document's
 /// 3.1 form (a `$ref` and the schema it names each have an entry).
@@ -111,11 +111,6 @@ struct Lowerer<'a> {
     /// Inline error body schemas lowered so far, by [`schema::shape_key`]: equal ones share a
     /// type.
     inline_errors: BTreeMap<String, Shape>,
-    /// Inline parameter schemas that made a type, by [`schema::shape_key`].
-    inline_params: BTreeMap<String, Shape>,
-    /// Inline string enums that made a type, by their values: the index of the type in `defs`
-    /// (equal ones share it).
-    inline_enums: BTreeMap<BTreeSet<String>, usize>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -130,8 +125,6 @@ impl<'a> Lowerer<'a> {
             security_schemes: Vec::new(),
             servers: Vec::new(),
             inline_errors: BTreeMap::new(),
-            inline_params: BTreeMap::new(),
-            inline_enums: BTreeMap::new(),
         }
     }
 

@@ -271,7 +271,7 @@ impl<'a> Lowerer<'a> {
                 // Sent by the runtime: no type of its own (it would only be an unused one).
                 Some(_) if runtime_header => (TypeRef::String, false, Default::default()),
                 Some(s) => {
-                    let shape = self.param_schema(s, &format!("{camel}{}", naming::camel(name)))?;
+                    let shape = self.lower_schema(s, &format!("{camel}{}", naming::camel(name)))?;
                     let resolved = s.resolve(self.root).unwrap_or_else(|_| s.clone());
                     (shape.ty, shape.nullable, constraints(&resolved))
                 }
@@ -411,28 +411,6 @@ impl<'a> Lowerer<'a> {
             media_type,
             doc: doc_of(&body),
         }))
-    }
-
-    /// The shape of a parameter's schema; an inline union (`oneOf`/`anyOf`, an `{id}` that is
-    /// an integer or a string) equal to one met before (annotations aside) reuses that one's
-    /// type: one type per shape, not per operation. (Inline enums are merged wherever they
-    /// are, by the schema lowering.)
-    fn param_schema(&mut self, s: &Node<'a>, hint: &str) -> Result<super::Shape, Skip> {
-        let union = s.get("oneOf").or_else(|| s.get("anyOf")).is_some();
-        let key = (union && s.reference().is_none()).then(|| super::schema::shape_key(s.value));
-        if let Some(shape) = key
-            .as_ref()
-            .and_then(|k| self.inline_params.get(k))
-            .cloned()
-        {
-            self.schema_types.insert(s.pointer.clone(), shape.clone());
-            return Ok(shape);
-        }
-        let shape = self.lower_schema(s, hint)?;
-        if let (Some(key), TypeRef::Named(_)) = (key, &shape.ty) {
-            self.inline_params.insert(key, shape.clone());
-        }
-        Ok(shape)
     }
 
     /// Every declared response, and the success formats: the first 2xx response's body in each

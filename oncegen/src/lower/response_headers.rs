@@ -1,14 +1,10 @@
 //! The documented headers of responses: each lowered to a scalar field, and the typed view of
-//! a success response's headers shared by every operation that documents the same set.
+//! each operation's success response headers.
 
 use crate::error::Result;
 use crate::ir::{HeadersDef, IntType, Operation, ResponseHeader, TypeRef};
 use crate::naming::{self, Namespace};
 use crate::read::Node;
-use std::collections::BTreeMap;
-
-/// Name of the view of the set most operations document.
-const COMMON_NAME: &str = "ResponseHeaders";
 
 /// The headers `response` documents, by lower-case wire name; `Content-Type` is the body's
 /// (OpenAPI ignores it here).
@@ -59,44 +55,23 @@ fn scalar(schema: &Node<'_>) -> TypeRef {
     }
 }
 
-/// One view per distinct set of success headers: the set most operations document is
-/// `ResponseHeaders`, any other `{Builder}Headers` of the first operation (by builder name)
-/// that documents it; each operation names its view.
+/// One view per operation whose success response documents headers, `{Builder}Headers`.
+///
+/// Operations documenting the same set do not share a view: a shared one would be named after
+/// the set most operations document, or after the first operation of a set, so a header added
+/// to one operation (or an operation added) would rename the view others return. Named after
+/// its operation, a view changes only when that operation's headers do.
 pub(super) fn views(operations: &mut [Operation], type_names: &mut Namespace) -> Vec<HeadersDef> {
-    let set_of = |op: &Operation| -> Option<Vec<ResponseHeader>> {
-        let success = op.responses.iter().find(|r| r.status.starts_with('2'))?;
-        (!success.headers.is_empty()).then(|| success.headers.clone())
-    };
-    // Each set with the builders documenting it, sorted.
-    let mut sets: Vec<(Vec<ResponseHeader>, Vec<String>)> = Vec::new();
-    for op in operations.iter() {
-        let Some(set) = set_of(op) else { continue };
-        match sets.iter_mut().find(|(s, _)| *s == set) {
-            Some((_, builders)) => builders.push(op.builder_name.clone()),
-            None => sets.push((set, vec![op.builder_name.clone()])),
-        }
-    }
-    for (_, builders) in &mut sets {
-        builders.sort();
-    }
-    // Most used first; ties by first builder name: the order names are claimed in.
-    sets.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.1[0].cmp(&b.1[0])));
-    let mut by_builder: BTreeMap<String, String> = BTreeMap::new();
     let mut defs = Vec::new();
-    for (i, (headers, builders)) in sets.into_iter().enumerate() {
-        let wanted = if i == 0 {
-            COMMON_NAME.to_owned()
-        } else {
-            format!("{}Headers", builders[0])
-        };
-        let name = type_names.claim(wanted);
-        for builder in builders {
-            by_builder.insert(builder, name.clone());
-        }
-        defs.push(HeadersDef { name, headers });
-    }
     for op in operations.iter_mut() {
-        op.response_headers = by_builder.get(&op.builder_name).cloned();
+        let success = op.responses.iter().find(|r| r.status.starts_with('2'));
+        let Some(headers) = success.map(|r| r.headers.clone()).filter(|h| !h.is_empty()) else {
+            op.response_headers = None;
+            continue;
+        };
+        let name = type_names.claim(format!("{}Headers", op.builder_name));
+        op.response_headers = Some(name.clone());
+        defs.push(HeadersDef { name, headers });
     }
     defs.sort_by(|a, b| a.name.cmp(&b.name));
     defs

@@ -9,7 +9,6 @@ use crate::ir::{
 use crate::naming::{self, Namespace};
 use crate::read::Node;
 use serde_json::Value;
-use std::collections::BTreeSet;
 
 /// How deep schemas may nest (inline and through local `$ref`s) before lowering refuses them.
 const MAX_DEPTH: usize = 128;
@@ -82,9 +81,7 @@ impl<'a> Lowerer<'a> {
                 });
             }
             Plan::Scalar => self.scalar(node, hint, depth)?,
-            Plan::StringEnum(values) => {
-                TypeRef::Named(self.inline_enum(node, hint, values, depth)?)
-            }
+            Plan::StringEnum(_) => TypeRef::Named(self.inline_enum(node, hint, depth)?),
             Plan::Union(_) | Plan::Subtypes(_) | Plan::Struct => {
                 let name = self.inline_type_name(hint, &node.pointer);
                 self.define_at(name.clone(), node, depth)?;
@@ -94,39 +91,16 @@ impl<'a> Lowerer<'a> {
         Ok(Shape { ty, nullable })
     }
 
-    /// The type of an inline string enum: the one an earlier inline enum with the same values
-    /// made, in any order (one type per shape: the same `enum` on several parameters or
-    /// properties is one type, named after the first place lowering meets it, deterministically
-    /// so; its variants in that place's order), else a new one called `hint`. A merged type
-    /// keeps a description only when every place gives the same one, and is deprecated only
-    /// when every place says so. A one-value enum is a tag, named for its property: never
-    /// merged (`member_tags` decides per property whether it stays a field).
-    fn inline_enum(
-        &mut self,
-        node: &Node<'a>,
-        hint: &str,
-        values: Vec<String>,
-        depth: usize,
-    ) -> Result<String> {
-        let key: BTreeSet<String> = values.iter().cloned().collect();
-        if key.len() < 2 {
-            let name = self.inline_type_name(hint, &node.pointer);
-            self.define_at(name.clone(), node, depth)?;
-            return Ok(name);
-        }
-        if let Some(&index) = self.inline_enums.get(&key) {
-            let doc = doc_of(node);
-            let deprecated = node.flag("deprecated");
-            let def = &mut self.defs[index];
-            if def.doc != doc {
-                def.doc = None;
-            }
-            def.deprecated &= deprecated;
-            return Ok(def.name.clone());
-        }
+    /// The type of an inline string enum: its own, called `hint` (the words of its place).
+    ///
+    /// Identical enums at several places are not merged. A merged type would be named after
+    /// one of its places, the first lowering meets, so a revision of one schema (a value added
+    /// to one of the enums, a property or operation met earlier) would rename the type every
+    /// other place uses: a breaking change where nothing changed. Each place owning its type
+    /// keeps every name a function of its own place only; the cost is some repeated code.
+    fn inline_enum(&mut self, node: &Node<'a>, hint: &str, depth: usize) -> Result<String> {
         let name = self.inline_type_name(hint, &node.pointer);
         self.define_at(name.clone(), node, depth)?;
-        self.inline_enums.insert(key, self.defs.len() - 1);
         Ok(name)
     }
 

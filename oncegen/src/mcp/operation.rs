@@ -160,7 +160,7 @@ pub(super) fn render(
         .filter(|(_, p)| !p.required)
         .map(|(rust, p)| {
             let setter = format_ident!("{}", rust);
-            let ty = turbofish(&p.ty);
+            let ty = turbofish(surface, &p.ty);
             let name = &names[rust];
             quote! {
                 let call = match input.opt #ty (#name)? {
@@ -194,10 +194,8 @@ pub(super) fn render(
         }
     });
     let doc = format!(" `{id}`: calls `{}::Client::{}`.", sdk, op.rust_fn);
-    let allow = op
-        .params
-        .values()
-        .any(|p| p.deprecated)
+    // A deprecated operation or parameter is still offered (its description says so).
+    let allow = (op.deprecated || op.params.values().any(|p| p.deprecated))
         .then(|| quote!(#[allow(deprecated)]));
     let known: Vec<&str> = names
         .values()

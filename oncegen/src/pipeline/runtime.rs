@@ -14,6 +14,19 @@ use std::path::{Path, PathBuf};
 /// The directory, relative to a generated crate, the bundled crates are written into.
 pub const VENDOR_DIR: &str = "vendor";
 
+/// The bundled crates an SDK compiles against: all `oncegen sdk` writes under `vendor/`.
+pub const SDK_CRATES: &[&str] = &["openapi-conventions", "oncegen-codec", "oncegen-runtime"];
+
+/// The bundled crates a tool on the support crate `support` adds beside the SDK's: the
+/// support crate and the one it builds on (`oncegen-mcp` reads `oncegen-cli`'s profiles).
+pub fn support_crates(support: &str) -> &'static [&'static str] {
+    match support {
+        "oncegen-cli" => &["oncegen-cli"],
+        "oncegen-mcp" => &["oncegen-cli", "oncegen-mcp"],
+        _ => &[],
+    }
+}
+
 /// Path and contents of every bundled file (`CRATE/FILE`), empty when the generator was not
 /// built inside a checkout of its workspace.
 const BUNDLE: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/bundle.rs"));
@@ -60,9 +73,10 @@ pub fn bundled_crate_dir(out_dir: &Path, name: &str) -> PathBuf {
     out_dir.join(VENDOR_DIR).join(name)
 }
 
-/// Writes (or, in [`Mode::Check`], compares) the bundled crates under `out_dir/vendor/`.
+/// Writes (or, in [`Mode::Check`], compares) the bundled `crates` under `out_dir/vendor/`
+/// ([`SDK_CRATES`], [`support_crates`]): vendor/ holds only what the generated crates use.
 /// Fails when this generator carries none.
-pub fn write_bundle(out_dir: &Path, mode: Mode) -> Result<write::Report> {
+pub fn write_bundle(out_dir: &Path, crates: &[&str], mode: Mode) -> Result<write::Report> {
     let vendor = out_dir.join(VENDOR_DIR);
     if !is_bundled() {
         return Err(crate::Error::Io {
@@ -76,10 +90,20 @@ pub fn write_bundle(out_dir: &Path, mode: Mode) -> Result<write::Report> {
         });
     }
     let mut report = write::Report::default();
-    for (path, contents) in BUNDLE {
+    for (path, contents) in files_of(crates) {
         write::ensure_file(&vendor.join(path), contents, mode, &mut report)?;
     }
     Ok(report)
+}
+
+/// The bundled files (`CRATE/FILE`) of `crates`.
+fn files_of<'a>(
+    crates: &'a [&str],
+) -> impl Iterator<Item = &'static (&'static str, &'static str)> + 'a {
+    BUNDLE.iter().filter(|(path, _)| {
+        path.split_once('/')
+            .is_some_and(|(krate, _)| crates.contains(&krate))
+    })
 }
 
 #[cfg(test)]
@@ -116,5 +140,26 @@ mod tests {
         assert!(runtime.contains("path = \"../oncegen-codec\""), "{runtime}");
         let mcp = manifest_of("oncegen-mcp");
         assert!(mcp.contains("path = \"../oncegen-cli\""), "{mcp}");
+    }
+
+    #[test]
+    fn an_sdk_alone_vendors_only_the_crates_it_compiles_against() {
+        let crates = |wanted: &[&str]| -> std::collections::BTreeSet<&str> {
+            files_of(wanted)
+                .filter_map(|(path, _)| path.split_once('/').map(|(krate, _)| krate))
+                .collect()
+        };
+        assert_eq!(
+            crates(SDK_CRATES),
+            ["oncegen-codec", "oncegen-runtime", "openapi-conventions"].into()
+        );
+        assert_eq!(
+            crates(support_crates("oncegen-mcp")),
+            ["oncegen-cli", "oncegen-mcp"].into()
+        );
+        assert_eq!(
+            crates(support_crates("oncegen-cli")),
+            ["oncegen-cli"].into()
+        );
     }
 }

@@ -227,7 +227,6 @@ fn cli_warning(report: &ChangeReport) -> Option<String> {
     })
 }
 
-/// The warning of a revision with wire-breaking changes: which released operations may fail.
 /// The warning that released SDKs' calls now do something else, naming the operations.
 fn behaviour_warning(report: &ChangeReport) -> Option<String> {
     let operations: std::collections::BTreeSet<&str> = report
@@ -241,12 +240,14 @@ fn behaviour_warning(report: &ChangeReport) -> Option<String> {
     }
     let named: Vec<String> = operations.iter().map(|o| format!("`{o}`")).collect();
     Some(format!(
-        "released SDK versions (up to {}) that leave a field out get another default from a          server of this revision (see Behaviour changes): {}",
+        "released SDK versions (up to {}) get another behaviour from a server of this \
+         revision (see Behaviour changes): {}",
         report.previous_version,
         named.join(", ")
     ))
 }
 
+/// The warning of a revision with wire-breaking changes: which released operations may fail.
 fn wire_warning(report: &ChangeReport) -> Option<String> {
     const NAMED: usize = 12;
     let operations = report.wire_broken_operations();

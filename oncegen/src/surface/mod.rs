@@ -49,7 +49,9 @@ use std::collections::BTreeMap;
 /// permissions it names (`permissions`); each parameter's documentation (`doc`); each
 /// optional field's setter of a request type (`setter`). Read as absent from an older file of
 /// this format: each operation's `arguments_struct` (required parameters passed by name) and
-/// each request struct's `constructor_struct` (`new`'s required fields passed by name).
+/// each request struct's `constructor_struct` (`new`'s required fields passed by name), and
+/// each operation's `success_status` and `accept` (what the report compares only when the
+/// baseline records them).
 pub const FORMAT: u32 = 5;
 
 /// File name of the serialized surface, in the generated crate's directory.

@@ -72,6 +72,14 @@ pub struct OperationSurface {
     pub body: Option<BodySurface>,
     /// Success type, as emitted (`serde_json::Value` when the response has no schema).
     pub success: String,
+    /// The status of the success response the builder reads (the first 2xx the document
+    /// lists), when it documents one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub success_status: Option<String>,
+    /// The media types the builder asks the success body in (`Accept`); empty: JSON, the
+    /// runtime's default.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub accept: Vec<String>,
     /// The builder's other sending methods (`send_text`, `send_bytes`, `send_json`,
     /// `download`) → the type they resolve to.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -289,6 +297,12 @@ pub(super) fn describe(op: &ir::Operation) -> OperationSurface {
         server: op.server.clone(),
         rust_fn: op.fn_name.clone(),
         builder: op.builder_name.clone(),
+        success_status: op
+            .responses
+            .iter()
+            .find(|r| r.status.starts_with('2'))
+            .map(|r| r.status.clone()),
+        accept: op.accept.clone(),
         deprecated: op.deprecated,
         deprecation_note: deprecation::note(op.deprecated, op.description.as_deref()),
         scopes,

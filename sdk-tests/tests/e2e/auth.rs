@@ -14,7 +14,7 @@ async fn read_and_write(env: &Env, cred: &Credential, zone: &str) {
     let c = env.client_as(cred);
     let products = c
         .get_products()
-        .product_code(customer_cloud_sdk::types::CatalogProductProductCode::Vps)
+        .product_code(customer_cloud_sdk::catalog::GetProductsProductCode::Vps)
         .limit(3)
         .send()
         .await
@@ -60,7 +60,7 @@ async fn signed_and_bearer_modes_both_authenticate_reads_and_writes() {
                     scopes: vec![customer_cloud_sdk::integrations::ApiCredentialCreateRequestScopesItem::BillingProductsRead],
                 },
             )
-            .mode(customer_cloud_sdk::integrations::ApiCredentialMode::Bearer),
+            .mode(customer_cloud_sdk::integrations::ApiCredentialCreateRequestMode::Bearer),
         )
         .send()
         .await

@@ -72,7 +72,7 @@ async fn every_documented_operation_has_a_round_trip() {
                     ],
                 },
             )
-            .mode(integrations::ApiCredentialMode::Bearer),
+            .mode(integrations::ApiCredentialCreateRequestMode::Bearer),
         )
         .send()
     );
@@ -115,7 +115,7 @@ async fn every_documented_operation_has_a_round_trip() {
     let products = ok!(
         "getProducts",
         c.get_products()
-            .product_code(customer_cloud_sdk::types::CatalogProductProductCode::Vps)
+            .product_code(customer_cloud_sdk::catalog::GetProductsProductCode::Vps)
             .limit(5)
             .send()
     );
@@ -138,7 +138,7 @@ async fn every_documented_operation_has_a_round_trip() {
         c.product_variant_deploy(
             deployments::ProductVariantDeployArgs {
                 region: region.clone(),
-                product_code: customer_cloud_sdk::types::CatalogProductProductCode::Vps,
+                product_code: customer_cloud_sdk::deployments::ProductVariantDeployProductCode::Vps,
                 variant_code: vps_plan.variant_code.clone().expect("variant code"),
             },
             deployments::ProductVariantDeployRequest::DeployRequest(

@@ -48,7 +48,7 @@ async fn an_expired_receipt_is_410_operation_expired_for_polls_and_lookups() {
     let c = env.client();
     let plan = c
         .get_products()
-        .product_code(customer_cloud_sdk::types::CatalogProductProductCode::Vps)
+        .product_code(customer_cloud_sdk::catalog::GetProductsProductCode::Vps)
         .limit(1)
         .send()
         .await
@@ -62,7 +62,7 @@ async fn an_expired_receipt_is_410_operation_expired_for_polls_and_lookups() {
         .product_variant_deploy(
             deployments::ProductVariantDeployArgs {
                 region: region.clone(),
-                product_code: customer_cloud_sdk::types::CatalogProductProductCode::Vps,
+                product_code: customer_cloud_sdk::deployments::ProductVariantDeployProductCode::Vps,
                 variant_code: variant.clone(),
             },
             deployments::ProductVariantDeployRequest::DeployRequest(
@@ -166,10 +166,8 @@ async fn a_degraded_catalog_says_what_it_left_out() {
         Some(vec![serde_json::json!("dedicated")])
     );
     assert_eq!(page.availability, Some(serde_json::json!("unknown")));
-    assert!(
-        page.items.iter().all(|p| p.product_code
-            != Some(customer_cloud_sdk::types::CatalogProductProductCode::Dedicated))
-    );
+    assert!(page.items.iter().all(|p| p.product_code
+        != Some(customer_cloud_sdk::catalog::CatalogProductProductCode::Dedicated)));
     env.sb().set_catalog_health(CatalogHealth::Healthy);
     let page = c
         .get_products()

@@ -40,7 +40,7 @@ async fn cheapest_vps(c: &customer_cloud_sdk::Client) -> (String, catalog::Catal
     let region = regions[0].id.clone().expect("region id");
     let plans = c
         .get_products_by_region(region.clone())
-        .product_code(customer_cloud_sdk::types::CatalogProductProductCode::Vps)
+        .product_code(customer_cloud_sdk::catalog::GetProductsByRegionProductCode::Vps)
         .send()
         .await
         .expect("products")
@@ -228,7 +228,7 @@ async fn atomic_deploy_with_max_total_then_wait_then_find_the_service() {
         c.product_variant_deploy(
             deployments::ProductVariantDeployArgs {
                 region: region.clone(),
-                product_code: customer_cloud_sdk::types::CatalogProductProductCode::Vps,
+                product_code: customer_cloud_sdk::deployments::ProductVariantDeployProductCode::Vps,
                 variant_code: variant.clone(),
             },
             deployments::ProductVariantDeployRequest::DeployRequest(

@@ -73,7 +73,7 @@ impl Plan {
     pub async fn read(c: &customer_cloud_sdk::Client) -> Self {
         let product = c
             .get_products_by_region(REGION)
-            .product_code(customer_cloud_sdk::types::CatalogProductProductCode::Vps)
+            .product_code(customer_cloud_sdk::catalog::GetProductsByRegionProductCode::Vps)
             .send()
             .await
             .expect("catalog")
@@ -97,7 +97,8 @@ pub async fn send(c: &customer_cloud_sdk::Client, w: &Write, plan: &Plan) -> Res
             .product_variant_deploy(
                 deployments::ProductVariantDeployArgs {
                     region: REGION.to_owned(),
-                    product_code: customer_cloud_sdk::types::CatalogProductProductCode::Vps,
+                    product_code:
+                        customer_cloud_sdk::deployments::ProductVariantDeployProductCode::Vps,
                     variant_code: VARIANT.to_owned(),
                 },
                 deployments::ProductVariantDeployRequest::DeployRequest(

@@ -4,7 +4,7 @@
 //! crate of its own wherever it is written.
 
 use oncegen::emit::{GeneratedFile, RUNTIME_VERSION, relative_path, spec_label};
-use oncegen::runtime::bundled_crate_dir;
+use oncegen::runtime::{self, bundled_crate_dir};
 use oncegen::surface::FILE_NAME;
 use oncegen::write::{self, Mode};
 use std::path::{Path, PathBuf};
@@ -68,6 +68,13 @@ impl Sdk {
                 .map(|p| p.display().to_string().replace('\\', "/"))
                 .map_err(|e| format!("{}: {e}", target.display()))
         };
+        // An SDK with a vendored runtime gets the support crates beside it (`oncegen sdk`
+        // vendors only what the SDK compiles against).
+        let runtime_vendored = bundled_crate_dir(&self.dir, "oncegen-runtime").join("Cargo.toml");
+        if runtime::is_bundled() && runtime_vendored.is_file() {
+            runtime::write_bundle(&self.dir, runtime::support_crates(support), Mode::Write)
+                .map_err(|e| e.to_string())?;
+        }
         let vendored = bundled_crate_dir(&self.dir, support);
         let support = if vendored.join("Cargo.toml").is_file() {
             format!(

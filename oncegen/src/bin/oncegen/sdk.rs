@@ -100,7 +100,8 @@ impl Generation {
         let mut run = oncegen::regenerate_as(&self.spec, &self.out, &options, mode, shape)
             .map_err(|e| e.to_string())?;
         if source == RuntimeSource::Bundled {
-            let vendored = runtime::write_bundle(&self.out, mode).map_err(|e| e.to_string())?;
+            let vendored = runtime::write_bundle(&self.out, runtime::SDK_CRATES, mode)
+                .map_err(|e| e.to_string())?;
             run.written.changed.extend(vendored.changed);
             run.written.unchanged += vendored.unchanged;
         }

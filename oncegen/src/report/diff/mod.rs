@@ -12,6 +12,7 @@ mod operations;
 mod renames;
 mod security;
 mod servers;
+mod success;
 mod types;
 mod usage;
 
@@ -57,7 +58,8 @@ pub enum Wire {
     /// catch-all, a new code reads as unknown, a parameter it sends is ignored.
     Degraded,
     /// Calls keep working but do something else: a request field's default changed, so a
-    /// released SDK that leaves the field out now gets the new default.
+    /// released SDK that leaves the field out now gets the new default; the success response
+    /// comes with another status or media type.
     Behaviour,
     /// Calls of the released SDK may fail: the route is gone, the request is rejected, or the
     /// response no longer decodes.

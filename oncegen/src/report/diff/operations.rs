@@ -160,6 +160,9 @@ fn operation(
             );
         }
     }
+    for (class, text) in super::success::changes(o, n) {
+        wire(out, class, text);
+    }
     for (class, text) in builder::methods(o, n) {
         line(out, class, text);
     }
@@ -488,6 +491,10 @@ fn params(
     let rust_fn = n.rust_fn.as_str();
     let released = [o.rust_fn.as_str()];
     let rename_targets: BTreeSet<&str> = renamed.values().copied().collect();
+    let named_in = n
+        .arguments_struct
+        .as_deref()
+        .or(o.arguments_struct.as_deref());
     for key in union_keys(old, new) {
         let subject = |p: &ParamSurface| format!("`{rust_fn}`: {} parameter `{key}`", p.location);
         let wire = |out: &mut Changes, class: Wire, text: String| {
@@ -496,7 +503,8 @@ fn params(
         match (old.get(key), new.get(key)) {
             (Some(o), None) => {
                 if let Some(new_key) = renamed.get(key) {
-                    renamed_param(rust_fn, key, new_key, o, &new[*new_key], area, out);
+                    let place = (rust_fn, named_in, area);
+                    renamed_param(place, (key, new_key), (o, &new[*new_key]), out);
                     continue;
                 }
                 out.push(Class::Breaking, area, format!("{} removed", subject(o)));
@@ -605,30 +613,30 @@ fn params(
 }
 
 /// One line for a parameter removed and another added with the same location, requiredness
-/// and type: a required one is a positional argument (its name is not part of a call), an
-/// optional one a setter (renamed: breaking). On the wire the old name is sent.
+/// and type. A required one is an argument of the client method: positional, its name is not
+/// part of a call; named in the arguments struct (`named_in`), it is a field every call names
+/// (E0560 when renamed: breaking). An optional one is a setter (renamed: breaking). On the wire
+/// the old name is sent. `place` is the client method, its arguments struct and the area.
 fn renamed_param(
-    rust_fn: &str,
-    old_key: &str,
-    new_key: &str,
-    o: &ParamSurface,
-    n: &ParamSurface,
-    area: &str,
+    (rust_fn, named_in, area): (&str, Option<&str>, &str),
+    (old_key, new_key): (&str, &str),
+    (o, n): (&ParamSurface, &ParamSurface),
     out: &mut Changes,
 ) {
     let subject = format!(
         "`{rust_fn}`: {} parameter `{old_key}` probably renamed to `{new_key}`",
         n.location
     );
-    let class = if n.required {
-        Class::DocsOnly
-    } else {
-        Class::Breaking
-    };
-    let what = if n.required {
-        "the argument keeps its place unless reordered"
-    } else {
-        "setter renamed"
+    let (class, what) = match (n.required, named_in) {
+        (true, Some(named)) => (
+            Class::Breaking,
+            format!("field of `{named}` renamed: every call that names it must change"),
+        ),
+        (true, None) => (
+            Class::DocsOnly,
+            "the argument keeps its place unless reordered".to_owned(),
+        ),
+        (false, _) => (Class::Breaking, "setter renamed".to_owned()),
     };
     out.push(
         class,

@@ -241,7 +241,8 @@ pub async fn send(
             .product_variant_deploy(
                 deployments::ProductVariantDeployArgs {
                     region: REGION.to_owned(),
-                    product_code: customer_cloud_sdk::types::CatalogProductProductCode::Vps,
+                    product_code:
+                        customer_cloud_sdk::deployments::ProductVariantDeployProductCode::Vps,
                     variant_code: VARIANT.to_owned(),
                 },
                 deployments::ProductVariantDeployRequest::DeployRequest(
