@@ -5,95 +5,36 @@
 //! an API credential needs `--allow-access-grants`. Each refusal leaves the sandbox unchanged.
 
 use cloud_sandbox::Sandbox;
+use common::{Server, state_dir, text};
+
+mod common;
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-/// A server child process spoken to line by line: one request, then its answer.
-struct Session {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next_id: u64,
-    state: PathBuf,
-}
+/// A server spoken to line by line, its answers read as these tests need them.
+struct Session(Server);
 
 impl Session {
     /// A server with `flags` and the sandbox's signed credential, initialized.
     fn start(sb: &Sandbox, test: &str, flags: &[&str]) -> Self {
-        let state = std::env::temp_dir().join(format!(
-            "customer-cloud-mcp-charges-{test}-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&state);
-        let cred = &sb.credentials().signed;
-        let mut command = Command::new(env!("CARGO_BIN_EXE_customer-cloud-mcp"));
-        for name in ["BEARER", "JOURNAL", "PROFILE"] {
-            command.env_remove(format!("CUSTOMER_CLOUD_API_{name}"));
-        }
-        let mut child = command
-            .args(flags)
-            .env("CUSTOMER_CLOUD_API_BASE_URL", sb.base_url())
-            .env("CUSTOMER_CLOUD_API_KEY", &cred.prefix)
-            .env("CUSTOMER_CLOUD_API_SECRET", &cred.secret)
-            .env("XDG_STATE_HOME", &state)
-            .env("XDG_CONFIG_HOME", state.join("config"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the server starts");
-        let stdin = child.stdin.take().expect("standard input");
-        let stdout = BufReader::new(child.stdout.take().expect("standard output"));
-        let mut session = Session {
-            child,
-            stdin,
-            stdout,
-            next_id: 1,
-            state,
-        };
-        let client = json!({"protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "charges-test", "version": "0"}});
-        session.request("initialize", client);
-        session.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        session
+        Session(Server::start(
+            sb,
+            &state_dir(&format!("charges-{test}")),
+            flags,
+        ))
     }
 
-    fn send(&mut self, message: &Value) {
-        writeln!(self.stdin, "{message}").expect("writing a request");
-        self.stdin.flush().expect("flushing a request");
-    }
-
-    /// The result of request `method`, read up to its answer.
+    /// The result of request `method`, which must not be a protocol error.
     fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let mut line = String::new();
-            let read = self.stdout.read_line(&mut line).expect("reading an answer");
-            assert!(read > 0, "the server ended before answering {method}");
-            let answer: Value = serde_json::from_str(&line).expect("one JSON message a line");
-            if answer["id"] == id {
-                assert!(answer["error"].is_null(), "{method}: {answer}");
-                return answer["result"].clone();
-            }
-        }
+        let answer = self.0.request(method, params);
+        assert!(answer["error"].is_null(), "{method}: {answer}");
+        answer["result"].clone()
     }
 
     /// Calls `tool`: whether it failed, and its text.
     fn call(&mut self, tool: &str, arguments: Value) -> (bool, String) {
-        let result = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
-        let text = result["content"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|c| c["text"].as_str())
-            .collect::<Vec<_>>()
-            .join("\n");
-        (result["isError"] == true, text)
+        let result = self.0.call(tool, arguments);
+        (result["isError"] == true, text(&result))
     }
 
     /// The names `tools/list` offers.
@@ -105,14 +46,6 @@ impl Session {
             .iter()
             .map(|t| t["name"].as_str().expect("a name").to_owned())
             .collect()
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.state);
     }
 }
 

@@ -7,107 +7,30 @@
 //! the next request), against a sandbox running in this process.
 
 use cloud_sandbox::Sandbox;
+use common::{Server, state_dir};
+
+mod common;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-/// The server on a sandbox, every tool enabled, and its pipes.
-struct Server {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next_id: u64,
-    state: std::path::PathBuf,
+/// Every gate open: the tools' inputs are what is tested.
+const ALL_GATES: [&str; 7] = [
+    "--allow-writes",
+    "--allow-purchases",
+    "--allow-destructive",
+    "--allow-access-grants",
+    "--allow-any-amount",
+    "--max-total",
+    "1000",
+];
+
+/// The server on a sandbox with every gate open, and `extra` flags.
+fn start_with(sb: &Sandbox, test: &str, extra: &[&str]) -> Server {
+    let flags: Vec<&str> = ALL_GATES.iter().chain(extra).copied().collect();
+    Server::start(sb, &state_dir(&format!("inputs-{test}")), &flags)
 }
 
-impl Server {
-    fn start(sb: &Sandbox, test: &str) -> Server {
-        Self::start_with(sb, test, &[])
-    }
-
-    fn start_with(sb: &Sandbox, test: &str, extra: &[&str]) -> Server {
-        let state = std::env::temp_dir().join(format!(
-            "customer-cloud-mcp-inputs-{test}-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&state);
-        let cred = &sb.credentials().signed;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_customer-cloud-mcp"))
-            .args([
-                "--allow-writes",
-                "--allow-purchases",
-                "--allow-destructive",
-                "--allow-access-grants",
-                "--allow-any-amount",
-                "--max-total",
-                "1000",
-            ])
-            .args(extra)
-            .env_remove("CUSTOMER_CLOUD_API_BEARER")
-            .env_remove("CUSTOMER_CLOUD_API_JOURNAL")
-            .env_remove("CUSTOMER_CLOUD_API_PROFILE")
-            .env("CUSTOMER_CLOUD_API_BASE_URL", sb.base_url())
-            .env("CUSTOMER_CLOUD_API_KEY", &cred.prefix)
-            .env("CUSTOMER_CLOUD_API_SECRET", &cred.secret)
-            .env("XDG_STATE_HOME", &state)
-            .env("XDG_CONFIG_HOME", &state)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the server starts");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut server = Server {
-            child,
-            stdin,
-            stdout,
-            next_id: 1,
-            state,
-        };
-        server.request(
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {},
-                   "clientInfo": {"name": "inputs-test", "version": "0"}}),
-        );
-        server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        server
-    }
-
-    fn send(&mut self, message: &Value) {
-        writeln!(self.stdin, "{message}").expect("writing a request");
-        self.stdin.flush().expect("flushing");
-    }
-
-    /// Sends the request and reads lines until its answer.
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let mut line = String::new();
-            let read = self.stdout.read_line(&mut line).expect("reading an answer");
-            assert!(read > 0, "the server ended before answering {method}");
-            let answer: Value = serde_json::from_str(&line).expect("a JSON-RPC line");
-            if answer["id"] == id {
-                return answer;
-            }
-        }
-    }
-
-    /// A `tools/call` result.
-    fn call(&mut self, tool: &str, arguments: Value) -> Value {
-        let answer = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
-        answer["result"].clone()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.state);
-    }
+fn start(sb: &Sandbox, test: &str) -> Server {
+    start_with(sb, test, &[])
 }
 
 /// The text of a tool result that must be an error.
@@ -122,7 +45,7 @@ fn error_text(result: &Value) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unknown_body_member_is_a_tool_error_naming_it_and_nothing_is_sent() {
     let sb = Sandbox::start().await.expect("sandbox starts");
-    let mut server = Server::start(&sb, "unknown");
+    let mut server = start(&sb, "unknown");
     let sent = sb.requests().len();
     let body = json!({"name": "mcp.example", "dryrun": true});
     let text = error_text(&server.call("create_dns_zone", json!({"body": body})));
@@ -143,7 +66,7 @@ async fn an_unknown_body_member_is_a_tool_error_naming_it_and_nothing_is_sent() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn get_products_takes_the_api_s_type_and_refuses_the_rust_name() {
     let sb = Sandbox::start().await.expect("sandbox starts");
-    let mut server = Server::start(&sb, "type");
+    let mut server = start(&sb, "type");
     let result = server.call("get_products", json!({"type": "vps", "limit": 100}));
     assert_ne!(result["isError"], true, "{result}");
     let items = result["structuredContent"]["items"]
@@ -174,7 +97,7 @@ async fn get_products_takes_the_api_s_type_and_refuses_the_rust_name() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_union_body_error_names_the_closest_member_and_its_path() {
     let sb = Sandbox::start().await.expect("sandbox starts");
-    let mut server = Server::start(&sb, "union");
+    let mut server = start(&sb, "union");
     let sent = sb.requests().len();
     let arguments = json!({"region": "eu", "productCode": "vps", "variantCode": "v",
         "body": {"hostname": 5, "max_total": "25"}});
@@ -230,7 +153,7 @@ fn spec_parameters() -> Vec<(String, Vec<String>)> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_tool_s_parameters_are_named_as_the_spec_names_them() {
     let sb = Sandbox::start().await.expect("sandbox starts");
-    let mut server = Server::start(&sb, "names");
+    let mut server = start(&sb, "names");
     let listed = server.request("tools/list", json!({}));
     let tools = listed["result"]["tools"].as_array().expect("tools").clone();
     let own = ["body", "idempotency_key", "wait"];
@@ -261,7 +184,7 @@ async fn every_tool_s_parameters_are_named_as_the_spec_names_them() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn allow_unknown_members_sends_them_as_given_and_says_so() {
     let sb = Sandbox::start().await.expect("sandbox starts");
-    let mut server = Server::start_with(&sb, "allow-unknown", &["--allow-unknown-members"]);
+    let mut server = start_with(&sb, "allow-unknown", &["--allow-unknown-members"]);
     let body = json!({"name": "mcp-allowed.example", "dry_run": true});
     let result = server.call("create_dns_zone", json!({"body": body}));
     let text = result.to_string();

@@ -6,123 +6,19 @@
 //! directory.
 
 use cloud_sandbox::{Fault, Matcher, Sandbox};
+use common::{Server, state_dir, text};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
+
+mod common;
 
 /// Guards every wait against a hang (never reached when things work).
 const HANG_GUARD: Duration = Duration::from_secs(120);
 
-/// A server child spoken to one JSON-RPC line at a time.
-struct Mcp {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next_id: u64,
-}
-
-impl Mcp {
-    /// A server for `sb` with writes enabled, its state under `state`, initialized.
-    fn start(sb: &Sandbox, state: &PathBuf) -> Self {
-        let cred = &sb.credentials().signed;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_customer-cloud-mcp"))
-            .args(["--allow-writes", "--allow-destructive"])
-            .env_remove("CUSTOMER_CLOUD_API_BEARER")
-            .env_remove("CUSTOMER_CLOUD_API_JOURNAL")
-            .env_remove("CUSTOMER_CLOUD_API_PROFILE")
-            .env("CUSTOMER_CLOUD_API_BASE_URL", sb.base_url())
-            .env("CUSTOMER_CLOUD_API_KEY", &cred.prefix)
-            .env("CUSTOMER_CLOUD_API_SECRET", &cred.secret)
-            .env("XDG_STATE_HOME", state)
-            .env("XDG_CONFIG_HOME", state)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the server starts");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut mcp = Mcp {
-            child,
-            stdin,
-            stdout,
-            next_id: 1,
-        };
-        mcp.request(
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {},
-                   "clientInfo": {"name": "same-write-test", "version": "1"}}),
-        );
-        mcp.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        mcp
-    }
-
-    fn send(&mut self, message: Value) {
-        writeln!(self.stdin, "{message}").expect("the server reads");
-        self.stdin.flush().expect("flushed");
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let mut line = String::new();
-            let read = self
-                .stdout
-                .read_line(&mut line)
-                .expect("the server answers");
-            assert!(read > 0, "the server ended before answering {method}");
-            let message: Value = serde_json::from_str(&line).expect("JSON-RPC");
-            if message["id"] == json!(id) {
-                return message;
-            }
-        }
-    }
-
-    /// Calls `tool` with `arguments`; its result.
-    fn call(&mut self, tool: &str, arguments: Value) -> Value {
-        let answer = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
-        answer["result"].clone()
-    }
-
-    /// Writes the call without waiting for its answer.
-    fn call_in_background(&mut self, tool: &str, arguments: Value) {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-                         "params": {"name": tool, "arguments": arguments}}));
-    }
-
-    fn kill(mut self) {
-        self.child.kill().expect("SIGKILL");
-        self.child.wait().expect("reaped");
-    }
-}
-
-impl Drop for Mcp {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn state_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "customer-cloud-mcp-same-write-{test}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn text(result: &Value) -> String {
-    result["content"][0]["text"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
+/// A server with writes and deletions enabled, its state under `state`.
+fn start(sb: &Sandbox, state: &PathBuf) -> Server {
+    Server::start(sb, state, &["--allow-writes", "--allow-destructive"])
 }
 
 fn ok(result: &Value) -> bool {
@@ -143,9 +39,9 @@ async fn a_deliberate_repeat_is_a_new_write_and_a_fixed_400_is_not_replayed() {
     let x = sb.add_service("vps", "x.example.net", "active");
     let y = sb.add_service("vps", "y.example.net", "active");
     let volume = sb.add_service("storage", "volume.example.net", "active");
-    let state = state_dir("repeat");
+    let state = state_dir("same-write-repeat");
     let attached = |sb: &Sandbox| sb.resources(|r| r.volume_attachments.get(&volume).copied());
-    let mut mcp = tokio::task::block_in_place(|| Mcp::start(&sb, &state));
+    let mut mcp = tokio::task::block_in_place(|| start(&sb, &state));
     let attach = |to| json!({"serviceId": volume, "body": {"target_service_id": to}});
     let detach = json!({"serviceId": volume});
     tokio::task::block_in_place(|| {
@@ -180,8 +76,8 @@ async fn a_call_refused_before_sending_leaves_its_key_free() {
     let sb = Sandbox::start().await.expect("sandbox starts");
     let x = sb.add_service("vps", "x.example.net", "active");
     let volume = sb.add_service("storage", "volume.example.net", "active");
-    let state = state_dir("refused");
-    let mut mcp = tokio::task::block_in_place(|| Mcp::start(&sb, &state));
+    let state = state_dir("same-write-refused");
+    let mut mcp = tokio::task::block_in_place(|| start(&sb, &state));
     let key = "caller-key-0001";
     tokio::task::block_in_place(|| {
         let wrong = json!({"serviceId": volume, "body": {}, "idempotency_key": key});
@@ -204,7 +100,7 @@ async fn a_call_refused_before_sending_leaves_its_key_free() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_outcome_never_delivered_is_answered_as_a_replay_after_a_restart() {
     let sb = Sandbox::start().await.expect("sandbox starts");
-    let state = state_dir("restart");
+    let state = state_dir("same-write-restart");
     let zone = json!({"body": {"name": "undelivered.example"}});
     let zones = |sb: &Sandbox| {
         sb.zones()
@@ -223,8 +119,11 @@ async fn an_outcome_never_delivered_is_answered_as_a_replay_after_a_restart() {
         1,
     );
     let mcp = tokio::task::block_in_place(|| {
-        let mut mcp = Mcp::start(&sb, &state);
-        mcp.call_in_background("create_dns_zone", zone.clone());
+        let mut mcp = start(&sb, &state);
+        mcp.send_request(
+            "tools/call",
+            json!({"name": "create_dns_zone", "arguments": zone.clone()}),
+        );
         let started = Instant::now();
         while zones(&sb) == 0 {
             assert!(
@@ -237,7 +136,7 @@ async fn an_outcome_never_delivered_is_answered_as_a_replay_after_a_restart() {
     });
     mcp.kill();
     sb.clear_faults();
-    let mut mcp = tokio::task::block_in_place(|| Mcp::start(&sb, &state));
+    let mut mcp = tokio::task::block_in_place(|| start(&sb, &state));
     // While the API still holds the first call, a retry is told the outcome is unknown: an
     // agent calls again, as the answer says.
     let again = tokio::task::block_in_place(|| {
@@ -270,9 +169,8 @@ async fn an_outcome_never_delivered_is_answered_as_a_replay_after_a_restart() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_servers_share_one_state_directory() {
     let sb = Sandbox::start().await.expect("sandbox starts");
-    let state = state_dir("shared");
-    let (mut a, mut b) =
-        tokio::task::block_in_place(|| (Mcp::start(&sb, &state), Mcp::start(&sb, &state)));
+    let state = state_dir("same-write-shared");
+    let (mut a, mut b) = tokio::task::block_in_place(|| (start(&sb, &state), start(&sb, &state)));
     tokio::task::block_in_place(|| {
         for i in 0..4 {
             let mcp = if i % 2 == 0 { &mut a } else { &mut b };

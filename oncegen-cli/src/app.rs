@@ -136,8 +136,7 @@ pub(crate) const WAIT: &str = "wait";
 pub(crate) const TIMEOUT: &str = "timeout";
 pub(crate) const MAX_TOTAL: &str = "max-total";
 pub(crate) const ACCEPT_ANY_AMOUNT: &str = "accept-any-amount";
-pub(crate) const READ_TIMEOUT: &str = "read-timeout";
-pub(crate) const TOTAL_TIMEOUT: &str = "total-timeout";
+pub(crate) use crate::setup::{READ_TIMEOUT, TOTAL_TIMEOUT};
 
 /// Every flag the tool has of its own, on every command: no parameter of an operation may take
 /// one of these names (the generator's `surface::command_line::RESERVED_FLAGS` is this list;

@@ -12,7 +12,6 @@
 //! the PostgreSQL journal shared with other machines.
 
 use crate::Failure;
-use crate::app::{READ_TIMEOUT, TOTAL_TIMEOUT};
 use crate::profile::Profile;
 use crate::user_dirs::{self, Kind, Platform};
 use crate::waiting::Notice;
@@ -97,6 +96,11 @@ fn seconds(leaf: &ArgMatches, id: &str, name: &str) -> Result<Option<Duration>, 
         ))),
     }
 }
+
+/// The flag of one HTTP attempt's limit (`--read-timeout SECS`).
+pub(crate) const READ_TIMEOUT: &str = "read-timeout";
+/// The flag of a whole call's limit (`--total-timeout SECS`).
+pub(crate) const TOTAL_TIMEOUT: &str = "total-timeout";
 
 /// Refuses a bearer credential that no API could accept: not the `token68` of RFC 6750 (letters,
 /// digits, `-._~+/`, then `=` padding), e.g. a pasted space or newline; naming `source`, never
