@@ -20,7 +20,7 @@ use serde::ser::SerializeMap;
 ///     TemplateId(String),
 ///     Records(Vec<u32>),
 /// }
-/// oncegen_codec::exclusive_group!(Source { TemplateId = "template_id", Records = "records" });
+/// oncegen_codec::exclusive_group!(Source { Template = "template", Records = "records" });
 ///
 /// #[derive(Debug, PartialEq)]
 /// pub struct Zone {
@@ -33,7 +33,7 @@ use serde::ser::SerializeMap;
 /// assert_eq!(zone.source, Some(Source::Records(vec![1])));
 /// assert_eq!(serde_json::to_string(&zone).unwrap(), r#"{"name":"a","records":[1]}"#);
 /// assert_eq!(serde_json::from_str::<Zone>(r#"{"name":"a"}"#).unwrap().source, None);
-/// let both = r#"{"name":"a","records":[1],"template_id":"t"}"#;
+/// let both = r#"{"name":"a","records":[1],"template":"t"}"#;
 /// assert!(serde_json::from_str::<Zone>(both).is_err());
 /// assert!(serde_json::from_str::<Zone>(r#"{"name":"a","records":["x"]}"#).is_err());
 /// ```
@@ -152,10 +152,10 @@ mod tests {
 
     #[derive(Debug, PartialEq)]
     enum Source {
-        ZoneFile(String),
+        Text(String),
         Records(Vec<Set>),
     }
-    crate::exclusive_group!(Source { ZoneFile = "zone_file", Records = "records" });
+    crate::exclusive_group!(Source { Text = "text", Records = "records" });
 
     #[derive(Debug, PartialEq)]
     struct Zone {
@@ -189,24 +189,24 @@ mod tests {
             err.starts_with("at `records[0].ttl`: invalid type: string"),
             "{err}"
         );
-        let err = decode(r#"{"name":"a","zone_file":7}"#).unwrap_err();
+        let err = decode(r#"{"name":"a","text":7}"#).unwrap_err();
         assert!(
-            err.starts_with("at `zone_file`: invalid type: integer"),
+            err.starts_with("at `text`: invalid type: integer"),
             "{err}"
         );
     }
 
     #[test]
     fn two_members_are_refused_and_null_or_absent_is_none() {
-        let err = decode(r#"{"zone_file":"x","name":"a","records":[]}"#).unwrap_err();
+        let err = decode(r#"{"text":"x","name":"a","records":[]}"#).unwrap_err();
         assert_eq!(
             err,
-            "`zone_file` and `records` are both given, and at most one of `zone_file`, \
+            "`text` and `records` are both given, and at most one of `text`, \
              `records` may be"
         );
         let err = decode(r#"{"name":"a","records":[],"records":[]}"#).unwrap_err();
         assert!(err.contains("duplicate field `records`"), "{err}");
-        let zone = decode(r#"{"name":"a","zone_file":null,"records":[{"ttl":5}],"n":1}"#);
+        let zone = decode(r#"{"name":"a","text":null,"records":[{"ttl":5}],"n":1}"#);
         let zone = zone.unwrap();
         assert_eq!(zone.source, Some(Source::Records(vec![Set { ttl: 5 }])));
         assert_eq!(zone.rest["n"], 1);
@@ -217,11 +217,11 @@ mod tests {
     fn the_present_member_is_written_after_the_fields() {
         let zone = Zone {
             name: "a".into(),
-            source: Some(Source::ZoneFile("f".into())),
+            source: Some(Source::Text("f".into())),
             rest: BTreeMap::from([("n".into(), 1)]),
         };
         let text = serde_json::to_string(&zone).unwrap();
-        assert_eq!(text, r#"{"name":"a","zone_file":"f","n":1}"#);
+        assert_eq!(text, r#"{"name":"a","text":"f","n":1}"#);
         assert_eq!(decode(&text).unwrap(), zone);
     }
 }

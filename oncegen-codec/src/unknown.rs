@@ -2,7 +2,7 @@
 //!
 //! By default they are skipped: an API may add members to its answers, and an SDK decoding a
 //! response must not fail on them. Input a person or an agent wrote is another matter: an
-//! unknown member there is a mistake (`dryrun` for `dryRun`) that would otherwise be dropped
+//! unknown member there is a mistake (`quietrun` for `quietRun`) that would otherwise be dropped
 //! silently and the rest sent. [`refusing_unknown`] decodes such input with every object
 //! refusing a member it does not name, unless its type keeps them (`additionalProperties`).
 //!
@@ -29,13 +29,13 @@ thread_local! {
 ///     pub name: String,
 ///     pub dry_run: Option<bool>,
 /// }
-/// oncegen_codec::json_object!(Zone { name, dry_run = "dryRun" optional });
+/// oncegen_codec::json_object!(Zone { name, quiet_run = "quietRun" optional });
 ///
-/// let text = r#"{"name":"a.test","dryrun":true}"#;
+/// let text = r#"{"name":"a.test","quietrun":true}"#;
 /// assert!(serde_json::from_str::<Zone>(text).is_ok());
 /// let refused = oncegen_codec::refusing_unknown(|| serde_json::from_str::<Zone>(text));
 /// let message = refused.unwrap_err().to_string();
-/// assert!(message.contains("unknown member `dryrun`, did you mean `dryRun`?"), "{message}");
+/// assert!(message.contains("unknown member `quietrun`, did you mean `quietRun`?"), "{message}");
 /// ```
 pub fn refusing_unknown<T>(decode: impl FnOnce() -> T) -> T {
     /// Restores the mode found, also when `decode` panics.
@@ -155,9 +155,9 @@ mod tests {
 
     #[test]
     fn a_close_name_is_suggested_and_a_far_one_is_not() {
-        let allowed = ["name", "dryRun", "template_id", "zone_file", "records"];
-        assert_eq!(closest("dryrun", allowed.into_iter()), Some("dryRun"));
-        assert_eq!(closest("zoneFile", allowed.into_iter()), Some("zone_file"));
+        let allowed = ["name", "quietRun", "template", "text", "records"];
+        assert_eq!(closest("quietrun", allowed.into_iter()), Some("quietRun"));
+        assert_eq!(closest("textFile", allowed.into_iter()), Some("text"));
         assert_eq!(closest("record", allowed.into_iter()), Some("records"));
         assert_eq!(
             closest("tll", ["name", "type", "ttl"].into_iter()),
@@ -166,16 +166,16 @@ mod tests {
         assert_eq!(closest("colour", allowed.into_iter()), None);
         let text = message("colour", allowed.into_iter());
         assert!(!text.contains("did you mean"), "{text}");
-        assert!(text.contains("`template_id`, `zone_file`"), "{text}");
+        assert!(text.contains("`template`, `text`"), "{text}");
     }
     #[test]
     fn dropped_members_are_the_given_ones_the_typed_body_lost() {
-        let given = serde_json::json!({"name": "a", "dryrun": true, "gone": null,
+        let given = serde_json::json!({"name": "a", "quietrun": true, "gone": null,
             "records": [{"ttl": 1, "colour": "red"}]});
         let typed = serde_json::json!({"name": "a", "records": [{"ttl": 1}]});
         assert_eq!(
             super::dropped_members(&given, &typed),
-            ["`dryrun`", "`records[0].colour`"]
+            ["`quietrun`", "`records[0].colour`"]
         );
     }
 }

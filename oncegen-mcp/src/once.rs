@@ -8,11 +8,13 @@
 //! names one write whenever it comes. Identical calls of one server take turns, so a retry
 //! that arrives while the first call is still running waits for its outcome.
 
+use crate::Sent;
 use oncegen_runtime::Config;
 use oncegen_runtime::same_write::Identity;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
+use std::time::SystemTime;
 use tokio::sync::OwnedMutexGuard;
 
 /// The tool name every intent of the MCP server starts with.
@@ -27,6 +29,41 @@ pub(crate) fn identity(config: &Config, tool: &str, arguments: &Map<String, Valu
         tool,
         &Value::Object(arguments.clone()),
     )
+}
+
+/// The outcomes this server delivered, by key, answered again in full to a call under that key
+/// while it runs (also for an operation the API takes no key for, which the journal cannot
+/// hold); after a restart the journal says only that the write was applied.
+#[derive(Debug, Default)]
+pub(crate) struct Answered {
+    by_key: Mutex<HashMap<String, (String, Sent, SystemTime)>>,
+}
+
+/// Answers kept at most; the oldest half goes when it is reached.
+const ANSWERED: usize = 4096;
+
+impl Answered {
+    /// The outcome delivered under `key`: its write's identity prefix, the answer and when.
+    pub(crate) fn get(&self, key: &str) -> Option<(String, Sent, SystemTime)> {
+        self.by_key.lock().expect("answers lock").get(key).cloned()
+    }
+
+    /// Keeps `sent`, the answer of `identity`'s write under `key`.
+    pub(crate) fn put(&self, key: &str, identity: &Identity, sent: &Sent) {
+        let mut by_key = self.by_key.lock().expect("answers lock");
+        if by_key.len() >= ANSWERED {
+            let mut times: Vec<SystemTime> = by_key.values().map(|(_, _, t)| *t).collect();
+            times.sort();
+            let cut = times[times.len() / 2];
+            by_key.retain(|_, (_, _, t)| *t > cut);
+        }
+        let entry = (
+            identity.prefix().to_owned(),
+            sent.clone(),
+            SystemTime::now(),
+        );
+        by_key.insert(key.to_owned(), entry);
+    }
 }
 
 /// One turn per write at a time.

@@ -5,7 +5,7 @@ use crate::args::{self, Args};
 use crate::confirm;
 use crate::delivery::{Acknowledge, Delivered, Outgoing};
 use crate::gate::Gates;
-use crate::once::{self, Turns};
+use crate::once::{self, Answered, Turns};
 use crate::result::{Replay, failed, result};
 use crate::select::Selection;
 use crate::{App, Failure, Tool};
@@ -45,6 +45,7 @@ pub(crate) struct State<C: 'static> {
     gates: Gates,
     pub(crate) mode: Mode,
     turns: Turns,
+    answered: Answered,
     pub(crate) outgoing: Arc<Outgoing>,
     /// The per-operation tools offered, described for `tools/list`.
     pub(crate) per_operation: Vec<rmcp::model::Tool>,
@@ -75,6 +76,7 @@ impl<C: Send + Sync + 'static> Server<C> {
                 gates,
                 mode,
                 turns: Turns::default(),
+                answered: Answered::default(),
                 outgoing: Arc::default(),
                 per_operation,
             }),
@@ -193,25 +195,17 @@ impl<C: Send + Sync + 'static> Server<C> {
         let runtime = (s.app.runtime)(&s.client);
         let identity = once::identity(runtime.config(), tool.name, &arguments);
         let _turn = s.turns.take(&identity).await;
-        let plan = match runtime.config().get_journal() {
-            Some(journal) => same_write::plan(journal.as_ref(), &identity, given_key.as_deref())
-                .await
-                .map_err(|e| {
-                    Failure::internal(format!("the write journal: {e} (nothing was sent)"))
-                }),
-            None => Ok(Plan::Send {
-                key: given_key.unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
-                applied_at: None,
-            }),
-        };
-        let plan = match plan {
-            Err(failure) => return failed(&failure),
-            Ok(Plan::Refused(why)) => return failed(&Failure::refused(why)),
-            Ok(Plan::Busy { key }) => return failed(&Failure::busy(&key)),
+        if let Some(key) = &given_key
+            && let Some(again) = self.answered_again(tool, key, &identity)
+        {
+            return again;
+        }
+        let plan = match self.plan(&identity, given_key.as_deref()).await {
             Ok(plan) => plan,
+            Err(refused) => return failed(&refused),
         };
         let key = match &plan {
-            Plan::Send { key, .. } => Some(key.clone()),
+            Plan::Send { key } => Some(key.clone()),
             _ => None,
         };
         let input = Args::new(arguments, key, wait)
@@ -225,6 +219,9 @@ impl<C: Send + Sync + 'static> Server<C> {
         if settled && !s.outgoing.after_response(request, key.clone()) {
             let _ = runtime.acknowledge_write(&key).await;
         }
+        if let Ok(sent) = &outcome {
+            s.answered.put(&key, &identity, sent);
+        }
         let outcome = outcome
             .map(|mut sent| {
                 sent.idempotency_key.get_or_insert(key.clone());
@@ -237,7 +234,54 @@ impl<C: Send + Sync + 'static> Server<C> {
         with_warning(result(tool, outcome, replay), input.sent_unknown())
     }
 
-    /// The outcome `plan` gives: an earlier call's settled again, or `input`'s sent; its key.
+    /// The answer this server already delivered under the caller's `key`: again, for the same
+    /// write; a refusal for another.
+    fn answered_again(
+        &self,
+        tool: &Tool<C>,
+        key: &str,
+        identity: &oncegen_runtime::same_write::Identity,
+    ) -> Option<CallToolResult> {
+        let (prefix, sent, at) = self.state.answered.get(key)?;
+        if prefix != identity.prefix() {
+            return Some(failed(&Failure::refused(format!(
+                "the idempotency key `{key}` was already used for another write (other \
+                 operation or arguments). A key names one write: pass a new key for a new write."
+            ))));
+        }
+        let replay = Replay {
+            applied_at: Some(at),
+        };
+        Some(result(tool, Ok(sent), Some(replay)))
+    }
+
+    /// What [the rule](oncegen_runtime::same_write) says of a call of `identity` under `key`;
+    /// a refusal when it may not be sent.
+    async fn plan(
+        &self,
+        identity: &oncegen_runtime::same_write::Identity,
+        key: Option<&str>,
+    ) -> Result<Plan, Failure> {
+        let runtime = (self.state.app.runtime)(&self.state.client);
+        let plan = match runtime.config().get_journal() {
+            Some(journal) => same_write::plan(journal.as_ref(), identity, key)
+                .await
+                .map_err(|e| {
+                    Failure::internal(format!("the write journal: {e} (nothing was sent)"))
+                })?,
+            None => Plan::Send {
+                key: key.map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_owned),
+            },
+        };
+        match plan {
+            Plan::Refused(why) => Err(Failure::refused(why)),
+            Plan::Busy { key } => Err(Failure::busy(&key)),
+            plan => Ok(plan),
+        }
+    }
+
+    /// The outcome `plan` gives: an earlier call's settled again, the note that a delivered
+    /// write was applied, or `input`'s sent; its key.
     async fn answer(
         &self,
         tool: &'static Tool<C>,
@@ -256,13 +300,15 @@ impl<C: Send + Sync + 'static> Server<C> {
                 };
                 (key, crate::respond(write.outcome), Some(replay))
             }
-            Plan::Send { key, applied_at } => {
-                let outcome = (tool.run)(&s.client, input).await;
-                let replay = applied_at.map(|t| Replay {
-                    applied_at: Some(t),
-                });
-                (key, outcome, replay)
+            Plan::Delivered { key, applied_at } => {
+                let sent = crate::Sent {
+                    value: serde_json::json!({"replayed": true, "idempotency_key": key,
+                        "answer": "delivered when the write was applied, not kept"}),
+                    idempotency_key: Some(key.clone()),
+                };
+                (key, Ok(sent), Some(Replay { applied_at }))
             }
+            Plan::Send { key } => (key, (tool.run)(&s.client, input).await, None),
             Plan::Busy { key } => (key.clone(), Err(Failure::busy(&key)), None),
             Plan::Refused(why) => (String::new(), Err(Failure::refused(why)), None),
         }
