@@ -17,7 +17,7 @@ use serde::ser::SerializeMap;
 /// ```
 /// #[derive(Debug, PartialEq)]
 /// pub enum Source {
-///     TemplateId(String),
+///     Template(String),
 ///     Records(Vec<u32>),
 /// }
 /// oncegen_codec::exclusive_group!(Source { Template = "template", Records = "records" });

@@ -27,7 +27,7 @@ thread_local! {
 /// #[derive(Debug)]
 /// pub struct Zone {
 ///     pub name: String,
-///     pub dry_run: Option<bool>,
+///     pub quiet_run: Option<bool>,
 /// }
 /// oncegen_codec::json_object!(Zone { name, quiet_run = "quietRun" optional });
 ///
