@@ -226,7 +226,10 @@ async fn operation<C>(
         input.body_text(),
     );
     let plan = match (globals.new_write, &globals.key) {
-        (true, None) => Plan::Send { key: uuid_key() },
+        (true, None) => Plan::Send {
+            key: uuid_key(),
+            applied_at: None,
+        },
         (_, key) => {
             let guard = command.purchase.is_some().then_some(PURCHASE_GUARD);
             same_write::plan_guarded(journal.as_ref(), &identity, key.as_deref(), guard)
@@ -238,8 +241,10 @@ async fn operation<C>(
         Plan::Refused(why) => return Err(Failure::usage(why)),
         Plan::Busy { key } => return Err(busy(&key)),
         Plan::Resume(entry) => writes::resume(app, &config, *entry).await?,
-        Plan::Delivered { key, applied_at } => (Ok(writes::delivered(&key, applied_at)), None),
-        Plan::Send { key } => {
+        Plan::Send { key, applied_at } => {
+            if applied_at.is_some() {
+                writes::replay_note(&key, applied_at);
+            }
             let input = input
                 .with_key(Some(key))
                 .with_intent(Some(identity.intent()));

@@ -177,18 +177,6 @@ pub async fn resume<C>(
     Ok((result, settled.then_some(key)))
 }
 
-/// What a run answers for a write already applied and delivered (its answer is not kept):
-/// that it was, and when; the note on standard error says nothing was sent.
-pub fn delivered(key: &str, applied_at: Option<SystemTime>) -> Sent {
-    replay_note(key, applied_at);
-    let applied_at = applied_at.map(rfc3339);
-    Sent {
-        value: json!({ "replayed": true, "idempotency_key": key, "applied_at": applied_at }),
-        idempotency_key: Some(key.to_owned()),
-        printed: false,
-    }
-}
-
 /// Says on standard error that the outcome is an earlier run's.
 pub fn replay_note(key: &str, applied_at: Option<SystemTime>) {
     let when = applied_at.map_or_else(String::new, |t| format!(" (settled {})", rfc3339(t)));

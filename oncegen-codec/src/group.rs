@@ -190,10 +190,7 @@ mod tests {
             "{err}"
         );
         let err = decode(r#"{"name":"a","text":7}"#).unwrap_err();
-        assert!(
-            err.starts_with("at `text`: invalid type: integer"),
-            "{err}"
-        );
+        assert!(err.starts_with("at `text`: invalid type: integer"), "{err}");
     }
 
     #[test]

@@ -205,7 +205,7 @@ impl<C: Send + Sync + 'static> Server<C> {
             Err(refused) => return failed(&refused),
         };
         let key = match &plan {
-            Plan::Send { key } => Some(key.clone()),
+            Plan::Send { key, .. } => Some(key.clone()),
             _ => None,
         };
         let input = Args::new(arguments, key, wait)
@@ -271,6 +271,7 @@ impl<C: Send + Sync + 'static> Server<C> {
                 })?,
             None => Plan::Send {
                 key: key.map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_owned),
+                applied_at: None,
             },
         };
         match plan {
@@ -280,8 +281,8 @@ impl<C: Send + Sync + 'static> Server<C> {
         }
     }
 
-    /// The outcome `plan` gives: an earlier call's settled again, the note that a delivered
-    /// write was applied, or `input`'s sent; its key.
+    /// The outcome `plan` gives: an earlier call's settled again, or `input`'s sent (a
+    /// delivered write's under its key, which the API replays); its key.
     async fn answer(
         &self,
         tool: &'static Tool<C>,
@@ -300,15 +301,12 @@ impl<C: Send + Sync + 'static> Server<C> {
                 };
                 (key, crate::respond(write.outcome), Some(replay))
             }
-            Plan::Delivered { key, applied_at } => {
-                let sent = crate::Sent {
-                    value: serde_json::json!({"replayed": true, "idempotency_key": key,
-                        "answer": "delivered when the write was applied, not kept"}),
-                    idempotency_key: Some(key.clone()),
-                };
-                (key, Ok(sent), Some(Replay { applied_at }))
+            Plan::Send { key, applied_at } => {
+                let replay = applied_at.map(|t| Replay {
+                    applied_at: Some(t),
+                });
+                (key, (tool.run)(&s.client, input).await, replay)
             }
-            Plan::Send { key } => (key, (tool.run)(&s.client, input).await, None),
             Plan::Busy { key } => (key.clone(), Err(Failure::busy(&key)), None),
             Plan::Refused(why) => (String::new(), Err(Failure::refused(why)), None),
         }

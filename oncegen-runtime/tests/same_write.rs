@@ -79,7 +79,10 @@ async fn created(status: u16) -> MockServer {
 
 fn new_key(p: Plan) -> String {
     match p {
-        Plan::Send { key } => key,
+        Plan::Send {
+            key,
+            applied_at: None,
+        } => key,
         other => panic!("expected a new write, got {other:?}"),
     }
 }
@@ -132,7 +135,10 @@ async fn a_write_that_applied_nothing_blocks_nothing() {
     let other = identity(&server, json!({"fixed": true}));
     assert!(matches!(
         plan(journal.as_ref(), &other, Some(&key)).await.unwrap(),
-        Plan::Send { .. }
+        Plan::Send {
+            applied_at: None,
+            ..
+        }
     ));
 }
 
@@ -147,11 +153,11 @@ async fn an_explicit_key_names_one_write() {
         .unwrap();
     journal.acknowledge("key-0001").await.unwrap();
     match plan(journal.as_ref(), &id, Some("key-0001")).await.unwrap() {
-        Plan::Delivered {
+        Plan::Send {
             key,
             applied_at: Some(_),
         } => assert_eq!(key, "key-0001"),
-        other => panic!("the same key and call is that write, delivered: {other:?}"),
+        other => panic!("the same key and call is that write again: {other:?}"),
     }
     let other = identity(&server, json!({"name": "y"}));
     let Plan::Refused(why) = plan(journal.as_ref(), &other, Some("key-0001"))
@@ -294,11 +300,11 @@ async fn a_guarded_repeat_of_a_delivered_write_is_that_write_again() {
         .await
         .unwrap()
     {
-        Plan::Delivered {
+        Plan::Send {
             key: again,
             applied_at: Some(_),
         } => assert_eq!(again, key),
-        other => panic!("within the guard, the delivered write: {other:?}"),
+        other => panic!("within the guard, the delivered write again: {other:?}"),
     }
     // Unguarded, or another call, it is a new write.
     assert_ne!(

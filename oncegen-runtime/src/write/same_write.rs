@@ -15,15 +15,15 @@
 //! 4. A call that **applied nothing** (refused before sending, never delivered, refused by the
 //!    API) leaves nothing that blocks the next call: its entry is closed at once.
 //! 5. **An explicit key names one write**: the same key with the same arguments answers that
-//!    write, whenever it is called, and never sends it again: its outcome while not delivered,
-//!    afterwards that it was applied and when (a delivered answer is not kept: it may hold a
-//!    secret); with other arguments the key is refused while its write is applied or its
-//!    outcome unknown, and free when it applied nothing.
+//!    write again (a resend under the key, which the API replays), whenever it is called; with
+//!    other arguments it is refused while that write is applied or its outcome unknown, and
+//!    free when it applied nothing.
 //!
 //! 6. **A guarded repeat** ([`plan_guarded`]): a tool that cannot know whether its caller saw
 //!    an outcome (a command line killed between printing and exiting) may guard writes that
-//!    cost money: the same call within the guard of a delivered one answers that it was applied
-//!    and when, sending nothing; a deliberate repeat says so (the CLI's `--new-write`).
+//!    cost money: the same call within the guard of a delivered one answers that write again (a
+//!    resend under its key, which the API replays); a deliberate repeat says so (the CLI's
+//!    `--new-write`).
 //!
 //! [`plan`] applies the rule before a call; the caller then sends ([`Plan::Send`]), settles
 //! the earlier entry and answers its outcome ([`Plan::Resume`]), or refuses.
@@ -95,17 +95,11 @@ pub fn described(intent: &str) -> Option<String> {
 /// What to do with a call (see [`plan`]).
 #[derive(Debug)]
 pub enum Plan {
-    /// Send the write under `key` (the caller's, or a new one).
+    /// Send the write under `key`.
     Send {
-        /// The key.
+        /// The key: the caller's, or a new one.
         key: String,
-    },
-    /// The write was applied and its outcome delivered (its answer is not kept): answer that,
-    /// sending nothing.
-    Delivered {
-        /// Its key.
-        key: String,
-        /// When it was applied (settled), if the journal kept it.
+        /// When the caller's key was applied before: the answer is the API's replay of it.
         applied_at: Option<SystemTime>,
     },
     /// The call is a retry of this undelivered entry: settle it (recovery's way) and answer
@@ -164,9 +158,9 @@ async fn guarded(
         return Ok(new_key());
     };
     Ok(match journal.delivered(identity.prefix(), since).await? {
-        Some(delivered) => Plan::Delivered {
+        Some(delivered) => Plan::Send {
             key: delivered.key,
-            applied_at: delivered.settled_at,
+            applied_at: Some(delivered.settled_at.unwrap_or(since)),
         },
         None => new_key(),
     })
@@ -175,6 +169,7 @@ async fn guarded(
 fn new_key() -> Plan {
     Plan::Send {
         key: uuid::Uuid::new_v4().to_string(),
+        applied_at: None,
     }
 }
 
@@ -184,17 +179,18 @@ fn applied_nothing(entry: &PendingWrite) -> bool {
 }
 
 async fn plan_key(journal: &dyn WriteJournal, identity: &Identity, key: &str) -> io::Result<Plan> {
-    let send = || Plan::Send {
+    let send = |applied_at| Plan::Send {
         key: key.to_owned(),
+        applied_at,
     };
     let Some(state) = journal.key_state(key).await? else {
-        return Ok(send());
+        return Ok(send(None));
     };
     if state.applied == Some(false) {
         if !state.acknowledged {
             journal.acknowledge(key).await?;
         }
-        return Ok(send());
+        return Ok(send(None));
     }
     let Some(intent) = state.intent.filter(|i| identity.matches(Some(i))) else {
         return Ok(Plan::Refused(format!(
@@ -208,15 +204,12 @@ async fn plan_key(journal: &dyn WriteJournal, identity: &Identity, key: &str) ->
         )));
     };
     if state.acknowledged {
-        return Ok(Plan::Delivered {
-            key: key.to_owned(),
-            applied_at: state.settled_at,
-        });
+        return Ok(send(state.settled_at));
     }
     Ok(match journal.resume(&intent).await? {
         Resume::Taken(entry) => Plan::Resume(entry),
         Resume::Busy { key } => Plan::Busy { key },
-        Resume::None => send(),
+        Resume::None => send(None),
     })
 }
 
