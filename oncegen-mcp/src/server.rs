@@ -242,7 +242,7 @@ impl<C: Send + Sync + 'static> Server<C> {
         key: &str,
         identity: &oncegen_runtime::same_write::Identity,
     ) -> Option<CallToolResult> {
-        let (prefix, sent, at) = self.state.answered.get(key)?;
+        let (prefix, mut sent, at) = self.state.answered.get(key)?;
         if prefix != identity.prefix() {
             return Some(failed(&Failure::refused(format!(
                 "the idempotency key `{key}` was already used for another write (other \
@@ -252,6 +252,7 @@ impl<C: Send + Sync + 'static> Server<C> {
         let replay = Replay {
             applied_at: Some(at),
         };
+        sent.idempotency_key.get_or_insert(key.to_owned());
         Some(result(tool, Ok(sent), Some(replay)))
     }
 
