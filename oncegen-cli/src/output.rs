@@ -1,7 +1,7 @@
 //! How an answer is printed on stdout: a table on a terminal and JSON when piped by default;
 //! `--output json|yaml|table|ndjson` chooses; `--jq FILTER` (jq syntax, run by jaq, the
 //! maintained Rust implementation) picks from the answer first. A reader that went away
-//! (`| head -1`) ends the program quietly ([`reader_gone`]).
+//! (`| head -1`) ends the program quietly (`reader_gone`).
 
 use serde_json::Value;
 use std::io::{self, IsTerminal, Write};

@@ -48,7 +48,7 @@ fn lookup_from<'p>(
 }
 
 /// The configuration from the variables of `prefix` and `profile`, the base URL replaced by
-/// `base_url`; each wait before a retry said on stderr ([`crate::waiting`]).
+/// `base_url`; each wait before a retry said on stderr (`crate::waiting`).
 pub fn config(prefix: &str, base_url: Option<&str>, profile: &Profile) -> Result<Config, Failure> {
     let bearer = format!("{prefix}_BEARER");
     let from_env = std::env::var(&bearer).is_ok_and(|v| !v.trim().is_empty());

@@ -2,7 +2,7 @@
 //! tools of a generated table served over rmcp ([`Server`]), selection at start-up
 //! ([`select`]), the safety gates that keep writes, deletions and purchases off until the
 //! operator enables them ([`gate`]), exactly-once writes under an idempotency key through the
-//! SDK's write journal ([`once`]), a dynamic mode whose tool list does not grow with the API
+//! SDK's write journal (`once`), a dynamic mode whose tool list does not grow with the API
 //! ([`dynamic`]), and the stdio and streamable HTTP transports ([`transport`]). [`Listing`] is
 //! what `tools/list` says of a table entry; credentials come from the environment or a profile
 //! of the generated CLI's configuration file.

@@ -33,7 +33,7 @@ pub const MAX_MESSAGE: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGT
 /// Pipes, the way MCP hosts start a server, are read and written without blocking on the
 /// runtime's IO driver (rmcp's `stdio_pipes`); anything else (a file, a terminal) through
 /// tokio's standard streams, which block on its thread pool. Every line is answered, a line
-/// that is not a message with a JSON-RPC error ([`Lines`]); a message longer than
+/// that is not a message with a JSON-RPC error (`Lines`); a message longer than
 /// [`MAX_MESSAGE`] ends the session with an error saying so.
 pub async fn stdio<C: Send + Sync + 'static>(server: Server<C>) -> Result<(), String> {
     let (read, write) = rmcp::transport::stdio_pipes();

@@ -44,7 +44,7 @@ impl Cluster {
         Ok(cluster)
     }
 
-    /// A cluster that accepts TLS connections only, with `files` (see [`TLS_ONLY_HBA`]).
+    /// A cluster that accepts TLS connections only, with `files` (see `TLS_ONLY_HBA`).
     pub fn start_tls(name: &str, files: &TlsFiles<'_>) -> io::Result<Self> {
         let mut cluster = Self::create(name)?;
         let data = cluster.data();
