@@ -19,7 +19,8 @@
 //! * **Acknowledged entries** keep their key, intent, whether they applied and when, but not
 //!   their body, headers or answer (an answer may hold a secret the API minted): the row is
 //!   overwritten with `secure_delete` on, and the write-ahead log is checkpointed and truncated
-//!   after each acknowledgement, so the earlier images leave the disk too. They are deleted
+//!   once no step is waiting after an acknowledgement (before it is answered), so the earlier
+//!   images leave the disk too. They are deleted
 //!   after [`KEEP_ACKNOWLEDGED`].
 //!
 //! The database file and its owners' folder are created owner-only (0600, 0700) on Unix.

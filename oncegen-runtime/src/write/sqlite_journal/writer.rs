@@ -45,7 +45,9 @@ pub(super) struct Job {
 /// Runs until every sender is gone (the journal was dropped).
 pub(super) fn run(mut conn: Connection, owners: Owners, keep: Duration, jobs: mpsc::Receiver<Job>) {
     let mut commits: u64 = 0;
-    while let Ok(first) = jobs.recv() {
+    let mut waiting = None;
+    let mut acknowledged = false;
+    while let Some(first) = waiting.take().or_else(|| jobs.recv().ok()) {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
             match jobs.try_recv() {
@@ -55,7 +57,17 @@ pub(super) fn run(mut conn: Connection, owners: Owners, keep: Duration, jobs: mp
         }
         let prune = commits.is_multiple_of(1024).then_some(keep);
         commits += 1;
-        match commit(&mut conn, &owners, &batch, prune) {
+        let answers = commit(&mut conn, &owners, &batch, prune);
+        acknowledged |= batch.iter().any(|j| matches!(j.step, Step::Acknowledge(_)));
+        if acknowledged {
+            // Before the answers go: a process may end the moment its acknowledgement is done.
+            waiting = jobs.try_recv().ok();
+            if waiting.is_none() {
+                forget_answers(&conn);
+                acknowledged = false;
+            }
+        }
+        match answers {
             Ok(answers) => {
                 for (job, answer) in batch.into_iter().zip(answers) {
                     let _ = job.done.send(answer);
@@ -102,15 +114,13 @@ fn commit(
     }
     tx.commit().map_err(failed)?;
     kill_points(batch);
-    if batch.iter().any(|j| matches!(j.step, Step::Acknowledge(_))) {
-        forget_answers(conn);
-    }
     Ok(answers)
 }
 
 /// Copies the log into the database and empties it, so that the earlier images of
-/// acknowledged entries (their bodies and answers) leave the disk; a reader of another process
-/// may hold some back until the next acknowledgement. A failure is only logged.
+/// acknowledged entries (their bodies and answers) leave the disk. Run once no step is
+/// waiting (a busy journal defers it to its next quiet moment); a reader of another process
+/// may hold some back until then. A failure is only logged.
 fn forget_answers(conn: &Connection) {
     if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())) {
         tracing::warn!(error = %e, "the write journal could not empty its log");
