@@ -163,6 +163,15 @@ async fn an_outcome_never_delivered_is_answered_as_a_replay_after_a_restart() {
         "sent, and refused: {repeat}"
     );
     assert_eq!(zones(&sb), 1);
+    // Killed right after an outcome was sent: the call again under its key is that write.
+    let key = again["_meta"]["idempotency_key"].clone();
+    mcp.kill();
+    let mut mcp = tokio::task::block_in_place(|| start(&sb, &state));
+    let keyed = json!({"body": {"name": "undelivered.example"}, "idempotency_key": key});
+    let after = tokio::task::block_in_place(|| mcp.call("create_dns_zone", keyed));
+    assert!(ok(&after), "{after}");
+    assert_eq!(after["_meta"]["replayed"], json!(true), "{after}");
+    assert_eq!(zones(&sb), 1, "still one zone");
     let _ = std::fs::remove_dir_all(&state);
 }
 
