@@ -138,31 +138,9 @@ impl<C: Send + Sync + 'static> Server<C> {
         if let Some(refusal) = s.gates.refusal(tool) {
             return Ok(failed(&refusal));
         }
-        // The server's own arguments exist only where it offers them: a read may have a
-        // parameter of the same name (a lookup by idempotency key).
-        let given_key = match tool
-            .effects
-            .writes
-            .then(|| arguments.remove(args::IDEMPOTENCY_KEY))
-            .flatten()
-        {
-            None | Some(Value::Null) => None,
-            Some(Value::String(key)) if !key.is_empty() && key.len() <= 255 => Some(key),
-            Some(_) => {
-                return Ok(failed(&Failure::invalid(
-                    "`idempotency_key` must be a non-empty string of at most 255 characters",
-                )));
-            }
-        };
-        let wait = match tool
-            .effects
-            .waits
-            .then(|| arguments.remove(args::WAIT))
-            .flatten()
-        {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(wait)) => wait,
-            Some(_) => return Ok(failed(&Failure::invalid("`wait` must be true or false"))),
+        let (given_key, wait) = match own_arguments(tool, &mut arguments) {
+            Ok(own) => own,
+            Err(invalid) => return Ok(failed(&invalid)),
         };
         if !tool.effects.writes {
             let input = Args::new(arguments, None, wait);
@@ -312,6 +290,40 @@ impl<C: Send + Sync + 'static> Server<C> {
             Plan::Refused(why) => (String::new(), Err(Failure::refused(why)), None),
         }
     }
+}
+
+/// Takes the server's own arguments out of `arguments`: the write's `idempotency_key` and
+/// `wait`. They exist only where the tool offers them: a read may have a parameter of the same
+/// name (a lookup by idempotency key).
+fn own_arguments<C>(
+    tool: &Tool<C>,
+    arguments: &mut Map<String, Value>,
+) -> Result<(Option<String>, bool), Failure> {
+    let key = match tool
+        .effects
+        .writes
+        .then(|| arguments.remove(args::IDEMPOTENCY_KEY))
+        .flatten()
+    {
+        None | Some(Value::Null) => None,
+        Some(Value::String(key)) if !key.is_empty() && key.len() <= 255 => Some(key),
+        Some(_) => {
+            return Err(Failure::invalid(
+                "`idempotency_key` must be a non-empty string of at most 255 characters",
+            ));
+        }
+    };
+    let wait = match tool
+        .effects
+        .waits
+        .then(|| arguments.remove(args::WAIT))
+        .flatten()
+    {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(wait)) => wait,
+        Some(_) => return Err(Failure::invalid("`wait` must be true or false")),
+    };
+    Ok((key, wait))
 }
 
 /// `result`, saying first which body members the document does not define were sent as given.
