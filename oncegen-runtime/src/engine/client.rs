@@ -36,6 +36,8 @@ pub(crate) struct Inner {
     pub gate: RateLimitGate,
     pub user_agent: HeaderValue,
     pub auth: Auth,
+    /// [`Config::credential_id`], computed once: what the journal records of each write.
+    pub credential_id: Option<String>,
 }
 
 impl Client {
@@ -61,8 +63,10 @@ impl Client {
         let user_agent = HeaderValue::from_str(&config.effective_user_agent())
             .map_err(|_| Error::config("the user agent is not a valid header value"))?;
         let auth = Auth::new(&config)?;
+        let credential_id = config.credential_id();
         Ok(Self {
             inner: Arc::new(Inner {
+                credential_id,
                 config,
                 endpoint,
                 transport,

@@ -46,13 +46,7 @@ impl<'c> Entry<'c> {
         if let Some(journal) = entry.journal {
             // Boxed: recording is large and only journaled writes do it; inline, it would
             // grow every call's future.
-            Box::pin(crate::write::journaling::record(
-                journal,
-                p,
-                &client.inner.user_agent,
-                &client.inner.config,
-            ))
-            .await?;
+            Box::pin(crate::write::journaling::record(journal, p, &client.inner)).await?;
         }
         Ok(entry)
     }

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use http::{HeaderMap, HeaderName, HeaderValue};
 
 use crate::auth::endpoint::Endpoint;
-use crate::config::Config;
+use crate::engine::client::Inner;
 use crate::engine::prepare::{Call, CallUrl, Defaults, Prepared};
 use crate::error::Error;
 use crate::request::CallOptions;
@@ -38,14 +38,13 @@ async fn by_deadline<T>(p: &Prepared, step: impl Future<Output = T>) -> Option<T
 pub(crate) async fn record(
     journal: &dyn WriteJournal,
     p: &Prepared,
-    user_agent: &HeaderValue,
-    config: &Config,
+    client: &Inner,
 ) -> Result<(), Error> {
     let Some(key) = &p.idempotency_key else {
         return Ok(());
     };
     // The headers as the first attempt sends them, credentials excepted.
-    let headers = p.headers.to_map(user_agent, 0);
+    let headers = p.headers.to_map(&client.user_agent, 0);
     let write = JournaledWrite {
         key: key.clone(),
         operation_id: p.operation_id.clone().into_owned(),
@@ -64,8 +63,8 @@ pub(crate) async fn record(
             .filter(|(name, _)| !DERIVED.contains(name))
             .filter_map(|(name, value)| Some((name.to_string(), value.to_str().ok()?.to_owned())))
             .collect(),
-        base_url: Some(config.get_base_url().to_owned()),
-        credential: config.credential_id(),
+        base_url: Some(client.config.get_base_url().to_owned()),
+        credential: client.credential_id.clone(),
     };
     match by_deadline(p, journal.record(&write)).await {
         Some(recorded) => recorded.map_err(|e| Error::Journal {

@@ -186,7 +186,7 @@ impl Client {
                 config.get_base_url()
             )));
         }
-        if write.base_url.is_some() && write.credential != config.credential_id() {
+        if write.base_url.is_some() && write.credential != self.inner.credential_id {
             return Err(Error::config(format!(
                 "the write {} was made with another credential: settle it with that credential \
                  (nothing was sent)",
