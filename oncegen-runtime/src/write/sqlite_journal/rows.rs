@@ -1,5 +1,6 @@
 //! The statements of each journal step, run inside the writer's transaction.
 
+use std::collections::HashMap;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
@@ -165,11 +166,23 @@ fn take(tx: &Connection, owners: &Owners, keys: &[&str]) -> rusqlite::Result<()>
     Ok(())
 }
 
+/// Whether another live journal holds `owner`'s entries, each owner looked at once (its lock
+/// file opened once, however many entries it has).
+fn held_by_other(owners: &Owners) -> impl FnMut(&str) -> bool + '_ {
+    let mut seen = HashMap::new();
+    move |owner| {
+        *seen
+            .entry(owner.to_owned())
+            .or_insert_with(|| owners.other_alive(owner))
+    }
+}
+
 /// Every open entry no other live journal holds, now this journal's.
 pub(super) fn claim(tx: &Connection, owners: &Owners) -> rusqlite::Result<Pending> {
+    let mut held = held_by_other(owners);
     let free: Vec<Open> = open(tx, None)?
         .into_iter()
-        .filter(|o| !owners.other_alive(&o.owner))
+        .filter(|o| !held(&o.owner))
         .collect();
     take(
         tx,
@@ -190,8 +203,9 @@ pub(super) fn claim(tx: &Connection, owners: &Owners) -> rusqlite::Result<Pendin
 /// holds, now this journal's; else whether another holds one.
 pub(super) fn resume(tx: &Connection, owners: &Owners, prefix: &str) -> rusqlite::Result<Resume> {
     let mut busy = None;
+    let mut held = held_by_other(owners);
     for o in open(tx, Some(prefix))? {
-        if owners.other_alive(&o.owner) {
+        if held(&o.owner) {
             busy.get_or_insert(o.key);
             continue;
         }
