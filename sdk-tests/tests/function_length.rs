@@ -476,7 +476,7 @@ fn generated(text: &str) -> bool {
 
 /// The name of the function a line starts, if it starts one.
 fn function_name(line: &str) -> Option<&str> {
-    let mut words = line.trim_start().split_whitespace().peekable();
+    let mut words = line.split_whitespace();
     while let Some(word) = words.next() {
         match word {
             "fn" => {

@@ -31,16 +31,8 @@ use crate::surface::{Shape, Surface};
 pub(crate) use operations::{input_arguments, turbofish};
 use proc_macro2::TokenStream;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
-/// One output file, relative to the crate directory.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GeneratedFile {
-    /// Path relative to the crate root (`src/generated/dns.rs`).
-    pub path: PathBuf,
-    /// Full contents, header included.
-    pub contents: String,
-}
+pub use crate::write::GeneratedFile;
 
 /// Emits every file of the crate for `api`.
 pub fn emit(api: &Api, options: &Options) -> Result<Vec<GeneratedFile>> {
