@@ -9,12 +9,14 @@ use oncegen_cli::{Area, Command, Input, Run, respond};
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "billing",
-    about: "Products, order options, prices, unpaid draft orders, invoices, transactions, account balance, paying an invoice from balance",
+    about: "Create an unpaid draft order; list billing services; list transactions; and 1 more",
     commands: &[
         Command {
             name: "order-draft",
+            aliases: &[],
             about: "Create an unpaid draft order",
             long_about: "Creates an unpaid draft order; this does not charge the account. Separate flow: quote, create unpaid draft, inspect invoice, pay explicitly, track provisioning. Required scopes for the separate flow: billing.products.read, billing.order.create, billing.invoice.pay plus invoice and balance read scopes. Remaining item fields and the response body: not shown.",
+            after_help: "JSON body (--json):\n    currency             string; one of: BRL, CNY, EUR, GBP, IDR, INR, PLN, UAH, USD\n    idempotency_key      string\n    items                array of object\n    items[].attributes   any JSON value. Any JSON value.\n    items[].product_id   string (uuid)\n    items[].qty          integer\n    items[].user_config  any JSON value. Any JSON value; product-specific fields come from order options.\n    items[].variant_id   string (uuid)\n\nExample:\n  $ customer-cloud billing order-draft --json '{}'",
             params: &[],
             body: Some(true),
             pages: false,
@@ -27,8 +29,10 @@ pub(crate) const AREA: Area<Client> = Area {
         },
         Command {
             name: "services",
+            aliases: &[],
             about: "List billing services",
             long_about: "Lists billing service items (page model).",
+            after_help: "",
             params: &[
                 oncegen_cli::Param {
                     id: "limit",
@@ -82,8 +86,10 @@ pub(crate) const AREA: Area<Client> = Area {
         },
         Command {
             name: "transactions",
+            aliases: &[],
             about: "List transactions",
             long_about: "Lists transactions (page model).",
+            after_help: "",
             params: &[
                 oncegen_cli::Param {
                     id: "limit",
@@ -137,8 +143,10 @@ pub(crate) const AREA: Area<Client> = Area {
         },
         Command {
             name: "pay-invoice",
+            aliases: &[],
             about: "Pay an invoice from account balance",
             long_about: "Pays an invoice from account balance; no body. With enough funds the result has fullyPaid true and status `paid`; with insufficient funds a partial payment may leave the invoice unpaid with a remaining amount: read `fullyPaid`, `paidNow` and the remaining amount. Payment is not successful provisioning. Separate order and payment requests need separate idempotency keys.",
+            after_help: "",
             params: &[
                 oncegen_cli::Param {
                     id: "id",

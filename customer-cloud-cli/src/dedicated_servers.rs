@@ -9,12 +9,14 @@ use oncegen_cli::{Area, Command, Input, Run, respond};
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "dedicated-servers",
-    about: "Options, unpaid deployments, progress and tasks, power, reinstall, rescue, password reset",
+    about: "Create an unpaid dedicated deployment; reset the dedicated server administrator password; get a dedicated task; and 3 more",
     commands: &[
         Command {
             name: "dedicated-deploy",
+            aliases: &[],
             about: "Create an unpaid dedicated deployment",
             long_about: "Creates an unpaid order and invoice (deployment status `unpaid`); provisioning starts only after payment and any configured approval.",
+            after_help: "JSON body (--json):\n    configuration_code  string, required\n    hostname            string, required. Lowercase DNS hostname.\n    os_profile_id       integer, required. From the dedicated images list.\n    region_code         string, required\n    addons              array of object\n    addons[].key        string\n    addons[].qty        integer\n    billing             object\n    billing.count       integer\n    billing.unit        string; one of: MONTH, QUARTAL, SEMIANNUAL, YEAR\n    currency            string; one of: EUR, USD\n    ssh_key_id          string (uuid). An owned key whose OS profile supports keys.\n\nExample:\n  $ customer-cloud dedicated-servers dedicated-deploy --json '{\"configuration_code\":\"<configuration_code>\",\"hostname\":\"<hostname>\",\"os_profile_id\":1,\"region_code\":\"<region_code>\"}'",
             params: &[],
             body: Some(true),
             pages: false,
@@ -27,8 +29,10 @@ pub(crate) const AREA: Area<Client> = Area {
         },
         Command {
             name: "dedicated-password-reset",
+            aliases: &[],
             about: "Reset the dedicated server administrator password",
             long_about: "Interrupts connections while the administrator password is replaced; returns a task. Retrieve the result privately only after the task succeeds (credential reads need dedicated.credentials.read).",
+            after_help: "",
             params: &[
                 oncegen_cli::Param {
                     id: "service_id",
@@ -52,8 +56,10 @@ pub(crate) const AREA: Area<Client> = Area {
         },
         Command {
             name: "dedicated-task",
+            aliases: &[],
             about: "Get a dedicated task",
             long_about: "Reads one task.",
+            after_help: "",
             params: &[
                 oncegen_cli::Param {
                     id: "service_id",
@@ -68,7 +74,7 @@ pub(crate) const AREA: Area<Client> = Area {
                 oncegen_cli::Param {
                     id: "task_id",
                     flag: None,
-                    help: "",
+                    help: "`{taskId}` of `/v1/dedicated/{serviceId}/tasks/{taskId}`: string (uuid)",
                     required: true,
                     repeated: false,
                     values: &[],
@@ -87,8 +93,10 @@ pub(crate) const AREA: Area<Client> = Area {
         },
         Command {
             name: "dedicated-tasks",
+            aliases: &[],
             about: "List dedicated tasks",
             long_about: "Lists the tasks of a dedicated server. Progress of asynchronous dedicated writes is read here by polling.",
+            after_help: "",
             params: &[
                 oncegen_cli::Param {
                     id: "service_id",
@@ -111,9 +119,11 @@ pub(crate) const AREA: Area<Client> = Area {
             run: dedicated_tasks,
         },
         Command {
-            name: "get-dedicated-by-service-id-rescue-options",
+            name: "rescue-options",
+            aliases: &["get-dedicated-by-service-id-rescue-options"],
             about: "Get dedicated rescue options",
             long_about: "Reads rescue options.",
+            after_help: "",
             params: &[
                 oncegen_cli::Param {
                     id: "service_id",
@@ -136,9 +146,11 @@ pub(crate) const AREA: Area<Client> = Area {
             run: get_dedicated_by_service_id_rescue_options,
         },
         Command {
-            name: "get-dedicated-by-service-id-traffic",
+            name: "traffic",
+            aliases: &["get-dedicated-by-service-id-traffic"],
             about: "Get dedicated traffic samples",
             long_about: "Returns traffic samples; rates in bits per second, totals in bytes; missing statistics are not zero. Query parameters and sample fields: not shown.",
+            after_help: "",
             params: &[
                 oncegen_cli::Param {
                     id: "service_id",

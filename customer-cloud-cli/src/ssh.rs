@@ -9,12 +9,14 @@ use oncegen_cli::{Area, Command, Input, Run, respond};
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "ssh",
-    about: "Saved public SSH keys",
+    about: "Generate an SSH key pair; import a public SSH key",
     commands: &[
         Command {
             name: "key-generate",
+            aliases: &[],
             about: "Generate an SSH key pair",
             long_about: "Generates a key pair; the private key is returned once. Other response fields: not shown.",
+            after_help: "JSON body (--json):\n    name        string, required\n    passphrase  string (password), required\n    algorithm   string\n    format      string\n\nExample:\n  $ customer-cloud ssh key-generate --json '{\"name\":\"<name>\",\"passphrase\":\"string\"}'",
             params: &[],
             body: Some(true),
             pages: false,
@@ -27,8 +29,10 @@ pub(crate) const AREA: Area<Client> = Area {
         },
         Command {
             name: "key-import",
+            aliases: &[],
             about: "Import a public SSH key",
             long_about: "Saves a public SSH key.",
+            after_help: "JSON body (--json):\n    name        string, required\n    public_key  string, required\n\nExample:\n  $ customer-cloud ssh key-import --json '{\"name\":\"<name>\",\"public_key\":\"<public_key>\"}'",
             params: &[],
             body: Some(true),
             pages: false,

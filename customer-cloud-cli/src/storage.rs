@@ -9,12 +9,14 @@ use oncegen_cli::{Area, Command, Input, Run, respond};
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "storage",
-    about: "List volumes, check eligible servers, attach, detach, rename volumes",
+    about: "Attach a volume; detach a volume",
     commands: &[
         Command {
             name: "volume-attach",
+            aliases: &[],
             about: "Attach a volume",
             long_about: "Attaches a volume to an eligible server.",
+            after_help: "JSON body (--json):\n    target_service_id  string (uuid), required\n\nExample:\n  $ customer-cloud storage volume-attach <service_id> --json '{\"target_service_id\":\"00000000-0000-0000-0000-000000000000\"}'",
             params: &[
                 oncegen_cli::Param {
                     id: "service_id",
@@ -38,8 +40,10 @@ pub(crate) const AREA: Area<Client> = Area {
         },
         Command {
             name: "volume-detach",
+            aliases: &[],
             about: "Detach a volume",
             long_about: "Detaches a volume; no body.",
+            after_help: "",
             params: &[
                 oncegen_cli::Param {
                     id: "service_id",

@@ -49,10 +49,15 @@ pub type Run<'a> = Pin<Box<dyn Future<Output = Result<Sent, Failure>> + 'a>>;
 pub struct Command<C: 'static> {
     /// Command name.
     pub name: &'static str,
+    /// Former names that still call it (hidden from help).
+    pub aliases: &'static [&'static str],
     /// Help line (the summary).
     pub about: &'static str,
     /// Longer help (the description), empty when there is none.
     pub long_about: &'static str,
+    /// What `--help` (not `-h`) shows after the flags: the JSON body's members and an example;
+    /// empty when there is none.
+    pub after_help: &'static str,
     /// Positional arguments and flags, positional ones in call order.
     pub params: &'static [Param],
     /// Paginated: takes `--all`, which prints every item of every page.
@@ -253,9 +258,14 @@ fn area_command<C>(area: &Area<C>) -> clap::Command {
 }
 
 fn operation_command<C>(command: &Command<C>) -> clap::Command {
-    let mut cmd = clap::Command::new(command.name).about(command.about);
+    let mut cmd = clap::Command::new(command.name)
+        .about(command.about)
+        .aliases(command.aliases);
     if !command.long_about.is_empty() {
         cmd = cmd.long_about(command.long_about);
+    }
+    if !command.after_help.is_empty() {
+        cmd = cmd.after_long_help(command.after_help);
     }
     for param in command.params {
         let mut arg = Arg::new(param.id).help(param.help).required(param.required);

@@ -7,11 +7,12 @@
 //! client method; every mechanism (the command tree, decoding, output, exit codes,
 //! credentials, the journal) is the hand-written `oncegen-cli` crate's.
 
+mod body_help;
 mod operation;
 
 use crate::Result;
 use crate::emit::{GeneratedFile, format_file};
-use crate::surface::{Surface, command_line};
+use crate::surface::{OperationSurface, Surface, command_line};
 use quote::{format_ident, quote};
 
 /// The commands every generated tool has of its own besides the areas
@@ -50,6 +51,7 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
     let header = crate::write::header("//", &options.spec_label);
     let sdk = format_ident!("{}", options.sdk_crate.replace('-', "_"));
     let commands = command_line::operation_commands(surface);
+    let former = command_line::former_commands(surface);
     let mut files = vec![GeneratedFile {
         path: "Cargo.toml".into(),
         contents: manifest(options, &header),
@@ -74,11 +76,16 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
                 ),
             ));
         }
-        let about = area.doc.as_deref().map_or(area.tag.as_str(), first_line);
+        let about = area_about(&ops);
         let mut entries = Vec::new();
         let mut functions = Vec::new();
         for (id, op) in ops {
-            let (entry, function) = operation::render(surface, id, op, &commands[id], &sdk);
+            let names = operation::Names {
+                name: &commands[id],
+                former: former.get(id).map(String::as_str),
+                line: format!("{} {name} {}", options.bin, commands[id]),
+            };
+            let (entry, function) = operation::render(surface, id, op, &names, &sdk);
             entries.push(entry);
             functions.push(function);
         }
@@ -146,9 +153,40 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
     Ok(files)
 }
 
-/// The first line of `text`.
-fn first_line(text: &str) -> &str {
-    text.lines().next().unwrap_or(text).trim()
+/// An area command's help line: what its first commands do, from their summaries (the
+/// operationId where there is none), and how many more there are. Not the tag's description:
+/// that describes the whole area of the API, operations the document does not have included.
+fn area_about(ops: &[(&String, &OperationSurface)]) -> String {
+    const SHOWN: usize = 3;
+    let mut parts: Vec<String> = ops
+        .iter()
+        .take(SHOWN)
+        .enumerate()
+        .map(|(i, (id, op))| {
+            let what = op.summary.as_deref().unwrap_or(id).trim_end_matches('.');
+            if i == 0 {
+                what.to_owned()
+            } else {
+                lowered(what)
+            }
+        })
+        .collect();
+    if ops.len() > SHOWN {
+        parts.push(format!("and {} more", ops.len() - SHOWN));
+    }
+    parts.join("; ")
+}
+
+/// `text` with its first letter in lower case, unless its first word is an acronym (`DNS`).
+fn lowered(text: &str) -> String {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(first), Some(second)) if !second.is_uppercase() => first
+            .to_lowercase()
+            .chain(text[first.len_utf8()..].chars())
+            .collect(),
+        _ => text.to_owned(),
+    }
 }
 
 fn manifest(options: &Options, header: &str) -> String {

@@ -6,14 +6,25 @@ use crate::surface::{OperationSurface, Shape, Surface, command_line};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-/// The table entry and the function of operation `id`, named `name` on the command line.
+/// The names of an operation's command: `line` is how it is called (`<bin> <area> <name>`),
+/// `former` its former name, kept as a hidden alias.
+pub(super) struct Names<'a> {
+    pub name: &'a str,
+    pub former: Option<&'a str>,
+    pub line: String,
+}
+
+/// The table entry and the function of operation `id`, named `names` on the command line.
 pub(super) fn render(
     surface: &Surface,
     id: &str,
     op: &OperationSurface,
-    name: &str,
+    names: &Names<'_>,
     sdk: &Ident,
 ) -> (TokenStream, TokenStream) {
+    let name = names.name;
+    let aliases = names.former.iter();
+    let after_help = super::body_help::render(surface, op, &names.line);
     let function = format_ident!("{}", op.rust_fn);
     let flags = command_line::flags(op);
     let positionals = command_line::positionals(op);
@@ -77,8 +88,10 @@ pub(super) fn render(
     let entry = quote! {
         Command {
             name: #name,
+            aliases: &[#(#aliases),*],
             about: #about,
             long_about: #long_about,
+            after_help: #after_help,
             params: &[#(#params),*],
             body: #body,
             pages: #pages,
@@ -170,7 +183,11 @@ pub(super) fn render(
 
 fn param(surface: &Surface, op: &OperationSurface, rust: &str, flag: Option<&str>) -> TokenStream {
     let p = &op.params[rust];
-    let help = p.doc.as_deref().unwrap_or_default();
+    let help = match (&p.doc, flag) {
+        (Some(doc), _) => doc.clone(),
+        (None, None) => positional_help(surface, op, rust),
+        (None, Some(_)) => String::new(),
+    };
     let required = p.required;
     let repeated = is_list(&p.ty);
     let values = enum_values(surface, &p.ty);
@@ -195,6 +212,15 @@ fn param(surface: &Surface, op: &OperationSurface, rust: &str, flag: Option<&str
             maximum: #maximum,
         }
     }
+}
+
+/// The help of a positional argument the document does not describe: which part of the path
+/// it is and its JSON type (`` `{id}` of `/v1/webhooks/{id}`: string (uuid) ``).
+fn positional_help(surface: &Surface, op: &OperationSurface, rust: &str) -> String {
+    let p = &op.params[rust];
+    let ty =
+        crate::surface::body_members::json_type(surface, &p.ty, p.constraints.format.as_deref());
+    format!("`{{{}}}` of `{}`: {ty}", p.name, op.path)
 }
 
 /// A list type (`Vec<…>`): the flag is repeatable.

@@ -6,7 +6,9 @@
 //! agree: an area's command is its module name in kebab case (`tcp-proxy`); an operation's is
 //! its `operationId` in kebab case, without the area's name when the id starts with it
 //! (`dnsTemplateCreate` in `dns` is `template-create`; `getDnsZone` stays `get-dns-zone`),
-//! unless that leaves nothing or two operations of the area with one name. A flag is the
+//! unless that leaves nothing or two operations of the area with one name; an operationId that
+//! reads like its URL (`postVpsByServiceIdReboot`) is named from its path instead ([`readable`]:
+//! `reboot`), its former name kept as a hidden alias ([`former_commands`]). A flag is the
 //! parameter's wire name in kebab case (`include_revoked` is `--include-revoked`); parameters
 //! of one operation whose flags would be the same keep their wire names as written, and one
 //! whose flag the tool has of its own ([`RESERVED_FLAGS`]) gets its location in front.
@@ -23,18 +25,53 @@ pub fn area_command(area: &str) -> String {
 
 /// The command of every operation, by `operationId`, inside its area's command.
 pub fn operation_commands(surface: &Surface) -> BTreeMap<String, String> {
-    let mut by_area: BTreeMap<&str, Vec<(&str, String)>> = BTreeMap::new();
+    names(surface, true)
+}
+
+/// The name each operation's command had before operationIds that read like URLs were named
+/// from their paths ([`readable`]), where it differs and no command of the area has it now:
+/// a hidden alias, so scripts written against it keep working.
+pub fn former_commands(surface: &Surface) -> BTreeMap<String, String> {
+    let (now, before) = (names(surface, true), names(surface, false));
+    let taken = |area: &str, name: &str| {
+        now.iter()
+            .any(|(id, n)| n == name && surface.operations[id].area == area)
+    };
+    before
+        .into_iter()
+        .filter(|(id, old)| *old != now[id] && !taken(&surface.operations[id].area, old))
+        .collect()
+}
+
+/// Each operation's command: [`readable`] where its operationId reads like a URL, else the
+/// operationId without the area's words ([`stripped`]). Names two operations of an area
+/// would share are told apart: readable ones by their method in front (`get-dnssec`,
+/// `post-dnssec`); what still collides, or is empty, is the whole operationId in kebab case.
+fn names(surface: &Surface, from_paths: bool) -> BTreeMap<String, String> {
+    let mut by_area: BTreeMap<&str, Vec<(&str, String, bool)>> = BTreeMap::new();
     for (id, op) in &surface.operations {
+        let from_path = readable(id, op).filter(|_| from_paths);
+        let is_readable = from_path.is_some();
+        let name = from_path.unwrap_or_else(|| stripped(&op.area, id));
         by_area
             .entry(op.area.as_str())
             .or_default()
-            .push((id.as_str(), stripped(&op.area, id)));
+            .push((id.as_str(), name, is_readable));
     }
     let mut out = BTreeMap::new();
-    for ops in by_area.values() {
-        for (id, name) in ops {
-            let shared = ops.iter().filter(|(_, other)| other == name).count() > 1;
-            let name = if shared || name.is_empty() {
+    for ops in by_area.values_mut() {
+        let shared = |ops: &[(&str, String, bool)], name: &str| {
+            name.is_empty() || ops.iter().filter(|(_, other, _)| other == name).count() > 1
+        };
+        let first: Vec<bool> = ops.iter().map(|(_, name, _)| shared(ops, name)).collect();
+        for ((id, name, is_readable), clash) in ops.iter_mut().zip(first) {
+            if clash && *is_readable {
+                let method = surface.operations[*id].method.key();
+                *name = format!("{method}-{name}");
+            }
+        }
+        for (id, name, _) in ops.iter() {
+            let name = if shared(ops, name) {
                 id.to_kebab_case()
             } else {
                 name.clone()
@@ -43,6 +80,54 @@ pub fn operation_commands(surface: &Surface) -> BTreeMap<String, String> {
         }
     }
     out
+}
+
+/// The command of an operation whose operationId reads like its URL, named from its path; `None`
+/// for any other. An operationId reads like a URL when it holds `/` or `{`, or is what
+/// `openapi_conventions::operation_id::derive` makes of the method and a path with a parameter
+/// (a number after it allowed): `postVpsByServiceIdReboot`. The name is then
+/// - after the last parameter, the literal segments there, a verb in front for `PUT` (`set`),
+///   `PATCH` (`update`) and `DELETE` (`delete`): `POST /vps/{serviceId}/reboot` is `reboot`,
+///   `GET /dedicated/{serviceId}/rescue-options` is `rescue-options`;
+/// - a path ending in the parameter `id` or `<item>Id` after the segment `<item>s`: the verb of
+///   the method and the item, `PATCH /webhooks/{id}` is `update-webhook`,
+///   `GET /operations/{operationId}` is `get-operation`;
+/// - `None` otherwise (`getProductsByRegion` reads as a phrase: `get-products-by-region`).
+pub fn readable(operation_id: &str, op: &OperationSurface) -> Option<String> {
+    let method = op.method.key();
+    let derived = openapi_conventions::operation_id::derive(method, &op.path);
+    let like_url = operation_id.contains(['/', '{'])
+        || operation_id
+            .strip_prefix(derived.as_str())
+            .is_some_and(|rest| rest.bytes().all(|b| b.is_ascii_digit()));
+    let segments: Vec<&str> = op.path.split('/').filter(|s| !s.is_empty()).collect();
+    let last_param = segments.iter().rposition(|s| s.starts_with('{'))?;
+    if !like_url {
+        return None;
+    }
+    let verb = match method {
+        "get" => "get",
+        "put" => "set",
+        "patch" => "update",
+        "delete" => "delete",
+        other => other,
+    };
+    let after = &segments[last_param + 1..];
+    if !after.is_empty() {
+        let words = after.join("-").to_kebab_case();
+        return Some(match method {
+            "get" | "post" => words,
+            _ => format!("{verb}-{words}"),
+        });
+    }
+    let param = segments[last_param]
+        .trim_matches(['{', '}'])
+        .to_kebab_case();
+    let item = segments
+        .get(last_param.checked_sub(1)?)?
+        .strip_suffix('s')?
+        .to_kebab_case();
+    (param == "id" || param == format!("{item}-id")).then(|| format!("{verb}-{item}"))
 }
 
 /// `operation_id` in kebab case without the area's words in front.
@@ -222,5 +307,62 @@ paths:
         assert_eq!(by_wire, expected.map(|(w, f)| (w.to_owned(), f.to_owned())));
         assert_eq!(positionals(op), ["thing_id"]);
         assert_eq!(operation_commands(&surface)["thingsRead"], "read");
+    }
+}
+
+#[cfg(test)]
+mod readable_tests {
+    use super::{former_commands, operation_commands};
+    use crate::surface::Surface;
+
+    #[test]
+    fn operation_ids_that_read_like_urls_are_named_from_their_paths() {
+        let text = r#"
+openapi: 3.1.0
+info: {title: t, version: '1'}
+tags: [{name: vps}]
+paths:
+  /v1/vps/{serviceId}/reboot:
+    parameters: [{name: serviceId, in: path, required: true, schema: {type: string}}]
+    post: {operationId: postVpsByServiceIdReboot, tags: [vps], responses: {'204': {description: ok}}}
+  /v1/vps/{serviceId}/dnssec:
+    parameters: [{name: serviceId, in: path, required: true, schema: {type: string}}]
+    get: {tags: [vps], responses: {'204': {description: ok}}}
+    post: {tags: [vps], responses: {'204': {description: ok}}}
+  /v1/vps/{serviceId}/rescue-options:
+    parameters: [{name: serviceId, in: path, required: true, schema: {type: string}}]
+    get: {operationId: getVpsByServiceIdRescueOptions, tags: [vps], responses: {'204': {description: ok}}}
+  /v1/webhooks/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+    patch: {operationId: patchWebhooksById, tags: [vps], responses: {'204': {description: ok}}}
+  /v1/products/{region}:
+    parameters: [{name: region, in: path, required: true, schema: {type: string}}]
+    get: {operationId: getProductsByRegion, tags: [vps], responses: {'204': {description: ok}}}
+  /v1/vps/{serviceId}/backup/run:
+    parameters: [{name: serviceId, in: path, required: true, schema: {type: string}}]
+    post: {operationId: vpsBackupRun, tags: [vps], responses: {'204': {description: ok}}}
+"#;
+        let api = crate::model_str(text, "readable.yaml").expect("the document lowers");
+        let surface = Surface::of(&api, "t", "0.1.0");
+        let names = operation_commands(&surface);
+        let name = |id: &str| {
+            names
+                .get(id)
+                .unwrap_or_else(|| panic!("{id} in {names:?}"))
+                .as_str()
+        };
+        assert_eq!(name("postVpsByServiceIdReboot"), "reboot");
+        assert_eq!(name("getVpsByServiceIdDnssec"), "get-dnssec");
+        assert_eq!(name("postVpsByServiceIdDnssec"), "post-dnssec");
+        assert_eq!(name("getVpsByServiceIdRescueOptions"), "rescue-options");
+        assert_eq!(name("patchWebhooksById"), "update-webhook");
+        assert_eq!(name("getProductsByRegion"), "get-products-by-region");
+        assert_eq!(name("vpsBackupRun"), "backup-run");
+        let former = former_commands(&surface);
+        assert_eq!(
+            former["postVpsByServiceIdReboot"],
+            "post-vps-by-service-id-reboot"
+        );
+        assert!(!former.contains_key("vpsBackupRun"));
     }
 }

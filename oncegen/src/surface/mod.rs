@@ -18,6 +18,7 @@
 //! half read.
 
 pub mod access;
+pub mod body_members;
 pub mod builder_methods;
 pub mod call_order;
 pub mod command_line;
