@@ -53,9 +53,39 @@ pub(crate) fn bound<C>(
     }
 }
 
-/// Asks before `command` (`line`: how the user called it) when it needs it: passes with
-/// `yes`; asks on a terminal; refuses without one.
-pub fn confirm<C>(command: &Command<C>, line: &str, yes: bool) -> Result<(), Failure> {
+/// The question before `command` (`line`: how the user called it, `matches` its arguments),
+/// `why` it is asked: what it does (its summary), to which resource (the positional arguments
+/// given) and, for a purchase, for how much (`--max-total`, or that the amount cannot be read
+/// before paying): `Delete a webhook endpoint (id 7f…)? …`, `Order, pay and provision a
+/// product variant atomically (region DE, …) for at most 25.00 in the account's currency: …`.
+fn question<C>(command: &Command<C>, line: &str, matches: &ArgMatches, why: &str) -> String {
+    let resource: Vec<String> = command
+        .params
+        .iter()
+        .filter(|p| p.flag.is_none())
+        .filter_map(|p| Some(format!("{} {}", p.id, matches.get_one::<String>(p.id)?)))
+        .collect();
+    let mut what = command.about.trim_end_matches('.').to_owned();
+    if !resource.is_empty() {
+        what = format!("{what} ({})", resource.join(", "));
+    }
+    // Only a purchase has `--max-total`.
+    let amount = match command.purchase.map(|_| matches.get_one::<String>(MAX_TOTAL)) {
+        None => String::new(),
+        Some(Some(max)) => format!(" for at most {max} in the account's currency"),
+        Some(None) => " for an amount that cannot be read before paying".to_owned(),
+    };
+    format!("{what}{amount}: `{line}` {why}. Continue? [y/N] ")
+}
+
+/// Asks before `command` (`line`: how the user called it, `matches` its arguments) when it
+/// needs it: passes with `yes`; asks on a terminal ([`question`]); refuses without one.
+pub fn confirm<C>(
+    command: &Command<C>,
+    line: &str,
+    matches: &ArgMatches,
+    yes: bool,
+) -> Result<(), Failure> {
     let Some(why) = reason(command) else {
         return Ok(());
     };
@@ -69,7 +99,8 @@ pub fn confirm<C>(command: &Command<C>, line: &str, yes: bool) -> Result<(), Fai
         )));
     }
     let mut stderr = std::io::stderr().lock();
-    let asked = write!(stderr, "`{line}` {why}. Continue? [y/N] ").and_then(|()| stderr.flush());
+    let asked =
+        write!(stderr, "{}", question(command, line, matches, &why)).and_then(|()| stderr.flush());
     drop(stderr);
     asked.map_err(|e| Failure::usage(format!("asking for confirmation: {e}")))?;
     let mut answer = String::new();

@@ -156,7 +156,7 @@ pub(crate) fn dispatch<C>(app: &App<C>, matches: &ArgMatches) -> Result<(), Fail
     let line = format!("{} {} {}", app.bin, area.name, command.name);
     confirm::bound(command, &line, leaf, &mut input)?;
     if !globals.dry_run {
-        confirm::confirm(command, &line, globals.yes)?;
+        confirm::confirm(command, &line, leaf, globals.yes)?;
     }
     runtime.block_on(operation(app, area, command, input, &globals))
 }

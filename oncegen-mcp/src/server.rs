@@ -151,7 +151,7 @@ impl<C: Send + Sync + 'static> Server<C> {
             return Ok(failed(&refusal));
         }
         if confirm::asks(tool)
-            && let Err(refusal) = confirm::confirm(peer, tool).await
+            && let Err(refusal) = confirm::confirm(peer, tool, &arguments).await
         {
             return Ok(failed(&refusal));
         }
