@@ -79,7 +79,7 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
     let webhook = sb.resources(|r| text(&r.webhooks[0]["id"]));
     cli.ok(&[
         "integrations",
-        "patch-webhooks-by-id",
+        "update-webhook",
         &webhook,
         "--json",
         r#"{"enabled": false}"#,
@@ -132,7 +132,7 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
     ]);
     cli.ok(&[
         "integrations",
-        "get-operations-by-operation-id",
+        "get-operation",
         &text(&found["operation"]["id"]),
     ]);
 
@@ -176,7 +176,7 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
     ]);
 
     // ---- VPS and firewall ----
-    cli.ok(&["vps", "post-vps-by-service-id-reboot", &vps]);
+    cli.ok(&["vps", "reboot", &vps]);
     cli.ok(&[
         "vps",
         "backup-restore",
@@ -218,16 +218,8 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
         &dedicated,
         &text(&tasks["tasks"][0]["id"]),
     ]);
-    cli.ok(&[
-        "dedicated-servers",
-        "get-dedicated-by-service-id-rescue-options",
-        &dedicated,
-    ]);
-    cli.ok(&[
-        "dedicated-servers",
-        "get-dedicated-by-service-id-traffic",
-        &dedicated,
-    ]);
+    cli.ok(&["dedicated-servers", "rescue-options", &dedicated]);
+    cli.ok(&["dedicated-servers", "traffic", &dedicated]);
 
     // ---- DNS and website protection ----
     let template = json!({"name": "cli-template", "zone_file": "@ 3600 IN A 192.0.2.1\n"});
@@ -289,12 +281,12 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
     ]);
     cli.ok(&[
         "domains",
-        "post-domains-by-service-id-dnssec",
+        "post-dnssec",
         &domain,
         "--json",
         r#"{"acknowledge": true}"#,
     ]);
-    cli.ok(&["domains", "get-domains-by-service-id-dnssec", &domain]);
+    cli.ok(&["domains", "get-dnssec", &domain]);
 
     // ---- TCP proxy, SSH, storage ----
     cli.ok(&["tcp-proxy", "get-tcp-proxy", &proxy]);

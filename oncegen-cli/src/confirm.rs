@@ -70,7 +70,10 @@ fn question<C>(command: &Command<C>, line: &str, matches: &ArgMatches, why: &str
         what = format!("{what} ({})", resource.join(", "));
     }
     // Only a purchase has `--max-total`.
-    let amount = match command.purchase.map(|_| matches.get_one::<String>(MAX_TOTAL)) {
+    let amount = match command
+        .purchase
+        .map(|_| matches.get_one::<String>(MAX_TOTAL))
+    {
         None => String::new(),
         Some(Some(max)) => format!(" for at most {max} in the account's currency"),
         Some(None) => " for an amount that cannot be read before paying".to_owned(),
