@@ -303,15 +303,20 @@ fn operation_command<C>(command: &Command<C>) -> clap::Command {
                     .help("Stop waiting after this many seconds (the work goes on; exit 1)"),
             );
     }
-    cmd = purchase_flags(cmd, command.purchase);
-    if let Some(required) = command.body {
+    body_flags(purchase_flags(cmd, command.purchase), command.body)
+}
+
+/// `--json` (required when the body is) and `--allow-unknown-members` of a command with a
+/// body (`body`: `Some(required)`).
+fn body_flags(mut cmd: clap::Command, body: Option<bool>) -> clap::Command {
+    if let Some(required) = body {
         cmd = cmd.arg(
             Arg::new(input::BODY)
                 .long(input::BODY)
                 .value_name("JSON | @FILE | -")
                 .required(required)
                 .help(
-                    "The request body as JSON: inline, from a file (@FILE) or standard input (-). A member the API document does not define is refused",
+                    "The request body as JSON: inline, from a file (@FILE) or standard input (-). A member the API document does not define is refused; --help lists the members and an example",
                 ),
         );
         cmd = cmd.arg(

@@ -2629,3 +2629,19 @@ fn a_changed_success_status_is_a_behaviour_change() {
         report.warnings
     );
 }
+
+/// A command whose operationId reads like its URL is named from its path
+/// (`surface::command_line::readable`), so giving the operation a readable operationId renames
+/// its client method (breaking for the Rust API) and no command: `vps reboot` stays.
+#[test]
+fn a_url_like_operation_id_made_readable_renames_no_command() {
+    let report = report_of_contract(&[(
+        "operationId: postVpsByServiceIdReboot\n",
+        "operationId: vpsReboot\n",
+    )]);
+    assert_eq!(
+        class_of(&report, "renamed to `vps_reboot`"),
+        Class::Breaking
+    );
+    assert!(report.cli.is_empty(), "{:#?}", report.cli);
+}

@@ -50,8 +50,6 @@ pub struct Options {
 pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> {
     let header = crate::write::header("//", &options.spec_label);
     let sdk = format_ident!("{}", options.sdk_crate.replace('-', "_"));
-    let commands = command_line::operation_commands(surface);
-    let former = command_line::former_commands(surface);
     let mut files = vec![GeneratedFile {
         path: "Cargo.toml".into(),
         contents: manifest(options, &header),
@@ -77,18 +75,8 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
             ));
         }
         let about = area_about(&ops);
-        let mut entries = Vec::new();
-        let mut functions = Vec::new();
-        for (id, op) in ops {
-            let names = operation::Names {
-                name: &commands[id],
-                former: former.get(id).map(String::as_str),
-                line: format!("{} {name} {}", options.bin, commands[id]),
-            };
-            let (entry, function) = operation::render(surface, id, op, &names, &sdk);
-            entries.push(entry);
-            functions.push(function);
-        }
+        let (entries, functions) =
+            commands(surface, &ops, &format!("{} {name}", options.bin), &sdk);
         let tokens = quote! {
             use #sdk::Client;
             use oncegen_cli::{Area, Command, Input, Run, respond};
@@ -151,6 +139,28 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
         contents: format_file(&header, &doc, main)?,
     });
     Ok(files)
+}
+
+/// The table entries and functions of `ops`, the operations of the area called as `area_line`
+/// (`<bin> <area>`).
+fn commands(
+    surface: &Surface,
+    ops: &[(&String, &OperationSurface)],
+    area_line: &str,
+    sdk: &proc_macro2::Ident,
+) -> (Vec<proc_macro2::TokenStream>, Vec<proc_macro2::TokenStream>) {
+    let commands = command_line::operation_commands(surface);
+    let former = command_line::former_commands(surface);
+    ops.iter()
+        .map(|(id, op)| {
+            let names = operation::Names {
+                name: &commands[*id],
+                former: former.get(*id).map(String::as_str),
+                line: format!("{area_line} {}", commands[*id]),
+            };
+            operation::render(surface, id, op, &names, sdk)
+        })
+        .unzip()
 }
 
 /// An area command's help line: what its first commands do, from their summaries (the

@@ -37,13 +37,10 @@ pub(super) fn render(
     }
     let about = op.summary.as_deref().unwrap_or(id);
     let long_about = op.description.as_deref().unwrap_or_default();
-    let body = match &op.body {
-        Some(b) => {
-            let required = b.required;
-            quote!(Some(#required))
-        }
-        None => quote!(None),
-    };
+    let body = optional(op.body.as_ref().map(|b| {
+        let required = b.required;
+        quote!(#required)
+    }));
     let writes = op.effects.writes;
     let pages = command_line::pages(op);
     let waits = command_line::waits(op);
@@ -74,17 +71,11 @@ pub(super) fn render(
         }
     });
     let destructive = op.effects.destructive;
-    let purchase = match &op.effects.purchase {
-        Some(p) => {
-            let ceiling = &p.ceiling;
-            quote!(Some(&[#(#ceiling),*]))
-        }
-        None => quote!(None),
-    };
-    let grants_access = match &op.effects.grants_access {
-        Some(what) => quote!(Some(#what)),
-        None => quote!(None),
-    };
+    let purchase = optional(op.effects.purchase.as_ref().map(|p| {
+        let ceiling = &p.ceiling;
+        quote!(&[#(#ceiling),*])
+    }));
+    let grants_access = optional(op.effects.grants_access.as_ref().map(|what| quote!(#what)));
     let entry = quote! {
         Command {
             name: #name,
@@ -179,6 +170,14 @@ pub(super) fn render(
         }
     };
     (entry, function_tokens)
+}
+
+/// `Some(tokens)` or `None`, as Rust.
+fn optional(tokens: Option<TokenStream>) -> TokenStream {
+    match tokens {
+        Some(tokens) => quote!(Some(#tokens)),
+        None => quote!(None),
+    }
 }
 
 fn param(surface: &Surface, op: &OperationSurface, rust: &str, flag: Option<&str>) -> TokenStream {

@@ -5,7 +5,7 @@
 //! schema (required members only, an enum's first value, a default where there is one, a
 //! placeholder by format otherwise).
 
-use super::{FieldSurface, Shape, Surface};
+use super::{FieldSurface, Shape, Surface, rust_type};
 use serde_json::{Map, Value, json};
 
 /// One member of a body as help lists it.
@@ -94,41 +94,25 @@ pub fn json_type(surface: &Surface, ty: &str, format: Option<&str>) -> String {
     if let Some(item) = ty.strip_prefix("Vec<").and_then(|t| t.strip_suffix('>')) {
         return format!("array of {}", json_type(surface, item, None));
     }
-    let string = |f: &str| format!("string ({f})");
-    match ty {
-        "String" | "Secret" => format.map_or_else(|| "string".to_owned(), string),
-        "Uuid" => string("uuid"),
-        "DateTime<Utc>" => string("date-time"),
-        "NaiveDate" => string("date"),
-        "Decimal" => string("decimal"),
-        "Bytes" | "FilePart" => string("binary"),
-        "bool" => "boolean".to_owned(),
-        "f64" | "f32" => "number".to_owned(),
-        "serde_json::Value" => "any JSON value".to_owned(),
-        t if is_integer(t) => "integer".to_owned(),
-        t if t.starts_with("BTreeMap<") || t.starts_with("serde_json::Map<") => "object".to_owned(),
-        named => match surface.types.get(named).map(|t| &t.shape) {
-            Some(Shape::Struct { .. }) => "object".to_owned(),
-            Some(Shape::Enum { .. }) => "string".to_owned(),
-            Some(Shape::Alias { target }) => json_type(surface, target, format),
-            Some(Shape::Union { variants, .. } | Shape::Choice { variants }) => {
-                let mut kinds: Vec<String> = variants
-                    .values()
-                    .map(|v| json_type(surface, v, None))
-                    .collect();
-                kinds.dedup();
-                format!("one of: {}", kinds.join(", "))
-            }
-            None => named.to_owned(),
-        },
+    match (rust_type::json_type(ty), format) {
+        (Some("string"), Some(format)) => return format!("string ({format})"),
+        (Some(json), _) => return json.to_owned(),
+        (None, _) => {}
     }
-}
-
-fn is_integer(ty: &str) -> bool {
-    matches!(
-        ty,
-        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64"
-    )
+    match surface.types.get(ty).map(|t| &t.shape) {
+        Some(Shape::Struct { .. }) => "object".to_owned(),
+        Some(Shape::Enum { .. }) => "string".to_owned(),
+        Some(Shape::Alias { target }) => json_type(surface, target, format),
+        Some(Shape::Union { variants, .. } | Shape::Choice { variants }) => {
+            let mut kinds: Vec<String> = variants
+                .values()
+                .map(|v| json_type(surface, v, None))
+                .collect();
+            kinds.dedup();
+            format!("one of: {}", kinds.join(", "))
+        }
+        None => ty.to_owned(),
+    }
 }
 
 /// The values of `ty` (or of its items) when it is a string enum.
@@ -165,17 +149,17 @@ fn example_of(surface: &Surface, ty: &str, format: Option<&str>, depth: usize) -
     if let Some(item) = ty.strip_prefix("Vec<").and_then(|t| t.strip_suffix('>')) {
         return json!([example_of(surface, item, None, depth + 1)]);
     }
-    match ty {
-        "String" | "Secret" => json!(placeholder(format.unwrap_or("string"))),
-        "Uuid" => json!(placeholder("uuid")),
-        "DateTime<Utc>" => json!(placeholder("date-time")),
-        "NaiveDate" => json!(placeholder("date")),
-        "Decimal" => json!("0.00"),
-        "bool" => json!(false),
-        "f64" | "f32" => json!(0.0),
-        t if is_integer(t) => json!(1),
-        t if t.starts_with("BTreeMap<") || t.starts_with("serde_json::") => json!({}),
-        named => named_example(surface, named, depth),
+    match rust_type::json_type(ty) {
+        Some("string") => json!(placeholder(format.unwrap_or("string"))),
+        Some("string (decimal)") => json!("0.00"),
+        Some(json) if json.starts_with("string (") => {
+            json!(placeholder(&json["string (".len()..json.len() - 1]))
+        }
+        Some("boolean") => json!(false),
+        Some("number") => json!(0.0),
+        Some("integer") => json!(1),
+        Some(_) => json!({}),
+        None => named_example(surface, ty, depth),
     }
 }
 
@@ -232,9 +216,8 @@ mod tests {
     use crate::surface::Surface;
     use serde_json::json;
 
-    #[test]
-    fn members_are_listed_with_json_types_and_nested_once() {
-        let text = r#"
+    /// One body: required members of each kind, an optional one, an array of objects.
+    const DOCUMENT: &str = r#"
 openapi: 3.1.0
 info: {title: t, version: '1'}
 paths:
@@ -260,7 +243,10 @@ paths:
                     properties: {size: {type: integer}}
       responses: {'204': {description: ok}}
 "#;
-        let api = crate::model_str(text, "body.yaml").expect("the document lowers");
+
+    #[test]
+    fn members_are_listed_with_json_types_and_nested_once() {
+        let api = crate::model_str(DOCUMENT, "body.yaml").expect("the document lowers");
         let surface = Surface::of(&api, "t", "0.1.0");
         let body = &surface.operations["thingCreate"]
             .body

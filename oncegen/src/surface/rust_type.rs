@@ -96,6 +96,26 @@ pub fn int_name(width: IntType) -> &'static str {
     }
 }
 
+/// The JSON type of a type spelled in [`BARE`] that is neither a named type of the crate nor a
+/// list: `string`, `string (uuid)` (a string of a format the Rust type implies), `integer`,
+/// `number`, `boolean`, `object`, `any JSON value`; `None` for a named type or a `Vec`.
+pub fn json_type(text: &str) -> Option<&'static str> {
+    Some(match text {
+        "String" | "Secret" => "string",
+        "Uuid" => "string (uuid)",
+        "DateTime<Utc>" => "string (date-time)",
+        "NaiveDate" => "string (date)",
+        "Decimal" => "string (decimal)",
+        "Bytes" | "FilePart" => "string (binary)",
+        "bool" => "boolean",
+        "f64" => "number",
+        "u8" | "u16" | "u32" | "u64" | "i8" | "i16" | "i32" | "i64" => "integer",
+        "serde_json::Value" => "any JSON value",
+        t if t.starts_with("BTreeMap<") || t.starts_with("serde_json::Map<") => "object",
+        _ => return None,
+    })
+}
+
 /// A union member's or field's payload: `ty`, boxed where the model breaks a recursion.
 pub fn payload(ty: &TypeRef, boxed: bool, spelling: &Spelling<'_>) -> String {
     if boxed {
