@@ -253,34 +253,25 @@ paths:
             .as_ref()
             .expect("a body")
             .ty;
-        let listed: Vec<(String, String, bool, Vec<String>, Option<String>)> =
-            shapes(&surface, body)
-                .remove(0)
-                .members
-                .into_iter()
-                .map(|m| (m.name, m.ty, m.required, m.values, m.doc))
-                .collect();
-        let own = |s: &str| s.to_owned();
+        let listed: Vec<String> = shapes(&surface, body)
+            .remove(0)
+            .members
+            .into_iter()
+            .map(|m| {
+                format!(
+                    "{} {} {} {:?} {:?}",
+                    m.name, m.ty, m.required, m.values, m.doc
+                )
+            })
+            .collect();
         assert_eq!(
             listed,
             [
-                (
-                    own("id"),
-                    own("string (uuid)"),
-                    true,
-                    vec![],
-                    Some(own("The thing."))
-                ),
-                (
-                    own("kind"),
-                    own("string"),
-                    true,
-                    vec![own("large"), own("small")],
-                    None
-                ),
-                (own("parts"), own("array of object"), true, vec![], None),
-                (own("parts[].size"), own("integer"), true, vec![], None),
-                (own("note"), own("string"), false, vec![], None),
+                r#"id string (uuid) true [] Some("The thing.")"#,
+                r#"kind string true ["large", "small"] None"#,
+                "parts array of object true [] None",
+                "parts[].size integer true [] None",
+                "note string false [] None",
             ]
         );
         assert_eq!(
