@@ -102,6 +102,9 @@ async def confirmation(read_write_factory):
                 await session.initialize()
                 paid = await session.call_tool("pay_invoice", unknown_invoice)
         expect(len(asked) == 1 and "pay_invoice" in asked[0], f"asked: {asked}")
+        # The question names the resource and what it may charge.
+        expect(asked[0].startswith(f"Pay an invoice from account balance (id {unknown_invoice['id']}) "
+                                   "for an amount that cannot be read before paying?"), f"asked: {asked}")
         expect(paid.is_error, text_of(paid))
         if accept:
             # Sent: the API answers that the invoice does not exist.
