@@ -543,6 +543,10 @@ pub struct Body {
     /// Documentation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+    /// The document's example of a JSON body (the media type's `example`, else its first
+    /// `examples` value, else its schema's `example` or first `examples` item).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub example: Option<serde_json::Value>,
 }
 
 /// How a request body is encoded on the wire.

@@ -208,7 +208,7 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("oncegen/src/report/diff/types.rs", "fields", 118),
     ("oncegen/src/report/diff/types.rs", "type_change", 213),
     ("oncegen/src/report/mod.rs", "compare", 91),
-    ("oncegen/src/surface/operation.rs", "describe", 103),
+    ("oncegen/src/surface/operation.rs", "describe", 99),
     ("oncegen/src/surface/types.rs", "describe", 95),
     ("sdk-benches/benches/pagination_memory.rs", "main", 82),
     ("sdk-benches/src/bin/bench-report.rs", "compile_section", 80),

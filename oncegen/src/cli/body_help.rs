@@ -1,6 +1,7 @@
 //! The part of an operation's `--help` after its flags (clap's `after_long_help`, so `-h`
 //! stays short), the way `gh` lays it out: a "JSON body" section listing the body's members
-//! ([`body_members`]) and an example command line with a body built from the schema.
+//! ([`body_members`]) and an example command line with the document's example of the body, else
+//! one built from the schema.
 
 use crate::surface::{OperationSurface, Surface, body_members, command_line};
 use std::fmt::Write;
@@ -30,7 +31,10 @@ pub(super) fn render(surface: &Surface, op: &OperationSurface, line: &str) -> St
             }
         }
     }
-    let example = body_members::example(surface, &body.ty);
+    let example = body
+        .example
+        .clone()
+        .unwrap_or_else(|| body_members::example(surface, &body.ty));
     let _ = write!(
         out,
         "\nExample:\n  $ {}{} --json {}",
@@ -92,4 +96,64 @@ fn arguments(op: &OperationSurface) -> String {
 /// crate).
 fn quoted(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::render;
+    use crate::surface::Surface;
+
+    /// A media type's named example, a `$ref`'d schema's `example`, and neither.
+    const DOCUMENT: &str = r#"
+openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /a:
+    post:
+      operationId: named
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Thing'}
+            examples: {small: {value: {name: from-examples}}}
+      responses: {'204': {description: ok}}
+  /b:
+    post:
+      operationId: fromSchema
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Thing'}
+      responses: {'204': {description: ok}}
+  /c:
+    post:
+      operationId: built
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, required: [size], properties: {size: {type: integer}}}
+      responses: {'204': {description: ok}}
+components:
+  schemas:
+    Thing:
+      type: object
+      required: [name]
+      properties: {name: {type: string, description: What it is called.}}
+      example: {name: from-schema}
+"#;
+
+    #[test]
+    fn the_example_is_the_documents_else_built_from_the_schema() {
+        let api = crate::model_str(DOCUMENT, "examples.yaml").expect("the document lowers");
+        let surface = Surface::of(&api, "t", "0.1.0");
+        let help = |id: &str| render(&surface, &surface.operations[id], "t x y");
+        assert!(
+            help("named").ends_with(r#"$ t x y --json '{"name":"from-examples"}'"#),
+            "{}",
+            help("named")
+        );
+        assert!(help("named").contains("    name  string, required. What it is called.\n"));
+        assert!(help("fromSchema").ends_with(r#"--json '{"name":"from-schema"}'"#));
+        assert!(help("built").ends_with(r#"--json '{"size":1}'"#));
+    }
 }

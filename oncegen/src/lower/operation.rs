@@ -410,6 +410,9 @@ impl<'a> Lowerer<'a> {
             required,
             media_type,
             doc: doc_of(&body),
+            example: (encoding == BodyEncoding::Json)
+                .then(|| body_example(m, self.root))
+                .flatten(),
         }))
     }
 
@@ -1013,6 +1016,27 @@ fn is_response_key(key: &str) -> bool {
     key == "default"
         || matches!(key.as_bytes(), [b'1'..=b'5', a, b]
             if (a.is_ascii_digit() && b.is_ascii_digit()) || range(*a, *b))
+}
+
+/// The document's example of the body of media type object `media`: its `example`, else the
+/// `value` of its first Example Object (`$ref`s resolved; one with `externalValue` has none),
+/// else its schema's `example` or first `examples` item.
+fn body_example(media: &Node<'_>, root: &serde_json::Value) -> Option<serde_json::Value> {
+    let resolved = |node: Node<'_>| node.resolve(root).ok().map(|n| n.value.clone());
+    if let Some(example) = media.get("example") {
+        return Some(example.value.clone());
+    }
+    let first = media
+        .get("examples")
+        .and_then(|e| e.entries().into_iter().next());
+    if let Some(value) = first.and_then(|(_, e)| e.resolve(root).ok()?.get("value")) {
+        return Some(value.value.clone());
+    }
+    let schema = media.get("schema")?.resolve(root).ok()?;
+    match schema.get("example") {
+        Some(example) => resolved(example),
+        None => schema.get("examples")?.index(0).map(|e| e.value.clone()),
+    }
 }
 
 /// The operationId of an operation the document gives none (`openapi_conventions`'s rule), with

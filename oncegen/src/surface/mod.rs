@@ -52,7 +52,7 @@ use std::collections::BTreeMap;
 /// this format: each operation's `arguments_struct` (required parameters passed by name) and
 /// each request struct's `constructor_struct` (`new`'s required fields passed by name), and
 /// each operation's `success_status` and `accept` (what the report compares only when the
-/// baseline records them).
+/// baseline records them), and each body's `example` (help text only: never compared).
 pub const FORMAT: u32 = 5;
 
 /// File name of the serialized surface, in the generated crate's directory.

@@ -179,6 +179,9 @@ pub struct BodySurface {
     /// The Rust type of the body.
     #[serde(rename = "type")]
     pub ty: String,
+    /// The document's example of the body, when it gives one (a tool's help shows it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub example: Option<serde_json::Value>,
 }
 
 /// What calling an operation does: what a command-line tool or an agent needs to decide
@@ -243,6 +246,16 @@ impl Effects {
             long_running: writes && op.receipt,
             waits: op.poll.is_some(),
         }
+    }
+}
+
+/// The surface of a request body.
+fn body(b: &ir::Body) -> BodySurface {
+    BodySurface {
+        required: b.required,
+        media_type: b.media_type.clone(),
+        ty: rust_type::text(&b.ty),
+        example: b.example.clone(),
     }
 }
 
@@ -336,11 +349,7 @@ pub(super) fn describe(op: &ir::Operation) -> OperationSurface {
                 (p.rust_name.clone(), param)
             })
             .collect(),
-        body: op.body.as_ref().map(|b| BodySurface {
-            required: b.required,
-            media_type: b.media_type.clone(),
-            ty: rust_type::text(&b.ty),
-        }),
+        body: op.body.as_ref().map(body),
         success,
         send_variants,
         error_body,
