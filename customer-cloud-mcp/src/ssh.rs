@@ -15,8 +15,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/ssh/keys/generate",
         title: "Generate an SSH key pair",
-        description: "Generate an SSH key pair\n\nGenerates a key pair; the private key is returned once. Other response fields: not shown.\n\n`sshKeyGenerate`: POST /v1/ssh/keys/generate. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write. Scopes (any): ssh.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"algorithm\":{\"type\":\"string\",\"minLength\":1},\"format\":{\"type\":\"string\",\"minLength\":1},\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"passphrase\":{\"type\":\"string\",\"format\":\"password\",\"minLength\":8,\"maxLength\":200}},\"required\":[\"name\",\"passphrase\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"body\"]}",
+        description: "Generate an SSH key pair\n\nGenerates a key pair; the private key is returned once. Other response fields: not shown.\n\n`sshKeyGenerate`: POST /v1/ssh/keys/generate. Scopes (any): ssh.write.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"algorithm\":{\"type\":\"string\",\"minLength\":1},\"format\":{\"type\":\"string\",\"minLength\":1},\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"passphrase\":{\"type\":\"string\",\"format\":\"password\",\"minLength\":8,\"maxLength\":200}},\"required\":[\"name\",\"passphrase\"]},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"body\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{\"type\":\"string\"}}",
         ),
@@ -40,8 +40,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/ssh/keys",
         title: "Import a public SSH key",
-        description: "Import a public SSH key\n\nSaves a public SSH key.\n\n`sshKeyImport`: POST /v1/ssh/keys. Writes, exactly once: a retry before you got the outcome answers it (`replayed`), sending nothing; a repeat after it is a new write; `idempotency_key` names one write. Scopes (any): ssh.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"public_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":8192}},\"required\":[\"name\",\"public_key\"],\"description\":\"The request body (application/json).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255,\"description\":\"Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.\"}},\"required\":[\"body\"]}",
+        description: "Import a public SSH key\n\nSaves a public SSH key.\n\n`sshKeyImport`: POST /v1/ssh/keys. Scopes (any): ssh.write.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"public_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":8192}},\"required\":[\"name\",\"public_key\"]},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"body\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"key\":{\"type\":[\"object\",\"null\"],\"properties\":{\"algorithm\":{},\"createdAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"fingerprint\":{},\"hasPrivateKey\":{},\"id\":{},\"isPrimary\":{},\"name\":{\"type\":[\"string\",\"null\"]},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"}}},\"ok\":{\"type\":[\"boolean\",\"null\"]}}}",
         ),

@@ -156,7 +156,7 @@ async fn every_tool_s_parameters_are_named_as_the_spec_names_them() {
     let mut server = start(&sb, "names");
     let listed = server.request("tools/list", json!({}));
     let tools = listed["result"]["tools"].as_array().expect("tools").clone();
-    let own = ["body", "idempotency_key", "wait"];
+    let own = ["body", "idempotency_key", "wait", "jq"];
     let spec = spec_parameters();
     assert_eq!(tools.len(), spec.len(), "one tool per operation");
     for tool in &tools {

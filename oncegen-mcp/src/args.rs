@@ -18,6 +18,8 @@ pub const BODY: &str = "body";
 pub const IDEMPOTENCY_KEY: &str = "idempotency_key";
 /// The property asking a read that offers `wait` to poll until its subject settles.
 pub const WAIT: &str = "wait";
+/// The argument holding a read's jq filter (`crate::filter`).
+pub const JQ: &str = "jq";
 
 /// The arguments of one tool call.
 #[derive(Debug, Clone, Default)]

@@ -222,10 +222,8 @@ fn parse(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or(Value::Null)
 }
 
+/// A search's or description's answer, once, as compact JSON text (these tools declare no
+/// output schema).
 fn answer(value: Value) -> CallToolResult {
-    let mut result = CallToolResult::success(vec![ContentBlock::text(
-        serde_json::to_string_pretty(&value).unwrap_or_default(),
-    )]);
-    result.structured_content = Some(value);
-    result
+    CallToolResult::success(vec![ContentBlock::text(value.to_string())])
 }

@@ -26,8 +26,11 @@ impl<C: Send + Sync + 'static> ServerHandler for Server<C> {
     fn get_info(&self) -> ServerConfig {
         let app = self.state.app;
         let mut instructions = format!(
-            "{}. Writes are exactly-once: each write tool takes an optional `idempotency_key` \
-             and returns the key it used; calling again with it returns the first outcome.",
+            "{}. Writes are exactly-once: a write tool takes an optional `idempotency_key` and \
+             returns the key it used. A call identical to one whose outcome you did not get is a \
+             retry: it answers that outcome (`replayed`) and sends nothing; a repeat after you \
+             got it is a new write; a key names one write. A read takes `jq`, a jq filter: only \
+             what it selects from the answer is returned.",
             app.about
         );
         if self.state.mode == Mode::Dynamic {

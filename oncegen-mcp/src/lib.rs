@@ -17,6 +17,7 @@ mod confirm;
 mod delivery;
 pub mod dynamic;
 mod failure;
+mod filter;
 pub mod gate;
 mod handler;
 mod lines;

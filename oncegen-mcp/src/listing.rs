@@ -1,6 +1,11 @@
 //! What `tools/list` says of a tool, and the size of the answer: the one place a generated
 //! table entry becomes the protocol's tool description, so a figure computed from a generator's
 //! output in-process is the answer a built server gives.
+//!
+//! A listing carries what an agent needs to choose and call a tool: name, title, description,
+//! the arguments' schema and the hints that differ from the protocol's defaults. The answer's
+//! schema is left out (it is a fifth of the listing, and every answer shows its own shape);
+//! the dynamic mode's `describe` gives it on demand.
 
 use rmcp::model::{JsonObject, ListToolsResult, ToolAnnotations};
 use std::sync::Arc;
@@ -16,8 +21,6 @@ pub struct Listing<'a> {
     pub description: &'a str,
     /// JSON Schema of the arguments, as text.
     pub input_schema: &'a str,
-    /// JSON Schema of the structured result, as text.
-    pub output_schema: Option<&'a str>,
     /// Changes state.
     pub writes: bool,
     /// Deletes or undoes.
@@ -39,27 +42,39 @@ impl Listing<'_> {
                 )
             })
         };
-        let mut out = rmcp::model::Tool::new(
+        let out = rmcp::model::Tool::new(
             self.name.to_owned(),
             self.description.to_owned(),
             schema(self.input_schema, "input")?,
         )
         .with_title(self.title)
-        .with_annotations(
-            ToolAnnotations::with_title(self.title)
-                .read_only(!self.writes)
-                // Spending cannot be undone: a purchase is marked like a deletion, so a client
-                // that asks before destructive calls asks before it too.
-                .destructive(self.destructive || self.purchase)
-                // A retry is answered once, but a repeat after its outcome is a new write
-                // (`once`): only an idempotent operation has no further effect.
-                .idempotent(self.idempotent)
-                .open_world(true),
-        );
-        if let Some(output) = self.output_schema {
-            out = out.with_raw_output_schema(schema(output, "output")?);
-        }
+        .with_annotations(self.annotations());
         Ok(out)
+    }
+}
+
+impl Listing<'_> {
+    /// The hints that differ from the protocol's defaults (not read-only, destructive, not
+    /// idempotent, open world), so a listing pays only for what it says: a read is read-only
+    /// (the other hints apply to writes alone); a write says when it is not destructive and
+    /// when it is idempotent. The title is the tool's own `title`.
+    fn annotations(&self) -> ToolAnnotations {
+        let mut hints = ToolAnnotations::default();
+        if !self.writes {
+            hints.read_only_hint = Some(true);
+            return hints;
+        }
+        // Spending cannot be undone: a purchase is marked like a deletion, so a client that
+        // asks before destructive calls asks before it too.
+        if !(self.destructive || self.purchase) {
+            hints.destructive_hint = Some(false);
+        }
+        // A retry is answered once, but a repeat after its outcome is a new write (`once`):
+        // only an idempotent operation has no further effect.
+        if self.idempotent {
+            hints.idempotent_hint = Some(true);
+        }
+        hints
     }
 }
 

@@ -1,10 +1,35 @@
-//! A call's outcome as a tool result: the answer as text and structured content, the write's
-//! key in `_meta` and the text; a failure as an error result an agent can read.
+//! A call's outcome as a tool result, its answer once: as structured content for a client
+//! whose protocol has it (2025-06-18 on) when the answer is an object, else as JSON text; the notes (the write's key, a replay, how a list continues) as text, the key also in
+//! `_meta`; a failure as an error result an agent can read.
+//!
+//! The specification suggests repeating structured content as text for clients that predate
+//! it; the protocol version says which clients those are, so no client pays for the answer
+//! twice.
 
 use crate::{Failure, Sent, Tool};
-use rmcp::model::{CallToolResult, ContentBlock, JsonObject, MetaObject};
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, MetaObject, ProtocolVersion};
 use serde_json::json;
 use std::time::SystemTime;
+
+/// How a client takes an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// As structured content (an object answer; the protocol's structured content is one).
+    Structured,
+    /// As JSON text only: the client's protocol predates structured content, or the answer
+    /// was filtered to another shape.
+    Text,
+}
+
+impl Form {
+    /// The form a client speaking `version` takes.
+    pub(crate) fn for_protocol(version: Option<&ProtocolVersion>) -> Form {
+        match version {
+            Some(v) if *v >= ProtocolVersion::V_2025_06_18 => Form::Structured,
+            _ => Form::Text,
+        }
+    }
+}
 
 /// An outcome answered again: an earlier identical call's, or the API's replay of a key.
 #[derive(Debug, Clone, Copy)]
@@ -13,11 +38,12 @@ pub(crate) struct Replay {
     pub(crate) applied_at: Option<SystemTime>,
 }
 
-/// The tool result of `outcome` (`replay` when it is an earlier call's).
+/// The tool result of `outcome` (`replay` when it is an earlier call's), in `form`.
 pub(crate) fn result<C>(
     tool: &Tool<C>,
     outcome: Result<Sent, Failure>,
     replay: Option<Replay>,
+    form: Form,
 ) -> CallToolResult {
     let sent = match outcome {
         Ok(sent) => sent,
@@ -52,9 +78,12 @@ pub(crate) fn result<C>(
             paging.argument, paging.next
         ));
     }
-    text.push_str(&serde_json::to_string(&sent.value).unwrap_or_default());
-    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-    if tool.output_schema.is_some() && sent.value.is_object() {
+    let structured = form == Form::Structured && sent.value.is_object();
+    if !structured {
+        text.push_str(&serde_json::to_string(&sent.value).unwrap_or_default());
+    }
+    let mut result = CallToolResult::success(vec![ContentBlock::text(text.trim_end())]);
+    if structured {
         result.structured_content = Some(sent.value);
     }
     if let Some(key) = sent.idempotency_key {

@@ -4,9 +4,10 @@
 use crate::args::{self, Args};
 use crate::confirm;
 use crate::delivery::{Acknowledge, Delivered, Outgoing};
+use crate::filter::Filter;
 use crate::gate::Gates;
 use crate::once::{self, Answered, Turns};
-use crate::result::{Replay, failed, result};
+use crate::result::{Form, Replay, failed, result};
 use crate::select::Selection;
 use crate::{App, Failure, Tool};
 use oncegen_runtime::same_write::{self, Plan};
@@ -142,10 +143,10 @@ impl<C: Send + Sync + 'static> Server<C> {
             Ok(own) => own,
             Err(invalid) => return Ok(failed(&invalid)),
         };
+        let client = peer.peer_info();
+        let form = Form::for_protocol(client.as_deref().map(|i| &i.protocol_version));
         if !tool.effects.writes {
-            let input = Args::new(arguments, None, wait);
-            let outcome = (tool.run)(&s.client, &input).await;
-            return Ok(result(tool, outcome, None));
+            return Ok(self.read(tool, arguments, wait, form).await);
         }
         if let Err(refusal) = s.gates.cap(tool, &mut arguments) {
             return Ok(failed(&refusal));
@@ -155,7 +156,35 @@ impl<C: Send + Sync + 'static> Server<C> {
         {
             return Ok(failed(&refusal));
         }
-        Ok(self.write(tool, arguments, given_key, wait, request).await)
+        Ok(self
+            .write(tool, arguments, given_key, wait, request, form)
+            .await)
+    }
+
+    /// A read, its answer narrowed by the caller's `jq` filter when one is given (then as
+    /// text: the filter's output has the tool's output schema no longer).
+    async fn read(
+        &self,
+        tool: &'static Tool<C>,
+        mut arguments: Map<String, Value>,
+        wait: bool,
+        form: Form,
+    ) -> CallToolResult {
+        let filter = match Filter::take(&mut arguments) {
+            Ok(filter) => filter,
+            Err(invalid) => return failed(&invalid),
+        };
+        let input = Args::new(arguments, None, wait);
+        let outcome = (tool.run)(&self.state.client, &input).await;
+        match filter {
+            None => result(tool, outcome, None, form),
+            Some(filter) => result(
+                tool,
+                outcome.and_then(|s| filter.apply(s)),
+                None,
+                Form::Text,
+            ),
+        }
     }
 
     /// A write through [the rule of the same write](oncegen_runtime::same_write): sent, or
@@ -168,13 +197,14 @@ impl<C: Send + Sync + 'static> Server<C> {
         given_key: Option<String>,
         wait: bool,
         request: RequestId,
+        form: Form,
     ) -> CallToolResult {
         let s = &self.state;
         let runtime = (s.app.runtime)(&s.client);
         let identity = once::identity(runtime.config(), tool.name, &arguments);
         let _turn = s.turns.take(&identity).await;
         if let Some(key) = &given_key
-            && let Some(again) = self.answered_again(tool, key, &identity)
+            && let Some(again) = self.answered_again(tool, key, &identity, form)
         {
             return again;
         }
@@ -209,7 +239,7 @@ impl<C: Send + Sync + 'static> Server<C> {
                 f.idempotency_key.get_or_insert(key);
                 f
             });
-        with_warning(result(tool, outcome, replay), input.sent_unknown())
+        with_warning(result(tool, outcome, replay, form), input.sent_unknown())
     }
 
     /// The answer this server already delivered under the caller's `key`: again, for the same
@@ -219,6 +249,7 @@ impl<C: Send + Sync + 'static> Server<C> {
         tool: &Tool<C>,
         key: &str,
         identity: &oncegen_runtime::same_write::Identity,
+        form: Form,
     ) -> Option<CallToolResult> {
         let (prefix, mut sent, at) = self.state.answered.get(key)?;
         if prefix != identity.prefix() {
@@ -231,7 +262,7 @@ impl<C: Send + Sync + 'static> Server<C> {
             applied_at: Some(at),
         };
         sent.idempotency_key.get_or_insert(key.to_owned());
-        Some(result(tool, Ok(sent), Some(replay)))
+        Some(result(tool, Ok(sent), Some(replay), form))
     }
 
     /// What [the rule](oncegen_runtime::same_write) says of a call of `identity` under `key`;

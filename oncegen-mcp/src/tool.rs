@@ -76,7 +76,6 @@ impl<C> Tool<C> {
             title: self.title,
             description: self.description,
             input_schema: self.input_schema,
-            output_schema: self.output_schema,
             writes: self.effects.writes,
             destructive: self.effects.destructive,
             purchase: self.effects.purchase.is_some(),

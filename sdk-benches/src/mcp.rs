@@ -416,16 +416,12 @@ pub fn described(tools: &[ToolDefinition]) -> Vec<rmcp::model::Tool> {
     tools
         .iter()
         .map(|t| {
-            let (input, output) = (
-                t.input_schema.to_string(),
-                t.output_schema.as_ref().map(Value::to_string),
-            );
+            let input = t.input_schema.to_string();
             Listing {
                 name: &t.name,
                 title: &t.title,
                 description: &t.description,
                 input_schema: &input,
-                output_schema: output.as_deref(),
                 writes: t.writes,
                 destructive: t.destructive,
                 purchase: t.purchase,

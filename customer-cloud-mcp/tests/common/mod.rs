@@ -27,8 +27,13 @@ pub fn state_dir(test: &str) -> PathBuf {
 
 impl Server {
     /// A server of `sb` with `flags` and the sandbox's signed credential, its state under
-    /// `state`, initialized.
+    /// `state`, initialized by a client speaking protocol 2025-06-18.
     pub fn start(sb: &Sandbox, state: &PathBuf, flags: &[&str]) -> Self {
+        Self::start_speaking("2025-06-18", sb, state, flags)
+    }
+
+    /// [`Server::start`], the client speaking protocol `version`.
+    pub fn start_speaking(version: &str, sb: &Sandbox, state: &PathBuf, flags: &[&str]) -> Self {
         let cred = &sb.credentials().signed;
         let mut command = Command::new(env!("CARGO_BIN_EXE_customer-cloud-mcp"));
         for name in ["BEARER", "JOURNAL", "PROFILE"] {
@@ -54,7 +59,7 @@ impl Server {
             stdout,
             next_id: 1,
         };
-        let client = json!({"protocolVersion": "2025-06-18", "capabilities": {},
+        let client = json!({"protocolVersion": version, "capabilities": {},
             "clientInfo": {"name": "raw-json-rpc-test", "version": "0"}});
         server.request("initialize", client);
         server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));

@@ -12,10 +12,13 @@ use quote::{format_ident, quote};
 use serde_json::{Map, Value, json};
 
 /// Argument names the server keeps for itself (`oncegen_mcp`'s `BODY`, `IDEMPOTENCY_KEY`,
-/// `WAIT`): a parameter of one of these names cannot be a tool argument.
+/// `WAIT`, `JQ`): a parameter of one of these names cannot be a tool argument.
 const BODY: &str = "body";
 const IDEMPOTENCY_KEY: &str = "idempotency_key";
 const WAIT: &str = "wait";
+const JQ: &str = "jq";
+/// The body's media type when none is worth saying.
+const JSON: &str = "application/json";
 
 /// What `tools/list` says of operation `id`: the fields its table entry holds.
 pub(super) fn definition(
@@ -28,6 +31,7 @@ pub(super) fn definition(
         Some(BODY),
         op.effects.writes.then_some(IDEMPOTENCY_KEY),
         op.effects.waits.then_some(WAIT),
+        (!op.effects.writes).then_some(JQ),
     ]
     .into_iter()
     .flatten()
@@ -242,15 +246,9 @@ fn description(id: &str, op: &OperationSurface) -> String {
     } else if op.deprecated {
         parts.push("Deprecated.".to_owned());
     }
+    // How writes and `jq` behave is said once, in the server's instructions.
     let mut effects = format!("`{id}`: {} {}.", op.method.as_str(), op.path);
     let e = &op.effects;
-    if e.writes {
-        effects.push_str(
-            " Writes, exactly once: a retry before you got the outcome answers it \
-             (`replayed`), sending nothing; a repeat after it is a new write; \
-             `idempotency_key` names one write.",
-        );
-    }
     if e.destructive {
         effects.push_str(" Destructive.");
     }
@@ -287,7 +285,7 @@ fn description(id: &str, op: &OperationSurface) -> String {
 
 /// The JSON Schema of the tool's arguments: parameters by their names in the API
 /// ([`arguments::names`], call order first), the body as `body`, and the server's own
-/// `idempotency_key` and `wait`.
+/// `idempotency_key` (writes), `wait` and `jq` (reads).
 fn input_schema(surface: &Surface, op: &OperationSurface) -> Value {
     let names = arguments::names(op);
     let mut properties = Map::new();
@@ -318,7 +316,7 @@ fn input_schema(surface: &Surface, op: &OperationSurface) -> Value {
     }
     if let Some(body) = &op.body {
         let mut schema = schema::of(surface, &body.ty, Side::Input);
-        if let Some(object) = schema.as_object_mut() {
+        if let Some(object) = schema.as_object_mut().filter(|_| body.media_type != JSON) {
             object
                 .entry("description")
                 .or_insert_with(|| json!(format!("The request body ({}).", body.media_type)));
@@ -328,15 +326,21 @@ fn input_schema(surface: &Surface, op: &OperationSurface) -> Value {
             required.push(json!(BODY));
         }
     }
+    own_arguments(op, &mut properties);
+    let mut schema = json!({"type": "object", "properties": properties});
+    if !required.is_empty() {
+        schema["required"] = Value::Array(required);
+    }
+    schema
+}
+
+/// The arguments the server keeps for itself, where `op` takes them: a write's
+/// `idempotency_key`, `wait` of a read that polls, a read's `jq`.
+fn own_arguments(op: &OperationSurface, properties: &mut Map<String, Value>) {
     if op.effects.writes {
         properties.insert(
             IDEMPOTENCY_KEY.into(),
-            json!({
-                "type": "string",
-                "minLength": 1,
-                "maxLength": 255,
-                "description": "Names one write: a call again with this key answers its outcome and never writes twice. Absent: a new key (returned), unless this repeats an identical call whose outcome you did not get.",
-            }),
+            json!({"type": "string", "minLength": 1, "maxLength": 255}),
         );
     }
     if op.effects.waits {
@@ -345,9 +349,7 @@ fn input_schema(surface: &Surface, op: &OperationSurface) -> Value {
             json!({"type": "boolean", "description": "Poll until what this reads settles, then answer its settled state."}),
         );
     }
-    let mut schema = json!({"type": "object", "properties": properties});
-    if !required.is_empty() {
-        schema["required"] = Value::Array(required);
+    if !op.effects.writes {
+        properties.insert(JQ.into(), json!({"type": "string"}));
     }
-    schema
 }
