@@ -18,7 +18,92 @@ const LIMIT: usize = 60;
 
 /// Functions over [`LIMIT`] while the sweep works them down: `(file, function, lines)`.
 const LONGER: &[(&str, &str, usize)] = &[
+    (
+        "cloud-sandbox/tests/auth.rs",
+        "signed_requests_verify_body_hash_signature_and_nonce",
+        65,
+    ),
+    (
+        "cloud-sandbox/tests/billing.rs",
+        "deploy_402_and_409_commit_nothing",
+        71,
+    ),
+    (
+        "cloud-sandbox/tests/billing.rs",
+        "draft_orders_and_dedicated_deployments_never_charge",
+        84,
+    ),
+    (
+        "cloud-sandbox/tests/billing.rs",
+        "operation_envelope_polling_and_lookup",
+        119,
+    ),
+    (
+        "cloud-sandbox/tests/billing.rs",
+        "validation_and_idempotency_key_errors",
+        62,
+    ),
+    (
+        "cloud-sandbox/tests/revision.rs",
+        "the_sandbox_follows_a_revision_without_a_hand_edit",
+        82,
+    ),
+    (
+        "cloud-sandbox/tests/stateful.rs",
+        "checkouts_and_the_grouped_inventory_follow_the_services",
+        87,
+    ),
+    (
+        "cloud-sandbox/tests/stateful.rs",
+        "ssh_keys_templates_and_contacts_are_kept",
+        105,
+    ),
+    (
+        "cloud-sandbox/tests/stateful.rs",
+        "vps_backups_snapshots_and_firewall_policies_follow_state",
+        104,
+    ),
+    (
+        "customer-cloud-cli/tests/operations.rs",
+        "configure_writes_an_owner_only_profile_that_commands_and_doctor_use",
+        86,
+    ),
+    (
+        "customer-cloud-cli/tests/operations.rs",
+        "every_operation_has_a_round_trip_through_the_cli",
+        289,
+    ),
+    (
+        "customer-cloud-cli/tests/operations.rs",
+        "output_formats_and_jq_filters",
+        72,
+    ),
+    (
+        "customer-cloud-cli/tests/terminal.rs",
+        "configure_reads_secrets_without_echo_and_writes_them_owner_only",
+        64,
+    ),
     ("customer-cloud-mcp/tests/inspector_cli.rs", "exercise", 68),
+    (
+        "customer-cloud-mcp/tests/same_write.rs",
+        "an_outcome_never_delivered_is_answered_as_a_replay_after_a_restart",
+        76,
+    ),
+    (
+        "customer-cloud-mcp/tests/tools.rs",
+        "credentials_come_from_the_clis_configuration_file",
+        71,
+    ),
+    (
+        "customer-cloud-mcp/tests/tools.rs",
+        "dynamic_mode_offers_three_tools_that_reach_every_operation",
+        81,
+    ),
+    (
+        "customer-cloud-mcp/tests/tools.rs",
+        "every_operation_is_callable_as_a_tool",
+        204,
+    ),
     ("customer-cloud-sdk/examples/errors.rs", "main", 73),
     ("customer-cloud-sdk/examples/quickstart.rs", "main", 80),
     ("oncegen-cli/src/run.rs", "operation", 72),
@@ -32,13 +117,53 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("oncegen-runtime/src/auth/mod.rs", "apply", 69),
     ("oncegen-runtime/src/auth/mod.rs", "scheme_auth", 66),
     ("oncegen-runtime/src/encoding/params.rs", "serialize", 85),
+    (
+        "oncegen-runtime/src/engine/decision/classify.rs",
+        "every_kind_of_answer",
+        148,
+    ),
     ("oncegen-runtime/src/engine/prepare.rs", "assemble", 65),
     ("oncegen-runtime/src/engine/prepare.rs", "new", 74),
     ("oncegen-runtime/src/error.rs", "fmt", 113),
     ("oncegen-runtime/src/error.rs", "from_response", 74),
+    (
+        "oncegen-runtime/src/write/postgres_journal/recorder.rs",
+        "commit",
+        67,
+    ),
+    (
+        "oncegen-runtime/tests/journal.rs",
+        "a_damaged_record_is_reported_and_never_resent",
+        67,
+    ),
+    (
+        "oncegen-runtime/tests/journal.rs",
+        "an_unknown_outcome_stays_open_and_recovery_settles_it_with_the_same_key_and_body",
+        88,
+    ),
+    (
+        "oncegen-runtime/tests/journal.rs",
+        "recovery_returns_every_outcome_when_some_fail",
+        90,
+    ),
+    (
+        "oncegen-runtime/tests/wire.rs",
+        "a_decode_error_names_the_path_what_was_expected_and_what_was_found",
+        65,
+    ),
+    (
+        "oncegen-runtime/tests/wire.rs",
+        "an_operation_with_its_own_server_goes_there_or_where_it_is_routed",
+        73,
+    ),
     ("oncegen/src/cli/mod.rs", "emit", 93),
     ("oncegen/src/cli/operation.rs", "render", 156),
     ("oncegen/src/doc_examples/harness.rs", "harness", 90),
+    (
+        "oncegen/src/doc_examples/mod.rs",
+        "examples_without_a_generated_type_say_why",
+        62,
+    ),
     ("oncegen/src/emit/conventions.rs", "check_contract", 63),
     ("oncegen/src/emit/conventions.rs", "error_codes_module", 80),
     ("oncegen/src/emit/conventions.rs", "profile_static", 72),
@@ -88,6 +213,11 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("sdk-benches/src/bin/bench-report.rs", "compile_section", 80),
     ("sdk-benches/src/bin/bench-report.rs", "gen_section", 85),
     ("sdk-benches/src/bin/bench-report.rs", "main", 67),
+    (
+        "sdk-benches/src/bin/bench-report.rs",
+        "runtime_section",
+        123,
+    ),
     ("sdk-benches/src/bin/runtime-gap.rs", "main", 83),
     ("sdk-benches/src/cli.rs", "section", 85),
     ("sdk-benches/src/mcp.rs", "section", 180),
@@ -97,17 +227,192 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("sdk-tests/realservers/chroma/basics.rs", "main", 305),
     ("sdk-tests/realservers/chroma/nulls.rs", "main", 132),
     ("sdk-tests/realservers/prefect/basics.rs", "main", 206),
+    (
+        "sdk-tests/tests/architecture.rs",
+        "crates_depend_only_on_what_their_boundaries_allow",
+        81,
+    ),
+    (
+        "sdk-tests/tests/architecture.rs",
+        "the_writer_keeps_unchanged_and_hand_written_files_and_check_mode_touches_nothing",
+        78,
+    ),
+    (
+        "sdk-tests/tests/change_report.rs",
+        "a_requirement_gained_is_breaking_and_an_alternative_gained_additive",
+        79,
+    ),
+    (
+        "sdk-tests/tests/change_report.rs",
+        "a_server_url_no_longer_listed_breaks_released_sdks_configured_with_it",
+        62,
+    ),
+    (
+        "sdk-tests/tests/change_report.rs",
+        "api_json_records_the_arguments_the_code_takes",
+        160,
+    ),
+    (
+        "sdk-tests/tests/change_report.rs",
+        "api_json_records_the_schemes_and_servers_the_code_has",
+        89,
+    ),
+    (
+        "sdk-tests/tests/change_report.rs",
+        "api_json_records_the_setters_the_code_has",
+        61,
+    ),
+    (
+        "sdk-tests/tests/change_report.rs",
+        "builder_methods_and_error_bodies_are_described",
+        96,
+    ),
+    (
+        "sdk-tests/tests/change_report.rs",
+        "every_kind_of_change_is_named_with_its_class",
+        99,
+    ),
+    (
+        "sdk-tests/tests/change_report.rs",
+        "every_wire_breaking_kind_is_listed_with_a_warning",
+        88,
+    ),
+    (
+        "sdk-tests/tests/change_report.rs",
+        "the_readme_steps_bump_the_version_and_write_the_changelog",
+        74,
+    ),
     ("sdk-tests/tests/codegen_mutations.rs", "cut_down", 70),
     ("sdk-tests/tests/codegen_mutations.rs", "mutate", 123),
+    (
+        "sdk-tests/tests/codegen_mutations.rs",
+        "no_mutated_corpus_document_makes_the_generator_panic",
+        106,
+    ),
+    (
+        "sdk-tests/tests/e2e/auth.rs",
+        "scope_ip_and_credential_failures_are_typed_errors",
+        69,
+    ),
+    (
+        "sdk-tests/tests/e2e/coverage.rs",
+        "every_documented_operation_has_a_round_trip",
+        451,
+    ),
+    (
+        "sdk-tests/tests/e2e/crash.rs",
+        "a_journal_damaged_on_disk_is_reported_and_nothing_is_resent_for_it",
+        77,
+    ),
     ("sdk-tests/tests/e2e/crash.rs", "assert_exactly_once", 68),
+    (
+        "sdk-tests/tests/e2e/crash.rs",
+        "writers_killed_at_random_points_lose_and_duplicate_nothing",
+        82,
+    ),
+    (
+        "sdk-tests/tests/e2e/crash/pg_writer.rs",
+        "pg_writer_child",
+        82,
+    ),
+    (
+        "sdk-tests/tests/e2e/crash/postgres.rs",
+        "a_fleet_on_postgres_killed_at_random_with_a_database_restart_loses_and_duplicates_nothing",
+        111,
+    ),
     ("sdk-tests/tests/e2e/crash/writer.rs", "writer_child", 90),
+    (
+        "sdk-tests/tests/e2e/exactly_once.rs",
+        "every_write_is_applied_exactly_once_under_faults",
+        105,
+    ),
+    (
+        "sdk-tests/tests/e2e/failure_modes.rs",
+        "an_expired_receipt_is_410_operation_expired_for_polls_and_lookups",
+        69,
+    ),
+    (
+        "sdk-tests/tests/e2e/flows.rs",
+        "atomic_deploy_with_max_total_then_wait_then_find_the_service",
+        141,
+    ),
+    (
+        "sdk-tests/tests/e2e/flows.rs",
+        "catalog_then_draft_order_then_partial_and_full_payment_then_service",
+        134,
+    ),
+    (
+        "sdk-tests/tests/e2e/flows.rs",
+        "dns_zone_dry_run_then_create",
+        79,
+    ),
+    (
+        "sdk-tests/tests/e2e/flows.rs",
+        "service_listing_filters_are_sent_as_comma_lists",
+        63,
+    ),
+    (
+        "sdk-tests/tests/e2e/flows.rs",
+        "tcp_proxy_update_replaces_supplied_arrays_and_keeps_omitted_fields",
+        116,
+    ),
+    (
+        "sdk-tests/tests/e2e/rate_limit.rs",
+        "a_429_storm_waits_for_retry_after_and_never_retries_in_parallel",
+        130,
+    ),
+    (
+        "sdk-tests/tests/e2e/settle.rs",
+        "writes_settle_in_one_call_under_the_issue_fault_mix",
+        90,
+    ),
     ("sdk-tests/tests/e2e/writes.rs", "assert_ledger", 68),
     ("sdk-tests/tests/real_servers.rs", "chroma_tools", 65),
+    (
+        "sdk-tests/tests/real_servers/driver.rs",
+        "generate_build_run",
+        65,
+    ),
     ("sdk-tests/tests/real_servers/driver.rs", "write_driver", 63),
+    (
+        "sdk-tests/tests/real_servers/tools.rs",
+        "generate_and_build",
+        111,
+    ),
     ("sdk-tests/tests/realspecs.rs", "examples_report", 73),
     ("sdk-tests/tests/realspecs.rs", "realspecs_cargo_check", 194),
+    (
+        "sdk-tests/tests/revision_rehearsal.rs",
+        "the_regenerated_sdk_drives_the_sandbox_on_the_revised_spec",
+        71,
+    ),
+    (
+        "sdk-tests/tests/spec_contract.rs",
+        "coverage_document_matches_spec",
+        65,
+    ),
+    (
+        "sdk-tests/tests/spec_contract.rs",
+        "headers_security_and_errors_on_every_operation",
+        175,
+    ),
     ("sdk-tests/tests/spec_contract.rs", "root_metadata", 74),
     ("sdk-tests/tests/spec_contract.rs", "schema_hygiene", 113),
+    (
+        "sdk-tests/tests/spec_driven.rs",
+        "the_runtime_names_no_operation_path_code_or_field_of_the_api",
+        63,
+    ),
+    (
+        "sdk-tests/tests/split_areas.rs",
+        "split_sdk_builds_round_trips_and_compiles_only_the_enabled_areas",
+        77,
+    ),
+    (
+        "sdk-tests/tests/webhooks.rs",
+        "webhooks_and_callbacks_get_typed_payloads",
+        64,
+    ),
     ("xtask/src/main.rs", "run_gen", 96),
 ];
 
