@@ -6,20 +6,13 @@ use crate::user_dirs::{self, Kind, Platform};
 use crate::{App, Failure, exit, journal, setup};
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgMatches};
-use oncegen_runtime::Error;
-use oncegen_runtime::version::ContractCheck;
 use serde_json::{Value, json};
-use std::future::Future;
 use std::io::{BufRead, IsTerminal, Write};
-use std::pin::Pin;
 
 /// `configure`.
 pub const CONFIGURE: &str = "configure";
 /// `doctor`.
 pub const DOCTOR: &str = "doctor";
-
-/// The future of [`App::check_contract`].
-pub type ContractFuture<'a> = Pin<Box<dyn Future<Output = Result<ContractCheck, Error>> + 'a>>;
 
 /// The `configure` and `doctor` commands.
 pub fn commands() -> [clap::Command; 2] {
