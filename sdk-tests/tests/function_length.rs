@@ -174,7 +174,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("oncegen/src/emit/operations.rs", "builder", 120),
     ("oncegen/src/emit/operations.rs", "error_body", 80),
     ("oncegen/src/emit/operations.rs", "param_send", 64),
-    ("oncegen/src/emit/security.rs", "schemes_module", 74),
     ("oncegen/src/emit/security.rs", "servers_module", 90),
     ("oncegen/src/emit/split/core_crate.rs", "files", 89),
     ("oncegen/src/emit/split/facade.rs", "files", 86),

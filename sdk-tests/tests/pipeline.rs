@@ -1095,12 +1095,22 @@ fn security_schemes_are_set_once_and_each_operation_says_which_it_sends() {
     }
     let module = flat(g.file("src/generated/general.rs"));
     for expected in [
-        "static SECURITY: &[::oncegen_runtime::Requirement] = &[ &[&crate::security_schemes::HEADER_KEY], &[&crate::security_schemes::OAUTH], ];",
-        "static SECURITY: &[::oncegen_runtime::Requirement] = &[];",
-        "static SECURITY: &[::oncegen_runtime::Requirement] = &[ &[&crate::security_schemes::BASIC, &crate::security_schemes::QUERY_KEY], &[], ];",
-        "request.security(SECURITY);",
+        "request.security(crate::security_schemes::REQUIRES_HEADER_KEY_OR_OAUTH);",
+        "request.security(crate::security_schemes::NO_SECURITY);",
+        "request.security(crate::security_schemes::REQUIRES_BASIC_AND_QUERY_KEY_OR_NOTHING);",
     ] {
         assert!(module.contains(expected), "missing `{expected}`");
+    }
+    // Each list once, shared by the operations that state it.
+    for expected in [
+        "pub static REQUIRES_HEADER_KEY_OR_OAUTH: &[::oncegen_runtime::Requirement] = &[ &[&HEADER_KEY], &[&OAUTH], ];",
+        "pub static NO_SECURITY: &[::oncegen_runtime::Requirement] = &[];",
+        "pub static REQUIRES_BASIC_AND_QUERY_KEY_OR_NOTHING: &[::oncegen_runtime::Requirement] = &[ &[&BASIC, &QUERY_KEY], &[], ];",
+    ] {
+        assert!(
+            client.contains(expected),
+            "missing `{expected}` in {client}"
+        );
     }
     assert!(
         !module.contains("x_chroma_token"),

@@ -492,11 +492,8 @@ pub mod builders {
                 Post "/v1/billing/orders/draft", "billingOrderDraft", Required
             );
             request.json_body(&self.body);
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(
@@ -560,11 +557,8 @@ pub mod builders {
             request.query_opt("limit", self.limit.as_ref());
             request.query_opt("page_size", self.page_size.as_ref());
             request.query_opt("pageSize", self.pageSize.as_ref());
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(
@@ -642,11 +636,8 @@ pub mod builders {
             request.query_opt("limit", self.limit.as_ref());
             request.query_opt("page_size", self.page_size.as_ref());
             request.query_opt("pageSize", self.pageSize.as_ref());
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(
@@ -698,11 +689,8 @@ pub mod builders {
                 Post "/v1/billing/invoices/{id}/pay", "payInvoice", Required
             );
             request.path_param("id", &self.id);
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(

@@ -544,11 +544,8 @@ pub mod builders {
             request.query_opt("offset", self.offset.as_ref());
             request.query_opt("region", self.region.as_ref());
             request.query_opt("configuration_code", self.configuration_code.as_ref());
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(
@@ -636,11 +633,8 @@ pub mod builders {
             request.query_opt("region", self.region.as_ref());
             request.query_opt("type", self.type_.as_ref());
             request.query_opt("currency", self.currency.as_ref());
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(
@@ -725,11 +719,8 @@ pub mod builders {
             request.query_opt("product_code", self.product_code.as_ref());
             request.query_opt("type", self.type_.as_ref());
             request.query_opt("currency", self.currency.as_ref());
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(
@@ -787,11 +778,8 @@ pub mod builders {
             let mut request = ::oncegen_runtime::request!(Get "/v1/regions", "getRegions", None);
             request.query_opt("limit", self.limit.as_ref());
             request.query_opt("offset", self.offset.as_ref());
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(

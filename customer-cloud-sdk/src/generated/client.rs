@@ -131,6 +131,11 @@ pub mod security_schemes {
             param: "x-api-key",
         },
     };
+    /// The `security` of the operations that send `SIGNED_AUTH`, else `BEARER_AUTH`.
+    pub static REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH: &[::oncegen_runtime::Requirement] = &[
+        &[&SIGNED_AUTH],
+        &[&BEARER_AUTH],
+    ];
 }
 
 /// The servers the document lists: pass one to `Config::new` (a relative one through

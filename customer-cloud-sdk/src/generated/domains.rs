@@ -511,11 +511,8 @@ pub mod builders {
             );
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body);
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(
@@ -551,11 +548,8 @@ pub mod builders {
                 Post "/v1/domains/contacts", "domainContactCreate", Required
             );
             request.json_body(&self.body);
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(
@@ -592,11 +586,8 @@ pub mod builders {
             );
             request.path_param("serviceId", &self.service_id);
             request.query_opt("action", self.action.as_ref());
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(
@@ -637,11 +628,8 @@ pub mod builders {
             );
             request.path_param("serviceId", &self.service_id);
             request.json_body(&self.body);
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(

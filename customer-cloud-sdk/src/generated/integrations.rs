@@ -601,11 +601,8 @@ pub mod builders {
                 Get "/v1/api-credentials/{id}", "apiCredential", None
             );
             request.path_param("id", &self.id);
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(
@@ -643,11 +640,8 @@ pub mod builders {
                 Post "/v1/api-credentials", "apiCredentialCreate", Required
             );
             request.json_body(&self.body);
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(
@@ -698,11 +692,8 @@ pub mod builders {
             request.query_opt("limit", self.limit.as_ref());
             request.query_opt("cursor", self.cursor.as_ref());
             request.query_opt("include_revoked", self.include_revoked.as_ref());
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(
@@ -748,11 +739,8 @@ pub mod builders {
             let mut request = ::oncegen_runtime::request!(
                 Get "/v1/capabilities", "getCapabilities", None
             );
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(
@@ -810,15 +798,8 @@ pub mod builders {
             request.query_opt("method", self.method.as_ref());
             request.query_opt("path", self.path.as_ref());
             request.query_opt("credential_id", self.credential_id.as_ref());
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(
@@ -851,15 +832,8 @@ pub mod builders {
                 Get "/v1/operations/{operationId}", "getOperationsByOperationId", None
             );
             request.path_param("operationId", &self.operation_id);
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(
@@ -914,11 +888,8 @@ pub mod builders {
         #[inline]
         pub fn send(self) -> ::oncegen_runtime::ResponseFuture<'c, super::VersionResponse> {
             let mut request = ::oncegen_runtime::request!(Get "/v1/version", "getVersion", None);
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(
@@ -956,11 +927,8 @@ pub mod builders {
             );
             request.path_param("id", &self.id);
             request.json_body(&self.body);
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(
@@ -996,11 +964,8 @@ pub mod builders {
                 Delete "/v1/webhooks/{id}", "webhookDelete", NotShown
             );
             request.path_param("id", &self.id);
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(

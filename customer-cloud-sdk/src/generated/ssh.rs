@@ -213,11 +213,8 @@ pub mod builders {
                 Post "/v1/ssh/keys/generate", "sshKeyGenerate", Required
             );
             request.json_body(&self.body);
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(
@@ -253,11 +250,8 @@ pub mod builders {
                 Post "/v1/ssh/keys", "sshKeyImport", Required
             );
             request.json_body(&self.body);
-            static SECURITY: &[::oncegen_runtime::Requirement] = &[
-                &[&crate::security_schemes::SIGNED_AUTH],
-                &[&crate::security_schemes::BEARER_AUTH],
-            ];
-            request.security(SECURITY);
+            request
+                .security(crate::security_schemes::REQUIRES_SIGNED_AUTH_OR_BEARER_AUTH);
             self.call.execute(request)
         }
         ::oncegen_runtime::error_body!(

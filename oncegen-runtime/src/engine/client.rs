@@ -37,6 +37,7 @@ pub(crate) struct Inner {
     pub user_agent: HeaderValue,
     pub auth: Auth,
     /// [`Config::credential_id`], computed once: what the journal records of each write.
+    #[cfg(feature = "journal")]
     pub credential_id: Option<String>,
 }
 
@@ -63,10 +64,10 @@ impl Client {
         let user_agent = HeaderValue::from_str(&config.effective_user_agent())
             .map_err(|_| Error::config("the user agent is not a valid header value"))?;
         let auth = Auth::new(&config)?;
-        let credential_id = config.credential_id();
         Ok(Self {
             inner: Arc::new(Inner {
-                credential_id,
+                #[cfg(feature = "journal")]
+                credential_id: config.credential_id(),
                 config,
                 endpoint,
                 transport,

@@ -2,58 +2,17 @@
 //! the statement that gives an operation's request its `security`.
 
 use super::docs::sanitize;
-use crate::ir::{Api, Operation, ParamLocation, SchemeKind};
+use crate::ir::{Api, Operation, ParamLocation, SchemeKind, SecuritySchemeDef};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 /// `pub mod security_schemes { pub static NAME: SecurityScheme = …; }` (nothing without schemes).
 pub(super) fn schemes_module(api: &Api) -> Option<TokenStream> {
-    if api.security_schemes.is_empty() {
+    let stated = api.operations.iter().any(|o| o.security.is_some());
+    if api.security_schemes.is_empty() && !stated {
         return None;
     }
-    let statics = api.security_schemes.iter().map(|s| {
-        let ident = format_ident!("{}", s.rust_name);
-        let name = &s.name;
-        let (kind, how) = match &s.kind {
-            SchemeKind::ApiKey { location, param } => {
-                let (loc, word) = match location {
-                    ParamLocation::Header => (quote!(Header), "header"),
-                    ParamLocation::Query => (quote!(Query), "query parameter"),
-                    ParamLocation::Cookie => (quote!(Cookie), "cookie"),
-                    ParamLocation::Path => (quote!(Path), "path"),
-                };
-                (
-                    quote!(::oncegen_runtime::SchemeKind::ApiKey { location: ::oncegen_runtime::ParamIn::#loc, param: #param }),
-                    format!("an API key (`SchemeCredential::api_key`) in {word} `{param}`"),
-                )
-            }
-            SchemeKind::Basic => (
-                quote!(::oncegen_runtime::SchemeKind::Basic),
-                "a user name and password (`SchemeCredential::basic`)".to_owned(),
-            ),
-            SchemeKind::Bearer => (
-                quote!(::oncegen_runtime::SchemeKind::Bearer),
-                "a bearer token (`SchemeCredential::bearer`, or the client's `Config::bearer`)"
-                    .to_owned(),
-            ),
-        };
-        let mut doc = format!(
-            "Security scheme `{}`: {how}. Set it once with `Config::scheme_credential(&{}, …)`.",
-            name.replace('`', "'"),
-            s.rust_name
-        );
-        if let Some(d) = &s.doc {
-            doc = format!("{}\n\n{doc}", sanitize(d));
-        }
-        let doc = super::docs::lines_attrs(&doc);
-        quote! {
-            #doc
-            pub static #ident: ::oncegen_runtime::SecurityScheme = ::oncegen_runtime::SecurityScheme {
-                name: #name,
-                kind: #kind,
-            };
-        }
-    });
+    let statics = api.security_schemes.iter().map(scheme_static);
     let mut module_doc = "The API's security schemes: set a credential once per client with \
         `Config::scheme_credential`; each operation sends those of the first of its `security` \
         requirements that all have one."
@@ -74,29 +33,143 @@ pub(super) fn schemes_module(api: &Api) -> Option<TokenStream> {
         ));
     }
     let module_doc = super::docs::lines_attrs(&module_doc);
+    let requirements = requirement_statics(api);
     Some(quote! {
         #module_doc
         pub mod security_schemes {
             #( #statics )*
+            #( #requirements )*
         }
     })
 }
 
-/// `static SECURITY: &[Requirement] = …; request.security(SECURITY);` for an operation whose
-/// document states its `security`.
+/// `pub static NAME: SecurityScheme = …;` with its doc: how its credential travels.
+fn scheme_static(s: &SecuritySchemeDef) -> TokenStream {
+    let ident = format_ident!("{}", s.rust_name);
+    let name = &s.name;
+    let (kind, how) = match &s.kind {
+        SchemeKind::ApiKey { location, param } => {
+            let (loc, word) = match location {
+                ParamLocation::Header => (quote!(Header), "header"),
+                ParamLocation::Query => (quote!(Query), "query parameter"),
+                ParamLocation::Cookie => (quote!(Cookie), "cookie"),
+                ParamLocation::Path => (quote!(Path), "path"),
+            };
+            (
+                quote!(::oncegen_runtime::SchemeKind::ApiKey { location: ::oncegen_runtime::ParamIn::#loc, param: #param }),
+                format!("an API key (`SchemeCredential::api_key`) in {word} `{param}`"),
+            )
+        }
+        SchemeKind::Basic => (
+            quote!(::oncegen_runtime::SchemeKind::Basic),
+            "a user name and password (`SchemeCredential::basic`)".to_owned(),
+        ),
+        SchemeKind::Bearer => (
+            quote!(::oncegen_runtime::SchemeKind::Bearer),
+            "a bearer token (`SchemeCredential::bearer`, or the client's `Config::bearer`)"
+                .to_owned(),
+        ),
+    };
+    let mut doc = format!(
+        "Security scheme `{}`: {how}. Set it once with `Config::scheme_credential(&{}, …)`.",
+        name.replace('`', "'"),
+        s.rust_name
+    );
+    if let Some(d) = &s.doc {
+        doc = format!("{}\n\n{doc}", sanitize(d));
+    }
+    let doc = super::docs::lines_attrs(&doc);
+    quote! {
+        #doc
+        pub static #ident: ::oncegen_runtime::SecurityScheme = ::oncegen_runtime::SecurityScheme {
+            name: #name,
+            kind: #kind,
+        };
+    }
+}
+
+/// `request.security(crate::security_schemes::REQUIRES_…);` for an operation whose document
+/// states its `security`: operations that state the same share one `static`
+/// ([`requirement_name`]).
 pub(super) fn requirement_statements(op: &Operation) -> Option<TokenStream> {
-    let requirements = op.security.as_ref()?;
-    let each = requirements.iter().map(|r| {
-        let schemes = r.iter().map(|name| {
-            let ident = format_ident!("{}", name);
-            quote!(&crate::security_schemes::#ident)
-        });
-        quote!(&[#(#schemes),*])
-    });
+    let ident = format_ident!("{}", requirement_name(op.security.as_ref()?));
     Some(quote! {
-        static SECURITY: &[::oncegen_runtime::Requirement] = &[#(#each),*];
-        request.security(SECURITY);
+        request.security(crate::security_schemes::#ident);
     })
+}
+
+/// The name of the `static` holding one `security` list, from its content alone (so no other
+/// operation renames it): `REQUIRES_A_AND_B_OR_C`, `REQUIRES_A_OR_NOTHING` when an empty
+/// requirement makes the credential optional, `NO_SECURITY` for `security: []`.
+fn requirement_name(requirements: &[Vec<String>]) -> String {
+    let alternatives: Vec<String> = distinct(requirements)
+        .into_iter()
+        .map(|r| match r.is_empty() {
+            true => "NOTHING".to_owned(),
+            false => r.join("_AND_"),
+        })
+        .collect();
+    match alternatives.is_empty() {
+        true => "NO_SECURITY".to_owned(),
+        false => format!("REQUIRES_{}", alternatives.join("_OR_")),
+    }
+}
+
+/// One `pub static REQUIRES_…: &[Requirement]` per distinct `security` the operations state
+/// (`NO_SECURITY` for an empty one).
+fn requirement_statics(api: &Api) -> Vec<TokenStream> {
+    let mut lists = std::collections::BTreeMap::new();
+    for requirements in api.operations.iter().filter_map(|o| o.security.as_ref()) {
+        lists.insert(requirement_name(requirements), requirements);
+    }
+    let statics = lists.into_iter().map(|(name, requirements)| {
+        let ident = format_ident!("{}", name);
+        let requirements = distinct(requirements);
+        let each = requirements.iter().map(|r| {
+            let schemes = r.iter().map(|scheme| format_ident!("{}", scheme));
+            quote!(&[#(&#schemes),*])
+        });
+        let doc = format!(
+            " The `security` of the operations that send {}.",
+            describe(&requirements)
+        );
+        quote! {
+            #[doc = #doc]
+            pub static #ident: &[::oncegen_runtime::Requirement] = &[#(#each),*];
+        }
+    });
+    statics.collect()
+}
+
+/// The requirements of a `security` list without repeats, first occurrences in order (a
+/// document lists one scheme again for other scopes, which the runtime does not tell apart).
+fn distinct(requirements: &[Vec<String>]) -> Vec<&Vec<String>> {
+    let mut seen = Vec::new();
+    for r in requirements {
+        if !seen.contains(&r) {
+            seen.push(r);
+        }
+    }
+    seen
+}
+
+/// A `security` list in words: "`A` and `B`, else `C`", or "no credential".
+fn describe(requirements: &[&Vec<String>]) -> String {
+    let words: Vec<String> = requirements
+        .iter()
+        .map(|r| match r.is_empty() {
+            true => "no credential".to_owned(),
+            false => r
+                .iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(" and "),
+        })
+        .collect();
+    match words.is_empty() {
+        true => "no credential".to_owned(),
+        false => words.join(", else "),
+    }
 }
 
 /// `pub mod servers`: a constant per server of the document (variables at their defaults), a
