@@ -1,9 +1,11 @@
 //! Workspace-level tests live under `sdk-tests/tests/`; this library holds what they share with
-//! the benchmarks: a throwaway PostgreSQL cluster ([`postgres`]) and where builds go.
+//! the benchmarks: a throwaway PostgreSQL cluster ([`postgres`]), the repository's packages and
+//! files ([`workspace`]) and where builds go.
 
 use std::path::{Path, PathBuf};
 
 pub mod postgres;
+pub mod workspace;
 
 /// The workspace's `target/` (or `CARGO_TARGET_DIR`).
 pub fn target_dir() -> PathBuf {

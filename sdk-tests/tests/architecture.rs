@@ -3,7 +3,7 @@
 
 use oncegen::emit::GeneratedFile;
 use oncegen::write::{self, Mode};
-use serde_json::Value;
+use sdk_tests::workspace;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -15,25 +15,7 @@ fn repo() -> PathBuf {
 
 /// Every workspace crate with its dependencies (normal, dev and build), from `cargo metadata`.
 fn workspace_dependencies() -> BTreeMap<String, BTreeSet<(String, String)>> {
-    let output = Command::new(env!("CARGO"))
-        .args([
-            "metadata",
-            "--no-deps",
-            "--offline",
-            "--format-version",
-            "1",
-        ])
-        .arg("--manifest-path")
-        .arg(repo().join("Cargo.toml"))
-        .output()
-        .expect("cargo metadata runs");
-    assert!(
-        output.status.success(),
-        "cargo metadata: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let metadata: Value = serde_json::from_slice(&output.stdout).expect("metadata is JSON");
-    let packages = metadata["packages"].as_array().expect("packages");
+    let packages = workspace::packages();
     packages
         .iter()
         .map(|p| {

@@ -2,45 +2,19 @@
 //! as `customer-cloud-sdk = "0.8"` in `README.md` (or any `.md` of the repository) must select
 //! the crate's version in its `Cargo.toml`, as cargo's caret requirement reads it.
 
+use sdk_tests::workspace;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 /// Each workspace crate's name and version, from `cargo metadata`.
-fn versions(repo: &Path) -> BTreeMap<String, String> {
-    let output = Command::new(env!("CARGO"))
-        .args([
-            "metadata",
-            "--no-deps",
-            "--offline",
-            "--format-version",
-            "1",
-        ])
-        .arg("--manifest-path")
-        .arg(repo.join("Cargo.toml"))
-        .output()
-        .expect("cargo metadata runs");
-    assert!(output.status.success(), "cargo metadata failed");
-    let metadata: Value = serde_json::from_slice(&output.stdout).expect("metadata is JSON");
-    let packages = metadata["packages"].as_array().expect("packages");
+fn versions() -> BTreeMap<String, String> {
     let pair = |p: &Value| {
-        (
-            p["name"].as_str().map(str::to_owned),
-            p["version"].as_str().map(str::to_owned),
-        )
+        Some((
+            p["name"].as_str()?.to_owned(),
+            p["version"].as_str()?.to_owned(),
+        ))
     };
-    packages
-        .iter()
-        .filter_map(|p| match pair(p) {
-            (Some(name), Some(version)) => Some((name, version)),
-            _ => None,
-        })
-        .collect()
+    workspace::packages().iter().filter_map(pair).collect()
 }
 
 /// Whether the caret requirement `wanted` ("0.8", "0.8.1", "1") selects `version`.
@@ -79,31 +53,12 @@ fn requested<'t>(text: &'t str, name: &str) -> Vec<&'t str> {
     found
 }
 
-/// Every `.md` file of the repository; `target/` and hidden folders left out.
-fn markdown_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("a folder") {
-        let path = entry.expect("an entry").path();
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default();
-        if name.starts_with('.') || name == "target" {
-            continue;
-        }
-        if path.is_dir() {
-            markdown_files(&path, out);
-        } else if name.ends_with(".md") && !name.starts_with("CHANGELOG") {
-            out.push(path);
-        }
-    }
-}
-
 #[test]
 fn dependency_lines_in_the_docs_name_current_versions() {
-    let repo = repo();
-    let versions = versions(&repo);
-    let mut files = Vec::new();
-    markdown_files(&repo, &mut files);
+    let repo = workspace::repo();
+    let versions = versions();
+    let markdown = |name: &str| name.ends_with(".md") && !name.starts_with("CHANGELOG");
+    let files = workspace::files(&repo, &markdown);
     let (mut checked, mut stale) = (0, Vec::new());
     for file in files {
         let text = std::fs::read_to_string(&file).expect("a markdown file");

@@ -8,10 +8,10 @@
 //! named in [`LONGER`] with their current length: the list may only shrink, and an entry must
 //! be removed (or lowered) as soon as its function is shortened.
 
+use sdk_tests::workspace;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
 /// The most lines a function may have.
 const LIMIT: usize = 60;
@@ -415,53 +415,14 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("xtask/src/main.rs", "run_gen", 96),
 ];
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .canonicalize()
-        .expect("the repository")
-}
-
 /// The folder of every workspace package, from `cargo metadata`.
-fn package_dirs(repo: &Path) -> Vec<PathBuf> {
-    let output = Command::new(env!("CARGO"))
-        .args([
-            "metadata",
-            "--no-deps",
-            "--offline",
-            "--format-version",
-            "1",
-        ])
-        .arg("--manifest-path")
-        .arg(repo.join("Cargo.toml"))
-        .output()
-        .expect("cargo metadata runs");
-    assert!(output.status.success(), "cargo metadata failed");
-    let metadata: Value = serde_json::from_slice(&output.stdout).expect("metadata is JSON");
-    let packages = metadata["packages"].as_array().expect("packages");
-    let manifests = packages
-        .iter()
-        .map(|p| p["manifest_path"].as_str().expect("manifest"));
+fn package_dirs() -> Vec<PathBuf> {
+    let manifest = |p: &Value| p["manifest_path"].as_str().map(PathBuf::from);
+    let packages = workspace::packages();
+    let manifests = packages.iter().filter_map(manifest);
     manifests
-        .map(|m| Path::new(m).parent().expect("folder").to_owned())
+        .map(|m| m.parent().expect("folder").to_owned())
         .collect()
-}
-
-/// Every `.rs` file under `dir`, `target/` and hidden folders left out.
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    for entry in entries {
-        let path = entry.expect("a folder entry").path();
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default();
-        if path.is_dir() && name != "target" && !name.starts_with('.') {
-            rust_files(&path, out);
-        } else if name.ends_with(".rs") {
-            out.push(path);
-        }
-    }
 }
 
 /// Whether the file's first line is a `@generated` header.
@@ -516,11 +477,12 @@ fn functions(text: &str) -> Vec<(String, usize)> {
 
 /// Every hand-written function over the limit: `(file, function) -> lines`.
 fn longer_functions() -> BTreeMap<(String, String), usize> {
-    let repo = repo();
-    let mut files = Vec::new();
-    for dir in package_dirs(&repo) {
-        rust_files(&dir, &mut files);
-    }
+    let repo = workspace::repo();
+    let rust = |name: &str| name.ends_with(".rs");
+    let mut files: Vec<PathBuf> = package_dirs()
+        .iter()
+        .flat_map(|dir| workspace::files(dir, &rust))
+        .collect();
     files.sort();
     files.dedup();
     assert!(files.len() > 100, "files found: {}", files.len());

@@ -15,10 +15,9 @@
 //! its ends (`emit::options` naming `write` makes `emit` depend on `write`). The graph must be
 //! acyclic. A failure names the modules of each cycle.
 
-use serde_json::Value;
+use sdk_tests::workspace;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use syn::visit::Visit;
 
 /// A module, by its path from the crate root (`["emit", "operations"]`; the root is `[]`).
@@ -47,27 +46,8 @@ struct Tree {
 
 /// Every library and binary target of every workspace package, as `(name, root file)`.
 fn crate_roots() -> Vec<(String, PathBuf)> {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let output = Command::new(env!("CARGO"))
-        .args([
-            "metadata",
-            "--no-deps",
-            "--offline",
-            "--format-version",
-            "1",
-        ])
-        .arg("--manifest-path")
-        .arg(repo.join("Cargo.toml"))
-        .output()
-        .expect("cargo metadata runs");
-    assert!(
-        output.status.success(),
-        "cargo metadata: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let metadata: Value = serde_json::from_slice(&output.stdout).expect("metadata is JSON");
     let mut roots = Vec::new();
-    for package in metadata["packages"].as_array().expect("packages") {
+    for package in &workspace::packages() {
         for target in package["targets"].as_array().expect("targets") {
             let kinds = target["kind"].as_array().expect("kind");
             let built = kinds
