@@ -2126,7 +2126,10 @@ fn api_json_records_the_schemes_and_servers_the_code_has() {
     };
     let mut schemes = std::collections::BTreeMap::new();
     for item in module("security_schemes") {
-        if let syn::Item::Static(s) = item {
+        // The schemes; the operations' shared `security` lists (`REQUIRES_…`) sit beside them.
+        if let syn::Item::Static(s) = item
+            && matches!(&*s.ty, syn::Type::Path(p) if last_segment(&p.path) == "SecurityScheme")
+        {
             schemes.insert(s.ident.to_string(), scheme_in_code(&s.expr));
         }
     }
