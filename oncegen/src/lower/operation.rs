@@ -117,6 +117,7 @@ impl<'a> Lowerer<'a> {
         Ok(found)
     }
 
+    /// One operation, or why it is skipped.
     fn lower_operation(
         &mut self,
         base: OpBase,
@@ -155,10 +156,7 @@ impl<'a> Lowerer<'a> {
             server: super::servers::own_server(op, item, &self.servers),
             area: base.area,
             summary: op.str("summary").map(|s| s.trim().to_owned()),
-            description: op
-                .str("description")
-                .map(|s| s.trim().to_owned())
-                .filter(|s| !s.is_empty()),
+            description: description(op),
             deprecated: op.flag("deprecated"),
             scopes: scopes(op, root),
             security: security::requirements(op, root, &self.security_schemes),
@@ -419,10 +417,7 @@ impl<'a> Lowerer<'a> {
             }
             out.push(ResponseDef {
                 status: status.to_owned(),
-                description: resp
-                    .str("description")
-                    .map(|s| s.trim().to_owned())
-                    .filter(|s| !s.is_empty()),
+                description: description(&resp),
                 ty,
                 error_codes: resp.strings("x-error-codes"),
                 headers: super::response_headers::headers_of(&resp, self.root)?,
@@ -546,6 +541,13 @@ impl OperationNames {
             area,
         })
     }
+}
+
+/// A node's `description`, trimmed; none when empty.
+fn description(node: &Node<'_>) -> Option<String> {
+    node.str("description")
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
 }
 
 /// An operation's first tag, or [`UNTAGGED`].
