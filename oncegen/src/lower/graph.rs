@@ -7,6 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Module of types shared by several areas (or by none).
 pub(crate) const SHARED_MODULE: &str = "types";
 
+/// The references between types, through containers: type name to the names it references.
+type Edges = BTreeMap<String, Vec<String>>;
+
 /// Runs the whole-model passes and sorts the model; also returns the types the passes removed.
 pub(super) fn finish(mut api: Api) -> (Api, BTreeSet<String>) {
     let dropped = super::member_tags::fix_member_tags(&mut api.types);
@@ -14,49 +17,71 @@ pub(super) fn finish(mut api: Api) -> (Api, BTreeSet<String>) {
     box_recursive(&mut api.types);
     mark_display_unions(&mut api.types);
     let all = edges(&api.types, true);
-    let mut areas: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut request: BTreeSet<String> = BTreeSet::new();
-    let mut response_roots = Vec::new();
-    for op in &api.operations {
-        for r in &op.responses {
-            if let Some(ty) = &r.ty {
-                names_in(ty, &mut response_roots);
-            }
-        }
-        if let Success::Json(ty) = &op.success {
-            names_in(ty, &mut response_roots);
-        }
-        let mut roots = Vec::new();
-        let mut req_roots = Vec::new();
-        for p in &op.params {
-            names_in(&p.ty, &mut req_roots);
-        }
-        if let Some(b) = &op.body {
-            names_in(&b.ty, &mut req_roots);
-        }
-        if let Success::Json(ty) = &op.success {
-            names_in(ty, &mut roots);
-        }
-        roots.extend(req_roots.iter().cloned());
-        for name in reach(&all, roots) {
-            areas.entry(name).or_default().insert(op.area.clone());
-        }
-        request.extend(reach(&all, req_roots));
-    }
-    for webhook in &api.webhooks {
-        names_in(&webhook.payload, &mut response_roots);
-    }
-    let response = reach(&all, response_roots);
+    let uses = Uses::of(&api, &all);
     for def in &mut api.types {
-        def.request = request.contains(&def.name);
-        apply_direction(def, response.contains(&def.name));
-        def.module = match areas.get(&def.name) {
+        def.request = uses.request.contains(&def.name);
+        apply_direction(def, uses.response.contains(&def.name));
+        def.module = match uses.areas.get(&def.name) {
             Some(set) if set.len() == 1 => set.iter().next().cloned().unwrap_or_default(),
             _ => SHARED_MODULE.to_owned(),
         };
     }
-    // Whatever a shared type references must be shared too (area modules are feature-gated),
-    // and so must webhook payloads (the webhooks module is not).
+    share_what_shared_types_reach(&mut api, &all);
+    sort(&mut api);
+    (api, dropped)
+}
+
+/// Where each type is used: the areas whose operations reach it, and whether a request or a
+/// response (or webhook) carries it.
+struct Uses {
+    areas: BTreeMap<String, BTreeSet<String>>,
+    request: BTreeSet<String>,
+    response: BTreeSet<String>,
+}
+
+impl Uses {
+    fn of(api: &Api, all: &Edges) -> Self {
+        let mut areas: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut request: BTreeSet<String> = BTreeSet::new();
+        let mut response_roots = Vec::new();
+        for op in &api.operations {
+            for r in &op.responses {
+                if let Some(ty) = &r.ty {
+                    names_in(ty, &mut response_roots);
+                }
+            }
+            let mut roots = Vec::new();
+            let mut req_roots = Vec::new();
+            for p in &op.params {
+                names_in(&p.ty, &mut req_roots);
+            }
+            if let Some(b) = &op.body {
+                names_in(&b.ty, &mut req_roots);
+            }
+            if let Success::Json(ty) = &op.success {
+                names_in(ty, &mut response_roots);
+                names_in(ty, &mut roots);
+            }
+            roots.extend(req_roots.iter().cloned());
+            for name in reach(all, roots) {
+                areas.entry(name).or_default().insert(op.area.clone());
+            }
+            request.extend(reach(all, req_roots));
+        }
+        for webhook in &api.webhooks {
+            names_in(&webhook.payload, &mut response_roots);
+        }
+        Uses {
+            areas,
+            request,
+            response: reach(all, response_roots),
+        }
+    }
+}
+
+/// Whatever a shared type references must be shared too (area modules are feature-gated), and
+/// so must webhook payloads (the webhooks module is not).
+fn share_what_shared_types_reach(api: &mut Api, all: &Edges) {
     let mut shared_roots: Vec<String> = api
         .types
         .iter()
@@ -66,19 +91,23 @@ pub(super) fn finish(mut api: Api) -> (Api, BTreeSet<String>) {
     for webhook in &api.webhooks {
         names_in(&webhook.payload, &mut shared_roots);
     }
-    let shared = reach(&all, shared_roots);
+    let shared = reach(all, shared_roots);
     for def in &mut api.types {
         if shared.contains(&def.name) {
             def.module = SHARED_MODULE.to_owned();
         }
     }
+}
+
+/// Types by module and name, operations by area and method name, areas and skipped
+/// operations by name.
+fn sort(api: &mut Api) {
     api.types
         .sort_by(|a, b| (&a.module, &a.name).cmp(&(&b.module, &b.name)));
     api.operations
         .sort_by(|a, b| (&a.area, &a.fn_name).cmp(&(&b.area, &b.fn_name)));
     api.areas.sort_by(|a, b| a.module.cmp(&b.module));
     api.skipped.sort_by(|a, b| a.pointer.cmp(&b.pointer));
-    (api, dropped)
 }
 
 /// Direction-aware requiredness: a read-only property is never required of a type a request
@@ -97,7 +126,7 @@ fn apply_direction(def: &mut TypeDef, in_responses: bool) {
 }
 
 /// All names reachable from `roots` (including the roots).
-fn reach(edges: &BTreeMap<String, Vec<String>>, roots: Vec<String>) -> BTreeSet<String> {
+fn reach(edges: &Edges, roots: Vec<String>) -> BTreeSet<String> {
     let mut seen = BTreeSet::new();
     let mut stack = roots;
     while let Some(n) = stack.pop() {
@@ -146,7 +175,7 @@ fn box_recursive(types: &mut [TypeDef]) {
 
 /// The strongly connected component of every node (Tarjan's algorithm, iterative so that long
 /// chains cannot exhaust the stack); nodes with the same number are mutually reachable.
-fn components(edges: &BTreeMap<String, Vec<String>>) -> BTreeMap<&str, usize> {
+fn components(edges: &Edges) -> BTreeMap<&str, usize> {
     let names: Vec<&str> = edges.keys().map(String::as_str).collect();
     let index_of: BTreeMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
     let successors: Vec<Vec<usize>> = edges

@@ -18,6 +18,7 @@ pub(crate) const ERROR_CODES_MODULE: &str = "error_codes";
 /// Module of the generated webhooks; no area may take its name.
 pub(crate) const WEBHOOKS_MODULE: &str = "webhooks";
 mod operation;
+mod pagination;
 mod references;
 mod response_headers;
 mod schema;

@@ -4,9 +4,8 @@ use super::schema::{constraints, doc_of};
 use super::{Lowerer, security};
 use crate::error::{Error, Result};
 use crate::ir::{
-    Alternative, Area, Body, BodyEncoding, FieldAccess, Idempotency, ListStyle, Method, Operation,
-    PageModel, Pagination, Param, ParamLocation, ParamStyle, ResponseDef, Skipped, Structured,
-    Success, TypeKind, TypeRef,
+    Alternative, Area, Body, BodyEncoding, Constraints, Idempotency, ListStyle, Method, Operation,
+    Param, ParamLocation, ParamStyle, ResponseDef, Skipped, Structured, Success, TypeRef,
 };
 use crate::naming::{self, Namespace};
 use crate::read::Node;
@@ -60,75 +59,25 @@ impl<'a> Lowerer<'a> {
         &mut self,
         root: &Node<'a>,
     ) -> Result<(Vec<Operation>, Vec<Skipped>, Vec<Area>)> {
-        let mut found = Vec::new();
-        if let Some(paths) = root.get("paths") {
-            let mut entries = paths.entries();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            for (path, item) in entries {
-                let item = item.resolve(self.root)?;
-                for method in Method::ALL {
-                    let key = method.key();
-                    if let Some(op) = item.get(key) {
-                        found.push((path.to_owned(), method, item.clone(), op));
-                    }
-                }
-            }
-        }
-        let mut tags: Vec<String> = found
+        let found = self.found_operations(root)?;
+        let tags: Vec<String> = found
             .iter()
-            .map(|(_, _, _, op)| {
-                op.strings("tags")
-                    .into_iter()
-                    .next()
-                    .unwrap_or_else(|| UNTAGGED.to_owned())
-            })
+            .map(|f| tag_of(&f.op))
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
-        tags.sort();
         let areas = super::areas_for(root, &tags);
-        let mut fn_names = Namespace::with_reserved(&["new", "runtime", "from_runtime"]);
-        let mut seen_ids = BTreeSet::new();
-        let mut builder_names: BTreeMap<String, Namespace> = BTreeMap::new();
+        let mut names = OperationNames::new(&found);
         let mut operations = Vec::new();
         let mut skipped = Vec::new();
-        // A derived operationId steps aside from every id the document gives.
-        let given: BTreeSet<String> = found
-            .iter()
-            .filter_map(|(_, _, _, op)| op.str("operationId").map(str::to_owned))
-            .collect();
-        for (path, method, item, op) in found {
-            let id = match op.str("operationId") {
-                Some(id) => id.to_owned(),
-                None => derived_id(method.key(), &path, &given, &seen_ids),
-            };
-            if !seen_ids.insert(id.clone()) {
-                return Err(op.error(format!("duplicate operationId `{id}`")));
-            }
-            let tag = op
-                .strings("tags")
-                .into_iter()
-                .next()
-                .unwrap_or_else(|| UNTAGGED.to_owned());
-            let area = areas
-                .iter()
-                .find(|(t, _)| *t == tag)
-                .map(|(_, a)| a.module.clone())
-                .unwrap_or_default();
-            let fn_name = fn_names.claim(naming::snake(&id));
-            // Builders live in their area's own `builders` module: no model name is in the way.
-            let builder_name = builder_names
-                .entry(area.clone())
-                .or_default()
-                .claim(naming::camel(&id));
-            let base = OpBase {
-                id,
-                fn_name,
-                builder_name,
-                method,
-                path,
-                area,
-            };
+        for Found {
+            path,
+            method,
+            item,
+            op,
+        } in found
+        {
+            let base = names.claim(path, method, &op, &areas)?;
             match self.lower_operation(base, &item, &op, root) {
                 Ok(operation) => operations.push(operation),
                 Err(Skip(error)) => skipped.push(Skipped {
@@ -144,6 +93,31 @@ impl<'a> Lowerer<'a> {
         ))
     }
 
+    /// Every operation of the document, in path order, then method order within a path.
+    fn found_operations(&self, root: &Node<'a>) -> Result<Vec<Found<'a>>> {
+        let mut found = Vec::new();
+        let Some(paths) = root.get("paths") else {
+            return Ok(found);
+        };
+        let mut entries = paths.entries();
+        entries.sort_by(|a, b| a.0.cmp(b.0));
+        for (path, item) in entries {
+            let item = item.resolve(self.root)?;
+            for method in Method::ALL {
+                if let Some(op) = item.get(method.key()) {
+                    found.push(Found {
+                        path: path.to_owned(),
+                        method,
+                        item: item.clone(),
+                        op,
+                    });
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// One operation, or why it is skipped.
     fn lower_operation(
         &mut self,
         base: OpBase,
@@ -158,19 +132,19 @@ impl<'a> Lowerer<'a> {
         let operation_envelope = op.flag("x-operation-envelope");
         let receipt = operation_envelope || op.flag("x-operation-receipt");
         let (success, accept, alternatives) = success_formats(formats);
-        let poll = self.poll(op, &success).map_err(Skip::from)?;
+        let poll = self.poll(op, &success)?;
         let idempotency = idempotency(op, &params, base.method)?;
         let destructive = super::effects::destructive(op)?;
         let charges = super::effects::charges(op)?;
         let grants_access = super::effects::grants_access(op)?;
         let pagination = match op.get("x-pagination") {
-            Some(p) => Some(self.pagination(&p, &success, &params).map_err(Skip::from)?),
+            Some(p) => Some(self.pagination(&p, &success, params.iter().map(|p| &p.param))?),
             None => None,
         };
+        // A parameter the runtime sends is not the generated method's.
         let params = params
             .into_iter()
-            .filter(|p| !p.sent_by_runtime)
-            .map(|p| p.param)
+            .filter_map(|p| (!p.sent_by_runtime).then_some(p.param))
             .collect();
         Ok(Operation {
             operation_id: base.id,
@@ -182,10 +156,7 @@ impl<'a> Lowerer<'a> {
             server: super::servers::own_server(op, item, &self.servers),
             area: base.area,
             summary: op.str("summary").map(|s| s.trim().to_owned()),
-            description: op
-                .str("description")
-                .map(|s| s.trim().to_owned())
-                .filter(|s| !s.is_empty()),
+            description: description(op),
             deprecated: op.flag("deprecated"),
             scopes: scopes(op, root),
             security: security::requirements(op, root, &self.security_schemes),
@@ -216,6 +187,25 @@ impl<'a> Lowerer<'a> {
         op: &Node<'a>,
         camel: &str,
     ) -> Result<Vec<LoweredParam>, Skip> {
+        let merged = self.merged_params(item, op)?;
+        let envelope = op.flag("x-operation-envelope");
+        let mut names = Namespace::with_reserved(&builder_members(op, &merged, self.root));
+        let mut out = Vec::new();
+        for p in merged {
+            out.push(self.param(&p, envelope, &mut names, camel)?);
+        }
+        in_template_order(out, &base.path, op)
+    }
+
+    /// The path item's parameters, then the operation's: an operation's parameter replaces the
+    /// path item's of the same name and location.
+    fn merged_params(&self, item: &Node<'a>, op: &Node<'a>) -> Result<Vec<Node<'a>>> {
+        let key = |p: &Node<'_>| {
+            (
+                p.str("in").map(str::to_owned),
+                p.str("name").map(str::to_owned),
+            )
+        };
         let mut merged: Vec<Node<'a>> = Vec::new();
         for list in [item.get("parameters"), op.get("parameters")]
             .into_iter()
@@ -223,126 +213,99 @@ impl<'a> Lowerer<'a> {
         {
             for p in list.items() {
                 let p = p.resolve(self.root)?;
-                let key = (
-                    p.str("in").map(str::to_owned),
-                    p.str("name").map(str::to_owned),
-                );
-                merged.retain(|m| {
-                    (
-                        m.str("in").map(str::to_owned),
-                        m.str("name").map(str::to_owned),
-                    ) != key
-                });
+                merged.retain(|m| key(m) != key(&p));
                 merged.push(p);
             }
         }
-        let envelope = op.flag("x-operation-envelope");
-        let mut names = Namespace::with_reserved(&builder_members(op, &merged, self.root));
-        let mut out = Vec::new();
-        for p in merged {
-            let Some(name) = p.str("name") else {
-                return Err(Skip(p.error("parameter without `name`")));
-            };
-            let location = match p.str("in") {
-                Some("path") => ParamLocation::Path,
-                Some("query") => ParamLocation::Query,
-                Some("header") => ParamLocation::Header,
-                Some("cookie") => ParamLocation::Cookie,
-                other => {
-                    return Err(Skip(p.error(format!(
-                        "unsupported construct: parameter in `{}`",
-                        other.unwrap_or("?")
-                    ))));
-                }
-            };
-            let lower = name.to_ascii_lowercase();
-            // The runtime also sends `x-svc-response-format` itself (`operation_format`) for
-            // operations with the envelope.
-            let runtime_header = (location == ParamLocation::Header
-                && (RUNTIME_HEADERS.contains(&lower.as_str())
-                    || (envelope && lower == headers::RESPONSE_FORMAT)))
-                || self.sent_by_a_scheme(location, name);
-            let schema = p.get("schema").or_else(|| {
-                p.get("content")
-                    .and_then(|c| c.entries().into_iter().next())
-                    .and_then(|(_, m)| m.get("schema"))
-            });
-            let (ty, nullable, cons) = match &schema {
-                // Sent by the runtime: no type of its own (it would only be an unused one).
-                Some(_) if runtime_header => (TypeRef::String, false, Default::default()),
-                Some(s) => {
-                    let shape = self.lower_schema(s, &format!("{camel}{}", naming::camel(name)))?;
-                    let resolved = s.resolve(self.root).unwrap_or_else(|_| s.clone());
-                    (shape.ty, shape.nullable, constraints(&resolved))
-                }
-                None => (TypeRef::String, false, Default::default()),
-            };
-            let ty = if ty == TypeRef::Secret {
-                TypeRef::String
-            } else {
-                ty
-            };
-            let (list_style, structured) = if runtime_header {
-                (None, None)
-            } else {
-                self.param_encoding(&p, location, &ty)?
-            };
-            let rust_name = if runtime_header {
-                naming::snake(name)
-            } else {
-                names.claim_spelled(naming::snake(name), name)
-            };
-            let required = location == ParamLocation::Path || p.flag("required");
-            // A required parameter that admits `null` is an `Option` argument (`None`: not
-            // sent); an optional one already is. A path segment cannot be null.
-            let ty = if required && location != ParamLocation::Path {
-                TypeRef::maybe_null(ty, nullable)
-            } else {
-                ty
-            };
-            out.push(LoweredParam {
-                param: Param {
-                    name: name.to_owned(),
-                    rust_name,
-                    location,
-                    required,
-                    ty,
-                    doc: doc_of(&p),
-                    deprecated: p.flag("deprecated"),
-                    constraints: cons,
-                    list_style,
-                    structured,
-                },
-                sent_by_runtime: runtime_header,
-            });
-        }
-        // Path parameters first, in template order; every template variable must be declared.
-        let mut ordered = Vec::new();
-        for var in template_vars(&base.path) {
-            match out
-                .iter()
-                .position(|p| p.param.location == ParamLocation::Path && p.param.name == var)
-            {
-                Some(i) => ordered.push(out.remove(i)),
-                None => {
-                    return Err(Skip(op.error(format!(
-                        "path template variable `{{{var}}}` has no path parameter"
-                    ))));
-                }
+        Ok(merged)
+    }
+
+    /// One parameter; `names` holds the builder's members (a parameter's Rust name steps aside
+    /// from them and from the parameters before it).
+    fn param(
+        &mut self,
+        p: &Node<'a>,
+        envelope: bool,
+        names: &mut Namespace,
+        camel: &str,
+    ) -> Result<LoweredParam, Skip> {
+        let Some(name) = p.str("name") else {
+            return Err(Skip(p.error("parameter without `name`")));
+        };
+        let location = param_location(p)?;
+        let runtime_header = self.sent_by_runtime(location, name, envelope);
+        let (ty, nullable, cons) = self.param_type(p, runtime_header, camel, name)?;
+        let (list_style, structured) = if runtime_header {
+            (None, None)
+        } else {
+            self.param_encoding(p, location, &ty)?
+        };
+        let rust_name = if runtime_header {
+            naming::snake(name)
+        } else {
+            names.claim_spelled(naming::snake(name), name)
+        };
+        let required = location == ParamLocation::Path || p.flag("required");
+        let param = Param {
+            name: name.to_owned(),
+            rust_name,
+            location,
+            required,
+            ty: argument_type(ty, nullable, required, location),
+            doc: doc_of(p),
+            deprecated: p.flag("deprecated"),
+            constraints: cons,
+            list_style,
+            structured,
+        };
+        Ok(LoweredParam {
+            param,
+            sent_by_runtime: runtime_header,
+        })
+    }
+
+    /// Whether the runtime sends this parameter itself: the auth, idempotency and correlation
+    /// headers, an API key a security scheme sends, and `x-svc-response-format` for operations
+    /// with the envelope (the runtime sends it as `operation_format`).
+    fn sent_by_runtime(&self, location: ParamLocation, name: &str, envelope: bool) -> bool {
+        let lower = name.to_ascii_lowercase();
+        (location == ParamLocation::Header
+            && (RUNTIME_HEADERS.contains(&lower.as_str())
+                || (envelope && lower == headers::RESPONSE_FORMAT)))
+            || self.sent_by_a_scheme(location, name)
+    }
+
+    /// A parameter's type (from its `schema`, else its `content`'s schema; a string when it has
+    /// neither or the runtime sends it), whether it admits `null`, and its constraints. A
+    /// secret parameter is a plain string.
+    fn param_type(
+        &mut self,
+        p: &Node<'a>,
+        runtime_header: bool,
+        camel: &str,
+        name: &str,
+    ) -> Result<(TypeRef, bool, Constraints), Skip> {
+        let schema = p.get("schema").or_else(|| {
+            p.get("content")
+                .and_then(|c| c.entries().into_iter().next())
+                .and_then(|(_, m)| m.get("schema"))
+        });
+        let (ty, nullable, cons) = match &schema {
+            // Sent by the runtime: no type of its own (it would only be an unused one).
+            Some(_) if runtime_header => (TypeRef::String, false, Default::default()),
+            Some(s) => {
+                let shape = self.lower_schema(s, &format!("{camel}{}", naming::camel(name)))?;
+                let resolved = s.resolve(self.root).unwrap_or_else(|_| s.clone());
+                (shape.ty, shape.nullable, constraints(&resolved))
             }
-        }
-        if let Some(p) = out
-            .iter()
-            .map(|p| &p.param)
-            .find(|p| p.location == ParamLocation::Path)
-        {
-            return Err(Skip(op.error(format!(
-                "path parameter `{}` does not occur in the path template",
-                p.name
-            ))));
-        }
-        ordered.extend(out);
-        Ok(ordered)
+            None => (TypeRef::String, false, Default::default()),
+        };
+        let ty = if ty == TypeRef::Secret {
+            TypeRef::String
+        } else {
+            ty
+        };
+        Ok((ty, nullable, cons))
     }
 
     /// Whether a security scheme sends this parameter (an API key the operation also lists).
@@ -426,8 +389,7 @@ impl<'a> Lowerer<'a> {
         let mut entries = op.get("responses").map(|r| r.entries()).unwrap_or_default();
         entries.sort_by(|a, b| a.0.cmp(b.0));
         let mut out = Vec::new();
-        let mut formats = Vec::new();
-        let mut first_success = true;
+        let mut formats = None;
         for (status, resp) in entries {
             if status.starts_with("x-") {
                 continue;
@@ -440,6 +402,7 @@ impl<'a> Lowerer<'a> {
             }
             let resp = resp.resolve(self.root)?;
             let is_success = status.starts_with('2');
+            let first_success = is_success && formats.is_none();
             let content = resp.get("content").map(|c| c.entries()).unwrap_or_default();
             let schema = content
                 .iter()
@@ -447,194 +410,155 @@ impl<'a> Lowerer<'a> {
                 .and_then(|(_, m)| m.get("schema"));
             let ty = match &schema {
                 Some(s) if is_success => {
-                    let hint = if first_success {
-                        format!("{camel}Response")
-                    } else {
-                        format!("{camel}Response{status}")
-                    };
-                    let shape = self.lower_schema(s, &hint)?;
-                    Some(TypeRef::maybe_null(shape.ty, shape.nullable))
+                    Some(self.success_type(s, camel, status, first_success)?)
                 }
-                // An error body: its own type, named after the status when inline; an inline
-                // schema equal to one met before (annotations aside) reuses that one's type.
-                Some(s) => {
-                    let key = s
-                        .reference()
-                        .is_none()
-                        .then(|| super::schema::shape_key(s.value));
-                    match key
-                        .as_ref()
-                        .and_then(|k| self.inline_errors.get(k))
-                        .cloned()
-                    {
-                        Some(shape) => {
-                            self.schema_types.insert(s.pointer.clone(), shape.clone());
-                            Some(TypeRef::maybe_null(shape.ty, shape.nullable))
-                        }
-                        None => {
-                            let shape = self.lower_schema(s, &error_type_name(s))?;
-                            if let Some(key) = key {
-                                self.inline_errors.insert(key, shape.clone());
-                            }
-                            Some(TypeRef::maybe_null(shape.ty, shape.nullable))
-                        }
-                    }
-                }
+                Some(s) => Some(self.error_type(s)?),
                 None => None,
             };
-            if is_success && first_success {
-                formats = offered(&content, ty.as_ref(), self.root);
-                first_success = false;
+            if first_success {
+                formats = Some(offered(&content, ty.as_ref(), self.root));
             }
             out.push(ResponseDef {
                 status: status.to_owned(),
-                description: resp
-                    .str("description")
-                    .map(|s| s.trim().to_owned())
-                    .filter(|s| !s.is_empty()),
+                description: description(&resp),
                 ty,
                 error_codes: resp.strings("x-error-codes"),
                 headers: super::response_headers::headers_of(&resp, self.root)?,
             });
         }
-        Ok((out, formats))
+        Ok((out, formats.unwrap_or_default()))
     }
 
-    fn pagination(
-        &self,
-        node: &Node<'a>,
-        success: &Success,
-        params: &[LoweredParam],
-    ) -> Result<Pagination> {
-        let model = match node.str("model") {
-            Some("page") => PageModel::Page,
-            Some("cursor") => PageModel::Cursor,
-            Some("offset") => PageModel::Offset,
-            other => {
-                return Err(node.error(format!(
-                    "unknown `x-pagination` model `{}`",
-                    other.unwrap_or("?")
-                )));
+    /// A success body's type: `{Op}Response` for the first success, `{Op}Response{status}` for
+    /// the others.
+    fn success_type(
+        &mut self,
+        schema: &Node<'a>,
+        camel: &str,
+        status: &str,
+        first_success: bool,
+    ) -> Result<TypeRef> {
+        let hint = if first_success {
+            format!("{camel}Response")
+        } else {
+            format!("{camel}Response{status}")
+        };
+        let shape = self.lower_schema(schema, &hint)?;
+        Ok(TypeRef::maybe_null(shape.ty, shape.nullable))
+    }
+
+    /// An error body's type, named after its shape when inline ([`error_type_name`]); an inline
+    /// schema equal to one met before (annotations aside) reuses that one's type.
+    fn error_type(&mut self, schema: &Node<'a>) -> Result<TypeRef> {
+        let key = schema
+            .reference()
+            .is_none()
+            .then(|| super::schema::shape_key(schema.value));
+        let known = key
+            .as_ref()
+            .and_then(|k| self.inline_errors.get(k))
+            .cloned();
+        let shape = match known {
+            Some(shape) => {
+                self.schema_types
+                    .insert(schema.pointer.clone(), shape.clone());
+                shape
             }
-        };
-        let Success::Json(TypeRef::Named(resp)) = success else {
-            return Err(node.error("`x-pagination` needs a named object success response"));
-        };
-        let fields = match self.defs.iter().find(|d| &d.name == resp).map(|d| &d.kind) {
-            Some(TypeKind::Struct { fields, .. }) => fields,
-            _ => {
-                return Err(node.error(format!(
-                    "`x-pagination`: response `{resp}` is not an object"
-                )));
-            }
-        };
-        let field = |key: &str, default: &str| {
-            let wire = node.str(key).unwrap_or(default);
-            fields.iter().find(|f| f.name == wire).ok_or_else(|| {
-                node.error(format!(
-                    "`x-pagination`: response `{resp}` has no field `{wire}`"
-                ))
-            })
-        };
-        let access = |f: &crate::ir::Field| FieldAccess {
-            rust_name: f.rust_name.clone(),
-            optional: !f.required || f.nullable,
-            nullable: !f.required && f.nullable,
-            ty: f.ty.clone(),
-        };
-        let items = field("items", "items")?;
-        let TypeRef::Array(item_ty) = &items.ty else {
-            return Err(node.error(format!(
-                "`x-pagination`: field `{}` is not an array",
-                items.name
-            )));
-        };
-        let (param_key, next_key, default_param, default_next) = match model {
-            PageModel::Page => ("page", "pages", "page", "pages"),
-            PageModel::Cursor => ("cursor", "next_cursor", "cursor", "next_cursor"),
-            PageModel::Offset => ("offset", "next_offset", "offset", "next_offset"),
-        };
-        let wire_param = node.str(param_key).unwrap_or(default_param);
-        let Some(param) = params
-            .iter()
-            .map(|p| &p.param)
-            .find(|p| p.name == wire_param)
-        else {
-            return Err(node.error(format!(
-                "`x-pagination`: the operation has no parameter `{wire_param}`"
-            )));
-        };
-        if param.required {
-            return Err(node.error(format!(
-                "`x-pagination`: parameter `{wire_param}` must be optional"
-            )));
-        }
-        if param.location != ParamLocation::Query {
-            return Err(node.error(format!(
-                "`x-pagination`: parameter `{wire_param}` is a {} parameter; the continuation must be a query parameter",
-                param.location.as_str()
-            )));
-        }
-        let next = field(next_key, default_next)?;
-        let page = match model {
-            PageModel::Page => Some(field("page_field", "page")?),
-            _ => None,
-        };
-        // The types the continuation can travel in: a number for pages and offsets, text (or a
-        // number, parsed) for a cursor.
-        let is_int = |ty: &TypeRef| matches!(ty, TypeRef::Int(_));
-        let (param_fits, next_fits, wanted) = match model {
-            PageModel::Page | PageModel::Offset => {
-                (is_int(&param.ty), is_int(&next.ty), "an integer")
-            }
-            // The builder parses the cursor into the parameter's type.
-            PageModel::Cursor => (
-                matches!(
-                    param.ty,
-                    TypeRef::String
-                        | TypeRef::Int(_)
-                        | TypeRef::Float
-                        | TypeRef::Uuid
-                        | TypeRef::Decimal
-                ),
-                next.ty == TypeRef::String,
-                "a string",
-            ),
-        };
-        if !param_fits {
-            return Err(node.error(format!(
-                "`x-pagination`: parameter `{wire_param}` must be {}",
-                if model == PageModel::Cursor {
-                    "a string, a number or a uuid"
-                } else {
-                    "an integer"
+            None => {
+                let shape = self.lower_schema(schema, &error_type_name(schema))?;
+                if let Some(key) = key {
+                    self.inline_errors.insert(key, shape.clone());
                 }
-            )));
-        }
-        let wrong_field = |f: &crate::ir::Field, wanted: &str| {
-            node.error(format!(
-                "`x-pagination`: response field `{}` of `{resp}` must be {wanted}",
-                f.name
-            ))
+                shape
+            }
         };
-        if !next_fits {
-            return Err(wrong_field(next, wanted));
+        Ok(TypeRef::maybe_null(shape.ty, shape.nullable))
+    }
+}
+
+/// An operation as the document has it: its path, method, path item and operation object.
+struct Found<'a> {
+    path: String,
+    method: Method,
+    item: Node<'a>,
+    op: Node<'a>,
+}
+
+/// The names operations claim, in path order: operationIds (given or derived), method names
+/// and, per area, builder names.
+struct OperationNames {
+    /// The operationIds the document gives: a derived one steps aside from each.
+    given: BTreeSet<String>,
+    seen_ids: BTreeSet<String>,
+    fn_names: Namespace,
+    builder_names: BTreeMap<String, Namespace>,
+}
+
+impl OperationNames {
+    fn new(found: &[Found<'_>]) -> Self {
+        OperationNames {
+            given: found
+                .iter()
+                .filter_map(|f| f.op.str("operationId").map(str::to_owned))
+                .collect(),
+            seen_ids: BTreeSet::new(),
+            fn_names: Namespace::with_reserved(&["new", "runtime", "from_runtime"]),
+            builder_names: BTreeMap::new(),
         }
-        if let Some(page) = page
-            && !is_int(&page.ty)
-        {
-            return Err(wrong_field(page, "an integer"));
+    }
+
+    /// The names of the next operation; an operationId may occur once.
+    fn claim(
+        &mut self,
+        path: String,
+        method: Method,
+        op: &Node<'_>,
+        areas: &[(String, Area)],
+    ) -> Result<OpBase> {
+        let id = match op.str("operationId") {
+            Some(id) => id.to_owned(),
+            None => derived_id(method.key(), &path, &self.given, &self.seen_ids),
+        };
+        if !self.seen_ids.insert(id.clone()) {
+            return Err(op.error(format!("duplicate operationId `{id}`")));
         }
-        Ok(Pagination {
-            model,
-            items: access(items),
-            item_ty: (**item_ty).clone(),
-            request_param: param.rust_name.clone(),
-            request_param_ty: param.ty.clone(),
-            next: access(next),
-            page: page.map(access),
+        let tag = tag_of(op);
+        let area = areas
+            .iter()
+            .find(|(t, _)| *t == tag)
+            .map(|(_, a)| a.module.clone())
+            .unwrap_or_default();
+        let fn_name = self.fn_names.claim(naming::snake(&id));
+        // Builders live in their area's own `builders` module: no model name is in the way.
+        let builder_name = self
+            .builder_names
+            .entry(area.clone())
+            .or_default()
+            .claim(naming::camel(&id));
+        Ok(OpBase {
+            id,
+            fn_name,
+            builder_name,
+            method,
+            path,
+            area,
         })
     }
+}
+
+/// A node's `description`, trimmed; none when empty.
+fn description(node: &Node<'_>) -> Option<String> {
+    node.str("description")
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+}
+
+/// An operation's first tag, or [`UNTAGGED`].
+fn tag_of(op: &Node<'_>) -> String {
+    op.strings("tags")
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| UNTAGGED.to_owned())
 }
 
 /// Names decided for an operation before its parts are lowered.
@@ -869,6 +793,63 @@ fn body_encoding(media: &str, object: &Node<'_>, root: &serde_json::Value) -> Bo
 fn is_json(media: &str) -> bool {
     let media = media.to_ascii_lowercase();
     media == "application/json" || media.ends_with("+json") || media.contains("/json")
+}
+
+/// Where a parameter travels.
+fn param_location(p: &Node<'_>) -> Result<ParamLocation, Skip> {
+    match p.str("in") {
+        Some("path") => Ok(ParamLocation::Path),
+        Some("query") => Ok(ParamLocation::Query),
+        Some("header") => Ok(ParamLocation::Header),
+        Some("cookie") => Ok(ParamLocation::Cookie),
+        other => Err(Skip(p.error(format!(
+            "unsupported construct: parameter in `{}`",
+            other.unwrap_or("?")
+        )))),
+    }
+}
+
+/// A required parameter that admits `null` is an `Option` argument (`None`: not sent); an
+/// optional one already is. A path segment cannot be null.
+fn argument_type(ty: TypeRef, nullable: bool, required: bool, location: ParamLocation) -> TypeRef {
+    if required && location != ParamLocation::Path {
+        TypeRef::maybe_null(ty, nullable)
+    } else {
+        ty
+    }
+}
+
+/// Path parameters first, in template order, then the others: every template variable must
+/// be declared, and every path parameter must occur in the template.
+fn in_template_order(
+    mut params: Vec<LoweredParam>,
+    path: &str,
+    op: &Node<'_>,
+) -> Result<Vec<LoweredParam>, Skip> {
+    let mut ordered = Vec::new();
+    for var in template_vars(path) {
+        let Some(i) = params
+            .iter()
+            .position(|p| p.param.location == ParamLocation::Path && p.param.name == var)
+        else {
+            return Err(Skip(op.error(format!(
+                "path template variable `{{{var}}}` has no path parameter"
+            ))));
+        };
+        ordered.push(params.remove(i));
+    }
+    if let Some(p) = params
+        .iter()
+        .map(|p| &p.param)
+        .find(|p| p.location == ParamLocation::Path)
+    {
+        return Err(Skip(op.error(format!(
+            "path parameter `{}` does not occur in the path template",
+            p.name
+        ))));
+    }
+    ordered.extend(params);
+    Ok(ordered)
 }
 
 fn template_vars(path: &str) -> Vec<String> {

@@ -232,52 +232,11 @@ impl<'a> Lowerer<'a> {
         if subtypes && let Some(subtypes) = self.subtypes(node) {
             return Ok(Plan::Subtypes(subtypes));
         }
-        let union = node.get("oneOf").or_else(|| node.get("anyOf"));
-        if let Some(list) = union {
-            let members: Vec<Node<'a>> = list
-                .items()
-                .into_iter()
-                .filter(|m| !self.is_null_schema(m))
-                .collect();
-            if members.is_empty() {
-                return Ok(Plan::Scalar);
-            }
-            if node.get("properties").is_none() {
-                if let [only] = members.as_slice() {
-                    return Ok(Plan::Single(only.clone()));
-                }
-                let mut values = Vec::new();
-                for m in &members {
-                    match self.string_literals(m) {
-                        Some(v) => values.extend(v),
-                        None => return Ok(Plan::Union(members)),
-                    }
-                }
-                return Ok(Plan::StringEnum(values));
-            }
-            // Properties beside a union with a discriminator: its members, chosen by the tag,
-            // carry what the value holds (the common properties are theirs too).
-            if node.get("discriminator").is_some() && members.len() > 1 {
-                return Ok(Plan::Union(members));
-            }
-            // Properties beside a union: keep the common properties as a struct.
-            return Ok(Plan::Struct);
+        if let Some(list) = node.get("oneOf").or_else(|| node.get("anyOf")) {
+            return Ok(self.union_plan(node, &list));
         }
         if let Some(all) = node.get("allOf") {
-            // A part that only annotates (`allOf: [$ref, {description}]`) shapes nothing.
-            let parts: Vec<Node<'a>> = all
-                .items()
-                .into_iter()
-                .filter(|p| !annotation_only(p))
-                .collect();
-            let own = node
-                .get("properties")
-                .is_some_and(|p| !p.entries().is_empty());
-            match parts.as_slice() {
-                [only] if !own => return Ok(Plan::Single(only.clone())),
-                [] if !own => return Ok(Plan::Scalar),
-                _ => return Ok(Plan::Struct),
-            }
+            return Ok(all_of_plan(node, &all));
         }
         if let Some(values) = self.string_literals(node)
             && node.get("enum").is_some()
@@ -293,6 +252,40 @@ impl<'a> Lowerer<'a> {
             return Ok(Plan::Struct);
         }
         Ok(Plan::Scalar)
+    }
+
+    /// The plan of a schema with `oneOf`/`anyOf` (`list`): its non-null members as a union,
+    /// one member alone, an enum when every member is string constants; with properties
+    /// beside the members, a union only when a discriminator chooses among several, else a
+    /// struct of the common properties.
+    fn union_plan(&self, node: &Node<'a>, list: &Node<'a>) -> Plan<'a> {
+        let members: Vec<Node<'a>> = list
+            .items()
+            .into_iter()
+            .filter(|m| !self.is_null_schema(m))
+            .collect();
+        if members.is_empty() {
+            return Plan::Scalar;
+        }
+        if node.get("properties").is_none() {
+            if let [only] = members.as_slice() {
+                return Plan::Single(only.clone());
+            }
+            let mut values = Vec::new();
+            for m in &members {
+                match self.string_literals(m) {
+                    Some(v) => values.extend(v),
+                    None => return Plan::Union(members),
+                }
+            }
+            return Plan::StringEnum(values);
+        }
+        // Properties beside a union with a discriminator: its members, chosen by the tag,
+        // carry what the value holds (the common properties are theirs too).
+        if node.get("discriminator").is_some() && members.len() > 1 {
+            return Plan::Union(members);
+        }
+        Plan::Struct
     }
 
     /// `Some(values)` when the schema only admits string constants (`enum` or `const`).
@@ -598,6 +591,8 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
+    /// The `x-at-most-one-of` groups: each takes its members out of `fields` and becomes one
+    /// optional field of an enum type (`{name}{Group}`).
     fn exclusive_groups(
         &mut self,
         node: &Node<'a>,
@@ -610,57 +605,8 @@ impl<'a> Lowerer<'a> {
         };
         let mut out = Vec::new();
         for group in groups.items() {
-            // `[a, b]`, or `{name: n, members: [a, b]}` naming the field and type.
-            let (group_name, list) = if group.value.is_object() {
-                let Some(list) = group.get("members") else {
-                    return Err(group.error("`x-at-most-one-of` group object needs `members`"));
-                };
-                let name = match group.get("name") {
-                    Some(n) => Some(n.value.as_str().map(str::to_owned).ok_or_else(|| {
-                        n.error("`x-at-most-one-of` group `name` must be a string")
-                    })?),
-                    None => None,
-                };
-                (name, list)
-            } else {
-                (None, group.clone())
-            };
-            if !list.value.is_array() {
-                return Err(list.error(
-                    "`x-at-most-one-of` groups are arrays of property names or `{name, members}` objects",
-                ));
-            }
-            let names: Vec<String> =
-                list.items()
-                    .iter()
-                    .map(|m| {
-                        m.value.as_str().map(str::to_owned).ok_or_else(|| {
-                            m.error("`x-at-most-one-of` members must be property names")
-                        })
-                    })
-                    .collect::<Result<_>>()?;
-            let mut members = Vec::new();
-            let mut variants = Namespace::default();
-            for member in &names {
-                let Some(pos) = fields.iter().position(|f| &f.name == member) else {
-                    return Err(group.error(format!(
-                        "`x-at-most-one-of` names unknown property `{member}`"
-                    )));
-                };
-                let field = fields.remove(pos);
-                if field.required {
-                    return Err(group.error(format!(
-                        "`x-at-most-one-of` member `{member}` is required, so the group can never be empty"
-                    )));
-                }
-                members.push(ExclusiveMember {
-                    variant: variants.claim(naming::variant(member)),
-                    name: field.name,
-                    ty: field.ty,
-                    boxed: false,
-                    doc: field.doc,
-                });
-            }
+            let (group_name, names) = exclusive_group_spec(&group)?;
+            let members = exclusive_members(&group, &names, fields)?;
             let group_name = group_name.unwrap_or_else(|| names.join("_or_"));
             out.push(ExclusiveGroup {
                 rust_name: field_names.claim(naming::snake(&group_name)),
@@ -681,41 +627,17 @@ impl<'a> Lowerer<'a> {
         depth: usize,
     ) -> Result<TypeKind> {
         let tag = self.union_tag(node, members);
-        let mapping: Vec<(String, String)> = node
-            .get("discriminator")
-            .and_then(|d| d.get("mapping"))
-            .map(|m| {
-                m.entries()
-                    .into_iter()
-                    .filter_map(|(k, v)| Some((k.to_owned(), v.value.as_str()?.to_owned())))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let mapping = discriminator_mapping(node);
         let mut names = Namespace::with_reserved(&["Unknown"]);
         let mut variants = Vec::new();
         for (i, member) in members.iter().enumerate() {
             let base = self.variant_base(member, i, tag.as_deref(), members);
             let rust_name = names.claim(base);
             let hint = format!("{name}{rust_name}");
-            let shape = if self.with_common_properties(node, member)? {
-                let merged = self.type_names.claim(hint);
-                self.define_merged(merged.clone(), member, node, depth)?;
-                Shape {
-                    ty: TypeRef::Named(merged),
-                    nullable: false,
-                }
-            } else {
-                self.schema_at(member, &hint, depth)?
-            };
-            let tag_value = tag.as_ref().and_then(|t| {
-                let target = member.reference();
-                mapping
-                    .iter()
-                    .find(|(_, r)| Some(r.as_str()) == target)
-                    .map(|(k, _)| k.clone())
-                    .or_else(|| self.const_property(member, t))
-                    .or_else(|| target.and_then(|r| r.rsplit('/').next()).map(str::to_owned))
-            });
+            let shape = self.variant_shape(node, member, hint, depth)?;
+            let tag_value = tag
+                .as_ref()
+                .and_then(|t| self.tag_value(member, t, &mapping));
             variants.push(UnionVariant {
                 rust_name,
                 ty: shape.ty,
@@ -723,16 +645,7 @@ impl<'a> Lowerer<'a> {
                 tag_value,
             });
         }
-        // A tag selects a variant only when every variant has its own value: two members
-        // fixing the same value (a spec flaw seen in public documents) make the union untagged,
-        // so both stay decodable.
-        let distinct = {
-            let mut seen = std::collections::BTreeSet::new();
-            variants
-                .iter()
-                .all(|v| v.tag_value.as_ref().is_some_and(|t| seen.insert(t.clone())))
-        };
-        let tag = tag.filter(|_| distinct);
+        let tag = tag.filter(|_| distinct_tags(&variants));
         if tag.is_none() {
             variants.iter_mut().for_each(|v| v.tag_value = None);
         }
@@ -741,6 +654,44 @@ impl<'a> Lowerer<'a> {
             variants,
             display: false,
         })
+    }
+
+    /// A union member's type (`hint` names it when inline): merged with the properties its
+    /// union declares beside the members when it lacks one of them.
+    fn variant_shape(
+        &mut self,
+        union: &Node<'a>,
+        member: &Node<'a>,
+        hint: String,
+        depth: usize,
+    ) -> Result<Shape> {
+        if !self.with_common_properties(union, member)? {
+            return self.schema_at(member, &hint, depth);
+        }
+        let merged = self.type_names.claim(hint);
+        self.define_merged(merged.clone(), member, union, depth)?;
+        Ok(Shape {
+            ty: TypeRef::Named(merged),
+            nullable: false,
+        })
+    }
+
+    /// The value of `tag` that selects a union member: its key in the discriminator's
+    /// `mapping`, else the constant the member fixes for the tag property, else the last
+    /// segment of its `$ref`.
+    fn tag_value(
+        &self,
+        member: &Node<'a>,
+        tag: &str,
+        mapping: &[(String, String)],
+    ) -> Option<String> {
+        let target = member.reference();
+        mapping
+            .iter()
+            .find(|(_, r)| Some(r.as_str()) == target)
+            .map(|(k, _)| k.clone())
+            .or_else(|| self.const_property(member, tag))
+            .or_else(|| target.and_then(|r| r.rsplit('/').next()).map(str::to_owned))
     }
 
     /// Whether a union `member` must be merged with the properties its union declares beside
@@ -1053,6 +1004,117 @@ pub(super) fn shape_key(schema: &Value) -> String {
         Value::Object(map.into_iter().collect())
     }
     strip(schema).to_string()
+}
+
+/// An `x-at-most-one-of` group, `[a, b]` or `{name: n, members: [a, b]}`: its name when it
+/// gives one, and its members' property names.
+fn exclusive_group_spec(group: &Node<'_>) -> Result<(Option<String>, Vec<String>)> {
+    let (group_name, list) =
+        if group.value.is_object() {
+            let Some(list) = group.get("members") else {
+                return Err(group.error("`x-at-most-one-of` group object needs `members`"));
+            };
+            let name =
+                match group.get("name") {
+                    Some(n) => Some(n.value.as_str().map(str::to_owned).ok_or_else(|| {
+                        n.error("`x-at-most-one-of` group `name` must be a string")
+                    })?),
+                    None => None,
+                };
+            (name, list)
+        } else {
+            (None, group.clone())
+        };
+    if !list.value.is_array() {
+        return Err(list.error(
+            "`x-at-most-one-of` groups are arrays of property names or `{name, members}` objects",
+        ));
+    }
+    let names = list
+        .items()
+        .iter()
+        .map(|m| {
+            m.value
+                .as_str()
+                .map(str::to_owned)
+                .ok_or_else(|| m.error("`x-at-most-one-of` members must be property names"))
+        })
+        .collect::<Result<_>>()?;
+    Ok((group_name, names))
+}
+
+/// Takes an `x-at-most-one-of` group's members out of `fields`: each must be a known, optional
+/// property.
+fn exclusive_members(
+    group: &Node<'_>,
+    names: &[String],
+    fields: &mut Vec<Field>,
+) -> Result<Vec<ExclusiveMember>> {
+    let mut members = Vec::new();
+    let mut variants = Namespace::default();
+    for member in names {
+        let Some(pos) = fields.iter().position(|f| &f.name == member) else {
+            return Err(group.error(format!(
+                "`x-at-most-one-of` names unknown property `{member}`"
+            )));
+        };
+        let field = fields.remove(pos);
+        if field.required {
+            return Err(group.error(format!(
+                "`x-at-most-one-of` member `{member}` is required, so the group can never be empty"
+            )));
+        }
+        members.push(ExclusiveMember {
+            variant: variants.claim(naming::variant(member)),
+            name: field.name,
+            ty: field.ty,
+            boxed: false,
+            doc: field.doc,
+        });
+    }
+    Ok(members)
+}
+
+/// A union's discriminator `mapping`: tag value to `$ref`.
+fn discriminator_mapping(node: &Node<'_>) -> Vec<(String, String)> {
+    node.get("discriminator")
+        .and_then(|d| d.get("mapping"))
+        .map(|m| {
+            m.entries()
+                .into_iter()
+                .filter_map(|(k, v)| Some((k.to_owned(), v.value.as_str()?.to_owned())))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A tag selects a variant only when every variant has its own value: two members fixing the
+/// same value (a spec flaw seen in public documents) make the union untagged, so both stay
+/// decodable.
+fn distinct_tags(variants: &[UnionVariant]) -> bool {
+    let mut seen = std::collections::BTreeSet::new();
+    variants
+        .iter()
+        .all(|v| v.tag_value.as_ref().is_some_and(|t| seen.insert(t.clone())))
+}
+
+/// The plan of a schema with `allOf` (`all`): one shaping part and no own properties is that
+/// part, none is a scalar, anything more a struct. A part that only annotates
+/// (`allOf: [$ref, {description}]`) shapes nothing.
+fn all_of_plan<'a>(node: &Node<'a>, all: &Node<'a>) -> Plan<'a> {
+    let parts: Vec<Node<'a>> = all
+        .items()
+        .into_iter()
+        .filter(|p| !annotation_only(p))
+        .collect();
+    let own = node
+        .get("properties")
+        .is_some_and(|p| !p.entries().is_empty());
+    match parts.as_slice() {
+        [only] if !own => Plan::Single(only.clone()),
+        [] if !own => Plan::Scalar,
+        _ => Plan::Struct,
+    }
 }
 
 /// Whether a schema only annotates: every keyword is an annotation or an extension.
