@@ -2075,6 +2075,20 @@ fn member<'a>(fields: &'a syn::ExprStruct, name: &str) -> &'a syn::Expr {
         .expr
 }
 
+/// The `SecurityScheme` statics of the `security_schemes` module's `items`, by name (the
+/// operations' shared `security` lists, `REQUIRES_…`, sit beside them).
+fn schemes_in_code(
+    items: &[syn::Item],
+) -> std::collections::BTreeMap<String, (String, String, Option<String>, Option<String>)> {
+    let scheme = |item: &syn::Item| match item {
+        syn::Item::Static(s) if matches!(&*s.ty, syn::Type::Path(p) if last_segment(&p.path) == "SecurityScheme") => {
+            Some((s.ident.to_string(), scheme_in_code(&s.expr)))
+        }
+        _ => None,
+    };
+    items.iter().filter_map(scheme).collect()
+}
+
 /// A `SecurityScheme` static as `api.json` spells it: `(name, kind, in, param)`.
 fn scheme_in_code(expr: &syn::Expr) -> (String, String, Option<String>, Option<String>) {
     let syn::Expr::Struct(scheme) = expr else {
@@ -2124,15 +2138,7 @@ fn api_json_records_the_schemes_and_servers_the_code_has() {
             })
             .unwrap_or_else(|| panic!("module `{name}`"))
     };
-    let mut schemes = std::collections::BTreeMap::new();
-    for item in module("security_schemes") {
-        // The schemes; the operations' shared `security` lists (`REQUIRES_…`) sit beside them.
-        if let syn::Item::Static(s) = item
-            && matches!(&*s.ty, syn::Type::Path(p) if last_segment(&p.path) == "SecurityScheme")
-        {
-            schemes.insert(s.ident.to_string(), scheme_in_code(&s.expr));
-        }
-    }
+    let schemes = schemes_in_code(&module("security_schemes"));
     let described: std::collections::BTreeMap<String, _> = api
         .security_schemes
         .iter()
