@@ -34,22 +34,20 @@ pub struct Listing<'a> {
 impl Listing<'_> {
     /// The protocol's description of the tool; an error names a schema that is not an object.
     pub fn describe(&self) -> Result<rmcp::model::Tool, String> {
-        let schema = |text: &str, what: &str| -> Result<Arc<JsonObject>, String> {
-            serde_json::from_str(text).map(Arc::new).map_err(|e| {
-                format!(
-                    "the {what} schema of `{}` is not a JSON object: {e}",
-                    self.name
-                )
-            })
-        };
-        let out = rmcp::model::Tool::new(
+        let input: JsonObject = serde_json::from_str(self.input_schema).map_err(|e| {
+            format!(
+                "the input schema of `{}` is not a JSON object: {e}",
+                self.name
+            )
+        })?;
+        let tool = rmcp::model::Tool::new(
             self.name.to_owned(),
             self.description.to_owned(),
-            schema(self.input_schema, "input")?,
-        )
-        .with_title(self.title)
-        .with_annotations(self.annotations());
-        Ok(out)
+            Arc::new(input),
+        );
+        Ok(tool
+            .with_title(self.title)
+            .with_annotations(self.annotations()))
     }
 }
 
