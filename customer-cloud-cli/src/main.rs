@@ -47,6 +47,7 @@ mod vps;
 use customer_cloud_sdk::Client;
 
 /// The tool: its names and every area.
+#[rustfmt::skip]
 static APP: oncegen_cli::App<Client> = oncegen_cli::App {
     bin: "customer-cloud",
     about: "Command-line tool of customer-cloud-sdk (contract 2026-10-07.1)",
@@ -68,6 +69,18 @@ static APP: oncegen_cli::App<Client> = oncegen_cli::App {
         tcp_proxy::AREA,
         vps::AREA,
     ],
+    credentials: &[
+        oncegen_cli::Credential {
+            scheme: &customer_cloud_sdk::security_schemes::BEARER_AUTH,
+            parts: &[
+                oncegen_cli::credentials::Part {
+                    variable: "BEARER_AUTH",
+                    flag: "bearer-auth",
+                },
+            ],
+        },
+    ],
+    signs: true,
     connect: Client::new,
     runtime: Client::runtime,
     check_contract: Some(|client| Box::pin(client.check_contract())),

@@ -47,6 +47,7 @@ mod vps;
 use customer_cloud_sdk::Client;
 
 /// The server: its names and every area's tools.
+#[rustfmt::skip]
 static APP: oncegen_mcp::App<Client> = oncegen_mcp::App {
     bin: "customer-cloud-mcp",
     about: "MCP server of customer-cloud-sdk (contract 2026-10-07.1)",
@@ -68,6 +69,18 @@ static APP: oncegen_mcp::App<Client> = oncegen_mcp::App {
         tcp_proxy::TOOLS,
         vps::TOOLS,
     ],
+    credentials: &[
+        oncegen_mcp::Credential {
+            scheme: &customer_cloud_sdk::security_schemes::BEARER_AUTH,
+            parts: &[
+                oncegen_mcp::credentials::Part {
+                    variable: "BEARER_AUTH",
+                    flag: "bearer-auth",
+                },
+            ],
+        },
+    ],
+    signs: true,
     profiles: "customer-cloud",
     connect: Client::new,
     runtime: Client::runtime,

@@ -2,7 +2,7 @@
 
 use crate::output::Format;
 use crate::table::{App, Area, Command};
-use crate::{docs, exit, input, setup_commands, writes};
+use crate::{credentials, docs, exit, input, setup_commands, writes};
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction};
 
@@ -48,6 +48,21 @@ pub const OWN_FLAGS: [&str; 20] = [
     YES,
 ];
 
+/// The variables the tool reads of its own after its prefix (`<PREFIX>_BASE_URL`, …; the MCP
+/// server's `MCP_TOKEN` included): no scheme's credential may take one of these names (the
+/// generator's `surface::credentials::RESERVED_VARIABLES` is this list).
+pub const OWN_VARIABLES: [&str; 9] = [
+    "BASE_URL",
+    "BEARER",
+    "JOURNAL",
+    "KEY",
+    "MCP_TOKEN",
+    "PROFILE",
+    "READ_TIMEOUT",
+    "SECRET",
+    "TOTAL_TIMEOUT",
+];
+
 /// The commands the tool has of its own besides the areas: no area may take one of these
 /// names (the generator's `cli::RESERVED_COMMANDS` is this list).
 pub const OWN_COMMANDS: [&str; 6] = [
@@ -76,12 +91,7 @@ impl<C> App<C> {
         clap::Command::new(self.bin)
             .about(self.about)
             .version(self.version)
-            .after_help(format!(
-                "Credentials: ${prefix}_BEARER, or ${prefix}_KEY and ${prefix}_SECRET, else the profile's (`{} configure`); never printed.\n\nBodies: --json is decoded into the operation's type before anything is sent; a member the API document does not define is refused (exit 2), unless the command is given --allow-unknown-members, which sends it as given with a warning naming it.\n\n{}\n\n{}",
-                self.bin,
-                crate::user_dirs::HELP.replace("<bin>", self.bin),
-                exit::TABLE
-            ))
+            .after_help(self.after_help())
             .subcommand_required(true)
             .arg_required_else_help(true)
             .arg(global(BASE_URL, "URL", format!("The API's base URL [default: ${prefix}_BASE_URL, else the profile's]")))
@@ -116,10 +126,23 @@ impl<C> App<C> {
                     .action(ArgAction::SetTrue)
                     .help("Print the request (method, URL, headers with credentials redacted, body) and send nothing"),
             )
+            .args(credentials::args(prefix, self.credentials))
             .subcommands(self.areas.iter().map(area_command))
             .subcommand(writes::command())
             .subcommands(docs::commands(self.bin))
-            .subcommands(setup_commands::commands())
+            .subcommands(setup_commands::commands(self.credentials, self.signs))
+    }
+
+    /// What `--help` says after the flags: credentials, bodies, directories, exit codes.
+    fn after_help(&self) -> String {
+        let prefix = self.env_prefix;
+        format!(
+            "Credentials: ${prefix}_BEARER{}, else the profile's (`{} configure`); never printed.\n\nBodies: --json is decoded into the operation's type before anything is sent; a member the API document does not define is refused (exit 2), unless the command is given --allow-unknown-members, which sends it as given with a warning naming it.\n\n{}\n\n{}",
+            credentials::help(prefix, self.credentials, self.signs),
+            self.bin,
+            crate::user_dirs::HELP.replace("<bin>", self.bin),
+            exit::TABLE
+        )
     }
 }
 
@@ -271,6 +294,8 @@ mod tests {
             version: "0",
             env_prefix: "T",
             areas: &[],
+            credentials: &[],
+            signs: false,
             connect: |_| Ok(()),
             runtime: |_| unreachable!("no command runs"),
             check_contract: None,

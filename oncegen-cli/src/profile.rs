@@ -3,7 +3,8 @@
 //! The file is `config.toml` in the tool's configuration directory ([`crate::user_dirs`]:
 //! `$XDG_CONFIG_HOME/<bin>`, else `~/.config/<bin>`, on Linux; `~/Library/Application
 //! Support/<bin>` on macOS; `%APPDATA%\<bin>` on Windows), written owner-only (0600, its directory 0700) through a temporary file and a rename. A
-//! profile holds `base_url`, the credential (`bearer`, or `key` and `secret`) and `journal`
+//! profile holds `base_url`, the credential (`bearer`, or `key` and `secret`, or the API's own
+//! schemes' in `credentials`) and `journal`
 //! (a path or a `postgres://` URL). The profile is `--profile`, else `<PREFIX>_PROFILE`, else
 //! `default`; a flag beats the environment, which beats the profile (credentials as a whole:
 //! any credential variable set replaces the profile's credential). Secrets are never printed.
@@ -34,6 +35,10 @@ pub struct Profile {
     /// The write journal: a path or a `postgres://` URL.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub journal: Option<String>,
+    /// The credentials of the API's own security schemes, by the variable after the prefix in
+    /// lower case (`api_key_auth`; [`crate::credentials`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub credentials: BTreeMap<String, String>,
 }
 
 impl std::fmt::Debug for Profile {
@@ -51,6 +56,7 @@ impl Profile {
         match (&self.bearer, &self.key, &self.secret) {
             (Some(_), _, _) => "bearer",
             (None, Some(_), Some(_)) => "signed",
+            _ if !self.credentials.is_empty() => "scheme",
             _ => "none",
         }
     }
@@ -64,7 +70,7 @@ impl Profile {
             "KEY" => self.key.clone(),
             "SECRET" => self.secret.clone(),
             "JOURNAL" => self.journal.clone(),
-            _ => None,
+            scheme => self.credentials.get(&scheme.to_ascii_lowercase()).cloned(),
         }
     }
 }

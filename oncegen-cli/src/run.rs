@@ -7,6 +7,7 @@ use crate::app::{
 use crate::dry_run::Recorder;
 use crate::output::{self, Format, Jq, Rows};
 use crate::profile::{self, Profile};
+use crate::setup::Sources;
 use crate::writes;
 use crate::{
     App, Area, Command, Failure, Input, Sent, confirm, docs, exit, journal, rerun, setup,
@@ -15,7 +16,7 @@ use crate::{
 use clap::ArgMatches;
 use oncegen_runtime::journal::WriteJournal;
 use oncegen_runtime::same_write::{self, Plan};
-use oncegen_runtime::{Config, RetryPolicy};
+use oncegen_runtime::{Config, ParamIn, RetryPolicy, SchemeKind};
 use serde_json::Value;
 use std::process::ExitCode;
 use std::rc::Rc;
@@ -66,6 +67,15 @@ struct Globals<'m> {
     leaf: &'m ArgMatches,
 }
 
+impl Globals<'_> {
+    /// Where the command's settings come from: its credential flags, the environment, the
+    /// profile.
+    fn sources<'s, C>(&'s self, app: &'s App<C>) -> Sources<'s> {
+        Sources::new(app.env_prefix, &self.profile, (app.credentials, app.signs))
+            .with_flags(self.leaf)
+    }
+}
+
 impl<'m> Globals<'m> {
     /// The flags of `leaf`; a `--jq` filter is compiled here, before anything is sent.
     fn of(app_bin: &str, prefix: &str, leaf: &'m ArgMatches) -> Result<Self, Failure> {
@@ -109,25 +119,15 @@ pub(crate) fn dispatch<C>(app: &App<C>, matches: &ArgMatches) -> Result<(), Fail
         return docs::run(app.command(), area_name, area_matches);
     }
     if area_name == setup_commands::CONFIGURE {
-        let text = |id| area_matches.get_one::<String>(id).map(String::as_str);
-        let name = text(PROFILE).unwrap_or("default");
-        let shown =
-            setup_commands::configure(app.bin, name, text(BASE_URL), text(JOURNAL), area_matches)?;
-        return output::print(
-            &shown,
-            Format::named(text(OUTPUT)).expect("a listed format"),
-            None,
-        )
-        .map_err(|e| other("writing the output", e));
+        return configure(app, area_matches);
     }
     if area_name == setup_commands::DOCTOR {
         let globals = Globals::of(app.bin, app.env_prefix, area_matches)?;
         let runtime = current_thread()?;
         return runtime.block_on(setup_commands::doctor(
             app,
-            globals.base_url,
-            globals.journal,
-            &globals.profile,
+            &globals.sources(app),
+            (globals.base_url, globals.journal),
             |report| print(report, &globals),
         ));
     }
@@ -161,6 +161,21 @@ pub(crate) fn dispatch<C>(app: &App<C>, matches: &ArgMatches) -> Result<(), Fail
     runtime.block_on(operation(app, area, command, input, &globals))
 }
 
+/// `configure`: writes the profile and prints what it now says.
+fn configure<C>(app: &App<C>, matches: &ArgMatches) -> Result<(), Failure> {
+    let text = |id| matches.get_one::<String>(id).map(String::as_str);
+    let name = text(PROFILE).unwrap_or("default");
+    let shown = setup_commands::configure(
+        (app.bin, app.credentials),
+        name,
+        text(BASE_URL),
+        text(JOURNAL),
+        matches,
+    )?;
+    let format = Format::named(text(OUTPUT)).expect("a listed format");
+    output::print(&shown, format, None).map_err(|e| other("writing the output", e))
+}
+
 fn current_thread() -> Result<tokio::runtime::Runtime, Failure> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -174,15 +189,14 @@ async fn journal_command<C>(
     name: &str,
     globals: &Globals<'_>,
 ) -> Result<(), Failure> {
-    let location =
-        setup::journal_location(app.bin, app.env_prefix, globals.journal, &globals.profile)?;
+    let sources = globals.sources(app);
+    let location = setup::journal_location(app.bin, &sources, globals.journal)?;
     let journal = journal::open(&location).await?;
     if name == writes::LIST {
         let listed = writes::list(journal.as_ref()).await?;
         return print(&listed, globals);
     }
-    let config =
-        setup::config(app.env_prefix, globals.base_url, &globals.profile)?.journal(journal.clone());
+    let config = sources.config(globals.base_url)?.journal(journal.clone());
     writes::recover(app, &config, journal.as_ref(), |rows| print(rows, globals)).await
 }
 
@@ -194,7 +208,8 @@ async fn operation<C>(
     input: Input<'_>,
     globals: &Globals<'_>,
 ) -> Result<(), Failure> {
-    let config = setup::config(app.env_prefix, globals.base_url, &globals.profile)?;
+    let sources = globals.sources(app);
+    let config = sources.config(globals.base_url)?;
     let config = setup::timeouts(config, app.env_prefix, globals.leaf)?;
     if globals.dry_run {
         return dry_run(
@@ -214,8 +229,7 @@ async fn operation<C>(
         let result = (command.run)(&client, &input).await;
         return finish(result, None, None, globals).await;
     }
-    let location =
-        setup::journal_location(app.bin, app.env_prefix, globals.journal, &globals.profile)?;
+    let location = setup::journal_location(app.bin, &sources, globals.journal)?;
     let journal = journal::open(&location).await?;
     let config = config.journal(journal.clone());
     let identity = rerun::identity(
@@ -341,7 +355,14 @@ async fn dry_run<C>(
     input: Input<'_>,
     globals: &Globals<'_>,
 ) -> Result<(), Failure> {
-    let recorder = Arc::new(Recorder::default());
+    let secret_query = app.credentials.iter().filter_map(|c| match c.scheme.kind {
+        SchemeKind::ApiKey {
+            location: ParamIn::Query,
+            param,
+        } => Some(param),
+        _ => None,
+    });
+    let recorder = Arc::new(Recorder::redacting(secret_query));
     let once = RetryPolicy {
         enabled: false,
         ..RetryPolicy::default()

@@ -12,6 +12,7 @@
 //! the PostgreSQL journal shared with other machines.
 
 use crate::Failure;
+use crate::credentials::{self, Credential, check_bearer};
 use crate::profile::Profile;
 use crate::user_dirs::{self, Kind, Platform};
 use crate::waiting::Notice;
@@ -21,46 +22,100 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The setting `name` (a variable of `prefix`): the environment's, else the profile's. The
-/// credential is taken whole from one place: the environment when it sets any part of it.
-pub fn lookup<'p>(prefix: &'p str, profile: &'p Profile) -> impl Fn(&str) -> Option<String> + 'p {
-    lookup_from(prefix, profile, |name| std::env::var(name).ok())
+/// Where a command's settings come from, strongest first: its credential flags, the
+/// environment (the variables of `prefix`), the profile.
+pub struct Sources<'a> {
+    /// The SDK's prefix of variables (`<PREFIX>_BASE_URL`, …).
+    pub prefix: &'a str,
+    /// The chosen profile.
+    pub profile: &'a Profile,
+    /// The API's scheme credentials ([`crate::credentials`]).
+    pub credentials: &'a [Credential],
+    /// The API has a scheme the client's signed mode sends: `<PREFIX>_KEY` and
+    /// `<PREFIX>_SECRET` are read (otherwise they are not this API's and are ignored).
+    pub signs: bool,
+    /// The credential flags given, by full variable name ([`Sources::with_flags`]).
+    pub flags: Vec<(String, String)>,
 }
 
-fn lookup_from<'p>(
-    prefix: &'p str,
-    profile: &'p Profile,
-    env: impl Fn(&str) -> Option<String> + 'p,
-) -> impl Fn(&str) -> Option<String> + 'p {
-    let set = move |name: &str| env(name).filter(|v| !v.trim().is_empty());
-    move |name: &str| {
-        let credential = ["BEARER", "KEY", "SECRET"].map(|s| format!("{prefix}_{s}"));
-        if credential.iter().any(|c| c == name) {
-            let from_env = credential.iter().any(|c| set(c).is_some());
-            return if from_env {
-                set(name)
-            } else {
-                profile.variable(prefix, name)
-            };
+impl<'a> Sources<'a> {
+    /// Settings from the environment and `profile` only (no flags), for an API with
+    /// `credentials` that `signs` or not.
+    pub fn new(
+        prefix: &'a str,
+        profile: &'a Profile,
+        (credentials, signs): (&'a [Credential], bool),
+    ) -> Self {
+        Sources {
+            prefix,
+            profile,
+            credentials,
+            signs,
+            flags: Vec::new(),
         }
-        set(name).or_else(|| profile.variable(prefix, name))
+    }
+
+    /// These sources with the credential flags of `matches`.
+    pub(crate) fn with_flags(mut self, matches: &ArgMatches) -> Self {
+        self.flags = credentials::given(self.prefix, self.credentials, matches);
+        self
+    }
+
+    /// The setting `name` (a variable of the prefix): a flag's, else the environment's, else
+    /// the profile's. A credential is taken whole from one place: the flags and the
+    /// environment when they set any part of any credential, else the profile.
+    pub fn lookup(&self) -> impl Fn(&str) -> Option<String> + '_ {
+        lookup_from(self, |name| std::env::var(name).ok())
+    }
+
+    /// The client's configuration, the base URL replaced by `base_url`; each wait before a
+    /// retry said on stderr (`crate::waiting`).
+    pub fn config(&self, base_url: Option<&str>) -> Result<Config, Failure> {
+        let prefix = self.prefix;
+        let bearer = format!("{prefix}_BEARER");
+        let from_env = std::env::var(&bearer).is_ok_and(|v| !v.trim().is_empty());
+        let source = if from_env {
+            bearer.clone()
+        } else {
+            "the profile's `bearer`".to_owned()
+        };
+        check_bearer(&source, self.lookup()(&bearer).as_deref())?;
+        let config = config_from(prefix, base_url, self.lookup())?;
+        let config = credentials::apply(config, prefix, self.credentials, self.lookup())?;
+        Ok(config.hook(Arc::new(Notice)))
     }
 }
 
-/// The configuration from the variables of `prefix` and `profile`, the base URL replaced by
-/// `base_url`; each wait before a retry said on stderr (`crate::waiting`).
-pub fn config(prefix: &str, base_url: Option<&str>, profile: &Profile) -> Result<Config, Failure> {
-    let bearer = format!("{prefix}_BEARER");
-    let from_env = std::env::var(&bearer).is_ok_and(|v| !v.trim().is_empty());
-    let given = lookup(prefix, profile)(&bearer);
-    let source = if from_env {
-        bearer
-    } else {
-        "the profile's `bearer`".to_owned()
+fn lookup_from<'s>(
+    sources: &'s Sources<'_>,
+    env: impl Fn(&str) -> Option<String> + 's,
+) -> impl Fn(&str) -> Option<String> + 's {
+    let prefix = sources.prefix;
+    let given = move |name: &str| {
+        let flag = sources.flags.iter().find(|(n, _)| n == name);
+        flag.map(|(_, v)| v.clone())
+            .or_else(|| env(name))
+            .filter(|v| !v.trim().is_empty())
     };
-    check_bearer(&source, given.as_deref())?;
-    let config = config_from(prefix, base_url, lookup(prefix, profile))?;
-    Ok(config.hook(Arc::new(Notice)))
+    let signed = ["KEY", "SECRET"].map(|s| format!("{prefix}_{s}"));
+    let credential: Vec<String> = std::iter::once(format!("{prefix}_BEARER"))
+        .chain(signed.iter().filter(|_| sources.signs).cloned())
+        .chain(credentials::variables(prefix, sources.credentials))
+        .collect();
+    move |name: &str| {
+        if !sources.signs && signed.iter().any(|s| s == name) {
+            return None;
+        }
+        if credential.iter().any(|c| c == name) {
+            let from_env = credential.iter().any(|c| given(c).is_some());
+            return if from_env {
+                given(name)
+            } else {
+                sources.profile.variable(prefix, name)
+            };
+        }
+        given(name).or_else(|| sources.profile.variable(prefix, name))
+    }
 }
 
 /// `config` with the timeouts `leaf` gives (`--read-timeout`, `--total-timeout`), else the
@@ -102,27 +157,6 @@ pub(crate) const READ_TIMEOUT: &str = "read-timeout";
 /// The flag of a whole call's limit (`--total-timeout SECS`).
 pub(crate) const TOTAL_TIMEOUT: &str = "total-timeout";
 
-/// Refuses a bearer credential that no API could accept: not the `token68` of RFC 6750 (letters,
-/// digits, `-._~+/`, then `=` padding), e.g. a pasted space or newline; naming `source`, never
-/// the value. Any API's token passes (this contract's `<key prefix>.<secret>` is one form).
-fn check_bearer(source: &str, bearer: Option<&str>) -> Result<(), Failure> {
-    let Some(bearer) = bearer else {
-        return Ok(());
-    };
-    let body = bearer.trim_end_matches('=');
-    let token68 = !body.is_empty()
-        && body
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b));
-    if token68 {
-        return Ok(());
-    }
-    Err(Failure::usage(format!(
-        "{source} is not a bearer credential: expected letters, digits and -._~+/ with no \
-         spaces or line breaks (the value is not shown)"
-    )))
-}
-
 fn config_from(
     prefix: &str,
     base_url: Option<&str>,
@@ -140,16 +174,15 @@ fn config_from(
 /// A file path, or a `postgres://` URL ([`crate::journal::open`]).
 pub fn journal_location(
     bin: &str,
-    prefix: &str,
+    sources: &Sources<'_>,
     flag: Option<&str>,
-    profile: &Profile,
 ) -> Result<String, Failure> {
     let path = journal_path_from(
         Platform::CURRENT,
         bin,
-        prefix,
+        sources.prefix,
         flag,
-        lookup(prefix, profile),
+        sources.lookup(),
     )?;
     path.into_os_string().into_string().map_err(|p| {
         Failure::usage(format!(
@@ -183,9 +216,34 @@ fn journal_path_from(
 
 #[cfg(test)]
 mod tests {
-    use super::{check_bearer, config_from, journal_path_from, lookup_from};
+    use super::{Sources, config_from, journal_path_from, lookup_from};
+    use crate::credentials::{Credential, Part, check_bearer};
     use crate::profile::Profile;
     use crate::user_dirs::Platform;
+    use oncegen_runtime::{ParamIn, SchemeKind, SecurityScheme};
+
+    static TOKEN: SecurityScheme = SecurityScheme {
+        name: "ApiKeyAuth",
+        kind: SchemeKind::ApiKey {
+            location: ParamIn::Header,
+            param: "x-token",
+        },
+    };
+    static CREDENTIALS: &[Credential] = &[Credential {
+        scheme: &TOKEN,
+        parts: &[Part {
+            variable: "API_KEY_AUTH",
+            flag: "api-key-auth",
+        }],
+    }];
+
+    fn env(vars: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |name: &str| {
+            vars.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (*v).to_owned())
+        }
+    }
 
     #[test]
     fn the_environment_beats_the_profile_and_credentials_come_whole_from_one() {
@@ -193,31 +251,47 @@ mod tests {
             base_url: Some("http://profile".into()),
             bearer: Some("p.b".into()),
             journal: Some("postgres://db/j".into()),
+            credentials: [("api_key_auth".to_owned(), "p-token".to_owned())].into(),
             ..Profile::default()
         };
-        let env = |vars: &'static [(&'static str, &'static str)]| {
-            move |name: &str| {
-                vars.iter()
-                    .find(|(n, _)| *n == name)
-                    .map(|(_, v)| (*v).to_owned())
-            }
-        };
-        let none = lookup_from("API", &profile, env(&[]));
+        let sources = Sources::new("API", &profile, (CREDENTIALS, true));
+        let none = lookup_from(&sources, env(&[]));
         assert_eq!(none("API_BASE_URL").as_deref(), Some("http://profile"));
         assert_eq!(none("API_BEARER").as_deref(), Some("p.b"));
+        assert_eq!(none("API_API_KEY_AUTH").as_deref(), Some("p-token"));
         assert_eq!(none("API_JOURNAL").as_deref(), Some("postgres://db/j"));
-        let signed = lookup_from(
-            "API",
-            &profile,
-            env(&[("API_KEY", "k"), ("API_SECRET", "s")]),
-        );
-        assert_eq!(
-            signed("API_BEARER"),
-            None,
-            "the environment's credential replaces the profile's"
-        );
+        let signed = lookup_from(&sources, env(&[("API_KEY", "k"), ("API_SECRET", "s")]));
+        for replaced in ["API_BEARER", "API_API_KEY_AUTH"] {
+            assert_eq!(
+                signed(replaced),
+                None,
+                "the environment's credential replaces the profile's"
+            );
+        }
         assert_eq!(signed("API_KEY").as_deref(), Some("k"));
-        let url = lookup_from("API", &profile, env(&[("API_BASE_URL", "http://env")]));
+        let scheme = lookup_from(&sources, env(&[("API_API_KEY_AUTH", "e-token")]));
+        assert_eq!(scheme("API_BEARER"), None);
+        assert_eq!(scheme("API_API_KEY_AUTH").as_deref(), Some("e-token"));
+        let flagged = Sources {
+            flags: vec![("API_API_KEY_AUTH".into(), "f-token".into())],
+            ..Sources::new("API", &profile, (CREDENTIALS, true))
+        };
+        let flag = lookup_from(&flagged, env(&[("API_API_KEY_AUTH", "e-token")]));
+        assert_eq!(flag("API_API_KEY_AUTH").as_deref(), Some("f-token"));
+        assert_eq!(
+            flag("API_BEARER"),
+            None,
+            "a flag's credential replaces the profile's"
+        );
+        let unsigned = Sources::new("API", &profile, (CREDENTIALS, false));
+        let other_api = lookup_from(&unsigned, env(&[("API_KEY", "k"), ("API_SECRET", "s")]));
+        assert_eq!(
+            other_api("API_KEY"),
+            None,
+            "an API that signs nothing reads no key"
+        );
+        assert_eq!(other_api("API_BEARER").as_deref(), Some("p.b"));
+        let url = lookup_from(&sources, env(&[("API_BASE_URL", "http://env")]));
         assert_eq!(url("API_BASE_URL").as_deref(), Some("http://env"));
     }
     use std::path::PathBuf;
@@ -250,13 +324,6 @@ mod tests {
 
     #[test]
     fn the_journal_is_the_flag_then_the_variable_then_the_state_directory() {
-        let env = |vars: &'static [(&'static str, &'static str)]| {
-            move |name: &str| {
-                vars.iter()
-                    .find(|(n, _)| *n == name)
-                    .map(|(_, v)| (*v).to_owned())
-            }
-        };
         let path =
             |flag, vars| journal_path_from(Platform::Xdg, "cloud", "API", flag, env(vars)).unwrap();
         assert_eq!(path(Some("j"), &[("API_JOURNAL", "x")]), PathBuf::from("j"));

@@ -1,7 +1,7 @@
 //! The tables a generated tool is made of: its names, its areas, each operation as a command
 //! and each parameter; what `main.rs` and the area modules of a generated tool fill in.
 
-use crate::{Failure, Input, Sent};
+use crate::{Credential, Failure, Input, Sent};
 use oncegen_runtime::version::ContractCheck;
 use oncegen_runtime::{Config, Error};
 use std::future::Future;
@@ -22,6 +22,11 @@ pub struct App<C: 'static> {
     pub env_prefix: &'static str,
     /// The areas, each a command.
     pub areas: &'static [Area<C>],
+    /// The credentials of the API's own security schemes ([`crate::credentials`]).
+    pub credentials: &'static [Credential],
+    /// The API has a scheme the client's signed mode sends (`<PREFIX>_KEY` and
+    /// `<PREFIX>_SECRET` sign its requests).
+    pub signs: bool,
     /// Builds the SDK's client.
     pub connect: fn(Config) -> Result<C, Error>,
     /// The runtime client inside the SDK's client (to close journal entries).

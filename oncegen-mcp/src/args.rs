@@ -158,7 +158,8 @@ impl Args {
             Ok(body)
         } else {
             Err(Failure::refused(format!(
-                "this purchase would be sent without a spending ceiling: the body's shape does                  not carry `{}`. Use the body shape that has it and set it.",
+                "this purchase would be sent without a spending ceiling: the body's shape does \
+                 not carry `{}`. Use the body shape that has it and set it.",
                 ceiling.join("` or `")
             )))
         }

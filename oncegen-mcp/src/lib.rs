@@ -35,6 +35,7 @@ pub mod transport;
 pub use args::Args;
 pub use failure::Failure;
 pub use listing::{Listing, result_size};
+pub use oncegen_cli::{Credential, credentials};
 pub use options::{Options, main};
 pub use server::{Mode, Server};
 pub use tool::{App, Effects, Paging, Purchase, Run, Sent, Tool, respond, respond_waited};

@@ -15,6 +15,7 @@ use crate::transport::{self, Http};
 use crate::{App, Mode, Server, setup};
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction, ArgMatches};
+use oncegen_cli::setup::Sources;
 use std::io::Write as _;
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -89,9 +90,10 @@ async fn run<C: Send + Sync + 'static>(
     let env = |name: &str| std::env::var(name).ok();
     let profile = oncegen_cli::profile::load(app.profiles, options.profile.as_deref(), env)
         .map_err(|f| f.message)?;
-    let mut config =
-        oncegen_cli::setup::config(app.env_prefix, options.base_url.as_deref(), &profile)
-            .map_err(|f| f.message)?;
+    let sources = Sources::new(app.env_prefix, &profile, (app.credentials, app.signs));
+    let mut config = sources
+        .config(options.base_url.as_deref())
+        .map_err(|f| f.message)?;
     if options.gates.writes {
         let location = options.journal.clone().map_or_else(
             || setup::journal_location(app.bin, app.env_prefix, None),
@@ -149,12 +151,12 @@ fn command<C>(app: &App<C>) -> clap::Command {
         .about(app.about)
         .version(app.version)
         .after_help(format!(
-            "Credentials: ${prefix}_BEARER, or ${prefix}_KEY and ${prefix}_SECRET, and \
-             ${prefix}_BASE_URL, else the profile's in the configuration file of `{profiles}` \
+            "Credentials: ${prefix}_BEARER{schemes}, and ${prefix}_BASE_URL, else the profile's in the configuration file of `{profiles}` \
              (`{profiles} configure` writes it) (never printed, never in a tool's schema or \
              result).\n\
              Over HTTP, clients send `Authorization: Bearer ${prefix}_MCP_TOKEN`.",
-            profiles = app.profiles
+            profiles = app.profiles,
+            schemes = oncegen_cli::credentials::help(prefix, app.credentials, app.signs),
         ))
         .arg(
             Arg::new("profile")

@@ -17,6 +17,12 @@ pub struct App<C: 'static> {
     pub version: &'static str,
     /// The prefix of the SDK's environment variables (`<PREFIX>_BASE_URL`, …).
     pub env_prefix: &'static str,
+    /// The credentials of the API's own security schemes, from the environment or the profile
+    /// (`oncegen_cli::credentials`).
+    pub credentials: &'static [oncegen_cli::Credential],
+    /// The API has a scheme the client's signed mode sends (`<PREFIX>_KEY` and
+    /// `<PREFIX>_SECRET` sign its requests).
+    pub signs: bool,
     /// The tools, one table per area, one tool per operation.
     pub areas: &'static [&'static [Tool<C>]],
     /// The program whose configuration file holds the profiles: the generated CLI's binary,

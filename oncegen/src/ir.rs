@@ -114,6 +114,10 @@ pub struct SecuritySchemeDef {
     pub rust_name: String,
     /// How its credential travels.
     pub kind: SchemeKind,
+    /// The runtime's signed mode sends it (`x-signing`: the key and a signature made with a
+    /// secret), not a credential of its own.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub signed: bool,
     /// Its description.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,

@@ -399,3 +399,14 @@ fn the_surface_reserves_the_flags_the_command_line_tool_has() {
     );
     assert_eq!(reserved, own);
 }
+
+/// A scheme's credential never takes a variable a generated tool reads of its own: the names
+/// the surface reserves are the variables `oncegen-cli` and `oncegen-mcp` read.
+#[test]
+fn the_surface_reserves_the_variables_the_tools_read() {
+    let reserved: BTreeSet<&str> = oncegen::surface::credentials::RESERVED_VARIABLES
+        .into_iter()
+        .collect();
+    let own: BTreeSet<&str> = oncegen_cli::OWN_VARIABLES.into_iter().collect();
+    assert_eq!(reserved, own);
+}

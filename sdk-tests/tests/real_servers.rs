@@ -140,7 +140,7 @@ fn chroma_round_trips_through_the_sdk_generated_from_its_own_document() {
         ],
     );
     let mut problems = chroma_token_on_the_wire(&relay, &report);
-    problems.extend(chroma_tools(&server, &document, &scratch));
+    problems.extend(chroma_tools(&server, &relay, &document, &scratch));
     conclude("chroma", started, ready, &report, problems);
 }
 
@@ -192,7 +192,7 @@ fn held(server: &Server, path: &str) -> (u16, Value) {
 /// document, built in one cargo build, read the database every Chroma has
 /// (`default_tenant/default_database`) as the server holds it, and the tool reports a database
 /// that does not exist with the not-found exit code and Chroma's own message.
-fn chroma_tools(server: &Server, document: &str, scratch: &Path) -> Vec<String> {
+fn chroma_tools(server: &Server, relay: &Relay, document: &str, scratch: &Path) -> Vec<String> {
     let tools = match tools::generate_and_build("chroma", document, scratch) {
         Ok(tools) => tools,
         Err(why) => return vec![format!("tools: {why}")],
@@ -227,6 +227,88 @@ fn chroma_tools(server: &Server, document: &str, scratch: &Path) -> Vec<String> 
             run.stderr
         )),
     }
+    problems.extend(chroma_cli_not_found(server, &tools, &home, &env));
+    let call = json!({ "tenant": "default_tenant", "database": "default_database" });
+    match tools::mcp_session(&tools, &home, &env, &[("get_database", call)]) {
+        Ok(session) => problems.extend(chroma_mcp_answers(document, &session, &database)),
+        Err(why) => problems.push(format!("mcp: {why}")),
+    }
+    problems.extend(chroma_tools_send_the_key(&tools, relay, scratch));
+    problems
+}
+
+/// Issue #41: the generated tools send Chroma's API key (scheme `ApiKeyAuth`, header
+/// `x-chroma-token`) under the names derived from the scheme: the CLI from the variable
+/// `CHROMA_API_API_KEY_AUTH`, the flag `--api-key-auth` and a profile's `credentials` table, the
+/// MCP server from the variable. Each goes through the relay, which sees what went on the wire.
+fn chroma_tools_send_the_key(tools: &tools::Tools, relay: &Relay, scratch: &Path) -> Vec<String> {
+    let base = ("CHROMA_API_BASE_URL", relay.origin());
+    let variable = ("CHROMA_API_API_KEY_AUTH", CHROMA_TOKEN.to_owned());
+    let read = [
+        "database",
+        "get-database",
+        "default_tenant",
+        "default_database",
+    ];
+    let profile_home = scratch.join("tools-home-profile");
+    let config = profile_home.join("config/chroma");
+    std::fs::create_dir_all(&config).expect("a configuration directory");
+    std::fs::write(
+        config.join("config.toml"),
+        format!("[profiles.default.credentials]\napi_key_auth = \"{CHROMA_TOKEN}\"\n"),
+    )
+    .expect("a profile");
+    let home = scratch.join("tools-home-key");
+    let flag = [&["--api-key-auth", CHROMA_TOKEN][..], &read].concat();
+    // Each way: where the key comes from, the tool's home, whether the variable is set, args.
+    let ways = [
+        ("the variable", &home, true, &read[..]),
+        ("the flag", &home, false, &flag[..]),
+        ("the profile", &profile_home, false, &read[..]),
+    ];
+    let mut problems = Vec::new();
+    for (way, home, with_variable, args) in ways {
+        let mut env = vec![base.clone()];
+        env.extend(with_variable.then(|| variable.clone()));
+        let before = relay.requests().len();
+        let run = tools::run_cli(tools, home, &env, args);
+        let sent = tokens_sent(relay, before);
+        if run.code != Some(0) || sent.is_empty() || sent.iter().any(|t| t != CHROMA_TOKEN) {
+            problems.push(format!(
+                "cli: the key from {way}: exited with {:?}, sent x-chroma-token {sent:?}; stderr: {}",
+                run.code, run.stderr
+            ));
+        }
+    }
+    let before = relay.requests().len();
+    let call = json!({ "tenant": "default_tenant", "database": "default_database" });
+    let session = tools::mcp_session(tools, &home, &[base, variable], &[("get_database", call)]);
+    let sent = tokens_sent(relay, before);
+    let answered = session.map(|s| s.calls[0].is_error != Some(true));
+    if answered != Ok(true) || sent.is_empty() || sent.iter().any(|t| t != CHROMA_TOKEN) {
+        problems.push(format!(
+            "mcp: the key from the variable: answered {answered:?}, sent x-chroma-token {sent:?}"
+        ));
+    }
+    problems
+}
+
+/// The `x-chroma-token` of each request the relay saw after the first `before` ("" when none).
+fn tokens_sent(relay: &Relay, before: usize) -> Vec<String> {
+    relay.requests()[before..]
+        .iter()
+        .map(|r| r.header("x-chroma-token").unwrap_or_default().to_owned())
+        .collect()
+}
+
+/// `get-database` of a database Chroma does not hold exits with the tool's not-found code and
+/// Chroma's own message.
+fn chroma_cli_not_found(
+    server: &Server,
+    tools: &tools::Tools,
+    home: &Path,
+    env: &[(&str, String)],
+) -> Vec<String> {
     let missing_path = "/api/v2/tenants/default_tenant/databases/no-such-database";
     let (status, missing) = held(server, missing_path);
     assert_eq!(status, 404, "GET {missing_path}: {missing}");
@@ -239,23 +321,17 @@ fn chroma_tools(server: &Server, document: &str, scratch: &Path) -> Vec<String> 
         "default_tenant",
         "no-such-database",
     ];
-    let run = tools::run_cli(&tools, &home, &env, &args);
+    let run = tools::run_cli(tools, home, env, &args);
     // 5: the not-found class of the tool's documented exit codes (`oncegen_cli::exit`).
     if run.code != Some(5) || !run.stderr.contains(message) {
-        problems.push(format!(
+        return vec![format!(
             "cli: `chroma {}` exited with {:?} (not found is 5) and wrote to stderr {:?} (Chroma answered {missing})",
             args.join(" "),
             run.code,
             run.stderr
-        ));
+        )];
     }
-
-    let call = json!({ "tenant": "default_tenant", "database": "default_database" });
-    match tools::mcp_session(&tools, &home, &env, &[("get_database", call)]) {
-        Ok(session) => problems.extend(chroma_mcp_answers(document, &session, &database)),
-        Err(why) => problems.push(format!("mcp: {why}")),
-    }
-    problems
+    Vec::new()
 }
 
 /// The MCP server's `tools/list` offers every read of the document (its `GET` operations; a

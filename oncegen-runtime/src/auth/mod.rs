@@ -183,10 +183,7 @@ impl Auth {
             }
         }
         if !unauthenticated && sent.is_empty() && matches!(self.mode, Mode::None) {
-            tracing::debug!(
-                operation,
-                "no credential sent: the operation's `security` names no scheme with a                  credential set (Config::scheme_credential_everywhere sends one on every                  operation)"
-            );
+            nothing_sent(operation);
         }
         let mut cookies = Vec::new();
         for auth in sent {
@@ -270,6 +267,15 @@ impl Auth {
 
 /// Encodes one scheme credential; a credential of the wrong kind for its scheme, or one that
 /// cannot travel in a header, is a configuration error.
+/// Logs (debug) that `operation` goes without a credential.
+fn nothing_sent(operation: &str) {
+    tracing::debug!(
+        operation,
+        "no credential sent: the operation's `security` names no scheme with a credential set \
+         (Config::scheme_credential_everywhere sends one on every operation)"
+    );
+}
+
 fn scheme_auth(
     scheme: &SecurityScheme,
     credential: &SchemeCredential,

@@ -8,6 +8,7 @@
 //! credentials, the journal) is the hand-written `oncegen-cli` crate's.
 
 mod body_help;
+pub(crate) mod credentials;
 mod operation;
 
 use crate::Result;
@@ -97,12 +98,25 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
         });
         modules.push(format_ident!("{module}"));
     }
+    files.push(main_file(surface, options, &modules, &header)?);
+    Ok(files)
+}
+
+/// `src/main.rs`: the tool's table naming the area modules `modules`.
+fn main_file(
+    surface: &Surface,
+    options: &Options,
+    modules: &[proc_macro2::Ident],
+    header: &str,
+) -> Result<GeneratedFile> {
+    let sdk = format_ident!("{}", options.sdk_crate.replace('-', "_"));
     let bin = &options.bin;
     let about = format!(
         "Command-line tool of {} (contract {})",
         options.sdk_crate, surface.contract_revision
     );
     let version = &surface.crate_version;
+    let credentials = credentials::app_fields(surface, &sdk, "oncegen_cli");
     let check_contract = if surface.checks_contract {
         quote!(Some(|client| Box::pin(client.check_contract())))
     } else {
@@ -115,12 +129,14 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
         use #sdk::Client;
 
         /// The tool: its names and every area.
+        #[rustfmt::skip]
         static APP: oncegen_cli::App<Client> = oncegen_cli::App {
             bin: #bin,
             about: #about,
             version: #version,
             env_prefix: #sdk::ENV_PREFIX,
             areas: &[#(#modules::AREA),*],
+            #credentials
             connect: Client::new,
             runtime: Client::runtime,
             check_contract: #check_contract,
@@ -134,11 +150,10 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
         "`{bin}`: every operation of {} from a shell.",
         options.sdk_crate
     );
-    files.push(GeneratedFile {
+    Ok(GeneratedFile {
         path: "src/main.rs".into(),
-        contents: format_file(&header, &doc, main)?,
-    });
-    Ok(files)
+        contents: format_file(header, &doc, main)?,
+    })
 }
 
 /// The table entries and functions of `ops`, the operations of the area called as `area_line`

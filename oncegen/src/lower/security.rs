@@ -50,6 +50,7 @@ pub(super) fn schemes(root: &Node<'_>) -> Vec<SecuritySchemeDef> {
             name: name.to_owned(),
             rust_name: names.claim(naming::snake(name).to_ascii_uppercase()),
             kind,
+            signed: node.get("x-signing").is_some(),
             doc: node
                 .str("description")
                 .map(str::trim)

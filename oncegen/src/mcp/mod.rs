@@ -136,24 +136,39 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
         });
         modules.push(format_ident!("{module}"));
     }
+    files.push(main_file(surface, options, &modules, &header)?);
+    Ok(files)
+}
+
+/// `src/main.rs`: the server's table naming the area modules `modules`.
+fn main_file(
+    surface: &Surface,
+    options: &Options,
+    modules: &[proc_macro2::Ident],
+    header: &str,
+) -> Result<GeneratedFile> {
+    let sdk = format_ident!("{}", options.sdk_crate.replace('-', "_"));
     let (bin, profiles) = (&options.bin, &options.profiles);
     let about = format!(
         "MCP server of {} (contract {})",
         options.sdk_crate, surface.contract_revision
     );
     let version = &surface.crate_version;
+    let credentials = crate::cli::credentials::app_fields(surface, &sdk, "oncegen_mcp");
     let main = quote! {
         #(#[rustfmt::skip] mod #modules;)*
 
         use #sdk::Client;
 
         /// The server: its names and every area's tools.
+        #[rustfmt::skip]
         static APP: oncegen_mcp::App<Client> = oncegen_mcp::App {
             bin: #bin,
             about: #about,
             version: #version,
             env_prefix: #sdk::ENV_PREFIX,
             areas: &[#(#modules::TOOLS),*],
+            #credentials
             profiles: #profiles,
             connect: Client::new,
             runtime: Client::runtime,
@@ -167,11 +182,10 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
         "`{bin}`: every operation of {} as a Model Context Protocol tool.",
         options.sdk_crate
     );
-    files.push(GeneratedFile {
+    Ok(GeneratedFile {
         path: "src/main.rs".into(),
-        contents: format_file(&header, &doc, main)?,
-    });
-    Ok(files)
+        contents: format_file(header, &doc, main)?,
+    })
 }
 
 fn manifest(options: &Options, header: &str) -> String {

@@ -21,6 +21,9 @@ pub struct SchemeSurface {
     /// For `api_key`: the header, query parameter or cookie name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub param: Option<String>,
+    /// The client's signed mode sends it (`x-signing`), from the key and secret it is given.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub signed: bool,
     /// Its description.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
@@ -148,6 +151,7 @@ pub fn schemes(defs: &[SecuritySchemeDef]) -> BTreeMap<String, SchemeSurface> {
                 kind,
                 location,
                 param,
+                signed: s.signed,
                 doc: s.doc.clone(),
             };
             (s.rust_name.clone(), description)

@@ -22,6 +22,7 @@ pub mod body_members;
 pub mod builder_methods;
 pub mod call_order;
 pub mod command_line;
+pub mod credentials;
 pub mod deprecation;
 mod operation;
 pub mod rust_type;
@@ -52,7 +53,8 @@ use std::collections::BTreeMap;
 /// this format: each operation's `arguments_struct` (required parameters passed by name) and
 /// each request struct's `constructor_struct` (`new`'s required fields passed by name), and
 /// each operation's `success_status` and `accept` (what the report compares only when the
-/// baseline records them), and each body's `example` (help text only: never compared).
+/// baseline records them), each body's `example` (help text only: never compared), and each
+/// security scheme's `signed`.
 pub const FORMAT: u32 = 5;
 
 /// File name of the serialized surface, in the generated crate's directory.
