@@ -419,7 +419,6 @@ pub fn described(tools: &[ToolDefinition]) -> Vec<rmcp::model::Tool> {
             let input = t.input_schema.to_string();
             Listing {
                 name: &t.name,
-                title: &t.title,
                 description: &t.description,
                 input_schema: &input,
                 writes: t.writes,

@@ -105,7 +105,7 @@ impl Schemas<'_> {
             "Uuid" => json!({"type": "string", "format": "uuid"}),
             "DateTime<Utc>" => json!({"type": "string", "format": "date-time"}),
             "NaiveDate" => json!({"type": "string", "format": "date"}),
-            "Decimal" => json!({"type": "string", "description": "A decimal number."}),
+            "Decimal" => json!({"type": "string", "format": "decimal"}),
             "serde_json::Value" | "Value" => json!({}),
             "()" => json!({"type": "null"}),
             _ => self.named(ty),
@@ -194,8 +194,15 @@ impl Schemas<'_> {
                 Side::Output => json!({"type": "string"}),
             },
             Shape::Union { variants, .. } | Shape::Choice { variants } => {
-                let members: Vec<Value> = variants.values().map(|v| self.of(v)).collect();
-                json!({"anyOf": members})
+                let mut members: Vec<Value> = self
+                    .offered(variants.values())
+                    .into_iter()
+                    .map(|v| self.of(v))
+                    .collect();
+                match members.len() {
+                    1 => members.remove(0),
+                    _ => json!({"anyOf": members}),
+                }
             }
             Shape::Alias { target } => self.of(target),
         };
@@ -206,13 +213,35 @@ impl Schemas<'_> {
         schema
     }
 
-    /// Adds `doc` as the description, after any the schema has.
+    /// The variants of a union an argument is offered as: on the input side the ones not
+    /// deprecated, when any is not (a deprecated shape is still accepted, but a new call has no
+    /// use for it).
+    fn offered<'v>(&self, variants: impl Iterator<Item = &'v String>) -> Vec<&'v String> {
+        let all: Vec<&String> = variants.collect();
+        let deprecated = |v: &&String| {
+            resolve(self.surface, v)
+                .and_then(|n| self.surface.types.get(n))
+                .is_some_and(|t| t.deprecated)
+        };
+        let current: Vec<&String> = all.iter().copied().filter(|v| !deprecated(v)).collect();
+        if self.side == Side::Input && !current.is_empty() {
+            current
+        } else {
+            all
+        }
+    }
+
+    /// Adds `doc` as the description, before any the schema has (once, when one holds the
+    /// other).
     fn describe(&self, schema: &mut Value, doc: Option<&str>) {
         let (Some(doc), Some(object)) = (doc, schema.as_object_mut()) else {
             return;
         };
         let text = match object.get("description").and_then(Value::as_str) {
-            Some(before) if !before.is_empty() => format!("{doc} {before}"),
+            Some(before) if before.contains(doc) => before.to_owned(),
+            Some(before) if !before.is_empty() && !doc.contains(before) => {
+                format!("{doc} {before}")
+            }
             _ => doc.to_owned(),
         };
         object.insert("description".into(), json!(text));
