@@ -41,7 +41,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/billing/services",
         title: "List billing services",
         description: "Lists billing service items (page model).\nGET /v1/billing/services. Scope: billing.services.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":50,\"description\":\"Page size (canonical size parameter), 1 to 100, default 50.\"},\"page\":{\"type\":\"integer\",\"description\":\"Page number.\"},\"jq\":{\"type\":\"string\"}}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":50,\"description\":\"Page size (canonical size parameter), 1 to 100, default 50.\"},\"page\":{\"type\":\"integer\"},\"jq\":{\"type\":\"string\"}}}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"items\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"billingCount\":{},\"billingUnit\":{},\"createdAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"displayName\":{},\"dueDate\":{},\"hostname\":{},\"id\":{},\"ipv4\":{},\"ipv6\":{},\"meta\":{\"type\":[\"object\",\"null\"],\"properties\":{\"serviceType\":{}}},\"sku\":{},\"status\":{},\"type\":{}}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"page\":{\"type\":[\"integer\",\"null\"]},\"pageSize\":{\"type\":[\"integer\",\"null\"]},\"pages\":{\"type\":[\"integer\",\"null\"]},\"total\":{\"type\":[\"integer\",\"null\"]}}}",
         ),
@@ -69,7 +69,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/billing/transactions",
         title: "List transactions",
         description: "Lists transactions (page model).\nGET /v1/billing/transactions. Scope: billing.transactions.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":50,\"description\":\"Page size (canonical size parameter), 1 to 100, default 50.\"},\"page\":{\"type\":\"integer\",\"description\":\"Page number.\"},\"jq\":{\"type\":\"string\"}}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":50,\"description\":\"Page size (canonical size parameter), 1 to 100, default 50.\"},\"page\":{\"type\":\"integer\"},\"jq\":{\"type\":\"string\"}}}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"items\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"amountIn\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"},\"amountOut\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"},\"createdAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"currency\":{},\"fee\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"},\"gateway\":{},\"id\":{},\"invoiceId\":{},\"meta\":{},\"status\":{},\"type\":{}}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"page\":{\"type\":[\"integer\",\"null\"]},\"pageSize\":{\"type\":[\"integer\",\"null\"]},\"pages\":{\"type\":[\"integer\",\"null\"]},\"total\":{\"type\":[\"integer\",\"null\"]}}}",
         ),
@@ -97,7 +97,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/billing/invoices/{id}/pay",
         title: "Pay an invoice from account balance",
         description: "Pays an invoice from account balance; no body. With enough funds the result has fullyPaid true and status `paid`; with insufficient funds a partial payment may leave the invoice unpaid with a remaining amount: read `fullyPaid`, `paidNow` and the remaining amount. Payment is not successful provisioning. Separate order and payment requests need separate idempotency keys.\nPOST /v1/billing/invoices/{id}/pay. Charges the account an amount that cannot be read before paying: no ceiling bounds it (needs --allow-any-amount). Scope: billing.invoice.pay.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Invoice uuid.\"},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"id\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"format\":\"uuid\"},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"id\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"fullyPaid\":{},\"invoiceId\":{},\"meta\":{\"type\":[\"object\",\"null\"],\"properties\":{\"createdServiceIds\":{},\"createdServices\":{},\"provisioning\":{},\"renewedServices\":{}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"orderId\":{},\"paidNow\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"},\"partial\":{},\"status\":{}}}",
         ),

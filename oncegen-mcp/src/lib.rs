@@ -34,7 +34,7 @@ pub mod transport;
 
 pub use args::Args;
 pub use failure::Failure;
-pub use listing::{Listing, result_size};
+pub use listing::{Listing, describe_all, result_size};
 pub use options::{Options, main};
 pub use server::{Mode, Server};
 pub use tool::{App, Effects, Paging, Purchase, Run, Sent, Tool, respond, respond_waited};

@@ -9,8 +9,29 @@
 //! is the title: the protocol means it for a person's display, which shows the name without
 //! one, while the agent reads the description, which says the summary where it adds a word.
 
+mod repeats;
+
 use rmcp::model::{JsonObject, ListToolsResult, ToolAnnotations};
 use std::sync::Arc;
+
+/// The protocol's descriptions of the tools one listing offers, in its order, a passage that
+/// several descriptions share said once ([`repeats`]); an error names a schema that is not an
+/// object.
+pub fn describe_all(listings: &[Listing]) -> Result<Vec<rmcp::model::Tool>, String> {
+    let texts: Vec<(&str, &str)> = listings.iter().map(|l| (l.name, l.description)).collect();
+    let said = repeats::said_once(&texts);
+    listings
+        .iter()
+        .zip(&said)
+        .map(|(listing, description)| {
+            Listing {
+                description,
+                ..*listing
+            }
+            .describe()
+        })
+        .collect()
+}
 
 /// The fields of a tool that `tools/list` shows.
 #[derive(Debug, Clone, Copy)]

@@ -54,6 +54,7 @@ pub(super) fn definition(
     let mut input_schema = input_schema(surface, op);
     let description = description::of(id, &op.rust_fn, op, &input_schema);
     repeats::drop_said(&mut input_schema, &description);
+    repeats::drop_restated(&mut input_schema, &op.rust_fn);
     Ok(ToolDefinition {
         name: op.rust_fn.clone(),
         operation_id: id.to_owned(),
