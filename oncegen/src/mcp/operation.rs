@@ -252,7 +252,7 @@ fn input_schema(surface: &Surface, op: &OperationSurface) -> Value {
         .chain(op.params.keys().filter(|k| !op.arguments.contains(k)))
         // An optional deprecated parameter is still taken but not offered: a new call has no
         // use for it.
-        .filter(|rust| !(op.params[*rust].deprecated && !op.params[*rust].required));
+        .filter(|rust| op.params[*rust].required || !op.params[*rust].deprecated);
     for rust in ordered {
         let p = &op.params[rust];
         let mut schema = schema::of(surface, &p.ty, Side::Input);

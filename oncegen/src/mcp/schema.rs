@@ -8,7 +8,8 @@
 //! that does not fit is a tool error naming the field.
 //!
 //! Arguments are described exactly (required members, enum values, constraints, docs): a
-//! client may validate against them. Results are described leniently (no `required`, no enum
+//! client may validate against them; a deprecated shape of a union is left out when another is
+//! not (the server still decodes it). Results are described leniently (no `required`, no enum
 //! values, `null` admitted everywhere): a server that adds an enum value or leaves out a member
 //! must not make a client reject the answer the SDK decoded.
 
