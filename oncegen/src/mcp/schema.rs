@@ -150,7 +150,7 @@ impl Schemas<'_> {
                     {
                         for (variant, payload) in variants {
                             let mut member = self.of(payload);
-                            self.describe(
+                            describe(
                                 &mut member,
                                 Some(&format!("At most one of the `{}` group.", field.name)),
                             );
@@ -164,7 +164,7 @@ impl Schemas<'_> {
                     };
                     if self.side == Side::Input {
                         merge(&mut member, serde_json::to_value(&field.constraints).ok());
-                        self.describe(&mut member, field.doc.as_deref());
+                        describe(&mut member, field.doc.as_deref());
                         if field.deprecated {
                             member["deprecated"] = json!(true);
                         }
@@ -208,7 +208,7 @@ impl Schemas<'_> {
             Shape::Alias { target } => self.of(target),
         };
         if self.side == Side::Input {
-            self.describe(&mut schema, def.doc.as_deref());
+            describe(&mut schema, def.doc.as_deref());
         }
         self.stack.pop();
         schema
@@ -232,22 +232,6 @@ impl Schemas<'_> {
         }
     }
 
-    /// Adds `doc` as the description, before any the schema has (once, when one holds the
-    /// other).
-    fn describe(&self, schema: &mut Value, doc: Option<&str>) {
-        let (Some(doc), Some(object)) = (doc, schema.as_object_mut()) else {
-            return;
-        };
-        let text = match object.get("description").and_then(Value::as_str) {
-            Some(before) if before.contains(doc) => before.to_owned(),
-            Some(before) if !before.is_empty() && !doc.contains(before) => {
-                format!("{doc} {before}")
-            }
-            _ => doc.to_owned(),
-        };
-        object.insert("description".into(), json!(text));
-    }
-
     /// `schema`, admitting `null` too.
     fn nullable(&self, mut schema: Value) -> Value {
         let Some(object) = schema.as_object_mut() else {
@@ -268,6 +252,22 @@ impl Schemas<'_> {
     }
 }
 
+/// Adds `doc` as the description, before any the schema has (once, when one holds the
+/// other).
+fn describe(schema: &mut Value, doc: Option<&str>) {
+    let (Some(doc), Some(object)) = (doc, schema.as_object_mut()) else {
+        return;
+    };
+    let text = match object.get("description").and_then(Value::as_str) {
+        Some(before) if before.contains(doc) => before.to_owned(),
+        Some(before) if !before.is_empty() && !doc.contains(before) => {
+            format!("{doc} {before}")
+        }
+        _ => doc.to_owned(),
+    };
+    object.insert("description".into(), json!(text));
+}
+
 /// `inner` of `name<inner>`.
 fn generic<'t>(ty: &'t str, name: &str) -> Option<&'t str> {
     ty.strip_prefix(name)?.strip_prefix('<')?.strip_suffix('>')
@@ -279,5 +279,20 @@ fn merge(schema: &mut Value, extra: Option<Value>) {
         for (name, value) in extra {
             target.insert(name, value);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::describe;
+    use serde_json::json;
+
+    #[test]
+    fn a_doc_goes_before_the_description_once() {
+        let mut schema = json!({"type": "string", "description": "Billing period unit."});
+        describe(&mut schema, Some("Billing period unit."));
+        assert_eq!(schema["description"], "Billing period unit.");
+        describe(&mut schema, Some("The cycle."));
+        assert_eq!(schema["description"], "The cycle. Billing period unit.");
     }
 }
