@@ -110,6 +110,11 @@ async fn tools_list_with_every_gate_open_stays_within_its_budget() {
     );
     for tool in tools {
         pointed_to_passages_are_listed(tool, tools);
+        // A key's length is the runtime's (8 to 128), said once in the instructions: a schema
+        // bound admitting a key the runtime refuses would be a wrong fact.
+        let key = &tool["inputSchema"]["properties"]["idempotency_key"];
+        assert!(key["minLength"].as_u64().is_none_or(|n| n >= 8), "{key}");
+        assert!(key["maxLength"].as_u64().is_none_or(|n| n <= 128), "{key}");
     }
     let reads = tools
         .iter()
