@@ -15,10 +15,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/dedicated/deployments",
         title: "Create an unpaid dedicated deployment",
-        description: "Create an unpaid dedicated deployment\n\nCreates an unpaid order and invoice (deployment status `unpaid`); provisioning starts only after payment and any configured approval.\n\n`dedicatedDeploy`: POST /v1/dedicated/deployments. Scopes (any): dedicated.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"addons\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":120,\"pattern\":\"^[A-Za-z0-9_.:-]{1,120}$\"},\"qty\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}}},\"maxItems\":50},\"billing\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":120,\"default\":1},\"unit\":{\"type\":\"string\",\"enum\":[\"MONTH\",\"QUARTAL\",\"SEMIANNUAL\",\"YEAR\"],\"default\":\"MONTH\"}}},\"configuration_code\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":160},\"currency\":{\"type\":\"string\",\"enum\":[\"EUR\",\"USD\"],\"default\":\"EUR\"},\"hostname\":{\"type\":\"string\",\"maxLength\":253,\"pattern\":\"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$\",\"description\":\"Lowercase DNS hostname.\"},\"os_profile_id\":{\"type\":\"integer\",\"minimum\":0,\"exclusiveMinimum\":0,\"description\":\"From the dedicated images list.\"},\"region_code\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":16,\"pattern\":\"^[A-Z0-9-]{2,16}$\"},\"ssh_key_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"An owned key whose OS profile supports keys.\"}},\"required\":[\"configuration_code\",\"hostname\",\"os_profile_id\",\"region_code\"]},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"body\"]}",
+        description: "Create an unpaid dedicated deployment. Creates an unpaid order and invoice (deployment status `unpaid`); provisioning starts only after payment and any configured approval.\nPOST /v1/dedicated/deployments. Scope: dedicated.write.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"addons\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":120,\"pattern\":\"^[A-Za-z0-9_.:-]{1,120}$\"},\"qty\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}}},\"maxItems\":50},\"billing\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":120,\"default\":1},\"unit\":{\"type\":\"string\",\"enum\":[\"MONTH\",\"QUARTAL\",\"SEMIANNUAL\",\"YEAR\"],\"default\":\"MONTH\"}}},\"configuration_code\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":160},\"currency\":{\"type\":\"string\",\"enum\":[\"EUR\",\"USD\"],\"default\":\"EUR\"},\"hostname\":{\"type\":\"string\",\"maxLength\":253,\"pattern\":\"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$\",\"description\":\"Lowercase DNS hostname.\"},\"os_profile_id\":{\"type\":\"integer\",\"minimum\":0,\"exclusiveMinimum\":0,\"description\":\"From the dedicated images list.\"},\"region_code\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":16,\"pattern\":\"^[A-Z0-9-]{2,16}$\"},\"ssh_key_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"An owned key whose OS profile supports keys.\"}},\"required\":[\"configuration_code\",\"hostname\",\"os_profile_id\",\"region_code\"]},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"body\"]}",
         output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"currency\":{},\"deploymentStatusUrl\":{},\"invoiceId\":{},\"invoiceNumber\":{},\"message\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"orderId\":{},\"status\":{},\"total\":{\"type\":[\"string\",\"null\"],\"description\":\"A decimal number.\"}}}",
+            "{\"type\":\"object\",\"properties\":{\"currency\":{},\"deploymentStatusUrl\":{},\"invoiceId\":{},\"invoiceNumber\":{},\"message\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"orderId\":{},\"status\":{},\"total\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"}}}",
         ),
         effects: Effects {
             writes: true,
@@ -40,8 +40,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/dedicated/{serviceId}/password-reset",
         title: "Reset the dedicated server administrator password",
-        description: "Reset the dedicated server administrator password\n\nInterrupts connections while the administrator password is replaced; returns a task. Retrieve the result privately only after the task succeeds (credential reads need dedicated.credentials.read).\n\n`dedicatedPasswordReset`: POST /v1/dedicated/{serviceId}/password-reset. Destructive. Grants access: a new administrator password of the dedicated server (needs --allow-access-grants). Scopes (any): dedicated.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"serviceId\"]}",
+        description: "Reset the dedicated server administrator password. Interrupts connections while the administrator password is replaced; returns a task. Retrieve the result privately only after the task succeeds (credential reads need dedicated.credentials.read).\nPOST /v1/dedicated/{serviceId}/password-reset. Destructive. Grants access: a new administrator password of the dedicated server (needs --allow-access-grants). Scope: dedicated.write.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
         ),
@@ -65,7 +65,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dedicated/{serviceId}/tasks/{taskId}",
         title: "Get a dedicated task",
-        description: "Get a dedicated task\n\nReads one task.\n\n`dedicatedTask`: GET /v1/dedicated/{serviceId}/tasks/{taskId}. With `wait: true`, polls until what it reads settles. Scopes (any): dedicated.read.",
+        description: "Get a dedicated task. Reads one task.\nGET /v1/dedicated/{serviceId}/tasks/{taskId}. Scope: dedicated.read.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"taskId\":{\"type\":\"string\",\"format\":\"uuid\"},\"wait\":{\"type\":\"boolean\",\"description\":\"Poll until what this reads settles, then answer its settled state.\"},\"jq\":{\"type\":\"string\"}},\"required\":[\"serviceId\",\"taskId\"]}",
         output_schema: None,
         effects: Effects {
@@ -88,7 +88,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dedicated/{serviceId}/tasks",
         title: "List dedicated tasks",
-        description: "List dedicated tasks\n\nLists the tasks of a dedicated server. Progress of asynchronous dedicated writes is read here by polling.\n\n`dedicatedTasks`: GET /v1/dedicated/{serviceId}/tasks. Scopes (any): dedicated.read.",
+        description: "Lists the tasks of a dedicated server. Progress of asynchronous dedicated writes is read here by polling.\nGET /v1/dedicated/{serviceId}/tasks. Scope: dedicated.read.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"jq\":{\"type\":\"string\"}},\"required\":[\"serviceId\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]},\"tasks\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"createdAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"errorCode\":{},\"id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"kind\":{},\"stage\":{},\"status\":{},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"}}}}}}",
@@ -113,7 +113,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dedicated/{serviceId}/rescue-options",
         title: "Get dedicated rescue options",
-        description: "Get dedicated rescue options\n\nReads rescue options.\n\n`getDedicatedByServiceIdRescueOptions`: GET /v1/dedicated/{serviceId}/rescue-options. Scopes (any): dedicated.read.",
+        description: "Get dedicated rescue options. Reads rescue options.\nGET /v1/dedicated/{serviceId}/rescue-options. Scope: dedicated.read.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"jq\":{\"type\":\"string\"}},\"required\":[\"serviceId\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"enabled\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"profiles\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":[\"integer\",\"null\"]},\"name\":{}}}}}}",
@@ -138,7 +138,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dedicated/{serviceId}/traffic",
         title: "Get dedicated traffic samples",
-        description: "Get dedicated traffic samples\n\nReturns traffic samples; rates in bits per second, totals in bytes; missing statistics are not zero. Query parameters and sample fields: not shown.\n\n`getDedicatedByServiceIdTraffic`: GET /v1/dedicated/{serviceId}/traffic. Scopes (any): dedicated.read.",
+        description: "Get dedicated traffic samples. Returns traffic samples; rates in bits per second, totals in bytes; missing statistics are not zero. Query parameters and sample fields: not shown.\nGET /v1/dedicated/{serviceId}/traffic. Scope: dedicated.read.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"jq\":{\"type\":\"string\"}},\"required\":[\"serviceId\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",

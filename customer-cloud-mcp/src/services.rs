@@ -15,8 +15,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/services",
         title: "List services",
-        description: "List services\n\nLists services (page model). Ownership and filters apply server-side before pagination and counts. The default status set is active plus suspended; historical services need an explicit status; `terminated` is the terminal state name. `group_by=type` groups only the current page. Prefer `/v1/services?statuses=active,suspended&group_by=type`.\n\n`getServices`: GET /v1/services.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"external_id\":{\"type\":\"string\"},\"group_by\":{\"type\":\"string\",\"enum\":[\"type\"],\"description\":\"Groups only the current page.\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Page size (default not shown).\"},\"page\":{\"type\":\"integer\",\"description\":\"Page number.\"},\"search\":{\"type\":\"string\",\"description\":\"Search term.\"},\"status\":{\"type\":\"string\",\"description\":\"Service status filter.\"},\"statuses\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"active\",\"suspended\",\"terminated\"]},\"description\":\"Comma-separated list of service statuses (`active`, `suspended`, `terminated`).\"},\"type\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Comma-separated list of types.\"},\"jq\":{\"type\":\"string\"}}}",
+        description: "Lists services (page model). Ownership and filters apply server-side before pagination and counts. The default status set is active plus suspended; historical services need an explicit status; `terminated` is the terminal state name. `group_by=type` groups only the current page. Prefer `/v1/services?statuses=active,suspended&group_by=type`.\nGET /v1/services.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"external_id\":{\"type\":\"string\"},\"group_by\":{\"type\":\"string\",\"enum\":[\"type\"],\"description\":\"Groups only the current page.\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Page size (default not shown).\"},\"page\":{\"type\":\"integer\"},\"search\":{\"type\":\"string\",\"description\":\"Search term.\"},\"status\":{\"type\":\"string\",\"description\":\"Service status filter.\"},\"statuses\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"active\",\"suspended\",\"terminated\"]},\"description\":\"Comma-separated list of service statuses (`active`, `suspended`, `terminated`).\"},\"type\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Comma-separated list of types.\"},\"jq\":{\"type\":\"string\"}}}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"items\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"additionalProperties\":{}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"page\":{\"type\":[\"integer\",\"null\"]},\"pageSize\":{\"type\":[\"integer\",\"null\"]},\"pages\":{\"type\":[\"integer\",\"null\"]},\"total\":{\"type\":[\"integer\",\"null\"]}}}",
         ),
@@ -43,7 +43,7 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/services/grouped",
         title: "List the complete filtered service inventory",
-        description: "List the complete filtered service inventory\n\nReturns the complete filtered inventory, no pagination. Defaults to active only; pass status explicitly, or fetch active and suspended separately and merge by id.\n\n`getServicesGrouped`: GET /v1/services/grouped.",
+        description: "List the complete filtered service inventory. Returns the complete filtered inventory, no pagination. Defaults to active only; pass status explicitly, or fetch active and suspended separately and merge by id.\nGET /v1/services/grouped.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"status\":{\"type\":\"string\",\"enum\":[\"active\",\"all\",\"suspended\",\"terminated\"],\"description\":\"Single value or `all`; default active.\"},\"type\":{\"type\":\"string\"},\"jq\":{\"type\":\"string\"}}}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
@@ -68,10 +68,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/services/{serviceId}/billing/change/checkout",
         title: "Change a service billing cycle",
-        description: "Change a service billing cycle\n\nChanges the billing cycle of a service and checks out.\n\n`serviceBillingChangeCheckout`: POST /v1/services/{serviceId}/billing/change/checkout. Charges the account an amount that cannot be read before paying: no ceiling bounds it (needs --allow-any-amount).",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":1},\"unit\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"count\",\"unit\"]},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"serviceId\",\"body\"]}",
+        description: "Changes the billing cycle of a service and checks out.\nPOST /v1/services/{serviceId}/billing/change/checkout. Charges the account an amount that cannot be read before paying: no ceiling bounds it (needs --allow-any-amount).",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":1},\"unit\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"count\",\"unit\"]},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\",\"body\"]}",
         output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"applied\":{},\"currency\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"payNow\":{\"type\":[\"string\",\"null\"],\"description\":\"A decimal number.\"}}}",
+            "{\"type\":\"object\",\"properties\":{\"applied\":{},\"currency\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"payNow\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"}}}",
         ),
         effects: Effects {
             writes: true,
@@ -95,10 +95,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/services/{serviceId}/renewal/checkout",
         title: "Renew a service for a billing cycle",
-        description: "Renew a service for a billing cycle\n\nRenewal checkout. Only active or suspended recurring services renew. On 409 `service_changed_retry` reload and retry with the same key and body. The renew-and-pay path: not shown (`renewal_price_limit_exceeded` relates to a max_total this body does not carry).\n\n`serviceRenewalCheckout`: POST /v1/services/{serviceId}/renewal/checkout. Charges the account an amount that cannot be read before paying: no ceiling bounds it (needs --allow-any-amount).",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":1},\"unit\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"count\",\"unit\"]},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"serviceId\",\"body\"]}",
+        description: "Renew a service for a billing cycle. Renewal checkout. Only active or suspended recurring services renew. On 409 `service_changed_retry` reload and retry with the same key and body. The renew-and-pay path: not shown (`renewal_price_limit_exceeded` relates to a max_total this body does not carry).\nPOST /v1/services/{serviceId}/renewal/checkout. Charges the account an amount that cannot be read before paying: no ceiling bounds it (needs --allow-any-amount).",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":1},\"unit\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"count\",\"unit\"]},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\",\"body\"]}",
         output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"applied\":{},\"currency\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"payNow\":{\"type\":[\"string\",\"null\"],\"description\":\"A decimal number.\"}}}",
+            "{\"type\":\"object\",\"properties\":{\"applied\":{},\"currency\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"payNow\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"}}}",
         ),
         effects: Effects {
             writes: true,

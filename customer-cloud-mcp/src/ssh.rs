@@ -15,8 +15,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/ssh/keys/generate",
         title: "Generate an SSH key pair",
-        description: "Generate an SSH key pair\n\nGenerates a key pair; the private key is returned once. Other response fields: not shown.\n\n`sshKeyGenerate`: POST /v1/ssh/keys/generate. Scopes (any): ssh.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"algorithm\":{\"type\":\"string\",\"minLength\":1},\"format\":{\"type\":\"string\",\"minLength\":1},\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"passphrase\":{\"type\":\"string\",\"format\":\"password\",\"minLength\":8,\"maxLength\":200}},\"required\":[\"name\",\"passphrase\"]},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"body\"]}",
+        description: "Generate an SSH key pair. Generates a key pair; the private key is returned once. Other response fields: not shown.\nPOST /v1/ssh/keys/generate. Scope: ssh.write.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"algorithm\":{\"type\":\"string\",\"minLength\":1},\"format\":{\"type\":\"string\",\"minLength\":1},\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"passphrase\":{\"type\":\"string\",\"format\":\"password\",\"minLength\":8,\"maxLength\":200}},\"required\":[\"name\",\"passphrase\"]},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"body\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{\"type\":\"string\"}}",
         ),
@@ -40,8 +40,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/ssh/keys",
         title: "Import a public SSH key",
-        description: "Import a public SSH key\n\nSaves a public SSH key.\n\n`sshKeyImport`: POST /v1/ssh/keys. Scopes (any): ssh.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"public_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":8192}},\"required\":[\"name\",\"public_key\"]},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"body\"]}",
+        description: "Import a public SSH key. Saves a public SSH key.\nPOST /v1/ssh/keys. Scope: ssh.write.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"public_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":8192}},\"required\":[\"name\",\"public_key\"]},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"body\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"key\":{\"type\":[\"object\",\"null\"],\"properties\":{\"algorithm\":{},\"createdAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"fingerprint\":{},\"hasPrivateKey\":{},\"id\":{},\"isPrimary\":{},\"name\":{\"type\":[\"string\",\"null\"]},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"}}},\"ok\":{\"type\":[\"boolean\",\"null\"]}}}",
         ),

@@ -15,8 +15,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/storage/volumes/{serviceId}/attach",
         title: "Attach a volume",
-        description: "Attach a volume\n\nAttaches a volume to an eligible server.\n\n`storageVolumeAttach`: POST /v1/storage/volumes/{serviceId}/attach. Scopes (any): storage.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"target_service_id\":{\"type\":\"string\",\"format\":\"uuid\"}},\"required\":[\"target_service_id\"]},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"serviceId\",\"body\"]}",
+        description: "Attach a volume. Attaches a volume to an eligible server.\nPOST /v1/storage/volumes/{serviceId}/attach. Scope: storage.write.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"target_service_id\":{\"type\":\"string\",\"format\":\"uuid\"}},\"required\":[\"target_service_id\"]},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\",\"body\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}}}",
         ),
@@ -40,8 +40,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/storage/volumes/{serviceId}/detach",
         title: "Detach a volume",
-        description: "Detach a volume\n\nDetaches a volume; no body.\n\n`storageVolumeDetach`: POST /v1/storage/volumes/{serviceId}/detach. Scopes (any): storage.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"serviceId\"]}",
+        description: "Detach a volume. Detaches a volume; no body.\nPOST /v1/storage/volumes/{serviceId}/detach. Scope: storage.write.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\"]}",
         output_schema: Some(
             "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
         ),

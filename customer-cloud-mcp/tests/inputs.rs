@@ -111,9 +111,10 @@ async fn a_union_body_error_names_the_closest_member_and_its_path() {
     assert_eq!(sb.requests().len(), sent, "nothing reached the sandbox");
 }
 
-/// The names the spec gives the parameters of each operation, by `operationId`; header
+/// The names the spec gives the parameters of each operation, by `METHOD /path`; header
 /// parameters are left out: every one of this spec's is a header the SDK sets itself
-/// (idempotency, correlation, signing, response format), never a tool argument.
+/// (idempotency, correlation, signing, response format), never a tool argument. So is an
+/// optional deprecated parameter: a tool takes it but does not offer it.
 fn spec_parameters() -> Vec<(String, Vec<String>)> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/openapi.yaml");
     let doc: Value =
@@ -125,12 +126,12 @@ fn spec_parameters() -> Vec<(String, Vec<String>)> {
         }
     };
     let mut out = Vec::new();
-    for item in doc["paths"].as_object().expect("paths").values() {
+    for (path, item) in doc["paths"].as_object().expect("paths") {
         let shared: Vec<Value> = item["parameters"].as_array().cloned().unwrap_or_default();
         for method in ["get", "put", "post", "delete", "patch"] {
-            let Some(id) = item[method]["operationId"].as_str() else {
+            if item[method].is_null() {
                 continue;
-            };
+            }
             let own = item[method]["parameters"]
                 .as_array()
                 .cloned()
@@ -140,11 +141,12 @@ fn spec_parameters() -> Vec<(String, Vec<String>)> {
                 .chain(&own)
                 .map(&resolve)
                 .filter(|p| p["in"] != "header")
+                .filter(|p| p["deprecated"] != true || p["required"] == true)
                 .map(|p| p["name"].as_str().expect("name").to_owned())
                 .collect();
             names.sort();
             names.dedup();
-            out.push((id.to_owned(), names));
+            out.push((format!("{} {path}", method.to_uppercase()), names));
         }
     }
     out
@@ -160,10 +162,13 @@ async fn every_tool_s_parameters_are_named_as_the_spec_names_them() {
     let spec = spec_parameters();
     assert_eq!(tools.len(), spec.len(), "one tool per operation");
     for tool in &tools {
-        // The description's last paragraph starts with "`operationId`: METHOD /path".
+        // The description's last line starts with "METHOD /path." (after "`operationId`: "
+        // when the tool's name does not spell it).
         let description = tool["description"].as_str().expect("description");
-        let last = &description[description.rfind("\n\n`").expect("effects") + 3..];
-        let id = last.split('`').next().expect("the operationId");
+        let last = &description[description.rfind('\n').map_or(0, |at| at + 1)..];
+        let last = last.split_once("`: ").map_or(last, |(_, request)| request);
+        let id = last.split(". ").next().expect("the request");
+        let id = id.strip_suffix('.').unwrap_or(id);
         let (_, names) = spec
             .iter()
             .find(|(op, _)| op == id)

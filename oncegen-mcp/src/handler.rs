@@ -3,6 +3,9 @@
 
 use crate::dynamic;
 use crate::server::{Mode, Server};
+use oncegen_runtime::idempotency::{
+    IDEMPOTENCY_KEY_MAX_LEN as MAX_KEY, IDEMPOTENCY_KEY_MIN_LEN as MIN_KEY,
+};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
     Implementation, InitializeRequestParams, ListToolsResult, PaginatedRequestParams,
@@ -26,11 +29,12 @@ impl<C: Send + Sync + 'static> ServerHandler for Server<C> {
     fn get_info(&self) -> ServerConfig {
         let app = self.state.app;
         let mut instructions = format!(
-            "{}. Writes are exactly-once: a write tool takes an optional `idempotency_key` and \
-             returns the key it used. A call identical to one whose outcome you did not get is a \
-             retry: it answers that outcome (`replayed`) and sends nothing; a repeat after you \
-             got it is a new write; a key names one write. A read takes `jq`, a jq filter: only \
-             what it selects from the answer is returned.",
+            "{}. Writes are exactly-once: a write tool takes an optional `idempotency_key` \
+             ({MIN_KEY} to {MAX_KEY} letters, digits, `.`, `_`, `:` or `-`) and returns the key it \
+             used. A call identical to one whose outcome you did not get is a retry: it answers \
+             that outcome (`replayed`) and sends nothing; a repeat after you got it is a new \
+             write; a key names one write. A read takes `jq`, a jq filter: only what it selects \
+             from the answer is returned.",
             app.about
         );
         if self.state.mode == Mode::Dynamic {

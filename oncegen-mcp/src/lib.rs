@@ -34,7 +34,7 @@ pub mod transport;
 
 pub use args::Args;
 pub use failure::Failure;
-pub use listing::{Listing, result_size};
+pub use listing::{Listing, describe_all, result_size};
 pub use oncegen_cli::{Credential, credentials};
 pub use options::{Options, main};
 pub use server::{Mode, Server};

@@ -2,21 +2,42 @@
 //! table entry becomes the protocol's tool description, so a figure computed from a generator's
 //! output in-process is the answer a built server gives.
 //!
-//! A listing carries what an agent needs to choose and call a tool: name, title, description,
-//! the arguments' schema and the hints that differ from the protocol's defaults. The answer's
-//! schema is left out (it is a fifth of the listing, and every answer shows its own shape);
-//! the dynamic mode's `describe` gives it on demand.
+//! A listing carries what an agent needs to choose and call a tool: name, description, the
+//! arguments' schema and the hints that differ from the protocol's defaults (none at all when
+//! every hint is the default). The answer's schema is left out (it is a fifth of the listing,
+//! and every answer shows its own shape); the dynamic mode's `describe` gives it on demand. So
+//! is the title: the protocol means it for a person's display, which shows the name without
+//! one, while the agent reads the description, which says the summary where it adds a word.
+
+mod repeats;
 
 use rmcp::model::{JsonObject, ListToolsResult, ToolAnnotations};
 use std::sync::Arc;
+
+/// The protocol's descriptions of the tools one listing offers, in its order, a passage that
+/// several descriptions share said once ([`repeats`]); an error names a schema that is not an
+/// object.
+pub fn describe_all(listings: &[Listing]) -> Result<Vec<rmcp::model::Tool>, String> {
+    let texts: Vec<(&str, &str)> = listings.iter().map(|l| (l.name, l.description)).collect();
+    let said = repeats::said_once(&texts);
+    listings
+        .iter()
+        .zip(&said)
+        .map(|(listing, description)| {
+            Listing {
+                description,
+                ..*listing
+            }
+            .describe()
+        })
+        .collect()
+}
 
 /// The fields of a tool that `tools/list` shows.
 #[derive(Debug, Clone, Copy)]
 pub struct Listing<'a> {
     /// Tool name.
     pub name: &'a str,
-    /// The summary.
-    pub title: &'a str,
     /// The description for the agent.
     pub description: &'a str,
     /// JSON Schema of the arguments, as text.
@@ -45,9 +66,12 @@ impl Listing<'_> {
             self.description.to_owned(),
             Arc::new(input),
         );
-        Ok(tool
-            .with_title(self.title)
-            .with_annotations(self.annotations()))
+        let hints = self.annotations();
+        Ok(if hints == ToolAnnotations::default() {
+            tool
+        } else {
+            tool.with_annotations(hints)
+        })
     }
 }
 
@@ -55,7 +79,7 @@ impl Listing<'_> {
     /// The hints that differ from the protocol's defaults (not read-only, destructive, not
     /// idempotent, open world), so a listing pays only for what it says: a read is read-only
     /// (the other hints apply to writes alone); a write says when it is not destructive and
-    /// when it is idempotent. The title is the tool's own `title`.
+    /// when it is idempotent.
     fn annotations(&self) -> ToolAnnotations {
         let mut hints = ToolAnnotations::default();
         if !self.writes {

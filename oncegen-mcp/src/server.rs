@@ -65,10 +65,8 @@ impl<C: Send + Sync + 'static> Server<C> {
             .tools()
             .filter(|t| selection.admits(t) && gates.refusal(t).is_none())
             .collect();
-        let per_operation = offered
-            .iter()
-            .map(|t| t.listing().describe())
-            .collect::<Result<_, _>>()?;
+        let listings: Vec<_> = offered.iter().map(|t| t.listing()).collect();
+        let per_operation = crate::describe_all(&listings)?;
         Ok(Server {
             state: Arc::new(State {
                 app,

@@ -79,7 +79,6 @@ impl<C> Tool<C> {
     pub fn listing(&self) -> Listing<'static> {
         Listing {
             name: self.name,
-            title: self.title,
             description: self.description,
             input_schema: self.input_schema,
             writes: self.effects.writes,

@@ -413,24 +413,21 @@ pub fn tools_list_size(tools: &[ToolDefinition]) -> usize {
 
 /// The protocol's descriptions of `tools`, by the code the server describes its table with.
 pub fn described(tools: &[ToolDefinition]) -> Vec<rmcp::model::Tool> {
-    tools
+    let inputs: Vec<String> = tools.iter().map(|t| t.input_schema.to_string()).collect();
+    let listings: Vec<Listing> = tools
         .iter()
-        .map(|t| {
-            let input = t.input_schema.to_string();
-            Listing {
-                name: &t.name,
-                title: &t.title,
-                description: &t.description,
-                input_schema: &input,
-                writes: t.writes,
-                destructive: t.destructive,
-                purchase: t.purchase,
-                idempotent: t.idempotent,
-            }
-            .describe()
-            .expect("the generator's schemas are objects")
+        .zip(&inputs)
+        .map(|(t, input)| Listing {
+            name: &t.name,
+            description: &t.description,
+            input_schema: input,
+            writes: t.writes,
+            destructive: t.destructive,
+            purchase: t.purchase,
+            idempotent: t.idempotent,
         })
-        .collect()
+        .collect();
+    oncegen_mcp::describe_all(&listings).expect("the generator's schemas are objects")
 }
 
 /// A document's file name and its tools.

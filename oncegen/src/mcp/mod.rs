@@ -8,7 +8,9 @@
 //! transports) is the hand-written `oncegen-mcp` crate's.
 
 mod arguments;
+mod description;
 mod operation;
+mod repeats;
 mod schema;
 
 use crate::Result;

@@ -2,6 +2,8 @@
 
 use super::ToolDefinition;
 use super::arguments;
+use super::description;
+use super::repeats;
 use super::schema::{self, Side};
 use crate::emit::{input_arguments, turbofish};
 use crate::ir::Idempotency;
@@ -49,12 +51,16 @@ pub(super) fn definition(
             ));
         }
     }
+    let mut input_schema = input_schema(surface, op);
+    let description = description::of(id, &op.rust_fn, op, &input_schema);
+    repeats::drop_said(&mut input_schema, &description);
+    repeats::drop_restated(&mut input_schema, &op.rust_fn);
     Ok(ToolDefinition {
         name: op.rust_fn.clone(),
         operation_id: id.to_owned(),
         title: op.summary.clone().unwrap_or_else(|| id.to_owned()),
-        description: description(id, op),
-        input_schema: input_schema(surface, op),
+        description,
+        input_schema,
         // A tool that offers `wait` answers either what it reads or the settled subject, whose
         // type the surface does not name: no output schema is promised.
         output_schema: (!op.effects.waits)
@@ -232,57 +238,6 @@ pub(super) fn render(
     Ok((entry, function_tokens))
 }
 
-/// What the agent reads about the tool: summary, description and what calling it does.
-fn description(id: &str, op: &OperationSurface) -> String {
-    let mut parts = Vec::new();
-    if let Some(summary) = &op.summary {
-        parts.push(summary.clone());
-    }
-    if let Some(text) = &op.description {
-        parts.push(text.clone());
-    }
-    if let Some(note) = &op.deprecation_note {
-        parts.push(format!("Deprecated: {note}"));
-    } else if op.deprecated {
-        parts.push("Deprecated.".to_owned());
-    }
-    // How writes and `jq` behave is said once, in the server's instructions.
-    let mut effects = format!("`{id}`: {} {}.", op.method.as_str(), op.path);
-    let e = &op.effects;
-    if e.destructive {
-        effects.push_str(" Destructive.");
-    }
-    if let Some(what) = &e.grants_access {
-        effects.push_str(&format!(
-            " Grants access: {what} (needs --allow-access-grants)."
-        ));
-    }
-    if let Some(purchase) = &e.purchase {
-        match purchase.ceiling.as_slice() {
-            [] => effects.push_str(
-                " Charges the account an amount that cannot be read before paying: no ceiling \
-                 bounds it (needs --allow-any-amount).",
-            ),
-            names => effects.push_str(&format!(
-                " Charges the account: set a spending ceiling in `body.{}` (the server's \
-                 --max-total applies when absent; a purchase without a ceiling is refused).",
-                names.join("` or `body.")
-            )),
-        }
-    }
-    if e.long_running {
-        effects.push_str(" Long-running: answers an operation receipt to follow.");
-    }
-    if e.waits {
-        effects.push_str(" With `wait: true`, polls until what it reads settles.");
-    }
-    if !op.scopes.is_empty() {
-        effects.push_str(&format!(" Scopes (any): {}.", op.scopes.join(", ")));
-    }
-    parts.push(effects);
-    parts.join("\n\n")
-}
-
 /// The JSON Schema of the tool's arguments: parameters by their names in the API
 /// ([`arguments::names`], call order first), the body as `body`, and the server's own
 /// `idempotency_key` (writes), `wait` and `jq` (reads).
@@ -294,7 +249,10 @@ fn input_schema(surface: &Surface, op: &OperationSurface) -> Value {
         .arguments
         .iter()
         .filter(|a| op.params.contains_key(*a))
-        .chain(op.params.keys().filter(|k| !op.arguments.contains(k)));
+        .chain(op.params.keys().filter(|k| !op.arguments.contains(k)))
+        // An optional deprecated parameter is still taken but not offered: a new call has no
+        // use for it.
+        .filter(|rust| op.params[*rust].required || !op.params[*rust].deprecated);
     for rust in ordered {
         let p = &op.params[rust];
         let mut schema = schema::of(surface, &p.ty, Side::Input);
@@ -340,7 +298,7 @@ fn own_arguments(op: &OperationSurface, properties: &mut Map<String, Value>) {
     if op.effects.writes {
         properties.insert(
             IDEMPOTENCY_KEY.into(),
-            json!({"type": "string", "minLength": 1, "maxLength": 255}),
+            json!({"type": "string"}), // its length is said in the server's instructions
         );
     }
     if op.effects.waits {

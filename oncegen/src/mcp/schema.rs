@@ -8,7 +8,8 @@
 //! that does not fit is a tool error naming the field.
 //!
 //! Arguments are described exactly (required members, enum values, constraints, docs): a
-//! client may validate against them. Results are described leniently (no `required`, no enum
+//! client may validate against them; a deprecated shape of a union is left out when another is
+//! not (the server still decodes it). Results are described leniently (no `required`, no enum
 //! values, `null` admitted everywhere): a server that adds an enum value or leaves out a member
 //! must not make a client reject the answer the SDK decoded.
 
@@ -105,7 +106,7 @@ impl Schemas<'_> {
             "Uuid" => json!({"type": "string", "format": "uuid"}),
             "DateTime<Utc>" => json!({"type": "string", "format": "date-time"}),
             "NaiveDate" => json!({"type": "string", "format": "date"}),
-            "Decimal" => json!({"type": "string", "description": "A decimal number."}),
+            "Decimal" => json!({"type": "string", "format": "decimal"}),
             "serde_json::Value" | "Value" => json!({}),
             "()" => json!({"type": "null"}),
             _ => self.named(ty),
@@ -149,7 +150,7 @@ impl Schemas<'_> {
                     {
                         for (variant, payload) in variants {
                             let mut member = self.of(payload);
-                            self.describe(
+                            describe(
                                 &mut member,
                                 Some(&format!("At most one of the `{}` group.", field.name)),
                             );
@@ -163,7 +164,7 @@ impl Schemas<'_> {
                     };
                     if self.side == Side::Input {
                         merge(&mut member, serde_json::to_value(&field.constraints).ok());
-                        self.describe(&mut member, field.doc.as_deref());
+                        describe(&mut member, field.doc.as_deref());
                         if field.deprecated {
                             member["deprecated"] = json!(true);
                         }
@@ -194,28 +195,41 @@ impl Schemas<'_> {
                 Side::Output => json!({"type": "string"}),
             },
             Shape::Union { variants, .. } | Shape::Choice { variants } => {
-                let members: Vec<Value> = variants.values().map(|v| self.of(v)).collect();
-                json!({"anyOf": members})
+                let mut members: Vec<Value> = self
+                    .offered(variants.values())
+                    .into_iter()
+                    .map(|v| self.of(v))
+                    .collect();
+                match members.len() {
+                    1 => members.remove(0),
+                    _ => json!({"anyOf": members}),
+                }
             }
             Shape::Alias { target } => self.of(target),
         };
         if self.side == Side::Input {
-            self.describe(&mut schema, def.doc.as_deref());
+            describe(&mut schema, def.doc.as_deref());
         }
         self.stack.pop();
         schema
     }
 
-    /// Adds `doc` as the description, after any the schema has.
-    fn describe(&self, schema: &mut Value, doc: Option<&str>) {
-        let (Some(doc), Some(object)) = (doc, schema.as_object_mut()) else {
-            return;
+    /// The variants of a union an argument is offered as: on the input side the ones not
+    /// deprecated, when any is not (a deprecated shape is still accepted, but a new call has no
+    /// use for it).
+    fn offered<'v>(&self, variants: impl Iterator<Item = &'v String>) -> Vec<&'v String> {
+        let all: Vec<&String> = variants.collect();
+        let deprecated = |v: &&String| {
+            resolve(self.surface, v)
+                .and_then(|n| self.surface.types.get(n))
+                .is_some_and(|t| t.deprecated)
         };
-        let text = match object.get("description").and_then(Value::as_str) {
-            Some(before) if !before.is_empty() => format!("{doc} {before}"),
-            _ => doc.to_owned(),
-        };
-        object.insert("description".into(), json!(text));
+        let current: Vec<&String> = all.iter().copied().filter(|v| !deprecated(v)).collect();
+        if self.side == Side::Input && !current.is_empty() {
+            current
+        } else {
+            all
+        }
     }
 
     /// `schema`, admitting `null` too.
@@ -238,6 +252,22 @@ impl Schemas<'_> {
     }
 }
 
+/// Adds `doc` as the description, before any the schema has (once, when one holds the
+/// other).
+fn describe(schema: &mut Value, doc: Option<&str>) {
+    let (Some(doc), Some(object)) = (doc, schema.as_object_mut()) else {
+        return;
+    };
+    let text = match object.get("description").and_then(Value::as_str) {
+        Some(before) if before.contains(doc) => before.to_owned(),
+        Some(before) if !before.is_empty() && !doc.contains(before) => {
+            format!("{doc} {before}")
+        }
+        _ => doc.to_owned(),
+    };
+    object.insert("description".into(), json!(text));
+}
+
 /// `inner` of `name<inner>`.
 fn generic<'t>(ty: &'t str, name: &str) -> Option<&'t str> {
     ty.strip_prefix(name)?.strip_prefix('<')?.strip_suffix('>')
@@ -249,5 +279,20 @@ fn merge(schema: &mut Value, extra: Option<Value>) {
         for (name, value) in extra {
             target.insert(name, value);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::describe;
+    use serde_json::json;
+
+    #[test]
+    fn a_doc_goes_before_the_description_once() {
+        let mut schema = json!({"type": "string", "description": "Billing period unit."});
+        describe(&mut schema, Some("Billing period unit."));
+        assert_eq!(schema["description"], "Billing period unit.");
+        describe(&mut schema, Some("The cycle."));
+        assert_eq!(schema["description"], "The cycle. Billing period unit.");
     }
 }
