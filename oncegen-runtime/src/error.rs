@@ -12,8 +12,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::encoding::body::Binary;
-use crate::engine::rate_limit::RateLimitInfo;
 use crate::profile::ErrorBody;
+use crate::rate_limit::RateLimitInfo;
 use crate::spec::Method;
 use crate::transport::{HttpResponse, TransportError};
 

@@ -102,12 +102,16 @@ mod encoding;
 mod engine;
 pub mod error;
 mod header_names;
+pub mod hooks;
+pub mod idempotency;
 pub mod overrides;
 pub mod pagination;
 pub mod poll;
 pub mod profile;
+pub mod rate_limit;
 pub mod request;
 pub mod response;
+pub mod retry;
 pub mod servers;
 pub mod spec;
 pub mod transport;
@@ -118,7 +122,7 @@ mod write;
 // The modules of the folders, at the paths they have always had.
 pub use auth::{security, signing};
 pub use encoding::{body, multipart, params};
-pub use engine::{client, hooks, idempotency, rate_limit, retry};
+pub use engine::client;
 pub use transport::hyper_transport;
 #[cfg(feature = "reqwest")]
 pub use transport::reqwest_transport;

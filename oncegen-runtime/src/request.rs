@@ -13,10 +13,10 @@ use crate::auth::security::Requirement;
 use crate::encoding::multipart;
 pub use crate::encoding::params::encode_component;
 use crate::encoding::params::{self, ParamIn, ParamStyle};
-use crate::engine::idempotency::{validate_client_request_id, validate_idempotency_key};
-use crate::engine::retry::RetryPolicy;
 use crate::error::Error;
+use crate::idempotency::{validate_client_request_id, validate_idempotency_key};
 use crate::overrides::Overrides;
+use crate::retry::RetryPolicy;
 use crate::spec::OperationSpec;
 
 /// Standard headers the runtime sets itself (auth, framing); with

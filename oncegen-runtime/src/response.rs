@@ -14,9 +14,9 @@ use tracing::Span;
 
 use crate::encoding::body::{Binary, Format, Json};
 use crate::engine::prepare::Prepared;
-use crate::engine::rate_limit::RateLimitInfo;
 use crate::engine::telemetry;
 use crate::error::{Error, ErrorContext};
+use crate::rate_limit::RateLimitInfo;
 use crate::transport::HttpResponse;
 
 /// What every response exposes besides its body.

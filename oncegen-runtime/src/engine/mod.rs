@@ -4,8 +4,8 @@
 //! the journal entry, one attempt, decide, settle); `prepare` fixes a call's bytes, `attempt` sends one attempt, `decision` says what an
 //! attempt's result means and what to do next (the decision table of every call: reads, writes
 //! and downloads), `budget` counts attempts, 429 waits and the deadline, `download` streams a
-//! body, `telemetry` is the call's span. [`retry`], [`rate_limit`], [`idempotency`] and
-//! [`hooks`] are the policies and the per-attempt hook applications configure.
+//! body, `telemetry` is the call's span. The policies it applies (`retry`, `rate_limit`,
+//! `idempotency`, `hooks`) are plain modules below it, at the crate root.
 
 pub(crate) mod attempt;
 pub(crate) mod budget;
@@ -13,9 +13,5 @@ pub(crate) mod call;
 pub mod client;
 pub(crate) mod decision;
 pub(crate) mod download;
-pub mod hooks;
-pub mod idempotency;
 pub(crate) mod prepare;
-pub mod rate_limit;
-pub mod retry;
 pub(crate) mod telemetry;
