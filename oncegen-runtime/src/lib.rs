@@ -95,6 +95,7 @@
 #![deny(missing_docs)]
 
 mod auth;
+mod binary;
 pub mod builder;
 mod builder_macros;
 pub mod config;
@@ -142,7 +143,7 @@ pub use write::postgres_journal;
 #[cfg(feature = "journal")]
 pub use write::{journal, same_write, sqlite_journal};
 
-pub use body::Binary;
+pub use binary::Binary;
 pub use builder::{Call, CallBuilder};
 pub use client::Client;
 pub use config::{Config, Credentials, SdkIdentity, Timeouts, WaitPolicy};

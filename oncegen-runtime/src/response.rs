@@ -12,7 +12,8 @@ use futures::future::BoxFuture;
 use http::HeaderMap;
 use tracing::Span;
 
-use crate::encoding::body::{Binary, Format, Json};
+use crate::binary::Binary;
+use crate::encoding::body::{Format, Json};
 use crate::engine::prepare::Prepared;
 use crate::engine::telemetry;
 use crate::error::{Error, ErrorContext};

@@ -10,8 +10,9 @@ use serde::de::DeserializeOwned;
 
 use crate::auth::Auth;
 use crate::auth::endpoint::Endpoint;
+use crate::binary::Binary;
 use crate::config::Config;
-use crate::encoding::body::{Binary, Format};
+use crate::encoding::body::Format;
 use crate::engine::attempt::Wire;
 use crate::engine::budget::Budget;
 use crate::engine::decision::decide::Failure;

@@ -11,11 +11,13 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::encoding::body::Binary;
+use crate::binary::Binary;
 use crate::profile::ErrorBody;
 use crate::rate_limit::RateLimitInfo;
 use crate::spec::Method;
 use crate::transport::{HttpResponse, TransportError};
+
+mod message;
 
 /// Where an error happened: the call's identity, so the caller can correlate and recover.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -107,18 +109,11 @@ impl ApiError {
             .filter(Value::is_object);
         let at = |pointers: &[&str]| parsed.as_ref().and_then(|b| text_at(b, pointers));
         // The envelope's pointers first; else where common frameworks put the code.
-        let code = at(shape.code).or_else(|| {
-            parsed
-                .as_ref()
-                .and_then(crate::encoding::error_message::common_code)
-        });
+        let code = at(shape.code).or_else(|| parsed.as_ref().and_then(message::common_code));
         let request_id = at(shape.request_id);
         // The envelope's pointers first; else where common frameworks put the message.
-        let message = at(shape.message).or_else(|| {
-            parsed
-                .as_ref()
-                .and_then(crate::encoding::error_message::common_message)
-        });
+        let message =
+            at(shape.message).or_else(|| parsed.as_ref().and_then(message::common_message));
         let (field_errors, details) = match &parsed {
             Some(b) => (first_at(b, shape.field_errors), first_at(b, shape.details)),
             None => (None, None),
@@ -193,7 +188,7 @@ impl fmt::Display for ApiError {
         if let Some(reasons) = self
             .body
             .as_ref()
-            .and_then(|body| crate::encoding::error_message::reasons(body, &self.message))
+            .and_then(|body| message::reasons(body, &self.message))
         {
             write!(f, " ({reasons})")?;
         }
