@@ -113,7 +113,9 @@ pub mod rate_limit;
 pub mod request;
 pub mod response;
 pub mod retry;
+pub mod security;
 pub mod servers;
+pub mod signing;
 pub mod spec;
 pub mod transport;
 pub mod version;
@@ -121,7 +123,6 @@ pub mod webhook;
 mod write;
 
 // The modules of the folders, at the paths they have always had.
-pub use auth::{security, signing};
 pub use encoding::{body, multipart, params};
 pub use engine::client;
 pub use transport::hyper_transport;

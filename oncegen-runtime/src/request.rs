@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use bytes::Bytes;
 
-use crate::auth::security::Requirement;
 use crate::encoding::multipart;
 pub use crate::encoding::params::encode_component;
 use crate::encoding::params::{self, ParamIn, ParamStyle};
@@ -17,6 +16,7 @@ use crate::error::Error;
 use crate::idempotency::{validate_client_request_id, validate_idempotency_key};
 use crate::overrides::Overrides;
 use crate::retry::RetryPolicy;
+use crate::security::Requirement;
 use crate::spec::OperationSpec;
 
 /// Standard headers the runtime sets itself (auth, framing); with

@@ -10,7 +10,6 @@ use http::{HeaderMap, HeaderName, HeaderValue};
 use tokio::time::Instant;
 
 use crate::auth::endpoint::Endpoint;
-use crate::auth::security::Requirement;
 use crate::config::Config;
 use crate::error::{Error, ErrorContext};
 use crate::header_names;
@@ -20,6 +19,7 @@ use crate::idempotency::{
 use crate::rate_limit::RateLimitInfo;
 use crate::request::{CallOptions, Request};
 use crate::retry::RetryPolicy;
+use crate::security::Requirement;
 use crate::spec::Method;
 
 /// A prepared call.
