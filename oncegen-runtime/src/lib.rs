@@ -110,6 +110,8 @@ pub mod pagination;
 pub mod poll;
 pub mod profile;
 pub mod rate_limit;
+#[cfg(feature = "journal")]
+mod recovery;
 pub mod request;
 pub mod response;
 pub mod retry;
@@ -158,6 +160,8 @@ pub use params::{ParamIn, ParamStyle};
 pub use poll::PollSpec;
 pub use profile::{ApiProfile, ErrorBody, OperationLookup};
 pub use rate_limit::RateLimitInfo;
+#[cfg(feature = "journal")]
+pub use recovery::{RECOVERY_CONCURRENCY, RecoveredWrite, Recovery};
 pub use request::{CallOptions, Request};
 #[cfg(feature = "reqwest")]
 pub use reqwest_transport::ReqwestTransport;
@@ -177,7 +181,5 @@ pub use write::journal::{
 };
 #[cfg(feature = "postgres")]
 pub use write::postgres_journal::{PostgresJournal, PostgresJournalBuilder};
-#[cfg(feature = "journal")]
-pub use write::recovery::{RECOVERY_CONCURRENCY, RecoveredWrite, Recovery};
 #[cfg(feature = "journal")]
 pub use write::sqlite_journal::SqliteJournal;

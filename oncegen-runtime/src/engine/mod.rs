@@ -13,5 +13,9 @@ pub(crate) mod call;
 pub mod client;
 pub(crate) mod decision;
 pub(crate) mod download;
+pub(crate) mod entry;
+#[cfg(feature = "journal")]
+pub(crate) mod journaling;
 pub(crate) mod prepare;
+pub(crate) mod reconcile;
 pub(crate) mod telemetry;
