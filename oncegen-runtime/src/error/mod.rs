@@ -124,25 +124,8 @@ impl ApiError {
         } else {
             None
         };
-        let message = message.unwrap_or_else(|| {
-            let reason = http::StatusCode::from_u16(response.status)
-                .ok()
-                .and_then(|s| s.canonical_reason())
-                .unwrap_or("error");
-            if let Some(text) = body_text
-                .as_deref()
-                .filter(|_| response.body.len() <= 512)
-                .and_then(one_line_text)
-            {
-                format!("HTTP {} {reason}: {text}", response.status)
-            } else if parsed.is_none() && !response.body.is_empty() {
-                format!("HTTP {} {reason} (non-JSON body)", response.status)
-            } else if response.body.is_empty() {
-                format!("HTTP {} {reason} (empty body)", response.status)
-            } else {
-                format!("HTTP {} {reason}", response.status)
-            }
-        });
+        let message = message
+            .unwrap_or_else(|| status_message(response, parsed.is_some(), body_text.as_deref()));
         let request_id = request_id.or(header_request_id);
         context.request_id = request_id.clone();
         context.rate_limit = rate_limit.clone();
@@ -175,6 +158,27 @@ impl ApiError {
     /// Whether the body was JSON (an edge failure often answers with HTML or nothing).
     pub fn is_json(&self) -> bool {
         self.body.is_some()
+    }
+}
+
+/// The message of an error body that gives none: the status and its reason, with the body's
+/// text when it is one short line (`body_text`: the start of a body that is not JSON).
+fn status_message(response: &HttpResponse, json: bool, body_text: Option<&str>) -> String {
+    let reason = http::StatusCode::from_u16(response.status)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+        .unwrap_or("error");
+    if let Some(text) = body_text
+        .filter(|_| response.body.len() <= 512)
+        .and_then(one_line_text)
+    {
+        format!("HTTP {} {reason}: {text}", response.status)
+    } else if !json && !response.body.is_empty() {
+        format!("HTTP {} {reason} (non-JSON body)", response.status)
+    } else if response.body.is_empty() {
+        format!("HTTP {} {reason} (empty body)", response.status)
+    } else {
+        format!("HTTP {} {reason}", response.status)
     }
 }
 
