@@ -145,7 +145,7 @@ impl Client {
     /// | an automatic retry code of the [`ApiProfile`](crate::ApiProfile) | wait `Retry-After` (else backoff), resend | same, same key and body |
     /// | timeout, reset, truncated body, 5xx, 4xx with a non-JSON body when the API declares a JSON error envelope, 2xx with a non-JSON content type | backoff, resend; then the last error ([`Error::Decode`] for a 2xx) | **unknown outcome**: reconcile (below) |
     /// | 3xx | [`Error::Redirected`]: never followed | same |
-    /// | body over [`Config::max_response_bytes`] (non-5xx) | [`Error::ResponseTooLarge`] | same (a 2xx write was applied) |
+    /// | body over [`Config::max_response_bytes`](crate::Config::max_response_bytes) (non-5xx) | [`Error::ResponseTooLarge`] | same (a 2xx write was applied) |
     /// | other 4xx (any body when the API declares no error envelope) | [`Error::Api`] | [`Error::Api`] |
     ///
     /// When attempts, 429 waits or time run out the call ends with the last error, except for
