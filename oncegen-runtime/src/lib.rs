@@ -156,7 +156,7 @@ pub use hooks::{AttemptInfo, AttemptOutcome, Hook};
 pub use hyper_transport::HyperTransport;
 pub use multipart::FilePart;
 pub use overrides::Overrides;
-pub use params::{ParamIn, ParamStyle};
+pub use params::ParamStyle;
 pub use poll::PollSpec;
 pub use profile::{ApiProfile, ErrorBody, OperationLookup};
 pub use rate_limit::RateLimitInfo;
@@ -169,7 +169,7 @@ pub use response::{Response, ResponseFuture, ResponseMeta};
 pub use retry::RetryPolicy;
 pub use security::{Requirement, SchemeCredential, SchemeKind, SecurityScheme};
 pub use signing::{DefaultSigner, Signer, SigningInput};
-pub use spec::{Idempotency, Method, OperationSpec};
+pub use spec::{Idempotency, Method, OperationSpec, ParamIn};
 pub use transport::{
     BodyStream, HttpRequest, HttpResponse, StreamingResponse, Transport, TransportError,
     TransportErrorKind,

@@ -10,10 +10,10 @@ use std::sync::Arc;
 use http::{HeaderMap, HeaderName, HeaderValue};
 
 use crate::config::{Config, Credentials};
-use crate::encoding::params::ParamIn;
 use crate::error::Error;
 use crate::header_names;
 use crate::secret::Secret;
+use crate::spec::ParamIn;
 
 use crate::security::{self, Requirement, SchemeCredential, SchemeKind, SecurityScheme};
 use crate::signing::{Signer, SigningInput, content_sha256, new_nonce, unix_timestamp};
