@@ -12,10 +12,10 @@ use serde::de::DeserializeOwned;
 use crate::encoding::body::Format;
 use crate::engine::client::Client;
 use crate::engine::download::Download;
-use crate::engine::retry::RetryPolicy;
 use crate::error::Error;
 use crate::request::{CallOptions, Request};
 use crate::response::ResponseFuture;
+use crate::retry::RetryPolicy;
 
 /// A call being built: the client it goes through and its per-call options. Every generated
 /// request builder holds one (`call`), which sends the request it assembles.

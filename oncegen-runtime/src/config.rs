@@ -6,15 +6,15 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::auth::security::{SchemeCredential, SecurityScheme};
-use crate::auth::signing::{DefaultSigner, Signer};
-use crate::engine::hooks::Hook;
-use crate::engine::retry::RetryPolicy;
 use crate::error::Error;
+use crate::hooks::Hook;
 #[cfg(feature = "journal")]
 use crate::journal::WriteJournal;
 use crate::profile::ApiProfile;
+use crate::retry::RetryPolicy;
 use crate::secret::Secret;
+use crate::security::{SchemeCredential, SecurityScheme};
+use crate::signing::{DefaultSigner, Signer};
 use crate::transport::Transport;
 
 /// Default of [`Config::max_response_bytes`]: 32 MiB.

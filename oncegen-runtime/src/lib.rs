@@ -6,40 +6,39 @@
 //! [`ApiProfile`] per client, a [`poll::PollSpec`] per waiter, its prefix to
 //! [`Config::from_env_with_prefix`]).
 //!
-//! Its folders, one concern each:
+//! Its modules form layers; each names only modules of the layers below it (no cycle: checked
+//! for every crate of the workspace by `sdk-tests/tests/module_graph.rs`):
 //!
-//! * the engine (`engine/`): [`client`] runs a call as steps (prepare, begin the journal entry,
-//!   one attempt, decide, settle) under a budget of attempts, 429 waits and a deadline; the
-//!   decision table of every call (what an attempt's result says, what to do next: pure
-//!   functions) is `engine::decision`; [`retry`], [`rate_limit`], [`idempotency`] and
-//!   [`hooks`] are the policies around it (bounded backoff with full jitter, one 429 gate per
-//!   client, keys fixed per logical call, a hook around every attempt);
-//! * transport (`transport/`): the [`Transport`] trait, [`hyper_transport`] (the default:
-//!   hyper's client, rustls or native-tls) and, with the `reqwest` feature, `reqwest_transport`
-//!   when the environment names a proxy; no redirects, a capped body read;
-//! * auth (`auth/`): credentials on the wire, [`security`] schemes as data, [`signing`] (signed
-//!   mode behind the [`Signer`] trait; the default canonical string is ours, the reference does
-//!   not publish one), and the rule that keeps credentials off cleartext links;
-//! * encoding (`encoding/`): [`body`] (how a success body decodes), [`params`] (OpenAPI
-//!   parameter styles), [`multipart`], and the server's message in an error body; the encoding
-//!   of generated types (`json_object!`, `exclusive_group!`, `string_enum!`, `tagged_union!`,
-//!   `untagged_union!`, `from_variants!`, [`Nullable`], [`Secret`], [`tagged`], [`untagged`]) is
-//!   the `oncegen-codec` crate's, re-exported here at the paths generated code names, with
-//!   what the generated tools use to decode input a user wrote ([`refusing_unknown`],
-//!   [`located`], [`closest`]);
-//! * durability (`write/`): the lookup of a write whose outcome is unknown, and with the
-//!   `journal` feature a durable journal of writes and their outcomes (`journal`,
-//!   `sqlite_journal`); an entry stays until the application acknowledges its outcome
-//!   (`Client::acknowledge_write`), and `Client::recover_writes` reports every entry left at
-//!   start-up (the protocol is in the `journal` module's docs); with the `postgres` feature
-//!   `postgres_journal`, the journal in PostgreSQL, shared by many processes.
+//! 1. plain types and policies, no I/O of a call: [`spec`] and [`profile`] (the API's facts as
+//!    data, [`ParamIn`] among them), [`Binary`], [`rate_limit`] ([`RateLimitInfo`], one 429
+//!    gate per client), [`retry`] (bounded backoff with full jitter), [`hooks`] (around every
+//!    attempt), [`security`] (schemes as data), [`signing`] (signed mode behind the [`Signer`]
+//!    trait; the default canonical string is ours, the reference does not publish one), the
+//!    [`Transport`] trait with [`hyper_transport`] (the default: hyper's client, rustls or
+//!    native-tls) and, with the `reqwest` feature, `reqwest_transport` when the environment
+//!    names a proxy (no redirects, a capped body read); the durable journal (`write/`: with the
+//!    `journal` feature `journal`, its trait and entry types, `sqlite_journal`, `same_write`;
+//!    with the `postgres` feature `postgres_journal`, shared by many processes; the protocol
+//!    is in the `journal` module's docs); then [`error`], and [`idempotency`] (keys fixed per
+//!    logical call), [`servers`];
+//! 2. what a call is made of: [`config`], encoding (`encoding/`: [`body`], how a success body
+//!    decodes; [`params`], OpenAPI parameter styles; [`multipart`]), auth (`auth/`:
+//!    credentials on the wire, and the rule that keeps them off cleartext links),
+//!    [`overrides`], [`request`](mod@request);
+//! 3. the engine (`engine/`): [`client`] runs a call as steps (prepare, begin the journal
+//!    entry, one attempt, decide, settle the entry, or look an unknown write up) under a budget
+//!    of attempts, 429 waits and a deadline; the decision table of every call (what an
+//!    attempt's result says, what to do next: pure functions) is `engine::decision`;
+//! 4. results: [`response`] (`Client::execute` and the [`ResponseFuture`] that decodes the
+//!    engine's answer), then [`pagination`], [`poll`], [`builder`] (what generated code
+//!    assembles) and start-up recovery (`Client::recover_writes` reports every journal entry
+//!    the application has not acknowledged with `Client::acknowledge_write`).
 //!
-//! At the top: what generated code and applications name: [`config`], [`request`](mod@request)
-//! and [`builder`] (what generated code assembles, per-call options), [`response`] and
-//! [`error`] (what a call returns), [`spec`] and [`profile`] (the API's facts as data),
-//! [`pagination`], [`poll`], [`version`], [`servers`], [`webhook`].
-//!
-//! Modules import each other without a cycle (checked for every crate of the workspace by `sdk-tests/tests/module_graph.rs`).
+//! The encoding of generated types (`json_object!`, `exclusive_group!`, `string_enum!`,
+//! `tagged_union!`, `untagged_union!`, `from_variants!`, [`Nullable`], [`Secret`], [`tagged`],
+//! [`untagged`]) is the `oncegen-codec` crate's, re-exported here at the paths generated code
+//! names, with what the generated tools use to decode input a user wrote
+//! ([`refusing_unknown`], [`located`], [`closest`]). [`version`] and [`webhook`] stand apart.
 //!
 //! # Crate features
 //!
@@ -95,6 +94,7 @@
 #![deny(missing_docs)]
 
 mod auth;
+mod binary;
 pub mod builder;
 mod builder_macros;
 pub mod config;
@@ -102,13 +102,21 @@ mod encoding;
 mod engine;
 pub mod error;
 mod header_names;
+pub mod hooks;
+pub mod idempotency;
 pub mod overrides;
 pub mod pagination;
 pub mod poll;
 pub mod profile;
+pub mod rate_limit;
+#[cfg(feature = "journal")]
+mod recovery;
 pub mod request;
 pub mod response;
+pub mod retry;
+pub mod security;
 pub mod servers;
+pub mod signing;
 pub mod spec;
 pub mod transport;
 pub mod version;
@@ -116,9 +124,8 @@ pub mod webhook;
 mod write;
 
 // The modules of the folders, at the paths they have always had.
-pub use auth::{security, signing};
 pub use encoding::{body, multipart, params};
-pub use engine::{client, hooks, idempotency, rate_limit, retry};
+pub use engine::client;
 pub use transport::hyper_transport;
 #[cfg(feature = "reqwest")]
 pub use transport::reqwest_transport;
@@ -138,7 +145,7 @@ pub use write::postgres_journal;
 #[cfg(feature = "journal")]
 pub use write::{journal, same_write, sqlite_journal};
 
-pub use body::Binary;
+pub use binary::Binary;
 pub use builder::{Call, CallBuilder};
 pub use client::Client;
 pub use config::{Config, Credentials, SdkIdentity, Timeouts, WaitPolicy};
@@ -148,10 +155,12 @@ pub use hooks::{AttemptInfo, AttemptOutcome, Hook};
 pub use hyper_transport::HyperTransport;
 pub use multipart::FilePart;
 pub use overrides::Overrides;
-pub use params::{ParamIn, ParamStyle};
+pub use params::ParamStyle;
 pub use poll::PollSpec;
 pub use profile::{ApiProfile, ErrorBody, OperationLookup};
 pub use rate_limit::RateLimitInfo;
+#[cfg(feature = "journal")]
+pub use recovery::{RECOVERY_CONCURRENCY, RecoveredWrite, Recovery};
 pub use request::{CallOptions, Request};
 #[cfg(feature = "reqwest")]
 pub use reqwest_transport::ReqwestTransport;
@@ -159,7 +168,7 @@ pub use response::{Response, ResponseFuture, ResponseMeta};
 pub use retry::RetryPolicy;
 pub use security::{Requirement, SchemeCredential, SchemeKind, SecurityScheme};
 pub use signing::{DefaultSigner, Signer, SigningInput};
-pub use spec::{Idempotency, Method, OperationSpec};
+pub use spec::{Idempotency, Method, OperationSpec, ParamIn};
 pub use transport::{
     BodyStream, HttpRequest, HttpResponse, StreamingResponse, Transport, TransportError,
     TransportErrorKind,
@@ -171,7 +180,5 @@ pub use write::journal::{
 };
 #[cfg(feature = "postgres")]
 pub use write::postgres_journal::{PostgresJournal, PostgresJournalBuilder};
-#[cfg(feature = "journal")]
-pub use write::recovery::{RECOVERY_CONCURRENCY, RecoveredWrite, Recovery};
 #[cfg(feature = "journal")]
 pub use write::sqlite_journal::SqliteJournal;

@@ -9,15 +9,16 @@ use std::time::Duration;
 
 use bytes::Bytes;
 
-use crate::auth::security::Requirement;
 use crate::encoding::multipart;
 pub use crate::encoding::params::encode_component;
-use crate::encoding::params::{self, ParamIn, ParamStyle};
-use crate::engine::idempotency::{validate_client_request_id, validate_idempotency_key};
-use crate::engine::retry::RetryPolicy;
+use crate::encoding::params::{self, ParamStyle};
 use crate::error::Error;
+use crate::idempotency::{validate_client_request_id, validate_idempotency_key};
 use crate::overrides::Overrides;
+use crate::retry::RetryPolicy;
+use crate::security::Requirement;
 use crate::spec::OperationSpec;
+use crate::spec::ParamIn;
 
 /// Standard headers the runtime sets itself (auth, framing); with
 /// [`headers::SET_BY_RUNTIME`] (signing, idempotency, correlation) a caller's extra header may

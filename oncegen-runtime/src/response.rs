@@ -1,5 +1,7 @@
 //! Successful responses: decoded body, status and `ResponseMeta` (request id, rate limits,
-//! idempotency key), and `ResponseFuture`, what a call returns before it is awaited.
+//! idempotency key), and `ResponseFuture`, what a call returns before it is awaited
+//! ([`Client::execute`], [`Client::execute_as`]): the engine's call, then the decoding of its
+//! body, which only this layer above the engine knows.
 
 use std::fmt;
 use std::future::Future;
@@ -10,13 +12,17 @@ use std::task::{Context, Poll};
 use bytes::Bytes;
 use futures::future::BoxFuture;
 use http::HeaderMap;
-use tracing::Span;
+use serde::de::DeserializeOwned;
 
-use crate::encoding::body::{Binary, Format, Json};
+use crate::binary::Binary;
+use crate::encoding::body::{Format, Json};
+use crate::engine::call::Undecoded;
+use crate::engine::client::Client;
 use crate::engine::prepare::Prepared;
-use crate::engine::rate_limit::RateLimitInfo;
 use crate::engine::telemetry;
 use crate::error::{Error, ErrorContext};
+use crate::rate_limit::RateLimitInfo;
+use crate::request::{CallOptions, Request};
 use crate::transport::HttpResponse;
 
 /// What every response exposes besides its body.
@@ -115,6 +121,78 @@ impl<T> Response<T> {
     }
 }
 
+impl Client {
+    /// Sends `request` and decodes a successful body as `T` (an empty body reads as JSON `null`).
+    ///
+    /// Before any I/O: the idempotency key and client request id are validated, headers
+    /// encoded; writes whose [`Idempotency`](crate::Idempotency) is not `None` get a generated
+    /// key unless the caller gave one. A local failure is [`Error::Validation`]: nothing was
+    /// sent. The key and body bytes stay fixed for every attempt; signed mode re-signs every
+    /// attempt with a fresh `x-ts` and `x-nonce`. With a journal (feature `journal`), a keyed
+    /// write is recorded before its first attempt and its outcome kept until the application
+    /// calls `Client::acknowledge_write` (see the `journal` module).
+    ///
+    /// Every attempt's result is classified, then this table decides (reads are GET, HEAD,
+    /// OPTIONS and TRACE; writes the rest). Attempts are bounded by [`RetryPolicy`](crate::RetryPolicy)
+    /// `max_attempts`, 429 waits by `max_rate_limit_waits`, and everything by the whole-call
+    /// timeout; the attempt timeout covers the whole body read.
+    ///
+    /// | Attempt result | Read | Write |
+    /// | --- | --- | --- |
+    /// | 2xx, JSON content type (or none) or empty body | return it, decoded (a body that does not parse or decode as `T` is [`Error::Decode`], which keeps the key: never resent) | same |
+    /// | connection not established | backoff, resend | backoff, resend (not delivered) |
+    /// | 429 | the client's gate closes per `Retry-After`/`RateLimit-Reset`, one probe at a time, then resend (a 429 uses up a 429 wait, not an attempt) | same |
+    /// | an automatic retry code of the [`ApiProfile`](crate::ApiProfile) | wait `Retry-After` (else backoff), resend | same, same key and body |
+    /// | timeout, reset, truncated body, 5xx, 4xx with a non-JSON body when the API declares a JSON error envelope, 2xx with a non-JSON content type | backoff, resend; then the last error ([`Error::Decode`] for a 2xx) | **unknown outcome**: reconcile (below) |
+    /// | 3xx | [`Error::Redirected`]: never followed | same |
+    /// | body over [`Config::max_response_bytes`](crate::Config::max_response_bytes) (non-5xx) | [`Error::ResponseTooLarge`] | same (a 2xx write was applied) |
+    /// | other 4xx (any body when the API declares no error envelope) | [`Error::Api`] | [`Error::Api`] |
+    ///
+    /// When attempts, 429 waits or time run out the call ends with the last error, except for
+    /// a write an earlier attempt of which may have been processed: [`Error::WriteOutcomeUnknown`].
+    ///
+    /// Unknown write outcome: without an idempotency key, or with
+    /// [`RetryPolicy::reconcile_unknown_writes`](crate::RetryPolicy::reconcile_unknown_writes)
+    /// off, the write is never resent ([`Error::WriteOutcomeUnknown`]). With a key, the
+    /// profile's [`OperationLookup`](crate::OperationLookup) is sent with the key, method and
+    /// path. The lookup is a read, retried like any read within the write's deadline:
+    ///
+    /// | Lookup | Decision |
+    /// | --- | --- |
+    /// | 2xx (recorded) | resend at once, same key and body: the server answers with the stored response |
+    /// | its not-found code | does not prove the write never ran, but the server deduplicates by key: backoff, resend same key and body (unless [`RetryPolicy::resend_when_not_found`](crate::RetryPolicy::resend_when_not_found) is off) |
+    /// | its ambiguous or expired code; any other answer after its retries; no lookup | [`Error::WriteOutcomeUnknown`] |
+    ///
+    /// A resend needs an attempt left. So an unknown outcome reaches the caller only when the
+    /// lookup cannot justify a resend or attempts or time run out; the error carries the key,
+    /// method, path and what the lookup found.
+    ///
+    /// The returned [`ResponseFuture`] sends nothing until it is polled (the request is
+    /// assembled and the call's span opened at once, but an invalid request fails when polled
+    /// and the call timeout counts from the first poll). Everything above runs in one future
+    /// shared by all response types; only decoding the body depends on `T`.
+    pub fn execute<T: DeserializeOwned>(
+        &self,
+        request: Request,
+        options: CallOptions,
+    ) -> ResponseFuture<'_, T> {
+        ResponseFuture::new(self.start(request, options))
+    }
+
+    /// [`Self::execute`] for a body decoded in the format `F` ([`crate::encoding::body`]: text, raw bytes
+    /// or none) rather than as JSON; `Accept` is the format's own unless the request sets one.
+    pub fn execute_as<F: Format>(
+        &self,
+        mut request: Request,
+        options: CallOptions,
+    ) -> ResponseFuture<'_, F::Output, F> {
+        if !request.accept_is_set() {
+            request.accept(F::ACCEPT);
+        }
+        ResponseFuture::new(self.start(request, options))
+    }
+}
+
 /// The future of one call, returned by [`Client::execute`](crate::Client::execute) (and by every
 /// generated `send`): it does nothing until polled, then runs the call and decodes a
 /// successful body as `T`, in the [`Format`] `F` (JSON unless the operation says otherwise).
@@ -152,18 +230,6 @@ impl<T, F: Format<Output = T>> Future for ResponseFuture<'_, T, F> {
             .poll(cx)
             .map(|call| call.and_then(Undecoded::decode_as::<F>))
     }
-}
-
-/// A call that settled with a successful response whose body is not decoded yet.
-pub(crate) struct Undecoded {
-    /// The final response (2xx).
-    pub response: HttpResponse,
-    /// HTTP attempts made, 429s included.
-    pub attempts: u32,
-    /// The call.
-    pub prepared: Box<Prepared>,
-    /// The call's span, which records how the call ended.
-    pub span: Span,
 }
 
 impl Undecoded {

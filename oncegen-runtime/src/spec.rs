@@ -1,4 +1,5 @@
-//! Static operation metadata (`OperationSpec`) emitted by the generator, one per operation.
+//! Static operation metadata (`OperationSpec`) emitted by the generator, one per operation, and
+//! where a parameter travels ([`ParamIn`]).
 
 pub use openapi_conventions::{Idempotency, Method};
 
@@ -53,4 +54,17 @@ impl OperationSpec {
     pub fn is_write(&self) -> bool {
         self.method.is_write()
     }
+}
+
+/// Where a parameter travels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamIn {
+    /// A path segment.
+    Path,
+    /// The query string.
+    Query,
+    /// A request header.
+    Header,
+    /// The `Cookie` header.
+    Cookie,
 }

@@ -123,8 +123,7 @@ const LONGER: &[(&str, &str, usize)] = &[
     ),
     ("oncegen-runtime/src/engine/prepare.rs", "assemble", 65),
     ("oncegen-runtime/src/engine/prepare.rs", "new", 74),
-    ("oncegen-runtime/src/error.rs", "fmt", 113),
-    ("oncegen-runtime/src/error.rs", "from_response", 74),
+    ("oncegen-runtime/src/error/mod.rs", "fmt", 113),
     (
         "oncegen-runtime/src/write/postgres_journal/recorder.rs",
         "commit",

@@ -528,7 +528,7 @@ fn module_name(path: &ModulePath) -> String {
 
 /// Crates still holding one tangle while the layering works it down: `(crate, at most this
 /// many modules)`. The list may only shrink.
-const TANGLED: &[(&str, usize)] = &[("oncegen-runtime (oncegen_runtime)", 16)];
+const TANGLED: &[(&str, usize)] = &[];
 
 /// A tangle's modules and one cycle through them, each step with the reference that makes it.
 fn describe(name: &str, graph: &Graph, component: &[ModulePath]) -> String {

@@ -1,8 +1,8 @@
 //! Credentials on the wire: the bearer header, built once, or signed mode's five headers,
 //! computed for every attempt (fresh `x-ts` and `x-nonce`), and the scheme credentials an
-//! operation's security requirement asks for. Its children: [`security`] (security schemes as
-//! data), [`signing`] (signed mode behind the `Signer` trait) and `endpoint` (the base URL, and
-//! the rule that keeps credentials off cleartext links).
+//! operation's security requirement asks for (the schemes as data are [`security`], signed mode's
+//! `Signer` is [`signing`], both below the config); `endpoint` is the base URL, and the rule
+//! that keeps credentials off cleartext links.
 
 use std::fmt;
 use std::sync::Arc;
@@ -10,16 +10,15 @@ use std::sync::Arc;
 use http::{HeaderMap, HeaderName, HeaderValue};
 
 use crate::config::{Config, Credentials};
-use crate::encoding::params::ParamIn;
 use crate::error::Error;
 use crate::header_names;
 use crate::secret::Secret;
+use crate::spec::ParamIn;
+
+use crate::security::{self, Requirement, SchemeCredential, SchemeKind, SecurityScheme};
+use crate::signing::{Signer, SigningInput, content_sha256, new_nonce, unix_timestamp};
 
 pub(crate) mod endpoint;
-pub mod security;
-pub mod signing;
-use security::{Requirement, SchemeCredential, SchemeKind, SecurityScheme};
-use signing::{Signer, SigningInput, content_sha256, new_nonce, unix_timestamp};
 
 /// How one client authenticates its attempts: its bearer or signed mode, and the credentials of
 /// the document's security schemes.
@@ -351,7 +350,7 @@ fn urlencoding(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auth::signing::DefaultSigner;
+    use crate::signing::DefaultSigner;
 
     #[derive(Debug)]
     struct BrokenSigner;

@@ -3,57 +3,13 @@
 //! nothing ([`NoBody`]). Generated code picks the format from the media types the operation
 //! documents.
 
-use std::fmt;
 use std::marker::PhantomData;
 
 use bytes::Bytes;
 use http::HeaderMap;
-use http::header::CONTENT_TYPE;
 use serde::de::DeserializeOwned;
 
-/// A response body of a media type that is neither JSON nor text: its bytes and the
-/// `Content-Type` the server sent.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Binary {
-    /// The `Content-Type` header, when the server sent one.
-    pub content_type: Option<String>,
-    /// The body.
-    pub bytes: Bytes,
-}
-
-impl Binary {
-    /// A response's body with the `Content-Type` of its `headers`.
-    pub(crate) fn from_response(headers: &HeaderMap, bytes: Bytes) -> Self {
-        Binary {
-            content_type: content_type(headers),
-            bytes,
-        }
-    }
-
-    /// The body's bytes.
-    pub fn bytes(&self) -> &Bytes {
-        &self.bytes
-    }
-
-    /// The media type without parameters (`application/pdf`), when the server sent one.
-    pub fn media_type(&self) -> Option<&str> {
-        self.content_type.as_deref().map(essence)
-    }
-
-    /// The body as text, when it is UTF-8 (`None` otherwise).
-    pub fn text(&self) -> Option<&str> {
-        std::str::from_utf8(&self.bytes).ok()
-    }
-}
-
-impl fmt::Debug for Binary {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Binary")
-            .field("content_type", &self.content_type)
-            .field("len", &self.bytes.len())
-            .finish()
-    }
-}
+use crate::binary::{Binary, content_type, essence};
 
 /// Why a body did not decode.
 #[derive(Debug)]
@@ -199,22 +155,6 @@ impl Format for NoBody {
     }
 }
 
-fn content_type(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned)
-}
-
-/// A `Content-Type` without its parameters (`text/csv; charset=utf-8` gives `text/csv`).
-fn essence(content_type: &str) -> &str {
-    content_type
-        .split(';')
-        .next()
-        .unwrap_or(content_type)
-        .trim()
-}
-
 /// Whether a `Content-Type` names JSON: `application/json` or a `…+json` type.
 pub(crate) fn is_json(content_type: &str) -> bool {
     // The common answer first: no parameters to strip.
@@ -231,6 +171,7 @@ pub(crate) fn is_json(content_type: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use http::header::CONTENT_TYPE;
 
     fn headers(content_type: &str) -> HeaderMap {
         let mut h = HeaderMap::new();

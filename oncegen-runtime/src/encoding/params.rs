@@ -9,6 +9,7 @@
 use serde_json::Value;
 
 use crate::error::Error;
+use crate::spec::ParamIn;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 /// Characters left unencoded in a path segment or query component: RFC 3986 unreserved.
@@ -21,19 +22,6 @@ pub(crate) const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
 /// Percent-encodes one path segment or query component (everything but RFC 3986 unreserved).
 pub fn encode_component(value: &str) -> String {
     utf8_percent_encode(value, COMPONENT).to_string()
-}
-
-/// Where a parameter travels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ParamIn {
-    /// A path segment.
-    Path,
-    /// The query string.
-    Query,
-    /// A request header.
-    Header,
-    /// The `Cookie` header.
-    Cookie,
 }
 
 /// The OpenAPI `style` of a parameter.

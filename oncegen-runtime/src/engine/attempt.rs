@@ -9,10 +9,10 @@ use http::HeaderValue;
 use tokio::time::Instant;
 
 use crate::auth::Auth;
-use crate::engine::hooks::{AttemptInfo, AttemptOutcome, Hook, Wait};
 use crate::engine::prepare::Prepared;
 use crate::error::Error;
 use crate::header_names;
+use crate::hooks::{AttemptInfo, AttemptOutcome, Hook, Wait};
 use crate::transport::{HttpRequest, HttpResponse, TransportError, TransportErrorKind};
 
 /// What an attempt needs from its client.

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::engine::retry::RetryPolicy;
+use crate::retry::RetryPolicy;
 
 /// The spending limits of one call and what it has spent.
 ///

@@ -3,7 +3,7 @@
 //! act), and settle the entry. Every attempt's result is classified (`classify`, a pure
 //! function), a decision taken (`decide`, the decision table as a pure function over a
 //! `budget`), and the steps here act on it: waits, resends, reconciliation lookups (module
-//! `reconcile`), the 429 gate, errors. The journal steps are the `write::entry` module's.
+//! `reconcile`), the 429 gate, errors. The journal steps are the `entry` module's.
 
 use std::borrow::Cow;
 use std::time::Duration;
@@ -18,15 +18,27 @@ use crate::engine::budget::Budget;
 use crate::engine::client::Client;
 use crate::engine::decision::classify::{Class, classify};
 use crate::engine::decision::decide::{Decision, Facts, Failure, after_lookup, decide, exhausted};
-use crate::engine::hooks::Wait;
+use crate::engine::entry::Entry;
 use crate::engine::prepare::Prepared;
+use crate::engine::reconcile;
 use crate::engine::telemetry;
 use crate::error::{ApiError, Error, Reconciliation, UnknownOutcome};
+use crate::hooks::Wait;
 use crate::request::{CallOptions, Request};
-use crate::response::Undecoded;
 use crate::transport::{HttpResponse, TransportError};
-use crate::write::entry::Entry;
-use crate::write::reconcile;
+
+/// A call that settled with a successful response whose body is not decoded yet (decoded by
+/// the [`ResponseFuture`](crate::ResponseFuture), in the results layer above).
+pub(crate) struct Undecoded {
+    /// The final response (2xx).
+    pub response: HttpResponse,
+    /// HTTP attempts made, 429s included.
+    pub attempts: u32,
+    /// The call.
+    pub prepared: Box<Prepared>,
+    /// The call's span, which records how the call ended.
+    pub span: Span,
+}
 
 /// What a call's future gives: a successful response with its body not decoded yet, or the
 /// error that ended the call.

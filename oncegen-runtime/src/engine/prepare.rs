@@ -10,16 +10,16 @@ use http::{HeaderMap, HeaderName, HeaderValue};
 use tokio::time::Instant;
 
 use crate::auth::endpoint::Endpoint;
-use crate::auth::security::Requirement;
 use crate::config::Config;
-use crate::engine::idempotency::{
-    generate_idempotency_key, validate_client_request_id, validate_idempotency_key,
-};
-use crate::engine::rate_limit::RateLimitInfo;
-use crate::engine::retry::RetryPolicy;
 use crate::error::{Error, ErrorContext};
 use crate::header_names;
+use crate::idempotency::{
+    generate_idempotency_key, validate_client_request_id, validate_idempotency_key,
+};
+use crate::rate_limit::RateLimitInfo;
 use crate::request::{CallOptions, Request};
+use crate::retry::RetryPolicy;
+use crate::security::Requirement;
 use crate::spec::Method;
 
 /// A prepared call.

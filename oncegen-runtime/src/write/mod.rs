@@ -1,23 +1,17 @@
-//! Durability of writes: how a write whose outcome is unknown is looked up (`reconcile`), a
-//! call's journal entry (`entry`: the journal steps of every call), and, with the `journal`
-//! feature, the durable journal of writes (`journal`; `sqlite_journal`, the embedded store;
-//! `stored`, how both stores encode an outcome), the client's use of it (`journaling`),
-//! start-up recovery (`recovery`) and what counts as the same write (`same_write`). One concern: a write
-//! is never duplicated and never silently lost. (What an attempt's result says and what to do
-//! next, for every call, is the engine's decision table, `engine::decision`.)
+//! The durable journal of writes, below the engine (it names nothing above the spec): with the
+//! `journal` feature, the journal's trait and entry types (`journal`), its stores
+//! (`sqlite_journal`, embedded; `postgres_journal` with the `postgres` feature; `stored`, how
+//! both encode an outcome) and what counts as the same write (`same_write`); the kill points of
+//! its protocol (`crash_point`, `kill_point!`). One concern: a write is never duplicated and
+//! never silently lost. The engine records and settles each call's entry (`engine::entry`),
+//! and `recovery`, above the engine, settles what a journal holds at start-up.
 
 #[cfg(feature = "crash-points")]
 pub mod crash_point;
-pub(crate) mod entry;
 #[cfg(feature = "journal")]
 pub mod journal;
-#[cfg(feature = "journal")]
-pub(crate) mod journaling;
 #[cfg(feature = "postgres")]
 pub mod postgres_journal;
-pub(crate) mod reconcile;
-#[cfg(feature = "journal")]
-pub(crate) mod recovery;
 #[cfg(feature = "journal")]
 pub mod same_write;
 #[cfg(feature = "journal")]

@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use http::HeaderMap;
 
-use crate::engine::rate_limit::RateLimitInfo;
 use crate::error::ApiError;
 use crate::profile::ApiProfile;
+use crate::rate_limit::RateLimitInfo;
 use crate::transport::{HttpResponse, TransportError, TransportErrorKind};
 
 /// What an attempt's result says.

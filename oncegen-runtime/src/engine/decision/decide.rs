@@ -169,7 +169,7 @@ mod tests {
     //! The decision table of `Client::execute`, row by row, without a server.
 
     use super::*;
-    use crate::engine::retry::RetryPolicy;
+    use crate::retry::RetryPolicy;
 
     const BACKOFF: Duration = Duration::from_millis(50);
     const SECOND: Option<Duration> = Some(Duration::from_secs(1));

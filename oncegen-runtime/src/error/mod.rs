@@ -11,11 +11,13 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::encoding::body::Binary;
-use crate::engine::rate_limit::RateLimitInfo;
+use crate::binary::Binary;
 use crate::profile::ErrorBody;
+use crate::rate_limit::RateLimitInfo;
 use crate::spec::Method;
 use crate::transport::{HttpResponse, TransportError};
+
+mod message;
 
 /// Where an error happened: the call's identity, so the caller can correlate and recover.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -107,18 +109,11 @@ impl ApiError {
             .filter(Value::is_object);
         let at = |pointers: &[&str]| parsed.as_ref().and_then(|b| text_at(b, pointers));
         // The envelope's pointers first; else where common frameworks put the code.
-        let code = at(shape.code).or_else(|| {
-            parsed
-                .as_ref()
-                .and_then(crate::encoding::error_message::common_code)
-        });
+        let code = at(shape.code).or_else(|| parsed.as_ref().and_then(message::common_code));
         let request_id = at(shape.request_id);
         // The envelope's pointers first; else where common frameworks put the message.
-        let message = at(shape.message).or_else(|| {
-            parsed
-                .as_ref()
-                .and_then(crate::encoding::error_message::common_message)
-        });
+        let message =
+            at(shape.message).or_else(|| parsed.as_ref().and_then(message::common_message));
         let (field_errors, details) = match &parsed {
             Some(b) => (first_at(b, shape.field_errors), first_at(b, shape.details)),
             None => (None, None),
@@ -129,25 +124,8 @@ impl ApiError {
         } else {
             None
         };
-        let message = message.unwrap_or_else(|| {
-            let reason = http::StatusCode::from_u16(response.status)
-                .ok()
-                .and_then(|s| s.canonical_reason())
-                .unwrap_or("error");
-            if let Some(text) = body_text
-                .as_deref()
-                .filter(|_| response.body.len() <= 512)
-                .and_then(one_line_text)
-            {
-                format!("HTTP {} {reason}: {text}", response.status)
-            } else if parsed.is_none() && !response.body.is_empty() {
-                format!("HTTP {} {reason} (non-JSON body)", response.status)
-            } else if response.body.is_empty() {
-                format!("HTTP {} {reason} (empty body)", response.status)
-            } else {
-                format!("HTTP {} {reason}", response.status)
-            }
-        });
+        let message = message
+            .unwrap_or_else(|| status_message(response, parsed.is_some(), body_text.as_deref()));
         let request_id = request_id.or(header_request_id);
         context.request_id = request_id.clone();
         context.rate_limit = rate_limit.clone();
@@ -183,6 +161,27 @@ impl ApiError {
     }
 }
 
+/// The message of an error body that gives none: the status and its reason, with the body's
+/// text when it is one short line (`body_text`: the start of a body that is not JSON).
+fn status_message(response: &HttpResponse, json: bool, body_text: Option<&str>) -> String {
+    let reason = http::StatusCode::from_u16(response.status)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+        .unwrap_or("error");
+    if let Some(text) = body_text
+        .filter(|_| response.body.len() <= 512)
+        .and_then(one_line_text)
+    {
+        format!("HTTP {} {reason}: {text}", response.status)
+    } else if !json && !response.body.is_empty() {
+        format!("HTTP {} {reason} (non-JSON body)", response.status)
+    } else if response.body.is_empty() {
+        format!("HTTP {} {reason} (empty body)", response.status)
+    } else {
+        format!("HTTP {} {reason}", response.status)
+    }
+}
+
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "API error {}", self.status)?;
@@ -193,7 +192,7 @@ impl fmt::Display for ApiError {
         if let Some(reasons) = self
             .body
             .as_ref()
-            .and_then(|body| crate::encoding::error_message::reasons(body, &self.message))
+            .and_then(|body| message::reasons(body, &self.message))
         {
             write!(f, " ({reasons})")?;
         }

@@ -5,8 +5,8 @@
 
 use std::fmt;
 
-use crate::encoding::params::ParamIn;
 use crate::secret::Secret;
+use crate::spec::ParamIn;
 
 /// A security scheme of the document (`components.securitySchemes`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,14 +5,16 @@ use futures::StreamExt;
 use serde_json::Value;
 
 use crate::engine::call::Start;
+use crate::engine::call::Undecoded;
 use crate::engine::client::Client;
 use crate::engine::decision::decide::Failure;
 use crate::engine::telemetry;
 use crate::error::Error;
-use crate::response::{Response, Undecoded};
+use crate::response::Response;
 use crate::transport::{TransportError, TransportErrorKind};
 use crate::write::journal::{DamagedRecord, JournaledWrite, PendingWrite, Settlement};
-use crate::write::journaling;
+
+mod resume;
 
 /// Open entries settled at the same time by [`Client::recover_writes`].
 pub const RECOVERY_CONCURRENCY: usize = 16;
@@ -151,7 +153,7 @@ impl Client {
         let from_journal = settlement.is_some();
         let outcome = match self
             .made_here(&write)
-            .and_then(|()| journaling::prepared(&write, self.defaults()))
+            .and_then(|()| resume::prepared(&write, self.defaults()))
         {
             Err(e) => Err(e),
             Ok(p) => match settlement {
@@ -205,7 +207,7 @@ impl Client {
         let context = Box::new(p.context(0));
         match settlement {
             Settlement::Answered(stored) => {
-                let response = journaling::response(&stored);
+                let response = resume::response(&stored);
                 match response.status {
                     200..=299 => Undecoded {
                         response,

@@ -46,7 +46,7 @@ impl<'c> Entry<'c> {
         if let Some(journal) = entry.journal {
             // Boxed: recording is large and only journaled writes do it; inline, it would
             // grow every call's future.
-            Box::pin(crate::write::journaling::record(journal, p, &client.inner)).await?;
+            Box::pin(crate::engine::journaling::record(journal, p, &client.inner)).await?;
         }
         Ok(entry)
     }
@@ -70,7 +70,7 @@ impl<'c> Entry<'c> {
     ) {
         if let Some(journal) = self.journal {
             crate::write::kill_point!("receive");
-            crate::write::journaling::settle(journal, p, result, answer).await;
+            crate::engine::journaling::settle(journal, p, result, answer).await;
         }
     }
 }
