@@ -37,4 +37,6 @@ pub use failure::Failure;
 pub use listing::{Listing, result_size};
 pub use options::{Options, main};
 pub use server::{Mode, Server};
-pub use tool::{App, Effects, Paging, Purchase, Run, Sent, Tool, respond, respond_waited};
+pub use tool::{
+    App, Effects, Paging, Purchase, Run, Sent, Tool, respond, respond_bytes, respond_waited,
+};

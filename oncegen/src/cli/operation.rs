@@ -44,25 +44,7 @@ pub(super) fn render(
     let writes = op.effects.writes;
     let pages = command_line::pages(op);
     let waits = command_line::waits(op);
-    // `--wait`: a long-running write's receipt, or a pollable read's builder, followed to its
-    // end. The write is sent (and journaled) first; its key is settled by its answer.
-    let wait = if op.effects.long_running {
-        Some(quote! {
-            if input.waiting() {
-                let response = call.send().await.map_err(oncegen_cli::Failure::from)?;
-                let waited = input.follow(#id, response.body().wait(client)).await;
-                return oncegen_cli::wait::waited(&response, waited);
-            }
-        })
-    } else if op.effects.waits {
-        Some(quote! {
-            if input.waiting() {
-                return oncegen_cli::wait::polled(input.follow(#id, call.wait()).await);
-            }
-        })
-    } else {
-        None
-    };
+    let answer = answer(id, op);
     let all = pages.then(|| {
         quote! {
             if input.all() {
@@ -143,7 +125,7 @@ pub(super) fn render(
     // A write's tag, `--wait` and `--all` read the input too (Chroma's `reset`: a POST with
     // neither parameters nor body).
     let reads_input = writes
-        || wait.is_some()
+        || waits
         || all.is_some()
         || !op.params.is_empty()
         || op.body.is_some()
@@ -164,12 +146,44 @@ pub(super) fn render(
                 #as_given
                 #key
                 #all
-                #wait
-                respond(call.send().await)
+                #answer
             })
         }
     };
     (entry, function_tokens)
+}
+
+/// How an operation's function ends: with `--wait`, a long-running write's receipt or a
+/// pollable read's builder followed to its end (the write sent and journaled first, its key
+/// settled by its answer); else the answer, bytes of a media type neither JSON nor text
+/// (`Binary`) written as they are.
+fn answer(id: &str, op: &OperationSurface) -> TokenStream {
+    let wait = if op.effects.long_running {
+        Some(quote! {
+            if input.waiting() {
+                let response = call.send().await.map_err(oncegen_cli::Failure::from)?;
+                let waited = input.follow(#id, response.body().wait(client)).await;
+                return oncegen_cli::wait::waited(&response, waited);
+            }
+        })
+    } else if op.effects.waits {
+        Some(quote! {
+            if input.waiting() {
+                return oncegen_cli::wait::polled(input.follow(#id, call.wait()).await);
+            }
+        })
+    } else {
+        None
+    };
+    let respond = if op.success == "Binary" {
+        quote!(oncegen_cli::respond_bytes)
+    } else {
+        quote!(respond)
+    };
+    quote! {
+        #wait
+        #respond(call.send().await)
+    }
 }
 
 /// `Some(tokens)` or `None`, as Rust.

@@ -834,7 +834,12 @@ pub(crate) fn turbofish(surface: &Surface, ty: &str) -> Option<TokenStream> {
 
 /// `::<sdk::module::Type>` for a body of a named type: a required body may be taken as
 /// `impl Into<Type>` (a union's member converts into it), so the call cannot infer it.
+/// `::<String>` for a raw body (`impl Into<Bytes>`): a tool takes it as a JSON string, as its
+/// help shows.
 fn body_type(surface: &Surface, sdk: &Ident, ty: &str) -> Option<TokenStream> {
+    if ty == "Bytes" {
+        return Some(quote!(::<String>));
+    }
     let module = format_ident!("{}", surface.types.get(ty)?.module);
     let name = format_ident!("{}", ty);
     Some(quote!(::<#sdk::#module::#name>))

@@ -190,13 +190,7 @@ pub(super) fn render(
             let call = input.tag(call);
         }
     });
-    let wait = op.effects.waits.then(|| {
-        quote! {
-            if input.wait() {
-                return oncegen_mcp::respond_waited(call.wait().await);
-            }
-        }
-    });
+    let answer = answer(op);
     let doc = format!(" `{id}`: calls `{}::Client::{}`.", sdk, op.rust_fn);
     // A deprecated operation or parameter is still offered (its description says so).
     let allow = (op.deprecated || op.params.values().any(|p| p.deprecated))
@@ -224,12 +218,33 @@ pub(super) fn render(
                 #optional_body
                 #as_given
                 #key
-                #wait
-                respond(call.send().await)
+                #answer
             })
         }
     };
     Ok((entry, function_tokens))
+}
+
+/// How an operation's function ends: a pollable read's builder followed to its end when
+/// `wait` asks, else the answer (bytes of a media type neither JSON nor text, `Binary`, as
+/// text or base64).
+fn answer(op: &OperationSurface) -> TokenStream {
+    let wait = op.effects.waits.then(|| {
+        quote! {
+            if input.wait() {
+                return oncegen_mcp::respond_waited(call.wait().await);
+            }
+        }
+    });
+    let respond = if op.success == "Binary" {
+        quote!(oncegen_mcp::respond_bytes)
+    } else {
+        quote!(respond)
+    };
+    quote! {
+        #wait
+        #respond(call.send().await)
+    }
 }
 
 /// What the agent reads about the tool: summary, description and what calling it does.
