@@ -157,7 +157,7 @@ const LONGER: &[(&str, &str, usize)] = &[
         73,
     ),
     ("oncegen/src/cli/mod.rs", "emit", 84),
-    ("oncegen/src/cli/operation.rs", "render", 137),
+    ("oncegen/src/cli/operation.rs", "render", 136),
     ("oncegen/src/doc_examples/harness.rs", "harness", 90),
     (
         "oncegen/src/doc_examples/mod.rs",
@@ -181,7 +181,7 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("oncegen/src/emit/types.rs", "type_def", 104),
     ("oncegen/src/emit/webhooks.rs", "webhooks_module", 63),
     ("oncegen/src/mcp/mod.rs", "emit", 69),
-    ("oncegen/src/mcp/operation.rs", "render", 156),
+    ("oncegen/src/mcp/operation.rs", "render", 157),
     ("oncegen/src/mcp/schema.rs", "named", 93),
     ("oncegen/src/pipeline/mod.rs", "regenerate_as", 63),
     ("oncegen/src/report/diff/cli.rs", "arguments", 72),

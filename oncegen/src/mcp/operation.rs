@@ -3,7 +3,7 @@
 use super::ToolDefinition;
 use super::arguments;
 use super::schema::{self, Side};
-use crate::emit::{input_arguments, turbofish};
+use crate::emit::{body_type, input_arguments, turbofish};
 use crate::ir::Idempotency;
 use crate::surface::{OperationSurface, Surface};
 use crate::{Error, Result};
@@ -164,7 +164,7 @@ pub(super) fn render(
         .filter(|(_, p)| !p.required)
         .map(|(rust, p)| {
             let setter = format_ident!("{}", rust);
-            let ty = turbofish(surface, &p.ty);
+            let ty = turbofish(surface, sdk, &p.ty);
             let name = &names[rust];
             quote! {
                 let call = match input.opt #ty (#name)? {
@@ -173,9 +173,10 @@ pub(super) fn render(
                 };
             }
         });
-    let optional_body = op.body.as_ref().filter(|b| !b.required).map(|_| {
+    let optional_body = op.body.as_ref().filter(|b| !b.required).map(|b| {
+        let ty = body_type(surface, sdk, &b.ty).map(|ty| quote!(::<#ty>));
         quote! {
-            let call = match input.opt_body()? {
+            let call = match input.opt_body #ty ()? {
                 Some(body) => call.body(body),
                 None => call,
             };
