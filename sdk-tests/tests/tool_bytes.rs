@@ -3,7 +3,8 @@
 //! to stdout as they are; the MCP server answers them as base64 (they are not UTF-8). The SDK
 //! and both tools are generated from [`DOCUMENT`] under `target/tool-bytes/` and built into the
 //! generated crates' target directory; the API is a thread on 127.0.0.1 answering every request
-//! with [`PDF`].
+//! with [`PDF`]. Its tag is named like a command of the tool's own: the area is
+//! `completions-api`, and `completions` still writes shell completions.
 
 use oncegen::emit::{Layout, Options, RUNTIME_VERSION};
 use oncegen::write::{Mode, ensure_files};
@@ -16,12 +17,12 @@ use std::process::{Command, Stdio};
 const DOCUMENT: &str = r#"
 openapi: 3.1.0
 info: {title: bytes, version: '1'}
-tags: [{name: reports}]
+tags: [{name: Completions}]
 paths:
-  /reports/{reportId}:
+  /completions/{reportId}:
     get:
-      operationId: reportsGet
-      tags: [reports]
+      operationId: completionsGet
+      tags: [Completions]
       parameters:
         - {name: reportId, in: path, required: true, schema: {type: string}}
       responses:
@@ -165,7 +166,7 @@ fn tool(binary: &Path, url: &str, state: &Path) -> Command {
     command
 }
 
-/// The MCP server's answer to calling `reports_get` over stdio, raw JSON-RPC lines.
+/// The MCP server's answer to calling `completions_get` over stdio, raw JSON-RPC lines.
 fn mcp_call(mut command: Command) -> Value {
     let mut child = command.spawn().expect("the MCP server starts");
     let lines = [
@@ -174,7 +175,7 @@ fn mcp_call(mut command: Command) -> Value {
             "clientInfo": {"name": "tool-bytes", "version": "0"}}}),
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-            "name": "reports_get", "arguments": {"reportId": "r1"}}}),
+            "name": "completions_get", "arguments": {"reportId": "r1"}}}),
     ];
     let mut stdin = child.stdin.take().expect("stdin");
     for line in lines {
@@ -191,6 +192,8 @@ fn mcp_call(mut command: Command) -> Value {
     answer
 }
 
+/// Both in the area of tag `Completions`, the CLI's `completions-api` (its own
+/// `completions` untouched).
 #[test]
 fn bytes_answered_are_written_as_they_are_and_given_to_an_agent_as_base64() {
     let dir = sdk_tests::target_dir().join("tool-bytes");
@@ -200,12 +203,19 @@ fn bytes_answered_are_written_as_they_are_and_given_to_an_agent_as_base64() {
     let state = dir.join("state");
 
     let cli = tool(&target.join("debug/bytes"), &url, &state)
-        .args(["reports", "get", "r1"])
+        .args(["completions-api", "get", "r1"])
         .output()
         .expect("the CLI runs");
     let stderr = String::from_utf8_lossy(&cli.stderr);
     assert!(cli.status.success(), "{stderr}");
     assert_eq!(cli.stdout, PDF, "{stderr}");
+
+    let completions = tool(&target.join("debug/bytes"), &url, &state)
+        .args(["completions", "bash"])
+        .output()
+        .expect("the CLI runs");
+    assert!(completions.status.success());
+    assert!(String::from_utf8_lossy(&completions.stdout).contains("completions-api"));
 
     let answer = mcp_call(tool(&target.join("debug/bytes-mcp"), &url, &state));
     let result = &answer["result"];
