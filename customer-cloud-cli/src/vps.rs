@@ -183,7 +183,11 @@ fn post_vps_by_service_id_reboot<'a>(
 fn vps_backup_restore<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = input.tag(client.vps_backup_restore(input.arg("service_id")?));
-        let call = input.set_body(call, |c, b| c.body(b))?;
+        let call = input
+            .set_body(
+                call,
+                |c, b: customer_cloud_sdk::vps::VpsBackupRestoreRequest| c.body(b),
+            )?;
         let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         if input.waiting() {
@@ -217,7 +221,11 @@ fn vps_backup_run<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
 fn vps_firewall_policy_apply<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     Box::pin(async move {
         let call = input.tag(client.vps_firewall_policy_apply(input.arg("service_id")?));
-        let call = input.set_body(call, |c, b| c.body(b))?;
+        let call = input
+            .set_body(
+                call,
+                |c, b: customer_cloud_sdk::vps::VpsFirewallPolicyApplyRequest| c.body(b),
+            )?;
         let call = input.as_given(call);
         let call = input.set_key(call, |c, k| c.idempotency_key(k));
         if input.waiting() {

@@ -154,7 +154,9 @@ fn vps_backup_restore<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
         input.known(&["serviceId", "body"])?;
         let call = client.vps_backup_restore(input.arg("serviceId")?);
-        let call = match input.opt_body()? {
+        let call = match input
+            .opt_body::<customer_cloud_sdk::vps::VpsBackupRestoreRequest>()?
+        {
             Some(body) => call.body(body),
             None => call,
         };
@@ -187,7 +189,9 @@ fn vps_firewall_policy_apply<'a>(client: &'a Client, input: &'a Args) -> Run<'a>
     Box::pin(async move {
         input.known(&["serviceId", "body"])?;
         let call = client.vps_firewall_policy_apply(input.arg("serviceId")?);
-        let call = match input.opt_body()? {
+        let call = match input
+            .opt_body::<customer_cloud_sdk::vps::VpsFirewallPolicyApplyRequest>()?
+        {
             Some(body) => call.body(body),
             None => call,
         };

@@ -63,8 +63,8 @@ pub const OWN_VARIABLES: [&str; 9] = [
     "TOTAL_TIMEOUT",
 ];
 
-/// The commands the tool has of its own besides the areas: no area may take one of these
-/// names (the generator's `cli::RESERVED_COMMANDS` is this list).
+/// The commands the tool has of its own besides the areas: an area named like one of these
+/// gets another name (the generator's `surface::command_line::RESERVED_COMMANDS` is this list).
 pub const OWN_COMMANDS: [&str; 6] = [
     setup_commands::CONFIGURE,
     docs::COMPLETIONS,

@@ -38,5 +38,5 @@ pub use failure::Failure;
 pub use input::Input;
 pub use oncegen_runtime::{Config, Error};
 pub use run::main;
-pub use sent::{Sent, respond};
+pub use sent::{Sent, respond, respond_bytes};
 pub use table::{App, Area, Command, ContractFuture, Param, Run};

@@ -52,6 +52,12 @@ fn reader_gone(result: io::Result<()>) -> io::Result<()> {
     result
 }
 
+/// Writes `bytes` to stdout as they are.
+pub fn write_bytes(bytes: &[u8]) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    reader_gone(out.write_all(bytes).and_then(|()| out.flush()))
+}
+
 /// Writes `value` to stdout in `format`, or what `jq` selects from it (a string raw, one
 /// line; another value in `format`).
 pub fn print(value: &Value, format: Format, jq: Option<&Jq>) -> io::Result<()> {

@@ -38,4 +38,6 @@ pub use listing::{Listing, describe_all, result_size};
 pub use oncegen_cli::{Credential, credentials};
 pub use options::{Options, main};
 pub use server::{Mode, Server};
-pub use tool::{App, Effects, Paging, Purchase, Run, Sent, Tool, respond, respond_waited};
+pub use tool::{
+    App, Effects, Paging, Purchase, Run, Sent, Tool, respond, respond_bytes, respond_waited,
+};

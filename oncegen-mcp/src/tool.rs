@@ -1,7 +1,8 @@
 //! One operation as a tool: what the generated table says of it, and the result of its call.
 
 use crate::{Args, Failure, Listing};
-use oncegen_runtime::{Config, Error, Response};
+use base64::Engine;
+use oncegen_runtime::{Binary, Config, Error, Response};
 use serde::Serialize;
 use serde_json::Value;
 use std::future::Future;
@@ -145,6 +146,28 @@ pub fn respond<T: Serialize>(result: Result<Response<T>, Error>) -> Result<Sent,
     })
 }
 
+/// The result of an SDK call answering bytes of a media type neither JSON nor text (a
+/// [`Binary`]): `{"content_type", "text"}` when they are UTF-8, else `{"content_type",
+/// "base64"}`.
+pub fn respond_bytes(result: Result<Response<Binary>, Error>) -> Result<Sent, Failure> {
+    let (body, _, meta) = result.map_err(Failure::from)?.into_parts();
+    Ok(Sent {
+        value: binary_value(&body),
+        idempotency_key: meta.idempotency_key,
+    })
+}
+
+fn binary_value(body: &Binary) -> Value {
+    let content_type = body.content_type.as_deref();
+    match body.text() {
+        Some(text) => serde_json::json!({"content_type": content_type, "text": text}),
+        None => {
+            let encoded = base64::engine::general_purpose::STANDARD.encode(body.bytes());
+            serde_json::json!({"content_type": content_type, "base64": encoded})
+        }
+    }
+}
+
 /// The result of a builder's `wait` (the settled resource) as a tool result.
 pub fn respond_waited<T: Serialize>(result: Result<T, Error>) -> Result<Sent, Failure> {
     Ok(Sent {
@@ -156,4 +179,26 @@ pub fn respond_waited<T: Serialize>(result: Result<T, Error>) -> Result<Sent, Fa
 fn encode<T: Serialize>(body: T) -> Result<Value, Failure> {
     serde_json::to_value(body)
         .map_err(|e| Failure::internal(format!("the answer does not encode as JSON: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Binary, binary_value};
+    use serde_json::json;
+
+    #[test]
+    fn bytes_are_a_result_as_text_when_utf8_else_as_base64() {
+        let body = |bytes: &[u8]| Binary {
+            content_type: Some("application/sdp".to_owned()),
+            bytes: bytes.to_vec().into(),
+        };
+        assert_eq!(
+            binary_value(&body(b"v=0\r\n")),
+            json!({"content_type": "application/sdp", "text": "v=0\r\n"})
+        );
+        assert_eq!(
+            binary_value(&body(&[0xff, 0x00, 0x10])),
+            json!({"content_type": "application/sdp", "base64": "/wAQ"})
+        );
+    }
 }

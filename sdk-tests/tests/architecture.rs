@@ -391,7 +391,9 @@ fn the_surface_reserves_the_flags_the_command_line_tool_has() {
         .into_iter()
         .collect();
     let own: BTreeSet<&str> = oncegen_cli::OWN_FLAGS.into_iter().collect();
-    let reserved_commands: BTreeSet<&str> = oncegen::cli::RESERVED_COMMANDS.into_iter().collect();
+    let reserved_commands: BTreeSet<&str> = oncegen::surface::command_line::RESERVED_COMMANDS
+        .into_iter()
+        .collect();
     let own_commands: BTreeSet<&str> = oncegen_cli::OWN_COMMANDS.into_iter().collect();
     assert_eq!(
         reserved_commands, own_commands,

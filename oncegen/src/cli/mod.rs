@@ -16,18 +16,6 @@ use crate::emit::{GeneratedFile, format_file};
 use crate::surface::{OperationSurface, Surface, command_line};
 use quote::{format_ident, quote};
 
-/// The commands every generated tool has of its own besides the areas
-/// (`oncegen_cli::OWN_COMMANDS`, held equal by `sdk-tests/tests/architecture.rs`): an area
-/// (a tag) named like one of them cannot be a command.
-pub const RESERVED_COMMANDS: [&str; 6] = [
-    "completions",
-    "configure",
-    "doctor",
-    "help",
-    "man",
-    "writes",
-];
-
 /// The names a generated CLI crate is written with.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -65,16 +53,7 @@ pub fn emit(surface: &Surface, options: &Options) -> Result<Vec<GeneratedFile>> 
         if ops.is_empty() {
             continue;
         }
-        let name = command_line::area_command(module);
-        if RESERVED_COMMANDS.contains(&name.as_str()) {
-            return Err(crate::Error::at(
-                "#/tags",
-                format!(
-                    "tag `{}` would be the command `{name}`, which the command-line tool has of its own",
-                    area.tag
-                ),
-            ));
-        }
+        let name = command_line::area_command(surface, module);
         let about = area_about(&ops);
         let (entries, functions) =
             commands(surface, &ops, &format!("{} {name}", options.bin), &sdk);

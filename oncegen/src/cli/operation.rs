@@ -1,6 +1,6 @@
 //! One operation: its entry in the area's table and the function that calls the SDK.
 
-use crate::emit::input_arguments;
+use crate::emit::{body_type, input_arguments, param_type};
 use crate::ir::Idempotency;
 use crate::surface::{OperationSurface, Shape, Surface, command_line};
 use proc_macro2::{Ident, TokenStream};
@@ -44,25 +44,7 @@ pub(super) fn render(
     let writes = op.effects.writes;
     let pages = command_line::pages(op);
     let waits = command_line::waits(op);
-    // `--wait`: a long-running write's receipt, or a pollable read's builder, followed to its
-    // end. The write is sent (and journaled) first; its key is settled by its answer.
-    let wait = if op.effects.long_running {
-        Some(quote! {
-            if input.waiting() {
-                let response = call.send().await.map_err(oncegen_cli::Failure::from)?;
-                let waited = input.follow(#id, response.body().wait(client)).await;
-                return oncegen_cli::wait::waited(&response, waited);
-            }
-        })
-    } else if op.effects.waits {
-        Some(quote! {
-            if input.waiting() {
-                return oncegen_cli::wait::polled(input.follow(#id, call.wait()).await);
-            }
-        })
-    } else {
-        None
-    };
+    let answer = answer(id, op);
     let all = pages.then(|| {
         quote! {
             if input.all() {
@@ -110,17 +92,16 @@ pub(super) fn render(
             let setter = format_ident!("{}", rust);
             if is_list(&p.ty) {
                 quote!(let call = input.set_list(call, #rust, |c, v| c.#setter(v))?;)
-            } else if p.ty == "String" {
-                quote!(let call = input.set::<_, String>(call, #rust, |c, v| c.#setter(v))?;)
+            } else if let Some(ty) = param_type(surface, sdk, &p.ty) {
+                quote!(let call = input.set::<_, #ty>(call, #rust, |c, v| c.#setter(v))?;)
             } else {
                 quote!(let call = input.set(call, #rust, |c, v| c.#setter(v))?;)
             }
         });
-    let optional_body = op
-        .body
-        .as_ref()
-        .filter(|b| !b.required)
-        .map(|_| quote!(let call = input.set_body(call, |c, b| c.body(b))?;));
+    let optional_body = op.body.as_ref().filter(|b| !b.required).map(|b| {
+        let ty = body_type(surface, sdk, &b.ty).map(|ty| quote!(: #ty));
+        quote!(let call = input.set_body(call, |c, b #ty| c.body(b))?;)
+    });
     // With `--allow-unknown-members`, a body holding members its type drops is sent as given.
     let as_given = op
         .body
@@ -143,7 +124,7 @@ pub(super) fn render(
     // A write's tag, `--wait` and `--all` read the input too (Chroma's `reset`: a POST with
     // neither parameters nor body).
     let reads_input = writes
-        || wait.is_some()
+        || waits
         || all.is_some()
         || !op.params.is_empty()
         || op.body.is_some()
@@ -164,12 +145,44 @@ pub(super) fn render(
                 #as_given
                 #key
                 #all
-                #wait
-                respond(call.send().await)
+                #answer
             })
         }
     };
     (entry, function_tokens)
+}
+
+/// How an operation's function ends: with `--wait`, a long-running write's receipt or a
+/// pollable read's builder followed to its end (the write sent and journaled first, its key
+/// settled by its answer); else the answer, bytes of a media type neither JSON nor text
+/// (`Binary`) written as they are.
+fn answer(id: &str, op: &OperationSurface) -> TokenStream {
+    let wait = if op.effects.long_running {
+        Some(quote! {
+            if input.waiting() {
+                let response = call.send().await.map_err(oncegen_cli::Failure::from)?;
+                let waited = input.follow(#id, response.body().wait(client)).await;
+                return oncegen_cli::wait::waited(&response, waited);
+            }
+        })
+    } else if op.effects.waits {
+        Some(quote! {
+            if input.waiting() {
+                return oncegen_cli::wait::polled(input.follow(#id, call.wait()).await);
+            }
+        })
+    } else {
+        None
+    };
+    let respond = if op.success == "Binary" {
+        quote!(oncegen_cli::respond_bytes)
+    } else {
+        quote!(respond)
+    };
+    quote! {
+        #wait
+        #respond(call.send().await)
+    }
 }
 
 /// `Some(tokens)` or `None`, as Rust.
@@ -236,5 +249,98 @@ fn enum_values<'s>(surface: &'s Surface, ty: &str) -> &'s [String] {
     match surface.types.get(name).map(|t| &t.shape) {
         Some(Shape::Enum { values }) => values,
         _ => &[],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::emit::GeneratedFile;
+    use crate::surface::Surface;
+
+    /// A document whose calls a tool cannot infer types for (a union parameter, an optional
+    /// union body, a raw body) and whose answer is bytes (`application/pdf`).
+    const DOCUMENT: &str = r#"
+openapi: 3.1.0
+info: {title: t, version: '1'}
+tags: [{name: things}]
+paths:
+  /things/{thingId}:
+    put:
+      operationId: thingsPut
+      tags: [things]
+      parameters:
+        - {name: thingId, in: path, required: true, schema: {type: string}}
+        - {name: since, in: query, schema: {$ref: '#/components/schemas/Since'}}
+      requestBody:
+        content: {application/json: {schema: {$ref: '#/components/schemas/Shape'}}}
+      responses:
+        '200': {description: ok, content: {application/pdf: {schema: {type: string, format: binary}}}}
+  /uploads:
+    post:
+      operationId: thingsUpload
+      tags: [things]
+      requestBody:
+        required: true
+        content: {application/octet-stream: {schema: {type: string, format: binary}}}
+      responses: {'204': {description: ok}}
+components:
+  schemas:
+    Since: {oneOf: [{type: string, format: date-time}, {type: integer}]}
+    Shape: {oneOf: [{$ref: '#/components/schemas/Circle'}, {$ref: '#/components/schemas/Square'}]}
+    Circle: {type: object, required: [r], properties: {r: {type: number}}}
+    Square: {type: object, required: [side], properties: {side: {type: number}}}
+"#;
+
+    /// The area file `things.rs` of `files`, without its line breaks and indentation.
+    fn things(files: &[GeneratedFile]) -> String {
+        let file = files.iter().find(|f| f.path.ends_with("things.rs"));
+        let text = &file.expect("the things area").contents;
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// Both tools (the CLI's and the MCP server's inputs are emitted alike): each call
+    /// compiles only with these types named (a union is taken as `impl Into<Union>`, a raw body
+    /// as `impl Into<Bytes>`), and a `Binary` answer is not `Serialize`.
+    #[test]
+    fn calls_name_the_types_they_cannot_infer_and_bytes_are_answered_as_bytes() {
+        let api = crate::model_str(DOCUMENT, "tools.yaml").expect("the document lowers");
+        let surface = Surface::of(&api, "t", "0.1.0");
+        let cli = crate::cli::Options {
+            crate_name: "t-cli".to_owned(),
+            bin: "t".to_owned(),
+            sdk_crate: "t".to_owned(),
+            spec_label: "tools.yaml".to_owned(),
+            dependencies: Vec::new(),
+            package: Vec::new(),
+            dev_dependencies: Vec::new(),
+        };
+        let mcp = crate::mcp::Options {
+            crate_name: "t-mcp".to_owned(),
+            bin: "t-mcp".to_owned(),
+            profiles: "t".to_owned(),
+            sdk_crate: "t".to_owned(),
+            spec_label: "tools.yaml".to_owned(),
+            dependencies: Vec::new(),
+            package: Vec::new(),
+            features: Vec::new(),
+            dev_dependencies: Vec::new(),
+        };
+        let cli = things(&crate::cli::emit(&surface, &cli).expect("the CLI emits"));
+        let mcp = things(&crate::mcp::emit(&surface, &mcp).expect("the MCP server emits"));
+        for (tool, expected) in [
+            (&cli, r#"input.set::<_, t::things::Since>(call, "since""#),
+            (
+                &cli,
+                "input.set_body(call, |c, b: t::things::Shape| c.body(b))?",
+            ),
+            (&cli, "client.things_upload(input.body::<String>()?)"),
+            (&cli, "oncegen_cli::respond_bytes(call.send().await)"),
+            (&mcp, r#"input.opt::<t::things::Since>("since")?"#),
+            (&mcp, "input.opt_body::<t::things::Shape>()?"),
+            (&mcp, "client.things_upload(input.body::<String>()?)"),
+            (&mcp, "oncegen_mcp::respond_bytes(call.send().await)"),
+        ] {
+            assert!(tool.contains(expected), "{expected} in {tool}");
+        }
     }
 }

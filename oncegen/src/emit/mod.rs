@@ -28,7 +28,7 @@ use crate::error::{Error, Result};
 use crate::ir::{Api, Field, Operation, Pagination, Param, Success, TypeDef, TypeKind, TypeRef};
 use crate::surface::rust_type::{self, NamedPaths, Spelling};
 use crate::surface::{Shape, Surface};
-pub(crate) use operations::{input_arguments, turbofish};
+pub(crate) use operations::{body_type, input_arguments, param_type, turbofish};
 use proc_macro2::TokenStream;
 use std::collections::BTreeMap;
 

@@ -9,7 +9,7 @@ use crate::ir::{
 };
 use crate::surface::builder_methods::ErrorBody;
 use crate::surface::rust_type;
-use crate::surface::{OperationSurface, Surface};
+use crate::surface::{OperationSurface, Shape, Surface};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -805,37 +805,60 @@ pub(crate) fn input_arguments(
         .iter()
         .map(|a| match op.params.get(a) {
             Some(p) => {
-                let ty = turbofish(surface, &p.ty);
+                let ty = turbofish(surface, sdk, &p.ty);
                 let id = id(a);
                 quote!(input.arg #ty (#id)?)
             }
             None => body(
                 op.body
                     .as_ref()
-                    .and_then(|b| body_type(surface, sdk, &b.ty)),
+                    .and_then(|b| body_type(surface, sdk, &b.ty))
+                    .map(|ty| quote!(::<#ty>)),
             ),
         })
         .collect();
     call_arguments(op, sdk, arguments)
 }
 
-/// `::<String>` for a `String` parameter (or an alias of `String`, `Name = String`), whose
-/// argument or setter takes `impl Into<String>` (no type to infer from); nothing for the
-/// others, whose exact type the call infers.
-pub(crate) fn turbofish(surface: &Surface, ty: &str) -> Option<TokenStream> {
+/// The type a tool reads a parameter of type `ty` as where the call cannot infer it: `String`
+/// for a `String` (or an alias of it, `Name = String`), taken as `impl Into<String>`; the
+/// union's path for a union (or an alias of one), which may be taken as `impl Into<Union>` (a
+/// member converts into it). `None` for the others, whose exact type the call infers.
+pub(crate) fn param_type(surface: &Surface, sdk: &Ident, ty: &str) -> Option<TokenStream> {
     let alias_of = |ty: &&str| match surface.types.get(*ty).map(|t| &t.shape) {
-        Some(crate::surface::Shape::Alias { target }) => Some(target.as_str()),
+        Some(Shape::Alias { target }) => Some(target.as_str()),
         _ => None,
     };
     // Aliases of aliases, a few deep at most (bounded should a document chain them in a loop).
-    let resolved = std::iter::successors(Some(ty), alias_of).take(8).last();
-    (resolved == Some("String")).then(|| quote!(::<String>))
+    let resolved = std::iter::successors(Some(ty), alias_of).take(8).last()?;
+    if resolved == "String" {
+        return Some(quote!(String));
+    }
+    match surface.types.get(resolved)?.shape {
+        Shape::Union { .. } => named_type(surface, sdk, resolved),
+        _ => None,
+    }
 }
 
-/// `::<sdk::module::Type>` for a body of a named type: a required body may be taken as
-/// `impl Into<Type>` (a union's member converts into it), so the call cannot infer it.
-fn body_type(surface: &Surface, sdk: &Ident, ty: &str) -> Option<TokenStream> {
+/// [`param_type`] as a turbofish (`::<String>`).
+pub(crate) fn turbofish(surface: &Surface, sdk: &Ident, ty: &str) -> Option<TokenStream> {
+    param_type(surface, sdk, ty).map(|ty| quote!(::<#ty>))
+}
+
+/// The type a tool reads a body of type `ty` as: a named type's path, since a body may be
+/// taken as `impl Into<Type>` (a union's member converts into it) and the call cannot infer
+/// it; `String` for a raw body (`impl Into<Bytes>`): a tool takes it as a JSON string, as its
+/// help shows.
+pub(crate) fn body_type(surface: &Surface, sdk: &Ident, ty: &str) -> Option<TokenStream> {
+    if ty == "Bytes" {
+        return Some(quote!(String));
+    }
+    named_type(surface, sdk, ty)
+}
+
+/// `sdk::module::Type` for the named type `ty`.
+fn named_type(surface: &Surface, sdk: &Ident, ty: &str) -> Option<TokenStream> {
     let module = format_ident!("{}", surface.types.get(ty)?.module);
     let name = format_ident!("{}", ty);
-    Some(quote!(::<#sdk::#module::#name>))
+    Some(quote!(#sdk::#module::#name))
 }

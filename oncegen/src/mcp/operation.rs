@@ -5,7 +5,7 @@ use super::arguments;
 use super::description;
 use super::repeats;
 use super::schema::{self, Side};
-use crate::emit::{input_arguments, turbofish};
+use crate::emit::{body_type, input_arguments, turbofish};
 use crate::ir::Idempotency;
 use crate::surface::{OperationSurface, Surface};
 use crate::{Error, Result};
@@ -170,7 +170,7 @@ pub(super) fn render(
         .filter(|(_, p)| !p.required)
         .map(|(rust, p)| {
             let setter = format_ident!("{}", rust);
-            let ty = turbofish(surface, &p.ty);
+            let ty = turbofish(surface, sdk, &p.ty);
             let name = &names[rust];
             quote! {
                 let call = match input.opt #ty (#name)? {
@@ -179,9 +179,10 @@ pub(super) fn render(
                 };
             }
         });
-    let optional_body = op.body.as_ref().filter(|b| !b.required).map(|_| {
+    let optional_body = op.body.as_ref().filter(|b| !b.required).map(|b| {
+        let ty = body_type(surface, sdk, &b.ty).map(|ty| quote!(::<#ty>));
         quote! {
-            let call = match input.opt_body()? {
+            let call = match input.opt_body #ty ()? {
                 Some(body) => call.body(body),
                 None => call,
             };
@@ -196,13 +197,7 @@ pub(super) fn render(
             let call = input.tag(call);
         }
     });
-    let wait = op.effects.waits.then(|| {
-        quote! {
-            if input.wait() {
-                return oncegen_mcp::respond_waited(call.wait().await);
-            }
-        }
-    });
+    let answer = answer(op);
     let doc = format!(" `{id}`: calls `{}::Client::{}`.", sdk, op.rust_fn);
     // A deprecated operation or parameter is still offered (its description says so).
     let allow = (op.deprecated || op.params.values().any(|p| p.deprecated))
@@ -230,12 +225,33 @@ pub(super) fn render(
                 #optional_body
                 #as_given
                 #key
-                #wait
-                respond(call.send().await)
+                #answer
             })
         }
     };
     Ok((entry, function_tokens))
+}
+
+/// How an operation's function ends: a pollable read's builder followed to its end when
+/// `wait` asks, else the answer (bytes of a media type neither JSON nor text, `Binary`, as
+/// text or base64).
+fn answer(op: &OperationSurface) -> TokenStream {
+    let wait = op.effects.waits.then(|| {
+        quote! {
+            if input.wait() {
+                return oncegen_mcp::respond_waited(call.wait().await);
+            }
+        }
+    });
+    let respond = if op.success == "Binary" {
+        quote!(oncegen_mcp::respond_bytes)
+    } else {
+        quote!(respond)
+    };
+    quote! {
+        #wait
+        #respond(call.send().await)
+    }
 }
 
 /// The JSON Schema of the tool's arguments: parameters by their names in the API

@@ -3,7 +3,8 @@
 //! a required flag).
 //!
 //! Names are decided here, once, so every command-line output and a later change report
-//! agree: an area's command is its module name in kebab case (`tcp-proxy`); an operation's is
+//! agree: an area's command is its module name in kebab case (`tcp-proxy`), `-api` after it
+//! where that is a command the tool has of its own ([`area_command`]); an operation's is
 //! its `operationId` in kebab case, without the area's name when the id starts with it
 //! (`dnsTemplateCreate` in `dns` is `template-create`; `getDnsZone` stays `get-dns-zone`),
 //! unless that leaves nothing or two operations of the area with one name; an operationId that
@@ -18,9 +19,35 @@ use crate::ir::ParamLocation;
 use heck::ToKebabCase;
 use std::collections::BTreeMap;
 
-/// The command of area module `area`.
-pub fn area_command(area: &str) -> String {
-    area.to_kebab_case()
+/// The commands every generated tool has of its own besides the areas
+/// (`oncegen_cli::OWN_COMMANDS`, held equal by `sdk-tests/tests/architecture.rs`).
+pub const RESERVED_COMMANDS: [&str; 6] = [
+    "completions",
+    "configure",
+    "doctor",
+    "help",
+    "man",
+    "writes",
+];
+
+/// The command of area module `area` of `surface`: the module in kebab case; where that is
+/// one of the tool's own commands ([`RESERVED_COMMANDS`]), `-api` after it, again while that is
+/// another area's command (tag `Completions` is `completions-api`).
+pub fn area_command(surface: &Surface, area: &str) -> String {
+    let mut name = area.to_kebab_case();
+    if RESERVED_COMMANDS.contains(&name.as_str()) {
+        let taken = |name: &str| {
+            RESERVED_COMMANDS.contains(&name)
+                || surface
+                    .areas
+                    .keys()
+                    .any(|other| other != area && other.to_kebab_case() == name)
+        };
+        while taken(&name) {
+            name.push_str("-api");
+        }
+    }
+    name
 }
 
 /// The command of every operation, by `operationId`, inside its area's command.
@@ -364,5 +391,42 @@ paths:
             "post-vps-by-service-id-reboot"
         );
         assert!(!former.contains_key("vpsBackupRun"));
+    }
+}
+
+#[cfg(test)]
+mod area_tests {
+    use super::area_command;
+    use crate::surface::Surface;
+
+    #[test]
+    fn an_area_named_like_a_command_of_the_tools_own_gets_api_after_it() {
+        let text = r#"
+openapi: 3.1.0
+info: {title: t, version: '1'}
+tags: [{name: Completions}, {name: completions-api}, {name: writes}, {name: tcp-proxy}]
+paths:
+  /a: {get: {operationId: a, tags: [Completions], responses: {'204': {description: ok}}}}
+  /b: {get: {operationId: b, tags: [completions-api], responses: {'204': {description: ok}}}}
+  /c: {get: {operationId: c, tags: [writes], responses: {'204': {description: ok}}}}
+  /d: {get: {operationId: d, tags: [tcp-proxy], responses: {'204': {description: ok}}}}
+"#;
+        let api = crate::model_str(text, "areas.yaml").expect("the document lowers");
+        let surface = Surface::of(&api, "t", "0.1.0");
+        let commands: Vec<(String, String)> = surface
+            .areas
+            .iter()
+            .map(|(module, area)| (area.tag.clone(), area_command(&surface, module)))
+            .collect();
+        let expected = [
+            ("Completions", "completions-api-api"),
+            ("completions-api", "completions-api"),
+            ("tcp-proxy", "tcp-proxy"),
+            ("writes", "writes-api"),
+        ];
+        assert_eq!(
+            commands,
+            expected.map(|(tag, command)| (tag.to_owned(), command.to_owned()))
+        );
     }
 }

@@ -16,15 +16,12 @@ pub(super) fn commands(old: &Surface, new: &Surface) -> Vec<Change> {
         command_line::operation_commands(old),
         command_line::operation_commands(new),
     );
-    let command = |names: &BTreeMap<String, String>, id: &str, op: &OperationSurface| {
-        format!("{} {}", command_line::area_command(&op.area), names[id])
-    };
     let renamed = operations::renames(&old.operations, &new.operations);
     let mut out = Vec::new();
     let mut push = |class, area: String, text| out.push(Change { class, area, text });
     let mut kept = BTreeSet::new();
     for (id, o) in &old.operations {
-        let old_command = command(&old_names, id, o);
+        let old_command = command(old, &old_names, id);
         let now = if new.operations.contains_key(id) {
             Some(id.as_str())
         } else {
@@ -33,7 +30,7 @@ pub(super) fn commands(old: &Surface, new: &Surface) -> Vec<Change> {
         let Some(now) = now else {
             push(
                 Class::Breaking,
-                command_line::area_command(&o.area),
+                command_line::area_command(old, &o.area),
                 format!(
                     "command `{old_command}` removed (`{} {}`)",
                     o.method, o.path
@@ -43,8 +40,8 @@ pub(super) fn commands(old: &Surface, new: &Surface) -> Vec<Change> {
         };
         kept.insert(now);
         let n = &new.operations[now];
-        let new_command = command(&new_names, now, n);
-        let area = command_line::area_command(&n.area);
+        let new_command = command(new, &new_names, now);
+        let area = command_line::area_command(new, &n.area);
         if old_command != new_command {
             push(
                 Class::Breaking,
@@ -60,10 +57,10 @@ pub(super) fn commands(old: &Surface, new: &Surface) -> Vec<Change> {
         if !kept.contains(id.as_str()) {
             push(
                 Class::Additive,
-                command_line::area_command(&n.area),
+                command_line::area_command(new, &n.area),
                 format!(
                     "command `{}` added (`{} {}`)",
-                    command(&new_names, id, n),
+                    command(new, &new_names, id),
                     n.method,
                     n.path
                 ),
@@ -71,6 +68,12 @@ pub(super) fn commands(old: &Surface, new: &Surface) -> Vec<Change> {
         }
     }
     out
+}
+
+/// The command of operation `id` of `surface` (`names`: its operations' commands).
+fn command(surface: &Surface, names: &BTreeMap<String, String>, id: &str) -> String {
+    let area = command_line::area_command(surface, &surface.operations[id].area);
+    format!("{area} {}", names[id])
 }
 
 /// A flag: its name and whether it is required.
