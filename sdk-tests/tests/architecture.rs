@@ -387,13 +387,10 @@ fn the_surface_owns_what_a_caller_sees_and_emit_and_report_only_read_it() {
 /// reserves are the flags `oncegen-cli` gives every command.
 #[test]
 fn the_surface_reserves_the_flags_the_command_line_tool_has() {
-    let reserved: BTreeSet<&str> = oncegen::surface::command_line::RESERVED_FLAGS
-        .into_iter()
-        .collect();
+    let reserved: BTreeSet<&str> = oncegen::surface::RESERVED_FLAGS.into_iter().collect();
     let own: BTreeSet<&str> = oncegen_cli::OWN_FLAGS.into_iter().collect();
-    let reserved_commands: BTreeSet<&str> = oncegen::surface::command_line::RESERVED_COMMANDS
-        .into_iter()
-        .collect();
+    let reserved_commands: BTreeSet<&str> =
+        oncegen::surface::RESERVED_COMMANDS.into_iter().collect();
     let own_commands: BTreeSet<&str> = oncegen_cli::OWN_COMMANDS.into_iter().collect();
     assert_eq!(
         reserved_commands, own_commands,
@@ -406,9 +403,7 @@ fn the_surface_reserves_the_flags_the_command_line_tool_has() {
 /// the surface reserves are the variables `oncegen-cli` and `oncegen-mcp` read.
 #[test]
 fn the_surface_reserves_the_variables_the_tools_read() {
-    let reserved: BTreeSet<&str> = oncegen::surface::credentials::RESERVED_VARIABLES
-        .into_iter()
-        .collect();
+    let reserved: BTreeSet<&str> = oncegen::surface::RESERVED_VARIABLES.into_iter().collect();
     let own: BTreeSet<&str> = oncegen_cli::OWN_VARIABLES.into_iter().collect();
     assert_eq!(reserved, own);
 }

@@ -1,6 +1,6 @@
 //! The command-line tool of a generated SDK: `<bin> <area> <operation>`, read from the
 //! [`Surface`] alone, never from the IR, so it decides nothing the surface has not decided
-//! (command and flag names come from [`command_line`], call order from each operation's
+//! (command and flag names come from `command_line`, call order from each operation's
 //! `arguments`, effects from its `effects`).
 //!
 //! What it writes is a table per area and one function per operation that calls the SDK's

@@ -6,10 +6,10 @@
 //! model.
 //!
 //! It owns the decisions every output of the generator shares: the order of positional
-//! arguments ([`call_order`]), which sending methods and `error_body` a builder has
-//! ([`builder_methods`]), the Rust spelling of a type and of a field's optionality
-//! ([`rust_type`]), deprecation notes ([`deprecation`]), a server constant's value and a server
-//! function's name ([`access`]). The emitter renders code from them, the change report diffs
+//! arguments (`call_order`), which sending methods and `error_body` a builder has
+//! (`builder_methods`), the Rust spelling of a type and of a field's optionality
+//! (`rust_type`), deprecation notes (`deprecation`), a server constant's value and a server
+//! function's name (`access`). The emitter renders code from them, the change report diffs
 //! two [`Surface`]s, and `api.json` next to a generated crate is a [`Surface`] serialized.
 //!
 //! Every map is a `BTreeMap` and every list is sorted (argument lists are in call order), so the
@@ -17,18 +17,20 @@
 //! out of the JSON; a member this layout does not know makes the file unreadable rather than
 //! half read.
 
-pub mod access;
-pub mod body_members;
-pub mod builder_methods;
-pub mod call_order;
-pub mod command_line;
-pub mod credentials;
-pub mod deprecation;
+pub(crate) mod access;
+pub(crate) mod body_members;
+pub(crate) mod builder_methods;
+pub(crate) mod call_order;
+pub(crate) mod command_line;
+pub(crate) mod credentials;
+pub(crate) mod deprecation;
 mod operation;
-pub mod rust_type;
+pub(crate) mod rust_type;
 mod types;
 
 pub use access::{CredentialKind, SchemeSurface, ServerSurface, VariableSurface};
+pub use command_line::{RESERVED_COMMANDS, RESERVED_FLAGS};
+pub use credentials::RESERVED_VARIABLES;
 pub use operation::{
     BodySurface, Effects, ErrorBodySurface, OperationSurface, PaginationSurface, ParamSurface,
     Purchase, ResponseHeadersSurface,

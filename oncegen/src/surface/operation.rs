@@ -28,7 +28,7 @@ pub struct OperationSurface {
     /// Marked deprecated.
     #[serde(default, skip_serializing_if = "is_false")]
     pub deprecated: bool,
-    /// What the spec says to do instead, when deprecated ([`deprecation::note`]).
+    /// What the spec says to do instead, when deprecated (`deprecation::note`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deprecation_note: Option<String>,
     /// Scopes of the security requirements.
