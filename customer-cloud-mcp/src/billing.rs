@@ -15,7 +15,12 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/billing/orders/draft",
         title: "Create an unpaid draft order",
-        description: "Creates an unpaid draft order; this does not charge the account. Separate flow: quote, create unpaid draft, inspect invoice, pay explicitly, track provisioning. Required scopes for the separate flow: billing.products.read, billing.order.create, billing.invoice.pay plus invoice and balance read scopes. Remaining item fields and the response body: not shown.\nPOST /v1/billing/orders/draft. Scope: billing.order.create.",
+        description: "Creates an unpaid draft order; this does not charge the account. Separate \
+            flow: quote, create unpaid draft, inspect invoice, pay explicitly, track \
+            provisioning. Required scopes for the separate flow: billing.products.read, \
+            billing.order.create, billing.invoice.pay plus invoice and balance read scopes. \
+            Remaining item fields and the response body: not shown.\
+            \nPOST /v1/billing/orders/draft. Scope: billing.order.create.",
         input_schema: BILLING_ORDER_DRAFT_INPUT,
         output_schema: Some(BILLING_ORDER_DRAFT_OUTPUT),
         effects: Effects {
@@ -38,7 +43,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/billing/services",
         title: "List billing services",
-        description: "Lists billing service items (page model).\nGET /v1/billing/services. Scope: billing.services.read.",
+        description: "Lists billing service items (page model).\
+            \nGET /v1/billing/services. Scope: billing.services.read.",
         input_schema: BILLING_SERVICES_INPUT,
         output_schema: Some(BILLING_SERVICES_OUTPUT),
         effects: Effects {
@@ -64,7 +70,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/billing/transactions",
         title: "List transactions",
-        description: "Lists transactions (page model).\nGET /v1/billing/transactions. Scope: billing.transactions.read.",
+        description: "Lists transactions (page model).\
+            \nGET /v1/billing/transactions. Scope: billing.transactions.read.",
         input_schema: BILLING_TRANSACTIONS_INPUT,
         output_schema: Some(BILLING_TRANSACTIONS_OUTPUT),
         effects: Effects {
@@ -90,7 +97,14 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/billing/invoices/{id}/pay",
         title: "Pay an invoice from account balance",
-        description: "Pays an invoice from account balance; no body. With enough funds the result has fullyPaid true and status `paid`; with insufficient funds a partial payment may leave the invoice unpaid with a remaining amount: read `fullyPaid`, `paidNow` and the remaining amount. Payment is not successful provisioning. Separate order and payment requests need separate idempotency keys.\nPOST /v1/billing/invoices/{id}/pay. Charges the account an amount that cannot be read before paying: no ceiling bounds it (needs --allow-any-amount). Scope: billing.invoice.pay.",
+        description: "Pays an invoice from account balance; no body. With enough funds the result \
+            has fullyPaid true and status `paid`; with insufficient funds a partial payment may \
+            leave the invoice unpaid with a remaining amount: read `fullyPaid`, `paidNow` and the \
+            remaining amount. Payment is not successful provisioning. Separate order and payment \
+            requests need separate idempotency keys.\
+            \nPOST /v1/billing/invoices/{id}/pay. Charges the account an amount that cannot be \
+            read before paying: no ceiling bounds it (needs --allow-any-amount). Scope: \
+            billing.invoice.pay.",
         input_schema: PAY_INVOICE_INPUT,
         output_schema: Some(PAY_INVOICE_OUTPUT),
         effects: Effects {

@@ -15,7 +15,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dedicated/images",
         title: "List dedicated OS images",
-        description: "Lists dedicated OS profiles (offset model). An image id may occur in several dedicated configurations; keep its region and configuration context. Image and stock snapshots may be cached up to 15 seconds; checkout revalidates.\nGET /v1/dedicated/images. Scope: dedicated.read.",
+        description: "Lists dedicated OS profiles (offset model). An image id may occur in \
+            several dedicated configurations; keep its region and configuration context. Image \
+            and stock snapshots may be cached up to 15 seconds; checkout revalidates.\
+            \nGET /v1/dedicated/images. Scope: dedicated.read.",
         input_schema: GET_DEDICATED_IMAGES_INPUT,
         output_schema: Some(GET_DEDICATED_IMAGES_OUTPUT),
         effects: Effects {
@@ -41,7 +44,14 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/products",
         title: "List catalog products",
-        description: "Lists flat catalog products (offset model). Rules: `type` filters the normalized family, `product_code` filters the purchasable family; never put a product_code into a type filter. `tcp-proxy` and `license` map to type `other`; `waf` maps to `dns`. Region and type filters apply before pagination. An unsupported region returns 400 `unsupported_region`. Snapshots of image and stock data may be cached up to 15 seconds; checkout revalidates. Catalog prices exclude add-ons and tax; `available` is not a reservation.\nGET /v1/products. Scope: billing.products.read.",
+        description: "Lists flat catalog products (offset model). Rules: `type` filters the \
+            normalized family, `product_code` filters the purchasable family; never put a \
+            product_code into a type filter. `tcp-proxy` and `license` map to type `other`; `waf` \
+            maps to `dns`. Region and type filters apply before pagination. An unsupported region \
+            returns 400 `unsupported_region`. Snapshots of image and stock data may be cached up \
+            to 15 seconds; checkout revalidates. Catalog prices exclude add-ons and tax; \
+            `available` is not a reservation.\
+            \nGET /v1/products. Scope: billing.products.read.",
         input_schema: GET_PRODUCTS_INPUT,
         output_schema: Some(GET_PRODUCTS_OUTPUT),
         effects: Effects {
@@ -67,7 +77,15 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/products/{region}",
         title: "List catalog products of a region",
-        description: "List catalog products of a region. Same as GET /v1/products with the region in the path (a code, or `all`); a conflicting region query is rejected. Rules: `type` filters the normalized family, `product_code` filters the purchasable family; never put a product_code into a type filter. `tcp-proxy` and `license` map to type `other`; `waf` maps to `dns`. Region and type filters apply before pagination. An unsupported region returns 400 `unsupported_region`. Snapshots of image and stock data may be cached up to 15 seconds; checkout revalidates. Catalog prices exclude add-ons and tax; `available` is not a reservation.\nGET /v1/products/{region}. Scope: billing.products.read.",
+        description: "List catalog products of a region. Same as GET /v1/products with the region \
+            in the path (a code, or `all`); a conflicting region query is rejected. Rules: `type` \
+            filters the normalized family, `product_code` filters the purchasable family; never \
+            put a product_code into a type filter. `tcp-proxy` and `license` map to type `other`; \
+            `waf` maps to `dns`. Region and type filters apply before pagination. An unsupported \
+            region returns 400 `unsupported_region`. Snapshots of image and stock data may be \
+            cached up to 15 seconds; checkout revalidates. Catalog prices exclude add-ons and \
+            tax; `available` is not a reservation.\
+            \nGET /v1/products/{region}. Scope: billing.products.read.",
         input_schema: GET_PRODUCTS_BY_REGION_INPUT,
         output_schema: Some(GET_PRODUCTS_BY_REGION_OUTPUT),
         effects: Effects {
@@ -93,7 +111,9 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/regions",
         title: "List regions",
-        description: "Lists regions (offset model). Deploy and product filters accept only regions returned here.\nGET /v1/regions.",
+        description: "Lists regions (offset model). Deploy and product filters accept only \
+            regions returned here.\
+            \nGET /v1/regions.",
         input_schema: GET_REGIONS_INPUT,
         output_schema: Some(GET_REGIONS_OUTPUT),
         effects: Effects {

@@ -15,7 +15,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/dedicated/deployments",
         title: "Create an unpaid dedicated deployment",
-        description: "Create an unpaid dedicated deployment. Creates an unpaid order and invoice (deployment status `unpaid`); provisioning starts only after payment and any configured approval.\nPOST /v1/dedicated/deployments. Scope: dedicated.write.",
+        description: "Create an unpaid dedicated deployment. Creates an unpaid order and invoice \
+            (deployment status `unpaid`); provisioning starts only after payment and any \
+            configured approval.\
+            \nPOST /v1/dedicated/deployments. Scope: dedicated.write.",
         input_schema: DEDICATED_DEPLOY_INPUT,
         output_schema: Some(DEDICATED_DEPLOY_OUTPUT),
         effects: Effects {
@@ -38,7 +41,13 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/dedicated/{serviceId}/password-reset",
         title: "Reset the dedicated server administrator password",
-        description: "Reset the dedicated server administrator password. Interrupts connections while the administrator password is replaced; returns a task. Retrieve the result privately only after the task succeeds (credential reads need dedicated.credentials.read).\nPOST /v1/dedicated/{serviceId}/password-reset. Destructive. Grants access: a new administrator password of the dedicated server (needs --allow-access-grants). Scope: dedicated.write.",
+        description: "Reset the dedicated server administrator password. Interrupts connections \
+            while the administrator password is replaced; returns a task. Retrieve the result \
+            privately only after the task succeeds (credential reads need \
+            dedicated.credentials.read).\
+            \nPOST /v1/dedicated/{serviceId}/password-reset. Destructive. Grants access: a new \
+            administrator password of the dedicated server (needs --allow-access-grants). Scope: \
+            dedicated.write.",
         input_schema: DEDICATED_PASSWORD_RESET_INPUT,
         output_schema: Some(DEDICATED_PASSWORD_RESET_OUTPUT),
         effects: Effects {
@@ -61,7 +70,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dedicated/{serviceId}/tasks/{taskId}",
         title: "Get a dedicated task",
-        description: "Get a dedicated task. Reads one task.\nGET /v1/dedicated/{serviceId}/tasks/{taskId}. Scope: dedicated.read.",
+        description: "Get a dedicated task. Reads one task.\
+            \nGET /v1/dedicated/{serviceId}/tasks/{taskId}. Scope: dedicated.read.",
         input_schema: DEDICATED_TASK_INPUT,
         output_schema: None,
         effects: Effects {
@@ -84,7 +94,9 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dedicated/{serviceId}/tasks",
         title: "List dedicated tasks",
-        description: "Lists the tasks of a dedicated server. Progress of asynchronous dedicated writes is read here by polling.\nGET /v1/dedicated/{serviceId}/tasks. Scope: dedicated.read.",
+        description: "Lists the tasks of a dedicated server. Progress of asynchronous dedicated \
+            writes is read here by polling.\
+            \nGET /v1/dedicated/{serviceId}/tasks. Scope: dedicated.read.",
         input_schema: DEDICATED_TASKS_INPUT,
         output_schema: Some(DEDICATED_TASKS_OUTPUT),
         effects: Effects {
@@ -107,7 +119,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dedicated/{serviceId}/rescue-options",
         title: "Get dedicated rescue options",
-        description: "Get dedicated rescue options. Reads rescue options.\nGET /v1/dedicated/{serviceId}/rescue-options. Scope: dedicated.read.",
+        description: "Get dedicated rescue options. Reads rescue options.\
+            \nGET /v1/dedicated/{serviceId}/rescue-options. Scope: dedicated.read.",
         input_schema: GET_DEDICATED_BY_SERVICE_ID_RESCUE_OPTIONS_INPUT,
         output_schema: Some(GET_DEDICATED_BY_SERVICE_ID_RESCUE_OPTIONS_OUTPUT),
         effects: Effects {
@@ -130,7 +143,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dedicated/{serviceId}/traffic",
         title: "Get dedicated traffic samples",
-        description: "Get dedicated traffic samples. Returns traffic samples; rates in bits per second, totals in bytes; missing statistics are not zero. Query parameters and sample fields: not shown.\nGET /v1/dedicated/{serviceId}/traffic. Scope: dedicated.read.",
+        description: "Get dedicated traffic samples. Returns traffic samples; rates in bits per \
+            second, totals in bytes; missing statistics are not zero. Query parameters and sample \
+            fields: not shown.\
+            \nGET /v1/dedicated/{serviceId}/traffic. Scope: dedicated.read.",
         input_schema: GET_DEDICATED_BY_SERVICE_ID_TRAFFIC_INPUT,
         output_schema: Some(GET_DEDICATED_BY_SERVICE_ID_TRAFFIC_OUTPUT),
         effects: Effects {
@@ -368,7 +384,8 @@ const DEDICATED_TASKS_OUTPUT: &str = r#"{
   }
 }"#;
 
-/// `getDedicatedByServiceIdRescueOptions`: calls `customer_cloud_sdk::Client::get_dedicated_by_service_id_rescue_options`.
+/// `getDedicatedByServiceIdRescueOptions`: calls
+/// `customer_cloud_sdk::Client::get_dedicated_by_service_id_rescue_options`.
 fn get_dedicated_by_service_id_rescue_options<'a>(
     client: &'a Client,
     input: &'a Args,
@@ -408,7 +425,8 @@ const GET_DEDICATED_BY_SERVICE_ID_RESCUE_OPTIONS_OUTPUT: &str = r#"{
   }
 }"#;
 
-/// `getDedicatedByServiceIdTraffic`: calls `customer_cloud_sdk::Client::get_dedicated_by_service_id_traffic`.
+/// `getDedicatedByServiceIdTraffic`: calls
+/// `customer_cloud_sdk::Client::get_dedicated_by_service_id_traffic`.
 fn get_dedicated_by_service_id_traffic<'a>(
     client: &'a Client,
     input: &'a Args,

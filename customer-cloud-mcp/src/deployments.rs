@@ -15,7 +15,34 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/deploy/{region}/{productCode}/{variantCode}",
         title: "Order, pay and provision a product variant atomically",
-        description: "Order, pay and provision a product variant atomically. Atomic deployment: one call validates the variant, creates order and invoice, charges the full final amount to account balance and queues provisioning.\n\n1. One call validates the variant, creates order and invoice, charges the full final amount to account balance in the account billing currency (authoritative price including tax, setup and add-ons) and queues provisioning.\n2. It never charges a card and never tops up the wallet. Domains and free products are not supported here.\n3. Insufficient funds gives HTTP 402 `insufficient_credit` with nothing committed.\n4. `max_total` (optional decimal string in the account currency) is a ceiling; when the current total is higher the call fails with 409 `deployment_price_limit_exceeded` and charges nothing. (The canonical body carries it as `max_total`, the name this list uses, although the reference says its spelling there is not shown; the deprecated body calls it `maxTotal`.)\n5. Acceptance is not a ready server; inspect the returned service ids. Dedicated admin approvals, inventory and license rollout gates still apply.\n6. Same key with identical arguments is a retry; a different request under that key is rejected (409 `idempotency_conflict`).\n\nOutcomes (3.3): balance covers the full final amount and max_total is not exceeded: order and invoice created, balance debited, provisioning queued, operation pending or running, server not yet ready. The Idempotency-Key is never replaced after an uncertain response.\nPOST /v1/deploy/{region}/{productCode}/{variantCode}. Charges the account: set a spending ceiling in `body.max_total` (the server's --max-total applies when absent; a purchase without a ceiling is refused). Long-running: answers an operation receipt to follow. Scope: billing.invoice.pay or billing.order.create.",
+        description: "Order, pay and provision a product variant atomically. Atomic deployment: \
+            one call validates the variant, creates order and invoice, charges the full final \
+            amount to account balance and queues provisioning.\
+            \n\
+            \n1. One call validates the variant, creates order and invoice, charges the full \
+            final amount to account balance in the account billing currency (authoritative price \
+            including tax, setup and add-ons) and queues provisioning.\
+            \n2. It never charges a card and never tops up the wallet. Domains and free products \
+            are not supported here.\
+            \n3. Insufficient funds gives HTTP 402 `insufficient_credit` with nothing committed.\
+            \n4. `max_total` (optional decimal string in the account currency) is a ceiling; when \
+            the current total is higher the call fails with 409 `deployment_price_limit_exceeded` \
+            and charges nothing. (The canonical body carries it as `max_total`, the name this \
+            list uses, although the reference says its spelling there is not shown; the \
+            deprecated body calls it `maxTotal`.)\
+            \n5. Acceptance is not a ready server; inspect the returned service ids. Dedicated \
+            admin approvals, inventory and license rollout gates still apply.\
+            \n6. Same key with identical arguments is a retry; a different request under that key \
+            is rejected (409 `idempotency_conflict`).\
+            \n\
+            \nOutcomes (3.3): balance covers the full final amount and max_total is not exceeded: \
+            order and invoice created, balance debited, provisioning queued, operation pending or \
+            running, server not yet ready. The Idempotency-Key is never replaced after an \
+            uncertain response.\
+            \nPOST /v1/deploy/{region}/{productCode}/{variantCode}. Charges the account: set a \
+            spending ceiling in `body.max_total` (the server's --max-total applies when absent; a \
+            purchase without a ceiling is refused). Long-running: answers an operation receipt to \
+            follow. Scope: billing.invoice.pay or billing.order.create.",
         input_schema: PRODUCT_VARIANT_DEPLOY_INPUT,
         output_schema: Some(PRODUCT_VARIANT_DEPLOY_OUTPUT),
         effects: Effects {

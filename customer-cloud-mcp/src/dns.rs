@@ -15,7 +15,16 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/dns/zones",
         title: "Create a DNS zone (or preview it)",
-        description: "Creates a DNS zone: empty, from a template, from JSON records or from a zone file (at most one source). With `dryRun` true it validates and returns records and notes without creating or reserving a zone and requires an existing active DNS service; use separate idempotency keys for preview and creation. The platform apex NS replaces imported NS; SOA is managed automatically. Zone files support IN records, relative names, $ORIGIN, $TTL and multiline records; external includes, generation and foreign owners are rejected. Existing zones are never overwritten. A records may be proxied by the existing protection policy. Registrar delegation is not changed. A DNS zone is not a domain registration. Success status and response body: not shown.\nPOST /v1/dns/zones. Scope: dns.write.",
+        description: "Creates a DNS zone: empty, from a template, from JSON records or from a \
+            zone file (at most one source). With `dryRun` true it validates and returns records \
+            and notes without creating or reserving a zone and requires an existing active DNS \
+            service; use separate idempotency keys for preview and creation. The platform apex NS \
+            replaces imported NS; SOA is managed automatically. Zone files support IN records, \
+            relative names, $ORIGIN, $TTL and multiline records; external includes, generation \
+            and foreign owners are rejected. Existing zones are never overwritten. A records may \
+            be proxied by the existing protection policy. Registrar delegation is not changed. A \
+            DNS zone is not a domain registration. Success status and response body: not shown.\
+            \nPOST /v1/dns/zones. Scope: dns.write.",
         input_schema: CREATE_DNS_ZONE_INPUT,
         output_schema: Some(CREATE_DNS_ZONE_OUTPUT),
         effects: Effects {
@@ -61,7 +70,11 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dns/templates/{id}",
         title: "Get a DNS template",
-        description: "Get a DNS template. Reads a template by name or uuid. Matching by name is case-insensitive, checks the caller's templates first, then public system templates; other accounts are excluded. Duplicate names within the selected scope give 409 `template_identifier_ambiguous`. Edit and delete routes need uuids.\nGET /v1/dns/templates/{id}. Scope: dns.read.",
+        description: "Get a DNS template. Reads a template by name or uuid. Matching by name is \
+            case-insensitive, checks the caller's templates first, then public system templates; \
+            other accounts are excluded. Duplicate names within the selected scope give 409 \
+            `template_identifier_ambiguous`. Edit and delete routes need uuids.\
+            \nGET /v1/dns/templates/{id}. Scope: dns.read.",
         input_schema: GET_DNS_TEMPLATE_INPUT,
         output_schema: Some(GET_DNS_TEMPLATE_OUTPUT),
         effects: Effects {
@@ -84,7 +97,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dns/templates",
         title: "List DNS templates",
-        description: "Lists DNS templates (items omit `zoneFile` and add `isHidden`).\nGET /v1/dns/templates.",
+        description: "Lists DNS templates (items omit `zoneFile` and add `isHidden`).\
+            \nGET /v1/dns/templates.",
         input_schema: GET_DNS_TEMPLATES_INPUT,
         output_schema: Some(GET_DNS_TEMPLATES_OUTPUT),
         effects: Effects {
@@ -107,7 +121,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dns/zones/{name}",
         title: "Get a DNS zone",
-        description: "Get a DNS zone. Reads a zone by zone or domain name.\nGET /v1/dns/zones/{name}. Scope: dns.read.",
+        description: "Get a DNS zone. Reads a zone by zone or domain name.\
+            \nGET /v1/dns/zones/{name}. Scope: dns.read.",
         input_schema: GET_DNS_ZONE_INPUT,
         output_schema: Some(GET_DNS_ZONE_OUTPUT),
         effects: Effects {
@@ -130,7 +145,12 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dns/zones",
         title: "List DNS zones",
-        description: "List DNS zones. Lists zones. `view=summary` sorts by name, does not contact nameservers, does not change billing links, accepts `limit` and `offset` and adds `total`, `limit`, `offset` to the response. No `next_offset` is shown, so this operation carries no `x-pagination`; callers page the summary view by advancing `offset` until `offset + limit >= total`.\nGET /v1/dns/zones. Scope: dns.read.",
+        description: "List DNS zones. Lists zones. `view=summary` sorts by name, does not contact \
+            nameservers, does not change billing links, accepts `limit` and `offset` and adds \
+            `total`, `limit`, `offset` to the response. No `next_offset` is shown, so this \
+            operation carries no `x-pagination`; callers page the summary view by advancing \
+            `offset` until `offset + limit >= total`.\
+            \nGET /v1/dns/zones. Scope: dns.read.",
         input_schema: LIST_DNS_ZONES_INPUT,
         output_schema: Some(LIST_DNS_ZONES_OUTPUT),
         effects: Effects {

@@ -15,7 +15,9 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "PUT",
         path: "/v1/domains/{serviceId}/contacts",
         title: "Assign contacts to a domain",
-        description: "Assign contacts to a domain. Assigns registrant, admin, tech and billing contacts (each optional).\nPUT /v1/domains/{serviceId}/contacts. Scope: domains.write.",
+        description: "Assign contacts to a domain. Assigns registrant, admin, tech and billing \
+            contacts (each optional).\
+            \nPUT /v1/domains/{serviceId}/contacts. Scope: domains.write.",
         input_schema: DOMAIN_ASSIGN_CONTACTS_INPUT,
         output_schema: Some(DOMAIN_ASSIGN_CONTACTS_OUTPUT),
         effects: Effects {
@@ -38,7 +40,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/domains/contacts",
         title: "Create a domain contact",
-        description: "Create a domain contact. Creates a registrant contact.\nPOST /v1/domains/contacts. Scope: domains.write.",
+        description: "Create a domain contact. Creates a registrant contact.\
+            \nPOST /v1/domains/contacts. Scope: domains.write.",
         input_schema: DOMAIN_CONTACT_CREATE_INPUT,
         output_schema: Some(DOMAIN_CONTACT_CREATE_OUTPUT),
         effects: Effects {
@@ -61,7 +64,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/domains/{serviceId}/dnssec",
         title: "Get DNSSEC state",
-        description: "Get DNSSEC state. Reads the DNSSEC state; poll this after enabling. `action=refresh` also needs domains.read. DNSSEC keeps its own legacy state contract and polling endpoint; registrar configuration does not verify parent propagation.\nGET /v1/domains/{serviceId}/dnssec. Scope: domains.read.",
+        description: "Get DNSSEC state. Reads the DNSSEC state; poll this after enabling. \
+            `action=refresh` also needs domains.read. DNSSEC keeps its own legacy state contract \
+            and polling endpoint; registrar configuration does not verify parent propagation.\
+            \nGET /v1/domains/{serviceId}/dnssec. Scope: domains.read.",
         input_schema: GET_DOMAINS_BY_SERVICE_ID_DNSSEC_INPUT,
         output_schema: Some(GET_DOMAINS_BY_SERVICE_ID_DNSSEC_OUTPUT),
         effects: Effects {
@@ -84,7 +90,11 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/domains/{serviceId}/dnssec",
         title: "Enable DNSSEC",
-        description: "Enables DNSSEC with managed signing or external public DNSKEYs; `acknowledge` true and Idempotency-Key required. HTTP 202 is accepted, not completed; poll GET /v1/domains/{serviceId}/dnssec. Registrar configuration does not verify parent propagation. The remaining body fields: not shown.\nPOST /v1/domains/{serviceId}/dnssec. Scope: domains.write.",
+        description: "Enables DNSSEC with managed signing or external public DNSKEYs; \
+            `acknowledge` true and Idempotency-Key required. HTTP 202 is accepted, not completed; \
+            poll GET /v1/domains/{serviceId}/dnssec. Registrar configuration does not verify \
+            parent propagation. The remaining body fields: not shown.\
+            \nPOST /v1/domains/{serviceId}/dnssec. Scope: domains.write.",
         input_schema: POST_DOMAINS_BY_SERVICE_ID_DNSSEC_INPUT,
         output_schema: Some(POST_DOMAINS_BY_SERVICE_ID_DNSSEC_OUTPUT),
         effects: Effects {
@@ -248,7 +258,8 @@ const DOMAIN_CONTACT_CREATE_OUTPUT: &str = r#"{
   }
 }"#;
 
-/// `getDomainsByServiceIdDnssec`: calls `customer_cloud_sdk::Client::get_domains_by_service_id_dnssec`.
+/// `getDomainsByServiceIdDnssec`: calls
+/// `customer_cloud_sdk::Client::get_domains_by_service_id_dnssec`.
 fn get_domains_by_service_id_dnssec<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
         input.known(&["action", "serviceId"])?;
@@ -284,7 +295,8 @@ const GET_DOMAINS_BY_SERVICE_ID_DNSSEC_OUTPUT: &str = r#"{
   "additionalProperties": {}
 }"#;
 
-/// `postDomainsByServiceIdDnssec`: calls `customer_cloud_sdk::Client::post_domains_by_service_id_dnssec`.
+/// `postDomainsByServiceIdDnssec`: calls
+/// `customer_cloud_sdk::Client::post_domains_by_service_id_dnssec`.
 fn post_domains_by_service_id_dnssec<'a>(
     client: &'a Client,
     input: &'a Args,

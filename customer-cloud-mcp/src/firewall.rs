@@ -15,7 +15,9 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/firewall/policies",
         title: "Create a firewall policy",
-        description: "Creates a firewall policy. Check that changes keep SSH and management access.\nPOST /v1/firewall/policies. Scope: firewall.write.",
+        description: "Creates a firewall policy. Check that changes keep SSH and management \
+            access.\
+            \nPOST /v1/firewall/policies. Scope: firewall.write.",
         input_schema: FIREWALL_POLICY_CREATE_INPUT,
         output_schema: Some(FIREWALL_POLICY_CREATE_OUTPUT),
         effects: Effects {

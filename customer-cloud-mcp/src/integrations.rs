@@ -15,7 +15,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/api-credentials/{id}",
         title: "Get an API credential",
-        description: "Get an API credential. Reads one credential; never returns the secret.\nGET /v1/api-credentials/{id}. Scope: api_credentials.read.",
+        description: "Get an API credential. Reads one credential; never returns the secret.\
+            \nGET /v1/api-credentials/{id}. Scope: api_credentials.read.",
         input_schema: API_CREDENTIAL_INPUT,
         output_schema: Some(API_CREDENTIAL_OUTPUT),
         effects: Effects {
@@ -38,7 +39,14 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/api-credentials",
         title: "Create an API credential",
-        description: "Create an API credential. Issues a credential. The `secret` is returned only on issuance or on a same-key retry within 24 hours. Rules: requested scopes and allowed CIDRs cannot exceed the issuer's; expiry is capped by the issuer; managed MCP and support keys cannot delegate; listing is owner-only; managed MCP credentials are read-only in the list.\nPOST /v1/api-credentials. Grants access: a new API credential with the body's scopes and allowed CIDRs, its secret in the answer (needs --allow-access-grants). Scope: api_credentials.write.",
+        description: "Create an API credential. Issues a credential. The `secret` is returned \
+            only on issuance or on a same-key retry within 24 hours. Rules: requested scopes and \
+            allowed CIDRs cannot exceed the issuer's; expiry is capped by the issuer; managed MCP \
+            and support keys cannot delegate; listing is owner-only; managed MCP credentials are \
+            read-only in the list.\
+            \nPOST /v1/api-credentials. Grants access: a new API credential with the body's \
+            scopes and allowed CIDRs, its secret in the answer (needs --allow-access-grants). \
+            Scope: api_credentials.write.",
         input_schema: API_CREDENTIAL_CREATE_INPUT,
         output_schema: Some(API_CREDENTIAL_CREATE_OUTPUT),
         effects: Effects {
@@ -46,7 +54,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
             destructive: false,
             purchase: None,
             grants_access: Some(
-                "a new API credential with the body's scopes and allowed CIDRs, its secret in the answer",
+                "a new API credential with the body's scopes and allowed CIDRs, its secret in the \
+                    answer",
             ),
             idempotent: false,
             long_running: false,
@@ -63,7 +72,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/api-credentials",
         title: "List API credentials",
-        description: "Lists API credentials (cursor model). At most 100 items per page. Listing is owner-only; managed MCP credentials are read-only in the list. Listing never returns secrets.\nGET /v1/api-credentials. Scope: api_credentials.read.",
+        description: "Lists API credentials (cursor model). At most 100 items per page. Listing \
+            is owner-only; managed MCP credentials are read-only in the list. Listing never \
+            returns secrets.\
+            \nGET /v1/api-credentials. Scope: api_credentials.read.",
         input_schema: API_CREDENTIALS_INPUT,
         output_schema: Some(API_CREDENTIALS_OUTPUT),
         effects: Effects {
@@ -89,7 +101,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/capabilities",
         title: "Get feature availability",
-        description: "Get feature availability. Reports which optional workflow features are available, such as `canonical_operation_responses`, `durable_writes`, `operation_policy` (retention; terminal receipts retained 90 days by default).\nGET /v1/capabilities.",
+        description: "Get feature availability. Reports which optional workflow features are \
+            available, such as `canonical_operation_responses`, `durable_writes`, \
+            `operation_policy` (retention; terminal receipts retained 90 days by default).\
+            \nGET /v1/capabilities.",
         input_schema: GET_CAPABILITIES_INPUT,
         output_schema: Some(GET_CAPABILITIES_OUTPUT),
         effects: Effects {
@@ -112,7 +127,23 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/operations",
         title: "Look up an operation by idempotency key",
-        description: "Look up an operation by idempotency key. `GET /v1/operations?idempotency_key=<key>` recovers a tracked write without repeating it. The key is scoped to the original credential, HTTP method and exact path; supply `method` and `path` together, plus `credential_id` if needed to disambiguate. Lookup is confined to the authenticated account and to the caller's current billing.services.read, vps.read or dedicated.read permission for that operation (the three alternative security requirements per scheme express this 'per operation' rule). Polling needs no new key and never charges or repeats the write. Recovery applies only to newly tracked writes after the contract is enabled, not to every historical request or every write. DNSSEC keeps its own state contract and polling endpoint; its operation string is not a generic operation handle. Outcomes: 200 operation found, continue polling it; 400 `validation_error` correct the selectors, do not submit a new write; 404 `operation_not_found` no recoverable identity, this does not prove the write never ran; 409 `operation_lookup_ambiguous` supply the original method and path, and credential_id if needed; 410 `operation_expired` identity remains but the receipt expired, reconcile resources and billing.\nGET /v1/operations. Scope: billing.services.read, dedicated.read or vps.read.",
+        description: "Look up an operation by idempotency key. `GET \
+            /v1/operations?idempotency_key=<key>` recovers a tracked write without repeating it. \
+            The key is scoped to the original credential, HTTP method and exact path; supply \
+            `method` and `path` together, plus `credential_id` if needed to disambiguate. Lookup \
+            is confined to the authenticated account and to the caller's current \
+            billing.services.read, vps.read or dedicated.read permission for that operation (the \
+            three alternative security requirements per scheme express this 'per operation' \
+            rule). Polling needs no new key and never charges or repeats the write. Recovery \
+            applies only to newly tracked writes after the contract is enabled, not to every \
+            historical request or every write. DNSSEC keeps its own state contract and polling \
+            endpoint; its operation string is not a generic operation handle. Outcomes: 200 \
+            operation found, continue polling it; 400 `validation_error` correct the selectors, \
+            do not submit a new write; 404 `operation_not_found` no recoverable identity, this \
+            does not prove the write never ran; 409 `operation_lookup_ambiguous` supply the \
+            original method and path, and credential_id if needed; 410 `operation_expired` \
+            identity remains but the receipt expired, reconcile resources and billing.\
+            \nGET /v1/operations. Scope: billing.services.read, dedicated.read or vps.read.",
         input_schema: GET_OPERATIONS_INPUT,
         output_schema: Some(GET_OPERATIONS_OUTPUT),
         effects: Effects {
@@ -135,7 +166,17 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/operations/{operationId}",
         title: "Poll an operation",
-        description: "Poll an operation. Reads an operation receipt. Branch on `status` and `done`, not on `stage`; `unknown` needs reconciliation, never assume failure and never submit a new write. Lookup is confined to the authenticated account and to the caller's current billing.services.read, vps.read or dedicated.read permission for that operation (the three alternative security requirements per scheme express this 'per operation' rule). Polling needs no new key and never charges or repeats the write. Recovery applies only to newly tracked writes after the contract is enabled, not to every historical request or every write. DNSSEC keeps its own state contract and polling endpoint; its operation string is not a generic operation handle.\nGET /v1/operations/{operationId}. Scope: billing.services.read, dedicated.read or vps.read.",
+        description: "Poll an operation. Reads an operation receipt. Branch on `status` and \
+            `done`, not on `stage`; `unknown` needs reconciliation, never assume failure and \
+            never submit a new write. Lookup is confined to the authenticated account and to the \
+            caller's current billing.services.read, vps.read or dedicated.read permission for \
+            that operation (the three alternative security requirements per scheme express this \
+            'per operation' rule). Polling needs no new key and never charges or repeats the \
+            write. Recovery applies only to newly tracked writes after the contract is enabled, \
+            not to every historical request or every write. DNSSEC keeps its own state contract \
+            and polling endpoint; its operation string is not a generic operation handle.\
+            \nGET /v1/operations/{operationId}. Scope: billing.services.read, dedicated.read or \
+            vps.read.",
         input_schema: GET_OPERATIONS_BY_OPERATION_ID_INPUT,
         output_schema: None,
         effects: Effects {
@@ -158,7 +199,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/version",
         title: "Get the deployed contract version",
-        description: "Get the deployed contract version. Identifies the deployed contract; the published contract revision is `2026-10-07.1`. Read it together with GET /v1/capabilities before using optional features.\nGET /v1/version.",
+        description: "Get the deployed contract version. Identifies the deployed contract; the \
+            published contract revision is `2026-10-07.1`. Read it together with GET \
+            /v1/capabilities before using optional features.\
+            \nGET /v1/version.",
         input_schema: GET_VERSION_INPUT,
         output_schema: Some(GET_VERSION_OUTPUT),
         effects: Effects {
@@ -181,7 +225,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "PATCH",
         path: "/v1/webhooks/{id}",
         title: "Enable or disable a webhook endpoint",
-        description: "Enables or disables a webhook endpoint. Fields of the body other than `enabled`: not shown. Paths and bodies of the operations that create, list, test and rotate webhooks and list deliveries: not shown.\nPATCH /v1/webhooks/{id}. Scope: webhooks.write.",
+        description: "Enables or disables a webhook endpoint. Fields of the body other than \
+            `enabled`: not shown. Paths and bodies of the operations that create, list, test and \
+            rotate webhooks and list deliveries: not shown.\
+            \nPATCH /v1/webhooks/{id}. Scope: webhooks.write.",
         input_schema: PATCH_WEBHOOKS_BY_ID_INPUT,
         output_schema: Some(PATCH_WEBHOOKS_BY_ID_OUTPUT),
         effects: Effects {
@@ -204,7 +251,9 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "DELETE",
         path: "/v1/webhooks/{id}",
         title: "Delete a webhook endpoint",
-        description: "Delete a webhook endpoint. Removes the endpoint and its delivery history; an in-flight attempt may finish. The Idempotency-Key requirement: not shown.\nDELETE /v1/webhooks/{id}. Destructive. Scope: webhooks.write.",
+        description: "Delete a webhook endpoint. Removes the endpoint and its delivery history; \
+            an in-flight attempt may finish. The Idempotency-Key requirement: not shown.\
+            \nDELETE /v1/webhooks/{id}. Destructive. Scope: webhooks.write.",
         input_schema: WEBHOOK_DELETE_INPUT,
         output_schema: Some(WEBHOOK_DELETE_OUTPUT),
         effects: Effects {
@@ -568,7 +617,8 @@ const GET_OPERATIONS_OUTPUT: &str = r#"{
   }
 }"#;
 
-/// `getOperationsByOperationId`: calls `customer_cloud_sdk::Client::get_operations_by_operation_id`.
+/// `getOperationsByOperationId`: calls
+/// `customer_cloud_sdk::Client::get_operations_by_operation_id`.
 fn get_operations_by_operation_id<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
         input.known(&["operationId"])?;

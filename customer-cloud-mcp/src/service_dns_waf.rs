@@ -15,7 +15,9 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/services/{serviceId}/dns/waf/record/proxy-config/upload-loader",
         title: "Upload a website loader page",
-        description: "Uploads a loader HTML page for a proxied website record.\nPOST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-loader. Scope: dns.write.",
+        description: "Uploads a loader HTML page for a proxied website record.\
+            \nPOST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-loader. Scope: \
+            dns.write.",
         input_schema: SERVICE_DNS_WAF_PROXY_CONFIG_UPLOAD_LOADER_INPUT,
         output_schema: Some(SERVICE_DNS_WAF_PROXY_CONFIG_UPLOAD_LOADER_OUTPUT),
         effects: Effects {
@@ -38,7 +40,13 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl",
         title: "Upload a website SSL certificate",
-        description: "Upload a website SSL certificate. Validates hostname, validity dates, certificate chain syntax and matching private key before uploading; domains may be configured before DNS points to the proxy. A readiness of `pending` or `unknown` means the upload is not yet confirmed; read the SSL state before retrying. Private key material is never returned.\nPOST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl. Scope: dns.write.",
+        description: "Upload a website SSL certificate. Validates hostname, validity dates, \
+            certificate chain syntax and matching private key before uploading; domains may be \
+            configured before DNS points to the proxy. A readiness of `pending` or `unknown` \
+            means the upload is not yet confirmed; read the SSL state before retrying. Private \
+            key material is never returned.\
+            \nPOST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl. Scope: \
+            dns.write.",
         input_schema: SERVICE_DNS_WAF_PROXY_CONFIG_UPLOAD_SSL_INPUT,
         output_schema: Some(SERVICE_DNS_WAF_PROXY_CONFIG_UPLOAD_SSL_OUTPUT),
         effects: Effects {
@@ -56,7 +64,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
     },
 ];
 
-/// `serviceDnsWafProxyConfigUploadLoader`: calls `customer_cloud_sdk::Client::service_dns_waf_proxy_config_upload_loader`.
+/// `serviceDnsWafProxyConfigUploadLoader`: calls
+/// `customer_cloud_sdk::Client::service_dns_waf_proxy_config_upload_loader`.
 fn service_dns_waf_proxy_config_upload_loader<'a>(
     client: &'a Client,
     input: &'a Args,
@@ -110,7 +119,8 @@ const SERVICE_DNS_WAF_PROXY_CONFIG_UPLOAD_LOADER_OUTPUT: &str = r#"{
   "properties": {"data": {}, "html": {}, "ok": {"type": ["boolean", "null"]}}
 }"#;
 
-/// `serviceDnsWafProxyConfigUploadSsl`: calls `customer_cloud_sdk::Client::service_dns_waf_proxy_config_upload_ssl`.
+/// `serviceDnsWafProxyConfigUploadSsl`: calls
+/// `customer_cloud_sdk::Client::service_dns_waf_proxy_config_upload_ssl`.
 fn service_dns_waf_proxy_config_upload_ssl<'a>(
     client: &'a Client,
     input: &'a Args,

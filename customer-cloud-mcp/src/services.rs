@@ -15,7 +15,12 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/services",
         title: "List services",
-        description: "Lists services (page model). Ownership and filters apply server-side before pagination and counts. The default status set is active plus suspended; historical services need an explicit status; `terminated` is the terminal state name. `group_by=type` groups only the current page. Prefer `/v1/services?statuses=active,suspended&group_by=type`.\nGET /v1/services.",
+        description: "Lists services (page model). Ownership and filters apply server-side before \
+            pagination and counts. The default status set is active plus suspended; historical \
+            services need an explicit status; `terminated` is the terminal state name. \
+            `group_by=type` groups only the current page. Prefer \
+            `/v1/services?statuses=active,suspended&group_by=type`.\
+            \nGET /v1/services.",
         input_schema: GET_SERVICES_INPUT,
         output_schema: Some(GET_SERVICES_OUTPUT),
         effects: Effects {
@@ -41,7 +46,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/services/grouped",
         title: "List the complete filtered service inventory",
-        description: "List the complete filtered service inventory. Returns the complete filtered inventory, no pagination. Defaults to active only; pass status explicitly, or fetch active and suspended separately and merge by id.\nGET /v1/services/grouped.",
+        description: "List the complete filtered service inventory. Returns the complete filtered \
+            inventory, no pagination. Defaults to active only; pass status explicitly, or fetch \
+            active and suspended separately and merge by id.\
+            \nGET /v1/services/grouped.",
         input_schema: GET_SERVICES_GROUPED_INPUT,
         output_schema: Some(GET_SERVICES_GROUPED_OUTPUT),
         effects: Effects {
@@ -64,7 +72,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/services/{serviceId}/billing/change/checkout",
         title: "Change a service billing cycle",
-        description: "Changes the billing cycle of a service and checks out.\nPOST /v1/services/{serviceId}/billing/change/checkout. Charges the account an amount that cannot be read before paying: no ceiling bounds it (needs --allow-any-amount).",
+        description: "Changes the billing cycle of a service and checks out.\
+            \nPOST /v1/services/{serviceId}/billing/change/checkout. Charges the account an \
+            amount that cannot be read before paying: no ceiling bounds it (needs \
+            --allow-any-amount).",
         input_schema: SERVICE_BILLING_CHANGE_CHECKOUT_INPUT,
         output_schema: Some(SERVICE_BILLING_CHANGE_CHECKOUT_OUTPUT),
         effects: Effects {
@@ -89,7 +100,12 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/services/{serviceId}/renewal/checkout",
         title: "Renew a service for a billing cycle",
-        description: "Renew a service for a billing cycle. Renewal checkout. Only active or suspended recurring services renew. On 409 `service_changed_retry` reload and retry with the same key and body. The renew-and-pay path: not shown (`renewal_price_limit_exceeded` relates to a max_total this body does not carry).\nPOST /v1/services/{serviceId}/renewal/checkout. Charges the account an amount that cannot be read before paying: no ceiling bounds it (needs --allow-any-amount).",
+        description: "Renew a service for a billing cycle. Renewal checkout. Only active or \
+            suspended recurring services renew. On 409 `service_changed_retry` reload and retry \
+            with the same key and body. The renew-and-pay path: not shown \
+            (`renewal_price_limit_exceeded` relates to a max_total this body does not carry).\
+            \nPOST /v1/services/{serviceId}/renewal/checkout. Charges the account an amount that \
+            cannot be read before paying: no ceiling bounds it (needs --allow-any-amount).",
         input_schema: SERVICE_RENEWAL_CHECKOUT_INPUT,
         output_schema: Some(SERVICE_RENEWAL_CHECKOUT_OUTPUT),
         effects: Effects {
@@ -246,7 +262,8 @@ const GET_SERVICES_GROUPED_OUTPUT: &str = r#"{
   "additionalProperties": {}
 }"#;
 
-/// `serviceBillingChangeCheckout`: calls `customer_cloud_sdk::Client::service_billing_change_checkout`.
+/// `serviceBillingChangeCheckout`: calls
+/// `customer_cloud_sdk::Client::service_billing_change_checkout`.
 fn service_billing_change_checkout<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
         input.known(&["serviceId", "body"])?;

@@ -15,7 +15,9 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/ssh/keys/generate",
         title: "Generate an SSH key pair",
-        description: "Generate an SSH key pair. Generates a key pair; the private key is returned once. Other response fields: not shown.\nPOST /v1/ssh/keys/generate. Scope: ssh.write.",
+        description: "Generate an SSH key pair. Generates a key pair; the private key is returned \
+            once. Other response fields: not shown.\
+            \nPOST /v1/ssh/keys/generate. Scope: ssh.write.",
         input_schema: SSH_KEY_GENERATE_INPUT,
         output_schema: Some(SSH_KEY_GENERATE_OUTPUT),
         effects: Effects {
@@ -38,7 +40,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/ssh/keys",
         title: "Import a public SSH key",
-        description: "Import a public SSH key. Saves a public SSH key.\nPOST /v1/ssh/keys. Scope: ssh.write.",
+        description: "Import a public SSH key. Saves a public SSH key.\
+            \nPOST /v1/ssh/keys. Scope: ssh.write.",
         input_schema: SSH_KEY_IMPORT_INPUT,
         output_schema: Some(SSH_KEY_IMPORT_OUTPUT),
         effects: Effects {

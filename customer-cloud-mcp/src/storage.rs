@@ -15,7 +15,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/storage/volumes/{serviceId}/attach",
         title: "Attach a volume",
-        description: "Attach a volume. Attaches a volume to an eligible server.\nPOST /v1/storage/volumes/{serviceId}/attach. Scope: storage.write.",
+        description: "Attach a volume. Attaches a volume to an eligible server.\
+            \nPOST /v1/storage/volumes/{serviceId}/attach. Scope: storage.write.",
         input_schema: STORAGE_VOLUME_ATTACH_INPUT,
         output_schema: Some(STORAGE_VOLUME_ATTACH_OUTPUT),
         effects: Effects {
@@ -38,7 +39,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/storage/volumes/{serviceId}/detach",
         title: "Detach a volume",
-        description: "Detach a volume. Detaches a volume; no body.\nPOST /v1/storage/volumes/{serviceId}/detach. Scope: storage.write.",
+        description: "Detach a volume. Detaches a volume; no body.\
+            \nPOST /v1/storage/volumes/{serviceId}/detach. Scope: storage.write.",
         input_schema: STORAGE_VOLUME_DETACH_INPUT,
         output_schema: Some(STORAGE_VOLUME_DETACH_OUTPUT),
         effects: Effects {

@@ -15,7 +15,9 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/tcp-proxy/{serviceId}",
         title: "Get TCP proxy settings",
-        description: "Get TCP proxy settings. Reads TCP proxy settings; `tcpProxy` is null for non-TCP services. Access: ownership or project `service.view`.\nGET /v1/tcp-proxy/{serviceId}.",
+        description: "Get TCP proxy settings. Reads TCP proxy settings; `tcpProxy` is null for \
+            non-TCP services. Access: ownership or project `service.view`.\
+            \nGET /v1/tcp-proxy/{serviceId}.",
         input_schema: GET_TCP_PROXY_INPUT,
         output_schema: Some(GET_TCP_PROXY_OUTPUT),
         effects: Effects {
@@ -38,7 +40,12 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "PATCH",
         path: "/v1/tcp-proxy/{serviceId}",
         title: "Update TCP proxy settings",
-        description: "Update TCP proxy settings. Updates port mappings and source/country policies. All fields optional; supplied arrays replace the complete existing arrays; omitted fields stay unchanged. IPv4 only. Paid port entitlement is enforced; the update does not purchase extra ports. Requires the account permission `service.tcp-proxy.manage`.\nPATCH /v1/tcp-proxy/{serviceId}.",
+        description: "Update TCP proxy settings. Updates port mappings and source/country \
+            policies. All fields optional; supplied arrays replace the complete existing arrays; \
+            omitted fields stay unchanged. IPv4 only. Paid port entitlement is enforced; the \
+            update does not purchase extra ports. Requires the account permission \
+            `service.tcp-proxy.manage`.\
+            \nPATCH /v1/tcp-proxy/{serviceId}.",
         input_schema: TCP_PROXY_UPDATE_INPUT,
         output_schema: Some(TCP_PROXY_UPDATE_OUTPUT),
         effects: Effects {

@@ -15,7 +15,11 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/vps/{serviceId}/reboot",
         title: "Reboot a VPS",
-        description: "Reboots the VPS; no body. Idempotency-Key optional but recommended. Service lifecycle status is separate from runtime power state. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.\nPOST /v1/vps/{serviceId}/reboot. Long-running: answers an operation receipt to follow. Scope: vps.write.",
+        description: "Reboots the VPS; no body. Idempotency-Key optional but recommended. Service \
+            lifecycle status is separate from runtime power state. Accepts \
+            `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.\
+            \nPOST /v1/vps/{serviceId}/reboot. Long-running: answers an operation receipt to \
+            follow. Scope: vps.write.",
         input_schema: POST_VPS_BY_SERVICE_ID_REBOOT_INPUT,
         output_schema: Some(POST_VPS_BY_SERVICE_ID_REBOOT_OUTPUT),
         effects: Effects {
@@ -38,7 +42,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/vps/{serviceId}/backup/restore",
         title: "Restore a VPS backup",
-        description: "Restore a VPS backup. Restores a backup; can overwrite data. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.\nPOST /v1/vps/{serviceId}/backup/restore. Destructive. Long-running: answers an operation receipt to follow. Scope: vps.write.",
+        description: "Restore a VPS backup. Restores a backup; can overwrite data. Accepts \
+            `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.\
+            \nPOST /v1/vps/{serviceId}/backup/restore. Destructive. Long-running: answers an \
+            operation receipt to follow. Scope: vps.write.",
         input_schema: VPS_BACKUP_RESTORE_INPUT,
         output_schema: Some(VPS_BACKUP_RESTORE_OUTPUT),
         effects: Effects {
@@ -61,7 +68,11 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/vps/{serviceId}/backup/run",
         title: "Run a VPS backup",
-        description: "Run a VPS backup. Starts a backup. The Idempotency-Key requirement: not shown. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.\nPOST /v1/vps/{serviceId}/backup/run. Long-running: answers an operation receipt to follow. Scope: vps.write.",
+        description: "Run a VPS backup. Starts a backup. The Idempotency-Key requirement: not \
+            shown. Accepts `x-svc-response-format: operation`. Restoration and reinstall can \
+            overwrite data.\
+            \nPOST /v1/vps/{serviceId}/backup/run. Long-running: answers an operation receipt to \
+            follow. Scope: vps.write.",
         input_schema: VPS_BACKUP_RUN_INPUT,
         output_schema: Some(VPS_BACKUP_RUN_OUTPUT),
         effects: Effects {
@@ -84,7 +95,12 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/vps/{serviceId}/firewall/policy/apply",
         title: "Apply a firewall policy to a VPS",
-        description: "Apply a firewall policy to a VPS. Applies a selected firewall policy. Request and response bodies: not shown. The Idempotency-Key requirement: not shown. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.\nPOST /v1/vps/{serviceId}/firewall/policy/apply. Long-running: answers an operation receipt to follow. Scope: vps.write.",
+        description: "Apply a firewall policy to a VPS. Applies a selected firewall policy. \
+            Request and response bodies: not shown. The Idempotency-Key requirement: not shown. \
+            Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite \
+            data.\
+            \nPOST /v1/vps/{serviceId}/firewall/policy/apply. Long-running: answers an operation \
+            receipt to follow. Scope: vps.write.",
         input_schema: VPS_FIREWALL_POLICY_APPLY_INPUT,
         output_schema: Some(VPS_FIREWALL_POLICY_APPLY_OUTPUT),
         effects: Effects {
@@ -107,7 +123,11 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/vps/{serviceId}/snapshots/{name}/rollback",
         title: "Roll a VPS back to a snapshot",
-        description: "Roll a VPS back to a snapshot. Rolls back to the named snapshot; no body. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.\nPOST /v1/vps/{serviceId}/snapshots/{name}/rollback. Destructive. Long-running: answers an operation receipt to follow. Scope: vps.write.",
+        description: "Roll a VPS back to a snapshot. Rolls back to the named snapshot; no body. \
+            Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite \
+            data.\
+            \nPOST /v1/vps/{serviceId}/snapshots/{name}/rollback. Destructive. Long-running: \
+            answers an operation receipt to follow. Scope: vps.write.",
         input_schema: VPS_SNAPSHOT_ROLLBACK_INPUT,
         output_schema: Some(VPS_SNAPSHOT_ROLLBACK_OUTPUT),
         effects: Effects {

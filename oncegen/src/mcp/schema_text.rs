@@ -48,7 +48,11 @@ fn write(value: &Value, indent: usize, column: usize, tail: usize, out: &mut Str
         out.push_str(&flat);
         return;
     }
-    let (open, close) = if value.is_object() { ('{', '}') } else { ('[', ']') };
+    let (open, close) = if value.is_object() {
+        ('{', '}')
+    } else {
+        ('[', ']')
+    };
     let inner = indent + 2;
     out.push(open);
     for (i, (key, member)) in members.iter().enumerate() {
@@ -103,7 +107,10 @@ mod tests {
     #[test]
     fn what_fits_stays_on_a_line_and_the_rest_is_a_member_a_line() {
         let small = json!({"type": "string", "enum": ["a", "b"]});
-        assert_eq!(laid_out(&small, 0), r#"{"type": "string", "enum": ["a", "b"]}"#);
+        assert_eq!(
+            laid_out(&small, 0),
+            r#"{"type": "string", "enum": ["a", "b"]}"#
+        );
         let long = "x".repeat(60);
         let big = json!({"type": "object", "properties": {"name": {"description": long}}});
         let text = laid_out(&big, 0);
