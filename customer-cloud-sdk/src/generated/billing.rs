@@ -564,7 +564,8 @@ pub mod builders {
         /// Deprecated alias of `limit`; when several size parameters are supplied, the values must
         /// match. Minimum `1`. Maximum `100`. Sent as query parameter `page_size`.
         #[deprecated(
-            note = "Deprecated alias of `limit`; when several size parameters are supplied, the values must match."
+            note = "Deprecated alias of `limit`; when several size parameters are supplied, the \
+                values must match."
         )]
         pub fn page_size(mut self, value: u8) -> Self {
             self.page_size = Some(value);
@@ -573,7 +574,8 @@ pub mod builders {
         /// Deprecated alias of `limit`; when several size parameters are supplied, the values must
         /// match. Minimum `1`. Maximum `100`. Sent as query parameter `pageSize`.
         #[deprecated(
-            note = "Deprecated alias of `limit`; when several size parameters are supplied, the values must match."
+            note = "Deprecated alias of `limit`; when several size parameters are supplied, the \
+                values must match."
         )]
         pub fn pageSize(mut self, value: u8) -> Self {
             self.pageSize = Some(value);
@@ -650,7 +652,8 @@ pub mod builders {
         /// Deprecated alias of `limit`; when several size parameters are supplied, the values must
         /// match. Minimum `1`. Maximum `100`. Sent as query parameter `page_size`.
         #[deprecated(
-            note = "Deprecated alias of `limit`; when several size parameters are supplied, the values must match."
+            note = "Deprecated alias of `limit`; when several size parameters are supplied, the \
+                values must match."
         )]
         pub fn page_size(mut self, value: u8) -> Self {
             self.page_size = Some(value);
@@ -659,7 +662,8 @@ pub mod builders {
         /// Deprecated alias of `limit`; when several size parameters are supplied, the values must
         /// match. Minimum `1`. Maximum `100`. Sent as query parameter `pageSize`.
         #[deprecated(
-            note = "Deprecated alias of `limit`; when several size parameters are supplied, the values must match."
+            note = "Deprecated alias of `limit`; when several size parameters are supplied, the \
+                values must match."
         )]
         pub fn pageSize(mut self, value: u8) -> Self {
             self.pageSize = Some(value);

@@ -1,9 +1,9 @@
 //! Long string literals continued over lines of at most [`WIDTH`] columns: a literal that is a
-//! line's whole value (`description: "…",` in a table, `"…",` as an argument) is broken at its
-//! spaces and before its `\n` escapes, each line ending in `\`, which the compiler reads as
-//! nothing (it also skips the next line's indentation), so the value is unchanged. Lines
-//! inside raw strings are left as they are. Written here because rustfmt leaves long strings
-//! alone and prettyplease prints a literal on one line.
+//! line's whole value (`description: "…",` in a table, `note = "…",` in an attribute, `"…",`
+//! as an argument) is broken at its spaces and before its `\n` escapes, each line ending in
+//! `\`, which the compiler reads as nothing (it also skips the next line's indentation), so the
+//! value is unchanged. Lines inside raw strings are left as they are. Written here because
+//! rustfmt leaves long strings alone and prettyplease prints a literal on one line.
 
 /// The column a continued literal's lines stay within where its words allow.
 const WIDTH: usize = 100;
@@ -40,7 +40,7 @@ fn opened_raw(line: &str) -> Option<String> {
 }
 
 /// `line` as a continued literal, when it is longer than [`WIDTH`] and holds only
-/// `[name: ]"…"[,]`.
+/// `[name: ]"…"[,]` or `name = "…"[,]`.
 fn continued(line: &str) -> Option<String> {
     if line.chars().count() <= WIDTH {
         return None;
@@ -50,9 +50,10 @@ fn continued(line: &str) -> Option<String> {
     let quote = opened.find('"')?;
     let key = &opened[..quote];
     let is_key = key.is_empty()
-        || key
-            .strip_suffix(": ")
-            .is_some_and(|k| k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+        || [": ", " = "].iter().any(|end| {
+            key.strip_suffix(end)
+                .is_some_and(|k| k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        });
     let literal = &opened[quote + 1..];
     let (body, tail) = literal
         .strip_suffix("\",")
@@ -158,6 +159,10 @@ mod tests {
         assert!(out.lines().count() > 2, "{out}");
         assert!(out.lines().all(|l| l.chars().count() <= WIDTH), "{out}");
         assert_eq!(value(&out), value(&line));
+        let note = format!("            note = \"{words}\"");
+        let out = wrapped(&format!("{note}\n"));
+        assert!(out.lines().count() > 2, "{out}");
+        assert_eq!(value(&out), value(&note));
     }
 
     #[test]
