@@ -15,8 +15,25 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "order-draft",
             aliases: &[],
             about: "Create an unpaid draft order",
-            long_about: "Creates an unpaid draft order; this does not charge the account. Separate flow: quote, create unpaid draft, inspect invoice, pay explicitly, track provisioning. Required scopes for the separate flow: billing.products.read, billing.order.create, billing.invoice.pay plus invoice and balance read scopes. Remaining item fields and the response body: not shown.",
-            after_help: "JSON body (--json):\n    currency             string; one of: BRL, CNY, EUR, GBP, IDR, INR, PLN, UAH, USD\n    idempotency_key      string\n    items                array of object\n    items[].attributes   any JSON value. Any JSON value.\n    items[].product_id   string (uuid)\n    items[].qty          integer\n    items[].user_config  any JSON value. Any JSON value; product-specific fields come from order options.\n    items[].variant_id   string (uuid)\n\nExample:\n  $ customer-cloud billing order-draft --json '{}'",
+            long_about: "Creates an unpaid draft order; this does not charge the account. \
+                Separate flow: quote, create unpaid draft, inspect invoice, pay explicitly, track \
+                provisioning. Required scopes for the separate flow: billing.products.read, \
+                billing.order.create, billing.invoice.pay plus invoice and balance read scopes. \
+                Remaining item fields and the response body: not shown.",
+            after_help: "JSON body (--json):\
+                \n    currency             string; one of: BRL, CNY, EUR, GBP, IDR, INR, PLN, \
+                UAH, USD\
+                \n    idempotency_key      string\
+                \n    items                array of object\
+                \n    items[].attributes   any JSON value. Any JSON value.\
+                \n    items[].product_id   string (uuid)\
+                \n    items[].qty          integer\
+                \n    items[].user_config  any JSON value. Any JSON value; product-specific \
+                fields come from order options.\
+                \n    items[].variant_id   string (uuid)\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud billing order-draft --json '{}'",
             params: &[],
             body: Some(true),
             pages: false,
@@ -57,7 +74,8 @@ pub(crate) const AREA: Area<Client> = Area {
                 oncegen_cli::Param {
                     id: "pageSize",
                     flag: Some("pageSize"),
-                    help: "Deprecated alias of `limit`; when several size parameters are supplied, the values must match.",
+                    help: "Deprecated alias of `limit`; when several size parameters are \
+                        supplied, the values must match.",
                     required: false,
                     repeated: false,
                     values: &[],
@@ -67,7 +85,8 @@ pub(crate) const AREA: Area<Client> = Area {
                 oncegen_cli::Param {
                     id: "page_size",
                     flag: Some("page_size"),
-                    help: "Deprecated alias of `limit`; when several size parameters are supplied, the values must match.",
+                    help: "Deprecated alias of `limit`; when several size parameters are \
+                        supplied, the values must match.",
                     required: false,
                     repeated: false,
                     values: &[],
@@ -114,7 +133,8 @@ pub(crate) const AREA: Area<Client> = Area {
                 oncegen_cli::Param {
                     id: "pageSize",
                     flag: Some("pageSize"),
-                    help: "Deprecated alias of `limit`; when several size parameters are supplied, the values must match.",
+                    help: "Deprecated alias of `limit`; when several size parameters are \
+                        supplied, the values must match.",
                     required: false,
                     repeated: false,
                     values: &[],
@@ -124,7 +144,8 @@ pub(crate) const AREA: Area<Client> = Area {
                 oncegen_cli::Param {
                     id: "page_size",
                     flag: Some("page_size"),
-                    help: "Deprecated alias of `limit`; when several size parameters are supplied, the values must match.",
+                    help: "Deprecated alias of `limit`; when several size parameters are \
+                        supplied, the values must match.",
                     required: false,
                     repeated: false,
                     values: &[],
@@ -145,7 +166,11 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "pay-invoice",
             aliases: &[],
             about: "Pay an invoice from account balance",
-            long_about: "Pays an invoice from account balance; no body. With enough funds the result has fullyPaid true and status `paid`; with insufficient funds a partial payment may leave the invoice unpaid with a remaining amount: read `fullyPaid`, `paidNow` and the remaining amount. Payment is not successful provisioning. Separate order and payment requests need separate idempotency keys.",
+            long_about: "Pays an invoice from account balance; no body. With enough funds the \
+                result has fullyPaid true and status `paid`; with insufficient funds a partial \
+                payment may leave the invoice unpaid with a remaining amount: read `fullyPaid`, \
+                `paidNow` and the remaining amount. Payment is not successful provisioning. \
+                Separate order and payment requests need separate idempotency keys.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {

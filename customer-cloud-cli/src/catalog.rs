@@ -9,13 +9,16 @@ use oncegen_cli::{Area, Command, Input, Run, respond};
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "catalog",
-    about: "List dedicated OS images; list catalog products; list catalog products of a region; and 1 more",
+    about: "List dedicated OS images; list catalog products; list catalog products of a region; \
+        and 1 more",
     commands: &[
         Command {
             name: "get-dedicated-images",
             aliases: &[],
             about: "List dedicated OS images",
-            long_about: "Lists dedicated OS profiles (offset model). An image id may occur in several dedicated configurations; keep its region and configuration context. Image and stock snapshots may be cached up to 15 seconds; checkout revalidates.",
+            long_about: "Lists dedicated OS profiles (offset model). An image id may occur in \
+                several dedicated configurations; keep its region and configuration context. \
+                Image and stock snapshots may be cached up to 15 seconds; checkout revalidates.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {
@@ -72,7 +75,13 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "get-products",
             aliases: &[],
             about: "List catalog products",
-            long_about: "Lists flat catalog products (offset model). Rules: `type` filters the normalized family, `product_code` filters the purchasable family; never put a product_code into a type filter. `tcp-proxy` and `license` map to type `other`; `waf` maps to `dns`. Region and type filters apply before pagination. An unsupported region returns 400 `unsupported_region`. Snapshots of image and stock data may be cached up to 15 seconds; checkout revalidates. Catalog prices exclude add-ons and tax; `available` is not a reservation.",
+            long_about: "Lists flat catalog products (offset model). Rules: `type` filters the \
+                normalized family, `product_code` filters the purchasable family; never put a \
+                product_code into a type filter. `tcp-proxy` and `license` map to type `other`; \
+                `waf` maps to `dns`. Region and type filters apply before pagination. An \
+                unsupported region returns 400 `unsupported_region`. Snapshots of image and stock \
+                data may be cached up to 15 seconds; checkout revalidates. Catalog prices exclude \
+                add-ons and tax; `available` is not a reservation.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {
@@ -149,7 +158,14 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "get-products-by-region",
             aliases: &[],
             about: "List catalog products of a region",
-            long_about: "Same as GET /v1/products with the region in the path (a code, or `all`); a conflicting region query is rejected. Rules: `type` filters the normalized family, `product_code` filters the purchasable family; never put a product_code into a type filter. `tcp-proxy` and `license` map to type `other`; `waf` maps to `dns`. Region and type filters apply before pagination. An unsupported region returns 400 `unsupported_region`. Snapshots of image and stock data may be cached up to 15 seconds; checkout revalidates. Catalog prices exclude add-ons and tax; `available` is not a reservation.",
+            long_about: "Same as GET /v1/products with the region in the path (a code, or `all`); \
+                a conflicting region query is rejected. Rules: `type` filters the normalized \
+                family, `product_code` filters the purchasable family; never put a product_code \
+                into a type filter. `tcp-proxy` and `license` map to type `other`; `waf` maps to \
+                `dns`. Region and type filters apply before pagination. An unsupported region \
+                returns 400 `unsupported_region`. Snapshots of image and stock data may be cached \
+                up to 15 seconds; checkout revalidates. Catalog prices exclude add-ons and tax; \
+                `available` is not a reservation.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {
@@ -226,7 +242,8 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "get-regions",
             aliases: &[],
             about: "List regions",
-            long_about: "Lists regions (offset model). Deploy and product filters accept only regions returned here.",
+            long_about: "Lists regions (offset model). Deploy and product filters accept only \
+                regions returned here.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {

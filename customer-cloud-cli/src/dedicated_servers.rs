@@ -9,14 +9,33 @@ use oncegen_cli::{Area, Command, Input, Run, respond};
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "dedicated-servers",
-    about: "Create an unpaid dedicated deployment; reset the dedicated server administrator password; get a dedicated task; and 3 more",
+    about: "Create an unpaid dedicated deployment; reset the dedicated server administrator \
+        password; get a dedicated task; and 3 more",
     commands: &[
         Command {
             name: "dedicated-deploy",
             aliases: &[],
             about: "Create an unpaid dedicated deployment",
-            long_about: "Creates an unpaid order and invoice (deployment status `unpaid`); provisioning starts only after payment and any configured approval.",
-            after_help: "JSON body (--json):\n    configuration_code  string, required\n    hostname            string, required. Lowercase DNS hostname.\n    os_profile_id       integer, required. From the dedicated images list.\n    region_code         string, required\n    addons              array of object\n    addons[].key        string\n    addons[].qty        integer\n    billing             object\n    billing.count       integer\n    billing.unit        string; one of: MONTH, QUARTAL, SEMIANNUAL, YEAR\n    currency            string; one of: EUR, USD\n    ssh_key_id          string (uuid). An owned key whose OS profile supports keys.\n\nExample:\n  $ customer-cloud dedicated-servers dedicated-deploy --json '{\"configuration_code\":\"<configuration_code>\",\"hostname\":\"<hostname>\",\"os_profile_id\":1,\"region_code\":\"<region_code>\"}'",
+            long_about: "Creates an unpaid order and invoice (deployment status `unpaid`); \
+                provisioning starts only after payment and any configured approval.",
+            after_help: "JSON body (--json):\
+                \n    configuration_code  string, required\
+                \n    hostname            string, required. Lowercase DNS hostname.\
+                \n    os_profile_id       integer, required. From the dedicated images list.\
+                \n    region_code         string, required\
+                \n    addons              array of object\
+                \n    addons[].key        string\
+                \n    addons[].qty        integer\
+                \n    billing             object\
+                \n    billing.count       integer\
+                \n    billing.unit        string; one of: MONTH, QUARTAL, SEMIANNUAL, YEAR\
+                \n    currency            string; one of: EUR, USD\
+                \n    ssh_key_id          string (uuid). An owned key whose OS profile supports \
+                keys.\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud dedicated-servers dedicated-deploy --json \
+                '{\"configuration_code\":\"<configuration_code>\",\"hostname\":\"<hostname>\",\"os_profile_id\":1,\"region_code\":\"<region_code>\"}'",
             params: &[],
             body: Some(true),
             pages: false,
@@ -31,7 +50,9 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "dedicated-password-reset",
             aliases: &[],
             about: "Reset the dedicated server administrator password",
-            long_about: "Interrupts connections while the administrator password is replaced; returns a task. Retrieve the result privately only after the task succeeds (credential reads need dedicated.credentials.read).",
+            long_about: "Interrupts connections while the administrator password is replaced; \
+                returns a task. Retrieve the result privately only after the task succeeds \
+                (credential reads need dedicated.credentials.read).",
             after_help: "",
             params: &[
                 oncegen_cli::Param {
@@ -95,7 +116,8 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "dedicated-tasks",
             aliases: &[],
             about: "List dedicated tasks",
-            long_about: "Lists the tasks of a dedicated server. Progress of asynchronous dedicated writes is read here by polling.",
+            long_about: "Lists the tasks of a dedicated server. Progress of asynchronous \
+                dedicated writes is read here by polling.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {
@@ -149,7 +171,8 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "traffic",
             aliases: &["get-dedicated-by-service-id-traffic"],
             about: "Get dedicated traffic samples",
-            long_about: "Returns traffic samples; rates in bits per second, totals in bytes; missing statistics are not zero. Query parameters and sample fields: not shown.",
+            long_about: "Returns traffic samples; rates in bits per second, totals in bytes; \
+                missing statistics are not zero. Query parameters and sample fields: not shown.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {
@@ -228,7 +251,8 @@ fn dedicated_tasks<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     })
 }
 
-/// `getDedicatedByServiceIdRescueOptions`: calls `customer_cloud_sdk::Client::get_dedicated_by_service_id_rescue_options`.
+/// `getDedicatedByServiceIdRescueOptions`: calls
+/// `customer_cloud_sdk::Client::get_dedicated_by_service_id_rescue_options`.
 fn get_dedicated_by_service_id_rescue_options<'a>(
     client: &'a Client,
     input: &'a Input<'a>,
@@ -240,7 +264,8 @@ fn get_dedicated_by_service_id_rescue_options<'a>(
     })
 }
 
-/// `getDedicatedByServiceIdTraffic`: calls `customer_cloud_sdk::Client::get_dedicated_by_service_id_traffic`.
+/// `getDedicatedByServiceIdTraffic`: calls
+/// `customer_cloud_sdk::Client::get_dedicated_by_service_id_traffic`.
 fn get_dedicated_by_service_id_traffic<'a>(
     client: &'a Client,
     input: &'a Input<'a>,

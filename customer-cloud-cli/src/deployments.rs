@@ -15,8 +15,62 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "product-variant-deploy",
             aliases: &[],
             about: "Order, pay and provision a product variant atomically",
-            long_about: "Atomic deployment: one call validates the variant, creates order and invoice, charges the full final amount to account balance and queues provisioning.\n\n1. One call validates the variant, creates order and invoice, charges the full final amount to account balance in the account billing currency (authoritative price including tax, setup and add-ons) and queues provisioning.\n2. It never charges a card and never tops up the wallet. Domains and free products are not supported here.\n3. Insufficient funds gives HTTP 402 `insufficient_credit` with nothing committed.\n4. `max_total` (optional decimal string in the account currency) is a ceiling; when the current total is higher the call fails with 409 `deployment_price_limit_exceeded` and charges nothing. (The canonical body carries it as `max_total`, the name this list uses, although the reference says its spelling there is not shown; the deprecated body calls it `maxTotal`.)\n5. Acceptance is not a ready server; inspect the returned service ids. Dedicated admin approvals, inventory and license rollout gates still apply.\n6. Same key with identical arguments is a retry; a different request under that key is rejected (409 `idempotency_conflict`).\n\nOutcomes (3.3): balance covers the full final amount and max_total is not exceeded: order and invoice created, balance debited, provisioning queued, operation pending or running, server not yet ready. The Idempotency-Key is never replaced after an uncertain response.",
-            after_help: "JSON body (--json):\n  one of 2 shapes:\n  DeployRequest:\n    additional_ips     integer\n    backend_ip         string\n    billing_cycle      string; one of: annually, biennially, daily, hourly, monthly, one_time, quarterly, semi_annually, triennially, weekly\n    connectivity_gbps  number\n    hostname           string. Lowercase DNS hostname labels of 1 to 63 characters.\n    max_total          string (decimal). Spending ceiling, an exact decimal string in the account currency.\n    os                 one of: integer, string\n    ports              array of object\n    ports[].backend    integer\n    ports[].listen     integer\n    ssh_key_id         string (uuid). An owned key.\n  LegacyDeployRequest:\n    billing        object, required\n    billing.count  integer, required\n    billing.unit   string, required; one of: DAY, HOUR, MONTH, ONCE, QUARTAL, SEMIANNUAL, WEEK, YEAR. Billing period unit.\n    addons         array of object\n    addons[].key   string\n    addons[].qty   integer\n    maxTotal       string (decimal). Spending ceiling: up to 10 integer digits without leading zeros, optional 1 or 2 decimals.\n    userConfig     any JSON value. Any JSON.\n\nExample:\n  $ customer-cloud deployments product-variant-deploy <region> <product_code> <variant_code> --max-total <AMOUNT> --json '{}'",
+            long_about: "Atomic deployment: one call validates the variant, creates order and \
+                invoice, charges the full final amount to account balance and queues provisioning.\
+                \n\
+                \n1. One call validates the variant, creates order and invoice, charges the full \
+                final amount to account balance in the account billing currency (authoritative \
+                price including tax, setup and add-ons) and queues provisioning.\
+                \n2. It never charges a card and never tops up the wallet. Domains and free \
+                products are not supported here.\
+                \n3. Insufficient funds gives HTTP 402 `insufficient_credit` with nothing \
+                committed.\
+                \n4. `max_total` (optional decimal string in the account currency) is a ceiling; \
+                when the current total is higher the call fails with 409 \
+                `deployment_price_limit_exceeded` and charges nothing. (The canonical body \
+                carries it as `max_total`, the name this list uses, although the reference says \
+                its spelling there is not shown; the deprecated body calls it `maxTotal`.)\
+                \n5. Acceptance is not a ready server; inspect the returned service ids. \
+                Dedicated admin approvals, inventory and license rollout gates still apply.\
+                \n6. Same key with identical arguments is a retry; a different request under that \
+                key is rejected (409 `idempotency_conflict`).\
+                \n\
+                \nOutcomes (3.3): balance covers the full final amount and max_total is not \
+                exceeded: order and invoice created, balance debited, provisioning queued, \
+                operation pending or running, server not yet ready. The Idempotency-Key is never \
+                replaced after an uncertain response.",
+            after_help: "JSON body (--json):\
+                \n  one of 2 shapes:\
+                \n  DeployRequest:\
+                \n    additional_ips     integer\
+                \n    backend_ip         string\
+                \n    billing_cycle      string; one of: annually, biennially, daily, hourly, \
+                monthly, one_time, quarterly, semi_annually, triennially, weekly\
+                \n    connectivity_gbps  number\
+                \n    hostname           string. Lowercase DNS hostname labels of 1 to 63 \
+                characters.\
+                \n    max_total          string (decimal). Spending ceiling, an exact decimal \
+                string in the account currency.\
+                \n    os                 one of: integer, string\
+                \n    ports              array of object\
+                \n    ports[].backend    integer\
+                \n    ports[].listen     integer\
+                \n    ssh_key_id         string (uuid). An owned key.\
+                \n  LegacyDeployRequest:\
+                \n    billing        object, required\
+                \n    billing.count  integer, required\
+                \n    billing.unit   string, required; one of: DAY, HOUR, MONTH, ONCE, QUARTAL, \
+                SEMIANNUAL, WEEK, YEAR. Billing period unit.\
+                \n    addons         array of object\
+                \n    addons[].key   string\
+                \n    addons[].qty   integer\
+                \n    maxTotal       string (decimal). Spending ceiling: up to 10 integer digits \
+                without leading zeros, optional 1 or 2 decimals.\
+                \n    userConfig     any JSON value. Any JSON.\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud deployments product-variant-deploy <region> <product_code> \
+                <variant_code> --max-total <AMOUNT> --json '{}'",
             params: &[
                 oncegen_cli::Param {
                     id: "region",

@@ -9,14 +9,32 @@ use oncegen_cli::{Area, Command, Input, Run, respond};
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "dns",
-    about: "Create a DNS zone (or preview it); create a DNS template; get a DNS template; and 3 more",
+    about: "Create a DNS zone (or preview it); create a DNS template; get a DNS template; and 3 \
+        more",
     commands: &[
         Command {
             name: "create-dns-zone",
             aliases: &[],
             about: "Create a DNS zone (or preview it)",
-            long_about: "Creates a DNS zone: empty, from a template, from JSON records or from a zone file (at most one source). With `dryRun` true it validates and returns records and notes without creating or reserving a zone and requires an existing active DNS service; use separate idempotency keys for preview and creation. The platform apex NS replaces imported NS; SOA is managed automatically. Zone files support IN records, relative names, $ORIGIN, $TTL and multiline records; external includes, generation and foreign owners are rejected. Existing zones are never overwritten. A records may be proxied by the existing protection policy. Registrar delegation is not changed. A DNS zone is not a domain registration. Success status and response body: not shown.",
-            after_help: "JSON body (--json):\n    name    string, required\n    dryRun  boolean. Dry-run flag (described as `dryRun`): true validates and returns records and notes without creating or reserving a zone; requires an existing active DNS service.\n    source  one of: array of object, string (uuid), string\n\nExample:\n  $ customer-cloud dns create-dns-zone --json '{\"name\":\"<name>\"}'",
+            long_about: "Creates a DNS zone: empty, from a template, from JSON records or from a \
+                zone file (at most one source). With `dryRun` true it validates and returns \
+                records and notes without creating or reserving a zone and requires an existing \
+                active DNS service; use separate idempotency keys for preview and creation. The \
+                platform apex NS replaces imported NS; SOA is managed automatically. Zone files \
+                support IN records, relative names, $ORIGIN, $TTL and multiline records; external \
+                includes, generation and foreign owners are rejected. Existing zones are never \
+                overwritten. A records may be proxied by the existing protection policy. \
+                Registrar delegation is not changed. A DNS zone is not a domain registration. \
+                Success status and response body: not shown.",
+            after_help: "JSON body (--json):\
+                \n    name    string, required\
+                \n    dryRun  boolean. Dry-run flag (described as `dryRun`): true validates and \
+                returns records and notes without creating or reserving a zone; requires an \
+                existing active DNS service.\
+                \n    source  one of: array of object, string (uuid), string\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud dns create-dns-zone --json '{\"name\":\"<name>\"}'",
             params: &[],
             body: Some(true),
             pages: false,
@@ -32,7 +50,13 @@ pub(crate) const AREA: Area<Client> = Area {
             aliases: &[],
             about: "Create a DNS template",
             long_about: "Creates a DNS template.",
-            after_help: "JSON body (--json):\n    name       string, required\n    zone_file  string, required\n\nExample:\n  $ customer-cloud dns template-create --json '{\"name\":\"<name>\",\"zone_file\":\"<zone_file>\"}'",
+            after_help: "JSON body (--json):\
+                \n    name       string, required\
+                \n    zone_file  string, required\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud dns template-create --json \
+                '{\"name\":\"<name>\",\"zone_file\":\"<zone_file>\"}'",
             params: &[],
             body: Some(true),
             pages: false,
@@ -47,7 +71,10 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "get-dns-template",
             aliases: &[],
             about: "Get a DNS template",
-            long_about: "Reads a template by name or uuid. Matching by name is case-insensitive, checks the caller's templates first, then public system templates; other accounts are excluded. Duplicate names within the selected scope give 409 `template_identifier_ambiguous`. Edit and delete routes need uuids.",
+            long_about: "Reads a template by name or uuid. Matching by name is case-insensitive, \
+                checks the caller's templates first, then public system templates; other accounts \
+                are excluded. Duplicate names within the selected scope give 409 \
+                `template_identifier_ambiguous`. Edit and delete routes need uuids.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {
@@ -117,7 +144,11 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "list-dns-zones",
             aliases: &[],
             about: "List DNS zones",
-            long_about: "Lists zones. `view=summary` sorts by name, does not contact nameservers, does not change billing links, accepts `limit` and `offset` and adds `total`, `limit`, `offset` to the response. No `next_offset` is shown, so this operation carries no `x-pagination`; callers page the summary view by advancing `offset` until `offset + limit >= total`.",
+            long_about: "Lists zones. `view=summary` sorts by name, does not contact nameservers, \
+                does not change billing links, accepts `limit` and `offset` and adds `total`, \
+                `limit`, `offset` to the response. No `next_offset` is shown, so this operation \
+                carries no `x-pagination`; callers page the summary view by advancing `offset` \
+                until `offset + limit >= total`.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {

@@ -16,12 +16,23 @@ pub(crate) const AREA: Area<Client> = Area {
             aliases: &[],
             about: "Assign contacts to a domain",
             long_about: "Assigns registrant, admin, tech and billing contacts (each optional).",
-            after_help: "JSON body (--json):\n    contact_ids             object\n    contact_ids.admin       string (uuid)\n    contact_ids.billing     string (uuid)\n    contact_ids.registrant  string (uuid)\n    contact_ids.tech        string (uuid)\n\nExample:\n  $ customer-cloud domains domain-assign-contacts <service_id> --json '{}'",
+            after_help: "JSON body (--json):\
+                \n    contact_ids             object\
+                \n    contact_ids.admin       string (uuid)\
+                \n    contact_ids.billing     string (uuid)\
+                \n    contact_ids.registrant  string (uuid)\
+                \n    contact_ids.tech        string (uuid)\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud domains domain-assign-contacts <service_id> --json '{}'",
             params: &[
                 oncegen_cli::Param {
                     id: "service_id",
                     flag: None,
-                    help: "Domain name or service uuid: case-insensitive, normalized to IDNA ASCII, one trailing dot accepted, matched only among the caller's non-terminated domain services. Several matches give 409 `domain_identifier_ambiguous`.",
+                    help: "Domain name or service uuid: case-insensitive, normalized to IDNA \
+                        ASCII, one trailing dot accepted, matched only among the caller's \
+                        non-terminated domain services. Several matches give 409 \
+                        `domain_identifier_ambiguous`.",
                     required: true,
                     repeated: false,
                     values: &[],
@@ -43,7 +54,28 @@ pub(crate) const AREA: Area<Client> = Area {
             aliases: &[],
             about: "Create a domain contact",
             long_about: "Creates a registrant contact.",
-            after_help: "JSON body (--json):\n    address          object, required\n    address.city     string, required\n    address.country  string, required. Exactly 2 characters.\n    address.number   string, required\n    address.street   string, required\n    address.zipcode  string, required\n    address.state    string\n    email            string (email), required\n    first_name       string, required\n    last_name        string, required\n    phone            string, required\n    additional_data  object. Free-form object.\n    company_name     string\n    passport_number  string. Letters, digits, hyphen, space.\n    tag              string\n    tax_id           string. Letters, digits, hyphen, dot, space.\n    vat              string. Letters, digits, hyphen, dot, space.\n\nExample:\n  $ customer-cloud domains domain-contact-create --json '{\"address\":{\"city\":\"<city>\",\"country\":\"<country>\",\"number\":\"<number>\",\"street\":\"<street>\",\"zipcode\":\"<zipcode>\"},\"email\":\"user@example.com\",\"first_name\":\"<first_name>\",\"last_name\":\"<last_name>\",\"phone\":\"<phone>\"}'",
+            after_help: "JSON body (--json):\
+                \n    address          object, required\
+                \n    address.city     string, required\
+                \n    address.country  string, required. Exactly 2 characters.\
+                \n    address.number   string, required\
+                \n    address.street   string, required\
+                \n    address.zipcode  string, required\
+                \n    address.state    string\
+                \n    email            string (email), required\
+                \n    first_name       string, required\
+                \n    last_name        string, required\
+                \n    phone            string, required\
+                \n    additional_data  object. Free-form object.\
+                \n    company_name     string\
+                \n    passport_number  string. Letters, digits, hyphen, space.\
+                \n    tag              string\
+                \n    tax_id           string. Letters, digits, hyphen, dot, space.\
+                \n    vat              string. Letters, digits, hyphen, dot, space.\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud domains domain-contact-create --json \
+                '{\"address\":{\"city\":\"<city>\",\"country\":\"<country>\",\"number\":\"<number>\",\"street\":\"<street>\",\"zipcode\":\"<zipcode>\"},\"email\":\"user@example.com\",\"first_name\":\"<first_name>\",\"last_name\":\"<last_name>\",\"phone\":\"<phone>\"}'",
             params: &[],
             body: Some(true),
             pages: false,
@@ -58,13 +90,18 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "get-dnssec",
             aliases: &["get-domains-by-service-id-dnssec"],
             about: "Get DNSSEC state",
-            long_about: "Reads the DNSSEC state; poll this after enabling. `action=refresh` also needs domains.read. DNSSEC keeps its own legacy state contract and polling endpoint; registrar configuration does not verify parent propagation.",
+            long_about: "Reads the DNSSEC state; poll this after enabling. `action=refresh` also \
+                needs domains.read. DNSSEC keeps its own legacy state contract and polling \
+                endpoint; registrar configuration does not verify parent propagation.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {
                     id: "service_id",
                     flag: None,
-                    help: "Domain name or service uuid: case-insensitive, normalized to IDNA ASCII, one trailing dot accepted, matched only among the caller's non-terminated domain services. Several matches give 409 `domain_identifier_ambiguous`.",
+                    help: "Domain name or service uuid: case-insensitive, normalized to IDNA \
+                        ASCII, one trailing dot accepted, matched only among the caller's \
+                        non-terminated domain services. Several matches give 409 \
+                        `domain_identifier_ambiguous`.",
                     required: true,
                     repeated: false,
                     values: &[],
@@ -95,13 +132,24 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "post-dnssec",
             aliases: &["post-domains-by-service-id-dnssec"],
             about: "Enable DNSSEC",
-            long_about: "Enables DNSSEC with managed signing or external public DNSKEYs; `acknowledge` true and Idempotency-Key required. HTTP 202 is accepted, not completed; poll GET /v1/domains/{serviceId}/dnssec. Registrar configuration does not verify parent propagation. The remaining body fields: not shown.",
-            after_help: "JSON body (--json):\n    acknowledge  boolean, required\n\nExample:\n  $ customer-cloud domains post-dnssec <service_id> --json '{\"acknowledge\":false}'",
+            long_about: "Enables DNSSEC with managed signing or external public DNSKEYs; \
+                `acknowledge` true and Idempotency-Key required. HTTP 202 is accepted, not \
+                completed; poll GET /v1/domains/{serviceId}/dnssec. Registrar configuration does \
+                not verify parent propagation. The remaining body fields: not shown.",
+            after_help: "JSON body (--json):\
+                \n    acknowledge  boolean, required\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud domains post-dnssec <service_id> --json \
+                '{\"acknowledge\":false}'",
             params: &[
                 oncegen_cli::Param {
                     id: "service_id",
                     flag: None,
-                    help: "Domain name or service uuid: case-insensitive, normalized to IDNA ASCII, one trailing dot accepted, matched only among the caller's non-terminated domain services. Several matches give 409 `domain_identifier_ambiguous`.",
+                    help: "Domain name or service uuid: case-insensitive, normalized to IDNA \
+                        ASCII, one trailing dot accepted, matched only among the caller's \
+                        non-terminated domain services. Several matches give 409 \
+                        `domain_identifier_ambiguous`.",
                     required: true,
                     repeated: false,
                     values: &[],
@@ -160,7 +208,8 @@ fn domain_contact_create<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a
     })
 }
 
-/// `getDomainsByServiceIdDnssec`: calls `customer_cloud_sdk::Client::get_domains_by_service_id_dnssec`.
+/// `getDomainsByServiceIdDnssec`: calls
+/// `customer_cloud_sdk::Client::get_domains_by_service_id_dnssec`.
 fn get_domains_by_service_id_dnssec<'a>(
     client: &'a Client,
     input: &'a Input<'a>,
@@ -173,7 +222,8 @@ fn get_domains_by_service_id_dnssec<'a>(
     })
 }
 
-/// `postDomainsByServiceIdDnssec`: calls `customer_cloud_sdk::Client::post_domains_by_service_id_dnssec`.
+/// `postDomainsByServiceIdDnssec`: calls
+/// `customer_cloud_sdk::Client::post_domains_by_service_id_dnssec`.
 fn post_domains_by_service_id_dnssec<'a>(
     client: &'a Client,
     input: &'a Input<'a>,

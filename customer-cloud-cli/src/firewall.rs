@@ -15,8 +15,33 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "policy-create",
             aliases: &[],
             about: "Create a firewall policy",
-            long_about: "Creates a firewall policy. Check that changes keep SSH and management access.",
-            after_help: "JSON body (--json):\n    name                 string, required\n    description          string\n    is_primary           boolean\n    policy_in            string; one of: ACCEPT, DROP\n    policy_out           string; one of: ACCEPT, DROP\n    rules                array of object\n    rules[].action       string, required; one of: ACCEPT, DROP, REJECT\n    rules[].comment      string\n    rules[].dest         any JSON value\n    rules[].destination  any JSON value\n    rules[].direction    string; one of: IN, OUT\n    rules[].dport        any JSON value\n    rules[].enable       any JSON value\n    rules[].enabled      any JSON value\n    rules[].iface        string\n    rules[].log          string\n    rules[].proto        string; one of: ALL, ANY, ICMP, TCP, UDP, all, any, icmp, tcp, udp\n    rules[].source       any JSON value\n    rules[].sport        any JSON value\n    rules[].type         string; one of: in, out\n\nExample:\n  $ customer-cloud firewall policy-create --json '{\"name\":\"<name>\"}'",
+            long_about: "Creates a firewall policy. Check that changes keep SSH and management \
+                access.",
+            after_help: "JSON body (--json):\
+                \n    name                 string, required\
+                \n    description          string\
+                \n    is_primary           boolean\
+                \n    policy_in            string; one of: ACCEPT, DROP\
+                \n    policy_out           string; one of: ACCEPT, DROP\
+                \n    rules                array of object\
+                \n    rules[].action       string, required; one of: ACCEPT, DROP, REJECT\
+                \n    rules[].comment      string\
+                \n    rules[].dest         any JSON value\
+                \n    rules[].destination  any JSON value\
+                \n    rules[].direction    string; one of: IN, OUT\
+                \n    rules[].dport        any JSON value\
+                \n    rules[].enable       any JSON value\
+                \n    rules[].enabled      any JSON value\
+                \n    rules[].iface        string\
+                \n    rules[].log          string\
+                \n    rules[].proto        string; one of: ALL, ANY, ICMP, TCP, UDP, all, any, \
+                icmp, tcp, udp\
+                \n    rules[].source       any JSON value\
+                \n    rules[].sport        any JSON value\
+                \n    rules[].type         string; one of: in, out\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud firewall policy-create --json '{\"name\":\"<name>\"}'",
             params: &[],
             body: Some(true),
             pages: false,

@@ -42,8 +42,30 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "api-credential-create",
             aliases: &[],
             about: "Create an API credential",
-            long_about: "Issues a credential. The `secret` is returned only on issuance or on a same-key retry within 24 hours. Rules: requested scopes and allowed CIDRs cannot exceed the issuer's; expiry is capped by the issuer; managed MCP and support keys cannot delegate; listing is owner-only; managed MCP credentials are read-only in the list.",
-            after_help: "JSON body (--json):\n    name           string, required\n    scopes         array of string, required; one of: api_credentials.read, api_credentials.write, audit.read, billing.balance.read, billing.invoice.pay, billing.invoices.read, billing.order.create, billing.orders.read, billing.products.read, billing.services.read, billing.services.write, billing.transactions.read, billing.unpaid_total.read, dedicated.credentials.read, dedicated.read, dedicated.write, dns.read, dns.write, domains.read, domains.write, firewall.read, firewall.write, oauth.connections.read, oauth.connections.write, ssh.read, ssh.write, storage.read, storage.write, tcp_proxy.read, tcp_proxy.write, vps.credentials.read, vps.read, vps.write, webhooks.read, webhooks.write. Values from the scope list in part 5.\n    allowed_cidrs  array of string. Cannot exceed the issuer's.\n    mode           string; one of: bearer, signed\n    ttl_days       integer. Expiry is capped by the issuer.\n\nExample:\n  $ customer-cloud integrations api-credential-create --json '{\"name\":\"<name>\",\"scopes\":[\"api_credentials.read\"]}'",
+            long_about: "Issues a credential. The `secret` is returned only on issuance or on a \
+                same-key retry within 24 hours. Rules: requested scopes and allowed CIDRs cannot \
+                exceed the issuer's; expiry is capped by the issuer; managed MCP and support keys \
+                cannot delegate; listing is owner-only; managed MCP credentials are read-only in \
+                the list.",
+            after_help: "JSON body (--json):\
+                \n    name           string, required\
+                \n    scopes         array of string, required; one of: api_credentials.read, \
+                api_credentials.write, audit.read, billing.balance.read, billing.invoice.pay, \
+                billing.invoices.read, billing.order.create, billing.orders.read, \
+                billing.products.read, billing.services.read, billing.services.write, \
+                billing.transactions.read, billing.unpaid_total.read, dedicated.credentials.read, \
+                dedicated.read, dedicated.write, dns.read, dns.write, domains.read, \
+                domains.write, firewall.read, firewall.write, oauth.connections.read, \
+                oauth.connections.write, ssh.read, ssh.write, storage.read, storage.write, \
+                tcp_proxy.read, tcp_proxy.write, vps.credentials.read, vps.read, vps.write, \
+                webhooks.read, webhooks.write. Values from the scope list in part 5.\
+                \n    allowed_cidrs  array of string. Cannot exceed the issuer's.\
+                \n    mode           string; one of: bearer, signed\
+                \n    ttl_days       integer. Expiry is capped by the issuer.\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud integrations api-credential-create --json \
+                '{\"name\":\"<name>\",\"scopes\":[\"api_credentials.read\"]}'",
             params: &[],
             body: Some(true),
             pages: false,
@@ -52,7 +74,8 @@ pub(crate) const AREA: Area<Client> = Area {
             destructive: false,
             purchase: None,
             grants_access: Some(
-                "a new API credential with the body's scopes and allowed CIDRs, its secret in the answer",
+                "a new API credential with the body's scopes and allowed CIDRs, its secret in the \
+                    answer",
             ),
             run: api_credential_create,
         },
@@ -60,7 +83,9 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "api-credentials",
             aliases: &[],
             about: "List API credentials",
-            long_about: "Lists API credentials (cursor model). At most 100 items per page. Listing is owner-only; managed MCP credentials are read-only in the list. Listing never returns secrets.",
+            long_about: "Lists API credentials (cursor model). At most 100 items per page. \
+                Listing is owner-only; managed MCP credentials are read-only in the list. Listing \
+                never returns secrets.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {
@@ -107,7 +132,9 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "get-capabilities",
             aliases: &[],
             about: "Get feature availability",
-            long_about: "Reports which optional workflow features are available, such as `canonical_operation_responses`, `durable_writes`, `operation_policy` (retention; terminal receipts retained 90 days by default).",
+            long_about: "Reports which optional workflow features are available, such as \
+                `canonical_operation_responses`, `durable_writes`, `operation_policy` (retention; \
+                terminal receipts retained 90 days by default).",
             after_help: "",
             params: &[],
             body: None,
@@ -123,7 +150,22 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "get-operations",
             aliases: &[],
             about: "Look up an operation by idempotency key",
-            long_about: "`GET /v1/operations?idempotency_key=<key>` recovers a tracked write without repeating it. The key is scoped to the original credential, HTTP method and exact path; supply `method` and `path` together, plus `credential_id` if needed to disambiguate. Lookup is confined to the authenticated account and to the caller's current billing.services.read, vps.read or dedicated.read permission for that operation (the three alternative security requirements per scheme express this 'per operation' rule). Polling needs no new key and never charges or repeats the write. Recovery applies only to newly tracked writes after the contract is enabled, not to every historical request or every write. DNSSEC keeps its own state contract and polling endpoint; its operation string is not a generic operation handle. Outcomes: 200 operation found, continue polling it; 400 `validation_error` correct the selectors, do not submit a new write; 404 `operation_not_found` no recoverable identity, this does not prove the write never ran; 409 `operation_lookup_ambiguous` supply the original method and path, and credential_id if needed; 410 `operation_expired` identity remains but the receipt expired, reconcile resources and billing.",
+            long_about: "`GET /v1/operations?idempotency_key=<key>` recovers a tracked write \
+                without repeating it. The key is scoped to the original credential, HTTP method \
+                and exact path; supply `method` and `path` together, plus `credential_id` if \
+                needed to disambiguate. Lookup is confined to the authenticated account and to \
+                the caller's current billing.services.read, vps.read or dedicated.read permission \
+                for that operation (the three alternative security requirements per scheme \
+                express this 'per operation' rule). Polling needs no new key and never charges or \
+                repeats the write. Recovery applies only to newly tracked writes after the \
+                contract is enabled, not to every historical request or every write. DNSSEC keeps \
+                its own state contract and polling endpoint; its operation string is not a \
+                generic operation handle. Outcomes: 200 operation found, continue polling it; 400 \
+                `validation_error` correct the selectors, do not submit a new write; 404 \
+                `operation_not_found` no recoverable identity, this does not prove the write \
+                never ran; 409 `operation_lookup_ambiguous` supply the original method and path, \
+                and credential_id if needed; 410 `operation_expired` identity remains but the \
+                receipt expired, reconcile resources and billing.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {
@@ -180,7 +222,16 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "get-operation",
             aliases: &["get-operations-by-operation-id"],
             about: "Poll an operation",
-            long_about: "Reads an operation receipt. Branch on `status` and `done`, not on `stage`; `unknown` needs reconciliation, never assume failure and never submit a new write. Lookup is confined to the authenticated account and to the caller's current billing.services.read, vps.read or dedicated.read permission for that operation (the three alternative security requirements per scheme express this 'per operation' rule). Polling needs no new key and never charges or repeats the write. Recovery applies only to newly tracked writes after the contract is enabled, not to every historical request or every write. DNSSEC keeps its own state contract and polling endpoint; its operation string is not a generic operation handle.",
+            long_about: "Reads an operation receipt. Branch on `status` and `done`, not on \
+                `stage`; `unknown` needs reconciliation, never assume failure and never submit a \
+                new write. Lookup is confined to the authenticated account and to the caller's \
+                current billing.services.read, vps.read or dedicated.read permission for that \
+                operation (the three alternative security requirements per scheme express this \
+                'per operation' rule). Polling needs no new key and never charges or repeats the \
+                write. Recovery applies only to newly tracked writes after the contract is \
+                enabled, not to every historical request or every write. DNSSEC keeps its own \
+                state contract and polling endpoint; its operation string is not a generic \
+                operation handle.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {
@@ -207,7 +258,9 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "get-version",
             aliases: &[],
             about: "Get the deployed contract version",
-            long_about: "Identifies the deployed contract; the published contract revision is `2026-10-07.1`. Read it together with GET /v1/capabilities before using optional features.",
+            long_about: "Identifies the deployed contract; the published contract revision is \
+                `2026-10-07.1`. Read it together with GET /v1/capabilities before using optional \
+                features.",
             after_help: "",
             params: &[],
             body: None,
@@ -223,8 +276,14 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "update-webhook",
             aliases: &["patch-webhooks-by-id"],
             about: "Enable or disable a webhook endpoint",
-            long_about: "Enables or disables a webhook endpoint. Fields of the body other than `enabled`: not shown. Paths and bodies of the operations that create, list, test and rotate webhooks and list deliveries: not shown.",
-            after_help: "JSON body (--json):\n    enabled  boolean\n\nExample:\n  $ customer-cloud integrations update-webhook <id> --json '{}'",
+            long_about: "Enables or disables a webhook endpoint. Fields of the body other than \
+                `enabled`: not shown. Paths and bodies of the operations that create, list, test \
+                and rotate webhooks and list deliveries: not shown.",
+            after_help: "JSON body (--json):\
+                \n    enabled  boolean\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud integrations update-webhook <id> --json '{}'",
             params: &[
                 oncegen_cli::Param {
                     id: "id",
@@ -250,7 +309,8 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "webhook-delete",
             aliases: &[],
             about: "Delete a webhook endpoint",
-            long_about: "Removes the endpoint and its delivery history; an in-flight attempt may finish. The Idempotency-Key requirement: not shown.",
+            long_about: "Removes the endpoint and its delivery history; an in-flight attempt may \
+                finish. The Idempotency-Key requirement: not shown.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {
@@ -338,7 +398,8 @@ fn get_operations<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a> {
     })
 }
 
-/// `getOperationsByOperationId`: calls `customer_cloud_sdk::Client::get_operations_by_operation_id`.
+/// `getOperationsByOperationId`: calls
+/// `customer_cloud_sdk::Client::get_operations_by_operation_id`.
 fn get_operations_by_operation_id<'a>(
     client: &'a Client,
     input: &'a Input<'a>,

@@ -16,7 +16,14 @@ pub(crate) const AREA: Area<Client> = Area {
             aliases: &[],
             about: "Upload a website loader page",
             long_about: "Uploads a loader HTML page for a proxied website record.",
-            after_help: "JSON body (--json):\n    domain  string, required\n    html    string, required\n    name    string, required\n\nExample:\n  $ customer-cloud service-dns-waf proxy-config-upload-loader <service_id> --json '{\"domain\":\"<domain>\",\"html\":\"<html>\",\"name\":\"<name>\"}'",
+            after_help: "JSON body (--json):\
+                \n    domain  string, required\
+                \n    html    string, required\
+                \n    name    string, required\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud service-dns-waf proxy-config-upload-loader <service_id> \
+                --json '{\"domain\":\"<domain>\",\"html\":\"<html>\",\"name\":\"<name>\"}'",
             params: &[
                 oncegen_cli::Param {
                     id: "service_id",
@@ -42,8 +49,22 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "proxy-config-upload-ssl",
             aliases: &[],
             about: "Upload a website SSL certificate",
-            long_about: "Validates hostname, validity dates, certificate chain syntax and matching private key before uploading; domains may be configured before DNS points to the proxy. A readiness of `pending` or `unknown` means the upload is not yet confirmed; read the SSL state before retrying. Private key material is never returned.",
-            after_help: "JSON body (--json):\n    cert    string, required\n    domain  string, required\n    mode    string, required; one of: c, w\n    name    string, required\n    pkey    string (password), required. PEM private key of the certificate.\n    bundle  string\n\nExample:\n  $ customer-cloud service-dns-waf proxy-config-upload-ssl <service_id> --json '{\"cert\":\"<cert>\",\"domain\":\"<domain>\",\"mode\":\"c\",\"name\":\"<name>\",\"pkey\":\"string\"}'",
+            long_about: "Validates hostname, validity dates, certificate chain syntax and \
+                matching private key before uploading; domains may be configured before DNS \
+                points to the proxy. A readiness of `pending` or `unknown` means the upload is \
+                not yet confirmed; read the SSL state before retrying. Private key material is \
+                never returned.",
+            after_help: "JSON body (--json):\
+                \n    cert    string, required\
+                \n    domain  string, required\
+                \n    mode    string, required; one of: c, w\
+                \n    name    string, required\
+                \n    pkey    string (password), required. PEM private key of the certificate.\
+                \n    bundle  string\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud service-dns-waf proxy-config-upload-ssl <service_id> --json \
+                '{\"cert\":\"<cert>\",\"domain\":\"<domain>\",\"mode\":\"c\",\"name\":\"<name>\",\"pkey\":\"string\"}'",
             params: &[
                 oncegen_cli::Param {
                     id: "service_id",
@@ -68,7 +89,8 @@ pub(crate) const AREA: Area<Client> = Area {
     ],
 };
 
-/// `serviceDnsWafProxyConfigUploadLoader`: calls `customer_cloud_sdk::Client::service_dns_waf_proxy_config_upload_loader`.
+/// `serviceDnsWafProxyConfigUploadLoader`: calls
+/// `customer_cloud_sdk::Client::service_dns_waf_proxy_config_upload_loader`.
 fn service_dns_waf_proxy_config_upload_loader<'a>(
     client: &'a Client,
     input: &'a Input<'a>,
@@ -91,7 +113,8 @@ fn service_dns_waf_proxy_config_upload_loader<'a>(
     })
 }
 
-/// `serviceDnsWafProxyConfigUploadSsl`: calls `customer_cloud_sdk::Client::service_dns_waf_proxy_config_upload_ssl`.
+/// `serviceDnsWafProxyConfigUploadSsl`: calls
+/// `customer_cloud_sdk::Client::service_dns_waf_proxy_config_upload_ssl`.
 fn service_dns_waf_proxy_config_upload_ssl<'a>(
     client: &'a Client,
     input: &'a Input<'a>,

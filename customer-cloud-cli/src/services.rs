@@ -9,13 +9,18 @@ use oncegen_cli::{Area, Command, Input, Run, respond};
 /// The area's commands.
 pub(crate) const AREA: Area<Client> = Area {
     name: "services",
-    about: "List services; list the complete filtered service inventory; change a service billing cycle; and 1 more",
+    about: "List services; list the complete filtered service inventory; change a service billing \
+        cycle; and 1 more",
     commands: &[
         Command {
             name: "get-services",
             aliases: &[],
             about: "List services",
-            long_about: "Lists services (page model). Ownership and filters apply server-side before pagination and counts. The default status set is active plus suspended; historical services need an explicit status; `terminated` is the terminal state name. `group_by=type` groups only the current page. Prefer `/v1/services?statuses=active,suspended&group_by=type`.",
+            long_about: "Lists services (page model). Ownership and filters apply server-side \
+                before pagination and counts. The default status set is active plus suspended; \
+                historical services need an explicit status; `terminated` is the terminal state \
+                name. `group_by=type` groups only the current page. Prefer \
+                `/v1/services?statuses=active,suspended&group_by=type`.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {
@@ -81,7 +86,8 @@ pub(crate) const AREA: Area<Client> = Area {
                 oncegen_cli::Param {
                     id: "statuses",
                     flag: Some("statuses"),
-                    help: "Comma-separated list of service statuses (`active`, `suspended`, `terminated`).",
+                    help: "Comma-separated list of service statuses (`active`, `suspended`, \
+                        `terminated`).",
                     required: false,
                     repeated: true,
                     values: &["active", "suspended", "terminated"],
@@ -112,7 +118,9 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "get-services-grouped",
             aliases: &[],
             about: "List the complete filtered service inventory",
-            long_about: "Returns the complete filtered inventory, no pagination. Defaults to active only; pass status explicitly, or fetch active and suspended separately and merge by id.",
+            long_about: "Returns the complete filtered inventory, no pagination. Defaults to \
+                active only; pass status explicitly, or fetch active and suspended separately and \
+                merge by id.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {
@@ -150,7 +158,13 @@ pub(crate) const AREA: Area<Client> = Area {
             aliases: &[],
             about: "Change a service billing cycle",
             long_about: "Changes the billing cycle of a service and checks out.",
-            after_help: "JSON body (--json):\n    count  integer, required\n    unit   string, required\n\nExample:\n  $ customer-cloud services service-billing-change-checkout <service_id> --accept-any-amount --json '{\"count\":1,\"unit\":\"<unit>\"}'",
+            after_help: "JSON body (--json):\
+                \n    count  integer, required\
+                \n    unit   string, required\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud services service-billing-change-checkout <service_id> \
+                --accept-any-amount --json '{\"count\":1,\"unit\":\"<unit>\"}'",
             params: &[
                 oncegen_cli::Param {
                     id: "service_id",
@@ -176,8 +190,17 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "service-renewal-checkout",
             aliases: &[],
             about: "Renew a service for a billing cycle",
-            long_about: "Renewal checkout. Only active or suspended recurring services renew. On 409 `service_changed_retry` reload and retry with the same key and body. The renew-and-pay path: not shown (`renewal_price_limit_exceeded` relates to a max_total this body does not carry).",
-            after_help: "JSON body (--json):\n    count  integer, required\n    unit   string, required\n\nExample:\n  $ customer-cloud services service-renewal-checkout <service_id> --accept-any-amount --json '{\"count\":1,\"unit\":\"<unit>\"}'",
+            long_about: "Renewal checkout. Only active or suspended recurring services renew. On \
+                409 `service_changed_retry` reload and retry with the same key and body. The \
+                renew-and-pay path: not shown (`renewal_price_limit_exceeded` relates to a \
+                max_total this body does not carry).",
+            after_help: "JSON body (--json):\
+                \n    count  integer, required\
+                \n    unit   string, required\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud services service-renewal-checkout <service_id> \
+                --accept-any-amount --json '{\"count\":1,\"unit\":\"<unit>\"}'",
             params: &[
                 oncegen_cli::Param {
                     id: "service_id",
@@ -231,7 +254,8 @@ fn get_services_grouped<'a>(client: &'a Client, input: &'a Input<'a>) -> Run<'a>
     })
 }
 
-/// `serviceBillingChangeCheckout`: calls `customer_cloud_sdk::Client::service_billing_change_checkout`.
+/// `serviceBillingChangeCheckout`: calls
+/// `customer_cloud_sdk::Client::service_billing_change_checkout`.
 fn service_billing_change_checkout<'a>(
     client: &'a Client,
     input: &'a Input<'a>,

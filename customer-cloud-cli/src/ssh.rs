@@ -15,8 +15,17 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "key-generate",
             aliases: &[],
             about: "Generate an SSH key pair",
-            long_about: "Generates a key pair; the private key is returned once. Other response fields: not shown.",
-            after_help: "JSON body (--json):\n    name        string, required\n    passphrase  string (password), required\n    algorithm   string\n    format      string\n\nExample:\n  $ customer-cloud ssh key-generate --json '{\"name\":\"<name>\",\"passphrase\":\"string\"}'",
+            long_about: "Generates a key pair; the private key is returned once. Other response \
+                fields: not shown.",
+            after_help: "JSON body (--json):\
+                \n    name        string, required\
+                \n    passphrase  string (password), required\
+                \n    algorithm   string\
+                \n    format      string\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud ssh key-generate --json \
+                '{\"name\":\"<name>\",\"passphrase\":\"string\"}'",
             params: &[],
             body: Some(true),
             pages: false,
@@ -32,7 +41,13 @@ pub(crate) const AREA: Area<Client> = Area {
             aliases: &[],
             about: "Import a public SSH key",
             long_about: "Saves a public SSH key.",
-            after_help: "JSON body (--json):\n    name        string, required\n    public_key  string, required\n\nExample:\n  $ customer-cloud ssh key-import --json '{\"name\":\"<name>\",\"public_key\":\"<public_key>\"}'",
+            after_help: "JSON body (--json):\
+                \n    name        string, required\
+                \n    public_key  string, required\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud ssh key-import --json \
+                '{\"name\":\"<name>\",\"public_key\":\"<public_key>\"}'",
             params: &[],
             body: Some(true),
             pages: false,

@@ -16,7 +16,12 @@ pub(crate) const AREA: Area<Client> = Area {
             aliases: &[],
             about: "Attach a volume",
             long_about: "Attaches a volume to an eligible server.",
-            after_help: "JSON body (--json):\n    target_service_id  string (uuid), required\n\nExample:\n  $ customer-cloud storage volume-attach <service_id> --json '{\"target_service_id\":\"00000000-0000-0000-0000-000000000000\"}'",
+            after_help: "JSON body (--json):\
+                \n    target_service_id  string (uuid), required\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud storage volume-attach <service_id> --json \
+                '{\"target_service_id\":\"00000000-0000-0000-0000-000000000000\"}'",
             params: &[
                 oncegen_cli::Param {
                     id: "service_id",

@@ -15,7 +15,8 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "get-tcp-proxy",
             aliases: &[],
             about: "Get TCP proxy settings",
-            long_about: "Reads TCP proxy settings; `tcpProxy` is null for non-TCP services. Access: ownership or project `service.view`.",
+            long_about: "Reads TCP proxy settings; `tcpProxy` is null for non-TCP services. \
+                Access: ownership or project `service.view`.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {
@@ -42,8 +43,21 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "update",
             aliases: &[],
             about: "Update TCP proxy settings",
-            long_about: "Updates port mappings and source/country policies. All fields optional; supplied arrays replace the complete existing arrays; omitted fields stay unchanged. IPv4 only. Paid port entitlement is enforced; the update does not purchase extra ports. Requires the account permission `service.tcp-proxy.manage`.",
-            after_help: "JSON body (--json):\n    allowed_source_cidrs      array of string\n    backend_ip                string\n    blocked_source_cidrs      array of string\n    country_policy            object\n    country_policy.countries  array of string, required\n    country_policy.mode       string, required; one of: allow, block, disabled\n    ports                     array of one of: integer, object\n\nExample:\n  $ customer-cloud tcp-proxy update <service_id> --json '{}'",
+            long_about: "Updates port mappings and source/country policies. All fields optional; \
+                supplied arrays replace the complete existing arrays; omitted fields stay \
+                unchanged. IPv4 only. Paid port entitlement is enforced; the update does not \
+                purchase extra ports. Requires the account permission `service.tcp-proxy.manage`.",
+            after_help: "JSON body (--json):\
+                \n    allowed_source_cidrs      array of string\
+                \n    backend_ip                string\
+                \n    blocked_source_cidrs      array of string\
+                \n    country_policy            object\
+                \n    country_policy.countries  array of string, required\
+                \n    country_policy.mode       string, required; one of: allow, block, disabled\
+                \n    ports                     array of one of: integer, object\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud tcp-proxy update <service_id> --json '{}'",
             params: &[
                 oncegen_cli::Param {
                     id: "service_id",

@@ -15,7 +15,9 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "reboot",
             aliases: &["post-vps-by-service-id-reboot"],
             about: "Reboot a VPS",
-            long_about: "Reboots the VPS; no body. Idempotency-Key optional but recommended. Service lifecycle status is separate from runtime power state. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.",
+            long_about: "Reboots the VPS; no body. Idempotency-Key optional but recommended. \
+                Service lifecycle status is separate from runtime power state. Accepts \
+                `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {
@@ -42,8 +44,14 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "backup-restore",
             aliases: &[],
             about: "Restore a VPS backup",
-            long_about: "Restores a backup; can overwrite data. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.",
-            after_help: "JSON body (--json):\n    auto_start  boolean\n    file        string\n\nExample:\n  $ customer-cloud vps backup-restore <service_id> --json '{}'",
+            long_about: "Restores a backup; can overwrite data. Accepts `x-svc-response-format: \
+                operation`. Restoration and reinstall can overwrite data.",
+            after_help: "JSON body (--json):\
+                \n    auto_start  boolean\
+                \n    file        string\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud vps backup-restore <service_id> --json '{}'",
             params: &[
                 oncegen_cli::Param {
                     id: "service_id",
@@ -69,7 +77,8 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "backup-run",
             aliases: &[],
             about: "Run a VPS backup",
-            long_about: "Starts a backup. The Idempotency-Key requirement: not shown. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.",
+            long_about: "Starts a backup. The Idempotency-Key requirement: not shown. Accepts \
+                `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {
@@ -96,8 +105,14 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "firewall-policy-apply",
             aliases: &[],
             about: "Apply a firewall policy to a VPS",
-            long_about: "Applies a selected firewall policy. Request and response bodies: not shown. The Idempotency-Key requirement: not shown. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.",
-            after_help: "JSON body (--json):\n  object; the API document lists no members\n\nExample:\n  $ customer-cloud vps firewall-policy-apply <service_id> --json '{}'",
+            long_about: "Applies a selected firewall policy. Request and response bodies: not \
+                shown. The Idempotency-Key requirement: not shown. Accepts \
+                `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.",
+            after_help: "JSON body (--json):\
+                \n  object; the API document lists no members\
+                \n\
+                \nExample:\
+                \n  $ customer-cloud vps firewall-policy-apply <service_id> --json '{}'",
             params: &[
                 oncegen_cli::Param {
                     id: "service_id",
@@ -123,7 +138,8 @@ pub(crate) const AREA: Area<Client> = Area {
             name: "snapshot-rollback",
             aliases: &[],
             about: "Roll a VPS back to a snapshot",
-            long_about: "Rolls back to the named snapshot; no body. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.",
+            long_about: "Rolls back to the named snapshot; no body. Accepts \
+                `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.",
             after_help: "",
             params: &[
                 oncegen_cli::Param {

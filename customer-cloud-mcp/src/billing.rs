@@ -15,11 +15,14 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/billing/orders/draft",
         title: "Create an unpaid draft order",
-        description: "Creates an unpaid draft order; this does not charge the account. Separate flow: quote, create unpaid draft, inspect invoice, pay explicitly, track provisioning. Required scopes for the separate flow: billing.products.read, billing.order.create, billing.invoice.pay plus invoice and balance read scopes. Remaining item fields and the response body: not shown.\nPOST /v1/billing/orders/draft. Scope: billing.order.create.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"currency\":{\"type\":\"string\",\"enum\":[\"BRL\",\"CNY\",\"EUR\",\"GBP\",\"IDR\",\"INR\",\"PLN\",\"UAH\",\"USD\"]},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200},\"items\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"attributes\":{\"description\":\"Any JSON value.\"},\"product_id\":{\"type\":\"string\",\"format\":\"uuid\"},\"qty\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100},\"user_config\":{\"description\":\"Any JSON value; product-specific fields come from order options.\"},\"variant_id\":{\"type\":\"string\",\"format\":\"uuid\"}}}}},\"description\":\"Draft order body. Creating a draft order does not charge the account.\"},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"body\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
-        ),
+        description: "Creates an unpaid draft order; this does not charge the account. Separate \
+            flow: quote, create unpaid draft, inspect invoice, pay explicitly, track \
+            provisioning. Required scopes for the separate flow: billing.products.read, \
+            billing.order.create, billing.invoice.pay plus invoice and balance read scopes. \
+            Remaining item fields and the response body: not shown.\
+            \nPOST /v1/billing/orders/draft. Scope: billing.order.create.",
+        input_schema: BILLING_ORDER_DRAFT_INPUT,
+        output_schema: Some(BILLING_ORDER_DRAFT_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -40,11 +43,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/billing/services",
         title: "List billing services",
-        description: "Lists billing service items (page model).\nGET /v1/billing/services. Scope: billing.services.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":50,\"description\":\"Page size (canonical size parameter), 1 to 100, default 50.\"},\"page\":{\"type\":\"integer\"},\"jq\":{\"type\":\"string\"}}}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"items\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"billingCount\":{},\"billingUnit\":{},\"createdAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"displayName\":{},\"dueDate\":{},\"hostname\":{},\"id\":{},\"ipv4\":{},\"ipv6\":{},\"meta\":{\"type\":[\"object\",\"null\"],\"properties\":{\"serviceType\":{}}},\"sku\":{},\"status\":{},\"type\":{}}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"page\":{\"type\":[\"integer\",\"null\"]},\"pageSize\":{\"type\":[\"integer\",\"null\"]},\"pages\":{\"type\":[\"integer\",\"null\"]},\"total\":{\"type\":[\"integer\",\"null\"]}}}",
-        ),
+        description: "Lists billing service items (page model).\
+            \nGET /v1/billing/services. Scope: billing.services.read.",
+        input_schema: BILLING_SERVICES_INPUT,
+        output_schema: Some(BILLING_SERVICES_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -68,11 +70,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/billing/transactions",
         title: "List transactions",
-        description: "Lists transactions (page model).\nGET /v1/billing/transactions. Scope: billing.transactions.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":50,\"description\":\"Page size (canonical size parameter), 1 to 100, default 50.\"},\"page\":{\"type\":\"integer\"},\"jq\":{\"type\":\"string\"}}}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"items\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"amountIn\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"},\"amountOut\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"},\"createdAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"currency\":{},\"fee\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"},\"gateway\":{},\"id\":{},\"invoiceId\":{},\"meta\":{},\"status\":{},\"type\":{}}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"page\":{\"type\":[\"integer\",\"null\"]},\"pageSize\":{\"type\":[\"integer\",\"null\"]},\"pages\":{\"type\":[\"integer\",\"null\"]},\"total\":{\"type\":[\"integer\",\"null\"]}}}",
-        ),
+        description: "Lists transactions (page model).\
+            \nGET /v1/billing/transactions. Scope: billing.transactions.read.",
+        input_schema: BILLING_TRANSACTIONS_INPUT,
+        output_schema: Some(BILLING_TRANSACTIONS_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -96,11 +97,16 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/billing/invoices/{id}/pay",
         title: "Pay an invoice from account balance",
-        description: "Pays an invoice from account balance; no body. With enough funds the result has fullyPaid true and status `paid`; with insufficient funds a partial payment may leave the invoice unpaid with a remaining amount: read `fullyPaid`, `paidNow` and the remaining amount. Payment is not successful provisioning. Separate order and payment requests need separate idempotency keys.\nPOST /v1/billing/invoices/{id}/pay. Charges the account an amount that cannot be read before paying: no ceiling bounds it (needs --allow-any-amount). Scope: billing.invoice.pay.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"format\":\"uuid\"},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"id\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"fullyPaid\":{},\"invoiceId\":{},\"meta\":{\"type\":[\"object\",\"null\"],\"properties\":{\"createdServiceIds\":{},\"createdServices\":{},\"provisioning\":{},\"renewedServices\":{}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"orderId\":{},\"paidNow\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"},\"partial\":{},\"status\":{}}}",
-        ),
+        description: "Pays an invoice from account balance; no body. With enough funds the result \
+            has fullyPaid true and status `paid`; with insufficient funds a partial payment may \
+            leave the invoice unpaid with a remaining amount: read `fullyPaid`, `paidNow` and the \
+            remaining amount. Payment is not successful provisioning. Separate order and payment \
+            requests need separate idempotency keys.\
+            \nPOST /v1/billing/invoices/{id}/pay. Charges the account an amount that cannot be \
+            read before paying: no ceiling bounds it (needs --allow-any-amount). Scope: \
+            billing.invoice.pay.",
+        input_schema: PAY_INVOICE_INPUT,
+        output_schema: Some(PAY_INVOICE_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -136,6 +142,48 @@ fn billing_order_draft<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
+/// The arguments of `billing_order_draft`.
+const BILLING_ORDER_DRAFT_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "body": {
+      "type": "object",
+      "properties": {
+        "currency": {
+          "type": "string",
+          "enum": ["BRL", "CNY", "EUR", "GBP", "IDR", "INR", "PLN", "UAH", "USD"]
+        },
+        "idempotency_key": {"type": "string", "minLength": 1, "maxLength": 200},
+        "items": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "attributes": {"description": "Any JSON value."},
+              "product_id": {"type": "string", "format": "uuid"},
+              "qty": {"type": "integer", "minimum": 1, "maximum": 100},
+              "user_config": {
+                "description": "Any JSON value; product-specific fields come from order options."
+              },
+              "variant_id": {"type": "string", "format": "uuid"}
+            }
+          }
+        }
+      },
+      "description": "Draft order body. Creating a draft order does not charge the account."
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["body"]
+}"#;
+
+/// What `billing_order_draft` answers.
+const BILLING_ORDER_DRAFT_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {"ok": {"type": ["boolean", "null"]}},
+  "additionalProperties": {}
+}"#;
+
 /// `billingServices`: calls `customer_cloud_sdk::Client::billing_services`.
 #[allow(deprecated)]
 fn billing_services<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
@@ -161,6 +209,55 @@ fn billing_services<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
         respond(call.send().await)
     })
 }
+
+/// The arguments of `billing_services`.
+const BILLING_SERVICES_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "limit": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 100,
+      "default": 50,
+      "description": "Page size (canonical size parameter), 1 to 100, default 50."
+    },
+    "page": {"type": "integer"},
+    "jq": {"type": "string"}
+  }
+}"#;
+
+/// What `billing_services` answers.
+const BILLING_SERVICES_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "items": {
+      "type": ["array", "null"],
+      "items": {
+        "type": "object",
+        "properties": {
+          "billingCount": {},
+          "billingUnit": {},
+          "createdAt": {"type": ["string", "null"], "format": "date-time"},
+          "displayName": {},
+          "dueDate": {},
+          "hostname": {},
+          "id": {},
+          "ipv4": {},
+          "ipv6": {},
+          "meta": {"type": ["object", "null"], "properties": {"serviceType": {}}},
+          "sku": {},
+          "status": {},
+          "type": {}
+        }
+      }
+    },
+    "ok": {"type": ["boolean", "null"]},
+    "page": {"type": ["integer", "null"]},
+    "pageSize": {"type": ["integer", "null"]},
+    "pages": {"type": ["integer", "null"]},
+    "total": {"type": ["integer", "null"]}
+  }
+}"#;
 
 /// `billingTransactions`: calls `customer_cloud_sdk::Client::billing_transactions`.
 #[allow(deprecated)]
@@ -188,6 +285,53 @@ fn billing_transactions<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
+/// The arguments of `billing_transactions`.
+const BILLING_TRANSACTIONS_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "limit": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 100,
+      "default": 50,
+      "description": "Page size (canonical size parameter), 1 to 100, default 50."
+    },
+    "page": {"type": "integer"},
+    "jq": {"type": "string"}
+  }
+}"#;
+
+/// What `billing_transactions` answers.
+const BILLING_TRANSACTIONS_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "items": {
+      "type": ["array", "null"],
+      "items": {
+        "type": "object",
+        "properties": {
+          "amountIn": {"type": ["string", "null"], "format": "decimal"},
+          "amountOut": {"type": ["string", "null"], "format": "decimal"},
+          "createdAt": {"type": ["string", "null"], "format": "date-time"},
+          "currency": {},
+          "fee": {"type": ["string", "null"], "format": "decimal"},
+          "gateway": {},
+          "id": {},
+          "invoiceId": {},
+          "meta": {},
+          "status": {},
+          "type": {}
+        }
+      }
+    },
+    "ok": {"type": ["boolean", "null"]},
+    "page": {"type": ["integer", "null"]},
+    "pageSize": {"type": ["integer", "null"]},
+    "pages": {"type": ["integer", "null"]},
+    "total": {"type": ["integer", "null"]}
+  }
+}"#;
+
 /// `payInvoice`: calls `customer_cloud_sdk::Client::pay_invoice`.
 fn pay_invoice<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -201,3 +345,33 @@ fn pay_invoice<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
         respond(call.send().await)
     })
 }
+
+/// The arguments of `pay_invoice`.
+const PAY_INVOICE_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {"id": {"type": "string", "format": "uuid"}, "idempotency_key": {"type": "string"}},
+  "required": ["id"]
+}"#;
+
+/// What `pay_invoice` answers.
+const PAY_INVOICE_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "fullyPaid": {},
+    "invoiceId": {},
+    "meta": {
+      "type": ["object", "null"],
+      "properties": {
+        "createdServiceIds": {},
+        "createdServices": {},
+        "provisioning": {},
+        "renewedServices": {}
+      }
+    },
+    "ok": {"type": ["boolean", "null"]},
+    "orderId": {},
+    "paidNow": {"type": ["string", "null"], "format": "decimal"},
+    "partial": {},
+    "status": {}
+  }
+}"#;

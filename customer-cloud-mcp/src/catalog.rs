@@ -15,11 +15,12 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dedicated/images",
         title: "List dedicated OS images",
-        description: "Lists dedicated OS profiles (offset model). An image id may occur in several dedicated configurations; keep its region and configuration context. Image and stock snapshots may be cached up to 15 seconds; checkout revalidates.\nGET /v1/dedicated/images. Scope: dedicated.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"configuration_code\":{\"type\":\"string\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":50,\"description\":\"Page size (canonical size parameter), 1 to 100, default 50.\"},\"offset\":{\"type\":\"integer\",\"minimum\":0,\"default\":0},\"region\":{\"type\":\"string\"},\"jq\":{\"type\":\"string\"}}}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"items\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"configuration_code\":{},\"id\":{\"type\":[\"integer\",\"null\"],\"minimum\":0},\"name\":{},\"region\":{},\"ssh_keys_supported\":{}}}},\"next_offset\":{\"type\":[\"integer\",\"null\"]},\"ok\":{\"type\":[\"boolean\",\"null\"]}}}",
-        ),
+        description: "Lists dedicated OS profiles (offset model). An image id may occur in \
+            several dedicated configurations; keep its region and configuration context. Image \
+            and stock snapshots may be cached up to 15 seconds; checkout revalidates.\
+            \nGET /v1/dedicated/images. Scope: dedicated.read.",
+        input_schema: GET_DEDICATED_IMAGES_INPUT,
+        output_schema: Some(GET_DEDICATED_IMAGES_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -43,11 +44,16 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/products",
         title: "List catalog products",
-        description: "Lists flat catalog products (offset model). Rules: `type` filters the normalized family, `product_code` filters the purchasable family; never put a product_code into a type filter. `tcp-proxy` and `license` map to type `other`; `waf` maps to `dns`. Region and type filters apply before pagination. An unsupported region returns 400 `unsupported_region`. Snapshots of image and stock data may be cached up to 15 seconds; checkout revalidates. Catalog prices exclude add-ons and tax; `available` is not a reservation.\nGET /v1/products. Scope: billing.products.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"currency\":{\"type\":\"string\",\"enum\":[\"EUR\",\"USD\"],\"default\":\"EUR\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":50,\"description\":\"Page size (canonical size parameter), 1 to 100, default 50.\"},\"offset\":{\"type\":\"integer\",\"minimum\":0,\"default\":0},\"product_code\":{\"type\":\"string\",\"enum\":[\"dedicated\",\"license\",\"tcp-proxy\",\"vps\",\"waf\"],\"description\":\"Purchasable family filter.\"},\"region\":{\"type\":\"string\",\"description\":\"Region (case-insensitive).\"},\"type\":{\"type\":\"string\",\"enum\":[\"dedicated\",\"dns\",\"other\",\"vps\"],\"description\":\"Normalized family filter.\"},\"jq\":{\"type\":\"string\"}}}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"availability\":{},\"items\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"available\":{\"type\":[\"boolean\",\"null\"]},\"available_stock\":{\"type\":[\"integer\",\"null\"]},\"billing_cycle\":{\"type\":[\"string\",\"null\"]},\"billing_cycles\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"billing_cycle\":{\"type\":[\"string\",\"null\"]},\"count\":{},\"currency\":{\"type\":[\"string\",\"null\"]},\"period_months\":{},\"price\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"},\"setup_fee\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"},\"unit\":{\"type\":[\"string\",\"null\"]}}}},\"capacity_verified\":{\"type\":[\"boolean\",\"null\"]},\"configuration_code\":{\"type\":[\"string\",\"null\"]},\"configuration_url\":{},\"cpu\":{\"type\":[\"integer\",\"null\"]},\"cpu_unit\":{\"type\":[\"string\",\"null\"]},\"currency\":{\"type\":[\"string\",\"null\"]},\"disk\":{\"type\":[\"integer\",\"null\"]},\"disk_unit\":{\"type\":[\"string\",\"null\"]},\"id\":{\"type\":[\"string\",\"null\"]},\"name\":{\"type\":[\"string\",\"null\"]},\"options_url\":{},\"price\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"},\"product_code\":{\"type\":[\"string\",\"null\"]},\"product_id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"ram\":{\"type\":[\"integer\",\"null\"]},\"ram_unit\":{\"type\":[\"string\",\"null\"]},\"region\":{\"type\":[\"string\",\"null\"]},\"regions\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}},\"requirements_url\":{},\"type\":{\"type\":[\"string\",\"null\"]},\"variant_code\":{\"type\":[\"string\",\"null\"]},\"variant_id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"}}}},\"next_offset\":{\"type\":[\"integer\",\"null\"]},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"partial\":{\"type\":[\"boolean\",\"null\"]},\"unavailable_types\":{\"type\":[\"array\",\"null\"],\"items\":{}}}}",
-        ),
+        description: "Lists flat catalog products (offset model). Rules: `type` filters the \
+            normalized family, `product_code` filters the purchasable family; never put a \
+            product_code into a type filter. `tcp-proxy` and `license` map to type `other`; `waf` \
+            maps to `dns`. Region and type filters apply before pagination. An unsupported region \
+            returns 400 `unsupported_region`. Snapshots of image and stock data may be cached up \
+            to 15 seconds; checkout revalidates. Catalog prices exclude add-ons and tax; \
+            `available` is not a reservation.\
+            \nGET /v1/products. Scope: billing.products.read.",
+        input_schema: GET_PRODUCTS_INPUT,
+        output_schema: Some(GET_PRODUCTS_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -71,11 +77,17 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/products/{region}",
         title: "List catalog products of a region",
-        description: "List catalog products of a region. Same as GET /v1/products with the region in the path (a code, or `all`); a conflicting region query is rejected. Rules: `type` filters the normalized family, `product_code` filters the purchasable family; never put a product_code into a type filter. `tcp-proxy` and `license` map to type `other`; `waf` maps to `dns`. Region and type filters apply before pagination. An unsupported region returns 400 `unsupported_region`. Snapshots of image and stock data may be cached up to 15 seconds; checkout revalidates. Catalog prices exclude add-ons and tax; `available` is not a reservation.\nGET /v1/products/{region}. Scope: billing.products.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Region code, or `all`.\"},\"currency\":{\"type\":\"string\",\"enum\":[\"EUR\",\"USD\"],\"default\":\"EUR\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":50,\"description\":\"Page size (canonical size parameter), 1 to 100, default 50.\"},\"offset\":{\"type\":\"integer\",\"minimum\":0,\"default\":0},\"product_code\":{\"type\":\"string\",\"enum\":[\"dedicated\",\"license\",\"tcp-proxy\",\"vps\",\"waf\"],\"description\":\"Purchasable family filter.\"},\"type\":{\"type\":\"string\",\"enum\":[\"dedicated\",\"dns\",\"other\",\"vps\"],\"description\":\"Normalized family filter.\"},\"jq\":{\"type\":\"string\"}},\"required\":[\"region\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"availability\":{},\"items\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"available\":{\"type\":[\"boolean\",\"null\"]},\"available_stock\":{\"type\":[\"integer\",\"null\"]},\"billing_cycle\":{\"type\":[\"string\",\"null\"]},\"billing_cycles\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"billing_cycle\":{\"type\":[\"string\",\"null\"]},\"count\":{},\"currency\":{\"type\":[\"string\",\"null\"]},\"period_months\":{},\"price\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"},\"setup_fee\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"},\"unit\":{\"type\":[\"string\",\"null\"]}}}},\"capacity_verified\":{\"type\":[\"boolean\",\"null\"]},\"configuration_code\":{\"type\":[\"string\",\"null\"]},\"configuration_url\":{},\"cpu\":{\"type\":[\"integer\",\"null\"]},\"cpu_unit\":{\"type\":[\"string\",\"null\"]},\"currency\":{\"type\":[\"string\",\"null\"]},\"disk\":{\"type\":[\"integer\",\"null\"]},\"disk_unit\":{\"type\":[\"string\",\"null\"]},\"id\":{\"type\":[\"string\",\"null\"]},\"name\":{\"type\":[\"string\",\"null\"]},\"options_url\":{},\"price\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"},\"product_code\":{\"type\":[\"string\",\"null\"]},\"product_id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"ram\":{\"type\":[\"integer\",\"null\"]},\"ram_unit\":{\"type\":[\"string\",\"null\"]},\"region\":{\"type\":[\"string\",\"null\"]},\"regions\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}},\"requirements_url\":{},\"type\":{\"type\":[\"string\",\"null\"]},\"variant_code\":{\"type\":[\"string\",\"null\"]},\"variant_id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"}}}},\"next_offset\":{\"type\":[\"integer\",\"null\"]},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"partial\":{\"type\":[\"boolean\",\"null\"]},\"unavailable_types\":{\"type\":[\"array\",\"null\"],\"items\":{}}}}",
-        ),
+        description: "List catalog products of a region. Same as GET /v1/products with the region \
+            in the path (a code, or `all`); a conflicting region query is rejected. Rules: `type` \
+            filters the normalized family, `product_code` filters the purchasable family; never \
+            put a product_code into a type filter. `tcp-proxy` and `license` map to type `other`; \
+            `waf` maps to `dns`. Region and type filters apply before pagination. An unsupported \
+            region returns 400 `unsupported_region`. Snapshots of image and stock data may be \
+            cached up to 15 seconds; checkout revalidates. Catalog prices exclude add-ons and \
+            tax; `available` is not a reservation.\
+            \nGET /v1/products/{region}. Scope: billing.products.read.",
+        input_schema: GET_PRODUCTS_BY_REGION_INPUT,
+        output_schema: Some(GET_PRODUCTS_BY_REGION_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -99,11 +111,11 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/regions",
         title: "List regions",
-        description: "Lists regions (offset model). Deploy and product filters accept only regions returned here.\nGET /v1/regions.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Page size, 1 to 100 (default not shown).\"},\"offset\":{\"type\":\"integer\",\"minimum\":0,\"default\":0},\"jq\":{\"type\":\"string\"}}}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"items\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":[\"string\",\"null\"]},\"name\":{\"type\":[\"string\",\"null\"]}}}},\"next_offset\":{\"type\":[\"integer\",\"null\"]},\"ok\":{\"type\":[\"boolean\",\"null\"]}}}",
-        ),
+        description: "Lists regions (offset model). Deploy and product filters accept only \
+            regions returned here.\
+            \nGET /v1/regions.",
+        input_schema: GET_REGIONS_INPUT,
+        output_schema: Some(GET_REGIONS_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -147,6 +159,46 @@ fn get_dedicated_images<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
+/// The arguments of `get_dedicated_images`.
+const GET_DEDICATED_IMAGES_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "configuration_code": {"type": "string"},
+    "limit": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 100,
+      "default": 50,
+      "description": "Page size (canonical size parameter), 1 to 100, default 50."
+    },
+    "offset": {"type": "integer", "minimum": 0, "default": 0},
+    "region": {"type": "string"},
+    "jq": {"type": "string"}
+  }
+}"#;
+
+/// What `get_dedicated_images` answers.
+const GET_DEDICATED_IMAGES_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "items": {
+      "type": ["array", "null"],
+      "items": {
+        "type": "object",
+        "properties": {
+          "configuration_code": {},
+          "id": {"type": ["integer", "null"], "minimum": 0},
+          "name": {},
+          "region": {},
+          "ssh_keys_supported": {}
+        }
+      }
+    },
+    "next_offset": {"type": ["integer", "null"]},
+    "ok": {"type": ["boolean", "null"]}
+  }
+}"#;
+
 /// `getProducts`: calls `customer_cloud_sdk::Client::get_products`.
 fn get_products<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -180,6 +232,94 @@ fn get_products<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
+/// The arguments of `get_products`.
+const GET_PRODUCTS_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "currency": {"type": "string", "enum": ["EUR", "USD"], "default": "EUR"},
+    "limit": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 100,
+      "default": 50,
+      "description": "Page size (canonical size parameter), 1 to 100, default 50."
+    },
+    "offset": {"type": "integer", "minimum": 0, "default": 0},
+    "product_code": {
+      "type": "string",
+      "enum": ["dedicated", "license", "tcp-proxy", "vps", "waf"],
+      "description": "Purchasable family filter."
+    },
+    "region": {"type": "string", "description": "Region (case-insensitive)."},
+    "type": {
+      "type": "string",
+      "enum": ["dedicated", "dns", "other", "vps"],
+      "description": "Normalized family filter."
+    },
+    "jq": {"type": "string"}
+  }
+}"#;
+
+/// What `get_products` answers.
+const GET_PRODUCTS_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "availability": {},
+    "items": {
+      "type": ["array", "null"],
+      "items": {
+        "type": "object",
+        "properties": {
+          "available": {"type": ["boolean", "null"]},
+          "available_stock": {"type": ["integer", "null"]},
+          "billing_cycle": {"type": ["string", "null"]},
+          "billing_cycles": {
+            "type": ["array", "null"],
+            "items": {
+              "type": "object",
+              "properties": {
+                "billing_cycle": {"type": ["string", "null"]},
+                "count": {},
+                "currency": {"type": ["string", "null"]},
+                "period_months": {},
+                "price": {"type": ["string", "null"], "format": "decimal"},
+                "setup_fee": {"type": ["string", "null"], "format": "decimal"},
+                "unit": {"type": ["string", "null"]}
+              }
+            }
+          },
+          "capacity_verified": {"type": ["boolean", "null"]},
+          "configuration_code": {"type": ["string", "null"]},
+          "configuration_url": {},
+          "cpu": {"type": ["integer", "null"]},
+          "cpu_unit": {"type": ["string", "null"]},
+          "currency": {"type": ["string", "null"]},
+          "disk": {"type": ["integer", "null"]},
+          "disk_unit": {"type": ["string", "null"]},
+          "id": {"type": ["string", "null"]},
+          "name": {"type": ["string", "null"]},
+          "options_url": {},
+          "price": {"type": ["string", "null"], "format": "decimal"},
+          "product_code": {"type": ["string", "null"]},
+          "product_id": {"type": ["string", "null"], "format": "uuid"},
+          "ram": {"type": ["integer", "null"]},
+          "ram_unit": {"type": ["string", "null"]},
+          "region": {"type": ["string", "null"]},
+          "regions": {"type": ["array", "null"], "items": {"type": "string"}},
+          "requirements_url": {},
+          "type": {"type": ["string", "null"]},
+          "variant_code": {"type": ["string", "null"]},
+          "variant_id": {"type": ["string", "null"], "format": "uuid"}
+        }
+      }
+    },
+    "next_offset": {"type": ["integer", "null"]},
+    "ok": {"type": ["boolean", "null"]},
+    "partial": {"type": ["boolean", "null"]},
+    "unavailable_types": {"type": ["array", "null"], "items": {}}
+  }
+}"#;
+
 /// `getProductsByRegion`: calls `customer_cloud_sdk::Client::get_products_by_region`.
 fn get_products_by_region<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -209,6 +349,95 @@ fn get_products_by_region<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
+/// The arguments of `get_products_by_region`.
+const GET_PRODUCTS_BY_REGION_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "region": {"type": "string", "minLength": 1, "description": "Region code, or `all`."},
+    "currency": {"type": "string", "enum": ["EUR", "USD"], "default": "EUR"},
+    "limit": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 100,
+      "default": 50,
+      "description": "Page size (canonical size parameter), 1 to 100, default 50."
+    },
+    "offset": {"type": "integer", "minimum": 0, "default": 0},
+    "product_code": {
+      "type": "string",
+      "enum": ["dedicated", "license", "tcp-proxy", "vps", "waf"],
+      "description": "Purchasable family filter."
+    },
+    "type": {
+      "type": "string",
+      "enum": ["dedicated", "dns", "other", "vps"],
+      "description": "Normalized family filter."
+    },
+    "jq": {"type": "string"}
+  },
+  "required": ["region"]
+}"#;
+
+/// What `get_products_by_region` answers.
+const GET_PRODUCTS_BY_REGION_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "availability": {},
+    "items": {
+      "type": ["array", "null"],
+      "items": {
+        "type": "object",
+        "properties": {
+          "available": {"type": ["boolean", "null"]},
+          "available_stock": {"type": ["integer", "null"]},
+          "billing_cycle": {"type": ["string", "null"]},
+          "billing_cycles": {
+            "type": ["array", "null"],
+            "items": {
+              "type": "object",
+              "properties": {
+                "billing_cycle": {"type": ["string", "null"]},
+                "count": {},
+                "currency": {"type": ["string", "null"]},
+                "period_months": {},
+                "price": {"type": ["string", "null"], "format": "decimal"},
+                "setup_fee": {"type": ["string", "null"], "format": "decimal"},
+                "unit": {"type": ["string", "null"]}
+              }
+            }
+          },
+          "capacity_verified": {"type": ["boolean", "null"]},
+          "configuration_code": {"type": ["string", "null"]},
+          "configuration_url": {},
+          "cpu": {"type": ["integer", "null"]},
+          "cpu_unit": {"type": ["string", "null"]},
+          "currency": {"type": ["string", "null"]},
+          "disk": {"type": ["integer", "null"]},
+          "disk_unit": {"type": ["string", "null"]},
+          "id": {"type": ["string", "null"]},
+          "name": {"type": ["string", "null"]},
+          "options_url": {},
+          "price": {"type": ["string", "null"], "format": "decimal"},
+          "product_code": {"type": ["string", "null"]},
+          "product_id": {"type": ["string", "null"], "format": "uuid"},
+          "ram": {"type": ["integer", "null"]},
+          "ram_unit": {"type": ["string", "null"]},
+          "region": {"type": ["string", "null"]},
+          "regions": {"type": ["array", "null"], "items": {"type": "string"}},
+          "requirements_url": {},
+          "type": {"type": ["string", "null"]},
+          "variant_code": {"type": ["string", "null"]},
+          "variant_id": {"type": ["string", "null"], "format": "uuid"}
+        }
+      }
+    },
+    "next_offset": {"type": ["integer", "null"]},
+    "ok": {"type": ["boolean", "null"]},
+    "partial": {"type": ["boolean", "null"]},
+    "unavailable_types": {"type": ["array", "null"], "items": {}}
+  }
+}"#;
+
 /// `getRegions`: calls `customer_cloud_sdk::Client::get_regions`.
 fn get_regions<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -225,3 +454,34 @@ fn get_regions<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
         respond(call.send().await)
     })
 }
+
+/// The arguments of `get_regions`.
+const GET_REGIONS_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "limit": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 100,
+      "description": "Page size, 1 to 100 (default not shown)."
+    },
+    "offset": {"type": "integer", "minimum": 0, "default": 0},
+    "jq": {"type": "string"}
+  }
+}"#;
+
+/// What `get_regions` answers.
+const GET_REGIONS_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "items": {
+      "type": ["array", "null"],
+      "items": {
+        "type": "object",
+        "properties": {"id": {"type": ["string", "null"]}, "name": {"type": ["string", "null"]}}
+      }
+    },
+    "next_offset": {"type": ["integer", "null"]},
+    "ok": {"type": ["boolean", "null"]}
+  }
+}"#;

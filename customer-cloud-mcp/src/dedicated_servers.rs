@@ -15,11 +15,12 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/dedicated/deployments",
         title: "Create an unpaid dedicated deployment",
-        description: "Create an unpaid dedicated deployment. Creates an unpaid order and invoice (deployment status `unpaid`); provisioning starts only after payment and any configured approval.\nPOST /v1/dedicated/deployments. Scope: dedicated.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"addons\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":120,\"pattern\":\"^[A-Za-z0-9_.:-]{1,120}$\"},\"qty\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}}},\"maxItems\":50},\"billing\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":120,\"default\":1},\"unit\":{\"type\":\"string\",\"enum\":[\"MONTH\",\"QUARTAL\",\"SEMIANNUAL\",\"YEAR\"],\"default\":\"MONTH\"}}},\"configuration_code\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":160},\"currency\":{\"type\":\"string\",\"enum\":[\"EUR\",\"USD\"],\"default\":\"EUR\"},\"hostname\":{\"type\":\"string\",\"maxLength\":253,\"pattern\":\"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$\",\"description\":\"Lowercase DNS hostname.\"},\"os_profile_id\":{\"type\":\"integer\",\"minimum\":0,\"exclusiveMinimum\":0,\"description\":\"From the dedicated images list.\"},\"region_code\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":16,\"pattern\":\"^[A-Z0-9-]{2,16}$\"},\"ssh_key_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"An owned key whose OS profile supports keys.\"}},\"required\":[\"configuration_code\",\"hostname\",\"os_profile_id\",\"region_code\"]},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"body\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"currency\":{},\"deploymentStatusUrl\":{},\"invoiceId\":{},\"invoiceNumber\":{},\"message\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"orderId\":{},\"status\":{},\"total\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"}}}",
-        ),
+        description: "Create an unpaid dedicated deployment. Creates an unpaid order and invoice \
+            (deployment status `unpaid`); provisioning starts only after payment and any \
+            configured approval.\
+            \nPOST /v1/dedicated/deployments. Scope: dedicated.write.",
+        input_schema: DEDICATED_DEPLOY_INPUT,
+        output_schema: Some(DEDICATED_DEPLOY_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -40,11 +41,15 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/dedicated/{serviceId}/password-reset",
         title: "Reset the dedicated server administrator password",
-        description: "Reset the dedicated server administrator password. Interrupts connections while the administrator password is replaced; returns a task. Retrieve the result privately only after the task succeeds (credential reads need dedicated.credentials.read).\nPOST /v1/dedicated/{serviceId}/password-reset. Destructive. Grants access: a new administrator password of the dedicated server (needs --allow-access-grants). Scope: dedicated.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
-        ),
+        description: "Reset the dedicated server administrator password. Interrupts connections \
+            while the administrator password is replaced; returns a task. Retrieve the result \
+            privately only after the task succeeds (credential reads need \
+            dedicated.credentials.read).\
+            \nPOST /v1/dedicated/{serviceId}/password-reset. Destructive. Grants access: a new \
+            administrator password of the dedicated server (needs --allow-access-grants). Scope: \
+            dedicated.write.",
+        input_schema: DEDICATED_PASSWORD_RESET_INPUT,
+        output_schema: Some(DEDICATED_PASSWORD_RESET_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: true,
@@ -65,8 +70,9 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dedicated/{serviceId}/tasks/{taskId}",
         title: "Get a dedicated task",
-        description: "Get a dedicated task. Reads one task.\nGET /v1/dedicated/{serviceId}/tasks/{taskId}. Scope: dedicated.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"taskId\":{\"type\":\"string\",\"format\":\"uuid\"},\"wait\":{\"type\":\"boolean\",\"description\":\"Poll until what this reads settles, then answer its settled state.\"},\"jq\":{\"type\":\"string\"}},\"required\":[\"serviceId\",\"taskId\"]}",
+        description: "Get a dedicated task. Reads one task.\
+            \nGET /v1/dedicated/{serviceId}/tasks/{taskId}. Scope: dedicated.read.",
+        input_schema: DEDICATED_TASK_INPUT,
         output_schema: None,
         effects: Effects {
             writes: false,
@@ -88,11 +94,11 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dedicated/{serviceId}/tasks",
         title: "List dedicated tasks",
-        description: "Lists the tasks of a dedicated server. Progress of asynchronous dedicated writes is read here by polling.\nGET /v1/dedicated/{serviceId}/tasks. Scope: dedicated.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"jq\":{\"type\":\"string\"}},\"required\":[\"serviceId\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]},\"tasks\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"createdAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"errorCode\":{},\"id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"kind\":{},\"stage\":{},\"status\":{},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"}}}}}}",
-        ),
+        description: "Lists the tasks of a dedicated server. Progress of asynchronous dedicated \
+            writes is read here by polling.\
+            \nGET /v1/dedicated/{serviceId}/tasks. Scope: dedicated.read.",
+        input_schema: DEDICATED_TASKS_INPUT,
+        output_schema: Some(DEDICATED_TASKS_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -113,11 +119,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dedicated/{serviceId}/rescue-options",
         title: "Get dedicated rescue options",
-        description: "Get dedicated rescue options. Reads rescue options.\nGET /v1/dedicated/{serviceId}/rescue-options. Scope: dedicated.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"jq\":{\"type\":\"string\"}},\"required\":[\"serviceId\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"enabled\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"profiles\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":[\"integer\",\"null\"]},\"name\":{}}}}}}",
-        ),
+        description: "Get dedicated rescue options. Reads rescue options.\
+            \nGET /v1/dedicated/{serviceId}/rescue-options. Scope: dedicated.read.",
+        input_schema: GET_DEDICATED_BY_SERVICE_ID_RESCUE_OPTIONS_INPUT,
+        output_schema: Some(GET_DEDICATED_BY_SERVICE_ID_RESCUE_OPTIONS_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -138,11 +143,12 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dedicated/{serviceId}/traffic",
         title: "Get dedicated traffic samples",
-        description: "Get dedicated traffic samples. Returns traffic samples; rates in bits per second, totals in bytes; missing statistics are not zero. Query parameters and sample fields: not shown.\nGET /v1/dedicated/{serviceId}/traffic. Scope: dedicated.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"jq\":{\"type\":\"string\"}},\"required\":[\"serviceId\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
-        ),
+        description: "Get dedicated traffic samples. Returns traffic samples; rates in bits per \
+            second, totals in bytes; missing statistics are not zero. Query parameters and sample \
+            fields: not shown.\
+            \nGET /v1/dedicated/{serviceId}/traffic. Scope: dedicated.read.",
+        input_schema: GET_DEDICATED_BY_SERVICE_ID_TRAFFIC_INPUT,
+        output_schema: Some(GET_DEDICATED_BY_SERVICE_ID_TRAFFIC_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -179,6 +185,89 @@ fn dedicated_deploy<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
+/// The arguments of `dedicated_deploy`.
+const DEDICATED_DEPLOY_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "body": {
+      "type": "object",
+      "properties": {
+        "addons": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "key": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 120,
+                "pattern": "^[A-Za-z0-9_.:-]{1,120}$"
+              },
+              "qty": {"type": "integer", "minimum": 1, "maximum": 100}
+            }
+          },
+          "maxItems": 50
+        },
+        "billing": {
+          "type": "object",
+          "properties": {
+            "count": {"type": "integer", "minimum": 1, "maximum": 120, "default": 1},
+            "unit": {
+              "type": "string",
+              "enum": ["MONTH", "QUARTAL", "SEMIANNUAL", "YEAR"],
+              "default": "MONTH"
+            }
+          }
+        },
+        "configuration_code": {"type": "string", "minLength": 1, "maxLength": 160},
+        "currency": {"type": "string", "enum": ["EUR", "USD"], "default": "EUR"},
+        "hostname": {
+          "type": "string",
+          "maxLength": 253,
+          "pattern": "^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$",
+          "description": "Lowercase DNS hostname."
+        },
+        "os_profile_id": {
+          "type": "integer",
+          "minimum": 0,
+          "exclusiveMinimum": 0,
+          "description": "From the dedicated images list."
+        },
+        "region_code": {
+          "type": "string",
+          "minLength": 2,
+          "maxLength": 16,
+          "pattern": "^[A-Z0-9-]{2,16}$"
+        },
+        "ssh_key_id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "An owned key whose OS profile supports keys."
+        }
+      },
+      "required": ["configuration_code", "hostname", "os_profile_id", "region_code"]
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["body"]
+}"#;
+
+/// What `dedicated_deploy` answers.
+const DEDICATED_DEPLOY_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "currency": {},
+    "deploymentStatusUrl": {},
+    "invoiceId": {},
+    "invoiceNumber": {},
+    "message": {},
+    "ok": {"type": ["boolean", "null"]},
+    "orderId": {},
+    "status": {},
+    "total": {"type": ["string", "null"], "format": "decimal"}
+  }
+}"#;
+
 /// `dedicatedPasswordReset`: calls `customer_cloud_sdk::Client::dedicated_password_reset`.
 fn dedicated_password_reset<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -192,6 +281,27 @@ fn dedicated_password_reset<'a>(client: &'a Client, input: &'a Args) -> Run<'a> 
         respond(call.send().await)
     })
 }
+
+/// The arguments of `dedicated_password_reset`.
+const DEDICATED_PASSWORD_RESET_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Customer-visible service UUID."
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["serviceId"]
+}"#;
+
+/// What `dedicated_password_reset` answers.
+const DEDICATED_PASSWORD_RESET_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {"ok": {"type": ["boolean", "null"]}},
+  "additionalProperties": {}
+}"#;
 
 /// `dedicatedTask`: calls `customer_cloud_sdk::Client::dedicated_task`.
 fn dedicated_task<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
@@ -209,6 +319,25 @@ fn dedicated_task<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
+/// The arguments of `dedicated_task`.
+const DEDICATED_TASK_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Customer-visible service UUID."
+    },
+    "taskId": {"type": "string", "format": "uuid"},
+    "wait": {
+      "type": "boolean",
+      "description": "Poll until what this reads settles, then answer its settled state."
+    },
+    "jq": {"type": "string"}
+  },
+  "required": ["serviceId", "taskId"]
+}"#;
+
 /// `dedicatedTasks`: calls `customer_cloud_sdk::Client::dedicated_tasks`.
 fn dedicated_tasks<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -218,7 +347,45 @@ fn dedicated_tasks<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
-/// `getDedicatedByServiceIdRescueOptions`: calls `customer_cloud_sdk::Client::get_dedicated_by_service_id_rescue_options`.
+/// The arguments of `dedicated_tasks`.
+const DEDICATED_TASKS_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Customer-visible service UUID."
+    },
+    "jq": {"type": "string"}
+  },
+  "required": ["serviceId"]
+}"#;
+
+/// What `dedicated_tasks` answers.
+const DEDICATED_TASKS_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "ok": {"type": ["boolean", "null"]},
+    "tasks": {
+      "type": ["array", "null"],
+      "items": {
+        "type": "object",
+        "properties": {
+          "createdAt": {"type": ["string", "null"], "format": "date-time"},
+          "errorCode": {},
+          "id": {"type": ["string", "null"], "format": "uuid"},
+          "kind": {},
+          "stage": {},
+          "status": {},
+          "updatedAt": {"type": ["string", "null"], "format": "date-time"}
+        }
+      }
+    }
+  }
+}"#;
+
+/// `getDedicatedByServiceIdRescueOptions`: calls
+/// `customer_cloud_sdk::Client::get_dedicated_by_service_id_rescue_options`.
 fn get_dedicated_by_service_id_rescue_options<'a>(
     client: &'a Client,
     input: &'a Args,
@@ -231,7 +398,35 @@ fn get_dedicated_by_service_id_rescue_options<'a>(
     })
 }
 
-/// `getDedicatedByServiceIdTraffic`: calls `customer_cloud_sdk::Client::get_dedicated_by_service_id_traffic`.
+/// The arguments of `get_dedicated_by_service_id_rescue_options`.
+const GET_DEDICATED_BY_SERVICE_ID_RESCUE_OPTIONS_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Customer-visible service UUID."
+    },
+    "jq": {"type": "string"}
+  },
+  "required": ["serviceId"]
+}"#;
+
+/// What `get_dedicated_by_service_id_rescue_options` answers.
+const GET_DEDICATED_BY_SERVICE_ID_RESCUE_OPTIONS_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "enabled": {},
+    "ok": {"type": ["boolean", "null"]},
+    "profiles": {
+      "type": ["array", "null"],
+      "items": {"type": "object", "properties": {"id": {"type": ["integer", "null"]}, "name": {}}}
+    }
+  }
+}"#;
+
+/// `getDedicatedByServiceIdTraffic`: calls
+/// `customer_cloud_sdk::Client::get_dedicated_by_service_id_traffic`.
 fn get_dedicated_by_service_id_traffic<'a>(
     client: &'a Client,
     input: &'a Args,
@@ -242,3 +437,24 @@ fn get_dedicated_by_service_id_traffic<'a>(
         respond(call.send().await)
     })
 }
+
+/// The arguments of `get_dedicated_by_service_id_traffic`.
+const GET_DEDICATED_BY_SERVICE_ID_TRAFFIC_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Customer-visible service UUID."
+    },
+    "jq": {"type": "string"}
+  },
+  "required": ["serviceId"]
+}"#;
+
+/// What `get_dedicated_by_service_id_traffic` answers.
+const GET_DEDICATED_BY_SERVICE_ID_TRAFFIC_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {"ok": {"type": ["boolean", "null"]}},
+  "additionalProperties": {}
+}"#;

@@ -15,11 +15,36 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/deploy/{region}/{productCode}/{variantCode}",
         title: "Order, pay and provision a product variant atomically",
-        description: "Order, pay and provision a product variant atomically. Atomic deployment: one call validates the variant, creates order and invoice, charges the full final amount to account balance and queues provisioning.\n\n1. One call validates the variant, creates order and invoice, charges the full final amount to account balance in the account billing currency (authoritative price including tax, setup and add-ons) and queues provisioning.\n2. It never charges a card and never tops up the wallet. Domains and free products are not supported here.\n3. Insufficient funds gives HTTP 402 `insufficient_credit` with nothing committed.\n4. `max_total` (optional decimal string in the account currency) is a ceiling; when the current total is higher the call fails with 409 `deployment_price_limit_exceeded` and charges nothing. (The canonical body carries it as `max_total`, the name this list uses, although the reference says its spelling there is not shown; the deprecated body calls it `maxTotal`.)\n5. Acceptance is not a ready server; inspect the returned service ids. Dedicated admin approvals, inventory and license rollout gates still apply.\n6. Same key with identical arguments is a retry; a different request under that key is rejected (409 `idempotency_conflict`).\n\nOutcomes (3.3): balance covers the full final amount and max_total is not exceeded: order and invoice created, balance debited, provisioning queued, operation pending or running, server not yet ready. The Idempotency-Key is never replaced after an uncertain response.\nPOST /v1/deploy/{region}/{productCode}/{variantCode}. Charges the account: set a spending ceiling in `body.max_total` (the server's --max-total applies when absent; a purchase without a ceiling is refused). Long-running: answers an operation receipt to follow. Scope: billing.invoice.pay or billing.order.create.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Region code.\"},\"productCode\":{\"type\":\"string\",\"enum\":[\"dedicated\",\"license\",\"tcp-proxy\",\"vps\",\"waf\"],\"description\":\"Purchasable product family.\"},\"variantCode\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Exact public variant SKU.\"},\"body\":{\"type\":\"object\",\"properties\":{\"additional_ips\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100},\"backend_ip\":{\"type\":\"string\"},\"billing_cycle\":{\"type\":\"string\",\"enum\":[\"annually\",\"biennially\",\"daily\",\"hourly\",\"monthly\",\"one_time\",\"quarterly\",\"semi_annually\",\"triennially\",\"weekly\"],\"default\":\"monthly\"},\"connectivity_gbps\":{\"type\":\"number\",\"maximum\":100,\"exclusiveMinimum\":0},\"hostname\":{\"type\":\"string\",\"maxLength\":253,\"pattern\":\"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$\",\"description\":\"Lowercase DNS hostname labels of 1 to 63 characters.\"},\"max_total\":{\"type\":\"string\",\"format\":\"decimal\",\"pattern\":\"^(0|[1-9][0-9]{0,9})(\\\\.[0-9]{1,2})?$\",\"description\":\"Spending ceiling, an exact decimal string in the account currency. The reference's behaviour list (4.3, 3.3) names this field `max_total`; its table of canonical fields stops before it and says the spelling is not shown, so this name follows the behaviour list. The pattern is the one shown for the deprecated `maxTotal`.\"},\"os\":{\"anyOf\":[{\"type\":\"integer\",\"minimum\":0},{\"type\":\"string\"}]},\"ports\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"backend\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":65535},\"listen\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":65535}}},\"minItems\":1},\"ssh_key_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"An owned key.\"}},\"description\":\"Deployment body: one of the canonical snake_case shape or the deprecated camelCase shape. The shapes are mutually exclusive: the legacy shape requires `billing`, which the canonical shape rejects. Canonical (snake_case) deployment body. Fields after `ports` are not shown; the spending ceiling `max_total` is included under the name the reference's behaviour list gives it.\"},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"region\",\"productCode\",\"variantCode\",\"body\"]}",
-        output_schema: Some(
-            "{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"actionId\":{},\"links\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"]},\"operation\":{\"type\":[\"string\",\"null\"]},\"order\":{\"type\":[\"string\",\"null\"]},\"service\":{\"type\":[\"string\",\"null\"]}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"operation_id\":{\"type\":[\"string\",\"null\"]},\"operation_url\":{\"type\":[\"string\",\"null\"]}},\"additionalProperties\":{}},{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]},\"operation\":{\"type\":[\"object\",\"null\"],\"properties\":{\"done\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"type\":[\"string\",\"null\"]},\"links\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"]},\"operation\":{\"type\":[\"string\",\"null\"]},\"order\":{\"type\":[\"string\",\"null\"]},\"service\":{\"type\":[\"string\",\"null\"]}}},\"progress\":{},\"result\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice_id\":{},\"order_id\":{},\"power_state\":{},\"service_id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"service_ids\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\",\"format\":\"uuid\"}}},\"additionalProperties\":{}},\"stage\":{\"type\":[\"string\",\"null\"]},\"status\":{\"type\":[\"string\",\"null\"]}},\"additionalProperties\":{}}}}],\"type\":\"object\"}",
-        ),
+        description: "Order, pay and provision a product variant atomically. Atomic deployment: \
+            one call validates the variant, creates order and invoice, charges the full final \
+            amount to account balance and queues provisioning.\
+            \n\
+            \n1. One call validates the variant, creates order and invoice, charges the full \
+            final amount to account balance in the account billing currency (authoritative price \
+            including tax, setup and add-ons) and queues provisioning.\
+            \n2. It never charges a card and never tops up the wallet. Domains and free products \
+            are not supported here.\
+            \n3. Insufficient funds gives HTTP 402 `insufficient_credit` with nothing committed.\
+            \n4. `max_total` (optional decimal string in the account currency) is a ceiling; when \
+            the current total is higher the call fails with 409 `deployment_price_limit_exceeded` \
+            and charges nothing. (The canonical body carries it as `max_total`, the name this \
+            list uses, although the reference says its spelling there is not shown; the \
+            deprecated body calls it `maxTotal`.)\
+            \n5. Acceptance is not a ready server; inspect the returned service ids. Dedicated \
+            admin approvals, inventory and license rollout gates still apply.\
+            \n6. Same key with identical arguments is a retry; a different request under that key \
+            is rejected (409 `idempotency_conflict`).\
+            \n\
+            \nOutcomes (3.3): balance covers the full final amount and max_total is not exceeded: \
+            order and invoice created, balance debited, provisioning queued, operation pending or \
+            running, server not yet ready. The Idempotency-Key is never replaced after an \
+            uncertain response.\
+            \nPOST /v1/deploy/{region}/{productCode}/{variantCode}. Charges the account: set a \
+            spending ceiling in `body.max_total` (the server's --max-total applies when absent; a \
+            purchase without a ceiling is refused). Long-running: answers an operation receipt to \
+            follow. Scope: billing.invoice.pay or billing.order.create.",
+        input_schema: PRODUCT_VARIANT_DEPLOY_INPUT,
+        output_schema: Some(PRODUCT_VARIANT_DEPLOY_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -62,3 +87,135 @@ fn product_variant_deploy<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
         respond(call.send().await)
     })
 }
+
+/// The arguments of `product_variant_deploy`.
+const PRODUCT_VARIANT_DEPLOY_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "region": {"type": "string", "minLength": 1, "description": "Region code."},
+    "productCode": {
+      "type": "string",
+      "enum": ["dedicated", "license", "tcp-proxy", "vps", "waf"],
+      "description": "Purchasable product family."
+    },
+    "variantCode": {"type": "string", "minLength": 1, "description": "Exact public variant SKU."},
+    "body": {
+      "type": "object",
+      "properties": {
+        "additional_ips": {"type": "integer", "minimum": 0, "maximum": 100},
+        "backend_ip": {"type": "string"},
+        "billing_cycle": {
+          "type": "string",
+          "enum": [
+            "annually",
+            "biennially",
+            "daily",
+            "hourly",
+            "monthly",
+            "one_time",
+            "quarterly",
+            "semi_annually",
+            "triennially",
+            "weekly"
+          ],
+          "default": "monthly"
+        },
+        "connectivity_gbps": {"type": "number", "maximum": 100, "exclusiveMinimum": 0},
+        "hostname": {
+          "type": "string",
+          "maxLength": 253,
+          "pattern": "^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$",
+          "description": "Lowercase DNS hostname labels of 1 to 63 characters."
+        },
+        "max_total": {
+          "type": "string",
+          "format": "decimal",
+          "pattern": "^(0|[1-9][0-9]{0,9})(\\.[0-9]{1,2})?$",
+          "description": "Spending ceiling, an exact decimal string in the account currency. The reference's behaviour list (4.3, 3.3) names this field `max_total`; its table of canonical fields stops before it and says the spelling is not shown, so this name follows the behaviour list. The pattern is the one shown for the deprecated `maxTotal`."
+        },
+        "os": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]},
+        "ports": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "backend": {"type": "integer", "minimum": 1, "maximum": 65535},
+              "listen": {"type": "integer", "minimum": 1, "maximum": 65535}
+            }
+          },
+          "minItems": 1
+        },
+        "ssh_key_id": {"type": "string", "format": "uuid", "description": "An owned key."}
+      },
+      "description": "Deployment body: one of the canonical snake_case shape or the deprecated camelCase shape. The shapes are mutually exclusive: the legacy shape requires `billing`, which the canonical shape rejects. Canonical (snake_case) deployment body. Fields after `ports` are not shown; the spending ceiling `max_total` is included under the name the reference's behaviour list gives it."
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["region", "productCode", "variantCode", "body"]
+}"#;
+
+/// What `product_variant_deploy` answers.
+const PRODUCT_VARIANT_DEPLOY_OUTPUT: &str = r#"{
+  "anyOf": [
+    {
+      "type": "object",
+      "properties": {
+        "actionId": {},
+        "links": {
+          "type": ["object", "null"],
+          "properties": {
+            "invoice": {"type": ["string", "null"]},
+            "operation": {"type": ["string", "null"]},
+            "order": {"type": ["string", "null"]},
+            "service": {"type": ["string", "null"]}
+          }
+        },
+        "ok": {"type": ["boolean", "null"]},
+        "operation_id": {"type": ["string", "null"]},
+        "operation_url": {"type": ["string", "null"]}
+      },
+      "additionalProperties": {}
+    },
+    {
+      "type": "object",
+      "properties": {
+        "ok": {"type": ["boolean", "null"]},
+        "operation": {
+          "type": ["object", "null"],
+          "properties": {
+            "done": {"type": ["boolean", "null"]},
+            "id": {"type": ["string", "null"]},
+            "links": {
+              "type": ["object", "null"],
+              "properties": {
+                "invoice": {"type": ["string", "null"]},
+                "operation": {"type": ["string", "null"]},
+                "order": {"type": ["string", "null"]},
+                "service": {"type": ["string", "null"]}
+              }
+            },
+            "progress": {},
+            "result": {
+              "type": ["object", "null"],
+              "properties": {
+                "invoice_id": {},
+                "order_id": {},
+                "power_state": {},
+                "service_id": {"type": ["string", "null"], "format": "uuid"},
+                "service_ids": {
+                  "type": ["array", "null"],
+                  "items": {"type": "string", "format": "uuid"}
+                }
+              },
+              "additionalProperties": {}
+            },
+            "stage": {"type": ["string", "null"]},
+            "status": {"type": ["string", "null"]}
+          },
+          "additionalProperties": {}
+        }
+      }
+    }
+  ],
+  "type": "object"
+}"#;

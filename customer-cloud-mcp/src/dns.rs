@@ -15,11 +15,18 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/dns/zones",
         title: "Create a DNS zone (or preview it)",
-        description: "Creates a DNS zone: empty, from a template, from JSON records or from a zone file (at most one source). With `dryRun` true it validates and returns records and notes without creating or reserving a zone and requires an existing active DNS service; use separate idempotency keys for preview and creation. The platform apex NS replaces imported NS; SOA is managed automatically. Zone files support IN records, relative names, $ORIGIN, $TTL and multiline records; external includes, generation and foreign owners are rejected. Existing zones are never overwritten. A records may be proxied by the existing protection policy. Registrar delegation is not changed. A DNS zone is not a domain registration. Success status and response body: not shown.\nPOST /v1/dns/zones. Scope: dns.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"dryRun\":{\"type\":\"boolean\",\"description\":\"Dry-run flag (described as `dryRun`): true validates and returns records and notes without creating or reserving a zone; requires an existing active DNS service.\"},\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":253},\"records\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":253},\"ttl\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":86400,\"description\":\"Seconds.\"},\"type\":{\"type\":\"string\",\"description\":\"Record type; values include A, AAAA, CNAME, MX, TXT (remaining types not shown).\"},\"values\":{\"type\":\"array\",\"items\":{},\"maxItems\":50,\"description\":\"At most 50 values per set; value type not shown.\"}},\"description\":\"Record set of a zone creation body.\"},\"description\":\"At most one of the `source` group.\"},\"template_id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\",\"description\":\"At most one of the `source` group.\"},\"zone_file\":{\"type\":[\"string\",\"null\"],\"description\":\"At most one of the `source` group.\"}},\"required\":[\"name\"],\"description\":\"Zone creation body: `name` and at most one source among `template_id`, `zone_file` and `records`; with no source an empty zone is created.\"},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"body\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
-        ),
+        description: "Creates a DNS zone: empty, from a template, from JSON records or from a \
+            zone file (at most one source). With `dryRun` true it validates and returns records \
+            and notes without creating or reserving a zone and requires an existing active DNS \
+            service; use separate idempotency keys for preview and creation. The platform apex NS \
+            replaces imported NS; SOA is managed automatically. Zone files support IN records, \
+            relative names, $ORIGIN, $TTL and multiline records; external includes, generation \
+            and foreign owners are rejected. Existing zones are never overwritten. A records may \
+            be proxied by the existing protection policy. Registrar delegation is not changed. A \
+            DNS zone is not a domain registration. Success status and response body: not shown.\
+            \nPOST /v1/dns/zones. Scope: dns.write.",
+        input_schema: CREATE_DNS_ZONE_INPUT,
+        output_schema: Some(CREATE_DNS_ZONE_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -41,10 +48,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         path: "/v1/dns/templates",
         title: "Create a DNS template",
         description: "Creates a DNS template.\nPOST /v1/dns/templates. Scope: dns.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"zone_file\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":500000}},\"required\":[\"name\",\"zone_file\"]},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"body\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]},\"template\":{\"type\":[\"object\",\"null\"],\"properties\":{\"createdAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"id\":{},\"name\":{\"type\":[\"string\",\"null\"]},\"system\":{\"type\":[\"boolean\",\"null\"]},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"visibility\":{},\"zoneFile\":{\"type\":[\"string\",\"null\"]}}}}}",
-        ),
+        input_schema: DNS_TEMPLATE_CREATE_INPUT,
+        output_schema: Some(DNS_TEMPLATE_CREATE_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -65,11 +70,13 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dns/templates/{id}",
         title: "Get a DNS template",
-        description: "Get a DNS template. Reads a template by name or uuid. Matching by name is case-insensitive, checks the caller's templates first, then public system templates; other accounts are excluded. Duplicate names within the selected scope give 409 `template_identifier_ambiguous`. Edit and delete routes need uuids.\nGET /v1/dns/templates/{id}. Scope: dns.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Template name or uuid.\"},\"jq\":{\"type\":\"string\"}},\"required\":[\"id\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]},\"template\":{\"type\":[\"object\",\"null\"],\"properties\":{\"createdAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"id\":{},\"name\":{\"type\":[\"string\",\"null\"]},\"system\":{\"type\":[\"boolean\",\"null\"]},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"visibility\":{},\"zoneFile\":{\"type\":[\"string\",\"null\"]}}}}}",
-        ),
+        description: "Get a DNS template. Reads a template by name or uuid. Matching by name is \
+            case-insensitive, checks the caller's templates first, then public system templates; \
+            other accounts are excluded. Duplicate names within the selected scope give 409 \
+            `template_identifier_ambiguous`. Edit and delete routes need uuids.\
+            \nGET /v1/dns/templates/{id}. Scope: dns.read.",
+        input_schema: GET_DNS_TEMPLATE_INPUT,
+        output_schema: Some(GET_DNS_TEMPLATE_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -90,11 +97,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dns/templates",
         title: "List DNS templates",
-        description: "Lists DNS templates (items omit `zoneFile` and add `isHidden`).\nGET /v1/dns/templates.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"jq\":{\"type\":\"string\"}}}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]},\"templates\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"createdAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"id\":{},\"isHidden\":{},\"name\":{\"type\":[\"string\",\"null\"]},\"system\":{\"type\":[\"boolean\",\"null\"]},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"visibility\":{}}}}}}",
-        ),
+        description: "Lists DNS templates (items omit `zoneFile` and add `isHidden`).\
+            \nGET /v1/dns/templates.",
+        input_schema: GET_DNS_TEMPLATES_INPUT,
+        output_schema: Some(GET_DNS_TEMPLATES_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -115,11 +121,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dns/zones/{name}",
         title: "Get a DNS zone",
-        description: "Get a DNS zone. Reads a zone by zone or domain name.\nGET /v1/dns/zones/{name}. Scope: dns.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Zone or domain name.\"},\"jq\":{\"type\":\"string\"}},\"required\":[\"name\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
-        ),
+        description: "Get a DNS zone. Reads a zone by zone or domain name.\
+            \nGET /v1/dns/zones/{name}. Scope: dns.read.",
+        input_schema: GET_DNS_ZONE_INPUT,
+        output_schema: Some(GET_DNS_ZONE_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -140,11 +145,14 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/dns/zones",
         title: "List DNS zones",
-        description: "List DNS zones. Lists zones. `view=summary` sorts by name, does not contact nameservers, does not change billing links, accepts `limit` and `offset` and adds `total`, `limit`, `offset` to the response. No `next_offset` is shown, so this operation carries no `x-pagination`; callers page the summary view by advancing `offset` until `offset + limit >= total`.\nGET /v1/dns/zones. Scope: dns.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Summary view only.\"},\"offset\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Summary view only.\"},\"q\":{\"type\":\"string\",\"description\":\"Name search.\"},\"sort\":{\"type\":\"string\",\"description\":\"Sort (legacy view); values not shown.\"},\"view\":{\"type\":\"string\",\"enum\":[\"summary\"]},\"jq\":{\"type\":\"string\"}}}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"limit\":{\"type\":[\"integer\",\"null\"]},\"offset\":{\"type\":[\"integer\",\"null\"]},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"total\":{\"type\":[\"integer\",\"null\"]},\"zones\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"createdAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"name\":{\"type\":[\"string\",\"null\"]},\"status\":{}}}}}}",
-        ),
+        description: "List DNS zones. Lists zones. `view=summary` sorts by name, does not contact \
+            nameservers, does not change billing links, accepts `limit` and `offset` and adds \
+            `total`, `limit`, `offset` to the response. No `next_offset` is shown, so this \
+            operation carries no `x-pagination`; callers page the summary view by advancing \
+            `offset` until `offset + limit >= total`.\
+            \nGET /v1/dns/zones. Scope: dns.read.",
+        input_schema: LIST_DNS_ZONES_INPUT,
+        output_schema: Some(LIST_DNS_ZONES_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -178,6 +186,65 @@ fn create_dns_zone<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
+/// The arguments of `create_dns_zone`.
+const CREATE_DNS_ZONE_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "body": {
+      "type": "object",
+      "properties": {
+        "dryRun": {
+          "type": "boolean",
+          "description": "Dry-run flag (described as `dryRun`): true validates and returns records and notes without creating or reserving a zone; requires an existing active DNS service."
+        },
+        "name": {"type": "string", "minLength": 1, "maxLength": 253},
+        "records": {
+          "type": ["array", "null"],
+          "items": {
+            "type": "object",
+            "properties": {
+              "name": {"type": "string", "minLength": 1, "maxLength": 253},
+              "ttl": {"type": "integer", "minimum": 1, "maximum": 86400, "description": "Seconds."},
+              "type": {
+                "type": "string",
+                "description": "Record type; values include A, AAAA, CNAME, MX, TXT (remaining types not shown)."
+              },
+              "values": {
+                "type": "array",
+                "items": {},
+                "maxItems": 50,
+                "description": "At most 50 values per set; value type not shown."
+              }
+            },
+            "description": "Record set of a zone creation body."
+          },
+          "description": "At most one of the `source` group."
+        },
+        "template_id": {
+          "type": ["string", "null"],
+          "format": "uuid",
+          "description": "At most one of the `source` group."
+        },
+        "zone_file": {
+          "type": ["string", "null"],
+          "description": "At most one of the `source` group."
+        }
+      },
+      "required": ["name"],
+      "description": "Zone creation body: `name` and at most one source among `template_id`, `zone_file` and `records`; with no source an empty zone is created."
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["body"]
+}"#;
+
+/// What `create_dns_zone` answers.
+const CREATE_DNS_ZONE_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {"ok": {"type": ["boolean", "null"]}},
+  "additionalProperties": {}
+}"#;
+
 /// `dnsTemplateCreate`: calls `customer_cloud_sdk::Client::dns_template_create`.
 fn dns_template_create<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -196,6 +263,43 @@ fn dns_template_create<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
+/// The arguments of `dns_template_create`.
+const DNS_TEMPLATE_CREATE_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "body": {
+      "type": "object",
+      "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 64},
+        "zone_file": {"type": "string", "minLength": 1, "maxLength": 500000}
+      },
+      "required": ["name", "zone_file"]
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["body"]
+}"#;
+
+/// What `dns_template_create` answers.
+const DNS_TEMPLATE_CREATE_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "ok": {"type": ["boolean", "null"]},
+    "template": {
+      "type": ["object", "null"],
+      "properties": {
+        "createdAt": {"type": ["string", "null"], "format": "date-time"},
+        "id": {},
+        "name": {"type": ["string", "null"]},
+        "system": {"type": ["boolean", "null"]},
+        "updatedAt": {"type": ["string", "null"], "format": "date-time"},
+        "visibility": {},
+        "zoneFile": {"type": ["string", "null"]}
+      }
+    }
+  }
+}"#;
+
 /// `getDnsTemplate`: calls `customer_cloud_sdk::Client::get_dns_template`.
 fn get_dns_template<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -204,6 +308,36 @@ fn get_dns_template<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
         respond(call.send().await)
     })
 }
+
+/// The arguments of `get_dns_template`.
+const GET_DNS_TEMPLATE_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "id": {"type": "string", "minLength": 1, "description": "Template name or uuid."},
+    "jq": {"type": "string"}
+  },
+  "required": ["id"]
+}"#;
+
+/// What `get_dns_template` answers.
+const GET_DNS_TEMPLATE_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "ok": {"type": ["boolean", "null"]},
+    "template": {
+      "type": ["object", "null"],
+      "properties": {
+        "createdAt": {"type": ["string", "null"], "format": "date-time"},
+        "id": {},
+        "name": {"type": ["string", "null"]},
+        "system": {"type": ["boolean", "null"]},
+        "updatedAt": {"type": ["string", "null"], "format": "date-time"},
+        "visibility": {},
+        "zoneFile": {"type": ["string", "null"]}
+      }
+    }
+  }
+}"#;
 
 /// `getDnsTemplates`: calls `customer_cloud_sdk::Client::get_dns_templates`.
 fn get_dns_templates<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
@@ -214,6 +348,35 @@ fn get_dns_templates<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
+/// The arguments of `get_dns_templates`.
+const GET_DNS_TEMPLATES_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {"jq": {"type": "string"}}
+}"#;
+
+/// What `get_dns_templates` answers.
+const GET_DNS_TEMPLATES_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "ok": {"type": ["boolean", "null"]},
+    "templates": {
+      "type": ["array", "null"],
+      "items": {
+        "type": "object",
+        "properties": {
+          "createdAt": {"type": ["string", "null"], "format": "date-time"},
+          "id": {},
+          "isHidden": {},
+          "name": {"type": ["string", "null"]},
+          "system": {"type": ["boolean", "null"]},
+          "updatedAt": {"type": ["string", "null"], "format": "date-time"},
+          "visibility": {}
+        }
+      }
+    }
+  }
+}"#;
+
 /// `getDnsZone`: calls `customer_cloud_sdk::Client::get_dns_zone`.
 fn get_dns_zone<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -222,6 +385,23 @@ fn get_dns_zone<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
         respond(call.send().await)
     })
 }
+
+/// The arguments of `get_dns_zone`.
+const GET_DNS_ZONE_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "name": {"type": "string", "minLength": 1, "description": "Zone or domain name."},
+    "jq": {"type": "string"}
+  },
+  "required": ["name"]
+}"#;
+
+/// What `get_dns_zone` answers.
+const GET_DNS_ZONE_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {"ok": {"type": ["boolean", "null"]}},
+  "additionalProperties": {}
+}"#;
 
 /// `listDnsZones`: calls `customer_cloud_sdk::Client::list_dns_zones`.
 fn list_dns_zones<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
@@ -251,3 +431,38 @@ fn list_dns_zones<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
         respond(call.send().await)
     })
 }
+
+/// The arguments of `list_dns_zones`.
+const LIST_DNS_ZONES_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Summary view only."},
+    "offset": {"type": "integer", "minimum": 0, "description": "Summary view only."},
+    "q": {"type": "string", "description": "Name search."},
+    "sort": {"type": "string", "description": "Sort (legacy view); values not shown."},
+    "view": {"type": "string", "enum": ["summary"]},
+    "jq": {"type": "string"}
+  }
+}"#;
+
+/// What `list_dns_zones` answers.
+const LIST_DNS_ZONES_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "limit": {"type": ["integer", "null"]},
+    "offset": {"type": ["integer", "null"]},
+    "ok": {"type": ["boolean", "null"]},
+    "total": {"type": ["integer", "null"]},
+    "zones": {
+      "type": ["array", "null"],
+      "items": {
+        "type": "object",
+        "properties": {
+          "createdAt": {"type": ["string", "null"], "format": "date-time"},
+          "name": {"type": ["string", "null"]},
+          "status": {}
+        }
+      }
+    }
+  }
+}"#;

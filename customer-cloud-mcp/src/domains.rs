@@ -15,11 +15,11 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "PUT",
         path: "/v1/domains/{serviceId}/contacts",
         title: "Assign contacts to a domain",
-        description: "Assign contacts to a domain. Assigns registrant, admin, tech and billing contacts (each optional).\nPUT /v1/domains/{serviceId}/contacts. Scope: domains.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Domain name or service uuid: case-insensitive, normalized to IDNA ASCII, one trailing dot accepted, matched only among the caller's non-terminated domain services. Several matches give 409 `domain_identifier_ambiguous`.\"},\"body\":{\"type\":\"object\",\"properties\":{\"contact_ids\":{\"type\":\"object\",\"properties\":{\"admin\":{\"type\":\"string\",\"format\":\"uuid\"},\"billing\":{\"type\":\"string\",\"format\":\"uuid\"},\"registrant\":{\"type\":\"string\",\"format\":\"uuid\"},\"tech\":{\"type\":\"string\",\"format\":\"uuid\"}}}}},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\",\"body\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
-        ),
+        description: "Assign contacts to a domain. Assigns registrant, admin, tech and billing \
+            contacts (each optional).\
+            \nPUT /v1/domains/{serviceId}/contacts. Scope: domains.write.",
+        input_schema: DOMAIN_ASSIGN_CONTACTS_INPUT,
+        output_schema: Some(DOMAIN_ASSIGN_CONTACTS_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -40,11 +40,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/domains/contacts",
         title: "Create a domain contact",
-        description: "Create a domain contact. Creates a registrant contact.\nPOST /v1/domains/contacts. Scope: domains.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"additional_data\":{\"type\":\"object\",\"additionalProperties\":{},\"description\":\"Free-form object.\"},\"address\":{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\",\"minLength\":1},\"country\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":2,\"description\":\"Exactly 2 characters.\"},\"number\":{\"type\":\"string\",\"minLength\":1},\"state\":{\"type\":\"string\"},\"street\":{\"type\":\"string\",\"minLength\":1},\"zipcode\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"city\",\"country\",\"number\",\"street\",\"zipcode\"]},\"company_name\":{\"type\":\"string\"},\"email\":{\"type\":\"string\",\"format\":\"email\"},\"first_name\":{\"type\":\"string\",\"minLength\":1},\"last_name\":{\"type\":\"string\",\"minLength\":1},\"passport_number\":{\"type\":\"string\",\"maxLength\":30,\"pattern\":\"^[A-Za-z0-9 -]{0,30}$\",\"description\":\"Letters, digits, hyphen, space.\"},\"phone\":{\"type\":\"string\",\"minLength\":1},\"tag\":{\"type\":\"string\"},\"tax_id\":{\"type\":\"string\",\"maxLength\":30,\"pattern\":\"^[A-Za-z0-9. -]{0,30}$\",\"description\":\"Letters, digits, hyphen, dot, space.\"},\"vat\":{\"type\":\"string\",\"maxLength\":30,\"pattern\":\"^[A-Za-z0-9. -]{0,30}$\",\"description\":\"Letters, digits, hyphen, dot, space.\"}},\"required\":[\"address\",\"email\",\"first_name\",\"last_name\",\"phone\"]},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"body\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"contact\":{\"type\":[\"object\",\"null\"],\"properties\":{\"country\":{},\"firstName\":{},\"id\":{},\"lastName\":{}}},\"handle\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]}}}",
-        ),
+        description: "Create a domain contact. Creates a registrant contact.\
+            \nPOST /v1/domains/contacts. Scope: domains.write.",
+        input_schema: DOMAIN_CONTACT_CREATE_INPUT,
+        output_schema: Some(DOMAIN_CONTACT_CREATE_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -65,11 +64,12 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/domains/{serviceId}/dnssec",
         title: "Get DNSSEC state",
-        description: "Get DNSSEC state. Reads the DNSSEC state; poll this after enabling. `action=refresh` also needs domains.read. DNSSEC keeps its own legacy state contract and polling endpoint; registrar configuration does not verify parent propagation.\nGET /v1/domains/{serviceId}/dnssec. Scope: domains.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Domain name or service uuid: case-insensitive, normalized to IDNA ASCII, one trailing dot accepted, matched only among the caller's non-terminated domain services. Several matches give 409 `domain_identifier_ambiguous`.\"},\"action\":{\"type\":\"string\",\"enum\":[\"refresh\"]},\"jq\":{\"type\":\"string\"}},\"required\":[\"serviceId\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
-        ),
+        description: "Get DNSSEC state. Reads the DNSSEC state; poll this after enabling. \
+            `action=refresh` also needs domains.read. DNSSEC keeps its own legacy state contract \
+            and polling endpoint; registrar configuration does not verify parent propagation.\
+            \nGET /v1/domains/{serviceId}/dnssec. Scope: domains.read.",
+        input_schema: GET_DOMAINS_BY_SERVICE_ID_DNSSEC_INPUT,
+        output_schema: Some(GET_DOMAINS_BY_SERVICE_ID_DNSSEC_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -90,11 +90,13 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/domains/{serviceId}/dnssec",
         title: "Enable DNSSEC",
-        description: "Enables DNSSEC with managed signing or external public DNSKEYs; `acknowledge` true and Idempotency-Key required. HTTP 202 is accepted, not completed; poll GET /v1/domains/{serviceId}/dnssec. Registrar configuration does not verify parent propagation. The remaining body fields: not shown.\nPOST /v1/domains/{serviceId}/dnssec. Scope: domains.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Domain name or service uuid: case-insensitive, normalized to IDNA ASCII, one trailing dot accepted, matched only among the caller's non-terminated domain services. Several matches give 409 `domain_identifier_ambiguous`.\"},\"body\":{\"type\":\"object\",\"properties\":{\"acknowledge\":{\"type\":\"boolean\"}},\"required\":[\"acknowledge\"],\"description\":\"DNSSEC enable body. Enable supports managed signing or external public DNSKEYs; the remaining body fields are not shown.\"},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\",\"body\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
-        ),
+        description: "Enables DNSSEC with managed signing or external public DNSKEYs; \
+            `acknowledge` true and Idempotency-Key required. HTTP 202 is accepted, not completed; \
+            poll GET /v1/domains/{serviceId}/dnssec. Registrar configuration does not verify \
+            parent propagation. The remaining body fields: not shown.\
+            \nPOST /v1/domains/{serviceId}/dnssec. Scope: domains.write.",
+        input_schema: POST_DOMAINS_BY_SERVICE_ID_DNSSEC_INPUT,
+        output_schema: Some(POST_DOMAINS_BY_SERVICE_ID_DNSSEC_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -129,6 +131,41 @@ fn domain_assign_contacts<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
+/// The arguments of `domain_assign_contacts`.
+const DOMAIN_ASSIGN_CONTACTS_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "minLength": 1,
+      "description": "Domain name or service uuid: case-insensitive, normalized to IDNA ASCII, one trailing dot accepted, matched only among the caller's non-terminated domain services. Several matches give 409 `domain_identifier_ambiguous`."
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "contact_ids": {
+          "type": "object",
+          "properties": {
+            "admin": {"type": "string", "format": "uuid"},
+            "billing": {"type": "string", "format": "uuid"},
+            "registrant": {"type": "string", "format": "uuid"},
+            "tech": {"type": "string", "format": "uuid"}
+          }
+        }
+      }
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["serviceId", "body"]
+}"#;
+
+/// What `domain_assign_contacts` answers.
+const DOMAIN_ASSIGN_CONTACTS_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {"ok": {"type": ["boolean", "null"]}},
+  "additionalProperties": {}
+}"#;
+
 /// `domainContactCreate`: calls `customer_cloud_sdk::Client::domain_contact_create`.
 fn domain_contact_create<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -147,7 +184,82 @@ fn domain_contact_create<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
-/// `getDomainsByServiceIdDnssec`: calls `customer_cloud_sdk::Client::get_domains_by_service_id_dnssec`.
+/// The arguments of `domain_contact_create`.
+const DOMAIN_CONTACT_CREATE_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "body": {
+      "type": "object",
+      "properties": {
+        "additional_data": {
+          "type": "object",
+          "additionalProperties": {},
+          "description": "Free-form object."
+        },
+        "address": {
+          "type": "object",
+          "properties": {
+            "city": {"type": "string", "minLength": 1},
+            "country": {
+              "type": "string",
+              "minLength": 2,
+              "maxLength": 2,
+              "description": "Exactly 2 characters."
+            },
+            "number": {"type": "string", "minLength": 1},
+            "state": {"type": "string"},
+            "street": {"type": "string", "minLength": 1},
+            "zipcode": {"type": "string", "minLength": 1}
+          },
+          "required": ["city", "country", "number", "street", "zipcode"]
+        },
+        "company_name": {"type": "string"},
+        "email": {"type": "string", "format": "email"},
+        "first_name": {"type": "string", "minLength": 1},
+        "last_name": {"type": "string", "minLength": 1},
+        "passport_number": {
+          "type": "string",
+          "maxLength": 30,
+          "pattern": "^[A-Za-z0-9 -]{0,30}$",
+          "description": "Letters, digits, hyphen, space."
+        },
+        "phone": {"type": "string", "minLength": 1},
+        "tag": {"type": "string"},
+        "tax_id": {
+          "type": "string",
+          "maxLength": 30,
+          "pattern": "^[A-Za-z0-9. -]{0,30}$",
+          "description": "Letters, digits, hyphen, dot, space."
+        },
+        "vat": {
+          "type": "string",
+          "maxLength": 30,
+          "pattern": "^[A-Za-z0-9. -]{0,30}$",
+          "description": "Letters, digits, hyphen, dot, space."
+        }
+      },
+      "required": ["address", "email", "first_name", "last_name", "phone"]
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["body"]
+}"#;
+
+/// What `domain_contact_create` answers.
+const DOMAIN_CONTACT_CREATE_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "contact": {
+      "type": ["object", "null"],
+      "properties": {"country": {}, "firstName": {}, "id": {}, "lastName": {}}
+    },
+    "handle": {},
+    "ok": {"type": ["boolean", "null"]}
+  }
+}"#;
+
+/// `getDomainsByServiceIdDnssec`: calls
+/// `customer_cloud_sdk::Client::get_domains_by_service_id_dnssec`.
 fn get_domains_by_service_id_dnssec<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
         input.known(&["action", "serviceId"])?;
@@ -161,7 +273,30 @@ fn get_domains_by_service_id_dnssec<'a>(client: &'a Client, input: &'a Args) -> 
     })
 }
 
-/// `postDomainsByServiceIdDnssec`: calls `customer_cloud_sdk::Client::post_domains_by_service_id_dnssec`.
+/// The arguments of `get_domains_by_service_id_dnssec`.
+const GET_DOMAINS_BY_SERVICE_ID_DNSSEC_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "minLength": 1,
+      "description": "Domain name or service uuid: case-insensitive, normalized to IDNA ASCII, one trailing dot accepted, matched only among the caller's non-terminated domain services. Several matches give 409 `domain_identifier_ambiguous`."
+    },
+    "action": {"type": "string", "enum": ["refresh"]},
+    "jq": {"type": "string"}
+  },
+  "required": ["serviceId"]
+}"#;
+
+/// What `get_domains_by_service_id_dnssec` answers.
+const GET_DOMAINS_BY_SERVICE_ID_DNSSEC_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {"ok": {"type": ["boolean", "null"]}},
+  "additionalProperties": {}
+}"#;
+
+/// `postDomainsByServiceIdDnssec`: calls
+/// `customer_cloud_sdk::Client::post_domains_by_service_id_dnssec`.
 fn post_domains_by_service_id_dnssec<'a>(
     client: &'a Client,
     input: &'a Args,
@@ -182,3 +317,30 @@ fn post_domains_by_service_id_dnssec<'a>(
         respond(call.send().await)
     })
 }
+
+/// The arguments of `post_domains_by_service_id_dnssec`.
+const POST_DOMAINS_BY_SERVICE_ID_DNSSEC_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "minLength": 1,
+      "description": "Domain name or service uuid: case-insensitive, normalized to IDNA ASCII, one trailing dot accepted, matched only among the caller's non-terminated domain services. Several matches give 409 `domain_identifier_ambiguous`."
+    },
+    "body": {
+      "type": "object",
+      "properties": {"acknowledge": {"type": "boolean"}},
+      "required": ["acknowledge"],
+      "description": "DNSSEC enable body. Enable supports managed signing or external public DNSKEYs; the remaining body fields are not shown."
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["serviceId", "body"]
+}"#;
+
+/// What `post_domains_by_service_id_dnssec` answers.
+const POST_DOMAINS_BY_SERVICE_ID_DNSSEC_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {"ok": {"type": ["boolean", "null"]}},
+  "additionalProperties": {}
+}"#;

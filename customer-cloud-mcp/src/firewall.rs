@@ -15,11 +15,11 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/firewall/policies",
         title: "Create a firewall policy",
-        description: "Creates a firewall policy. Check that changes keep SSH and management access.\nPOST /v1/firewall/policies. Scope: firewall.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"description\":{\"type\":\"string\",\"maxLength\":500},\"is_primary\":{\"type\":\"boolean\"},\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":128},\"policy_in\":{\"type\":\"string\",\"enum\":[\"ACCEPT\",\"DROP\"]},\"policy_out\":{\"type\":\"string\",\"enum\":[\"ACCEPT\",\"DROP\"]},\"rules\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"enum\":[\"ACCEPT\",\"DROP\",\"REJECT\"]},\"comment\":{\"type\":\"string\",\"maxLength\":200},\"dest\":{},\"destination\":{},\"direction\":{\"type\":\"string\",\"enum\":[\"IN\",\"OUT\"]},\"dport\":{},\"enable\":{},\"enabled\":{},\"iface\":{\"type\":\"string\",\"maxLength\":64},\"log\":{\"type\":\"string\",\"maxLength\":64},\"proto\":{\"type\":\"string\",\"enum\":[\"ALL\",\"ANY\",\"ICMP\",\"TCP\",\"UDP\",\"all\",\"any\",\"icmp\",\"tcp\",\"udp\"]},\"source\":{},\"sport\":{},\"type\":{\"type\":\"string\",\"enum\":[\"in\",\"out\"]}},\"required\":[\"action\"],\"description\":\"Firewall rule of a policy creation body. The reference lists `dport`, `sport`, `source`, `destination`, `dest` followed by '(string or number)'; read here as applying to all five.\"}}},\"required\":[\"name\"]},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"body\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]},\"policy\":{\"type\":[\"object\",\"null\"],\"properties\":{\"description\":{\"type\":[\"string\",\"null\"]},\"id\":{},\"isPrimary\":{},\"name\":{\"type\":[\"string\",\"null\"]},\"policyIn\":{},\"policyOut\":{},\"rules\":{\"type\":[\"array\",\"null\"],\"items\":{}}}}}}",
-        ),
+        description: "Creates a firewall policy. Check that changes keep SSH and management \
+            access.\
+            \nPOST /v1/firewall/policies. Scope: firewall.write.",
+        input_schema: FIREWALL_POLICY_CREATE_INPUT,
+        output_schema: Some(FIREWALL_POLICY_CREATE_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -53,3 +53,70 @@ fn firewall_policy_create<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
         respond(call.send().await)
     })
 }
+
+/// The arguments of `firewall_policy_create`.
+const FIREWALL_POLICY_CREATE_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "body": {
+      "type": "object",
+      "properties": {
+        "description": {"type": "string", "maxLength": 500},
+        "is_primary": {"type": "boolean"},
+        "name": {"type": "string", "minLength": 1, "maxLength": 128},
+        "policy_in": {"type": "string", "enum": ["ACCEPT", "DROP"]},
+        "policy_out": {"type": "string", "enum": ["ACCEPT", "DROP"]},
+        "rules": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "action": {"type": "string", "enum": ["ACCEPT", "DROP", "REJECT"]},
+              "comment": {"type": "string", "maxLength": 200},
+              "dest": {},
+              "destination": {},
+              "direction": {"type": "string", "enum": ["IN", "OUT"]},
+              "dport": {},
+              "enable": {},
+              "enabled": {},
+              "iface": {"type": "string", "maxLength": 64},
+              "log": {"type": "string", "maxLength": 64},
+              "proto": {
+                "type": "string",
+                "enum": ["ALL", "ANY", "ICMP", "TCP", "UDP", "all", "any", "icmp", "tcp", "udp"]
+              },
+              "source": {},
+              "sport": {},
+              "type": {"type": "string", "enum": ["in", "out"]}
+            },
+            "required": ["action"],
+            "description": "Firewall rule of a policy creation body. The reference lists `dport`, `sport`, `source`, `destination`, `dest` followed by '(string or number)'; read here as applying to all five."
+          }
+        }
+      },
+      "required": ["name"]
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["body"]
+}"#;
+
+/// What `firewall_policy_create` answers.
+const FIREWALL_POLICY_CREATE_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "ok": {"type": ["boolean", "null"]},
+    "policy": {
+      "type": ["object", "null"],
+      "properties": {
+        "description": {"type": ["string", "null"]},
+        "id": {},
+        "isPrimary": {},
+        "name": {"type": ["string", "null"]},
+        "policyIn": {},
+        "policyOut": {},
+        "rules": {"type": ["array", "null"], "items": {}}
+      }
+    }
+  }
+}"#;

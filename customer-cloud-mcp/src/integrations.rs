@@ -15,11 +15,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/api-credentials/{id}",
         title: "Get an API credential",
-        description: "Get an API credential. Reads one credential; never returns the secret.\nGET /v1/api-credentials/{id}. Scope: api_credentials.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"format\":\"uuid\"},\"jq\":{\"type\":\"string\"}},\"required\":[\"id\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"item\":{\"type\":[\"object\",\"null\"],\"properties\":{\"allowed_cidrs\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}},\"created_at\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"enabled\":{\"type\":[\"boolean\",\"null\"]},\"expires_at\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"last_used_at\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"last_used_ip\":{\"type\":[\"string\",\"null\"]},\"mode\":{\"type\":[\"string\",\"null\"]},\"name\":{\"type\":[\"string\",\"null\"]},\"prefix\":{\"type\":[\"string\",\"null\"]},\"revoked_at\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"scopes\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}}}},\"ok\":{\"type\":[\"boolean\",\"null\"]}}}",
-        ),
+        description: "Get an API credential. Reads one credential; never returns the secret.\
+            \nGET /v1/api-credentials/{id}. Scope: api_credentials.read.",
+        input_schema: API_CREDENTIAL_INPUT,
+        output_schema: Some(API_CREDENTIAL_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -40,17 +39,23 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/api-credentials",
         title: "Create an API credential",
-        description: "Create an API credential. Issues a credential. The `secret` is returned only on issuance or on a same-key retry within 24 hours. Rules: requested scopes and allowed CIDRs cannot exceed the issuer's; expiry is capped by the issuer; managed MCP and support keys cannot delegate; listing is owner-only; managed MCP credentials are read-only in the list.\nPOST /v1/api-credentials. Grants access: a new API credential with the body's scopes and allowed CIDRs, its secret in the answer (needs --allow-access-grants). Scope: api_credentials.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"allowed_cidrs\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":50,\"description\":\"Cannot exceed the issuer's.\"},\"mode\":{\"type\":\"string\",\"enum\":[\"bearer\",\"signed\"],\"default\":\"signed\"},\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":80},\"scopes\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"api_credentials.read\",\"api_credentials.write\",\"audit.read\",\"billing.balance.read\",\"billing.invoice.pay\",\"billing.invoices.read\",\"billing.order.create\",\"billing.orders.read\",\"billing.products.read\",\"billing.services.read\",\"billing.services.write\",\"billing.transactions.read\",\"billing.unpaid_total.read\",\"dedicated.credentials.read\",\"dedicated.read\",\"dedicated.write\",\"dns.read\",\"dns.write\",\"domains.read\",\"domains.write\",\"firewall.read\",\"firewall.write\",\"oauth.connections.read\",\"oauth.connections.write\",\"ssh.read\",\"ssh.write\",\"storage.read\",\"storage.write\",\"tcp_proxy.read\",\"tcp_proxy.write\",\"vps.credentials.read\",\"vps.read\",\"vps.write\",\"webhooks.read\",\"webhooks.write\"]},\"minItems\":1,\"maxItems\":35,\"description\":\"Values from the scope list in part 5. Requested scopes cannot exceed the issuer's.\"},\"ttl_days\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":365,\"default\":30}},\"required\":[\"name\",\"scopes\"]},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"body\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"item\":{\"type\":[\"object\",\"null\"],\"properties\":{\"allowed_cidrs\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}},\"created_at\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"enabled\":{\"type\":[\"boolean\",\"null\"]},\"expires_at\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"last_used_at\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"last_used_ip\":{\"type\":[\"string\",\"null\"]},\"mode\":{\"type\":[\"string\",\"null\"]},\"name\":{\"type\":[\"string\",\"null\"]},\"prefix\":{\"type\":[\"string\",\"null\"]},\"revoked_at\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"scopes\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"secret\":{\"type\":[\"string\",\"null\"]}}}",
-        ),
+        description: "Create an API credential. Issues a credential. The `secret` is returned \
+            only on issuance or on a same-key retry within 24 hours. Rules: requested scopes and \
+            allowed CIDRs cannot exceed the issuer's; expiry is capped by the issuer; managed MCP \
+            and support keys cannot delegate; listing is owner-only; managed MCP credentials are \
+            read-only in the list.\
+            \nPOST /v1/api-credentials. Grants access: a new API credential with the body's \
+            scopes and allowed CIDRs, its secret in the answer (needs --allow-access-grants). \
+            Scope: api_credentials.write.",
+        input_schema: API_CREDENTIAL_CREATE_INPUT,
+        output_schema: Some(API_CREDENTIAL_CREATE_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
             purchase: None,
             grants_access: Some(
-                "a new API credential with the body's scopes and allowed CIDRs, its secret in the answer",
+                "a new API credential with the body's scopes and allowed CIDRs, its secret in the \
+                    answer",
             ),
             idempotent: false,
             long_running: false,
@@ -67,11 +72,12 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/api-credentials",
         title: "List API credentials",
-        description: "Lists API credentials (cursor model). At most 100 items per page. Listing is owner-only; managed MCP credentials are read-only in the list. Listing never returns secrets.\nGET /v1/api-credentials. Scope: api_credentials.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"cursor\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Pass `next_cursor` of the previous page unchanged.\"},\"include_revoked\":{\"type\":\"boolean\",\"description\":\"`true` or `false`.\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":50,\"description\":\"Page size, default 50, at most 100 items.\"},\"jq\":{\"type\":\"string\"}}}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"items\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"allowed_cidrs\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}},\"created_at\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"enabled\":{\"type\":[\"boolean\",\"null\"]},\"expires_at\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"last_used_at\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"last_used_ip\":{\"type\":[\"string\",\"null\"]},\"mode\":{\"type\":[\"string\",\"null\"]},\"name\":{\"type\":[\"string\",\"null\"]},\"prefix\":{\"type\":[\"string\",\"null\"]},\"revoked_at\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"scopes\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}}}}},\"next_cursor\":{\"type\":[\"string\",\"null\"]},\"ok\":{\"type\":[\"boolean\",\"null\"]}}}",
-        ),
+        description: "Lists API credentials (cursor model). At most 100 items per page. Listing \
+            is owner-only; managed MCP credentials are read-only in the list. Listing never \
+            returns secrets.\
+            \nGET /v1/api-credentials. Scope: api_credentials.read.",
+        input_schema: API_CREDENTIALS_INPUT,
+        output_schema: Some(API_CREDENTIALS_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -95,11 +101,12 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/capabilities",
         title: "Get feature availability",
-        description: "Get feature availability. Reports which optional workflow features are available, such as `canonical_operation_responses`, `durable_writes`, `operation_policy` (retention; terminal receipts retained 90 days by default).\nGET /v1/capabilities.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"jq\":{\"type\":\"string\"}}}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
-        ),
+        description: "Get feature availability. Reports which optional workflow features are \
+            available, such as `canonical_operation_responses`, `durable_writes`, \
+            `operation_policy` (retention; terminal receipts retained 90 days by default).\
+            \nGET /v1/capabilities.",
+        input_schema: GET_CAPABILITIES_INPUT,
+        output_schema: Some(GET_CAPABILITIES_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -120,11 +127,25 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/operations",
         title: "Look up an operation by idempotency key",
-        description: "Look up an operation by idempotency key. `GET /v1/operations?idempotency_key=<key>` recovers a tracked write without repeating it. The key is scoped to the original credential, HTTP method and exact path; supply `method` and `path` together, plus `credential_id` if needed to disambiguate. Lookup is confined to the authenticated account and to the caller's current billing.services.read, vps.read or dedicated.read permission for that operation (the three alternative security requirements per scheme express this 'per operation' rule). Polling needs no new key and never charges or repeats the write. Recovery applies only to newly tracked writes after the contract is enabled, not to every historical request or every write. DNSSEC keeps its own state contract and polling endpoint; its operation string is not a generic operation handle. Outcomes: 200 operation found, continue polling it; 400 `validation_error` correct the selectors, do not submit a new write; 404 `operation_not_found` no recoverable identity, this does not prove the write never ran; 409 `operation_lookup_ambiguous` supply the original method and path, and credential_id if needed; 410 `operation_expired` identity remains but the receipt expired, reconcile resources and billing.\nGET /v1/operations. Scope: billing.services.read, dedicated.read or vps.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"credential_id\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Original credential, if needed to disambiguate.\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":8,\"maxLength\":128,\"pattern\":\"^[A-Za-z0-9._:-]{8,128}$\",\"description\":\"Idempotency-Key of the original write.\"},\"method\":{\"type\":\"string\",\"description\":\"Original HTTP method; supply together with `path`.\"},\"path\":{\"type\":\"string\",\"description\":\"Original exact path; supply together with `method`.\"},\"jq\":{\"type\":\"string\"}}}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]},\"operation\":{\"type\":[\"object\",\"null\"],\"properties\":{\"done\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"type\":[\"string\",\"null\"]},\"links\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"]},\"operation\":{\"type\":[\"string\",\"null\"]},\"order\":{\"type\":[\"string\",\"null\"]},\"service\":{\"type\":[\"string\",\"null\"]}}},\"progress\":{},\"result\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice_id\":{},\"order_id\":{},\"power_state\":{},\"service_id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"service_ids\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\",\"format\":\"uuid\"}}},\"additionalProperties\":{}},\"stage\":{\"type\":[\"string\",\"null\"]},\"status\":{\"type\":[\"string\",\"null\"]}},\"additionalProperties\":{}}}}",
-        ),
+        description: "Look up an operation by idempotency key. `GET \
+            /v1/operations?idempotency_key=<key>` recovers a tracked write without repeating it. \
+            The key is scoped to the original credential, HTTP method and exact path; supply \
+            `method` and `path` together, plus `credential_id` if needed to disambiguate. Lookup \
+            is confined to the authenticated account and to the caller's current \
+            billing.services.read, vps.read or dedicated.read permission for that operation (the \
+            three alternative security requirements per scheme express this 'per operation' \
+            rule). Polling needs no new key and never charges or repeats the write. Recovery \
+            applies only to newly tracked writes after the contract is enabled, not to every \
+            historical request or every write. DNSSEC keeps its own state contract and polling \
+            endpoint; its operation string is not a generic operation handle. Outcomes: 200 \
+            operation found, continue polling it; 400 `validation_error` correct the selectors, \
+            do not submit a new write; 404 `operation_not_found` no recoverable identity, this \
+            does not prove the write never ran; 409 `operation_lookup_ambiguous` supply the \
+            original method and path, and credential_id if needed; 410 `operation_expired` \
+            identity remains but the receipt expired, reconcile resources and billing.\
+            \nGET /v1/operations. Scope: billing.services.read, dedicated.read or vps.read.",
+        input_schema: GET_OPERATIONS_INPUT,
+        output_schema: Some(GET_OPERATIONS_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -145,8 +166,18 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/operations/{operationId}",
         title: "Poll an operation",
-        description: "Poll an operation. Reads an operation receipt. Branch on `status` and `done`, not on `stage`; `unknown` needs reconciliation, never assume failure and never submit a new write. Lookup is confined to the authenticated account and to the caller's current billing.services.read, vps.read or dedicated.read permission for that operation (the three alternative security requirements per scheme express this 'per operation' rule). Polling needs no new key and never charges or repeats the write. Recovery applies only to newly tracked writes after the contract is enabled, not to every historical request or every write. DNSSEC keeps its own state contract and polling endpoint; its operation string is not a generic operation handle.\nGET /v1/operations/{operationId}. Scope: billing.services.read, dedicated.read or vps.read.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"operationId\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Opaque operation id (`operation.id` or `operation_id`).\"},\"wait\":{\"type\":\"boolean\",\"description\":\"Poll until what this reads settles, then answer its settled state.\"},\"jq\":{\"type\":\"string\"}},\"required\":[\"operationId\"]}",
+        description: "Poll an operation. Reads an operation receipt. Branch on `status` and \
+            `done`, not on `stage`; `unknown` needs reconciliation, never assume failure and \
+            never submit a new write. Lookup is confined to the authenticated account and to the \
+            caller's current billing.services.read, vps.read or dedicated.read permission for \
+            that operation (the three alternative security requirements per scheme express this \
+            'per operation' rule). Polling needs no new key and never charges or repeats the \
+            write. Recovery applies only to newly tracked writes after the contract is enabled, \
+            not to every historical request or every write. DNSSEC keeps its own state contract \
+            and polling endpoint; its operation string is not a generic operation handle.\
+            \nGET /v1/operations/{operationId}. Scope: billing.services.read, dedicated.read or \
+            vps.read.",
+        input_schema: GET_OPERATIONS_BY_OPERATION_ID_INPUT,
         output_schema: None,
         effects: Effects {
             writes: false,
@@ -168,11 +199,12 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/version",
         title: "Get the deployed contract version",
-        description: "Get the deployed contract version. Identifies the deployed contract; the published contract revision is `2026-10-07.1`. Read it together with GET /v1/capabilities before using optional features.\nGET /v1/version.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"jq\":{\"type\":\"string\"}}}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
-        ),
+        description: "Get the deployed contract version. Identifies the deployed contract; the \
+            published contract revision is `2026-10-07.1`. Read it together with GET \
+            /v1/capabilities before using optional features.\
+            \nGET /v1/version.",
+        input_schema: GET_VERSION_INPUT,
+        output_schema: Some(GET_VERSION_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -193,11 +225,12 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "PATCH",
         path: "/v1/webhooks/{id}",
         title: "Enable or disable a webhook endpoint",
-        description: "Enables or disables a webhook endpoint. Fields of the body other than `enabled`: not shown. Paths and bodies of the operations that create, list, test and rotate webhooks and list deliveries: not shown.\nPATCH /v1/webhooks/{id}. Scope: webhooks.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"format\":\"uuid\"},\"body\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"description\":\"Webhook PATCH body. Fields other than `enabled`: not shown (unknown fields are rejected, so only `enabled` can be sent).\"},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"id\",\"body\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"item\":{\"type\":[\"object\",\"null\"],\"properties\":{\"createdAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"enabled\":{\"type\":[\"boolean\",\"null\"]},\"events\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}},\"id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"url\":{}}},\"ok\":{\"type\":[\"boolean\",\"null\"]}}}",
-        ),
+        description: "Enables or disables a webhook endpoint. Fields of the body other than \
+            `enabled`: not shown. Paths and bodies of the operations that create, list, test and \
+            rotate webhooks and list deliveries: not shown.\
+            \nPATCH /v1/webhooks/{id}. Scope: webhooks.write.",
+        input_schema: PATCH_WEBHOOKS_BY_ID_INPUT,
+        output_schema: Some(PATCH_WEBHOOKS_BY_ID_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -218,11 +251,11 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "DELETE",
         path: "/v1/webhooks/{id}",
         title: "Delete a webhook endpoint",
-        description: "Delete a webhook endpoint. Removes the endpoint and its delivery history; an in-flight attempt may finish. The Idempotency-Key requirement: not shown.\nDELETE /v1/webhooks/{id}. Destructive. Scope: webhooks.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"format\":\"uuid\"},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"id\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
-        ),
+        description: "Delete a webhook endpoint. Removes the endpoint and its delivery history; \
+            an in-flight attempt may finish. The Idempotency-Key requirement: not shown.\
+            \nDELETE /v1/webhooks/{id}. Destructive. Scope: webhooks.write.",
+        input_schema: WEBHOOK_DELETE_INPUT,
+        output_schema: Some(WEBHOOK_DELETE_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: true,
@@ -247,6 +280,38 @@ fn api_credential<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
+/// The arguments of `api_credential`.
+const API_CREDENTIAL_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {"id": {"type": "string", "format": "uuid"}, "jq": {"type": "string"}},
+  "required": ["id"]
+}"#;
+
+/// What `api_credential` answers.
+const API_CREDENTIAL_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "item": {
+      "type": ["object", "null"],
+      "properties": {
+        "allowed_cidrs": {"type": ["array", "null"], "items": {"type": "string"}},
+        "created_at": {"type": ["string", "null"], "format": "date-time"},
+        "enabled": {"type": ["boolean", "null"]},
+        "expires_at": {"type": ["string", "null"], "format": "date-time"},
+        "id": {"type": ["string", "null"], "format": "uuid"},
+        "last_used_at": {"type": ["string", "null"], "format": "date-time"},
+        "last_used_ip": {"type": ["string", "null"]},
+        "mode": {"type": ["string", "null"]},
+        "name": {"type": ["string", "null"]},
+        "prefix": {"type": ["string", "null"]},
+        "revoked_at": {"type": ["string", "null"], "format": "date-time"},
+        "scopes": {"type": ["array", "null"], "items": {"type": "string"}}
+      }
+    },
+    "ok": {"type": ["boolean", "null"]}
+  }
+}"#;
+
 /// `apiCredentialCreate`: calls `customer_cloud_sdk::Client::api_credential_create`.
 fn api_credential_create<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -267,6 +332,102 @@ fn api_credential_create<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
         respond(call.send().await)
     })
 }
+
+/// The arguments of `api_credential_create`.
+const API_CREDENTIAL_CREATE_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "body": {
+      "type": "object",
+      "properties": {
+        "allowed_cidrs": {
+          "type": "array",
+          "items": {"type": "string"},
+          "maxItems": 50,
+          "description": "Cannot exceed the issuer's."
+        },
+        "mode": {"type": "string", "enum": ["bearer", "signed"], "default": "signed"},
+        "name": {"type": "string", "minLength": 1, "maxLength": 80},
+        "scopes": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "api_credentials.read",
+              "api_credentials.write",
+              "audit.read",
+              "billing.balance.read",
+              "billing.invoice.pay",
+              "billing.invoices.read",
+              "billing.order.create",
+              "billing.orders.read",
+              "billing.products.read",
+              "billing.services.read",
+              "billing.services.write",
+              "billing.transactions.read",
+              "billing.unpaid_total.read",
+              "dedicated.credentials.read",
+              "dedicated.read",
+              "dedicated.write",
+              "dns.read",
+              "dns.write",
+              "domains.read",
+              "domains.write",
+              "firewall.read",
+              "firewall.write",
+              "oauth.connections.read",
+              "oauth.connections.write",
+              "ssh.read",
+              "ssh.write",
+              "storage.read",
+              "storage.write",
+              "tcp_proxy.read",
+              "tcp_proxy.write",
+              "vps.credentials.read",
+              "vps.read",
+              "vps.write",
+              "webhooks.read",
+              "webhooks.write"
+            ]
+          },
+          "minItems": 1,
+          "maxItems": 35,
+          "description": "Values from the scope list in part 5. Requested scopes cannot exceed the issuer's."
+        },
+        "ttl_days": {"type": "integer", "minimum": 1, "maximum": 365, "default": 30}
+      },
+      "required": ["name", "scopes"]
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["body"]
+}"#;
+
+/// What `api_credential_create` answers.
+const API_CREDENTIAL_CREATE_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "item": {
+      "type": ["object", "null"],
+      "properties": {
+        "allowed_cidrs": {"type": ["array", "null"], "items": {"type": "string"}},
+        "created_at": {"type": ["string", "null"], "format": "date-time"},
+        "enabled": {"type": ["boolean", "null"]},
+        "expires_at": {"type": ["string", "null"], "format": "date-time"},
+        "id": {"type": ["string", "null"], "format": "uuid"},
+        "last_used_at": {"type": ["string", "null"], "format": "date-time"},
+        "last_used_ip": {"type": ["string", "null"]},
+        "mode": {"type": ["string", "null"]},
+        "name": {"type": ["string", "null"]},
+        "prefix": {"type": ["string", "null"]},
+        "revoked_at": {"type": ["string", "null"], "format": "date-time"},
+        "scopes": {"type": ["array", "null"], "items": {"type": "string"}}
+      }
+    },
+    "ok": {"type": ["boolean", "null"]},
+    "secret": {"type": ["string", "null"]}
+  }
+}"#;
 
 /// `apiCredentials`: calls `customer_cloud_sdk::Client::api_credentials`.
 fn api_credentials<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
@@ -289,6 +450,56 @@ fn api_credentials<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
+/// The arguments of `api_credentials`.
+const API_CREDENTIALS_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "cursor": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Pass `next_cursor` of the previous page unchanged."
+    },
+    "include_revoked": {"type": "boolean", "description": "`true` or `false`."},
+    "limit": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 100,
+      "default": 50,
+      "description": "Page size, default 50, at most 100 items."
+    },
+    "jq": {"type": "string"}
+  }
+}"#;
+
+/// What `api_credentials` answers.
+const API_CREDENTIALS_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "items": {
+      "type": ["array", "null"],
+      "items": {
+        "type": "object",
+        "properties": {
+          "allowed_cidrs": {"type": ["array", "null"], "items": {"type": "string"}},
+          "created_at": {"type": ["string", "null"], "format": "date-time"},
+          "enabled": {"type": ["boolean", "null"]},
+          "expires_at": {"type": ["string", "null"], "format": "date-time"},
+          "id": {"type": ["string", "null"], "format": "uuid"},
+          "last_used_at": {"type": ["string", "null"], "format": "date-time"},
+          "last_used_ip": {"type": ["string", "null"]},
+          "mode": {"type": ["string", "null"]},
+          "name": {"type": ["string", "null"]},
+          "prefix": {"type": ["string", "null"]},
+          "revoked_at": {"type": ["string", "null"], "format": "date-time"},
+          "scopes": {"type": ["array", "null"], "items": {"type": "string"}}
+        }
+      }
+    },
+    "next_cursor": {"type": ["string", "null"]},
+    "ok": {"type": ["boolean", "null"]}
+  }
+}"#;
+
 /// `getCapabilities`: calls `customer_cloud_sdk::Client::get_capabilities`.
 fn get_capabilities<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -297,6 +508,19 @@ fn get_capabilities<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
         respond(call.send().await)
     })
 }
+
+/// The arguments of `get_capabilities`.
+const GET_CAPABILITIES_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {"jq": {"type": "string"}}
+}"#;
+
+/// What `get_capabilities` answers.
+const GET_CAPABILITIES_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {"ok": {"type": ["boolean", "null"]}},
+  "additionalProperties": {}
+}"#;
 
 /// `getOperations`: calls `customer_cloud_sdk::Client::get_operations`.
 fn get_operations<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
@@ -323,7 +547,78 @@ fn get_operations<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
-/// `getOperationsByOperationId`: calls `customer_cloud_sdk::Client::get_operations_by_operation_id`.
+/// The arguments of `get_operations`.
+const GET_OPERATIONS_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "credential_id": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Original credential, if needed to disambiguate."
+    },
+    "idempotency_key": {
+      "type": "string",
+      "minLength": 8,
+      "maxLength": 128,
+      "pattern": "^[A-Za-z0-9._:-]{8,128}$",
+      "description": "Idempotency-Key of the original write."
+    },
+    "method": {
+      "type": "string",
+      "description": "Original HTTP method; supply together with `path`."
+    },
+    "path": {
+      "type": "string",
+      "description": "Original exact path; supply together with `method`."
+    },
+    "jq": {"type": "string"}
+  }
+}"#;
+
+/// What `get_operations` answers.
+const GET_OPERATIONS_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "ok": {"type": ["boolean", "null"]},
+    "operation": {
+      "type": ["object", "null"],
+      "properties": {
+        "done": {"type": ["boolean", "null"]},
+        "id": {"type": ["string", "null"]},
+        "links": {
+          "type": ["object", "null"],
+          "properties": {
+            "invoice": {"type": ["string", "null"]},
+            "operation": {"type": ["string", "null"]},
+            "order": {"type": ["string", "null"]},
+            "service": {"type": ["string", "null"]}
+          }
+        },
+        "progress": {},
+        "result": {
+          "type": ["object", "null"],
+          "properties": {
+            "invoice_id": {},
+            "order_id": {},
+            "power_state": {},
+            "service_id": {"type": ["string", "null"], "format": "uuid"},
+            "service_ids": {
+              "type": ["array", "null"],
+              "items": {"type": "string", "format": "uuid"}
+            }
+          },
+          "additionalProperties": {}
+        },
+        "stage": {"type": ["string", "null"]},
+        "status": {"type": ["string", "null"]}
+      },
+      "additionalProperties": {}
+    }
+  }
+}"#;
+
+/// `getOperationsByOperationId`: calls
+/// `customer_cloud_sdk::Client::get_operations_by_operation_id`.
 fn get_operations_by_operation_id<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
         input.known(&["operationId"])?;
@@ -336,6 +631,24 @@ fn get_operations_by_operation_id<'a>(client: &'a Client, input: &'a Args) -> Ru
     })
 }
 
+/// The arguments of `get_operations_by_operation_id`.
+const GET_OPERATIONS_BY_OPERATION_ID_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "operationId": {
+      "type": "string",
+      "minLength": 1,
+      "description": "Opaque operation id (`operation.id` or `operation_id`)."
+    },
+    "wait": {
+      "type": "boolean",
+      "description": "Poll until what this reads settles, then answer its settled state."
+    },
+    "jq": {"type": "string"}
+  },
+  "required": ["operationId"]
+}"#;
+
 /// `getVersion`: calls `customer_cloud_sdk::Client::get_version`.
 fn get_version<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -344,6 +657,16 @@ fn get_version<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
         respond(call.send().await)
     })
 }
+
+/// The arguments of `get_version`.
+const GET_VERSION_INPUT: &str = r#"{"type": "object", "properties": {"jq": {"type": "string"}}}"#;
+
+/// What `get_version` answers.
+const GET_VERSION_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {"ok": {"type": ["boolean", "null"]}},
+  "additionalProperties": {}
+}"#;
 
 /// `patchWebhooksById`: calls `customer_cloud_sdk::Client::patch_webhooks_by_id`.
 fn patch_webhooks_by_id<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
@@ -364,6 +687,39 @@ fn patch_webhooks_by_id<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
+/// The arguments of `patch_webhooks_by_id`.
+const PATCH_WEBHOOKS_BY_ID_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "id": {"type": "string", "format": "uuid"},
+    "body": {
+      "type": "object",
+      "properties": {"enabled": {"type": "boolean"}},
+      "description": "Webhook PATCH body. Fields other than `enabled`: not shown (unknown fields are rejected, so only `enabled` can be sent)."
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["id", "body"]
+}"#;
+
+/// What `patch_webhooks_by_id` answers.
+const PATCH_WEBHOOKS_BY_ID_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "item": {
+      "type": ["object", "null"],
+      "properties": {
+        "createdAt": {"type": ["string", "null"], "format": "date-time"},
+        "enabled": {"type": ["boolean", "null"]},
+        "events": {"type": ["array", "null"], "items": {"type": "string"}},
+        "id": {"type": ["string", "null"], "format": "uuid"},
+        "url": {}
+      }
+    },
+    "ok": {"type": ["boolean", "null"]}
+  }
+}"#;
+
 /// `webhookDelete`: calls `customer_cloud_sdk::Client::webhook_delete`.
 fn webhook_delete<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -377,3 +733,17 @@ fn webhook_delete<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
         respond(call.send().await)
     })
 }
+
+/// The arguments of `webhook_delete`.
+const WEBHOOK_DELETE_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {"id": {"type": "string", "format": "uuid"}, "idempotency_key": {"type": "string"}},
+  "required": ["id"]
+}"#;
+
+/// What `webhook_delete` answers.
+const WEBHOOK_DELETE_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {"ok": {"type": ["boolean", "null"]}},
+  "additionalProperties": {}
+}"#;

@@ -15,11 +15,11 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/services/{serviceId}/dns/waf/record/proxy-config/upload-loader",
         title: "Upload a website loader page",
-        description: "Uploads a loader HTML page for a proxied website record.\nPOST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-loader. Scope: dns.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"domain\":{\"type\":\"string\",\"minLength\":1},\"html\":{\"type\":\"string\",\"minLength\":1},\"name\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"domain\",\"html\",\"name\"]},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\",\"body\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"data\":{},\"html\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]}}}",
-        ),
+        description: "Uploads a loader HTML page for a proxied website record.\
+            \nPOST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-loader. Scope: \
+            dns.write.",
+        input_schema: SERVICE_DNS_WAF_PROXY_CONFIG_UPLOAD_LOADER_INPUT,
+        output_schema: Some(SERVICE_DNS_WAF_PROXY_CONFIG_UPLOAD_LOADER_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -40,11 +40,15 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl",
         title: "Upload a website SSL certificate",
-        description: "Upload a website SSL certificate. Validates hostname, validity dates, certificate chain syntax and matching private key before uploading; domains may be configured before DNS points to the proxy. A readiness of `pending` or `unknown` means the upload is not yet confirmed; read the SSL state before retrying. Private key material is never returned.\nPOST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl. Scope: dns.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"bundle\":{\"type\":\"string\",\"default\":\"\"},\"cert\":{\"type\":\"string\",\"minLength\":1},\"domain\":{\"type\":\"string\",\"minLength\":1},\"mode\":{\"type\":\"string\",\"enum\":[\"c\",\"w\"]},\"name\":{\"type\":\"string\",\"minLength\":1},\"pkey\":{\"type\":\"string\",\"format\":\"password\",\"minLength\":1,\"description\":\"PEM private key of the certificate. A secret; it is never returned.\"}},\"required\":[\"cert\",\"domain\",\"mode\",\"name\",\"pkey\"]},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\",\"body\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"expected_fingerprint256\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
-        ),
+        description: "Upload a website SSL certificate. Validates hostname, validity dates, \
+            certificate chain syntax and matching private key before uploading; domains may be \
+            configured before DNS points to the proxy. A readiness of `pending` or `unknown` \
+            means the upload is not yet confirmed; read the SSL state before retrying. Private \
+            key material is never returned.\
+            \nPOST /v1/services/{serviceId}/dns/waf/record/proxy-config/upload-ssl. Scope: \
+            dns.write.",
+        input_schema: SERVICE_DNS_WAF_PROXY_CONFIG_UPLOAD_SSL_INPUT,
+        output_schema: Some(SERVICE_DNS_WAF_PROXY_CONFIG_UPLOAD_SSL_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -60,7 +64,8 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
     },
 ];
 
-/// `serviceDnsWafProxyConfigUploadLoader`: calls `customer_cloud_sdk::Client::service_dns_waf_proxy_config_upload_loader`.
+/// `serviceDnsWafProxyConfigUploadLoader`: calls
+/// `customer_cloud_sdk::Client::service_dns_waf_proxy_config_upload_loader`.
 fn service_dns_waf_proxy_config_upload_loader<'a>(
     client: &'a Client,
     input: &'a Args,
@@ -85,7 +90,37 @@ fn service_dns_waf_proxy_config_upload_loader<'a>(
     })
 }
 
-/// `serviceDnsWafProxyConfigUploadSsl`: calls `customer_cloud_sdk::Client::service_dns_waf_proxy_config_upload_ssl`.
+/// The arguments of `service_dns_waf_proxy_config_upload_loader`.
+const SERVICE_DNS_WAF_PROXY_CONFIG_UPLOAD_LOADER_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Customer-visible service UUID."
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "domain": {"type": "string", "minLength": 1},
+        "html": {"type": "string", "minLength": 1},
+        "name": {"type": "string", "minLength": 1}
+      },
+      "required": ["domain", "html", "name"]
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["serviceId", "body"]
+}"#;
+
+/// What `service_dns_waf_proxy_config_upload_loader` answers.
+const SERVICE_DNS_WAF_PROXY_CONFIG_UPLOAD_LOADER_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {"data": {}, "html": {}, "ok": {"type": ["boolean", "null"]}}
+}"#;
+
+/// `serviceDnsWafProxyConfigUploadSsl`: calls
+/// `customer_cloud_sdk::Client::service_dns_waf_proxy_config_upload_ssl`.
 fn service_dns_waf_proxy_config_upload_ssl<'a>(
     client: &'a Client,
     input: &'a Args,
@@ -109,3 +144,41 @@ fn service_dns_waf_proxy_config_upload_ssl<'a>(
         respond(call.send().await)
     })
 }
+
+/// The arguments of `service_dns_waf_proxy_config_upload_ssl`.
+const SERVICE_DNS_WAF_PROXY_CONFIG_UPLOAD_SSL_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Customer-visible service UUID."
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "bundle": {"type": "string", "default": ""},
+        "cert": {"type": "string", "minLength": 1},
+        "domain": {"type": "string", "minLength": 1},
+        "mode": {"type": "string", "enum": ["c", "w"]},
+        "name": {"type": "string", "minLength": 1},
+        "pkey": {
+          "type": "string",
+          "format": "password",
+          "minLength": 1,
+          "description": "PEM private key of the certificate. A secret; it is never returned."
+        }
+      },
+      "required": ["cert", "domain", "mode", "name", "pkey"]
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["serviceId", "body"]
+}"#;
+
+/// What `service_dns_waf_proxy_config_upload_ssl` answers.
+const SERVICE_DNS_WAF_PROXY_CONFIG_UPLOAD_SSL_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {"expected_fingerprint256": {}, "ok": {"type": ["boolean", "null"]}},
+  "additionalProperties": {}
+}"#;

@@ -15,11 +15,14 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/services",
         title: "List services",
-        description: "Lists services (page model). Ownership and filters apply server-side before pagination and counts. The default status set is active plus suspended; historical services need an explicit status; `terminated` is the terminal state name. `group_by=type` groups only the current page. Prefer `/v1/services?statuses=active,suspended&group_by=type`.\nGET /v1/services.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"external_id\":{\"type\":\"string\"},\"group_by\":{\"type\":\"string\",\"enum\":[\"type\"],\"description\":\"Groups only the current page.\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Page size (default not shown).\"},\"page\":{\"type\":\"integer\"},\"search\":{\"type\":\"string\",\"description\":\"Search term.\"},\"status\":{\"type\":\"string\",\"description\":\"Service status filter.\"},\"statuses\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"active\",\"suspended\",\"terminated\"]},\"description\":\"Comma-separated list of service statuses (`active`, `suspended`, `terminated`).\"},\"type\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Comma-separated list of types.\"},\"jq\":{\"type\":\"string\"}}}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"items\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"additionalProperties\":{}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"page\":{\"type\":[\"integer\",\"null\"]},\"pageSize\":{\"type\":[\"integer\",\"null\"]},\"pages\":{\"type\":[\"integer\",\"null\"]},\"total\":{\"type\":[\"integer\",\"null\"]}}}",
-        ),
+        description: "Lists services (page model). Ownership and filters apply server-side before \
+            pagination and counts. The default status set is active plus suspended; historical \
+            services need an explicit status; `terminated` is the terminal state name. \
+            `group_by=type` groups only the current page. Prefer \
+            `/v1/services?statuses=active,suspended&group_by=type`.\
+            \nGET /v1/services.",
+        input_schema: GET_SERVICES_INPUT,
+        output_schema: Some(GET_SERVICES_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -43,11 +46,12 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/services/grouped",
         title: "List the complete filtered service inventory",
-        description: "List the complete filtered service inventory. Returns the complete filtered inventory, no pagination. Defaults to active only; pass status explicitly, or fetch active and suspended separately and merge by id.\nGET /v1/services/grouped.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"status\":{\"type\":\"string\",\"enum\":[\"active\",\"all\",\"suspended\",\"terminated\"],\"description\":\"Single value or `all`; default active.\"},\"type\":{\"type\":\"string\"},\"jq\":{\"type\":\"string\"}}}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
-        ),
+        description: "List the complete filtered service inventory. Returns the complete filtered \
+            inventory, no pagination. Defaults to active only; pass status explicitly, or fetch \
+            active and suspended separately and merge by id.\
+            \nGET /v1/services/grouped.",
+        input_schema: GET_SERVICES_GROUPED_INPUT,
+        output_schema: Some(GET_SERVICES_GROUPED_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -68,11 +72,12 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/services/{serviceId}/billing/change/checkout",
         title: "Change a service billing cycle",
-        description: "Changes the billing cycle of a service and checks out.\nPOST /v1/services/{serviceId}/billing/change/checkout. Charges the account an amount that cannot be read before paying: no ceiling bounds it (needs --allow-any-amount).",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":1},\"unit\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"count\",\"unit\"]},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\",\"body\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"applied\":{},\"currency\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"payNow\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"}}}",
-        ),
+        description: "Changes the billing cycle of a service and checks out.\
+            \nPOST /v1/services/{serviceId}/billing/change/checkout. Charges the account an \
+            amount that cannot be read before paying: no ceiling bounds it (needs \
+            --allow-any-amount).",
+        input_schema: SERVICE_BILLING_CHANGE_CHECKOUT_INPUT,
+        output_schema: Some(SERVICE_BILLING_CHANGE_CHECKOUT_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -95,11 +100,14 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/services/{serviceId}/renewal/checkout",
         title: "Renew a service for a billing cycle",
-        description: "Renew a service for a billing cycle. Renewal checkout. Only active or suspended recurring services renew. On 409 `service_changed_retry` reload and retry with the same key and body. The renew-and-pay path: not shown (`renewal_price_limit_exceeded` relates to a max_total this body does not carry).\nPOST /v1/services/{serviceId}/renewal/checkout. Charges the account an amount that cannot be read before paying: no ceiling bounds it (needs --allow-any-amount).",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":1},\"unit\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"count\",\"unit\"]},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\",\"body\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"applied\":{},\"currency\":{},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"payNow\":{\"type\":[\"string\",\"null\"],\"format\":\"decimal\"}}}",
-        ),
+        description: "Renew a service for a billing cycle. Renewal checkout. Only active or \
+            suspended recurring services renew. On 409 `service_changed_retry` reload and retry \
+            with the same key and body. The renew-and-pay path: not shown \
+            (`renewal_price_limit_exceeded` relates to a max_total this body does not carry).\
+            \nPOST /v1/services/{serviceId}/renewal/checkout. Charges the account an amount that \
+            cannot be read before paying: no ceiling bounds it (needs --allow-any-amount).",
+        input_schema: SERVICE_RENEWAL_CHECKOUT_INPUT,
+        output_schema: Some(SERVICE_RENEWAL_CHECKOUT_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -170,6 +178,52 @@ fn get_services<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
+/// The arguments of `get_services`.
+const GET_SERVICES_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "external_id": {"type": "string"},
+    "group_by": {
+      "type": "string",
+      "enum": ["type"],
+      "description": "Groups only the current page."
+    },
+    "limit": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 100,
+      "description": "Page size (default not shown)."
+    },
+    "page": {"type": "integer"},
+    "search": {"type": "string", "description": "Search term."},
+    "status": {"type": "string", "description": "Service status filter."},
+    "statuses": {
+      "type": "array",
+      "items": {"type": "string", "enum": ["active", "suspended", "terminated"]},
+      "description": "Comma-separated list of service statuses (`active`, `suspended`, `terminated`)."
+    },
+    "type": {
+      "type": "array",
+      "items": {"type": "string"},
+      "description": "Comma-separated list of types."
+    },
+    "jq": {"type": "string"}
+  }
+}"#;
+
+/// What `get_services` answers.
+const GET_SERVICES_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "items": {"type": ["array", "null"], "items": {"type": "object", "additionalProperties": {}}},
+    "ok": {"type": ["boolean", "null"]},
+    "page": {"type": ["integer", "null"]},
+    "pageSize": {"type": ["integer", "null"]},
+    "pages": {"type": ["integer", "null"]},
+    "total": {"type": ["integer", "null"]}
+  }
+}"#;
+
 /// `getServicesGrouped`: calls `customer_cloud_sdk::Client::get_services_grouped`.
 fn get_services_grouped<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -187,7 +241,29 @@ fn get_services_grouped<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
-/// `serviceBillingChangeCheckout`: calls `customer_cloud_sdk::Client::service_billing_change_checkout`.
+/// The arguments of `get_services_grouped`.
+const GET_SERVICES_GROUPED_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "status": {
+      "type": "string",
+      "enum": ["active", "all", "suspended", "terminated"],
+      "description": "Single value or `all`; default active."
+    },
+    "type": {"type": "string"},
+    "jq": {"type": "string"}
+  }
+}"#;
+
+/// What `get_services_grouped` answers.
+const GET_SERVICES_GROUPED_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {"ok": {"type": ["boolean", "null"]}},
+  "additionalProperties": {}
+}"#;
+
+/// `serviceBillingChangeCheckout`: calls
+/// `customer_cloud_sdk::Client::service_billing_change_checkout`.
 fn service_billing_change_checkout<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
         input.known(&["serviceId", "body"])?;
@@ -206,6 +282,39 @@ fn service_billing_change_checkout<'a>(client: &'a Client, input: &'a Args) -> R
         respond(call.send().await)
     })
 }
+
+/// The arguments of `service_billing_change_checkout`.
+const SERVICE_BILLING_CHANGE_CHECKOUT_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Customer-visible service UUID."
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "count": {"type": "integer", "minimum": 1},
+        "unit": {"type": "string", "minLength": 1}
+      },
+      "required": ["count", "unit"]
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["serviceId", "body"]
+}"#;
+
+/// What `service_billing_change_checkout` answers.
+const SERVICE_BILLING_CHANGE_CHECKOUT_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "applied": {},
+    "currency": {},
+    "ok": {"type": ["boolean", "null"]},
+    "payNow": {"type": ["string", "null"], "format": "decimal"}
+  }
+}"#;
 
 /// `serviceRenewalCheckout`: calls `customer_cloud_sdk::Client::service_renewal_checkout`.
 fn service_renewal_checkout<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
@@ -226,3 +335,36 @@ fn service_renewal_checkout<'a>(client: &'a Client, input: &'a Args) -> Run<'a> 
         respond(call.send().await)
     })
 }
+
+/// The arguments of `service_renewal_checkout`.
+const SERVICE_RENEWAL_CHECKOUT_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Customer-visible service UUID."
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "count": {"type": "integer", "minimum": 1},
+        "unit": {"type": "string", "minLength": 1}
+      },
+      "required": ["count", "unit"]
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["serviceId", "body"]
+}"#;
+
+/// What `service_renewal_checkout` answers.
+const SERVICE_RENEWAL_CHECKOUT_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "applied": {},
+    "currency": {},
+    "ok": {"type": ["boolean", "null"]},
+    "payNow": {"type": ["string", "null"], "format": "decimal"}
+  }
+}"#;

@@ -15,11 +15,11 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/ssh/keys/generate",
         title: "Generate an SSH key pair",
-        description: "Generate an SSH key pair. Generates a key pair; the private key is returned once. Other response fields: not shown.\nPOST /v1/ssh/keys/generate. Scope: ssh.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"algorithm\":{\"type\":\"string\",\"minLength\":1},\"format\":{\"type\":\"string\",\"minLength\":1},\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"passphrase\":{\"type\":\"string\",\"format\":\"password\",\"minLength\":8,\"maxLength\":200}},\"required\":[\"name\",\"passphrase\"]},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"body\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{\"type\":\"string\"}}",
-        ),
+        description: "Generate an SSH key pair. Generates a key pair; the private key is returned \
+            once. Other response fields: not shown.\
+            \nPOST /v1/ssh/keys/generate. Scope: ssh.write.",
+        input_schema: SSH_KEY_GENERATE_INPUT,
+        output_schema: Some(SSH_KEY_GENERATE_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -40,11 +40,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/ssh/keys",
         title: "Import a public SSH key",
-        description: "Import a public SSH key. Saves a public SSH key.\nPOST /v1/ssh/keys. Scope: ssh.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"body\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"public_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":8192}},\"required\":[\"name\",\"public_key\"]},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"body\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"key\":{\"type\":[\"object\",\"null\"],\"properties\":{\"algorithm\":{},\"createdAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"},\"fingerprint\":{},\"hasPrivateKey\":{},\"id\":{},\"isPrimary\":{},\"name\":{\"type\":[\"string\",\"null\"]},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\"}}},\"ok\":{\"type\":[\"boolean\",\"null\"]}}}",
-        ),
+        description: "Import a public SSH key. Saves a public SSH key.\
+            \nPOST /v1/ssh/keys. Scope: ssh.write.",
+        input_schema: SSH_KEY_IMPORT_INPUT,
+        output_schema: Some(SSH_KEY_IMPORT_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -78,6 +77,32 @@ fn ssh_key_generate<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
+/// The arguments of `ssh_key_generate`.
+const SSH_KEY_GENERATE_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "body": {
+      "type": "object",
+      "properties": {
+        "algorithm": {"type": "string", "minLength": 1},
+        "format": {"type": "string", "minLength": 1},
+        "name": {"type": "string", "minLength": 1, "maxLength": 64},
+        "passphrase": {"type": "string", "format": "password", "minLength": 8, "maxLength": 200}
+      },
+      "required": ["name", "passphrase"]
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["body"]
+}"#;
+
+/// What `ssh_key_generate` answers.
+const SSH_KEY_GENERATE_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {"ok": {"type": ["boolean", "null"]}},
+  "additionalProperties": {"type": "string"}
+}"#;
+
 /// `sshKeyImport`: calls `customer_cloud_sdk::Client::ssh_key_import`.
 fn ssh_key_import<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -95,3 +120,41 @@ fn ssh_key_import<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
         respond(call.send().await)
     })
 }
+
+/// The arguments of `ssh_key_import`.
+const SSH_KEY_IMPORT_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "body": {
+      "type": "object",
+      "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 64},
+        "public_key": {"type": "string", "minLength": 1, "maxLength": 8192}
+      },
+      "required": ["name", "public_key"]
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["body"]
+}"#;
+
+/// What `ssh_key_import` answers.
+const SSH_KEY_IMPORT_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "key": {
+      "type": ["object", "null"],
+      "properties": {
+        "algorithm": {},
+        "createdAt": {"type": ["string", "null"], "format": "date-time"},
+        "fingerprint": {},
+        "hasPrivateKey": {},
+        "id": {},
+        "isPrimary": {},
+        "name": {"type": ["string", "null"]},
+        "updatedAt": {"type": ["string", "null"], "format": "date-time"}
+      }
+    },
+    "ok": {"type": ["boolean", "null"]}
+  }
+}"#;

@@ -15,11 +15,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/storage/volumes/{serviceId}/attach",
         title: "Attach a volume",
-        description: "Attach a volume. Attaches a volume to an eligible server.\nPOST /v1/storage/volumes/{serviceId}/attach. Scope: storage.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"target_service_id\":{\"type\":\"string\",\"format\":\"uuid\"}},\"required\":[\"target_service_id\"]},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\",\"body\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}}}",
-        ),
+        description: "Attach a volume. Attaches a volume to an eligible server.\
+            \nPOST /v1/storage/volumes/{serviceId}/attach. Scope: storage.write.",
+        input_schema: STORAGE_VOLUME_ATTACH_INPUT,
+        output_schema: Some(STORAGE_VOLUME_ATTACH_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -40,11 +39,10 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/storage/volumes/{serviceId}/detach",
         title: "Detach a volume",
-        description: "Detach a volume. Detaches a volume; no body.\nPOST /v1/storage/volumes/{serviceId}/detach. Scope: storage.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]}},\"additionalProperties\":{}}",
-        ),
+        description: "Detach a volume. Detaches a volume; no body.\
+            \nPOST /v1/storage/volumes/{serviceId}/detach. Scope: storage.write.",
+        input_schema: STORAGE_VOLUME_DETACH_INPUT,
+        output_schema: Some(STORAGE_VOLUME_DETACH_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -79,6 +77,31 @@ fn storage_volume_attach<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
+/// The arguments of `storage_volume_attach`.
+const STORAGE_VOLUME_ATTACH_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Customer-visible service UUID."
+    },
+    "body": {
+      "type": "object",
+      "properties": {"target_service_id": {"type": "string", "format": "uuid"}},
+      "required": ["target_service_id"]
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["serviceId", "body"]
+}"#;
+
+/// What `storage_volume_attach` answers.
+const STORAGE_VOLUME_ATTACH_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {"ok": {"type": ["boolean", "null"]}}
+}"#;
+
 /// `storageVolumeDetach`: calls `customer_cloud_sdk::Client::storage_volume_detach`.
 fn storage_volume_detach<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -92,3 +115,24 @@ fn storage_volume_detach<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
         respond(call.send().await)
     })
 }
+
+/// The arguments of `storage_volume_detach`.
+const STORAGE_VOLUME_DETACH_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Customer-visible service UUID."
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["serviceId"]
+}"#;
+
+/// What `storage_volume_detach` answers.
+const STORAGE_VOLUME_DETACH_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {"ok": {"type": ["boolean", "null"]}},
+  "additionalProperties": {}
+}"#;

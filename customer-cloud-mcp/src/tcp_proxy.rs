@@ -15,11 +15,11 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "GET",
         path: "/v1/tcp-proxy/{serviceId}",
         title: "Get TCP proxy settings",
-        description: "Get TCP proxy settings. Reads TCP proxy settings; `tcpProxy` is null for non-TCP services. Access: ownership or project `service.view`.\nGET /v1/tcp-proxy/{serviceId}.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"jq\":{\"type\":\"string\"}},\"required\":[\"serviceId\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]},\"tcpProxy\":{\"type\":[\"object\",\"null\"],\"properties\":{\"additionalPorts\":{},\"allowedSourceCidrs\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}},\"backendIp\":{},\"blockedSourceCidrs\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}},\"countryPolicy\":{\"type\":[\"object\",\"null\"],\"properties\":{\"countries\":{},\"mode\":{}}},\"defaults\":{},\"includedPorts\":{},\"ports\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"backend\":{},\"listen\":{}}}},\"proxyIp\":{},\"status\":{}}}}}",
-        ),
+        description: "Get TCP proxy settings. Reads TCP proxy settings; `tcpProxy` is null for \
+            non-TCP services. Access: ownership or project `service.view`.\
+            \nGET /v1/tcp-proxy/{serviceId}.",
+        input_schema: GET_TCP_PROXY_INPUT,
+        output_schema: Some(GET_TCP_PROXY_OUTPUT),
         effects: Effects {
             writes: false,
             destructive: false,
@@ -40,11 +40,14 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "PATCH",
         path: "/v1/tcp-proxy/{serviceId}",
         title: "Update TCP proxy settings",
-        description: "Update TCP proxy settings. Updates port mappings and source/country policies. All fields optional; supplied arrays replace the complete existing arrays; omitted fields stay unchanged. IPv4 only. Paid port entitlement is enforced; the update does not purchase extra ports. Requires the account permission `service.tcp-proxy.manage`.\nPATCH /v1/tcp-proxy/{serviceId}.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"allowed_source_cidrs\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":256},\"backend_ip\":{\"type\":\"string\"},\"blocked_source_cidrs\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":256},\"country_policy\":{\"type\":\"object\",\"properties\":{\"countries\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":256},\"mode\":{\"type\":\"string\",\"enum\":[\"allow\",\"block\",\"disabled\"]}},\"required\":[\"countries\",\"mode\"]},\"ports\":{\"type\":\"array\",\"items\":{\"anyOf\":[{\"type\":\"integer\",\"minimum\":0,\"maximum\":65535},{\"type\":\"object\",\"properties\":{\"backend\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":65535},\"backend_ip\":{\"type\":\"string\"},\"connection_burst\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000000},\"listen\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":65535},\"max_connections_per_ip\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000000},\"max_new_connections_per_second_per_ip\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000000},\"max_packets_per_second_per_ip\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":10000000},\"packet_burst\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":10000000},\"proxy_protocol_v2\":{\"type\":\"boolean\"}},\"required\":[\"listen\"],\"description\":\"Port entry object of a TCP proxy update.\"}]},\"minItems\":1,\"maxItems\":512}},\"description\":\"TCP proxy update body: all optional.\"},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\",\"body\"]}",
-        output_schema: Some(
-            "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]},\"tcpProxy\":{\"type\":[\"object\",\"null\"],\"properties\":{\"additionalPorts\":{},\"allowedSourceCidrs\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}},\"backendIp\":{},\"blockedSourceCidrs\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}},\"countryPolicy\":{\"type\":[\"object\",\"null\"],\"properties\":{\"countries\":{},\"mode\":{}}},\"defaults\":{},\"includedPorts\":{},\"ports\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"object\",\"properties\":{\"backend\":{},\"listen\":{}}}},\"proxyIp\":{},\"status\":{}}}}}",
-        ),
+        description: "Update TCP proxy settings. Updates port mappings and source/country \
+            policies. All fields optional; supplied arrays replace the complete existing arrays; \
+            omitted fields stay unchanged. IPv4 only. Paid port entitlement is enforced; the \
+            update does not purchase extra ports. Requires the account permission \
+            `service.tcp-proxy.manage`.\
+            \nPATCH /v1/tcp-proxy/{serviceId}.",
+        input_schema: TCP_PROXY_UPDATE_INPUT,
+        output_schema: Some(TCP_PROXY_UPDATE_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -69,6 +72,46 @@ fn get_tcp_proxy<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
+/// The arguments of `get_tcp_proxy`.
+const GET_TCP_PROXY_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Customer-visible service UUID."
+    },
+    "jq": {"type": "string"}
+  },
+  "required": ["serviceId"]
+}"#;
+
+/// What `get_tcp_proxy` answers.
+const GET_TCP_PROXY_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "ok": {"type": ["boolean", "null"]},
+    "tcpProxy": {
+      "type": ["object", "null"],
+      "properties": {
+        "additionalPorts": {},
+        "allowedSourceCidrs": {"type": ["array", "null"], "items": {"type": "string"}},
+        "backendIp": {},
+        "blockedSourceCidrs": {"type": ["array", "null"], "items": {"type": "string"}},
+        "countryPolicy": {"type": ["object", "null"], "properties": {"countries": {}, "mode": {}}},
+        "defaults": {},
+        "includedPorts": {},
+        "ports": {
+          "type": ["array", "null"],
+          "items": {"type": "object", "properties": {"backend": {}, "listen": {}}}
+        },
+        "proxyIp": {},
+        "status": {}
+      }
+    }
+  }
+}"#;
+
 /// `tcpProxyUpdate`: calls `customer_cloud_sdk::Client::tcp_proxy_update`.
 fn tcp_proxy_update<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -87,3 +130,94 @@ fn tcp_proxy_update<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
         respond(call.send().await)
     })
 }
+
+/// The arguments of `tcp_proxy_update`.
+const TCP_PROXY_UPDATE_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Customer-visible service UUID."
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "allowed_source_cidrs": {"type": "array", "items": {"type": "string"}, "maxItems": 256},
+        "backend_ip": {"type": "string"},
+        "blocked_source_cidrs": {"type": "array", "items": {"type": "string"}, "maxItems": 256},
+        "country_policy": {
+          "type": "object",
+          "properties": {
+            "countries": {"type": "array", "items": {"type": "string"}, "maxItems": 256},
+            "mode": {"type": "string", "enum": ["allow", "block", "disabled"]}
+          },
+          "required": ["countries", "mode"]
+        },
+        "ports": {
+          "type": "array",
+          "items": {
+            "anyOf": [
+              {"type": "integer", "minimum": 0, "maximum": 65535},
+              {
+                "type": "object",
+                "properties": {
+                  "backend": {"type": "integer", "minimum": 1, "maximum": 65535},
+                  "backend_ip": {"type": "string"},
+                  "connection_burst": {"type": "integer", "minimum": 0, "maximum": 1000000},
+                  "listen": {"type": "integer", "minimum": 1, "maximum": 65535},
+                  "max_connections_per_ip": {"type": "integer", "minimum": 1, "maximum": 1000000},
+                  "max_new_connections_per_second_per_ip": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 1000000
+                  },
+                  "max_packets_per_second_per_ip": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 10000000
+                  },
+                  "packet_burst": {"type": "integer", "minimum": 0, "maximum": 10000000},
+                  "proxy_protocol_v2": {"type": "boolean"}
+                },
+                "required": ["listen"],
+                "description": "Port entry object of a TCP proxy update."
+              }
+            ]
+          },
+          "minItems": 1,
+          "maxItems": 512
+        }
+      },
+      "description": "TCP proxy update body: all optional."
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["serviceId", "body"]
+}"#;
+
+/// What `tcp_proxy_update` answers.
+const TCP_PROXY_UPDATE_OUTPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "ok": {"type": ["boolean", "null"]},
+    "tcpProxy": {
+      "type": ["object", "null"],
+      "properties": {
+        "additionalPorts": {},
+        "allowedSourceCidrs": {"type": ["array", "null"], "items": {"type": "string"}},
+        "backendIp": {},
+        "blockedSourceCidrs": {"type": ["array", "null"], "items": {"type": "string"}},
+        "countryPolicy": {"type": ["object", "null"], "properties": {"countries": {}, "mode": {}}},
+        "defaults": {},
+        "includedPorts": {},
+        "ports": {
+          "type": ["array", "null"],
+          "items": {"type": "object", "properties": {"backend": {}, "listen": {}}}
+        },
+        "proxyIp": {},
+        "status": {}
+      }
+    }
+  }
+}"#;

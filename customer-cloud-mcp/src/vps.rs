@@ -15,11 +15,13 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/vps/{serviceId}/reboot",
         title: "Reboot a VPS",
-        description: "Reboots the VPS; no body. Idempotency-Key optional but recommended. Service lifecycle status is separate from runtime power state. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.\nPOST /v1/vps/{serviceId}/reboot. Long-running: answers an operation receipt to follow. Scope: vps.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\"]}",
-        output_schema: Some(
-            "{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"actionId\":{},\"links\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"]},\"operation\":{\"type\":[\"string\",\"null\"]},\"order\":{\"type\":[\"string\",\"null\"]},\"service\":{\"type\":[\"string\",\"null\"]}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"operation_id\":{\"type\":[\"string\",\"null\"]},\"operation_url\":{\"type\":[\"string\",\"null\"]}},\"additionalProperties\":{}},{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]},\"operation\":{\"type\":[\"object\",\"null\"],\"properties\":{\"done\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"type\":[\"string\",\"null\"]},\"links\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"]},\"operation\":{\"type\":[\"string\",\"null\"]},\"order\":{\"type\":[\"string\",\"null\"]},\"service\":{\"type\":[\"string\",\"null\"]}}},\"progress\":{},\"result\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice_id\":{},\"order_id\":{},\"power_state\":{},\"service_id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"service_ids\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\",\"format\":\"uuid\"}}},\"additionalProperties\":{}},\"stage\":{\"type\":[\"string\",\"null\"]},\"status\":{\"type\":[\"string\",\"null\"]}},\"additionalProperties\":{}}}}],\"type\":\"object\"}",
-        ),
+        description: "Reboots the VPS; no body. Idempotency-Key optional but recommended. Service \
+            lifecycle status is separate from runtime power state. Accepts \
+            `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.\
+            \nPOST /v1/vps/{serviceId}/reboot. Long-running: answers an operation receipt to \
+            follow. Scope: vps.write.",
+        input_schema: POST_VPS_BY_SERVICE_ID_REBOOT_INPUT,
+        output_schema: Some(POST_VPS_BY_SERVICE_ID_REBOOT_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -40,11 +42,12 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/vps/{serviceId}/backup/restore",
         title: "Restore a VPS backup",
-        description: "Restore a VPS backup. Restores a backup; can overwrite data. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.\nPOST /v1/vps/{serviceId}/backup/restore. Destructive. Long-running: answers an operation receipt to follow. Scope: vps.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"properties\":{\"auto_start\":{\"type\":\"boolean\"},\"file\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":255}},\"description\":\"Both optional. Restoration can overwrite data.\"},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\"]}",
-        output_schema: Some(
-            "{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"actionId\":{},\"links\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"]},\"operation\":{\"type\":[\"string\",\"null\"]},\"order\":{\"type\":[\"string\",\"null\"]},\"service\":{\"type\":[\"string\",\"null\"]}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"operation_id\":{\"type\":[\"string\",\"null\"]},\"operation_url\":{\"type\":[\"string\",\"null\"]}},\"additionalProperties\":{}},{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]},\"operation\":{\"type\":[\"object\",\"null\"],\"properties\":{\"done\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"type\":[\"string\",\"null\"]},\"links\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"]},\"operation\":{\"type\":[\"string\",\"null\"]},\"order\":{\"type\":[\"string\",\"null\"]},\"service\":{\"type\":[\"string\",\"null\"]}}},\"progress\":{},\"result\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice_id\":{},\"order_id\":{},\"power_state\":{},\"service_id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"service_ids\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\",\"format\":\"uuid\"}}},\"additionalProperties\":{}},\"stage\":{\"type\":[\"string\",\"null\"]},\"status\":{\"type\":[\"string\",\"null\"]}},\"additionalProperties\":{}}}}],\"type\":\"object\"}",
-        ),
+        description: "Restore a VPS backup. Restores a backup; can overwrite data. Accepts \
+            `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.\
+            \nPOST /v1/vps/{serviceId}/backup/restore. Destructive. Long-running: answers an \
+            operation receipt to follow. Scope: vps.write.",
+        input_schema: VPS_BACKUP_RESTORE_INPUT,
+        output_schema: Some(VPS_BACKUP_RESTORE_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: true,
@@ -65,11 +68,13 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/vps/{serviceId}/backup/run",
         title: "Run a VPS backup",
-        description: "Run a VPS backup. Starts a backup. The Idempotency-Key requirement: not shown. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.\nPOST /v1/vps/{serviceId}/backup/run. Long-running: answers an operation receipt to follow. Scope: vps.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\"]}",
-        output_schema: Some(
-            "{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"actionId\":{},\"links\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"]},\"operation\":{\"type\":[\"string\",\"null\"]},\"order\":{\"type\":[\"string\",\"null\"]},\"service\":{\"type\":[\"string\",\"null\"]}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"operation_id\":{\"type\":[\"string\",\"null\"]},\"operation_url\":{\"type\":[\"string\",\"null\"]}},\"additionalProperties\":{}},{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]},\"operation\":{\"type\":[\"object\",\"null\"],\"properties\":{\"done\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"type\":[\"string\",\"null\"]},\"links\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"]},\"operation\":{\"type\":[\"string\",\"null\"]},\"order\":{\"type\":[\"string\",\"null\"]},\"service\":{\"type\":[\"string\",\"null\"]}}},\"progress\":{},\"result\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice_id\":{},\"order_id\":{},\"power_state\":{},\"service_id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"service_ids\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\",\"format\":\"uuid\"}}},\"additionalProperties\":{}},\"stage\":{\"type\":[\"string\",\"null\"]},\"status\":{\"type\":[\"string\",\"null\"]}},\"additionalProperties\":{}}}}],\"type\":\"object\"}",
-        ),
+        description: "Run a VPS backup. Starts a backup. The Idempotency-Key requirement: not \
+            shown. Accepts `x-svc-response-format: operation`. Restoration and reinstall can \
+            overwrite data.\
+            \nPOST /v1/vps/{serviceId}/backup/run. Long-running: answers an operation receipt to \
+            follow. Scope: vps.write.",
+        input_schema: VPS_BACKUP_RUN_INPUT,
+        output_schema: Some(VPS_BACKUP_RUN_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -90,11 +95,14 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/vps/{serviceId}/firewall/policy/apply",
         title: "Apply a firewall policy to a VPS",
-        description: "Apply a firewall policy to a VPS. Applies a selected firewall policy. Request and response bodies: not shown. The Idempotency-Key requirement: not shown. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.\nPOST /v1/vps/{serviceId}/firewall/policy/apply. Long-running: answers an operation receipt to follow. Scope: vps.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"body\":{\"type\":\"object\",\"additionalProperties\":{},\"description\":\"Request body not shown.\"},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\"]}",
-        output_schema: Some(
-            "{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"actionId\":{},\"links\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"]},\"operation\":{\"type\":[\"string\",\"null\"]},\"order\":{\"type\":[\"string\",\"null\"]},\"service\":{\"type\":[\"string\",\"null\"]}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"operation_id\":{\"type\":[\"string\",\"null\"]},\"operation_url\":{\"type\":[\"string\",\"null\"]}},\"additionalProperties\":{}},{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]},\"operation\":{\"type\":[\"object\",\"null\"],\"properties\":{\"done\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"type\":[\"string\",\"null\"]},\"links\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"]},\"operation\":{\"type\":[\"string\",\"null\"]},\"order\":{\"type\":[\"string\",\"null\"]},\"service\":{\"type\":[\"string\",\"null\"]}}},\"progress\":{},\"result\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice_id\":{},\"order_id\":{},\"power_state\":{},\"service_id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"service_ids\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\",\"format\":\"uuid\"}}},\"additionalProperties\":{}},\"stage\":{\"type\":[\"string\",\"null\"]},\"status\":{\"type\":[\"string\",\"null\"]}},\"additionalProperties\":{}}}}],\"type\":\"object\"}",
-        ),
+        description: "Apply a firewall policy to a VPS. Applies a selected firewall policy. \
+            Request and response bodies: not shown. The Idempotency-Key requirement: not shown. \
+            Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite \
+            data.\
+            \nPOST /v1/vps/{serviceId}/firewall/policy/apply. Long-running: answers an operation \
+            receipt to follow. Scope: vps.write.",
+        input_schema: VPS_FIREWALL_POLICY_APPLY_INPUT,
+        output_schema: Some(VPS_FIREWALL_POLICY_APPLY_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: false,
@@ -115,11 +123,13 @@ pub(crate) const TOOLS: &[Tool<Client>] = &[
         method: "POST",
         path: "/v1/vps/{serviceId}/snapshots/{name}/rollback",
         title: "Roll a VPS back to a snapshot",
-        description: "Roll a VPS back to a snapshot. Rolls back to the named snapshot; no body. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.\nPOST /v1/vps/{serviceId}/snapshots/{name}/rollback. Destructive. Long-running: answers an operation receipt to follow. Scope: vps.write.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"serviceId\":{\"type\":\"string\",\"format\":\"uuid\",\"description\":\"Customer-visible service UUID.\"},\"name\":{\"type\":\"string\",\"minLength\":1},\"idempotency_key\":{\"type\":\"string\"}},\"required\":[\"serviceId\",\"name\"]}",
-        output_schema: Some(
-            "{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"actionId\":{},\"links\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"]},\"operation\":{\"type\":[\"string\",\"null\"]},\"order\":{\"type\":[\"string\",\"null\"]},\"service\":{\"type\":[\"string\",\"null\"]}}},\"ok\":{\"type\":[\"boolean\",\"null\"]},\"operation_id\":{\"type\":[\"string\",\"null\"]},\"operation_url\":{\"type\":[\"string\",\"null\"]}},\"additionalProperties\":{}},{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":[\"boolean\",\"null\"]},\"operation\":{\"type\":[\"object\",\"null\"],\"properties\":{\"done\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"type\":[\"string\",\"null\"]},\"links\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"]},\"operation\":{\"type\":[\"string\",\"null\"]},\"order\":{\"type\":[\"string\",\"null\"]},\"service\":{\"type\":[\"string\",\"null\"]}}},\"progress\":{},\"result\":{\"type\":[\"object\",\"null\"],\"properties\":{\"invoice_id\":{},\"order_id\":{},\"power_state\":{},\"service_id\":{\"type\":[\"string\",\"null\"],\"format\":\"uuid\"},\"service_ids\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\",\"format\":\"uuid\"}}},\"additionalProperties\":{}},\"stage\":{\"type\":[\"string\",\"null\"]},\"status\":{\"type\":[\"string\",\"null\"]}},\"additionalProperties\":{}}}}],\"type\":\"object\"}",
-        ),
+        description: "Roll a VPS back to a snapshot. Rolls back to the named snapshot; no body. \
+            Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite \
+            data.\
+            \nPOST /v1/vps/{serviceId}/snapshots/{name}/rollback. Destructive. Long-running: \
+            answers an operation receipt to follow. Scope: vps.write.",
+        input_schema: VPS_SNAPSHOT_ROLLBACK_INPUT,
+        output_schema: Some(VPS_SNAPSHOT_ROLLBACK_OUTPUT),
         effects: Effects {
             writes: true,
             destructive: true,
@@ -149,6 +159,86 @@ fn post_vps_by_service_id_reboot<'a>(client: &'a Client, input: &'a Args) -> Run
     })
 }
 
+/// The arguments of `post_vps_by_service_id_reboot`.
+const POST_VPS_BY_SERVICE_ID_REBOOT_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Customer-visible service UUID."
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["serviceId"]
+}"#;
+
+/// What `post_vps_by_service_id_reboot` answers.
+const POST_VPS_BY_SERVICE_ID_REBOOT_OUTPUT: &str = r#"{
+  "anyOf": [
+    {
+      "type": "object",
+      "properties": {
+        "actionId": {},
+        "links": {
+          "type": ["object", "null"],
+          "properties": {
+            "invoice": {"type": ["string", "null"]},
+            "operation": {"type": ["string", "null"]},
+            "order": {"type": ["string", "null"]},
+            "service": {"type": ["string", "null"]}
+          }
+        },
+        "ok": {"type": ["boolean", "null"]},
+        "operation_id": {"type": ["string", "null"]},
+        "operation_url": {"type": ["string", "null"]}
+      },
+      "additionalProperties": {}
+    },
+    {
+      "type": "object",
+      "properties": {
+        "ok": {"type": ["boolean", "null"]},
+        "operation": {
+          "type": ["object", "null"],
+          "properties": {
+            "done": {"type": ["boolean", "null"]},
+            "id": {"type": ["string", "null"]},
+            "links": {
+              "type": ["object", "null"],
+              "properties": {
+                "invoice": {"type": ["string", "null"]},
+                "operation": {"type": ["string", "null"]},
+                "order": {"type": ["string", "null"]},
+                "service": {"type": ["string", "null"]}
+              }
+            },
+            "progress": {},
+            "result": {
+              "type": ["object", "null"],
+              "properties": {
+                "invoice_id": {},
+                "order_id": {},
+                "power_state": {},
+                "service_id": {"type": ["string", "null"], "format": "uuid"},
+                "service_ids": {
+                  "type": ["array", "null"],
+                  "items": {"type": "string", "format": "uuid"}
+                }
+              },
+              "additionalProperties": {}
+            },
+            "stage": {"type": ["string", "null"]},
+            "status": {"type": ["string", "null"]}
+          },
+          "additionalProperties": {}
+        }
+      }
+    }
+  ],
+  "type": "object"
+}"#;
+
 /// `vpsBackupRestore`: calls `customer_cloud_sdk::Client::vps_backup_restore`.
 fn vps_backup_restore<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -170,6 +260,94 @@ fn vps_backup_restore<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     })
 }
 
+/// The arguments of `vps_backup_restore`.
+const VPS_BACKUP_RESTORE_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Customer-visible service UUID."
+    },
+    "body": {
+      "type": "object",
+      "properties": {
+        "auto_start": {"type": "boolean"},
+        "file": {"type": ["string", "null"], "minLength": 1, "maxLength": 255}
+      },
+      "description": "Both optional. Restoration can overwrite data."
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["serviceId"]
+}"#;
+
+/// What `vps_backup_restore` answers.
+const VPS_BACKUP_RESTORE_OUTPUT: &str = r#"{
+  "anyOf": [
+    {
+      "type": "object",
+      "properties": {
+        "actionId": {},
+        "links": {
+          "type": ["object", "null"],
+          "properties": {
+            "invoice": {"type": ["string", "null"]},
+            "operation": {"type": ["string", "null"]},
+            "order": {"type": ["string", "null"]},
+            "service": {"type": ["string", "null"]}
+          }
+        },
+        "ok": {"type": ["boolean", "null"]},
+        "operation_id": {"type": ["string", "null"]},
+        "operation_url": {"type": ["string", "null"]}
+      },
+      "additionalProperties": {}
+    },
+    {
+      "type": "object",
+      "properties": {
+        "ok": {"type": ["boolean", "null"]},
+        "operation": {
+          "type": ["object", "null"],
+          "properties": {
+            "done": {"type": ["boolean", "null"]},
+            "id": {"type": ["string", "null"]},
+            "links": {
+              "type": ["object", "null"],
+              "properties": {
+                "invoice": {"type": ["string", "null"]},
+                "operation": {"type": ["string", "null"]},
+                "order": {"type": ["string", "null"]},
+                "service": {"type": ["string", "null"]}
+              }
+            },
+            "progress": {},
+            "result": {
+              "type": ["object", "null"],
+              "properties": {
+                "invoice_id": {},
+                "order_id": {},
+                "power_state": {},
+                "service_id": {"type": ["string", "null"], "format": "uuid"},
+                "service_ids": {
+                  "type": ["array", "null"],
+                  "items": {"type": "string", "format": "uuid"}
+                }
+              },
+              "additionalProperties": {}
+            },
+            "stage": {"type": ["string", "null"]},
+            "status": {"type": ["string", "null"]}
+          },
+          "additionalProperties": {}
+        }
+      }
+    }
+  ],
+  "type": "object"
+}"#;
+
 /// `vpsBackupRun`: calls `customer_cloud_sdk::Client::vps_backup_run`.
 fn vps_backup_run<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -183,6 +361,86 @@ fn vps_backup_run<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
         respond(call.send().await)
     })
 }
+
+/// The arguments of `vps_backup_run`.
+const VPS_BACKUP_RUN_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Customer-visible service UUID."
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["serviceId"]
+}"#;
+
+/// What `vps_backup_run` answers.
+const VPS_BACKUP_RUN_OUTPUT: &str = r#"{
+  "anyOf": [
+    {
+      "type": "object",
+      "properties": {
+        "actionId": {},
+        "links": {
+          "type": ["object", "null"],
+          "properties": {
+            "invoice": {"type": ["string", "null"]},
+            "operation": {"type": ["string", "null"]},
+            "order": {"type": ["string", "null"]},
+            "service": {"type": ["string", "null"]}
+          }
+        },
+        "ok": {"type": ["boolean", "null"]},
+        "operation_id": {"type": ["string", "null"]},
+        "operation_url": {"type": ["string", "null"]}
+      },
+      "additionalProperties": {}
+    },
+    {
+      "type": "object",
+      "properties": {
+        "ok": {"type": ["boolean", "null"]},
+        "operation": {
+          "type": ["object", "null"],
+          "properties": {
+            "done": {"type": ["boolean", "null"]},
+            "id": {"type": ["string", "null"]},
+            "links": {
+              "type": ["object", "null"],
+              "properties": {
+                "invoice": {"type": ["string", "null"]},
+                "operation": {"type": ["string", "null"]},
+                "order": {"type": ["string", "null"]},
+                "service": {"type": ["string", "null"]}
+              }
+            },
+            "progress": {},
+            "result": {
+              "type": ["object", "null"],
+              "properties": {
+                "invoice_id": {},
+                "order_id": {},
+                "power_state": {},
+                "service_id": {"type": ["string", "null"], "format": "uuid"},
+                "service_ids": {
+                  "type": ["array", "null"],
+                  "items": {"type": "string", "format": "uuid"}
+                }
+              },
+              "additionalProperties": {}
+            },
+            "stage": {"type": ["string", "null"]},
+            "status": {"type": ["string", "null"]}
+          },
+          "additionalProperties": {}
+        }
+      }
+    }
+  ],
+  "type": "object"
+}"#;
 
 /// `vpsFirewallPolicyApply`: calls `customer_cloud_sdk::Client::vps_firewall_policy_apply`.
 fn vps_firewall_policy_apply<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
@@ -205,6 +463,91 @@ fn vps_firewall_policy_apply<'a>(client: &'a Client, input: &'a Args) -> Run<'a>
     })
 }
 
+/// The arguments of `vps_firewall_policy_apply`.
+const VPS_FIREWALL_POLICY_APPLY_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Customer-visible service UUID."
+    },
+    "body": {
+      "type": "object",
+      "additionalProperties": {},
+      "description": "Request body not shown."
+    },
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["serviceId"]
+}"#;
+
+/// What `vps_firewall_policy_apply` answers.
+const VPS_FIREWALL_POLICY_APPLY_OUTPUT: &str = r#"{
+  "anyOf": [
+    {
+      "type": "object",
+      "properties": {
+        "actionId": {},
+        "links": {
+          "type": ["object", "null"],
+          "properties": {
+            "invoice": {"type": ["string", "null"]},
+            "operation": {"type": ["string", "null"]},
+            "order": {"type": ["string", "null"]},
+            "service": {"type": ["string", "null"]}
+          }
+        },
+        "ok": {"type": ["boolean", "null"]},
+        "operation_id": {"type": ["string", "null"]},
+        "operation_url": {"type": ["string", "null"]}
+      },
+      "additionalProperties": {}
+    },
+    {
+      "type": "object",
+      "properties": {
+        "ok": {"type": ["boolean", "null"]},
+        "operation": {
+          "type": ["object", "null"],
+          "properties": {
+            "done": {"type": ["boolean", "null"]},
+            "id": {"type": ["string", "null"]},
+            "links": {
+              "type": ["object", "null"],
+              "properties": {
+                "invoice": {"type": ["string", "null"]},
+                "operation": {"type": ["string", "null"]},
+                "order": {"type": ["string", "null"]},
+                "service": {"type": ["string", "null"]}
+              }
+            },
+            "progress": {},
+            "result": {
+              "type": ["object", "null"],
+              "properties": {
+                "invoice_id": {},
+                "order_id": {},
+                "power_state": {},
+                "service_id": {"type": ["string", "null"], "format": "uuid"},
+                "service_ids": {
+                  "type": ["array", "null"],
+                  "items": {"type": "string", "format": "uuid"}
+                }
+              },
+              "additionalProperties": {}
+            },
+            "stage": {"type": ["string", "null"]},
+            "status": {"type": ["string", "null"]}
+          },
+          "additionalProperties": {}
+        }
+      }
+    }
+  ],
+  "type": "object"
+}"#;
+
 /// `vpsSnapshotRollback`: calls `customer_cloud_sdk::Client::vps_snapshot_rollback`.
 fn vps_snapshot_rollback<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
     Box::pin(async move {
@@ -222,3 +565,84 @@ fn vps_snapshot_rollback<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
         respond(call.send().await)
     })
 }
+
+/// The arguments of `vps_snapshot_rollback`.
+const VPS_SNAPSHOT_ROLLBACK_INPUT: &str = r#"{
+  "type": "object",
+  "properties": {
+    "serviceId": {
+      "type": "string",
+      "format": "uuid",
+      "description": "Customer-visible service UUID."
+    },
+    "name": {"type": "string", "minLength": 1},
+    "idempotency_key": {"type": "string"}
+  },
+  "required": ["serviceId", "name"]
+}"#;
+
+/// What `vps_snapshot_rollback` answers.
+const VPS_SNAPSHOT_ROLLBACK_OUTPUT: &str = r#"{
+  "anyOf": [
+    {
+      "type": "object",
+      "properties": {
+        "actionId": {},
+        "links": {
+          "type": ["object", "null"],
+          "properties": {
+            "invoice": {"type": ["string", "null"]},
+            "operation": {"type": ["string", "null"]},
+            "order": {"type": ["string", "null"]},
+            "service": {"type": ["string", "null"]}
+          }
+        },
+        "ok": {"type": ["boolean", "null"]},
+        "operation_id": {"type": ["string", "null"]},
+        "operation_url": {"type": ["string", "null"]}
+      },
+      "additionalProperties": {}
+    },
+    {
+      "type": "object",
+      "properties": {
+        "ok": {"type": ["boolean", "null"]},
+        "operation": {
+          "type": ["object", "null"],
+          "properties": {
+            "done": {"type": ["boolean", "null"]},
+            "id": {"type": ["string", "null"]},
+            "links": {
+              "type": ["object", "null"],
+              "properties": {
+                "invoice": {"type": ["string", "null"]},
+                "operation": {"type": ["string", "null"]},
+                "order": {"type": ["string", "null"]},
+                "service": {"type": ["string", "null"]}
+              }
+            },
+            "progress": {},
+            "result": {
+              "type": ["object", "null"],
+              "properties": {
+                "invoice_id": {},
+                "order_id": {},
+                "power_state": {},
+                "service_id": {"type": ["string", "null"], "format": "uuid"},
+                "service_ids": {
+                  "type": ["array", "null"],
+                  "items": {"type": "string", "format": "uuid"}
+                }
+              },
+              "additionalProperties": {}
+            },
+            "stage": {"type": ["string", "null"]},
+            "status": {"type": ["string", "null"]}
+          },
+          "additionalProperties": {}
+        }
+      }
+    }
+  ],
+  "type": "object"
+}"#;

@@ -1,6 +1,7 @@
 //! `.gitattributes` marks what tools write, so reviews and GitHub's diff fold it: every pattern
 //! matches a file of the repository, and every file whose first line carries oncegen's
-//! `@generated` header is marked.
+//! `@generated` header is marked. What the generated crates hold stays readable in a review:
+//! doc comments wrapped at 100 columns, no line a screen cannot show.
 
 use sdk_tests::workspace;
 use std::path::Path;
@@ -63,6 +64,44 @@ fn every_generated_file_is_marked_and_every_mark_names_files() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The column no doc comment line of generated code goes past (`///` and indentation included).
+const DOC_WIDTH: usize = 100;
+
+/// The longest line of generated code (a JSON Schema's description, which JSON cannot continue).
+const LINE_WIDTH: usize = 1_000;
+
+#[test]
+fn generated_code_has_wrapped_doc_comments_and_no_mega_lines() {
+    let repo = workspace::repo();
+    let mut problems = Vec::new();
+    for krate in [
+        "customer-cloud-sdk",
+        "customer-cloud-cli",
+        "customer-cloud-mcp",
+    ] {
+        for file in workspace::files(&repo.join(krate).join("src"), &|n| n.ends_with(".rs")) {
+            let text = std::fs::read_to_string(&file).expect("a source file");
+            if !text.lines().next().is_some_and(|l| l.contains(MARKER)) {
+                continue;
+            }
+            for (number, line) in text.lines().enumerate() {
+                let width = line.chars().count();
+                let opened = line.trim_start();
+                let doc = opened.starts_with("///") || opened.starts_with("//!");
+                if doc && width > DOC_WIDTH || width > LINE_WIDTH {
+                    let at = file.strip_prefix(&repo).unwrap_or(&file).display();
+                    problems.push(format!("{at}:{}: {width} columns", number + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "doc comments over {DOC_WIDTH} or lines over {LINE_WIDTH} columns:\n{}",
+        problems.join("\n")
+    );
 }
 
 #[test]

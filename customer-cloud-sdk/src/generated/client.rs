@@ -74,10 +74,13 @@ impl Client {
     }
 }
 
-/// Prefix of the environment variables [`ConfigExt::from_env`] reads (`CUSTOMER_CLOUD_API_BASE_URL`, …).
+/// Prefix of the environment variables [`ConfigExt::from_env`] reads
+/// (`CUSTOMER_CLOUD_API_BASE_URL`, …).
 pub const ENV_PREFIX: &str = "CUSTOMER_CLOUD_API";
 
-/// `Config::from_env()` for this API (in the prelude): reads `CUSTOMER_CLOUD_API_BASE_URL` (required), then `CUSTOMER_CLOUD_API_BEARER` (bearer mode) or `CUSTOMER_CLOUD_API_KEY` and `CUSTOMER_CLOUD_API_SECRET` (signed mode); with none of them, requests carry no credentials.
+/// `Config::from_env()` for this API (in the prelude): reads `CUSTOMER_CLOUD_API_BASE_URL`
+/// (required), then `CUSTOMER_CLOUD_API_BEARER` (bearer mode) or `CUSTOMER_CLOUD_API_KEY` and
+/// `CUSTOMER_CLOUD_API_SECRET` (signed mode); with none of them, requests carry no credentials.
 pub trait ConfigExt: Sized {
     /// The configuration the environment names (see the trait).
     fn from_env() -> Result<Self, ::oncegen_runtime::Error>;
@@ -90,7 +93,8 @@ impl ConfigExt for ::oncegen_runtime::Config {
 }
 
 impl Client {
-    /// Reads `getVersion` and `getCapabilities` and compares the deployed contract revision with [`CONTRACT_REVISION`]. A failing capabilities read is tolerated (its body is then `Null`).
+    /// Reads `getVersion` and `getCapabilities` and compares the deployed contract revision with
+    /// [`CONTRACT_REVISION`]. A failing capabilities read is tolerated (its body is then `Null`).
     #[cfg(feature = "integrations")]
     pub async fn check_contract(
         &self,
@@ -112,18 +116,31 @@ impl Client {
     }
 }
 
-/// The API's security schemes: set a credential once per client with `Config::scheme_credential`; each operation sends those of the first of its `security` requirements that all have one.
+/// The API's security schemes: set a credential once per client with `Config::scheme_credential`;
+/// each operation sends those of the first of its `security` requirements that all have one.
 pub mod security_schemes {
-    /// Bearer mode: `Authorization: Bearer <prefix>.<secret>` where the value is the issued credential's prefix, a dot, and its secret (`<API_KEY_PREFIX>.<API_KEY_SECRET>`). The x-ts, x-nonce, x-content-sha256 and x-signature headers are omitted.
+    /// Bearer mode: `Authorization: Bearer <prefix>.<secret>` where the value is the issued
+    /// credential's prefix, a dot, and its secret (`<API_KEY_PREFIX>.<API_KEY_SECRET>`). The x-ts,
+    /// x-nonce, x-content-sha256 and x-signature headers are omitted.
     ///
-    /// Security scheme `BearerAuth`: a bearer token (`SchemeCredential::bearer`, or the client's `Config::bearer`). Set it once with `Config::scheme_credential(&BEARER_AUTH, …)`.
+    /// Security scheme `BearerAuth`: a bearer token (`SchemeCredential::bearer`, or the client's
+    /// `Config::bearer`). Set it once with `Config::scheme_credential(&BEARER_AUTH, …)`.
     pub static BEARER_AUTH: ::oncegen_runtime::SecurityScheme = ::oncegen_runtime::SecurityScheme {
         name: "BearerAuth",
         kind: ::oncegen_runtime::SchemeKind::Bearer,
     };
-    /// Signed mode. All five headers are required on every attempt: `x-api-key` (the API key); `x-ts` (Unix timestamp in seconds, fresh for every HTTP attempt, 1 to 20 characters); `x-nonce` (fresh nonce per HTTP attempt, never reused on retry, 8 to 200 characters); `x-content-sha256` (Base64 SHA-256 of the exact transmitted body bytes, hash of the empty body for bodyless requests, 10 to 200 characters); `x-signature` (Base64 HMAC-SHA256 signature, 10 to 300 characters). On a write retry the original idempotency key and payload are kept while timestamp and nonce change. A signed-mode credential cannot be used as bearer by changing headers. Generic OpenAPI-generated clients do not sign; use an official SDK or bearer mode. Composition of the string that is signed and accepted clock skew: not shown.
+    /// Signed mode. All five headers are required on every attempt: `x-api-key` (the API key);
+    /// `x-ts` (Unix timestamp in seconds, fresh for every HTTP attempt, 1 to 20 characters);
+    /// `x-nonce` (fresh nonce per HTTP attempt, never reused on retry, 8 to 200 characters);
+    /// `x-content-sha256` (Base64 SHA-256 of the exact transmitted body bytes, hash of the empty
+    /// body for bodyless requests, 10 to 200 characters); `x-signature` (Base64 HMAC-SHA256
+    /// signature, 10 to 300 characters). On a write retry the original idempotency key and payload
+    /// are kept while timestamp and nonce change. A signed-mode credential cannot be used as bearer
+    /// by changing headers. Generic OpenAPI-generated clients do not sign; use an official SDK or
+    /// bearer mode. Composition of the string that is signed and accepted clock skew: not shown.
     ///
-    /// Security scheme `SignedAuth`: an API key (`SchemeCredential::api_key`) in header `x-api-key`. Set it once with `Config::scheme_credential(&SIGNED_AUTH, …)`.
+    /// Security scheme `SignedAuth`: an API key (`SchemeCredential::api_key`) in header
+    /// `x-api-key`. Set it once with `Config::scheme_credential(&SIGNED_AUTH, …)`.
     pub static SIGNED_AUTH: ::oncegen_runtime::SecurityScheme = ::oncegen_runtime::SecurityScheme {
         name: "SignedAuth",
         kind: ::oncegen_runtime::SchemeKind::ApiKey {
@@ -147,7 +164,8 @@ pub mod servers {
     pub const SERVER_1: &str = "https://api.example.invalid";
     /// `{base_url}` with its variables:
     ///
-    /// - `base_url` (default `https://api.example.invalid`): Placeholder base URL (the reference writes `{base_url}`); every path begins with `/v1`.
+    /// - `base_url` (default `https://api.example.invalid`): Placeholder base URL (the reference
+    ///   writes `{base_url}`); every path begins with `/v1`.
     pub fn server_1(base_url: &str) -> String {
         ::oncegen_runtime::servers::fill("{base_url}", &[("base_url", base_url)])
     }

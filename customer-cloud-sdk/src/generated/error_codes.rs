@@ -7,11 +7,13 @@
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorCode {
-    /// `catalog_unavailable`: returned by `getProducts` (`503`), `getProductsByRegion` (`503`), `getRegions` (`503`).
+    /// `catalog_unavailable`: returned by `getProducts` (`503`), `getProductsByRegion` (`503`),
+    /// `getRegions` (`503`).
     CatalogUnavailable,
     /// `country_policy_sync_incomplete`: returned by `tcpProxyUpdate` (`502`).
     CountryPolicySyncIncomplete,
-    /// `dedicated_catalog_unavailable`: returned by `dedicatedDeploy` (`503`), `getDedicatedImages` (`503`).
+    /// `dedicated_catalog_unavailable`: returned by `dedicatedDeploy` (`503`), `getDedicatedImages`
+    /// (`503`).
     DedicatedCatalogUnavailable,
     /// `dedicated_configuration_unavailable`: returned by `dedicatedDeploy` (`409`).
     DedicatedConfigurationUnavailable,
@@ -19,35 +21,91 @@ pub enum ErrorCode {
     DedicatedOsSshKeysNotSupported,
     /// `deployment_price_limit_exceeded`: returned by `productVariantDeploy` (`409`).
     DeploymentPriceLimitExceeded,
-    /// `domain_identifier_ambiguous`: returned by `domainAssignContacts` (`409`), `getDomainsByServiceIdDnssec` (`409`), `postDomainsByServiceIdDnssec` (`409`).
+    /// `domain_identifier_ambiguous`: returned by `domainAssignContacts` (`409`),
+    /// `getDomainsByServiceIdDnssec` (`409`), `postDomainsByServiceIdDnssec` (`409`).
     DomainIdentifierAmbiguous,
-    /// `domain_identifier_mismatch`: returned by `domainAssignContacts` (`400`), `getDomainsByServiceIdDnssec` (`400`), `postDomainsByServiceIdDnssec` (`400`).
+    /// `domain_identifier_mismatch`: returned by `domainAssignContacts` (`400`),
+    /// `getDomainsByServiceIdDnssec` (`400`), `postDomainsByServiceIdDnssec` (`400`).
     DomainIdentifierMismatch,
-    /// `idempotency_conflict`: returned by `apiCredentialCreate` (`409`), `billingOrderDraft` (`409`), `createDnsZone` (`409`), `dedicatedDeploy` (`409`), `dedicatedPasswordReset` (`409`), `dnsTemplateCreate` (`409`), `domainAssignContacts` (`409`), `domainContactCreate` (`409`), `firewallPolicyCreate` (`409`), `patchWebhooksById` (`409`), `payInvoice` (`409`), `postDomainsByServiceIdDnssec` (`409`), `postVpsByServiceIdReboot` (`409`), `productVariantDeploy` (`409`), `serviceBillingChangeCheckout` (`409`), `serviceDnsWafProxyConfigUploadLoader` (`409`), `serviceDnsWafProxyConfigUploadSsl` (`409`), `serviceRenewalCheckout` (`409`), `sshKeyGenerate` (`409`), `sshKeyImport` (`409`), `storageVolumeAttach` (`409`), `storageVolumeDetach` (`409`), `tcpProxyUpdate` (`409`), `vpsBackupRestore` (`409`), `vpsBackupRun` (`409`), `vpsFirewallPolicyApply` (`409`), `vpsSnapshotRollback` (`409`), `webhookDelete` (`409`).
+    /// `idempotency_conflict`: returned by `apiCredentialCreate` (`409`), `billingOrderDraft`
+    /// (`409`), `createDnsZone` (`409`), `dedicatedDeploy` (`409`), `dedicatedPasswordReset`
+    /// (`409`), `dnsTemplateCreate` (`409`), `domainAssignContacts` (`409`), `domainContactCreate`
+    /// (`409`), `firewallPolicyCreate` (`409`), `patchWebhooksById` (`409`), `payInvoice` (`409`),
+    /// `postDomainsByServiceIdDnssec` (`409`), `postVpsByServiceIdReboot` (`409`),
+    /// `productVariantDeploy` (`409`), `serviceBillingChangeCheckout` (`409`),
+    /// `serviceDnsWafProxyConfigUploadLoader` (`409`), `serviceDnsWafProxyConfigUploadSsl` (`409`),
+    /// `serviceRenewalCheckout` (`409`), `sshKeyGenerate` (`409`), `sshKeyImport` (`409`),
+    /// `storageVolumeAttach` (`409`), `storageVolumeDetach` (`409`), `tcpProxyUpdate` (`409`),
+    /// `vpsBackupRestore` (`409`), `vpsBackupRun` (`409`), `vpsFirewallPolicyApply` (`409`),
+    /// `vpsSnapshotRollback` (`409`), `webhookDelete` (`409`).
     IdempotencyConflict,
-    /// `idempotency_in_progress`: returned by `apiCredentialCreate` (`409`), `billingOrderDraft` (`409`), `createDnsZone` (`409`), `dedicatedDeploy` (`409`), `dedicatedPasswordReset` (`409`), `dnsTemplateCreate` (`409`), `domainAssignContacts` (`409`), `domainContactCreate` (`409`), `firewallPolicyCreate` (`409`), `patchWebhooksById` (`409`), `payInvoice` (`409`), `postDomainsByServiceIdDnssec` (`409`), `postVpsByServiceIdReboot` (`409`), `productVariantDeploy` (`409`), `serviceBillingChangeCheckout` (`409`), `serviceDnsWafProxyConfigUploadLoader` (`409`), `serviceDnsWafProxyConfigUploadSsl` (`409`), `serviceRenewalCheckout` (`409`), `sshKeyGenerate` (`409`), `sshKeyImport` (`409`), `storageVolumeAttach` (`409`), `storageVolumeDetach` (`409`), `tcpProxyUpdate` (`409`), `vpsBackupRestore` (`409`), `vpsBackupRun` (`409`), `vpsFirewallPolicyApply` (`409`), `vpsSnapshotRollback` (`409`), `webhookDelete` (`409`).
+    /// `idempotency_in_progress`: returned by `apiCredentialCreate` (`409`), `billingOrderDraft`
+    /// (`409`), `createDnsZone` (`409`), `dedicatedDeploy` (`409`), `dedicatedPasswordReset`
+    /// (`409`), `dnsTemplateCreate` (`409`), `domainAssignContacts` (`409`), `domainContactCreate`
+    /// (`409`), `firewallPolicyCreate` (`409`), `patchWebhooksById` (`409`), `payInvoice` (`409`),
+    /// `postDomainsByServiceIdDnssec` (`409`), `postVpsByServiceIdReboot` (`409`),
+    /// `productVariantDeploy` (`409`), `serviceBillingChangeCheckout` (`409`),
+    /// `serviceDnsWafProxyConfigUploadLoader` (`409`), `serviceDnsWafProxyConfigUploadSsl` (`409`),
+    /// `serviceRenewalCheckout` (`409`), `sshKeyGenerate` (`409`), `sshKeyImport` (`409`),
+    /// `storageVolumeAttach` (`409`), `storageVolumeDetach` (`409`), `tcpProxyUpdate` (`409`),
+    /// `vpsBackupRestore` (`409`), `vpsBackupRun` (`409`), `vpsFirewallPolicyApply` (`409`),
+    /// `vpsSnapshotRollback` (`409`), `webhookDelete` (`409`).
     ///
     /// The SDK waits (`Retry-After`) and resends the identical request itself.
     IdempotencyInProgress,
-    /// `idempotency_key_required`: returned by `apiCredentialCreate` (`400`), `billingOrderDraft` (`400`), `createDnsZone` (`400`), `dedicatedDeploy` (`400`), `dedicatedPasswordReset` (`400`), `dnsTemplateCreate` (`400`), `domainAssignContacts` (`400`), `domainContactCreate` (`400`), `firewallPolicyCreate` (`400`), `patchWebhooksById` (`400`), `payInvoice` (`400`), `postDomainsByServiceIdDnssec` (`400`), `postVpsByServiceIdReboot` (`400`), `productVariantDeploy` (`400`), `serviceBillingChangeCheckout` (`400`), `serviceDnsWafProxyConfigUploadLoader` (`400`), `serviceDnsWafProxyConfigUploadSsl` (`400`), `serviceRenewalCheckout` (`400`), `sshKeyGenerate` (`400`), `sshKeyImport` (`400`), `storageVolumeAttach` (`400`), `storageVolumeDetach` (`400`), `tcpProxyUpdate` (`400`), `vpsBackupRestore` (`400`), `vpsBackupRun` (`400`), `vpsFirewallPolicyApply` (`400`), `vpsSnapshotRollback` (`400`), `webhookDelete` (`400`).
+    /// `idempotency_key_required`: returned by `apiCredentialCreate` (`400`), `billingOrderDraft`
+    /// (`400`), `createDnsZone` (`400`), `dedicatedDeploy` (`400`), `dedicatedPasswordReset`
+    /// (`400`), `dnsTemplateCreate` (`400`), `domainAssignContacts` (`400`), `domainContactCreate`
+    /// (`400`), `firewallPolicyCreate` (`400`), `patchWebhooksById` (`400`), `payInvoice` (`400`),
+    /// `postDomainsByServiceIdDnssec` (`400`), `postVpsByServiceIdReboot` (`400`),
+    /// `productVariantDeploy` (`400`), `serviceBillingChangeCheckout` (`400`),
+    /// `serviceDnsWafProxyConfigUploadLoader` (`400`), `serviceDnsWafProxyConfigUploadSsl` (`400`),
+    /// `serviceRenewalCheckout` (`400`), `sshKeyGenerate` (`400`), `sshKeyImport` (`400`),
+    /// `storageVolumeAttach` (`400`), `storageVolumeDetach` (`400`), `tcpProxyUpdate` (`400`),
+    /// `vpsBackupRestore` (`400`), `vpsBackupRun` (`400`), `vpsFirewallPolicyApply` (`400`),
+    /// `vpsSnapshotRollback` (`400`), `webhookDelete` (`400`).
     IdempotencyKeyRequired,
     /// `insufficient_credit`: returned by `productVariantDeploy` (`402`).
     InsufficientCredit,
-    /// `invalid_domain_identifier`: returned by `domainAssignContacts` (`400`), `getDomainsByServiceIdDnssec` (`400`), `postDomainsByServiceIdDnssec` (`400`).
+    /// `invalid_domain_identifier`: returned by `domainAssignContacts` (`400`),
+    /// `getDomainsByServiceIdDnssec` (`400`), `postDomainsByServiceIdDnssec` (`400`).
     InvalidDomainIdentifier,
-    /// `invalid_idempotency_key`: returned by `apiCredentialCreate` (`400`), `billingOrderDraft` (`400`), `createDnsZone` (`400`), `dedicatedDeploy` (`400`), `dedicatedPasswordReset` (`400`), `dnsTemplateCreate` (`400`), `domainAssignContacts` (`400`), `domainContactCreate` (`400`), `firewallPolicyCreate` (`400`), `patchWebhooksById` (`400`), `payInvoice` (`400`), `postDomainsByServiceIdDnssec` (`400`), `postVpsByServiceIdReboot` (`400`), `productVariantDeploy` (`400`), `serviceBillingChangeCheckout` (`400`), `serviceDnsWafProxyConfigUploadLoader` (`400`), `serviceDnsWafProxyConfigUploadSsl` (`400`), `serviceRenewalCheckout` (`400`), `sshKeyGenerate` (`400`), `sshKeyImport` (`400`), `storageVolumeAttach` (`400`), `storageVolumeDetach` (`400`), `tcpProxyUpdate` (`400`), `vpsBackupRestore` (`400`), `vpsBackupRun` (`400`), `vpsFirewallPolicyApply` (`400`), `vpsSnapshotRollback` (`400`), `webhookDelete` (`400`).
+    /// `invalid_idempotency_key`: returned by `apiCredentialCreate` (`400`), `billingOrderDraft`
+    /// (`400`), `createDnsZone` (`400`), `dedicatedDeploy` (`400`), `dedicatedPasswordReset`
+    /// (`400`), `dnsTemplateCreate` (`400`), `domainAssignContacts` (`400`), `domainContactCreate`
+    /// (`400`), `firewallPolicyCreate` (`400`), `patchWebhooksById` (`400`), `payInvoice` (`400`),
+    /// `postDomainsByServiceIdDnssec` (`400`), `postVpsByServiceIdReboot` (`400`),
+    /// `productVariantDeploy` (`400`), `serviceBillingChangeCheckout` (`400`),
+    /// `serviceDnsWafProxyConfigUploadLoader` (`400`), `serviceDnsWafProxyConfigUploadSsl` (`400`),
+    /// `serviceRenewalCheckout` (`400`), `sshKeyGenerate` (`400`), `sshKeyImport` (`400`),
+    /// `storageVolumeAttach` (`400`), `storageVolumeDetach` (`400`), `tcpProxyUpdate` (`400`),
+    /// `vpsBackupRestore` (`400`), `vpsBackupRun` (`400`), `vpsFirewallPolicyApply` (`400`),
+    /// `vpsSnapshotRollback` (`400`), `webhookDelete` (`400`).
     InvalidIdempotencyKey,
     /// `invalid_signature`: returned by every operation (`401`).
     InvalidSignature,
     /// `ip_blocked`: returned by every operation (`403`).
     IpBlocked,
-    /// `not_found`: returned by `apiCredential` (`404`), `dedicatedPasswordReset` (`404`), `dedicatedTask` (`404`), `dedicatedTasks` (`404`), `domainAssignContacts` (`404`), `getDedicatedByServiceIdRescueOptions` (`404`), `getDedicatedByServiceIdTraffic` (`404`), `getDnsTemplate` (`404`), `getDnsZone` (`404`), `getDomainsByServiceIdDnssec` (`404`), `getOperationsByOperationId` (`404`), `getProductsByRegion` (`404`), `getTcpProxy` (`404`), `patchWebhooksById` (`404`), `payInvoice` (`404`), `postDomainsByServiceIdDnssec` (`404`), `postVpsByServiceIdReboot` (`404`), `productVariantDeploy` (`404`), `serviceBillingChangeCheckout` (`404`), `serviceDnsWafProxyConfigUploadLoader` (`404`), `serviceDnsWafProxyConfigUploadSsl` (`404`), `serviceRenewalCheckout` (`404`), `storageVolumeAttach` (`404`), `storageVolumeDetach` (`404`), `tcpProxyUpdate` (`404`), `vpsBackupRestore` (`404`), `vpsBackupRun` (`404`), `vpsFirewallPolicyApply` (`404`), `vpsSnapshotRollback` (`404`), `webhookDelete` (`404`).
+    /// `not_found`: returned by `apiCredential` (`404`), `dedicatedPasswordReset` (`404`),
+    /// `dedicatedTask` (`404`), `dedicatedTasks` (`404`), `domainAssignContacts` (`404`),
+    /// `getDedicatedByServiceIdRescueOptions` (`404`), `getDedicatedByServiceIdTraffic` (`404`),
+    /// `getDnsTemplate` (`404`), `getDnsZone` (`404`), `getDomainsByServiceIdDnssec` (`404`),
+    /// `getOperationsByOperationId` (`404`), `getProductsByRegion` (`404`), `getTcpProxy` (`404`),
+    /// `patchWebhooksById` (`404`), `payInvoice` (`404`), `postDomainsByServiceIdDnssec` (`404`),
+    /// `postVpsByServiceIdReboot` (`404`), `productVariantDeploy` (`404`),
+    /// `serviceBillingChangeCheckout` (`404`), `serviceDnsWafProxyConfigUploadLoader` (`404`),
+    /// `serviceDnsWafProxyConfigUploadSsl` (`404`), `serviceRenewalCheckout` (`404`),
+    /// `storageVolumeAttach` (`404`), `storageVolumeDetach` (`404`), `tcpProxyUpdate` (`404`),
+    /// `vpsBackupRestore` (`404`), `vpsBackupRun` (`404`), `vpsFirewallPolicyApply` (`404`),
+    /// `vpsSnapshotRollback` (`404`), `webhookDelete` (`404`).
     NotFound,
-    /// `operation_expired`: returned by `getOperations` (`410`), `getOperationsByOperationId` (`410`).
+    /// `operation_expired`: returned by `getOperations` (`410`), `getOperationsByOperationId`
+    /// (`410`).
     OperationExpired,
     /// `operation_lookup_ambiguous`: returned by `getOperations` (`409`).
     OperationLookupAmbiguous,
-    /// `operation_not_found`: returned by `getOperations` (`404`), `getOperationsByOperationId` (`404`).
+    /// `operation_not_found`: returned by `getOperations` (`404`), `getOperationsByOperationId`
+    /// (`404`).
     OperationNotFound,
     /// `order_options_unavailable`: returned by `dedicatedDeploy` (`503`).
     OrderOptionsUnavailable,

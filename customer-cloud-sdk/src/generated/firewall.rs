@@ -44,7 +44,8 @@ pub struct FirewallPolicyCreateRequest {
 });
 
 impl FirewallPolicyCreateRequest {
-    /// Creates a `FirewallPolicyCreateRequest` from its required field `name`; set optional fields with the setters below.
+    /// Creates a `FirewallPolicyCreateRequest` from its required field `name`; set optional fields
+    /// with the setters below.
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -121,7 +122,8 @@ pub struct FirewallPolicyResponse {
 }
 ::oncegen_runtime::json_object!(FirewallPolicyResponse { ok, policy });
 
-/// Firewall rule of a policy creation body. The reference lists `dport`, `sport`, `source`, `destination`, `dest` followed by '(string or number)'; read here as applying to all five.
+/// Firewall rule of a policy creation body. The reference lists `dport`, `sport`, `source`,
+/// `destination`, `dest` followed by '(string or number)'; read here as applying to all five.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct FirewallRule {
@@ -150,7 +152,8 @@ pub struct FirewallRule {
 });
 
 impl FirewallRule {
-    /// Creates a `FirewallRule` from its required field `action`; set optional fields with the setters below.
+    /// Creates a `FirewallRule` from its required field `action`; set optional fields with the
+    /// setters below.
     pub fn new(action: FirewallRuleAction) -> Self {
         Self {
             action,
@@ -329,12 +332,16 @@ impl crate::Client {
     /// - `5XX` (`service_unavailable`)
     ///
     /// ```no_run
-    /// # async fn example(client: &customer_cloud_sdk::Client) -> Result<(), customer_cloud_sdk::Error> {
+    /// # async fn example(
+    /// #     client: &customer_cloud_sdk::Client,
+    /// # ) -> Result<(), customer_cloud_sdk::Error> {
+    /// use customer_cloud_sdk::firewall::FirewallPolicyCreateRequest;
     /// let response = client
-    ///     .firewall_policy_create(customer_cloud_sdk::firewall::FirewallPolicyCreateRequest::new("example"))
+    ///     .firewall_policy_create(FirewallPolicyCreateRequest::new("example"))
     ///     .send()
     ///     .await?;
-    /// # Ok(()) }
+    /// #     Ok(())
+    /// # }
     /// ```
     pub fn firewall_policy_create(
         &self,
@@ -349,7 +356,9 @@ impl crate::Client {
 
 /// Request builders of this area: set optional parameters, then `send`.
 pub mod builders {
-    /// Request builder for `POST /v1/firewall/policies` (`firewallPolicyCreate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
+    /// Request builder for `POST /v1/firewall/policies` (`firewallPolicyCreate`): set optional
+    /// parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation
+    /// id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct FirewallPolicyCreate<'c> {

@@ -44,7 +44,10 @@ pub struct SshKeyGenerateRequest {
     name, passphrase, algorithm optional, format optional
 });
 
-/// The required fields of [`SshKeyGenerateRequest`], each named where it is created (`SshKeyGenerateRequest::new(SshKeyGenerateRequestArgs { .. })`), so no two can be crossed and none left out. Named like the `{Builder}Args` struct a client method takes its required parameters in.
+/// The required fields of [`SshKeyGenerateRequest`], each named where it is created
+/// (`SshKeyGenerateRequest::new(SshKeyGenerateRequestArgs { .. })`), so no two can be crossed and
+/// none left out. Named like the `{Builder}Args` struct a client method takes its required
+/// parameters in.
 #[derive(Debug, Clone)]
 pub struct SshKeyGenerateRequestArgs {
     /// 1 to 64 characters.
@@ -54,7 +57,8 @@ pub struct SshKeyGenerateRequestArgs {
 }
 
 impl SshKeyGenerateRequest {
-    /// Creates a `SshKeyGenerateRequest` from its required fields `name`, `passphrase`, each named in [`SshKeyGenerateRequestArgs`]; set optional fields with the setters below.
+    /// Creates a `SshKeyGenerateRequest` from its required fields `name`, `passphrase`, each named
+    /// in [`SshKeyGenerateRequestArgs`]; set optional fields with the setters below.
     pub fn new(args: SshKeyGenerateRequestArgs) -> Self {
         let SshKeyGenerateRequestArgs { name, passphrase } = args;
         Self {
@@ -82,7 +86,8 @@ impl SshKeyGenerateRequest {
 pub struct SshKeyGenerateResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: Option<bool>,
-    /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
+    /// Properties the schema does not list (`additionalProperties`), kept as received so that they
+    /// round-trip; empty by default.
     pub additional_properties: ::std::collections::BTreeMap<
         String,
         ::oncegen_runtime::Secret,
@@ -100,7 +105,10 @@ pub struct SshKeyImportRequest {
 }
 ::oncegen_runtime::json_object!(SshKeyImportRequest { name, public_key });
 
-/// The required fields of [`SshKeyImportRequest`], each named where it is created (`SshKeyImportRequest::new(SshKeyImportRequestArgs { .. })`), so no two can be crossed and none left out. Named like the `{Builder}Args` struct a client method takes its required parameters in.
+/// The required fields of [`SshKeyImportRequest`], each named where it is created
+/// (`SshKeyImportRequest::new(SshKeyImportRequestArgs { .. })`), so no two can be crossed and none
+/// left out. Named like the `{Builder}Args` struct a client method takes its required parameters
+/// in.
 #[derive(Debug, Clone)]
 pub struct SshKeyImportRequestArgs {
     /// 1 to 64 characters.
@@ -110,7 +118,8 @@ pub struct SshKeyImportRequestArgs {
 }
 
 impl SshKeyImportRequest {
-    /// Creates a `SshKeyImportRequest` from its required fields `name`, `public_key`, each named in [`SshKeyImportRequestArgs`]; set optional fields with the setters below.
+    /// Creates a `SshKeyImportRequest` from its required fields `name`, `public_key`, each named in
+    /// [`SshKeyImportRequestArgs`]; set optional fields with the setters below.
     pub fn new(args: SshKeyImportRequestArgs) -> Self {
         let SshKeyImportRequestArgs { name, public_key } = args;
         Self { name, public_key }
@@ -144,12 +153,21 @@ impl crate::Client {
     /// - `5XX` (`service_unavailable`)
     ///
     /// ```no_run
-    /// # async fn example(client: &customer_cloud_sdk::Client) -> Result<(), customer_cloud_sdk::Error> {
+    /// # async fn example(
+    /// #     client: &customer_cloud_sdk::Client,
+    /// # ) -> Result<(), customer_cloud_sdk::Error> {
+    /// use customer_cloud_sdk::ssh::{SshKeyGenerateRequest, SshKeyGenerateRequestArgs};
     /// let response = client
-    ///     .ssh_key_generate(customer_cloud_sdk::ssh::SshKeyGenerateRequest::new(customer_cloud_sdk::ssh::SshKeyGenerateRequestArgs { name: "example".into(), passphrase: customer_cloud_sdk::Secret::from("secret") }))
+    ///     .ssh_key_generate(
+    ///         SshKeyGenerateRequest::new(SshKeyGenerateRequestArgs {
+    ///             name: "example".into(),
+    ///             passphrase: customer_cloud_sdk::Secret::from("secret"),
+    ///         }),
+    ///     )
     ///     .send()
     ///     .await?;
-    /// # Ok(()) }
+    /// #     Ok(())
+    /// # }
     /// ```
     pub fn ssh_key_generate(&self, body: SshKeyGenerateRequest) -> builders::SshKeyGenerate<'_> {
         builders::SshKeyGenerate {
@@ -174,12 +192,21 @@ impl crate::Client {
     /// - `5XX` (`service_unavailable`)
     ///
     /// ```no_run
-    /// # async fn example(client: &customer_cloud_sdk::Client) -> Result<(), customer_cloud_sdk::Error> {
+    /// # async fn example(
+    /// #     client: &customer_cloud_sdk::Client,
+    /// # ) -> Result<(), customer_cloud_sdk::Error> {
+    /// use customer_cloud_sdk::ssh::{SshKeyImportRequest, SshKeyImportRequestArgs};
     /// let response = client
-    ///     .ssh_key_import(customer_cloud_sdk::ssh::SshKeyImportRequest::new(customer_cloud_sdk::ssh::SshKeyImportRequestArgs { name: "example".into(), public_key: "example".into() }))
+    ///     .ssh_key_import(
+    ///         SshKeyImportRequest::new(SshKeyImportRequestArgs {
+    ///             name: "example".into(),
+    ///             public_key: "example".into(),
+    ///         }),
+    ///     )
     ///     .send()
     ///     .await?;
-    /// # Ok(()) }
+    /// #     Ok(())
+    /// # }
     /// ```
     pub fn ssh_key_import(&self, body: SshKeyImportRequest) -> builders::SshKeyImport<'_> {
         builders::SshKeyImport {
@@ -191,7 +218,9 @@ impl crate::Client {
 
 /// Request builders of this area: set optional parameters, then `send`.
 pub mod builders {
-    /// Request builder for `POST /v1/ssh/keys/generate` (`sshKeyGenerate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
+    /// Request builder for `POST /v1/ssh/keys/generate` (`sshKeyGenerate`): set optional
+    /// parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation
+    /// id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct SshKeyGenerate<'c> {
@@ -228,7 +257,9 @@ pub mod builders {
             crate::types::SshKeyGenerateHeaders::from_meta(meta)
         }
     }
-    /// Request builder for `POST /v1/ssh/keys` (`sshKeyImport`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
+    /// Request builder for `POST /v1/ssh/keys` (`sshKeyImport`): set optional parameters, then call
+    /// `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from
+    /// [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct SshKeyImport<'c> {

@@ -20,7 +20,8 @@ pub struct StorageVolumeAttachRequest {
 ::oncegen_runtime::json_object!(StorageVolumeAttachRequest { target_service_id });
 
 impl StorageVolumeAttachRequest {
-    /// Creates a `StorageVolumeAttachRequest` from its required field `target_service_id`; set optional fields with the setters below.
+    /// Creates a `StorageVolumeAttachRequest` from its required field `target_service_id`; set
+    /// optional fields with the setters below.
     pub fn new(target_service_id: ::uuid::Uuid) -> Self {
         Self { target_service_id }
     }
@@ -45,12 +46,19 @@ impl crate::Client {
     /// - `5XX` (`service_unavailable`)
     ///
     /// ```no_run
-    /// # async fn example(client: &customer_cloud_sdk::Client) -> Result<(), customer_cloud_sdk::Error> {
+    /// # async fn example(
+    /// #     client: &customer_cloud_sdk::Client,
+    /// # ) -> Result<(), customer_cloud_sdk::Error> {
+    /// use customer_cloud_sdk::storage::StorageVolumeAttachRequest;
     /// let response = client
-    ///     .storage_volume_attach(uuid::Uuid::nil(), customer_cloud_sdk::storage::StorageVolumeAttachRequest::new(uuid::Uuid::nil()))
+    ///     .storage_volume_attach(
+    ///         uuid::Uuid::nil(),
+    ///         StorageVolumeAttachRequest::new(uuid::Uuid::nil()),
+    ///     )
     ///     .send()
     ///     .await?;
-    /// # Ok(()) }
+    /// #     Ok(())
+    /// # }
     /// ```
     pub fn storage_volume_attach(
         &self,
@@ -92,7 +100,9 @@ impl crate::Client {
 
 /// Request builders of this area: set optional parameters, then `send`.
 pub mod builders {
-    /// Request builder for `POST /v1/storage/volumes/{serviceId}/attach` (`storageVolumeAttach`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
+    /// Request builder for `POST /v1/storage/volumes/{serviceId}/attach` (`storageVolumeAttach`):
+    /// set optional parameters, then call `send`. Per-call control (timeouts, retry policy,
+    /// headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct StorageVolumeAttach<'c> {
@@ -132,7 +142,9 @@ pub mod builders {
             crate::types::StorageVolumeAttachHeaders::from_meta(meta)
         }
     }
-    /// Request builder for `POST /v1/storage/volumes/{serviceId}/detach` (`storageVolumeDetach`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
+    /// Request builder for `POST /v1/storage/volumes/{serviceId}/detach` (`storageVolumeDetach`):
+    /// set optional parameters, then call `send`. Per-call control (timeouts, retry policy,
+    /// headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct StorageVolumeDetach<'c> {

@@ -40,7 +40,10 @@ pub struct TcpProxyCountryPolicy {
 }
 ::oncegen_runtime::json_object!(TcpProxyCountryPolicy { mode, countries });
 
-/// The required fields of [`TcpProxyCountryPolicy`], each named where it is created (`TcpProxyCountryPolicy::new(TcpProxyCountryPolicyArgs { .. })`), so no two can be crossed and none left out. Named like the `{Builder}Args` struct a client method takes its required parameters in.
+/// The required fields of [`TcpProxyCountryPolicy`], each named where it is created
+/// (`TcpProxyCountryPolicy::new(TcpProxyCountryPolicyArgs { .. })`), so no two can be crossed and
+/// none left out. Named like the `{Builder}Args` struct a client method takes its required
+/// parameters in.
 #[derive(Debug, Clone)]
 pub struct TcpProxyCountryPolicyArgs {
     /// At most 256 items.
@@ -49,7 +52,8 @@ pub struct TcpProxyCountryPolicyArgs {
 }
 
 impl TcpProxyCountryPolicy {
-    /// Creates a `TcpProxyCountryPolicy` from its required fields `countries`, `mode`, each named in [`TcpProxyCountryPolicyArgs`]; set optional fields with the setters below.
+    /// Creates a `TcpProxyCountryPolicy` from its required fields `countries`, `mode`, each named
+    /// in [`TcpProxyCountryPolicyArgs`]; set optional fields with the setters below.
     pub fn new(args: TcpProxyCountryPolicyArgs) -> Self {
         let TcpProxyCountryPolicyArgs { countries, mode } = args;
         Self { countries, mode }
@@ -102,7 +106,8 @@ pub struct TcpProxyPortMapping {
 });
 
 impl TcpProxyPortMapping {
-    /// Creates a `TcpProxyPortMapping` from its required field `listen`; set optional fields with the setters below.
+    /// Creates a `TcpProxyPortMapping` from its required field `listen`; set optional fields with
+    /// the setters below.
     pub fn new(listen: u16) -> Self {
         Self {
             listen,
@@ -191,7 +196,8 @@ pub struct TcpProxyResponse {
 }
 ::oncegen_runtime::json_object!(TcpProxyResponse { ok, tcp_proxy = "tcpProxy" });
 
-/// TCP proxy update body: all optional; supplied arrays replace the complete existing arrays; omitted fields stay unchanged. IPv4 only.
+/// TCP proxy update body: all optional; supplied arrays replace the complete existing arrays;
+/// omitted fields stay unchanged. IPv4 only.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TcpProxyUpdateRequest {
@@ -210,7 +216,8 @@ pub struct TcpProxyUpdateRequest {
 });
 
 impl TcpProxyUpdateRequest {
-    /// Creates a `TcpProxyUpdateRequest` with no field set; set the ones you need with the setters below.
+    /// Creates a `TcpProxyUpdateRequest` with no field set; set the ones you need with the setters
+    /// below.
     pub fn new() -> Self {
         Self {
             backend_ip: None,
@@ -270,7 +277,8 @@ pub enum TcpProxyUpdateRequestPortsItem {
 impl crate::Client {
     /// Get TCP proxy settings
     ///
-    /// Reads TCP proxy settings; `tcpProxy` is null for non-TCP services. Access: ownership or project `service.view`.
+    /// Reads TCP proxy settings; `tcpProxy` is null for non-TCP services. Access: ownership or
+    /// project `service.view`.
     ///
     /// Sends `GET /v1/tcp-proxy/{serviceId}` (operation `getTcpProxy`).
     /// Permissions: `service.view`.
@@ -290,7 +298,10 @@ impl crate::Client {
     }
     /// Update TCP proxy settings
     ///
-    /// Updates port mappings and source/country policies. All fields optional; supplied arrays replace the complete existing arrays; omitted fields stay unchanged. IPv4 only. Paid port entitlement is enforced; the update does not purchase extra ports. Requires the account permission `service.tcp-proxy.manage`.
+    /// Updates port mappings and source/country policies. All fields optional; supplied arrays
+    /// replace the complete existing arrays; omitted fields stay unchanged. IPv4 only. Paid port
+    /// entitlement is enforced; the update does not purchase extra ports. Requires the account
+    /// permission `service.tcp-proxy.manage`.
     ///
     /// Sends `PATCH /v1/tcp-proxy/{serviceId}` (operation `tcpProxyUpdate`).
     /// Permissions: `service.tcp-proxy.manage`.
@@ -303,16 +314,21 @@ impl crate::Client {
     /// - `404` (`not_found`)
     /// - `409` (`idempotency_conflict`, `idempotency_in_progress`)
     /// - `429` (`rate_limited`)
-    /// - `502` (`country_policy_sync_incomplete`, `proxy_policy_unavailable`, `proxy_policy_response_invalid`)
+    /// - `502` (`country_policy_sync_incomplete`, `proxy_policy_unavailable`,
+    ///   `proxy_policy_response_invalid`)
     /// - `5XX` (`service_unavailable`)
     ///
     /// ```no_run
-    /// # async fn example(client: &customer_cloud_sdk::Client) -> Result<(), customer_cloud_sdk::Error> {
+    /// # async fn example(
+    /// #     client: &customer_cloud_sdk::Client,
+    /// # ) -> Result<(), customer_cloud_sdk::Error> {
+    /// use customer_cloud_sdk::tcp_proxy::TcpProxyUpdateRequest;
     /// let response = client
-    ///     .tcp_proxy_update(uuid::Uuid::nil(), customer_cloud_sdk::tcp_proxy::TcpProxyUpdateRequest::new())
+    ///     .tcp_proxy_update(uuid::Uuid::nil(), TcpProxyUpdateRequest::new())
     ///     .send()
     ///     .await?;
-    /// # Ok(()) }
+    /// #     Ok(())
+    /// # }
     /// ```
     pub fn tcp_proxy_update(
         &self,
@@ -329,7 +345,9 @@ impl crate::Client {
 
 /// Request builders of this area: set optional parameters, then `send`.
 pub mod builders {
-    /// Request builder for `GET /v1/tcp-proxy/{serviceId}` (`getTcpProxy`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
+    /// Request builder for `GET /v1/tcp-proxy/{serviceId}` (`getTcpProxy`): set optional
+    /// parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation
+    /// id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct GetTcpProxy<'c> {
@@ -360,7 +378,9 @@ pub mod builders {
             crate::types::GetTcpProxyHeaders::from_meta(meta)
         }
     }
-    /// Request builder for `PATCH /v1/tcp-proxy/{serviceId}` (`tcpProxyUpdate`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
+    /// Request builder for `PATCH /v1/tcp-proxy/{serviceId}` (`tcpProxyUpdate`): set optional
+    /// parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation
+    /// id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct TcpProxyUpdate<'c> {

@@ -2,7 +2,9 @@
 
 //! Types shared by several areas (or by none).
 
-/// Error envelope `{ok: false, error: {code, message, request_id, field_errors}}` plus deprecated legacy flat fields that may also appear. An edge or network failure can return non-JSON or no response; a write outcome is then unknown.
+/// Error envelope `{ok: false, error: {code, message, request_id, field_errors}}` plus deprecated
+/// legacy flat fields that may also appear. An edge or network failure can return non-JSON or no
+/// response; a write outcome is then unknown.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ErrorEnvelope {
@@ -38,7 +40,21 @@ pub struct ErrorEnvelope {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ErrorObject {
-    /// Machine-readable error code. Decide on HTTP status and `error.code`. Documented codes (part 7): validation_error, idempotency_key_required, invalid_idempotency_key, unsupported_region, billing_cycle_not_available, order_config_invalid, price_not_found, invalid_domain_identifier, domain_identifier_mismatch, unauthorized, invalid_signature, insufficient_credit, scope_denied, ip_blocked, service_disabled, not_found, ssh_key_not_found, operation_not_found, service_not_renewable, renewal_invoice_requires_review, renewal_price_limit_exceeded, service_changed_retry, deployment_price_limit_exceeded, catalog_variant_ambiguous, domain_identifier_ambiguous, template_identifier_ambiguous, idempotency_conflict, idempotency_in_progress, dedicated_configuration_unavailable, dedicated_os_ssh_keys_not_supported, ssh_key_not_available, operation_lookup_ambiguous, operation_expired, rate_limited, protection_update_unconfirmed, country_policy_sync_incomplete, proxy_policy_unavailable, proxy_policy_response_invalid, catalog_unavailable, order_options_unavailable, dedicated_catalog_unavailable, service_unavailable. Kept a plain string so that unknown codes still validate.
+    /// Machine-readable error code. Decide on HTTP status and `error.code`. Documented codes (part
+    /// 7): validation_error, idempotency_key_required, invalid_idempotency_key, unsupported_region,
+    /// billing_cycle_not_available, order_config_invalid, price_not_found,
+    /// invalid_domain_identifier, domain_identifier_mismatch, unauthorized, invalid_signature,
+    /// insufficient_credit, scope_denied, ip_blocked, service_disabled, not_found,
+    /// ssh_key_not_found, operation_not_found, service_not_renewable,
+    /// renewal_invoice_requires_review, renewal_price_limit_exceeded, service_changed_retry,
+    /// deployment_price_limit_exceeded, catalog_variant_ambiguous, domain_identifier_ambiguous,
+    /// template_identifier_ambiguous, idempotency_conflict, idempotency_in_progress,
+    /// dedicated_configuration_unavailable, dedicated_os_ssh_keys_not_supported,
+    /// ssh_key_not_available, operation_lookup_ambiguous, operation_expired, rate_limited,
+    /// protection_update_unconfirmed, country_policy_sync_incomplete, proxy_policy_unavailable,
+    /// proxy_policy_response_invalid, catalog_unavailable, order_options_unavailable,
+    /// dedicated_catalog_unavailable, service_unavailable. Kept a plain string so that unknown
+    /// codes still validate.
     pub code: String,
     /// Human-readable message; generic server failures carry no internal detail.
     pub message: String,
@@ -53,7 +69,10 @@ pub struct ErrorObject {
     code, message, request_id optional, field_errors optional
 });
 
-/// Legacy asynchronous write shape (default when `x-svc-response-format` is omitted). Carries `actionId`; when the operation adapter is active also `operation_id`, `operation_url` and `links`. A cached retry keeps its initial format; accept either `operation.id` or `operation_id`.
+/// Legacy asynchronous write shape (default when `x-svc-response-format` is omitted). Carries
+/// `actionId`; when the operation adapter is active also `operation_id`, `operation_url` and
+/// `links`. A cached retry keeps its initial format; accept either `operation.id` or
+/// `operation_id`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct LegacyWriteResponse {
@@ -68,7 +87,8 @@ pub struct LegacyWriteResponse {
     /// Format: `uri-reference`. Pattern: `^/v1/operations/[^/]+$`.
     pub operation_url: Option<String>,
     pub links: Option<OperationLinks>,
-    /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
+    /// Properties the schema does not list (`additionalProperties`), kept as received so that they
+    /// round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 ::oncegen_runtime::json_object!(LegacyWriteResponse {
@@ -82,18 +102,23 @@ pub struct LegacyWriteResponse {
 pub struct NotShownResponse {
     /// Successful JSON bodies carry `ok` set to true.
     pub ok: Option<bool>,
-    /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
+    /// Properties the schema does not list (`additionalProperties`), kept as received so that they
+    /// round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 ::oncegen_runtime::json_object!(NotShownResponse { ok optional, ..additional_properties });
 
-/// Operation receipt (reference 2.2). Failed operations expose a safe code and message, never raw provider errors.
+/// Operation receipt (reference 2.2). Failed operations expose a safe code and message, never raw
+/// provider errors.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct Operation {
     /// Opaque operation id; also returned as `operation_id` in compatible responses.
     pub id: String,
-    /// pending/running: accepted, not completed. unknown: outcome needs reconciliation; never assume failure and never submit a new write. succeeded: recorded completion; only this state exposes a result. failed/cancelled: recorded terminal outcome; inspect billing separately. The first terminal receipt is immutable. Transitions between states: not shown.
+    /// pending/running: accepted, not completed. unknown: outcome needs reconciliation; never
+    /// assume failure and never submit a new write. succeeded: recorded completion; only this state
+    /// exposes a result. failed/cancelled: recorded terminal outcome; inspect billing separately.
+    /// The first terminal receipt is immutable. Transitions between states: not shown.
     pub status: OperationStatus,
     /// True only for succeeded, failed and cancelled.
     pub done: bool,
@@ -105,7 +130,8 @@ pub struct Operation {
     pub stage: ::oncegen_runtime::Nullable<String>,
     pub result: Option<OperationResult>,
     pub links: Option<OperationLinks>,
-    /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
+    /// Properties the schema does not list (`additionalProperties`), kept as received so that they
+    /// round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 ::oncegen_runtime::json_object!(Operation {
@@ -113,7 +139,8 @@ pub struct Operation {
     ..additional_properties
 });
 
-/// Canonical operation envelope, returned by operation lookup and, when `x-svc-response-format: operation` is sent, by supported writes.
+/// Canonical operation envelope, returned by operation lookup and, when
+/// `x-svc-response-format: operation` is sent, by supported writes.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OperationEnvelope {
@@ -148,7 +175,8 @@ pub struct OperationLinks {
     operation optional, service optional, invoice optional, order optional
 });
 
-/// Success body of a write with `x-operation-envelope`: the canonical operation envelope (when `x-svc-response-format: operation` was sent) or the legacy write shape.
+/// Success body of a write with `x-operation-envelope`: the canonical operation envelope (when
+/// `x-svc-response-format: operation` was sent) or the legacy write shape.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 pub enum OperationOrLegacyWriteResponse {
@@ -164,7 +192,10 @@ pub enum OperationOrLegacyWriteResponse {
     OperationEnvelope(OperationEnvelope), LegacyWriteResponse(LegacyWriteResponse)
 });
 
-/// Present only when status is `succeeded`. Deployment results identify `service_ids` and, when recorded, `order_id` and `invoice_id`. Service results identify `service_id` and recorded OS or snapshot fields when applicable. `power_state` appears only when the original task completion evidence provides it. Historical receipts may lack newly introduced result fields.
+/// Present only when status is `succeeded`. Deployment results identify `service_ids` and, when
+/// recorded, `order_id` and `invoice_id`. Service results identify `service_id` and recorded OS or
+/// snapshot fields when applicable. `power_state` appears only when the original task completion
+/// evidence provides it. Historical receipts may lack newly introduced result fields.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OperationResult {
@@ -177,7 +208,8 @@ pub struct OperationResult {
     pub service_id: Option<::uuid::Uuid>,
     /// Type not shown by the reference.
     pub power_state: Option<::serde_json::Value>,
-    /// Properties the schema does not list (`additionalProperties`), kept as received so that they round-trip; empty by default.
+    /// Properties the schema does not list (`additionalProperties`), kept as received so that they
+    /// round-trip; empty by default.
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 ::oncegen_runtime::json_object!(OperationResult {
@@ -185,7 +217,11 @@ pub struct OperationResult {
     power_state optional, ..additional_properties
 });
 
-/// pending/running: accepted, not completed. unknown: outcome needs reconciliation; never assume failure and never submit a new write. succeeded: recorded completion; only this state exposes a result. failed/cancelled: recorded terminal outcome; inspect billing separately. The first terminal receipt is immutable. Transitions between states: not shown. Schema: `#/components/schemas/Operation/properties/status`.
+/// pending/running: accepted, not completed. unknown: outcome needs reconciliation; never assume
+/// failure and never submit a new write. succeeded: recorded completion; only this state exposes a
+/// result. failed/cancelled: recorded terminal outcome; inspect billing separately. The first
+/// terminal receipt is immutable. Transitions between states: not shown. Schema:
+/// `#/components/schemas/Operation/properties/status`.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum OperationStatus {
@@ -209,7 +245,8 @@ pub enum OperationStatus {
     "unknown", Succeeded = "succeeded", Failed = "failed", Cancelled = "cancelled"
 );
 
-/// Catalog OS image (reference 2.5). No operation of this document returns it: the OS image listing path is not shown.
+/// Catalog OS image (reference 2.5). No operation of this document returns it: the OS image listing
+/// path is not shown.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OsImage {
@@ -234,7 +271,8 @@ pub struct OsImage {
     is_default optional, region optional, compatibility_verified optional
 });
 
-/// Response of the OS image listing (query `region`, `product_id`, `variant_id`); its path is not shown, so no operation uses this schema.
+/// Response of the OS image listing (query `region`, `product_id`, `variant_id`); its path is not
+/// shown, so no operation uses this schema.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct OsImageListResponse {
@@ -250,7 +288,10 @@ pub struct OsImageListResponse {
     ok optional, items optional, next_offset optional, compatibility_verified optional
 });
 
-/// Product purchase policies describe `draft_order` and `atomic_deploy` separately. `requirements.atomic_deploy` lists canonical input names, required flags, types and discovery sources; `requiredFields` and `conditionalRequiredFields` remain the draft order's legacy userConfig requirements.
+/// Product purchase policies describe `draft_order` and `atomic_deploy` separately.
+/// `requirements.atomic_deploy` lists canonical input names, required flags, types and discovery
+/// sources; `requiredFields` and `conditionalRequiredFields` remain the draft order's legacy
+/// userConfig requirements.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct ProductPurchasePolicies {
@@ -278,7 +319,8 @@ pub struct PurchasePolicy {
     implemented optional, enabled optional, eligible optional, permitted optional
 });
 
-/// Quote (reference 2.4), returned by the read-only quote endpoint whose path and request are not shown; no operation of this document returns it.
+/// Quote (reference 2.4), returned by the read-only quote endpoint whose path and request are not
+/// shown; no operation of this document returns it.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(not(feature = "test-util"), non_exhaustive)]
 pub struct Quote {
@@ -293,9 +335,11 @@ pub struct Quote {
     pub currency: Option<String>,
     /// False means no price lock. A quote does not reserve stock or lock a price.
     pub guaranteed: Option<bool>,
-    /// Type not shown by the reference. Only fingerprints the priced cart; not a redeemable resource.
+    /// Type not shown by the reference. Only fingerprints the priced cart; not a redeemable
+    /// resource.
     pub id: Option<::serde_json::Value>,
-    /// Type not shown by the reference. Only fingerprints the priced cart; not a redeemable resource.
+    /// Type not shown by the reference. Only fingerprints the priced cart; not a redeemable
+    /// resource.
     pub pricing_revision: Option<::serde_json::Value>,
     /// Equals the final tax, setup and add-on inclusive total, in `quote.currency`.
     ///
@@ -317,7 +361,9 @@ pub struct QuoteLinks {
 }
 ::oncegen_runtime::json_object!(QuoteLinks { deploy optional });
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ApiCredentialCreateHeaders {
@@ -348,7 +394,9 @@ impl ApiCredentialCreateHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ApiCredentialHeaders {
@@ -379,7 +427,9 @@ impl ApiCredentialHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ApiCredentialsHeaders {
@@ -410,7 +460,9 @@ impl ApiCredentialsHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct BillingOrderDraftHeaders {
@@ -441,7 +493,9 @@ impl BillingOrderDraftHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct BillingServicesHeaders {
@@ -472,7 +526,9 @@ impl BillingServicesHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct BillingTransactionsHeaders {
@@ -503,7 +559,9 @@ impl BillingTransactionsHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct CreateDnsZoneHeaders {
@@ -534,7 +592,9 @@ impl CreateDnsZoneHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct DedicatedDeployHeaders {
@@ -565,7 +625,9 @@ impl DedicatedDeployHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct DedicatedPasswordResetHeaders {
@@ -596,7 +658,9 @@ impl DedicatedPasswordResetHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct DedicatedTaskHeaders {
@@ -627,7 +691,9 @@ impl DedicatedTaskHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct DedicatedTasksHeaders {
@@ -658,7 +724,9 @@ impl DedicatedTasksHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct DnsTemplateCreateHeaders {
@@ -689,7 +757,9 @@ impl DnsTemplateCreateHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct DomainAssignContactsHeaders {
@@ -720,7 +790,9 @@ impl DomainAssignContactsHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct DomainContactCreateHeaders {
@@ -751,7 +823,9 @@ impl DomainContactCreateHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct FirewallPolicyCreateHeaders {
@@ -782,7 +856,9 @@ impl FirewallPolicyCreateHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetCapabilitiesHeaders {
@@ -813,7 +889,9 @@ impl GetCapabilitiesHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetDedicatedByServiceIdRescueOptionsHeaders {
@@ -844,7 +922,9 @@ impl GetDedicatedByServiceIdRescueOptionsHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetDedicatedByServiceIdTrafficHeaders {
@@ -875,7 +955,9 @@ impl GetDedicatedByServiceIdTrafficHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetDedicatedImagesHeaders {
@@ -906,7 +988,9 @@ impl GetDedicatedImagesHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetDnsTemplateHeaders {
@@ -937,7 +1021,9 @@ impl GetDnsTemplateHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetDnsTemplatesHeaders {
@@ -968,7 +1054,9 @@ impl GetDnsTemplatesHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetDnsZoneHeaders {
@@ -999,7 +1087,9 @@ impl GetDnsZoneHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetDomainsByServiceIdDnssecHeaders {
@@ -1030,7 +1120,9 @@ impl GetDomainsByServiceIdDnssecHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetOperationsByOperationIdHeaders {
@@ -1061,7 +1153,9 @@ impl GetOperationsByOperationIdHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetOperationsHeaders {
@@ -1092,7 +1186,9 @@ impl GetOperationsHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetProductsByRegionHeaders {
@@ -1123,7 +1219,9 @@ impl GetProductsByRegionHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetProductsHeaders {
@@ -1154,7 +1252,9 @@ impl GetProductsHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetRegionsHeaders {
@@ -1185,7 +1285,9 @@ impl GetRegionsHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetServicesGroupedHeaders {
@@ -1216,7 +1318,9 @@ impl GetServicesGroupedHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetServicesHeaders {
@@ -1247,7 +1351,9 @@ impl GetServicesHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetTcpProxyHeaders {
@@ -1278,7 +1384,9 @@ impl GetTcpProxyHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetVersionHeaders {
@@ -1309,7 +1417,9 @@ impl GetVersionHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ListDnsZonesHeaders {
@@ -1340,7 +1450,9 @@ impl ListDnsZonesHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct PatchWebhooksByIdHeaders {
@@ -1371,7 +1483,9 @@ impl PatchWebhooksByIdHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct PayInvoiceHeaders {
@@ -1402,7 +1516,9 @@ impl PayInvoiceHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct PostDomainsByServiceIdDnssecHeaders {
@@ -1433,7 +1549,9 @@ impl PostDomainsByServiceIdDnssecHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct PostVpsByServiceIdRebootHeaders {
@@ -1464,7 +1582,9 @@ impl PostVpsByServiceIdRebootHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ProductVariantDeployHeaders {
@@ -1495,7 +1615,9 @@ impl ProductVariantDeployHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ServiceBillingChangeCheckoutHeaders {
@@ -1526,7 +1648,9 @@ impl ServiceBillingChangeCheckoutHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ServiceDnsWafProxyConfigUploadLoaderHeaders {
@@ -1557,7 +1681,9 @@ impl ServiceDnsWafProxyConfigUploadLoaderHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ServiceDnsWafProxyConfigUploadSslHeaders {
@@ -1588,7 +1714,9 @@ impl ServiceDnsWafProxyConfigUploadSslHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ServiceRenewalCheckoutHeaders {
@@ -1619,7 +1747,9 @@ impl ServiceRenewalCheckoutHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct SshKeyGenerateHeaders {
@@ -1650,7 +1780,9 @@ impl SshKeyGenerateHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct SshKeyImportHeaders {
@@ -1681,7 +1813,9 @@ impl SshKeyImportHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct StorageVolumeAttachHeaders {
@@ -1712,7 +1846,9 @@ impl StorageVolumeAttachHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct StorageVolumeDetachHeaders {
@@ -1743,7 +1879,9 @@ impl StorageVolumeDetachHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct TcpProxyUpdateHeaders {
@@ -1774,7 +1912,9 @@ impl TcpProxyUpdateHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct VpsBackupRestoreHeaders {
@@ -1805,7 +1945,9 @@ impl VpsBackupRestoreHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct VpsBackupRunHeaders {
@@ -1836,7 +1978,9 @@ impl VpsBackupRunHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct VpsFirewallPolicyApplyHeaders {
@@ -1867,7 +2011,9 @@ impl VpsFirewallPolicyApplyHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct VpsSnapshotRollbackHeaders {
@@ -1898,7 +2044,9 @@ impl VpsSnapshotRollbackHeaders {
     }
 }
 
-/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a builder's `response_headers`. A header that is absent or does not parse as its type is `None` (`ResponseMeta::headers` keeps every header as received).
+/// The response headers the document describes, typed: read with `from_meta(response.meta())` or a
+/// builder's `response_headers`. A header that is absent or does not parse as its type is `None`
+/// (`ResponseMeta::headers` keeps every header as received).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct WebhookDeleteHeaders {
@@ -1934,7 +2082,8 @@ impl OperationEnvelope {
     pub fn operation_id(&self) -> Option<String> {
         ::oncegen_runtime::poll::find_id(self, &["/operation/id", "/operation_id"])
     }
-    /// Waits for the operation this receipt names: `getOperationsByOperationId` with its id, then `wait` (see there).
+    /// Waits for the operation this receipt names: `getOperationsByOperationId` with its id, then
+    /// `wait` (see there).
     #[cfg(feature = "integrations")]
     pub async fn wait(
         &self,
@@ -1956,7 +2105,8 @@ impl OperationOrLegacyWriteResponse {
     pub fn operation_id(&self) -> Option<String> {
         ::oncegen_runtime::poll::find_id(self, &["/operation/id", "/operation_id"])
     }
-    /// Waits for the operation this receipt names: `getOperationsByOperationId` with its id, then `wait` (see there).
+    /// Waits for the operation this receipt names: `getOperationsByOperationId` with its id, then
+    /// `wait` (see there).
     #[cfg(feature = "integrations")]
     pub async fn wait(
         &self,

@@ -13,7 +13,8 @@ pub struct VpsBackupRestoreRequest {
 ::oncegen_runtime::json_object!(VpsBackupRestoreRequest { auto_start optional, file optional });
 
 impl VpsBackupRestoreRequest {
-    /// Creates a `VpsBackupRestoreRequest` with no field set; set the ones you need with the setters below.
+    /// Creates a `VpsBackupRestoreRequest` with no field set; set the ones you need with the
+    /// setters below.
     pub fn new() -> Self {
         Self {
             auto_start: None,
@@ -43,7 +44,8 @@ impl Default for VpsBackupRestoreRequest {
 /// Applies a selected firewall policy. Request body not shown.
 pub type VpsFirewallPolicyApplyRequest = ::serde_json::Map<String, ::serde_json::Value>;
 
-/// The required parameters of `Client::vps_snapshot_rollback`, each named where it is passed (`client.vps_snapshot_rollback(VpsSnapshotRollbackArgs { .. })`), so no two can be crossed.
+/// The required parameters of `Client::vps_snapshot_rollback`, each named where it is passed
+/// (`client.vps_snapshot_rollback(VpsSnapshotRollbackArgs { .. })`), so no two can be crossed.
 #[derive(Debug, Clone)]
 pub struct VpsSnapshotRollbackArgs {
     /// Customer-visible service UUID. Format: `uuid`. Sent as path parameter `serviceId`.
@@ -55,12 +57,15 @@ pub struct VpsSnapshotRollbackArgs {
 impl crate::Client {
     /// Reboot a VPS
     ///
-    /// Reboots the VPS; no body. Idempotency-Key optional but recommended. Service lifecycle status is separate from runtime power state. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
+    /// Reboots the VPS; no body. Idempotency-Key optional but recommended. Service lifecycle status
+    /// is separate from runtime power state. Accepts `x-svc-response-format: operation`.
+    /// Restoration and reinstall can overwrite data.
     ///
     /// Sends `POST /v1/vps/{serviceId}/reboot` (operation `postVpsByServiceIdReboot`).
     /// Scopes: `vps.write`.
     /// Idempotency-Key: optional.
-    /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)` asks for the canonical envelope.
+    /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)`
+    /// asks for the canonical envelope.
     ///
     /// Error responses:
     /// - `400` (`validation_error`, `idempotency_key_required`, `invalid_idempotency_key`)
@@ -81,12 +86,14 @@ impl crate::Client {
     }
     /// Restore a VPS backup
     ///
-    /// Restores a backup; can overwrite data. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
+    /// Restores a backup; can overwrite data. Accepts `x-svc-response-format: operation`.
+    /// Restoration and reinstall can overwrite data.
     ///
     /// Sends `POST /v1/vps/{serviceId}/backup/restore` (operation `vpsBackupRestore`).
     /// Scopes: `vps.write`.
     /// Idempotency-Key: required (generated when not set).
-    /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)` asks for the canonical envelope.
+    /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)`
+    /// asks for the canonical envelope.
     ///
     /// Error responses:
     /// - `400` (`validation_error`, `idempotency_key_required`, `invalid_idempotency_key`)
@@ -105,12 +112,14 @@ impl crate::Client {
     }
     /// Run a VPS backup
     ///
-    /// Starts a backup. The Idempotency-Key requirement: not shown. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
+    /// Starts a backup. The Idempotency-Key requirement: not shown. Accepts
+    /// `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
     ///
     /// Sends `POST /v1/vps/{serviceId}/backup/run` (operation `vpsBackupRun`).
     /// Scopes: `vps.write`.
     /// Idempotency-Key: requirement not shown by the reference.
-    /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)` asks for the canonical envelope.
+    /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)`
+    /// asks for the canonical envelope.
     ///
     /// Error responses:
     /// - `400` (`validation_error`, `idempotency_key_required`, `invalid_idempotency_key`)
@@ -128,12 +137,15 @@ impl crate::Client {
     }
     /// Apply a firewall policy to a VPS
     ///
-    /// Applies a selected firewall policy. Request and response bodies: not shown. The Idempotency-Key requirement: not shown. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
+    /// Applies a selected firewall policy. Request and response bodies: not shown. The
+    /// Idempotency-Key requirement: not shown. Accepts `x-svc-response-format: operation`.
+    /// Restoration and reinstall can overwrite data.
     ///
     /// Sends `POST /v1/vps/{serviceId}/firewall/policy/apply` (operation `vpsFirewallPolicyApply`).
     /// Scopes: `vps.write`.
     /// Idempotency-Key: requirement not shown by the reference.
-    /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)` asks for the canonical envelope.
+    /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)`
+    /// asks for the canonical envelope.
     ///
     /// Error responses:
     /// - `400` (`validation_error`, `idempotency_key_required`, `invalid_idempotency_key`)
@@ -155,12 +167,15 @@ impl crate::Client {
     }
     /// Roll a VPS back to a snapshot
     ///
-    /// Rolls back to the named snapshot; no body. Accepts `x-svc-response-format: operation`. Restoration and reinstall can overwrite data.
+    /// Rolls back to the named snapshot; no body. Accepts `x-svc-response-format: operation`.
+    /// Restoration and reinstall can overwrite data.
     ///
-    /// Sends `POST /v1/vps/{serviceId}/snapshots/{name}/rollback` (operation `vpsSnapshotRollback`).
+    /// Sends `POST /v1/vps/{serviceId}/snapshots/{name}/rollback` (operation
+    /// `vpsSnapshotRollback`).
     /// Scopes: `vps.write`.
     /// Idempotency-Key: required (generated when not set).
-    /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)` asks for the canonical envelope.
+    /// Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)`
+    /// asks for the canonical envelope.
     ///
     /// Error responses:
     /// - `400` (`validation_error`, `idempotency_key_required`, `invalid_idempotency_key`)
@@ -185,7 +200,9 @@ impl crate::Client {
 
 /// Request builders of this area: set optional parameters, then `send`.
 pub mod builders {
-    /// Request builder for `POST /v1/vps/{serviceId}/reboot` (`postVpsByServiceIdReboot`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
+    /// Request builder for `POST /v1/vps/{serviceId}/reboot` (`postVpsByServiceIdReboot`): set
+    /// optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers,
+    /// correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct PostVpsByServiceIdReboot<'c> {
@@ -233,7 +250,9 @@ pub mod builders {
             crate::types::PostVpsByServiceIdRebootHeaders::from_meta(meta)
         }
     }
-    /// Request builder for `POST /v1/vps/{serviceId}/backup/restore` (`vpsBackupRestore`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
+    /// Request builder for `POST /v1/vps/{serviceId}/backup/restore` (`vpsBackupRestore`): set
+    /// optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers,
+    /// correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct VpsBackupRestore<'c> {
@@ -290,7 +309,9 @@ pub mod builders {
             crate::types::VpsBackupRestoreHeaders::from_meta(meta)
         }
     }
-    /// Request builder for `POST /v1/vps/{serviceId}/backup/run` (`vpsBackupRun`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
+    /// Request builder for `POST /v1/vps/{serviceId}/backup/run` (`vpsBackupRun`): set optional
+    /// parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation
+    /// id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct VpsBackupRun<'c> {
@@ -338,7 +359,10 @@ pub mod builders {
             crate::types::VpsBackupRunHeaders::from_meta(meta)
         }
     }
-    /// Request builder for `POST /v1/vps/{serviceId}/firewall/policy/apply` (`vpsFirewallPolicyApply`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
+    /// Request builder for `POST /v1/vps/{serviceId}/firewall/policy/apply`
+    /// (`vpsFirewallPolicyApply`): set optional parameters, then call `send`. Per-call control
+    /// (timeouts, retry policy, headers, correlation id) comes from
+    /// [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct VpsFirewallPolicyApply<'c> {
@@ -395,7 +419,10 @@ pub mod builders {
             crate::types::VpsFirewallPolicyApplyHeaders::from_meta(meta)
         }
     }
-    /// Request builder for `POST /v1/vps/{serviceId}/snapshots/{name}/rollback` (`vpsSnapshotRollback`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).
+    /// Request builder for `POST /v1/vps/{serviceId}/snapshots/{name}/rollback`
+    /// (`vpsSnapshotRollback`): set optional parameters, then call `send`. Per-call control
+    /// (timeouts, retry policy, headers, correlation id) comes from
+    /// [`CallBuilder`](::oncegen_runtime::CallBuilder).
     #[derive(Clone, Debug)]
     #[must_use = "a request does nothing until `send` is called"]
     pub struct VpsSnapshotRollback<'c> {

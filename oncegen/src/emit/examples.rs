@@ -7,6 +7,7 @@
 
 use super::Ctx;
 use crate::ir::{Operation, Success, TypeKind, TypeRef};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How deep example values nest before the generator gives up on a type.
 const MAX_DEPTH: usize = 6;
@@ -66,16 +67,91 @@ pub fn operation_example(cx: &Ctx<'_>, op: &Operation) -> Option<String> {
         .chain(optional)
         .chain(tail.iter().map(|t| (*t).to_owned()))
         .collect();
-    let one_line = format!("{binding} = client.{};", calls.join("."));
-    lines.push(if one_line.len() <= 90 {
-        one_line
-    } else {
-        format!("{binding} = client\n    .{};", calls.join("\n    ."))
-    });
-    Some(format!(
-        "```no_run\n# async fn example(client: &{krate}::Client) -> Result<(), {krate}::Error> {{\n{}\n# Ok(()) }}\n```",
-        lines.join("\n")
-    ))
+    lines.push(format!("{binding} = client.{};", calls.join(".")));
+    let (mut uses, statements) = area_paths(krate, &lines.join("\n"));
+    uses.push(statements);
+    let signature =
+        format!("async fn example(client: &{krate}::Client) -> Result<(), {krate}::Error> {{");
+    let statements = uses.join("\n");
+    let function = format!("{signature}\n{statements}\nOk(())\n}}");
+    let shown = formatted(&function)
+        .unwrap_or_else(|| format!("# {signature}\n{statements}\n# Ok(()) }}\n"));
+    Some(format!("```no_run\n{shown}```"))
+}
+
+/// Names the example spells itself, which an imported type of the same name would shadow.
+const PRELUDE: [&str; 8] = [
+    "Box", "Default", "Ok", "Option", "Result", "Some", "String", "Vec",
+];
+
+/// `code` with each `krate::area::Type` path shortened to `Type`, and the `use` lines importing
+/// those types first (as a person writes it, and short enough for the docs' width).
+fn area_paths(krate: &str, code: &str) -> (Vec<String>, String) {
+    let prefix = format!("{krate}::");
+    let mut imported: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = rest.find(&prefix) {
+        out.push_str(&rest[..at]);
+        rest = &rest[at + prefix.len()..];
+        let ident = |text: &'_ str| {
+            let end = text.find(|c: char| !(c.is_alphanumeric() || c == '_'));
+            text[..end.unwrap_or(text.len())].to_owned()
+        };
+        let module = ident(rest);
+        let item = rest[module.len()..].strip_prefix("::").map(ident);
+        match item {
+            Some(item)
+                if module.starts_with(|c: char| c.is_ascii_lowercase())
+                    && item.starts_with(|c: char| c.is_ascii_uppercase())
+                    && !PRELUDE.contains(&item.as_str()) =>
+            {
+                let (module, tail) = rest.split_at(module.len());
+                imported
+                    .entry(module)
+                    .or_default()
+                    .insert(&tail[2..2 + item.len()]);
+                rest = &tail[2..];
+            }
+            _ => out.push_str(&prefix),
+        }
+    }
+    out.push_str(rest);
+    let uses = imported
+        .iter()
+        .map(|(module, items)| match items.len() {
+            1 => format!("use {krate}::{module}::{};", items.first().unwrap_or(&"")),
+            _ => format!(
+                "use {krate}::{module}::{{{}}};",
+                items.iter().copied().collect::<Vec<_>>().join(", ")
+            ),
+        })
+        .collect();
+    (uses, out)
+}
+
+/// The example function `source` formatted by prettyplease, as doc text: its signature and its
+/// `Ok(())` hidden (`# `), its statements shown; `None` when it does not parse (a crate name
+/// that is no identifier).
+fn formatted(source: &str) -> Option<String> {
+    let file = syn::parse_file(source).ok()?;
+    let printed = prettyplease::unparse(&file);
+    let mut out = String::with_capacity(printed.len() + 64);
+    let mut in_body = false;
+    for line in printed.lines() {
+        let shown = line.strip_prefix("    ").filter(|_| in_body);
+        match shown {
+            Some(statement) if statement != "Ok(())" => out.push_str(statement),
+            _ if line.is_empty() => {}
+            _ => {
+                out.push_str("# ");
+                out.push_str(line);
+            }
+        }
+        out.push('\n');
+        in_body |= line.ends_with('{') && !line.starts_with(' ');
+    }
+    Some(out)
 }
 
 /// The crate docs' paragraph on the per-call options every request builder has (shown here

@@ -4,6 +4,7 @@
 //! the fixed `@generated` header is added after formatting. Output depends only on the model.
 
 mod conventions;
+mod doc_wrap;
 mod docs;
 mod examples;
 mod files;
@@ -18,6 +19,7 @@ mod reexports;
 mod response_headers;
 mod security;
 pub mod split;
+mod string_wrap;
 mod types;
 mod webhooks;
 
@@ -272,8 +274,9 @@ impl NamedPaths for Ctx<'_> {
 }
 
 /// Formats tokens as a Rust file (the runtime's `Name { entries }` macro calls laid out entry by
-/// entry) and prepends the `@generated` header. The syntax tree is dropped as soon as it is
-/// printed (it is the largest thing alive while a file is emitted).
+/// entry, doc comments wrapped and long string literals continued at 100 columns:
+/// [`doc_wrap`], [`string_wrap`]) and prepends the `@generated` header. The syntax tree is dropped as soon as it is printed (it is the largest thing alive
+/// while a file is emitted).
 pub(crate) fn format_file(header: &str, inner_doc: &str, tokens: TokenStream) -> Result<String> {
     let body = {
         let file: syn::File = syn::parse2(tokens).map_err(|e| {
@@ -294,7 +297,7 @@ pub(crate) fn format_file(header: &str, inner_doc: &str, tokens: TokenStream) ->
     }
     out.push('\n');
     space_items(&body, &mut out);
-    Ok(out)
+    Ok(string_wrap::wrapped(&doc_wrap::wrapped(&out)))
 }
 
 /// Appends `text` to `out` with a blank line between top-level items, so that diffs read well;

@@ -12,6 +12,7 @@ mod description;
 mod operation;
 mod repeats;
 mod schema;
+mod schema_text;
 
 use crate::Result;
 use crate::emit::{GeneratedFile, format_file};

@@ -5,6 +5,7 @@ use super::arguments;
 use super::description;
 use super::repeats;
 use super::schema::{self, Side};
+use super::schema_text;
 use crate::emit::{body_type, input_arguments, turbofish};
 use crate::ir::Idempotency;
 use crate::surface::{OperationSurface, Surface};
@@ -84,14 +85,7 @@ pub(super) fn render(
     let keyed = op.idempotency != Idempotency::None;
     let tool = definition(surface, id, op)?;
     let (name, title, description) = (&tool.name, &tool.title, &tool.description);
-    let input_schema = tool.input_schema.to_string();
-    let output_schema = match &tool.output_schema {
-        Some(schema) => {
-            let text = schema.to_string();
-            quote!(Some(#text))
-        }
-        None => quote!(None),
-    };
+    let (input_schema, output_schema, schemas) = schema_constants(&tool)?;
     let method = op.method.as_str();
     let path = &op.path;
     let e = &op.effects;
@@ -228,6 +222,7 @@ pub(super) fn render(
                 #answer
             })
         }
+        #schemas
     };
     Ok((entry, function_tokens))
 }
@@ -252,6 +247,27 @@ fn answer(op: &OperationSurface) -> TokenStream {
         #wait
         #respond(call.send().await)
     }
+}
+
+/// The constants holding `tool`'s schemas (`<TOOL>_INPUT`, `<TOOL>_OUTPUT`, next to its
+/// function, so its table entry stays short), with what the entry's `input_schema` and
+/// `output_schema` say.
+fn schema_constants(tool: &ToolDefinition) -> Result<(Ident, TokenStream, TokenStream)> {
+    let name = &tool.name;
+    let constant = |suffix: &str| format_ident!("{}_{suffix}", name.to_uppercase());
+    let input = constant("INPUT");
+    let doc = format!("The arguments of `{name}`.");
+    let mut constants = schema_text::constant(&input, &doc, &tool.input_schema)?;
+    let output = match &tool.output_schema {
+        Some(schema) => {
+            let output = constant("OUTPUT");
+            let doc = format!("What `{name}` answers.");
+            constants.extend(schema_text::constant(&output, &doc, schema)?);
+            quote!(Some(#output))
+        }
+        None => quote!(None),
+    };
+    Ok((input, output, constants))
 }
 
 /// The JSON Schema of the tool's arguments: parameters by their names in the API

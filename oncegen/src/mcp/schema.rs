@@ -13,7 +13,7 @@
 //! values, `null` admitted everywhere): a server that adds an enum value or leaves out a member
 //! must not make a client reject the answer the SDK decoded.
 
-use crate::surface::{Shape, Surface};
+use crate::surface::{FieldSurface, Shape, Surface};
 use heck::ToSnakeCase;
 use serde_json::{Map, Value, json};
 
@@ -131,65 +131,7 @@ impl Schemas<'_> {
         self.expansions += usize::from(object);
         self.stack.push(ty.to_owned());
         let mut schema = match &def.shape {
-            Shape::Struct {
-                fields,
-                additional,
-                fixed_tag,
-                ..
-            } => {
-                let mut properties = Map::new();
-                let mut required = Vec::new();
-                if let Some(tag) = fixed_tag {
-                    properties.insert(tag.name.clone(), json!({"const": tag.value}));
-                    required.push(json!(tag.name));
-                }
-                for field in fields.values() {
-                    // An `x-at-most-one-of` group: its members are properties of this object.
-                    if let Some(Shape::Choice { variants }) =
-                        surface.types.get(&field.ty).map(|t| &t.shape)
-                    {
-                        for (variant, payload) in variants {
-                            let mut member = self.of(payload);
-                            describe(
-                                &mut member,
-                                Some(&format!("At most one of the `{}` group.", field.name)),
-                            );
-                            properties.insert(variant.to_snake_case(), self.nullable(member));
-                        }
-                        continue;
-                    }
-                    let mut member = match &field.const_value {
-                        Some(value) => json!({"const": value}),
-                        None => self.of(&field.ty),
-                    };
-                    if self.side == Side::Input {
-                        merge(&mut member, serde_json::to_value(&field.constraints).ok());
-                        describe(&mut member, field.doc.as_deref());
-                        if field.deprecated {
-                            member["deprecated"] = json!(true);
-                        }
-                        if field.is_always_present()
-                            || field.const_value.is_some() && field.required
-                        {
-                            required.push(json!(field.name));
-                        }
-                    }
-                    let member = if field.nullable || self.side == Side::Output {
-                        self.nullable(member)
-                    } else {
-                        member
-                    };
-                    properties.insert(field.name.clone(), member);
-                }
-                let mut schema = json!({"type": "object", "properties": properties});
-                if !required.is_empty() {
-                    schema["required"] = Value::Array(required);
-                }
-                if let Some(value) = additional {
-                    schema["additionalProperties"] = self.of(value);
-                }
-                schema
-            }
+            Shape::Struct { .. } => self.object(&def.shape),
             Shape::Enum { values } => match self.side {
                 Side::Input => json!({"type": "string", "enum": values}),
                 Side::Output => json!({"type": "string"}),
@@ -212,6 +154,75 @@ impl Schemas<'_> {
         }
         self.stack.pop();
         schema
+    }
+
+    /// The schema of the struct `shape`: its members (a choice group's among them), on the
+    /// input side which are required, and its additional properties.
+    fn object(&mut self, shape: &Shape) -> Value {
+        let Shape::Struct {
+            fields,
+            additional,
+            fixed_tag,
+            ..
+        } = shape
+        else {
+            return json!({});
+        };
+        let mut properties = Map::new();
+        let mut required = Vec::new();
+        if let Some(tag) = fixed_tag {
+            properties.insert(tag.name.clone(), json!({"const": tag.value}));
+            required.push(json!(tag.name));
+        }
+        for field in fields.values() {
+            if self.group_members(field, &mut properties) {
+                continue;
+            }
+            let mut member = match &field.const_value {
+                Some(value) => json!({"const": value}),
+                None => self.of(&field.ty),
+            };
+            if self.side == Side::Input {
+                merge(&mut member, serde_json::to_value(&field.constraints).ok());
+                describe(&mut member, field.doc.as_deref());
+                if field.deprecated {
+                    member["deprecated"] = json!(true);
+                }
+                if field.is_always_present() || field.const_value.is_some() && field.required {
+                    required.push(json!(field.name));
+                }
+            }
+            let member = if field.nullable || self.side == Side::Output {
+                self.nullable(member)
+            } else {
+                member
+            };
+            properties.insert(field.name.clone(), member);
+        }
+        let mut schema = json!({"type": "object", "properties": properties});
+        if !required.is_empty() {
+            schema["required"] = Value::Array(required);
+        }
+        if let Some(value) = additional {
+            schema["additionalProperties"] = self.of(value);
+        }
+        schema
+    }
+
+    /// Adds the members of the `x-at-most-one-of` group `field` to `properties` (of the object
+    /// holding the group); `false` when `field` is no such group.
+    fn group_members(&mut self, field: &FieldSurface, properties: &mut Map<String, Value>) -> bool {
+        let shape = self.surface.types.get(&field.ty).map(|t| &t.shape);
+        let Some(Shape::Choice { variants }) = shape else {
+            return false;
+        };
+        for (variant, payload) in variants {
+            let mut member = self.of(payload);
+            let group = format!("At most one of the `{}` group.", field.name);
+            describe(&mut member, Some(&group));
+            properties.insert(variant.to_snake_case(), self.nullable(member));
+        }
+        true
     }
 
     /// The variants of a union an argument is offered as: on the input side the ones not
