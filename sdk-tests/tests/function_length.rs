@@ -179,7 +179,7 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("oncegen/src/emit/types.rs", "type_def", 104),
     ("oncegen/src/emit/webhooks.rs", "webhooks_module", 63),
     ("oncegen/src/mcp/operation.rs", "render", 163),
-    ("oncegen/src/mcp/schema.rs", "named", 93),
+    ("oncegen/src/mcp/schema.rs", "named", 100),
     ("oncegen/src/pipeline/mod.rs", "regenerate_as", 63),
     ("oncegen/src/report/diff/cli.rs", "arguments", 72),
     ("oncegen/src/report/diff/cli.rs", "commands", 61),
