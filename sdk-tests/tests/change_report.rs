@@ -1084,13 +1084,7 @@ type Arguments = std::collections::BTreeMap<String, Vec<(String, String)>>;
 /// struct replaced by its fields; and the struct each item that takes one takes.
 fn code_arguments(dir: &Path) -> (Arguments, std::collections::BTreeMap<String, String>) {
     let (mut in_code, mut structs) = (Arguments::default(), Arguments::default());
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("generated sources")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    files.sort();
-    for file in files {
-        let parsed = syn::parse_file(&read(&file)).expect("generated code parses");
+    for parsed in generated_sources(dir) {
         for item in parsed.items {
             if let syn::Item::Struct(def) = &item {
                 let fields = def
@@ -1228,14 +1222,7 @@ fn described_arguments(
 fn builder_methods_and_error_bodies_are_described() {
     let base = revision("base.yaml");
     let builder = revision("builder.yaml");
-    let lines = |report: &ChangeReport| -> Vec<(Class, String)> {
-        report
-            .changes
-            .iter()
-            .filter(|c| c.text.starts_with("`get_ssh_key`"))
-            .map(|c| (c.class, c.text.clone()))
-            .collect()
-    };
+    let lines = get_ssh_key_lines;
     let added = report(&base, &builder);
     assert_eq!(
         lines(&added),
@@ -1266,7 +1253,24 @@ fn builder_methods_and_error_bodies_are_described() {
         lines(&removed)
     );
     assert_eq!(removed.severity(), Some(Class::Breaking));
+}
 
+/// The changes of `get_ssh_key` in `report`, with their classes.
+fn get_ssh_key_lines(report: &ChangeReport) -> Vec<(Class, String)> {
+    report
+        .changes
+        .iter()
+        .filter(|c| c.text.starts_with("`get_ssh_key`"))
+        .map(|c| (c.class, c.text.clone()))
+        .collect()
+}
+
+/// A second error type turns what `error_body` returns into the `{Builder}Error` enum, whose
+/// variants are then each breaking.
+#[test]
+fn error_bodies_of_several_types_are_an_exhaustive_enum() {
+    let builder = revision("builder.yaml");
+    let lines = get_ssh_key_lines;
     // A 409 of another type: `error_body` now returns the enum.
     let conflict = replaced_once(
         &builder,
@@ -1520,16 +1524,36 @@ fn api_json_records_the_builder_methods_the_code_has() {
 fn api_json_records_the_setters_the_code_has() {
     let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../customer-cloud-sdk");
     let api: Surface = serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
+    let in_code = setters_in_code(&sdk.join("src/generated"));
+    let mut checked = 0;
+    for (name, def) in &api.types {
+        let oncegen::surface::Shape::Struct { fields, .. } = &def.shape else {
+            continue;
+        };
+        if !def.request {
+            assert!(
+                fields.values().all(|f| f.setter.is_none()),
+                "`{name}` is no request type"
+            );
+            continue;
+        }
+        let described: std::collections::BTreeSet<String> =
+            fields.values().filter_map(|f| f.setter.clone()).collect();
+        let coded = in_code.get(name).cloned().unwrap_or_default();
+        assert_eq!(coded, described, "setters of `{name}`");
+        checked += described.len();
+    }
+    assert!(checked > 20, "setters checked: {checked}");
+}
+
+/// The setters (by-value `self` methods of one argument returning `Self`) of each type of the
+/// generated code in `dir`.
+fn setters_in_code(
+    dir: &Path,
+) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
     let mut in_code: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
         Default::default();
-    let dir = sdk.join("src/generated");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("generated sources")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    files.sort();
-    for file in files {
-        let parsed = syn::parse_file(&read(&file)).expect("generated code parses");
+    for parsed in generated_sources(dir) {
         for item in parsed.items {
             let syn::Item::Impl(block) = item else {
                 continue;
@@ -1558,25 +1582,18 @@ fn api_json_records_the_setters_the_code_has() {
             }
         }
     }
-    let mut checked = 0;
-    for (name, def) in &api.types {
-        let oncegen::surface::Shape::Struct { fields, .. } = &def.shape else {
-            continue;
-        };
-        if !def.request {
-            assert!(
-                fields.values().all(|f| f.setter.is_none()),
-                "`{name}` is no request type"
-            );
-            continue;
-        }
-        let described: std::collections::BTreeSet<String> =
-            fields.values().filter_map(|f| f.setter.clone()).collect();
-        let coded = in_code.get(name).cloned().unwrap_or_default();
-        assert_eq!(coded, described, "setters of `{name}`");
-        checked += described.len();
-    }
-    assert!(checked > 20, "setters checked: {checked}");
+    in_code
+}
+
+/// Every file of the generated code in `dir`, parsed, in name order.
+fn generated_sources(dir: &Path) -> Vec<syn::File> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("generated sources")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    let parse = |file: &PathBuf| syn::parse_file(&read(file)).expect("generated code parses");
+    files.iter().map(parse).collect()
 }
 
 /// The name of the type an inherent `impl` block is for (`None` for a trait impl or an unnamed
@@ -1791,7 +1808,11 @@ fn a_requirement_gained_is_breaking_and_an_alternative_gained_additive() {
     );
     assert_eq!(wider.severity(), Some(Class::Additive));
     assert!(wider.wire.is_empty(), "{:#?}", wider.wire);
+}
 
+/// Requirements reordered, or none left: no code and no released SDK breaks.
+#[test]
+fn requirements_reordered_or_dropped_break_nothing() {
     // The runtime sends the first requirement it has every credential of: another order is
     // docs only.
     let reordered = report_of_contract(&[(
@@ -1968,7 +1989,12 @@ fn a_server_url_no_longer_listed_breaks_released_sdks_configured_with_it() {
         report.wire_broken_operations().len(),
         operations_of_contract()
     );
-    // A value added to the variable, the old default kept: docs only, nothing breaks.
+}
+
+/// A value added to a server variable, the old default kept: docs only, nothing breaks.
+#[test]
+fn a_server_variable_value_added_breaks_nothing() {
+    let old = with_servers(&contract(), REGIONS);
     let widened = with_servers(
         &contract_revised(&[]),
         &REGIONS.replace("enum: [eu, us]", "enum: [eu, us, ap]"),
@@ -2193,12 +2219,42 @@ fn api_json_records_the_schemes_and_servers_the_code_has() {
     assert_eq!(schemes, described);
     assert!(!schemes.is_empty());
 
+    let (constants, functions, default) = servers_in_code(module("servers"));
+    let described_values: std::collections::BTreeMap<String, String> = api
+        .servers
+        .iter()
+        .map(|(key, s)| (key.clone(), s.value()))
+        .collect();
+    assert_eq!(constants, described_values);
+    let described_functions: std::collections::BTreeMap<String, Vec<String>> = api
+        .servers
+        .iter()
+        .filter(|(_, s)| !s.variables.is_empty())
+        .map(|(key, s)| {
+            let arguments = s.variables.iter().map(|v| v.rust_name.clone()).collect();
+            (key.to_ascii_lowercase(), arguments)
+        })
+        .collect();
+    assert_eq!(functions, described_functions);
+    assert_eq!(default, api.default_server);
+}
+
+/// Constants (name → URL), functions (name → arguments), the server `DEFAULT` names.
+type ServersInCode = (
+    std::collections::BTreeMap<String, String>,
+    std::collections::BTreeMap<String, Vec<String>>,
+    Option<String>,
+);
+
+/// The `servers` module's constants (name → URL), functions (name → arguments) and the
+/// server `DEFAULT` names.
+fn servers_in_code(items: Vec<syn::Item>) -> ServersInCode {
     let (mut constants, mut functions, mut default) = (
         std::collections::BTreeMap::new(),
         std::collections::BTreeMap::new(),
         None,
     );
-    for item in module("servers") {
+    for item in items {
         match item {
             syn::Item::Const(c) if c.ident == "DEFAULT" => {
                 let syn::Expr::Path(target) = &*c.expr else {
@@ -2228,23 +2284,7 @@ fn api_json_records_the_schemes_and_servers_the_code_has() {
             _ => {}
         }
     }
-    let described_values: std::collections::BTreeMap<String, String> = api
-        .servers
-        .iter()
-        .map(|(key, s)| (key.clone(), s.value()))
-        .collect();
-    assert_eq!(constants, described_values);
-    let described_functions: std::collections::BTreeMap<String, Vec<String>> = api
-        .servers
-        .iter()
-        .filter(|(_, s)| !s.variables.is_empty())
-        .map(|(key, s)| {
-            let arguments = s.variables.iter().map(|v| v.rust_name.clone()).collect();
-            (key.to_ascii_lowercase(), arguments)
-        })
-        .collect();
-    assert_eq!(functions, described_functions);
-    assert_eq!(default, api.default_server);
+    (constants, functions, default)
 }
 
 /// A scheme under another key, sent the same way: its `static` is renamed (breaking), the

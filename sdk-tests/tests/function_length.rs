@@ -149,31 +149,6 @@ const LONGER: &[(&str, &str, usize)] = &[
         "the_writer_keeps_unchanged_and_hand_written_files_and_check_mode_touches_nothing",
         78,
     ),
-    (
-        "sdk-tests/tests/change_report.rs",
-        "a_requirement_gained_is_breaking_and_an_alternative_gained_additive",
-        79,
-    ),
-    (
-        "sdk-tests/tests/change_report.rs",
-        "a_server_url_no_longer_listed_breaks_released_sdks_configured_with_it",
-        62,
-    ),
-    (
-        "sdk-tests/tests/change_report.rs",
-        "api_json_records_the_schemes_and_servers_the_code_has",
-        84,
-    ),
-    (
-        "sdk-tests/tests/change_report.rs",
-        "api_json_records_the_setters_the_code_has",
-        61,
-    ),
-    (
-        "sdk-tests/tests/change_report.rs",
-        "builder_methods_and_error_bodies_are_described",
-        96,
-    ),
     ("sdk-tests/tests/codegen_mutations.rs", "cut_down", 70),
     ("sdk-tests/tests/codegen_mutations.rs", "mutate", 123),
     (
