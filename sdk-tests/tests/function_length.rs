@@ -149,13 +149,6 @@ const LONGER: &[(&str, &str, usize)] = &[
         "the_writer_keeps_unchanged_and_hand_written_files_and_check_mode_touches_nothing",
         78,
     ),
-    ("sdk-tests/tests/codegen_mutations.rs", "cut_down", 70),
-    ("sdk-tests/tests/codegen_mutations.rs", "mutate", 123),
-    (
-        "sdk-tests/tests/codegen_mutations.rs",
-        "no_mutated_corpus_document_makes_the_generator_panic",
-        106,
-    ),
     (
         "sdk-tests/tests/e2e/auth.rs",
         "scope_ip_and_credential_failures_are_typed_errors",
