@@ -241,11 +241,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("sdk-tests/tests/realspecs.rs", "examples_report", 73),
     ("sdk-tests/tests/realspecs.rs", "realspecs_cargo_check", 194),
     (
-        "sdk-tests/tests/revision_rehearsal.rs",
-        "the_regenerated_sdk_drives_the_sandbox_on_the_revised_spec",
-        71,
-    ),
-    (
         "sdk-tests/tests/spec_driven.rs",
         "the_runtime_names_no_operation_path_code_or_field_of_the_api",
         63,
