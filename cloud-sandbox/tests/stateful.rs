@@ -199,7 +199,7 @@ async fn a_volume_attaches_to_one_eligible_server_at_a_time() {
 }
 
 #[tokio::test]
-async fn ssh_keys_templates_and_contacts_are_kept() {
+async fn ssh_keys_are_kept_with_their_fingerprint() {
     let env = Env::new().await;
     let public_key =
         "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl me";
@@ -229,7 +229,11 @@ async fn ssh_keys_templates_and_contacts_are_kept() {
     .await;
     assert_eq!(bad.code(), "validation_error");
     assert_eq!(env.sb.ssh_keys().len(), 1);
+}
 
+#[tokio::test]
+async fn dns_templates_are_found_by_a_case_insensitive_name() {
+    let env = Env::new().await;
     let template = |name: &str| json!({"name": name, "zone_file": "@ 3600 IN A 192.0.2.1\n"});
     write(
         &env,
@@ -268,7 +272,11 @@ async fn ssh_keys_templates_and_contacts_are_kept() {
             .iter()
             .all(|t| t.get("zoneFile").is_none() && t["isHidden"] == false)
     );
+}
 
+#[tokio::test]
+async fn domain_contacts_are_kept_and_assigned() {
+    let env = Env::new().await;
     let domain = env.sb.service_of_kind("domain").unwrap().hostname;
     let assign = |id: &serde_json::Value| json!({"contact_ids": {"registrant": id}});
     let path = format!("/v1/domains/{domain}/contacts");

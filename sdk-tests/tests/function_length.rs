@@ -19,11 +19,6 @@ const LIMIT: usize = 60;
 /// Functions over [`LIMIT`] while the sweep works them down: `(file, function, lines)`.
 const LONGER: &[(&str, &str, usize)] = &[
     (
-        "cloud-sandbox/tests/stateful.rs",
-        "ssh_keys_templates_and_contacts_are_kept",
-        105,
-    ),
-    (
         "customer-cloud-cli/tests/operations.rs",
         "configure_writes_an_owner_only_profile_that_commands_and_doctor_use",
         86,
