@@ -3,6 +3,7 @@
 
 mod common;
 
+use cloud_sandbox::Credential;
 use common::Env;
 use serde_json::json;
 
@@ -105,21 +106,7 @@ async fn scopes_and_ip_policy() {
 async fn signed_requests_verify_body_hash_signature_and_nonce() {
     let env = Env::new().await;
     let c = env.sb.credentials().signed.clone();
-    let r = env
-        .send(Some(&c), "GET", "/v1/billing/services?limit=5", None, &[])
-        .await;
-    assert_eq!(r.status, 200, "{}", r.text);
-    let body = json!({"billing_cycle": "monthly"});
-    let r = env
-        .send(
-            Some(&c),
-            "POST",
-            "/v1/deploy/DE/vps/vps-s",
-            Some(&body),
-            &[("idempotency-key", "signed-deploy-1")],
-        )
-        .await;
-    assert_eq!(r.status, 200, "{}", r.text);
+    signed_requests_are_accepted(&env, &c).await;
 
     let url = format!("{}/v1/billing/services", env.sb.base_url());
     let headers = cloud_sandbox::auth::signed_headers(&c, "GET", "/v1/billing/services", b"");
@@ -166,6 +153,25 @@ async fn signed_requests_verify_body_hash_signature_and_nonce() {
     // Signing another path than the one sent fails.
     let hs = cloud_sandbox::auth::signed_headers(&c, "GET", "/v1/billing/services?limit=1", b"");
     assert_eq!(send(hs).await.unwrap().status(), 401);
+}
+
+/// A signed GET and a signed POST with a body, as the credential `c` signs them, are answered.
+async fn signed_requests_are_accepted(env: &Env, c: &Credential) {
+    let r = env
+        .send(Some(c), "GET", "/v1/billing/services?limit=5", None, &[])
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let body = json!({"billing_cycle": "monthly"});
+    let r = env
+        .send(
+            Some(c),
+            "POST",
+            "/v1/deploy/DE/vps/vps-s",
+            Some(&body),
+            &[("idempotency-key", "signed-deploy-1")],
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
 }
 
 #[tokio::test]

@@ -6,7 +6,7 @@ mod common;
 use std::time::Duration;
 
 use cloud_sandbox::{Fault, Matcher, OpStatus};
-use common::Env;
+use common::{Answer, Env};
 use rust_decimal::Decimal;
 use serde_json::json;
 
@@ -18,12 +18,7 @@ async fn atomic_deploy_debits_exactly_once_and_replays() {
     let before = env.sb.balance();
     let body = json!({"billing_cycle": "monthly", "hostname": "web-1.example.com"});
     let a = env
-        .bearer(
-            "POST",
-            DEPLOY,
-            Some(&body),
-            &[("idempotency-key", "deploy-once-1")],
-        )
+        .keyed("POST", DEPLOY, Some(&body), "deploy-once-1")
         .await;
     assert_eq!(a.status, 200, "{}", a.text);
     assert!(
@@ -32,12 +27,7 @@ async fn atomic_deploy_debits_exactly_once_and_replays() {
         a.text
     );
     let b = env
-        .bearer(
-            "POST",
-            DEPLOY,
-            Some(&body),
-            &[("idempotency-key", "deploy-once-1")],
-        )
+        .keyed("POST", DEPLOY, Some(&body), "deploy-once-1")
         .await;
     assert_eq!(b.status, 200);
     assert_eq!(a.body, b.body, "replay is identical");
@@ -48,11 +38,11 @@ async fn atomic_deploy_debits_exactly_once_and_replays() {
     assert_eq!(env.sb.balance(), before - env.sb.orders()[0].total);
     // Different request under the same key.
     let c = env
-        .bearer(
+        .keyed(
             "POST",
             DEPLOY,
             Some(&json!({"billing_cycle": "annually"})),
-            &[("idempotency-key", "deploy-once-1")],
+            "deploy-once-1",
         )
         .await;
     assert_eq!((c.status, c.code()), (409, "idempotency_conflict"));
@@ -64,12 +54,7 @@ async fn deploy_402_and_409_commit_nothing() {
     let env = Env::new().await;
     env.sb.set_balance(Decimal::new(100, 2));
     let r = env
-        .bearer(
-            "POST",
-            DEPLOY,
-            Some(&json!({})),
-            &[("idempotency-key", "deploy-poor-1")],
-        )
+        .keyed("POST", DEPLOY, Some(&json!({})), "deploy-poor-1")
         .await;
     assert_eq!((r.status, r.code()), (402, "insufficient_credit"));
     assert!(
@@ -80,11 +65,11 @@ async fn deploy_402_and_409_commit_nothing() {
     assert_eq!(env.sb.balance(), Decimal::new(100, 2));
     env.sb.set_balance(Decimal::new(100_000, 2));
     let r = env
-        .bearer(
+        .keyed(
             "POST",
             DEPLOY,
             Some(&json!({"max_total": "1.00"})),
-            &[("idempotency-key", "deploy-max-1")],
+            "deploy-max-1",
         )
         .await;
     assert_eq!(
@@ -95,12 +80,7 @@ async fn deploy_402_and_409_commit_nothing() {
     );
     let legacy = json!({"billing": {"unit": "MONTH", "count": 1}, "maxTotal": "1.00"});
     let r = env
-        .bearer(
-            "POST",
-            DEPLOY,
-            Some(&legacy),
-            &[("idempotency-key", "deploy-max-2")],
-        )
+        .keyed("POST", DEPLOY, Some(&legacy), "deploy-max-2")
         .await;
     assert_eq!(
         (r.status, r.code()),
@@ -111,22 +91,12 @@ async fn deploy_402_and_409_commit_nothing() {
     assert!(env.sb.orders().is_empty() && env.sb.debits().is_empty());
     // After a 402 the key is released: the same request can succeed later.
     let r = env
-        .bearer(
-            "POST",
-            DEPLOY,
-            Some(&json!({})),
-            &[("idempotency-key", "deploy-poor-1")],
-        )
+        .keyed("POST", DEPLOY, Some(&json!({})), "deploy-poor-1")
         .await;
     assert_eq!(r.status, 200, "{}", r.text);
     let legacy_ok = json!({"billing": {"unit": "MONTH", "count": 1}, "maxTotal": "9999.99"});
     let r = env
-        .bearer(
-            "POST",
-            DEPLOY,
-            Some(&legacy_ok),
-            &[("idempotency-key", "deploy-legacy-1")],
-        )
+        .keyed("POST", DEPLOY, Some(&legacy_ok), "deploy-legacy-1")
         .await;
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(env.sb.debits().len(), 2);
@@ -136,12 +106,7 @@ async fn deploy_402_and_409_commit_nothing() {
 async fn validation_and_idempotency_key_errors() {
     let env = Env::new().await;
     let r = env
-        .bearer(
-            "POST",
-            DEPLOY,
-            Some(&json!({"bogus": 1})),
-            &[("idempotency-key", "deploy-val-1")],
-        )
+        .keyed("POST", DEPLOY, Some(&json!({"bogus": 1})), "deploy-val-1")
         .await;
     assert_eq!(
         (r.status, r.code()),
@@ -156,23 +121,18 @@ async fn validation_and_idempotency_key_errors() {
             .is_empty()
     );
     let r = env
-        .bearer(
+        .keyed(
             "POST",
             DEPLOY,
             Some(&json!({"additional_ips": 101})),
-            &[("idempotency-key", "deploy-val-2")],
+            "deploy-val-2",
         )
         .await;
     assert_eq!(r.code(), "validation_error");
     let r = env.bearer("POST", DEPLOY, Some(&json!({})), &[]).await;
     assert_eq!((r.status, r.code()), (400, "idempotency_key_required"));
     let r = env
-        .bearer(
-            "POST",
-            DEPLOY,
-            Some(&json!({})),
-            &[("idempotency-key", "bad key!")],
-        )
+        .keyed("POST", DEPLOY, Some(&json!({})), "bad key!")
         .await;
     assert_eq!((r.status, r.code()), (400, "invalid_idempotency_key"));
     let r = env
@@ -205,21 +165,11 @@ async fn in_flight_key_answers_in_progress() {
         1,
     );
     let body = json!({});
-    let first = env.bearer(
-        "POST",
-        DEPLOY,
-        Some(&body),
-        &[("idempotency-key", "deploy-slow-1")],
-    );
+    let first = env.keyed("POST", DEPLOY, Some(&body), "deploy-slow-1");
     let second = async {
         tokio::time::sleep(Duration::from_millis(200)).await;
-        env.bearer(
-            "POST",
-            DEPLOY,
-            Some(&body),
-            &[("idempotency-key", "deploy-slow-1")],
-        )
-        .await
+        env.keyed("POST", DEPLOY, Some(&body), "deploy-slow-1")
+            .await
     };
     let (a, b) = tokio::join!(first, second);
     assert_eq!(a.status, 200);
@@ -243,21 +193,12 @@ async fn operation_envelope_polling_and_lookup() {
     let id = op["id"].as_str().unwrap().to_owned();
     // A cached retry keeps its initial format even without the header.
     let again = env
-        .bearer(
-            "POST",
-            DEPLOY,
-            Some(&json!({})),
-            &[("idempotency-key", "deploy-op-1")],
-        )
+        .keyed("POST", DEPLOY, Some(&json!({})), "deploy-op-1")
         .await;
     assert_eq!(again.body["operation"]["id"], id.as_str());
-    let p1 = env
-        .bearer("GET", &format!("/v1/operations/{id}"), None, &[])
-        .await;
+    let p1 = env.get(&format!("/v1/operations/{id}")).await;
     assert_eq!(p1.body["operation"]["status"], "running");
-    let p2 = env
-        .bearer("GET", &format!("/v1/operations/{id}"), None, &[])
-        .await;
+    let p2 = env.get(&format!("/v1/operations/{id}")).await;
     assert_eq!(p2.body["operation"]["status"], "succeeded");
     assert_eq!(p2.body["operation"]["done"], true);
     assert_eq!(
@@ -267,62 +208,45 @@ async fn operation_envelope_polling_and_lookup() {
             .len(),
         1
     );
+    lookups(&env, &id).await;
+    forced_failure(&env).await;
+}
+
+/// Operations looked up by idempotency key (and method and path): found, missing, asked
+/// wrongly, ambiguous once the key is used on another path.
+async fn lookups(env: &Env, id: &str) {
+    let l = env.get("/v1/operations?idempotency_key=deploy-op-1").await;
+    assert_eq!(l.body["operation"]["id"], id, "{}", l.text);
     let l = env
-        .bearer(
-            "GET",
-            "/v1/operations?idempotency_key=deploy-op-1",
-            None,
-            &[],
-        )
-        .await;
-    assert_eq!(l.body["operation"]["id"], id.as_str(), "{}", l.text);
-    let l = env
-        .bearer(
-            "GET",
-            &format!("/v1/operations?idempotency_key=deploy-op-1&method=POST&path={DEPLOY}"),
-            None,
-            &[],
-        )
+        .get(&format!(
+            "/v1/operations?idempotency_key=deploy-op-1&method=POST&path={DEPLOY}"
+        ))
         .await;
     assert_eq!(l.status, 200);
     let l = env
-        .bearer(
-            "GET",
-            "/v1/operations?idempotency_key=deploy-none-1",
-            None,
-            &[],
-        )
+        .get("/v1/operations?idempotency_key=deploy-none-1")
         .await;
     assert_eq!((l.status, l.code()), (404, "operation_not_found"));
     let l = env
-        .bearer(
-            "GET",
-            "/v1/operations?idempotency_key=deploy-op-1&method=POST",
-            None,
-            &[],
-        )
+        .get("/v1/operations?idempotency_key=deploy-op-1&method=POST")
         .await;
     assert_eq!((l.status, l.code()), (400, "validation_error"));
     // Same key on another path → ambiguous lookup.
     let r = env
-        .bearer(
+        .keyed(
             "POST",
             "/v1/deploy/NL/vps/vps-s",
             Some(&json!({})),
-            &[("idempotency-key", "deploy-op-1")],
+            "deploy-op-1",
         )
         .await;
     assert_eq!(r.status, 200);
-    let l = env
-        .bearer(
-            "GET",
-            "/v1/operations?idempotency_key=deploy-op-1",
-            None,
-            &[],
-        )
-        .await;
+    let l = env.get("/v1/operations?idempotency_key=deploy-op-1").await;
     assert_eq!((l.status, l.code()), (409, "operation_lookup_ambiguous"));
-    // Forced outcomes.
+}
+
+/// A forced failed outcome: the operation ends failed, without a result, for good.
+async fn forced_failure(env: &Env) {
     env.sb.set_operation_outcome(OpStatus::Failed);
     let r = env
         .bearer(
@@ -336,11 +260,8 @@ async fn operation_envelope_polling_and_lookup() {
         )
         .await;
     let id2 = r.body["operation"]["id"].as_str().unwrap().to_owned();
-    env.bearer("GET", &format!("/v1/operations/{id2}"), None, &[])
-        .await;
-    let p = env
-        .bearer("GET", &format!("/v1/operations/{id2}"), None, &[])
-        .await;
+    env.get(&format!("/v1/operations/{id2}")).await;
+    let p = env.get(&format!("/v1/operations/{id2}")).await;
     assert_eq!(p.body["operation"]["status"], "failed");
     assert!(p.body["operation"].get("result").is_none());
     assert!(
@@ -355,9 +276,7 @@ async fn partial_invoice_payment_then_full() {
     let inv = env.sb.add_unpaid_invoice(Decimal::new(5000, 2));
     env.sb.set_balance(Decimal::new(3000, 2));
     let path = format!("/v1/billing/invoices/{inv}/pay");
-    let r = env
-        .bearer("POST", &path, None, &[("idempotency-key", "pay-part-1")])
-        .await;
+    let r = env.keyed("POST", &path, None, "pay-part-1").await;
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.body["paidNow"], "30.00");
     assert_eq!(r.body["partial"], true);
@@ -366,19 +285,17 @@ async fn partial_invoice_payment_then_full() {
     assert_eq!(r.body["status"], "unpaid");
     assert_eq!(env.sb.balance(), Decimal::ZERO);
     env.sb.set_balance(Decimal::new(10_000, 2));
-    let r = env
-        .bearer("POST", &path, None, &[("idempotency-key", "pay-part-2")])
-        .await;
+    let r = env.keyed("POST", &path, None, "pay-part-2").await;
     assert_eq!(r.body["paidNow"], "20.00");
     assert_eq!(r.body["fullyPaid"], true);
     assert_eq!(r.body["status"], "paid");
     assert_eq!(env.sb.balance(), Decimal::new(8000, 2));
     let r = env
-        .bearer(
+        .keyed(
             "POST",
             "/v1/billing/invoices/00000000-0000-4000-8000-000000000000/pay",
             None,
-            &[("idempotency-key", "pay-none-1")],
+            "pay-none-1",
         )
         .await;
     assert_eq!((r.status, r.code()), (404, "not_found"));
@@ -388,28 +305,21 @@ async fn partial_invoice_payment_then_full() {
 async fn draft_orders_and_dedicated_deployments_never_charge() {
     let env = Env::new().await;
     let before = env.sb.balance();
-    let products = env
-        .bearer("GET", "/v1/products?product_code=vps&limit=1", None, &[])
-        .await;
+    let products = env.get("/v1/products?product_code=vps&limit=1").await;
     let p = &products.body["items"][0];
     let body = json!({"currency": "EUR", "items": [{"product_id": p["product_id"], "variant_id": p["variant_id"], "qty": 2}]});
     let r = env
-        .bearer(
+        .keyed(
             "POST",
             "/v1/billing/orders/draft",
             Some(&body),
-            &[("idempotency-key", "draft-one-1")],
+            "draft-one-1",
         )
         .await;
     assert_eq!(r.status, 200, "{}", r.text);
     let dd = json!({"configuration_code": "dedi-e3-de", "region_code": "DE", "os_profile_id": 101, "hostname": "db-1.example.com"});
     let r = env
-        .bearer(
-            "POST",
-            "/v1/dedicated/deployments",
-            Some(&dd),
-            &[("idempotency-key", "dedi-one-1")],
-        )
+        .keyed("POST", "/v1/dedicated/deployments", Some(&dd), "dedi-one-1")
         .await;
     assert_eq!(r.status, 201, "{}", r.text);
     assert_eq!(r.body["status"], "unpaid");
@@ -423,16 +333,15 @@ async fn draft_orders_and_dedicated_deployments_never_charge() {
             .count(),
         2
     );
+    paying_creates_the_services(&env, &r).await;
+}
+
+/// Paying the dedicated deployment's invoice (`dedicated` answered the deployment) creates its
+/// service; paying the draft order's, one service per ordered unit.
+async fn paying_creates_the_services(env: &Env, dedicated: &Answer) {
     // Paying the dedicated invoice creates the service.
-    let inv = r.body["invoiceId"].as_str().unwrap();
-    let r = env
-        .bearer(
-            "POST",
-            &format!("/v1/billing/invoices/{inv}/pay"),
-            None,
-            &[("idempotency-key", "dedi-pay-1")],
-        )
-        .await;
+    let inv = dedicated.body["invoiceId"].as_str().unwrap();
+    let r = pay(env, inv, "dedi-pay-1").await;
     assert_eq!(r.body["fullyPaid"], true, "{}", r.text);
     assert_eq!(
         r.body["meta"]["createdServiceIds"]
@@ -449,14 +358,7 @@ async fn draft_orders_and_dedicated_deployments_never_charge() {
         .find(|o| o.idempotency_key.as_deref() == Some("draft-one-1"))
         .and_then(|o| o.invoice_id)
         .unwrap();
-    let r = env
-        .bearer(
-            "POST",
-            &format!("/v1/billing/invoices/{draft_invoice}/pay"),
-            None,
-            &[("idempotency-key", "draft-pay-1")],
-        )
-        .await;
+    let r = pay(env, draft_invoice, "draft-pay-1").await;
     assert_eq!(r.body["fullyPaid"], true, "{}", r.text);
     let created = r.body["meta"]["createdServiceIds"].as_array().unwrap();
     assert_eq!(created.len(), 2);
@@ -468,4 +370,10 @@ async fn draft_orders_and_dedicated_deployments_never_charge() {
             .unwrap();
         assert_eq!((s.kind.as_str(), s.status.as_str()), ("vps", "active"));
     }
+}
+
+/// Pays `invoice` under the idempotency key `key`.
+async fn pay(env: &Env, invoice: impl std::fmt::Display, key: &str) -> Answer {
+    let path = format!("/v1/billing/invoices/{invoice}/pay");
+    env.keyed("POST", &path, None, key).await
 }

@@ -33,11 +33,19 @@ async fn the_sandbox_follows_a_revision_without_a_hand_edit() {
         sb: Sandbox::start_with(config).await.unwrap(),
         http: reqwest::Client::new(),
     };
-    let version = env.bearer("GET", "/v1/version", None, &[]).await;
+    let version = env.get("/v1/version").await;
     assert_eq!(version.body["contract_revision"], revision.as_str());
+    records_follow_the_revised_schemas(&env).await;
+    transactions_page_by_cursor(&env).await;
+    an_added_scope_is_enforced(&env).await;
+    a_moved_path_answers_only_there(&env).await;
+    assert_eq!(env.sb.schema_violations(), Vec::<(String, String)>::new());
+}
 
-    // Field type change and enum change: the catalog is shaped by the revised schema.
-    let products = env.bearer("GET", "/v1/products?limit=100", None, &[]).await;
+/// The catalog and a single record are shaped by the revised schemas: a field's type and an
+/// enum changed.
+async fn records_follow_the_revised_schemas(env: &Env) {
+    let products = env.get("/v1/products?limit=100").await;
     assert_eq!(products.status, 200, "{}", products.text);
     let items = products.body["items"].as_array().unwrap();
     assert!(
@@ -51,12 +59,12 @@ async fn the_sandbox_follows_a_revision_without_a_hand_edit() {
 
     // A single record follows its schema too.
     let id = env.sb.credentials().bearer.id;
-    let one = env
-        .bearer("GET", &format!("/v1/api-credentials/{id}"), None, &[])
-        .await;
+    let one = env.get(&format!("/v1/api-credentials/{id}")).await;
     assert_eq!(one.body["item"]["enabled"], "true", "{}", one.text);
+}
 
-    // Page → cursor.
+/// The transactions, paginated by page before, by cursor now.
+async fn transactions_page_by_cursor(env: &Env) {
     let mut seen = 0;
     let mut cursor: Option<String> = None;
     loop {
@@ -64,7 +72,7 @@ async fn the_sandbox_follows_a_revision_without_a_hand_edit() {
             Some(c) => format!("/v1/billing/transactions?limit=20&cursor={c}"),
             None => "/v1/billing/transactions?limit=20".to_owned(),
         };
-        let page = env.bearer("GET", &pq, None, &[]).await;
+        let page = env.get(&pq).await;
         assert_eq!(page.status, 200, "{}", page.text);
         assert!(page.body.get("page").is_none(), "no page model any more");
         seen += page.body["items"].as_array().unwrap().len();
@@ -74,17 +82,16 @@ async fn the_sandbox_follows_a_revision_without_a_hand_edit() {
         }
     }
     assert_eq!(seen, 75, "every seeded transaction, once");
+}
 
-    // A scope added: the seeded credentials hold it; a credential without it is denied.
+/// A scope added: the seeded credentials hold it; a credential without it is denied.
+async fn an_added_scope_is_enforced(env: &Env) {
     assert!(
         env.sb
             .declared_scopes()
             .contains(&"catalog.read".to_owned())
     );
-    assert_eq!(
-        env.bearer("GET", "/v1/regions", None, &[]).await.status,
-        200
-    );
+    assert_eq!(env.get("/v1/regions").await.status, 200);
     let narrow = env
         .sb
         .add_credential_with_scopes(Mode::Bearer, &["billing.products.read"]);
@@ -92,16 +99,16 @@ async fn the_sandbox_follows_a_revision_without_a_hand_edit() {
         .send(Some(&narrow), "GET", "/v1/regions", None, &[])
         .await;
     assert_eq!((denied.status, denied.code()), (403, "scope_denied"));
+}
 
-    // A moved path: the operation answers at its new path only.
+/// A moved path: the operation answers at its new path only.
+async fn a_moved_path_answers_only_there(env: &Env) {
     let body = json!({"name": "moved", "zone_file": "@ 3600 IN A 192.0.2.1\n"});
     let key = [("idempotency-key", "template-moved-1")];
     let created = env
         .bearer("POST", "/v1/dns/zone-templates", Some(&body), &key)
         .await;
     assert_eq!(created.status, 200, "{}", created.text);
-    let old = env.bearer("GET", "/v1/dns/templates", None, &[]).await;
+    let old = env.get("/v1/dns/templates").await;
     assert_eq!(old.status, 404);
-
-    assert_eq!(env.sb.schema_violations(), Vec::<(String, String)>::new());
 }

@@ -738,48 +738,10 @@ where
     O: serde::Serialize + std::fmt::Debug,
     T: serde::Serialize + std::fmt::Debug,
 {
-    let input = || serde_json::from_str::<Value>(text).unwrap_or(Value::Null);
-    // The documented difference that explains a disagreement, if any (counted when it does).
-    let explained = |twin: &T, tally: &mut Tally| {
-        let encoded = serde_json::to_value(twin).unwrap_or_default();
-        let why = derive_took_another_form(&input(), &encoded)?;
-        *tally.restricted.entry(why).or_default() += 1;
-        Some(())
-    };
     match (ours, twin) {
-        (Ok(o), Ok(t)) => {
-            tally.both_decoded += 1;
-            let (od, td) = (format!("{o:?}"), format!("{t:?}"));
-            if od != td {
-                if explained(&t, tally).is_some() {
-                    return Ok(());
-                }
-                let input = input();
-                let lost_ours =
-                    properties_lost(&input, &serde_json::to_value(&o).unwrap_or_default());
-                let lost_twin =
-                    properties_lost(&input, &serde_json::to_value(&t).unwrap_or_default());
-                if first_match_may_differ && lost_twin > lost_ours {
-                    *tally
-                        .restricted
-                        .entry("union: derive's first match loses more than our best match")
-                        .or_default() += 1;
-                    return Ok(());
-                }
-                return Err(TestCaseError::fail(format!(
-                    "decoded values differ for {text}\n  ours: {od}\n  twin: {td}\n  properties lost: ours {lost_ours}, twin {lost_twin}"
-                )));
-            }
-            let (oe, te) = (serde_json::to_string(&o), serde_json::to_string(&t));
-            match (oe, te) {
-                (Ok(oe), Ok(te)) if oe == te => Ok(()),
-                (oe, te) => Err(TestCaseError::fail(format!(
-                    "encodings differ for {od}\n  ours: {oe:?}\n  twin: {te:?}"
-                ))),
-            }
-        }
+        (Ok(o), Ok(t)) => compare_decoded(text, (&o, &t), tally, first_match_may_differ),
         (Err(o), Err(t)) => compare_errors(text, &o, &t, tally),
-        (Err(o), Ok(t)) => match explained(&t, tally) {
+        (Err(o), Ok(t)) => match explained(text, &t, tally) {
             Some(()) => Ok(()),
             None => Err(TestCaseError::fail(format!(
                 "only the derive decodes {text}\n  ours: {o}\n  twin: {t:?}"
@@ -787,6 +749,61 @@ where
         },
         (Ok(o), Err(t)) => Err(TestCaseError::fail(format!(
             "only the macros decode {text}\n  ours: {o:?}\n  twin: {t}"
+        ))),
+    }
+}
+
+/// The input `text` as JSON (`null` when it is not JSON).
+fn input(text: &str) -> Value {
+    serde_json::from_str::<Value>(text).unwrap_or(Value::Null)
+}
+
+/// The documented difference that explains a disagreement on `text`, if any (counted when it
+/// does): the derive took another form than the input's.
+fn explained<T: serde::Serialize>(text: &str, twin: &T, tally: &mut Tally) -> Option<()> {
+    let encoded = serde_json::to_value(twin).unwrap_or_default();
+    let why = derive_took_another_form(&input(text), &encoded)?;
+    *tally.restricted.entry(why).or_default() += 1;
+    Some(())
+}
+
+/// Both decoded `text`: the same value (or a documented difference, or for a union the
+/// derive's first match losing more than our best match), encoded the same.
+fn compare_decoded<O, T>(
+    text: &str,
+    (o, t): (&O, &T),
+    tally: &mut Tally,
+    first_match_may_differ: bool,
+) -> Result<(), TestCaseError>
+where
+    O: serde::Serialize + std::fmt::Debug,
+    T: serde::Serialize + std::fmt::Debug,
+{
+    tally.both_decoded += 1;
+    let (od, td) = (format!("{o:?}"), format!("{t:?}"));
+    if od != td {
+        if explained(text, t, tally).is_some() {
+            return Ok(());
+        }
+        let input = input(text);
+        let lost_ours = properties_lost(&input, &serde_json::to_value(o).unwrap_or_default());
+        let lost_twin = properties_lost(&input, &serde_json::to_value(t).unwrap_or_default());
+        if first_match_may_differ && lost_twin > lost_ours {
+            *tally
+                .restricted
+                .entry("union: derive's first match loses more than our best match")
+                .or_default() += 1;
+            return Ok(());
+        }
+        return Err(TestCaseError::fail(format!(
+            "decoded values differ for {text}\n  ours: {od}\n  twin: {td}\n  properties lost: ours {lost_ours}, twin {lost_twin}"
+        )));
+    }
+    let (oe, te) = (serde_json::to_string(o), serde_json::to_string(t));
+    match (oe, te) {
+        (Ok(oe), Ok(te)) if oe == te => Ok(()),
+        (oe, te) => Err(TestCaseError::fail(format!(
+            "encodings differ for {od}\n  ours: {oe:?}\n  twin: {te:?}"
         ))),
     }
 }

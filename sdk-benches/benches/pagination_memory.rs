@@ -42,41 +42,12 @@ fn main() {
         let client = Client::new(Config::new(&base).bearer("ccs_bench01.secret")).expect("client");
         // Warm up the connection pool and lazy statics.
         drop(fetch(&client, None).await.expect("first page"));
-
-        // One page: bytes live while it is held, and peak while fetching it.
-        let base_live = alloc::reset_peak();
-        let page = fetch(&client, None).await.expect("first page");
-        let page_live = alloc::current() - base_live;
-        let page_peak = alloc::peak() - base_live;
-        let page_len = page.body().items.len();
-        drop(page);
-
-        // Streaming: count the items, keep none.
+        let (page_live, page_peak, page_len) = one_page(&client).await;
         let start_time = std::time::Instant::now();
-        let base_live = alloc::reset_peak();
-        let mut count = 0u64;
-        {
-            let mut s = std::pin::pin!(stream::<ItemPage, _, _>(|next| fetch(&client, next)));
-            while let Some(item) = s.next().await {
-                let item = item.expect("item");
-                assert_eq!(item.index, count, "items arrive in order");
-                count += 1;
-            }
-        }
-        let stream_peak = alloc::peak() - base_live;
+        let (stream_peak, count) = streamed(&client).await;
         let stream_time = start_time.elapsed();
         assert_eq!(count, items.total);
-
-        // All items collected.
-        let base_live = alloc::reset_peak();
-        let all: Vec<Item> = stream::<ItemPage, _, _>(|next| fetch(&client, next))
-            .map(|r| r.expect("item"))
-            .collect()
-            .await;
-        let all_live = alloc::current() - base_live;
-        let all_peak = alloc::peak() - base_live;
-        assert_eq!(all.len() as u64, items.total);
-        drop(all);
+        let (all_live, all_peak) = collected(&client, items.total).await;
 
         let serialized_page = items.render(1).len();
         println!(
@@ -107,4 +78,41 @@ fn main() {
             stream_time.as_secs_f64() * 1e6 / count as f64
         );
     });
+}
+
+/// One page: bytes live while it is held, peak while fetching it, and its items.
+async fn one_page(client: &Client) -> (usize, usize, usize) {
+    let base_live = alloc::reset_peak();
+    let page = fetch(client, None).await.expect("first page");
+    let page_live = alloc::current() - base_live;
+    let page_peak = alloc::peak() - base_live;
+    (page_live, page_peak, page.body().items.len())
+}
+
+/// Streaming, counting the items and keeping none: the peak, and the items counted.
+async fn streamed(client: &Client) -> (usize, u64) {
+    let base_live = alloc::reset_peak();
+    let mut count = 0u64;
+    {
+        let mut s = std::pin::pin!(stream::<ItemPage, _, _>(|next| fetch(client, next)));
+        while let Some(item) = s.next().await {
+            let item = item.expect("item");
+            assert_eq!(item.index, count, "items arrive in order");
+            count += 1;
+        }
+    }
+    (alloc::peak() - base_live, count)
+}
+
+/// All `total` items collected: bytes live while they are held, and peak while collecting.
+async fn collected(client: &Client, total: u64) -> (usize, usize) {
+    let base_live = alloc::reset_peak();
+    let all: Vec<Item> = stream::<ItemPage, _, _>(|next| fetch(client, next))
+        .map(|r| r.expect("item"))
+        .collect()
+        .await;
+    let all_live = alloc::current() - base_live;
+    let all_peak = alloc::peak() - base_live;
+    assert_eq!(all.len() as u64, total);
+    (all_live, all_peak)
 }

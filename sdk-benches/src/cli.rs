@@ -59,17 +59,13 @@ pub fn section() {
             return;
         }
     };
+    print_table(paths.rounds());
+    size(&binary, &scratch);
+    let _ = std::fs::remove_dir_all(&scratch);
+}
 
-    // 0 the tool's GET, 1 curl's GET, 2 the tool's --help; who goes first rotates, order
-    // reversed every other round.
-    let mut times: [Vec<f64>; 3] = Default::default();
-    for round in 0..ROUNDS {
-        for step in 0..3 {
-            let step = if round % 2 == 0 { step } else { 2 - step };
-            let which = (step + round) % 3;
-            times[which].push(paths.per_run_ms(which));
-        }
-    }
+/// The table of the three paths' times (ms per process, by round) against the targets.
+fn print_table(times: [Vec<f64>; 3]) {
     let ratios: Vec<f64> = times[0].iter().zip(&times[1]).map(|(t, c)| t / c).collect();
     let to_curl = median(&mut ratios.clone());
     let fastest = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
@@ -103,8 +99,6 @@ pub fn section() {
         met(medians[2] <= HELP_TARGET_MS)
     );
     println!();
-    size(&binary, &scratch);
-    let _ = std::fs::remove_dir_all(&scratch);
 }
 
 /// The three commands, each run [`RUNS`] times per round.
@@ -115,6 +109,20 @@ struct Paths {
 }
 
 impl Paths {
+    /// [`ROUNDS`] rounds: 0 the tool's GET, 1 curl's GET, 2 the tool's --help; who goes first
+    /// rotates, order reversed every other round. ms per process, by path.
+    fn rounds(&mut self) -> [Vec<f64>; 3] {
+        let mut times: [Vec<f64>; 3] = Default::default();
+        for round in 0..ROUNDS {
+            for step in 0..3 {
+                let step = if round % 2 == 0 { step } else { 2 - step };
+                let which = (step + round) % 3;
+                times[which].push(self.per_run_ms(which));
+            }
+        }
+        times
+    }
+
     /// The paths once each, output compared: both GETs succeed with the same JSON, `--help`
     /// succeeds. `Err` says why the comparison cannot be made (curl missing).
     fn checked(mut self) -> Result<Self, String> {

@@ -25,9 +25,10 @@ use oncegen::Surface;
 use oncegen::mcp::ToolDefinition;
 use oncegen_mcp::Listing;
 use oncegen_runtime::Config;
-use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
+use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
+use rmcp::{RoleClient, ServiceExt};
 use serde_json::Value;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -95,29 +96,46 @@ pub fn section() {
     rt.block_on(async {
         let sb = Sandbox::start().await.expect("sandbox");
         sb.set_rate_limit(None);
+        let mut callers = Callers::start(&sb, &binary, baseline.as_deref()).await;
+        let paths = callers.paths();
+        let (medians, cpu) = rounds(&mut callers, &paths).await;
+        print_table(&paths, &medians, &cpu);
+        callers.close().await;
+    });
+}
+
+/// A server running as a child process, and its process id (for its CPU time).
+type Server = (RunningService<RoleClient, ()>, u32);
+
+/// Everything a path calls through: the SDK client, the servers and the piped children.
+struct Callers {
+    sdk: Client,
+    mcp: Server,
+    /// The `BENCH_MCP_BASELINE` server.
+    other: Option<Server>,
+    bare: Piped,
+    separate: Piped,
+    cat: Piped,
+}
+
+impl Callers {
+    /// Starts every caller against the sandbox `sb`: the server `binary` (twice: for rmcp's
+    /// client and for the bare one), the `baseline` server, the SDK child and `cat`.
+    async fn start(sb: &Sandbox, binary: &Path, baseline: Option<&Path>) -> Self {
         let token = sb.credentials().bearer.bearer_token();
         let sdk = Client::new(Config::new(sb.base_url()).bearer(token.clone())).expect("client");
-        let command = |program: &Path| {
-            let mut command = tokio::process::Command::new(program);
-            command
-                .env_remove("CUSTOMER_CLOUD_API_KEY")
-                .env_remove("CUSTOMER_CLOUD_API_SECRET")
-                .env("CUSTOMER_CLOUD_API_BASE_URL", sb.base_url())
-                .env("CUSTOMER_CLOUD_API_BEARER", &token);
-            command
-        };
-        // Each server and its process id (for its CPU time).
+        let command = |program: &Path| child_command(program, &sb.base_url(), &token);
         let serve = async |program: &Path| {
             let child = TokioChildProcess::new(command(program)).expect("the server starts");
             let pid = child.id().expect("a running server");
             (().serve(child).await.expect("initialize"), pid)
         };
-        let (mcp, mcp_pid) = serve(binary.as_path()).await;
-        let other = match &baseline {
-            Some(program) => Some(serve(program.as_path()).await),
+        let mcp = serve(binary).await;
+        let other = match baseline {
+            Some(program) => Some(serve(program).await),
             None => None,
         };
-        let mut bare = Piped::spawn(command(binary.as_path()));
+        let mut bare = Piped::spawn(command(binary));
         for line in HANDSHAKE {
             bare.input.write_all(line).await.expect("the server reads");
         }
@@ -125,8 +143,20 @@ pub fn section() {
         assert!(answer["result"]["serverInfo"].is_object(), "{answer}");
         let mut child = command(std::env::current_exe().expect("bench-report").as_path());
         child.arg(SDK_CHILD);
-        let mut separate = Piped::spawn(child);
-        let mut cat = Piped::spawn(tokio::process::Command::new("cat"));
+        let separate = Piped::spawn(child);
+        let cat = Piped::spawn(tokio::process::Command::new("cat"));
+        Callers {
+            sdk,
+            mcp,
+            other,
+            bare,
+            separate,
+            cat,
+        }
+    }
+
+    /// The paths timed, in the order of the table.
+    fn paths(&self) -> Vec<Timed> {
         let mut paths = vec![
             Timed::Sdk,
             Timed::Tool,
@@ -135,128 +165,157 @@ pub fn section() {
             Timed::Refused,
             Timed::Echo,
         ];
-        if other.is_some() {
+        if self.other.is_some() {
             paths.push(Timed::Baseline);
         }
-        // The child process whose CPU time a path's calls are counted in.
-        let pid_of = |path: Timed| match path {
+        paths
+    }
+
+    /// The child process whose CPU time a path's calls are counted in.
+    fn pid(&self, path: Timed) -> Option<u32> {
+        match path {
             Timed::Sdk => None,
-            Timed::Tool | Timed::Refused => Some(mcp_pid),
-            Timed::Bare => bare.child.id(),
-            Timed::Separate => separate.child.id(),
-            Timed::Echo => cat.child.id(),
-            Timed::Baseline => other.as_ref().map(|(_, pid)| *pid),
-        };
-        let pids: Vec<Option<u32>> = paths.iter().map(|p| pid_of(*p)).collect();
-        let mut times = vec![Vec::new(); paths.len()];
-        let mut cpu = vec![Vec::new(); paths.len()];
-        for round in 0..ROUNDS {
-            for i in 0..paths.len() {
-                let which = (round + i) % paths.len();
-                let cpu_before = pids[which].and_then(process_cpu_ns);
-                let started = Instant::now();
-                match paths[which] {
-                    Timed::Sdk => {
-                        for _ in 0..CALLS {
-                            sdk.get_version().send().await.expect("get_version");
-                        }
-                    }
-                    Timed::Tool | Timed::Baseline => {
-                        let server = match paths[which] {
-                            Timed::Tool => &mcp,
-                            _ => &other.as_ref().expect("a baseline server").0,
-                        };
-                        for _ in 0..CALLS {
-                            let call = CallToolRequestParams::new("get_version");
-                            let result = server.call_tool(call).await.expect("tools/call");
-                            assert_ne!(result.is_error, Some(true), "{result:?}");
-                        }
-                    }
-                    Timed::Bare => {
-                        for _ in 0..CALLS {
-                            let line = bare.round_trip(ECHOED).await;
-                            let answer: Value = serde_json::from_str(line).expect("JSON-RPC");
-                            let result = &answer["result"];
-                            assert!(result.is_object() && result["isError"] != true, "{answer}");
-                        }
-                    }
-                    Timed::Separate => {
-                        let line = separate.round_trip(format!("{CALLS}\n").as_bytes()).await;
-                        let micros: f64 = line.trim().parse().expect("the child's µs per call");
-                        times[which].push(micros);
-                        if let Some(used) = cpu_used(pids[which], cpu_before) {
-                            cpu[which].push(used);
-                        }
-                        continue;
-                    }
-                    Timed::Refused => {
-                        for _ in 0..CALLS {
-                            let call = CallToolRequestParams::new(REFUSED);
-                            let result = mcp.call_tool(call).await.expect("tools/call");
-                            assert_eq!(result.is_error, Some(true), "{result:?}");
-                        }
-                    }
-                    Timed::Echo => {
-                        for _ in 0..CALLS {
-                            let line = cat.round_trip(ECHOED).await;
-                            assert_eq!(line.len(), ECHOED.len());
-                        }
-                    }
+            Timed::Tool | Timed::Refused => Some(self.mcp.1),
+            Timed::Bare => self.bare.child.id(),
+            Timed::Separate => self.separate.child.id(),
+            Timed::Echo => self.cat.child.id(),
+            Timed::Baseline => self.other.as_ref().map(|(_, pid)| *pid),
+        }
+    }
+
+    /// [`CALLS`] sequential calls along `path`: µs per call (the separate process times its
+    /// own).
+    async fn time(&mut self, path: Timed) -> f64 {
+        let started = Instant::now();
+        match path {
+            Timed::Sdk => {
+                for _ in 0..CALLS {
+                    self.sdk.get_version().send().await.expect("get_version");
                 }
-                times[which].push(started.elapsed().as_secs_f64() * 1e6 / CALLS as f64);
-                if let Some(used) = cpu_used(pids[which], cpu_before) {
-                    cpu[which].push(used);
+            }
+            Timed::Tool => tool_calls(&self.mcp.0, "get_version", false).await,
+            Timed::Baseline => {
+                let other = &self.other.as_ref().expect("a baseline server").0;
+                tool_calls(other, "get_version", false).await;
+            }
+            Timed::Refused => tool_calls(&self.mcp.0, REFUSED, true).await,
+            Timed::Bare => {
+                for _ in 0..CALLS {
+                    let line = self.bare.round_trip(ECHOED).await;
+                    let answer: Value = serde_json::from_str(line).expect("JSON-RPC");
+                    let result = &answer["result"];
+                    assert!(result.is_object() && result["isError"] != true, "{answer}");
+                }
+            }
+            Timed::Separate => {
+                let calls = format!("{CALLS}\n");
+                let line = self.separate.round_trip(calls.as_bytes()).await;
+                return line.trim().parse().expect("the child's µs per call");
+            }
+            Timed::Echo => {
+                for _ in 0..CALLS {
+                    let line = self.cat.round_trip(ECHOED).await;
+                    assert_eq!(line.len(), ECHOED.len());
                 }
             }
         }
-        let medians: Vec<f64> = times.iter_mut().map(|t| median(t)).collect();
-        let cpu: Vec<Option<f64>> = cpu
-            .iter_mut()
-            .map(|c| (!c.is_empty()).then(|| median(c)))
-            .collect();
-        let at = |path: Timed| paths.iter().position(|p| *p == path).expect("a timed path");
-        let (direct, tool, apart) = (
-            medians[at(Timed::Sdk)],
-            medians[at(Timed::Tool)],
-            medians[at(Timed::Separate)],
-        );
-        println!(
-            "`get_version`, {CALLS} sequential calls per path and round, {ROUNDS} interleaved \
-             rounds (the order rotates), median µs per call. The tool call is rmcp's client → \
-             stdio → the release server → its SDK client → the sandbox (in this process); the \
-             SDK call goes straight to the sandbox. The separate process is this binary's \
-             `{SDK_CHILD}`: the same SDK call from a current-thread runtime like the server's \
-             stdio one, timed in the child. A refused write (`{REFUSED}`, writes not enabled) \
-             is answered by the server without a request to the sandbox. `cat` echoes a \
-             `tools/call` line of {} bytes over two pipes: the floor of one process hop there \
-             and back. The bare client writes that line to a second server and parses the \
-             answer's line as JSON. The child's CPU is the time the server (or the SDK's \
-             process, or `cat`) ran on a CPU per call, kernel time included.\n",
-            ECHOED.len()
-        );
-        println!("| path | µs per call | ratio to the SDK call | child's CPU µs per call |");
-        println!("| --- | ---: | ---: | ---: |");
-        for ((path, micros), cpu) in paths.iter().zip(&medians).zip(&cpu) {
-            let ratio = micros / direct;
-            let cpu = cpu.map_or_else(|| "—".to_owned(), |c| format!("{c:.0}"));
-            if *path == Timed::Tool {
-                println!("| {} | {micros:.0} | **{ratio:.2}** | {cpu} |", path.name());
-            } else {
-                println!("| {} | {micros:.0} | {ratio:.2} | {cpu} |", path.name());
-            }
-        }
-        println!(
-            "\nThe tool call against the SDK call from a separate process: {:.2}.\n",
-            tool / apart
-        );
-        let _ = mcp.cancel().await;
-        if let Some((other, _)) = other {
+        started.elapsed().as_secs_f64() * 1e6 / CALLS as f64
+    }
+
+    /// Ends the servers and the children.
+    async fn close(self) {
+        let _ = self.mcp.0.cancel().await;
+        if let Some((other, _)) = self.other {
             let _ = other.cancel().await;
         }
-        bare.close().await;
-        separate.close().await;
-        cat.close().await;
-    });
+        self.bare.close().await;
+        self.separate.close().await;
+        self.cat.close().await;
+    }
+}
+
+/// The command running `program` against the sandbox at `base_url` with the bearer `token`
+/// (and no other credential).
+fn child_command(program: &Path, base_url: &str, token: &str) -> tokio::process::Command {
+    let mut command = tokio::process::Command::new(program);
+    command
+        .env_remove("CUSTOMER_CLOUD_API_KEY")
+        .env_remove("CUSTOMER_CLOUD_API_SECRET")
+        .env("CUSTOMER_CLOUD_API_BASE_URL", base_url)
+        .env("CUSTOMER_CLOUD_API_BEARER", token);
+    command
+}
+
+/// [`CALLS`] calls of the tool `name`, each answered as an error exactly when `refused`.
+async fn tool_calls(server: &RunningService<RoleClient, ()>, name: &'static str, refused: bool) {
+    for _ in 0..CALLS {
+        let call = CallToolRequestParams::new(name);
+        let result = server.call_tool(call).await.expect("tools/call");
+        assert_eq!(result.is_error == Some(true), refused, "{result:?}");
+    }
+}
+
+/// [`ROUNDS`] interleaved rounds (the order rotates): each path's median µs per call and, for
+/// the paths through a child, the median CPU µs per call it used.
+async fn rounds(callers: &mut Callers, paths: &[Timed]) -> (Vec<f64>, Vec<Option<f64>>) {
+    let pids: Vec<Option<u32>> = paths.iter().map(|p| callers.pid(*p)).collect();
+    let mut times = vec![Vec::new(); paths.len()];
+    let mut cpu = vec![Vec::new(); paths.len()];
+    for round in 0..ROUNDS {
+        for i in 0..paths.len() {
+            let which = (round + i) % paths.len();
+            let cpu_before = pids[which].and_then(process_cpu_ns);
+            times[which].push(callers.time(paths[which]).await);
+            if let Some(used) = cpu_used(pids[which], cpu_before) {
+                cpu[which].push(used);
+            }
+        }
+    }
+    let medians: Vec<f64> = times.iter_mut().map(|t| median(t)).collect();
+    let cpu: Vec<Option<f64>> = cpu
+        .iter_mut()
+        .map(|c| (!c.is_empty()).then(|| median(c)))
+        .collect();
+    (medians, cpu)
+}
+
+/// The section's text and table of the medians.
+fn print_table(paths: &[Timed], medians: &[f64], cpu: &[Option<f64>]) {
+    let at = |path: Timed| paths.iter().position(|p| *p == path).expect("a timed path");
+    let (direct, tool, apart) = (
+        medians[at(Timed::Sdk)],
+        medians[at(Timed::Tool)],
+        medians[at(Timed::Separate)],
+    );
+    println!(
+        "`get_version`, {CALLS} sequential calls per path and round, {ROUNDS} interleaved \
+         rounds (the order rotates), median µs per call. The tool call is rmcp's client → \
+         stdio → the release server → its SDK client → the sandbox (in this process); the \
+         SDK call goes straight to the sandbox. The separate process is this binary's \
+         `{SDK_CHILD}`: the same SDK call from a current-thread runtime like the server's \
+         stdio one, timed in the child. A refused write (`{REFUSED}`, writes not enabled) \
+         is answered by the server without a request to the sandbox. `cat` echoes a \
+         `tools/call` line of {} bytes over two pipes: the floor of one process hop there \
+         and back. The bare client writes that line to a second server and parses the \
+         answer's line as JSON. The child's CPU is the time the server (or the SDK's \
+         process, or `cat`) ran on a CPU per call, kernel time included.\n",
+        ECHOED.len()
+    );
+    println!("| path | µs per call | ratio to the SDK call | child's CPU µs per call |");
+    println!("| --- | ---: | ---: | ---: |");
+    for ((path, micros), cpu) in paths.iter().zip(medians).zip(cpu) {
+        let ratio = micros / direct;
+        let cpu = cpu.map_or_else(|| "—".to_owned(), |c| format!("{c:.0}"));
+        if *path == Timed::Tool {
+            println!("| {} | {micros:.0} | **{ratio:.2}** | {cpu} |", path.name());
+        } else {
+            println!("| {} | {micros:.0} | {ratio:.2} | {cpu} |", path.name());
+        }
+    }
+    println!(
+        "\nThe tool call against the SDK call from a separate process: {:.2}.\n",
+        tool / apart
+    );
 }
 
 /// The internal argument that runs [`sdk_child`].

@@ -81,88 +81,90 @@ fn replaced_once(text: &str, from: &str, to: &str) -> String {
     text.replacen(from, to, 1)
 }
 
+/// A line of each kind of change from v1 to v2, with its class.
+const EVERY_KIND: &[(&str, Class)] = &[
+    ("operation `delete_snapshot` removed", Class::Breaking),
+    (
+        "operation `get_zone_stats` renamed to `fetch_zone_statistics`",
+        Class::Breaking,
+    ),
+    (
+        "`get_usage`: moved from area `billing` to `storage`",
+        Class::Breaking,
+    ),
+    (
+        "`get_balance`: success type `Balance` → `Account`",
+        Class::Breaking,
+    ),
+    ("query parameter `region` removed", Class::Breaking),
+    ("query parameter `account` added (required", Class::Breaking),
+    (
+        "query parameter `owner`: optional → required",
+        Class::Breaking,
+    ),
+    (
+        "query parameter `status`: type `String` → `ZoneStatus`",
+        Class::Breaking,
+    ),
+    (
+        "`update_zone`: request body: optional → required",
+        Class::Breaking,
+    ),
+    (
+        "`CreateZoneRequest`: field `kind` added (required",
+        Class::Breaking,
+    ),
+    ("`Zone`: field `ttl`: optional → required", Class::Breaking),
+    ("`Zone`: field `legacy_id` removed", Class::Breaking),
+    (
+        "`Zone`: field `created`: type `String` → `DateTime<Utc>`",
+        Class::Breaking,
+    ),
+    ("`ZoneStatus`: value `deleting` removed", Class::Breaking),
+    ("error code `snapshot_not_found` removed", Class::Breaking),
+    ("type `Snapshot` removed", Class::Breaking),
+    ("operation `list_records` added", Class::Additive),
+    (
+        "query parameter `name_contains` added (optional",
+        Class::Additive,
+    ),
+    (
+        "`CreateZoneRequest`: field `comment` added",
+        Class::Additive,
+    ),
+    ("`Zone`: field `dnssec` added", Class::Additive),
+    (
+        "`ZoneStatus`: values `locked`, `suspended` added",
+        Class::Additive,
+    ),
+    ("`ZoneSource`: variant `Transferred", Class::Additive),
+    ("error code `zone_quota_exceeded` added", Class::Additive),
+    ("`list_buckets`: paginated (`offset`)", Class::Additive),
+    ("type `Record` added", Class::Additive),
+    ("`get_zone`: deprecated", Class::DocsOnly),
+    (
+        "`create_zone`: Idempotency-Key `required` → `optional`",
+        Class::DocsOnly,
+    ),
+    ("`list_zones`: scope `dns.list` added", Class::DocsOnly),
+    ("`list_zones`: summary changed", Class::DocsOnly),
+    (
+        "query parameter `legacy_filter`: deprecated",
+        Class::DocsOnly,
+    ),
+    ("`create_zone`: error response 422 added", Class::DocsOnly),
+    (
+        "`Zone`: field `serial`: required → optional",
+        Class::DocsOnly,
+    ),
+    ("`Zone`: field `notes`: deprecated", Class::DocsOnly),
+    ("contract revision `1.0.0` → `2.0.0`", Class::DocsOnly),
+];
+
 #[test]
 fn every_kind_of_change_is_named_with_its_class() {
     let report = report(&revision("v1.yaml"), &revision("v2.yaml"));
-    let expected = [
-        ("operation `delete_snapshot` removed", Class::Breaking),
-        (
-            "operation `get_zone_stats` renamed to `fetch_zone_statistics`",
-            Class::Breaking,
-        ),
-        (
-            "`get_usage`: moved from area `billing` to `storage`",
-            Class::Breaking,
-        ),
-        (
-            "`get_balance`: success type `Balance` → `Account`",
-            Class::Breaking,
-        ),
-        ("query parameter `region` removed", Class::Breaking),
-        ("query parameter `account` added (required", Class::Breaking),
-        (
-            "query parameter `owner`: optional → required",
-            Class::Breaking,
-        ),
-        (
-            "query parameter `status`: type `String` → `ZoneStatus`",
-            Class::Breaking,
-        ),
-        (
-            "`update_zone`: request body: optional → required",
-            Class::Breaking,
-        ),
-        (
-            "`CreateZoneRequest`: field `kind` added (required",
-            Class::Breaking,
-        ),
-        ("`Zone`: field `ttl`: optional → required", Class::Breaking),
-        ("`Zone`: field `legacy_id` removed", Class::Breaking),
-        (
-            "`Zone`: field `created`: type `String` → `DateTime<Utc>`",
-            Class::Breaking,
-        ),
-        ("`ZoneStatus`: value `deleting` removed", Class::Breaking),
-        ("error code `snapshot_not_found` removed", Class::Breaking),
-        ("type `Snapshot` removed", Class::Breaking),
-        ("operation `list_records` added", Class::Additive),
-        (
-            "query parameter `name_contains` added (optional",
-            Class::Additive,
-        ),
-        (
-            "`CreateZoneRequest`: field `comment` added",
-            Class::Additive,
-        ),
-        ("`Zone`: field `dnssec` added", Class::Additive),
-        (
-            "`ZoneStatus`: values `locked`, `suspended` added",
-            Class::Additive,
-        ),
-        ("`ZoneSource`: variant `Transferred", Class::Additive),
-        ("error code `zone_quota_exceeded` added", Class::Additive),
-        ("`list_buckets`: paginated (`offset`)", Class::Additive),
-        ("type `Record` added", Class::Additive),
-        ("`get_zone`: deprecated", Class::DocsOnly),
-        (
-            "`create_zone`: Idempotency-Key `required` → `optional`",
-            Class::DocsOnly,
-        ),
-        ("`list_zones`: scope `dns.list` added", Class::DocsOnly),
-        ("`list_zones`: summary changed", Class::DocsOnly),
-        (
-            "query parameter `legacy_filter`: deprecated",
-            Class::DocsOnly,
-        ),
-        ("`create_zone`: error response 422 added", Class::DocsOnly),
-        (
-            "`Zone`: field `serial`: required → optional",
-            Class::DocsOnly,
-        ),
-        ("`Zone`: field `notes`: deprecated", Class::DocsOnly),
-        ("contract revision `1.0.0` → `2.0.0`", Class::DocsOnly),
-    ];
-    for (needle, class) in expected {
+    for &(needle, class) in EVERY_KIND {
         assert_eq!(class_of(&report, needle), class, "{needle}");
     }
     assert_eq!(report.crate_version.to_string(), "0.4.0");
@@ -421,16 +423,7 @@ fn the_readme_steps_bump_the_version_and_write_the_changelog() {
     let sdk = dir.join("sdk");
     let first = gen_in(&dir, &revision("v1.yaml"), Mode::Write);
     assert_eq!(first.report.crate_version.to_string(), "0.1.0");
-    // As the first build leaves it: cargo's lock file of the standalone crate.
-    let lock = |version: &str| {
-        format!(
-            "# This file is automatically @generated by Cargo.\n# It is not intended for manual \
-             editing.\nversion = 4\n\n[[package]]\nname = \"revision-sdk\"\nversion = \
-             \"{version}\"\ndependencies = [\n \"serde\",\n]\n\n[[package]]\nname = \"serde\"\n\
-             version = \"1.0.228\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n"
-        )
-    };
-    std::fs::write(sdk.join("Cargo.lock"), lock("0.1.0")).expect("lock written");
+    std::fs::write(sdk.join("Cargo.lock"), lock_file("0.1.0")).expect("lock written");
 
     let second = gen_in(&dir, &revision("v2.yaml"), Mode::Write);
     assert_eq!(second.report.severity(), Some(Class::Breaking));
@@ -438,9 +431,23 @@ fn the_readme_steps_bump_the_version_and_write_the_changelog() {
     assert!(read(&sdk.join("Cargo.toml")).contains("\nversion = \"0.2.0\"\n"));
     assert_eq!(
         read(&sdk.join("Cargo.lock")),
-        lock("0.2.0"),
+        lock_file("0.2.0"),
         "the lock file follows"
     );
+    changelog_and_error_codes(&sdk, &second.report);
+
+    let again = gen_in(&dir, &revision("v2.yaml"), Mode::Write);
+    assert_eq!(
+        render(&again.report),
+        "No API change: contract revision `2.0.0`, crate version 0.2.0.\n"
+    );
+    assert!(again.written.is_clean(), "{:#?}", again.written);
+    check_mode_writes_nothing(&dir, &sdk);
+}
+
+/// The changelog has both entries, the second the report; the new error code is a typed
+/// variant and the removed one is gone, with no hand edit anywhere.
+fn changelog_and_error_codes(sdk: &Path, report: &ChangeReport) {
     let changelog = read(&sdk.join("CHANGELOG.md"));
     let entries: Vec<&str> = changelog.lines().filter(|l| l.starts_with("## ")).collect();
     assert_eq!(
@@ -450,9 +457,8 @@ fn the_readme_steps_bump_the_version_and_write_the_changelog() {
             "## 0.1.0 — contract revision `1.0.0`"
         ]
     );
-    assert!(changelog.contains(&render(&second.report)));
+    assert!(changelog.contains(&render(report)));
     assert!(changelog.contains("0.1.0 → 0.2.0: minor bump, the most severe change is breaking."));
-    // The new error code is a typed variant, with no hand edit anywhere.
     let codes = read(&sdk.join("src/generated/error_codes.rs"));
     assert!(codes.contains("ZoneQuotaExceeded,"), "{codes}");
     assert!(codes.contains("\"zone_quota_exceeded\" => ErrorCode::ZoneQuotaExceeded"));
@@ -460,24 +466,20 @@ fn the_readme_steps_bump_the_version_and_write_the_changelog() {
         !codes.contains("SnapshotNotFound"),
         "a removed code is gone"
     );
+}
 
-    let again = gen_in(&dir, &revision("v2.yaml"), Mode::Write);
-    assert_eq!(
-        render(&again.report),
-        "No API change: contract revision `2.0.0`, crate version 0.2.0.\n"
-    );
-    assert!(again.written.is_clean(), "{:#?}", again.written);
-
-    std::fs::write(sdk.join("Cargo.lock"), lock("0.1.0")).expect("lock written");
-    let stale_lock = gen_in(&dir, &revision("v2.yaml"), Mode::Check);
+/// Check mode names a stale lock file, or every file a revision changes, and writes nothing.
+fn check_mode_writes_nothing(dir: &Path, sdk: &Path) {
+    std::fs::write(sdk.join("Cargo.lock"), lock_file("0.1.0")).expect("lock written");
+    let stale_lock = gen_in(dir, &revision("v2.yaml"), Mode::Check);
     assert_eq!(stale_lock.written.changed, [sdk.join("Cargo.lock")]);
     assert_eq!(
         read(&sdk.join("Cargo.lock")),
-        lock("0.1.0"),
+        lock_file("0.1.0"),
         "check mode writes nothing"
     );
 
-    let stale = gen_in(&dir, &revision("v1.yaml"), Mode::Check);
+    let stale = gen_in(dir, &revision("v1.yaml"), Mode::Check);
     assert!(
         stale.written.changed.contains(&sdk.join("api.json")),
         "{:#?}",
@@ -489,6 +491,16 @@ fn the_readme_steps_bump_the_version_and_write_the_changelog() {
         read(&sdk.join("Cargo.toml")).contains("\nversion = \"0.2.0\"\n"),
         "check mode writes nothing"
     );
+}
+
+/// Cargo's lock file of the standalone crate at `version`, as the first build leaves it.
+fn lock_file(version: &str) -> String {
+    format!(
+        "# This file is automatically @generated by Cargo.\n# It is not intended for manual \
+         editing.\nversion = 4\n\n[[package]]\nname = \"revision-sdk\"\nversion = \
+         \"{version}\"\ndependencies = [\n \"serde\",\n]\n\n[[package]]\nname = \"serde\"\n\
+         version = \"1.0.228\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n"
+    )
 }
 
 /// The only change of a revision that reorders nothing but properties or parameters.
@@ -732,82 +744,84 @@ fn renames_in_place_are_one_probable_rename_each() {
     insta::assert_snapshot!("revision_rename", render(&report));
 }
 
+/// A line of each kind of wire change from base to wire, with its class.
+const EVERY_WIRE_KIND: &[(&str, Wire)] = &[
+    (
+        "`get_dns_zone`: `GET /v1/dns/zones/{zone}` → `GET /v2/dns/zones/{zone}`: released \
+             SDKs call the old route",
+        Wire::Breaking,
+    ),
+    (
+        "`delete_ssh_key`: `DELETE /v1/ssh-keys/{key_id}` removed",
+        Wire::Breaking,
+    ),
+    (
+        "`list_ssh_keys`: query parameter `project` added as required",
+        Wire::Breaking,
+    ),
+    (
+        "`get_ssh_key`: header parameter `x_account` added as required",
+        Wire::Breaking,
+    ),
+    (
+        "`SshKeyImportRequest`: field `project` (request): added as required",
+        Wire::Breaking,
+    ),
+    (
+        "`get_dns_zone`: scope `dns.zones.read` now required: credentials without it get 403",
+        Wire::Breaking,
+    ),
+    (
+        "`list_ssh_keys`: query parameter `limit`: maximum 100 → 50",
+        Wire::Breaking,
+    ),
+    (
+        "`SshKeyImportRequest`: field `name` (request): maxLength 64 → 32",
+        Wire::Breaking,
+    ),
+    (
+        "`import_ssh_key`: Idempotency-Key now required: released SDKs send none",
+        Wire::Breaking,
+    ),
+    (
+        "`SshKeyStatus`: value `expired` added: released SDKs decode it as `Unknown`",
+        Wire::Degraded,
+    ),
+    (
+        "`SshKeyList`: field `next_cursor` (response): removed: released SDKs read it as \
+             absent",
+        Wire::Degraded,
+    ),
+    (
+        "`KeySource`: member `EscrowedSource` added: released SDKs decode it as the \
+             `Unknown` variant",
+        Wire::Degraded,
+    ),
+    (
+        "`KeyAlgorithm`: member `EcdsaAlgorithm` added: the union is untagged",
+        Wire::Breaking,
+    ),
+    (
+        "`get_dns_zone`: response type `DnsZone` → `DnsZoneDetail`",
+        Wire::Breaking,
+    ),
+    (
+        "`SshKey`: field `size` (response): type `i64` → `String`",
+        Wire::Breaking,
+    ),
+    (
+        "`list_ssh_keys`: pagination `cursor` (`next_cursor` → `cursor`, items `items`) → \
+             `offset` (`next_offset` → `offset`, items `items`)",
+        Wire::Breaking,
+    ),
+];
+
 /// Every kind of change that breaks or degrades SDK versions already released, each named in
 /// the wire section with its class, the wire-breaking ones first and in the warning.
 #[test]
 fn every_wire_breaking_kind_is_listed_with_a_warning() {
     let report = report(&revision("base.yaml"), &revision("wire.yaml"));
-    let expected = [
-        (
-            "`get_dns_zone`: `GET /v1/dns/zones/{zone}` → `GET /v2/dns/zones/{zone}`: released \
-             SDKs call the old route",
-            Wire::Breaking,
-        ),
-        (
-            "`delete_ssh_key`: `DELETE /v1/ssh-keys/{key_id}` removed",
-            Wire::Breaking,
-        ),
-        (
-            "`list_ssh_keys`: query parameter `project` added as required",
-            Wire::Breaking,
-        ),
-        (
-            "`get_ssh_key`: header parameter `x_account` added as required",
-            Wire::Breaking,
-        ),
-        (
-            "`SshKeyImportRequest`: field `project` (request): added as required",
-            Wire::Breaking,
-        ),
-        (
-            "`get_dns_zone`: scope `dns.zones.read` now required: credentials without it get 403",
-            Wire::Breaking,
-        ),
-        (
-            "`list_ssh_keys`: query parameter `limit`: maximum 100 → 50",
-            Wire::Breaking,
-        ),
-        (
-            "`SshKeyImportRequest`: field `name` (request): maxLength 64 → 32",
-            Wire::Breaking,
-        ),
-        (
-            "`import_ssh_key`: Idempotency-Key now required: released SDKs send none",
-            Wire::Breaking,
-        ),
-        (
-            "`SshKeyStatus`: value `expired` added: released SDKs decode it as `Unknown`",
-            Wire::Degraded,
-        ),
-        (
-            "`SshKeyList`: field `next_cursor` (response): removed: released SDKs read it as \
-             absent",
-            Wire::Degraded,
-        ),
-        (
-            "`KeySource`: member `EscrowedSource` added: released SDKs decode it as the \
-             `Unknown` variant",
-            Wire::Degraded,
-        ),
-        (
-            "`KeyAlgorithm`: member `EcdsaAlgorithm` added: the union is untagged",
-            Wire::Breaking,
-        ),
-        (
-            "`get_dns_zone`: response type `DnsZone` → `DnsZoneDetail`",
-            Wire::Breaking,
-        ),
-        (
-            "`SshKey`: field `size` (response): type `i64` → `String`",
-            Wire::Breaking,
-        ),
-        (
-            "`list_ssh_keys`: pagination `cursor` (`next_cursor` → `cursor`, items `items`) → \
-             `offset` (`next_offset` → `offset`, items `items`)",
-            Wire::Breaking,
-        ),
-    ];
-    for (needle, class) in expected {
+    for &(needle, class) in EVERY_WIRE_KIND {
         assert_eq!(wire_class_of(&report, needle), class, "{needle}");
     }
     assert_eq!(report.wire_totals(), [13, 0, 3], "{:#?}", report.wire);
@@ -1025,16 +1039,52 @@ fn described_text(ty: &str) -> String {
 fn api_json_records_the_arguments_the_code_takes() {
     let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../customer-cloud-sdk");
     let api: Surface = serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
-    let mut in_code: std::collections::BTreeMap<String, Vec<(String, String)>> = Default::default();
-    let mut structs: std::collections::BTreeMap<String, Vec<(String, String)>> = Default::default();
-    let dir = sdk.join("src/generated");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("generated sources")
-        .map(|e| e.expect("entry").path())
+    let (in_code, passed_by_name) = code_arguments(&sdk.join("src/generated"));
+    let described = described_arguments(&api, &passed_by_name);
+    let undescribed: Vec<&String> = in_code
+        .keys()
+        .filter(|k| !described.contains_key(*k))
         .collect();
-    files.sort();
-    for file in files {
-        let parsed = syn::parse_file(&read(&file)).expect("generated code parses");
+    assert_eq!(
+        undescribed,
+        Vec::<&String>::new(),
+        "every `new` and method is described"
+    );
+    for (key, args) in &described {
+        assert_eq!(Some(args), in_code.get(key), "{key}");
+    }
+    assert_eq!(
+        passed_by_name.get("fn dedicated_task").map(String::as_str),
+        Some("DedicatedTaskArgs"),
+        "two required uuids are named"
+    );
+    assert_eq!(
+        passed_by_name
+            .get("SshKeyImportRequest::new")
+            .map(String::as_str),
+        Some("SshKeyImportRequestArgs"),
+        "two required strings are named"
+    );
+    let with_two_strings = described
+        .get("SshKeyImportRequest::new")
+        .expect("the issue's constructor");
+    assert_eq!(
+        with_two_strings,
+        &[
+            ("name".to_owned(), "String".to_owned()),
+            ("public_key".to_owned(), "String".to_owned())
+        ]
+    );
+}
+
+/// Arguments (name and type) by item: `fn client_method` or `Type::new`; or a struct's fields.
+type Arguments = std::collections::BTreeMap<String, Vec<(String, String)>>;
+
+/// The arguments of every client method and `new` of the generated code in `dir`, an `args`
+/// struct replaced by its fields; and the struct each item that takes one takes.
+fn code_arguments(dir: &Path) -> (Arguments, std::collections::BTreeMap<String, String>) {
+    let (mut in_code, mut structs) = (Arguments::default(), Arguments::default());
+    for parsed in generated_sources(dir) {
         for item in parsed.items {
             if let syn::Item::Struct(def) = &item {
                 let fields = def
@@ -1044,46 +1094,8 @@ fn api_json_records_the_arguments_the_code_takes() {
                     .collect();
                 structs.insert(def.ident.to_string(), fields);
             }
-            let syn::Item::Impl(block) = item else {
-                continue;
-            };
-            let Some(owner) = inherent_impl_owner(&block) else {
-                continue;
-            };
-            for member in block.items {
-                let syn::ImplItem::Fn(method) = member else {
-                    continue;
-                };
-                let name = method.sig.ident.to_string();
-                // An operation's client method returns its request builder.
-                let returns_builder = match &method.sig.output {
-                    syn::ReturnType::Type(_, ty) => matches!(
-                        &**ty,
-                        syn::Type::Path(p) if p.path.segments.first().is_some_and(|s| s.ident == "builders")
-                    ),
-                    syn::ReturnType::Default => false,
-                };
-                let key = match (owner.as_str(), name.as_str()) {
-                    ("Client", _) if returns_builder => format!("fn {name}"),
-                    ("Client", _) => continue,
-                    (_, "new") => format!("{owner}::new"),
-                    _ => continue,
-                };
-                let args = method
-                    .sig
-                    .inputs
-                    .iter()
-                    .filter_map(|arg| match arg {
-                        syn::FnArg::Typed(typed) => {
-                            let syn::Pat::Ident(ident) = &*typed.pat else {
-                                panic!("{key}: an argument is a plain name");
-                            };
-                            Some((ident.ident.to_string(), type_text(&typed.ty)))
-                        }
-                        syn::FnArg::Receiver(_) => None,
-                    })
-                    .collect();
-                in_code.insert(key, args);
+            if let syn::Item::Impl(block) = item {
+                in_code.extend(impl_arguments(block));
             }
         }
     }
@@ -1100,8 +1112,61 @@ fn api_json_records_the_arguments_the_code_takes() {
             passed_by_name.insert(key.clone(), ty);
         }
     }
-    let mut described: std::collections::BTreeMap<String, Vec<(String, String)>> =
-        Default::default();
+    (in_code, passed_by_name)
+}
+
+/// The arguments of the client methods (those returning a request builder) and of the `new`
+/// functions an inherent impl block defines.
+fn impl_arguments(block: syn::ItemImpl) -> Arguments {
+    let mut found = Arguments::default();
+    let Some(owner) = inherent_impl_owner(&block) else {
+        return found;
+    };
+    for member in block.items {
+        let syn::ImplItem::Fn(method) = member else {
+            continue;
+        };
+        let name = method.sig.ident.to_string();
+        // An operation's client method returns its request builder.
+        let returns_builder = match &method.sig.output {
+            syn::ReturnType::Type(_, ty) => matches!(
+                &**ty,
+                syn::Type::Path(p) if p.path.segments.first().is_some_and(|s| s.ident == "builders")
+            ),
+            syn::ReturnType::Default => false,
+        };
+        let key = match (owner.as_str(), name.as_str()) {
+            ("Client", _) if returns_builder => format!("fn {name}"),
+            ("Client", _) => continue,
+            (_, "new") => format!("{owner}::new"),
+            _ => continue,
+        };
+        let args = method
+            .sig
+            .inputs
+            .iter()
+            .filter_map(|arg| match arg {
+                syn::FnArg::Typed(typed) => {
+                    let syn::Pat::Ident(ident) = &*typed.pat else {
+                        panic!("{key}: an argument is a plain name");
+                    };
+                    Some((ident.ident.to_string(), type_text(&typed.ty)))
+                }
+                syn::FnArg::Receiver(_) => None,
+            })
+            .collect();
+        found.insert(key, args);
+    }
+    found
+}
+
+/// The arguments `api` describes for every client method and request type's `new`, each
+/// checked to name the struct the code passes them in (`passed_by_name`).
+fn described_arguments(
+    api: &Surface,
+    passed_by_name: &std::collections::BTreeMap<String, String>,
+) -> Arguments {
+    let mut described = Arguments::default();
     for op in api.operations.values() {
         let args = op
             .arguments
@@ -1147,40 +1212,7 @@ fn api_json_records_the_arguments_the_code_takes() {
             "`{name}::new`: the struct of its required fields"
         );
     }
-    let undescribed: Vec<&String> = in_code
-        .keys()
-        .filter(|k| !described.contains_key(*k))
-        .collect();
-    assert_eq!(
-        undescribed,
-        Vec::<&String>::new(),
-        "every `new` and method is described"
-    );
-    for (key, args) in &described {
-        assert_eq!(Some(args), in_code.get(key), "{key}");
-    }
-    assert_eq!(
-        passed_by_name.get("fn dedicated_task").map(String::as_str),
-        Some("DedicatedTaskArgs"),
-        "two required uuids are named"
-    );
-    assert_eq!(
-        passed_by_name
-            .get("SshKeyImportRequest::new")
-            .map(String::as_str),
-        Some("SshKeyImportRequestArgs"),
-        "two required strings are named"
-    );
-    let with_two_strings = described
-        .get("SshKeyImportRequest::new")
-        .expect("the issue's constructor");
-    assert_eq!(
-        with_two_strings,
-        &[
-            ("name".to_owned(), "String".to_owned()),
-            ("public_key".to_owned(), "String".to_owned())
-        ]
-    );
+    described
 }
 
 /// The builder's methods beyond its setters are part of the API: a format added to a response
@@ -1190,14 +1222,7 @@ fn api_json_records_the_arguments_the_code_takes() {
 fn builder_methods_and_error_bodies_are_described() {
     let base = revision("base.yaml");
     let builder = revision("builder.yaml");
-    let lines = |report: &ChangeReport| -> Vec<(Class, String)> {
-        report
-            .changes
-            .iter()
-            .filter(|c| c.text.starts_with("`get_ssh_key`"))
-            .map(|c| (c.class, c.text.clone()))
-            .collect()
-    };
+    let lines = get_ssh_key_lines;
     let added = report(&base, &builder);
     assert_eq!(
         lines(&added),
@@ -1228,7 +1253,24 @@ fn builder_methods_and_error_bodies_are_described() {
         lines(&removed)
     );
     assert_eq!(removed.severity(), Some(Class::Breaking));
+}
 
+/// The changes of `get_ssh_key` in `report`, with their classes.
+fn get_ssh_key_lines(report: &ChangeReport) -> Vec<(Class, String)> {
+    report
+        .changes
+        .iter()
+        .filter(|c| c.text.starts_with("`get_ssh_key`"))
+        .map(|c| (c.class, c.text.clone()))
+        .collect()
+}
+
+/// A second error type turns what `error_body` returns into the `{Builder}Error` enum, whose
+/// variants are then each breaking.
+#[test]
+fn error_bodies_of_several_types_are_an_exhaustive_enum() {
+    let builder = revision("builder.yaml");
+    let lines = get_ssh_key_lines;
     // A 409 of another type: `error_body` now returns the enum.
     let conflict = replaced_once(
         &builder,
@@ -1482,16 +1524,36 @@ fn api_json_records_the_builder_methods_the_code_has() {
 fn api_json_records_the_setters_the_code_has() {
     let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../customer-cloud-sdk");
     let api: Surface = serde_json::from_str(&read(&sdk.join("api.json"))).expect("api.json reads");
+    let in_code = setters_in_code(&sdk.join("src/generated"));
+    let mut checked = 0;
+    for (name, def) in &api.types {
+        let oncegen::surface::Shape::Struct { fields, .. } = &def.shape else {
+            continue;
+        };
+        if !def.request {
+            assert!(
+                fields.values().all(|f| f.setter.is_none()),
+                "`{name}` is no request type"
+            );
+            continue;
+        }
+        let described: std::collections::BTreeSet<String> =
+            fields.values().filter_map(|f| f.setter.clone()).collect();
+        let coded = in_code.get(name).cloned().unwrap_or_default();
+        assert_eq!(coded, described, "setters of `{name}`");
+        checked += described.len();
+    }
+    assert!(checked > 20, "setters checked: {checked}");
+}
+
+/// The setters (by-value `self` methods of one argument returning `Self`) of each type of the
+/// generated code in `dir`.
+fn setters_in_code(
+    dir: &Path,
+) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
     let mut in_code: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
         Default::default();
-    let dir = sdk.join("src/generated");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("generated sources")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    files.sort();
-    for file in files {
-        let parsed = syn::parse_file(&read(&file)).expect("generated code parses");
+    for parsed in generated_sources(dir) {
         for item in parsed.items {
             let syn::Item::Impl(block) = item else {
                 continue;
@@ -1520,25 +1582,18 @@ fn api_json_records_the_setters_the_code_has() {
             }
         }
     }
-    let mut checked = 0;
-    for (name, def) in &api.types {
-        let oncegen::surface::Shape::Struct { fields, .. } = &def.shape else {
-            continue;
-        };
-        if !def.request {
-            assert!(
-                fields.values().all(|f| f.setter.is_none()),
-                "`{name}` is no request type"
-            );
-            continue;
-        }
-        let described: std::collections::BTreeSet<String> =
-            fields.values().filter_map(|f| f.setter.clone()).collect();
-        let coded = in_code.get(name).cloned().unwrap_or_default();
-        assert_eq!(coded, described, "setters of `{name}`");
-        checked += described.len();
-    }
-    assert!(checked > 20, "setters checked: {checked}");
+    in_code
+}
+
+/// Every file of the generated code in `dir`, parsed, in name order.
+fn generated_sources(dir: &Path) -> Vec<syn::File> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("generated sources")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    let parse = |file: &PathBuf| syn::parse_file(&read(file)).expect("generated code parses");
+    files.iter().map(parse).collect()
 }
 
 /// The name of the type an inherent `impl` block is for (`None` for a trait impl or an unnamed
@@ -1753,7 +1808,11 @@ fn a_requirement_gained_is_breaking_and_an_alternative_gained_additive() {
     );
     assert_eq!(wider.severity(), Some(Class::Additive));
     assert!(wider.wire.is_empty(), "{:#?}", wider.wire);
+}
 
+/// Requirements reordered, or none left: no code and no released SDK breaks.
+#[test]
+fn requirements_reordered_or_dropped_break_nothing() {
     // The runtime sends the first requirement it has every credential of: another order is
     // docs only.
     let reordered = report_of_contract(&[(
@@ -1930,7 +1989,12 @@ fn a_server_url_no_longer_listed_breaks_released_sdks_configured_with_it() {
         report.wire_broken_operations().len(),
         operations_of_contract()
     );
-    // A value added to the variable, the old default kept: docs only, nothing breaks.
+}
+
+/// A value added to a server variable, the old default kept: docs only, nothing breaks.
+#[test]
+fn a_server_variable_value_added_breaks_nothing() {
+    let old = with_servers(&contract(), REGIONS);
     let widened = with_servers(
         &contract_revised(&[]),
         &REGIONS.replace("enum: [eu, us]", "enum: [eu, us, ap]"),
@@ -2155,12 +2219,42 @@ fn api_json_records_the_schemes_and_servers_the_code_has() {
     assert_eq!(schemes, described);
     assert!(!schemes.is_empty());
 
+    let (constants, functions, default) = servers_in_code(module("servers"));
+    let described_values: std::collections::BTreeMap<String, String> = api
+        .servers
+        .iter()
+        .map(|(key, s)| (key.clone(), s.value()))
+        .collect();
+    assert_eq!(constants, described_values);
+    let described_functions: std::collections::BTreeMap<String, Vec<String>> = api
+        .servers
+        .iter()
+        .filter(|(_, s)| !s.variables.is_empty())
+        .map(|(key, s)| {
+            let arguments = s.variables.iter().map(|v| v.rust_name.clone()).collect();
+            (key.to_ascii_lowercase(), arguments)
+        })
+        .collect();
+    assert_eq!(functions, described_functions);
+    assert_eq!(default, api.default_server);
+}
+
+/// Constants (name → URL), functions (name → arguments), the server `DEFAULT` names.
+type ServersInCode = (
+    std::collections::BTreeMap<String, String>,
+    std::collections::BTreeMap<String, Vec<String>>,
+    Option<String>,
+);
+
+/// The `servers` module's constants (name → URL), functions (name → arguments) and the
+/// server `DEFAULT` names.
+fn servers_in_code(items: Vec<syn::Item>) -> ServersInCode {
     let (mut constants, mut functions, mut default) = (
         std::collections::BTreeMap::new(),
         std::collections::BTreeMap::new(),
         None,
     );
-    for item in module("servers") {
+    for item in items {
         match item {
             syn::Item::Const(c) if c.ident == "DEFAULT" => {
                 let syn::Expr::Path(target) = &*c.expr else {
@@ -2190,23 +2284,7 @@ fn api_json_records_the_schemes_and_servers_the_code_has() {
             _ => {}
         }
     }
-    let described_values: std::collections::BTreeMap<String, String> = api
-        .servers
-        .iter()
-        .map(|(key, s)| (key.clone(), s.value()))
-        .collect();
-    assert_eq!(constants, described_values);
-    let described_functions: std::collections::BTreeMap<String, Vec<String>> = api
-        .servers
-        .iter()
-        .filter(|(_, s)| !s.variables.is_empty())
-        .map(|(key, s)| {
-            let arguments = s.variables.iter().map(|v| v.rust_name.clone()).collect();
-            (key.to_ascii_lowercase(), arguments)
-        })
-        .collect();
-    assert_eq!(functions, described_functions);
-    assert_eq!(default, api.default_server);
+    (constants, functions, default)
 }
 
 /// A scheme under another key, sent the same way: its `static` is renamed (breaking), the

@@ -161,14 +161,28 @@ fn cut_down(doc: &Value, keep: usize, rng: &mut Rng) -> Value {
         out.insert("webhooks".to_owned(), json!({ k.clone(): v.clone() }));
     }
     out.insert("paths".to_owned(), Value::Object(kept));
-    // The components the kept parts reach, transitively (and the security schemes).
+    let components = reached_components(doc, &Value::Object(out.clone()));
+    out.insert("components".to_owned(), Value::Object(components));
+    // Extensions of the root (e.g. this project's conventions) stay.
+    if let Some(root) = doc.as_object() {
+        for (k, v) in root {
+            if k.starts_with("x-") {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+/// The components of `doc` the `kept` parts reach, transitively (and the security schemes).
+fn reached_components(doc: &Value, kept: &Value) -> Map<String, Value> {
     let mut components: Map<String, Value> = Map::new();
     if let Some(schemes) = doc.pointer("/components/securitySchemes") {
         components.insert("securitySchemes".to_owned(), json!({}));
         components["securitySchemes"] = schemes.clone();
     }
     let mut pending = Vec::new();
-    refs(&Value::Object(out.clone()), &mut pending);
+    refs(kept, &mut pending);
     let mut seen = std::collections::BTreeSet::new();
     while let Some(r) = pending.pop() {
         let Some(pointer) = r.strip_prefix('#') else {
@@ -190,16 +204,7 @@ fn cut_down(doc: &Value, keep: usize, rng: &mut Rng) -> Value {
             section.insert(name.to_owned(), target.clone());
         }
     }
-    out.insert("components".to_owned(), Value::Object(components));
-    // Extensions of the root (e.g. this project's conventions) stay.
-    if let Some(root) = doc.as_object() {
-        for (k, v) in root {
-            if k.starts_with("x-") {
-                out.insert(k.clone(), v.clone());
-            }
-        }
-    }
-    Value::Object(out)
+    components
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -298,44 +303,9 @@ fn mutate(doc: &mut Value, rng: &mut Rng) -> String {
     }
     let target = rng.pick(&all).clone();
     match rng.below(9) {
-        0 => {
-            let (parent, last) = split(&target);
-            match doc.pointer_mut(parent) {
-                Some(Value::Object(map)) => {
-                    map.remove(&last);
-                }
-                Some(Value::Array(items)) => {
-                    if let Ok(i) = last.parse::<usize>()
-                        && i < items.len()
-                    {
-                        items.remove(i);
-                    }
-                }
-                _ => {}
-            }
-            format!("deleted {target}")
-        }
-        1 | 2 => {
-            let v = odd_value(rng);
-            let shown = short(&v);
-            if let Some(node) = doc.pointer_mut(&target) {
-                *node = v;
-            }
-            format!("replaced {target} by {shown}")
-        }
-        3 => {
-            let copy = doc.pointer(&target).cloned().unwrap_or(Value::Null);
-            let into = rng.pick(&all).clone();
-            if let Some(Value::Object(map)) = doc.pointer_mut(&into) {
-                let key = if rng.chance(50) {
-                    split(&target).1
-                } else {
-                    "copy".to_owned()
-                };
-                map.insert(key, copy);
-            }
-            format!("copied {target} into {into}")
-        }
+        0 => delete(doc, &target),
+        1 | 2 => replace(doc, &target, rng),
+        3 => copy(doc, &target, &all, rng),
         4 => {
             let r = odd_ref(rng, &all);
             if let Some(node) = doc.pointer_mut(&target) {
@@ -343,74 +313,127 @@ fn mutate(doc: &mut Value, rng: &mut Rng) -> String {
             }
             format!("{target} became $ref {r:?}")
         }
-        5 => {
-            // A cycle: the node refers to itself or to its parent.
-            let (parent, _) = split(&target);
-            let to = if rng.chance(50) {
-                target.clone()
-            } else {
-                parent.to_owned()
-            };
-            if let Some(node) = doc.pointer_mut(&target) {
-                *node = if rng.chance(50) {
-                    json!({ "$ref": format!("#{to}") })
-                } else {
-                    json!({ "allOf": [{ "$ref": format!("#{to}") }], "properties": { "self": { "$ref": format!("#{to}") } } })
-                };
-            }
-            format!("{target} refers to #{to}")
-        }
-        6 => {
-            // Deep nesting (within what the JSON and YAML readers accept).
-            let depth = 20 + rng.below(100);
-            let key = *rng.pick(&["items", "not", "additionalProperties", "allOf"]);
-            if let Some(node) = doc.pointer_mut(&target) {
-                let mut v = node.take();
-                for _ in 0..depth / 2 {
-                    v = if key == "allOf" {
-                        json!({ key: [v] })
-                    } else {
-                        json!({ key: v })
-                    };
-                }
-                *node = v;
-            }
-            format!("{target} nested {depth} deep under {key}")
-        }
-        7 => {
-            // An odd member name.
-            let (parent, last) = split(&target);
-            let name = rng
-                .pick(&[
-                    "", " ", "/", "~", "{x}", "$ref", "x-", "é日本", "a.b", "0", "type", "enum",
-                    "Self", "crate",
-                ])
-                .to_string();
-            if let Some(Value::Object(map)) = doc.pointer_mut(parent)
-                && let Some(v) = map.remove(&last)
-            {
-                map.insert(name.clone(), v);
-            }
-            format!("renamed {target} to {name:?}")
-        }
-        _ => {
-            // The wrong container: an object in an array, or an array's items spread into an object.
-            if let Some(node) = doc.pointer_mut(&target) {
-                let v = node.take();
-                *node = match v {
-                    Value::Array(items) => Value::Object(
-                        items
-                            .into_iter()
-                            .enumerate()
-                            .map(|(i, v)| (i.to_string(), v))
-                            .collect(),
-                    ),
-                    other => json!([other]),
-                };
-            }
-            format!("{target} changed container")
-        }
+        5 => cycle(doc, &target, rng),
+        6 => nest(doc, &target, rng),
+        7 => rename(doc, &target, rng),
+        _ => change_container(doc, &target),
     }
+}
+
+/// Deletes the node at `target`.
+fn delete(doc: &mut Value, target: &str) -> String {
+    let (parent, last) = split(target);
+    match doc.pointer_mut(parent) {
+        Some(Value::Object(map)) => {
+            map.remove(&last);
+        }
+        Some(Value::Array(items)) => {
+            if let Ok(i) = last.parse::<usize>()
+                && i < items.len()
+            {
+                items.remove(i);
+            }
+        }
+        _ => {}
+    }
+    format!("deleted {target}")
+}
+
+/// Replaces the node at `target` by an odd value.
+fn replace(doc: &mut Value, target: &str, rng: &mut Rng) -> String {
+    let v = odd_value(rng);
+    let shown = short(&v);
+    if let Some(node) = doc.pointer_mut(target) {
+        *node = v;
+    }
+    format!("replaced {target} by {shown}")
+}
+
+/// Copies the node at `target` into another object of the document (one of `all`).
+fn copy(doc: &mut Value, target: &str, all: &[String], rng: &mut Rng) -> String {
+    let copy = doc.pointer(target).cloned().unwrap_or(Value::Null);
+    let into = rng.pick(all).clone();
+    if let Some(Value::Object(map)) = doc.pointer_mut(&into) {
+        let key = if rng.chance(50) {
+            split(target).1
+        } else {
+            "copy".to_owned()
+        };
+        map.insert(key, copy);
+    }
+    format!("copied {target} into {into}")
+}
+
+/// A cycle: the node at `target` refers to itself or to its parent.
+fn cycle(doc: &mut Value, target: &str, rng: &mut Rng) -> String {
+    let (parent, _) = split(target);
+    let to = if rng.chance(50) {
+        target.to_owned()
+    } else {
+        parent.to_owned()
+    };
+    if let Some(node) = doc.pointer_mut(target) {
+        *node = if rng.chance(50) {
+            json!({ "$ref": format!("#{to}") })
+        } else {
+            json!({ "allOf": [{ "$ref": format!("#{to}") }], "properties": { "self": { "$ref": format!("#{to}") } } })
+        };
+    }
+    format!("{target} refers to #{to}")
+}
+
+/// Deep nesting of the node at `target` (within what the JSON and YAML readers accept).
+fn nest(doc: &mut Value, target: &str, rng: &mut Rng) -> String {
+    let depth = 20 + rng.below(100);
+    let key = *rng.pick(&["items", "not", "additionalProperties", "allOf"]);
+    if let Some(node) = doc.pointer_mut(target) {
+        let mut v = node.take();
+        for _ in 0..depth / 2 {
+            v = if key == "allOf" {
+                json!({ key: [v] })
+            } else {
+                json!({ key: v })
+            };
+        }
+        *node = v;
+    }
+    format!("{target} nested {depth} deep under {key}")
+}
+
+/// An odd member name for the node at `target`.
+fn rename(doc: &mut Value, target: &str, rng: &mut Rng) -> String {
+    let (parent, last) = split(target);
+    let name = rng
+        .pick(&[
+            "", " ", "/", "~", "{x}", "$ref", "x-", "é日本", "a.b", "0", "type", "enum", "Self",
+            "crate",
+        ])
+        .to_string();
+    if let Some(Value::Object(map)) = doc.pointer_mut(parent)
+        && let Some(v) = map.remove(&last)
+    {
+        map.insert(name.clone(), v);
+    }
+    format!("renamed {target} to {name:?}")
+}
+
+/// The wrong container at `target`: an object in an array, or an array's items spread into
+/// an object.
+fn change_container(doc: &mut Value, target: &str) -> String {
+    if let Some(node) = doc.pointer_mut(target) {
+        let v = node.take();
+        *node = match v {
+            Value::Array(items) => Value::Object(
+                items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, v)| (i.to_string(), v))
+                    .collect(),
+            ),
+            other => json!([other]),
+        };
+    }
+    format!("{target} changed container")
 }
 
 fn short(v: &Value) -> String {
@@ -543,6 +566,94 @@ struct Counts {
     failures: Vec<String>,
 }
 
+impl Counts {
+    /// Counts the outcomes a child printed on `stdout`.
+    fn read_outcomes(&mut self, stdout: &str) {
+        for line in stdout.lines() {
+            // libtest prints `test <name> ... ` without a newline before the first outcome.
+            let line = line
+                .rsplit_once(" ... ")
+                .map_or(line, |(_, outcome)| outcome);
+            let (tag, rest) = line.split_once(' ').unwrap_or((line, ""));
+            match tag {
+                "GENERATED" => self.generated += 1,
+                "ERRORED" => self.errored += 1,
+                "PANICKED" => self.failures.push(format!("panic at seed {rest}")),
+                _ => continue,
+            }
+            self.tried += 1;
+        }
+    }
+
+    /// Records the input that made a child die (its last announced one, in its `output`'s
+    /// stderr), and returns that input's seed.
+    fn child_died(&mut self, output: &std::process::Output) -> u64 {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let Some((seed, steps)) = stderr
+            .lines()
+            .filter_map(|l| {
+                let (seed, steps) = l.strip_prefix("INPUT ")?.split_once(' ')?;
+                Some((seed.parse::<u64>().ok()?, steps.to_owned()))
+            })
+            .next_back()
+        else {
+            panic!(
+                "the child died before any input ({}):\n{stderr}",
+                output.status
+            );
+        };
+        let reason = stderr
+            .lines()
+            .find(|l| l.contains("overflowed its stack"))
+            .map_or_else(
+                || output.status.to_string(),
+                |_| "stack overflow".to_owned(),
+            );
+        self.tried += 1;
+        self.failures.push(format!(
+            "{reason} at seed {seed} (aborts the process); made by: {steps}"
+        ));
+        seed
+    }
+
+    /// Prints the counts and fails on any panic or crash, or (all inputs run: not `single`)
+    /// when not every input ran or the inputs were all alike.
+    fn verdict(&self, single: bool, started: Instant) {
+        // Written to the process's stderr, not through `println!`, so that the count shows in
+        // `cargo test` output (CI) even though libtest captures a passing test's prints.
+        eprintln_uncaptured(format_args!(
+            "mutation test: {} inputs tried from the corpus documents: {} generated, {} refused with an error, {} panicked or crashed; {:.1}s",
+            self.tried,
+            self.generated,
+            self.errored,
+            self.failures.len(),
+            started.elapsed().as_secs_f64()
+        ));
+        assert!(
+            self.failures.is_empty(),
+            "the generator panicked or crashed on {} of {} inputs (rerun one with MUTATION_SEED=<seed>):\n{}",
+            self.failures.len(),
+            self.tried,
+            self.failures
+                .iter()
+                .take(20)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        if !single {
+            assert_eq!(
+                self.tried, INPUTS,
+                "every input runs once (a child that died goes on after its input)"
+            );
+            assert!(
+                self.generated > 0 && self.errored > 0,
+                "the inputs are all alike"
+            );
+        }
+    }
+}
+
 #[test]
 fn no_mutated_corpus_document_makes_the_generator_panic() {
     if let Ok(from) = std::env::var(CHILD) {
@@ -567,88 +678,18 @@ fn no_mutated_corpus_document_makes_the_generator_panic() {
             .env(CHILD, next.to_string())
             .output()
             .expect("child runs");
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        for line in stdout.lines() {
-            // libtest prints `test <name> ... ` without a newline before the first outcome.
-            let line = line
-                .rsplit_once(" ... ")
-                .map_or(line, |(_, outcome)| outcome);
-            let (tag, rest) = line.split_once(' ').unwrap_or((line, ""));
-            match tag {
-                "GENERATED" => counts.generated += 1,
-                "ERRORED" => counts.errored += 1,
-                "PANICKED" => counts.failures.push(format!("panic at seed {rest}")),
-                _ => continue,
-            }
-            counts.tried += 1;
-        }
+        counts.read_outcomes(&String::from_utf8_lossy(&output.stdout));
         if output.status.success() {
             break;
         }
         // The child died: its last announced input did it.
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let Some((seed, steps)) = stderr
-            .lines()
-            .filter_map(|l| {
-                let (seed, steps) = l.strip_prefix("INPUT ")?.split_once(' ')?;
-                Some((seed.parse::<u64>().ok()?, steps.to_owned()))
-            })
-            .next_back()
-        else {
-            panic!(
-                "the child died before any input ({}):\n{stderr}",
-                output.status
-            );
-        };
-        let reason = stderr
-            .lines()
-            .find(|l| l.contains("overflowed its stack"))
-            .map_or_else(
-                || output.status.to_string(),
-                |_| "stack overflow".to_owned(),
-            );
-        counts.tried += 1;
-        counts.failures.push(format!(
-            "{reason} at seed {seed} (aborts the process); made by: {steps}"
-        ));
+        let seed = counts.child_died(&output);
         if single {
             break;
         }
         next = seed.wrapping_sub(BASE_SEED) + 1;
     }
-    // Written to the process's stderr, not through `println!`, so that the count shows in
-    // `cargo test` output (CI) even though libtest captures a passing test's prints.
-    eprintln_uncaptured(format_args!(
-        "mutation test: {} inputs tried from the corpus documents: {} generated, {} refused with an error, {} panicked or crashed; {:.1}s",
-        counts.tried,
-        counts.generated,
-        counts.errored,
-        counts.failures.len(),
-        started.elapsed().as_secs_f64()
-    ));
-    assert!(
-        counts.failures.is_empty(),
-        "the generator panicked or crashed on {} of {} inputs (rerun one with MUTATION_SEED=<seed>):\n{}",
-        counts.failures.len(),
-        counts.tried,
-        counts
-            .failures
-            .iter()
-            .take(20)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-    if !single {
-        assert_eq!(
-            counts.tried, INPUTS,
-            "every input runs once (a child that died goes on after its input)"
-        );
-        assert!(
-            counts.generated > 0 && counts.errored > 0,
-            "the inputs are all alike"
-        );
-    }
+    counts.verdict(single, started);
 }
 
 /// Writes a line straight to the process's stderr, past libtest's capture of `print!` macros.

@@ -121,22 +121,40 @@ async fn the_regenerated_sdk_drives_the_sandbox_on_the_revised_spec() {
     let sb = Sandbox::start_with(config)
         .await
         .expect("the sandbox starts on the revision");
-    let out = Command::new(&binary)
+    let revision = revised["info"]["version"].as_str().expect("version");
+    let stdout = run_driver(&binary, &sb, revision);
+    assert_eq!(sb.schema_violations(), Vec::<(String, String)>::new());
+    assert_round_trips(&sb);
+    print!("{stdout}");
+    println!(
+        "rehearsal: generated in {:.1?}, driver built in {:.1?}, run in {:.1?}",
+        generated,
+        built - generated,
+        started.elapsed() - built
+    );
+}
+
+/// Runs the driver `binary` against the sandbox `sb` of the contract `revision`: it succeeds;
+/// its output.
+fn run_driver(binary: &Path, sb: &Sandbox, revision: &str) -> String {
+    let out = Command::new(binary)
         .env("REHEARSAL_BASE_URL", sb.base_url())
         .env("REHEARSAL_BEARER", sb.credentials().bearer.bearer_token())
-        .env(
-            "REHEARSAL_REVISION",
-            revised["info"]["version"].as_str().expect("version"),
-        )
+        .env("REHEARSAL_REVISION", revision)
         .output()
         .expect("the driver runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
         "the regenerated SDK failed against the sandbox:\n{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(sb.schema_violations(), Vec::<(String, String)>::new());
+    stdout
+}
+
+/// Every operation the driver calls had a round trip, the moved path and the renamed path
+/// parameter included (served by the template handler, not a 404).
+fn assert_round_trips(sb: &Sandbox) {
     let covered = sb.covered_operations();
     for id in [
         "getVersion",
@@ -154,19 +172,11 @@ async fn the_regenerated_sdk_drives_the_sandbox_on_the_revised_spec() {
             .iter()
             .any(|r| r.path == "/v1/dns/zone-templates")
     );
-    // The renamed path parameter was served by the template handler, not a 404.
     assert!(
         sb.requests()
             .iter()
             .any(|r| r.path == "/v1/dns/templates/moved" && r.status == 200),
         "{:#?}",
         sb.requests()
-    );
-    print!("{stdout}");
-    println!(
-        "rehearsal: generated in {:.1?}, driver built in {:.1?}, run in {:.1?}",
-        generated,
-        built - generated,
-        started.elapsed() - built
     );
 }

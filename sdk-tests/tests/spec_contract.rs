@@ -461,7 +461,12 @@ fn root_metadata() {
     assert_eq!(servers.len(), 1);
     assert_eq!(servers[0]["url"], "{base_url}");
     assert!(servers[0]["variables"]["base_url"]["default"].is_string());
+}
 
+/// The operations the reference counts but does not show, and the gaps it leaves, are listed.
+#[test]
+fn unshown_operations_and_gaps_are_listed() {
+    let spec = load_spec();
     let unshown = spec["x-unshown-operations"]
         .as_object()
         .expect("x-unshown-operations");
@@ -501,7 +506,11 @@ fn root_metadata() {
             "root x-not-shown mentions {needle}"
         );
     }
+}
 
+#[test]
+fn tags_are_the_reference_areas_and_described() {
+    let spec = load_spec();
     let tags: Vec<&str> = spec["tags"]
         .as_array()
         .unwrap()
@@ -589,174 +598,204 @@ fn headers_security_and_errors_on_every_operation() {
     let exceptions = idempotency_exceptions();
     for o in operations(&spec) {
         let k = key(&o.method, &o.path);
-        let op = o.op;
+        client_request_id(&spec, &o, &k);
+        both_schemes(&o, &k);
+        error_responses(&spec, &o, &k);
+        idempotency_key(&spec, &o, &k, &exceptions);
+        envelope(&spec, &o, &k);
+        receipt(&spec, &o, &k);
+        path_parameters(&spec, &o, &k);
+    }
+}
 
-        // x-client-request-id on every operation
-        let crid = find_param(&spec, op, "x-client-request-id", "header")
-            .unwrap_or_else(|| panic!("{k}: x-client-request-id"));
+/// `x-client-request-id`: an optional header on every operation.
+fn client_request_id(spec: &Value, o: &Op<'_>, k: &str) {
+    let op = o.op;
+    let crid = find_param(spec, op, "x-client-request-id", "header")
+        .unwrap_or_else(|| panic!("{k}: x-client-request-id"));
+    assert_eq!(
+        crid["required"], false,
+        "{k}: x-client-request-id is optional"
+    );
+    assert_eq!(crid["schema"]["maxLength"], 120);
+}
+
+/// Both security schemes, one per requirement, with the same scopes: empty (and said in
+/// `x-not-shown`) where the reference shows none.
+fn both_schemes(o: &Op<'_>, k: &str) {
+    let op = o.op;
+    let sec = op["security"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{k}: security"));
+    let schemes: BTreeSet<&str> = sec
+        .iter()
+        .flat_map(|r| r.as_object().unwrap().keys().map(String::as_str))
+        .collect();
+    assert_eq!(
+        schemes,
+        BTreeSet::from(["SignedAuth", "BearerAuth"]),
+        "{k}: both security schemes"
+    );
+    for req in sec {
         assert_eq!(
-            crid["required"], false,
-            "{k}: x-client-request-id is optional"
+            req.as_object().unwrap().len(),
+            1,
+            "{k}: one scheme per requirement"
         );
-        assert_eq!(crid["schema"]["maxLength"], 120);
-
-        // security: both schemes
-        let sec = op["security"]
-            .as_array()
-            .unwrap_or_else(|| panic!("{k}: security"));
-        let schemes: BTreeSet<&str> = sec
-            .iter()
-            .flat_map(|r| r.as_object().unwrap().keys().map(String::as_str))
-            .collect();
-        assert_eq!(
-            schemes,
-            BTreeSet::from(["SignedAuth", "BearerAuth"]),
-            "{k}: both security schemes"
-        );
-        for req in sec {
-            assert_eq!(
-                req.as_object().unwrap().len(),
-                1,
-                "{k}: one scheme per requirement"
-            );
-        }
-        let signed: Vec<&Value> = sec.iter().filter_map(|r| r.get("SignedAuth")).collect();
-        let bearer: Vec<&Value> = sec.iter().filter_map(|r| r.get("BearerAuth")).collect();
-        assert_eq!(signed, bearer, "{k}: same scopes for both schemes");
-        let empty_scopes = signed.iter().all(|s| s.as_array().unwrap().is_empty());
-        let ns = op
-            .get("x-not-shown")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let scopes_ns = ns
-            .iter()
-            .filter_map(Value::as_str)
-            .any(|s| s.contains("scopes"));
-        if SCOPES_NOT_SHOWN.contains(&k.as_str()) {
-            assert!(
-                empty_scopes && scopes_ns,
-                "{k}: scopes not shown -> empty lists and x-not-shown"
-            );
-        } else if o.path.starts_with("/v1/tcp-proxy/") {
-            assert!(empty_scopes && scopes_ns, "{k}: TCP proxy scopes not shown");
-            assert!(
-                op["x-permissions"]
-                    .as_array()
-                    .is_some_and(|p| !p.is_empty()),
-                "{k}: x-permissions"
-            );
-        } else {
-            assert!(!empty_scopes, "{k}: scopes shown by the reference");
-        }
-
-        // error responses
-        let responses = op["responses"].as_object().unwrap();
-        for status in ["400", "401", "403", "429", "5XX"] {
-            assert!(responses.contains_key(status), "{k}: {status} response");
-        }
+    }
+    let signed: Vec<&Value> = sec.iter().filter_map(|r| r.get("SignedAuth")).collect();
+    let bearer: Vec<&Value> = sec.iter().filter_map(|r| r.get("BearerAuth")).collect();
+    assert_eq!(signed, bearer, "{k}: same scopes for both schemes");
+    let empty_scopes = signed.iter().all(|s| s.as_array().unwrap().is_empty());
+    let ns = op
+        .get("x-not-shown")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let scopes_ns = ns
+        .iter()
+        .filter_map(Value::as_str)
+        .any(|s| s.contains("scopes"));
+    if SCOPES_NOT_SHOWN.contains(&k) {
         assert!(
-            responses.keys().any(|s| s.starts_with('2')),
-            "{k}: a success response"
+            empty_scopes && scopes_ns,
+            "{k}: scopes not shown -> empty lists and x-not-shown"
         );
-        for (status, resp) in responses {
-            let resp = deref(&spec, resp);
-            let h = resp["headers"]
-                .as_object()
-                .unwrap_or_else(|| panic!("{k} {status}: headers"));
-            for name in [
-                "x-request-id",
-                "RateLimit-Limit",
-                "RateLimit-Remaining",
-                "RateLimit-Reset",
-                "X-RateLimit-Reset",
-            ] {
-                assert!(h.contains_key(name), "{k} {status}: header {name}");
-            }
-            if status.starts_with('4') || status.starts_with('5') {
-                assert_eq!(
-                    resp["content"]["application/json"]["schema"]["$ref"],
-                    "#/components/schemas/ErrorEnvelope",
-                    "{k} {status}: ErrorEnvelope"
-                );
-                let codes = resp["x-error-codes"]
-                    .as_array()
-                    .unwrap_or_else(|| panic!("{k} {status}: x-error-codes"));
-                assert!(!codes.is_empty());
-                let codes: Vec<&str> = codes.iter().filter_map(Value::as_str).collect();
-                if status == "429" || codes.contains(&"idempotency_in_progress") {
-                    assert!(h.contains_key("Retry-After"), "{k} {status}: Retry-After");
-                }
-            }
-        }
+    } else if o.path.starts_with("/v1/tcp-proxy/") {
+        assert!(empty_scopes && scopes_ns, "{k}: TCP proxy scopes not shown");
+        assert!(
+            op["x-permissions"]
+                .as_array()
+                .is_some_and(|p| !p.is_empty()),
+            "{k}: x-permissions"
+        );
+    } else {
+        assert!(!empty_scopes, "{k}: scopes shown by the reference");
+    }
+}
 
-        // writes: Idempotency-Key
-        let write = o.method != "get";
-        let idem = find_param(&spec, op, "Idempotency-Key", "header");
-        if write {
-            let idem = idem.unwrap_or_else(|| panic!("{k}: Idempotency-Key parameter"));
-            let expected = exceptions.get(k.as_str()).copied().unwrap_or("required");
-            assert_eq!(op["x-idempotency-key"], expected, "{k}: x-idempotency-key");
+/// The error responses, each with the rate-limit headers and the error envelope and codes.
+fn error_responses(spec: &Value, o: &Op<'_>, k: &str) {
+    let op = o.op;
+    let responses = op["responses"].as_object().unwrap();
+    for status in ["400", "401", "403", "429", "5XX"] {
+        assert!(responses.contains_key(status), "{k}: {status} response");
+    }
+    assert!(
+        responses.keys().any(|s| s.starts_with('2')),
+        "{k}: a success response"
+    );
+    for (status, resp) in responses {
+        let resp = deref(spec, resp);
+        let h = resp["headers"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{k} {status}: headers"));
+        for name in [
+            "x-request-id",
+            "RateLimit-Limit",
+            "RateLimit-Remaining",
+            "RateLimit-Reset",
+            "X-RateLimit-Reset",
+        ] {
+            assert!(h.contains_key(name), "{k} {status}: header {name}");
+        }
+        if status.starts_with('4') || status.starts_with('5') {
             assert_eq!(
-                idem["required"],
-                Value::Bool(expected == "required"),
-                "{k}: Idempotency-Key required flag"
+                resp["content"]["application/json"]["schema"]["$ref"],
+                "#/components/schemas/ErrorEnvelope",
+                "{k} {status}: ErrorEnvelope"
             );
-            assert_eq!(idem["schema"]["pattern"], "^[A-Za-z0-9._:-]{8,128}$");
-        } else {
-            assert!(
-                idem.is_none() && op.get("x-idempotency-key").is_none(),
-                "{k}: no Idempotency-Key on reads"
-            );
+            let codes = resp["x-error-codes"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{k} {status}: x-error-codes"));
+            assert!(!codes.is_empty());
+            let codes: Vec<&str> = codes.iter().filter_map(Value::as_str).collect();
+            if status == "429" || codes.contains(&"idempotency_in_progress") {
+                assert!(h.contains_key("Retry-After"), "{k} {status}: Retry-After");
+            }
         }
+    }
+}
 
-        // envelope
-        let envelope = op.get("x-operation-envelope") == Some(&Value::Bool(true));
-        let rf = find_param(&spec, op, "x-svc-response-format", "header");
+/// Writes take an `Idempotency-Key` (required unless excepted); reads take none.
+fn idempotency_key(spec: &Value, o: &Op<'_>, k: &str, exceptions: &BTreeMap<&str, &str>) {
+    let op = o.op;
+    let write = o.method != "get";
+    let idem = find_param(spec, op, "Idempotency-Key", "header");
+    if write {
+        let idem = idem.unwrap_or_else(|| panic!("{k}: Idempotency-Key parameter"));
+        let expected = exceptions.get(k).copied().unwrap_or("required");
+        assert_eq!(op["x-idempotency-key"], expected, "{k}: x-idempotency-key");
         assert_eq!(
-            envelope,
-            ENVELOPE_OPS.contains(&k.as_str()),
-            "{k}: x-operation-envelope"
+            idem["required"],
+            Value::Bool(expected == "required"),
+            "{k}: Idempotency-Key required flag"
         );
-        assert_eq!(
-            rf.is_some(),
-            envelope,
-            "{k}: x-svc-response-format parameter iff envelope"
+        assert_eq!(idem["schema"]["pattern"], "^[A-Za-z0-9._:-]{8,128}$");
+    } else {
+        assert!(
+            idem.is_none() && op.get("x-idempotency-key").is_none(),
+            "{k}: no Idempotency-Key on reads"
         );
-        if envelope {
-            let ok = responses
-                .iter()
-                .find(|(s, _)| s.starts_with('2'))
-                .unwrap()
-                .1;
-            assert_eq!(
-                deref(&spec, ok)["content"]["application/json"]["schema"]["$ref"],
-                "#/components/schemas/OperationOrLegacyWriteResponse",
-                "{k}: envelope success body"
-            );
-        }
+    }
+}
 
-        // receipt: the success body is the canonical envelope exactly where the extension says so
-        let receipt = op.get("x-operation-receipt") == Some(&Value::Bool(true));
+/// The operation envelope: its header parameter and success body exactly where marked.
+fn envelope(spec: &Value, o: &Op<'_>, k: &str) {
+    let op = o.op;
+    let responses = op["responses"].as_object().unwrap();
+    let envelope = op.get("x-operation-envelope") == Some(&Value::Bool(true));
+    let rf = find_param(spec, op, "x-svc-response-format", "header");
+    assert_eq!(
+        envelope,
+        ENVELOPE_OPS.contains(&k),
+        "{k}: x-operation-envelope"
+    );
+    assert_eq!(
+        rf.is_some(),
+        envelope,
+        "{k}: x-svc-response-format parameter iff envelope"
+    );
+    if envelope {
         let ok = responses
             .iter()
             .find(|(s, _)| s.starts_with('2'))
-            .map(|(_, r)| deref(&spec, r)["content"]["application/json"]["schema"]["$ref"].clone());
+            .unwrap()
+            .1;
         assert_eq!(
-            receipt,
-            ok == Some(Value::String(
-                "#/components/schemas/OperationEnvelope".into()
-            )),
-            "{k}: x-operation-receipt iff the success body is OperationEnvelope"
+            deref(spec, ok)["content"]["application/json"]["schema"]["$ref"],
+            "#/components/schemas/OperationOrLegacyWriteResponse",
+            "{k}: envelope success body"
         );
+    }
+}
 
-        // path parameters declared
-        for seg in o.path.split('/').filter(|s| s.starts_with('{')) {
-            let name = &seg[1..seg.len() - 1];
-            let p = find_param(&spec, op, name, "path")
-                .unwrap_or_else(|| panic!("{k}: path param {name}"));
-            assert_eq!(p["required"], true);
-        }
+/// The receipt: the success body is the canonical envelope exactly where the extension says so.
+fn receipt(spec: &Value, o: &Op<'_>, k: &str) {
+    let op = o.op;
+    let responses = op["responses"].as_object().unwrap();
+    let receipt = op.get("x-operation-receipt") == Some(&Value::Bool(true));
+    let ok = responses
+        .iter()
+        .find(|(s, _)| s.starts_with('2'))
+        .map(|(_, r)| deref(spec, r)["content"]["application/json"]["schema"]["$ref"].clone());
+    assert_eq!(
+        receipt,
+        ok == Some(Value::String(
+            "#/components/schemas/OperationEnvelope".into()
+        )),
+        "{k}: x-operation-receipt iff the success body is OperationEnvelope"
+    );
+}
+
+/// Every path parameter is declared and required.
+fn path_parameters(spec: &Value, o: &Op<'_>, k: &str) {
+    let op = o.op;
+    for seg in o.path.split('/').filter(|s| s.starts_with('{')) {
+        let name = &seg[1..seg.len() - 1];
+        let p =
+            find_param(spec, op, name, "path").unwrap_or_else(|| panic!("{k}: path param {name}"));
+        assert_eq!(p["required"], true);
     }
 }
 
@@ -860,8 +899,12 @@ fn schema_hygiene() {
         "no `nullable:` in the spec"
     );
     assert!(problems.is_empty(), "{problems:#?}");
+}
 
-    // resources of part 2 exist
+/// The resources the reference's second part shows are schemas.
+#[test]
+fn the_reference_resources_are_schemas() {
+    let spec = load_spec();
     let schemas = spec["components"]["schemas"].as_object().unwrap();
     for name in [
         "ApiCredential",
@@ -895,6 +938,13 @@ fn schema_hygiene() {
     ] {
         assert!(schemas.contains_key(name), "components.schemas.{name}");
     }
+}
+
+/// The DNS zone's one source, the legacy fields and header deprecated, the two security schemes.
+#[test]
+fn choices_deprecations_and_security_schemes() {
+    let spec = load_spec();
+    let schemas = spec["components"]["schemas"].as_object().unwrap();
     let zone = &schemas["CreateDnsZoneRequest"];
     assert_eq!(
         zone["x-at-most-one-of"],
@@ -1042,15 +1092,14 @@ fn success_bodies_are_named_components() {
 #[test]
 fn coverage_document_matches_spec() {
     let spec = load_spec();
-    let text =
-        std::fs::read_to_string(repo_root().join("spec/COVERAGE.md")).expect("spec/COVERAGE.md");
+    let text = coverage_document();
     let start = text
         .find("<!-- coverage-summary:start -->")
         .expect("summary start marker");
     let end = text
         .find("<!-- coverage-summary:end -->")
         .expect("summary end marker");
-    let table = &text[start..end];
+    let (documented, total) = summary_counts(&text[start..end]);
 
     let mut per_tag: BTreeMap<String, usize> = BTreeMap::new();
     for o in operations(&spec) {
@@ -1058,7 +1107,45 @@ fn coverage_document_matches_spec() {
             .entry(o.op["tags"][0].as_str().unwrap().to_string())
             .or_default() += 1;
     }
+    assert_eq!(
+        documented, per_tag,
+        "COVERAGE.md per-category described counts match the spec"
+    );
+    let spec_total = operations(&spec).len();
+    assert_eq!(
+        total,
+        Some(spec_total),
+        "COVERAGE.md total matches the spec"
+    );
+    assert_eq!(documented.values().sum::<usize>(), spec_total);
+}
 
+/// Every operation is listed in COVERAGE.md with its method, path and operationId.
+#[test]
+fn coverage_document_lists_every_operation() {
+    let spec = load_spec();
+    let text = coverage_document();
+    for o in operations(&spec) {
+        let id = o.op["operationId"].as_str().unwrap();
+        let derived = o.op.get("x-operation-id-derived") == Some(&Value::Bool(true));
+        let needle = format!(
+            "| {} | `{}` | `{}{}` |",
+            o.method.to_uppercase(),
+            o.path,
+            id,
+            if derived { "*" } else { "" }
+        );
+        assert!(text.contains(&needle), "COVERAGE.md lists {needle}");
+    }
+}
+
+/// The text of spec/COVERAGE.md.
+fn coverage_document() -> String {
+    std::fs::read_to_string(repo_root().join("spec/COVERAGE.md")).expect("spec/COVERAGE.md")
+}
+
+/// The described count of each category of the summary `table`, and its total.
+fn summary_counts(table: &str) -> (BTreeMap<String, usize>, Option<usize>) {
     let mut documented: BTreeMap<String, usize> = BTreeMap::new();
     let mut total: Option<usize> = None;
     for line in table.lines().filter(|l| l.starts_with('|')) {
@@ -1079,31 +1166,7 @@ fn coverage_document_matches_spec() {
             );
         }
     }
-    assert_eq!(
-        documented, per_tag,
-        "COVERAGE.md per-category described counts match the spec"
-    );
-    let spec_total = operations(&spec).len();
-    assert_eq!(
-        total,
-        Some(spec_total),
-        "COVERAGE.md total matches the spec"
-    );
-    assert_eq!(documented.values().sum::<usize>(), spec_total);
-
-    // Every operation is listed in COVERAGE.md with its method, path and operationId.
-    for o in operations(&spec) {
-        let id = o.op["operationId"].as_str().unwrap();
-        let derived = o.op.get("x-operation-id-derived") == Some(&Value::Bool(true));
-        let needle = format!(
-            "| {} | `{}` | `{}{}` |",
-            o.method.to_uppercase(),
-            o.path,
-            id,
-            if derived { "*" } else { "" }
-        );
-        assert!(text.contains(&needle), "COVERAGE.md lists {needle}");
-    }
+    (documented, total)
 }
 
 /// Every operation the reference shows moving money, with what bounds the amount (`x-charges`):

@@ -3,8 +3,8 @@
 
 use oncegen::emit::Options;
 use oncegen::report::render;
-use oncegen::write::Mode;
-use oncegen::{Shape, regenerate_as};
+use oncegen::write::{Mode, Report};
+use oncegen::{Regeneration, Shape, regenerate_as};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -211,27 +211,7 @@ fn is_workspace_root(dir: &Path) -> bool {
 fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
     let root = workspace_root()?;
     let started = Instant::now();
-    let (spec, spec_label) = match &args.spec {
-        Some(p) => (p.clone(), oncegen::emit::spec_label(p)),
-        None => (root.join(SPEC), SPEC.to_owned()),
-    };
-    let (out_dir, options) = match &args.out {
-        Some(dir) => {
-            let mut options = Options::standalone(&spec, dir, args.runtime_path.as_deref())
-                .map_err(|e| format!("--runtime-path: {e}"))?;
-            if let Some(name) = &args.crate_name {
-                options.crate_name = name.clone();
-            }
-            (dir.clone(), options)
-        }
-        None => (
-            root.join(CRATE_DIR),
-            Options {
-                spec_label,
-                ..customer_cloud_sdk_options()
-            },
-        ),
-    };
+    let (spec, out_dir, options) = target(&args, &root)?;
     let mode = if args.check { Mode::Check } else { Mode::Write };
     // customer-cloud-sdk/ (no `--out`) is always one crate (`docs/benchmarks-history.md`, "Generated code: one crate or a crate per area").
     let shape = if args.out.is_some() {
@@ -246,51 +226,17 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
         written.changed.extend(cli.changed);
         written.stale.extend(cli.stale);
     }
-    let (api, files, written) = (&run.api, &run.files, &written);
-    for s in &api.skipped {
-        eprintln!(
-            "warning: skipped operation at `{}`: {}",
-            s.pointer, s.reason
-        );
-    }
-    if let Some(reason) = &run.report.no_baseline {
-        eprintln!("warning: no baseline: {reason}; changes cannot be listed (generation goes on)");
-    }
-    for warning in &run.report.warnings {
-        eprintln!("warning: {warning}");
-    }
+    warn(&run);
     if let Some(path) = &args.dump_ir {
-        let json = serde_json::to_string_pretty(api).map_err(|e| e.to_string())?;
+        let json = serde_json::to_string_pretty(&run.api).map_err(|e| e.to_string())?;
         std::fs::write(path, json + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
     }
     println!("{}", render(&run.report).trim_end());
-    let lines: usize = files.iter().map(|f| f.contents.lines().count()).sum();
     if args.check {
-        if written.is_clean() {
-            eprintln!(
-                "{} is up to date ({} files){}",
-                out_dir.display(),
-                files.len(),
-                if args.out.is_none() {
-                    format!(", and so are {CLI_DIR}/ and {MCP_DIR}/")
-                } else {
-                    String::new()
-                }
-            );
-            return Ok(ExitCode::SUCCESS);
-        }
-        for p in &written.changed {
-            eprintln!("stale: {}", p.display());
-        }
-        for p in &written.stale {
-            eprintln!("no longer generated: {}", p.display());
-        }
-        eprintln!(
-            "{} is out of date: run `cargo xtask gen`",
-            out_dir.display()
-        );
-        return Ok(ExitCode::FAILURE);
+        return Ok(checked(&args, &out_dir, run.files.len(), &written));
     }
+    let (api, files) = (&run.api, &run.files);
+    let lines: usize = files.iter().map(|f| f.contents.lines().count()).sum();
     eprintln!(
         "generated {} ({} operations, {} types, {} files, {} lines; {} written, {} deleted) in {:.0?}",
         out_dir.display(),
@@ -303,4 +249,69 @@ fn run_gen(args: GenArgs) -> Result<ExitCode, String> {
         started.elapsed()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The spec to read, the directory to write and the generator's options: `--spec`/`--out`, or
+/// the contract and customer-cloud-sdk/.
+fn target(args: &GenArgs, root: &Path) -> Result<(PathBuf, PathBuf, Options), String> {
+    let (spec, spec_label) = match &args.spec {
+        Some(p) => (p.clone(), oncegen::emit::spec_label(p)),
+        None => (root.join(SPEC), SPEC.to_owned()),
+    };
+    let Some(dir) = &args.out else {
+        let options = Options {
+            spec_label,
+            ..customer_cloud_sdk_options()
+        };
+        return Ok((spec, root.join(CRATE_DIR), options));
+    };
+    let mut options = Options::standalone(&spec, dir, args.runtime_path.as_deref())
+        .map_err(|e| format!("--runtime-path: {e}"))?;
+    if let Some(name) = &args.crate_name {
+        options.crate_name = name.clone();
+    }
+    Ok((spec, dir.clone(), options))
+}
+
+/// The warnings of a run: operations skipped, no baseline, the change report's warnings.
+fn warn(run: &Regeneration) {
+    for s in &run.api.skipped {
+        eprintln!(
+            "warning: skipped operation at `{}`: {}",
+            s.pointer, s.reason
+        );
+    }
+    if let Some(reason) = &run.report.no_baseline {
+        eprintln!("warning: no baseline: {reason}; changes cannot be listed (generation goes on)");
+    }
+    for warning in &run.report.warnings {
+        eprintln!("warning: {warning}");
+    }
+}
+
+/// The outcome of `--check`: success when nothing differs, else the stale files named.
+fn checked(args: &GenArgs, out_dir: &Path, files: usize, written: &Report) -> ExitCode {
+    if written.is_clean() {
+        eprintln!(
+            "{} is up to date ({files} files){}",
+            out_dir.display(),
+            if args.out.is_none() {
+                format!(", and so are {CLI_DIR}/ and {MCP_DIR}/")
+            } else {
+                String::new()
+            }
+        );
+        return ExitCode::SUCCESS;
+    }
+    for p in &written.changed {
+        eprintln!("stale: {}", p.display());
+    }
+    for p in &written.stale {
+        eprintln!("no longer generated: {}", p.display());
+    }
+    eprintln!(
+        "{} is out of date: run `cargo xtask gen`",
+        out_dir.display()
+    );
+    ExitCode::FAILURE
 }

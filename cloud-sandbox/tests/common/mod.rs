@@ -113,4 +113,15 @@ impl Env {
         let c = self.sb.credentials().bearer.clone();
         self.send(Some(&c), method, pq, body, headers).await
     }
+
+    /// Bearer `GET` of `pq`.
+    pub async fn get(&self, pq: &str) -> Answer {
+        self.bearer("GET", pq, None, &[]).await
+    }
+
+    /// Bearer request with an `Idempotency-Key`.
+    pub async fn keyed(&self, method: &str, pq: &str, body: Option<&Value>, key: &str) -> Answer {
+        self.bearer(method, pq, body, &[("idempotency-key", key)])
+            .await
+    }
 }

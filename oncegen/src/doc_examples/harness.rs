@@ -29,6 +29,29 @@ pub fn harness(
     spec_label: &str,
 ) -> Result<Vec<GeneratedFile>> {
     let header = crate::write::header("//", spec_label);
+    let doc = format!(
+        "Decodes every example of {spec_label} into its generated type and compares the \
+         re-encoding with it."
+    );
+    let main = main_rs(entries(api, examples, sdk_crate));
+    Ok(vec![
+        GeneratedFile {
+            path: "Cargo.toml".into(),
+            contents: manifest(api, sdk_crate, sdk_path, spec_label),
+        },
+        GeneratedFile {
+            path: "src/main.rs".into(),
+            contents: format_file(&header, &doc, main)?,
+        },
+        GeneratedFile {
+            path: "src/compare.rs".into(),
+            contents: format!("{header}\n\n{COMPARE}"),
+        },
+    ])
+}
+
+/// One `(pointer, JSON text, round trip)` entry per example with a [`Target::Type`].
+fn entries(api: &Api, examples: &[DocExample], sdk_crate: &str) -> Vec<TokenStream> {
     let modules: BTreeMap<&str, &str> = api
         .types
         .iter()
@@ -44,7 +67,12 @@ pub fn harness(
         let json = e.value.to_string();
         Some(quote!((#pointer, #json, round_trip::<#ty> as RoundTrip),))
     });
-    let main = quote! {
+    entries.collect()
+}
+
+/// The harness's `main.rs`: the entries, the round trip, and the loop that prints each result.
+fn main_rs(entries: Vec<TokenStream>) -> TokenStream {
+    quote! {
         // The examples of deprecated schemas decode too.
         #![allow(deprecated)]
 
@@ -80,36 +108,22 @@ pub fn harness(
             }
             println!("total\t{}\t{failed}", EXAMPLES.len());
         }
-    };
-    let doc = format!(
-        "Decodes every example of {spec_label} into its generated type and compares the \
-         re-encoding with it."
-    );
+    }
+}
+
+/// The harness's `Cargo.toml`: the SDK crate at `sdk_path` with every area enabled.
+fn manifest(api: &Api, sdk_crate: &str, sdk_path: &Path, spec_label: &str) -> String {
     let features: Vec<String> = api
         .areas
         .iter()
         .map(|a| format!("\"{}\"", a.module))
         .collect();
     let path = sdk_path.display().to_string().replace('\\', "/");
-    let manifest = format!(
+    format!(
         "{}\n[package]\nname = \"{sdk_crate}-examples\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\n{sdk_crate} = {{ path = \"{path}\", default-features = false, features = [{features}] }}\nserde = \"1\"\nserde_json = \"1\"\nchrono = {{ version = \"0.4\", default-features = false, features = [\"std\"] }}\nrust_decimal = \"1\"\nuuid = \"1\"\n",
         crate::write::header("#", spec_label),
         features = features.join(", ")
-    );
-    Ok(vec![
-        GeneratedFile {
-            path: "Cargo.toml".into(),
-            contents: manifest,
-        },
-        GeneratedFile {
-            path: "src/main.rs".into(),
-            contents: format_file(&header, &doc, main)?,
-        },
-        GeneratedFile {
-            path: "src/compare.rs".into(),
-            contents: format!("{header}\n\n{COMPARE}"),
-        },
-    ])
+    )
 }
 
 /// The Rust type a shape decodes into, as a path from outside the SDK crate.

@@ -567,10 +567,8 @@ mod tests {
         assert!(text("src/compare.rs").contains("pub fn same("));
     }
 
-    #[test]
-    fn examples_without_a_generated_type_say_why() {
-        let found = examples(
-            r##"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+    /// A document with an example of each kind no generated type decodes.
+    const WITHOUT_A_TYPE: &str = r##"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
                 "paths": {"/a": {"post": {"operationId": "postA",
                   "requestBody": {"content": {
                     "application/json": {"schema": {"$ref": "#/components/schemas/A"},
@@ -588,8 +586,11 @@ mod tests {
                   "schemas": {
                     "A": {"type": "object", "properties": {
                       "f": {"type": "string", "format": "binary", "examples": ["x"]}}},
-                    "Unused": {"type": "string", "examples": ["u"]}}}}"##,
-        );
+                    "Unused": {"type": "string", "examples": ["u"]}}}}"##;
+
+    #[test]
+    fn examples_without_a_generated_type_say_why() {
+        let found = examples(WITHOUT_A_TYPE);
         let na = |r| Target::NotApplicable(r);
         let media = "#/paths/~1a/post/requestBody/content";
         assert_eq!(

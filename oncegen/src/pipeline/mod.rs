@@ -89,14 +89,6 @@ pub fn regenerate_as(
     shape: Shape,
 ) -> Result<Regeneration> {
     let api = model(spec)?;
-    let split = match shape {
-        Shape::Single => false,
-        Shape::SplitAreas => true,
-        Shape::Auto => {
-            options.layout.is_standalone()
-                && api.operations.len() >= emit::split::DEFAULT_SPLIT_OPERATIONS
-        }
-    };
     let baseline = Baseline::load(dir);
     let manifest_version = version_in_manifest(dir)?;
     // The surface is computed once: the report versions it, the emitter renders it.
@@ -106,7 +98,7 @@ pub fn regenerate_as(
         crate_version: Some(report.crate_version.to_string()),
         ..options.clone()
     };
-    let (mut files, owned) = if split {
+    let (mut files, owned) = if split(shape, &api, &options) {
         (
             emit::split::emit_split_surface(&api, &surface, &options)?,
             emit::split::owned_dirs(dir),
@@ -121,14 +113,7 @@ pub fn regenerate_as(
         path: crate::surface::FILE_NAME.into(),
         contents: surface.to_json(),
     });
-    let changelog_path = dir.join(changelog::FILE_NAME);
-    let existing = read_if_present(&changelog_path)?;
-    if let Some(contents) = changelog::updated(existing.as_deref(), &report, &options.crate_name) {
-        files.push(GeneratedFile {
-            path: changelog::FILE_NAME.into(),
-            contents,
-        });
-    }
+    files.extend(changelog_file(dir, &report, &options)?);
     let mut written = write::ensure_files_owning(dir, &files, &owned, mode)?;
     if let Some(path) = lockfile::location(dir, &options.layout) {
         let lock = read_if_present(&path)?.unwrap_or_default();
@@ -143,6 +128,33 @@ pub fn regenerate_as(
         report,
         written,
     })
+}
+
+/// Whether the crate is generated split by area: as asked, or (`Shape::Auto`) for a standalone
+/// crate of many operations.
+fn split(shape: Shape, api: &Api, options: &Options) -> bool {
+    match shape {
+        Shape::Single => false,
+        Shape::SplitAreas => true,
+        Shape::Auto => {
+            options.layout.is_standalone()
+                && api.operations.len() >= emit::split::DEFAULT_SPLIT_OPERATIONS
+        }
+    }
+}
+
+/// The crate's changelog with the report's entry, when it has one to add.
+fn changelog_file(
+    dir: &Path,
+    report: &ChangeReport,
+    options: &Options,
+) -> Result<Option<GeneratedFile>> {
+    let existing = read_if_present(&dir.join(changelog::FILE_NAME))?;
+    let updated = changelog::updated(existing.as_deref(), report, &options.crate_name);
+    Ok(updated.map(|contents| GeneratedFile {
+        path: changelog::FILE_NAME.into(),
+        contents,
+    }))
 }
 
 /// The version written in `dir/Cargo.toml`, if there is one.

@@ -124,50 +124,14 @@ pub fn compare(
     mut surface: Surface,
 ) -> (Surface, ChangeReport) {
     let mut warnings = Vec::new();
-    let recorded = match baseline {
-        Baseline::Found(old) => Version::parse(&old.crate_version),
-        _ => None,
-    };
-    let previous = match (recorded, manifest_version) {
-        (Some(recorded), Some(manifest)) if manifest != recorded => {
-            let (kept, verb) = if manifest > recorded {
-                (manifest, "is ahead of")
-            } else {
-                (recorded, "is behind")
-            };
-            warnings.push(format!(
-                "Cargo.toml says version {manifest}, which {verb} the {recorded} `{}` recorded: \
-                 versioning goes on from {kept}",
-                crate::surface::FILE_NAME
-            ));
-            kept
-        }
-        (Some(recorded), _) => recorded,
-        (None, manifest) => manifest.unwrap_or(Version::INITIAL),
-    };
+    let previous = previous_version(baseline, manifest_version, &mut warnings);
     surface.crate_version = previous.to_string();
-    let diff = match baseline {
-        Baseline::Found(old) => {
-            let diff = diff::diff(old, &surface);
-            let changed = !diff.changes.is_empty() || !diff.wire.is_empty();
-            if changed && old.contract_revision == surface.contract_revision {
-                warnings.push(format!(
-                    "the API changed but `info.version` is still `{}`: a new contract \
-                     revision needs its own version in the spec (a change of the generator alone \
-                     keeps it)",
-                    surface.contract_revision
-                ));
-            }
-            diff
-        }
-        _ => diff::Diff::default(),
-    };
     let diff::Diff {
         changes,
         mut wire,
         deprecations,
         cli,
-    } = diff;
+    } = baseline_diff(baseline, &surface, &mut warnings);
     wire.sort_by_key(|c| std::cmp::Reverse(c.class));
     let crate_version = match changes.iter().map(|c| c.class).max() {
         Some(class) => previous.bumped(class),
@@ -196,18 +160,73 @@ pub fn compare(
     if let Some(warning) = cli_warning(&report) {
         report.warnings.push(warning);
     }
-    if !report.deprecations.is_empty() {
-        let n = report.deprecations.len();
-        report.warnings.push(format!(
-            "this revision deprecates {n} {}: code that uses {} (tests and examples \
-             included) fails `-D warnings` builds until it moves off {} or allows `deprecated` \
-             (see Deprecations)",
-            if n == 1 { "item" } else { "items" },
-            if n == 1 { "it" } else { "them" },
-            if n == 1 { "it" } else { "them" },
-        ));
+    if let Some(warning) = deprecation_warning(&report) {
+        report.warnings.push(warning);
     }
     (surface, report)
+}
+
+/// The version the changes bump: the baseline's, or the manifest's when they differ and it is
+/// ahead (with a warning either way), or the manifest's without a baseline.
+fn previous_version(
+    baseline: &Baseline,
+    manifest_version: Option<Version>,
+    warnings: &mut Vec<String>,
+) -> Version {
+    let recorded = match baseline {
+        Baseline::Found(old) => Version::parse(&old.crate_version),
+        _ => None,
+    };
+    match (recorded, manifest_version) {
+        (Some(recorded), Some(manifest)) if manifest != recorded => {
+            let (kept, verb) = if manifest > recorded {
+                (manifest, "is ahead of")
+            } else {
+                (recorded, "is behind")
+            };
+            warnings.push(format!(
+                "Cargo.toml says version {manifest}, which {verb} the {recorded} `{}` recorded: \
+                 versioning goes on from {kept}",
+                crate::surface::FILE_NAME
+            ));
+            kept
+        }
+        (Some(recorded), _) => recorded,
+        (None, manifest) => manifest.unwrap_or(Version::INITIAL),
+    }
+}
+
+/// The changes from the baseline to `surface` (none without a baseline), with a warning when
+/// the API changed under the same contract revision.
+fn baseline_diff(baseline: &Baseline, surface: &Surface, warnings: &mut Vec<String>) -> diff::Diff {
+    let Baseline::Found(old) = baseline else {
+        return diff::Diff::default();
+    };
+    let diff = diff::diff(old, surface);
+    let changed = !diff.changes.is_empty() || !diff.wire.is_empty();
+    if changed && old.contract_revision == surface.contract_revision {
+        warnings.push(format!(
+            "the API changed but `info.version` is still `{}`: a new contract \
+             revision needs its own version in the spec (a change of the generator alone \
+             keeps it)",
+            surface.contract_revision
+        ));
+    }
+    diff
+}
+
+/// The warning that code using newly deprecated items fails `-D warnings` builds.
+fn deprecation_warning(report: &ChangeReport) -> Option<String> {
+    let n = report.deprecations.len();
+    let them = if n == 1 { "it" } else { "them" };
+    (n > 0).then(|| {
+        format!(
+            "this revision deprecates {n} {}: code that uses {them} (tests and examples \
+             included) fails `-D warnings` builds until it moves off {them} or allows \
+             `deprecated` (see Deprecations)",
+            if n == 1 { "item" } else { "items" },
+        )
+    })
 }
 
 /// The warning that scripts calling the command-line tool break, with how many of its

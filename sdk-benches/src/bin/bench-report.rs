@@ -45,39 +45,7 @@ static ALLOC: Counting = Counting;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("gen-child") {
-        let count = args.iter().any(|a| a == "--count");
-        if !count {
-            alloc::disable_counting();
-        }
-        gen_child(Path::new(args.get(1).expect("gen-child SPEC")));
-        return;
-    }
-    if args.first().map(String::as_str) == Some(sdk_benches::mcp::SDK_CHILD) {
-        // Internal, for `mcp`: SDK calls timed in a separate process (`mcp::sdk_child`).
-        alloc::disable_counting();
-        sdk_benches::mcp::sdk_child();
-        return;
-    }
-    if args.first().map(String::as_str) == Some("calls") {
-        // Internal, for instruction counts: `bench-report calls PATH N [WARMUP]` (`fixed_calls`).
-        alloc::disable_counting();
-        let n = |i: usize| args.get(i).and_then(|s| s.parse().ok());
-        let count = n(2).unwrap_or(1000);
-        sdk_benches::fixed_calls::run(
-            args.get(1).map_or("sdk-get", String::as_str),
-            n(3).unwrap_or(200),
-            count,
-        );
-        return;
-    }
-    if args.first().map(String::as_str) == Some("loop") {
-        // Internal, for profilers: `bench-report loop sdk-get|raw-get|raw-hyper-get|sdk-post|
-        // raw-post|raw-hyper-post SECONDS`.
-        profile_loop(
-            args.get(1).map_or("sdk-get", String::as_str),
-            args.get(2).and_then(|s| s.parse().ok()).unwrap_or(5),
-        );
+    if internal(&args) {
         return;
     }
     let all = args.is_empty();
@@ -111,6 +79,46 @@ fn main() {
     }
 }
 
+/// Runs an internal mode (a child process of a section, or a loop for profilers) when `args`
+/// name one; whether they did.
+fn internal(args: &[String]) -> bool {
+    match args.first().map(String::as_str) {
+        Some("gen-child") => {
+            let count = args.iter().any(|a| a == "--count");
+            if !count {
+                alloc::disable_counting();
+            }
+            gen_child(Path::new(args.get(1).expect("gen-child SPEC")));
+        }
+        Some(sdk_benches::mcp::SDK_CHILD) => {
+            // Internal, for `mcp`: SDK calls timed in a separate process (`mcp::sdk_child`).
+            alloc::disable_counting();
+            sdk_benches::mcp::sdk_child();
+        }
+        Some("calls") => {
+            // Internal, for instruction counts: `bench-report calls PATH N [WARMUP]` (`fixed_calls`).
+            alloc::disable_counting();
+            let n = |i: usize| args.get(i).and_then(|s| s.parse().ok());
+            let count = n(2).unwrap_or(1000);
+            sdk_benches::fixed_calls::run(
+                args.get(1).map_or("sdk-get", String::as_str),
+                n(3).unwrap_or(200),
+                count,
+            );
+        }
+        Some("loop") => {
+            // Internal, for profilers: `bench-report loop sdk-get|raw-get|raw-hyper-get|sdk-post|
+            // raw-post|raw-hyper-post SECONDS`.
+            profile_loop(
+                args.get(1).map_or("sdk-get", String::as_str),
+                args.get(2).and_then(|s| s.parse().ok()).unwrap_or(5),
+            );
+        }
+        _ => return false,
+    }
+    true
+}
+
 fn sh(cmd: &str) -> String {
     Command::new("sh")
         .args(["-c", cmd])
@@ -137,10 +145,14 @@ fn machine() {
 
 // ---------------------------------------------------------------- runtime
 
+/// Interleaved rounds of the runtime section.
+const ROUNDS: usize = 41;
+/// Sequential calls per path and round.
+const CALLS: u32 = 250;
+/// Target: SDK / raw hyper per call (issue #29).
+const PER_CALL_TARGET: f64 = 1.03;
+
 fn runtime_section() {
-    const ROUNDS: usize = 41;
-    const CALLS: u32 = 250;
-    const PER_CALL_TARGET: f64 = 1.03;
     println!(
         "## Runtime: SDK vs hand-written raw hyper and reqwest (same bytes, same loopback server)\n"
     );
@@ -172,83 +184,9 @@ fn runtime_section() {
         println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         let mut ratios = Vec::new();
         for get in [true, false] {
-            // 0 raw hyper, 1 raw reqwest, 2 SDK, 3 SDK without timeouts.
-            let mut times: [Vec<f64>; 4] = Default::default();
-            for round in 0..ROUNDS {
-                for step in 0..4 {
-                    let step = if round % 2 == 0 { step } else { 3 - step };
-                    let which = (step + round) % 4;
-                    times[which].push(match (get, which) {
-                        (true, 0) => per_call(CALLS, || p.raw_hyper_get()).await,
-                        (true, 1) => per_call(CALLS, || p.raw_get()).await,
-                        (true, 2) => per_call(CALLS, || p.sdk_get(&p.sdk_bearer)).await,
-                        (true, _) => per_call(CALLS, || p.sdk_get(&p.sdk_bearer_no_timeouts)).await,
-                        (false, 0) => per_call(CALLS, || p.raw_hyper_post()).await,
-                        (false, 1) => per_call(CALLS, || p.raw_post()).await,
-                        (false, 2) => per_call(CALLS, || p.sdk_post(&p.sdk_signed)).await,
-                        (false, _) => {
-                            per_call(CALLS, || p.sdk_post(&p.sdk_signed_no_timeouts)).await
-                        }
-                    });
-                }
-            }
-            let ratio = |a: usize, b: usize| {
-                median(
-                    &mut times[a]
-                        .iter()
-                        .zip(&times[b])
-                        .map(|(a, b)| a / b)
-                        .collect::<Vec<_>>(),
-                )
-            };
-            let (to_hyper, to_reqwest, no_timeouts) = (ratio(2, 0), ratio(2, 1), ratio(3, 0));
-            let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
-            let fastest: [f64; 4] = std::array::from_fn(|i| min(&times[i]));
-            let medians: [f64; 4] = std::array::from_fn(|i| median(&mut times[i].clone()));
-            ratios.push((to_hyper, to_reqwest));
-            let kind = if get { "small GET (bearer)" } else { "signed POST" };
-            println!(
-                "| {kind} | {:.1} / {:.1} | {:.1} / {:.1} | {:.1} / {:.1} | **{to_hyper:.3}** ({}) | {:.3} | {to_reqwest:.3} | {:.1} / {:.1} | {no_timeouts:.3} |",
-                fastest[0],
-                medians[0],
-                fastest[1],
-                medians[1],
-                fastest[2],
-                medians[2],
-                if to_hyper <= PER_CALL_TARGET { "met" } else { "not met" },
-                fastest[2] / fastest[0],
-                fastest[3],
-                medians[3],
-            );
+            ratios.push(loopback_row(get, loopback_times(&p, get).await));
         }
-        // The same comparison without the network: the SDK over a transport that answers at
-        // once, the hand-written request built (not sent) plus the same parse.
-        let nn = NoNetwork::new();
-        println!(
-            "\nWithout the network (SDK over a canned in-memory transport; hand-written: build the \
-             reqwest request without sending it, parse the same bytes), same rounds:\n"
-        );
-        println!("| request | hand-written µs | SDK µs | SDK − hand-written µs |");
-        println!("| --- | ---: | ---: | ---: |");
-        let mut own_work = Vec::new();
-        for get in [true, false] {
-            let (mut raw, mut sdk, mut decode) = (vec![], vec![], vec![]);
-            for _ in 0..ROUNDS {
-                if get {
-                    raw.push(per_call(CALLS * 4, || async { nn.raw_get() }).await);
-                    sdk.push(per_call(CALLS * 4, || nn.paths.sdk_get(&nn.sdk_bearer)).await);
-                    decode.push(per_call(CALLS * 4, || async { nn.decode_get() }).await);
-                } else {
-                    raw.push(per_call(CALLS * 4, || async { nn.raw_post() }).await);
-                    sdk.push(per_call(CALLS * 4, || nn.paths.sdk_post(&nn.sdk_signed)).await);
-                    decode.push(per_call(CALLS * 4, || async { nn.decode_post() }).await);
-                }
-            }
-            let (r, k, d) = (median(&mut raw), median(&mut sdk), median(&mut decode));
-            let label = if get { "small GET (bearer)" } else { "signed POST" };
-            println!("| {label} | {r:.2} | {k:.2} | {:.2} |", k - r);
-            own_work.push((label, (k - d) * 1e3, (k - r) * 1e3));
-        }
+        let own_work = without_network().await;
         // The figure to keep from creeping back (issue #23): the SDK's own work per call (over
         // the in-memory transport, decoding the body excluded), beside the loopback ratio.
         println!();
@@ -259,6 +197,108 @@ fn runtime_section() {
         }
     });
     println!();
+}
+
+/// µs per call of each path by round, for the GET (`get`) or the signed POST: 0 raw hyper,
+/// 1 raw reqwest, 2 SDK, 3 SDK without timeouts. Who goes first rotates, order reversed every
+/// other round.
+async fn loopback_times(p: &Paths, get: bool) -> [Vec<f64>; 4] {
+    let mut times: [Vec<f64>; 4] = Default::default();
+    for round in 0..ROUNDS {
+        for step in 0..4 {
+            let step = if round % 2 == 0 { step } else { 3 - step };
+            let which = (step + round) % 4;
+            times[which].push(match (get, which) {
+                (true, 0) => per_call(CALLS, || p.raw_hyper_get()).await,
+                (true, 1) => per_call(CALLS, || p.raw_get()).await,
+                (true, 2) => per_call(CALLS, || p.sdk_get(&p.sdk_bearer)).await,
+                (true, _) => per_call(CALLS, || p.sdk_get(&p.sdk_bearer_no_timeouts)).await,
+                (false, 0) => per_call(CALLS, || p.raw_hyper_post()).await,
+                (false, 1) => per_call(CALLS, || p.raw_post()).await,
+                (false, 2) => per_call(CALLS, || p.sdk_post(&p.sdk_signed)).await,
+                (false, _) => per_call(CALLS, || p.sdk_post(&p.sdk_signed_no_timeouts)).await,
+            });
+        }
+    }
+    times
+}
+
+/// Prints the row of the GET (`get`) or the signed POST from its [`loopback_times`]; the
+/// SDK's median ratios to raw hyper and to raw reqwest.
+fn loopback_row(get: bool, times: [Vec<f64>; 4]) -> (f64, f64) {
+    let ratio = |a: usize, b: usize| {
+        median(
+            &mut times[a]
+                .iter()
+                .zip(&times[b])
+                .map(|(a, b)| a / b)
+                .collect::<Vec<_>>(),
+        )
+    };
+    let (to_hyper, to_reqwest, no_timeouts) = (ratio(2, 0), ratio(2, 1), ratio(3, 0));
+    let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+    let fastest: [f64; 4] = std::array::from_fn(|i| min(&times[i]));
+    let medians: [f64; 4] = std::array::from_fn(|i| median(&mut times[i].clone()));
+    let kind = if get {
+        "small GET (bearer)"
+    } else {
+        "signed POST"
+    };
+    println!(
+        "| {kind} | {:.1} / {:.1} | {:.1} / {:.1} | {:.1} / {:.1} | **{to_hyper:.3}** ({}) | {:.3} | {to_reqwest:.3} | {:.1} / {:.1} | {no_timeouts:.3} |",
+        fastest[0],
+        medians[0],
+        fastest[1],
+        medians[1],
+        fastest[2],
+        medians[2],
+        if to_hyper <= PER_CALL_TARGET {
+            "met"
+        } else {
+            "not met"
+        },
+        fastest[2] / fastest[0],
+        fastest[3],
+        medians[3],
+    );
+    (to_hyper, to_reqwest)
+}
+
+/// The same comparison without the network: the SDK over a transport that answers at once,
+/// the hand-written request built (not sent) plus the same parse. Prints its table; for each
+/// request its label, the SDK's own work and its excess over the hand-written request (ns).
+async fn without_network() -> Vec<(&'static str, f64, f64)> {
+    let nn = NoNetwork::new();
+    println!(
+        "\nWithout the network (SDK over a canned in-memory transport; hand-written: build the \
+         reqwest request without sending it, parse the same bytes), same rounds:\n"
+    );
+    println!("| request | hand-written µs | SDK µs | SDK − hand-written µs |");
+    println!("| --- | ---: | ---: | ---: |");
+    let mut own_work = Vec::new();
+    for get in [true, false] {
+        let (mut raw, mut sdk, mut decode) = (vec![], vec![], vec![]);
+        for _ in 0..ROUNDS {
+            if get {
+                raw.push(per_call(CALLS * 4, || async { nn.raw_get() }).await);
+                sdk.push(per_call(CALLS * 4, || nn.paths.sdk_get(&nn.sdk_bearer)).await);
+                decode.push(per_call(CALLS * 4, || async { nn.decode_get() }).await);
+            } else {
+                raw.push(per_call(CALLS * 4, || async { nn.raw_post() }).await);
+                sdk.push(per_call(CALLS * 4, || nn.paths.sdk_post(&nn.sdk_signed)).await);
+                decode.push(per_call(CALLS * 4, || async { nn.decode_post() }).await);
+            }
+        }
+        let (r, k, d) = (median(&mut raw), median(&mut sdk), median(&mut decode));
+        let label = if get {
+            "small GET (bearer)"
+        } else {
+            "signed POST"
+        };
+        println!("| {label} | {r:.2} | {k:.2} | {:.2} |", k - r);
+        own_work.push((label, (k - d) * 1e3, (k - r) * 1e3));
+    }
+    own_work
 }
 
 fn profile_loop(which: &str, seconds: u64) {
@@ -366,13 +406,40 @@ fn run_child(spec: &Path, count: bool) -> GenRun {
     }
 }
 
+/// Timed generator runs per document.
+const GEN_RUNS: usize = 3;
+
+/// A synthetic document's row: operations, µs per operation, peak heap, CPU seconds per stage.
+type Synthetic = (usize, f64, u64, [f64; 3]);
+
 fn gen_section() {
-    const RUNS: usize = 3;
-    println!("## Generator (release, in a child process per run; median of {RUNS} runs)\n");
+    println!("## Generator (release, in a child process per run; median of {GEN_RUNS} runs)\n");
     println!(
         "Time is the CPU time (`CLOCK_THREAD_CPUTIME_ID`) of the three stages of `oncegen::generate` (read, lower, emit with prettyplease; no disk writes), wall time beside it; \
          peak heap from a counting allocator in one extra run (counting is off in the timed runs), peak RSS (`VmHWM`) of the timed runs.\n"
     );
+    println!(
+        "| document | size | operations | CPU time | wall time | µs / op | peak heap | peak RSS | files | lines | lines / op |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let mut synthetic = Vec::new();
+    for (label, path, size) in &gen_documents() {
+        if !path.exists() {
+            println!("| {label} | missing | | | | | | | | | |");
+            continue;
+        }
+        let row = gen_row(label, path, *size);
+        if label.starts_with("synthetic") {
+            synthetic.push(row);
+        }
+    }
+    scaling(&synthetic);
+    println!();
+}
+
+/// The documents generated: the contract, the largest corpus document, synthetic ones of 100,
+/// 1,000 and 5,000 operations (written under target/); each with its label and size.
+fn gen_documents() -> Vec<(String, PathBuf, u64)> {
     let dir = root().join("target").join("bench-specs");
     let mut specs: Vec<(String, PathBuf, u64)> = vec![
         (
@@ -393,63 +460,60 @@ fn gen_section() {
     for s in &mut specs {
         s.2 = std::fs::metadata(&s.1).map(|m| m.len()).unwrap_or(0);
     }
+    specs
+}
+
+/// Generates the document at `path` ([`GEN_RUNS`] timed runs and one counted) and prints its
+/// row.
+fn gen_row(label: &str, path: &Path, size: u64) -> Synthetic {
+    let counted = run_child(path, true);
+    let mut runs: Vec<GenRun> = (0..GEN_RUNS).map(|_| run_child(path, false)).collect();
+    runs.sort_by(|a, b| a.secs.total_cmp(&b.secs));
+    let r = &runs[GEN_RUNS / 2];
+    let peak_heap = counted.peak_heap;
+    let peak_rss = runs.iter().map(|r| r.peak_rss).max().unwrap_or(0);
+    let per_op = r.secs * 1e6 / r.ops.max(1) as f64;
     println!(
-        "| document | size | operations | CPU time | wall time | µs / op | peak heap | peak RSS | files | lines | lines / op |"
+        "| {label} | {} | {} | {:.1} ms | {:.1} ms | {per_op:.0} | {} | {} | {} | {} | {:.0} |",
+        human(size),
+        r.ops,
+        r.secs * 1e3,
+        r.wall * 1e3,
+        human(peak_heap),
+        human(peak_rss),
+        r.files,
+        r.lines,
+        r.lines as f64 / r.ops.max(1) as f64
     );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-    let mut synthetic = Vec::new();
-    for (label, path, size) in &specs {
-        if !path.exists() {
-            println!("| {label} | missing | | | | | | | | | |");
-            continue;
-        }
-        let counted = run_child(path, true);
-        let mut runs: Vec<GenRun> = (0..RUNS).map(|_| run_child(path, false)).collect();
-        runs.sort_by(|a, b| a.secs.total_cmp(&b.secs));
-        let r = &runs[RUNS / 2];
-        let peak_heap = counted.peak_heap;
-        let peak_rss = runs.iter().map(|r| r.peak_rss).max().unwrap_or(0);
-        let per_op = r.secs * 1e6 / r.ops.max(1) as f64;
+    (r.ops, per_op, peak_heap, r.stages)
+}
+
+/// The table of the synthetic documents against the smallest: per operation, 1.00 is linear.
+fn scaling(synthetic: &[Synthetic]) {
+    let Some(&(ops0, us0, heap0, st0)) = synthetic.first() else {
+        return;
+    };
+    println!(
+        "\nScaling against the {ops0}-operation document (1.00 = linear), per stage µs / op:\n"
+    );
+    println!(
+        "| operations | µs / op relative | peak heap / op relative | read µs/op | lower µs/op | emit µs/op |"
+    );
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (ops, us, heap, st) in synthetic {
+        let per = |s: f64| s * 1e6 / *ops as f64;
         println!(
-            "| {label} | {} | {} | {:.1} ms | {:.1} ms | {per_op:.0} | {} | {} | {} | {} | {:.0} |",
-            human(*size),
-            r.ops,
-            r.secs * 1e3,
-            r.wall * 1e3,
-            human(peak_heap),
-            human(peak_rss),
-            r.files,
-            r.lines,
-            r.lines as f64 / r.ops.max(1) as f64
+            "| {ops} | {:.2} | {:.2} | {:.0} ({:.2}) | {:.0} ({:.2}) | {:.0} ({:.2}) |",
+            us / us0,
+            (*heap as f64 / *ops as f64) / (heap0 as f64 / ops0 as f64),
+            per(st[0]),
+            per(st[0]) / (st0[0] * 1e6 / ops0 as f64),
+            per(st[1]),
+            per(st[1]) / (st0[1] * 1e6 / ops0 as f64),
+            per(st[2]),
+            per(st[2]) / (st0[2] * 1e6 / ops0 as f64),
         );
-        if label.starts_with("synthetic") {
-            synthetic.push((r.ops, per_op, peak_heap, r.stages));
-        }
     }
-    if let Some(&(ops0, us0, heap0, st0)) = synthetic.first() {
-        println!(
-            "\nScaling against the {ops0}-operation document (1.00 = linear), per stage µs / op:\n"
-        );
-        println!(
-            "| operations | µs / op relative | peak heap / op relative | read µs/op | lower µs/op | emit µs/op |"
-        );
-        println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
-        for (ops, us, heap, st) in &synthetic {
-            let per = |s: f64| s * 1e6 / *ops as f64;
-            println!(
-                "| {ops} | {:.2} | {:.2} | {:.0} ({:.2}) | {:.0} ({:.2}) | {:.0} ({:.2}) |",
-                us / us0,
-                (*heap as f64 / *ops as f64) / (heap0 as f64 / ops0 as f64),
-                per(st[0]),
-                per(st[0]) / (st0[0] * 1e6 / ops0 as f64),
-                per(st[1]),
-                per(st[1]) / (st0[1] * 1e6 / ops0 as f64),
-                per(st[2]),
-                per(st[2]) / (st0[2] * 1e6 / ops0 as f64),
-            );
-        }
-    }
-    println!();
 }
 
 // ---------------------------------------------------------------- compile
@@ -467,52 +531,29 @@ fn cargo(target_dir: &Path, args: &[&str]) -> Duration {
     start.elapsed()
 }
 
+/// Timed builds per command.
+const COMPILE_RUNS: usize = 3;
+
 fn compile_section() {
-    const RUNS: usize = 3;
     // A target dir of its own: `cargo clean -p customer-cloud-sdk` does not disturb other builds and
     // their builds do not hold the lock while we time.
     let target = root().join("target").join("bench-compile");
     println!(
-        "## Generated crate `customer-cloud-sdk`: compile time (dependencies prebuilt; median of {RUNS})\n"
+        "## Generated crate `customer-cloud-sdk`: compile time (dependencies prebuilt; median of {COMPILE_RUNS})\n"
     );
     println!(
         "Each run: `cargo clean -p customer-cloud-sdk` then the timed command, `CARGO_TARGET_DIR=target/bench-compile`.\n"
     );
     let area = std::env::var("BENCH_AREA").unwrap_or_else(|_| "dns".into());
-    let configs: Vec<(String, Vec<String>)> = vec![
-        (
-            "check, all areas (default features)".into(),
-            vec!["check".into()],
-        ),
-        (
-            format!("check, `{area}` only"),
-            vec![
-                "check".into(),
-                "--no-default-features".into(),
-                "--features".into(),
-                area.clone(),
-            ],
-        ),
-        ("debug build, all areas".into(), vec!["build".into()]),
-        (
-            format!("debug build, `{area}` only"),
-            vec![
-                "build".into(),
-                "--no-default-features".into(),
-                "--features".into(),
-                area.clone(),
-            ],
-        ),
-    ];
     println!("| command | time | vs all areas | same command, nothing to rebuild |");
     println!("| --- | ---: | ---: | ---: |");
     let mut all_secs = 0.0;
-    for (label, args) in &configs {
+    for (label, args) in &compile_commands(&area) {
         let mut full: Vec<&str> = args.iter().map(String::as_str).collect();
         full.extend(["-p", "customer-cloud-sdk"]);
         cargo(&target, &full); // prebuild dependencies for this profile and feature set
         let noop = cargo(&target, &full).as_secs_f64(); // nothing to do: cargo's fixed cost
-        let mut secs: Vec<f64> = (0..RUNS)
+        let mut secs: Vec<f64> = (0..COMPILE_RUNS)
             .map(|_| {
                 cargo(&target, &["clean", "-p", "customer-cloud-sdk"]);
                 cargo(&target, &full).as_secs_f64()
@@ -533,7 +574,28 @@ fn compile_section() {
             );
         }
     }
-    // Lines of generated code per operation.
+    lines_per_operation();
+}
+
+/// The commands timed, each with its label: check and debug build, all areas and `area` only.
+fn compile_commands(area: &str) -> Vec<(String, Vec<String>)> {
+    let only = |command: &str| {
+        let args = [command, "--no-default-features", "--features", area];
+        args.map(str::to_owned).to_vec()
+    };
+    vec![
+        (
+            "check, all areas (default features)".into(),
+            vec!["check".into()],
+        ),
+        (format!("check, `{area}` only"), only("check")),
+        ("debug build, all areas".into(), vec!["build".into()]),
+        (format!("debug build, `{area}` only"), only("build")),
+    ]
+}
+
+/// Lines of generated code per operation.
+fn lines_per_operation() {
     let ops = std::fs::read_to_string(root().join("spec/openapi.yaml"))
         .map(|s| {
             s.lines()

@@ -56,11 +56,48 @@ fn main() {
     let rt = current_thread_runtime();
     rt.block_on(async {
         let base = start(ItemsConfig::default(), None).await;
-        let p = Paths::new(&base);
-        let nn = NoNetwork::new();
+        let variants = Variants::new(&base);
+        for _ in 0..300 {
+            for variant in 0..VARIANTS.len() {
+                variants.one(variant).await;
+            }
+        }
+        let mut times = vec![Vec::new(); VARIANTS.len()];
+        for round in 0..ROUNDS {
+            let mut order: Vec<usize> = (0..VARIANTS.len()).collect();
+            if round % 2 == 1 {
+                order.reverse();
+            }
+            for variant in order {
+                times[variant].push(per_call(CALLS, || variants.one(variant)).await);
+            }
+        }
+        println!("| variant | µs per call (median of {ROUNDS} rounds) |");
+        println!("| --- | ---: |");
+        for (name, t) in VARIANTS.iter().zip(&mut times) {
+            println!("| {name} | {:.2} |", median(t));
+        }
+    });
+}
+
+/// What the [`VARIANTS`] call through, against the loopback server.
+struct Variants {
+    p: Paths,
+    nn: NoNetwork,
+    transport: ReqwestTransport,
+    /// The product's URL.
+    url: String,
+    /// The headers the SDK sends with its GET.
+    headers: HeaderMap,
+    /// What `raw + touch 64 KiB` reads.
+    buffer: Vec<u8>,
+}
+
+impl Variants {
+    /// The variants against the loopback server at `base`.
+    fn new(base: &str) -> Self {
         let transport = ReqwestTransport::new(Some(Duration::from_secs(10))).expect("transport");
-        let url = format!("{base}/v1/products/{PRODUCT_ID}");
-        let user_agent = Config::new(&base)
+        let user_agent = Config::new(base)
             .sdk(SdkIdentity::new(
                 "customer-cloud-sdk",
                 "0.1.0",
@@ -72,66 +109,52 @@ fn main() {
         headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
         let bearer = HeaderValue::from_str(&format!("Bearer {BEARER}")).expect("bearer");
         headers.insert(AUTHORIZATION, bearer);
-        let transport_alone = || {
-            let request = HttpRequest {
-                method: Method::GET,
-                url: url.clone(),
-                headers: headers.clone(),
-                body: Bytes::new(),
-                timeout: None,
-                max_response_bytes: 1 << 20,
-            };
-            let transport = &transport;
-            async move {
-                let response = transport.send(request).await.expect("send");
-                serde_json::from_slice::<Product>(&response.body).expect("product")
+        Variants {
+            p: Paths::new(base),
+            nn: NoNetwork::new(),
+            transport,
+            url: format!("{base}/v1/products/{PRODUCT_ID}"),
+            headers,
+            buffer: vec![1u8; 64 << 10],
+        }
+    }
+
+    /// One call of variant `variant` (an index of [`VARIANTS`]).
+    async fn one(&self, variant: usize) {
+        let (p, nn) = (&self.p, &self.nn);
+        match variant {
+            0 => drop(p.raw_get().await),
+            1 => drop(p.sdk_get(&p.sdk_bearer).await),
+            2 => drop(p.sdk_get(&p.sdk_bearer_no_timeouts).await),
+            3 => drop(self.transport_alone().await),
+            4 => drop(nn.paths.sdk_get(&nn.sdk_bearer).await),
+            5 => drop(nn.raw_get()),
+            6 => {
+                p.raw_get().await;
+                drop(nn.paths.sdk_get(&nn.sdk_bearer).await);
             }
+            7 => {
+                p.raw_get().await;
+                drop(nn.raw_get());
+            }
+            _ => {
+                p.raw_get().await;
+                touch(&self.buffer);
+            }
+        }
+    }
+
+    /// The SDK's transport sent the request the SDK builds, then the same parse.
+    async fn transport_alone(&self) -> Product {
+        let request = HttpRequest {
+            method: Method::GET,
+            url: self.url.clone(),
+            headers: self.headers.clone(),
+            body: Bytes::new(),
+            timeout: None,
+            max_response_bytes: 1 << 20,
         };
-        let buffer = &vec![1u8; 64 << 10];
-        let one = |variant: usize| {
-            let (p, nn, transport_alone) = (&p, &nn, &transport_alone);
-            async move {
-                match variant {
-                    0 => drop(p.raw_get().await),
-                    1 => drop(p.sdk_get(&p.sdk_bearer).await),
-                    2 => drop(p.sdk_get(&p.sdk_bearer_no_timeouts).await),
-                    3 => drop(transport_alone().await),
-                    4 => drop(nn.paths.sdk_get(&nn.sdk_bearer).await),
-                    5 => drop(nn.raw_get()),
-                    6 => {
-                        p.raw_get().await;
-                        drop(nn.paths.sdk_get(&nn.sdk_bearer).await);
-                    }
-                    7 => {
-                        p.raw_get().await;
-                        drop(nn.raw_get());
-                    }
-                    _ => {
-                        p.raw_get().await;
-                        touch(buffer);
-                    }
-                }
-            }
-        };
-        for _ in 0..300 {
-            for variant in 0..VARIANTS.len() {
-                one(variant).await;
-            }
-        }
-        let mut times = vec![Vec::new(); VARIANTS.len()];
-        for round in 0..ROUNDS {
-            let mut order: Vec<usize> = (0..VARIANTS.len()).collect();
-            if round % 2 == 1 {
-                order.reverse();
-            }
-            for variant in order {
-                times[variant].push(per_call(CALLS, || one(variant)).await);
-            }
-        }
-        println!("| variant | µs per call (median of {ROUNDS} rounds) |");
-        println!("| --- | ---: |");
-        for (name, t) in VARIANTS.iter().zip(&mut times) {
-            println!("| {name} | {:.2} |", median(t));
-        }
-    });
+        let response = self.transport.send(request).await.expect("send");
+        serde_json::from_slice::<Product>(&response.body).expect("product")
+    }
 }

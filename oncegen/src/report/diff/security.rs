@@ -136,55 +136,56 @@ pub(super) fn requirements(
     n: &OperationSurface,
     (old_api, new_api): (&Surface, &Surface),
 ) -> (Option<(Class, String)>, Option<String>) {
-    let (old, new) = match (&o.security, &n.security) {
-        (None, None) => return (None, None),
+    match (&o.security, &n.security) {
+        (None, None) => (None, None),
         (None, Some(new)) => {
-            return (
-                Some((
-                    Class::DocsOnly,
-                    format!("security now stated: {}", requirements_text(new)),
-                )),
-                None,
-            );
+            let text = format!("security now stated: {}", requirements_text(new));
+            (Some((Class::DocsOnly, text)), None)
         }
         (Some(old), None) => {
-            return (
-                Some((
-                    Class::DocsOnly,
-                    format!(
-                        "security no longer stated (was {}): no scheme credential is sent",
-                        requirements_text(old)
-                    ),
-                )),
-                None,
+            let text = format!(
+                "security no longer stated (was {}): no scheme credential is sent",
+                requirements_text(old)
             );
+            (Some((Class::DocsOnly, text)), None)
         }
-        (Some(old), Some(new)) => (old, new),
+        (Some(old), Some(new)) => {
+            let renamed = renamed(&old_api.security_schemes, &new_api.security_schemes);
+            let old = under_new_names(&needs_none_as_empty(old), &renamed);
+            stated_in_both(&old, &needs_none_as_empty(new))
+        }
+    }
+}
+
+/// The requirements with each renamed scheme under its new name, sorted within each.
+fn under_new_names(old: &[Vec<String>], renamed: &BTreeMap<&str, &str>) -> Vec<Vec<String>> {
+    let new_name = |s: &String| {
+        renamed
+            .get(s.as_str())
+            .map_or(s.as_str(), |n| *n)
+            .to_owned()
     };
-    let renamed = renamed(&old_api.security_schemes, &new_api.security_schemes);
-    let new = &needs_none_as_empty(new);
-    let old: Vec<Vec<String>> = needs_none_as_empty(old)
-        .iter()
+    old.iter()
         .map(|r| {
-            let mut mapped: Vec<String> = r
-                .iter()
-                .map(|s| {
-                    renamed
-                        .get(s.as_str())
-                        .map_or(s.as_str(), |n| *n)
-                        .to_owned()
-                })
-                .collect();
+            let mut mapped: Vec<String> = r.iter().map(new_name).collect();
             mapped.sort();
             mapped
         })
-        .collect();
-    if old == *new {
+        .collect()
+}
+
+/// Requirements both revisions state (`old` under the new scheme names): an old requirement no
+/// new one is covered by breaks code and released SDKs; new alternatives only add.
+fn stated_in_both(
+    old: &[Vec<String>],
+    new: &[Vec<String>],
+) -> (Option<(Class, String)>, Option<String>) {
+    if old == new {
         return (None, None);
     }
     let change = format!(
         "security {} → {}",
-        requirements_text(&old),
+        requirements_text(old),
         requirements_text(new)
     );
     let covers = |have: &[String], need: &[String]| need.iter().all(|s| have.contains(s));
@@ -204,23 +205,25 @@ pub(super) fn requirements(
         );
         return (Some((Class::Breaking, rust)), Some(wire));
     }
+    (Some(alternatives(&change, old, new)), None)
+}
+
+/// Every old requirement is still met: the new ones are alternatives, or only reordered.
+fn alternatives(change: &str, old: &[Vec<String>], new: &[Vec<String>]) -> (Class, String) {
     let alternatives: Vec<&Vec<String>> = new.iter().filter(|r| !old.contains(r)).collect();
-    let class = if alternatives.is_empty() {
-        Class::DocsOnly
-    } else {
-        Class::Additive
-    };
-    let text = if alternatives.is_empty() {
-        format!("{change} (the credentials each old requirement needs still suffice)")
+    if alternatives.is_empty() {
+        let text = format!("{change} (the credentials each old requirement needs still suffice)");
+        (Class::DocsOnly, text)
     } else if alternatives.iter().any(|r| r.is_empty()) {
-        format!("{change}: callable without a credential now")
+        let text = format!("{change}: callable without a credential now");
+        (Class::Additive, text)
     } else {
-        format!(
+        let text = format!(
             "{change}: {} now accepted as well",
             requirements_text(alternatives.iter().copied())
-        )
-    };
-    (Some((class, text)), None)
+        );
+        (Class::Additive, text)
+    }
 }
 
 /// The requirements, with "none stated" (`security: []`: the operation needs no credential)

@@ -26,45 +26,21 @@ pub(super) fn servers(old_api: &Surface, new_api: &Surface, out: &mut Changes) {
         .values()
         .map(|o| o.rust_fn.as_str())
         .collect();
-    let listed = |url: &str| new.values().any(|s| s.lists(url));
     for key in union_keys(old, new) {
         let subject = format!("server `servers::{key}`");
         match (old.get(key), new.get(key)) {
-            (Some(o), None) => {
-                if let Some(new_key) = renamed.get(key) {
-                    out.push(
-                        Class::Breaking,
-                        SERVERS_AREA,
-                        format!(
-                            "{subject} probably renamed to `servers::{new_key}` (same URL `{}`): \
-                             code naming `servers::{key}` stops compiling",
-                            o.url
-                        ),
-                    );
-                    continue;
-                }
-                out.push(
+            (Some(o), None) => match renamed.get(key) {
+                Some(new_key) => out.push(
                     Class::Breaking,
                     SERVERS_AREA,
                     format!(
-                        "{subject} removed (was `{}`): code that uses it stops compiling; {CONFIGURED}",
-                        o.value()
+                        "{subject} probably renamed to `servers::{new_key}` (same URL `{}`): \
+                         code naming `servers::{key}` stops compiling",
+                        o.url
                     ),
-                );
-                if !listed(&o.value()) {
-                    out.wire(
-                        Wire::Breaking,
-                        SERVERS_AREA,
-                        &everything,
-                        format!(
-                            "{subject} removed: this revision no longer lists `{}`, which \
-                             released SDKs' `servers::{key}` holds: clients of released SDKs \
-                             configured with it call a server it does not promise; {CONFIGURED}",
-                            o.value()
-                        ),
-                    );
-                }
-            }
+                ),
+                None => removed(key, o, new_api, &everything, out),
+            },
             (None, Some(_)) if rename_targets.contains(&key) => {}
             (None, Some(n)) => out.push(
                 Class::Additive,
@@ -76,6 +52,39 @@ pub(super) fn servers(old_api: &Surface, new_api: &Surface, out: &mut Changes) {
         }
     }
     default(old_api, new_api, out);
+}
+
+/// A server gone: code naming its constant stops compiling, and released SDKs configured with
+/// it call a URL this revision no longer lists (unless another server lists it).
+fn removed(
+    key: &str,
+    o: &ServerSurface,
+    new_api: &Surface,
+    everything: &[&str],
+    out: &mut Changes,
+) {
+    let subject = format!("server `servers::{key}`");
+    out.push(
+        Class::Breaking,
+        SERVERS_AREA,
+        format!(
+            "{subject} removed (was `{}`): code that uses it stops compiling; {CONFIGURED}",
+            o.value()
+        ),
+    );
+    if !new_api.servers.values().any(|s| s.lists(&o.value())) {
+        out.wire(
+            Wire::Breaking,
+            SERVERS_AREA,
+            everything,
+            format!(
+                "{subject} removed: this revision no longer lists `{}`, which \
+                 released SDKs' `servers::{key}` holds: clients of released SDKs \
+                 configured with it call a server it does not promise; {CONFIGURED}",
+                o.value()
+            ),
+        );
+    }
 }
 
 /// `, with function `servers::name(a, b)`` for a server with variables.
@@ -100,6 +109,8 @@ fn signature(key: &str, server: &ServerSurface) -> String {
     )
 }
 
+/// A server in both revisions: its value, URL template, function, variables and description
+/// for the Rust API; the URLs released SDKs hold that this revision no longer lists.
 fn server(
     key: &str,
     (o, n): (&ServerSurface, &ServerSurface),
@@ -108,14 +119,10 @@ fn server(
     out: &mut Changes,
 ) {
     let subject = format!("server `servers::{key}`");
-    let also_default = if new_api.default_server.as_deref() == Some(key) {
-        " (and `servers::DEFAULT`)"
-    } else {
-        ""
-    };
     let mut parts = Vec::new();
     let (old_value, new_value) = (o.value(), n.value());
     if old_value != new_value {
+        let also_default = also_default(new_api, key);
         parts.push((
             Class::Breaking,
             format!(
@@ -125,71 +132,19 @@ fn server(
         ));
     }
     if o.url != n.url {
-        parts.push((
-            Class::DocsOnly,
-            format!("URL template `{}` → `{}`", o.url, n.url),
-        ));
+        let text = format!("URL template `{}` → `{}`", o.url, n.url);
+        parts.push((Class::DocsOnly, text));
     }
-    let old_args: Vec<&str> = o.variables.iter().map(|v| v.rust_name.as_str()).collect();
-    let new_args: Vec<&str> = n.variables.iter().map(|v| v.rust_name.as_str()).collect();
-    match (old_args.is_empty(), new_args.is_empty()) {
-        (true, false) => parts.push((
-            Class::Additive,
-            format!("function `{}` added", signature(key, n)),
-        )),
-        (false, true) => parts.push((
-            Class::Breaking,
-            format!(
-                "function `servers::{}` removed (no variables left)",
-                server_function(key)
-            ),
-        )),
-        (false, false) if old_args != new_args => parts.push((
-            Class::Breaking,
-            format!(
-                "function `{}` → `{}`: its arguments changed",
-                signature(key, o),
-                signature(key, n)
-            ),
-        )),
-        _ => {}
-    }
-    let mut dropped_values = Vec::new();
-    for v in &o.variables {
-        let Some(nv) = n.variables.iter().find(|nv| nv.name == v.name) else {
-            continue;
-        };
-        let mut changes = Vec::new();
-        if v.default != nv.default {
-            changes.push(format!("default `{}` → `{}`", v.default, nv.default));
-        }
-        changes.extend(set_change("value", &v.values, &nv.values));
-        if !changes.is_empty() {
-            parts.push((
-                Class::DocsOnly,
-                format!("variable `{}`: {}", v.name, changes.join(", ")),
-            ));
-        }
-        let dropped: Vec<&String> = if nv.values.is_empty() {
-            Vec::new()
-        } else {
-            v.values.iter().filter(|x| !nv.values.contains(x)).collect()
-        };
-        if !dropped.is_empty() {
-            dropped_values.push(format!("`{}` {}", v.rust_name, ticks(&dropped)));
-        }
-    }
+    parts.extend(function_change(key, o, n));
+    let (variables, dropped_values) = variables(o, n);
+    parts.extend(variables);
     if o.description != n.description {
         parts.push((Class::DocsOnly, "description changed".to_owned()));
     }
     out.push_parts(SERVERS_AREA, &subject, parts);
     let mut unlisted = Vec::new();
     if !new_api.servers.values().any(|s| s.lists(&old_value)) {
-        let also_default = if old_api.default_server.as_deref() == Some(key) {
-            " (and `servers::DEFAULT`)"
-        } else {
-            ""
-        };
+        let also_default = also_default(old_api, key);
         unlisted.push(format!(
             "`{old_value}`, which released SDKs' `servers::{key}`{also_default} holds"
         ));
@@ -213,6 +168,73 @@ fn server(
             ),
         );
     }
+}
+
+/// `` (and `servers::DEFAULT`)`` when the server `key` is the API's default.
+fn also_default(api: &Surface, key: &str) -> &'static str {
+    if api.default_server.as_deref() == Some(key) {
+        " (and `servers::DEFAULT`)"
+    } else {
+        ""
+    }
+}
+
+/// The server's function (it has one while it has variables): added, removed, or with other
+/// arguments.
+fn function_change(key: &str, o: &ServerSurface, n: &ServerSurface) -> Option<(Class, String)> {
+    let old_args: Vec<&str> = o.variables.iter().map(|v| v.rust_name.as_str()).collect();
+    let new_args: Vec<&str> = n.variables.iter().map(|v| v.rust_name.as_str()).collect();
+    match (old_args.is_empty(), new_args.is_empty()) {
+        (true, false) => Some((
+            Class::Additive,
+            format!("function `{}` added", signature(key, n)),
+        )),
+        (false, true) => Some((
+            Class::Breaking,
+            format!(
+                "function `servers::{}` removed (no variables left)",
+                server_function(key)
+            ),
+        )),
+        (false, false) if old_args != new_args => Some((
+            Class::Breaking,
+            format!(
+                "function `{}` → `{}`: its arguments changed",
+                signature(key, o),
+                signature(key, n)
+            ),
+        )),
+        _ => None,
+    }
+}
+
+/// The changes of the variables in both revisions (defaults, values), and for each variable
+/// that dropped values, `` `argument` `a`, `b` ``: the values released SDKs may still pass.
+fn variables(o: &ServerSurface, n: &ServerSurface) -> (Vec<(Class, String)>, Vec<String>) {
+    let (mut parts, mut dropped_values) = (Vec::new(), Vec::new());
+    for v in &o.variables {
+        let Some(nv) = n.variables.iter().find(|nv| nv.name == v.name) else {
+            continue;
+        };
+        let mut changes = Vec::new();
+        if v.default != nv.default {
+            changes.push(format!("default `{}` → `{}`", v.default, nv.default));
+        }
+        changes.extend(set_change("value", &v.values, &nv.values));
+        if !changes.is_empty() {
+            let text = format!("variable `{}`: {}", v.name, changes.join(", "));
+            parts.push((Class::DocsOnly, text));
+        }
+        let dropped: Vec<&String> = if nv.values.is_empty() {
+            Vec::new()
+        } else {
+            v.values.iter().filter(|x| !nv.values.contains(x)).collect()
+        };
+        if !dropped.is_empty() {
+            dropped_values.push(format!("`{}` {}", v.rust_name, ticks(&dropped)));
+        }
+    }
+    (parts, dropped_values)
 }
 
 /// `servers::DEFAULT` naming another server (its value changing with the server it names is
