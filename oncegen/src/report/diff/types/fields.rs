@@ -3,8 +3,7 @@
 
 use super::super::operations::narrowed;
 use super::super::{Changes, Class, Wire, constraints_change, default_change, union_keys};
-use super::structs::Side;
-use super::{Pair, Uses};
+use super::{Pair, Side, Uses};
 use crate::surface::FieldSurface;
 use std::collections::BTreeMap;
 

@@ -6,7 +6,7 @@ mod structs;
 
 use super::usage::Usage;
 use super::{Changes, Class, Wire, added_removed, deprecation, named, renames, union_keys};
-use crate::surface::{FixedTagSurface, Shape, TypeSurface};
+use crate::surface::{FieldSurface, FixedTagSurface, Shape, TypeSurface};
 use std::collections::BTreeMap;
 
 type Types = BTreeMap<String, TypeSurface>;
@@ -66,6 +66,41 @@ struct Pair<'a> {
     uses: Uses<'a>,
 }
 
+/// One revision of a struct type.
+struct Side<'a> {
+    /// A request type: it has `new` and setters.
+    request: bool,
+    fields: &'a BTreeMap<String, FieldSurface>,
+    constructor: &'a [String],
+    constructor_struct: Option<&'a str>,
+    additional: Option<&'a str>,
+    fixed_tag: Option<&'a FixedTagSurface>,
+}
+
+impl<'a> Side<'a> {
+    /// The struct `t` is, if it is one.
+    fn of(t: &'a TypeSurface) -> Option<Self> {
+        let Shape::Struct {
+            fields,
+            constructor,
+            constructor_struct,
+            additional,
+            fixed_tag,
+        } = &t.shape
+        else {
+            return None;
+        };
+        Some(Side {
+            request: t.request,
+            fields,
+            constructor,
+            constructor_struct: constructor_struct.as_deref(),
+            additional: additional.as_deref(),
+            fixed_tag: fixed_tag.as_ref(),
+        })
+    }
+}
+
 /// The changes of a type present in both revisions: where it lives, what it is, then its shape.
 fn type_change(pair: &Pair<'_>, o: &TypeSurface, n: &TypeSurface, out: &mut Changes) {
     let (subject, area) = (&pair.subject, pair.area);
@@ -78,7 +113,7 @@ fn type_change(pair: &Pair<'_>, o: &TypeSurface, n: &TypeSurface, out: &mut Chan
     }
     let parts = type_parts(pair, o, n, out);
     out.push_parts(area, subject, parts);
-    if let (Some(os), Some(ns)) = (structs::Side::of(o), structs::Side::of(n)) {
+    if let (Some(os), Some(ns)) = (Side::of(o), Side::of(n)) {
         return structs::change(pair, &os, &ns, out);
     }
     match (&o.shape, &n.shape) {

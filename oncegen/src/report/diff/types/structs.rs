@@ -2,44 +2,8 @@
 //! catch-all map.
 
 use super::super::{Changes, Class, arguments, renames};
-use super::{Pair, fields, fixed_tag};
-use crate::surface::{FieldSurface, FixedTagSurface, Shape, TypeSurface};
+use super::{Pair, Side, fields, fixed_tag};
 use std::collections::BTreeMap;
-
-/// One revision of a struct type.
-pub(super) struct Side<'a> {
-    /// A request type: it has `new` and setters.
-    pub(super) request: bool,
-    pub(super) fields: &'a BTreeMap<String, FieldSurface>,
-    constructor: &'a [String],
-    constructor_struct: Option<&'a str>,
-    additional: Option<&'a str>,
-    fixed_tag: Option<&'a FixedTagSurface>,
-}
-
-impl<'a> Side<'a> {
-    /// The struct `t` is, if it is one.
-    pub(super) fn of(t: &'a TypeSurface) -> Option<Self> {
-        let Shape::Struct {
-            fields,
-            constructor,
-            constructor_struct,
-            additional,
-            fixed_tag,
-        } = &t.shape
-        else {
-            return None;
-        };
-        Some(Side {
-            request: t.request,
-            fields,
-            constructor,
-            constructor_struct: constructor_struct.as_deref(),
-            additional: additional.as_deref(),
-            fixed_tag: fixed_tag.as_ref(),
-        })
-    }
-}
 
 /// The changes of a struct present in both revisions.
 pub(super) fn change(pair: &Pair<'_>, o: &Side<'_>, n: &Side<'_>, out: &mut Changes) {
