@@ -12,6 +12,8 @@ pub(crate) mod entry;
 #[cfg(feature = "journal")]
 pub mod journal;
 #[cfg(feature = "journal")]
+pub(crate) mod journal_metrics;
+#[cfg(feature = "journal")]
 pub(crate) mod journaling;
 #[cfg(feature = "postgres")]
 pub mod postgres_journal;

@@ -19,6 +19,7 @@
 //! resent under a new key, no acknowledged write missing.
 
 mod pg_frozen;
+mod pg_metrics;
 mod pg_rules;
 mod pg_tls;
 mod pg_writer;

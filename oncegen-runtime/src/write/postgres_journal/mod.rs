@@ -49,6 +49,12 @@
 //! A dropped or timed-out connection is opened again on next use. Records share one commit per
 //! group of concurrent writes; settlements and acknowledgements are committed without waiting
 //! for the disk (`synchronous_commit = off`), as [`WriteJournal`] allows.
+//!
+//! # Figures
+//!
+//! Open entries and the oldest one's age (at each renewal and claim), takeovers, lease
+//! renewals and losses, failures and waits, through the `metrics` facade
+//! (`write::journal_metrics`, the same figures as the SQLite journal's).
 
 mod connstring;
 mod link;
@@ -69,6 +75,7 @@ use tokio_postgres::{Client, Row};
 use crate::write::journal::{
     DamagedRecord, JournaledWrite, Pending, PendingWrite, Settlement, WriteJournal,
 };
+use crate::write::journal_metrics::{self, Figures, Step};
 use crate::write::stored::{self, decode_headers, decode_settlement, encode_settlement};
 use link::{Database, Link, connect, sql_result, within};
 
@@ -81,14 +88,15 @@ const PRUNE: &str = "DELETE FROM sdk_journal_writes \
      WHERE acknowledged_at < now() - make_interval(secs => $1)";
 
 /// Claims, oldest first, at most `$4` open entries of namespace `$3` that are owner `$1`'s or
-/// whose owner is gone (`$gone`), under a lease of `$2` seconds.
+/// whose owner is gone (`$gone`), under a lease of `$2` seconds; each row ends with its
+/// previous owner.
 macro_rules! claim {
     ($gone:literal) => {
         concat!(
             "UPDATE sdk_journal_writes w \
              SET owner = $1, lease_until = now() + make_interval(secs => $2) \
              FROM ( \
-                SELECT o.key FROM sdk_journal_writes o \
+                SELECT o.key, o.owner AS previous FROM sdk_journal_writes o \
                 WHERE o.namespace = $3 AND o.acknowledged_at IS NULL \
                   AND (o.owner = $1 OR o.lease_until < now()",
             $gone,
@@ -98,7 +106,7 @@ macro_rules! claim {
              WHERE w.key = c.key \
              RETURNING w.seq, w.key, w.intent, w.operation_id, w.method, w.target, w.server, \
                 w.content_type, w.body, w.client_request_id, w.headers, w.settlement, w.base_url, \
-                w.credential, w.settled_at"
+                w.credential, w.settled_at, c.previous"
         )
     };
 }
@@ -118,10 +126,16 @@ const MAY_SEE_SESSIONS: &str = "SELECT has_table_privilege('pg_catalog.pg_stat_a
 const SEES_SESSION: &str = "SELECT EXISTS (SELECT 1 FROM pg_stat_activity \
      WHERE application_name = $1)";
 
-/// Records the outcome `$2` (applied: `$3`) of the open entry `$1`.
+/// Records the outcome `$2` (applied: `$3`) of the open entry `$1`; returns its owner.
 const SETTLE: &str = "UPDATE sdk_journal_writes SET settlement = $2, applied = $3, \
         settled_at = now() \
-     WHERE key = $1 AND acknowledged_at IS NULL";
+     WHERE key = $1 AND acknowledged_at IS NULL RETURNING owner";
+
+/// How many entries of namespace `$1` are open, and how many seconds ago the oldest was
+/// recorded.
+const OPEN_FIGURES: &str = "SELECT count(*), \
+        extract(epoch FROM now() - min(recorded_at))::float8 \
+     FROM sdk_journal_writes WHERE namespace = $1 AND acknowledged_at IS NULL";
 
 /// Closes entry `$1`; an intent certainly not applied is released for a new key.
 const ACKNOWLEDGE: &str = "UPDATE sdk_journal_writes SET acknowledged_at = now(), \
@@ -151,6 +165,7 @@ struct Shared {
     sees_sessions: bool,
     /// Settlements, acknowledgements, claims and lease renewals.
     link: Link,
+    figures: Figures,
     records: mpsc::UnboundedSender<recorder::Job>,
 }
 
@@ -257,6 +272,7 @@ impl PostgresJournalBuilder {
             claim_limit: self.claim_limit as i64,
             sees_sessions,
             link: Link::new(database, false),
+            figures: Figures::new(journal_metrics::POSTGRES),
             records,
         });
         tokio::spawn(renew(Arc::downgrade(&shared)));
@@ -345,8 +361,15 @@ async fn renew(shared: Weak<Shared>) {
         let Some(shared) = shared.upgrade() else {
             return;
         };
-        if let Err(e) = shared.renew(ticks.is_multiple_of(64)).await {
-            tracing::warn!(error = %e, "the write journal could not renew its leases");
+        match shared.renew(ticks.is_multiple_of(64)).await {
+            Ok(()) => shared.figures.renewed(),
+            Err(e) => {
+                shared.figures.failed(&e);
+                tracing::warn!(error = %e, "the write journal could not renew its leases");
+            }
+        }
+        if let Err(e) = shared.count_open().await {
+            shared.figures.failed(&e);
         }
         ticks += 1;
     }
@@ -367,6 +390,34 @@ impl Shared {
             self.link.run(PRUNE, prune).await?;
         }
         Ok(())
+    }
+
+    /// Reports the namespace's open entries and the oldest one's age.
+    async fn count_open(&self) -> io::Result<()> {
+        let namespace = &self.identity.namespace;
+        let count = |client: Arc<Client>, count| async move {
+            client.query_one(&count, &[namespace]).await
+        };
+        let row = self.link.run(OPEN_FIGURES, count).await?;
+        let age = row.get::<_, Option<f64>>(1);
+        let age = age.map(|s| Duration::from_secs_f64(s.max(0.0)));
+        self.figures.open(row.get::<_, i64>(0) as u64, age);
+        Ok(())
+    }
+
+    /// Counts the claimed `rows` that another owner held, by that owner.
+    fn report_takeovers(&self, rows: &[Row]) {
+        let me = &self.identity.owner;
+        let mut by_owner = std::collections::BTreeMap::<String, u64>::new();
+        for row in rows {
+            let previous: String = row.get(15);
+            if previous != *me {
+                *by_owner.entry(previous).or_default() += 1;
+            }
+        }
+        for (from, count) in by_owner {
+            self.figures.took_over(count, me, &from);
+        }
     }
 
     /// Claims the open entries that are this journal's or whose owner is gone.
@@ -399,10 +450,10 @@ impl WriteJournal for PostgresJournal {
             let stopped = || io::Error::other("the write journal's recorder stopped");
             self.shared.records.send(job).map_err(|_| stopped())?;
             // Waiting for the recorder is bounded too: it may be busy with an earlier batch.
-            within(self.shared.link.timeout(), async {
+            let waited = within(self.shared.link.timeout(), async {
                 recorded.await.map_err(|_| stopped())?
-            })
-            .await
+            });
+            self.shared.figures.timed(Step::Record, waited).await
         })
     }
 
@@ -416,10 +467,17 @@ impl WriteJournal for PostgresJournal {
             let applied = settlement.is_applied();
             let (text, applied) = (&text, &applied);
             let settle = |client: Arc<Client>, settle| async move {
-                client.execute(&settle, &[&key, text, applied]).await
+                client.query(&settle, &[&key, text, applied]).await
             };
-            self.shared.link.run(SETTLE, settle).await?;
+            let settled = self.shared.link.run(SETTLE, settle);
+            let owners = self.shared.figures.timed(Step::Settle, settled).await?;
             super::kill_point!("settle");
+            let me = &self.shared.identity.owner;
+            for holder in owners.iter().map(|r| r.get::<_, String>(0)) {
+                if holder != *me {
+                    self.shared.figures.lost(key, &holder);
+                }
+            }
             Ok(())
         })
     }
@@ -429,7 +487,8 @@ impl WriteJournal for PostgresJournal {
             let acknowledge = |client: Arc<Client>, acknowledge| async move {
                 client.execute(&acknowledge, &[&key]).await
             };
-            let closed = self.shared.link.run(ACKNOWLEDGE, acknowledge).await?;
+            let closed = self.shared.link.run(ACKNOWLEDGE, acknowledge);
+            let closed = self.shared.figures.timed(Step::Acknowledge, closed).await?;
             if closed > 0 {
                 super::kill_point!("close");
             }
@@ -439,7 +498,12 @@ impl WriteJournal for PostgresJournal {
 
     fn pending(&self) -> BoxFuture<'_, io::Result<Pending>> {
         Box::pin(async move {
-            let mut rows = self.shared.claim().await?;
+            let claimed = self.shared.claim();
+            let mut rows = self.shared.figures.timed(Step::Claim, claimed).await?;
+            self.shared.report_takeovers(&rows);
+            if let Err(e) = self.shared.count_open().await {
+                self.shared.figures.failed(&e);
+            }
             rows.sort_by_key(|r| r.get::<_, i64>(0));
             let mut pending = Pending::default();
             for row in rows {

@@ -23,7 +23,9 @@
 //!   images leave the disk too. They are deleted
 //!   after [`KEEP_ACKNOWLEDGED`].
 //!
-//! The database file and its owners' folder are created owner-only (0600, 0700) on Unix.
+//! The database file and its owners' folder are created owner-only (0600, 0700) on Unix. Its
+//! figures (open entries after each commit, the oldest one's age, takeovers, failures, waits)
+//! go through the `metrics` facade (`write::journal_metrics`, shared with PostgreSQL's).
 
 mod owners;
 mod rows;
@@ -44,7 +46,8 @@ use tokio::sync::oneshot;
 use crate::write::journal::{
     Delivered, JournaledWrite, KeyState, Pending, Resume, Settlement, WriteJournal,
 };
-use writer::{Answer, Job, Step};
+use crate::write::journal_metrics::{self, Figures};
+use writer::{Answer, Job, OpenNow, Step};
 
 /// How long an acknowledged entry is kept: a key reused within it with other arguments is
 /// still refused.
@@ -59,6 +62,11 @@ pub struct SqliteJournal {
 /// The journal's file and its writer thread, which holds the connection and the owner lock.
 struct Shared {
     path: PathBuf,
+    /// This journal's owner id.
+    owner: String,
+    /// What the writer last saw open.
+    open: OpenNow,
+    figures: Figures,
     jobs: Option<mpsc::Sender<Job>>,
     writer: Option<JoinHandle<()>>,
 }
@@ -95,12 +103,18 @@ impl SqliteJournal {
             .map_err(named)?;
         schema::prepare(&mut conn).map_err(named)?;
         let owners = owners::Owners::register(&path).map_err(named)?;
+        let owner = owners.me().to_owned();
         let (jobs, receiver) = mpsc::channel();
+        let open = OpenNow::default();
+        let seen = open.clone();
         let writer = std::thread::Builder::new()
             .name("write-journal".into())
-            .spawn(move || writer::run(conn, owners, KEEP_ACKNOWLEDGED, receiver))?;
+            .spawn(move || writer::run(conn, owners, KEEP_ACKNOWLEDGED, receiver, seen))?;
         let shared = Shared {
             path,
+            owner,
+            open,
+            figures: Figures::new(journal_metrics::SQLITE),
             jobs: Some(jobs),
             writer: Some(writer),
         };
@@ -114,12 +128,39 @@ impl SqliteJournal {
         &self.shared.path
     }
 
-    async fn run(&self, step: Step) -> io::Result<Answer> {
+    /// Runs `step` on the writer, timed as a wait on `waited`; then reports what is open and
+    /// what was taken over.
+    async fn run(&self, step: Step, waited: journal_metrics::Step) -> io::Result<Answer> {
         let (done, answer) = oneshot::channel();
         let stopped = || io::Error::other("the write journal's writer stopped");
-        let jobs = self.shared.jobs.as_ref().ok_or_else(stopped)?;
-        jobs.send(Job { step, done }).map_err(|_| stopped())?;
-        answer.await.map_err(|_| stopped())?
+        let figures = self.shared.figures;
+        let answer = figures
+            .timed(waited, async {
+                let jobs = self.shared.jobs.as_ref().ok_or_else(stopped)?;
+                jobs.send(Job { step, done }).map_err(|_| stopped())?;
+                answer.await.map_err(|_| stopped())?
+            })
+            .await?;
+        let (count, oldest) = *self.shared.open.lock().unwrap_or_else(|e| e.into_inner());
+        let age = oldest.map(|t| SystemTime::now().duration_since(t).unwrap_or_default());
+        figures.open(count, age);
+        if let Answer::Claimed(_, taken) | Answer::Resumed(_, taken) = &answer {
+            self.report_takeovers(taken);
+        }
+        Ok(answer)
+    }
+
+    /// Counts the entries taken over, by previous owner.
+    fn report_takeovers(&self, previous: &[String]) {
+        let mut by_owner = std::collections::BTreeMap::<&str, u64>::new();
+        for owner in previous {
+            *by_owner.entry(owner).or_default() += 1;
+        }
+        for (from, count) in by_owner {
+            self.shared
+                .figures
+                .took_over(count, &self.shared.owner, from);
+        }
     }
 }
 
@@ -167,7 +208,12 @@ fn unexpected() -> io::Error {
 
 impl WriteJournal for SqliteJournal {
     fn record<'a>(&'a self, write: &'a JournaledWrite) -> BoxFuture<'a, io::Result<()>> {
-        Box::pin(async move { self.run(Step::Record(write.clone())).await.map(drop) })
+        Box::pin(async move {
+            let step = Step::Record(write.clone());
+            self.run(step, journal_metrics::Step::Record)
+                .await
+                .map(drop)
+        })
     }
 
     fn settle<'a>(
@@ -176,18 +222,24 @@ impl WriteJournal for SqliteJournal {
         settlement: &'a Settlement,
     ) -> BoxFuture<'a, io::Result<()>> {
         let step = Step::Settle(key.to_owned(), settlement.clone());
-        Box::pin(async move { self.run(step).await.map(drop) })
+        Box::pin(async move {
+            let waited = journal_metrics::Step::Settle;
+            self.run(step, waited).await.map(drop)
+        })
     }
 
     fn acknowledge<'a>(&'a self, key: &'a str) -> BoxFuture<'a, io::Result<()>> {
         let step = Step::Acknowledge(key.to_owned());
-        Box::pin(async move { self.run(step).await.map(drop) })
+        Box::pin(async move {
+            let waited = journal_metrics::Step::Acknowledge;
+            self.run(step, waited).await.map(drop)
+        })
     }
 
     fn pending(&self) -> BoxFuture<'_, io::Result<Pending>> {
         Box::pin(async move {
-            match self.run(Step::Claim).await? {
-                Answer::Claimed(pending) => Ok(pending),
+            match self.run(Step::Claim, journal_metrics::Step::Claim).await? {
+                Answer::Claimed(pending, _) => Ok(pending),
                 _ => Err(unexpected()),
             }
         })
@@ -196,8 +248,8 @@ impl WriteJournal for SqliteJournal {
     fn resume<'a>(&'a self, prefix: &'a str) -> BoxFuture<'a, io::Result<Resume>> {
         let step = Step::Resume(prefix.to_owned());
         Box::pin(async move {
-            match self.run(step).await? {
-                Answer::Resumed(resume) => Ok(resume),
+            match self.run(step, journal_metrics::Step::Claim).await? {
+                Answer::Resumed(resume, _) => Ok(resume),
                 _ => Err(unexpected()),
             }
         })
@@ -213,7 +265,7 @@ impl WriteJournal for SqliteJournal {
             .map_or(0, |d| d.as_millis() as i64);
         let step = Step::Delivered(prefix.to_owned(), since);
         Box::pin(async move {
-            match self.run(step).await? {
+            match self.run(step, journal_metrics::Step::Read).await? {
                 Answer::Delivered(found) => Ok(found),
                 _ => Err(unexpected()),
             }
@@ -223,7 +275,7 @@ impl WriteJournal for SqliteJournal {
     fn key_state<'a>(&'a self, key: &'a str) -> BoxFuture<'a, io::Result<Option<KeyState>>> {
         let step = Step::KeyState(key.to_owned());
         Box::pin(async move {
-            match self.run(step).await? {
+            match self.run(step, journal_metrics::Step::Read).await? {
                 Answer::KeyState(state) => Ok(state),
                 _ => Err(unexpected()),
             }

@@ -3,8 +3,8 @@
 //! steps of many processes take turns on SQLite's write lock.
 
 use std::io;
-use std::sync::mpsc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, SystemTime};
 
 use rusqlite::{Connection, TransactionBehavior};
 use tokio::sync::oneshot;
@@ -30,8 +30,10 @@ pub(super) enum Step {
 /// What a step answered.
 pub(super) enum Answer {
     Done,
-    Claimed(Pending),
-    Resumed(Resume),
+    /// The entries claimed, and the previous owner of each taken over from another.
+    Claimed(Pending, Vec<String>),
+    /// What was resumed, and its previous owner when taken over from another.
+    Resumed(Resume, Vec<String>),
     KeyState(Option<KeyState>),
     Delivered(Option<Delivered>),
 }
@@ -42,8 +44,18 @@ pub(super) struct Job {
     pub(super) done: oneshot::Sender<io::Result<Answer>>,
 }
 
-/// Runs until every sender is gone (the journal was dropped).
-pub(super) fn run(mut conn: Connection, owners: Owners, keep: Duration, jobs: mpsc::Receiver<Job>) {
+/// The open entries after the last commit: how many, and when the oldest was recorded.
+pub(super) type OpenNow = Arc<Mutex<(u64, Option<SystemTime>)>>;
+
+/// Runs until every sender is gone (the journal was dropped); after each commit, `open` holds
+/// what is open.
+pub(super) fn run(
+    mut conn: Connection,
+    owners: Owners,
+    keep: Duration,
+    jobs: mpsc::Receiver<Job>,
+    open: OpenNow,
+) {
     let mut commits: u64 = 0;
     let mut waiting = None;
     let mut acknowledged = false;
@@ -58,6 +70,9 @@ pub(super) fn run(mut conn: Connection, owners: Owners, keep: Duration, jobs: mp
         let prune = commits.is_multiple_of(1024).then_some(keep);
         commits += 1;
         let answers = commit(&mut conn, &owners, &batch, prune);
+        if answers.is_ok() {
+            note_open(&conn, &open);
+        }
         acknowledged |= batch.iter().any(|j| matches!(j.step, Step::Acknowledge(_)));
         if acknowledged {
             // Before the answers go: a process may end the moment its acknowledgement is done.
@@ -117,6 +132,15 @@ fn commit(
     Ok(answers)
 }
 
+/// Notes what is open now (before the answers go, so a caller reads figures that include
+/// its own step). A failure is only logged.
+fn note_open(conn: &Connection, open: &OpenNow) {
+    match rows::open_figures(conn) {
+        Ok(now) => *open.lock().unwrap_or_else(|e| e.into_inner()) = now,
+        Err(e) => tracing::warn!(error = %e, "the write journal could not count its open entries"),
+    }
+}
+
 /// Copies the log into the database and empties it, so that the earlier images of
 /// acknowledged entries (their bodies and answers) leave the disk. Run once no step is
 /// waiting (a busy journal defers it to its next quiet moment); a reader of another process
@@ -159,8 +183,14 @@ fn apply(tx: &Connection, owners: &Owners, step: &Step) -> rusqlite::Result<Answ
             rows::acknowledge(tx, key)?;
             Answer::Done
         }
-        Step::Claim => Answer::Claimed(rows::claim(tx, owners)?),
-        Step::Resume(prefix) => Answer::Resumed(rows::resume(tx, owners, prefix)?),
+        Step::Claim => {
+            let (pending, taken) = rows::claim(tx, owners)?;
+            Answer::Claimed(pending, taken)
+        }
+        Step::Resume(prefix) => {
+            let (resume, taken) = rows::resume(tx, owners, prefix)?;
+            Answer::Resumed(resume, taken)
+        }
         Step::KeyState(key) => Answer::KeyState(rows::key_state(tx, key)?),
         Step::Delivered(prefix, since) => Answer::Delivered(rows::delivered(tx, prefix, *since)?),
     })
