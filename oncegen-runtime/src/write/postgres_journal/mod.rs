@@ -73,7 +73,8 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Row};
 
 use crate::write::journal::{
-    DamagedRecord, JournaledWrite, Pending, PendingWrite, Settlement, WriteJournal,
+    DamagedRecord, EntryOwner, JournaledWrite, OpenEntry, Pending, PendingWrite, Settlement,
+    WriteJournal,
 };
 use crate::write::journal_metrics::{self, Figures, Step};
 use crate::write::stored::{self, decode_headers, decode_settlement, encode_settlement};
@@ -87,14 +88,15 @@ const RENEW: &str = "UPDATE sdk_journal_writes SET lease_until = now() + make_in
 const PRUNE: &str = "DELETE FROM sdk_journal_writes \
      WHERE acknowledged_at < now() - make_interval(secs => $1)";
 
-/// Claims, oldest first, at most `$4` open entries of namespace `$3` that are owner `$1`'s or
-/// whose owner is gone (`$gone`), under a lease of `$2` seconds; each row ends with its
-/// previous owner.
+/// Claims, oldest first, at most `$4` open entries of namespace `$3` that are owner `$1`'s
+/// (host `$5`, process `$6`) or whose owner is gone (`$gone`), under a lease of `$2` seconds;
+/// each row ends with its previous owner.
 macro_rules! claim {
     ($gone:literal) => {
         concat!(
             "UPDATE sdk_journal_writes w \
-             SET owner = $1, lease_until = now() + make_interval(secs => $2) \
+             SET owner = $1, lease_until = now() + make_interval(secs => $2), \
+                owner_host = $5, owner_pid = $6 \
              FROM ( \
                 SELECT o.key, o.owner AS previous FROM sdk_journal_writes o \
                 WHERE o.namespace = $3 AND o.acknowledged_at IS NULL \
@@ -117,6 +119,16 @@ const CLAIM: &str =
 
 /// [`claim!`] of entries whose lease expired, for a role that cannot see sessions.
 const CLAIM_BY_LEASE: &str = claim!("");
+
+/// Every open entry of namespace `$1`, oldest first, with its owner and whether that owner is
+/// alive: its lease holds and (unless `$2`, for a role that cannot see sessions) it has a
+/// session.
+const OPEN_ENTRIES: &str = "SELECT w.key, w.intent, w.operation_id, w.method, w.target, \
+        w.base_url, w.applied, w.recorded_at, w.owner, w.owner_host, w.owner_pid, \
+        w.lease_until, w.lease_until >= now() AND ($2 OR EXISTS ( \
+            SELECT 1 FROM pg_stat_activity a WHERE a.application_name = w.owner)) \
+     FROM sdk_journal_writes w WHERE w.namespace = $1 AND w.acknowledged_at IS NULL \
+     ORDER BY w.seq";
 
 /// Whether this role may read `pg_stat_activity`.
 const MAY_SEE_SESSIONS: &str = "SELECT has_table_privilege('pg_catalog.pg_stat_activity', \
@@ -152,6 +164,9 @@ pub struct PostgresJournal {
 struct Identity {
     namespace: String,
     owner: String,
+    /// This machine's host name and this process's id, for operators.
+    host: String,
+    pid: i32,
     lease: Duration,
 }
 
@@ -256,6 +271,8 @@ impl PostgresJournalBuilder {
         let identity = Arc::new(Identity {
             namespace: self.namespace,
             owner,
+            host: gethostname::gethostname().to_string_lossy().into_owned(),
+            pid: std::process::id() as i32,
             lease: self.lease,
         });
         let (records, jobs) = mpsc::unbounded_channel();
@@ -428,11 +445,13 @@ impl Shared {
             CLAIM_BY_LEASE
         };
         let lease = self.identity.lease.as_secs_f64();
-        let params: [&(dyn ToSql + Sync); 4] = [
+        let params: [&(dyn ToSql + Sync); 6] = [
             &self.identity.owner,
             &lease,
             &self.identity.namespace,
             &self.claim_limit,
+            &self.identity.host,
+            &self.identity.pid,
         ];
         let claim = |client: Arc<Client>, claim| async move { client.query(&claim, &params).await };
         self.link.run(sql, claim).await
@@ -496,6 +515,18 @@ impl WriteJournal for PostgresJournal {
         })
     }
 
+    fn open_entries(&self) -> BoxFuture<'_, io::Result<Option<Vec<OpenEntry>>>> {
+        Box::pin(async move {
+            let namespace = &self.shared.identity.namespace;
+            let by_lease = !self.shared.sees_sessions;
+            let list = |client: Arc<Client>, list| async move {
+                client.query(&list, &[namespace, &by_lease]).await
+            };
+            let rows = self.shared.link.run(OPEN_ENTRIES, list).await?;
+            Ok(Some(rows.iter().map(open_entry).collect()))
+        })
+    }
+
     fn pending(&self) -> BoxFuture<'_, io::Result<Pending>> {
         Box::pin(async move {
             let claimed = self.shared.claim();
@@ -518,6 +549,27 @@ impl WriteJournal for PostgresJournal {
             }
             Ok(pending)
         })
+    }
+}
+
+/// A row of [`OPEN_ENTRIES`].
+fn open_entry(row: &Row) -> OpenEntry {
+    OpenEntry {
+        key: row.get(0),
+        intent: row.get(1),
+        operation_id: row.get(2),
+        method: row.get(3),
+        target: row.get(4),
+        base_url: row.get(5),
+        applied: row.get(6),
+        recorded_at: row.get(7),
+        owner: EntryOwner {
+            id: row.get(8),
+            host: row.get(9),
+            pid: row.get::<_, Option<i32>>(10).map(|p| p as u32),
+            alive: row.get(12),
+            lease_until: Some(row.get(11)),
+        },
     }
 }
 

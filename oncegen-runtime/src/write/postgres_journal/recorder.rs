@@ -133,13 +133,19 @@ async fn commit(
     let methods: Vec<&str> = writes.iter().map(|w| w.method.as_str()).collect();
     let headers: Vec<String> = writes.iter().map(|w| encode_headers(&w.headers)).collect();
     let bodies: Vec<&[u8]> = writes.iter().map(|w| w.body.as_ref()).collect();
-    let mut params: Vec<&(dyn ToSql + Sync)> = vec![&identity.namespace, &identity.owner, &lease];
+    let mut params: Vec<&(dyn ToSql + Sync)> = vec![
+        &identity.namespace,
+        &identity.owner,
+        &lease,
+        &identity.host,
+        &identity.pid,
+    ];
     let mut rows = Vec::with_capacity(writes.len());
     for (i, w) in writes.iter().enumerate() {
         let n = params.len();
         rows.push(format!(
             "(${}, $1, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, $2, \
-             now() + make_interval(secs => $3))",
+             now() + make_interval(secs => $3), $4, $5)",
             n + 1,
             n + 2,
             n + 3,
@@ -171,7 +177,7 @@ async fn commit(
     let sql = format!(
         "INSERT INTO sdk_journal_writes (key, namespace, intent, operation_id, method, target, \
          server, content_type, body, client_request_id, headers, base_url, credential, owner, \
-         lease_until) VALUES {} \
+         lease_until, owner_host, owner_pid) VALUES {} \
          ON CONFLICT DO NOTHING RETURNING key",
         rows.join(", ")
     );
