@@ -1,9 +1,11 @@
 //! The SQLite journal's figures, read from an in-process recorder (`metrics-util`'s
 //! `DebuggingRecorder`, installed for this thread only): open entries and the oldest one's age
 //! move when entries are recorded and acknowledged, a takeover is counted, every step's wait is
-//! timed. Names as `docs/journal.md` lists them.
+//! timed, and acknowledged entries are pruned by age as `keep_acknowledged` says (and
+//! counted). Names as `docs/journal.md` lists them.
 
 use std::collections::BTreeMap;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use metrics_util::debugging::{DebugValue, DebuggingRecorder, Snapshotter};
 use oncegen_runtime::journal::{JournaledWrite, Settlement, WriteJournal};
@@ -116,6 +118,59 @@ fn the_sqlite_journal_reports_open_entries_takeovers_and_waits() {
                 0.0
             );
             assert_eq!(counter(&seen, "oncegen_journal_database_errors_total"), 0);
+        });
+    });
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Sets when `key` was acknowledged to `ago` before now (the test's clock).
+fn acknowledged_ago(path: &std::path::Path, key: &str, ago: Duration) {
+    let at = SystemTime::now() - ago;
+    let millis = at.duration_since(UNIX_EPOCH).unwrap().as_millis() as i64;
+    let db = rusqlite::Connection::open(path).unwrap();
+    let sql = "UPDATE writes SET acknowledged_at = ?1 WHERE key = ?2";
+    assert_eq!(db.execute(sql, rusqlite::params![millis, key]).unwrap(), 1);
+}
+
+#[test]
+fn acknowledged_entries_are_pruned_by_age_as_set() {
+    const DAY: Duration = Duration::from_secs(24 * 3600);
+    let dir = std::env::temp_dir().join(format!("jp-{}", uuid::Uuid::new_v4().simple()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("journal.sqlite");
+    let recorder = DebuggingRecorder::new();
+    let snapshotter = recorder.snapshotter();
+    metrics::with_local_recorder(&recorder, || {
+        futures::executor::block_on(async {
+            let journal = SqliteJournal::open(&path).unwrap();
+            for key in ["old", "recent", "open"] {
+                journal.record(&write(key)).await.unwrap();
+            }
+            journal.acknowledge("old").await.unwrap();
+            journal.acknowledge("recent").await.unwrap();
+            drop(journal);
+            acknowledged_ago(&path, "old", 3 * DAY);
+            acknowledged_ago(&path, "recent", DAY / 24);
+
+            // The default (7 days) keeps both.
+            let journal = SqliteJournal::open(&path).unwrap();
+            assert!(journal.key_state("old").await.unwrap().is_some());
+            drop(journal);
+            let seen = figures(&snapshotter);
+            assert_eq!(counter(&seen, "oncegen_journal_pruned_entries_total"), 0);
+
+            // Kept for 2 days: the entry acknowledged 3 days ago goes, on the first commit.
+            let journal = SqliteJournal::builder(&path)
+                .keep_acknowledged(2 * DAY)
+                .open()
+                .unwrap();
+            assert_eq!(journal.key_state("old").await.unwrap(), None);
+            let recent = journal.key_state("recent").await.unwrap().unwrap();
+            assert!(recent.acknowledged);
+            let open = journal.key_state("open").await.unwrap().unwrap();
+            assert!(!open.acknowledged);
+            let seen = figures(&snapshotter);
+            assert_eq!(counter(&seen, "oncegen_journal_pruned_entries_total"), 1);
         });
     });
     std::fs::remove_dir_all(dir).unwrap();

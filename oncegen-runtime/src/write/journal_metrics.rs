@@ -26,6 +26,9 @@ pub(crate) const LEASE_LOSSES: &str = "oncegen_journal_lease_losses_total";
 /// Counter, errors: journal operations that failed (database unreachable, refusing,
 /// timed out, busy past its limit).
 pub(crate) const DATABASE_ERRORS: &str = "oncegen_journal_database_errors_total";
+/// Counter, entries: acknowledged entries deleted once older than the journal's
+/// `keep_acknowledged`.
+pub(crate) const PRUNED: &str = "oncegen_journal_pruned_entries_total";
 /// Histogram, seconds: how long a call waited on one journal step (label `step`).
 pub(crate) const WAIT_SECONDS: &str = "oncegen_journal_wait_seconds";
 
@@ -81,6 +84,7 @@ impl Figures {
         describe_counter!(LEASE_RENEWALS, Unit::Count, "lease renewals");
         describe_counter!(LEASE_LOSSES, Unit::Count, "entries lost to another owner");
         describe_counter!(DATABASE_ERRORS, Unit::Count, "failed journal operations");
+        describe_counter!(PRUNED, Unit::Count, "acknowledged entries deleted by age");
         describe_histogram!(WAIT_SECONDS, Unit::Seconds, "time waited on the journal");
         Self { journal }
     }
@@ -104,6 +108,19 @@ impl Figures {
             owner,
             previous_owner = from,
             "the write journal took over open entries of an owner that is gone"
+        );
+    }
+
+    /// `count` acknowledged entries deleted by age.
+    pub(crate) fn pruned(&self, count: u64) {
+        if count == 0 {
+            return;
+        }
+        counter!(PRUNED, "journal" => self.journal).increment(count);
+        tracing::debug!(
+            journal = self.journal,
+            count,
+            "the write journal pruned old entries"
         );
     }
 

@@ -404,7 +404,8 @@ impl Shared {
             let keep = self.keep_acknowledged.as_secs_f64();
             let prune =
                 |client: Arc<Client>, prune| async move { client.execute(&prune, &[&keep]).await };
-            self.link.run(PRUNE, prune).await?;
+            let pruned = self.link.run(PRUNE, prune).await?;
+            self.figures.pruned(pruned);
         }
         Ok(())
     }

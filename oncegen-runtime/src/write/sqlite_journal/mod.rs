@@ -20,8 +20,9 @@
 //!   their body, headers or answer (an answer may hold a secret the API minted): the row is
 //!   overwritten with `secure_delete` on, and the write-ahead log is checkpointed and truncated
 //!   once no step is waiting after an acknowledgement (before it is answered), so the earlier
-//!   images leave the disk too. They are deleted
-//!   after [`KEEP_ACKNOWLEDGED`].
+//!   images leave the disk too. They are deleted once older than
+//!   [`SqliteJournalBuilder::keep_acknowledged`] (default [`KEEP_ACKNOWLEDGED`]), checked on the
+//!   first commit and every 1,024th after it.
 //!
 //! The database file and its owners' folder are created owner-only (0600, 0700) on Unix. Its
 //! figures (open entries after each commit, the oldest one's age, takeovers, failures, waits)
@@ -49,9 +50,35 @@ use crate::write::journal::{
 use crate::write::journal_metrics::{self, Figures};
 use writer::{Answer, Job, OpenNow, Step};
 
-/// How long an acknowledged entry is kept: a key reused within it with other arguments is
-/// still refused.
+/// How long an acknowledged entry is kept by default (7 days, well past the 24 hours the API
+/// remembers a key): a key reused within it with other arguments is still refused, and what
+/// [`delivered`](WriteJournal::delivered) and [`key_state`](WriteJournal::key_state) answer
+/// for it is still known.
 pub const KEEP_ACKNOWLEDGED: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// Options of a [`SqliteJournal`]; [`open`](Self::open) opens it.
+#[derive(Clone, Debug)]
+pub struct SqliteJournalBuilder {
+    path: PathBuf,
+    settings: writer::Settings,
+}
+
+impl SqliteJournalBuilder {
+    /// How long acknowledged entries are kept (without their body) before they are deleted.
+    /// Default [`KEEP_ACKNOWLEDGED`]; shorter than the time the API remembers a key (24 hours
+    /// here), and a key reused after it with other arguments is no longer refused by the
+    /// journal.
+    pub fn keep_acknowledged(mut self, keep: Duration) -> Self {
+        self.settings.keep = keep;
+        self
+    }
+
+    /// Opens the journal (created, owner-only, when missing), alongside any other process
+    /// that has it open. Its folder must exist.
+    pub fn open(self) -> io::Result<SqliteJournal> {
+        SqliteJournal::start(self.path, self.settings)
+    }
+}
 
 /// The SQLite journal (see the [module docs](self)).
 #[derive(Clone)]
@@ -91,10 +118,23 @@ impl fmt::Debug for SqliteJournal {
 }
 
 impl SqliteJournal {
-    /// Opens the journal at `path` (created, owner-only, when missing), alongside any other
-    /// process that has it open. Its folder must exist.
+    /// Options for the journal at `path` (see [`SqliteJournalBuilder`]).
+    pub fn builder(path: impl AsRef<Path>) -> SqliteJournalBuilder {
+        SqliteJournalBuilder {
+            path: path.as_ref().to_path_buf(),
+            settings: writer::Settings {
+                keep: KEEP_ACKNOWLEDGED,
+            },
+        }
+    }
+
+    /// Opens the journal at `path` with the default options (created, owner-only, when
+    /// missing), alongside any other process that has it open. Its folder must exist.
     pub fn open(path: impl AsRef<Path>) -> io::Result<Self> {
-        let path = path.as_ref().to_path_buf();
+        Self::builder(path).open()
+    }
+
+    fn start(path: PathBuf, settings: writer::Settings) -> io::Result<Self> {
         let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
         create_owner_only(&path).map_err(named)?;
         refuse_earlier_format(&path).map_err(named)?;
@@ -109,7 +149,7 @@ impl SqliteJournal {
         let seen = open.clone();
         let writer = std::thread::Builder::new()
             .name("write-journal".into())
-            .spawn(move || writer::run(conn, owners, KEEP_ACKNOWLEDGED, receiver, seen))?;
+            .spawn(move || writer::run(conn, owners, settings, receiver, seen))?;
         let shared = Shared {
             path,
             owner,
@@ -141,9 +181,13 @@ impl SqliteJournal {
                 answer.await.map_err(|_| stopped())?
             })
             .await?;
-        let (count, oldest) = *self.shared.open.lock().unwrap_or_else(|e| e.into_inner());
+        let (count, oldest, pruned) = {
+            let mut seen = self.shared.open.lock().unwrap_or_else(|e| e.into_inner());
+            (seen.open, seen.oldest, std::mem::take(&mut seen.pruned))
+        };
         let age = oldest.map(|t| SystemTime::now().duration_since(t).unwrap_or_default());
         figures.open(count, age);
+        figures.pruned(pruned);
         if let Answer::Claimed(_, taken) | Answer::Resumed(_, taken) = &answer {
             self.report_takeovers(taken);
         }

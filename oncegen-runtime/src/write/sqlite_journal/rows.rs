@@ -84,14 +84,14 @@ pub(super) fn acknowledge(tx: &Connection, key: &str) -> rusqlite::Result<bool> 
     Ok(closed > 0)
 }
 
-/// Deletes entries acknowledged more than `keep` ago.
-pub(super) fn prune(tx: &Connection, keep: Duration) -> rusqlite::Result<()> {
+/// Deletes entries acknowledged more than `keep` ago; returns how many.
+pub(super) fn prune(tx: &Connection, keep: Duration) -> rusqlite::Result<u64> {
     let before = now().saturating_sub(keep.as_millis() as i64);
-    tx.execute(
+    let deleted = tx.execute(
         "DELETE FROM writes WHERE acknowledged_at IS NOT NULL AND acknowledged_at < ?1",
         [before],
     )?;
-    Ok(())
+    Ok(deleted as u64)
 }
 
 /// How many entries are open (every owner's), and when the oldest was recorded.

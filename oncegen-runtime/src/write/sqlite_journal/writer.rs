@@ -44,15 +44,31 @@ pub(super) struct Job {
     pub(super) done: oneshot::Sender<io::Result<Answer>>,
 }
 
-/// The open entries after the last commit: how many, and when the oldest was recorded.
-pub(super) type OpenNow = Arc<Mutex<(u64, Option<SystemTime>)>>;
+/// What the writer saw: the open entries after the last commit (how many, and when the oldest
+/// was recorded), and the entries pruned since a caller last took them.
+#[derive(Debug, Default)]
+pub(super) struct Seen {
+    pub(super) open: u64,
+    pub(super) oldest: Option<SystemTime>,
+    pub(super) pruned: u64,
+}
+
+/// [`Seen`], shared with the journal's handles.
+pub(super) type OpenNow = Arc<Mutex<Seen>>;
+
+/// The journal's options.
+#[derive(Clone, Debug)]
+pub(super) struct Settings {
+    /// How long acknowledged entries are kept.
+    pub(super) keep: Duration,
+}
 
 /// Runs until every sender is gone (the journal was dropped); after each commit, `open` holds
 /// what is open.
 pub(super) fn run(
     mut conn: Connection,
     owners: Owners,
-    keep: Duration,
+    settings: Settings,
     jobs: mpsc::Receiver<Job>,
     open: OpenNow,
 ) {
@@ -67,11 +83,11 @@ pub(super) fn run(
                 Err(_) => break,
             }
         }
-        let prune = commits.is_multiple_of(1024).then_some(keep);
+        let prune = commits.is_multiple_of(1024).then_some(settings.keep);
         commits += 1;
         let answers = commit(&mut conn, &owners, &batch, prune);
-        if answers.is_ok() {
-            note_open(&conn, &open);
+        if let Ok((_, pruned)) = &answers {
+            note_open(&conn, &open, *pruned);
         }
         acknowledged |= batch.iter().any(|j| matches!(j.step, Step::Acknowledge(_)));
         if acknowledged {
@@ -83,7 +99,7 @@ pub(super) fn run(
             }
         }
         match answers {
-            Ok(answers) => {
+            Ok((answers, _)) => {
                 for (job, answer) in batch.into_iter().zip(answers) {
                     let _ = job.done.send(answer);
                 }
@@ -98,13 +114,14 @@ pub(super) fn run(
 }
 
 /// Runs `batch` in one transaction, each step in a savepoint of its own (a failed step leaves
-/// the others); durable (`synchronous = FULL`) when it records a write.
+/// the others), after pruning when `prune` says how long to keep acknowledged entries (their
+/// count is returned too); durable (`synchronous = FULL`) when it records a write.
 fn commit(
     conn: &mut Connection,
     owners: &Owners,
     batch: &[Job],
     prune: Option<Duration>,
-) -> io::Result<Vec<io::Result<Answer>>> {
+) -> io::Result<(Vec<io::Result<Answer>>, u64)> {
     let records = batch.iter().any(|j| matches!(j.step, Step::Record(_)));
     let level = if records { "FULL" } else { "NORMAL" };
     conn.pragma_update(None, "synchronous", level)
@@ -112,9 +129,10 @@ fn commit(
     let mut tx = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .map_err(failed)?;
-    if let Some(keep) = prune {
-        rows::prune(&tx, keep).map_err(failed)?;
-    }
+    let pruned = match prune {
+        Some(keep) => rows::prune(&tx, keep).map_err(failed)?,
+        None => 0,
+    };
     let mut answers = Vec::with_capacity(batch.len());
     for job in batch {
         let savepoint = tx.savepoint().map_err(failed)?;
@@ -129,14 +147,16 @@ fn commit(
     }
     tx.commit().map_err(failed)?;
     kill_points(batch);
-    Ok(answers)
+    Ok((answers, pruned))
 }
 
-/// Notes what is open now (before the answers go, so a caller reads figures that include
-/// its own step). A failure is only logged.
-fn note_open(conn: &Connection, open: &OpenNow) {
+/// Notes what is open now and what was `pruned` (before the answers go, so a caller reads
+/// figures that include its own step). A failure to count is only logged.
+fn note_open(conn: &Connection, seen: &OpenNow, pruned: u64) {
+    let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+    seen.pruned += pruned;
     match rows::open_figures(conn) {
-        Ok(now) => *open.lock().unwrap_or_else(|e| e.into_inner()) = now,
+        Ok((open, oldest)) => (seen.open, seen.oldest) = (open, oldest),
         Err(e) => tracing::warn!(error = %e, "the write journal could not count its open entries"),
     }
 }

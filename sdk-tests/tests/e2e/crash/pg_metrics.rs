@@ -1,7 +1,8 @@
 //! The PostgreSQL journal's figures, read from an in-process recorder (`metrics-util`'s
 //! `DebuggingRecorder`, installed for this test's thread; the journal's tasks run on it):
 //! open entries, takeovers of a gone owner's entries, a lease lost to such a takeover, lease
-//! renewals, database errors and the waits of each step, as `docs/journal.md` names them.
+//! renewals, pruning by age, database errors and the waits of each step, as
+//! `docs/journal.md` names them.
 
 use metrics_util::debugging::{DebugValue, DebuggingRecorder, Snapshotter};
 use oncegen_runtime::{PostgresJournal, Settlement};
@@ -121,7 +122,7 @@ async fn figures_move(cluster: &sdk_tests::postgres::Cluster, snapshotter: &Snap
     assert_eq!(count(&seen, "oncegen_journal_wait_seconds:acknowledge"), 2);
     assert_eq!(count(&seen, "oncegen_journal_database_errors_total"), 0);
 
-    renewals_are_counted(&url, snapshotter).await;
+    renewals_and_pruning_are_counted(&url, snapshotter).await;
     cluster.stop().unwrap();
     assert!(a.record(&write("m3", "metrics-3")).await.is_err());
     assert!(
@@ -132,17 +133,37 @@ async fn figures_move(cluster: &sdk_tests::postgres::Cluster, snapshotter: &Snap
     );
 }
 
-/// A journal with a short lease renews it in the background: waits (at most a minute) until
-/// a renewal is counted.
-async fn renewals_are_counted(url: &str, snapshotter: &Snapshotter) {
-    let _renewing = journal(url, Duration::from_millis(300)).await;
+/// A journal with a short lease renews it in the background, and prunes acknowledged entries
+/// past its `keep_acknowledged` at the first renewal: waits (at most a minute) until a renewal
+/// is counted. `m1` was acknowledged two days ago (set here), `m2` just now.
+async fn renewals_and_pruning_are_counted(url: &str, snapshotter: &Snapshotter) {
+    let two_days_ago = "UPDATE sdk_journal_writes SET acknowledged_at = now() - interval '2 days' \
+         WHERE key = 'm1'";
+    query(url, two_days_ago).await;
+    let _renewing = PostgresJournal::builder(url)
+        .namespace("metrics")
+        .lease(Duration::from_millis(300))
+        .keep_acknowledged(Duration::from_secs(24 * 3600))
+        .connect()
+        .await
+        .expect("journal connects");
     let deadline = Instant::now() + Duration::from_secs(60);
-    while count(
-        &figures(snapshotter),
-        "oncegen_journal_lease_renewals_total",
-    ) == 0
-    {
+    let mut pruned = 0;
+    loop {
+        let seen = figures(snapshotter);
+        pruned += count(&seen, "oncegen_journal_pruned_entries_total");
+        if count(&seen, "oncegen_journal_lease_renewals_total") > 0 {
+            break;
+        }
         assert!(Instant::now() < deadline, "no lease renewal was counted");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    assert_eq!(pruned, 1, "m1 pruned, m2 kept");
+    let left = query(
+        url,
+        "SELECT key FROM sdk_journal_writes WHERE key LIKE 'm_'",
+    )
+    .await;
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].get::<_, String>(0), "m2");
 }
