@@ -5,7 +5,8 @@
 //!
 //! Driver: `tokio-postgres`, the plain asynchronous client the SDK's runtime already fits
 //! (tokio), with no ORM, macros or connection pool to bring in: the journal needs a handful of
-//! statements on two connections (records on one, everything else on the other). TLS through
+//! statements on a few connections (records on one, claims and renewals on another, durable
+//! settlements and acknowledgements spread over four more, opened on first use). TLS through
 //! rustls (`tls.rs`) with libpq's `sslmode`, `sslrootcert`, `sslcert` and `sslkey`; the
 //! connection string as a URL or `key=value` pairs, completed by the `PG*` environment
 //! variables (`connstring.rs`).
@@ -47,8 +48,9 @@
 //! (connection wait, connect, prepare and statements included), and a call's journal steps
 //! within its deadline too; a record whose caller gave up is never left for recovery to send.
 //! A dropped or timed-out connection is opened again on next use. Records share one commit per
-//! group of concurrent writes; settlements and acknowledgements are committed without waiting
-//! for the disk (`synchronous_commit = off`), as [`WriteJournal`] allows.
+//! group of concurrent writes; settlements and acknowledgements wait for the disk too unless
+//! [`PostgresJournalBuilder::durable_acknowledgements`] is off (`synchronous_commit = off`, as
+//! [`WriteJournal`] allows).
 //!
 //! # Figures
 //!
@@ -178,8 +180,16 @@ struct Shared {
     claim_limit: i64,
     /// Whether this role sees other sessions' `application_name` (else claims wait for leases).
     sees_sessions: bool,
-    /// Settlements, acknowledgements, claims and lease renewals.
+    /// Claims, lease renewals and listings; settlements and acknowledgements too when they
+    /// need not be durable.
     link: Link,
+    /// Durable settlements and acknowledgements, spread over [`SETTLING_LINKS`] connections:
+    /// statements pipelined on one connection commit one after the other, each waiting for its
+    /// own WAL flush, while concurrent sessions' commits share flushes. Empty when they need
+    /// not be durable.
+    settling: Vec<Link>,
+    /// The next of `settling` to use.
+    next: std::sync::atomic::AtomicUsize,
     figures: Figures,
     records: mpsc::UnboundedSender<recorder::Job>,
 }
@@ -193,6 +203,7 @@ pub struct PostgresJournalBuilder {
     keep_acknowledged: Duration,
     claim_limit: usize,
     timeout: Duration,
+    durable_acknowledgements: bool,
 }
 
 impl fmt::Debug for PostgresJournalBuilder {
@@ -204,6 +215,7 @@ impl fmt::Debug for PostgresJournalBuilder {
             .field("keep_acknowledged", &self.keep_acknowledged)
             .field("claim_limit", &self.claim_limit)
             .field("timeout", &self.timeout)
+            .field("durable_acknowledgements", &self.durable_acknowledgements)
             .finish_non_exhaustive()
     }
 }
@@ -244,6 +256,19 @@ impl PostgresJournalBuilder {
     /// Default 10 s.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
+        self
+    }
+
+    /// Whether settlements and acknowledgements (and takeovers and lease renewals, which share
+    /// their connection) wait for the database's disk: `synchronous_commit` on for that
+    /// connection. Default `true`, the safe choice: once acknowledged, an entry stays closed
+    /// through a database crash, an immediate stop or a power cut. `false` skips the wait
+    /// (`synchronous_commit = off`, faster: `bench-report journal`); then such a crash may
+    /// reopen the last ~600 ms of acknowledgements, and recovery reports those outcomes again
+    /// or resends under the same key (the acknowledgement window, `docs/journal.md`). Records
+    /// are durable either way.
+    pub fn durable_acknowledgements(mut self, durable: bool) -> Self {
+        self.durable_acknowledgements = durable;
         self
     }
 
@@ -288,7 +313,9 @@ impl PostgresJournalBuilder {
             keep_acknowledged: self.keep_acknowledged,
             claim_limit: self.claim_limit as i64,
             sees_sessions,
-            link: Link::new(database, false),
+            settling: settling_links(&database, self.durable_acknowledgements),
+            next: Default::default(),
+            link: Link::new(database, self.durable_acknowledgements),
             figures: Figures::new(journal_metrics::POSTGRES),
             records,
         });
@@ -341,6 +368,7 @@ impl PostgresJournal {
             keep_acknowledged: Duration::from_secs(7 * 24 * 3600),
             claim_limit: 1000,
             timeout: Duration::from_secs(10),
+            durable_acknowledgements: true,
         }
     }
 
@@ -353,6 +381,18 @@ impl PostgresJournal {
     pub fn owner(&self) -> &str {
         &self.shared.identity.owner
     }
+}
+
+/// Connections for durable settlements and acknowledgements (opened on first use).
+const SETTLING_LINKS: usize = 4;
+
+/// The settling links of a journal whose acknowledgements are `durable`; none when they are
+/// not (then they share the journal's one connection, committing without waiting).
+fn settling_links(database: &Arc<Database>, durable: bool) -> Vec<Link> {
+    let count = if durable { SETTLING_LINKS } else { 0 };
+    (0..count)
+        .map(|_| Link::new(database.clone(), true))
+        .collect()
 }
 
 /// Host, port and database of `config`.
@@ -393,6 +433,15 @@ async fn renew(shared: Weak<Shared>) {
 }
 
 impl Shared {
+    /// The connection for the next settlement or acknowledgement.
+    fn settling(&self) -> &Link {
+        if self.settling.is_empty() {
+            return &self.link;
+        }
+        let next = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        &self.settling[next % self.settling.len()]
+    }
+
     async fn renew(&self, prune: bool) -> io::Result<()> {
         let lease = self.identity.lease.as_secs_f64();
         let owner = &self.identity.owner;
@@ -489,7 +538,7 @@ impl WriteJournal for PostgresJournal {
             let settle = |client: Arc<Client>, settle| async move {
                 client.query(&settle, &[&key, text, applied]).await
             };
-            let settled = self.shared.link.run(SETTLE, settle);
+            let settled = self.shared.settling().run(SETTLE, settle);
             let owners = self.shared.figures.timed(Step::Settle, settled).await?;
             super::kill_point!("settle");
             let me = &self.shared.identity.owner;
@@ -507,7 +556,7 @@ impl WriteJournal for PostgresJournal {
             let acknowledge = |client: Arc<Client>, acknowledge| async move {
                 client.execute(&acknowledge, &[&key]).await
             };
-            let closed = self.shared.link.run(ACKNOWLEDGE, acknowledge);
+            let closed = self.shared.settling().run(ACKNOWLEDGE, acknowledge);
             let closed = self.shared.figures.timed(Step::Acknowledge, closed).await?;
             if closed > 0 {
                 super::kill_point!("close");

@@ -6,9 +6,11 @@
 //! the hand-written append-only file it replaces could only be used by one process at a time.
 //!
 //! * **Durability.** `record` commits with `synchronous = FULL`: the write is on disk before it
-//!   is sent. `settle` and `acknowledge` commit with `synchronous = NORMAL`, which survives the
-//!   process being killed, as [`WriteJournal`] asks, but not a power cut: then recovery settles
-//!   the write again with the same key (the server replays), or reports its outcome again.
+//!   is sent. `settle` and `acknowledge` do too by default; with
+//!   [`SqliteJournalBuilder::durable_acknowledgements`] off they commit with
+//!   `synchronous = NORMAL`, which survives the process being killed, as [`WriteJournal`]
+//!   asks, but not a power cut: then recovery settles the write again with the same key (the
+//!   server replays), or reports its outcome again.
 //! * **Group commit.** One thread per journal runs every step waiting at that moment in one
 //!   transaction (`writer.rs`); the processes sharing the file take turns on its write lock,
 //!   each waiting up to 30 s.
@@ -73,6 +75,18 @@ impl SqliteJournalBuilder {
         self
     }
 
+    /// Whether settlements and acknowledgements wait for the disk (`synchronous = FULL`, as
+    /// records always do). Default `true`, the safe choice: once acknowledged, an entry stays
+    /// closed through an OS crash or a power cut. `false` commits them with
+    /// `synchronous = NORMAL` (faster: `bench-report journal`), which survives the process
+    /// being killed but not an OS crash: then the last acknowledgements may reopen and
+    /// recovery reports those outcomes again or resends under the same key
+    /// (`docs/journal.md`, the acknowledgement window).
+    pub fn durable_acknowledgements(mut self, durable: bool) -> Self {
+        self.settings.durable_acknowledgements = durable;
+        self
+    }
+
     /// Opens the journal (created, owner-only, when missing), alongside any other process
     /// that has it open. Its folder must exist.
     pub fn open(self) -> io::Result<SqliteJournal> {
@@ -124,6 +138,7 @@ impl SqliteJournal {
             path: path.as_ref().to_path_buf(),
             settings: writer::Settings {
                 keep: KEEP_ACKNOWLEDGED,
+                durable_acknowledgements: true,
             },
         }
     }

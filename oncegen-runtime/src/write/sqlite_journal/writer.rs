@@ -61,6 +61,8 @@ pub(super) type OpenNow = Arc<Mutex<Seen>>;
 pub(super) struct Settings {
     /// How long acknowledged entries are kept.
     pub(super) keep: Duration,
+    /// Whether every commit waits for the disk (else only those that record a write).
+    pub(super) durable_acknowledgements: bool,
 }
 
 /// Runs until every sender is gone (the journal was dropped); after each commit, `open` holds
@@ -85,7 +87,8 @@ pub(super) fn run(
         }
         let prune = commits.is_multiple_of(1024).then_some(settings.keep);
         commits += 1;
-        let answers = commit(&mut conn, &owners, &batch, prune);
+        let durable = settings.durable_acknowledgements;
+        let answers = commit(&mut conn, &owners, &batch, prune, durable);
         if let Ok((_, pruned)) = &answers {
             note_open(&conn, &open, *pruned);
         }
@@ -115,15 +118,17 @@ pub(super) fn run(
 
 /// Runs `batch` in one transaction, each step in a savepoint of its own (a failed step leaves
 /// the others), after pruning when `prune` says how long to keep acknowledged entries (their
-/// count is returned too); durable (`synchronous = FULL`) when it records a write.
+/// count is returned too); durable (`synchronous = FULL`) when it records a write, or always
+/// when `durable`.
 fn commit(
     conn: &mut Connection,
     owners: &Owners,
     batch: &[Job],
     prune: Option<Duration>,
+    durable: bool,
 ) -> io::Result<(Vec<io::Result<Answer>>, u64)> {
     let records = batch.iter().any(|j| matches!(j.step, Step::Record(_)));
-    let level = if records { "FULL" } else { "NORMAL" };
+    let level = if records || durable { "FULL" } else { "NORMAL" };
     conn.pragma_update(None, "synchronous", level)
         .map_err(failed)?;
     let mut tx = conn
@@ -214,4 +219,43 @@ fn apply(tx: &Connection, owners: &Owners, step: &Step) -> rusqlite::Result<Answ
         Step::KeyState(key) => Answer::KeyState(rows::key_state(tx, key)?),
         Step::Delivered(prefix, since) => Answer::Delivered(rows::delivered(tx, prefix, *since)?),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Job, Owners, Step, commit};
+    use tokio::sync::oneshot;
+
+    /// `PRAGMA synchronous` after committing an acknowledgement alone (2 FULL, 1 NORMAL).
+    fn synchronous_after_acknowledging(durable: bool) -> i64 {
+        let dir = std::env::temp_dir().join(format!("jw-{}", uuid::Uuid::new_v4().simple()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("journal.sqlite");
+        let mut conn = rusqlite::Connection::open(&path).unwrap();
+        super::super::schema::prepare(&mut conn).unwrap();
+        let owners = Owners::register(&path).unwrap();
+        let (done, _answer) = oneshot::channel();
+        let batch = [Job {
+            step: Step::Acknowledge("k".to_owned()),
+            done,
+        }];
+        commit(&mut conn, &owners, &batch, None, durable).unwrap();
+        let level = conn
+            .pragma_query_value(None, "synchronous", |row| row.get(0))
+            .unwrap();
+        drop((conn, owners));
+        std::fs::remove_dir_all(dir).unwrap();
+        level
+    }
+
+    #[test]
+    fn acknowledgements_wait_for_the_disk_unless_set_otherwise() {
+        let default = crate::write::sqlite_journal::SqliteJournal::builder("unused");
+        assert!(
+            default.settings.durable_acknowledgements,
+            "durable by default"
+        );
+        assert_eq!(synchronous_after_acknowledging(true), 2, "FULL");
+        assert_eq!(synchronous_after_acknowledging(false), 1, "NORMAL");
+    }
 }
