@@ -71,6 +71,21 @@ fn listed_once_gone(cli: &Cli, url: &str, dead: u32) -> Value {
     }
 }
 
+/// `entry` is an open `dns create-dns-zone` listed with its owner as recorded and its age.
+fn listed_with_owner_and_age(entry: &Value) {
+    assert_eq!(entry["command"], "dns create-dns-zone", "{entry}");
+    assert_eq!(entry["state"], "open", "{entry}");
+    assert!(
+        entry["since"].as_str().is_some_and(|s| s.ends_with('Z')),
+        "{entry}"
+    );
+    assert!(entry["age_seconds"].as_u64().is_some(), "{entry}");
+    let id = entry["owner"]["id"].as_str().unwrap_or_default();
+    assert!(id.starts_with("sdk-journal-"), "{entry}");
+    let host = entry["owner"]["host"].as_str().unwrap_or_default();
+    assert!(!host.is_empty(), "{entry}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn writes_list_and_recover_work_across_owners_of_a_postgres_journal() {
     let cluster = match sdk_tests::postgres::Cluster::start("cli-owners") {
@@ -99,24 +114,7 @@ fn across_owners(sb: &Sandbox, cli: &Cli, url: &str) {
     assert_eq!(listed.as_array().map(Vec::len), Some(2), "{listed}");
     let (gone, alive) = (entry_of(&listed, dead_pid), entry_of(&listed, live.id()));
     for entry in [gone, alive] {
-        assert_eq!(entry["command"], "dns create-dns-zone", "{entry}");
-        assert_eq!(entry["state"], "open", "{entry}");
-        assert!(
-            entry["since"].as_str().is_some_and(|s| s.ends_with('Z')),
-            "{entry}"
-        );
-        assert!(entry["age_seconds"].as_u64().is_some(), "{entry}");
-        assert!(
-            entry["owner"]["id"]
-                .as_str()
-                .is_some_and(|id| id.starts_with("sdk-journal-"))
-        );
-        assert!(
-            entry["owner"]["host"]
-                .as_str()
-                .is_some_and(|h| !h.is_empty()),
-            "{entry}"
-        );
+        listed_with_owner_and_age(entry);
     }
     assert_eq!(alive["owner"]["alive"], true, "{alive}");
 

@@ -132,6 +132,13 @@ fn skipped(listed: Option<Vec<OpenEntry>>, claimed: &BTreeSet<&str>) -> Vec<Valu
     .collect()
 }
 
+/// Says on standard error that `count` writes were skipped, if any.
+fn note_skipped(count: usize) {
+    if count > 0 {
+        eprintln!("note: {count} write(s) skipped: their owner is alive and settles them itself");
+    }
+}
+
 /// One recovered write as `writes recover` prints it, and whether it is settled.
 fn describe(write: RecoveredWrite) -> (Value, bool) {
     let settled = write.is_settled();
@@ -192,12 +199,7 @@ pub async fn recover<C>(
         recovered.extend(settled);
     }
     let (mut rows, settled_keys, unsettled) = report(recovered);
-    if !skipped.is_empty() {
-        eprintln!(
-            "note: {} write(s) skipped: their owner is alive and settles them itself",
-            skipped.len()
-        );
-    }
+    note_skipped(skipped.len());
     rows.extend(skipped);
     print(&Value::Array(rows))?;
     for key in settled_keys {

@@ -127,11 +127,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("oncegen-runtime/src/error.rs", "fmt", 113),
     ("oncegen-runtime/src/error.rs", "from_response", 74),
     (
-        "oncegen-runtime/src/write/postgres_journal/recorder.rs",
-        "commit",
-        67,
-    ),
-    (
         "oncegen-runtime/tests/journal.rs",
         "a_damaged_record_is_reported_and_never_resent",
         67,

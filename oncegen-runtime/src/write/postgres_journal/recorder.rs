@@ -122,6 +122,17 @@ struct Committed {
     refused: Vec<(String, String)>,
 }
 
+/// The `VALUES` row of a write whose 12 parameters follow the first `n` (the shared ones: `$1`
+/// namespace, `$2` owner, `$3` lease, `$4` host, `$5` process id).
+fn row(n: usize) -> String {
+    let own: Vec<String> = (n + 1..=n + 12).map(|i| format!("${i}")).collect();
+    let (key, rest) = own.split_first().expect("12 parameters");
+    format!(
+        "({key}, $1, {}, $2, now() + make_interval(secs => $3), $4, $5)",
+        rest.join(", ")
+    )
+}
+
 /// Inserts `writes` in one statement (kill points: `append` before it, `fsync` once it is
 /// committed).
 async fn commit(
@@ -142,23 +153,7 @@ async fn commit(
     ];
     let mut rows = Vec::with_capacity(writes.len());
     for (i, w) in writes.iter().enumerate() {
-        let n = params.len();
-        rows.push(format!(
-            "(${}, $1, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, $2, \
-             now() + make_interval(secs => $3), $4, $5)",
-            n + 1,
-            n + 2,
-            n + 3,
-            n + 4,
-            n + 5,
-            n + 6,
-            n + 7,
-            n + 8,
-            n + 9,
-            n + 10,
-            n + 11,
-            n + 12,
-        ));
+        rows.push(row(params.len()));
         params.extend_from_slice(&[
             &w.key,
             &w.intent,
