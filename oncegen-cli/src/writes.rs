@@ -5,10 +5,10 @@
 
 use crate::{App, Failure, Sent, exit, journal, rerun, respond};
 use futures::StreamExt;
-use oncegen_runtime::journal::{PendingWrite, Settlement, WriteJournal};
+use oncegen_runtime::journal::{EntryOwner, OpenEntry, PendingWrite, Settlement, WriteJournal};
 use oncegen_runtime::{Config, RECOVERY_CONCURRENCY, RecoveredWrite};
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::SystemTime;
 
 /// The area's command name.
@@ -25,16 +25,20 @@ pub fn command() -> clap::Command {
         .subcommand_required(true)
         .arg_required_else_help(true)
         .subcommand(clap::Command::new(LIST).about(
-            "List the journal's writes not acknowledged (read from the journal alone; nothing is sent)",
+            "List the journal's writes not acknowledged (read from the journal alone; nothing is sent); on a shared journal every owner's, with its owner, whether it is alive, and since when",
         ))
         .subcommand(clap::Command::new(RECOVER).about(
-            "Settle every write not acknowledged at the server and with the credential it was made with (journal outcome, else a same-key lookup and resend) and report each; exit 8 while one stays unknown or belongs to another credential",
+            "Settle every write not acknowledged at the server and with the credential it was made with (journal outcome, else a same-key lookup and resend) and report each; a live owner's are skipped; exit 8 while one stays unknown or belongs to another credential",
         ))
 }
 
-/// `writes list`: one object per entry not acknowledged that no other live process holds,
-/// oldest first.
+/// `writes list`: one object per entry not acknowledged, oldest first: every owner's with
+/// its owner where the journal keeps owners (PostgreSQL), else those no other live process
+/// holds.
 pub async fn list(journal: &dyn WriteJournal) -> Result<Value, Failure> {
+    if let Some(entries) = journal.open_entries().await.map_err(journal::failed)? {
+        return Ok(Value::Array(entries.iter().map(listed_open).collect()));
+    }
     let pending = journal.pending().await.map_err(journal::failed)?;
     let mut rows: Vec<Value> = pending.writes.iter().map(listed).collect();
     rows.extend(pending.damaged.iter().map(
@@ -66,6 +70,75 @@ fn listed(entry: &PendingWrite) -> Value {
     })
 }
 
+/// An entry of any owner as `writes list` prints it.
+fn listed_open(entry: &OpenEntry) -> Value {
+    let state = match entry.applied {
+        None => "open",
+        Some(true) => "applied",
+        Some(false) => "not applied",
+    };
+    let age = SystemTime::now()
+        .duration_since(entry.recorded_at)
+        .unwrap_or_default();
+    json!({
+        "key": entry.key,
+        "command": entry.intent.as_deref().and_then(rerun::command_of),
+        "operation": entry.operation_id,
+        "method": entry.method,
+        "target": entry.target,
+        "server": entry.base_url,
+        "state": state,
+        "since": rfc3339(entry.recorded_at),
+        "age_seconds": age.as_secs(),
+        "owner": owner(&entry.owner),
+    })
+}
+
+/// An entry's owner as recorded, and whether it is alive.
+fn owner(owner: &EntryOwner) -> Value {
+    json!({
+        "id": owner.id,
+        "host": owner.host,
+        "pid": owner.pid,
+        "alive": owner.alive,
+        "lease_until": owner.lease_until.map(rfc3339),
+    })
+}
+
+/// The entries of `listed` a live owner holds that recovery did not claim: reported as
+/// skipped, with why.
+fn skipped(listed: Option<Vec<OpenEntry>>, claimed: &BTreeSet<&str>) -> Vec<Value> {
+    let live = listed
+        .into_iter()
+        .flatten()
+        .filter(|e| e.owner.alive && !claimed.contains(e.key.as_str()));
+    live.map(|e| {
+        let who = match (&e.owner.host, e.owner.pid) {
+            (Some(host), Some(pid)) => format!("{} (host {host}, pid {pid})", e.owner.id),
+            _ => e.owner.id.clone(),
+        };
+        json!({
+            "key": e.key,
+            "command": e.intent.as_deref().and_then(rerun::command_of),
+            "operation": e.operation_id,
+            "server": e.base_url,
+            "state": "skipped",
+            "owner": owner(&e.owner),
+            "reason": format!(
+                "its owner {who} is alive (its lease holds and it is connected): it is sending or settling this write itself; recover it only once that owner is gone"
+            ),
+        })
+    })
+    .collect()
+}
+
+/// Says on standard error that `count` writes were skipped, if any.
+fn note_skipped(count: usize) {
+    if count > 0 {
+        eprintln!("note: {count} write(s) skipped: their owner is alive and settles them itself");
+    }
+}
+
 /// One recovered write as `writes recover` prints it, and whether it is settled.
 fn describe(write: RecoveredWrite) -> (Value, bool) {
     let settled = write.is_settled();
@@ -89,16 +162,25 @@ fn describe(write: RecoveredWrite) -> (Value, bool) {
     (row, settled)
 }
 
-/// `writes recover`: every entry settled at its own base URL with this credential (an entry
-/// of another credential is reported and left), printed by `print`; settled ones then
-/// acknowledged. Fails with [`exit::OUTCOME_UNKNOWN`] while one stays unsettled.
+/// `writes recover`: every entry no live owner holds settled at its own base URL with this
+/// credential (an entry of another credential is reported and left), printed by `print`,
+/// with a live owner's entries as skipped; settled ones then acknowledged. Fails with
+/// [`exit::OUTCOME_UNKNOWN`] while one stays unsettled.
 pub async fn recover<C>(
     app: &App<C>,
     config: &Config,
     journal: &dyn WriteJournal,
     print: impl FnOnce(&Value) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
+    // Who holds what, read before claiming: what a live owner keeps is reported as skipped.
+    let listed = journal.open_entries().await.map_err(journal::failed)?;
     let pending = journal.pending().await.map_err(journal::failed)?;
+    let claimed: BTreeSet<&str> = pending
+        .writes
+        .iter()
+        .map(|w| w.write.key.as_str())
+        .collect();
+    let skipped = skipped(listed, &claimed);
     let mut by_server: BTreeMap<String, Vec<PendingWrite>> = BTreeMap::new();
     for entry in pending.writes {
         let server = entry.write.base_url.clone();
@@ -116,7 +198,9 @@ pub async fn recover<C>(
             .await;
         recovered.extend(settled);
     }
-    let (rows, settled_keys, unsettled) = report(recovered);
+    let (mut rows, settled_keys, unsettled) = report(recovered);
+    note_skipped(skipped.len());
+    rows.extend(skipped);
     print(&Value::Array(rows))?;
     for key in settled_keys {
         journal.acknowledge(&key).await.map_err(journal::failed)?;

@@ -1,9 +1,10 @@
 //! The write journal against the sandbox (issue #20): write throughput with and without a
 //! [`SqliteJournal`] at 1, 16 and 64 writes in flight (one client shared by the tasks, so
 //! concurrent records share an fsync), the same with a [`PostgresJournal`] in a throwaway
-//! cluster (issue #34; concurrent records share a commit), and the time `recover_writes`
-//! takes to settle 100 open entries. The journals live under `target/` (a real disk: `/tmp`
-//! may be memory).
+//! cluster (issue #34; concurrent records share a commit), each with durable acknowledgements
+//! (the default) and without (issue 42: `durable_acknowledgements(false)`), and the time
+//! `recover_writes` takes to settle 100 open entries. The journals live under `target/` (a
+//! real disk: `/tmp` may be memory).
 //!
 //! A journaled write here is the whole protocol an application runs: record and fsync, send,
 //! record the outcome, acknowledge.
@@ -33,7 +34,16 @@ pub struct Throughput {
     pub in_flight: usize,
     /// Writes per second, median of the rounds.
     pub unjournaled: f64,
-    pub journaled: f64,
+    /// Journaled, acknowledgements durable (the default).
+    pub durable: f64,
+    /// Journaled, acknowledgements not waiting for the disk.
+    pub relaxed: f64,
+}
+
+/// One journal's two choices of acknowledgement durability, measured side by side.
+pub struct Choices {
+    pub durable: Arc<dyn WriteJournal>,
+    pub relaxed: Arc<dyn WriteJournal>,
 }
 
 /// A scratch directory under `target/`, removed when dropped.
@@ -82,45 +92,38 @@ async fn run(client: &Client, journaled: bool, in_flight: usize, count: usize, t
     count as f64 / elapsed.as_secs_f64()
 }
 
-/// Throughput at each of [`IN_FLIGHT`], journaled in `journal` and not, interleaved rounds;
-/// `name` keeps the zones of one journal's runs apart from another's.
-pub async fn throughput(
-    sb: &Sandbox,
-    journal: Arc<dyn WriteJournal>,
-    name: &str,
-) -> Vec<Throughput> {
+/// Throughput at each of [`IN_FLIGHT`], journaled in each of `journals` and not, interleaved
+/// rounds; `name` keeps the zones of one journal's runs apart from another's.
+pub async fn throughput(sb: &Sandbox, journals: Choices, name: &str) -> Vec<Throughput> {
     let plain = Client::new(config(sb)).expect("client");
-    let journaled = Client::new(config(sb).journal(journal)).expect("client");
+    let durable = Client::new(config(sb).journal(journals.durable)).expect("client");
+    let relaxed = Client::new(config(sb).journal(journals.relaxed)).expect("client");
+    let clients = [
+        (&plain, false, "p"),
+        (&durable, true, "d"),
+        (&relaxed, true, "r"),
+    ];
     let mut out = Vec::new();
     for in_flight in IN_FLIGHT {
         let count = (in_flight * 25).max(100);
-        let (mut with, mut without) = (Vec::new(), Vec::new());
+        let mut rates: [Vec<f64>; 3] = Default::default();
         // Warm-up: connections, the journal file.
-        run(
-            &plain,
-            false,
-            in_flight,
-            count / 4,
-            &format!("{name}-w{in_flight}-p"),
-        )
-        .await;
-        run(
-            &journaled,
-            true,
-            in_flight,
-            count / 4,
-            &format!("{name}-w{in_flight}-j"),
-        )
-        .await;
-        for round in 0..ROUNDS {
-            let tag = format!("{name}-r{round}-{in_flight}");
-            without.push(run(&plain, false, in_flight, count, &format!("{tag}-p")).await);
-            with.push(run(&journaled, true, in_flight, count, &format!("{tag}-j")).await);
+        for (client, journaled, tag) in clients {
+            let tag = format!("{name}-w{in_flight}-{tag}");
+            run(client, journaled, in_flight, count / 4, &tag).await;
         }
+        for round in 0..ROUNDS {
+            for (i, (client, journaled, tag)) in clients.into_iter().enumerate() {
+                let tag = format!("{name}-r{round}-{in_flight}-{tag}");
+                rates[i].push(run(client, journaled, in_flight, count, &tag).await);
+            }
+        }
+        let [mut without, mut with_durable, mut with_relaxed] = rates;
         out.push(Throughput {
             in_flight,
             unjournaled: median(&mut without),
-            journaled: median(&mut with),
+            durable: median(&mut with_durable),
+            relaxed: median(&mut with_relaxed),
         });
     }
     out
@@ -176,18 +179,53 @@ pub async fn recovery(sb: &Sandbox) -> (Duration, usize) {
 /// Prints one journal's rows.
 fn table(rows: &[Throughput]) {
     println!(
-        "| in flight | unjournaled writes/s | journaled writes/s | **journaled / unjournaled** |"
+        "| in flight | unjournaled writes/s | journaled, durable acks (default) | journaled, acks not durable | **durable / unjournaled** | **not durable / unjournaled** |"
     );
-    println!("| ---: | ---: | ---: | ---: |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
     for t in rows {
         println!(
-            "| {} | {:.0} | {:.0} | **{:.2}** |",
+            "| {} | {:.0} | {:.0} | {:.0} | **{:.2}** | **{:.2}** |",
             t.in_flight,
             t.unjournaled,
-            t.journaled,
-            t.journaled / t.unjournaled
+            t.durable,
+            t.relaxed,
+            t.durable / t.unjournaled,
+            t.relaxed / t.unjournaled
         );
     }
+}
+
+/// The SQLite journal's two choices, in `scratch`.
+fn sqlite_choices(scratch: &Scratch) -> Choices {
+    let open = |file: &str, durable: bool| -> Arc<dyn WriteJournal> {
+        let journal = SqliteJournal::builder(scratch.0.join(file))
+            .durable_acknowledgements(durable)
+            .open()
+            .expect("journal");
+        Arc::new(journal)
+    };
+    Choices {
+        durable: open("durable.journal", true),
+        relaxed: open("relaxed.journal", false),
+    }
+}
+
+/// The PostgreSQL journal's two choices, in `cluster` (one namespace each).
+async fn postgres_choices(cluster: &Cluster) -> Choices {
+    Choices {
+        durable: postgres(cluster, "durable", true).await,
+        relaxed: postgres(cluster, "relaxed", false).await,
+    }
+}
+
+async fn postgres(cluster: &Cluster, namespace: &str, durable: bool) -> Arc<dyn WriteJournal> {
+    let journal = PostgresJournal::builder(cluster.url())
+        .namespace(namespace)
+        .durable_acknowledgements(durable)
+        .connect()
+        .await
+        .expect("the journal connects to its cluster");
+    Arc::new(journal)
 }
 
 /// Prints the section.
@@ -205,23 +243,23 @@ pub fn section() {
              against the in-process sandbox on a multi-thread runtime; {ROUNDS} interleaved \
              rounds, median writes per second. Journaled: a `SqliteJournal` under `target/`, \
              record + fsync (group commit) before the send, outcome recorded after, then \
-             acknowledged.\n"
+             acknowledged; durable acks: settlements and acknowledgements with \
+             `synchronous = FULL` (the default), not durable: `synchronous = NORMAL` \
+             (`durable_acknowledgements(false)`).\n"
         );
         let scratch = Scratch::new();
-        let file = SqliteJournal::open(scratch.0.join("writes.journal")).expect("journal");
-        table(&throughput(&sb, Arc::new(file), "file").await);
+        table(&throughput(&sb, sqlite_choices(&scratch), "file").await);
         println!(
             "\nThe same with a `PostgresJournal` (feature `postgres`) in a throwaway PostgreSQL \
              cluster on loopback under `target/` (default settings: `fsync` on, records \
-             committed synchronously, one commit per group of records; settlements and \
-             acknowledgements with `synchronous_commit = off`):\n"
+             committed synchronously, one commit per group of records); durable acks: \
+             settlements and acknowledgements with `synchronous_commit` on (the default), not \
+             durable: `synchronous_commit = off`:\n"
         );
         match Cluster::start("bench-journal") {
             Ok(cluster) => {
-                let pg = PostgresJournal::connect(cluster.url())
-                    .await
-                    .expect("the journal connects to its cluster");
-                table(&throughput(&sb, Arc::new(pg), "pg").await);
+                let choices = postgres_choices(&cluster).await;
+                table(&throughput(&sb, choices, "pg").await);
             }
             Err(e) => println!("PostgreSQL rows not measured: {e}"),
         }

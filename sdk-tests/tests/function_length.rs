@@ -79,11 +79,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("oncegen-runtime/src/engine/prepare.rs", "new", 74),
     ("oncegen-runtime/src/error/mod.rs", "fmt", 113),
     (
-        "oncegen-runtime/src/write/postgres_journal/recorder.rs",
-        "commit",
-        67,
-    ),
-    (
         "oncegen-runtime/tests/journal.rs",
         "a_damaged_record_is_reported_and_never_resent",
         67,

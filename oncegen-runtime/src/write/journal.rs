@@ -115,6 +115,12 @@ pub trait WriteJournal: Send + Sync + fmt::Debug {
         Box::pin(async { Ok(None) })
     }
 
+    /// Every entry not acknowledged, whoever owns it, oldest first, claiming none (what an
+    /// operator lists); `None` when the journal does not keep who owns an entry (the default).
+    fn open_entries(&self) -> BoxFuture<'_, io::Result<Option<Vec<OpenEntry>>>> {
+        Box::pin(async { Ok(None) })
+    }
+
     /// What the journal knows of `key`, acknowledged or not; `None` when it holds no entry
     /// of it. The default reads [`pending`](Self::pending), so it knows only open entries.
     fn key_state<'a>(&'a self, key: &'a str) -> BoxFuture<'a, io::Result<Option<KeyState>>> {
@@ -127,6 +133,45 @@ pub trait WriteJournal: Send + Sync + fmt::Debug {
                 .map(KeyState::of_pending))
         })
     }
+}
+
+/// An entry not acknowledged and who holds it ([`WriteJournal::open_entries`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenEntry {
+    /// Its key.
+    pub key: String,
+    /// The application's intent.
+    pub intent: Option<String>,
+    /// Operation id.
+    pub operation_id: String,
+    /// HTTP method, as recorded.
+    pub method: String,
+    /// Path and query as sent.
+    pub target: String,
+    /// The base URL it was sent to.
+    pub base_url: Option<String>,
+    /// Whether the server applied it, once settled; `None` while its outcome is unknown.
+    pub applied: Option<bool>,
+    /// When it was recorded (by the database's clock).
+    pub recorded_at: SystemTime,
+    /// Who holds it.
+    pub owner: EntryOwner,
+}
+
+/// The owner of an open entry, as the journal recorded it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryOwner {
+    /// The owner's id.
+    pub id: String,
+    /// The host it ran on, when recorded.
+    pub host: Option<String>,
+    /// Its process id, when recorded.
+    pub pid: Option<u32>,
+    /// Whether it is alive: its lease holds and (where the journal can see sessions) it still
+    /// has one. A live owner settles its entries itself; recovery takes over only the others.
+    pub alive: bool,
+    /// Until when its lease holds, where the journal has leases.
+    pub lease_until: Option<SystemTime>,
 }
 
 /// What [`WriteJournal::resume`] found.

@@ -10,6 +10,8 @@
 pub mod crash_point;
 #[cfg(feature = "journal")]
 pub mod journal;
+#[cfg(feature = "journal")]
+pub(crate) mod journal_metrics;
 #[cfg(feature = "postgres")]
 pub mod postgres_journal;
 #[cfg(feature = "journal")]

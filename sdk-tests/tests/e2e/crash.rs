@@ -18,7 +18,9 @@
 //! under exactly one key: no duplicate (a second VPS, a `zone_exists` rejection), no write
 //! resent under a new key, no acknowledged write missing.
 
+mod pg_durable;
 mod pg_frozen;
+mod pg_metrics;
 mod pg_rules;
 mod pg_tls;
 mod pg_writer;

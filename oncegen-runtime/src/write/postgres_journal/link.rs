@@ -146,7 +146,8 @@ pub(super) async fn connect(database: &Database, synchronous: bool) -> io::Resul
         }
     });
     if !synchronous {
-        // Settlements and acknowledgements need not wait for the disk (see `WriteJournal`).
+        // Settlements and acknowledgements need not wait for the disk (see `WriteJournal`),
+        // when the journal was built so (`durable_acknowledgements(false)`).
         sql_result(client.batch_execute("SET synchronous_commit = off")).await?;
     }
     Ok(client)

@@ -5,7 +5,8 @@
 //!
 //! Driver: `tokio-postgres`, the plain asynchronous client the SDK's runtime already fits
 //! (tokio), with no ORM, macros or connection pool to bring in: the journal needs a handful of
-//! statements on two connections (records on one, everything else on the other). TLS through
+//! statements on a few connections (records on one, claims and renewals on another, durable
+//! settlements and acknowledgements spread over four more, opened on first use). TLS through
 //! rustls (`tls.rs`) with libpq's `sslmode`, `sslrootcert`, `sslcert` and `sslkey`; the
 //! connection string as a URL or `key=value` pairs, completed by the `PG*` environment
 //! variables (`connstring.rs`).
@@ -47,8 +48,15 @@
 //! (connection wait, connect, prepare and statements included), and a call's journal steps
 //! within its deadline too; a record whose caller gave up is never left for recovery to send.
 //! A dropped or timed-out connection is opened again on next use. Records share one commit per
-//! group of concurrent writes; settlements and acknowledgements are committed without waiting
-//! for the disk (`synchronous_commit = off`), as [`WriteJournal`] allows.
+//! group of concurrent writes; settlements and acknowledgements wait for the disk too unless
+//! [`PostgresJournalBuilder::durable_acknowledgements`] is off (`synchronous_commit = off`, as
+//! [`WriteJournal`] allows).
+//!
+//! # Figures
+//!
+//! Open entries and the oldest one's age (at each renewal and claim), takeovers, lease
+//! renewals and losses, failures and waits, through the `metrics` facade
+//! (`write::journal_metrics`, the same figures as the SQLite journal's).
 
 mod connstring;
 mod link;
@@ -67,8 +75,10 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Row};
 
 use crate::write::journal::{
-    DamagedRecord, JournaledWrite, Pending, PendingWrite, Settlement, WriteJournal,
+    DamagedRecord, EntryOwner, JournaledWrite, OpenEntry, Pending, PendingWrite, Settlement,
+    WriteJournal,
 };
+use crate::write::journal_metrics::{self, Figures, Step};
 use crate::write::stored::{self, decode_headers, decode_settlement, encode_settlement};
 use link::{Database, Link, connect, sql_result, within};
 
@@ -80,15 +90,17 @@ const RENEW: &str = "UPDATE sdk_journal_writes SET lease_until = now() + make_in
 const PRUNE: &str = "DELETE FROM sdk_journal_writes \
      WHERE acknowledged_at < now() - make_interval(secs => $1)";
 
-/// Claims, oldest first, at most `$4` open entries of namespace `$3` that are owner `$1`'s or
-/// whose owner is gone (`$gone`), under a lease of `$2` seconds.
+/// Claims, oldest first, at most `$4` open entries of namespace `$3` that are owner `$1`'s
+/// (host `$5`, process `$6`) or whose owner is gone (`$gone`), under a lease of `$2` seconds;
+/// each row ends with its previous owner.
 macro_rules! claim {
     ($gone:literal) => {
         concat!(
             "UPDATE sdk_journal_writes w \
-             SET owner = $1, lease_until = now() + make_interval(secs => $2) \
+             SET owner = $1, lease_until = now() + make_interval(secs => $2), \
+                owner_host = $5, owner_pid = $6 \
              FROM ( \
-                SELECT o.key FROM sdk_journal_writes o \
+                SELECT o.key, o.owner AS previous FROM sdk_journal_writes o \
                 WHERE o.namespace = $3 AND o.acknowledged_at IS NULL \
                   AND (o.owner = $1 OR o.lease_until < now()",
             $gone,
@@ -98,7 +110,7 @@ macro_rules! claim {
              WHERE w.key = c.key \
              RETURNING w.seq, w.key, w.intent, w.operation_id, w.method, w.target, w.server, \
                 w.content_type, w.body, w.client_request_id, w.headers, w.settlement, w.base_url, \
-                w.credential, w.settled_at"
+                w.credential, w.settled_at, c.previous"
         )
     };
 }
@@ -110,6 +122,16 @@ const CLAIM: &str =
 /// [`claim!`] of entries whose lease expired, for a role that cannot see sessions.
 const CLAIM_BY_LEASE: &str = claim!("");
 
+/// Every open entry of namespace `$1`, oldest first, with its owner and whether that owner is
+/// alive: its lease holds and (unless `$2`, for a role that cannot see sessions) it has a
+/// session.
+const OPEN_ENTRIES: &str = "SELECT w.key, w.intent, w.operation_id, w.method, w.target, \
+        w.base_url, w.applied, w.recorded_at, w.owner, w.owner_host, w.owner_pid, \
+        w.lease_until, w.lease_until >= now() AND ($2 OR EXISTS ( \
+            SELECT 1 FROM pg_stat_activity a WHERE a.application_name = w.owner)) \
+     FROM sdk_journal_writes w WHERE w.namespace = $1 AND w.acknowledged_at IS NULL \
+     ORDER BY w.seq";
+
 /// Whether this role may read `pg_stat_activity`.
 const MAY_SEE_SESSIONS: &str = "SELECT has_table_privilege('pg_catalog.pg_stat_activity', \
      'SELECT') AND has_function_privilege('pg_catalog.pg_stat_get_activity(integer)', 'EXECUTE')";
@@ -118,10 +140,16 @@ const MAY_SEE_SESSIONS: &str = "SELECT has_table_privilege('pg_catalog.pg_stat_a
 const SEES_SESSION: &str = "SELECT EXISTS (SELECT 1 FROM pg_stat_activity \
      WHERE application_name = $1)";
 
-/// Records the outcome `$2` (applied: `$3`) of the open entry `$1`.
+/// Records the outcome `$2` (applied: `$3`) of the open entry `$1`; returns its owner.
 const SETTLE: &str = "UPDATE sdk_journal_writes SET settlement = $2, applied = $3, \
         settled_at = now() \
-     WHERE key = $1 AND acknowledged_at IS NULL";
+     WHERE key = $1 AND acknowledged_at IS NULL RETURNING owner";
+
+/// How many entries of namespace `$1` are open, and how many seconds ago the oldest was
+/// recorded.
+const OPEN_FIGURES: &str = "SELECT count(*), \
+        extract(epoch FROM now() - min(recorded_at))::float8 \
+     FROM sdk_journal_writes WHERE namespace = $1 AND acknowledged_at IS NULL";
 
 /// Closes entry `$1`; an intent certainly not applied is released for a new key.
 const ACKNOWLEDGE: &str = "UPDATE sdk_journal_writes SET acknowledged_at = now(), \
@@ -138,6 +166,9 @@ pub struct PostgresJournal {
 struct Identity {
     namespace: String,
     owner: String,
+    /// This machine's host name and this process's id, for operators.
+    host: String,
+    pid: i32,
     lease: Duration,
 }
 
@@ -149,8 +180,17 @@ struct Shared {
     claim_limit: i64,
     /// Whether this role sees other sessions' `application_name` (else claims wait for leases).
     sees_sessions: bool,
-    /// Settlements, acknowledgements, claims and lease renewals.
+    /// Claims, lease renewals and listings; settlements and acknowledgements too when they
+    /// need not be durable.
     link: Link,
+    /// Durable settlements and acknowledgements, spread over [`SETTLING_LINKS`] connections:
+    /// statements pipelined on one connection commit one after the other, each waiting for its
+    /// own WAL flush, while concurrent sessions' commits share flushes. Empty when they need
+    /// not be durable.
+    settling: Vec<Link>,
+    /// The next of `settling` to use.
+    next: std::sync::atomic::AtomicUsize,
+    figures: Figures,
     records: mpsc::UnboundedSender<recorder::Job>,
 }
 
@@ -163,6 +203,7 @@ pub struct PostgresJournalBuilder {
     keep_acknowledged: Duration,
     claim_limit: usize,
     timeout: Duration,
+    durable_acknowledgements: bool,
 }
 
 impl fmt::Debug for PostgresJournalBuilder {
@@ -174,6 +215,7 @@ impl fmt::Debug for PostgresJournalBuilder {
             .field("keep_acknowledged", &self.keep_acknowledged)
             .field("claim_limit", &self.claim_limit)
             .field("timeout", &self.timeout)
+            .field("durable_acknowledgements", &self.durable_acknowledgements)
             .finish_non_exhaustive()
     }
 }
@@ -217,6 +259,19 @@ impl PostgresJournalBuilder {
         self
     }
 
+    /// Whether settlements and acknowledgements (and takeovers and lease renewals, which share
+    /// their connection) wait for the database's disk: `synchronous_commit` on for that
+    /// connection. Default `true`, the safe choice: once acknowledged, an entry stays closed
+    /// through a database crash, an immediate stop or a power cut. `false` skips the wait
+    /// (`synchronous_commit = off`, faster: `bench-report journal`); then such a crash may
+    /// reopen the last ~600 ms of acknowledgements, and recovery reports those outcomes again
+    /// or resends under the same key (the acknowledgement window, `docs/journal.md`). Records
+    /// are durable either way.
+    pub fn durable_acknowledgements(mut self, durable: bool) -> Self {
+        self.durable_acknowledgements = durable;
+        self
+    }
+
     /// Connects (within [`timeout`](Self::timeout)), creates or migrates the tables, and starts
     /// renewing this journal's leases. Fails when the database is unreachable or the connection
     /// string is not valid (the error never repeats the string: it may hold a password). What
@@ -241,6 +296,8 @@ impl PostgresJournalBuilder {
         let identity = Arc::new(Identity {
             namespace: self.namespace,
             owner,
+            host: gethostname::gethostname().to_string_lossy().into_owned(),
+            pid: std::process::id() as i32,
             lease: self.lease,
         });
         let (records, jobs) = mpsc::unbounded_channel();
@@ -256,7 +313,10 @@ impl PostgresJournalBuilder {
             keep_acknowledged: self.keep_acknowledged,
             claim_limit: self.claim_limit as i64,
             sees_sessions,
-            link: Link::new(database, false),
+            settling: settling_links(&database, self.durable_acknowledgements),
+            next: Default::default(),
+            link: Link::new(database, self.durable_acknowledgements),
+            figures: Figures::new(journal_metrics::POSTGRES),
             records,
         });
         tokio::spawn(renew(Arc::downgrade(&shared)));
@@ -308,6 +368,7 @@ impl PostgresJournal {
             keep_acknowledged: Duration::from_secs(7 * 24 * 3600),
             claim_limit: 1000,
             timeout: Duration::from_secs(10),
+            durable_acknowledgements: true,
         }
     }
 
@@ -320,6 +381,18 @@ impl PostgresJournal {
     pub fn owner(&self) -> &str {
         &self.shared.identity.owner
     }
+}
+
+/// Connections for durable settlements and acknowledgements (opened on first use).
+const SETTLING_LINKS: usize = 4;
+
+/// The settling links of a journal whose acknowledgements are `durable`; none when they are
+/// not (then they share the journal's one connection, committing without waiting).
+fn settling_links(database: &Arc<Database>, durable: bool) -> Vec<Link> {
+    let count = if durable { SETTLING_LINKS } else { 0 };
+    (0..count)
+        .map(|_| Link::new(database.clone(), true))
+        .collect()
 }
 
 /// Host, port and database of `config`.
@@ -345,14 +418,30 @@ async fn renew(shared: Weak<Shared>) {
         let Some(shared) = shared.upgrade() else {
             return;
         };
-        if let Err(e) = shared.renew(ticks.is_multiple_of(64)).await {
-            tracing::warn!(error = %e, "the write journal could not renew its leases");
+        match shared.renew(ticks.is_multiple_of(64)).await {
+            Ok(()) => shared.figures.renewed(),
+            Err(e) => {
+                shared.figures.failed(&e);
+                tracing::warn!(error = %e, "the write journal could not renew its leases");
+            }
+        }
+        if let Err(e) = shared.count_open().await {
+            shared.figures.failed(&e);
         }
         ticks += 1;
     }
 }
 
 impl Shared {
+    /// The connection for the next settlement or acknowledgement.
+    fn settling(&self) -> &Link {
+        if self.settling.is_empty() {
+            return &self.link;
+        }
+        let next = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        &self.settling[next % self.settling.len()]
+    }
+
     async fn renew(&self, prune: bool) -> io::Result<()> {
         let lease = self.identity.lease.as_secs_f64();
         let owner = &self.identity.owner;
@@ -364,9 +453,38 @@ impl Shared {
             let keep = self.keep_acknowledged.as_secs_f64();
             let prune =
                 |client: Arc<Client>, prune| async move { client.execute(&prune, &[&keep]).await };
-            self.link.run(PRUNE, prune).await?;
+            let pruned = self.link.run(PRUNE, prune).await?;
+            self.figures.pruned(pruned);
         }
         Ok(())
+    }
+
+    /// Reports the namespace's open entries and the oldest one's age.
+    async fn count_open(&self) -> io::Result<()> {
+        let namespace = &self.identity.namespace;
+        let count = |client: Arc<Client>, count| async move {
+            client.query_one(&count, &[namespace]).await
+        };
+        let row = self.link.run(OPEN_FIGURES, count).await?;
+        let age = row.get::<_, Option<f64>>(1);
+        let age = age.map(|s| Duration::from_secs_f64(s.max(0.0)));
+        self.figures.open(row.get::<_, i64>(0) as u64, age);
+        Ok(())
+    }
+
+    /// Counts the claimed `rows` that another owner held, by that owner.
+    fn report_takeovers(&self, rows: &[Row]) {
+        let me = &self.identity.owner;
+        let mut by_owner = std::collections::BTreeMap::<String, u64>::new();
+        for row in rows {
+            let previous: String = row.get(15);
+            if previous != *me {
+                *by_owner.entry(previous).or_default() += 1;
+            }
+        }
+        for (from, count) in by_owner {
+            self.figures.took_over(count, me, &from);
+        }
     }
 
     /// Claims the open entries that are this journal's or whose owner is gone.
@@ -377,11 +495,13 @@ impl Shared {
             CLAIM_BY_LEASE
         };
         let lease = self.identity.lease.as_secs_f64();
-        let params: [&(dyn ToSql + Sync); 4] = [
+        let params: [&(dyn ToSql + Sync); 6] = [
             &self.identity.owner,
             &lease,
             &self.identity.namespace,
             &self.claim_limit,
+            &self.identity.host,
+            &self.identity.pid,
         ];
         let claim = |client: Arc<Client>, claim| async move { client.query(&claim, &params).await };
         self.link.run(sql, claim).await
@@ -399,10 +519,10 @@ impl WriteJournal for PostgresJournal {
             let stopped = || io::Error::other("the write journal's recorder stopped");
             self.shared.records.send(job).map_err(|_| stopped())?;
             // Waiting for the recorder is bounded too: it may be busy with an earlier batch.
-            within(self.shared.link.timeout(), async {
+            let waited = within(self.shared.link.timeout(), async {
                 recorded.await.map_err(|_| stopped())?
-            })
-            .await
+            });
+            self.shared.figures.timed(Step::Record, waited).await
         })
     }
 
@@ -416,10 +536,17 @@ impl WriteJournal for PostgresJournal {
             let applied = settlement.is_applied();
             let (text, applied) = (&text, &applied);
             let settle = |client: Arc<Client>, settle| async move {
-                client.execute(&settle, &[&key, text, applied]).await
+                client.query(&settle, &[&key, text, applied]).await
             };
-            self.shared.link.run(SETTLE, settle).await?;
+            let settled = self.shared.settling().run(SETTLE, settle);
+            let owners = self.shared.figures.timed(Step::Settle, settled).await?;
             super::kill_point!("settle");
+            let me = &self.shared.identity.owner;
+            for holder in owners.iter().map(|r| r.get::<_, String>(0)) {
+                if holder != *me {
+                    self.shared.figures.lost(key, &holder);
+                }
+            }
             Ok(())
         })
     }
@@ -429,7 +556,8 @@ impl WriteJournal for PostgresJournal {
             let acknowledge = |client: Arc<Client>, acknowledge| async move {
                 client.execute(&acknowledge, &[&key]).await
             };
-            let closed = self.shared.link.run(ACKNOWLEDGE, acknowledge).await?;
+            let closed = self.shared.settling().run(ACKNOWLEDGE, acknowledge);
+            let closed = self.shared.figures.timed(Step::Acknowledge, closed).await?;
             if closed > 0 {
                 super::kill_point!("close");
             }
@@ -437,9 +565,26 @@ impl WriteJournal for PostgresJournal {
         })
     }
 
+    fn open_entries(&self) -> BoxFuture<'_, io::Result<Option<Vec<OpenEntry>>>> {
+        Box::pin(async move {
+            let namespace = &self.shared.identity.namespace;
+            let by_lease = !self.shared.sees_sessions;
+            let list = |client: Arc<Client>, list| async move {
+                client.query(&list, &[namespace, &by_lease]).await
+            };
+            let rows = self.shared.link.run(OPEN_ENTRIES, list).await?;
+            Ok(Some(rows.iter().map(open_entry).collect()))
+        })
+    }
+
     fn pending(&self) -> BoxFuture<'_, io::Result<Pending>> {
         Box::pin(async move {
-            let mut rows = self.shared.claim().await?;
+            let claimed = self.shared.claim();
+            let mut rows = self.shared.figures.timed(Step::Claim, claimed).await?;
+            self.shared.report_takeovers(&rows);
+            if let Err(e) = self.shared.count_open().await {
+                self.shared.figures.failed(&e);
+            }
             rows.sort_by_key(|r| r.get::<_, i64>(0));
             let mut pending = Pending::default();
             for row in rows {
@@ -454,6 +599,27 @@ impl WriteJournal for PostgresJournal {
             }
             Ok(pending)
         })
+    }
+}
+
+/// A row of [`OPEN_ENTRIES`].
+fn open_entry(row: &Row) -> OpenEntry {
+    OpenEntry {
+        key: row.get(0),
+        intent: row.get(1),
+        operation_id: row.get(2),
+        method: row.get(3),
+        target: row.get(4),
+        base_url: row.get(5),
+        applied: row.get(6),
+        recorded_at: row.get(7),
+        owner: EntryOwner {
+            id: row.get(8),
+            host: row.get(9),
+            pid: row.get::<_, Option<i32>>(10).map(|p| p as u32),
+            alive: row.get(12),
+            lease_until: Some(row.get(11)),
+        },
     }
 }
 

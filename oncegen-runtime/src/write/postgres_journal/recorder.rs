@@ -122,6 +122,17 @@ struct Committed {
     refused: Vec<(String, String)>,
 }
 
+/// The `VALUES` row of a write whose 12 parameters follow the first `n` (the shared ones: `$1`
+/// namespace, `$2` owner, `$3` lease, `$4` host, `$5` process id).
+fn row(n: usize) -> String {
+    let own: Vec<String> = (n + 1..=n + 12).map(|i| format!("${i}")).collect();
+    let (key, rest) = own.split_first().expect("12 parameters");
+    format!(
+        "({key}, $1, {}, $2, now() + make_interval(secs => $3), $4, $5)",
+        rest.join(", ")
+    )
+}
+
 /// Inserts `writes` in one statement (kill points: `append` before it, `fsync` once it is
 /// committed).
 async fn commit(
@@ -133,26 +144,16 @@ async fn commit(
     let methods: Vec<&str> = writes.iter().map(|w| w.method.as_str()).collect();
     let headers: Vec<String> = writes.iter().map(|w| encode_headers(&w.headers)).collect();
     let bodies: Vec<&[u8]> = writes.iter().map(|w| w.body.as_ref()).collect();
-    let mut params: Vec<&(dyn ToSql + Sync)> = vec![&identity.namespace, &identity.owner, &lease];
+    let mut params: Vec<&(dyn ToSql + Sync)> = vec![
+        &identity.namespace,
+        &identity.owner,
+        &lease,
+        &identity.host,
+        &identity.pid,
+    ];
     let mut rows = Vec::with_capacity(writes.len());
     for (i, w) in writes.iter().enumerate() {
-        let n = params.len();
-        rows.push(format!(
-            "(${}, $1, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, $2, \
-             now() + make_interval(secs => $3))",
-            n + 1,
-            n + 2,
-            n + 3,
-            n + 4,
-            n + 5,
-            n + 6,
-            n + 7,
-            n + 8,
-            n + 9,
-            n + 10,
-            n + 11,
-            n + 12,
-        ));
+        rows.push(row(params.len()));
         params.extend_from_slice(&[
             &w.key,
             &w.intent,
@@ -171,7 +172,7 @@ async fn commit(
     let sql = format!(
         "INSERT INTO sdk_journal_writes (key, namespace, intent, operation_id, method, target, \
          server, content_type, body, client_request_id, headers, base_url, credential, owner, \
-         lease_until) VALUES {} \
+         lease_until, owner_host, owner_pid) VALUES {} \
          ON CONFLICT DO NOTHING RETURNING key",
         rows.join(", ")
     );

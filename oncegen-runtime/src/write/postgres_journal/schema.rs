@@ -12,7 +12,7 @@ use super::link::{sql_result, unavailable};
 const MIGRATION_LOCK: i64 = 0x0073_646b_6a72_6e6c;
 
 /// The migrations, in order; the schema's version is how many have run.
-const MIGRATIONS: [&str; 2] = [
+const MIGRATIONS: [&str; 3] = [
     r#"
 CREATE TABLE sdk_journal_writes (
     key text PRIMARY KEY,
@@ -49,6 +49,11 @@ ALTER TABLE sdk_journal_writes
     ADD COLUMN base_url text,
     ADD COLUMN credential text,
     ADD COLUMN settled_at timestamptz;
+"#,
+    r#"
+ALTER TABLE sdk_journal_writes
+    ADD COLUMN owner_host text,
+    ADD COLUMN owner_pid integer;
 "#,
 ];
 

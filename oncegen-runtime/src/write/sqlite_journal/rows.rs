@@ -84,14 +84,28 @@ pub(super) fn acknowledge(tx: &Connection, key: &str) -> rusqlite::Result<bool> 
     Ok(closed > 0)
 }
 
-/// Deletes entries acknowledged more than `keep` ago.
-pub(super) fn prune(tx: &Connection, keep: Duration) -> rusqlite::Result<()> {
+/// Deletes entries acknowledged more than `keep` ago; returns how many.
+pub(super) fn prune(tx: &Connection, keep: Duration) -> rusqlite::Result<u64> {
     let before = now().saturating_sub(keep.as_millis() as i64);
-    tx.execute(
+    let deleted = tx.execute(
         "DELETE FROM writes WHERE acknowledged_at IS NOT NULL AND acknowledged_at < ?1",
         [before],
     )?;
-    Ok(())
+    Ok(deleted as u64)
+}
+
+/// How many entries are open (every owner's), and when the oldest was recorded.
+pub(super) fn open_figures(conn: &Connection) -> rusqlite::Result<(u64, Option<SystemTime>)> {
+    conn.query_row(
+        "SELECT count(*), min(recorded_at) FROM writes WHERE acknowledged_at IS NULL",
+        [],
+        |row| {
+            Ok((
+                row.get::<_, i64>(0)? as u64,
+                row.get::<_, Option<i64>>(1)?.map(time),
+            ))
+        },
+    )
 }
 
 /// What the journal knows of `key`.
@@ -157,13 +171,21 @@ fn open(tx: &Connection, prefix: Option<&str>) -> rusqlite::Result<Vec<Open>> {
     rows.collect()
 }
 
-/// Makes `keys` this journal's.
-fn take(tx: &Connection, owners: &Owners, keys: &[&str]) -> rusqlite::Result<()> {
+/// Makes `entries` this journal's; returns the previous owner of each taken from another.
+fn take<'o>(
+    tx: &Connection,
+    owners: &Owners,
+    entries: impl IntoIterator<Item = &'o Open>,
+) -> rusqlite::Result<Vec<String>> {
     let mut statement = tx.prepare_cached("UPDATE writes SET owner = ?1 WHERE key = ?2")?;
-    for key in keys {
-        statement.execute(params![owners.me(), key])?;
+    let mut previous = Vec::new();
+    for o in entries {
+        statement.execute(params![owners.me(), o.key])?;
+        if o.owner != owners.me() {
+            previous.push(o.owner.clone());
+        }
     }
-    Ok(())
+    Ok(previous)
 }
 
 /// Whether another live journal holds `owner`'s entries, each owner looked at once (its lock
@@ -177,18 +199,15 @@ fn held_by_other(owners: &Owners) -> impl FnMut(&str) -> bool + '_ {
     }
 }
 
-/// Every open entry no other live journal holds, now this journal's.
-pub(super) fn claim(tx: &Connection, owners: &Owners) -> rusqlite::Result<Pending> {
+/// Every open entry no other live journal holds, now this journal's, and the previous owners
+/// of those taken over.
+pub(super) fn claim(tx: &Connection, owners: &Owners) -> rusqlite::Result<(Pending, Vec<String>)> {
     let mut held = held_by_other(owners);
     let free: Vec<Open> = open(tx, None)?
         .into_iter()
         .filter(|o| !held(&o.owner))
         .collect();
-    take(
-        tx,
-        owners,
-        &free.iter().map(|o| o.key.as_str()).collect::<Vec<_>>(),
-    )?;
+    let taken = take(tx, owners, &free)?;
     let mut pending = Pending::default();
     for o in free {
         match o.entry {
@@ -196,12 +215,17 @@ pub(super) fn claim(tx: &Connection, owners: &Owners) -> rusqlite::Result<Pendin
             Err(damaged) => pending.damaged.push(damaged),
         }
     }
-    Ok(pending)
+    Ok((pending, taken))
 }
 
 /// The oldest open entry of an intent starting with `prefix` that no other live journal
-/// holds, now this journal's; else whether another holds one.
-pub(super) fn resume(tx: &Connection, owners: &Owners, prefix: &str) -> rusqlite::Result<Resume> {
+/// holds, now this journal's (with its previous owner when taken over); else whether another
+/// holds one.
+pub(super) fn resume(
+    tx: &Connection,
+    owners: &Owners,
+    prefix: &str,
+) -> rusqlite::Result<(Resume, Vec<String>)> {
     let mut busy = None;
     let mut held = held_by_other(owners);
     for o in open(tx, Some(prefix))? {
@@ -209,11 +233,17 @@ pub(super) fn resume(tx: &Connection, owners: &Owners, prefix: &str) -> rusqlite
             busy.get_or_insert(o.key);
             continue;
         }
-        let Ok(write) = o.entry else { continue };
-        take(tx, owners, &[&o.key])?;
-        return Ok(Resume::Taken(Box::new(write)));
+        if o.entry.is_err() {
+            continue;
+        }
+        let taken = take(tx, owners, [&o])?;
+        let write = o.entry.expect("checked above");
+        return Ok((Resume::Taken(Box::new(write)), taken));
     }
-    Ok(busy.map_or(Resume::None, |key| Resume::Busy { key }))
+    Ok((
+        busy.map_or(Resume::None, |key| Resume::Busy { key }),
+        Vec::new(),
+    ))
 }
 
 /// A row as an entry, or why it cannot be one.

@@ -3,8 +3,8 @@
 //! steps of many processes take turns on SQLite's write lock.
 
 use std::io;
-use std::sync::mpsc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, SystemTime};
 
 use rusqlite::{Connection, TransactionBehavior};
 use tokio::sync::oneshot;
@@ -30,8 +30,10 @@ pub(super) enum Step {
 /// What a step answered.
 pub(super) enum Answer {
     Done,
-    Claimed(Pending),
-    Resumed(Resume),
+    /// The entries claimed, and the previous owner of each taken over from another.
+    Claimed(Pending, Vec<String>),
+    /// What was resumed, and its previous owner when taken over from another.
+    Resumed(Resume, Vec<String>),
     KeyState(Option<KeyState>),
     Delivered(Option<Delivered>),
 }
@@ -42,8 +44,36 @@ pub(super) struct Job {
     pub(super) done: oneshot::Sender<io::Result<Answer>>,
 }
 
-/// Runs until every sender is gone (the journal was dropped).
-pub(super) fn run(mut conn: Connection, owners: Owners, keep: Duration, jobs: mpsc::Receiver<Job>) {
+/// What the writer saw: the open entries after the last commit (how many, and when the oldest
+/// was recorded), and the entries pruned since a caller last took them.
+#[derive(Debug, Default)]
+pub(super) struct Seen {
+    pub(super) open: u64,
+    pub(super) oldest: Option<SystemTime>,
+    pub(super) pruned: u64,
+}
+
+/// [`Seen`], shared with the journal's handles.
+pub(super) type OpenNow = Arc<Mutex<Seen>>;
+
+/// The journal's options.
+#[derive(Clone, Debug)]
+pub(super) struct Settings {
+    /// How long acknowledged entries are kept.
+    pub(super) keep: Duration,
+    /// Whether every commit waits for the disk (else only those that record a write).
+    pub(super) durable_acknowledgements: bool,
+}
+
+/// Runs until every sender is gone (the journal was dropped); after each commit, `open` holds
+/// what is open.
+pub(super) fn run(
+    mut conn: Connection,
+    owners: Owners,
+    settings: Settings,
+    jobs: mpsc::Receiver<Job>,
+    open: OpenNow,
+) {
     let mut commits: u64 = 0;
     let mut waiting = None;
     let mut acknowledged = false;
@@ -55,9 +85,13 @@ pub(super) fn run(mut conn: Connection, owners: Owners, keep: Duration, jobs: mp
                 Err(_) => break,
             }
         }
-        let prune = commits.is_multiple_of(1024).then_some(keep);
+        let prune = commits.is_multiple_of(1024).then_some(settings.keep);
         commits += 1;
-        let answers = commit(&mut conn, &owners, &batch, prune);
+        let durable = settings.durable_acknowledgements;
+        let answers = commit(&mut conn, &owners, &batch, prune, durable);
+        if let Ok((_, pruned)) = &answers {
+            note_open(&conn, &open, *pruned);
+        }
         acknowledged |= batch.iter().any(|j| matches!(j.step, Step::Acknowledge(_)));
         if acknowledged {
             // Before the answers go: a process may end the moment its acknowledgement is done.
@@ -68,7 +102,7 @@ pub(super) fn run(mut conn: Connection, owners: Owners, keep: Duration, jobs: mp
             }
         }
         match answers {
-            Ok(answers) => {
+            Ok((answers, _)) => {
                 for (job, answer) in batch.into_iter().zip(answers) {
                     let _ = job.done.send(answer);
                 }
@@ -83,23 +117,27 @@ pub(super) fn run(mut conn: Connection, owners: Owners, keep: Duration, jobs: mp
 }
 
 /// Runs `batch` in one transaction, each step in a savepoint of its own (a failed step leaves
-/// the others); durable (`synchronous = FULL`) when it records a write.
+/// the others), after pruning when `prune` says how long to keep acknowledged entries (their
+/// count is returned too); durable (`synchronous = FULL`) when it records a write, or always
+/// when `durable`.
 fn commit(
     conn: &mut Connection,
     owners: &Owners,
     batch: &[Job],
     prune: Option<Duration>,
-) -> io::Result<Vec<io::Result<Answer>>> {
+    durable: bool,
+) -> io::Result<(Vec<io::Result<Answer>>, u64)> {
     let records = batch.iter().any(|j| matches!(j.step, Step::Record(_)));
-    let level = if records { "FULL" } else { "NORMAL" };
+    let level = if records || durable { "FULL" } else { "NORMAL" };
     conn.pragma_update(None, "synchronous", level)
         .map_err(failed)?;
     let mut tx = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .map_err(failed)?;
-    if let Some(keep) = prune {
-        rows::prune(&tx, keep).map_err(failed)?;
-    }
+    let pruned = match prune {
+        Some(keep) => rows::prune(&tx, keep).map_err(failed)?,
+        None => 0,
+    };
     let mut answers = Vec::with_capacity(batch.len());
     for job in batch {
         let savepoint = tx.savepoint().map_err(failed)?;
@@ -114,7 +152,18 @@ fn commit(
     }
     tx.commit().map_err(failed)?;
     kill_points(batch);
-    Ok(answers)
+    Ok((answers, pruned))
+}
+
+/// Notes what is open now and what was `pruned` (before the answers go, so a caller reads
+/// figures that include its own step). A failure to count is only logged.
+fn note_open(conn: &Connection, seen: &OpenNow, pruned: u64) {
+    let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+    seen.pruned += pruned;
+    match rows::open_figures(conn) {
+        Ok((open, oldest)) => (seen.open, seen.oldest) = (open, oldest),
+        Err(e) => tracing::warn!(error = %e, "the write journal could not count its open entries"),
+    }
 }
 
 /// Copies the log into the database and empties it, so that the earlier images of
@@ -159,9 +208,54 @@ fn apply(tx: &Connection, owners: &Owners, step: &Step) -> rusqlite::Result<Answ
             rows::acknowledge(tx, key)?;
             Answer::Done
         }
-        Step::Claim => Answer::Claimed(rows::claim(tx, owners)?),
-        Step::Resume(prefix) => Answer::Resumed(rows::resume(tx, owners, prefix)?),
+        Step::Claim => {
+            let (pending, taken) = rows::claim(tx, owners)?;
+            Answer::Claimed(pending, taken)
+        }
+        Step::Resume(prefix) => {
+            let (resume, taken) = rows::resume(tx, owners, prefix)?;
+            Answer::Resumed(resume, taken)
+        }
         Step::KeyState(key) => Answer::KeyState(rows::key_state(tx, key)?),
         Step::Delivered(prefix, since) => Answer::Delivered(rows::delivered(tx, prefix, *since)?),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Job, Owners, Step, commit};
+    use tokio::sync::oneshot;
+
+    /// `PRAGMA synchronous` after committing an acknowledgement alone (2 FULL, 1 NORMAL).
+    fn synchronous_after_acknowledging(durable: bool) -> i64 {
+        let dir = std::env::temp_dir().join(format!("jw-{}", uuid::Uuid::new_v4().simple()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("journal.sqlite");
+        let mut conn = rusqlite::Connection::open(&path).unwrap();
+        super::super::schema::prepare(&mut conn).unwrap();
+        let owners = Owners::register(&path).unwrap();
+        let (done, _answer) = oneshot::channel();
+        let batch = [Job {
+            step: Step::Acknowledge("k".to_owned()),
+            done,
+        }];
+        commit(&mut conn, &owners, &batch, None, durable).unwrap();
+        let level = conn
+            .pragma_query_value(None, "synchronous", |row| row.get(0))
+            .unwrap();
+        drop((conn, owners));
+        std::fs::remove_dir_all(dir).unwrap();
+        level
+    }
+
+    #[test]
+    fn acknowledgements_wait_for_the_disk_unless_set_otherwise() {
+        let default = crate::write::sqlite_journal::SqliteJournal::builder("unused");
+        assert!(
+            default.settings.durable_acknowledgements,
+            "durable by default"
+        );
+        assert_eq!(synchronous_after_acknowledging(true), 2, "FULL");
+        assert_eq!(synchronous_after_acknowledging(false), 1, "NORMAL");
+    }
 }

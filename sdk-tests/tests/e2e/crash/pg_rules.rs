@@ -14,7 +14,8 @@ use sdk_tests::postgres::Cluster;
 use super::postgres::{cluster, query, run_documented_script, sessions_gone, url_as};
 use super::*;
 
-fn write(key: &str, intent: &str) -> JournaledWrite {
+/// A write of a DNS zone under `key` and `intent`.
+pub(super) fn write(key: &str, intent: &str) -> JournaledWrite {
     JournaledWrite {
         key: key.to_owned(),
         operation_id: "createDnsZone".to_owned(),
