@@ -718,6 +718,24 @@ mod tests {
     }
 
     #[test]
+    fn an_unclosed_template_brace_is_an_error_and_names_outside_it_are_copied() {
+        static UNCLOSED: OperationSpec = OperationSpec {
+            operation_id: "getRecord",
+            method: Method::Get,
+            path: "/zones/{name}/records/{id",
+            idempotency: Idempotency::None,
+            operation_envelope: false,
+        };
+        let mut r = Request::new(&UNCLOSED);
+        r.path_param("name", &"example.com");
+        r.path_param("id", &"7");
+        assert!(matches!(r.path_params[0].0, Cow::Borrowed("name")));
+        assert!(matches!(r.path_params[1].0, Cow::Owned(ref id) if id == "id"));
+        let message = r.render_path().unwrap_err().to_string();
+        assert!(message.contains("malformed path template"), "{message}");
+    }
+
+    #[test]
     fn options_validation() {
         let mut o = CallOptions::new();
         o.set_idempotency_key("short");
