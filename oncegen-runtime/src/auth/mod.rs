@@ -160,6 +160,13 @@ impl Auth {
         if !unauthenticated {
             self.apply_mode(headers, method, target, body)?;
         }
+        if self.schemes.is_empty() {
+            // No scheme credentials (the usual client): what follows would choose none.
+            if !unauthenticated && matches!(self.mode, Mode::None) {
+                nothing_sent(operation);
+            }
+            return Ok(CredentialQuery::default());
+        }
         let mut query = CredentialQuery::default();
         let bearer_mode = matches!(self.mode, Mode::Bearer(_));
         let own = |name: &str| self.schemes.iter().find(|s| s.name == name);

@@ -121,13 +121,13 @@ impl Client {
 
     /// Runs a prepared call, one state machine of four steps: begin its journal entry, run its
     /// attempts ([`Self::attempts`]), settle the entry, and hand over the response. The call's
-    /// clock restarts here (it counts from the first poll) unless it is a lookup, which keeps
+    /// clock starts here (it counts from the first poll) unless it is a lookup, which keeps
     /// its write's deadline. A failure is recorded on `span` here, a success when its body is
     /// decoded.
     async fn call(&self, mut p: Box<Prepared>, start: Start, span: Span) -> CallResult {
         let entry = match start {
             Start::Send => {
-                p.restart_clock();
+                p.start_clock();
                 match Entry::begin(self, &p).await {
                     Ok(entry) => entry,
                     Err(e) => {
@@ -137,7 +137,7 @@ impl Client {
                 }
             }
             Start::Reconcile => {
-                p.restart_clock();
+                p.start_clock();
                 Entry::resumed(self, &p)
             }
             Start::Lookup => Entry::none(),

@@ -101,8 +101,9 @@ impl Client {
         if !request.accept_is_set() {
             request.accept("*/*");
         }
-        let p = self.prepare(&request, &options)?;
+        let mut p = self.prepare(&request, &options)?;
         drop((request, options));
+        p.start_clock();
         let mut budget = Budget::new(&p.policy, p.deadline);
         let facts = Facts {
             is_write: p.is_write(),
