@@ -46,6 +46,11 @@ impl Cluster {
 
     /// A cluster that accepts TLS connections only, with `files` (see `TLS_ONLY_HBA`).
     pub fn start_tls(name: &str, files: &TlsFiles<'_>) -> io::Result<Self> {
+        Self::start_tls_with(name, files, TLS_ONLY_HBA)
+    }
+
+    /// A cluster serving TLS with `files`, whose `pg_hba.conf` is `hba`.
+    pub fn start_tls_with(name: &str, files: &TlsFiles<'_>, hba: &str) -> io::Result<Self> {
         let mut cluster = Self::create(name)?;
         let data = cluster.data();
         for (from, to) in [
@@ -59,7 +64,7 @@ impl Cluster {
                 run(Command::new("chown").arg("postgres:").arg(data.join(to)))?;
             }
         }
-        std::fs::write(data.join("pg_hba.conf"), TLS_ONLY_HBA)?;
+        std::fs::write(data.join("pg_hba.conf"), hba)?;
         cluster.tls = true;
         cluster.start_server()?;
         Ok(cluster)
@@ -301,3 +306,66 @@ fn run(command: &mut Command) -> io::Result<Output> {
         String::from_utf8_lossy(&output.stderr)
     )))
 }
+
+/// Runs `openssl` in `dir` (the tests' certificates; Debian's `openssl` package).
+fn openssl(dir: &Path, args: &[&str]) {
+    let out = Command::new("openssl")
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("openssl runs");
+    assert!(out.status.success(), "openssl {args:?}: {out:?}");
+}
+
+/// A CA (`ca.crt`, `ca.key`) in `dir`, and `name.crt`/`name.key` signed by it for each
+/// `(name, subject, extensions)`; EC P-256 keys valid two days.
+pub fn certificates(dir: &Path, leaves: &[(&str, &str, &str)]) {
+    let ec = [
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+    ];
+    let mut ca = vec!["req", "-x509", "-days", "2", "-subj", "/CN=journal test CA"];
+    ca.extend(ec);
+    ca.extend(["-keyout", "ca.key", "-out", "ca.crt"]);
+    openssl(dir, &ca);
+    for (name, subject, extensions) in leaves {
+        let (key, csr, crt, ext) = (
+            format!("{name}.key"),
+            format!("{name}.csr"),
+            format!("{name}.crt"),
+            format!("{name}.ext"),
+        );
+        std::fs::write(dir.join(&ext), extensions).expect("an extensions file");
+        let mut req = vec!["req", "-subj", subject, "-keyout", &key, "-out", &csr];
+        req.extend(ec);
+        openssl(dir, &req);
+        let sign = [
+            "x509",
+            "-req",
+            "-in",
+            &csr,
+            "-CA",
+            "ca.crt",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-days",
+            "2",
+            "-extfile",
+            &ext,
+            "-out",
+            &crt,
+        ];
+        openssl(dir, &sign);
+    }
+}
+
+/// The server certificate leaf for `localhost`, as [`certificates`] takes it.
+pub const LOCALHOST_SERVER: (&str, &str, &str) = (
+    "server",
+    "/CN=localhost",
+    "subjectAltName=DNS:localhost\nextendedKeyUsage=serverAuth\n",
+);

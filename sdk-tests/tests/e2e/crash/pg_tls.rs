@@ -3,71 +3,13 @@
 //! each `sslmode` connects or refuses as `docs/journal.md` says, client certificates are sent,
 //! and no error repeats the password.
 
-use std::process::Command;
-
 use oncegen_runtime::PostgresJournal;
-use sdk_tests::postgres::{Cluster, TlsFiles, required};
+use sdk_tests::postgres::{Cluster, LOCALHOST_SERVER, TlsFiles, certificates, required};
 
 use super::*;
 
 /// In every connection string; trust authentication never asks for it.
 const PASSWORD: &str = "tls-secret-pw";
-
-fn openssl(dir: &Path, args: &[&str]) {
-    let out = Command::new("openssl")
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("openssl runs");
-    assert!(out.status.success(), "openssl {args:?}: {out:?}");
-}
-
-/// A CA (`ca.crt`), and `name.crt`/`name.key` signed by it for each `(name, subject, extensions)`.
-fn certificates(dir: &Path, leaves: &[(&str, &str, &str)]) {
-    let ec = [
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:prime256v1",
-        "-nodes",
-    ];
-    let mut ca = vec!["req", "-x509", "-days", "2", "-subj", "/CN=journal test CA"];
-    ca.extend(ec);
-    ca.extend(["-keyout", "ca.key", "-out", "ca.crt"]);
-    openssl(dir, &ca);
-    for (name, subject, extensions) in leaves {
-        let (key, csr, crt, ext) = (
-            format!("{name}.key"),
-            format!("{name}.csr"),
-            format!("{name}.crt"),
-            format!("{name}.ext"),
-        );
-        std::fs::write(dir.join(&ext), extensions).unwrap();
-        let mut req = vec!["req", "-subj", subject, "-keyout", &key, "-out", &csr];
-        req.extend(ec);
-        openssl(dir, &req);
-        openssl(
-            dir,
-            &[
-                "x509",
-                "-req",
-                "-in",
-                &csr,
-                "-CA",
-                "ca.crt",
-                "-CAkey",
-                "ca.key",
-                "-CAcreateserial",
-                "-days",
-                "2",
-                "-extfile",
-                &ext,
-                "-out",
-                &crt,
-            ],
-        );
-    }
-}
 
 /// A cluster accepting TLS only, with a CA, a server certificate for `localhost` and a client
 /// certificate for `sdk` made in `dir`; `None` (printed) without PostgreSQL, unless required.
@@ -75,11 +17,7 @@ fn tls_cluster(dir: &Path) -> Option<Cluster> {
     certificates(
         dir,
         &[
-            (
-                "server",
-                "/CN=localhost",
-                "subjectAltName=DNS:localhost\nextendedKeyUsage=serverAuth\n",
-            ),
+            LOCALHOST_SERVER,
             ("client", "/CN=sdk", "extendedKeyUsage=clientAuth\n"),
         ],
     );

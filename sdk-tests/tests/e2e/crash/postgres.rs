@@ -9,7 +9,8 @@
 //!   restarted half-way.
 //!
 //! The fleet connects as `journal_writer`, a role with only what `docs/journal.md` grants
-//! (a schema of its own), never as a superuser.
+//! (a schema of its own), never as a superuser, and over TLS only (`sslmode=verify-full`
+//! against a CA the test makes; the cluster admits that role on TLS connections alone).
 //!
 //! At the end every intent must exist exactly once on the sandbox's ledger under exactly one
 //! key (the database keeps every key an intent was journaled under): no duplicate, no write
@@ -17,7 +18,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use sdk_tests::postgres::{Cluster, required};
+use sdk_tests::postgres::{Cluster, LOCALHOST_SERVER, TlsFiles, certificates, required};
 
 use super::*;
 
@@ -73,17 +74,57 @@ pub(super) fn url_as(cluster: &Cluster, role: &str) -> String {
     format!("postgresql://{role}@127.0.0.1:{}/postgres", cluster.port())
 }
 
-/// The fleet's connection string: role `journal_writer`, created by the documented script.
-async fn writer_url(cluster: &Cluster) -> String {
-    run_documented_script(cluster, "own-schema").await;
-    let url = url_as(cluster, "journal_writer");
+/// Who admits whom on a fleet's cluster: the fleet's role over TLS only, the harness's
+/// superuser (`sdk`) over plain TCP.
+const FLEET_HBA: &str = "hostssl all journal_writer 127.0.0.1/32 trust\n\
+                         host all sdk 127.0.0.1/32 trust\n";
+
+/// Where a fleet test connects.
+pub(super) struct Fleet {
+    /// The cluster (TLS on, [`FLEET_HBA`]).
+    pub(super) cluster: Cluster,
+    /// The writers' connection string: role `journal_writer` (made by the documented script,
+    /// no superuser) over TLS, `sslmode=verify-full` against the test's CA for `localhost`.
+    pub(super) writer: String,
+    /// The harness's: the superuser, for what the test reads of the journal.
+    pub(super) admin: String,
+}
+
+/// A fleet's cluster for `test`, its certificates in `dir`; `None` (printed) when PostgreSQL
+/// is not installed and not required.
+async fn fleet_cluster(test: &str, dir: &Path) -> Option<Fleet> {
+    certificates(dir, &[LOCALHOST_SERVER]);
+    let files = TlsFiles {
+        cert: &dir.join("server.crt"),
+        key: &dir.join("server.key"),
+        ca: &dir.join("ca.crt"),
+    };
+    let cluster = match Cluster::start_tls_with(test, &files, FLEET_HBA) {
+        Ok(cluster) => cluster,
+        Err(e) if !required() => {
+            eprintln!("e2e: SKIPPING `{test}`: {e} (under CI=true this fails)");
+            return None;
+        }
+        Err(e) => panic!("`{test}` needs PostgreSQL (CI=true): {e}"),
+    };
+    run_documented_script(&cluster, "own-schema").await;
+    let admin = cluster.url();
     let rows = query(
-        &url,
-        "SELECT rolsuper FROM pg_roles WHERE rolname = current_user",
+        &admin,
+        "SELECT rolsuper FROM pg_roles WHERE rolname = 'journal_writer'",
     )
     .await;
     assert!(!rows[0].get::<_, bool>(0), "the fleet is no superuser");
-    url
+    let writer = format!(
+        "postgresql://journal_writer@localhost:{}/postgres?sslmode=verify-full&sslrootcert={}",
+        cluster.port(),
+        dir.join("ca.crt").display()
+    );
+    Some(Fleet {
+        cluster,
+        writer,
+        admin,
+    })
 }
 
 /// `FLEET` lanes of `count` intents (deploys and zones), one journal in `url`, one application
@@ -131,7 +172,12 @@ pub(super) async fn sessions_gone(url: &str, owners: &str) {
 /// Every key each intent was journaled under (the database keeps acknowledged rows).
 async fn journaled_keys(url: &str) -> Seen {
     let mut seen = Seen::default();
-    for row in query(url, "SELECT intent, key FROM sdk_journal_writes").await {
+    for row in query(
+        url,
+        "SELECT intent, key FROM sdk_journal.sdk_journal_writes",
+    )
+    .await
+    {
         let intent: String = row.get(0);
         seen.0.entry(intent).or_default().insert(row.get(1));
     }
@@ -147,21 +193,22 @@ async fn a_fleet_on_postgres_killed_at_every_step_of_the_protocol_loses_and_dupl
     else {
         return;
     };
-    let Some(cluster) = cluster("steps") else {
+    let certs = temp_dir("pg-steps-tls");
+    let Some(fleet_db) = fleet_cluster("steps", &certs.0).await else {
         return;
     };
     let sb = env.sb();
-    let url = writer_url(&cluster).await;
     tokio::task::block_in_place(|| {
-        tokio::runtime::Handle::current().block_on(every_step(sb, &url))
+        tokio::runtime::Handle::current().block_on(every_step(sb, &fleet_db))
     });
 }
 
-async fn every_step(sb: &Sandbox, url: &str) {
+async fn every_step(sb: &Sandbox, db: &Fleet) {
     sb.set_balance(Decimal::new(1_000_000_000, 2));
     let dir = temp_dir("pg-steps");
     let started = Instant::now();
-    let lanes = fleet(&dir.0, "pk", 40, url);
+    let url = db.admin.as_str();
+    let lanes = fleet(&dir.0, "pk", 40, &db.writer);
     let mut kills = Kills::default();
     let mut seen = Seen::default();
     for nth in 1..=2 {
@@ -256,9 +303,11 @@ async fn a_fleet_on_postgres_killed_at_random_with_a_database_restart_loses_and_
     let Some(env) = Env::sandbox_only(test, "the ledger, faults and child processes").await else {
         return;
     };
-    let Some(cluster) = cluster("random") else {
+    let certs = temp_dir("pg-random-tls");
+    let Some(db) = fleet_cluster("random", &certs.0).await else {
         return;
     };
+    let (cluster, url) = (&db.cluster, &db.admin);
     let sb = env.sb();
     let server = Server::of(sb);
     sb.set_balance(Decimal::new(1_000_000_000, 2));
@@ -268,9 +317,8 @@ async fn a_fleet_on_postgres_killed_at_random_with_a_database_restart_loses_and_
         matcher: Matcher::any(),
         per_key: true,
     });
-    let url = writer_url(&cluster).await;
     let dir = temp_dir("pg-random");
-    let lanes = fleet(&dir.0, "pr", 120, &url);
+    let lanes = fleet(&dir.0, "pr", 120, &db.writer);
     let started = Instant::now();
     let killed = AtomicUsize::new(0);
     let restarted = AtomicUsize::new(0);
@@ -325,13 +373,13 @@ async fn a_fleet_on_postgres_killed_at_random_with_a_database_restart_loses_and_
     let mut seen = Seen::default();
     tokio::task::block_in_place(|| {
         tokio::runtime::Handle::current().block_on(async {
-            sessions_gone(&url, WRITERS).await;
+            sessions_gone(url, WRITERS).await;
             for lane in &lanes {
                 complete(sb, lane, &mut seen).await;
             }
         })
     });
-    let intents = assert_exactly_once(sb, &lanes, &journaled_keys(&url).await);
+    let intents = assert_exactly_once(sb, &lanes, &journaled_keys(url).await);
     let mut kills = Kills::default();
     for l in &landed {
         for (at, n) in &l.kills.0 {
