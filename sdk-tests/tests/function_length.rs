@@ -67,7 +67,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("oncegen-mcp/src/failure.rs", "from", 66),
     ("oncegen-mcp/src/options.rs", "command", 102),
     ("oncegen-mcp/src/options.rs", "options", 62),
-    ("oncegen-runtime/src/auth/mod.rs", "apply", 66),
     ("oncegen-runtime/src/auth/mod.rs", "scheme_auth", 66),
     ("oncegen-runtime/src/encoding/params.rs", "serialize", 85),
     (
@@ -166,7 +165,7 @@ const LONGER: &[(&str, &str, usize)] = &[
     (
         "sdk-tests/tests/e2e/crash/postgres.rs",
         "a_fleet_on_postgres_killed_at_random_with_a_database_restart_loses_and_duplicates_nothing",
-        111,
+        101,
     ),
     ("sdk-tests/tests/e2e/crash/writer.rs", "writer_child", 90),
     (

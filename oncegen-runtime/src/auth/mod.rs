@@ -167,7 +167,20 @@ impl Auth {
             }
             return Ok(CredentialQuery::default());
         }
-        let mut query = CredentialQuery::default();
+        let sent = self.schemes_to_send(security, unauthenticated);
+        if !unauthenticated && sent.is_empty() && matches!(self.mode, Mode::None) {
+            nothing_sent(operation);
+        }
+        place(headers, sent)
+    }
+
+    /// The scheme credentials an attempt sends: those of the first requirement of `security`
+    /// that can be met, then those set for every operation (none when `unauthenticated`).
+    fn schemes_to_send(
+        &self,
+        security: Option<&[Requirement]>,
+        unauthenticated: bool,
+    ) -> Vec<&SchemeAuth> {
         let bearer_mode = matches!(self.mode, Mode::Bearer(_));
         let own = |name: &str| self.schemes.iter().find(|s| s.name == name);
         let chosen = security.and_then(|requirements| {
@@ -188,38 +201,7 @@ impl Auth {
                 }
             }
         }
-        if !unauthenticated && sent.is_empty() && matches!(self.mode, Mode::None) {
-            nothing_sent(operation);
-        }
-        let mut cookies = Vec::new();
-        for auth in sent {
-            match &auth.placement {
-                Placement::Header(name, value) => {
-                    headers.insert(name.clone(), value.clone());
-                }
-                Placement::Query(pair) => {
-                    if !query.0.is_empty() {
-                        query.0.push('&');
-                    }
-                    query.0.push_str(pair);
-                }
-                Placement::Cookie(pair) => cookies.push(pair.as_str()),
-            }
-        }
-        if !cookies.is_empty() {
-            let mut all: Vec<String> = headers
-                .get_all(http::header::COOKIE)
-                .iter()
-                .filter_map(|v| v.to_str().ok().map(str::to_owned))
-                .collect();
-            all.extend(cookies.iter().map(|c| (*c).to_owned()));
-            let mut value = HeaderValue::from_str(&all.join("; ")).map_err(|_| {
-                Error::validation("a cookie credential is not a valid header value")
-            })?;
-            value.set_sensitive(true);
-            headers.insert(http::header::COOKIE, value);
-        }
-        Ok(query)
+        sent
     }
 
     fn apply_mode(
@@ -273,6 +255,40 @@ impl Auth {
 
 /// Encodes one scheme credential; a credential of the wrong kind for its scheme, or one that
 /// cannot travel in a header, is a configuration error.
+/// Puts `sent` where each scheme's credential travels: headers, cookies (joined with any
+/// cookie already set), and the query pairs returned.
+fn place(headers: &mut HeaderMap, sent: Vec<&SchemeAuth>) -> Result<CredentialQuery, Error> {
+    let mut query = CredentialQuery::default();
+    let mut cookies = Vec::new();
+    for auth in sent {
+        match &auth.placement {
+            Placement::Header(name, value) => {
+                headers.insert(name.clone(), value.clone());
+            }
+            Placement::Query(pair) => {
+                if !query.0.is_empty() {
+                    query.0.push('&');
+                }
+                query.0.push_str(pair);
+            }
+            Placement::Cookie(pair) => cookies.push(pair.as_str()),
+        }
+    }
+    if !cookies.is_empty() {
+        let mut all: Vec<String> = headers
+            .get_all(http::header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok().map(str::to_owned))
+            .collect();
+        all.extend(cookies.iter().map(|c| (*c).to_owned()));
+        let mut value = HeaderValue::from_str(&all.join("; "))
+            .map_err(|_| Error::validation("a cookie credential is not a valid header value"))?;
+        value.set_sensitive(true);
+        headers.insert(http::header::COOKIE, value);
+    }
+    Ok(query)
+}
+
 /// Logs (debug) that `operation` goes without a credential.
 fn nothing_sent(operation: &str) {
     tracing::debug!(

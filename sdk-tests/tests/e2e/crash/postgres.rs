@@ -307,7 +307,6 @@ async fn a_fleet_on_postgres_killed_at_random_with_a_database_restart_loses_and_
     let Some(db) = fleet_cluster("random", &certs.0).await else {
         return;
     };
-    let (cluster, url) = (&db.cluster, &db.admin);
     let sb = env.sb();
     let server = Server::of(sb);
     sb.set_balance(Decimal::new(1_000_000_000, 2));
@@ -327,17 +326,7 @@ async fn a_fleet_on_postgres_killed_at_random_with_a_database_restart_loses_and_
     let lane_seeds: Vec<u64> = lanes.iter().map(|_| seeds.next_u64()).collect();
     let landed: Vec<Landed> = tokio::task::block_in_place(|| {
         std::thread::scope(|scope| {
-            scope.spawn(|| {
-                while killed.load(Ordering::SeqCst) < RESTART_AFTER
-                    && running.load(Ordering::SeqCst) > 0
-                {
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                cluster.stop().expect("the database stops");
-                std::thread::sleep(Duration::from_millis(500));
-                cluster.start_server().expect("the database starts again");
-                restarted.store(killed.load(Ordering::SeqCst), Ordering::SeqCst);
-            });
+            scope.spawn(|| restart_half_way(&db.cluster, &killed, &running, &restarted));
             let lanes: Vec<_> = lanes
                 .iter()
                 .zip(&lane_seeds)
@@ -373,13 +362,13 @@ async fn a_fleet_on_postgres_killed_at_random_with_a_database_restart_loses_and_
     let mut seen = Seen::default();
     tokio::task::block_in_place(|| {
         tokio::runtime::Handle::current().block_on(async {
-            sessions_gone(url, WRITERS).await;
+            sessions_gone(&db.admin, WRITERS).await;
             for lane in &lanes {
                 complete(sb, lane, &mut seen).await;
             }
         })
     });
-    let intents = assert_exactly_once(sb, &lanes, &journaled_keys(url).await);
+    let intents = assert_exactly_once(sb, &lanes, &journaled_keys(&db.admin).await);
     let mut kills = Kills::default();
     for l in &landed {
         for (at, n) in &l.kills.0 {
@@ -407,6 +396,23 @@ async fn a_fleet_on_postgres_killed_at_random_with_a_database_restart_loses_and_
     );
     assert_eq!(kills.total(), FLEET * RANDOM_CHILDREN);
     assert!(restarted.load(Ordering::SeqCst) >= RESTART_AFTER);
+}
+
+/// Restarts the database once `RESTART_AFTER` writers were killed (or every lane ended), then
+/// records in `restarted` how many were killed before it came back.
+fn restart_half_way(
+    cluster: &Cluster,
+    killed: &AtomicUsize,
+    running: &AtomicUsize,
+    restarted: &AtomicUsize,
+) {
+    while killed.load(Ordering::SeqCst) < RESTART_AFTER && running.load(Ordering::SeqCst) > 0 {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    cluster.stop().expect("the database stops");
+    std::thread::sleep(Duration::from_millis(500));
+    cluster.start_server().expect("the database starts again");
+    restarted.store(killed.load(Ordering::SeqCst), Ordering::SeqCst);
 }
 
 /// Counts a lane out when it ends, panicking or not (the restart stops waiting for it).
