@@ -35,6 +35,7 @@ pub(crate) const WAIT_SECONDS: &str = "oncegen_journal_wait_seconds";
 /// Value of `journal` for the SQLite journal.
 pub(crate) const SQLITE: &str = "sqlite";
 /// Value of `journal` for the PostgreSQL journal.
+#[cfg(feature = "postgres")]
 pub(crate) const POSTGRES: &str = "postgres";
 
 /// A journal step waited on (the `step` label of [`WAIT_SECONDS`]).
@@ -124,7 +125,8 @@ impl Figures {
         );
     }
 
-    /// A lease renewal that succeeded.
+    /// A lease renewal that succeeded (PostgreSQL: SQLite owners hold a lock file, not a lease).
+    #[cfg(feature = "postgres")]
     pub(crate) fn renewed(&self) {
         counter!(LEASE_RENEWALS, "journal" => self.journal).increment(1);
         tracing::debug!(
@@ -134,6 +136,7 @@ impl Figures {
     }
 
     /// Entry `key` was settled after `holder` had taken it over from this journal.
+    #[cfg(feature = "postgres")]
     pub(crate) fn lost(&self, key: &str, holder: &str) {
         counter!(LEASE_LOSSES, "journal" => self.journal).increment(1);
         tracing::warn!(
