@@ -67,7 +67,7 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("oncegen-mcp/src/failure.rs", "from", 66),
     ("oncegen-mcp/src/options.rs", "command", 102),
     ("oncegen-mcp/src/options.rs", "options", 62),
-    ("oncegen-runtime/src/auth/mod.rs", "apply", 73),
+    ("oncegen-runtime/src/auth/mod.rs", "apply", 66),
     ("oncegen-runtime/src/auth/mod.rs", "scheme_auth", 66),
     ("oncegen-runtime/src/encoding/params.rs", "serialize", 85),
     (
@@ -78,6 +78,11 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("oncegen-runtime/src/engine/prepare.rs", "assemble", 65),
     ("oncegen-runtime/src/engine/prepare.rs", "new", 74),
     ("oncegen-runtime/src/error/mod.rs", "fmt", 113),
+    (
+        "oncegen-runtime/src/write/postgres_journal/recorder.rs",
+        "commit",
+        67,
+    ),
     (
         "oncegen-runtime/tests/journal.rs",
         "a_damaged_record_is_reported_and_never_resent",
@@ -103,7 +108,6 @@ const LONGER: &[(&str, &str, usize)] = &[
         "an_operation_with_its_own_server_goes_there_or_where_it_is_routed",
         73,
     ),
-    ("oncegen/src/cli/operation.rs", "render", 136),
     ("oncegen/src/emit/conventions.rs", "check_contract", 63),
     ("oncegen/src/emit/conventions.rs", "error_codes_module", 80),
     ("oncegen/src/emit/conventions.rs", "profile_static", 72),
@@ -120,7 +124,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("oncegen/src/emit/types.rs", "constructor", 84),
     ("oncegen/src/emit/types.rs", "type_def", 104),
     ("oncegen/src/emit/webhooks.rs", "webhooks_module", 63),
-    ("oncegen/src/mcp/operation.rs", "render", 151),
     ("oncegen/src/surface/operation.rs", "describe", 99),
     ("oncegen/src/surface/types.rs", "describe", 95),
     ("sdk-tests/fixtures/rehearsal/driver.rs", "main", 66),
@@ -166,7 +169,7 @@ const LONGER: &[(&str, &str, usize)] = &[
     (
         "sdk-tests/tests/e2e/crash/postgres.rs",
         "a_fleet_on_postgres_killed_at_random_with_a_database_restart_loses_and_duplicates_nothing",
-        112,
+        111,
     ),
     ("sdk-tests/tests/e2e/crash/writer.rs", "writer_child", 90),
     (

@@ -190,24 +190,8 @@ fn function(
         },
     );
     let setters = setters(surface, op, sdk, names);
-    let optional_body = op.body.as_ref().filter(|b| !b.required).map(|b| {
-        let ty = body_type(surface, sdk, &b.ty).map(|ty| quote!(::<#ty>));
-        quote! {
-            let call = match input.opt_body #ty ()? {
-                Some(body) => call.body(body),
-                None => call,
-            };
-        }
-    });
-    let key = (op.idempotency != Idempotency::None).then(|| {
-        quote! {
-            let call = match input.idempotency_key() {
-                Some(key) => call.idempotency_key(key),
-                None => call,
-            };
-            let call = input.tag(call);
-        }
-    });
+    let optional_body = optional_body(surface, op, sdk);
+    let key = key(op);
     let answer = answer(op);
     let doc = format!(" `{id}`: calls `{}::Client::{}`.", sdk, op.rust_fn);
     // A deprecated operation or parameter is still offered (its description says so).
@@ -259,6 +243,33 @@ fn setters(
             }
         })
         .collect()
+}
+
+/// The statement setting an optional body on the call when the arguments hold one.
+fn optional_body(surface: &Surface, op: &OperationSurface, sdk: &Ident) -> Option<TokenStream> {
+    op.body.as_ref().filter(|b| !b.required).map(|b| {
+        let ty = body_type(surface, sdk, &b.ty).map(|ty| quote!(::<#ty>));
+        quote! {
+            let call = match input.opt_body #ty ()? {
+                Some(body) => call.body(body),
+                None => call,
+            };
+        }
+    })
+}
+
+/// A keyed write's statements: the caller's idempotency key when given, and the tool's tag
+/// (how a repeated call is recognized in the journal).
+fn key(op: &OperationSurface) -> Option<TokenStream> {
+    (op.idempotency != Idempotency::None).then(|| {
+        quote! {
+            let call = match input.idempotency_key() {
+                Some(key) => call.idempotency_key(key),
+                None => call,
+            };
+            let call = input.tag(call);
+        }
+    })
 }
 
 /// The check that refuses an argument the tool does not take (its parameters and `body`).
