@@ -118,8 +118,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("oncegen/src/emit/split/core_crate.rs", "files", 89),
     ("oncegen/src/emit/split/facade.rs", "files", 86),
     ("oncegen/src/emit/webhooks.rs", "webhooks_module", 63),
-    ("oncegen/src/surface/operation.rs", "describe", 99),
-    ("oncegen/src/surface/types.rs", "describe", 95),
     ("sdk-tests/fixtures/rehearsal/driver.rs", "main", 66),
     ("sdk-tests/realservers/chroma/basics.rs", "main", 305),
     ("sdk-tests/realservers/chroma/nulls.rs", "main", 132),
