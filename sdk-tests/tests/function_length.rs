@@ -115,8 +115,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("oncegen/src/emit/examples.rs", "operation_example", 63),
     ("oncegen/src/emit/files.rs", "crate_files", 65),
     ("oncegen/src/emit/files.rs", "mod_rs", 63),
-    ("oncegen/src/emit/split/core_crate.rs", "files", 89),
-    ("oncegen/src/emit/split/facade.rs", "files", 86),
     ("oncegen/src/emit/webhooks.rs", "webhooks_module", 63),
     ("sdk-tests/fixtures/rehearsal/driver.rs", "main", 66),
     ("sdk-tests/realservers/chroma/basics.rs", "main", 305),
