@@ -109,8 +109,6 @@ const LONGER: &[(&str, &str, usize)] = &[
         73,
     ),
     ("oncegen/src/emit/examples.rs", "operation_example", 63),
-    ("oncegen/src/emit/files.rs", "crate_files", 65),
-    ("oncegen/src/emit/files.rs", "mod_rs", 63),
     ("oncegen/src/emit/webhooks.rs", "webhooks_module", 63),
     ("sdk-tests/fixtures/rehearsal/driver.rs", "main", 66),
     ("sdk-tests/realservers/chroma/basics.rs", "main", 305),

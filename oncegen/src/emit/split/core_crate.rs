@@ -5,14 +5,14 @@
 use super::extract::{Extension, take_gated};
 use super::{SplitNames, manifest};
 use crate::emit::docs::sanitize;
-use crate::emit::files::{client_rs, mod_rs};
-use crate::emit::{Ctx, GeneratedFile, Options, conventions, format_file, types, webhooks};
+use crate::emit::files::{client_rs, lib_tokens, mod_rs, rust_file};
+use crate::emit::{Ctx, GeneratedFile, Options, conventions, types, webhooks};
 use crate::error::Result;
 use crate::ir::Api;
 use crate::lower::{ERROR_CODES_MODULE, SHARED_MODULE, WEBHOOKS_MODULE};
 use crate::surface::Surface;
 use quote::quote;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The core crate's files under `dir`, and the gated methods it hands to the facade.
 pub(super) fn files(
@@ -73,12 +73,7 @@ fn lib_rs(api: &Api, names: &SplitNames, header: &str, dir: &Path) -> Result<Gen
         sanitize(&api.title),
         names.facade
     );
-    let tokens = quote! {
-        #![cfg_attr(docsrs, feature(doc_cfg))]
-        mod generated;
-        pub use generated::*;
-    };
-    rust_file(dir.join("src/lib.rs"), header, &doc, tokens)
+    rust_file(dir.join("src/lib.rs"), header, &doc, lib_tokens())
 }
 
 /// `src/generated/mod.rs`: the module tree of the single crate, with no area module.
@@ -103,19 +98,6 @@ fn mod_rs_file(
         &doc,
         mod_rs(&without_areas, options),
     )
-}
-
-/// A Rust source file at `path`: `header`, inner doc `doc`, then `tokens` formatted.
-fn rust_file(
-    path: PathBuf,
-    header: &str,
-    doc: &str,
-    tokens: proc_macro2::TokenStream,
-) -> Result<GeneratedFile> {
-    Ok(GeneratedFile {
-        path,
-        contents: format_file(header, doc, tokens)?,
-    })
 }
 
 /// The shared `types` module: its types and its receipts' methods.
