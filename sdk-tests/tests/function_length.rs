@@ -108,8 +108,6 @@ const LONGER: &[(&str, &str, usize)] = &[
         "an_operation_with_its_own_server_goes_there_or_where_it_is_routed",
         73,
     ),
-    ("oncegen/src/emit/examples.rs", "operation_example", 63),
-    ("oncegen/src/emit/webhooks.rs", "webhooks_module", 63),
     ("sdk-tests/fixtures/rehearsal/driver.rs", "main", 66),
     ("sdk-tests/realservers/chroma/basics.rs", "main", 305),
     ("sdk-tests/realservers/chroma/nulls.rs", "main", 132),
