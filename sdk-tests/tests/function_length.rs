@@ -64,8 +64,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("oncegen-mcp/src/dynamic.rs", "call", 72),
     ("oncegen-mcp/src/dynamic.rs", "tools", 65),
     ("oncegen-mcp/src/failure.rs", "from", 66),
-    ("oncegen-mcp/src/options.rs", "command", 102),
-    ("oncegen-mcp/src/options.rs", "options", 62),
     ("oncegen-runtime/src/auth/mod.rs", "apply", 66),
     ("oncegen-runtime/src/auth/mod.rs", "scheme_auth", 66),
     ("oncegen-runtime/src/encoding/params.rs", "serialize", 85),
