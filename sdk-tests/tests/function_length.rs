@@ -61,7 +61,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ),
     ("customer-cloud-sdk/examples/errors.rs", "main", 73),
     ("customer-cloud-sdk/examples/quickstart.rs", "main", 80),
-    ("oncegen-mcp/src/failure.rs", "from", 66),
     ("oncegen-runtime/src/auth/mod.rs", "apply", 66),
     ("oncegen-runtime/src/auth/mod.rs", "scheme_auth", 66),
     ("oncegen-runtime/src/encoding/params.rs", "serialize", 85),
