@@ -102,7 +102,6 @@ const LONGER: &[(&str, &str, usize)] = &[
         "an_operation_with_its_own_server_goes_there_or_where_it_is_routed",
         73,
     ),
-    ("sdk-tests/fixtures/rehearsal/driver.rs", "main", 66),
     ("sdk-tests/realservers/chroma/basics.rs", "main", 305),
     ("sdk-tests/realservers/chroma/nulls.rs", "main", 132),
     ("sdk-tests/realservers/prefect/basics.rs", "main", 206),
