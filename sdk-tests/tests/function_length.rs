@@ -194,12 +194,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ),
     ("sdk-tests/tests/e2e/writes.rs", "assert_ledger", 68),
     (
-        "sdk-tests/tests/real_servers/driver.rs",
-        "generate_build_run",
-        65,
-    ),
-    ("sdk-tests/tests/real_servers/driver.rs", "write_driver", 63),
-    (
         "sdk-tests/tests/real_servers/tools.rs",
         "generate_and_build",
         111,
