@@ -198,7 +198,6 @@ const LONGER: &[(&str, &str, usize)] = &[
         "generate_and_build",
         111,
     ),
-    ("sdk-tests/tests/realspecs.rs", "examples_report", 73),
     ("sdk-tests/tests/realspecs.rs", "realspecs_cargo_check", 194),
     (
         "sdk-tests/tests/spec_driven.rs",

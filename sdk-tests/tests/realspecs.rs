@@ -648,27 +648,7 @@ fn examples_report(
             tried.len()
         ));
     }
-    let count = |kind: Expected| {
-        failed
-            .iter()
-            .filter(|(p, _)| expected.get(*p).is_some_and(|(k, _)| *k == kind))
-            .count()
-    };
-    let mut out = format!(
-        "examples: {}; tried {}, passed {}, failed {} ({} documented flaws of the document, {} \
-         known generator gaps); not applicable {none}{}\n",
-        examples.len(),
-        tried.len(),
-        tried.len() - failed.len(),
-        failed.len(),
-        count(Expected::Flaw),
-        count(Expected::Gap),
-        if why.is_empty() {
-            String::new()
-        } else {
-            format!(" ({why})")
-        }
-    );
+    let mut out = summary_line(examples, tried, &failed, expected, none, &why);
     for (pointer, reason) in &failed {
         let known = expected.get(*pointer);
         let label = match known {
@@ -701,6 +681,39 @@ fn examples_report(
         }
     }
     (out, problems)
+}
+
+/// The report's first line: how many examples were tried, passed and failed (by whether the
+/// failure is a documented flaw or a known gap), and how many do not apply and why.
+fn summary_line(
+    examples: &[DocExample],
+    tried: &Tried,
+    failed: &[(&String, &String)],
+    expected: &BTreeMap<String, (Expected, String)>,
+    none: usize,
+    why: &str,
+) -> String {
+    let count = |kind: Expected| {
+        failed
+            .iter()
+            .filter(|(p, _)| expected.get(*p).is_some_and(|(k, _)| *k == kind))
+            .count()
+    };
+    format!(
+        "examples: {}; tried {}, passed {}, failed {} ({} documented flaws of the document, {} \
+         known generator gaps); not applicable {none}{}\n",
+        examples.len(),
+        tried.len(),
+        tried.len() - failed.len(),
+        failed.len(),
+        count(Expected::Flaw),
+        count(Expected::Gap),
+        if why.is_empty() {
+            String::new()
+        } else {
+            format!(" ({why})")
+        }
+    )
 }
 
 #[test]
