@@ -205,11 +205,6 @@ const LONGER: &[(&str, &str, usize)] = &[
         63,
     ),
     (
-        "sdk-tests/tests/split_areas.rs",
-        "split_sdk_builds_round_trips_and_compiles_only_the_enabled_areas",
-        77,
-    ),
-    (
         "sdk-tests/tests/webhooks.rs",
         "webhooks_and_callbacks_get_typed_payloads",
         64,
