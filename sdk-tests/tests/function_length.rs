@@ -193,11 +193,6 @@ const LONGER: &[(&str, &str, usize)] = &[
         90,
     ),
     ("sdk-tests/tests/e2e/writes.rs", "assert_ledger", 68),
-    (
-        "sdk-tests/tests/real_servers/tools.rs",
-        "generate_and_build",
-        111,
-    ),
     ("sdk-tests/tests/realspecs.rs", "realspecs_cargo_check", 194),
     (
         "sdk-tests/tests/spec_driven.rs",
