@@ -193,7 +193,6 @@ const LONGER: &[(&str, &str, usize)] = &[
         90,
     ),
     ("sdk-tests/tests/e2e/writes.rs", "assert_ledger", 68),
-    ("sdk-tests/tests/realspecs.rs", "realspecs_cargo_check", 194),
     (
         "sdk-tests/tests/spec_driven.rs",
         "the_runtime_names_no_operation_path_code_or_field_of_the_api",
