@@ -222,12 +222,7 @@ async fn operation<C>(
         .await;
     }
     if !command.writes {
-        let client = (app.connect)(config).map_err(Failure::from)?;
-        let all = command.pages && input.matches().get_flag(ALL);
-        let rows = all.then(|| Rows::new(globals.format, globals.jq.clone()));
-        let input = input.with_rows(rows);
-        let result = (command.run)(&client, &input).await;
-        return finish(result, None, None, globals).await;
+        return read(app, command, config, input, globals).await;
     }
     let location = setup::journal_location(app.bin, &sources, globals.journal)?;
     let journal = journal::open(&location).await?;
@@ -239,19 +234,7 @@ async fn operation<C>(
         &arguments(command, input.matches()),
         input.body_text(),
     );
-    let plan = match (globals.new_write, &globals.key) {
-        (true, None) => Plan::Send {
-            key: uuid_key(),
-            applied_at: None,
-        },
-        (_, key) => {
-            let guard = command.purchase.is_some().then_some(PURCHASE_GUARD);
-            same_write::plan_guarded(journal.as_ref(), &identity, key.as_deref(), guard)
-                .await
-                .map_err(journal::failed)?
-        }
-    };
-    let (result, settled) = match plan {
+    let (result, settled) = match plan(command, journal.as_ref(), &identity, globals).await? {
         Plan::Refused(why) => return Err(Failure::usage(why)),
         Plan::Busy { key } => return Err(busy(&key)),
         Plan::Resume(entry) => writes::resume(app, &config, *entry).await?,
@@ -272,6 +255,44 @@ async fn operation<C>(
         }
     };
     finish(result, settled, Some(journal.as_ref()), globals).await
+}
+
+/// A read: sent as it is, every page printed as it comes with `--all`.
+async fn read<C>(
+    app: &App<C>,
+    command: &Command<C>,
+    config: Config,
+    input: Input<'_>,
+    globals: &Globals<'_>,
+) -> Result<(), Failure> {
+    let client = (app.connect)(config).map_err(Failure::from)?;
+    let all = command.pages && input.matches().get_flag(ALL);
+    let rows = all.then(|| Rows::new(globals.format, globals.jq.clone()));
+    let input = input.with_rows(rows);
+    let result = (command.run)(&client, &input).await;
+    finish(result, None, None, globals).await
+}
+
+/// What a write does ([`same_write`]): with `--new-write` and no key, a fresh send; else what
+/// the journal says of the same write (a purchase guarded against a quick repeat).
+async fn plan<C>(
+    command: &Command<C>,
+    journal: &dyn WriteJournal,
+    identity: &same_write::Identity,
+    globals: &Globals<'_>,
+) -> Result<Plan, Failure> {
+    match (globals.new_write, &globals.key) {
+        (true, None) => Ok(Plan::Send {
+            key: uuid_key(),
+            applied_at: None,
+        }),
+        (_, key) => {
+            let guard = command.purchase.is_some().then_some(PURCHASE_GUARD);
+            same_write::plan_guarded(journal, identity, key.as_deref(), guard)
+                .await
+                .map_err(journal::failed)
+        }
+    }
 }
 
 /// How long after a purchase's outcome was printed the same command line answers that

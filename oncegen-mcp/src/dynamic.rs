@@ -50,40 +50,9 @@ impl Reach {
 
 /// The tools of a server whose operations have `reach`.
 pub fn tools(reach: Reach) -> Vec<rmcp::model::Tool> {
-    let object = |value: Value| -> Arc<JsonObject> {
-        match value {
-            Value::Object(map) => Arc::new(map),
-            _ => unreachable!("the schemas below are objects"),
-        }
-    };
-    let read = |title: &str| {
-        ToolAnnotations::with_title(title)
-            .read_only(true)
-            .open_world(false)
-    };
     let mut tools = vec![
-        rmcp::model::Tool::new(
-            SEARCH,
-            "Find the API's operations this server offers: matches every word of `query` \
-             against names, paths, areas and summaries (empty: all). Returns name, method, \
-             path, summary and whether it writes.",
-            object(json!({
-                "type": "object",
-                "properties": {"query": {"type": "string", "description": "Words to match, e.g. `dns zone list`."}},
-            })),
-        )
-        .with_annotations(read("Search operations")),
-        rmcp::model::Tool::new(
-            DESCRIBE,
-            "Describe one operation: its description, the JSON Schema of its arguments and of \
-             its result.",
-            object(json!({
-                "type": "object",
-                "properties": {"name": {"type": "string", "description": "The operation's name from search_operations."}},
-                "required": ["name"],
-            })),
-        )
-        .with_annotations(read("Describe an operation")),
+        search_tool(),
+        describe_tool(),
         call_tool(
             CALL,
             "Call one operation with `arguments` matching its schema (describe_operation). \
@@ -115,94 +84,154 @@ pub fn tools(reach: Reach) -> Vec<rmcp::model::Tool> {
     tools
 }
 
+/// `search_operations`: the offered operations matching every word of `query`.
+fn search_tool() -> rmcp::model::Tool {
+    rmcp::model::Tool::new(
+        SEARCH,
+        "Find the API's operations this server offers: matches every word of `query` \
+         against names, paths, areas and summaries (empty: all). Returns name, method, \
+         path, summary and whether it writes.",
+        object(json!({
+            "type": "object",
+            "properties": {"query": {"type": "string", "description": "Words to match, e.g. `dns zone list`."}},
+        })),
+    )
+    .with_annotations(read_only("Search operations"))
+}
+
+/// `describe_operation`: one operation's description and schemas.
+fn describe_tool() -> rmcp::model::Tool {
+    rmcp::model::Tool::new(
+        DESCRIBE,
+        "Describe one operation: its description, the JSON Schema of its arguments and of \
+         its result.",
+        object(json!({
+            "type": "object",
+            "properties": {"name": {"type": "string", "description": "The operation's name from search_operations."}},
+            "required": ["name"],
+        })),
+    )
+    .with_annotations(read_only("Describe an operation"))
+}
+
+/// The annotations of a tool that only reads what the server itself knows.
+fn read_only(title: &str) -> ToolAnnotations {
+    ToolAnnotations::with_title(title)
+        .read_only(true)
+        .open_world(false)
+}
+
+/// A tool's input schema.
+fn object(value: Value) -> Arc<JsonObject> {
+    match value {
+        Value::Object(map) => Arc::new(map),
+        _ => unreachable!("the schemas are objects"),
+    }
+}
+
 /// A call tool: `name` and `arguments`.
 fn call_tool(name: &'static str, description: &'static str) -> rmcp::model::Tool {
-    let schema = json!({
+    let schema = object(json!({
         "type": "object",
         "properties": {
             "name": {"type": "string"},
             "arguments": {"type": "object"},
         },
         "required": ["name"],
-    });
-    let Value::Object(schema) = schema else {
-        unreachable!("the schema is an object")
-    };
-    rmcp::model::Tool::new(name, description, Arc::new(schema))
+    }));
+    rmcp::model::Tool::new(name, description, schema)
 }
 
 /// Runs the dynamic tool `name`.
 pub(crate) async fn call<C: Send + Sync + 'static>(
     server: &Server<C>,
     name: &str,
-    mut arguments: Map<String, Value>,
+    arguments: Map<String, Value>,
     request: RequestId,
     peer: &Peer<RoleServer>,
 ) -> Result<CallToolResult, ErrorData> {
-    let text = |key: &str, arguments: &Map<String, Value>| {
-        arguments
-            .get(key)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned()
-    };
     match name {
-        SEARCH => {
-            let query = text("query", &arguments).to_lowercase();
-            let words: Vec<&str> = query.split_whitespace().collect();
-            let found: Vec<Value> = server
-                .offered()
-                .filter(|t| {
-                    let hay = format!(
-                        "{} {} {} {} {} {}",
-                        t.name, t.operation_id, t.area, t.method, t.path, t.title
-                    )
-                    .to_lowercase();
-                    words.iter().all(|w| hay.contains(w))
-                })
-                .map(|t| {
-                    json!({"name": t.name, "method": t.method, "path": t.path,
-                           "summary": t.title, "writes": t.effects.writes})
-                })
-                .collect();
-            Ok(answer(json!({ "operations": found })))
-        }
-        DESCRIBE => {
-            let wanted = text("name", &arguments);
-            match offered(server, &wanted) {
-                Ok(tool) => Ok(answer(json!({
-                    "name": tool.name,
-                    "description": tool.description,
-                    "input_schema": parse(tool.input_schema),
-                    "output_schema": tool.output_schema.map(parse),
-                    "writes": tool.effects.writes,
-                    "destructive": tool.effects.destructive,
-                }))),
-                Err(failure) => Ok(failed(&failure)),
-            }
-        }
-        CALL | CALL_READ => {
-            let wanted = text("name", &arguments);
-            match offered(server, &wanted) {
-                Err(failure) => return Ok(failed(&failure)),
-                Ok(tool) if name == CALL_READ && tool.effects.writes => {
-                    let writes = format!("`{wanted}` writes: call it with {CALL}");
-                    return Ok(failed(&Failure::invalid(writes)));
-                }
-                Ok(_) => {}
-            }
-            let inner = match arguments.remove("arguments") {
-                None | Some(Value::Null) => Map::new(),
-                Some(Value::Object(map)) => map,
-                Some(_) => return Ok(failed(&Failure::invalid("`arguments` must be an object"))),
-            };
-            server.call(&wanted, inner, request, peer).await
-        }
+        SEARCH => Ok(search(server, &text("query", &arguments))),
+        DESCRIBE => Ok(describe(server, &text("name", &arguments))),
+        CALL | CALL_READ => call_operation(server, name, arguments, request, peer).await,
         _ => Err(ErrorData::invalid_params(
             format!("no tool named `{name}` (dynamic mode offers {SEARCH}, {DESCRIBE}, {CALL})"),
             None,
         )),
     }
+}
+
+/// The string argument `key`, empty when absent.
+fn text(key: &str, arguments: &Map<String, Value>) -> String {
+    arguments
+        .get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// The offered operations whose name, id, area, method, path or title hold every word of
+/// `query` (any case).
+fn search<C: Send + Sync + 'static>(server: &Server<C>, query: &str) -> CallToolResult {
+    let query = query.to_lowercase();
+    let words: Vec<&str> = query.split_whitespace().collect();
+    let found: Vec<Value> = server
+        .offered()
+        .filter(|t| {
+            let hay = format!(
+                "{} {} {} {} {} {}",
+                t.name, t.operation_id, t.area, t.method, t.path, t.title
+            )
+            .to_lowercase();
+            words.iter().all(|w| hay.contains(w))
+        })
+        .map(|t| {
+            json!({"name": t.name, "method": t.method, "path": t.path,
+                   "summary": t.title, "writes": t.effects.writes})
+        })
+        .collect();
+    answer(json!({ "operations": found }))
+}
+
+/// Operation `wanted`'s description, schemas and effects.
+fn describe<C: Send + Sync + 'static>(server: &Server<C>, wanted: &str) -> CallToolResult {
+    match offered(server, wanted) {
+        Ok(tool) => answer(json!({
+            "name": tool.name,
+            "description": tool.description,
+            "input_schema": parse(tool.input_schema),
+            "output_schema": tool.output_schema.map(parse),
+            "writes": tool.effects.writes,
+            "destructive": tool.effects.destructive,
+        })),
+        Err(failure) => failed(&failure),
+    }
+}
+
+/// `call_operation` (or `call_read`, which refuses a write): the named operation called with
+/// `arguments.arguments`.
+async fn call_operation<C: Send + Sync + 'static>(
+    server: &Server<C>,
+    name: &str,
+    mut arguments: Map<String, Value>,
+    request: RequestId,
+    peer: &Peer<RoleServer>,
+) -> Result<CallToolResult, ErrorData> {
+    let wanted = text("name", &arguments);
+    match offered(server, &wanted) {
+        Err(failure) => return Ok(failed(&failure)),
+        Ok(tool) if name == CALL_READ && tool.effects.writes => {
+            let writes = format!("`{wanted}` writes: call it with {CALL}");
+            return Ok(failed(&Failure::invalid(writes)));
+        }
+        Ok(_) => {}
+    }
+    let inner = match arguments.remove("arguments") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(map)) => map,
+        Some(_) => return Ok(failed(&Failure::invalid("`arguments` must be an object"))),
+    };
+    server.call(&wanted, inner, request, peer).await
 }
 
 /// The operation tool `name`, when the server knows it (offered or refused with a reason by

@@ -1,7 +1,7 @@
 //! A failed tool call as the agent reads it: what happened and what to do next. Its text never
 //! holds a credential: the SDK's errors leave them out.
 
-use oncegen_runtime::Error;
+use oncegen_runtime::{ApiError, Error};
 use serde_json::{Value, json};
 use std::fmt;
 
@@ -87,37 +87,7 @@ impl From<Error> for Failure {
     fn from(e: Error) -> Self {
         let key = e.idempotency_key().map(str::to_owned);
         let mut failure = match &e {
-            Error::Api(api) => {
-                // No code: nothing where it would be; a message ending its sentence keeps its
-                // own stop.
-                let code = if api.code.is_empty() {
-                    String::new()
-                } else {
-                    format!(" {}", api.code)
-                };
-                let stop = if api.message.ends_with(['.', '!', '?']) {
-                    ""
-                } else {
-                    "."
-                };
-                let mut f = Failure::of(
-                    "api_error",
-                    format!(
-                        "the API answered {}{code}: {}{stop} {}",
-                        api.status,
-                        api.message,
-                        next_step(api.status, e.is_retryable())
-                    ),
-                );
-                f.details = Some(Box::new(json!({
-                    "status": api.status,
-                    "code": api.code,
-                    "request_id": api.request_id,
-                    "field_errors": api.field_errors,
-                    "retryable": e.is_retryable(),
-                })));
-                f
-            }
+            Error::Api(api) => api_failure(api, e.is_retryable()),
             Error::WriteOutcomeUnknown(_) | Error::OperationOutcomeUnknown(_) => Failure::of(
                 "outcome_unknown",
                 format!(
@@ -150,6 +120,39 @@ impl From<Error> for Failure {
         failure.idempotency_key = key;
         failure
     }
+}
+
+/// An API error: its status, code and message with the next step, and the details an agent
+/// acts on.
+fn api_failure(api: &ApiError, retryable: bool) -> Failure {
+    // No code: nothing where it would be; a message ending its sentence keeps its own stop.
+    let code = if api.code.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", api.code)
+    };
+    let stop = if api.message.ends_with(['.', '!', '?']) {
+        ""
+    } else {
+        "."
+    };
+    let mut f = Failure::of(
+        "api_error",
+        format!(
+            "the API answered {}{code}: {}{stop} {}",
+            api.status,
+            api.message,
+            next_step(api.status, retryable)
+        ),
+    );
+    f.details = Some(Box::new(json!({
+        "status": api.status,
+        "code": api.code,
+        "request_id": api.request_id,
+        "field_errors": api.field_errors,
+        "retryable": retryable,
+    })));
+    f
 }
 
 fn next_step(status: u16, retryable: bool) -> &'static str {

@@ -134,19 +134,10 @@ const LIST: [&str; 7] = [
     "preset",
 ];
 
+/// The server's command line: what it connects with, which tools it offers, what it enables
+/// and how it serves.
 fn command<C>(app: &App<C>) -> clap::Command {
     let prefix = app.env_prefix;
-    let list = |id: &'static str, help: &'static str| {
-        Arg::new(id)
-            .long(id)
-            .value_name("NAME")
-            .action(ArgAction::Append)
-            .value_delimiter(',')
-            .help(help)
-    };
-    let flag = |id: &'static str, help: &'static str| {
-        Arg::new(id).long(id).action(ArgAction::SetTrue).help(help)
-    };
     clap::Command::new(app.bin)
         .about(app.about)
         .version(app.version)
@@ -158,120 +149,134 @@ fn command<C>(app: &App<C>) -> clap::Command {
             profiles = app.profiles,
             schemes = oncegen_cli::credentials::help(prefix, app.credentials, app.signs),
         ))
-        .arg(
-            Arg::new("profile")
-                .long("profile")
-                .value_name("NAME")
-                .help(format!(
-                    "Credentials and base URL from this profile of `{}`'s configuration file \
-                     [default: ${prefix}_PROFILE, else `default`]",
-                    app.profiles
-                )),
-        )
-        .arg(
-            Arg::new("base-url")
-                .long("base-url")
-                .value_name("URL")
-                .help(format!("The API's base URL [default: ${prefix}_BASE_URL, else the profile's]")),
-        )
-        .arg(list("area", "Offer only these areas (dns, vps, …)"))
-        .arg(list("method", "Offer only these HTTP methods (GET, POST, …)"))
-        .arg(list("operation", "Offer only these operations (operationId or tool name)"))
-        .arg(list("exclude-area", "Leave these areas out"))
-        .arg(list("exclude-method", "Leave these methods out"))
-        .arg(list("exclude-operation", "Leave these operations out"))
-        .arg(list("preset", "Named selections: readonly, <area>-readonly (dns-readonly)"))
-        .arg(
-            Arg::new("scopes")
-                .long("scopes")
-                .value_name("SCOPES")
-                .value_delimiter(',')
-                .action(ArgAction::Append)
-                .help("The credential's scopes: offer only the operations they allow"),
-        )
-        .arg(flag("allow-writes", "Enable tools that change state (off: read-only)"))
-        .arg(flag("allow-destructive", "Also enable destructive tools (deletions)"))
-        .arg(flag(
-            "allow-unknown-members",
-            "Send a body's members the API's document does not define as given, with a warning in the result, instead of refusing the call (for a document that is wrong)",
-        ))
-        .arg(flag("allow-purchases", "Also enable purchases (each needs a spending ceiling)"))
-        .arg(
-            Arg::new("max-total")
-                .long("max-total")
-                .value_name("AMOUNT")
-                .help("The most one purchase may charge, in the account currency; a call's own ceiling may only be lower. A purchase whose amount cannot be read before paying is refused unless --allow-any-amount"),
-        )
-        .arg(flag("allow-any-amount", "Also enable purchases that take no spending ceiling (their amount cannot be read before paying): nothing bounds them"))
-        .arg(flag("allow-access-grants", "Also enable tools that grant access (issuing a credential, replacing a password)"))
-        .arg(
-            Arg::new("tools")
-                .long("tools")
-                .value_parser(PossibleValuesParser::new(["all", "dynamic"]))
-                .default_value("all")
-                .help("One tool per operation, or three (search, describe, call)"),
-        )
-        .arg(
-            Arg::new("journal")
-                .long("journal")
-                .value_name("PATH|URL")
-                .help(format!(
-                    "Journal writes here: a file, or a postgres:// URL [default: ${prefix}_JOURNAL, \
-                     else $XDG_STATE_HOME/{}/journal]",
-                    app.bin
-                )),
-        )
-        .arg(
-            Arg::new("http")
-                .long("http")
-                .value_name("ADDR")
-                .num_args(0..=1)
-                .default_missing_value(transport::DEFAULT_HTTP)
-                .help(format!(
-                    "Serve streamable HTTP at ADDR/mcp instead of stdio [default ADDR: {}]",
-                    transport::DEFAULT_HTTP
-                )),
-        )
-        .arg(flag("allow-remote", "Accept an --http address that is not loopback"))
-        .arg(crate::origin::arg())
-        .arg(flag("list-tools", "Print the tools/list answer as JSON and exit"))
+        .args(connection_args(app))
+        .args(selection_args())
+        .args(gate_args())
+        .args(serving_args(app))
 }
 
+/// `--profile` and `--base-url`: where the credentials and the API's address come from.
+fn connection_args<C>(app: &App<C>) -> [Arg; 2] {
+    let prefix = app.env_prefix;
+    [
+        Arg::new("profile")
+            .long("profile")
+            .value_name("NAME")
+            .help(format!(
+                "Credentials and base URL from this profile of `{}`'s configuration file \
+                 [default: ${prefix}_PROFILE, else `default`]",
+                app.profiles
+            )),
+        Arg::new("base-url")
+            .long("base-url")
+            .value_name("URL")
+            .help(format!(
+                "The API's base URL [default: ${prefix}_BASE_URL, else the profile's]"
+            )),
+    ]
+}
+
+/// The selection: areas, methods and operations offered or left out, presets and scopes.
+fn selection_args() -> [Arg; 8] {
+    [
+        list("area", "Offer only these areas (dns, vps, …)"),
+        list("method", "Offer only these HTTP methods (GET, POST, …)"),
+        list(
+            "operation",
+            "Offer only these operations (operationId or tool name)",
+        ),
+        list("exclude-area", "Leave these areas out"),
+        list("exclude-method", "Leave these methods out"),
+        list("exclude-operation", "Leave these operations out"),
+        list(
+            "preset",
+            "Named selections: readonly, <area>-readonly (dns-readonly)",
+        ),
+        Arg::new("scopes")
+            .long("scopes")
+            .value_name("SCOPES")
+            .value_delimiter(',')
+            .action(ArgAction::Append)
+            .help("The credential's scopes: offer only the operations they allow"),
+    ]
+}
+
+/// The gates: writes, destructive calls, unknown members, purchases and their ceiling, and
+/// access grants.
+fn gate_args() -> [Arg; 7] {
+    [
+        flag("allow-writes", "Enable tools that change state (off: read-only)"),
+        flag("allow-destructive", "Also enable destructive tools (deletions)"),
+        flag(
+            "allow-unknown-members",
+            "Send a body's members the API's document does not define as given, with a warning in the result, instead of refusing the call (for a document that is wrong)",
+        ),
+        flag("allow-purchases", "Also enable purchases (each needs a spending ceiling)"),
+        Arg::new("max-total")
+            .long("max-total")
+            .value_name("AMOUNT")
+            .help("The most one purchase may charge, in the account currency; a call's own ceiling may only be lower. A purchase whose amount cannot be read before paying is refused unless --allow-any-amount"),
+        flag("allow-any-amount", "Also enable purchases that take no spending ceiling (their amount cannot be read before paying): nothing bounds them"),
+        flag("allow-access-grants", "Also enable tools that grant access (issuing a credential, replacing a password)"),
+    ]
+}
+
+/// How the server serves: its tools' mode, its journal, its transport and `--list-tools`.
+fn serving_args<C>(app: &App<C>) -> [Arg; 6] {
+    let prefix = app.env_prefix;
+    [
+        Arg::new("tools")
+            .long("tools")
+            .value_parser(PossibleValuesParser::new(["all", "dynamic"]))
+            .default_value("all")
+            .help("One tool per operation, or three (search, describe, call)"),
+        Arg::new("journal")
+            .long("journal")
+            .value_name("PATH|URL")
+            .help(format!(
+                "Journal writes here: a file, or a postgres:// URL [default: ${prefix}_JOURNAL, \
+                 else $XDG_STATE_HOME/{}/journal]",
+                app.bin
+            )),
+        Arg::new("http")
+            .long("http")
+            .value_name("ADDR")
+            .num_args(0..=1)
+            .default_missing_value(transport::DEFAULT_HTTP)
+            .help(format!(
+                "Serve streamable HTTP at ADDR/mcp instead of stdio [default ADDR: {}]",
+                transport::DEFAULT_HTTP
+            )),
+        flag(
+            "allow-remote",
+            "Accept an --http address that is not loopback",
+        ),
+        crate::origin::arg(),
+        flag("list-tools", "Print the tools/list answer as JSON and exit"),
+    ]
+}
+
+/// A repeatable, comma-separated list of names.
+fn list(id: &'static str, help: &'static str) -> Arg {
+    Arg::new(id)
+        .long(id)
+        .value_name("NAME")
+        .action(ArgAction::Append)
+        .value_delimiter(',')
+        .help(help)
+}
+
+/// An on/off flag.
+fn flag(id: &'static str, help: &'static str) -> Arg {
+    Arg::new(id).long(id).action(ArgAction::SetTrue).help(help)
+}
+
+/// The options `m` holds, checked: the selection against the tools, the address and the
+/// ceiling parsed.
 fn options<C>(app: &App<C>, m: &ArgMatches) -> Result<Options, String> {
-    let values = |id: &str| -> Vec<String> {
-        m.get_many::<String>(id)
-            .map(|v| v.cloned().collect())
-            .unwrap_or_default()
-    };
-    let mut selection = Selection {
-        areas: values(LIST[0]),
-        methods: values(LIST[1]),
-        operations: values(LIST[2]),
-        exclude_areas: values(LIST[3]),
-        exclude_methods: values(LIST[4]),
-        exclude_operations: values(LIST[5]),
-        scopes: m.contains_id("scopes").then(|| values("scopes")),
-    };
-    for preset in values(LIST[6]) {
-        selection.preset(&preset, app.tools())?;
-    }
-    selection.check(app.tools())?;
-    let http = m
-        .get_one::<String>("http")
-        .map(|a| {
-            a.parse::<SocketAddr>()
-                .map_err(|e| format!("--http {a}: {e} (expected IP:PORT, e.g. 127.0.0.1:8080)"))
-        })
-        .transpose()?;
-    let max_total = m
-        .get_one::<String>("max-total")
-        .map(|a| {
-            a.parse::<rust_decimal::Decimal>()
-                .ok()
-                .filter(|d| d.is_sign_positive())
-                .ok_or_else(|| format!("--max-total {a}: expected a positive decimal amount"))
-        })
-        .transpose()?;
+    let selection = selection(app, m)?;
+    let http = http(m)?;
+    let max_total = max_total(m)?;
     Ok(Options {
         selection,
         gates: Gates {
@@ -298,4 +303,49 @@ fn options<C>(app: &App<C>, m: &ArgMatches) -> Result<Options, String> {
         }),
         base_url: m.get_one::<String>("base-url").cloned(),
     })
+}
+
+/// The selection `m` asks for, its presets applied, checked against the app's tools.
+fn selection<C>(app: &App<C>, m: &ArgMatches) -> Result<Selection, String> {
+    let values = |id: &str| -> Vec<String> {
+        m.get_many::<String>(id)
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default()
+    };
+    let mut selection = Selection {
+        areas: values(LIST[0]),
+        methods: values(LIST[1]),
+        operations: values(LIST[2]),
+        exclude_areas: values(LIST[3]),
+        exclude_methods: values(LIST[4]),
+        exclude_operations: values(LIST[5]),
+        scopes: m.contains_id("scopes").then(|| values("scopes")),
+    };
+    for preset in values(LIST[6]) {
+        selection.preset(&preset, app.tools())?;
+    }
+    selection.check(app.tools())?;
+    Ok(selection)
+}
+
+/// `--http`'s address, parsed.
+fn http(m: &ArgMatches) -> Result<Option<SocketAddr>, String> {
+    m.get_one::<String>("http")
+        .map(|a| {
+            a.parse::<SocketAddr>()
+                .map_err(|e| format!("--http {a}: {e} (expected IP:PORT, e.g. 127.0.0.1:8080)"))
+        })
+        .transpose()
+}
+
+/// `--max-total`, a positive decimal amount.
+fn max_total(m: &ArgMatches) -> Result<Option<rust_decimal::Decimal>, String> {
+    m.get_one::<String>("max-total")
+        .map(|a| {
+            a.parse::<rust_decimal::Decimal>()
+                .ok()
+                .filter(|d| d.is_sign_positive())
+                .ok_or_else(|| format!("--max-total {a}: expected a positive decimal amount"))
+        })
+        .transpose()
 }

@@ -648,27 +648,7 @@ fn examples_report(
             tried.len()
         ));
     }
-    let count = |kind: Expected| {
-        failed
-            .iter()
-            .filter(|(p, _)| expected.get(*p).is_some_and(|(k, _)| *k == kind))
-            .count()
-    };
-    let mut out = format!(
-        "examples: {}; tried {}, passed {}, failed {} ({} documented flaws of the document, {} \
-         known generator gaps); not applicable {none}{}\n",
-        examples.len(),
-        tried.len(),
-        tried.len() - failed.len(),
-        failed.len(),
-        count(Expected::Flaw),
-        count(Expected::Gap),
-        if why.is_empty() {
-            String::new()
-        } else {
-            format!(" ({why})")
-        }
-    );
+    let mut out = summary_line(examples, tried, &failed, expected, none, &why);
     for (pointer, reason) in &failed {
         let known = expected.get(*pointer);
         let label = match known {
@@ -703,13 +683,84 @@ fn examples_report(
     (out, problems)
 }
 
+/// The report's first line: how many examples were tried, passed and failed (by whether the
+/// failure is a documented flaw or a known gap), and how many do not apply and why.
+fn summary_line(
+    examples: &[DocExample],
+    tried: &Tried,
+    failed: &[(&String, &String)],
+    expected: &BTreeMap<String, (Expected, String)>,
+    none: usize,
+    why: &str,
+) -> String {
+    let count = |kind: Expected| {
+        failed
+            .iter()
+            .filter(|(p, _)| expected.get(*p).is_some_and(|(k, _)| *k == kind))
+            .count()
+    };
+    format!(
+        "examples: {}; tried {}, passed {}, failed {} ({} documented flaws of the document, {} \
+         known generator gaps); not applicable {none}{}\n",
+        examples.len(),
+        tried.len(),
+        tried.len() - failed.len(),
+        failed.len(),
+        count(Expected::Flaw),
+        count(Expected::Gap),
+        if why.is_empty() {
+            String::new()
+        } else {
+            format!(" ({why})")
+        }
+    )
+}
+
 #[test]
 #[ignore = "slow: cargo check or build of every generated crate; CI runs it with --include-ignored"]
 fn realspecs_cargo_check() {
     let root = workspace().join("target/realspecs");
     let target = root.join("target");
-    let crates_dir = root.join("crates");
-    let examples_dir = root.join("examples");
+    let mut table = Vec::new();
+    let written = write_crates(&corpus_documents(), &root, &mut table);
+    let checked = check_and_build(&root, &target, &written);
+    let crates = &written.crates;
+    let mut failures = dependency_failures(&checked, crates);
+    let flaws = known_flaws();
+    let mut reports = Vec::new();
+    for (name, (document, examples)) in crates {
+        let harness_name = examples_crate(name);
+        let diagnostics = [name, &harness_name].map(|dir| checked.get(dir));
+        let errors: Vec<&String> = diagnostics
+            .iter()
+            .flatten()
+            .flat_map(|c| &c.errors)
+            .collect();
+        let warnings: usize = diagnostics.iter().flatten().map(|c| c.warnings).sum();
+        table.push(check_row(document, &errors, warnings, &mut failures));
+        let tried = if written.built.contains(&harness_name) && errors.is_empty() {
+            run_examples(&target, name)
+        } else {
+            Tried::new()
+        };
+        let expected = expected_failures(document, &flaws);
+        let (report, problems) = examples_report(document, examples, &tried, &expected);
+        failures.extend(problems);
+        reports.push((document.clone(), report));
+    }
+    failures.extend(stale_entries(crates, &flaws));
+    // The snapshots first: an undocumented failure shows in its document's snapshot, and then
+    // fails the test.
+    table.sort();
+    insta::assert_snapshot!("cargo_check", table.join("\n"));
+    for (document, report) in reports {
+        insta::assert_snapshot!(format!("examples__{}", document.replace('/', "__")), report);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The corpus's documents and the generator's fixtures, checked the same way: `(name, text)`.
+fn corpus_documents() -> Vec<(String, String)> {
     let mut documents: Vec<(String, String)> = listed_documents()
         .into_iter()
         .map(|d| {
@@ -717,7 +768,6 @@ fn realspecs_cargo_check() {
             (d, text)
         })
         .collect();
-    // The generator's fixtures are checked the same way.
     for fixture in [
         "shapes.yaml",
         "legacy30.json",
@@ -735,12 +785,26 @@ fn realspecs_cargo_check() {
         let text = std::fs::read_to_string(&path).expect("fixture");
         documents.push((fixture.to_owned(), text));
     }
-    let mut table = Vec::new();
-    // Crate name → document, and the document's examples.
-    let mut crates: BTreeMap<String, (String, Vec<DocExample>)> = BTreeMap::new();
+    documents
+}
+
+/// The generated crates: crate name → document and its examples; those only checked, and the
+/// example harnesses built.
+struct Written {
+    crates: BTreeMap<String, (String, Vec<DocExample>)>,
+    checked_only: Vec<String>,
+    built: Vec<String>,
+}
+
+/// Writes each document's crate under `root/crates` (and its example harness under
+/// `root/examples` when it has examples to decode); a document not generated is a `table` row.
+fn write_crates(documents: &[(String, String)], root: &Path, table: &mut Vec<String>) -> Written {
+    let crates_dir = root.join("crates");
+    let examples_dir = root.join("examples");
+    let mut crates = BTreeMap::new();
     let mut checked_only = Vec::new();
     let mut built = Vec::new();
-    for (document, text) in &documents {
+    for (document, text) in documents {
         let Ok(generated) = generate(document, text) else {
             table.push(format!(
                 "{document}: not generated (see realspecs_generate)"
@@ -783,31 +847,50 @@ fn realspecs_cargo_check() {
         }
         crates.insert(name, (document.clone(), generated.examples));
     }
+    Written {
+        crates,
+        checked_only,
+        built,
+    }
+}
+
+/// Checks the crates without examples through one harness and builds the example harnesses:
+/// each crate's diagnostics.
+fn check_and_build(root: &Path, target: &Path, written: &Written) -> BTreeMap<String, Checked> {
+    let (crates_dir, examples_dir) = (root.join("crates"), root.join("examples"));
+    let (checked_only, built) = (&written.checked_only, &written.built);
     let harness = root.join("harness");
-    write_harness(&harness, &crates_dir, &checked_only);
-    write_examples_workspace(&examples_dir, &built);
+    write_harness(&harness, &crates_dir, checked_only);
+    write_examples_workspace(&examples_dir, built);
     let started = Instant::now();
-    let mut checked = compile(&harness, &target, &["check"]);
+    let mut checked = compile(&harness, target, &["check"]);
     eprintln!(
         "realspecs: cargo check of {} crates took {:.1?}",
         checked_only.len(),
         started.elapsed()
     );
     let started = Instant::now();
-    checked.extend(compile(&examples_dir, &target, &["build", "--workspace"]));
+    checked.extend(compile(&examples_dir, target, &["build", "--workspace"]));
     eprintln!(
         "realspecs: cargo build of {} crates with their example harnesses took {:.1?}",
         built.len(),
         started.elapsed()
     );
-    // Errors outside the generated crates and harnesses (the runtime) leave them unchecked.
+    checked
+}
+
+/// Errors outside the generated crates and harnesses (the runtime): they leave them unchecked.
+fn dependency_failures(
+    checked: &BTreeMap<String, Checked>,
+    crates: &BTreeMap<String, (String, Vec<DocExample>)>,
+) -> Vec<String> {
     let ours = |dir: &str| {
         crates.contains_key(dir)
             || dir
                 .strip_suffix("-examples")
                 .is_some_and(|c| crates.contains_key(c))
     };
-    let mut failures: Vec<String> = checked
+    checked
         .iter()
         .filter(|(dir, c)| !ours(dir) && !c.errors.is_empty())
         .map(|(dir, c)| {
@@ -816,66 +899,72 @@ fn realspecs_cargo_check() {
                 c.errors.join("\n")
             )
         })
-        .collect();
-    let flaws = known_flaws();
-    let mut reports = Vec::new();
-    for (name, (document, examples)) in &crates {
-        let harness_name = examples_crate(name);
-        let diagnostics = [name, &harness_name].map(|dir| checked.get(dir));
-        let errors: Vec<&String> = diagnostics
-            .iter()
-            .flatten()
-            .flat_map(|c| &c.errors)
-            .collect();
-        let warnings: usize = diagnostics.iter().flatten().map(|c| c.warnings).sum();
-        let known = known_failure(document, Stage::Check);
-        table.push(match (errors.len(), known) {
-            (0, None) => format!("{document}: passes, {warnings} warnings"),
-            (0, Some(_)) => {
-                failures.push(format!(
-                    "{document} checks now: remove it from KNOWN_FAILURES"
-                ));
-                format!("{document}: passes, but listed as a known failure")
-            }
-            (n, Some(k)) => format!(
-                "{document}: fails (known: {}): {n} errors, {warnings} warnings",
-                k.reason
-            ),
-            (n, None) => {
-                let shown = errors.iter().take(20).map(|e| e.as_str());
-                failures.push(format!(
-                    "{document}:\n{}",
-                    shown.collect::<Vec<_>>().join("\n")
-                ));
-                format!("{document}: FAILS: {n} errors, {warnings} warnings")
-            }
-        });
-        let tried = if built.contains(&harness_name) && errors.is_empty() {
-            run_examples(&target, name)
-        } else {
-            Tried::new()
-        };
-        let expected: BTreeMap<String, (Expected, String)> = if document == EXAMPLES_FIXTURE {
-            FIXTURE_FAILURES
-                .iter()
-                .map(|(p, words)| ((*p).to_owned(), (Expected::Flaw, (*words).to_owned())))
-                .collect()
-        } else {
-            let gaps = KNOWN_GAPS
-                .iter()
-                .filter(|(d, _, _)| d == document)
-                .map(|(_, p, why)| ((*p).to_owned(), (Expected::Gap, (*why).to_owned())));
-            flaws
-                .iter()
-                .filter(|((d, _), _)| d == document)
-                .map(|((_, p), why)| (p.clone(), (Expected::Flaw, why.clone())))
-                .chain(gaps)
-                .collect()
-        };
-        let (report, problems) = examples_report(document, examples, &tried, &expected);
-        failures.extend(problems);
-        reports.push((document.clone(), report));
+        .collect()
+}
+
+/// A document's row of the check table; an unexpected outcome (an unknown failure, or a known
+/// one that passes now) is added to `failures`.
+fn check_row(
+    document: &str,
+    errors: &[&String],
+    warnings: usize,
+    failures: &mut Vec<String>,
+) -> String {
+    let known = known_failure(document, Stage::Check);
+    match (errors.len(), known) {
+        (0, None) => format!("{document}: passes, {warnings} warnings"),
+        (0, Some(_)) => {
+            failures.push(format!(
+                "{document} checks now: remove it from KNOWN_FAILURES"
+            ));
+            format!("{document}: passes, but listed as a known failure")
+        }
+        (n, Some(k)) => format!(
+            "{document}: fails (known: {}): {n} errors, {warnings} warnings",
+            k.reason
+        ),
+        (n, None) => {
+            let shown = errors.iter().take(20).map(|e| e.as_str());
+            failures.push(format!(
+                "{document}:\n{}",
+                shown.collect::<Vec<_>>().join("\n")
+            ));
+            format!("{document}: FAILS: {n} errors, {warnings} warnings")
+        }
     }
+}
+
+/// The examples of `document` expected to fail: the fixture's own, else the document's known
+/// flaws and the generator's known gaps.
+fn expected_failures(
+    document: &String,
+    flaws: &BTreeMap<(String, String), String>,
+) -> BTreeMap<String, (Expected, String)> {
+    if document == EXAMPLES_FIXTURE {
+        FIXTURE_FAILURES
+            .iter()
+            .map(|(p, words)| ((*p).to_owned(), (Expected::Flaw, (*words).to_owned())))
+            .collect()
+    } else {
+        let gaps = KNOWN_GAPS
+            .iter()
+            .filter(|(d, _, _)| d == document)
+            .map(|(_, p, why)| ((*p).to_owned(), (Expected::Gap, (*why).to_owned())));
+        flaws
+            .iter()
+            .filter(|((d, _), _)| d == document)
+            .map(|((_, p), why)| (p.clone(), (Expected::Flaw, why.clone())))
+            .chain(gaps)
+            .collect()
+    }
+}
+
+/// Known flaws and gaps that name a document not in the corpus.
+fn stale_entries(
+    crates: &BTreeMap<String, (String, Vec<DocExample>)>,
+    flaws: &BTreeMap<(String, String), String>,
+) -> Vec<String> {
+    let mut failures = Vec::new();
     for (document, pointer) in flaws.keys() {
         if !crates.values().any(|(d, _)| d == document) {
             failures.push(format!(
@@ -890,14 +979,7 @@ fn realspecs_cargo_check() {
             ));
         }
     }
-    // The snapshots first: an undocumented failure shows in its document's snapshot, and then
-    // fails the test.
-    table.sort();
-    insta::assert_snapshot!("cargo_check", table.join("\n"));
-    for (document, report) in reports {
-        insta::assert_snapshot!(format!("examples__{}", document.replace('/', "__")), report);
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    failures
 }
 
 // ---------------------------------------------------------------------------------------------

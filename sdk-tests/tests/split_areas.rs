@@ -166,7 +166,14 @@ fn split_sdk_builds_round_trips_and_compiles_only_the_enabled_areas() {
     // The target directory of the corpus crates (`realspecs.rs`): the same dependencies, built
     // once (CI runs both, and its disk is small).
     let target = workspace().join("target/realspecs/target");
-    // The contract, split: an application with two areas.
+    build_two_area_app(&base, &target);
+    run_two_area_app(&target);
+    check_areas_alone(&base, &target);
+}
+
+/// The contract, split: an application with two areas compiles only those areas' crates (with
+/// the core and the facade).
+fn build_two_area_app(base: &Path, target: &Path) {
     let out = base.join("cloud");
     let (_, files) = split(
         &workspace().join("spec/openapi.yaml"),
@@ -182,7 +189,7 @@ fn split_sdk_builds_round_trips_and_compiles_only_the_enabled_areas() {
     )
     .expect("app manifest");
     std::fs::write(app.join("src/main.rs"), APP).expect("app source");
-    let compiled = cargo(&app, &target, &["build"]);
+    let compiled = cargo(&app, target, &["build"]);
     assert_eq!(
         ours(&compiled, "customer-cloud-sdk"),
         [
@@ -195,6 +202,10 @@ fn split_sdk_builds_round_trips_and_compiles_only_the_enabled_areas() {
         .into(),
         "only the enabled areas' crates are compiled"
     );
+}
+
+/// The two-area application runs against the sandbox: both areas answer, the contract agrees.
+fn run_two_area_app(target: &Path) {
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let sandbox = runtime.block_on(Sandbox::start()).expect("sandbox starts");
     let output = Command::new(target.join("debug/split-app"))
@@ -211,16 +222,17 @@ fn split_sdk_builds_round_trips_and_compiles_only_the_enabled_areas() {
     assert!(stdout.contains("dns: "), "{stdout}");
     assert!(stdout.contains("integrations: "), "{stdout}");
     assert!(stdout.contains("contract differs: false"), "{stdout}");
-    drop(sandbox);
+}
 
-    // A corpus document with many tags: every area checks; one area alone compiles alone.
+/// A corpus document with many tags: every area checks; one area alone compiles alone.
+fn check_areas_alone(base: &Path, target: &Path) {
     let spec = workspace().join("sdk-tests/realspecs/nexus.json");
     let out = base.join("nexus");
     let (api, files) = split(&spec, &out, "nexus-sdk");
     write(&out, &files);
     let names = SplitNames::new(&api, "nexus-sdk");
     assert!(names.areas.len() >= 10, "nexus.json has many tags");
-    let all = cargo(&out, &target, &["check"]);
+    let all = cargo(&out, target, &["check"]);
     assert_eq!(
         ours(&all, "nexus-sdk").len(),
         names.areas.len() + 2,
@@ -229,7 +241,7 @@ fn split_sdk_builds_round_trips_and_compiles_only_the_enabled_areas() {
     let area = &names.areas[names.areas.len() / 2];
     let one = cargo(
         &out,
-        &target,
+        target,
         &["check", "--no-default-features", "--features", &area.module],
     );
     let expected: BTreeSet<String> = ["nexus-sdk", "nexus-sdk-core", area.package.as_str()]

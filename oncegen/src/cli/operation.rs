@@ -22,19 +22,28 @@ pub(super) fn render(
     names: &Names<'_>,
     sdk: &Ident,
 ) -> (TokenStream, TokenStream) {
+    (
+        entry(surface, id, op, names),
+        function(surface, id, op, sdk),
+    )
+}
+
+/// The operation's `Command` in the area's table: its names, help, parameters and effects.
+fn entry(surface: &Surface, id: &str, op: &OperationSurface, names: &Names<'_>) -> TokenStream {
     let name = names.name;
     let aliases = names.former.iter();
     let after_help = super::body_help::render(surface, op, &names.line);
     let function = format_ident!("{}", op.rust_fn);
-    let flags = command_line::flags(op);
     let positionals = command_line::positionals(op);
-    let mut params = Vec::new();
-    for rust in &positionals {
-        params.push(param(surface, op, rust, None));
-    }
-    for (rust, flag) in &flags {
-        params.push(param(surface, op, rust, Some(flag)));
-    }
+    let flags = command_line::flags(op);
+    let params = positionals
+        .iter()
+        .map(|rust| param(surface, op, rust, None))
+        .chain(
+            flags
+                .iter()
+                .map(|(rust, flag)| param(surface, op, rust, Some(flag))),
+        );
     let about = op.summary.as_deref().unwrap_or(id);
     let long_about = op.description.as_deref().unwrap_or_default();
     let body = optional(op.body.as_ref().map(|b| {
@@ -44,21 +53,13 @@ pub(super) fn render(
     let writes = op.effects.writes;
     let pages = command_line::pages(op);
     let waits = command_line::waits(op);
-    let answer = answer(id, op);
-    let all = pages.then(|| {
-        quote! {
-            if input.all() {
-                return input.print_all(call.into_stream()).await;
-            }
-        }
-    });
     let destructive = op.effects.destructive;
     let purchase = optional(op.effects.purchase.as_ref().map(|p| {
         let ceiling = &p.ceiling;
         quote!(&[#(#ceiling),*])
     }));
     let grants_access = optional(op.effects.grants_access.as_ref().map(|what| quote!(#what)));
-    let entry = quote! {
+    quote! {
         Command {
             name: #name,
             aliases: &[#(#aliases),*],
@@ -75,29 +76,22 @@ pub(super) fn render(
             grants_access: #grants_access,
             run: #function,
         }
-    };
-    let arguments = input_arguments(
-        surface,
-        op,
-        sdk,
-        str::to_owned,
-        |ty| quote!(input.body #ty ()?),
-    );
-    let method = format_ident!("{}", op.rust_fn);
-    let setters = op
-        .params
-        .iter()
-        .filter(|(_, p)| !p.required)
-        .map(|(rust, p)| {
-            let setter = format_ident!("{}", rust);
-            if is_list(&p.ty) {
-                quote!(let call = input.set_list(call, #rust, |c, v| c.#setter(v))?;)
-            } else if let Some(ty) = param_type(surface, sdk, &p.ty) {
-                quote!(let call = input.set::<_, #ty>(call, #rust, |c, v| c.#setter(v))?;)
-            } else {
-                quote!(let call = input.set(call, #rust, |c, v| c.#setter(v))?;)
+    }
+}
+
+/// The function that calls the SDK: the call with its required arguments, then the optional
+/// parameters, body, key and `--all` the input holds, then the answer.
+fn function(surface: &Surface, id: &str, op: &OperationSurface, sdk: &Ident) -> TokenStream {
+    let function = format_ident!("{}", op.rust_fn);
+    let all = command_line::pages(op).then(|| {
+        quote! {
+            if input.all() {
+                return input.print_all(call.into_stream()).await;
             }
-        });
+        }
+    });
+    let answer = answer(id, op);
+    let setters = setters(surface, op, sdk);
     let optional_body = op.body.as_ref().filter(|b| !b.required).map(|b| {
         let ty = body_type(surface, sdk, &b.ty).map(|ty| quote!(: #ty));
         quote!(let call = input.set_body(call, |c, b #ty| c.body(b))?;)
@@ -109,32 +103,18 @@ pub(super) fn render(
         .map(|_| quote!(let call = input.as_given(call);));
     let key = (op.idempotency != Idempotency::None)
         .then(|| quote!(let call = input.set_key(call, |c, k| c.idempotency_key(k));));
-    let call = quote!(client.#method(#(#arguments),*));
-    // A write carries the command's intent into the journal (how a re-run is recognized).
-    let call = if writes {
-        quote!(input.tag(#call))
-    } else {
-        call
-    };
+    let call = call(surface, op, sdk);
     let doc = format!(" `{id}`: calls `{}::Client::{}`.", sdk, op.rust_fn);
     // The command offers what the contract offers, deprecated operations and parameters
     // included (their help says so).
     let allow = (op.deprecated || op.params.values().any(|p| p.deprecated))
         .then(|| quote!(#[allow(deprecated)]));
-    // A write's tag, `--wait` and `--all` read the input too (Chroma's `reset`: a POST with
-    // neither parameters nor body).
-    let reads_input = writes
-        || waits
-        || all.is_some()
-        || !op.params.is_empty()
-        || op.body.is_some()
-        || key.is_some();
-    let input = if reads_input {
+    let input = if reads_input(op) {
         format_ident!("input")
     } else {
         format_ident!("_input")
     };
-    let function_tokens = quote! {
+    quote! {
         #[doc = #doc]
         #allow
         fn #function<'a>(client: &'a Client, #input: &'a Input<'a>) -> Run<'a> {
@@ -148,8 +128,55 @@ pub(super) fn render(
                 #answer
             })
         }
-    };
-    (entry, function_tokens)
+    }
+}
+
+/// The SDK call with the operation's required arguments; a write's is tagged with the
+/// command's intent for the journal (how a re-run is recognized).
+fn call(surface: &Surface, op: &OperationSurface, sdk: &Ident) -> TokenStream {
+    let method = format_ident!("{}", op.rust_fn);
+    let arguments = input_arguments(
+        surface,
+        op,
+        sdk,
+        str::to_owned,
+        |ty| quote!(input.body #ty ()?),
+    );
+    let call = quote!(client.#method(#(#arguments),*));
+    if op.effects.writes {
+        quote!(input.tag(#call))
+    } else {
+        call
+    }
+}
+
+/// One statement per optional parameter, setting it on the call when the input holds it.
+fn setters(surface: &Surface, op: &OperationSurface, sdk: &Ident) -> Vec<TokenStream> {
+    op.params
+        .iter()
+        .filter(|(_, p)| !p.required)
+        .map(|(rust, p)| {
+            let setter = format_ident!("{}", rust);
+            if is_list(&p.ty) {
+                quote!(let call = input.set_list(call, #rust, |c, v| c.#setter(v))?;)
+            } else if let Some(ty) = param_type(surface, sdk, &p.ty) {
+                quote!(let call = input.set::<_, #ty>(call, #rust, |c, v| c.#setter(v))?;)
+            } else {
+                quote!(let call = input.set(call, #rust, |c, v| c.#setter(v))?;)
+            }
+        })
+        .collect()
+}
+
+/// Whether the function reads its input: a write's tag, `--wait` and `--all` read it too
+/// (Chroma's `reset`: a POST with neither parameters nor body).
+fn reads_input(op: &OperationSurface) -> bool {
+    op.effects.writes
+        || command_line::waits(op)
+        || command_line::pages(op)
+        || !op.params.is_empty()
+        || op.body.is_some()
+        || op.idempotency != Idempotency::None
 }
 
 /// How an operation's function ends: with `--wait`, a long-running write's receipt or a

@@ -5,7 +5,9 @@
 use super::Ctx;
 use super::docs::lines_attrs;
 use super::operation_spec::operation_spec;
-use crate::ir::{Api, ErrorCode, Operation, ParamLocation, Poll, RetryCode, Success, TypeRef};
+use crate::ir::{
+    Api, ErrorCode, Operation, Param, ParamLocation, Poll, RetryCode, Success, TypeRef,
+};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::collections::BTreeSet;
@@ -13,6 +15,14 @@ use std::collections::BTreeSet;
 /// The `error_codes` module: `ErrorCode` (one variant per code of the spec, plus `Unknown`) and
 /// `ErrorCodeExt`, which reads it off the runtime's errors.
 pub fn error_codes_module(api: &Api) -> TokenStream {
+    let error_code = error_code_enum(api);
+    let readers = error_code_readers();
+    quote!(#error_code #readers)
+}
+
+/// `ErrorCode`: one variant per code of the spec plus `Unknown`, with `ALL`, `parse` and
+/// `as_str`.
+fn error_code_enum(api: &Api) -> TokenStream {
     let variants = api.error_codes.iter().map(|c| {
         let ident = format_ident!("{}", c.variant);
         let doc = lines_attrs(&error_code_doc(api, c));
@@ -60,7 +70,13 @@ pub fn error_codes_module(api: &Api) -> TokenStream {
                 }
             }
         }
+    }
+}
 
+/// How `ErrorCode` is read and written: `Display`, `From<&str>`, and `ErrorCodeExt`, which
+/// reads it off the runtime's errors.
+fn error_code_readers() -> TokenStream {
+    quote! {
         impl ::std::fmt::Display for ErrorCode {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str(self.as_str())
@@ -142,56 +158,8 @@ pub fn profile_static(api: &Api) -> TokenStream {
     };
     let automatic = codes(RetryCode::Automatic);
     let caller = codes(RetryCode::Caller);
-    let lookup = api.conventions.lookup.as_ref().and_then(|l| {
-        let op = find_operation(api, &l.operation_id)?;
-        let spec = operation_spec(op);
-        let (key, method, path, found, not_found, ambiguous, expired) = (
-            &l.idempotency_key,
-            &l.method,
-            &l.path,
-            &l.found_id,
-            &l.not_found,
-            &l.ambiguous,
-            &l.expired,
-        );
-        Some(quote! {
-            Some(::oncegen_runtime::OperationLookup {
-                spec: {
-                    #spec
-                    &SPEC
-                },
-                idempotency_key: #key,
-                method: #method,
-                path: #path,
-                found_id: #found,
-                not_found: #not_found,
-                ambiguous: #ambiguous,
-                expired: #expired,
-            })
-        })
-    });
-    let lookup = lookup.unwrap_or_else(|| quote!(None));
-    let error_body = match &api.conventions.error_envelope {
-        Some(e) => {
-            let (code, message, request_id, field_errors, details) = (
-                &e.code,
-                &e.message,
-                &e.request_id,
-                &e.field_errors,
-                &e.details,
-            );
-            quote! {
-                ::oncegen_runtime::ErrorBody {
-                    code: &[#(#code),*],
-                    message: &[#(#message),*],
-                    request_id: &[#(#request_id),*],
-                    field_errors: &[#(#field_errors),*],
-                    details: &[#(#details),*],
-                }
-            }
-        }
-        None => quote!(::oncegen_runtime::ErrorBody::NONE),
-    };
+    let lookup = operation_lookup(api).unwrap_or_else(|| quote!(None));
+    let error_body = error_body_paths(api);
     quote! {
         /// The API's conventions, as the runtime consumes them (from the spec's `x-retry-codes`,
         /// `x-operation-lookup` and `x-error-envelope`).
@@ -201,6 +169,62 @@ pub fn profile_static(api: &Api) -> TokenStream {
             lookup: #lookup,
             error_body: #error_body,
         };
+    }
+}
+
+/// The profile's `OperationLookup` (`x-operation-lookup`): the operation that finds a write by
+/// its idempotency key and how its answers read; `None` when the spec has none.
+fn operation_lookup(api: &Api) -> Option<TokenStream> {
+    let l = api.conventions.lookup.as_ref()?;
+    let op = find_operation(api, &l.operation_id)?;
+    let spec = operation_spec(op);
+    let (key, method, path, found, not_found, ambiguous, expired) = (
+        &l.idempotency_key,
+        &l.method,
+        &l.path,
+        &l.found_id,
+        &l.not_found,
+        &l.ambiguous,
+        &l.expired,
+    );
+    Some(quote! {
+        Some(::oncegen_runtime::OperationLookup {
+            spec: {
+                #spec
+                &SPEC
+            },
+            idempotency_key: #key,
+            method: #method,
+            path: #path,
+            found_id: #found,
+            not_found: #not_found,
+            ambiguous: #ambiguous,
+            expired: #expired,
+        })
+    })
+}
+
+/// The profile's `ErrorBody` (`x-error-envelope`): where an error body holds its code,
+/// message, request id, field errors and details.
+fn error_body_paths(api: &Api) -> TokenStream {
+    let Some(e) = &api.conventions.error_envelope else {
+        return quote!(::oncegen_runtime::ErrorBody::NONE);
+    };
+    let (code, message, request_id, field_errors, details) = (
+        &e.code,
+        &e.message,
+        &e.request_id,
+        &e.field_errors,
+        &e.details,
+    );
+    quote! {
+        ::oncegen_runtime::ErrorBody {
+            code: &[#(#code),*],
+            message: &[#(#message),*],
+            request_id: &[#(#request_id),*],
+            field_errors: &[#(#field_errors),*],
+            details: &[#(#details),*],
+        }
     }
 }
 
@@ -256,37 +280,12 @@ pub fn check_contract(api: &Api) -> TokenStream {
         return quote!();
     };
     let version_fn = format_ident!("{}", version.fn_name);
-    let mut features = vec![version.area.clone()];
-    let (capabilities, names) = match api
-        .conventions
-        .capabilities
-        .as_ref()
-        .and_then(|c| find_operation(api, &c.operation_id).map(|op| (op, &c.names)))
-    {
-        Some((op, names)) => {
-            features.push(op.area.clone());
-            let f = format_ident!("{}", op.fn_name);
-            (
-                quote! {
-                    let capabilities = match self.#f().send().await {
-                        Ok(response) => ::serde_json::to_value(response.body()).unwrap_or_default(),
-                        Err(_) => ::serde_json::Value::Null,
-                    };
-                },
-                quote!(&[#(#names),*]),
-            )
-        }
-        None => (
-            quote!(let capabilities = ::serde_json::Value::Null;),
-            quote!(&[]),
-        ),
-    };
-    features.sort();
-    features.dedup();
-    let cfg = match features.as_slice() {
-        [one] => quote!(#[cfg(feature = #one)]),
-        many => quote!(#[cfg(all(#(feature = #many),*))]),
-    };
+    let (capabilities, names, capabilities_area) = capabilities_read(api);
+    let cfg = features_cfg(
+        std::iter::once(version.area.clone())
+            .chain(capabilities_area)
+            .collect(),
+    );
     let doc = lines_attrs(&format!(
         "Reads `{}`{} and compares the deployed contract revision with [`CONTRACT_REVISION`]. A failing capabilities read is tolerated (its body is then `Null`).",
         version.operation_id,
@@ -307,6 +306,46 @@ pub fn check_contract(api: &Api) -> TokenStream {
                 Ok(::oncegen_runtime::version::ContractCheck::new(CONTRACT_REVISION, version, capabilities, #names))
             }
         }
+    }
+}
+
+/// The capabilities read `check_contract` makes (`x-capabilities`; `Null` when there is none
+/// or it fails), the names it reports, and the area of its operation.
+fn capabilities_read(api: &Api) -> (TokenStream, TokenStream, Option<String>) {
+    match api
+        .conventions
+        .capabilities
+        .as_ref()
+        .and_then(|c| find_operation(api, &c.operation_id).map(|op| (op, &c.names)))
+    {
+        Some((op, names)) => {
+            let f = format_ident!("{}", op.fn_name);
+            (
+                quote! {
+                    let capabilities = match self.#f().send().await {
+                        Ok(response) => ::serde_json::to_value(response.body()).unwrap_or_default(),
+                        Err(_) => ::serde_json::Value::Null,
+                    };
+                },
+                quote!(&[#(#names),*]),
+                Some(op.area.clone()),
+            )
+        }
+        None => (
+            quote!(let capabilities = ::serde_json::Value::Null;),
+            quote!(&[]),
+            None,
+        ),
+    }
+}
+
+/// The `cfg` that needs every area feature of `features` (the areas of the operations called).
+fn features_cfg(mut features: Vec<String>) -> TokenStream {
+    features.sort();
+    features.dedup();
+    match features.as_slice() {
+        [one] => quote!(#[cfg(feature = #one)]),
+        many => quote!(#[cfg(all(#(feature = #many),*))]),
     }
 }
 
@@ -398,16 +437,7 @@ pub fn receipt_impls(cx: &Ctx<'_>, api: &Api) -> TokenStream {
     }) else {
         return quote!();
     };
-    let receipts: BTreeSet<&str> = api
-        .operations
-        .iter()
-        .filter(|o| o.receipt)
-        .filter_map(|o| match &o.success {
-            Success::Json(TypeRef::Named(name)) => Some(name.as_str()),
-            _ => None,
-        })
-        .filter(|name| cx.module_of(name) == Some(cx.current.as_str()))
-        .collect();
+    let receipts = receipt_types(cx, api);
     let Some(id_param) = poller
         .params
         .iter()
@@ -419,16 +449,7 @@ pub fn receipt_impls(cx: &Ctx<'_>, api: &Api) -> TokenStream {
     let subject = cx.ty(&poll.subject_ty);
     let poll_fn = format_ident!("{}", poller.fn_name);
     let feature = &poller.area;
-    let id_arg = if cx.resolves_to(&id_param.ty, &TypeRef::String) {
-        quote!(id)
-    } else {
-        quote!(
-            id.parse()
-                .map_err(|_| ::oncegen_runtime::Error::validation(format!(
-                    "operation id `{id}` is not valid"
-                )))?
-        )
-    };
+    let id_arg = receipt_id_arg(cx, id_param);
     let id_doc = lines_attrs(&format!(
         "The id to wait on: the first of {} that the receipt carries.",
         ids.iter()
@@ -460,6 +481,34 @@ pub fn receipt_impls(cx: &Ctx<'_>, api: &Api) -> TokenStream {
         }
     });
     quote!(#(#impls)*)
+}
+
+/// The receipt types emitted in the current module: the success types of operations that
+/// return receipts.
+fn receipt_types<'a>(cx: &Ctx<'_>, api: &'a Api) -> BTreeSet<&'a str> {
+    api.operations
+        .iter()
+        .filter(|o| o.receipt)
+        .filter_map(|o| match &o.success {
+            Success::Json(TypeRef::Named(name)) => Some(name.as_str()),
+            _ => None,
+        })
+        .filter(|name| cx.module_of(name) == Some(cx.current.as_str()))
+        .collect()
+}
+
+/// The receipt's id (`id`) as the poller's path parameter takes it: as it is, or parsed.
+fn receipt_id_arg(cx: &Ctx<'_>, id_param: &Param) -> TokenStream {
+    if cx.resolves_to(&id_param.ty, &TypeRef::String) {
+        quote!(id)
+    } else {
+        quote!(
+            id.parse()
+                .map_err(|_| ::oncegen_runtime::Error::validation(format!(
+                    "operation id `{id}` is not valid"
+                )))?
+        )
+    }
 }
 
 fn find_operation<'a>(api: &'a Api, operation_id: &str) -> Option<&'a Operation> {

@@ -16,26 +16,7 @@ const MAX_DEPTH: usize = 6;
 /// nothing the signature does not, or some argument has no example value the generator can
 /// write.
 pub fn operation_example(cx: &Ctx<'_>, op: &Operation) -> Option<String> {
-    let mut args = Vec::new();
-    match cx.arguments_struct(op) {
-        Some(name) => {
-            let mut fields = Vec::new();
-            for p in cx.arguments(op) {
-                fields.push(format!("{}: {}", p.rust_name, owned(cx, &p.ty, 0)?));
-            }
-            args.push(format!(
-                "{}::{}::{name} {{ {} }}",
-                cx.crate_ident(),
-                op.area,
-                fields.join(", ")
-            ));
-        }
-        None => {
-            for p in cx.arguments(op) {
-                args.push(value(cx, &p.ty, 0)?);
-            }
-        }
-    }
+    let mut args = parameter_args(cx, op)?;
     let body = op.body.as_ref().filter(|b| b.required);
     if let Some(body) = body {
         args.push(value(cx, &body.ty, 0)?);
@@ -77,6 +58,27 @@ pub fn operation_example(cx: &Ctx<'_>, op: &Operation) -> Option<String> {
     let shown = formatted(&function)
         .unwrap_or_else(|| format!("# {signature}\n{statements}\n# Ok(()) }}\n"));
     Some(format!("```no_run\n{shown}```"))
+}
+
+/// The example values of the call's required parameters: one each, or one arguments struct.
+fn parameter_args(cx: &Ctx<'_>, op: &Operation) -> Option<Vec<String>> {
+    let Some(name) = cx.arguments_struct(op) else {
+        return cx
+            .arguments(op)
+            .into_iter()
+            .map(|p| value(cx, &p.ty, 0))
+            .collect();
+    };
+    let mut fields = Vec::new();
+    for p in cx.arguments(op) {
+        fields.push(format!("{}: {}", p.rust_name, owned(cx, &p.ty, 0)?));
+    }
+    Some(vec![format!(
+        "{}::{}::{name} {{ {} }}",
+        cx.crate_ident(),
+        op.area,
+        fields.join(", ")
+    )])
 }
 
 /// Names the example spells itself, which an imported type of the same name would shadow.

@@ -10,6 +10,7 @@ use crate::lower::{ERROR_CODES_MODULE, SHARED_MODULE, WEBHOOKS_MODULE};
 use crate::surface::Surface;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Every file of the crate.
@@ -24,59 +25,67 @@ pub(super) fn crate_files(
             path: "Cargo.toml".into(),
             contents: super::manifest::cargo_toml(api, options),
         },
-        GeneratedFile {
-            path: "src/generated/mod.rs".into(),
-            contents: format_file(&header, &mod_doc(api), mod_rs(api, options))?,
-        },
-        GeneratedFile {
-            path: "src/generated/client.rs".into(),
-            contents: format_file(
-                &header,
-                "The client, the SDK identity and the API's conventions.",
-                client_rs(api, options),
-            )?,
-        },
-        GeneratedFile {
-            path: format!("src/generated/{ERROR_CODES_MODULE}.rs").into(),
-            contents: format_file(
-                &header,
-                "The API's error codes, typed.",
-                conventions::error_codes_module(api),
-            )?,
-        },
+        rust_file(
+            "src/generated/mod.rs".into(),
+            &header,
+            &mod_doc(api),
+            mod_rs(api, options),
+        )?,
+        rust_file(
+            "src/generated/client.rs".into(),
+            &header,
+            "The client, the SDK identity and the API's conventions.",
+            client_rs(api, options),
+        )?,
+        rust_file(
+            format!("src/generated/{ERROR_CODES_MODULE}.rs").into(),
+            &header,
+            "The API's error codes, typed.",
+            conventions::error_codes_module(api),
+        )?,
     ];
     let webhooks_cx = Ctx::new(api, surface, WEBHOOKS_MODULE).in_crate(&options.crate_name);
     if let Some(tokens) = super::webhooks::webhooks_module(&webhooks_cx, api) {
-        files.push(GeneratedFile {
-            path: format!("src/generated/{WEBHOOKS_MODULE}.rs").into(),
-            contents: format_file(
-                &header,
-                "Webhooks and callbacks: the requests the API sends to you, decoded.",
-                tokens,
-            )?,
-        });
+        files.push(rust_file(
+            format!("src/generated/{WEBHOOKS_MODULE}.rs").into(),
+            &header,
+            "Webhooks and callbacks: the requests the API sends to you, decoded.",
+            tokens,
+        )?);
     }
     files.extend(module_files(api, surface, options, &header)?);
     if options.layout.is_standalone() {
-        files.push(GeneratedFile {
-            path: "src/lib.rs".into(),
-            contents: format_file(
-                &header,
-                &format!(
-                    "Typed SDK for {}.\n\n{}",
-                    sanitize(&api.title),
-                    super::examples::call_options_doc(webhooks_cx.crate_ident())
-                ),
-                quote! {
-                    #![cfg_attr(docsrs, feature(doc_cfg))]
-                    mod generated;
-                    pub use generated::*;
-                },
-            )?,
-        });
+        let doc = format!(
+            "Typed SDK for {}.\n\n{}",
+            sanitize(&api.title),
+            super::examples::call_options_doc(webhooks_cx.crate_ident())
+        );
+        files.push(rust_file("src/lib.rs".into(), &header, &doc, lib_tokens())?);
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
+}
+
+/// A Rust source file at `path`: `header`, inner doc `doc`, then `tokens` formatted.
+pub(super) fn rust_file(
+    path: PathBuf,
+    header: &str,
+    doc: &str,
+    tokens: TokenStream,
+) -> Result<GeneratedFile> {
+    Ok(GeneratedFile {
+        path,
+        contents: format_file(header, doc, tokens)?,
+    })
+}
+
+/// A standalone crate's `src/lib.rs`: the generated tree, re-exported.
+pub(super) fn lib_tokens() -> TokenStream {
+    quote! {
+        #![cfg_attr(docsrs, feature(doc_cfg))]
+        mod generated;
+        pub use generated::*;
+    }
 }
 
 fn mod_doc(api: &Api) -> String {
@@ -131,20 +140,7 @@ pub(super) fn mod_rs(api: &Api, options: &Options) -> TokenStream {
     });
     let shared = format_ident!("{}", SHARED_MODULE);
     let error_codes = format_ident!("{}", ERROR_CODES_MODULE);
-    let crates = super::reexports::crates_in_api(api).into_iter().map(|c| {
-        let c = format_ident!("{}", c);
-        quote!(pub use ::#c;)
-    });
-    let servers_reexport = (!api.servers.is_empty()).then(|| {
-        quote!(
-            pub use client::servers;
-        )
-    });
-    let security_reexport = (!api.security_schemes.is_empty()).then(|| {
-        quote!(
-            pub use client::security_schemes;
-        )
-    });
+    let reexports = optional_reexports(api);
     let webhooks = (!api.webhooks.is_empty()).then(|| {
         let m = format_ident!("{}", WEBHOOKS_MODULE);
         quote! {
@@ -157,9 +153,7 @@ pub(super) fn mod_rs(api: &Api, options: &Options) -> TokenStream {
         #lints
         mod client;
         pub use client::{CONTRACT_REVISION, Client, ConfigExt, ENV_PREFIX, PROFILE, SDK_NAME};
-        #security_reexport
-        #servers_reexport
-        #( #crates )*
+        #reexports
         pub mod #error_codes;
         pub use #error_codes::{ErrorCode, ErrorCodeExt};
         pub use ::oncegen_runtime::{
@@ -176,6 +170,30 @@ pub(super) fn mod_rs(api: &Api, options: &Options) -> TokenStream {
         pub mod #shared;
         #webhooks
         #(#areas)*
+    }
+}
+
+/// What the crate re-exports when the API has it: `security_schemes`, `servers`, and the
+/// crates its types come from.
+fn optional_reexports(api: &Api) -> TokenStream {
+    let crates = super::reexports::crates_in_api(api).into_iter().map(|c| {
+        let c = format_ident!("{}", c);
+        quote!(pub use ::#c;)
+    });
+    let servers_reexport = (!api.servers.is_empty()).then(|| {
+        quote!(
+            pub use client::servers;
+        )
+    });
+    let security_reexport = (!api.security_schemes.is_empty()).then(|| {
+        quote!(
+            pub use client::security_schemes;
+        )
+    });
+    quote! {
+        #security_reexport
+        #servers_reexport
+        #( #crates )*
     }
 }
 

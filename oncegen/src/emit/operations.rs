@@ -4,8 +4,8 @@ use super::docs::{lines_attrs, sanitize};
 use super::operation_spec::spec_idents;
 use super::{Ctx, taken_as};
 use crate::ir::{
-    BodyEncoding, Idempotency, IntType, ListStyle, Method, Operation, PageModel, Param,
-    ParamLocation, ParamStyle, Structured, Success, TypeRef,
+    Alternative, BodyEncoding, Idempotency, IntType, ListStyle, Method, Operation, PageModel,
+    Param, ParamLocation, ParamStyle, Structured, Success, TypeRef,
 };
 use crate::surface::builder_methods::ErrorBody;
 use crate::surface::rust_type;
@@ -184,22 +184,8 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
         op.path,
         op.operation_id
     ));
-    let (success, execute) = success_call(bx, &op.success);
-    let new_request = new_request(op);
-    let accept = accept_call(&op.accept);
-    let security = super::security::requirement_statements(op);
-    let server = op
-        .server
-        .as_deref()
-        .map(|url| quote!(request.server(#url);));
-    let security = (security.is_some() || server.is_some()).then(|| quote!(#server #security));
-    let request_decl =
-        if op.params.is_empty() && op.body.is_none() && accept.is_none() && security.is_none() {
-            quote!(let request = #new_request;)
-        } else {
-            quote!(let mut request = #new_request;)
-        };
-    let param_sends = op.params.iter().map(|p| param_send(bx, p));
+    let (success, _) = success_call(bx, &op.success);
+    let (assemble, send_body) = send(bx, op, body_send);
     let stream = op.pagination.as_ref().map(|pg| stream_method(bx, pg));
     let (error_body, error_enum) = error_body(bx, op);
     let response_headers = super::response_headers::builder_method(op);
@@ -210,64 +196,6 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
     let Parts {
         fields, setters, ..
     } = parts;
-    // With other formats on offer, the request is assembled once (`request`), and each `send*`
-    // sets its `Accept` and decodes its format.
-    let assemble_decl = if op.params.is_empty() && op.body.is_none() && security.is_none() {
-        quote!(let request = #new_request;)
-    } else {
-        quote!(let mut request = #new_request;)
-    };
-    let download = download_method(op);
-    let (assemble, send_body) = if op.alternatives.is_empty() && download.is_none() {
-        (
-            quote!(),
-            quote! {
-                #request_decl
-                #( #param_sends )*
-                #body_send
-                #security
-                #accept
-                self.call.#execute(request)
-            },
-        )
-    } else {
-        let assemble = quote! {
-            /// The request, before its `Accept` is set.
-            fn request(self) -> (::oncegen_runtime::Call<'c>, ::oncegen_runtime::Request) {
-                #assemble_decl
-                #( #param_sends )*
-                #body_send
-                #security
-                (self.call, request)
-            }
-        };
-        let alternatives = op.alternatives.iter().map(|alt| {
-            let method = format_ident!("{}", alt.method);
-            let (ty, execute) = success_call(bx, &alt.success);
-            let accept = accept_call(&alt.accept);
-            let doc = format!(
-                " Sends the request asking for `{}` (`Accept`).",
-                alt.accept.join(", ").replace('`', "'")
-            );
-            quote! {
-                #[doc = #doc]
-                #[inline]
-                pub fn #method(self) -> ::oncegen_runtime::ResponseFuture<'c, #ty> {
-                    let (call, mut request) = self.request();
-                    #accept
-                    call.#execute(request)
-                }
-            }
-        });
-        (
-            quote! { #assemble #( #alternatives )* #download },
-            quote! {
-                let (call, mut request) = self.request();
-                #accept
-                call.#execute(request)
-            },
-        )
-    };
     quote! {
         #doc
         #[derive(Clone, Debug)]
@@ -297,50 +225,136 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
     }
 }
 
+/// The builder's other methods that send (none, or `request` and one per other format and the
+/// download), and the body of `send`. With other formats on offer, the request is assembled
+/// once (`request`), and each `send*` sets its `Accept` and decodes its format.
+fn send(bx: &Ctx<'_>, op: &Operation, body_send: TokenStream) -> (TokenStream, TokenStream) {
+    let (_, execute) = success_call(bx, &op.success);
+    let accept = accept_call(&op.accept);
+    let security = request_security(op);
+    let param_sends = op.params.iter().map(|p| param_send(bx, p));
+    let fills = !op.params.is_empty() || op.body.is_some() || security.is_some();
+    let download = download_method(op);
+    if op.alternatives.is_empty() && download.is_none() {
+        let request_decl = declare_request(op, fills || accept.is_some());
+        let send_body = quote! {
+            #request_decl
+            #( #param_sends )*
+            #body_send
+            #security
+            #accept
+            self.call.#execute(request)
+        };
+        return (quote!(), send_body);
+    }
+    let assemble_decl = declare_request(op, fills);
+    let alternatives = op.alternatives.iter().map(|alt| alternative(bx, alt));
+    let assemble = quote! {
+        /// The request, before its `Accept` is set.
+        fn request(self) -> (::oncegen_runtime::Call<'c>, ::oncegen_runtime::Request) {
+            #assemble_decl
+            #( #param_sends )*
+            #body_send
+            #security
+            (self.call, request)
+        }
+        #( #alternatives )*
+        #download
+    };
+    let send_body = quote! {
+        let (call, mut request) = self.request();
+        #accept
+        call.#execute(request)
+    };
+    (assemble, send_body)
+}
+
+/// The statements that route the request to the operation's own server and apply its
+/// security requirements, if it has either.
+fn request_security(op: &Operation) -> Option<TokenStream> {
+    let security = super::security::requirement_statements(op);
+    let server = op
+        .server
+        .as_deref()
+        .map(|url| quote!(request.server(#url);));
+    (security.is_some() || server.is_some()).then(|| quote!(#server #security))
+}
+
+/// `let request = …`, `mut` when statements after it fill it.
+fn declare_request(op: &Operation, filled: bool) -> TokenStream {
+    let new_request = new_request(op);
+    if filled {
+        quote!(let mut request = #new_request;)
+    } else {
+        quote!(let request = #new_request;)
+    }
+}
+
+/// The method that sends the request asking for another format (`alt`'s `Accept`).
+fn alternative(bx: &Ctx<'_>, alt: &Alternative) -> TokenStream {
+    let method = format_ident!("{}", alt.method);
+    let (ty, execute) = success_call(bx, &alt.success);
+    let accept = accept_call(&alt.accept);
+    let doc = format!(
+        " Sends the request asking for `{}` (`Accept`).",
+        alt.accept.join(", ").replace('`', "'")
+    );
+    quote! {
+        #[doc = #doc]
+        #[inline]
+        pub fn #method(self) -> ::oncegen_runtime::ResponseFuture<'c, #ty> {
+            let (call, mut request) = self.request();
+            #accept
+            call.#execute(request)
+        }
+    }
+}
+
 /// `error_body`, the error body the operation documents for an API error's status (exact,
 /// then `4XX`, then `default`) decoded into its type; with several types, an enum of them
 /// (`{Builder}Error`, one variant per status). Nothing when no error response has a type.
 fn error_body(bx: &Ctx<'_>, op: &Operation) -> (Option<TokenStream>, Option<TokenStream>) {
+    match crate::surface::builder_methods::error_body(op) {
+        ErrorBody::Absent => (None, None),
+        ErrorBody::One(ty) => (Some(one_error_body(bx, op, ty)), None),
+        ErrorBody::ByStatus(typed) => {
+            let (method, error_enum) = error_body_by_status(bx, op, &typed);
+            (Some(method), Some(error_enum))
+        }
+    }
+}
+
+/// `error_body` when every typed error response has type `ty`: the `error_body!` macro when
+/// every error response has it, else a method that first checks the status has a body.
+fn one_error_body(bx: &Ctx<'_>, op: &Operation, ty: &TypeRef) -> TokenStream {
     let errors = crate::surface::builder_methods::error_responses(op);
     let typed = crate::surface::builder_methods::typed_errors(op);
-    let statuses = errors.iter().map(|r| r.status.as_str());
-    let documented = quote!(error.documented_status(&[#(#statuses),*])?);
-    let listed = typed
-        .iter()
-        .map(|(s, _)| format!("`{s}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let doc = format!(
-        " The documented error body ({listed}) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it)."
-    );
-    let typed = match crate::surface::builder_methods::error_body(op) {
-        ErrorBody::Absent => return (None, None),
-        ErrorBody::One(ty) => {
-            let ty = bx.ty(ty);
-            if typed.len() == errors.len() {
-                let statuses = errors.iter().map(|r| r.status.as_str());
-                let method = quote!(::oncegen_runtime::error_body!(#ty, #(#statuses),*););
-                return (Some(method), None);
+    let ty = bx.ty(ty);
+    if typed.len() == errors.len() {
+        let statuses = errors.iter().map(|r| r.status.as_str());
+        return quote!(::oncegen_runtime::error_body!(#ty, #(#statuses),*););
+    }
+    let doc = error_body_doc(op);
+    let documented = documented_status(op);
+    let with_body = typed.iter().map(|(s, _)| s);
+    quote! {
+        #[doc = #doc]
+        pub fn error_body(error: &::oncegen_runtime::Error) -> Option<#ty> {
+            if ![#(#with_body),*].contains(&#documented) {
+                return None;
             }
-            let check = {
-                let with_body = typed.iter().map(|(s, _)| s);
-                quote! {
-                    if ![#(#with_body),*].contains(&#documented) {
-                        return None;
-                    }
-                }
-            };
-            let method = quote! {
-                #[doc = #doc]
-                pub fn error_body(error: &::oncegen_runtime::Error) -> Option<#ty> {
-                    #check
-                    error.body_as().and_then(Result::ok)
-                }
-            };
-            return (Some(method), None);
+            error.body_as().and_then(Result::ok)
         }
-        ErrorBody::ByStatus(typed) => typed,
-    };
+    }
+}
+
+/// `error_body` when the typed error responses differ in type: the method and the
+/// `{Builder}Error` enum it returns (one variant per status).
+fn error_body_by_status(
+    bx: &Ctx<'_>,
+    op: &Operation,
+    typed: &[(&str, &TypeRef)],
+) -> (TokenStream, TokenStream) {
     let name = format_ident!("{}", crate::surface::builder_methods::error_enum_name(op));
     let variant = |status: &str| {
         format_ident!(
@@ -369,6 +383,8 @@ fn error_body(bx: &Ctx<'_>, op: &Operation) -> (Option<TokenStream>, Option<Toke
             #( #variants, )*
         }
     };
+    let doc = error_body_doc(op);
+    let documented = documented_status(op);
     let method = quote! {
         #[doc = #doc]
         pub fn error_body(error: &::oncegen_runtime::Error) -> Option<#name> {
@@ -378,7 +394,26 @@ fn error_body(bx: &Ctx<'_>, op: &Operation) -> (Option<TokenStream>, Option<Toke
             }
         }
     };
-    (Some(method), Some(error_enum))
+    (method, error_enum)
+}
+
+/// `error_body`'s doc: the statuses whose body it decodes.
+fn error_body_doc(op: &Operation) -> String {
+    let listed = crate::surface::builder_methods::typed_errors(op)
+        .iter()
+        .map(|(s, _)| format!("`{s}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        " The documented error body ({listed}) for `error`'s status, decoded; `None` when there is none or it does not decode (`ApiError::body` keeps it)."
+    )
+}
+
+/// The documented status an error's status falls under (exact, then `4XX`, then `default`).
+fn documented_status(op: &Operation) -> TokenStream {
+    let errors = crate::surface::builder_methods::error_responses(op);
+    let statuses = errors.iter().map(|r| r.status.as_str());
+    quote!(error.documented_status(&[#(#statuses),*])?)
 }
 
 /// `download`, for an operation whose success comes in a media type read as bytes: the body
@@ -530,6 +565,32 @@ fn param_send(cx: &Ctx<'_>, p: &Param) -> TokenStream {
     let name = &p.name;
     let list = matches!(p.ty.non_null(), TypeRef::Array(_));
     let is_dt = cx.resolves_to(p.ty.non_null(), &TypeRef::DateTime);
+    // A required parameter that may be null is an `Option` too: `None` is not sent.
+    let optional = !p.required || matches!(p.ty, TypeRef::Nullable(_));
+    // A plain scalar query or header value: one call that skips `None`.
+    let plain = p.structured.is_none() && !list && !is_dt;
+    if !optional {
+        put_param(cx, p, quote!(&self.#ident))
+    } else if plain && p.location == ParamLocation::Query {
+        quote!(request.query_opt(#name, self.#ident.as_ref());)
+    } else if plain && p.location == ParamLocation::Header {
+        quote!(request.header_opt(#name, self.#ident.as_ref());)
+    } else {
+        let c = put_param(cx, p, quote!(value));
+        quote! {
+            if let Some(value) = &self.#ident {
+                #c
+            }
+        }
+    }
+}
+
+/// The statement that puts value `v` of parameter `p` on the request, by how it is encoded
+/// (JSON, a style) and where it goes; a date-time goes as RFC 3339.
+fn put_param(cx: &Ctx<'_>, p: &Param, v: TokenStream) -> TokenStream {
+    let name = &p.name;
+    let list = matches!(p.ty.non_null(), TypeRef::Array(_));
+    let is_dt = cx.resolves_to(p.ty.non_null(), &TypeRef::DateTime);
     let value = |v: TokenStream| if is_dt { quote!(&#v.to_rfc3339()) } else { v };
     let location = format_ident!(
         "{}",
@@ -540,7 +601,7 @@ fn param_send(cx: &Ctx<'_>, p: &Param) -> TokenStream {
             ParamLocation::Cookie => "Cookie",
         }
     );
-    let call = |v: TokenStream| match (p.structured, p.location, list) {
+    match (p.structured, p.location, list) {
         (Some(Structured::Json), ..) => {
             quote!(request.json_param(::oncegen_runtime::ParamIn::#location, #name, #v);)
         }
@@ -568,24 +629,6 @@ fn param_send(cx: &Ctx<'_>, p: &Param) -> TokenStream {
         (None, ParamLocation::Header | ParamLocation::Cookie, _) => {
             let v = value(v);
             quote!(request.header(#name, #v);)
-        }
-    };
-    // A required parameter that may be null is an `Option` too: `None` is not sent.
-    let optional = !p.required || matches!(p.ty, TypeRef::Nullable(_));
-    // A plain scalar query or header value: one call that skips `None`.
-    let plain = p.structured.is_none() && !list && !is_dt;
-    if !optional {
-        call(quote!(&self.#ident))
-    } else if plain && p.location == ParamLocation::Query {
-        quote!(request.query_opt(#name, self.#ident.as_ref());)
-    } else if plain && p.location == ParamLocation::Header {
-        quote!(request.header_opt(#name, self.#ident.as_ref());)
-    } else {
-        let c = call(quote!(value));
-        quote! {
-            if let Some(value) = &self.#ident {
-                #c
-            }
         }
     }
 }

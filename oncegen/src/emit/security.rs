@@ -2,7 +2,7 @@
 //! the statement that gives an operation's request its `security`.
 
 use super::docs::sanitize;
-use crate::ir::{Api, Operation, ParamLocation, SchemeKind, SecuritySchemeDef};
+use crate::ir::{Api, Operation, ParamLocation, SchemeKind, SecuritySchemeDef, ServerDef};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -176,78 +176,7 @@ fn describe(requirements: &[&Vec<String>]) -> String {
 /// function per server with variables, `DEFAULT` (the first) and `resolve` for relative URLs.
 pub(super) fn servers_module(api: &Api) -> Option<TokenStream> {
     let first = api.servers.first()?;
-    let items = api.servers.iter().map(|server| {
-        let ident = format_ident!("{}", server.rust_name);
-        let filled = crate::surface::access::default_url(server);
-        let relative = !filled.contains("://");
-        let mut doc = server
-            .description
-            .as_deref()
-            .map(|d| format!("{}\n\n", sanitize(d)))
-            .unwrap_or_default();
-        doc.push_str(&format!("`{}`", server.url.replace('`', "'")));
-        if !server.variables.is_empty() {
-            doc.push_str(&format!(
-                " with its variables at their defaults (`{}`).",
-                filled.replace('`', "'")
-            ));
-        }
-        if relative {
-            doc.push_str(
-                "\n\nRelative: the URL the document is served from resolves it ([`resolve`]).",
-            );
-        }
-        let doc = super::docs::lines_attrs(&doc);
-        let constant = quote! {
-            #doc
-            pub const #ident: &str = #filled;
-        };
-        if server.variables.is_empty() {
-            return constant;
-        }
-        let function = format_ident!(
-            "{}",
-            crate::surface::access::server_function(&server.rust_name)
-        );
-        let args = server.variables.iter().map(|v| {
-            let a = format_ident!("{}", v.rust_name);
-            quote!(#a: &str)
-        });
-        let pairs = server.variables.iter().map(|v| {
-            let a = format_ident!("{}", v.rust_name);
-            let name = &v.name;
-            quote!((#name, #a))
-        });
-        let template = &server.url;
-        let mut fn_doc = format!("`{}` with its variables:\n", template.replace('`', "'"));
-        for v in &server.variables {
-            fn_doc.push_str(&format!(
-                "\n- `{}` (default `{}`",
-                v.rust_name,
-                v.default.replace('`', "'")
-            ));
-            if !v.values.is_empty() {
-                let values: Vec<String> = v
-                    .values
-                    .iter()
-                    .map(|x| format!("`{}`", x.replace('`', "'")))
-                    .collect();
-                fn_doc.push_str(&format!("; one of {}", values.join(", ")));
-            }
-            fn_doc.push(')');
-            if let Some(d) = &v.doc {
-                fn_doc.push_str(&format!(": {}", sanitize(d).replace('\n', " ")));
-            }
-        }
-        let fn_doc = super::docs::lines_attrs(&fn_doc);
-        quote! {
-            #constant
-            #fn_doc
-            pub fn #function(#(#args),*) -> String {
-                ::oncegen_runtime::servers::fill(#template, &[#(#pairs),*])
-            }
-        }
-    });
+    let items = api.servers.iter().map(server_items);
     let default = format_ident!("{}", first.rust_name);
     Some(quote! {
         /// The servers the document lists: pass one to `Config::new` (a relative one through
@@ -263,4 +192,89 @@ pub(super) fn servers_module(api: &Api) -> Option<TokenStream> {
             }
         }
     })
+}
+
+/// A server's constant (its URL, variables at their defaults) and, when it has variables, the
+/// function that fills them.
+fn server_items(server: &ServerDef) -> TokenStream {
+    let ident = format_ident!("{}", server.rust_name);
+    let filled = crate::surface::access::default_url(server);
+    let doc = super::docs::lines_attrs(&server_doc(server, &filled));
+    let constant = quote! {
+        #doc
+        pub const #ident: &str = #filled;
+    };
+    if server.variables.is_empty() {
+        return constant;
+    }
+    let function = format_ident!(
+        "{}",
+        crate::surface::access::server_function(&server.rust_name)
+    );
+    let args = server.variables.iter().map(|v| {
+        let a = format_ident!("{}", v.rust_name);
+        quote!(#a: &str)
+    });
+    let pairs = server.variables.iter().map(|v| {
+        let a = format_ident!("{}", v.rust_name);
+        let name = &v.name;
+        quote!((#name, #a))
+    });
+    let template = &server.url;
+    let fn_doc = super::docs::lines_attrs(&server_function_doc(server));
+    quote! {
+        #constant
+        #fn_doc
+        pub fn #function(#(#args),*) -> String {
+            ::oncegen_runtime::servers::fill(#template, &[#(#pairs),*])
+        }
+    }
+}
+
+/// A server constant's doc: its description, its URL (`filled`, variables at their defaults)
+/// and, when relative, how it is resolved.
+fn server_doc(server: &ServerDef, filled: &str) -> String {
+    let mut doc = server
+        .description
+        .as_deref()
+        .map(|d| format!("{}\n\n", sanitize(d)))
+        .unwrap_or_default();
+    doc.push_str(&format!("`{}`", server.url.replace('`', "'")));
+    if !server.variables.is_empty() {
+        doc.push_str(&format!(
+            " with its variables at their defaults (`{}`).",
+            filled.replace('`', "'")
+        ));
+    }
+    if !filled.contains("://") {
+        doc.push_str(
+            "\n\nRelative: the URL the document is served from resolves it ([`resolve`]).",
+        );
+    }
+    doc
+}
+
+/// A server function's doc: its URL template and each variable's default, values and doc.
+fn server_function_doc(server: &ServerDef) -> String {
+    let mut fn_doc = format!("`{}` with its variables:\n", server.url.replace('`', "'"));
+    for v in &server.variables {
+        fn_doc.push_str(&format!(
+            "\n- `{}` (default `{}`",
+            v.rust_name,
+            v.default.replace('`', "'")
+        ));
+        if !v.values.is_empty() {
+            let values: Vec<String> = v
+                .values
+                .iter()
+                .map(|x| format!("`{}`", x.replace('`', "'")))
+                .collect();
+            fn_doc.push_str(&format!("; one of {}", values.join(", ")));
+        }
+        fn_doc.push(')');
+        if let Some(d) = &v.doc {
+            fn_doc.push_str(&format!(": {}", sanitize(d).replace('\n', " ")));
+        }
+    }
+    fn_doc
 }

@@ -4,30 +4,18 @@
 use super::Ctx;
 use super::docs::{doc_attrs, lines_attrs};
 use crate::ir::{
-    AdditionalProperties, ExclusiveGroup, Field, FixedTag, TypeDef, TypeKind, TypeRef, UnionVariant,
+    AdditionalProperties, EnumVariant, ExclusiveGroup, Field, FixedTag, TypeDef, TypeKind, TypeRef,
+    UnionVariant,
 };
 use crate::naming;
 use crate::surface::rust_type;
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 /// Tokens for one named type and its impls.
 pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
     let name = format_ident!("{}", def.name);
-    let def_name = def.name.as_str();
-    // The schema's pointer, unless the type bears the name of the component it comes from.
-    let schema = (def.pointer != format!("#/components/schemas/{def_name}"))
-        .then(|| format!("Schema: `{}`.", def.pointer));
-    let doc = match (def.doc.as_deref().map(super::docs::sanitize), schema) {
-        // After a one-paragraph description, in its paragraph.
-        (Some(d), Some(schema)) if !d.is_empty() && !d.contains('\n') => {
-            format!("{} {schema}", super::docs::as_sentence(&d))
-        }
-        (Some(d), Some(schema)) if !d.is_empty() => format!("{d}\n\n{schema}"),
-        (Some(d), None) => d,
-        (_, schema) => schema.unwrap_or_default(),
-    };
-    let doc = lines_attrs(&doc);
+    let doc = lines_attrs(&type_doc(def));
     let deprecated = super::docs::deprecated_attr(def.deprecated, def.doc.as_deref());
     let body = match &def.kind {
         TypeKind::Struct {
@@ -44,64 +32,16 @@ pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
             additional.as_ref(),
             fixed_tag.as_ref(),
         ),
-        TypeKind::Enum { variants, fallback } => {
-            let idents: Vec<_> = variants
-                .iter()
-                .map(|v| format_ident!("{}", v.rust_name))
-                .collect();
-            let values: Vec<_> = variants.iter().map(|v| v.value.as_str()).collect();
-            let docs = values
-                .iter()
-                .map(|v| lines_attrs(&format!("`{}`", v.replace('`', "'"))));
-            let fallback = format_ident!("{}", fallback);
-            quote! {
-                #[derive(Clone, Debug)]
-                #[non_exhaustive]
-                pub enum #name {
-                    #( #docs #idents, )*
-                    /// A value this version of the SDK does not know; kept as received.
-                    #fallback(String),
-                }
-                ::oncegen_runtime::string_enum!(#name, #fallback, #( #idents = #values ),*);
-            }
-        }
+        TypeKind::Enum { variants, fallback } => enum_def(&name, variants, fallback),
         TypeKind::Union {
             tag,
             variants,
             display,
         } => {
             let display = display.then(|| union_display(cx, &name, variants));
+            let conversions = union_conversions(cx, &def.name, &name, variants);
             let def = union_def(cx, &name, tag.as_deref(), variants);
-            let payloads: Vec<&TypeRef> = variants.iter().map(|v| &v.ty).collect();
-            let convert: Vec<bool> = cx
-                .converting_members(def_name, &payloads)
-                .into_iter()
-                .zip(&payloads)
-                .map(|(named, ty)| named || unique_scalar(ty, &payloads))
-                .collect();
-            let conversions = from_impls(
-                cx,
-                &name,
-                &convert,
-                variants
-                    .iter()
-                    .map(|v| (v.rust_name.as_str(), &v.ty, v.boxed)),
-            );
-            let from_str = variants
-                .iter()
-                .zip(&convert)
-                .find(|(v, c)| **c && v.ty == TypeRef::String && !v.boxed)
-                .map(|(v, _)| {
-                    let variant = format_ident!("{}", v.rust_name);
-                    quote! {
-                        impl From<&str> for #name {
-                            fn from(value: &str) -> Self {
-                                Self::#variant(value.to_owned())
-                            }
-                        }
-                    }
-                });
-            quote!(#def #display #conversions #from_str)
+            quote!(#def #display #conversions)
         }
         TypeKind::Alias { target } => {
             let target = cx.ty(target);
@@ -115,6 +55,85 @@ pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
         #body
         #paginated
     }
+}
+
+/// A type's doc: its description, then the schema's pointer unless the type bears the name of
+/// the component it comes from.
+fn type_doc(def: &TypeDef) -> String {
+    let schema = (def.pointer != format!("#/components/schemas/{}", def.name))
+        .then(|| format!("Schema: `{}`.", def.pointer));
+    match (def.doc.as_deref().map(super::docs::sanitize), schema) {
+        // After a one-paragraph description, in its paragraph.
+        (Some(d), Some(schema)) if !d.is_empty() && !d.contains('\n') => {
+            format!("{} {schema}", super::docs::as_sentence(&d))
+        }
+        (Some(d), Some(schema)) if !d.is_empty() => format!("{d}\n\n{schema}"),
+        (Some(d), None) => d,
+        (_, schema) => schema.unwrap_or_default(),
+    }
+}
+
+/// A string enum: a variant per known value and the fallback that keeps any other.
+fn enum_def(name: &Ident, variants: &[EnumVariant], fallback: &str) -> TokenStream {
+    let idents: Vec<_> = variants
+        .iter()
+        .map(|v| format_ident!("{}", v.rust_name))
+        .collect();
+    let values: Vec<_> = variants.iter().map(|v| v.value.as_str()).collect();
+    let docs = values
+        .iter()
+        .map(|v| lines_attrs(&format!("`{}`", v.replace('`', "'"))));
+    let fallback = format_ident!("{}", fallback);
+    quote! {
+        #[derive(Clone, Debug)]
+        #[non_exhaustive]
+        pub enum #name {
+            #( #docs #idents, )*
+            /// A value this version of the SDK does not know; kept as received.
+            #fallback(String),
+        }
+        ::oncegen_runtime::string_enum!(#name, #fallback, #( #idents = #values ),*);
+    }
+}
+
+/// A union's `From` impls: from each member that converts (one [`Ctx::converting_members`]
+/// picks, or a scalar no other member shares), and from `&str` when a `String` member does.
+fn union_conversions(
+    cx: &Ctx<'_>,
+    def_name: &str,
+    name: &Ident,
+    variants: &[UnionVariant],
+) -> TokenStream {
+    let payloads: Vec<&TypeRef> = variants.iter().map(|v| &v.ty).collect();
+    let convert: Vec<bool> = cx
+        .converting_members(def_name, &payloads)
+        .into_iter()
+        .zip(&payloads)
+        .map(|(named, ty)| named || unique_scalar(ty, &payloads))
+        .collect();
+    let conversions = from_impls(
+        cx,
+        name,
+        &convert,
+        variants
+            .iter()
+            .map(|v| (v.rust_name.as_str(), &v.ty, v.boxed)),
+    );
+    let from_str = variants
+        .iter()
+        .zip(&convert)
+        .find(|(v, c)| **c && v.ty == TypeRef::String && !v.boxed)
+        .map(|(v, _)| {
+            let variant = format_ident!("{}", v.rust_name);
+            quote! {
+                impl From<&str> for #name {
+                    fn from(value: &str) -> Self {
+                        Self::#variant(value.to_owned())
+                    }
+                }
+            }
+        });
+    quote!(#conversions #from_str)
 }
 
 /// The Rust type of a field, as the surface decides it ([`rust_type::field_type`]).
@@ -299,58 +318,8 @@ fn constructor(
     additional: Option<&AdditionalProperties>,
 ) -> TokenStream {
     let mut inits = Vec::new();
-    let mut setters = Vec::new();
-    let required = cx.constructor_fields(&def.name, fields);
-    let (args, unpack, arguments_struct) = match cx.constructor_struct(&def.name) {
-        Some(struct_name) => {
-            let struct_name = format_ident!("{struct_name}");
-            let mut decls = Vec::new();
-            let mut idents = Vec::new();
-            for f in required {
-                let (decl, init) = named_field(cx, f);
-                decls.push(decl);
-                inits.push(init);
-                idents.push(format_ident!("{}", f.rust_name));
-            }
-            (
-                vec![quote!(args: #struct_name)],
-                quote!(let #struct_name { #(#idents),* } = args;),
-                Some(arguments_struct(&def.name, &struct_name, &decls)),
-            )
-        }
-        None => {
-            let args = required
-                .into_iter()
-                .map(|f| {
-                    let (arg, init) = required_arg(cx, f);
-                    inits.push(init);
-                    arg
-                })
-                .collect();
-            (args, TokenStream::new(), None)
-        }
-    };
-    for f in fields {
-        if let Some(c) = &f.const_value {
-            inits.push(const_init(f, c));
-        } else if !f.required {
-            let (init, setter) = optional_setter(cx, f);
-            inits.push(init);
-            // A read-only field is the server's to set: a request leaves it out.
-            if !f.read_only {
-                setters.push(setter);
-            }
-        }
-    }
-    for g in exclusive {
-        let (init, setter) = group_setter(cx, g);
-        inits.push(init);
-        setters.push(setter);
-    }
-    if let Some(a) = additional {
-        let ident = format_ident!("{}", a.rust_name);
-        inits.push(quote!(#ident: ::std::default::Default::default()));
-    }
+    let (args, unpack, arguments_struct) = required_args(cx, def, fields, &mut inits);
+    let setters = optional_setters(cx, fields, exclusive, additional, &mut inits);
     let default_impl = args.is_empty().then(|| {
         quote! {
             impl Default for #name {
@@ -373,6 +342,76 @@ fn constructor(
         }
         #default_impl
     }
+}
+
+/// `new`'s parameters for the required fields (pushing their initialisers to `inits`): one
+/// each, or one arguments struct (with the statement that unpacks it, and its definition).
+fn required_args(
+    cx: &Ctx<'_>,
+    def: &TypeDef,
+    fields: &[Field],
+    inits: &mut Vec<TokenStream>,
+) -> (Vec<TokenStream>, TokenStream, Option<TokenStream>) {
+    let required = cx.constructor_fields(&def.name, fields);
+    let Some(struct_name) = cx.constructor_struct(&def.name) else {
+        let args = required
+            .into_iter()
+            .map(|f| {
+                let (arg, init) = required_arg(cx, f);
+                inits.push(init);
+                arg
+            })
+            .collect();
+        return (args, TokenStream::new(), None);
+    };
+    let struct_name = format_ident!("{struct_name}");
+    let mut decls = Vec::new();
+    let mut idents = Vec::new();
+    for f in required {
+        let (decl, init) = named_field(cx, f);
+        decls.push(decl);
+        inits.push(init);
+        idents.push(format_ident!("{}", f.rust_name));
+    }
+    (
+        vec![quote!(args: #struct_name)],
+        quote!(let #struct_name { #(#idents),* } = args;),
+        Some(arguments_struct(&def.name, &struct_name, &decls)),
+    )
+}
+
+/// The setters of the optional fields and exclusive groups, pushing to `inits` their
+/// initialisers and those of fixed-value fields and additional properties.
+fn optional_setters(
+    cx: &Ctx<'_>,
+    fields: &[Field],
+    exclusive: &[ExclusiveGroup],
+    additional: Option<&AdditionalProperties>,
+    inits: &mut Vec<TokenStream>,
+) -> Vec<TokenStream> {
+    let mut setters = Vec::new();
+    for f in fields {
+        if let Some(c) = &f.const_value {
+            inits.push(const_init(f, c));
+        } else if !f.required {
+            let (init, setter) = optional_setter(cx, f);
+            inits.push(init);
+            // A read-only field is the server's to set: a request leaves it out.
+            if !f.read_only {
+                setters.push(setter);
+            }
+        }
+    }
+    for g in exclusive {
+        let (init, setter) = group_setter(cx, g);
+        inits.push(init);
+        setters.push(setter);
+    }
+    if let Some(a) = additional {
+        let ident = format_ident!("{}", a.rust_name);
+        inits.push(quote!(#ident: ::std::default::Default::default()));
+    }
+    setters
 }
 
 /// The initialiser of a field with a fixed value (`const`).

@@ -3,7 +3,7 @@
 
 use super::Ctx;
 use super::docs::{lines_attrs, sanitize};
-use crate::ir::Api;
+use crate::ir::{Api, Webhook};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -13,17 +13,7 @@ pub fn webhooks_module(cx: &Ctx<'_>, api: &Api) -> Option<TokenStream> {
         return None;
     }
     let names: Vec<&str> = api.webhooks.iter().map(|w| w.name.as_str()).collect();
-    let variants = api.webhooks.iter().map(|w| {
-        let ident = format_ident!("{}", w.variant);
-        let payload = cx.ty(&w.payload);
-        let mut doc = format!("`{}`", w.name.replace('`', "'"));
-        if let Some(d) = &w.doc {
-            doc.push_str(": ");
-            doc.push_str(&sanitize(d).replace('\n', " "));
-        }
-        let doc = lines_attrs(&doc);
-        quote!(#doc #ident(#payload),)
-    });
+    let variants = api.webhooks.iter().map(|w| variant(cx, w));
     let arms = api.webhooks.iter().map(|w| {
         let ident = format_ident!("{}", w.variant);
         let name = &w.name;
@@ -70,4 +60,17 @@ pub fn webhooks_module(cx: &Ctx<'_>, api: &Api) -> Option<TokenStream> {
             }
         }
     })
+}
+
+/// The `Webhook` variant of webhook `w`, holding its payload, with its name and doc.
+fn variant(cx: &Ctx<'_>, w: &Webhook) -> TokenStream {
+    let ident = format_ident!("{}", w.variant);
+    let payload = cx.ty(&w.payload);
+    let mut doc = format!("`{}`", w.name.replace('`', "'"));
+    if let Some(d) = &w.doc {
+        doc.push_str(": ");
+        doc.push_str(&sanitize(d).replace('\n', " "));
+    }
+    let doc = lines_attrs(&doc);
+    quote!(#doc #ident(#payload),)
 }

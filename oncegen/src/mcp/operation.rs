@@ -13,6 +13,7 @@ use crate::{Error, Result};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
 
 /// Argument names the server keeps for itself (`oncegen_mcp`'s `BODY`, `IDEMPOTENCY_KEY`,
 /// `WAIT`, `JQ`): a parameter of one of these names cannot be a tool argument.
@@ -82,12 +83,41 @@ pub(super) fn render(
     area: &str,
     sdk: &Ident,
 ) -> Result<(TokenStream, TokenStream)> {
-    let keyed = op.idempotency != Idempotency::None;
     let tool = definition(surface, id, op)?;
     let (name, title, description) = (&tool.name, &tool.title, &tool.description);
     let (input_schema, output_schema, schemas) = schema_constants(&tool)?;
     let method = op.method.as_str();
     let path = &op.path;
+    let effects = effects(op);
+    let scopes = &op.scopes;
+    let names = arguments::names(op);
+    let paging = paging(op, &names);
+    let run = format_ident!("{}", op.rust_fn);
+    let entry = quote! {
+        Tool {
+            name: #name,
+            operation_id: #id,
+            area: #area,
+            method: #method,
+            path: #path,
+            title: #title,
+            description: #description,
+            input_schema: #input_schema,
+            output_schema: #output_schema,
+            effects: #effects,
+            scopes: &[#(#scopes),*],
+            paging: #paging,
+            run: #run,
+        }
+    };
+    let mut function = function(surface, id, op, sdk, &names);
+    function.extend(schemas);
+    Ok((entry, function))
+}
+
+/// The tool's `Effects`: what calling it does, as its annotations and the server's checks
+/// read them.
+fn effects(op: &OperationSurface) -> TokenStream {
     let e = &op.effects;
     let (writes, destructive, idempotent, long_running, waits) = (
         e.writes,
@@ -107,47 +137,48 @@ pub(super) fn render(
         Some(what) => quote!(Some(#what)),
         None => quote!(None),
     };
-    let ceiling = e
-        .purchase
-        .as_ref()
-        .map(|p| &p.ceiling)
-        .filter(|c| !c.is_empty());
-    let scopes = &op.scopes;
-    let names = arguments::names(op);
-    let paging = match &op.pagination {
+    quote! {
+        Effects {
+            writes: #writes,
+            destructive: #destructive,
+            purchase: #purchase,
+            grants_access: #grants_access,
+            idempotent: #idempotent,
+            long_running: #long_running,
+            waits: #waits,
+        }
+    }
+}
+
+/// The tool's `Paging`: the argument that asks for a page (by its tool argument name) and
+/// where the answer holds the next one.
+fn paging(op: &OperationSurface, names: &BTreeMap<String, String>) -> TokenStream {
+    match &op.pagination {
         Some(p) => {
             let argument = names.get(&p.request).unwrap_or(&p.request);
             let next = &p.next;
             quote!(Some(oncegen_mcp::Paging { argument: #argument, next: #next }))
         }
         None => quote!(None),
-    };
-    let function = format_ident!("{}", op.rust_fn);
-    let entry = quote! {
-        Tool {
-            name: #name,
-            operation_id: #id,
-            area: #area,
-            method: #method,
-            path: #path,
-            title: #title,
-            description: #description,
-            input_schema: #input_schema,
-            output_schema: #output_schema,
-            effects: Effects {
-                writes: #writes,
-                destructive: #destructive,
-                purchase: #purchase,
-                grants_access: #grants_access,
-                idempotent: #idempotent,
-                long_running: #long_running,
-                waits: #waits,
-            },
-            scopes: &[#(#scopes),*],
-            paging: #paging,
-            run: #function,
-        }
-    };
+    }
+}
+
+/// The function that calls the SDK: the arguments checked against those the tool knows, the
+/// call with its required ones (a purchase's body capped at its ceiling), then the optional
+/// parameters, body and key the arguments hold, then the answer.
+fn function(
+    surface: &Surface,
+    id: &str,
+    op: &OperationSurface,
+    sdk: &Ident,
+    names: &BTreeMap<String, String>,
+) -> TokenStream {
+    let ceiling = op
+        .effects
+        .purchase
+        .as_ref()
+        .map(|p| &p.ceiling)
+        .filter(|c| !c.is_empty());
     let arguments = input_arguments(
         surface,
         op,
@@ -158,8 +189,46 @@ pub(super) fn render(
             None => quote!(input.body #ty ()?),
         },
     );
-    let setters = op
-        .params
+    let setters = setters(surface, op, sdk, names);
+    let optional_body = optional_body(surface, op, sdk);
+    let key = key(op);
+    let answer = answer(op);
+    let doc = format!(" `{id}`: calls `{}::Client::{}`.", sdk, op.rust_fn);
+    // A deprecated operation or parameter is still offered (its description says so).
+    let allow = (op.deprecated || op.params.values().any(|p| p.deprecated))
+        .then(|| quote!(#[allow(deprecated)]));
+    let known = known(op, names);
+    // With `--allow-unknown-members`, a body holding members its type drops is sent as given.
+    let as_given = op
+        .body
+        .as_ref()
+        .map(|_| quote!(let call = input.as_given(call);));
+    let method = format_ident!("{}", op.rust_fn);
+    quote! {
+        #[doc = #doc]
+        #allow
+        fn #method<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
+            Box::pin(async move {
+                #known
+                let call = client.#method(#(#arguments),*);
+                #(#setters)*
+                #optional_body
+                #as_given
+                #key
+                #answer
+            })
+        }
+    }
+}
+
+/// One statement per optional parameter, setting it on the call when the arguments hold it.
+fn setters(
+    surface: &Surface,
+    op: &OperationSurface,
+    sdk: &Ident,
+    names: &BTreeMap<String, String>,
+) -> Vec<TokenStream> {
+    op.params
         .iter()
         .filter(|(_, p)| !p.required)
         .map(|(rust, p)| {
@@ -172,8 +241,13 @@ pub(super) fn render(
                     None => call,
                 };
             }
-        });
-    let optional_body = op.body.as_ref().filter(|b| !b.required).map(|b| {
+        })
+        .collect()
+}
+
+/// The statement setting an optional body on the call when the arguments hold one.
+fn optional_body(surface: &Surface, op: &OperationSurface, sdk: &Ident) -> Option<TokenStream> {
+    op.body.as_ref().filter(|b| !b.required).map(|b| {
         let ty = body_type(surface, sdk, &b.ty).map(|ty| quote!(::<#ty>));
         quote! {
             let call = match input.opt_body #ty ()? {
@@ -181,8 +255,13 @@ pub(super) fn render(
                 None => call,
             };
         }
-    });
-    let key = keyed.then(|| {
+    })
+}
+
+/// A keyed write's statements: the caller's idempotency key when given, and the tool's tag
+/// (how a repeated call is recognized in the journal).
+fn key(op: &OperationSurface) -> Option<TokenStream> {
+    (op.idempotency != Idempotency::None).then(|| {
         quote! {
             let call = match input.idempotency_key() {
                 Some(key) => call.idempotency_key(key),
@@ -190,41 +269,17 @@ pub(super) fn render(
             };
             let call = input.tag(call);
         }
-    });
-    let answer = answer(op);
-    let doc = format!(" `{id}`: calls `{}::Client::{}`.", sdk, op.rust_fn);
-    // A deprecated operation or parameter is still offered (its description says so).
-    let allow = (op.deprecated || op.params.values().any(|p| p.deprecated))
-        .then(|| quote!(#[allow(deprecated)]));
+    })
+}
+
+/// The check that refuses an argument the tool does not take (its parameters and `body`).
+fn known(op: &OperationSurface, names: &BTreeMap<String, String>) -> TokenStream {
     let known: Vec<&str> = names
         .values()
         .map(String::as_str)
         .chain(op.body.as_ref().map(|_| BODY))
         .collect();
-    let known = quote!(input.known(&[#(#known),*])?;);
-    // With `--allow-unknown-members`, a body holding members its type drops is sent as given.
-    let as_given = op
-        .body
-        .as_ref()
-        .map(|_| quote!(let call = input.as_given(call);));
-    let method = format_ident!("{}", op.rust_fn);
-    let function_tokens = quote! {
-        #[doc = #doc]
-        #allow
-        fn #function<'a>(client: &'a Client, input: &'a Args) -> Run<'a> {
-            Box::pin(async move {
-                #known
-                let call = client.#method(#(#arguments),*);
-                #(#setters)*
-                #optional_body
-                #as_given
-                #key
-                #answer
-            })
-        }
-        #schemas
-    };
-    Ok((entry, function_tokens))
+    quote!(input.known(&[#(#known),*])?;)
 }
 
 /// How an operation's function ends: a pollable read's builder followed to its end when

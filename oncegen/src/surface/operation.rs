@@ -261,48 +261,8 @@ fn body(b: &ir::Body) -> BodySurface {
 
 /// The surface of `op`.
 pub(super) fn describe(op: &ir::Operation) -> OperationSurface {
-    let mut errors: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for response in op.responses.iter().filter(|r| !r.status.starts_with('2')) {
-        let mut codes = response.error_codes.clone();
-        codes.sort();
-        errors.insert(response.status.clone(), codes);
-    }
-    let success = rust_type::success(&op.success, &BARE);
-    let send_variants = op
-        .alternatives
-        .iter()
-        .map(|a| (a.method.clone(), rust_type::success(&a.success, &BARE)))
-        .chain(
-            builder_methods::download_accept(op)
-                .map(|_| ("download".to_owned(), "Download".to_owned())),
-        )
-        .collect();
-    let error_body = match builder_methods::error_body(op) {
-        ErrorBody::Absent => None,
-        ErrorBody::One(ty) => Some(ErrorBodySurface {
-            ty: rust_type::text(ty),
-            variants: BTreeMap::new(),
-        }),
-        ErrorBody::ByStatus(typed) => Some(ErrorBodySurface {
-            ty: builder_methods::error_enum_name(op),
-            variants: typed
-                .into_iter()
-                .map(|(status, ty)| (status.to_owned(), rust_type::text(ty)))
-                .collect(),
-        }),
-    };
     let mut scopes = op.scopes.clone();
     scopes.sort();
-    let arguments = call_order::method_params(op)
-        .into_iter()
-        .map(|p| p.rust_name.clone())
-        .chain(
-            op.body
-                .iter()
-                .filter(|b| b.required)
-                .map(|_| "body".to_owned()),
-        )
-        .collect();
     OperationSurface {
         area: op.area.clone(),
         method: op.method,
@@ -330,33 +290,91 @@ pub(super) fn describe(op: &ir::Operation) -> OperationSurface {
             next: p.next.rust_name.clone(),
         }),
         operation_envelope: op.operation_envelope,
-        arguments,
+        arguments: arguments(op),
         arguments_struct: call_order::arguments_struct(op).map(str::to_owned),
         params: op
             .params
             .iter()
-            .map(|p| {
-                let param = ParamSurface {
-                    name: p.name.clone(),
-                    location: p.location,
-                    required: p.required,
-                    ty: rust_type::text(&p.ty),
-                    deprecated: p.deprecated,
-                    deprecation_note: deprecation::note(p.deprecated, p.doc.as_deref()),
-                    constraints: (&p.constraints).into(),
-                    doc: p.doc.clone(),
-                };
-                (p.rust_name.clone(), param)
-            })
+            .map(|p| (p.rust_name.clone(), param(p)))
             .collect(),
         body: op.body.as_ref().map(body),
-        success,
-        send_variants,
-        error_body,
-        errors,
+        success: rust_type::success(&op.success, &BARE),
+        send_variants: send_variants(op),
+        error_body: error_body(op),
+        errors: errors(op),
         summary: op.summary.clone(),
         description: op.description.clone(),
         response_headers: response_headers(op),
+    }
+}
+
+/// The error codes each non-success status documents, sorted.
+fn errors(op: &ir::Operation) -> BTreeMap<String, Vec<String>> {
+    let mut errors = BTreeMap::new();
+    for response in op.responses.iter().filter(|r| !r.status.starts_with('2')) {
+        let mut codes = response.error_codes.clone();
+        codes.sort();
+        errors.insert(response.status.clone(), codes);
+    }
+    errors
+}
+
+/// The builder's other `send*` methods (one per other format, and `download`) with what each
+/// answers.
+fn send_variants(op: &ir::Operation) -> BTreeMap<String, String> {
+    op.alternatives
+        .iter()
+        .map(|a| (a.method.clone(), rust_type::success(&a.success, &BARE)))
+        .chain(
+            builder_methods::download_accept(op)
+                .map(|_| ("download".to_owned(), "Download".to_owned())),
+        )
+        .collect()
+}
+
+/// What `error_body` returns: the one type, or the enum of them by status.
+fn error_body(op: &ir::Operation) -> Option<ErrorBodySurface> {
+    match builder_methods::error_body(op) {
+        ErrorBody::Absent => None,
+        ErrorBody::One(ty) => Some(ErrorBodySurface {
+            ty: rust_type::text(ty),
+            variants: BTreeMap::new(),
+        }),
+        ErrorBody::ByStatus(typed) => Some(ErrorBodySurface {
+            ty: builder_methods::error_enum_name(op),
+            variants: typed
+                .into_iter()
+                .map(|(status, ty)| (status.to_owned(), rust_type::text(ty)))
+                .collect(),
+        }),
+    }
+}
+
+/// The client method's arguments in call order: the required parameters, then a required body.
+fn arguments(op: &ir::Operation) -> Vec<String> {
+    call_order::method_params(op)
+        .into_iter()
+        .map(|p| p.rust_name.clone())
+        .chain(
+            op.body
+                .iter()
+                .filter(|b| b.required)
+                .map(|_| "body".to_owned()),
+        )
+        .collect()
+}
+
+/// The surface of one parameter.
+fn param(p: &ir::Param) -> ParamSurface {
+    ParamSurface {
+        name: p.name.clone(),
+        location: p.location,
+        required: p.required,
+        ty: rust_type::text(&p.ty),
+        deprecated: p.deprecated,
+        deprecation_note: deprecation::note(p.deprecated, p.doc.as_deref()),
+        constraints: (&p.constraints).into(),
+        doc: p.doc.clone(),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::rust_type::{self, BARE};
 use super::{call_order, deprecation, is_false};
-use crate::ir::{self, Constraints, Field, TypeKind};
+use crate::ir::{self, Constraints, ExclusiveGroup, Field, TypeKind};
 use crate::naming;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -206,14 +206,6 @@ impl FieldSurface {
 
 /// Adds the surface of `def` to `out`, with the choice enums of its `x-at-most-one-of` groups.
 pub(super) fn describe(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeSurface>) {
-    let described = |shape: Shape| TypeSurface {
-        module: def.module.clone(),
-        request: def.request,
-        deprecated: def.deprecated,
-        deprecation_note: deprecation::note(def.deprecated, def.doc.as_deref()),
-        doc: def.doc.clone(),
-        shape,
-    };
     let shape = match &def.kind {
         TypeKind::Struct {
             fields,
@@ -221,38 +213,6 @@ pub(super) fn describe(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeSurface
             additional,
             fixed_tag,
         } => {
-            let mut described_fields: BTreeMap<String, FieldSurface> = fields
-                .iter()
-                .map(|f| (f.rust_name.clone(), describe_field(f, def.request)))
-                .collect();
-            for group in exclusive {
-                let choice = FieldSurface {
-                    name: group.rust_name.clone(),
-                    ty: group.type_name.clone(),
-                    rust_type: format!("Option<{}>", group.type_name),
-                    required: false,
-                    nullable: false,
-                    const_value: None,
-                    deprecated: false,
-                    deprecation_note: None,
-                    constraints: ConstraintsSurface::default(),
-                    doc: None,
-                    setter: def.request.then(|| group.rust_name.clone()),
-                };
-                described_fields.insert(group.rust_name.clone(), choice);
-                let variants = group
-                    .members
-                    .iter()
-                    .map(|m| (m.variant.clone(), rust_type::payload(&m.ty, m.boxed, &BARE)))
-                    .collect();
-                let choice_type = TypeSurface {
-                    doc: None,
-                    deprecated: false,
-                    deprecation_note: None,
-                    ..described(Shape::Choice { variants })
-                };
-                out.insert(group.type_name.clone(), choice_type);
-            }
             let constructor = if def.request {
                 call_order::constructor_fields(fields)
                     .into_iter()
@@ -262,7 +222,7 @@ pub(super) fn describe(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeSurface
                 Vec::new()
             };
             Shape::Struct {
-                fields: described_fields,
+                fields: struct_fields(def, fields, exclusive, out),
                 constructor,
                 constructor_struct: call_order::constructor_struct(def).map(str::to_owned),
                 additional: additional.as_ref().map(|a| rust_type::text(&a.value_ty)),
@@ -298,7 +258,62 @@ pub(super) fn describe(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeSurface
             target: rust_type::text(target),
         },
     };
-    out.insert(def.name.clone(), described(shape));
+    out.insert(def.name.clone(), described(def, shape));
+}
+
+/// The surface of `def` with shape `shape`.
+fn described(def: &ir::TypeDef, shape: Shape) -> TypeSurface {
+    TypeSurface {
+        module: def.module.clone(),
+        request: def.request,
+        deprecated: def.deprecated,
+        deprecation_note: deprecation::note(def.deprecated, def.doc.as_deref()),
+        doc: def.doc.clone(),
+        shape,
+    }
+}
+
+/// A struct's fields, each `x-at-most-one-of` group one optional field of its choice enum
+/// (which is added to `out`).
+fn struct_fields(
+    def: &ir::TypeDef,
+    fields: &[Field],
+    exclusive: &[ExclusiveGroup],
+    out: &mut BTreeMap<String, TypeSurface>,
+) -> BTreeMap<String, FieldSurface> {
+    let mut described_fields: BTreeMap<String, FieldSurface> = fields
+        .iter()
+        .map(|f| (f.rust_name.clone(), describe_field(f, def.request)))
+        .collect();
+    for group in exclusive {
+        let choice = FieldSurface {
+            name: group.rust_name.clone(),
+            ty: group.type_name.clone(),
+            rust_type: format!("Option<{}>", group.type_name),
+            required: false,
+            nullable: false,
+            const_value: None,
+            deprecated: false,
+            deprecation_note: None,
+            constraints: ConstraintsSurface::default(),
+            doc: None,
+            setter: def.request.then(|| group.rust_name.clone()),
+        };
+        described_fields.insert(group.rust_name.clone(), choice);
+        let variants = group
+            .members
+            .iter()
+            .map(|m| (m.variant.clone(), rust_type::payload(&m.ty, m.boxed, &BARE)))
+            .collect();
+        let choice_type = TypeSurface {
+            doc: None,
+            deprecated: false,
+            deprecation_note: None,
+            ..described(def, Shape::Choice { variants })
+        };
+        out.insert(group.type_name.clone(), choice_type);
+    }
+    described_fields
 }
 
 /// A field, typed as the emitter declares it ([`rust_type::field_type`]).

@@ -110,33 +110,7 @@ pub fn generate_build_run(
     let sdk = format!("{name}-sdk");
     let sdk_dir = scratch.join(&sdk);
     let started = Instant::now();
-    let options = Options {
-        crate_name: sdk.clone(),
-        spec_label: format!("the OpenAPI document served by {name}"),
-        // The runtime by a path relative to the crate (the crate lies under `target/`): written
-        // as it is, so the crate names no absolute path. The driver's `[patch.crates-io]` makes a
-        // crate that names the runtime by version use this checkout's too.
-        layout: Layout::Standalone {
-            runtime_path: runtime_from(&sdk_dir),
-        },
-        crate_version: None,
-        manifest: Default::default(),
-    };
-    let (api, files) = oncegen::generate_str(document, name, &options)
-        .unwrap_or_else(|e| panic!("{name}: the generator failed on the served document: {e}"));
-    assert!(
-        api.skipped.is_empty(),
-        "{name}: operations skipped: {:?}",
-        api.skipped
-    );
-    let _ = std::fs::remove_dir_all(&sdk_dir);
-    ensure_files(
-        &sdk_dir,
-        &files,
-        &sdk_dir.join("src/generated"),
-        Mode::Write,
-    )
-    .expect("generated crate written");
+    let operations = generate_sdk(name, document, &sdk, &sdk_dir);
     let generate_time = started.elapsed();
     let crate_findings = inspect_generated(&sdk_dir);
 
@@ -161,10 +135,38 @@ pub fn generate_build_run(
         generate_time,
         build_time,
         run_time: started.elapsed(),
-        operations: api.operations.len(),
+        operations,
         bins: outcomes,
         crate_findings,
     }
+}
+
+/// Writes the SDK crate `sdk` generated from `document` into `sdk_dir`; returns how many
+/// operations it has (none skipped).
+fn generate_sdk(name: &str, document: &str, sdk: &str, sdk_dir: &Path) -> usize {
+    let options = Options {
+        crate_name: sdk.to_owned(),
+        spec_label: format!("the OpenAPI document served by {name}"),
+        // The runtime by a path relative to the crate (the crate lies under `target/`): written
+        // as it is, so the crate names no absolute path. The driver's `[patch.crates-io]` makes a
+        // crate that names the runtime by version use this checkout's too.
+        layout: Layout::Standalone {
+            runtime_path: runtime_from(sdk_dir),
+        },
+        crate_version: None,
+        manifest: Default::default(),
+    };
+    let (api, files) = oncegen::generate_str(document, name, &options)
+        .unwrap_or_else(|e| panic!("{name}: the generator failed on the served document: {e}"));
+    assert!(
+        api.skipped.is_empty(),
+        "{name}: operations skipped: {:?}",
+        api.skipped
+    );
+    let _ = std::fs::remove_dir_all(sdk_dir);
+    ensure_files(sdk_dir, &files, &sdk_dir.join("src/generated"), Mode::Write)
+        .expect("generated crate written");
+    api.operations.len()
 }
 
 /// The path of this checkout's `oncegen-runtime` relative to `dir`, a directory inside the checkout.
@@ -238,7 +240,33 @@ fn bin_name(server: &str, bin: &str) -> String {
 /// `sdk-tests/realservers/<name>/` other than `driver_lib.rs`).
 fn write_driver(name: &str, sdk: &str, dir: &Path) -> Vec<String> {
     let sources = workspace().join("sdk-tests/realservers").join(name);
-    let mut bins: Vec<String> = std::fs::read_dir(&sources)
+    let bins = driver_bins(&sources);
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir.join("src/bin")).expect("driver directory");
+    let lib = std::fs::read_to_string(workspace().join("sdk-tests/realservers/driver_lib.rs"))
+        .expect("sdk-tests/realservers/driver_lib.rs");
+    std::fs::write(dir.join("src/lib.rs"), lib).expect("driver lib.rs");
+    let mut manifest = driver_manifest(name, sdk);
+    for bin in &bins {
+        std::fs::copy(
+            sources.join(format!("{bin}.rs")),
+            dir.join(format!("src/bin/{bin}.rs")),
+        )
+        .expect("driver source copied");
+        let _ = write!(
+            manifest,
+            "\n[[bin]]\nname = \"{}\"\npath = \"src/bin/{bin}.rs\"\n",
+            bin_name(name, bin)
+        );
+    }
+    std::fs::write(dir.join("Cargo.toml"), manifest).expect("driver manifest");
+    std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock")).expect("lock copied");
+    bins
+}
+
+/// The driver's binaries: the `*.rs` files of `sources`, sorted (at least one).
+fn driver_bins(sources: &Path) -> Vec<String> {
+    let mut bins: Vec<String> = std::fs::read_dir(sources)
         .unwrap_or_else(|e| panic!("{}: {e}", sources.display()))
         .flatten()
         .filter_map(|e| {
@@ -254,12 +282,13 @@ fn write_driver(name: &str, sdk: &str, dir: &Path) -> Vec<String> {
         "no driver sources in {}",
         sources.display()
     );
-    let _ = std::fs::remove_dir_all(dir);
-    std::fs::create_dir_all(dir.join("src/bin")).expect("driver directory");
-    let lib = std::fs::read_to_string(workspace().join("sdk-tests/realservers/driver_lib.rs"))
-        .expect("sdk-tests/realservers/driver_lib.rs");
-    std::fs::write(dir.join("src/lib.rs"), lib).expect("driver lib.rs");
-    let mut manifest = format!(
+    bins
+}
+
+/// The driver crate's manifest, before its `[[bin]]` sections: the SDK `sdk` by path and the
+/// runtime patched to this checkout's.
+fn driver_manifest(name: &str, sdk: &str) -> String {
+    format!(
         r#"[package]
 name = "{name}-driver"
 version = "0.0.0"
@@ -282,22 +311,7 @@ debug = false
 incremental = false
 "#,
         runtime = workspace().join("oncegen-runtime").display().to_string(),
-    );
-    for bin in &bins {
-        std::fs::copy(
-            sources.join(format!("{bin}.rs")),
-            dir.join(format!("src/bin/{bin}.rs")),
-        )
-        .expect("driver source copied");
-        let _ = write!(
-            manifest,
-            "\n[[bin]]\nname = \"{}\"\npath = \"src/bin/{bin}.rs\"\n",
-            bin_name(name, bin)
-        );
-    }
-    std::fs::write(dir.join("Cargo.toml"), manifest).expect("driver manifest");
-    std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock")).expect("lock copied");
-    bins
+    )
 }
 
 /// Builds every binary with `--keep-going`; returns the compiler errors of those that failed.

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use oncegen::emit::RUNTIME_VERSION;
+use oncegen::emit::{GeneratedFile, RUNTIME_VERSION};
 use oncegen::write::{Mode, ensure_files};
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
@@ -38,6 +38,33 @@ pub fn generate_and_build(name: &str, document: &str, scratch: &Path) -> Result<
     let surface = oncegen::Surface::of(&api, &sdk, "0.1.0");
     let dir = scratch.join(format!("{name}-tools"));
     let _ = std::fs::remove_dir_all(&dir);
+    for (member, files) in emit_tools(&surface, name, &sdk)? {
+        let member_dir = dir.join(member);
+        ensure_files(&member_dir, &files, &member_dir.join("src"), Mode::Write)
+            .map_err(|e| format!("writing {}: {e}", member_dir.display()))?;
+    }
+    std::fs::write(dir.join("Cargo.toml"), tools_manifest()).map_err(|e| e.to_string())?;
+    std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock"))
+        .map_err(|e| e.to_string())?;
+    let generate_time = started.elapsed();
+
+    let started = Instant::now();
+    let target = sdk_tests::generated_crates_target();
+    build_tools(&dir, &target)?;
+    Ok(Tools {
+        cli: target.join("debug").join(name),
+        mcp: target.join("debug").join(format!("{name}-mcp")),
+        generate_time,
+        build_time: started.elapsed(),
+    })
+}
+
+/// The files of `<name>-cli` and `<name>-mcp`, by the workspace member they go to.
+fn emit_tools(
+    surface: &oncegen::Surface,
+    name: &str,
+    sdk: &str,
+) -> Result<[(&'static str, Vec<GeneratedFile>); 2], String> {
     let spec_label = format!("the OpenAPI document served by {name}");
     // The SDK by path with the journal every write of the tools goes through; the support
     // crates by version, as a published generator writes them, patched to this checkout below.
@@ -48,11 +75,11 @@ pub fn generate_and_build(name: &str, document: &str, scratch: &Path) -> Result<
         "publish = false".to_owned(),
     ];
     let cli = oncegen::cli::emit(
-        &surface,
+        surface,
         &oncegen::cli::Options {
             crate_name: format!("{name}-cli"),
             bin: name.to_owned(),
-            sdk_crate: sdk.clone(),
+            sdk_crate: sdk.to_owned(),
             spec_label: spec_label.clone(),
             dependencies: vec![
                 sdk_dependency.clone(),
@@ -64,13 +91,13 @@ pub fn generate_and_build(name: &str, document: &str, scratch: &Path) -> Result<
     )
     .map_err(|e| format!("CLI emitter: {e}"))?;
     let mcp = oncegen::mcp::emit(
-        &surface,
+        surface,
         &oncegen::mcp::Options {
             crate_name: format!("{name}-mcp"),
             bin: format!("{name}-mcp"),
             // The credentials of the CLI generated beside it, as this repository's tools share.
             profiles: name.to_owned(),
-            sdk_crate: sdk.clone(),
+            sdk_crate: sdk.to_owned(),
             spec_label,
             dependencies: vec![
                 sdk_dependency,
@@ -82,13 +109,14 @@ pub fn generate_and_build(name: &str, document: &str, scratch: &Path) -> Result<
         },
     )
     .map_err(|e| format!("MCP emitter: {e}"))?;
-    for (member, files) in [("cli", &cli), ("mcp", &mcp)] {
-        let member_dir = dir.join(member);
-        ensure_files(&member_dir, files, &member_dir.join("src"), Mode::Write)
-            .map_err(|e| format!("writing {}: {e}", member_dir.display()))?;
-    }
+    Ok([("cli", cli), ("mcp", mcp)])
+}
+
+/// The tools' workspace manifest: both members, the support crates and the runtime patched to
+/// this checkout's.
+fn tools_manifest() -> String {
     let path = |krate: &str| workspace().join(krate).display().to_string();
-    let manifest = format!(
+    format!(
         r#"[workspace]
 resolver = "3"
 members = ["cli", "mcp"]
@@ -107,18 +135,15 @@ incremental = false
         runtime = path("oncegen-runtime"),
         cli = path("oncegen-cli"),
         mcp = path("oncegen-mcp"),
-    );
-    std::fs::write(dir.join("Cargo.toml"), manifest).map_err(|e| e.to_string())?;
-    std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock"))
-        .map_err(|e| e.to_string())?;
-    let generate_time = started.elapsed();
+    )
+}
 
-    let started = Instant::now();
-    let target = sdk_tests::generated_crates_target();
+/// Builds both tools' binaries into `target`; errs with the first compiler errors.
+fn build_tools(dir: &Path, target: &Path) -> Result<(), String> {
     let output = Command::new(env!("CARGO"))
         .args(["build", "--workspace", "--bins", "--message-format=short"])
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", &target)
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target)
         .output()
         .map_err(|e| format!("cargo: {e}"))?;
     if !output.status.success() {
@@ -135,12 +160,7 @@ incremental = false
             errors.join("\n")
         ));
     }
-    Ok(Tools {
-        cli: target.join("debug").join(name),
-        mcp: target.join("debug").join(format!("{name}-mcp")),
-        generate_time,
-        build_time: started.elapsed(),
-    })
+    Ok(())
 }
 
 /// What one run of the command-line tool did.

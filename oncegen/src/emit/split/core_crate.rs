@@ -5,8 +5,8 @@
 use super::extract::{Extension, take_gated};
 use super::{SplitNames, manifest};
 use crate::emit::docs::sanitize;
-use crate::emit::files::{client_rs, mod_rs};
-use crate::emit::{Ctx, GeneratedFile, Options, conventions, format_file, types, webhooks};
+use crate::emit::files::{client_rs, lib_tokens, mod_rs, rust_file};
+use crate::emit::{Ctx, GeneratedFile, Options, conventions, types, webhooks};
 use crate::error::Result;
 use crate::ir::Api;
 use crate::lower::{ERROR_CODES_MODULE, SHARED_MODULE, WEBHOOKS_MODULE};
@@ -24,11 +24,6 @@ pub(super) fn files(
 ) -> Result<(Vec<GeneratedFile>, Vec<Extension>)> {
     let header = options.header("//");
     let generated = dir.join("src/generated");
-    // The module tree of the single crate, with no area module.
-    let without_areas = Api {
-        areas: Vec::new(),
-        ..api.clone()
-    };
     let (client, client_gated) = take_gated(client_rs(api, options))?;
     let (shared, shared_gated) = take_gated(shared_types(api, surface, options))?;
     let mut files = vec![
@@ -36,73 +31,73 @@ pub(super) fn files(
             path: dir.join("Cargo.toml"),
             contents: manifest::core_toml(api, options, names),
         },
-        GeneratedFile {
-            path: dir.join("src/lib.rs"),
-            contents: format_file(
-                &header,
-                &format!(
-                    "The core of the typed SDK for {}: the client, the API's conventions and the types several areas share. Applications depend on the facade crate `{}`, which re-exports this one.",
-                    sanitize(&api.title),
-                    names.facade
-                ),
-                quote! {
-                    #![cfg_attr(docsrs, feature(doc_cfg))]
-                    mod generated;
-                    pub use generated::*;
-                },
-            )?,
-        },
-        GeneratedFile {
-            path: generated.join("mod.rs"),
-            contents: format_file(
-                &header,
-                &format!(
-                    "The core of the generated SDK for {} (contract revision `{}`); each area is a crate of its own.",
-                    sanitize(&api.title),
-                    api.version.replace('`', "'")
-                ),
-                mod_rs(&without_areas, options),
-            )?,
-        },
-        GeneratedFile {
-            path: generated.join("client.rs"),
-            contents: format_file(
-                &header,
-                "The client, the SDK identity and the API's conventions.",
-                client,
-            )?,
-        },
-        GeneratedFile {
-            path: generated.join(format!("{ERROR_CODES_MODULE}.rs")),
-            contents: format_file(
-                &header,
-                "The API's error codes, typed.",
-                conventions::error_codes_module(api),
-            )?,
-        },
-        GeneratedFile {
-            path: generated.join(format!("{SHARED_MODULE}.rs")),
-            contents: format_file(
-                &header,
-                "Types shared by several areas (or by none).",
-                shared,
-            )?,
-        },
+        lib_rs(api, names, &header, dir)?,
+        mod_rs_file(api, options, &header, &generated)?,
+        rust_file(
+            generated.join("client.rs"),
+            &header,
+            "The client, the SDK identity and the API's conventions.",
+            client,
+        )?,
+        rust_file(
+            generated.join(format!("{ERROR_CODES_MODULE}.rs")),
+            &header,
+            "The API's error codes, typed.",
+            conventions::error_codes_module(api),
+        )?,
+        rust_file(
+            generated.join(format!("{SHARED_MODULE}.rs")),
+            &header,
+            "Types shared by several areas (or by none).",
+            shared,
+        )?,
     ];
     let webhooks_cx = Ctx::new(api, surface, WEBHOOKS_MODULE).in_crate(&options.crate_name);
     if let Some(tokens) = webhooks::webhooks_module(&webhooks_cx, api) {
-        files.push(GeneratedFile {
-            path: generated.join(format!("{WEBHOOKS_MODULE}.rs")),
-            contents: format_file(
-                &header,
-                "Webhooks and callbacks: the requests the API sends to you, decoded.",
-                tokens,
-            )?,
-        });
+        files.push(rust_file(
+            generated.join(format!("{WEBHOOKS_MODULE}.rs")),
+            &header,
+            "Webhooks and callbacks: the requests the API sends to you, decoded.",
+            tokens,
+        )?);
     }
     let mut extensions = Extension::all("client", client_gated);
     extensions.extend(Extension::all(SHARED_MODULE, shared_gated));
     Ok((files, extensions))
+}
+
+/// `src/lib.rs`: the generated tree, re-exported.
+fn lib_rs(api: &Api, names: &SplitNames, header: &str, dir: &Path) -> Result<GeneratedFile> {
+    let doc = format!(
+        "The core of the typed SDK for {}: the client, the API's conventions and the types several areas share. Applications depend on the facade crate `{}`, which re-exports this one.",
+        sanitize(&api.title),
+        names.facade
+    );
+    rust_file(dir.join("src/lib.rs"), header, &doc, lib_tokens())
+}
+
+/// `src/generated/mod.rs`: the module tree of the single crate, with no area module.
+fn mod_rs_file(
+    api: &Api,
+    options: &Options,
+    header: &str,
+    generated: &Path,
+) -> Result<GeneratedFile> {
+    let without_areas = Api {
+        areas: Vec::new(),
+        ..api.clone()
+    };
+    let doc = format!(
+        "The core of the generated SDK for {} (contract revision `{}`); each area is a crate of its own.",
+        sanitize(&api.title),
+        api.version.replace('`', "'")
+    );
+    rust_file(
+        generated.join("mod.rs"),
+        header,
+        &doc,
+        mod_rs(&without_areas, options),
+    )
 }
 
 /// The shared `types` module: its types and its receipts' methods.

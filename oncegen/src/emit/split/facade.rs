@@ -21,6 +21,31 @@ pub(super) fn files(
     extensions: &[Extension],
 ) -> Result<Vec<GeneratedFile>> {
     let header = options.header("//");
+    let tokens = lib_rs(names, &area_traits(api, names), extensions)?;
+    let doc = format!(
+        "Typed SDK for {}: one crate per area, each behind the feature of the same name (all on by default), re-exported here as its module.\n\nBring the operations into scope with `use {}::prelude::*;`, then call them on [`Client`] as methods.",
+        sanitize(&api.title),
+        ident_of(&names.facade)
+    );
+    Ok(vec![
+        GeneratedFile {
+            path: "Cargo.toml".into(),
+            contents: manifest::facade_toml(api, options, names),
+        },
+        GeneratedFile {
+            path: "src/lib.rs".into(),
+            contents: format_file(&header, &doc, tokens)?,
+        },
+    ])
+}
+
+/// The facade's `src/lib.rs`: the core and each enabled area re-exported, the prelude with
+/// the area and extension traits, and the extension modules.
+fn lib_rs(
+    names: &SplitNames,
+    area_traits: &[(TokenStream, TokenStream)],
+    extensions: &[Extension],
+) -> Result<TokenStream> {
     let core = format_ident!("{}", ident_of(&names.core));
     let areas = names.areas.iter().map(|a| {
         let krate = format_ident!("{}", ident_of(&a.package));
@@ -32,24 +57,6 @@ pub(super) fn files(
             pub use ::#krate::#m;
         }
     });
-    let area_traits: Vec<(TokenStream, TokenStream)> = names
-        .areas
-        .iter()
-        .map(|a| {
-            let krate = format_ident!("{}", ident_of(&a.package));
-            let m = format_ident!("{}", a.module);
-            let t = format_ident!("{}", a.trait_name);
-            let feature = &a.module;
-            (quote!(#[cfg(feature = #feature)]), quote!(::#krate::#m::#t))
-        })
-        .collect();
-    // Only areas with operations have a trait.
-    let area_traits: Vec<_> = area_traits
-        .into_iter()
-        .zip(&names.areas)
-        .filter(|(_, a)| api.operations.iter().any(|o| o.area == a.module))
-        .map(|(t, _)| t)
-        .collect();
     let named_traits = area_traits
         .iter()
         .map(|(cfg, path)| quote!(#cfg pub use #path;));
@@ -67,7 +74,7 @@ pub(super) fn files(
         " What an application brings into scope: `use {}::prelude::*;` (the client, and the traits that make each enabled area's operations its methods).",
         ident_of(&names.facade)
     );
-    let tokens = quote! {
+    Ok(quote! {
         #![cfg_attr(docsrs, feature(doc_cfg))]
         pub use ::#core::*;
         #( #areas )*
@@ -83,22 +90,24 @@ pub(super) fn files(
             #( #anonymous_traits )*
         }
         #( #extension_modules )*
-    };
-    let doc = format!(
-        "Typed SDK for {}: one crate per area, each behind the feature of the same name (all on by default), re-exported here as its module.\n\nBring the operations into scope with `use {}::prelude::*;`, then call them on [`Client`] as methods.",
-        sanitize(&api.title),
-        ident_of(&names.facade)
-    );
-    Ok(vec![
-        GeneratedFile {
-            path: "Cargo.toml".into(),
-            contents: manifest::facade_toml(api, options, names),
-        },
-        GeneratedFile {
-            path: "src/lib.rs".into(),
-            contents: format_file(&header, &doc, tokens)?,
-        },
-    ])
+    })
+}
+
+/// Each area trait as its `cfg` (the area's feature) and path; only areas with operations
+/// have a trait.
+fn area_traits(api: &Api, names: &SplitNames) -> Vec<(TokenStream, TokenStream)> {
+    names
+        .areas
+        .iter()
+        .filter(|a| api.operations.iter().any(|o| o.area == a.module))
+        .map(|a| {
+            let krate = format_ident!("{}", ident_of(&a.package));
+            let m = format_ident!("{}", a.module);
+            let t = format_ident!("{}", a.trait_name);
+            let feature = &a.module;
+            (quote!(#[cfg(feature = #feature)]), quote!(::#krate::#m::#t))
+        })
+        .collect()
 }
 
 /// One module per source module of gated methods (`client`, `types` or an area): it sees
