@@ -34,7 +34,7 @@ pub struct Sources<'a> {
     /// The API has a scheme the client's signed mode sends: `<PREFIX>_KEY` and
     /// `<PREFIX>_SECRET` are read (otherwise they are not this API's and are ignored).
     pub signs: bool,
-    /// The credential flags given, by full variable name ([`Sources::with_flags`]).
+    /// The credential flags given, by full variable name (`Sources::with_flags`).
     pub flags: Vec<(String, String)>,
 }
 

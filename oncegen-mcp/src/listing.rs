@@ -15,7 +15,7 @@ use rmcp::model::{JsonObject, ListToolsResult, ToolAnnotations};
 use std::sync::Arc;
 
 /// The protocol's descriptions of the tools one listing offers, in its order, a passage that
-/// several descriptions share said once ([`repeats`]); an error names a schema that is not an
+/// several descriptions share said once (`repeats`); an error names a schema that is not an
 /// object.
 pub fn describe_all(listings: &[Listing]) -> Result<Vec<rmcp::model::Tool>, String> {
     let texts: Vec<(&str, &str)> = listings.iter().map(|l| (l.name, l.description)).collect();
