@@ -42,6 +42,16 @@ impl Credential {
         };
         format!("{kind} of security scheme `{}`", self.scheme.name)
     }
+
+    /// What its part number `index` is: the user name or the password of a basic scheme
+    /// (parts in that order), `None` for the one part of any other.
+    pub fn part_role(&self, index: usize) -> Option<&'static str> {
+        match (self.scheme.kind, index) {
+            (SchemeKind::Basic, 0) => Some("user name"),
+            (SchemeKind::Basic, _) => Some("password"),
+            _ => None,
+        }
+    }
 }
 
 /// What the tools' help says after `$<PREFIX>_BEARER`: `, or $<PREFIX>_KEY and
@@ -81,12 +91,10 @@ pub(crate) fn args<'c>(
     credentials: &'c [Credential],
 ) -> impl Iterator<Item = Arg> + 'c {
     credentials.iter().flat_map(move |c| {
-        c.parts.iter().map(move |p| {
-            let part = match (c.parts.len(), p.variable.ends_with("_USERNAME")) {
-                (1, _) => String::new(),
-                (_, true) => " (the user name)".to_owned(),
-                _ => " (the password)".to_owned(),
-            };
+        c.parts.iter().enumerate().map(move |(i, p)| {
+            let part = c
+                .part_role(i)
+                .map_or_else(String::new, |role| format!(" (the {role})"));
             Arg::new(p.flag)
                 .long(p.flag)
                 .value_name("VALUE")

@@ -79,9 +79,10 @@ impl<'a> Sources<'a> {
         } else {
             "the profile's `bearer`".to_owned()
         };
-        check_bearer(&source, self.lookup()(&bearer).as_deref())?;
-        let config = config_from(prefix, base_url, self.lookup())?;
-        let config = credentials::apply(config, prefix, self.credentials, self.lookup())?;
+        let lookup = self.lookup();
+        check_bearer(&source, lookup(&bearer).as_deref())?;
+        let config = config_from(prefix, base_url, &lookup)?;
+        let config = credentials::apply(config, prefix, self.credentials, &lookup)?;
         Ok(config.hook(Arc::new(Notice)))
     }
 }

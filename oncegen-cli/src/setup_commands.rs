@@ -89,16 +89,10 @@ fn read_scheme(
         .ok_or_else(|| {
             Failure::usage(format!("--credential {scheme}: not a scheme of this API"))
         })?;
-    for part in credential.parts {
-        let user = part.variable.ends_with("_USERNAME");
-        let what = if user {
-            "user name"
-        } else if credential.parts.len() > 1 {
-            "password"
-        } else {
-            "credential"
-        };
-        let line = read_line(&format!("{what} of `{scheme}`"), !user)?;
+    for (i, part) in credential.parts.iter().enumerate() {
+        let role = credential.part_role(i);
+        let what = role.unwrap_or("credential");
+        let line = read_line(&format!("{what} of `{scheme}`"), role != Some("user name"))?;
         entry.credentials.insert(part.profile_key(), line);
     }
     Ok(())
