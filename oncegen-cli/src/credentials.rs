@@ -98,6 +98,7 @@ pub(crate) fn args<'c>(
             Arg::new(p.flag)
                 .long(p.flag)
                 .value_name("VALUE")
+                .value_parser(clap::builder::NonEmptyStringValueParser::new())
                 .global(true)
                 .help(format!(
                     "Send {}{part} [default: ${prefix}_{}, else the profile's]; prefer the variable: a flag's value shows in the process list",
