@@ -51,12 +51,32 @@ fn first_of(listed: &Value, kind: &str) -> (String, String) {
     (text(&item["id"]), text(&item["hostname"]))
 }
 
+/// The services of each kind a coverage run acts on, as listed by `get-services`.
+struct Services {
+    vps: String,
+    dedicated: String,
+    domain: String,
+    proxy: String,
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_operation_has_a_round_trip_through_the_cli() {
     let sb = Sandbox::start().await.expect("sandbox starts");
     let cli = Cli::new(&sb, "coverage");
+    integrations(&sb, &cli);
+    let (plan, images) = catalog(&cli);
+    deployments_and_operations(&cli, &plan);
+    let services = billing_and_services(&sb, &cli, &plan);
+    vps_and_firewall(&cli, &services.vps);
+    dedicated(&cli, &images, &services.dedicated);
+    dns_and_website_protection(&cli, &services.vps);
+    domains(&cli, &services.domain);
+    tcp_proxy_ssh_and_storage(&sb, &cli, &services);
+    assert_every_operation_had_a_round_trip(&sb, &cli);
+}
 
-    // ---- Integrations ----
+/// Version, capabilities, API credentials and webhooks.
+fn integrations(sb: &Sandbox, cli: &Cli) {
     cli.ok(&["integrations", "get-version"]);
     cli.ok(&["integrations", "get-capabilities"]);
     let created = cli.ok(&[
@@ -85,8 +105,10 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
         r#"{"enabled": false}"#,
     ]);
     cli.ok(&["integrations", "webhook-delete", &webhook, "--yes"]);
+}
 
-    // ---- Catalog ----
+/// Regions, products and images: the first VPS plan listed and the page of dedicated images.
+fn catalog(cli: &Cli) -> (Value, Value) {
     cli.ok(&["catalog", "get-regions"]);
     let products = cli.ok(&[
         "catalog",
@@ -96,13 +118,17 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
         "--limit",
         "5",
     ]);
-    let plan = &products["items"][0];
+    let plan = products["items"][0].clone();
     let region = text(&plan["region"]);
     cli.ok(&["catalog", "get-products-by-region", &region, "--limit", "3"]);
     let images = cli.ok(&["catalog", "get-dedicated-images", "--limit", "5"]);
+    (plan, images)
+}
 
-    // ---- Deployments and operations ----
+/// A deploy of `plan` under a known key, then its operation found by that key and read.
+fn deployments_and_operations(cli: &Cli, plan: &Value) {
     let key = format!("cli-coverage-deploy-{}", std::process::id());
+    let region = text(&plan["region"]);
     let variant = text(&plan["variant_code"]);
     let deploy = json!({"hostname": "cli.example.net"}).to_string();
     cli.ok(&[
@@ -135,8 +161,10 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
         "get-operation",
         &text(&found["operation"]["id"]),
     ]);
+}
 
-    // ---- Billing and services ----
+/// An order draft, an invoice paid, the billing lists, the services and their checkouts.
+fn billing_and_services(sb: &Sandbox, cli: &Cli, plan: &Value) -> Services {
     let draft = json!({"currency": "EUR", "items": [{"product_id": plan["product_id"], "variant_id": plan["variant_id"], "qty": 1}]});
     cli.ok(&["billing", "order-draft", "--json", &draft.to_string()]);
     let invoice = sb.add_unpaid_invoice(Decimal::new(1234, 2)).to_string();
@@ -149,49 +177,51 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
     ]);
     cli.ok(&["billing", "services", "--limit", "10"]);
     cli.ok(&["billing", "transactions", "--limit", "10"]);
-    let services = cli.ok(&["services", "get-services", "--limit", "100"]);
+    let listed = cli.ok(&["services", "get-services", "--limit", "100"]);
     cli.ok(&["services", "get-services-grouped", "--status", "active"]);
-    let (vps, _) = first_of(&services, "vps");
-    let (dedicated, _) = first_of(&services, "dedicated");
-    let (_, domain) = first_of(&services, "domain");
-    let (proxy, _) = first_of(&services, "tcp-proxy");
-    let cycle = r#"{"count": 3, "unit": "MONTH"}"#;
-    cli.ok(&[
-        "services",
+    let services = Services {
+        vps: first_of(&listed, "vps").0,
+        dedicated: first_of(&listed, "dedicated").0,
+        domain: first_of(&listed, "domain").1,
+        proxy: first_of(&listed, "tcp-proxy").0,
+    };
+    for checkout in [
         "service-billing-change-checkout",
-        &vps,
-        "--yes",
-        "--accept-any-amount",
-        "--json",
-        cycle,
-    ]);
-    cli.ok(&[
-        "services",
         "service-renewal-checkout",
-        &vps,
-        "--yes",
-        "--accept-any-amount",
-        "--json",
-        cycle,
-    ]);
+    ] {
+        cli.ok(&[
+            "services",
+            checkout,
+            &services.vps,
+            "--yes",
+            "--accept-any-amount",
+            "--json",
+            r#"{"count": 3, "unit": "MONTH"}"#,
+        ]);
+    }
+    services
+}
 
-    // ---- VPS and firewall ----
-    cli.ok(&["vps", "reboot", &vps]);
+/// The VPS actions and a firewall policy applied to it.
+fn vps_and_firewall(cli: &Cli, vps: &str) {
+    cli.ok(&["vps", "reboot", vps]);
     cli.ok(&[
         "vps",
         "backup-restore",
         "--yes",
-        &vps,
+        vps,
         "--json",
         r#"{"auto_start": true}"#,
     ]);
-    cli.ok(&["vps", "backup-run", &vps]);
-    cli.ok(&["vps", "snapshot-rollback", &vps, "nightly", "--yes"]);
+    cli.ok(&["vps", "backup-run", vps]);
+    cli.ok(&["vps", "snapshot-rollback", vps, "nightly", "--yes"]);
     let policy = r#"{"name": "web", "rules": [{"action": "ACCEPT", "proto": "tcp", "dport": 22}]}"#;
     cli.ok(&["firewall", "policy-create", "--json", policy]);
-    cli.ok(&["vps", "firewall-policy-apply", &vps]);
+    cli.ok(&["vps", "firewall-policy-apply", vps]);
+}
 
-    // ---- Dedicated ----
+/// A dedicated deploy from the first image, then the actions and reads of a dedicated server.
+fn dedicated(cli: &Cli, images: &Value, server: &str) {
     let image = &images["items"][0];
     let dedi = json!({
         "configuration_code": image["configuration_code"],
@@ -208,20 +238,22 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
     cli.ok(&[
         "dedicated-servers",
         "dedicated-password-reset",
-        &dedicated,
+        server,
         "--yes",
     ]);
-    let tasks = cli.ok(&["dedicated-servers", "dedicated-tasks", &dedicated]);
+    let tasks = cli.ok(&["dedicated-servers", "dedicated-tasks", server]);
     cli.ok(&[
         "dedicated-servers",
         "dedicated-task",
-        &dedicated,
+        server,
         &text(&tasks["tasks"][0]["id"]),
     ]);
-    cli.ok(&["dedicated-servers", "rescue-options", &dedicated]);
-    cli.ok(&["dedicated-servers", "traffic", &dedicated]);
+    cli.ok(&["dedicated-servers", "rescue-options", server]);
+    cli.ok(&["dedicated-servers", "traffic", server]);
+}
 
-    // ---- DNS and website protection ----
+/// DNS templates and zones, then a loader page and a certificate for the VPS's proxy.
+fn dns_and_website_protection(cli: &Cli, vps: &str) {
     let template = json!({"name": "cli-template", "zone_file": "@ 3600 IN A 192.0.2.1\n"});
     cli.ok(&["dns", "template-create", "--json", &template.to_string()]);
     cli.ok(&["dns", "get-dns-templates"]);
@@ -238,7 +270,7 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
     cli.ok(&[
         "service-dns-waf",
         "proxy-config-upload-loader",
-        &vps,
+        vps,
         "--json",
         loader,
     ]);
@@ -252,12 +284,14 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
     cli.ok(&[
         "service-dns-waf",
         "proxy-config-upload-ssl",
-        &vps,
+        vps,
         "--json",
         &ssl.to_string(),
     ]);
+}
 
-    // ---- Domains ----
+/// A contact created and assigned to the domain, then its DNSSEC set and read.
+fn domains(cli: &Cli, domain: &str) {
     let contact = json!({
         "address": {"city": "London", "country": "GB", "number": "10", "street": "Downing Street", "zipcode": "SW1A 2AA"},
         "email": "ada@example.com",
@@ -275,25 +309,28 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
     cli.ok(&[
         "domains",
         "domain-assign-contacts",
-        &domain,
+        domain,
         "--json",
         &assign.to_string(),
     ]);
     cli.ok(&[
         "domains",
         "post-dnssec",
-        &domain,
+        domain,
         "--json",
         r#"{"acknowledge": true}"#,
     ]);
-    cli.ok(&["domains", "get-dnssec", &domain]);
+    cli.ok(&["domains", "get-dnssec", domain]);
+}
 
-    // ---- TCP proxy, SSH, storage ----
-    cli.ok(&["tcp-proxy", "get-tcp-proxy", &proxy]);
+/// The TCP proxy read and updated, SSH keys imported and generated, a volume attached and
+/// detached.
+fn tcp_proxy_ssh_and_storage(sb: &Sandbox, cli: &Cli, services: &Services) {
+    cli.ok(&["tcp-proxy", "get-tcp-proxy", &services.proxy]);
     cli.ok(&[
         "tcp-proxy",
         "update",
-        &proxy,
+        &services.proxy,
         "--json",
         r#"{"blocked_source_cidrs": ["203.0.113.0/24"]}"#,
     ]);
@@ -317,11 +354,14 @@ async fn every_operation_has_a_round_trip_through_the_cli() {
         "volume-attach",
         &volume,
         "--json",
-        &json!({"target_service_id": vps}).to_string(),
+        &json!({"target_service_id": services.vps}).to_string(),
     ]);
     cli.ok(&["storage", "volume-detach", &volume]);
+}
 
-    // ---- The check: every operation of the contract had a 2xx round trip ----
+/// The check: every operation of the contract had a 2xx round trip, and the writes were
+/// journaled.
+fn assert_every_operation_had_a_round_trip(sb: &Sandbox, cli: &Cli) {
     let spec = spec_operation_ids();
     let covered: BTreeSet<String> = sb.covered_operations().into_iter().collect();
     let missing: Vec<&String> = spec.difference(&covered).collect();
@@ -463,45 +503,65 @@ async fn a_dry_run_prints_the_request_and_sends_nothing() {
     );
 }
 
+/// The standard output of a command that must succeed.
+fn stdout_of(cli: &Cli, args: &[&str]) -> String {
+    let out = cli.output(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn output_formats_and_jq_filters() {
     let sb = Sandbox::start().await.expect("sandbox starts");
     let cli = Cli::new(&sb, "formats");
-    let stdout = |args: &[&str]| {
-        let out = cli.output(args);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{args:?}: {stderr}");
-        String::from_utf8(out.stdout).expect("UTF-8")
-    };
     let page = cli.ok(&["catalog", "get-regions"]);
     let regions = page["items"].as_array().expect("a page of regions");
     assert!(regions.len() > 1, "{page}");
+    assert_each_format_shows_the_page(&cli, &page);
 
-    let table = stdout(&["--output", "table", "catalog", "get-regions"]);
+    let codes = stdout_of(&cli, &["--jq", ".items[].id", "catalog", "get-regions"]);
+    let expected: Vec<String> = regions.iter().map(|r| text(&r["id"])).collect();
+    assert_eq!(codes.lines().collect::<Vec<_>>(), expected);
+
+    assert_all_lists_every_page_in_order(&cli);
+
+    let (code, stderr) = cli.fails(&["--jq", ".items[", "catalog", "get-regions"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--jq"), "{stderr}");
+    assert!(
+        !stderr.contains('\x1b'),
+        "no colour when stderr is not a terminal"
+    );
+}
+
+/// The regions as a table (a header and a row each, no colour in a pipe), as NDJSON (a line
+/// each) and as YAML (the JSON `page` itself).
+fn assert_each_format_shows_the_page(cli: &Cli, page: &Value) {
+    let regions = page["items"].as_array().expect("a page of regions").len();
+    let table = stdout_of(cli, &["--output", "table", "catalog", "get-regions"]);
     let lines: Vec<&str> = table.lines().collect();
     assert_eq!(
         lines.len(),
-        regions.len() + 1,
+        regions + 1,
         "a header and a row per region:\n{table}"
     );
     assert!(lines[0].starts_with("ID"), "{table}");
     assert!(!table.contains('\x1b'), "no colour in a pipe");
 
-    let ndjson = stdout(&["--output", "ndjson", "catalog", "get-regions"]);
-    assert_eq!(ndjson.lines().count(), regions.len(), "{ndjson}");
+    let ndjson = stdout_of(cli, &["--output", "ndjson", "catalog", "get-regions"]);
+    assert_eq!(ndjson.lines().count(), regions, "{ndjson}");
 
-    let yaml: Value =
-        yaml_serde::from_str(&stdout(&["--output", "yaml", "catalog", "get-regions"]))
-            .expect("YAML");
-    assert_eq!(yaml, page);
+    let yaml = stdout_of(cli, &["--output", "yaml", "catalog", "get-regions"]);
+    let yaml: Value = yaml_serde::from_str(&yaml).expect("YAML");
+    assert_eq!(&yaml, page);
+}
 
-    let codes = stdout(&["--jq", ".items[].id", "catalog", "get-regions"]);
-    let expected: Vec<String> = regions.iter().map(|r| text(&r["id"])).collect();
-    assert_eq!(codes.lines().collect::<Vec<_>>(), expected);
-
-    // --all: every page, one item a line: the same items whatever the page size, in order.
+/// `--all`: every page, one item a line: the same items whatever the page size, in order; as a
+/// table, a header and a row per item.
+fn assert_all_lists_every_page_in_order(cli: &Cli) {
     let ids = |args: &[&str]| -> Vec<String> {
-        stdout(args)
+        stdout_of(cli, args)
             .lines()
             .map(|l| {
                 let item: Value = serde_json::from_str(l).expect("one JSON item a line");
@@ -513,28 +573,47 @@ async fn output_formats_and_jq_filters() {
     let by_50 = ids(&["catalog", "get-products", "--limit", "50", "--all"]);
     assert!(by_3.len() > 6, "several pages of 3: {}", by_3.len());
     assert_eq!(by_3, by_50, "every item of every page, in order");
-    let rows = stdout(&[
-        "--output",
-        "table",
-        "catalog",
-        "get-products",
-        "--limit",
-        "3",
-        "--all",
-    ]);
+    let rows = stdout_of(
+        cli,
+        &[
+            "--output",
+            "table",
+            "catalog",
+            "get-products",
+            "--limit",
+            "3",
+            "--all",
+        ],
+    );
     assert_eq!(
         rows.lines().count(),
         by_3.len() + 1,
         "a header and a row per item"
     );
+}
 
-    let (code, stderr) = cli.fails(&["--jq", ".items[", "catalog", "get-regions"]);
-    assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("--jq"), "{stderr}");
-    assert!(
-        !stderr.contains('\x1b'),
-        "no colour when stderr is not a terminal"
-    );
+/// Runs the binary with `args` and `stdin`, its credential only from the profiles under
+/// `config_home` (none from the environment).
+fn run_with_profiles(
+    cli: &Cli,
+    config_home: &std::path::Path,
+    args: &[&str],
+    stdin: &str,
+) -> std::process::Output {
+    let mut command = cli.command(args);
+    command
+        .env_remove("CUSTOMER_CLOUD_API_BASE_URL")
+        .env_remove("CUSTOMER_CLOUD_API_KEY")
+        .env_remove("CUSTOMER_CLOUD_API_SECRET")
+        .env("XDG_CONFIG_HOME", config_home)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = command.spawn().expect("the binary runs");
+    let mut input = child.stdin.take().expect("stdin");
+    std::io::Write::write_all(&mut input, stdin.as_bytes()).expect("stdin written");
+    drop(input);
+    child.wait_with_output().expect("the binary ends")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -543,35 +622,17 @@ async fn configure_writes_an_owner_only_profile_that_commands_and_doctor_use() {
     let cli = Cli::new(&sb, "configure");
     let bearer = sb.credentials().bearer.bearer_token();
     let config_home = cli.state.join("config");
-    // No credential from the environment: only the profile.
-    let run = |args: &[&str], stdin: &str| {
-        let mut command = cli.command(args);
-        command
-            .env_remove("CUSTOMER_CLOUD_API_BASE_URL")
-            .env_remove("CUSTOMER_CLOUD_API_KEY")
-            .env_remove("CUSTOMER_CLOUD_API_SECRET")
-            .env("XDG_CONFIG_HOME", &config_home)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped());
-        let mut child = command.spawn().expect("the binary runs");
-        let mut input = child.stdin.take().expect("stdin");
-        std::io::Write::write_all(&mut input, stdin.as_bytes()).expect("stdin written");
-        drop(input);
-        child.wait_with_output().expect("the binary ends")
-    };
-    let out = run(
-        &[
-            "--profile",
-            "sandbox",
-            "--base-url",
-            &cli.base_url,
-            "configure",
-            "--credential",
-            "bearer",
-        ],
-        &format!("{bearer}\n"),
-    );
+    let run = |args: &[&str], stdin: &str| run_with_profiles(&cli, &config_home, args, stdin);
+    let configure = [
+        "--profile",
+        "sandbox",
+        "--base-url",
+        &cli.base_url,
+        "configure",
+        "--credential",
+        "bearer",
+    ];
+    let out = run(&configure, &format!("{bearer}\n"));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -583,16 +644,7 @@ async fn configure_writes_an_owner_only_profile_that_commands_and_doctor_use() {
         "the credential is never printed: {stdout}"
     );
     assert!(stdout.contains("bearer"), "{stdout}");
-    let file = config_home.join("customer-cloud").join("config.toml");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(&file)
-            .expect("written")
-            .permissions()
-            .mode();
-        assert_eq!(mode & 0o777, 0o600, "owner-only");
-    }
+    assert_owner_only(&config_home.join("customer-cloud").join("config.toml"));
 
     let out = run(&["--profile", "sandbox", "integrations", "get-version"], "");
     assert!(
@@ -600,18 +652,8 @@ async fn configure_writes_an_owner_only_profile_that_commands_and_doctor_use() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-
     let out = run(&["--profile", "sandbox", "--output", "json", "doctor"], "");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let report: Value = serde_json::from_slice(&out.stdout).expect("the report as JSON");
-    assert_eq!(report["credential"], "bearer", "{report}");
-    assert_eq!(report["journal"]["ok"], true, "{report}");
-    assert_eq!(
-        report["contract"]["tool"], report["contract"]["server"],
-        "{report}"
-    );
-    assert!(!String::from_utf8_lossy(&out.stdout).contains(&bearer));
+    assert_doctor_reports_the_profile(&out, &bearer);
 
     let out = run(
         &["--profile", "elsewhere", "integrations", "get-version"],
@@ -623,6 +665,33 @@ async fn configure_writes_an_owner_only_profile_that_commands_and_doctor_use() {
         "an unknown profile is a usage error"
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("`elsewhere`"));
+}
+
+/// The file exists and only its owner may read or write it.
+fn assert_owner_only(file: &std::path::Path) {
+    let metadata = std::fs::metadata(file).expect("written");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(metadata.permissions().mode() & 0o777, 0o600, "owner-only");
+    }
+    #[cfg(not(unix))]
+    let _ = metadata;
+}
+
+/// `doctor`'s JSON report names the profile's credential kind, a usable journal and matching
+/// contract versions, and never the credential itself.
+fn assert_doctor_reports_the_profile(out: &std::process::Output, bearer: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let report: Value = serde_json::from_slice(&out.stdout).expect("the report as JSON");
+    assert_eq!(report["credential"], "bearer", "{report}");
+    assert_eq!(report["journal"]["ok"], true, "{report}");
+    assert_eq!(
+        report["contract"]["tool"], report["contract"]["server"],
+        "{report}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains(bearer));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -19,21 +19,6 @@ const LIMIT: usize = 60;
 /// Functions over [`LIMIT`] while the sweep works them down: `(file, function, lines)`.
 const LONGER: &[(&str, &str, usize)] = &[
     (
-        "customer-cloud-cli/tests/operations.rs",
-        "configure_writes_an_owner_only_profile_that_commands_and_doctor_use",
-        86,
-    ),
-    (
-        "customer-cloud-cli/tests/operations.rs",
-        "every_operation_has_a_round_trip_through_the_cli",
-        289,
-    ),
-    (
-        "customer-cloud-cli/tests/operations.rs",
-        "output_formats_and_jq_filters",
-        72,
-    ),
-    (
         "customer-cloud-cli/tests/terminal.rs",
         "configure_reads_secrets_without_echo_and_writes_them_owner_only",
         64,
