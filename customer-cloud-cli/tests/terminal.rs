@@ -132,24 +132,8 @@ async fn configure_reads_secrets_without_echo_and_writes_them_owner_only() {
     let sb = Sandbox::start().await.expect("sandbox starts");
     let cli = Cli::new(&sb, "terminal-configure");
     let config_home = cli.state.join("config");
-    let configure = |profile: &str, credential: &str| {
-        let tool = cli.command(&[]);
-        let mut command = std::process::Command::new("sh");
-        command
-            .args(["-c", "stty echo && exec \"$0\" \"$@\""])
-            .arg(tool.get_program())
-            .args([
-                "--profile",
-                profile,
-                "configure",
-                "--credential",
-                credential,
-            ])
-            .envs(tool.get_envs().filter_map(|(k, v)| Some((k, v?))))
-            .env("TERM", "xterm")
-            .env("XDG_CONFIG_HOME", &config_home);
-        spawn_command(command, Some(HANG_GUARD_MS)).expect("the binary runs in a pseudo-terminal")
-    };
+    let configure =
+        |profile: &str, credential: &str| configure_in(&cli, &config_home, profile, credential);
 
     let mut bearer = configure("typed-bearer", "bearer");
     bearer
@@ -178,12 +162,43 @@ async fn configure_reads_secrets_without_echo_and_writes_them_owner_only() {
     assert!(!shown.contains(SECRET), "echoed: {shown:?}");
 
     let file = config_home.join("customer-cloud").join("config.toml");
-    let written = std::fs::read_to_string(&file).expect("the configuration file");
-    for typed in [BEARER, KEY, SECRET] {
+    assert_owner_only_and_holding(&file, &[BEARER, KEY, SECRET]);
+}
+
+/// `configure --credential credential` for `profile` in a pseudo-terminal whose echo is on, its
+/// profiles under `config_home`.
+fn configure_in(
+    cli: &Cli,
+    config_home: &std::path::Path,
+    profile: &str,
+    credential: &str,
+) -> PtySession {
+    let tool = cli.command(&[]);
+    let mut command = std::process::Command::new("sh");
+    command
+        .args(["-c", "stty echo && exec \"$0\" \"$@\""])
+        .arg(tool.get_program())
+        .args([
+            "--profile",
+            profile,
+            "configure",
+            "--credential",
+            credential,
+        ])
+        .envs(tool.get_envs().filter_map(|(k, v)| Some((k, v?))))
+        .env("TERM", "xterm")
+        .env("XDG_CONFIG_HOME", config_home);
+    spawn_command(command, Some(HANG_GUARD_MS)).expect("the binary runs in a pseudo-terminal")
+}
+
+/// The configuration file holds every typed value and only its owner may read or write it.
+fn assert_owner_only_and_holding(file: &std::path::Path, typed: &[&str]) {
+    let written = std::fs::read_to_string(file).expect("the configuration file");
+    for typed in typed {
         assert!(written.contains(typed), "{typed} is in the profile");
     }
     use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(&file)
+    let mode = std::fs::metadata(file)
         .expect("written")
         .permissions()
         .mode();
