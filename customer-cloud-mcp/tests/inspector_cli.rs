@@ -147,16 +147,28 @@ struct Transport {
 
 /// One transport's calls, checked against the sandbox; `offered`: the tools the server offers.
 fn exercise(inspector: &Inspector, transport: &Transport, sb: &Sandbox, offered: &[String]) {
+    let listed = inspector.answer(&transport.target, &["--method", "tools/list"]);
+    assert_eq!(names(&listed), offered, "{}: tools/list", transport.label);
+    let name = format!("inspector-{}", transport.label);
+    a_retried_write_is_applied_once(inspector, transport, sb, &name);
+    a_read_answers_the_records(inspector, transport, sb);
+    a_purchase_without_a_ceiling_is_refused(inspector, transport, &name);
+    a_destructive_call_not_enabled_is_refused(inspector, transport, sb);
+}
+
+/// A write creating the template `name`, retried: the same call again under the same key
+/// answers the first outcome and the sandbox applies it once.
+fn a_retried_write_is_applied_once(
+    inspector: &Inspector,
+    transport: &Transport,
+    sb: &Sandbox,
+    name: &str,
+) {
     let Transport {
         label,
         ref target,
         one_server,
     } = *transport;
-    let listed = inspector.answer(target, &["--method", "tools/list"]);
-    assert_eq!(names(&listed), offered, "{label}: tools/list");
-
-    // A write, retried: the same call again under the same key.
-    let name = format!("inspector-{label}");
     let key = format!("inspector-{label}-retry");
     let write = [
         format!(
@@ -177,22 +189,25 @@ fn exercise(inspector: &Inspector, transport: &Transport, sb: &Sandbox, offered:
         assert_eq!(again["_meta"]["replayed"], true, "{label}: {again}");
     }
     assert_eq!(sb.applied_writes(&key), 1, "{label}: applied once");
-    let created = sb.resources(|r| {
-        r.dns_templates
-            .iter()
-            .filter(|t| t["name"] == *name)
-            .count()
-    });
+    let created = sb.resources(|r| r.dns_templates.iter().filter(|t| t["name"] == name).count());
     assert_eq!(created, 1, "{label}: one template for two calls");
+}
 
-    // A read answers the sandbox's records (the one just written among them).
-    let read = inspector.call(target, "get_dns_templates", &[]);
+/// A read answers the sandbox's records (the one just written among them).
+fn a_read_answers_the_records(inspector: &Inspector, transport: &Transport, sb: &Sandbox) {
+    let read = inspector.call(&transport.target, "get_dns_templates", &[]);
     let records = read["structuredContent"]["templates"]
         .as_array()
-        .unwrap_or_else(|| panic!("{label}: templates in {read}"));
+        .unwrap_or_else(|| panic!("{}: templates in {read}", transport.label));
     assert_eq!(ids(records), sb.resources(|r| ids(&r.dns_templates)));
+}
 
-    // A purchase without a spending ceiling: refused, nothing sent.
+/// A purchase without a spending ceiling: refused, nothing sent (the test checks no debit).
+fn a_purchase_without_a_ceiling_is_refused(
+    inspector: &Inspector,
+    transport: &Transport,
+    name: &str,
+) {
     let deploy = [
         "region=DE".to_owned(),
         "productCode=vps".to_owned(),
@@ -202,15 +217,21 @@ fn exercise(inspector: &Inspector, transport: &Transport, sb: &Sandbox, offered:
             json!({"hostname": format!("{name}.example.net")})
         ),
     ];
-    let refused = inspector.call(target, "product_variant_deploy", &deploy);
-    assert_eq!(refused["isError"], true, "{label}: {refused}");
+    let refused = inspector.call(&transport.target, "product_variant_deploy", &deploy);
+    assert_eq!(refused["isError"], true, "{}: {refused}", transport.label);
     assert!(text(&refused).contains("spending ceiling"), "{refused}");
+}
 
-    // A destructive call, not enabled: refused, the webhook stays.
+/// A destructive call, not enabled: refused, the webhook stays.
+fn a_destructive_call_not_enabled_is_refused(
+    inspector: &Inspector,
+    transport: &Transport,
+    sb: &Sandbox,
+) {
     let webhook = sb.resources(|r| r.webhooks[0]["id"].clone());
     let id = format!("id={}", webhook.as_str().expect("a webhook id"));
-    let refused = inspector.call(target, "webhook_delete", &[id]);
-    assert_eq!(refused["isError"], true, "{label}: {refused}");
+    let refused = inspector.call(&transport.target, "webhook_delete", &[id]);
+    assert_eq!(refused["isError"], true, "{}: {refused}", transport.label);
     assert!(text(&refused).contains("--allow-destructive"), "{refused}");
     assert!(sb.resources(|r| r.webhooks.iter().any(|w| w["id"] == webhook)));
 }
