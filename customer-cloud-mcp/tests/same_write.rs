@@ -97,18 +97,17 @@ async fn a_call_refused_before_sending_leaves_its_key_free() {
     let _ = std::fs::remove_dir_all(&state);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_outcome_never_delivered_is_answered_as_a_replay_after_a_restart() {
-    let sb = Sandbox::start().await.expect("sandbox starts");
-    let state = state_dir("same-write-restart");
-    let zone = json!({"body": {"name": "undelivered.example"}});
-    let zones = |sb: &Sandbox| {
-        sb.zones()
-            .iter()
-            .filter(|z| z.name == "undelivered.example")
-            .count()
-    };
-    // The API commits the write, then holds its answer: the server is killed meanwhile.
+/// The zone the undelivered write creates.
+const UNDELIVERED: &str = "undelivered.example";
+
+/// How many zones named [`UNDELIVERED`] the sandbox holds.
+fn undelivered_zones(sb: &Sandbox) -> usize {
+    sb.zones().iter().filter(|z| z.name == UNDELIVERED).count()
+}
+
+/// Calls `create_dns_zone` with `zone` on a server that is killed once the API has committed
+/// the write and while it still holds the answer: an outcome never delivered.
+fn kill_mid_call(sb: &Sandbox, state: &PathBuf, zone: &Value) {
     sb.inject(
         Fault::Delay(Duration::from_secs(1)),
         Matcher {
@@ -118,42 +117,54 @@ async fn an_outcome_never_delivered_is_answered_as_a_replay_after_a_restart() {
         },
         1,
     );
-    let mcp = tokio::task::block_in_place(|| {
-        let mut mcp = start(&sb, &state);
-        mcp.send_request(
-            "tools/call",
-            json!({"name": "create_dns_zone", "arguments": zone.clone()}),
+    let mut mcp = start(sb, state);
+    mcp.send_request(
+        "tools/call",
+        json!({"name": "create_dns_zone", "arguments": zone}),
+    );
+    let started = Instant::now();
+    while undelivered_zones(sb) == 0 {
+        assert!(
+            started.elapsed() < HANG_GUARD,
+            "the write never reached the API"
         );
-        let started = Instant::now();
-        while zones(&sb) == 0 {
-            assert!(
-                started.elapsed() < HANG_GUARD,
-                "the write never reached the API"
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        mcp
-    });
+        std::thread::sleep(Duration::from_millis(10));
+    }
     mcp.kill();
     sb.clear_faults();
-    let mut mcp = tokio::task::block_in_place(|| start(&sb, &state));
-    // While the API still holds the first call, a retry is told the outcome is unknown: an
-    // agent calls again, as the answer says.
-    let again = tokio::task::block_in_place(|| {
-        let started = Instant::now();
-        loop {
-            let again = mcp.call("create_dns_zone", zone.clone());
-            if !text(&again).contains("outcome_unknown") {
-                return again;
-            }
-            assert!(started.elapsed() < HANG_GUARD, "never settled: {again}");
+}
+
+/// Calls `create_dns_zone` with `zone` until the answer is not `outcome_unknown`: while the API
+/// still holds the first call, a retry is told the outcome is unknown, and an agent calls
+/// again, as the answer says.
+fn call_until_known(mcp: &mut Server, zone: &Value) -> Value {
+    let started = Instant::now();
+    loop {
+        let again = mcp.call("create_dns_zone", zone.clone());
+        if !text(&again).contains("outcome_unknown") {
+            return again;
         }
-    });
+        assert!(started.elapsed() < HANG_GUARD, "never settled: {again}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_outcome_never_delivered_is_answered_as_a_replay_after_a_restart() {
+    let sb = Sandbox::start().await.expect("sandbox starts");
+    let state = state_dir("same-write-restart");
+    let zone = json!({"body": {"name": UNDELIVERED}});
+    tokio::task::block_in_place(|| kill_mid_call(&sb, &state, &zone));
+    let mut mcp = tokio::task::block_in_place(|| start(&sb, &state));
+    let again = tokio::task::block_in_place(|| call_until_known(&mut mcp, &zone));
     assert!(ok(&again), "{again}");
     assert_eq!(again["_meta"]["replayed"], json!(true), "{again}");
     assert!(again["_meta"]["applied_at"].is_string(), "{again}");
     assert!(text(&again).contains("replayed"), "{again}");
-    assert_eq!(zones(&sb), 1, "one zone for the killed call and its retry");
+    assert_eq!(
+        undelivered_zones(&sb),
+        1,
+        "one zone for the killed call and its retry"
+    );
     // Delivered now: the same call again is a new write (the API refuses a second zone of
     // that name, which shows it was sent).
     let repeat = tokio::task::block_in_place(|| mcp.call("create_dns_zone", zone));
@@ -162,16 +173,16 @@ async fn an_outcome_never_delivered_is_answered_as_a_replay_after_a_restart() {
         text(&repeat).contains("api_error"),
         "sent, and refused: {repeat}"
     );
-    assert_eq!(zones(&sb), 1);
+    assert_eq!(undelivered_zones(&sb), 1);
     // Killed right after an outcome was sent: the call again under its key is that write.
     let key = again["_meta"]["idempotency_key"].clone();
     mcp.kill();
     let mut mcp = tokio::task::block_in_place(|| start(&sb, &state));
-    let keyed = json!({"body": {"name": "undelivered.example"}, "idempotency_key": key});
+    let keyed = json!({"body": {"name": UNDELIVERED}, "idempotency_key": key});
     let after = tokio::task::block_in_place(|| mcp.call("create_dns_zone", keyed));
     assert!(ok(&after), "{after}");
     assert_eq!(after["_meta"]["replayed"], json!(true), "{after}");
-    assert_eq!(zones(&sb), 1, "still one zone");
+    assert_eq!(undelivered_zones(&sb), 1, "still one zone");
     let _ = std::fs::remove_dir_all(&state);
 }
 

@@ -19,11 +19,6 @@ const LIMIT: usize = 60;
 /// Functions over [`LIMIT`] while the sweep works them down: `(file, function, lines)`.
 const LONGER: &[(&str, &str, usize)] = &[
     (
-        "customer-cloud-mcp/tests/same_write.rs",
-        "an_outcome_never_delivered_is_answered_as_a_replay_after_a_restart",
-        76,
-    ),
-    (
         "customer-cloud-mcp/tests/tools.rs",
         "credentials_come_from_the_clis_configuration_file",
         71,
