@@ -156,6 +156,14 @@ const EVERY_GATE: [&str; 5] = [
     "--allow-access-grants",
 ];
 
+/// The services of each kind a coverage run acts on, as listed by `get_services`.
+struct Services {
+    vps: String,
+    dedicated: String,
+    domain: String,
+    proxy: String,
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_operation_is_callable_as_a_tool() {
     let sb = Sandbox::start().await.expect("sandbox starts");
@@ -166,8 +174,20 @@ async fn every_operation_is_callable_as_a_tool() {
         spec_operation_ids().len(),
         "one tool per operation"
     );
+    integrations(&sb, &mcp).await;
+    let (plan, images) = catalog(&mcp).await;
+    deployments_and_operations(&mcp, &plan).await;
+    let services = billing_and_services(&sb, &mcp, &plan).await;
+    vps_and_firewall(&mcp, &services.vps).await;
+    dedicated(&mcp, &images, &services.dedicated).await;
+    dns_and_website_protection(&mcp, &services.vps).await;
+    domains(&mcp, &services.domain).await;
+    tcp_proxy_ssh_and_storage(&sb, &mcp, &services).await;
+    assert_every_operation_had_a_round_trip(&sb, &mcp);
+}
 
-    // ---- Integrations ----
+/// Version, capabilities, API credentials and webhooks.
+async fn integrations(sb: &Sandbox, mcp: &Mcp) {
     mcp.ok("get_version", json!({})).await;
     mcp.ok("get_capabilities", json!({})).await;
     let body =
@@ -182,13 +202,15 @@ async fn every_operation_is_callable_as_a_tool() {
     let patch = json!({"id": webhook, "body": {"enabled": false}});
     mcp.ok("patch_webhooks_by_id", patch).await;
     mcp.ok("webhook_delete", json!({ "id": webhook })).await;
+}
 
-    // ---- Catalog ----
+/// Regions, products and images: the first VPS plan listed and the page of dedicated images.
+async fn catalog(mcp: &Mcp) -> (Value, Value) {
     mcp.ok("get_regions", json!({})).await;
     let products = mcp
         .ok("get_products", json!({"product_code": "vps", "limit": 5}))
         .await;
-    let plan = &products["items"][0];
+    let plan = products["items"][0].clone();
     let region = text(&plan["region"]);
     mcp.ok(
         "get_products_by_region",
@@ -196,9 +218,14 @@ async fn every_operation_is_callable_as_a_tool() {
     )
     .await;
     let images = mcp.ok("get_dedicated_images", json!({"limit": 5})).await;
+    (plan, images)
+}
 
-    // ---- Deployments and operations, followed to the end ----
+/// A deploy of `plan` under a known key, then its operation found by that key and followed to
+/// the end.
+async fn deployments_and_operations(mcp: &Mcp, plan: &Value) {
     let key = format!("mcp-coverage-deploy-{}", std::process::id());
+    let region = text(&plan["region"]);
     let variant = text(&plan["variant_code"]);
     let deploy = json!({
         "region": region, "productCode": "vps", "variantCode": variant,
@@ -221,8 +248,10 @@ async fn every_operation_is_callable_as_a_tool() {
         )
         .await;
     assert_eq!(settled["status"], "succeeded", "{settled}");
+}
 
-    // ---- Billing and services ----
+/// An order draft, an invoice paid, the billing lists, the services and their checkouts.
+async fn billing_and_services(sb: &Sandbox, mcp: &Mcp, plan: &Value) -> Services {
     let draft = json!({"currency": "EUR", "items": [{"product_id": plan["product_id"], "variant_id": plan["variant_id"], "qty": 1}]});
     mcp.ok("billing_order_draft", json!({ "body": draft }))
         .await;
@@ -231,20 +260,25 @@ async fn every_operation_is_callable_as_a_tool() {
         .await;
     mcp.ok("billing_services", json!({"limit": 10})).await;
     mcp.ok("billing_transactions", json!({"limit": 10})).await;
-    let services = mcp.ok("get_services", json!({"limit": 100})).await;
+    let listed = mcp.ok("get_services", json!({"limit": 100})).await;
     mcp.ok("get_services_grouped", json!({"status": "active"}))
         .await;
-    let vps = first_of(&services, "vps");
-    let dedicated = first_of(&services, "dedicated");
-    let domain = first_of(&services, "domain");
-    let proxy = first_of(&services, "tcp-proxy");
+    let services = Services {
+        vps: first_of(&listed, "vps"),
+        dedicated: first_of(&listed, "dedicated"),
+        domain: first_of(&listed, "domain"),
+        proxy: first_of(&listed, "tcp-proxy"),
+    };
     let cycle = json!({"count": 3, "unit": "MONTH"});
-    let checkout = json!({"serviceId": vps, "body": cycle});
+    let checkout = json!({"serviceId": services.vps, "body": cycle});
     mcp.ok("service_billing_change_checkout", checkout.clone())
         .await;
     mcp.ok("service_renewal_checkout", checkout).await;
+    services
+}
 
-    // ---- VPS and firewall ----
+/// The VPS actions and a firewall policy applied to it.
+async fn vps_and_firewall(mcp: &Mcp, vps: &str) {
     mcp.ok("post_vps_by_service_id_reboot", json!({ "serviceId": vps }))
         .await;
     let restore = json!({"serviceId": vps, "body": {"auto_start": true}});
@@ -258,8 +292,10 @@ async fn every_operation_is_callable_as_a_tool() {
         .await;
     mcp.ok("vps_firewall_policy_apply", json!({ "serviceId": vps }))
         .await;
+}
 
-    // ---- Dedicated ----
+/// A dedicated deploy from the first image, then the actions and reads of a dedicated server.
+async fn dedicated(mcp: &Mcp, images: &Value, server: &str) {
     let image = &images["items"][0];
     let dedi = json!({
         "configuration_code": image["configuration_code"],
@@ -268,16 +304,18 @@ async fn every_operation_is_callable_as_a_tool() {
         "region_code": image["region"],
     });
     mcp.ok("dedicated_deploy", json!({ "body": dedi })).await;
-    let on = json!({ "serviceId": dedicated });
+    let on = json!({ "serviceId": server });
     mcp.ok("dedicated_password_reset", on.clone()).await;
     let tasks = mcp.ok("dedicated_tasks", on.clone()).await;
-    let task = json!({"serviceId": dedicated, "taskId": text(&tasks["tasks"][0]["id"])});
+    let task = json!({"serviceId": server, "taskId": text(&tasks["tasks"][0]["id"])});
     mcp.ok("dedicated_task", task).await;
     mcp.ok("get_dedicated_by_service_id_rescue_options", on.clone())
         .await;
     mcp.ok("get_dedicated_by_service_id_traffic", on).await;
+}
 
-    // ---- DNS and website protection ----
+/// DNS templates and zones, then a loader page and a certificate for the VPS's proxy.
+async fn dns_and_website_protection(mcp: &Mcp, vps: &str) {
     let template = json!({"name": "mcp-template", "zone_file": "@ 3600 IN A 192.0.2.1\n"});
     mcp.ok("dns_template_create", json!({ "body": template }))
         .await;
@@ -302,8 +340,10 @@ async fn every_operation_is_callable_as_a_tool() {
     let upload = json!({"serviceId": vps, "body": ssl});
     mcp.ok("service_dns_waf_proxy_config_upload_ssl", upload)
         .await;
+}
 
-    // ---- Domains ----
+/// A contact created and assigned to the domain, then its DNSSEC set and read.
+async fn domains(mcp: &Mcp, domain: &str) {
     let contact = json!({
         "address": {"city": "London", "country": "GB", "number": "10", "street": "Downing Street", "zipcode": "SW1A 2AA"},
         "email": "ada@example.com",
@@ -323,8 +363,12 @@ async fn every_operation_is_callable_as_a_tool() {
         json!({ "serviceId": domain }),
     )
     .await;
+}
 
-    // ---- TCP proxy, SSH, storage ----
+/// The TCP proxy read and updated, SSH keys imported and generated, a volume attached and
+/// detached.
+async fn tcp_proxy_ssh_and_storage(sb: &Sandbox, mcp: &Mcp, services: &Services) {
+    let proxy = &services.proxy;
     mcp.ok("get_tcp_proxy", json!({ "serviceId": proxy })).await;
     let update = json!({"serviceId": proxy, "body": {"blocked_source_cidrs": ["203.0.113.0/24"]}});
     mcp.ok("tcp_proxy_update", update).await;
@@ -336,12 +380,15 @@ async fn every_operation_is_callable_as_a_tool() {
         json!({"body": {"name": "generated", "passphrase": "correct horse battery staple"}});
     mcp.ok("ssh_key_generate", generate).await;
     let volume = sb.add_service("storage", "volume-1", "active").to_string();
-    let attach = json!({"serviceId": volume, "body": {"target_service_id": vps}});
+    let attach = json!({"serviceId": volume, "body": {"target_service_id": services.vps}});
     mcp.ok("storage_volume_attach", attach).await;
     mcp.ok("storage_volume_detach", json!({ "serviceId": volume }))
         .await;
+}
 
-    // ---- The check: every operation of the contract had a 2xx round trip ----
+/// The check: every operation of the contract had a 2xx round trip, and the writes were
+/// journaled.
+fn assert_every_operation_had_a_round_trip(sb: &Sandbox, mcp: &Mcp) {
     let spec = spec_operation_ids();
     let covered: BTreeSet<String> = sb.covered_operations().into_iter().collect();
     let missing: Vec<&String> = spec.difference(&covered).collect();
@@ -502,7 +549,18 @@ async fn dynamic_mode_offers_three_tools_that_reach_every_operation() {
             "call_read_operation"
         ]
     );
-    let (dynamic, full) = (size(&listed), size(&per_operation));
+    assert_the_dynamic_list_is_a_tenth_and_computed_as_served(&listed, &per_operation);
+    search_and_describe_find_an_operation(&mcp).await;
+    call_operation_writes_once_under_its_key_and_keeps_the_gates(&sb, &mcp).await;
+}
+
+/// The dynamic `tools/list` answer is under a tenth of the per-operation one, and both are the
+/// sizes `bench-report mcp` computes without a server.
+fn assert_the_dynamic_list_is_a_tenth_and_computed_as_served(
+    listed: &[rmcp::model::Tool],
+    per_operation: &[rmcp::model::Tool],
+) {
+    let (dynamic, full) = (size(listed), size(per_operation));
     println!(
         "tools/list for this contract: {} tools {full} bytes (~{} tokens); dynamic 3 tools {dynamic} bytes (~{} tokens)",
         per_operation.len(),
@@ -528,7 +586,11 @@ async fn dynamic_mode_offers_three_tools_that_reach_every_operation() {
         destructive: false,
     };
     assert_eq!(size(&oncegen_mcp::dynamic::tools(writes)), dynamic);
+}
 
+/// `search_operations` finds an operation by words of it; `describe_operation` gives its input
+/// schema.
+async fn search_and_describe_find_an_operation(mcp: &Mcp) {
     let found = mcp
         .ok("search_operations", json!({"query": "dns zone"}))
         .await;
@@ -546,6 +608,11 @@ async fn dynamic_mode_offers_three_tools_that_reach_every_operation() {
         described["input_schema"]["properties"]["body"].is_object(),
         "{described}"
     );
+}
+
+/// `call_operation` retried under its key writes once, and refuses a destructive operation the
+/// server was not started to allow.
+async fn call_operation_writes_once_under_its_key_and_keeps_the_gates(sb: &Sandbox, mcp: &Mcp) {
     let call = json!({"name": "dns_template_create", "arguments": {"body": {"name": "dynamic", "zone_file": "@ 3600 IN A 192.0.2.1\n"}, "idempotency_key": "dynamic-key-0001"}});
     mcp.ok("call_operation", call.clone()).await;
     mcp.ok("call_operation", call).await;
@@ -691,35 +758,37 @@ async fn on_the_postgres_journal_a_write_retried_through_another_process_is_appl
     assert_eq!(named(&sb, "no-db"), 0, "nothing sent without its journal");
 }
 
+/// Writes, with the CLI's own code, the configuration file under `config_home`: a profile
+/// `work` with the sandbox's `bearer` credential and a `default` profile with a wrong one.
+fn write_profiles(sb: &Sandbox, config_home: &Path, bearer: &str) {
+    use oncegen_cli::profile::{self, File, Profile};
+    let home = config_home.display().to_string();
+    let path = profile::path("customer-cloud", |name| {
+        (name == "XDG_CONFIG_HOME").then(|| home.clone())
+    })
+    .expect("a configuration path");
+    let profile = |bearer: &str| Profile {
+        base_url: Some(sb.base_url().to_string()),
+        bearer: Some(bearer.to_owned()),
+        ..Profile::default()
+    };
+    let mut file = File::default();
+    file.profiles.insert("work".into(), profile(bearer));
+    let default = profile("wrong-prefix.wrong-secret");
+    file.profiles.insert("default".into(), default);
+    profile::write(&path, &file).expect("the CLI writes its configuration");
+}
+
 /// Issue 31 item 6: credentials from the configuration file `customer-cloud configure` writes,
 /// read by the CLI's own code. A named profile alone answers a read; the environment's
 /// credential beats the default profile's; an unknown profile stops the start with an error
 /// naming it, and the secret shows in no answer and no error.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn credentials_come_from_the_clis_configuration_file() {
-    use oncegen_cli::profile::{self, File, Profile};
     let sb = Sandbox::start().await.expect("sandbox starts");
     let bearer = sb.credentials().bearer.bearer_token();
     let config_home = state_dir("profiles");
-    let home = config_home.display().to_string();
-    let path = profile::path("customer-cloud", |name| {
-        (name == "XDG_CONFIG_HOME").then(|| home.clone())
-    })
-    .expect("a configuration path");
-    let mut file = File::default();
-    let work = Profile {
-        base_url: Some(sb.base_url().to_string()),
-        bearer: Some(bearer.clone()),
-        ..Profile::default()
-    };
-    file.profiles.insert("work".into(), work);
-    let default = Profile {
-        base_url: Some(sb.base_url().to_string()),
-        bearer: Some("wrong-prefix.wrong-secret".into()),
-        ..Profile::default()
-    };
-    file.profiles.insert("default".into(), default);
-    profile::write(&path, &file).expect("the CLI writes its configuration");
+    write_profiles(&sb, &config_home, &bearer);
     let configured = |command: &mut tokio::process::Command| {
         command.env("XDG_CONFIG_HOME", &config_home);
     };
@@ -746,13 +815,19 @@ async fn credentials_come_from_the_clis_configuration_file() {
         "the default profile's credential is not the sandbox's: {}",
         text_of(&answer)
     );
+    an_unknown_profile_stops_the_start(&config_home, &bearer);
+    let _ = std::fs::remove_dir_all(&config_home);
+}
 
+/// A server started with a profile the file under `config_home` does not hold stops with an
+/// error naming it and the file, printing nothing and not the `bearer` credential.
+fn an_unknown_profile_stops_the_start(config_home: &Path, bearer: &str) {
     let state = state_dir("profile-missing");
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_customer-cloud-mcp"));
     command.args(["--profile", "nope", "--list-tools"]);
     isolate(&mut command, &state);
     let out = command
-        .env("XDG_CONFIG_HOME", &config_home)
+        .env("XDG_CONFIG_HOME", config_home)
         .output()
         .expect("the server runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -762,8 +837,7 @@ async fn credentials_come_from_the_clis_configuration_file() {
         "{stderr}"
     );
     assert!(
-        !stderr.contains(&bearer) && out.stdout.is_empty(),
+        !stderr.contains(bearer) && out.stdout.is_empty(),
         "{stderr}"
     );
-    let _ = std::fs::remove_dir_all(&config_home);
 }
