@@ -10,22 +10,54 @@
 
 mod support;
 
-use customer_cloud_sdk::{catalog, deployments};
+use customer_cloud_sdk::rust_decimal::Decimal;
+use customer_cloud_sdk::uuid::Uuid;
+use customer_cloud_sdk::{Client, catalog, deployments};
+use std::error::Error;
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> Result<(), Box<dyn Error>> {
     let (client, sandbox) = support::connect().await?;
+    let envelope = check_contract(&client).await?;
+    let (region, plan) = cheapest_vps_plan(&client).await?;
+    let variant = plan
+        .variant_code
+        .clone()
+        .ok_or("plan without variant code")?;
+    let ceiling = first_month_total(&plan).ok_or("plan without price")?;
+    println!("Cheapest VPS in {region}: {variant}, at most {ceiling} per month.");
 
-    // Which contract does the server run, and does it offer the canonical operation envelope?
+    let deploy =
+        sandbox.is_some() || std::env::var("CLOUD_QUICKSTART_DEPLOY").as_deref() == Ok("1");
+    if !deploy {
+        println!("Stopping before the deploy (set CLOUD_QUICKSTART_DEPLOY=1 to go on).");
+        return Ok(());
+    }
+    let plan = deployments::ProductVariantDeployArgs {
+        region,
+        product_code: deployments::ProductVariantDeployProductCode::Vps,
+        variant_code: variant,
+    };
+    let service = deploy_and_wait(&client, plan, ceiling, envelope).await?;
+    println!("Your VPS is service {service}.");
+    Ok(())
+}
+
+/// Which contract does the server run, and does it offer the canonical operation envelope?
+async fn check_contract(client: &Client) -> Result<bool, Box<dyn Error>> {
     let contract = client.check_contract().await?;
-    let envelope = contract.feature("canonical_operation_responses") == Some(true);
     println!(
         "Server contract {} (this SDK: {}).",
         contract.deployed_revision.as_deref().unwrap_or("unknown"),
         customer_cloud_sdk::CONTRACT_REVISION
     );
+    Ok(contract.feature("canonical_operation_responses") == Some(true))
+}
 
-    // The first region, and its cheapest available VPS plan.
+/// The first region, and its cheapest available VPS plan.
+async fn cheapest_vps_plan(
+    client: &Client,
+) -> Result<(String, catalog::CatalogProduct), Box<dyn Error>> {
     let regions = client.get_regions().send().await?.into_body().items;
     let region = regions
         .iter()
@@ -40,39 +72,35 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .items;
     plans.retain(|p| p.available != Some(false) && p.price.is_some());
     plans.sort_by_key(|p| p.price);
-    let plan = plans.first().ok_or("no VPS plan available")?;
-    let variant = plan
-        .variant_code
-        .clone()
-        .ok_or("plan without variant code")?;
-    // The ceiling: the monthly price plus its setup fee.
+    let plan = plans.into_iter().next().ok_or("no VPS plan available")?;
+    Ok((region, plan))
+}
+
+/// The spending ceiling for a plan: its monthly price plus its setup fee (or its price, when it
+/// lists no monthly cycle).
+fn first_month_total(plan: &catalog::CatalogProduct) -> Option<Decimal> {
     let monthly = plan
         .billing_cycles
         .iter()
         .flatten()
         .find(|c| c.billing_cycle.as_deref() == Some("monthly"));
-    let ceiling = monthly
+    monthly
         .and_then(|c| Some(c.price? + c.setup_fee.unwrap_or_default()))
         .or(plan.price)
-        .ok_or("plan without price")?;
-    println!("Cheapest VPS in {region}: {variant}, at most {ceiling} per month.");
+}
 
-    let deploy =
-        sandbox.is_some() || std::env::var("CLOUD_QUICKSTART_DEPLOY").as_deref() == Ok("1");
-    if !deploy {
-        println!("Stopping before the deploy (set CLOUD_QUICKSTART_DEPLOY=1 to go on).");
-        return Ok(());
-    }
-
-    // Order, pay from the balance and provision in one call; nothing is charged if the total is
-    // above `max_total`. The SDK keeps one idempotency key across its retries.
+/// Orders, pays from the balance and provisions `plan` in one call; nothing is charged if the
+/// total is above `ceiling` (`max_total`). The SDK keeps one idempotency key across its
+/// retries. Accepted is not completed: then waits for the operation, and returns its service.
+async fn deploy_and_wait(
+    client: &Client,
+    plan: deployments::ProductVariantDeployArgs,
+    ceiling: Decimal,
+    envelope: bool,
+) -> Result<Uuid, Box<dyn Error>> {
     let receipt = client
         .product_variant_deploy(
-            deployments::ProductVariantDeployArgs {
-                region,
-                product_code: deployments::ProductVariantDeployProductCode::Vps,
-                variant_code: variant,
-            },
+            plan,
             deployments::DeployRequest::new()
                 .billing_cycle(deployments::DeployRequestBillingCycle::Monthly)
                 .hostname("quickstart.example.net")
@@ -82,14 +110,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .send()
         .await?
         .into_body();
-
-    // Accepted is not completed: wait for the operation.
-    let operation = receipt.wait(&client).await?;
+    let operation = receipt.wait(client).await?;
     let service = operation
         .result
         .and_then(|r| r.service_ids)
         .and_then(|ids| ids.into_iter().next())
         .ok_or("the operation names no service")?;
-    println!("Your VPS is service {service}.");
-    Ok(())
+    Ok(service)
 }
