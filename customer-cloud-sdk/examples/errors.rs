@@ -11,23 +11,12 @@
 mod support;
 
 use customer_cloud_sdk::prelude::*;
-use customer_cloud_sdk::{RetryPolicy, dns};
+use customer_cloud_sdk::{RetryPolicy, UnknownOutcome, dns};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (client, sandbox) = support::connect().await?;
-
-    // A typed API error: status, code and request id.
-    match client.get_dns_zone("no-such-zone.test").send().await {
-        Err(e) if e.error_code() == Some(ErrorCode::NotFound) => println!(
-            "Typed error: {} {} (request id {})",
-            e.status().unwrap_or_default(),
-            e.error_code().map(|c| c.to_string()).unwrap_or_default(),
-            e.request_id().unwrap_or("-")
-        ),
-        other => println!("Unexpected: {other:?}"),
-    }
-
+    show_a_typed_error(&client).await;
     let Some(sandbox) = sandbox else {
         return Ok(());
     };
@@ -57,20 +46,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("Outcome unknown: {err}");
 
     // Settle it: look the write up by its key (never a new write)…
-    let found = client
-        .get_operations()
-        .idempotency_key(key.clone())
-        .method(unknown.method.as_str())
-        .path(unknown.path.clone())
-        .send()
-        .await;
-    println!(
-        "Lookup: {}",
-        match &found {
-            Ok(r) => format!("recorded as operation {}", r.body().operation.id),
-            Err(e) => format!("{e}"),
-        }
-    );
+    look_up(&client, unknown, &key).await;
     // …or resend the identical request with the same key: the server answers with the stored
     // response, so the zone exists exactly once.
     client
@@ -78,12 +54,37 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .idempotency_key(key)
         .send()
         .await?;
-    let listed = client
-        .list_dns_zones()
-        .q(name.clone())
-        .send()
-        .await?
-        .into_body();
-    println!("Zones named {name}: {} (exactly once).", listed.zones.len());
+    let listed = client.list_dns_zones().q(name.clone()).send().await?;
+    let zones = listed.into_body().zones.len();
+    println!("Zones named {name}: {zones} (exactly once).");
     Ok(())
+}
+
+/// A typed API error: status, code and request id.
+async fn show_a_typed_error(client: &Client) {
+    match client.get_dns_zone("no-such-zone.test").send().await {
+        Err(e) if e.error_code() == Some(ErrorCode::NotFound) => println!(
+            "Typed error: {} {} (request id {})",
+            e.status().unwrap_or_default(),
+            e.error_code().map(|c| c.to_string()).unwrap_or_default(),
+            e.request_id().unwrap_or("-")
+        ),
+        other => println!("Unexpected: {other:?}"),
+    }
+}
+
+/// Looks up the write of unknown outcome by its idempotency `key`, method and path, and says
+/// what the server recorded.
+async fn look_up(client: &Client, unknown: &UnknownOutcome, key: &str) {
+    let found = client
+        .get_operations()
+        .idempotency_key(key)
+        .method(unknown.method.as_str())
+        .path(unknown.path.clone())
+        .send()
+        .await;
+    match &found {
+        Ok(r) => println!("Lookup: recorded as operation {}", r.body().operation.id),
+        Err(e) => println!("Lookup: {e}"),
+    }
 }
