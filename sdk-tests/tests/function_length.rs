@@ -144,16 +144,6 @@ const LONGER: &[(&str, &str, usize)] = &[
         90,
     ),
     ("sdk-tests/tests/e2e/writes.rs", "assert_ledger", 68),
-    (
-        "sdk-tests/tests/spec_driven.rs",
-        "the_runtime_names_no_operation_path_code_or_field_of_the_api",
-        63,
-    ),
-    (
-        "sdk-tests/tests/webhooks.rs",
-        "webhooks_and_callbacks_get_typed_payloads",
-        64,
-    ),
 ];
 
 /// The folder of every workspace package, from `cargo metadata`.

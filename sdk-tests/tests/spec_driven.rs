@@ -2,8 +2,9 @@
 //! crate carries the ones the runtime needs (error codes, conventions) as generated data.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use sdk_tests::workspace;
 use serde_json::Value;
 
 fn repo() -> &'static Path {
@@ -132,6 +133,34 @@ fn string_literals(source: &str) -> Vec<String> {
     out
 }
 
+/// The sources of the runtime, its codec, and the shared-facts crate it takes its header names
+/// from.
+fn runtime_sources() -> Vec<PathBuf> {
+    let rust = |name: &str| name.ends_with(".rs");
+    let dirs = [
+        "oncegen-runtime/src",
+        "oncegen-codec/src",
+        "openapi-conventions/src",
+    ];
+    let mut files: Vec<PathBuf> = dirs
+        .iter()
+        .flat_map(|dir| workspace::files(&repo().join(dir), &rust))
+        .collect();
+    files.sort();
+    files
+}
+
+/// What fact of the API the literal `lit` names, if any: one of `facts`, or a path prefix of
+/// the API (e.g. its version segment).
+fn fact_named(facts: &BTreeMap<String, &'static str>, lit: &str) -> Option<&'static str> {
+    facts.get(lit).copied().or_else(|| {
+        (lit.len() > 2 && lit.starts_with('/'))
+            .then(|| facts.keys().find(|p| p.starts_with(&format!("{lit}/"))))
+            .flatten()
+            .map(|_| "path prefix")
+    })
+}
+
 #[test]
 fn the_runtime_names_no_operation_path_code_or_field_of_the_api() {
     let facts = facts(&spec());
@@ -140,28 +169,7 @@ fn the_runtime_names_no_operation_path_code_or_field_of_the_api() {
         "the spec yields too few facts ({}): is it the full contract?",
         facts.len()
     );
-    // The runtime, its codec, and the shared-facts crate it takes its header names from.
-    let mut files = Vec::new();
-    for dir in [
-        "oncegen-runtime/src",
-        "oncegen-codec/src",
-        "openapi-conventions/src",
-    ] {
-        let mut dirs = vec![repo().join(dir)];
-        while let Some(src) = dirs.pop() {
-            for path in std::fs::read_dir(&src)
-                .unwrap_or_else(|e| panic!("{}: {e}", src.display()))
-                .map(|e| e.expect("dir entry").path())
-            {
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "rs") {
-                    files.push(path);
-                }
-            }
-        }
-    }
-    files.sort();
+    let files = runtime_sources();
     assert!(files.len() > 15, "runtime sources not found");
     let mut found = Vec::new();
     let mut headers = BTreeSet::new();
@@ -172,14 +180,7 @@ fn the_runtime_names_no_operation_path_code_or_field_of_the_api() {
             if TRANSPORT_HEADERS.contains(&lower.as_str()) {
                 headers.insert(lower);
             }
-            let hit = facts.get(&lit).or_else(|| {
-                // A path prefix of the API (e.g. its version segment) is a fact too.
-                (lit.len() > 2 && lit.starts_with('/'))
-                    .then(|| facts.keys().find(|p| p.starts_with(&format!("{lit}/"))))
-                    .flatten()
-                    .map(|_| &"path prefix")
-            });
-            if let Some(kind) = hit {
+            if let Some(kind) = fact_named(&facts, &lit) {
                 let name = file.file_name().unwrap_or_default().to_string_lossy();
                 found.push(format!("{name}: \"{lit}\" ({kind})"));
             }

@@ -9,10 +9,8 @@ fn lower(text: &str) -> oncegen::ir::Api {
     oncegen::lower::lower(&doc).expect("lowers")
 }
 
-#[test]
-fn webhooks_and_callbacks_get_typed_payloads() {
-    let api = lower(
-        r#"
+/// Two webhooks (one with a body, one without) and a callback of an operation.
+const WEBHOOKS_AND_A_CALLBACK: &str = r#"
 openapi: 3.1.0
 info: {title: t, version: '1'}
 paths:
@@ -44,8 +42,11 @@ webhooks:
 components:
   schemas:
     Invoice: {type: object, required: [id], properties: {id: {type: string}}}
-"#,
-    );
+"#;
+
+#[test]
+fn webhooks_and_callbacks_get_typed_payloads() {
+    let api = lower(WEBHOOKS_AND_A_CALLBACK);
     let names: Vec<(&str, &str)> = api
         .webhooks
         .iter()
