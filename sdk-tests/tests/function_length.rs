@@ -53,9 +53,6 @@ const LONGER: &[(&str, &str, usize)] = &[
         "an_operation_with_its_own_server_goes_there_or_where_it_is_routed",
         73,
     ),
-    ("sdk-tests/realservers/chroma/basics.rs", "main", 305),
-    ("sdk-tests/realservers/chroma/nulls.rs", "main", 132),
-    ("sdk-tests/realservers/prefect/basics.rs", "main", 206),
     (
         "sdk-tests/tests/architecture.rs",
         "crates_depend_only_on_what_their_boundaries_allow",
