@@ -110,16 +110,6 @@ const LONGER: &[(&str, &str, usize)] = &[
         78,
     ),
     (
-        "sdk-tests/tests/e2e/auth.rs",
-        "scope_ip_and_credential_failures_are_typed_errors",
-        69,
-    ),
-    (
-        "sdk-tests/tests/e2e/coverage.rs",
-        "every_documented_operation_has_a_round_trip",
-        451,
-    ),
-    (
         "sdk-tests/tests/e2e/crash.rs",
         "a_journal_damaged_on_disk_is_reported_and_nothing_is_resent_for_it",
         77,
