@@ -142,31 +142,6 @@ const LONGER: &[(&str, &str, usize)] = &[
         69,
     ),
     (
-        "sdk-tests/tests/e2e/flows.rs",
-        "atomic_deploy_with_max_total_then_wait_then_find_the_service",
-        141,
-    ),
-    (
-        "sdk-tests/tests/e2e/flows.rs",
-        "catalog_then_draft_order_then_partial_and_full_payment_then_service",
-        134,
-    ),
-    (
-        "sdk-tests/tests/e2e/flows.rs",
-        "dns_zone_dry_run_then_create",
-        79,
-    ),
-    (
-        "sdk-tests/tests/e2e/flows.rs",
-        "service_listing_filters_are_sent_as_comma_lists",
-        63,
-    ),
-    (
-        "sdk-tests/tests/e2e/flows.rs",
-        "tcp_proxy_update_replaces_supplied_arrays_and_keeps_omitted_fields",
-        116,
-    ),
-    (
         "sdk-tests/tests/e2e/rate_limit.rs",
         "a_429_storm_waits_for_retry_after_and_never_retries_in_parallel",
         130,
