@@ -132,27 +132,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ),
     ("sdk-tests/tests/e2e/crash/writer.rs", "writer_child", 90),
     (
-        "sdk-tests/tests/e2e/exactly_once.rs",
-        "every_write_is_applied_exactly_once_under_faults",
-        105,
-    ),
-    (
-        "sdk-tests/tests/e2e/failure_modes.rs",
-        "an_expired_receipt_is_410_operation_expired_for_polls_and_lookups",
-        69,
-    ),
-    (
-        "sdk-tests/tests/e2e/rate_limit.rs",
-        "a_429_storm_waits_for_retry_after_and_never_retries_in_parallel",
-        130,
-    ),
-    (
-        "sdk-tests/tests/e2e/settle.rs",
-        "writes_settle_in_one_call_under_the_issue_fault_mix",
-        90,
-    ),
-    ("sdk-tests/tests/e2e/writes.rs", "assert_ledger", 68),
-    (
         "sdk-tests/tests/spec_driven.rs",
         "the_runtime_names_no_operation_path_code_or_field_of_the_api",
         63,
