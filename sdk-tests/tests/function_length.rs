@@ -110,28 +110,6 @@ const LONGER: &[(&str, &str, usize)] = &[
         78,
     ),
     (
-        "sdk-tests/tests/e2e/crash.rs",
-        "a_journal_damaged_on_disk_is_reported_and_nothing_is_resent_for_it",
-        77,
-    ),
-    ("sdk-tests/tests/e2e/crash.rs", "assert_exactly_once", 68),
-    (
-        "sdk-tests/tests/e2e/crash.rs",
-        "writers_killed_at_random_points_lose_and_duplicate_nothing",
-        82,
-    ),
-    (
-        "sdk-tests/tests/e2e/crash/pg_writer.rs",
-        "pg_writer_child",
-        82,
-    ),
-    (
-        "sdk-tests/tests/e2e/crash/postgres.rs",
-        "a_fleet_on_postgres_killed_at_random_with_a_database_restart_loses_and_duplicates_nothing",
-        101,
-    ),
-    ("sdk-tests/tests/e2e/crash/writer.rs", "writer_child", 90),
-    (
         "sdk-tests/tests/spec_driven.rs",
         "the_runtime_names_no_operation_path_code_or_field_of_the_api",
         63,
