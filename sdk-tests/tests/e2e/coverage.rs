@@ -19,6 +19,9 @@ use uuid::Uuid;
 
 use crate::harness::{Env, spec_operation_ids};
 
+/// The generated SDK's client.
+type Client = customer_cloud_sdk::Client;
+
 /// Awaits an SDK call and panics with the operation's name on any error.
 macro_rules! ok {
     ($what:literal, $call:expr) => {
@@ -75,8 +78,6 @@ async fn every_documented_operation_has_a_round_trip() {
     assert_every_spec_operation_covered(sb);
     assert_signed_throughout(sb);
 }
-
-type Client = customer_cloud_sdk::Client;
 
 /// Version, capabilities, API credentials (issue, list, read) and webhooks (update, delete).
 async fn integrations(c: &Client, sb: &Sandbox) {
