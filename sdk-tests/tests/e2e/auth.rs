@@ -2,7 +2,7 @@
 //! string, and bearer), and credential, scope and IP failures surfacing as typed errors that
 //! carry the HTTP status, the `error.code` and the server's request id.
 
-use cloud_sandbox::Credential;
+use cloud_sandbox::{Credential, SeededCredentials};
 use customer_cloud_sdk::dns;
 use customer_cloud_sdk::{ErrorCode, ErrorCodeExt};
 use oncegen_runtime::Error;
@@ -114,10 +114,21 @@ async fn scope_ip_and_credential_failures_are_typed_errors() {
     else {
         return;
     };
-    let sb = env.sb();
-    let creds = sb.credentials().clone();
-    let zone = || dns::CreateDnsZoneRequest::new("denied.example".to_owned());
+    let creds = env.sb().credentials().clone();
+    read_only_credentials_read_but_may_not_write(&env, &creds).await;
+    allowed_cidrs_refuse_other_addresses(&env, &creds).await;
+    unusable_credentials_are_unauthorized(&env, &creds).await;
+    wrong_secrets_and_modes_are_refused(&env, &creds).await;
+    assert!(
+        env.sb().zones().is_empty(),
+        "no failed call committed anything"
+    );
+}
 
+/// A read-only credential (bearer and signed) reads, and its write is a typed 403
+/// `scope_denied` that reports the call's key.
+async fn read_only_credentials_read_but_may_not_write(env: &Env, creds: &SeededCredentials) {
+    let zone = || dns::CreateDnsZoneRequest::new("denied.example".to_owned());
     for cred in [&creds.read_only, &creds.signed_read_only] {
         let c = env.client_as(cred);
         c.list_dns_zones().send().await.expect("reads are in scope");
@@ -128,7 +139,11 @@ async fn scope_ip_and_credential_failures_are_typed_errors() {
             "the call's key is reported"
         );
     }
+}
 
+/// A credential limited to other addresses is a typed 403 `ip_blocked`; one limited to
+/// loopback works.
+async fn allowed_cidrs_refuse_other_addresses(env: &Env, creds: &SeededCredentials) {
     let err = env
         .client_as(&creds.ip_blocked)
         .list_dns_zones()
@@ -141,7 +156,10 @@ async fn scope_ip_and_credential_failures_are_typed_errors() {
         .send()
         .await
         .expect("loopback is allowed");
+}
 
+/// A disabled and an expired credential are a typed 401 `unauthorized`.
+async fn unusable_credentials_are_unauthorized(env: &Env, creds: &SeededCredentials) {
     for cred in [&creds.disabled, &creds.expired] {
         let err = env
             .client_as(cred)
@@ -151,8 +169,11 @@ async fn scope_ip_and_credential_failures_are_typed_errors() {
             .expect_err("unusable credential");
         assert_typed(&err, 401, ErrorCode::Unauthorized);
     }
+}
 
-    // Signed mode with a wrong secret, and a signed credential used as bearer.
+/// Signed mode with a wrong secret is a typed 401 `invalid_signature`; a signed credential
+/// used as a bearer token is a typed 401 `unauthorized`.
+async fn wrong_secrets_and_modes_are_refused(env: &Env, creds: &SeededCredentials) {
     let mut wrong = creds.signed.clone();
     wrong.secret = "not-the-secret".into();
     let err = env
@@ -171,6 +192,4 @@ async fn scope_ip_and_credential_failures_are_typed_errors() {
         .await
         .expect_err("wrong mode");
     assert_typed(&err, 401, ErrorCode::Unauthorized);
-
-    assert!(sb.zones().is_empty(), "no failed call committed anything");
 }

@@ -7,6 +7,8 @@
 
 use std::collections::BTreeSet;
 
+use cloud_sandbox::Sandbox;
+
 use customer_cloud_sdk::{
     billing, catalog, dedicated_servers, deployments, dns, domains, firewall, integrations,
     service_dns_waf, services, ssh, storage, tcp_proxy, vps,
@@ -16,6 +18,9 @@ use rust_decimal::Decimal;
 use uuid::Uuid;
 
 use crate::harness::{Env, spec_operation_ids};
+
+/// The generated SDK's client.
+type Client = customer_cloud_sdk::Client;
 
 /// Awaits an SDK call and panics with the operation's name on any error.
 macro_rules! ok {
@@ -57,8 +62,25 @@ async fn every_documented_operation_has_a_round_trip() {
     };
     let sb = env.sb();
     let c = env.client_as(&sb.credentials().signed);
+    integrations(&c, sb).await;
+    let plans = catalog(&c).await;
+    deployments(&c, &plans).await;
+    billing(&c, sb, &plans.vps).await;
+    let ids = services(&c).await;
+    vps(&c, ids.vps).await;
+    dedicated(&c, &plans.image, ids.dedicated).await;
+    dns(&c).await;
+    website_protection(&c, ids.vps).await;
+    domains(&c, ids.domain).await;
+    tcp_proxy(&c, ids.proxy).await;
+    ssh(&c).await;
+    storage(&c, sb, ids.vps).await;
+    assert_every_spec_operation_covered(sb);
+    assert_signed_throughout(sb);
+}
 
-    // ---- Integrations ----
+/// Version, capabilities, API credentials (issue, list, read) and webhooks (update, delete).
+async fn integrations(c: &Client, sb: &Sandbox) {
     ok!("getVersion", c.get_version().send());
     ok!("getCapabilities", c.get_capabilities().send());
     let created = ok!(
@@ -103,8 +125,20 @@ async fn every_documented_operation_has_a_round_trip() {
         Some(404),
         "a deleted endpoint is gone"
     );
+}
 
-    // ---- Catalog ----
+/// What the catalog offers that later calls buy or install.
+struct Plans {
+    /// The first listed VPS plan.
+    vps: catalog::CatalogProduct,
+    /// Its region.
+    region: String,
+    /// The first dedicated OS image.
+    image: catalog::DedicatedOsProfile,
+}
+
+/// Regions (every page), products (all and by region) and dedicated images.
+async fn catalog(c: &Client) -> Plans {
     let regions: Vec<catalog::Region> = c
         .get_regions()
         .into_stream()
@@ -120,7 +154,6 @@ async fn every_documented_operation_has_a_round_trip() {
             .send()
     );
     let region = products.items[0].region.clone().expect("region");
-    let vps_plan = &products.items[0];
     ok!(
         "getProductsByRegion",
         c.get_products_by_region(region.clone()).limit(3).send()
@@ -130,8 +163,16 @@ async fn every_documented_operation_has_a_round_trip() {
         c.get_dedicated_images().limit(5).send()
     );
     assert!(!images.items.is_empty());
+    Plans {
+        vps: products.items.into_iter().next().expect("a VPS plan"),
+        region,
+        image: images.items.into_iter().next().expect("an image"),
+    }
+}
 
-    // ---- Deployments and operations ----
+/// An atomic deploy as an operation, found by its key and by its id.
+async fn deployments(c: &Client, plans: &Plans) {
+    let (region, vps_plan) = (&plans.region, &plans.vps);
     let key = format!("coverage-deploy-{}", Uuid::new_v4().simple());
     let receipt = ok!(
         "productVariantDeploy",
@@ -168,8 +209,10 @@ async fn every_documented_operation_has_a_round_trip() {
         "getOperationsByOperationId",
         c.get_operations_by_operation_id(op_id).send()
     );
+}
 
-    // ---- Billing and services ----
+/// A draft order, an invoice payment, billed services and transactions.
+async fn billing(c: &Client, sb: &Sandbox, vps_plan: &catalog::CatalogProduct) {
     let draft = billing::BillingOrderDraftRequest::new()
         .currency(billing::BillingOrderDraftRequestCurrency::Eur)
         .items(vec![
@@ -188,6 +231,19 @@ async fn every_documented_operation_has_a_round_trip() {
         "billingTransactions",
         c.billing_transactions().limit(10).send()
     );
+}
+
+/// The seeded services later calls act on.
+struct ServiceIds {
+    vps: Uuid,
+    dedicated: Uuid,
+    /// The domain's name (domain operations take it as their service id).
+    domain: String,
+    proxy: Uuid,
+}
+
+/// The service listings (flat and grouped) and a VPS's billing-cycle and renewal checkouts.
+async fn services(c: &Client) -> ServiceIds {
     let listed = ok!("getServices", c.get_services().limit(100).send());
     ok!(
         "getServicesGrouped",
@@ -213,8 +269,16 @@ async fn every_documented_operation_has_a_round_trip() {
         "serviceRenewalCheckout",
         c.service_renewal_checkout(vps_id, cycle).send()
     );
+    ServiceIds {
+        vps: vps_id,
+        dedicated: dedicated_id,
+        domain: domain_name,
+        proxy: proxy_id,
+    }
+}
 
-    // ---- VPS ----
+/// A VPS's reboot, backups, snapshot rollback, and a firewall policy applied to it.
+async fn vps(c: &Client, vps_id: Uuid) {
     ok!(
         "postVpsByServiceIdReboot",
         c.post_vps_by_service_id_reboot(vps_id).send()
@@ -249,9 +313,11 @@ async fn every_documented_operation_has_a_round_trip() {
         "vpsFirewallPolicyApply",
         c.vps_firewall_policy_apply(vps_id).send()
     );
+}
 
-    // ---- Dedicated ----
-    let image = &images.items[0];
+/// A dedicated deploy from `image`, and a dedicated server's password reset, tasks, rescue
+/// options and traffic.
+async fn dedicated(c: &Client, image: &catalog::DedicatedOsProfile, dedicated_id: Uuid) {
     ok!(
         "dedicatedDeploy",
         c.dedicated_deploy(dedicated_servers::DedicatedDeployRequest::new(
@@ -290,8 +356,10 @@ async fn every_documented_operation_has_a_round_trip() {
         "getDedicatedByServiceIdTraffic",
         c.get_dedicated_by_service_id_traffic(dedicated_id).send()
     );
+}
 
-    // ---- DNS and website protection ----
+/// DNS templates and zones (create, list, read).
+async fn dns(c: &Client) {
     ok!(
         "dnsTemplateCreate",
         c.dns_template_create(dns::DnsTemplateCreateRequest::new(
@@ -313,6 +381,10 @@ async fn every_documented_operation_has_a_round_trip() {
     );
     ok!("listDnsZones", c.list_dns_zones().send());
     ok!("getDnsZone", c.get_dns_zone("coverage.example").send());
+}
+
+/// Website protection of the zone [`dns`] created: a loader page and a certificate.
+async fn website_protection(c: &Client, vps_id: Uuid) {
     ok!(
         "serviceDnsWafProxyConfigUploadLoader",
         c.service_dns_waf_proxy_config_upload_loader(
@@ -344,8 +416,10 @@ async fn every_documented_operation_has_a_round_trip() {
         )
         .send()
     );
+}
 
-    // ---- Domains ----
+/// A domain contact, assigned to the domain `domain_name`, and the domain's DNSSEC.
+async fn domains(c: &Client, domain_name: String) {
     let contact = ok!(
         "domainContactCreate",
         c.domain_contact_create(domains::DomainContactCreateRequest::new(
@@ -391,8 +465,10 @@ async fn every_documented_operation_has_a_round_trip() {
         "getDomainsByServiceIdDnssec",
         c.get_domains_by_service_id_dnssec(domain_name).send()
     );
+}
 
-    // ---- TCP proxy ----
+/// A TCP proxy read and updated.
+async fn tcp_proxy(c: &Client, proxy_id: Uuid) {
     ok!("getTcpProxy", c.get_tcp_proxy(proxy_id).send());
     ok!(
         "tcpProxyUpdate",
@@ -403,8 +479,10 @@ async fn every_documented_operation_has_a_round_trip() {
         )
         .send()
     );
+}
 
-    // ---- SSH, firewall, storage ----
+/// An SSH key imported, and one generated whose private key is returned once as a secret.
+async fn ssh(c: &Client) {
     ok!(
         "sshKeyImport",
         c.ssh_key_import(ssh::SshKeyImportRequest::new(ssh::SshKeyImportRequestArgs {
@@ -435,6 +513,10 @@ async fn every_documented_operation_has_a_round_trip() {
         .expect("the generated private key is returned once");
     assert!(!private_key.is_empty());
     assert!(!format!("{generated:?}").contains("PRIVATE KEY"));
+}
+
+/// A storage volume attached to the VPS and detached, checked on the sandbox.
+async fn storage(c: &Client, sb: &Sandbox, vps_id: Uuid) {
     let volume = sb.add_service("storage", "volume-1", "active");
     ok!(
         "storageVolumeAttach",
@@ -450,8 +532,11 @@ async fn every_documented_operation_has_a_round_trip() {
         c.storage_volume_detach(volume).send()
     );
     assert!(sb.resources(|r| r.volume_attachments.is_empty()));
+}
 
-    // ---- The check: every spec operation had a 2xx round trip ----
+/// The check: every spec operation had a 2xx round trip (from the sandbox's request log), and
+/// the sandbox routed nothing else.
+fn assert_every_spec_operation_covered(sb: &Sandbox) {
     // How many operations the reference shows is spec_contract's check; this one follows the spec.
     let spec = spec_operation_ids();
     let served: BTreeSet<String> = sb.spec_operations().into_iter().collect();
@@ -471,7 +556,15 @@ async fn every_documented_operation_has_a_round_trip() {
         unknown.is_empty(),
         "routed operations not in the spec: {unknown:?}"
     );
-    // Every authenticated round trip went through signed mode with the seeded credential.
+    println!(
+        "coverage: {} of {} operations had a 2xx round trip through customer-cloud-sdk",
+        covered.len(),
+        spec.len()
+    );
+}
+
+/// Every authenticated round trip went through signed mode with the seeded credential.
+fn assert_signed_throughout(sb: &Sandbox) {
     let signed = sb.credentials().signed.id;
     let log = sb.requests();
     assert!(
@@ -490,10 +583,5 @@ async fn every_documented_operation_has_a_round_trip() {
             .filter(|r| r.credential_id == Some(signed))
             .count()
             >= authenticated
-    );
-    println!(
-        "coverage: {} of {} operations had a 2xx round trip through customer-cloud-sdk",
-        covered.len(),
-        spec.len()
     );
 }

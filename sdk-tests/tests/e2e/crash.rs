@@ -40,7 +40,7 @@ use rust_decimal::Decimal;
 
 use crate::harness::{Env, Rng, fast};
 use crate::writes::{Plan, Write, send};
-use writer::{AppState, Kind, Lane, Mode};
+use writer::{AppState, Intent, Kind, Lane, Mode};
 
 /// Seed of the kill delays and of the sandbox's faults (printed).
 const SEED: u64 = 0xC4A5_4001;
@@ -235,6 +235,19 @@ impl Kills {
     fn total(&self) -> usize {
         self.0.values().sum()
     }
+
+    /// Adds the kills of `other`.
+    fn add_all(&mut self, other: &Kills) {
+        for (at, n) in &other.0 {
+            *self.0.entry(at.clone()).or_default() += n;
+        }
+    }
+
+    /// Where the kills landed: "at ×n, …".
+    fn landed(&self) -> String {
+        let each = self.0.iter().map(|(at, n)| format!("{at} ×{n}"));
+        each.collect::<Vec<_>>().join(", ")
+    }
 }
 
 /// Runs a writer until it stops at `step` (hit `nth`), then kills it; returns what it printed.
@@ -348,51 +361,26 @@ async fn complete(sb: &Sandbox, lane: &Lane, seen: &mut Seen) {
 
 /// The pass criteria on the sandbox's ledger; returns the number of intents checked.
 fn assert_exactly_once(sb: &Sandbox, lanes: &[Lane], seen: &Seen) -> usize {
-    let services = sb.services();
-    let zones = sb.zones();
-    let orders = sb.orders();
+    let ledger = Ledger {
+        services: sb.services(),
+        zones: sb.zones(),
+        orders: sb.orders(),
+    };
     let mut all_keys = BTreeSet::new();
     let mut intents = 0;
     for lane in lanes {
         let app = AppState::load(&lane.app);
         for intent in lane.intents() {
             intents += 1;
-            let mut keys = seen.0.get(&intent.id).cloned().unwrap_or_default();
-            let acked = app
-                .done
-                .get(&intent.id)
-                .unwrap_or_else(|| panic!("intent {} was never carried out (lost)", intent.id));
-            keys.insert(acked.clone());
+            let acked = one_key(&intent, &app, seen);
             assert_eq!(
-                keys.len(),
-                1,
-                "intent {} was sent under several keys: {keys:?}",
-                intent.id
-            );
-            assert_eq!(
-                sb.applied_writes(acked),
+                sb.applied_writes(&acked),
                 1,
                 "intent {} applied under {acked}",
                 intent.id
             );
-            let name = intent.name();
-            match intent.kind {
-                Kind::Deploy => {
-                    let vps = services.iter().filter(|s| s.hostname == name).count();
-                    assert_eq!(vps, 1, "VPS of {}", intent.id);
-                    let ordered = orders
-                        .iter()
-                        .filter(|o| o.idempotency_key.as_ref() == Some(acked))
-                        .count();
-                    assert_eq!(ordered, 1, "orders of {}", intent.id);
-                }
-                Kind::Zone => {
-                    let found: Vec<_> = zones.iter().filter(|z| z.name == name).collect();
-                    assert_eq!(found.len(), 1, "zones of {}", intent.id);
-                    assert_eq!(found[0].idempotency_key.as_ref(), Some(acked));
-                }
-            }
-            all_keys.insert(acked.clone());
+            ledger.assert_carried_out_once(&intent, &acked);
+            all_keys.insert(acked);
         }
     }
     assert_eq!(
@@ -400,7 +388,61 @@ fn assert_exactly_once(sb: &Sandbox, lanes: &[Lane], seen: &Seen) -> usize {
         intents as u64,
         "no write beyond the intents"
     );
-    // Every key a write reached the sandbox with is the one key of one intent.
+    assert_no_write_under_another_key(sb, &all_keys);
+    intents
+}
+
+/// The one key `intent` was journaled and acknowledged under: it must have been carried out
+/// (not lost), and never sent under a second key.
+fn one_key(intent: &Intent, app: &AppState, seen: &Seen) -> String {
+    let mut keys = seen.0.get(&intent.id).cloned().unwrap_or_default();
+    let acked = app
+        .done
+        .get(&intent.id)
+        .unwrap_or_else(|| panic!("intent {} was never carried out (lost)", intent.id));
+    keys.insert(acked.clone());
+    assert_eq!(
+        keys.len(),
+        1,
+        "intent {} was sent under several keys: {keys:?}",
+        intent.id
+    );
+    acked.clone()
+}
+
+/// What the crash tests' writes leave on the sandbox.
+struct Ledger {
+    services: Vec<cloud_sandbox::state::Service>,
+    zones: Vec<cloud_sandbox::state::Zone>,
+    orders: Vec<cloud_sandbox::state::Order>,
+}
+
+impl Ledger {
+    /// A deploy left one VPS and one order under `acked`; a zone exists once, under `acked`.
+    fn assert_carried_out_once(&self, intent: &Intent, acked: &str) {
+        let name = intent.name();
+        match intent.kind {
+            Kind::Deploy => {
+                let vps = self.services.iter().filter(|s| s.hostname == name).count();
+                assert_eq!(vps, 1, "VPS of {}", intent.id);
+                let ordered = self
+                    .orders
+                    .iter()
+                    .filter(|o| o.idempotency_key.as_deref() == Some(acked))
+                    .count();
+                assert_eq!(ordered, 1, "orders of {}", intent.id);
+            }
+            Kind::Zone => {
+                let found: Vec<_> = self.zones.iter().filter(|z| z.name == name).collect();
+                assert_eq!(found.len(), 1, "zones of {}", intent.id);
+                assert_eq!(found[0].idempotency_key.as_deref(), Some(acked));
+            }
+        }
+    }
+}
+
+/// Every key a write reached the sandbox with is the one key of one intent.
+fn assert_no_write_under_another_key(sb: &Sandbox, all_keys: &BTreeSet<String>) {
     for r in sb.requests() {
         if r.method == "POST"
             && let Some(key) = r.idempotency_key
@@ -413,7 +455,6 @@ fn assert_exactly_once(sb: &Sandbox, lanes: &[Lane], seen: &Seen) -> usize {
             );
         }
     }
-    intents
 }
 
 fn temp_dir(name: &str) -> TempDir {
@@ -470,12 +511,7 @@ async fn every_step(sb: &Sandbox) {
          resends under a new key 0, lost 0",
         kills.total(),
         started.elapsed(),
-        kills
-            .0
-            .iter()
-            .map(|(at, n)| format!("{at} ×{n}"))
-            .collect::<Vec<_>>()
-            .join(", "),
+        kills.landed(),
     );
     assert_eq!(
         kills.total(),
@@ -563,7 +599,6 @@ async fn writers_killed_at_random_points_lose_and_duplicate_nothing() {
         return;
     };
     let sb = env.sb();
-    let server = Server::of(sb);
     sb.set_balance(Decimal::new(1_000_000_000, 2));
     // Some writes are committed and their answer dropped, so kills also land while the SDK
     // reconciles; 503s hit lookups and resends too.
@@ -575,37 +610,8 @@ async fn writers_killed_at_random_points_lose_and_duplicate_nothing() {
     });
     let dir = temp_dir("random");
     let started = Instant::now();
-    let mut seeds = Rng::new(SEED);
-    let lanes: Vec<Lane> = (0..LANES)
-        .map(|i| {
-            Lane::new(
-                &dir.0,
-                &format!("rnd-{i}"),
-                &[Kind::Deploy, Kind::Zone],
-                INTENTS_PER_LANE,
-            )
-        })
-        .collect();
-    let tasks: Vec<_> = lanes
-        .iter()
-        .map(|lane| {
-            let (server, lane, seed) = (server.clone(), lane.clone(), seeds.next_u64());
-            tokio::task::spawn_blocking(move || {
-                let mut seen = Seen::default();
-                let report = run_random_lane(&server, &lane, seed, &mut seen);
-                (report, seen)
-            })
-        })
-        .collect();
-    let mut seen = Seen::default();
-    let mut reports = Vec::new();
-    for task in tasks {
-        let (report, lane_seen) = task.await.expect("lane");
-        for (intent, keys) in lane_seen.0 {
-            seen.0.entry(intent).or_default().extend(keys);
-        }
-        reports.push(report);
-    }
+    let lanes = random_lanes(&dir.0);
+    let (reports, mut seen) = run_random_lanes(&Server::of(sb), &lanes).await;
     let children_time = started.elapsed();
     let faults = sb.injected_faults().len();
     sb.clear_faults();
@@ -636,6 +642,48 @@ async fn writers_killed_at_random_points_lose_and_duplicate_nothing() {
     assert!(kills >= 200);
 }
 
+/// `LANES` lanes of `INTENTS_PER_LANE` intents (deploys and zones in turn), each with its own
+/// journal in `dir`.
+fn random_lanes(dir: &Path) -> Vec<Lane> {
+    (0..LANES)
+        .map(|i| {
+            Lane::new(
+                dir,
+                &format!("rnd-{i}"),
+                &[Kind::Deploy, Kind::Zone],
+                INTENTS_PER_LANE,
+            )
+        })
+        .collect()
+}
+
+/// Runs [`run_random_lane`] for every lane side by side, each seeded from [`SEED`]; returns
+/// their reports and every key each intent was seen journaled under.
+async fn run_random_lanes(server: &Server, lanes: &[Lane]) -> (Vec<LaneReport>, Seen) {
+    let mut seeds = Rng::new(SEED);
+    let tasks: Vec<_> = lanes
+        .iter()
+        .map(|lane| {
+            let (server, lane, seed) = (server.clone(), lane.clone(), seeds.next_u64());
+            tokio::task::spawn_blocking(move || {
+                let mut seen = Seen::default();
+                let report = run_random_lane(&server, &lane, seed, &mut seen);
+                (report, seen)
+            })
+        })
+        .collect();
+    let mut seen = Seen::default();
+    let mut reports = Vec::new();
+    for task in tasks {
+        let (report, lane_seen) = task.await.expect("lane");
+        for (intent, keys) in lane_seen.0 {
+            seen.0.entry(intent).or_default().extend(keys);
+        }
+        reports.push(report);
+    }
+    (reports, seen)
+}
+
 struct TempDir(PathBuf);
 
 impl Drop for TempDir {
@@ -661,34 +709,8 @@ async fn a_journal_damaged_on_disk_is_reported_and_nothing_is_resent_for_it() {
     let journal = dir.0.join("writes.journal");
     let (base, bearer) = (sb.base_url(), sb.credentials().bearer.bearer_token());
     let plan = Plan::read(&env.client()).await;
-
-    // Three writes whose outcome stays unknown (every write answered 503, every lookup too):
-    // the process "dies" with all three open.
-    sb.inject(Fault::Status(503), Matcher::any(), 1000);
-    let writer = client(&base, &bearer, &journal);
-    let writes: Vec<Write> = (0..3)
-        .map(|i| Write::new_without_payment(900_000 + i, format!("damaged-{SEED:x}-{i}")))
-        .collect();
-    for w in &writes {
-        let err = send(&writer, w, &plan).await.unwrap_err();
-        assert!(err.is_write_outcome_unknown(), "{err}");
-    }
-    drop(writer);
-    sb.clear_faults();
-
-    // The disk corrupted two rows (a method no client sends, an unreadable outcome).
-    let db = rusqlite::Connection::open(&journal).unwrap();
-    db.execute(
-        "UPDATE writes SET method = 'BREW' WHERE key = ?1",
-        [&writes[0].key],
-    )
-    .unwrap();
-    db.execute(
-        "UPDATE writes SET settlement = '{' WHERE key = ?1",
-        [&writes[2].key],
-    )
-    .unwrap();
-    drop(db);
+    let writes = leave_three_writes_open(sb, client(&base, &bearer, &journal), &plan).await;
+    damage_two_rows(&journal, &writes);
 
     sb.clear_requests();
     let recovery = client(&base, &bearer, &journal)
@@ -707,7 +729,48 @@ async fn a_journal_damaged_on_disk_is_reported_and_nothing_is_resent_for_it() {
     assert_eq!(recovery.writes[0].write.key, writes[1].key);
     assert!(recovery.writes[0].outcome.is_ok(), "{recovery:?}");
     assert!(!recovery.is_clean(), "damage is not a clean recovery");
+    assert_only_the_intact_write_resent(sb, &writes);
+}
 
+/// Three writes through `writer` whose outcome stays unknown (every write answered 503, every
+/// lookup too): the process "dies" with all three open in its journal.
+async fn leave_three_writes_open(
+    sb: &Sandbox,
+    writer: customer_cloud_sdk::Client,
+    plan: &Plan,
+) -> Vec<Write> {
+    sb.inject(Fault::Status(503), Matcher::any(), 1000);
+    let writes: Vec<Write> = (0..3)
+        .map(|i| Write::new_without_payment(900_000 + i, format!("damaged-{SEED:x}-{i}")))
+        .collect();
+    for w in &writes {
+        let err = send(&writer, w, plan).await.unwrap_err();
+        assert!(err.is_write_outcome_unknown(), "{err}");
+    }
+    drop(writer);
+    sb.clear_faults();
+    writes
+}
+
+/// The disk corrupts two rows of `journal`: the first write's method becomes one no client
+/// sends, the third's outcome unreadable.
+fn damage_two_rows(journal: &Path, writes: &[Write]) {
+    let db = rusqlite::Connection::open(journal).unwrap();
+    db.execute(
+        "UPDATE writes SET method = 'BREW' WHERE key = ?1",
+        [&writes[0].key],
+    )
+    .unwrap();
+    db.execute(
+        "UPDATE writes SET settlement = '{' WHERE key = ?1",
+        [&writes[2].key],
+    )
+    .unwrap();
+}
+
+/// Only the intact (second) write was resent and applied; nothing was resent for a damaged
+/// record.
+fn assert_only_the_intact_write_resent(sb: &Sandbox, writes: &[Write]) {
     let resent: BTreeSet<String> = sb
         .requests()
         .into_iter()

@@ -49,6 +49,19 @@ impl Stats {
         }
     }
 
+    /// Every write ended first time or was settled by hand, by lookup or resend.
+    fn assert_every_write_accounted_for(&self) {
+        assert_eq!(
+            self.ok_first + self.unknown + self.rejected_retryable,
+            WRITES
+        );
+        assert_eq!(
+            self.recovered_by_lookup + self.recovered_by_resend,
+            self.unknown + self.rejected_retryable
+        );
+        const { assert!(WRITES >= 1000) };
+    }
+
     fn add(&mut self, o: &Stats) {
         self.ok_first += o.ok_first;
         self.unknown += o.unknown;
@@ -74,6 +87,22 @@ fn schedule(rng: &mut Rng) -> Vec<Fault> {
             _ => Fault::RateLimited { retry_after: 1 },
         })
         .collect()
+}
+
+impl std::fmt::Display for Stats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "first-try successes {}, unknown outcomes {}, retryable rejections {}, \
+             recovered by lookup {}, recovered by resend {}, lookups {}",
+            self.ok_first,
+            self.unknown,
+            self.rejected_retryable,
+            self.recovered_by_lookup,
+            self.recovered_by_resend,
+            self.lookups,
+        )
+    }
 }
 
 fn fault_name(f: &Fault) -> &'static str {
@@ -122,8 +151,45 @@ async fn every_write_is_applied_exactly_once_under_faults() {
     let plan = Arc::new(Plan::read(&env.client()).await);
     let (writes, scheduled) = plan_writes(sb);
     let writes = Arc::new(writes);
-    let config = env
-        .config()
+    let started = Instant::now();
+    let stats = send_from_workers(&short_attempts(&env), &writes, &plan).await;
+    let elapsed = started.elapsed();
+    // Writes answered late (`Fault::Delay`) finish in the background; let them settle.
+    tokio::time::sleep(DELAY).await;
+
+    // ---- The ledger: nothing duplicated, nothing lost ----
+    assert_ledger(sb, &writes, initial_balance, &plan);
+
+    // ---- The schedule was really exercised ----
+    let injected = sb.injected_faults();
+    let mut by_kind = std::collections::BTreeMap::<&str, usize>::new();
+    for (_, _, f) in &injected {
+        *by_kind.entry(fault_name(f)).or_default() += 1;
+    }
+    println!(
+        "exactly-once: seed {SEED:#x}, {WRITES} writes ({}) by {WORKERS} tasks in {elapsed:.1?}; \
+         faults scheduled {scheduled}, injected {} {by_kind:?}; {stats}",
+        describe(&writes),
+        injected.len(),
+    );
+    stats.assert_every_write_accounted_for();
+    assert_eq!(
+        by_kind.len(),
+        6,
+        "every fault kind was injected: {by_kind:?}"
+    );
+    assert!(injected.len() >= 200, "{} faults", injected.len());
+    // How many writes the SDK settled itself (`ok_first`, printed above) depends on how many
+    // attempts outlived their deadline, that is on the machine's load: a figure, not an
+    // assertion. What holds under any load is asserted above and by the ledger check: every
+    // write applied exactly once, every unknown outcome settled by the caller's lookup or
+    // same-key resend.
+}
+
+/// The environment's configuration with `ATTEMPT_TIMEOUT` per attempt, three attempts and
+/// short backoffs.
+fn short_attempts(env: &Env) -> customer_cloud_sdk::Config {
+    env.config()
         .attempt_timeout(ATTEMPT_TIMEOUT)
         .total_timeout(Duration::from_secs(8))
         .retry_policy(RetryPolicy {
@@ -132,9 +198,16 @@ async fn every_write_is_applied_exactly_once_under_faults() {
             max_backoff: Duration::from_millis(20),
             max_retry_after: Duration::from_secs(2),
             ..RetryPolicy::default()
-        });
+        })
+}
 
-    let started = Instant::now();
+/// Sends `writes` from `WORKERS` concurrent tasks, each with its own client of `config`;
+/// a write the SDK leaves unknown (with its key) or rejects as retryable is settled by hand.
+async fn send_from_workers(
+    config: &customer_cloud_sdk::Config,
+    writes: &Arc<Vec<Write>>,
+    plan: &Arc<Plan>,
+) -> Stats {
     let mut tasks = Vec::new();
     for worker in 0..WORKERS {
         let (writes, plan) = (writes.clone(), plan.clone());
@@ -163,52 +236,5 @@ async fn every_write_is_applied_exactly_once_under_faults() {
     for t in tasks {
         stats.add(&t.await.expect("worker"));
     }
-    let elapsed = started.elapsed();
-    // Writes answered late (`Fault::Delay`) finish in the background; let them settle.
-    tokio::time::sleep(DELAY).await;
-
-    // ---- The ledger: nothing duplicated, nothing lost ----
-    assert_ledger(sb, &writes, initial_balance, &plan);
-
-    // ---- The schedule was really exercised ----
-    let injected = sb.injected_faults();
-    let mut by_kind = std::collections::BTreeMap::<&str, usize>::new();
-    for (_, _, f) in &injected {
-        *by_kind.entry(fault_name(f)).or_default() += 1;
-    }
-    println!(
-        "exactly-once: seed {SEED:#x}, {WRITES} writes ({}) \
-         by {WORKERS} tasks in {:.1?}; faults scheduled {scheduled}, injected {} {by_kind:?}; \
-         first-try successes {}, unknown outcomes {}, retryable rejections {}, recovered by lookup {}, \
-         recovered by resend {}, lookups {}",
-        describe(&writes),
-        elapsed,
-        injected.len(),
-        stats.ok_first,
-        stats.unknown,
-        stats.rejected_retryable,
-        stats.recovered_by_lookup,
-        stats.recovered_by_resend,
-        stats.lookups,
-    );
-    assert_eq!(
-        stats.ok_first + stats.unknown + stats.rejected_retryable,
-        WRITES
-    );
-    assert_eq!(
-        stats.recovered_by_lookup + stats.recovered_by_resend,
-        stats.unknown + stats.rejected_retryable
-    );
-    const { assert!(WRITES >= 1000) };
-    assert_eq!(
-        by_kind.len(),
-        6,
-        "every fault kind was injected: {by_kind:?}"
-    );
-    assert!(injected.len() >= 200, "{} faults", injected.len());
-    // How many writes the SDK settled itself (`ok_first`, printed above) depends on how many
-    // attempts outlived their deadline, that is on the machine's load: a figure, not an
-    // assertion. What holds under any load is asserted above and by the ledger check: every
-    // write applied exactly once, every unknown outcome settled by the caller's lookup or
-    // same-key resend.
+    stats
 }

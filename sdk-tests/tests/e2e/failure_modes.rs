@@ -40,12 +40,9 @@ async fn service_disabled_is_a_typed_403_the_sdk_does_not_retry() {
     c.get_regions().send().await.expect("access restored");
 }
 
-#[tokio::test]
-async fn an_expired_receipt_is_410_operation_expired_for_polls_and_lookups() {
-    let Some(env) = Env::sandbox_only("operation_expired", "a clock to move").await else {
-        return;
-    };
-    let c = env.client();
+/// Deploys the first VPS plan under `key` with the operation envelope; returns the
+/// operation's id and the deploy's path.
+async fn deploy_with_a_receipt(c: &customer_cloud_sdk::Client, key: &str) -> (String, String) {
     let plan = c
         .get_products()
         .product_code(customer_cloud_sdk::catalog::GetProductsProductCode::Vps)
@@ -69,13 +66,23 @@ async fn an_expired_receipt_is_410_operation_expired_for_polls_and_lookups() {
                 deployments::DeployRequest::new().hostname("expiring.example.net".to_owned()),
             ),
         )
-        .idempotency_key("expiry-deploy-0001")
+        .idempotency_key(key)
         .operation_format(true)
         .send()
         .await
         .expect("deploy")
         .into_body();
     let id = receipt.operation_id().expect("operation id");
+    (id, format!("/v1/deploy/{region}/vps/{variant}"))
+}
+
+#[tokio::test]
+async fn an_expired_receipt_is_410_operation_expired_for_polls_and_lookups() {
+    let Some(env) = Env::sandbox_only("operation_expired", "a clock to move").await else {
+        return;
+    };
+    let c = env.client();
+    let (id, path) = deploy_with_a_receipt(&c, "expiry-deploy-0001").await;
     for _ in 0..3 {
         c.get_operations_by_operation_id(id.clone())
             .send()
@@ -96,7 +103,7 @@ async fn an_expired_receipt_is_410_operation_expired_for_polls_and_lookups() {
         .get_operations()
         .idempotency_key("expiry-deploy-0001")
         .method("POST")
-        .path(format!("/v1/deploy/{region}/vps/{variant}"))
+        .path(path)
         .send()
         .await
         .expect_err("identity remains, receipt expired");

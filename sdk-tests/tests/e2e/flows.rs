@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use cloud_sandbox::OpStatus;
+use cloud_sandbox::{OpStatus, Sandbox};
 use customer_cloud_sdk::types::{OperationOrLegacyWriteResponse, OperationStatus};
 use customer_cloud_sdk::{ErrorCode, ErrorCodeExt};
 use customer_cloud_sdk::{billing, catalog, deployments, dns, services, tcp_proxy};
@@ -86,8 +86,20 @@ async fn catalog_then_draft_order_then_partial_and_full_payment_then_service() {
     println!(
         "quote: the quote endpoint's path is not shown by the reference; using the catalog price {unit}"
     );
+    let invoice_id = draft_two_units(&c, sb, &plan).await;
+    let total = unit * Decimal::from(2);
+    pay_one_unit_then_replay(&c, sb, invoice_id, unit).await;
+    let created = pay_the_rest(&c, sb, invoice_id, unit, total).await;
+    assert_services_and_transactions(&c, &created, invoice_id, total).await;
+}
 
-    // Draft order: creating it does not charge the account.
+/// Drafts an order of two units of `plan`: it charges nothing, and its unpaid invoice (named
+/// by the draft's open body) is on the ledger. Returns the invoice's id.
+async fn draft_two_units(
+    c: &customer_cloud_sdk::Client,
+    sb: &Sandbox,
+    plan: &catalog::CatalogProduct,
+) -> Uuid {
     let balance_before = sb.balance();
     let draft = billing::BillingOrderDraftRequest::new()
         .currency(billing::BillingOrderDraftRequestCurrency::Eur)
@@ -124,15 +136,24 @@ async fn catalog_then_draft_order_then_partial_and_full_payment_then_service() {
         .find(|o| o.idempotency_key.as_deref() == Some("flow-draft-0001"))
         .expect("the draft's order");
     assert_eq!(order.invoice_id, Some(invoice_id), "the ledger agrees");
-    let total = unit * Decimal::from(2);
+    let total = plan.price.expect("price") * Decimal::from(2);
     let invoice = sb
         .invoices()
         .into_iter()
         .find(|i| i.id == invoice_id)
         .unwrap();
     assert_eq!((invoice.status.as_str(), invoice.total), ("unpaid", total));
+    invoice_id
+}
 
-    // Partial payment from a balance that covers one unit only.
+/// A partial payment from a balance that covers one `unit` only; the same key and request
+/// again is the stored answer, with no second debit.
+async fn pay_one_unit_then_replay(
+    c: &customer_cloud_sdk::Client,
+    sb: &Sandbox,
+    invoice_id: Uuid,
+    unit: Decimal,
+) {
     sb.set_balance(unit);
     let partial = c
         .pay_invoice(invoice_id)
@@ -145,7 +166,6 @@ async fn catalog_then_draft_order_then_partial_and_full_payment_then_service() {
     assert_eq!(partial.partial, Some(Value::Bool(true)));
     assert_eq!(partial.fully_paid, Some(Value::Bool(false)));
     assert_eq!(partial.status, Some(Value::from("unpaid")));
-    // Same key, same request: the stored answer, no second debit.
     let replay = c
         .pay_invoice(invoice_id)
         .idempotency_key("flow-pay-0001")
@@ -156,9 +176,17 @@ async fn catalog_then_draft_order_then_partial_and_full_payment_then_service() {
     assert_eq!(replay, partial);
     assert_eq!(sb.debits().len(), 1);
     assert_eq!(sb.balance(), Decimal::ZERO);
+}
 
-    // The account is topped up (no documented operation does that), then a separate payment
-    // request with its own key pays the rest.
+/// The account is topped up (no documented operation does that), then a separate payment
+/// request with its own key pays the rest of `total`. Returns the services it created.
+async fn pay_the_rest(
+    c: &customer_cloud_sdk::Client,
+    sb: &Sandbox,
+    invoice_id: Uuid,
+    unit: Decimal,
+    total: Decimal,
+) -> Vec<String> {
     sb.set_balance(Decimal::new(100_000, 2));
     let full = c
         .pay_invoice(invoice_id)
@@ -183,10 +211,19 @@ async fn catalog_then_draft_order_then_partial_and_full_payment_then_service() {
     assert_eq!(sb.debits().len(), 2);
     let paid: Decimal = sb.debits().iter().map(|d| d.amount_out).sum();
     assert_eq!(paid, total);
+    created
+}
 
-    // Payment is not provisioning: track the new services through the listing.
-    let listed = listed_service_ids(&c).await;
-    for id in &created {
+/// Payment is not provisioning: the `created` services are tracked through the listing, and
+/// both payments of the invoice are listed as transactions summing to `total`.
+async fn assert_services_and_transactions(
+    c: &customer_cloud_sdk::Client,
+    created: &[String],
+    invoice_id: Uuid,
+    total: Decimal,
+) {
+    let listed = listed_service_ids(c).await;
+    for id in created {
         assert!(listed.contains(id), "service {id} is listed");
     }
     let transactions = c
@@ -223,13 +260,36 @@ async fn atomic_deploy_with_max_total_then_wait_then_find_the_service() {
 
     let (region, plan) = cheapest_vps(&c).await;
     let variant = plan.variant_code.clone().expect("variant code");
+    let deploy = Deploy {
+        c: &c,
+        region,
+        variant,
+    };
     let total = monthly_total(&plan);
-    let deploy = |max_total: Decimal| {
-        c.product_variant_deploy(
+    let balance = sb.balance();
+    refused_over_the_ceiling_or_the_balance(&deploy, sb, total).await;
+    let op_id = deployed_within_the_ceiling(&deploy, sb, total).await;
+    assert_eq!(sb.balance(), balance - total);
+    found_by_key_without_repeating_the_write(&deploy, sb, &op_id).await;
+    legacy_shape_names_the_operation(&deploy, total).await;
+    failed_provisioning_is_a_typed_error(&deploy, sb, total).await;
+}
+
+/// The monthly deploy of one VPS plan as `web-1.example.net`.
+struct Deploy<'c> {
+    c: &'c customer_cloud_sdk::Client,
+    region: String,
+    variant: String,
+}
+
+impl<'c> Deploy<'c> {
+    /// The deploy with the ceiling `max_total`, ready to send.
+    fn call(&self, max_total: Decimal) -> deployments::builders::ProductVariantDeploy<'c> {
+        self.c.product_variant_deploy(
             deployments::ProductVariantDeployArgs {
-                region: region.clone(),
+                region: self.region.clone(),
                 product_code: customer_cloud_sdk::deployments::ProductVariantDeployProductCode::Vps,
-                variant_code: variant.clone(),
+                variant_code: self.variant.clone(),
             },
             deployments::ProductVariantDeployRequest::DeployRequest(
                 deployments::DeployRequest::new()
@@ -238,11 +298,19 @@ async fn atomic_deploy_with_max_total_then_wait_then_find_the_service() {
                     .max_total(max_total),
             ),
         )
-    };
-    let balance = sb.balance();
+    }
+}
 
-    // A ceiling below the current total: 409, nothing charged.
-    let err = deploy(total - Decimal::new(1, 2))
+/// A ceiling below the current `total` is a 409, and a balance below it a 402: nothing is
+/// charged or committed either way.
+async fn refused_over_the_ceiling_or_the_balance(
+    deploy: &Deploy<'_>,
+    sb: &Sandbox,
+    total: Decimal,
+) {
+    let balance = sb.balance();
+    let err = deploy
+        .call(total - Decimal::new(1, 2))
         .send()
         .await
         .expect_err("over the ceiling");
@@ -255,16 +323,23 @@ async fn atomic_deploy_with_max_total_then_wait_then_find_the_service() {
     assert!(sb.orders().is_empty() && sb.debits().is_empty());
     assert_eq!(sb.balance(), balance);
 
-    // Not enough balance: 402, nothing committed.
     sb.set_balance(total - Decimal::new(1, 2));
-    let err = deploy(total).send().await.expect_err("insufficient credit");
+    let err = deploy
+        .call(total)
+        .send()
+        .await
+        .expect_err("insufficient credit");
     assert_eq!(err.error_code(), Some(ErrorCode::InsufficientCredit));
     assert_eq!(err.status(), Some(402));
     assert!(sb.orders().is_empty() && sb.debits().is_empty());
     sb.set_balance(balance);
+}
 
-    // Within the ceiling: order, invoice, one debit, and an operation to wait for.
-    let receipt = deploy(total)
+/// Within the ceiling: an accepted operation to wait for, which names the listed service; one
+/// order under the call's key, one debit of `total`. Returns the operation's id.
+async fn deployed_within_the_ceiling(deploy: &Deploy<'_>, sb: &Sandbox, total: Decimal) -> String {
+    let receipt = deploy
+        .call(total)
         .idempotency_key("flow-deploy-0001")
         .operation_format(true)
         .send()
@@ -275,7 +350,7 @@ async fn atomic_deploy_with_max_total_then_wait_then_find_the_service() {
         panic!("canonical envelope expected, got {receipt:?}");
     };
     assert!(!pending.operation.done, "accepted is not completed");
-    let op = receipt.wait(&c).await.expect("operation succeeds");
+    let op = receipt.wait(deploy.c).await.expect("operation succeeds");
     assert_eq!(op.status, OperationStatus::Succeeded);
     let result = op.result.as_ref().expect("result");
     let service_id = result.service_ids.as_ref().expect("service ids")[0].to_string();
@@ -287,8 +362,7 @@ async fn atomic_deploy_with_max_total_then_wait_then_find_the_service() {
         op.links.as_ref().and_then(|l| l.service.as_deref()),
         Some(format!("/v1/services/{service_id}").as_str())
     );
-    assert!(listed_service_ids(&c).await.contains(&service_id));
-    assert_eq!(sb.balance(), balance - total);
+    assert!(listed_service_ids(deploy.c).await.contains(&service_id));
     let orders = sb.orders();
     assert_eq!(orders.len(), 1);
     assert_eq!(
@@ -297,25 +371,35 @@ async fn atomic_deploy_with_max_total_then_wait_then_find_the_service() {
     );
     assert_eq!(sb.debits().len(), 1);
     assert_eq!(sb.debits()[0].amount_out, total);
+    op.id
+}
 
-    // Lookup by key recovers the same operation without repeating the write.
-    let found = c
+/// A lookup by key finds the operation `op_id` without repeating the write, and its receipt
+/// can be waited on like the write's own.
+async fn found_by_key_without_repeating_the_write(deploy: &Deploy<'_>, sb: &Sandbox, op_id: &str) {
+    let found = deploy
+        .c
         .get_operations()
         .idempotency_key("flow-deploy-0001")
         .method("POST")
-        .path(format!("/v1/deploy/{region}/vps/{variant}"))
+        .path(format!(
+            "/v1/deploy/{}/vps/{}",
+            deploy.region, deploy.variant
+        ))
         .send()
         .await
         .expect("lookup")
         .into_body();
-    assert_eq!(found.operation_id().as_deref(), Some(op.id.as_str()));
-    // The looked-up receipt can be waited on like the write's own.
-    let waited = found.wait(&c).await.expect("looked-up operation");
-    assert!(waited.status == OperationStatus::Succeeded && waited.id == op.id);
+    assert_eq!(found.operation_id().as_deref(), Some(op_id));
+    let waited = found.wait(deploy.c).await.expect("looked-up operation");
+    assert!(waited.status == OperationStatus::Succeeded && waited.id == op_id);
     assert_eq!(sb.orders().len(), 1, "a lookup never repeats the write");
+}
 
-    // The legacy shape (no envelope header) still names the operation to wait for.
-    let legacy = deploy(total)
+/// The legacy shape (no envelope header) still names the operation to wait for.
+async fn legacy_shape_names_the_operation(deploy: &Deploy<'_>, total: Decimal) {
+    let legacy = deploy
+        .call(total)
         .idempotency_key("flow-deploy-0002")
         .send()
         .await
@@ -325,19 +409,23 @@ async fn atomic_deploy_with_max_total_then_wait_then_find_the_service() {
         panic!("legacy shape expected, got {legacy:?}");
     };
     assert!(!shape.action_id.is_null());
-    let op = legacy.wait(&c).await.expect("legacy operation");
+    let op = legacy.wait(deploy.c).await.expect("legacy operation");
     assert_eq!(op.status, OperationStatus::Succeeded);
+}
 
-    // A failed provisioning is a typed error carrying the operation.
+/// A failed provisioning is a typed error carrying the operation; payment is not
+/// provisioning, so the debits of the three accepted deploys stay.
+async fn failed_provisioning_is_a_typed_error(deploy: &Deploy<'_>, sb: &Sandbox, total: Decimal) {
     sb.set_operation_outcome(OpStatus::Failed);
-    let failing = deploy(total)
+    let failing = deploy
+        .call(total)
         .idempotency_key("flow-deploy-0003")
         .operation_format(true)
         .send()
         .await
         .expect("accepted")
         .into_body();
-    match failing.wait(&c).await {
+    match failing.wait(deploy.c).await {
         Err(Error::OperationFailed(op)) => assert_eq!(op.status.as_deref(), Some("failed")),
         other => panic!("expected a failed operation, got {other:?}"),
     }
@@ -356,7 +444,15 @@ async fn dns_zone_dry_run_then_create() {
     };
     let sb = env.sb();
     let c = env.client();
-    let name = "shop.example".to_owned();
+    let name = "shop.example";
+    let request = zone_with_records(name);
+    a_dry_run_creates_nothing(&c, sb, &request).await;
+    created_then_found(&c, &request, name).await;
+    same_key_replays_and_a_new_key_never_overwrites(&c, sb, &request).await;
+}
+
+/// The zone `name` with an `A` record at its apex and a `www` CNAME.
+fn zone_with_records(name: &str) -> dns::CreateDnsZoneRequest {
     let records = dns::CreateDnsZoneRequestSource::Records(vec![
         dns::DnsRecordSet::new()
             .name("@")
@@ -367,11 +463,17 @@ async fn dns_zone_dry_run_then_create() {
             .name("www")
             .type_("CNAME")
             .ttl(300)
-            .values(vec![Value::from("shop.example.")]),
+            .values(vec![Value::from(format!("{name}."))]),
     ]);
-    let request = dns::CreateDnsZoneRequest::new(name.clone()).source(records);
+    dns::CreateDnsZoneRequest::new(name.to_owned()).source(records)
+}
 
-    // Preview: validates and returns records without creating or reserving the zone.
+/// Preview: validates and returns records without creating or reserving the zone.
+async fn a_dry_run_creates_nothing(
+    c: &customer_cloud_sdk::Client,
+    sb: &Sandbox,
+    request: &dns::CreateDnsZoneRequest,
+) {
     let preview = c
         .create_dns_zone(request.clone().dry_run(true))
         .idempotency_key("flow-zone-preview-1")
@@ -385,17 +487,20 @@ async fn dns_zone_dry_run_then_create() {
     assert!(sb.zones().is_empty(), "a dry run creates nothing");
     let listed = c.list_dns_zones().send().await.expect("list").into_body();
     assert!(listed.zones.is_empty());
+}
 
-    // Create, with a separate key.
+/// Created with a separate key, the zone `name` is read and listed.
+async fn created_then_found(
+    c: &customer_cloud_sdk::Client,
+    request: &dns::CreateDnsZoneRequest,
+    name: &str,
+) {
     c.create_dns_zone(request.clone())
         .idempotency_key("flow-zone-create-1")
         .send()
         .await
         .expect("create");
-    c.get_dns_zone(name.clone())
-        .send()
-        .await
-        .expect("zone detail");
+    c.get_dns_zone(name).send().await.expect("zone detail");
     let listed = c
         .list_dns_zones()
         .q("shop")
@@ -404,16 +509,22 @@ async fn dns_zone_dry_run_then_create() {
         .expect("list")
         .into_body();
     assert_eq!(listed.zones.len(), 1);
-    assert_eq!(listed.zones[0].name.as_deref(), Some(name.as_str()));
+    assert_eq!(listed.zones[0].name.as_deref(), Some(name));
+}
 
-    // A retry with the same key is the same write; a new write never overwrites the zone.
+/// A retry with the same key is the same write; a new write never overwrites the zone.
+async fn same_key_replays_and_a_new_key_never_overwrites(
+    c: &customer_cloud_sdk::Client,
+    sb: &Sandbox,
+    request: &dns::CreateDnsZoneRequest,
+) {
     c.create_dns_zone(request.clone())
         .idempotency_key("flow-zone-create-1")
         .send()
         .await
         .expect("replay");
     let again = c
-        .create_dns_zone(request)
+        .create_dns_zone(request.clone())
         .idempotency_key("flow-zone-create-2")
         .send()
         .await
@@ -442,6 +553,14 @@ fn ports(p: &tcp_proxy::TcpProxy) -> Vec<(Value, Value)> {
         .collect()
 }
 
+/// The `type` of each listed service.
+fn kinds(items: &[serde_json::Map<String, Value>]) -> BTreeSet<String> {
+    items
+        .iter()
+        .filter_map(|i| i.get("type").and_then(Value::as_str).map(str::to_owned))
+        .collect()
+}
+
 /// `statuses` and `type` are comma lists (`style: form, explode: false`): the SDK takes lists
 /// and sends one `name=a,b` pair each, which the service filters on.
 #[tokio::test]
@@ -454,14 +573,7 @@ async fn service_listing_filters_are_sent_as_comma_lists() {
     else {
         return;
     };
-    let sb = env.sb();
     let c = env.client();
-    let kinds = |items: &[serde_json::Map<String, Value>]| -> BTreeSet<String> {
-        items
-            .iter()
-            .filter_map(|i| i.get("type").and_then(Value::as_str).map(str::to_owned))
-            .collect()
-    };
     let all = c
         .get_services()
         .limit(100)
@@ -495,6 +607,11 @@ async fn service_listing_filters_are_sent_as_comma_lists() {
         })
         .count();
     assert_eq!(both.len(), expected, "both types listed, nothing else");
+    assert_last_listing_sent_comma_lists(env.sb());
+}
+
+/// The last `GET /v1/services` sent both filters as one `name=a,b` pair each.
+fn assert_last_listing_sent_comma_lists(sb: &Sandbox) {
     let sent = sb
         .requests()
         .into_iter()
@@ -509,6 +626,29 @@ async fn service_listing_filters_are_sent_as_comma_lists() {
     );
 }
 
+/// The id of the first listed service of type `kind`.
+async fn first_service(c: &customer_cloud_sdk::Client, kind: &str) -> Uuid {
+    let items = c
+        .get_services()
+        .type_(vec![kind.to_owned()])
+        .send()
+        .await
+        .expect("services")
+        .into_body()
+        .items;
+    items[0]["id"].as_str().unwrap().parse().unwrap()
+}
+
+/// The TCP proxy settings of service `id` (none for another type of service).
+async fn read_proxy(c: &customer_cloud_sdk::Client, id: Uuid) -> Option<tcp_proxy::TcpProxy> {
+    c.get_tcp_proxy(id)
+        .send()
+        .await
+        .expect("read")
+        .into_body()
+        .tcp_proxy
+}
+
 #[tokio::test]
 async fn tcp_proxy_update_replaces_supplied_arrays_and_keeps_omitted_fields() {
     let Some(env) = Env::sandbox_only(
@@ -520,28 +660,23 @@ async fn tcp_proxy_update_replaces_supplied_arrays_and_keeps_omitted_fields() {
         return;
     };
     let c = env.client();
-    let proxies = c
-        .get_services()
-        .type_(vec!["tcp-proxy".to_owned()])
-        .send()
-        .await
-        .expect("services")
-        .into_body()
-        .items;
-    let id: Uuid = proxies[0]["id"].as_str().unwrap().parse().unwrap();
-    let read = |id: Uuid| {
-        let c = &c;
-        async move {
-            c.get_tcp_proxy(id)
-                .send()
-                .await
-                .expect("read")
-                .into_body()
-                .tcp_proxy
-        }
-    };
-    let before = read(id).await.expect("a TCP proxy");
+    let id = first_service(&c, "tcp-proxy").await;
+    let before = read_proxy(&c, id).await.expect("a TCP proxy");
+    let after = ports_and_allow_list_replaced(&c, id, &before).await;
+    only_the_country_policy_changes(&c, id, &after).await;
+    an_empty_array_clears_the_list(&c, id, &after).await;
+    // Non-TCP services read as null.
+    let vps_id = first_service(&c, "vps").await;
+    assert!(read_proxy(&c, vps_id).await.is_none());
+}
 
+/// Supplied ports and allow list replace the old ones; omitted fields stay as `before`.
+/// Returns the proxy as updated.
+async fn ports_and_allow_list_replaced(
+    c: &customer_cloud_sdk::Client,
+    id: Uuid,
+    before: &tcp_proxy::TcpProxy,
+) -> tcp_proxy::TcpProxy {
     let update = tcp_proxy::TcpProxyUpdateRequest::new()
         .ports(vec![
             tcp_proxy::TcpProxyUpdateRequestPortsItem::Integer(8080),
@@ -561,7 +696,7 @@ async fn tcp_proxy_update_replaces_supplied_arrays_and_keeps_omitted_fields() {
         .into_body()
         .tcp_proxy
         .expect("proxy");
-    let after = read(id).await.expect("proxy");
+    let after = read_proxy(c, id).await.expect("proxy");
     assert_eq!(answered, after);
     assert_eq!(
         ports(&after),
@@ -571,7 +706,7 @@ async fn tcp_proxy_update_replaces_supplied_arrays_and_keeps_omitted_fields() {
         ],
         "supplied ports replace the old ones"
     );
-    assert_ne!(ports(&after), ports(&before));
+    assert_ne!(ports(&after), ports(before));
     assert_eq!(
         after.allowed_source_cidrs,
         Some(vec!["198.51.100.0/24".to_owned()])
@@ -580,8 +715,15 @@ async fn tcp_proxy_update_replaces_supplied_arrays_and_keeps_omitted_fields() {
     assert_eq!(after.country_policy, before.country_policy);
     assert_eq!(after.backend_ip, before.backend_ip);
     assert_eq!(after.proxy_ip, before.proxy_ip);
+    after
+}
 
-    // Only the country policy: every array stays as it was.
+/// Only the country policy is supplied: every array stays as in `after`.
+async fn only_the_country_policy_changes(
+    c: &customer_cloud_sdk::Client,
+    id: Uuid,
+    after: &tcp_proxy::TcpProxy,
+) {
     let policy = tcp_proxy::TcpProxyCountryPolicy::new(tcp_proxy::TcpProxyCountryPolicyArgs {
         countries: vec!["KP".to_owned()],
         mode: tcp_proxy::TcpProxyCountryPolicyMode::Block,
@@ -594,14 +736,21 @@ async fn tcp_proxy_update_replaces_supplied_arrays_and_keeps_omitted_fields() {
     .send()
     .await
     .expect("update policy");
-    let last = read(id).await.expect("proxy");
-    assert_eq!(ports(&last), ports(&after));
+    let last = read_proxy(c, id).await.expect("proxy");
+    assert_eq!(ports(&last), ports(after));
     assert_eq!(last.allowed_source_cidrs, after.allowed_source_cidrs);
     let cp = last.country_policy.expect("country policy");
     assert_eq!(cp.mode, Some(Value::from("block")));
     assert_eq!(cp.countries, Some(serde_json::json!(["KP"])));
+}
 
-    // An empty array is supplied too: it replaces the list with nothing.
+/// An empty array is supplied too: it replaces the allow list with nothing, and the ports
+/// stay as in `after`.
+async fn an_empty_array_clears_the_list(
+    c: &customer_cloud_sdk::Client,
+    id: Uuid,
+    after: &tcp_proxy::TcpProxy,
+) {
     c.tcp_proxy_update(
         id,
         tcp_proxy::TcpProxyUpdateRequest::new().allowed_source_cidrs(vec![]),
@@ -610,19 +759,7 @@ async fn tcp_proxy_update_replaces_supplied_arrays_and_keeps_omitted_fields() {
     .send()
     .await
     .expect("clear allow list");
-    let cleared = read(id).await.expect("proxy");
+    let cleared = read_proxy(c, id).await.expect("proxy");
     assert_eq!(cleared.allowed_source_cidrs, Some(vec![]));
-    assert_eq!(ports(&cleared), ports(&after));
-
-    // Non-TCP services read as null.
-    let vps = c
-        .get_services()
-        .type_(vec!["vps".to_owned()])
-        .send()
-        .await
-        .expect("services")
-        .into_body()
-        .items;
-    let vps_id: Uuid = vps[0]["id"].as_str().unwrap().parse().unwrap();
-    assert!(read(vps_id).await.is_none());
+    assert_eq!(ports(&cleared), ports(after));
 }

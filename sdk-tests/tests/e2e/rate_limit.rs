@@ -39,9 +39,36 @@ async fn a_429_storm_waits_for_retry_after_and_never_retries_in_parallel() {
         ..SandboxConfig::default()
     })
     .await;
-    let sb = env.sb();
-    // One client (one 429 gate) shared by every task, as an application would.
-    let client = customer_cloud_sdk::Client::new(
+    let client_attempts = storm(storm_client(&env)).await;
+
+    let log: Vec<RequestRecord> = env
+        .sb()
+        .requests()
+        .into_iter()
+        .filter(|r| {
+            r.client_request_id
+                .as_deref()
+                .is_some_and(|id| id.starts_with("storm-"))
+        })
+        .collect();
+    let limited: Vec<&RequestRecord> = log.iter().filter(|r| r.status == 429).collect();
+    assert!(!limited.is_empty(), "the storm hit the rate limit");
+    assert!(log.iter().all(|r| r.status == 429 || r.succeeded()));
+    assert_each_call_waits_for_retry_after(&log, &client_attempts);
+    assert_the_client_waits_then_probes_alone(&log, &limited);
+    let span = log.last().unwrap().received_at - log[0].received_at;
+    println!(
+        "429 storm: {} calls from {TASKS} tasks, {} requests, {} answered 429, over {span:.1?}",
+        TASKS * CALLS_PER_TASK,
+        log.len(),
+        limited.len()
+    );
+}
+
+/// One client (one 429 gate) for every task, as an application would share it, patient
+/// enough to outlast the storm.
+fn storm_client(env: &Env) -> customer_cloud_sdk::Client {
+    customer_cloud_sdk::Client::new(
         env.config()
             .total_timeout(Duration::from_secs(60))
             .retry_policy(RetryPolicy {
@@ -52,7 +79,12 @@ async fn a_429_storm_waits_for_retry_after_and_never_retries_in_parallel() {
                 ..RetryPolicy::default()
             }),
     )
-    .expect("client");
+    .expect("client")
+}
+
+/// `TASKS` concurrent tasks each make `CALLS_PER_TASK` calls through `client`; returns each
+/// call's client request id with the attempts the client reported for it.
+async fn storm(client: customer_cloud_sdk::Client) -> BTreeMap<String, u32> {
     let mut tasks = Vec::new();
     for t in 0..TASKS {
         let client = client.clone();
@@ -76,23 +108,17 @@ async fn a_429_storm_waits_for_retry_after_and_never_retries_in_parallel() {
     for t in tasks {
         client_attempts.extend(t.await.expect("task"));
     }
+    client_attempts
+}
 
-    let log: Vec<RequestRecord> = sb
-        .requests()
-        .into_iter()
-        .filter(|r| {
-            r.client_request_id
-                .as_deref()
-                .is_some_and(|id| id.starts_with("storm-"))
-        })
-        .collect();
-    let limited: Vec<&RequestRecord> = log.iter().filter(|r| r.status == 429).collect();
-    assert!(!limited.is_empty(), "the storm hit the rate limit");
-    assert!(log.iter().all(|r| r.status == 429 || r.succeeded()));
-
-    // Per call: every attempt after a 429 arrives after its Retry-After.
+/// Per call: the server saw as many attempts as the client counted, the last succeeded, and
+/// every attempt after a 429 arrived after its Retry-After.
+fn assert_each_call_waits_for_retry_after(
+    log: &[RequestRecord],
+    client_attempts: &BTreeMap<String, u32>,
+) {
     let mut by_call: BTreeMap<&str, Vec<&RequestRecord>> = BTreeMap::new();
-    for r in &log {
+    for r in log {
         by_call
             .entry(r.client_request_id.as_deref().unwrap())
             .or_default()
@@ -117,10 +143,12 @@ async fn a_429_storm_waits_for_retry_after_and_never_retries_in_parallel() {
             );
         }
     }
+}
 
-    // Whole client: after a 429, nothing new goes out until Retry-After has elapsed, and then
-    // one probe goes alone until it is answered.
-    for r in &limited {
+/// Whole client: after each of the `limited` answers, nothing new goes out until Retry-After
+/// has elapsed, and then one probe goes alone until it is answered.
+fn assert_the_client_waits_then_probes_alone(log: &[RequestRecord], limited: &[&RequestRecord]) {
+    for r in limited {
         let ra = Duration::from_secs(r.retry_after.expect("Retry-After"));
         let quiet_from = responded(r) + IN_FLIGHT;
         let quiet_until = responded(r) + ra;
@@ -149,11 +177,4 @@ async fn a_429_storm_waits_for_retry_after_and_never_retries_in_parallel() {
             probe.client_request_id
         );
     }
-    let span = log.last().unwrap().received_at - log[0].received_at;
-    println!(
-        "429 storm: {} calls from {TASKS} tasks, {} requests, {} answered 429, over {span:.1?}",
-        TASKS * CALLS_PER_TASK,
-        log.len(),
-        limited.len()
-    );
 }

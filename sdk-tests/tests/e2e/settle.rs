@@ -42,11 +42,18 @@ fn fault_name(f: &Fault) -> &'static str {
     }
 }
 
-/// What one worker saw.
+/// What the workers saw.
 #[derive(Default)]
 struct Tally {
     in_one_call: usize,
     left_to_caller: Vec<String>,
+}
+
+impl Tally {
+    fn add(&mut self, other: Tally) {
+        self.in_one_call += other.in_one_call;
+        self.left_to_caller.extend(other.left_to_caller);
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -74,9 +81,46 @@ async fn writes_settle_in_one_call_under_the_issue_fault_mix() {
         matcher: Matcher::any(),
         per_key: true,
     });
-    let credentials = sb.credentials().clone();
-
     let started = Instant::now();
+    let tally = send_from_workers(&env, &writes, &plan).await;
+    let elapsed = started.elapsed();
+    sb.clear_faults();
+
+    assert_ledger(sb, &writes, initial_balance, &plan);
+    let mut by_kind = BTreeMap::<&str, usize>::new();
+    for (_, _, f) in sb.injected_faults() {
+        *by_kind.entry(fault_name(&f)).or_default() += 1;
+    }
+    let in_one_call = tally.in_one_call;
+    let rate = 100.0 * in_one_call as f64 / WRITES as f64;
+    println!(
+        "settle-in-one-call: seed {SEED:#x}, {WRITES} writes ({}; {} bearer, {} signed) by {WORKERS} tasks \
+         in {elapsed:.1?}, {} requests, faults {by_kind:?}: {in_one_call}/{WRITES} = {rate:.2}% \
+         completed in one SDK call, {} left to the caller and settled by it; duplicates 0, losses 0 \
+         (every key applied exactly once on the ledger)",
+        describe(&writes),
+        WRITES.div_ceil(2),
+        WRITES / 2,
+        sb.requests().len(),
+        tally.left_to_caller.len(),
+    );
+    for line in &tally.left_to_caller {
+        println!("  left to the caller: {line}");
+    }
+    assert!(
+        in_one_call * 1000 >= WRITES * 995,
+        "only {rate:.2}% of writes completed in one SDK call"
+    );
+    assert!(
+        by_kind.len() == 4 && by_kind["commit-then-drop"] >= 100,
+        "the mix was exercised: {by_kind:?}"
+    );
+}
+
+/// Sends `writes` from `WORKERS` concurrent tasks, even ones bearer, odd ones signed, each
+/// settling by hand what the SDK left to it (with the key of the write it sent).
+async fn send_from_workers(env: &Env, writes: &Arc<Vec<Write>>, plan: &Arc<Plan>) -> Tally {
+    let credentials = env.sb().credentials().clone();
     let mut tasks = Vec::new();
     for worker in 0..WORKERS {
         let (writes, plan) = (writes.clone(), plan.clone());
@@ -101,42 +145,9 @@ async fn writes_settle_in_one_call_under_the_issue_fault_mix() {
             tally
         }));
     }
-    let mut in_one_call = 0;
-    let mut left_to_caller = Vec::new();
+    let mut tally = Tally::default();
     for t in tasks {
-        let tally = t.await.expect("worker");
-        in_one_call += tally.in_one_call;
-        left_to_caller.extend(tally.left_to_caller);
+        tally.add(t.await.expect("worker"));
     }
-    let elapsed = started.elapsed();
-    sb.clear_faults();
-
-    assert_ledger(sb, &writes, initial_balance, &plan);
-    let mut by_kind = BTreeMap::<&str, usize>::new();
-    for (_, _, f) in sb.injected_faults() {
-        *by_kind.entry(fault_name(&f)).or_default() += 1;
-    }
-    let requests = sb.requests().len();
-    let rate = 100.0 * in_one_call as f64 / WRITES as f64;
-    println!(
-        "settle-in-one-call: seed {SEED:#x}, {WRITES} writes ({}; {} bearer, {} signed) by {WORKERS} tasks \
-         in {elapsed:.1?}, {requests} requests, faults {by_kind:?}: {in_one_call}/{WRITES} = {rate:.2}% \
-         completed in one SDK call, {} left to the caller and settled by it; duplicates 0, losses 0 \
-         (every key applied exactly once on the ledger)",
-        describe(&writes),
-        WRITES.div_ceil(2),
-        WRITES / 2,
-        left_to_caller.len(),
-    );
-    for line in &left_to_caller {
-        println!("  left to the caller: {line}");
-    }
-    assert!(
-        in_one_call * 1000 >= WRITES * 995,
-        "only {rate:.2}% of writes completed in one SDK call"
-    );
-    assert!(
-        by_kind.len() == 4 && by_kind["commit-then-drop"] >= 100,
-        "the mix was exercised: {by_kind:?}"
-    );
+    tally
 }

@@ -3,6 +3,7 @@
 //! SDK, settling one the SDK left unknown, and checking the sandbox's ledger.
 
 use cloud_sandbox::Sandbox;
+use cloud_sandbox::state::{Invoice, Order, Transaction, Zone};
 use customer_cloud_sdk::{ErrorCode, ErrorCodeExt};
 use customer_cloud_sdk::{billing, deployments, dns};
 use oncegen_runtime::Error;
@@ -223,27 +224,65 @@ pub fn assert_ledger(sb: &Sandbox, writes: &[Write], initial_balance: Decimal, p
     }
     assert_eq!(sb.total_writes(), writes.len() as u64);
 
-    let orders: Vec<_> = sb
-        .orders()
-        .into_iter()
-        .filter(|o| o.idempotency_key.is_some())
-        .collect();
-    let debits = sb.debits();
-    let zone_list = sb.zones();
-    let invoices = sb.invoices();
-    let mut paid_total = Decimal::ZERO;
-    for w in writes {
-        let orders_of = orders
+    let ledger = Ledger::of(sb);
+    let paid_total: Decimal = writes.iter().map(|w| ledger.assert_effects_of(w)).sum();
+    assert_eq!(ledger.orders.len(), deploys + drafts);
+    assert_eq!(ledger.debits.len(), deploys + pays);
+    assert_eq!(ledger.zones.len(), zones);
+    let deploy_services: usize = ledger
+        .orders
+        .iter()
+        .filter(|o| o.kind == "deploy")
+        .map(|o| o.service_ids.len())
+        .sum();
+    assert_eq!(deploy_services, deploys, "one service per deploy");
+    assert_eq!(
+        sb.balance(),
+        initial_balance - plan.total * Decimal::from(deploys) - paid_total
+    );
+}
+
+/// What the sandbox's ledger holds after the writes.
+struct Ledger {
+    /// Orders placed under an idempotency key.
+    orders: Vec<Order>,
+    debits: Vec<Transaction>,
+    zones: Vec<Zone>,
+    invoices: Vec<Invoice>,
+}
+
+impl Ledger {
+    fn of(sb: &Sandbox) -> Self {
+        Self {
+            orders: sb
+                .orders()
+                .into_iter()
+                .filter(|o| o.idempotency_key.is_some())
+                .collect(),
+            debits: sb.debits(),
+            zones: sb.zones(),
+            invoices: sb.invoices(),
+        }
+    }
+
+    /// Checks that `w` left exactly the orders, debits and zones of its kind under its key, and
+    /// for a payment that its invoice is paid in full by its one debit; returns what it paid.
+    fn assert_effects_of(&self, w: &Write) -> Decimal {
+        let key = Some(w.key.as_str());
+        let orders_of = self
+            .orders
             .iter()
-            .filter(|o| o.idempotency_key.as_deref() == Some(&w.key))
+            .filter(|o| o.idempotency_key.as_deref() == key)
             .count();
-        let debits_of: Vec<_> = debits
+        let debits_of: Vec<_> = self
+            .debits
             .iter()
-            .filter(|d| d.idempotency_key.as_deref() == Some(&w.key))
+            .filter(|d| d.idempotency_key.as_deref() == key)
             .collect();
-        let zones_of = zone_list
+        let zones_of = self
+            .zones
             .iter()
-            .filter(|z| z.idempotency_key.as_deref() == Some(&w.key))
+            .filter(|z| z.idempotency_key.as_deref() == key)
             .count();
         let expected = match &w.kind {
             Kind::Deploy => (1, 1, 0),
@@ -258,25 +297,13 @@ pub fn assert_ledger(sb: &Sandbox, writes: &[Write], initial_balance: Decimal, p
             w.key,
             w.kind
         );
-        if let Kind::Pay(id) = &w.kind {
-            let invoice = invoices.iter().find(|i| i.id == *id).unwrap();
-            assert_eq!(invoice.status, "paid");
-            assert_eq!(invoice.paid, invoice.total);
-            assert_eq!(debits_of[0].amount_out, invoice.total);
-            paid_total += invoice.total;
-        }
+        let Kind::Pay(id) = &w.kind else {
+            return Decimal::ZERO;
+        };
+        let invoice = self.invoices.iter().find(|i| i.id == *id).unwrap();
+        assert_eq!(invoice.status, "paid");
+        assert_eq!(invoice.paid, invoice.total);
+        assert_eq!(debits_of[0].amount_out, invoice.total);
+        invoice.total
     }
-    assert_eq!(orders.len(), deploys + drafts);
-    assert_eq!(debits.len(), deploys + pays);
-    assert_eq!(zone_list.len(), zones);
-    let deploy_services: usize = orders
-        .iter()
-        .filter(|o| o.kind == "deploy")
-        .map(|o| o.service_ids.len())
-        .sum();
-    assert_eq!(deploy_services, deploys, "one service per deploy");
-    assert_eq!(
-        sb.balance(),
-        initial_balance - plan.total * Decimal::from(deploys) - paid_total
-    );
 }

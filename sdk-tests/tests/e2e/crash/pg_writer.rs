@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use oncegen_runtime::{Config, Error, PostgresJournal, RetryPolicy};
 
-use super::writer::{AppState, Lane, say, send, var};
+use super::writer::{AppState, Intent, Lane, say, send, var};
 use crate::harness::fast;
 use crate::writes::Plan;
 
@@ -92,6 +92,42 @@ async fn pg_writer_child() {
     let lane = Lane::from_env();
     let mode = var(super::writer::ENV_MODE);
     let limit: usize = var(super::writer::ENV_LIMIT).parse().expect("limit");
+    let client = journaled_client(&mode).await;
+    let plan = Plan::read(&client).await;
+    let mut app = AppState::load(&lane.app);
+
+    say("recovering");
+    let unknown = recover(&client, &mut app).await;
+    say("ready");
+    if mode == "drain" {
+        assert!(
+            unknown.is_empty(),
+            "drained with unknown outcomes: {unknown:?}"
+        );
+        return;
+    }
+    let mut progress = Progress {
+        limit,
+        sent: 0,
+        unknown,
+    };
+    loop {
+        app = AppState::load(&lane.app);
+        let left = write_round(&client, &mut app, &lane, &plan, &mut progress).await;
+        if mode == "prepare" || left == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        progress.unknown = recover(&client, &mut app).await;
+    }
+    say("idle");
+    std::future::pending::<()>().await;
+}
+
+/// The SDK client of a fleet writer: the parent's server and credential, short timeouts, the
+/// shared PostgreSQL journal (waited for while the database is down); in `prepare` mode one
+/// attempt and no reconciliation.
+async fn journaled_client(mode: &str) -> customer_cloud_sdk::Client {
     let mut config =
         fast(Config::new(var(super::writer::ENV_BASE_URL)).bearer(var(super::writer::ENV_BEARER)));
     if mode == "prepare" {
@@ -106,67 +142,71 @@ async fn pg_writer_child() {
         PostgresJournal::builder(url.clone()).lease(LEASE).connect()
     })
     .await;
-    let client =
-        customer_cloud_sdk::Client::new(config.journal(Arc::new(journal))).expect("client");
-    let plan = Plan::read(&client).await;
-    let mut app = AppState::load(&lane.app);
+    customer_cloud_sdk::Client::new(config.journal(Arc::new(journal))).expect("client")
+}
 
-    say("recovering");
-    let mut unknown = recover(&client, &mut app).await;
-    say("ready");
-    if mode == "drain" {
-        assert!(
-            unknown.is_empty(),
-            "drained with unknown outcomes: {unknown:?}"
-        );
-        return;
-    }
-    let mut sent = 0;
-    loop {
-        app = AppState::load(&lane.app);
-        let mut left = 0;
-        for intent in lane.intents() {
-            if app.done.contains_key(&intent.id) {
-                continue;
-            }
-            left += 1;
-            if sent == limit || unknown.contains(&intent.id) {
-                continue;
-            }
-            sent += 1;
-            match send(&client, &intent, &plan).await {
-                Ok(key) => {
-                    finish(&client, &mut app, &intent.id, &key).await;
-                    say(format_args!("acked {} {key}", intent.id));
-                }
-                Err(Error::WriteApplied { context, .. }) => {
-                    let key = context.idempotency_key.expect("key");
-                    finish(&client, &mut app, &intent.id, &key).await;
-                    say(format_args!("acked {} {key}", intent.id));
-                }
-                Err(e) if e.is_write_outcome_unknown() => {
-                    say(format_args!(
-                        "unknown {} {}",
-                        intent.id,
-                        e.idempotency_key().unwrap_or("-")
-                    ));
-                    unknown.insert(intent.id.clone());
-                }
-                // Not sent: the database is unreachable, or the intent is held under another
-                // key (a writer that died, being taken over). Recovery settles it.
-                Err(e @ Error::Journal { .. }) => {
-                    assert!(e.is_retryable(), "{e}");
-                    say(format_args!("refused {}: {e}", intent.id));
-                }
-                Err(e) => panic!("intent {}: {e}", intent.id),
-            }
+/// What a writer sent so far, and the intents whose outcome it left unknown.
+struct Progress {
+    /// The most writes it sends.
+    limit: usize,
+    sent: usize,
+    unknown: BTreeSet<String>,
+}
+
+/// One round over the lane: sends each intent without an outcome in `app` (while under the
+/// limit and not unknown). Returns how many intents had no outcome at its start.
+async fn write_round(
+    client: &customer_cloud_sdk::Client,
+    app: &mut AppState,
+    lane: &Lane,
+    plan: &Plan,
+    progress: &mut Progress,
+) -> usize {
+    let mut left = 0;
+    for intent in lane.intents() {
+        if app.done.contains_key(&intent.id) {
+            continue;
         }
-        if mode == "prepare" || left == 0 {
-            break;
+        left += 1;
+        if progress.sent == progress.limit || progress.unknown.contains(&intent.id) {
+            continue;
         }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        unknown = recover(&client, &mut app).await;
+        progress.sent += 1;
+        carry_out(client, app, &intent, plan, &mut progress.unknown).await;
     }
-    say("idle");
-    std::future::pending::<()>().await;
+    left
+}
+
+/// Sends `intent`, then records and acknowledges its outcome, or adds it to `unknown` when
+/// the outcome is unknown. A write the journal refuses is not sent: the database is
+/// unreachable, or the intent is held under another key (a writer that died, being taken
+/// over); recovery settles it. Any other error fails the writer.
+async fn carry_out(
+    client: &customer_cloud_sdk::Client,
+    app: &mut AppState,
+    intent: &Intent,
+    plan: &Plan,
+    unknown: &mut BTreeSet<String>,
+) {
+    let key = match send(client, intent, plan).await {
+        Ok(key) => key,
+        Err(Error::WriteApplied { context, .. }) => context.idempotency_key.expect("key"),
+        Err(e) if e.is_write_outcome_unknown() => {
+            say(format_args!(
+                "unknown {} {}",
+                intent.id,
+                e.idempotency_key().unwrap_or("-")
+            ));
+            unknown.insert(intent.id.clone());
+            return;
+        }
+        Err(e @ Error::Journal { .. }) => {
+            assert!(e.is_retryable(), "{e}");
+            say(format_args!("refused {}: {e}", intent.id));
+            return;
+        }
+        Err(e) => panic!("intent {}: {e}", intent.id),
+    };
+    finish(client, app, &intent.id, &key).await;
+    say(format_args!("acked {} {key}", intent.id));
 }

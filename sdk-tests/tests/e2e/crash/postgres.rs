@@ -246,12 +246,7 @@ async fn every_step(sb: &Sandbox, db: &Fleet) {
          duplicates 0, resends under a new key 0, lost 0",
         kills.total(),
         started.elapsed(),
-        kills
-            .0
-            .iter()
-            .map(|(at, n)| format!("{at} ×{n}"))
-            .collect::<Vec<_>>()
-            .join(", "),
+        kills.landed(),
     );
     assert_eq!(kills.total(), 2 * STEPS.len() + 2 * RECOVERY_STEPS.len());
 }
@@ -308,7 +303,6 @@ async fn a_fleet_on_postgres_killed_at_random_with_a_database_restart_loses_and_
         return;
     };
     let sb = env.sb();
-    let server = Server::of(sb);
     sb.set_balance(Decimal::new(1_000_000_000, 2));
     sb.inject_random(RandomFaults {
         seed: SEED,
@@ -319,43 +313,7 @@ async fn a_fleet_on_postgres_killed_at_random_with_a_database_restart_loses_and_
     let dir = temp_dir("pg-random");
     let lanes = fleet(&dir.0, "pr", 120, &db.writer);
     let started = Instant::now();
-    let killed = AtomicUsize::new(0);
-    let restarted = AtomicUsize::new(0);
-    let running = AtomicUsize::new(FLEET);
-    let mut seeds = Rng::new(SEED);
-    let lane_seeds: Vec<u64> = lanes.iter().map(|_| seeds.next_u64()).collect();
-    let landed: Vec<Landed> = tokio::task::block_in_place(|| {
-        std::thread::scope(|scope| {
-            scope.spawn(|| restart_half_way(&db.cluster, &killed, &running, &restarted));
-            let lanes: Vec<_> = lanes
-                .iter()
-                .zip(&lane_seeds)
-                .map(|(lane, seed)| {
-                    let (server, killed, restarted) = (&server, &killed, &restarted);
-                    let running = &running;
-                    scope.spawn(move || {
-                        let _running = Running(running);
-                        let mut rng = Rng::new(*seed);
-                        let mut landed = Landed::default();
-                        for child in 0..RANDOM_CHILDREN {
-                            let after_restart = restarted.load(Ordering::SeqCst) > 0;
-                            let aim = &AIMS[child % AIMS.len()];
-                            let mut w = Writer::spawn(lane, server, Mode::Write, usize::MAX, None);
-                            if let Some(marker) = aim.after {
-                                w.wait_for(marker);
-                            }
-                            std::thread::sleep(Duration::from_millis(rng.below(aim.ms)));
-                            let lines = w.kill();
-                            landed.add(lane, &lines, after_restart);
-                            killed.fetch_add(1, Ordering::SeqCst);
-                        }
-                        landed
-                    })
-                })
-                .collect();
-            lanes.into_iter().map(|l| l.join().expect("lane")).collect()
-        })
-    });
+    let (landed, restarted) = kill_fleet_at_random(&db.cluster, &Server::of(sb), &lanes);
     let children_time = started.elapsed();
     let faults = sb.injected_faults().len();
     sb.clear_faults();
@@ -371,31 +329,82 @@ async fn a_fleet_on_postgres_killed_at_random_with_a_database_restart_loses_and_
     let intents = assert_exactly_once(sb, &lanes, &journaled_keys(&db.admin).await);
     let mut kills = Kills::default();
     for l in &landed {
-        for (at, n) in &l.kills.0 {
-            *kills.0.entry(at.clone()).or_default() += n;
-        }
+        kills.add_all(&l.kills);
     }
     let sum = |f: fn(&Landed) -> usize| landed.iter().map(f).sum::<usize>();
     println!(
         "crash on PostgreSQL (random): seed {SEED:#x}, {FLEET} writers at a time on one journal, \
          {} killed with SIGKILL in {children_time:.1?}, landing {}; {} outcomes of killed \
-         writers' entries reported by another writer's takeover; database restarted after {} \
-         kills, {} writes acknowledged by writers started after it; {intents} intents each \
-         applied exactly once under one key; duplicates 0, resends under a new key 0, lost 0; \
-         faults injected {faults}",
+         writers' entries reported by another writer's takeover; database restarted after \
+         {restarted} kills, {} writes acknowledged by writers started after it; {intents} \
+         intents each applied exactly once under one key; duplicates 0, resends under a new key \
+         0, lost 0; faults injected {faults}",
         kills.total(),
-        kills
-            .0
-            .iter()
-            .map(|(at, n)| format!("{at} ×{n}"))
-            .collect::<Vec<_>>()
-            .join(", "),
+        kills.landed(),
         sum(|l| l.taken_over),
-        restarted.load(Ordering::SeqCst),
         sum(|l| l.acked_after_restart),
     );
     assert_eq!(kills.total(), FLEET * RANDOM_CHILDREN);
-    assert!(restarted.load(Ordering::SeqCst) >= RESTART_AFTER);
+    assert!(restarted >= RESTART_AFTER);
+}
+
+/// Kills `RANDOM_CHILDREN` writers of each lane at random (the lanes side by side, seeded
+/// from [`SEED`]) while the database is restarted half-way; returns where each lane's kills
+/// landed and how many writers were killed before the database came back.
+fn kill_fleet_at_random(
+    cluster: &Cluster,
+    server: &Server,
+    lanes: &[Lane],
+) -> (Vec<Landed>, usize) {
+    let killed = AtomicUsize::new(0);
+    let restarted = AtomicUsize::new(0);
+    let running = AtomicUsize::new(FLEET);
+    let mut seeds = Rng::new(SEED);
+    let lane_seeds: Vec<u64> = lanes.iter().map(|_| seeds.next_u64()).collect();
+    let landed = tokio::task::block_in_place(|| {
+        std::thread::scope(|scope| {
+            scope.spawn(|| restart_half_way(cluster, &killed, &running, &restarted));
+            let lanes: Vec<_> = lanes
+                .iter()
+                .zip(&lane_seeds)
+                .map(|(lane, seed)| {
+                    let (killed, restarted, running) = (&killed, &restarted, &running);
+                    scope.spawn(move || {
+                        let _running = Running(running);
+                        kill_lane_at_random(lane, server, *seed, killed, restarted)
+                    })
+                })
+                .collect();
+            lanes.into_iter().map(|l| l.join().expect("lane")).collect()
+        })
+    });
+    (landed, restarted.load(Ordering::SeqCst))
+}
+
+/// Spawns the lane's writers one after another, each killed after a random delay aimed in
+/// turn by [`AIMS`], counting them in `killed`; returns where the kills landed.
+fn kill_lane_at_random(
+    lane: &Lane,
+    server: &Server,
+    seed: u64,
+    killed: &AtomicUsize,
+    restarted: &AtomicUsize,
+) -> Landed {
+    let mut rng = Rng::new(seed);
+    let mut landed = Landed::default();
+    for child in 0..RANDOM_CHILDREN {
+        let after_restart = restarted.load(Ordering::SeqCst) > 0;
+        let aim = &AIMS[child % AIMS.len()];
+        let mut w = Writer::spawn(lane, server, Mode::Write, usize::MAX, None);
+        if let Some(marker) = aim.after {
+            w.wait_for(marker);
+        }
+        std::thread::sleep(Duration::from_millis(rng.below(aim.ms)));
+        let lines = w.kill();
+        landed.add(lane, &lines, after_restart);
+        killed.fetch_add(1, Ordering::SeqCst);
+    }
+    landed
 }
 
 /// Restarts the database once `RESTART_AFTER` writers were killed (or every lane ended), then

@@ -280,6 +280,38 @@ async fn writer_child() {
         _ => Mode::Write,
     };
     let limit: usize = var(ENV_LIMIT).parse().expect("limit");
+    let client = journaled_client(&lane, mode);
+    let mut app = AppState::load(&lane.app);
+    let plan = Plan::read(&client).await;
+
+    say("recovering");
+    let mut unknown = recover(&client, &mut app).await;
+    say("ready");
+    if mode == Mode::Drain {
+        assert!(
+            unknown.is_empty(),
+            "drained with unknown outcomes: {unknown:?}"
+        );
+        return;
+    }
+    let mut sent = 0;
+    for intent in lane.intents() {
+        if sent == limit {
+            break;
+        }
+        if app.done.contains_key(&intent.id) || unknown.contains(&intent.id) {
+            continue;
+        }
+        sent += 1;
+        carry_out(&client, &mut app, &intent, &plan, &mut unknown).await;
+    }
+    say("idle");
+    std::future::pending::<()>().await;
+}
+
+/// The SDK client of a writer process: the parent's server and credential, short timeouts,
+/// the lane's file journal; in `Prepare` mode one attempt and no reconciliation.
+fn journaled_client(lane: &Lane, mode: Mode) -> customer_cloud_sdk::Client {
     let mut config = fast(Config::new(var(ENV_BASE_URL)).bearer(var(ENV_BEARER)));
     if mode == Mode::Prepare {
         config = config.retry_policy(RetryPolicy {
@@ -289,12 +321,12 @@ async fn writer_child() {
         });
     }
     let journal = SqliteJournal::open(&lane.journal).expect("journal opens");
-    let client =
-        customer_cloud_sdk::Client::new(config.journal(Arc::new(journal))).expect("client");
-    let mut app = AppState::load(&lane.app);
-    let plan = Plan::read(&client).await;
+    customer_cloud_sdk::Client::new(config.journal(Arc::new(journal))).expect("client")
+}
 
-    say("recovering");
+/// Recovers the journal, which a kill must never damage: records and acknowledges each
+/// settled outcome (every one applied). Returns the intents whose outcome is still unknown.
+async fn recover(client: &customer_cloud_sdk::Client, app: &mut AppState) -> BTreeSet<String> {
     let recovery = client.recover_writes().await.expect("recovery");
     assert!(
         recovery.damaged.is_empty(),
@@ -318,47 +350,36 @@ async fn writer_child() {
             w.key(),
             w.outcome
         );
-        finish(&client, &mut app, &intent, w.key()).await;
+        finish(client, app, &intent, w.key()).await;
         say(format_args!("recovered {intent} {}", w.key()));
     }
-    say("ready");
-    if mode == Mode::Drain {
-        assert!(
-            unknown.is_empty(),
-            "drained with unknown outcomes: {unknown:?}"
-        );
-        return;
-    }
-    let mut sent = 0;
-    for intent in lane.intents() {
-        if sent == limit {
-            break;
+    unknown
+}
+
+/// Sends `intent`, then records and acknowledges its outcome, or adds it to `unknown` when
+/// the outcome is unknown (left in the journal for a recovery). Any other error fails the
+/// writer.
+async fn carry_out(
+    client: &customer_cloud_sdk::Client,
+    app: &mut AppState,
+    intent: &Intent,
+    plan: &Plan,
+    unknown: &mut BTreeSet<String>,
+) {
+    let key = match send(client, intent, plan).await {
+        Ok(key) => key,
+        Err(Error::WriteApplied { context, .. }) => context.idempotency_key.expect("key"),
+        Err(e) if e.is_write_outcome_unknown() => {
+            say(format_args!(
+                "unknown {} {}",
+                intent.id,
+                e.idempotency_key().unwrap_or("-")
+            ));
+            unknown.insert(intent.id.clone());
+            return;
         }
-        if app.done.contains_key(&intent.id) || unknown.contains(&intent.id) {
-            continue;
-        }
-        sent += 1;
-        match send(&client, &intent, &plan).await {
-            Ok(key) => {
-                finish(&client, &mut app, &intent.id, &key).await;
-                say(format_args!("acked {} {key}", intent.id));
-            }
-            Err(Error::WriteApplied { context, .. }) => {
-                let key = context.idempotency_key.expect("key");
-                finish(&client, &mut app, &intent.id, &key).await;
-                say(format_args!("acked {} {key}", intent.id));
-            }
-            Err(e) if e.is_write_outcome_unknown() => {
-                say(format_args!(
-                    "unknown {} {}",
-                    intent.id,
-                    e.idempotency_key().unwrap_or("-")
-                ));
-                unknown.insert(intent.id.clone());
-            }
-            Err(e) => panic!("intent {}: {e}", intent.id),
-        }
-    }
-    say("idle");
-    std::future::pending::<()>().await;
+        Err(e) => panic!("intent {}: {e}", intent.id),
+    };
+    finish(client, app, &intent.id, &key).await;
+    say(format_args!("acked {} {key}", intent.id));
 }
