@@ -24,6 +24,7 @@ pub(crate) mod call_order;
 pub(crate) mod command_line;
 pub(crate) mod credentials;
 pub(crate) mod deprecation;
+pub(crate) mod modules;
 mod operation;
 pub(crate) mod rust_type;
 mod types;

@@ -8,8 +8,8 @@ use crate::emit::files::{ModuleItems, allowed_lints, module_items};
 use crate::emit::{GeneratedFile, Options, format_file};
 use crate::error::Result;
 use crate::ir::Api;
-use crate::lower::SHARED_MODULE;
 use crate::surface::Surface;
+use crate::surface::modules::SHARED_MODULE;
 use quote::{format_ident, quote};
 use std::path::Path;
 

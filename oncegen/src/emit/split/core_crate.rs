@@ -9,8 +9,8 @@ use crate::emit::files::{client_rs, lib_tokens, mod_rs, rust_file};
 use crate::emit::{Ctx, GeneratedFile, Options, conventions, types, webhooks};
 use crate::error::Result;
 use crate::ir::Api;
-use crate::lower::{ERROR_CODES_MODULE, SHARED_MODULE, WEBHOOKS_MODULE};
 use crate::surface::Surface;
+use crate::surface::modules::{ERROR_CODES_MODULE, SHARED_MODULE, WEBHOOKS_MODULE};
 use quote::quote;
 use std::path::Path;
 
