@@ -8,6 +8,7 @@ use super::operation_spec::operation_spec;
 use crate::ir::{
     Api, ErrorCode, Operation, Param, ParamLocation, Poll, RetryCode, Success, TypeRef,
 };
+use crate::surface::Surface;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::collections::BTreeSet;
@@ -147,7 +148,7 @@ fn error_code_doc(api: &Api, code: &ErrorCode) -> String {
 }
 
 /// The `static PROFILE` handed to the runtime client: retry codes and the operation lookup.
-pub fn profile_static(api: &Api) -> TokenStream {
+pub fn profile_static(api: &Api, surface: &Surface) -> TokenStream {
     let codes = |kind: RetryCode| {
         let codes = api
             .error_codes
@@ -158,7 +159,7 @@ pub fn profile_static(api: &Api) -> TokenStream {
     };
     let automatic = codes(RetryCode::Automatic);
     let caller = codes(RetryCode::Caller);
-    let lookup = operation_lookup(api).unwrap_or_else(|| quote!(None));
+    let lookup = operation_lookup(api, surface).unwrap_or_else(|| quote!(None));
     let error_body = error_body_paths(api);
     quote! {
         /// The API's conventions, as the runtime consumes them (from the spec's `x-retry-codes`,
@@ -174,10 +175,10 @@ pub fn profile_static(api: &Api) -> TokenStream {
 
 /// The profile's `OperationLookup` (`x-operation-lookup`): the operation that finds a write by
 /// its idempotency key and how its answers read; `None` when the spec has none.
-fn operation_lookup(api: &Api) -> Option<TokenStream> {
+fn operation_lookup(api: &Api, surface: &Surface) -> Option<TokenStream> {
     let l = api.conventions.lookup.as_ref()?;
-    let op = find_operation(api, &l.operation_id)?;
-    let spec = operation_spec(op);
+    let op = surface.operations.get(&l.operation_id)?;
+    let spec = operation_spec(&l.operation_id, op);
     let (key, method, path, found, not_found, ambiguous, expired) = (
         &l.idempotency_key,
         &l.method,

@@ -1,6 +1,5 @@
 //! Documentation text: spec prose made safe for rustdoc, emitted as `#[doc]` attributes.
 
-use crate::surface::deprecation::note;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -144,10 +143,10 @@ fn escape_line(line: &str) -> String {
     out
 }
 
-/// `#[deprecated(note = "…")]` for a deprecated item, the note from [`note`]; a bare
-/// `#[deprecated]` when its documentation gives none; nothing when it is not deprecated.
-pub fn deprecated_attr(deprecated: bool, doc: Option<&str>) -> Option<TokenStream> {
-    deprecated.then(|| match note(true, doc) {
+/// `#[deprecated(note = "…")]` for a deprecated item, the note the surface recorded; a bare
+/// `#[deprecated]` when it has none; nothing when it is not deprecated.
+pub fn deprecated_attr(deprecated: bool, note: Option<&str>) -> Option<TokenStream> {
+    deprecated.then(|| match note {
         Some(note) => quote!(#[deprecated(note = #note)]),
         None => quote!(#[deprecated]),
     })
@@ -168,9 +167,9 @@ mod tests {
 
     #[test]
     fn the_attribute_carries_the_note_when_there_is_one() {
-        let attr = |d: bool, doc: Option<&str>| deprecated_attr(d, doc).map(|t| t.to_string());
+        let attr = |d: bool, note: Option<&str>| deprecated_attr(d, note).map(|t| t.to_string());
         assert_eq!(
-            attr(true, Some("Old shape. Use `name` instead.")).as_deref(),
+            attr(true, Some("Use `name` instead.")).as_deref(),
             Some("# [deprecated (note = \"Use `name` instead.\")]")
         );
         assert_eq!(attr(true, None).as_deref(), Some("# [deprecated]"));

@@ -35,7 +35,7 @@ pub(super) fn crate_files(
             "src/generated/client.rs".into(),
             &header,
             "The client, the SDK identity and the API's conventions.",
-            client_rs(api, options),
+            client_rs(api, surface, options),
         )?,
         rust_file(
             format!("src/generated/{ERROR_CODES_MODULE}.rs").into(),
@@ -197,14 +197,14 @@ fn optional_reexports(api: &Api) -> TokenStream {
     }
 }
 
-pub(super) fn client_rs(api: &Api, options: &Options) -> TokenStream {
+pub(super) fn client_rs(api: &Api, surface: &Surface, options: &Options) -> TokenStream {
     let revision = &api.version;
     let name = &options.crate_name;
     let doc = super::docs::lines_attrs(&format!(
         "Client for {}: one method per operation (see the area modules).",
         sanitize(&api.title)
     ));
-    let profile = conventions::profile_static(api);
+    let profile = conventions::profile_static(api, surface);
     let check_contract = conventions::check_contract(api);
     let from_env = conventions::config_from_env(name);
     let security = super::security::schemes_module(api);

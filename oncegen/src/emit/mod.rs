@@ -29,7 +29,7 @@ pub use paths::{label as spec_label, relative as relative_path};
 use crate::error::{Error, Result};
 use crate::ir::{Api, Field, Operation, Pagination, Param, Success, TypeDef, TypeKind, TypeRef};
 use crate::surface::rust_type::{self, NamedPaths, Spelling};
-use crate::surface::{Shape, Surface};
+use crate::surface::{FieldSurface, OperationSurface, Shape, Surface, TypeSurface};
 pub(crate) use operations::{body_type, input_arguments, param_type, turbofish};
 use proc_macro2::TokenStream;
 use std::collections::BTreeMap;
@@ -97,6 +97,30 @@ impl<'a> Ctx<'a> {
         &self.crate_ident
     }
 
+    /// What a caller sees of `op`, as the surface records it.
+    pub fn operation(&self, op: &Operation) -> &'a OperationSurface {
+        self.surface
+            .operations
+            .get(&op.operation_id)
+            .expect("the surface describes every operation")
+    }
+
+    /// What a caller sees of the named type `name`, as the surface records it.
+    pub fn type_surface(&self, name: &str) -> &'a TypeSurface {
+        self.surface
+            .types
+            .get(name)
+            .expect("the surface describes every named type")
+    }
+
+    /// What a caller sees of the field `rust_name` of the struct `owner`.
+    pub fn field_surface(&self, owner: &str, rust_name: &str) -> Option<&'a FieldSurface> {
+        match &self.type_surface(owner).shape {
+            Shape::Struct { fields, .. } => fields.get(rust_name),
+            _ => None,
+        }
+    }
+
     /// The named type `name`, if defined.
     pub fn def(&self, name: &str) -> Option<&'a TypeDef> {
         self.defs.get(name).copied()
@@ -113,13 +137,8 @@ impl<'a> Ctx<'a> {
     /// The required parameters the client method of `op` takes, in the surface's call order
     /// (a required body follows them).
     pub fn arguments<'o>(&self, op: &'o Operation) -> Vec<&'o Param> {
-        let recorded = &self
-            .surface
-            .operations
-            .get(&op.operation_id)
-            .expect("the surface describes every operation")
-            .arguments;
-        recorded
+        self.operation(op)
+            .arguments
             .iter()
             .filter_map(|name| {
                 op.params
@@ -132,10 +151,7 @@ impl<'a> Ctx<'a> {
     /// The struct the client method of `op` takes its required parameters in, when the
     /// surface passes them by name.
     pub fn arguments_struct(&self, op: &Operation) -> Option<&'a str> {
-        self.surface
-            .operations
-            .get(&op.operation_id)
-            .and_then(|o| o.arguments_struct.as_deref())
+        self.operation(op).arguments_struct.as_deref()
     }
 
     /// The fields `new` of the request type `type_name` takes, in the surface's call order.

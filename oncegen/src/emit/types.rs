@@ -16,7 +16,9 @@ use quote::{format_ident, quote};
 pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
     let name = format_ident!("{}", def.name);
     let doc = lines_attrs(&type_doc(def));
-    let deprecated = super::docs::deprecated_attr(def.deprecated, def.doc.as_deref());
+    let surface = cx.type_surface(&def.name);
+    let deprecated =
+        super::docs::deprecated_attr(surface.deprecated, surface.deprecation_note.as_deref());
     let body = match &def.kind {
         TypeKind::Struct {
             fields,
@@ -187,7 +189,7 @@ fn struct_def(
     additional: Option<&AdditionalProperties>,
     fixed_tag: Option<&FixedTag>,
 ) -> TokenStream {
-    let field_tokens = fields.iter().map(|f| field_decl(cx, f));
+    let field_tokens = fields.iter().map(|f| field_decl(cx, &def.name, f));
     let group_fields = exclusive.iter().map(group_field);
     let additional_field = additional.map(|a| additional_field(cx, a));
     let group_enums = exclusive.iter().map(|g| group_enum(cx, &def.name, g));
@@ -257,11 +259,13 @@ fn json_object(
 }
 
 /// One field of a struct, with its doc.
-fn field_decl(cx: &Ctx<'_>, f: &Field) -> TokenStream {
+fn field_decl(cx: &Ctx<'_>, owner: &str, f: &Field) -> TokenStream {
     let ident = format_ident!("{}", f.rust_name);
     let ty = field_ty(cx, f);
     let doc = lines_attrs(&field_doc(f));
-    let deprecated = super::docs::deprecated_attr(f.deprecated, f.doc.as_deref());
+    let deprecated = cx
+        .field_surface(owner, &f.rust_name)
+        .and_then(|s| super::docs::deprecated_attr(s.deprecated, s.deprecation_note.as_deref()));
     quote! {
         #doc
         #deprecated

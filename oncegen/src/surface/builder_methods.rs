@@ -5,7 +5,7 @@
 use crate::ir::{Operation, ResponseDef, Success, TypeRef};
 
 /// What `error_body` decodes.
-pub enum ErrorBody<'a> {
+pub(super) enum ErrorBody<'a> {
     /// No error response has a type: no `error_body`.
     Absent,
     /// Every typed error response has this type: `error_body` returns it.
@@ -32,7 +32,7 @@ pub fn typed_errors(op: &Operation) -> Vec<(&str, &TypeRef)> {
 }
 
 /// What the operation's `error_body` decodes.
-pub fn error_body(op: &Operation) -> ErrorBody<'_> {
+pub(super) fn error_body(op: &Operation) -> ErrorBody<'_> {
     let typed = typed_errors(op);
     match typed.first() {
         None => ErrorBody::Absent,
@@ -42,7 +42,7 @@ pub fn error_body(op: &Operation) -> ErrorBody<'_> {
 }
 
 /// The name of the enum `error_body` returns when the error bodies have several types.
-pub fn error_enum_name(op: &Operation) -> String {
+pub(super) fn error_enum_name(op: &Operation) -> String {
     format!("{}Error", op.builder_name)
 }
 

@@ -29,6 +29,8 @@ mod operation;
 pub(crate) mod rust_type;
 mod types;
 
+/// The model's enums the surface records as they are.
+pub use crate::ir::{Idempotency, Method, PageModel, ParamLocation};
 pub use access::{CredentialKind, SchemeSurface, ServerSurface, VariableSurface};
 pub use command_line::{RESERVED_COMMANDS, RESERVED_FLAGS};
 pub use credentials::RESERVED_VARIABLES;

@@ -24,7 +24,7 @@ pub(super) fn files(
 ) -> Result<(Vec<GeneratedFile>, Vec<Extension>)> {
     let header = options.header("//");
     let generated = dir.join("src/generated");
-    let (client, client_gated) = take_gated(client_rs(api, options))?;
+    let (client, client_gated) = take_gated(client_rs(api, surface, options))?;
     let (shared, shared_gated) = take_gated(shared_types(api, surface, options))?;
     let mut files = vec![
         GeneratedFile {
