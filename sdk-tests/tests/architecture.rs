@@ -407,3 +407,223 @@ fn the_surface_reserves_the_variables_the_tools_read() {
     let own: BTreeSet<&str> = oncegen_cli::OWN_VARIABLES.into_iter().collect();
     assert_eq!(reserved, own);
 }
+
+/// What emit still reads of the model rather than the surface, by file under
+/// `oncegen/src/emit/` → the names it takes from `crate::ir`: wire-level detail a caller does
+/// not see (serde tags and renames, parameter styles, body encodings, pagination paths, error
+/// responses in the document's order) and the model's `TypeRef`, which emit spells from each
+/// module (the surface keeps bare spellings only). It only shrinks: a new name fails, and so
+/// does a listed one emit no longer takes (remove it here).
+const EMIT_READS_THE_MODEL: &[(&str, &[&str])] = &[
+    (
+        "conventions.rs",
+        &[
+            "Api",
+            "ErrorCode",
+            "Operation",
+            "Param",
+            "ParamLocation",
+            "Poll",
+            "RetryCode",
+            "Success",
+            "TypeRef",
+        ],
+    ),
+    ("docs.rs", &["Constraints"]),
+    (
+        "examples.rs",
+        &["Operation", "Success", "TypeKind", "TypeRef"],
+    ),
+    ("files.rs", &["Api"]),
+    ("manifest.rs", &["Api", "BodyEncoding"]),
+    (
+        "mod.rs",
+        &[
+            "Api",
+            "Field",
+            "Operation",
+            "Pagination",
+            "Param",
+            "Success",
+            "TypeDef",
+            "TypeKind",
+            "TypeRef",
+        ],
+    ),
+    (
+        "operations.rs",
+        &[
+            "Alternative",
+            "Body",
+            "BodyEncoding",
+            "IntType",
+            "ListStyle",
+            "Operation",
+            "PageModel",
+            "Pagination",
+            "Param",
+            "ParamLocation",
+            "ParamStyle",
+            "Structured",
+            "Success",
+            "TypeRef",
+        ],
+    ),
+    (
+        "pagination.rs",
+        &[
+            "FieldAccess",
+            "IntType",
+            "PageModel",
+            "Pagination",
+            "TypeRef",
+        ],
+    ),
+    (
+        "reexports.rs",
+        &["Api", "BodyEncoding", "Success", "TypeKind", "TypeRef"],
+    ),
+    ("response_headers.rs", &["Api", "Operation"]),
+    (
+        "security.rs",
+        &[
+            "Api",
+            "Operation",
+            "ParamLocation",
+            "SchemeKind",
+            "SecuritySchemeDef",
+            "ServerDef",
+        ],
+    ),
+    ("split/area.rs", &["Api"]),
+    ("split/core_crate.rs", &["Api"]),
+    ("split/facade.rs", &["Api"]),
+    ("split/manifest.rs", &["Api"]),
+    ("split/mod.rs", &["Api"]),
+    (
+        "types.rs",
+        &[
+            "AdditionalProperties",
+            "EnumVariant",
+            "ExclusiveGroup",
+            "Field",
+            "FixedTag",
+            "TypeDef",
+            "TypeKind",
+            "TypeRef",
+            "UnionVariant",
+        ],
+    ),
+    ("webhooks.rs", &["Api", "Webhook"]),
+];
+
+/// The names a file takes from the generator's modules, `(module, name)` for every
+/// `crate::module::name` in a `use` item or a path (`self` for the module itself).
+#[derive(Default)]
+struct CrateNames(BTreeSet<(String, String)>);
+
+impl CrateNames {
+    /// The names `tree` imports, `prefix` the segments before it.
+    fn use_tree(&mut self, tree: &syn::UseTree, prefix: &mut Vec<String>) {
+        let mut leaf = |this: &mut Self, name: String| {
+            if let [krate, module, ..] = &prefix[..]
+                && krate == "crate"
+            {
+                let name = if prefix.len() == 2 {
+                    name
+                } else {
+                    prefix[2].clone()
+                };
+                this.0.insert((module.clone(), name));
+            } else if let [krate] = &prefix[..]
+                && krate == "crate"
+            {
+                this.0.insert((name, "self".to_owned()));
+            }
+        };
+        match tree {
+            syn::UseTree::Path(p) => {
+                prefix.push(p.ident.to_string());
+                self.use_tree(&p.tree, prefix);
+                prefix.pop();
+            }
+            syn::UseTree::Name(n) => leaf(self, n.ident.to_string()),
+            syn::UseTree::Rename(r) => leaf(self, r.ident.to_string()),
+            syn::UseTree::Glob(_) => leaf(self, "*".to_owned()),
+            syn::UseTree::Group(g) => g.items.iter().for_each(|t| self.use_tree(t, prefix)),
+        }
+    }
+}
+
+impl<'ast> syn::visit::Visit<'ast> for CrateNames {
+    fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
+        self.use_tree(&item.tree, &mut Vec::new());
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        if let [krate, module, name, ..] = &segments[..]
+            && krate == "crate"
+        {
+            self.0.insert((module.clone(), name.clone()));
+        }
+        syn::visit::visit_path(self, path);
+    }
+}
+
+/// Each file under `oncegen/src/emit/` (relative to it) with the names it takes from `module`
+/// of the generator.
+fn emit_names_from(module: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let dir = repo().join("oncegen/src/emit");
+    let mut out = BTreeMap::new();
+    for file in rust_files(&dir) {
+        let text = std::fs::read_to_string(&file).expect("source");
+        let parsed = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let mut names = CrateNames::default();
+        syn::visit::Visit::visit_file(&mut names, &parsed);
+        let taken: BTreeSet<String> = names
+            .0
+            .into_iter()
+            .filter(|(m, _)| m == module)
+            .map(|(_, name)| name)
+            .collect();
+        if !taken.is_empty() {
+            let relative = file.strip_prefix(&dir).expect("under emit/");
+            out.insert(relative.to_string_lossy().replace('\\', "/"), taken);
+        }
+    }
+    out
+}
+
+/// Emit reads what a caller sees from the surface, as the command-line tool's and the MCP
+/// server's emitters do: it names nothing of lowering, and what it still reads of the model is
+/// the shrinking [`EMIT_READS_THE_MODEL`].
+#[test]
+fn emit_reads_the_surface_and_of_the_model_only_what_is_listed() {
+    let lowering = emit_names_from("lower");
+    assert!(lowering.is_empty(), "emit/ names lower/: {lowering:?}");
+    let listed: BTreeMap<String, BTreeSet<String>> = EMIT_READS_THE_MODEL
+        .iter()
+        .map(|(file, names)| {
+            let names = names.iter().map(|n| (*n).to_owned()).collect();
+            ((*file).to_owned(), names)
+        })
+        .collect();
+    let found = emit_names_from("ir");
+    for (file, names) in &found {
+        let allowed = listed.get(file).cloned().unwrap_or_default();
+        let new: Vec<_> = names.difference(&allowed).collect();
+        assert!(
+            new.is_empty(),
+            "emit/{file} reads the model's {new:?}: read the surface"
+        );
+    }
+    for (file, names) in &listed {
+        let taken = found.get(file).cloned().unwrap_or_default();
+        let gone: Vec<_> = names.difference(&taken).collect();
+        assert!(
+            gone.is_empty(),
+            "emit/{file} no longer reads {gone:?}: strike them from EMIT_READS_THE_MODEL"
+        );
+    }
+}
