@@ -100,16 +100,6 @@ const LONGER: &[(&str, &str, usize)] = &[
     ("sdk-tests/realservers/chroma/nulls.rs", "main", 132),
     ("sdk-tests/realservers/prefect/basics.rs", "main", 206),
     (
-        "sdk-tests/tests/architecture.rs",
-        "crates_depend_only_on_what_their_boundaries_allow",
-        81,
-    ),
-    (
-        "sdk-tests/tests/architecture.rs",
-        "the_writer_keeps_unchanged_and_hand_written_files_and_check_mode_touches_nothing",
-        78,
-    ),
-    (
         "sdk-tests/tests/e2e/auth.rs",
         "scope_ip_and_credential_failures_are_typed_errors",
         69,
