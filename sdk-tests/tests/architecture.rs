@@ -517,7 +517,7 @@ const EMIT_READS_THE_MODEL: &[(&str, &[&str])] = &[
         "reexports.rs",
         &["Api", "BodyEncoding", "Success", "TypeKind", "TypeRef"],
     ),
-    ("response_headers.rs", &["Api", "Operation"]),
+    ("response_headers.rs", &["Api"]),
     (
         "security.rs",
         &[
@@ -559,32 +559,33 @@ struct CrateNames(BTreeSet<(String, String)>);
 impl CrateNames {
     /// The names `tree` imports, `prefix` the segments before it.
     fn use_tree(&mut self, tree: &syn::UseTree, prefix: &mut Vec<String>) {
-        let mut leaf = |this: &mut Self, name: String| {
-            if let [krate, module, ..] = &prefix[..]
-                && krate == "crate"
-            {
-                let name = if prefix.len() == 2 {
-                    name
-                } else {
-                    prefix[2].clone()
-                };
-                this.0.insert((module.clone(), name));
-            } else if let [krate] = &prefix[..]
-                && krate == "crate"
-            {
-                this.0.insert((name, "self".to_owned()));
-            }
-        };
         match tree {
             syn::UseTree::Path(p) => {
                 prefix.push(p.ident.to_string());
                 self.use_tree(&p.tree, prefix);
                 prefix.pop();
             }
-            syn::UseTree::Name(n) => leaf(self, n.ident.to_string()),
-            syn::UseTree::Rename(r) => leaf(self, r.ident.to_string()),
-            syn::UseTree::Glob(_) => leaf(self, "*".to_owned()),
+            syn::UseTree::Name(n) => self.leaf(prefix, n.ident.to_string()),
+            syn::UseTree::Rename(r) => self.leaf(prefix, r.ident.to_string()),
+            syn::UseTree::Glob(_) => self.leaf(prefix, "*".to_owned()),
             syn::UseTree::Group(g) => g.items.iter().for_each(|t| self.use_tree(t, prefix)),
+        }
+    }
+
+    /// Records the import of `name` after `prefix`: `crate::module::name` (or the first
+    /// segment after `module`), or the module itself (`use crate::module;`).
+    fn leaf(&mut self, prefix: &[String], name: String) {
+        match prefix {
+            [krate] if krate == "crate" => {
+                self.0.insert((name, "self".to_owned()));
+            }
+            [krate, module] if krate == "crate" => {
+                self.0.insert((module.clone(), name));
+            }
+            [krate, module, first, ..] if krate == "crate" => {
+                self.0.insert((module.clone(), first.clone()));
+            }
+            _ => {}
         }
     }
 }

@@ -271,17 +271,18 @@ pub fn config_from_env(crate_name: &str) -> TokenStream {
 }
 
 /// `Client::check_contract`, when the spec marks a version read (`x-contract-version`).
-pub fn check_contract(api: &Api) -> TokenStream {
-    let Some(version) = api
+pub fn check_contract(api: &Api, surface: &Surface) -> TokenStream {
+    let Some((id, version)) = api
         .conventions
         .contract_version
         .as_deref()
-        .and_then(|id| find_operation(api, id))
+        .filter(|_| surface.checks_contract)
+        .and_then(|id| Some((id, surface.operations.get(id)?)))
     else {
         return quote!();
     };
-    let version_fn = format_ident!("{}", version.fn_name);
-    let (capabilities, names, capabilities_area) = capabilities_read(api);
+    let version_fn = format_ident!("{}", version.rust_fn);
+    let (capabilities, names, capabilities_area) = capabilities_read(api, surface);
     let cfg = features_cfg(
         std::iter::once(version.area.clone())
             .chain(capabilities_area)
@@ -289,7 +290,7 @@ pub fn check_contract(api: &Api) -> TokenStream {
     );
     let doc = lines_attrs(&format!(
         "Reads `{}`{} and compares the deployed contract revision with [`CONTRACT_REVISION`]. A failing capabilities read is tolerated (its body is then `Null`).",
-        version.operation_id,
+        id,
         api.conventions
             .capabilities
             .as_ref()
@@ -312,15 +313,15 @@ pub fn check_contract(api: &Api) -> TokenStream {
 
 /// The capabilities read `check_contract` makes (`x-capabilities`; `Null` when there is none
 /// or it fails), the names it reports, and the area of its operation.
-fn capabilities_read(api: &Api) -> (TokenStream, TokenStream, Option<String>) {
+fn capabilities_read(api: &Api, surface: &Surface) -> (TokenStream, TokenStream, Option<String>) {
     match api
         .conventions
         .capabilities
         .as_ref()
-        .and_then(|c| find_operation(api, &c.operation_id).map(|op| (op, &c.names)))
+        .and_then(|c| Some((surface.operations.get(&c.operation_id)?, &c.names)))
     {
         Some((op, names)) => {
-            let f = format_ident!("{}", op.fn_name);
+            let f = format_ident!("{}", op.rust_fn);
             (
                 quote! {
                     let capabilities = match self.#f().send().await {
@@ -448,8 +449,9 @@ pub fn receipt_impls(cx: &Ctx<'_>, api: &Api) -> TokenStream {
     };
     let ids = &poll.receipt_id;
     let subject = cx.ty(&poll.subject_ty);
-    let poll_fn = format_ident!("{}", poller.fn_name);
-    let feature = &poller.area;
+    let poller_surface = cx.operation(poller);
+    let poll_fn = format_ident!("{}", poller_surface.rust_fn);
+    let feature = &poller_surface.area;
     let id_arg = receipt_id_arg(cx, id_param);
     let id_doc = lines_attrs(&format!(
         "The id to wait on: the first of {} that the receipt carries.",
@@ -510,12 +512,6 @@ fn receipt_id_arg(cx: &Ctx<'_>, id_param: &Param) -> TokenStream {
                 )))?
         )
     }
-}
-
-fn find_operation<'a>(api: &'a Api, operation_id: &str) -> Option<&'a Operation> {
-    api.operations
-        .iter()
-        .find(|o| o.operation_id == operation_id)
 }
 
 #[cfg(test)]

@@ -205,7 +205,7 @@ pub(super) fn client_rs(api: &Api, surface: &Surface, options: &Options) -> Toke
         sanitize(&api.title)
     ));
     let profile = conventions::profile_static(api, surface);
-    let check_contract = conventions::check_contract(api);
+    let check_contract = conventions::check_contract(api, surface);
     let from_env = conventions::config_from_env(name);
     let security = super::security::schemes_module(api);
     let servers = super::security::servers_module(api);
@@ -361,7 +361,7 @@ pub(super) fn module_items(
     let (client_methods, builders): (Vec<_>, Vec<_>) = api
         .operations
         .iter()
-        .filter(|o| o.area == module)
+        .filter(|o| cx.operation(o).area == module)
         .map(|o| {
             let items = operations::operation(&cx, &bx, o);
             arguments_structs.extend(items.arguments_struct);

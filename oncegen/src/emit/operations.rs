@@ -193,7 +193,7 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
     let (assemble, send_body) = send(bx, op, body_send);
     let stream = op.pagination.as_ref().map(|pg| stream_method(bx, pg));
     let (error_body, error_enum) = error_body(bx, op, surface);
-    let response_headers = super::response_headers::builder_method(op);
+    let response_headers = super::response_headers::builder_method(surface);
     let wait = op
         .poll
         .as_ref()

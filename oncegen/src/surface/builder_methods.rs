@@ -1,6 +1,8 @@
 //! Which methods a request builder has besides its setters and `send`: the other formats'
-//! `send_*`, `download`, and `error_body` with its `{Builder}Error` enum. One fact shared by
-//! the emitter (`emit/operations.rs`) and the surface ([`OperationSurface`](super::OperationSurface)).
+//! `send_*`, `download`, and `error_body` with its `{Builder}Error` enum, decided here for the
+//! [`OperationSurface`](super::OperationSurface). The emitter reads the decision from the
+//! surface; of this module it uses only the error responses in the document's order, the
+//! download's media types and the variant names.
 
 use crate::ir::{Operation, ResponseDef, Success, TypeRef};
 
