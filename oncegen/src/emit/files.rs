@@ -207,7 +207,7 @@ pub(super) fn client_rs(api: &Api, surface: &Surface, options: &Options) -> Toke
     let profile = conventions::profile_static(api, surface);
     let check_contract = conventions::check_contract(api, surface);
     let from_env = conventions::config_from_env(name);
-    let security = super::security::schemes_module(api);
+    let security = super::security::schemes_module(api, surface);
     let servers = super::security::servers_module(api);
     quote! {
         /// Name of this SDK crate, sent as part of the SDK identity.
@@ -246,12 +246,12 @@ pub(super) fn client_rs(api: &Api, surface: &Surface, options: &Options) -> Toke
 }
 
 /// The shared types module and one module per area, with their docs.
-pub(super) fn modules(api: &Api) -> Vec<(String, String)> {
+pub(super) fn modules(surface: &Surface) -> Vec<(String, String)> {
     let mut modules: Vec<(String, String)> = vec![(
         SHARED_MODULE.to_owned(),
         "Types shared by several areas (or by none).".to_owned(),
     )];
-    for area in &api.areas {
+    for (module, area) in &surface.areas {
         let doc = area.doc.as_deref().map(sanitize).unwrap_or_default();
         let doc = if doc.is_empty() {
             format!(
@@ -261,7 +261,7 @@ pub(super) fn modules(api: &Api) -> Vec<(String, String)> {
         } else {
             format!("Area `{}`: {doc}", area.tag)
         };
-        modules.push((area.module.clone(), doc));
+        modules.push((module.clone(), doc));
     }
     modules
 }
@@ -279,7 +279,7 @@ fn module_files(
     options: &Options,
     header: &str,
 ) -> Result<Vec<GeneratedFile>> {
-    in_parallel(&modules(api), |(module, doc)| {
+    in_parallel(&modules(surface), |(module, doc)| {
         module_file(api, surface, options, header, module, doc)
     })
     .into_iter()
