@@ -1,5 +1,5 @@
-//! Invariants of `ARCHITECTURE.md` that no other test holds: what each crate may depend on, and
-//! the generator's one writer.
+//! Invariants of `ARCHITECTURE.md` that no other test holds: what each crate may depend on, the
+//! generator's one writer, and what its emitter reads.
 
 use oncegen::emit::GeneratedFile;
 use oncegen::write::{self, Mode};
