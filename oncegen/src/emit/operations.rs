@@ -235,11 +235,12 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
 /// once (`request`), and each `send*` sets its `Accept` and decodes its format.
 fn send(bx: &Ctx<'_>, op: &Operation, body_send: TokenStream) -> (TokenStream, TokenStream) {
     let (_, execute) = success_call(bx, &op.success);
-    let accept = accept_call(&op.accept);
-    let security = request_security(op);
+    let surface = bx.operation(op);
+    let accept = accept_call(&surface.accept);
+    let security = request_security(op, surface);
     let param_sends = op.params.iter().map(|p| param_send(bx, p));
     let fills = !op.params.is_empty() || op.body.is_some() || security.is_some();
-    let download = download_method(op, bx.operation(op));
+    let download = download_method(op, surface);
     if op.alternatives.is_empty() && download.is_none() {
         let request_decl = declare_request(bx, op, fills || accept.is_some());
         let send_body = quote! {
@@ -276,9 +277,9 @@ fn send(bx: &Ctx<'_>, op: &Operation, body_send: TokenStream) -> (TokenStream, T
 
 /// The statements that route the request to the operation's own server and apply its
 /// security requirements, if it has either.
-fn request_security(op: &Operation) -> Option<TokenStream> {
+fn request_security(op: &Operation, surface: &OperationSurface) -> Option<TokenStream> {
     let security = super::security::requirement_statements(op);
-    let server = op
+    let server = surface
         .server
         .as_deref()
         .map(|url| quote!(request.server(#url);));

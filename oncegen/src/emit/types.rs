@@ -7,7 +7,6 @@ use crate::ir::{
     AdditionalProperties, EnumVariant, ExclusiveGroup, Field, FixedTag, TypeDef, TypeKind, TypeRef,
     UnionVariant,
 };
-use crate::naming;
 use crate::surface::rust_type;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -323,7 +322,7 @@ fn constructor(
 ) -> TokenStream {
     let mut inits = Vec::new();
     let (args, unpack, arguments_struct) = required_args(cx, def, fields, &mut inits);
-    let setters = optional_setters(cx, fields, exclusive, additional, &mut inits);
+    let setters = optional_setters(cx, &def.name, fields, exclusive, additional, &mut inits);
     let default_impl = args.is_empty().then(|| {
         quote! {
             impl Default for #name {
@@ -384,10 +383,12 @@ fn required_args(
     )
 }
 
-/// The setters of the optional fields and exclusive groups, pushing to `inits` their
-/// initialisers and those of fixed-value fields and additional properties.
+/// The setters of the optional fields (those the surface gives one, by its name) and exclusive
+/// groups of the request type `owner`, pushing to `inits` their initialisers and those of
+/// fixed-value fields and additional properties.
 fn optional_setters(
     cx: &Ctx<'_>,
+    owner: &str,
     fields: &[Field],
     exclusive: &[ExclusiveGroup],
     additional: Option<&AdditionalProperties>,
@@ -398,12 +399,11 @@ fn optional_setters(
         if let Some(c) = &f.const_value {
             inits.push(const_init(f, c));
         } else if !f.required {
-            let (init, setter) = optional_setter(cx, f);
-            inits.push(init);
-            // A read-only field is the server's to set: a request leaves it out.
-            if !f.read_only {
-                setters.push(setter);
-            }
+            inits.push(optional_init(f));
+            // A read-only field is the server's to set: the surface gives it no setter.
+            let setter = cx.field_surface(owner, &f.rust_name);
+            let setter = setter.and_then(|s| s.setter.as_deref());
+            setters.extend(setter.map(|name| optional_setter(cx, f, name)));
         }
     }
     for g in exclusive {
@@ -485,10 +485,20 @@ fn required_arg(cx: &Ctx<'_>, f: &Field) -> (TokenStream, TokenStream) {
     }
 }
 
-/// The initialiser (unset) of an optional field, and its setter.
-fn optional_setter(cx: &Ctx<'_>, f: &Field) -> (TokenStream, TokenStream) {
+/// The initialiser (unset) of an optional field.
+fn optional_init(f: &Field) -> TokenStream {
     let ident = format_ident!("{}", f.rust_name);
-    let setter = format_ident!("{}", naming::setter(&f.rust_name));
+    if f.nullable {
+        quote!(#ident: ::oncegen_runtime::Nullable::Absent)
+    } else {
+        quote!(#ident: None)
+    }
+}
+
+/// The setter `name` of an optional field.
+fn optional_setter(cx: &Ctx<'_>, f: &Field, name: &str) -> TokenStream {
+    let ident = format_ident!("{}", f.rust_name);
+    let setter = format_ident!("{}", name);
     let inner = cx.ty(&f.ty);
     let doc = lines_attrs(&format!("Sets `{}`.", f.name.replace('`', "'")));
     if f.nullable {
@@ -503,7 +513,7 @@ fn optional_setter(cx: &Ctx<'_>, f: &Field) -> (TokenStream, TokenStream) {
         } else {
             quote!(self.#ident = value.into();)
         };
-        let setter = quote! {
+        return quote! {
             #doc
             #[doc = ""]
             #[doc = " Pass a value, or `None` to send an explicit `null`."]
@@ -512,7 +522,6 @@ fn optional_setter(cx: &Ctx<'_>, f: &Field) -> (TokenStream, TokenStream) {
                 self
             }
         };
-        return (quote!(#ident: ::oncegen_runtime::Nullable::Absent), setter);
     }
     let wrap = |v: TokenStream| if f.boxed { quote!(Box::new(#v)) } else { v };
     let (arg, value) = if cx.resolves_to(&f.ty, &TypeRef::String) {
@@ -522,14 +531,13 @@ fn optional_setter(cx: &Ctx<'_>, f: &Field) -> (TokenStream, TokenStream) {
     } else {
         (inner, wrap(quote!(value)))
     };
-    let setter = quote! {
+    quote! {
         #doc
         pub fn #setter(mut self, value: #arg) -> Self {
             self.#ident = Some(#value);
             self
         }
-    };
-    (quote!(#ident: None), setter)
+    }
 }
 
 /// The initialiser (unset) of an `x-at-most-one-of` group, and its setter.
