@@ -465,7 +465,6 @@ const EMIT_READS_THE_MODEL: &[(&str, &[&str])] = &[
             "TypeRef",
         ],
     ),
-    ("docs.rs", &["Constraints"]),
     (
         "examples.rs",
         &["Operation", "Success", "TypeKind", "TypeRef"],

@@ -1,11 +1,12 @@
 //! Documentation text: spec prose made safe for rustdoc, emitted as `#[doc]` attributes.
 
+use crate::surface::ConstraintsSurface;
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// What a value's constraints say, in words (`Format: uuid. 1 to 64 characters. Pattern: …`);
 /// `None` when there are none.
-pub fn constraints_doc(c: &crate::ir::Constraints) -> Option<String> {
+pub fn constraints_doc(c: &ConstraintsSurface) -> Option<String> {
     let code = |v: &str| format!("`{}`", v.replace('`', "'"));
     let json = |v: &serde_json::Value| code(&v.to_string());
     let range = |min: Option<String>, max: Option<String>, unit: &str| match (min, max) {

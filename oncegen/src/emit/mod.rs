@@ -119,11 +119,12 @@ impl<'a> Ctx<'a> {
     }
 
     /// What a caller sees of the field `rust_name` of the struct `owner`.
-    pub fn field_surface(&self, owner: &str, rust_name: &str) -> Option<&'a FieldSurface> {
+    pub fn field_surface(&self, owner: &str, rust_name: &str) -> &'a FieldSurface {
         match &self.type_surface(owner).shape {
             Shape::Struct { fields, .. } => fields.get(rust_name),
             _ => None,
         }
+        .expect("the surface describes every field of a struct")
     }
 
     /// The named type `name`, if defined.

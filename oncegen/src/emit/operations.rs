@@ -32,7 +32,7 @@ pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
     for p in cx.arguments(op) {
         let ident = format_ident!("{}", p.rust_name);
         if named.is_some() {
-            let (doc, ty) = (param_doc(p), cx.ty(&p.ty));
+            let (doc, ty) = (param_doc(cx.operation(op), p), cx.ty(&p.ty));
             named_fields.push(quote!(#doc pub #ident: #ty));
             parts.inits.push(quote!(#ident));
         } else {
@@ -108,7 +108,7 @@ struct Parts {
 /// The builder setter of an optional parameter.
 fn param_setter(bx: &Ctx<'_>, op: &Operation, p: &Param) -> TokenStream {
     let ident = format_ident!("{}", p.rust_name);
-    let doc = param_doc(p);
+    let doc = param_doc(bx.operation(op), p);
     let deprecated =
         bx.operation(op).params.get(&p.rust_name).and_then(|s| {
             super::docs::deprecated_attr(s.deprecated, s.deprecation_note.as_deref())
@@ -655,9 +655,15 @@ fn put_param(cx: &Ctx<'_>, p: &Param, v: TokenStream) -> TokenStream {
     }
 }
 
-fn param_doc(p: &Param) -> TokenStream {
-    let mut doc = p.doc.as_deref().map(sanitize).unwrap_or_default();
-    if let Some(c) = super::docs::constraints_doc(&p.constraints) {
+/// A parameter's doc: what the surface records of it (description, constraints, wire name and
+/// place) and how a list travels.
+fn param_doc(op: &OperationSurface, p: &Param) -> TokenStream {
+    let surface = op
+        .params
+        .get(&p.rust_name)
+        .expect("the surface describes every parameter");
+    let mut doc = surface.doc.as_deref().map(sanitize).unwrap_or_default();
+    if let Some(c) = super::docs::constraints_doc(&surface.constraints) {
         if !doc.is_empty() {
             doc.push(' ');
         }
@@ -676,8 +682,8 @@ fn param_doc(p: &Param) -> TokenStream {
     }
     doc.push_str(&format!(
         "Sent as {} parameter `{}`{how}.",
-        loc(p.location),
-        p.name.replace('`', "'")
+        loc(surface.location),
+        surface.name.replace('`', "'")
     ));
     lines_attrs(&doc)
 }

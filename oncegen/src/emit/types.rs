@@ -149,13 +149,14 @@ fn is_optional(f: &Field) -> bool {
 
 /// The spec's description of a field, then what its constraints and flags say; nothing at all
 /// rather than an echo of the name.
-fn field_doc(f: &Field) -> String {
-    let mut doc = f
+fn field_doc(cx: &Ctx<'_>, owner: &str, f: &Field) -> String {
+    let surface = cx.field_surface(owner, &f.rust_name);
+    let mut doc = surface
         .doc
-        .clone()
-        .map(|d| super::docs::sanitize(&d))
+        .as_deref()
+        .map(super::docs::sanitize)
         .unwrap_or_default();
-    let mut notes: Vec<String> = super::docs::constraints_doc(&f.constraints)
+    let mut notes: Vec<String> = super::docs::constraints_doc(&surface.constraints)
         .into_iter()
         .collect();
     if let Some(c) = &f.const_value {
@@ -261,10 +262,10 @@ fn json_object(
 fn field_decl(cx: &Ctx<'_>, owner: &str, f: &Field) -> TokenStream {
     let ident = format_ident!("{}", f.rust_name);
     let ty = field_ty(cx, f);
-    let doc = lines_attrs(&field_doc(f));
-    let deprecated = cx
-        .field_surface(owner, &f.rust_name)
-        .and_then(|s| super::docs::deprecated_attr(s.deprecated, s.deprecation_note.as_deref()));
+    let doc = lines_attrs(&field_doc(cx, owner, f));
+    let surface = cx.field_surface(owner, &f.rust_name);
+    let deprecated =
+        super::docs::deprecated_attr(surface.deprecated, surface.deprecation_note.as_deref());
     quote! {
         #doc
         #deprecated
@@ -371,7 +372,7 @@ fn required_args(
     let mut decls = Vec::new();
     let mut idents = Vec::new();
     for f in required {
-        let (decl, init) = named_field(cx, f);
+        let (decl, init) = named_field(cx, &def.name, f);
         decls.push(decl);
         inits.push(init);
         idents.push(format_ident!("{}", f.rust_name));
@@ -401,8 +402,7 @@ fn optional_setters(
         } else if !f.required {
             inits.push(optional_init(f));
             // A read-only field is the server's to set: the surface gives it no setter.
-            let setter = cx.field_surface(owner, &f.rust_name);
-            let setter = setter.and_then(|s| s.setter.as_deref());
+            let setter = cx.field_surface(owner, &f.rust_name).setter.as_deref();
             setters.extend(setter.map(|name| optional_setter(cx, f, name)));
         }
     }
@@ -448,9 +448,9 @@ fn arguments_struct(owner: &str, name: &proc_macro2::Ident, fields: &[TokenStrea
 
 /// A required field as a public field of the struct `new` takes (its exact type: a struct
 /// literal converts nothing; a recursive field unboxed), and its initialiser.
-fn named_field(cx: &Ctx<'_>, f: &Field) -> (TokenStream, TokenStream) {
+fn named_field(cx: &Ctx<'_>, owner: &str, f: &Field) -> (TokenStream, TokenStream) {
     let ident = format_ident!("{}", f.rust_name);
-    let doc = lines_attrs(&field_doc(f));
+    let doc = lines_attrs(&field_doc(cx, owner, f));
     let (ty, init) = if f.boxed && !f.nullable {
         (cx.ty(&f.ty), quote!(#ident: Box::new(#ident)))
     } else {
