@@ -14,8 +14,8 @@ use quote::{format_ident, quote};
 /// Tokens for one named type and its impls.
 pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
     let name = format_ident!("{}", def.name);
-    let doc = lines_attrs(&type_doc(def));
     let surface = cx.type_surface(&def.name);
+    let doc = lines_attrs(&type_doc(def, surface.doc.as_deref()));
     let deprecated =
         super::docs::deprecated_attr(surface.deprecated, surface.deprecation_note.as_deref());
     let body = match &def.kind {
@@ -58,12 +58,12 @@ pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
     }
 }
 
-/// A type's doc: its description, then the schema's pointer unless the type bears the name of
-/// the component it comes from.
-fn type_doc(def: &TypeDef) -> String {
+/// A type's doc: its description (`described`, the surface's), then the schema's pointer unless
+/// the type bears the name of the component it comes from.
+fn type_doc(def: &TypeDef, described: Option<&str>) -> String {
     let schema = (def.pointer != format!("#/components/schemas/{}", def.name))
         .then(|| format!("Schema: `{}`.", def.pointer));
-    match (def.doc.as_deref().map(super::docs::sanitize), schema) {
+    match (described.map(super::docs::sanitize), schema) {
         // After a one-paragraph description, in its paragraph.
         (Some(d), Some(schema)) if !d.is_empty() && !d.contains('\n') => {
             format!("{} {schema}", super::docs::as_sentence(&d))
