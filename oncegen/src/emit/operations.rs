@@ -8,7 +8,7 @@ use crate::ir::{
     ParamStyle, Structured, Success, TypeRef,
 };
 use crate::surface::rust_type;
-use crate::surface::{Idempotency, Method, OperationSurface, Shape, Surface};
+use crate::surface::{Idempotency, Method, OperationSurface, ParamSurface, Shape, Surface};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -32,7 +32,7 @@ pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
     for p in cx.arguments(op) {
         let ident = format_ident!("{}", p.rust_name);
         if named.is_some() {
-            let (doc, ty) = (param_doc(cx.operation(op), p), cx.ty(&p.ty));
+            let (doc, ty) = (param_doc(param_surface(cx, op, p), p), cx.ty(&p.ty));
             named_fields.push(quote!(#doc pub #ident: #ty));
             parts.inits.push(quote!(#ident));
         } else {
@@ -108,11 +108,10 @@ struct Parts {
 /// The builder setter of an optional parameter.
 fn param_setter(bx: &Ctx<'_>, op: &Operation, p: &Param) -> TokenStream {
     let ident = format_ident!("{}", p.rust_name);
-    let doc = param_doc(bx.operation(op), p);
+    let surface = param_surface(bx, op, p);
+    let doc = param_doc(surface, p);
     let deprecated =
-        bx.operation(op).params.get(&p.rust_name).and_then(|s| {
-            super::docs::deprecated_attr(s.deprecated, s.deprecation_note.as_deref())
-        });
+        super::docs::deprecated_attr(surface.deprecated, surface.deprecation_note.as_deref());
     let value_ident = format_ident!("value");
     let (arg, value) = taken_as(bx, &p.ty, &value_ident);
     quote! {
@@ -655,13 +654,17 @@ fn put_param(cx: &Ctx<'_>, p: &Param, v: TokenStream) -> TokenStream {
     }
 }
 
-/// A parameter's doc: what the surface records of it (description, constraints, wire name and
-/// place) and how a list travels.
-fn param_doc(op: &OperationSurface, p: &Param) -> TokenStream {
-    let surface = op
+/// What a caller sees of the parameter `p` of `op`.
+fn param_surface<'a>(cx: &Ctx<'a>, op: &Operation, p: &Param) -> &'a ParamSurface {
+    cx.operation(op)
         .params
         .get(&p.rust_name)
-        .expect("the surface describes every parameter");
+        .expect("the surface describes every parameter")
+}
+
+/// A parameter's doc: what the surface records of it (description, constraints, wire name and
+/// place) and how a list travels.
+fn param_doc(surface: &ParamSurface, p: &Param) -> TokenStream {
     let mut doc = surface.doc.as_deref().map(sanitize).unwrap_or_default();
     if let Some(c) = super::docs::constraints_doc(&surface.constraints) {
         if !doc.is_empty() {
