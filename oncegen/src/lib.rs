@@ -3,8 +3,9 @@
 //!
 //! Pipeline: [`read`] (parse, 3.0 → 3.1 upgrade, located errors) → [`lower`] (naming and
 //! shaping into the [`ir`] model) → [`surface`] (what a user of the generated code sees,
-//! decided once) → [`emit`] (token streams, formatted with prettyplease) →
-//! [`write`](mod@write) (the one writer: skip unchanged files, `--check`, delete stale ones).
+//! decided once) → [`emit`] (the surface rendered as token streams, with the model's wire
+//! detail; formatted with prettyplease) → [`write`](mod@write) (the one writer: skip unchanged
+//! files, `--check`, delete stale ones).
 //! The [`report`] compares two surfaces; [`cli`] writes a command-line tool from a surface.
 //!
 //! The public API: [`generate`] and [`generate_str`] (the model and the files), [`regenerate`]

@@ -53,16 +53,6 @@ const LONGER: &[(&str, &str, usize)] = &[
         "an_operation_with_its_own_server_goes_there_or_where_it_is_routed",
         73,
     ),
-    (
-        "sdk-tests/tests/architecture.rs",
-        "crates_depend_only_on_what_their_boundaries_allow",
-        81,
-    ),
-    (
-        "sdk-tests/tests/architecture.rs",
-        "the_writer_keeps_unchanged_and_hand_written_files_and_check_mode_touches_nothing",
-        78,
-    ),
 ];
 
 /// The folder of every workspace package, from `cargo metadata`.

@@ -8,6 +8,7 @@ use super::operation_spec::operation_spec;
 use crate::ir::{
     Api, ErrorCode, Operation, Param, ParamLocation, Poll, RetryCode, Success, TypeRef,
 };
+use crate::surface::Surface;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::collections::BTreeSet;
@@ -147,7 +148,7 @@ fn error_code_doc(api: &Api, code: &ErrorCode) -> String {
 }
 
 /// The `static PROFILE` handed to the runtime client: retry codes and the operation lookup.
-pub fn profile_static(api: &Api) -> TokenStream {
+pub fn profile_static(api: &Api, surface: &Surface) -> TokenStream {
     let codes = |kind: RetryCode| {
         let codes = api
             .error_codes
@@ -158,7 +159,7 @@ pub fn profile_static(api: &Api) -> TokenStream {
     };
     let automatic = codes(RetryCode::Automatic);
     let caller = codes(RetryCode::Caller);
-    let lookup = operation_lookup(api).unwrap_or_else(|| quote!(None));
+    let lookup = operation_lookup(api, surface).unwrap_or_else(|| quote!(None));
     let error_body = error_body_paths(api);
     quote! {
         /// The API's conventions, as the runtime consumes them (from the spec's `x-retry-codes`,
@@ -174,10 +175,10 @@ pub fn profile_static(api: &Api) -> TokenStream {
 
 /// The profile's `OperationLookup` (`x-operation-lookup`): the operation that finds a write by
 /// its idempotency key and how its answers read; `None` when the spec has none.
-fn operation_lookup(api: &Api) -> Option<TokenStream> {
+fn operation_lookup(api: &Api, surface: &Surface) -> Option<TokenStream> {
     let l = api.conventions.lookup.as_ref()?;
-    let op = find_operation(api, &l.operation_id)?;
-    let spec = operation_spec(op);
+    let op = surface.operations.get(&l.operation_id)?;
+    let spec = operation_spec(&l.operation_id, op);
     let (key, method, path, found, not_found, ambiguous, expired) = (
         &l.idempotency_key,
         &l.method,
@@ -270,17 +271,18 @@ pub fn config_from_env(crate_name: &str) -> TokenStream {
 }
 
 /// `Client::check_contract`, when the spec marks a version read (`x-contract-version`).
-pub fn check_contract(api: &Api) -> TokenStream {
-    let Some(version) = api
+pub fn check_contract(api: &Api, surface: &Surface) -> TokenStream {
+    let Some((id, version)) = api
         .conventions
         .contract_version
         .as_deref()
-        .and_then(|id| find_operation(api, id))
+        .filter(|_| surface.checks_contract)
+        .and_then(|id| Some((id, surface.operations.get(id)?)))
     else {
         return quote!();
     };
-    let version_fn = format_ident!("{}", version.fn_name);
-    let (capabilities, names, capabilities_area) = capabilities_read(api);
+    let version_fn = format_ident!("{}", version.rust_fn);
+    let (capabilities, names, capabilities_area) = capabilities_read(api, surface);
     let cfg = features_cfg(
         std::iter::once(version.area.clone())
             .chain(capabilities_area)
@@ -288,7 +290,7 @@ pub fn check_contract(api: &Api) -> TokenStream {
     );
     let doc = lines_attrs(&format!(
         "Reads `{}`{} and compares the deployed contract revision with [`CONTRACT_REVISION`]. A failing capabilities read is tolerated (its body is then `Null`).",
-        version.operation_id,
+        id,
         api.conventions
             .capabilities
             .as_ref()
@@ -311,15 +313,15 @@ pub fn check_contract(api: &Api) -> TokenStream {
 
 /// The capabilities read `check_contract` makes (`x-capabilities`; `Null` when there is none
 /// or it fails), the names it reports, and the area of its operation.
-fn capabilities_read(api: &Api) -> (TokenStream, TokenStream, Option<String>) {
+fn capabilities_read(api: &Api, surface: &Surface) -> (TokenStream, TokenStream, Option<String>) {
     match api
         .conventions
         .capabilities
         .as_ref()
-        .and_then(|c| find_operation(api, &c.operation_id).map(|op| (op, &c.names)))
+        .and_then(|c| Some((surface.operations.get(&c.operation_id)?, &c.names)))
     {
         Some((op, names)) => {
-            let f = format_ident!("{}", op.fn_name);
+            let f = format_ident!("{}", op.rust_fn);
             (
                 quote! {
                     let capabilities = match self.#f().send().await {
@@ -447,8 +449,9 @@ pub fn receipt_impls(cx: &Ctx<'_>, api: &Api) -> TokenStream {
     };
     let ids = &poll.receipt_id;
     let subject = cx.ty(&poll.subject_ty);
-    let poll_fn = format_ident!("{}", poller.fn_name);
-    let feature = &poller.area;
+    let poller_surface = cx.operation(poller);
+    let poll_fn = format_ident!("{}", poller_surface.rust_fn);
+    let feature = &poller_surface.area;
     let id_arg = receipt_id_arg(cx, id_param);
     let id_doc = lines_attrs(&format!(
         "The id to wait on: the first of {} that the receipt carries.",
@@ -509,12 +512,6 @@ fn receipt_id_arg(cx: &Ctx<'_>, id_param: &Param) -> TokenStream {
                 )))?
         )
     }
-}
-
-fn find_operation<'a>(api: &'a Api, operation_id: &str) -> Option<&'a Operation> {
-    api.operations
-        .iter()
-        .find(|o| o.operation_id == operation_id)
 }
 
 #[cfg(test)]

@@ -1,12 +1,12 @@
 //! Documentation text: spec prose made safe for rustdoc, emitted as `#[doc]` attributes.
 
-use crate::surface::deprecation::note;
+use crate::surface::ConstraintsSurface;
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// What a value's constraints say, in words (`Format: uuid. 1 to 64 characters. Pattern: …`);
 /// `None` when there are none.
-pub fn constraints_doc(c: &crate::ir::Constraints) -> Option<String> {
+pub fn constraints_doc(c: &ConstraintsSurface) -> Option<String> {
     let code = |v: &str| format!("`{}`", v.replace('`', "'"));
     let json = |v: &serde_json::Value| code(&v.to_string());
     let range = |min: Option<String>, max: Option<String>, unit: &str| match (min, max) {
@@ -144,10 +144,10 @@ fn escape_line(line: &str) -> String {
     out
 }
 
-/// `#[deprecated(note = "…")]` for a deprecated item, the note from [`note`]; a bare
-/// `#[deprecated]` when its documentation gives none; nothing when it is not deprecated.
-pub fn deprecated_attr(deprecated: bool, doc: Option<&str>) -> Option<TokenStream> {
-    deprecated.then(|| match note(true, doc) {
+/// `#[deprecated(note = "…")]` for a deprecated item, the note the surface recorded; a bare
+/// `#[deprecated]` when it has none; nothing when it is not deprecated.
+pub fn deprecated_attr(deprecated: bool, note: Option<&str>) -> Option<TokenStream> {
+    deprecated.then(|| match note {
         Some(note) => quote!(#[deprecated(note = #note)]),
         None => quote!(#[deprecated]),
     })
@@ -168,9 +168,9 @@ mod tests {
 
     #[test]
     fn the_attribute_carries_the_note_when_there_is_one() {
-        let attr = |d: bool, doc: Option<&str>| deprecated_attr(d, doc).map(|t| t.to_string());
+        let attr = |d: bool, note: Option<&str>| deprecated_attr(d, note).map(|t| t.to_string());
         assert_eq!(
-            attr(true, Some("Old shape. Use `name` instead.")).as_deref(),
+            attr(true, Some("Use `name` instead.")).as_deref(),
             Some("# [deprecated (note = \"Use `name` instead.\")]")
         );
         assert_eq!(attr(true, None).as_deref(), Some("# [deprecated]"));

@@ -21,20 +21,21 @@ pub fn operation_example(cx: &Ctx<'_>, op: &Operation) -> Option<String> {
     if let Some(body) = body {
         args.push(value(cx, &body.ty, 0)?);
     }
+    let surface = cx.operation(op);
     // One optional setter (not the one a stream sets for each page).
-    let continuation = op.pagination.as_ref().map(|pg| pg.request_param.as_str());
+    let continuation = surface.pagination.as_ref().map(|pg| pg.request.as_str());
     let optional = op
         .params
         .iter()
         .filter(|p| !p.required && !p.deprecated && Some(p.rust_name.as_str()) != continuation)
         .find_map(|p| Some(format!("{}({})", p.rust_name, value(cx, &p.ty, 0)?)));
     let download = op.success == Success::Binary;
-    if body.is_none() && optional.is_none() && op.pagination.is_none() && !download {
+    if body.is_none() && optional.is_none() && surface.pagination.is_none() && !download {
         return None;
     }
     let krate = cx.crate_ident();
     let mut lines = Vec::new();
-    let (binding, tail): (&str, &[&str]) = if op.pagination.is_some() {
+    let (binding, tail): (&str, &[&str]) = if surface.pagination.is_some() {
         lines.push("use futures::TryStreamExt;".to_owned());
         (
             "let items: Vec<_>",
@@ -43,7 +44,7 @@ pub fn operation_example(cx: &Ctx<'_>, op: &Operation) -> Option<String> {
     } else {
         ("let response", &["send()", "await?"])
     };
-    let calls: Vec<String> = [format!("{}({})", op.fn_name, args.join(", "))]
+    let calls: Vec<String> = [format!("{}({})", surface.rust_fn, args.join(", "))]
         .into_iter()
         .chain(optional)
         .chain(tail.iter().map(|t| (*t).to_owned()))
@@ -76,7 +77,7 @@ fn parameter_args(cx: &Ctx<'_>, op: &Operation) -> Option<Vec<String>> {
     Some(vec![format!(
         "{}::{}::{name} {{ {} }}",
         cx.crate_ident(),
-        op.area,
+        cx.operation(op).area,
         fields.join(", ")
     )])
 }

@@ -6,8 +6,8 @@ use super::options::Options;
 use super::{Ctx, GeneratedFile, format_file, operations, types};
 use crate::error::Result;
 use crate::ir::Api;
-use crate::lower::{ERROR_CODES_MODULE, SHARED_MODULE, WEBHOOKS_MODULE};
 use crate::surface::Surface;
+use crate::surface::modules::{ERROR_CODES_MODULE, SHARED_MODULE, WEBHOOKS_MODULE};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::path::PathBuf;
@@ -35,7 +35,7 @@ pub(super) fn crate_files(
             "src/generated/client.rs".into(),
             &header,
             "The client, the SDK identity and the API's conventions.",
-            client_rs(api, options),
+            client_rs(api, surface, options),
         )?,
         rust_file(
             format!("src/generated/{ERROR_CODES_MODULE}.rs").into(),
@@ -197,17 +197,17 @@ fn optional_reexports(api: &Api) -> TokenStream {
     }
 }
 
-pub(super) fn client_rs(api: &Api, options: &Options) -> TokenStream {
+pub(super) fn client_rs(api: &Api, surface: &Surface, options: &Options) -> TokenStream {
     let revision = &api.version;
     let name = &options.crate_name;
     let doc = super::docs::lines_attrs(&format!(
         "Client for {}: one method per operation (see the area modules).",
         sanitize(&api.title)
     ));
-    let profile = conventions::profile_static(api);
-    let check_contract = conventions::check_contract(api);
+    let profile = conventions::profile_static(api, surface);
+    let check_contract = conventions::check_contract(api, surface);
     let from_env = conventions::config_from_env(name);
-    let security = super::security::schemes_module(api);
+    let security = super::security::schemes_module(api, surface);
     let servers = super::security::servers_module(api);
     quote! {
         /// Name of this SDK crate, sent as part of the SDK identity.
@@ -246,12 +246,12 @@ pub(super) fn client_rs(api: &Api, options: &Options) -> TokenStream {
 }
 
 /// The shared types module and one module per area, with their docs.
-pub(super) fn modules(api: &Api) -> Vec<(String, String)> {
+pub(super) fn modules(surface: &Surface) -> Vec<(String, String)> {
     let mut modules: Vec<(String, String)> = vec![(
         SHARED_MODULE.to_owned(),
         "Types shared by several areas (or by none).".to_owned(),
     )];
-    for area in &api.areas {
+    for (module, area) in &surface.areas {
         let doc = area.doc.as_deref().map(sanitize).unwrap_or_default();
         let doc = if doc.is_empty() {
             format!(
@@ -261,7 +261,7 @@ pub(super) fn modules(api: &Api) -> Vec<(String, String)> {
         } else {
             format!("Area `{}`: {doc}", area.tag)
         };
-        modules.push((area.module.clone(), doc));
+        modules.push((module.clone(), doc));
     }
     modules
 }
@@ -279,7 +279,7 @@ fn module_files(
     options: &Options,
     header: &str,
 ) -> Result<Vec<GeneratedFile>> {
-    in_parallel(&modules(api), |(module, doc)| {
+    in_parallel(&modules(surface), |(module, doc)| {
         module_file(api, surface, options, header, module, doc)
     })
     .into_iter()
@@ -361,7 +361,7 @@ pub(super) fn module_items(
     let (client_methods, builders): (Vec<_>, Vec<_>) = api
         .operations
         .iter()
-        .filter(|o| o.area == module)
+        .filter(|o| cx.operation(o).area == module)
         .map(|o| {
             let items = operations::operation(&cx, &bx, o);
             arguments_structs.extend(items.arguments_struct);

@@ -1,7 +1,12 @@
 //! Emitting: the model becomes formatted Rust files (and the crate's Cargo.toml).
 //!
-//! Token streams are built with `quote!`, parsed with `syn` and printed with `prettyplease`;
-//! the fixed `@generated` header is added after formatting. Output depends only on the model.
+//! What a caller sees (names, arguments, builder methods, deprecations, effects, schemes,
+//! areas) is read from the [`Surface`] the pipeline computed (`Ctx::operation`,
+//! `Ctx::type_surface`); the [`ir`](crate::ir) model supplies only what the surface does not
+//! record: wire detail, the document's order and the types spelled from each module
+//! (`sdk-tests/tests/architecture.rs` lists what remains). Token streams are built with
+//! `quote!`, parsed with `syn` and printed with `prettyplease`; the fixed `@generated` header
+//! is added after formatting. Output depends only on the model.
 
 mod conventions;
 mod doc_wrap;
@@ -29,7 +34,7 @@ pub use paths::{label as spec_label, relative as relative_path};
 use crate::error::{Error, Result};
 use crate::ir::{Api, Field, Operation, Pagination, Param, Success, TypeDef, TypeKind, TypeRef};
 use crate::surface::rust_type::{self, NamedPaths, Spelling};
-use crate::surface::{Shape, Surface};
+use crate::surface::{FieldSurface, OperationSurface, Shape, Surface, TypeSurface};
 pub(crate) use operations::{body_type, input_arguments, param_type, turbofish};
 use proc_macro2::TokenStream;
 use std::collections::BTreeMap;
@@ -97,6 +102,31 @@ impl<'a> Ctx<'a> {
         &self.crate_ident
     }
 
+    /// What a caller sees of `op`, as the surface records it.
+    pub fn operation(&self, op: &Operation) -> &'a OperationSurface {
+        self.surface
+            .operations
+            .get(&op.operation_id)
+            .expect("the surface describes every operation")
+    }
+
+    /// What a caller sees of the named type `name`, as the surface records it.
+    pub fn type_surface(&self, name: &str) -> &'a TypeSurface {
+        self.surface
+            .types
+            .get(name)
+            .expect("the surface describes every named type")
+    }
+
+    /// What a caller sees of the field `rust_name` of the struct `owner`.
+    pub fn field_surface(&self, owner: &str, rust_name: &str) -> &'a FieldSurface {
+        match &self.type_surface(owner).shape {
+            Shape::Struct { fields, .. } => fields.get(rust_name),
+            _ => None,
+        }
+        .expect("the surface describes every field of a struct")
+    }
+
     /// The named type `name`, if defined.
     pub fn def(&self, name: &str) -> Option<&'a TypeDef> {
         self.defs.get(name).copied()
@@ -113,13 +143,8 @@ impl<'a> Ctx<'a> {
     /// The required parameters the client method of `op` takes, in the surface's call order
     /// (a required body follows them).
     pub fn arguments<'o>(&self, op: &'o Operation) -> Vec<&'o Param> {
-        let recorded = &self
-            .surface
-            .operations
-            .get(&op.operation_id)
-            .expect("the surface describes every operation")
-            .arguments;
-        recorded
+        self.operation(op)
+            .arguments
             .iter()
             .filter_map(|name| {
                 op.params
@@ -132,10 +157,7 @@ impl<'a> Ctx<'a> {
     /// The struct the client method of `op` takes its required parameters in, when the
     /// surface passes them by name.
     pub fn arguments_struct(&self, op: &Operation) -> Option<&'a str> {
-        self.surface
-            .operations
-            .get(&op.operation_id)
-            .and_then(|o| o.arguments_struct.as_deref())
+        self.operation(op).arguments_struct.as_deref()
     }
 
     /// The fields `new` of the request type `type_name` takes, in the surface's call order.

@@ -1,14 +1,13 @@
 //! The runtime's description of an operation: its `OperationSpec` static and the `Method` and
-//! `Idempotency` variants a request names.
+//! `Idempotency` variants a request names, read from the operation's surface.
 
-use crate::ir::{Idempotency, Method, Operation};
+use crate::surface::{Idempotency, Method, OperationSurface};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-/// `static SPEC: OperationSpec = …;`: the runtime's description of one operation.
-pub(super) fn operation_spec(op: &Operation) -> TokenStream {
+/// `static SPEC: OperationSpec = …;`: the runtime's description of operation `operation_id`.
+pub(super) fn operation_spec(operation_id: &str, op: &OperationSurface) -> TokenStream {
     let (method, idempotency) = spec_idents(op);
-    let operation_id = &op.operation_id;
     let path = &op.path;
     let envelope = op.operation_envelope;
     quote! {
@@ -23,7 +22,7 @@ pub(super) fn operation_spec(op: &Operation) -> TokenStream {
 }
 
 /// The runtime's `Method` and `Idempotency` variants of the operation.
-pub(super) fn spec_idents(op: &Operation) -> (proc_macro2::Ident, proc_macro2::Ident) {
+pub(super) fn spec_idents(op: &OperationSurface) -> (proc_macro2::Ident, proc_macro2::Ident) {
     let method = format_ident!(
         "{}",
         match op.method {

@@ -4,12 +4,11 @@ use super::docs::{lines_attrs, sanitize};
 use super::operation_spec::spec_idents;
 use super::{Ctx, taken_as};
 use crate::ir::{
-    Alternative, BodyEncoding, Idempotency, IntType, ListStyle, Method, Operation, PageModel,
-    Param, ParamLocation, ParamStyle, Structured, Success, TypeRef,
+    Alternative, BodyEncoding, IntType, ListStyle, Operation, PageModel, Param, ParamLocation,
+    ParamStyle, Structured, Success, TypeRef,
 };
-use crate::surface::builder_methods::ErrorBody;
 use crate::surface::rust_type;
-use crate::surface::{OperationSurface, Shape, Surface};
+use crate::surface::{Idempotency, Method, OperationSurface, ParamSurface, Shape, Surface};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -33,7 +32,7 @@ pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
     for p in cx.arguments(op) {
         let ident = format_ident!("{}", p.rust_name);
         if named.is_some() {
-            let (doc, ty) = (param_doc(p), cx.ty(&p.ty));
+            let (doc, ty) = (param_doc(param_surface(cx, op, p), p), cx.ty(&p.ty));
             named_fields.push(quote!(#doc pub #ident: #ty));
             parts.inits.push(quote!(#ident));
         } else {
@@ -52,20 +51,21 @@ pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
             .map(|p| format_ident!("{}", p.rust_name));
         parts.args.push(quote!(args: #name));
         parts.unpack = quote!(let #name { #(#idents),* } = args;);
-        arguments_struct(op, &name, &named_fields)
+        arguments_struct(&cx.operation(op).rust_fn, &name, &named_fields)
     });
     for p in op.params.iter().filter(|p| !p.required) {
         let ident = format_ident!("{}", p.rust_name);
         let ty = bx.ty(&p.ty);
         parts.inits.push(quote!(#ident: None));
         parts.fields.push(quote!(pub(super) #ident: Option<#ty>));
-        parts.setters.push(param_setter(bx, p));
+        parts.setters.push(param_setter(bx, op, p));
     }
     let body_send = match &op.body {
         Some(body) => body_items(cx, bx, body, &mut parts),
         None => quote!(),
     };
-    parts.setters.extend(option_setters(op));
+    let surface = cx.operation(op);
+    parts.setters.extend(option_setters(surface));
     OperationItems {
         client_method: client_method(cx, op, &parts),
         builder: builder(bx, op, parts, body_send),
@@ -76,13 +76,12 @@ pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
 /// The struct of the required parameters of `op`'s client method, one public field each: a
 /// struct literal names every value, so two of one type cannot be passed crossed.
 fn arguments_struct(
-    op: &Operation,
+    fn_name: &str,
     name: &proc_macro2::Ident,
     fields: &[TokenStream],
 ) -> TokenStream {
     let doc = lines_attrs(&format!(
         "The required parameters of `Client::{fn_name}`, each named where it is passed (`client.{fn_name}({name} {{ .. }})`), so no two can be crossed.",
-        fn_name = op.fn_name,
     ));
     quote! {
         #doc
@@ -107,10 +106,12 @@ struct Parts {
 }
 
 /// The builder setter of an optional parameter.
-fn param_setter(bx: &Ctx<'_>, p: &Param) -> TokenStream {
+fn param_setter(bx: &Ctx<'_>, op: &Operation, p: &Param) -> TokenStream {
     let ident = format_ident!("{}", p.rust_name);
-    let doc = param_doc(p);
-    let deprecated = super::docs::deprecated_attr(p.deprecated, p.doc.as_deref());
+    let surface = param_surface(bx, op, p);
+    let doc = param_doc(surface, p);
+    let deprecated =
+        super::docs::deprecated_attr(surface.deprecated, surface.deprecation_note.as_deref());
     let value_ident = format_ident!("value");
     let (arg, value) = taken_as(bx, &p.ty, &value_ident);
     quote! {
@@ -125,7 +126,7 @@ fn param_setter(bx: &Ctx<'_>, p: &Param) -> TokenStream {
 
 /// The setters of per-call options only some operations have: the idempotency key and the
 /// operation envelope.
-fn option_setters(op: &Operation) -> Vec<TokenStream> {
+fn option_setters(op: &OperationSurface) -> Vec<TokenStream> {
     let idempotency_key = (op.idempotency != Idempotency::None).then(|| {
         quote! {
             /// Sets the Idempotency-Key (validated before any I/O); one is generated and reused
@@ -150,15 +151,17 @@ fn option_setters(op: &Operation) -> Vec<TokenStream> {
 
 /// `pub fn op(&self, required...) -> builders::Op<'_>`, documented with an example.
 fn client_method(cx: &Ctx<'_>, op: &Operation, parts: &Parts) -> TokenStream {
-    let fn_name = format_ident!("{}", op.fn_name);
-    let builder = format_ident!("{}", op.builder_name);
-    let mut doc = operation_doc(op);
+    let surface = cx.operation(op);
+    let fn_name = format_ident!("{}", surface.rust_fn);
+    let builder = format_ident!("{}", surface.builder);
+    let mut doc = operation_doc(op, surface);
     if let Some(example) = super::examples::operation_example(cx, op) {
         doc.push_str("\n\n");
         doc.push_str(&example);
     }
     let doc = lines_attrs(&doc);
-    let deprecated = super::docs::deprecated_attr(op.deprecated, op.description.as_deref());
+    let deprecated =
+        super::docs::deprecated_attr(surface.deprecated, surface.deprecation_note.as_deref());
     let (args, inits, unpack) = (&parts.args, &parts.inits, &parts.unpack);
     quote! {
         #doc
@@ -177,18 +180,19 @@ fn client_method(cx: &Ctx<'_>, op: &Operation, parts: &Parts) -> TokenStream {
 /// `send` is `#[inline]`: like the `async fn` it replaces, it is then compiled where it is
 /// called, not for every operation when the SDK crate itself is built.
 fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -> TokenStream {
-    let builder = format_ident!("{}", op.builder_name);
+    let surface = bx.operation(op);
+    let builder = format_ident!("{}", surface.builder);
     let doc = lines_attrs(&format!(
         "Request builder for `{} {}` (`{}`): set optional parameters, then call `send`. Per-call control (timeouts, retry policy, headers, correlation id) comes from [`CallBuilder`](::oncegen_runtime::CallBuilder).",
-        method_upper(op.method),
-        op.path,
+        method_upper(surface.method),
+        surface.path,
         op.operation_id
     ));
     let (success, _) = success_call(bx, &op.success);
     let (assemble, send_body) = send(bx, op, body_send);
     let stream = op.pagination.as_ref().map(|pg| stream_method(bx, pg));
-    let (error_body, error_enum) = error_body(bx, op);
-    let response_headers = super::response_headers::builder_method(op);
+    let (error_body, error_enum) = error_body(bx, op, surface);
+    let response_headers = super::response_headers::builder_method(surface);
     let wait = op
         .poll
         .as_ref()
@@ -230,13 +234,14 @@ fn builder(bx: &Ctx<'_>, op: &Operation, parts: Parts, body_send: TokenStream) -
 /// once (`request`), and each `send*` sets its `Accept` and decodes its format.
 fn send(bx: &Ctx<'_>, op: &Operation, body_send: TokenStream) -> (TokenStream, TokenStream) {
     let (_, execute) = success_call(bx, &op.success);
-    let accept = accept_call(&op.accept);
-    let security = request_security(op);
+    let surface = bx.operation(op);
+    let accept = accept_call(&surface.accept);
+    let security = request_security(op, surface);
     let param_sends = op.params.iter().map(|p| param_send(bx, p));
     let fills = !op.params.is_empty() || op.body.is_some() || security.is_some();
-    let download = download_method(op);
+    let download = download_method(op, surface);
     if op.alternatives.is_empty() && download.is_none() {
-        let request_decl = declare_request(op, fills || accept.is_some());
+        let request_decl = declare_request(bx, op, fills || accept.is_some());
         let send_body = quote! {
             #request_decl
             #( #param_sends )*
@@ -247,7 +252,7 @@ fn send(bx: &Ctx<'_>, op: &Operation, body_send: TokenStream) -> (TokenStream, T
         };
         return (quote!(), send_body);
     }
-    let assemble_decl = declare_request(op, fills);
+    let assemble_decl = declare_request(bx, op, fills);
     let alternatives = op.alternatives.iter().map(|alt| alternative(bx, alt));
     let assemble = quote! {
         /// The request, before its `Accept` is set.
@@ -271,9 +276,9 @@ fn send(bx: &Ctx<'_>, op: &Operation, body_send: TokenStream) -> (TokenStream, T
 
 /// The statements that route the request to the operation's own server and apply its
 /// security requirements, if it has either.
-fn request_security(op: &Operation) -> Option<TokenStream> {
+fn request_security(op: &Operation, surface: &OperationSurface) -> Option<TokenStream> {
     let security = super::security::requirement_statements(op);
-    let server = op
+    let server = surface
         .server
         .as_deref()
         .map(|url| quote!(request.server(#url);));
@@ -281,8 +286,8 @@ fn request_security(op: &Operation) -> Option<TokenStream> {
 }
 
 /// `let request = …`, `mut` when statements after it fill it.
-fn declare_request(op: &Operation, filled: bool) -> TokenStream {
-    let new_request = new_request(op);
+fn declare_request(bx: &Ctx<'_>, op: &Operation, filled: bool) -> TokenStream {
+    let new_request = new_request(&op.operation_id, bx.operation(op));
     if filled {
         quote!(let mut request = #new_request;)
     } else {
@@ -313,12 +318,21 @@ fn alternative(bx: &Ctx<'_>, alt: &Alternative) -> TokenStream {
 /// `error_body`, the error body the operation documents for an API error's status (exact,
 /// then `4XX`, then `default`) decoded into its type; with several types, an enum of them
 /// (`{Builder}Error`, one variant per status). Nothing when no error response has a type.
-fn error_body(bx: &Ctx<'_>, op: &Operation) -> (Option<TokenStream>, Option<TokenStream>) {
-    match crate::surface::builder_methods::error_body(op) {
-        ErrorBody::Absent => (None, None),
-        ErrorBody::One(ty) => (Some(one_error_body(bx, op, ty)), None),
-        ErrorBody::ByStatus(typed) => {
-            let (method, error_enum) = error_body_by_status(bx, op, &typed);
+/// What it decodes is the surface's; the statuses and their types, in the document's order,
+/// the model's.
+fn error_body(
+    bx: &Ctx<'_>,
+    op: &Operation,
+    surface: &OperationSurface,
+) -> (Option<TokenStream>, Option<TokenStream>) {
+    let Some(decoded) = &surface.error_body else {
+        return (None, None);
+    };
+    let typed = crate::surface::builder_methods::typed_errors(op);
+    match typed.first() {
+        Some((_, ty)) if decoded.variants.is_empty() => (Some(one_error_body(bx, op, ty)), None),
+        _ => {
+            let (method, error_enum) = error_body_by_status(bx, op, surface, &typed);
             (Some(method), Some(error_enum))
         }
     }
@@ -353,9 +367,14 @@ fn one_error_body(bx: &Ctx<'_>, op: &Operation, ty: &TypeRef) -> TokenStream {
 fn error_body_by_status(
     bx: &Ctx<'_>,
     op: &Operation,
+    surface: &OperationSurface,
     typed: &[(&str, &TypeRef)],
 ) -> (TokenStream, TokenStream) {
-    let name = format_ident!("{}", crate::surface::builder_methods::error_enum_name(op));
+    let error_enum = surface
+        .error_body
+        .as_ref()
+        .expect("an error body by status");
+    let name = format_ident!("{}", error_enum.ty);
     let variant = |status: &str| {
         format_ident!(
             "{}",
@@ -374,7 +393,7 @@ fn error_body_by_status(
     });
     let enum_doc = format!(
         " The error bodies `{}` documents, by status (see `{}::error_body`).",
-        op.operation_id, op.builder_name
+        op.operation_id, surface.builder
     );
     let error_enum = quote! {
         #[doc = #enum_doc]
@@ -418,7 +437,10 @@ fn documented_status(op: &Operation) -> TokenStream {
 
 /// `download`, for an operation whose success comes in a media type read as bytes: the body
 /// as a stream of chunks (`Client::download`), with that media type's `Accept`.
-fn download_method(op: &Operation) -> Option<TokenStream> {
+fn download_method(op: &Operation, surface: &OperationSurface) -> Option<TokenStream> {
+    if !surface.send_variants.contains_key("download") {
+        return None;
+    }
     let accept = crate::surface::builder_methods::download_accept(op)?;
     let accept = accept_call(accept);
     Some(quote! {
@@ -551,9 +573,8 @@ fn stream_method(bx: &Ctx<'_>, pg: &crate::ir::Pagination) -> TokenStream {
 }
 
 /// `oncegen_runtime::request!(Get "/path", "operationId", None)`: a new request of the operation.
-fn new_request(op: &Operation) -> TokenStream {
+fn new_request(operation_id: &str, op: &OperationSurface) -> TokenStream {
     let (method, idempotency) = spec_idents(op);
-    let operation_id = &op.operation_id;
     let path = &op.path;
     let envelope = op.operation_envelope.then(|| quote!(, operation_envelope));
     quote!(::oncegen_runtime::request!(#method #path, #operation_id, #idempotency #envelope))
@@ -633,9 +654,19 @@ fn put_param(cx: &Ctx<'_>, p: &Param, v: TokenStream) -> TokenStream {
     }
 }
 
-fn param_doc(p: &Param) -> TokenStream {
-    let mut doc = p.doc.as_deref().map(sanitize).unwrap_or_default();
-    if let Some(c) = super::docs::constraints_doc(&p.constraints) {
+/// What a caller sees of the parameter `p` of `op`.
+fn param_surface<'a>(cx: &Ctx<'a>, op: &Operation, p: &Param) -> &'a ParamSurface {
+    cx.operation(op)
+        .params
+        .get(&p.rust_name)
+        .expect("the surface describes every parameter")
+}
+
+/// A parameter's doc: what the surface records of it (description, constraints, wire name and
+/// place) and how a list travels.
+fn param_doc(surface: &ParamSurface, p: &Param) -> TokenStream {
+    let mut doc = surface.doc.as_deref().map(sanitize).unwrap_or_default();
+    if let Some(c) = super::docs::constraints_doc(&surface.constraints) {
         if !doc.is_empty() {
             doc.push(' ');
         }
@@ -654,8 +685,8 @@ fn param_doc(p: &Param) -> TokenStream {
     }
     doc.push_str(&format!(
         "Sent as {} parameter `{}`{how}.",
-        loc(p.location),
-        p.name.replace('`', "'")
+        loc(surface.location),
+        surface.name.replace('`', "'")
     ));
     lines_attrs(&doc)
 }
@@ -683,16 +714,17 @@ fn loc(l: ParamLocation) -> &'static str {
 }
 
 /// The rustdoc of a client method: summary, description, method and path, scopes,
-/// idempotency, pagination, envelope and error responses.
-fn operation_doc(op: &Operation) -> String {
+/// idempotency, pagination, envelope and error responses (in the document's order, from the
+/// model).
+fn operation_doc(op: &Operation, surface: &OperationSurface) -> String {
     let mut parts = Vec::new();
-    if let Some(s) = &op.summary {
+    if let Some(s) = &surface.summary {
         parts.push(sanitize(s));
     }
     // A description that is all of the deprecation note shows in `#[deprecated]`, not twice.
-    if let Some(d) = &op.description
-        && Some(d) != op.summary.as_ref()
-        && !crate::surface::deprecation::is_only_note(op.deprecated, d)
+    if let Some(d) = &surface.description
+        && Some(d) != surface.summary.as_ref()
+        && !crate::surface::deprecation::is_only(surface.deprecation_note.as_deref(), d)
     {
         parts.push(sanitize(d));
     }
@@ -700,12 +732,12 @@ fn operation_doc(op: &Operation) -> String {
     // statuses alone on the last).
     let mut call = vec![format!(
         "Sends `{} {}` (operation `{}`).",
-        method_upper(op.method),
-        op.path,
+        method_upper(surface.method),
+        surface.path,
         op.operation_id
     )];
-    call.extend(operation_facts(op));
-    if let Some(server) = &op.server {
+    call.extend(operation_facts(op, surface));
+    if let Some(server) = &surface.server {
         call.push(format!(
             "Sent to its own server `{server}` (`Config::route_server` sends it elsewhere)."
         ));
@@ -738,15 +770,15 @@ fn operation_doc(op: &Operation) -> String {
 
 /// One line per fact of the operation: scopes, permissions, idempotency, pagination, receipts
 /// and polling, how the body travels, deprecation.
-fn operation_facts(op: &Operation) -> Vec<String> {
+fn operation_facts(op: &Operation, surface: &OperationSurface) -> Vec<String> {
     let mut facts = Vec::new();
-    if !op.scopes.is_empty() {
-        facts.push(format!("Scopes: {}.", ticks(&op.scopes)));
+    if !surface.scopes.is_empty() {
+        facts.push(format!("Scopes: {}.", ticks(&surface.scopes)));
     }
-    if !op.permissions.is_empty() {
-        facts.push(format!("Permissions: {}.", ticks(&op.permissions)));
+    if !surface.permissions.is_empty() {
+        facts.push(format!("Permissions: {}.", ticks(&surface.permissions)));
     }
-    match op.idempotency {
+    match surface.idempotency {
         Idempotency::None => {}
         Idempotency::Required => {
             facts.push("Idempotency-Key: required (generated when not set).".to_owned())
@@ -756,7 +788,7 @@ fn operation_facts(op: &Operation) -> Vec<String> {
             facts.push("Idempotency-Key: requirement not shown by the reference.".to_owned())
         }
     }
-    if let Some(pg) = &op.pagination {
+    if let Some(pg) = &surface.pagination {
         let model = match pg.model {
             PageModel::Page => "page",
             PageModel::Cursor => "cursor",
@@ -766,12 +798,12 @@ fn operation_facts(op: &Operation) -> Vec<String> {
             "Paginated ({model} model): `into_stream` yields every item of every page."
         ));
     }
-    if op.operation_envelope {
+    if surface.operation_envelope {
         facts.push("Returns an operation receipt (`wait` polls it to a final state); `operation_format(true)` asks for the canonical envelope.".to_owned());
     } else if op.receipt {
         facts.push("Returns an operation receipt; `wait` polls it to a final state.".to_owned());
     }
-    if op.poll.is_some() {
+    if surface.effects.waits {
         facts.push("`wait` reads again until the result settles.".to_owned());
     }
     // A deprecation shows from the method's `#[deprecated]`, not from a line here.

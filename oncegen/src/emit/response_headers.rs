@@ -3,7 +3,8 @@
 
 use super::Ctx;
 use super::docs::lines_attrs;
-use crate::ir::{Api, Operation};
+use crate::ir::Api;
+use crate::surface::OperationSurface;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -55,8 +56,8 @@ pub(super) fn views(cx: &Ctx<'_>, api: &Api) -> TokenStream {
 }
 
 /// The builder's `response_headers`, when its success response documents headers.
-pub(super) fn builder_method(op: &Operation) -> Option<TokenStream> {
-    let name = format_ident!("{}", op.response_headers.as_ref()?);
+pub(super) fn builder_method(op: &OperationSurface) -> Option<TokenStream> {
+    let name = format_ident!("{}", op.response_headers.as_ref()?.ty);
     Some(quote! {
         /// The headers the operation documents on success, typed, from a response's metadata
         /// (`response.meta()`).

@@ -2,26 +2,29 @@
 //! the statement that gives an operation's request its `security`.
 
 use super::docs::sanitize;
-use crate::ir::{Api, Operation, ParamLocation, SchemeKind, SecuritySchemeDef, ServerDef};
+use crate::ir::{Api, Operation, ServerDef};
+use crate::surface::{CredentialKind, ParamLocation, SchemeSurface, Surface};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 /// `pub mod security_schemes { pub static NAME: SecurityScheme = …; }` (nothing without schemes).
-pub(super) fn schemes_module(api: &Api) -> Option<TokenStream> {
-    let stated = api.operations.iter().any(|o| o.security.is_some());
-    if api.security_schemes.is_empty() && !stated {
+pub(super) fn schemes_module(api: &Api, surface: &Surface) -> Option<TokenStream> {
+    let operations = &surface.operations;
+    let stated = operations.values().any(|o| o.security.is_some());
+    if surface.security_schemes.is_empty() && !stated {
         return None;
     }
-    let statics = api.security_schemes.iter().map(scheme_static);
+    // In the order of their keys in the document, as lowering read them.
+    let mut schemes: Vec<_> = surface.security_schemes.iter().collect();
+    schemes.sort_by(|a, b| a.1.name.cmp(&b.1.name));
+    let statics = schemes
+        .into_iter()
+        .map(|(rust_name, s)| scheme_static(rust_name, s));
     let mut module_doc = "The API's security schemes: set a credential once per client with \
         `Config::scheme_credential`; each operation sends those of the first of its `security` \
         requirements that all have one."
         .to_owned();
-    let unstated = api
-        .operations
-        .iter()
-        .filter(|o| o.security.is_none())
-        .count();
+    let unstated = operations.values().filter(|o| o.security.is_none()).count();
     if unstated > 0 {
         module_doc.push_str(&format!(
             "\n\n{unstated} of the {} operations state no `security` (nor does the document): \
@@ -29,7 +32,7 @@ pub(super) fn schemes_module(api: &Api) -> Option<TokenStream> {
              `Config::scheme_credential_everywhere`, which sends it on every operation that \
              does not say it needs none (`Config::bearer` goes on those too). An operation that \
              sends no credential is logged at debug level.",
-            api.operations.len()
+            operations.len()
         ));
     }
     let module_doc = super::docs::lines_attrs(&module_doc);
@@ -44,11 +47,14 @@ pub(super) fn schemes_module(api: &Api) -> Option<TokenStream> {
 }
 
 /// `pub static NAME: SecurityScheme = …;` with its doc: how its credential travels.
-fn scheme_static(s: &SecuritySchemeDef) -> TokenStream {
-    let ident = format_ident!("{}", s.rust_name);
+fn scheme_static(rust_name: &str, s: &SchemeSurface) -> TokenStream {
+    let ident = format_ident!("{}", rust_name);
     let name = &s.name;
-    let (kind, how) = match &s.kind {
-        SchemeKind::ApiKey { location, param } => {
+    let (kind, how) = match s.kind {
+        CredentialKind::ApiKey => {
+            let (Some(location), Some(param)) = (s.location, &s.param) else {
+                unreachable!("the surface places every API key")
+            };
             let (loc, word) = match location {
                 ParamLocation::Header => (quote!(Header), "header"),
                 ParamLocation::Query => (quote!(Query), "query parameter"),
@@ -60,11 +66,11 @@ fn scheme_static(s: &SecuritySchemeDef) -> TokenStream {
                 format!("an API key (`SchemeCredential::api_key`) in {word} `{param}`"),
             )
         }
-        SchemeKind::Basic => (
+        CredentialKind::Basic => (
             quote!(::oncegen_runtime::SchemeKind::Basic),
             "a user name and password (`SchemeCredential::basic`)".to_owned(),
         ),
-        SchemeKind::Bearer => (
+        CredentialKind::Bearer => (
             quote!(::oncegen_runtime::SchemeKind::Bearer),
             "a bearer token (`SchemeCredential::bearer`, or the client's `Config::bearer`)"
                 .to_owned(),
@@ -73,7 +79,7 @@ fn scheme_static(s: &SecuritySchemeDef) -> TokenStream {
     let mut doc = format!(
         "Security scheme `{}`: {how}. Set it once with `Config::scheme_credential(&{}, …)`.",
         name.replace('`', "'"),
-        s.rust_name
+        rust_name
     );
     if let Some(d) = &s.doc {
         doc = format!("{}\n\n{doc}", sanitize(d));

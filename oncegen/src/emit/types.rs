@@ -7,7 +7,6 @@ use crate::ir::{
     AdditionalProperties, EnumVariant, ExclusiveGroup, Field, FixedTag, TypeDef, TypeKind, TypeRef,
     UnionVariant,
 };
-use crate::naming;
 use crate::surface::rust_type;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -15,8 +14,10 @@ use quote::{format_ident, quote};
 /// Tokens for one named type and its impls.
 pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
     let name = format_ident!("{}", def.name);
-    let doc = lines_attrs(&type_doc(def));
-    let deprecated = super::docs::deprecated_attr(def.deprecated, def.doc.as_deref());
+    let surface = cx.type_surface(&def.name);
+    let doc = lines_attrs(&type_doc(def, surface.doc.as_deref()));
+    let deprecated =
+        super::docs::deprecated_attr(surface.deprecated, surface.deprecation_note.as_deref());
     let body = match &def.kind {
         TypeKind::Struct {
             fields,
@@ -57,12 +58,12 @@ pub fn type_def(cx: &Ctx<'_>, def: &TypeDef) -> TokenStream {
     }
 }
 
-/// A type's doc: its description, then the schema's pointer unless the type bears the name of
-/// the component it comes from.
-fn type_doc(def: &TypeDef) -> String {
+/// A type's doc: its description (`described`, the surface's), then the schema's pointer unless
+/// the type bears the name of the component it comes from.
+fn type_doc(def: &TypeDef, described: Option<&str>) -> String {
     let schema = (def.pointer != format!("#/components/schemas/{}", def.name))
         .then(|| format!("Schema: `{}`.", def.pointer));
-    match (def.doc.as_deref().map(super::docs::sanitize), schema) {
+    match (described.map(super::docs::sanitize), schema) {
         // After a one-paragraph description, in its paragraph.
         (Some(d), Some(schema)) if !d.is_empty() && !d.contains('\n') => {
             format!("{} {schema}", super::docs::as_sentence(&d))
@@ -148,13 +149,14 @@ fn is_optional(f: &Field) -> bool {
 
 /// The spec's description of a field, then what its constraints and flags say; nothing at all
 /// rather than an echo of the name.
-fn field_doc(f: &Field) -> String {
-    let mut doc = f
+fn field_doc(cx: &Ctx<'_>, owner: &str, f: &Field) -> String {
+    let surface = cx.field_surface(owner, &f.rust_name);
+    let mut doc = surface
         .doc
-        .clone()
-        .map(|d| super::docs::sanitize(&d))
+        .as_deref()
+        .map(super::docs::sanitize)
         .unwrap_or_default();
-    let mut notes: Vec<String> = super::docs::constraints_doc(&f.constraints)
+    let mut notes: Vec<String> = super::docs::constraints_doc(&surface.constraints)
         .into_iter()
         .collect();
     if let Some(c) = &f.const_value {
@@ -187,7 +189,7 @@ fn struct_def(
     additional: Option<&AdditionalProperties>,
     fixed_tag: Option<&FixedTag>,
 ) -> TokenStream {
-    let field_tokens = fields.iter().map(|f| field_decl(cx, f));
+    let field_tokens = fields.iter().map(|f| field_decl(cx, &def.name, f));
     let group_fields = exclusive.iter().map(group_field);
     let additional_field = additional.map(|a| additional_field(cx, a));
     let group_enums = exclusive.iter().map(|g| group_enum(cx, &def.name, g));
@@ -257,11 +259,13 @@ fn json_object(
 }
 
 /// One field of a struct, with its doc.
-fn field_decl(cx: &Ctx<'_>, f: &Field) -> TokenStream {
+fn field_decl(cx: &Ctx<'_>, owner: &str, f: &Field) -> TokenStream {
     let ident = format_ident!("{}", f.rust_name);
     let ty = field_ty(cx, f);
-    let doc = lines_attrs(&field_doc(f));
-    let deprecated = super::docs::deprecated_attr(f.deprecated, f.doc.as_deref());
+    let doc = lines_attrs(&field_doc(cx, owner, f));
+    let surface = cx.field_surface(owner, &f.rust_name);
+    let deprecated =
+        super::docs::deprecated_attr(surface.deprecated, surface.deprecation_note.as_deref());
     quote! {
         #doc
         #deprecated
@@ -319,7 +323,7 @@ fn constructor(
 ) -> TokenStream {
     let mut inits = Vec::new();
     let (args, unpack, arguments_struct) = required_args(cx, def, fields, &mut inits);
-    let setters = optional_setters(cx, fields, exclusive, additional, &mut inits);
+    let setters = optional_setters(cx, &def.name, fields, exclusive, additional, &mut inits);
     let default_impl = args.is_empty().then(|| {
         quote! {
             impl Default for #name {
@@ -368,7 +372,7 @@ fn required_args(
     let mut decls = Vec::new();
     let mut idents = Vec::new();
     for f in required {
-        let (decl, init) = named_field(cx, f);
+        let (decl, init) = named_field(cx, &def.name, f);
         decls.push(decl);
         inits.push(init);
         idents.push(format_ident!("{}", f.rust_name));
@@ -380,10 +384,12 @@ fn required_args(
     )
 }
 
-/// The setters of the optional fields and exclusive groups, pushing to `inits` their
-/// initialisers and those of fixed-value fields and additional properties.
+/// The setters of the optional fields (those the surface gives one, by its name) and exclusive
+/// groups of the request type `owner`, pushing to `inits` their initialisers and those of
+/// fixed-value fields and additional properties.
 fn optional_setters(
     cx: &Ctx<'_>,
+    owner: &str,
     fields: &[Field],
     exclusive: &[ExclusiveGroup],
     additional: Option<&AdditionalProperties>,
@@ -394,12 +400,10 @@ fn optional_setters(
         if let Some(c) = &f.const_value {
             inits.push(const_init(f, c));
         } else if !f.required {
-            let (init, setter) = optional_setter(cx, f);
-            inits.push(init);
-            // A read-only field is the server's to set: a request leaves it out.
-            if !f.read_only {
-                setters.push(setter);
-            }
+            inits.push(optional_init(f));
+            // A read-only field is the server's to set: the surface gives it no setter.
+            let setter = cx.field_surface(owner, &f.rust_name).setter.as_deref();
+            setters.extend(setter.map(|name| optional_setter(cx, f, name)));
         }
     }
     for g in exclusive {
@@ -444,9 +448,9 @@ fn arguments_struct(owner: &str, name: &proc_macro2::Ident, fields: &[TokenStrea
 
 /// A required field as a public field of the struct `new` takes (its exact type: a struct
 /// literal converts nothing; a recursive field unboxed), and its initialiser.
-fn named_field(cx: &Ctx<'_>, f: &Field) -> (TokenStream, TokenStream) {
+fn named_field(cx: &Ctx<'_>, owner: &str, f: &Field) -> (TokenStream, TokenStream) {
     let ident = format_ident!("{}", f.rust_name);
-    let doc = lines_attrs(&field_doc(f));
+    let doc = lines_attrs(&field_doc(cx, owner, f));
     let (ty, init) = if f.boxed && !f.nullable {
         (cx.ty(&f.ty), quote!(#ident: Box::new(#ident)))
     } else {
@@ -481,10 +485,20 @@ fn required_arg(cx: &Ctx<'_>, f: &Field) -> (TokenStream, TokenStream) {
     }
 }
 
-/// The initialiser (unset) of an optional field, and its setter.
-fn optional_setter(cx: &Ctx<'_>, f: &Field) -> (TokenStream, TokenStream) {
+/// The initialiser (unset) of an optional field.
+fn optional_init(f: &Field) -> TokenStream {
     let ident = format_ident!("{}", f.rust_name);
-    let setter = format_ident!("{}", naming::setter(&f.rust_name));
+    if f.nullable {
+        quote!(#ident: ::oncegen_runtime::Nullable::Absent)
+    } else {
+        quote!(#ident: None)
+    }
+}
+
+/// The setter `name` of an optional field.
+fn optional_setter(cx: &Ctx<'_>, f: &Field, name: &str) -> TokenStream {
+    let ident = format_ident!("{}", f.rust_name);
+    let setter = format_ident!("{}", name);
     let inner = cx.ty(&f.ty);
     let doc = lines_attrs(&format!("Sets `{}`.", f.name.replace('`', "'")));
     if f.nullable {
@@ -499,7 +513,7 @@ fn optional_setter(cx: &Ctx<'_>, f: &Field) -> (TokenStream, TokenStream) {
         } else {
             quote!(self.#ident = value.into();)
         };
-        let setter = quote! {
+        return quote! {
             #doc
             #[doc = ""]
             #[doc = " Pass a value, or `None` to send an explicit `null`."]
@@ -508,7 +522,6 @@ fn optional_setter(cx: &Ctx<'_>, f: &Field) -> (TokenStream, TokenStream) {
                 self
             }
         };
-        return (quote!(#ident: ::oncegen_runtime::Nullable::Absent), setter);
     }
     let wrap = |v: TokenStream| if f.boxed { quote!(Box::new(#v)) } else { v };
     let (arg, value) = if cx.resolves_to(&f.ty, &TypeRef::String) {
@@ -518,14 +531,13 @@ fn optional_setter(cx: &Ctx<'_>, f: &Field) -> (TokenStream, TokenStream) {
     } else {
         (inner, wrap(quote!(value)))
     };
-    let setter = quote! {
+    quote! {
         #doc
         pub fn #setter(mut self, value: #arg) -> Self {
             self.#ident = Some(#value);
             self
         }
-    };
-    (quote!(#ident: None), setter)
+    }
 }
 
 /// The initialiser (unset) of an `x-at-most-one-of` group, and its setter.

@@ -2,10 +2,8 @@
 
 use super::references::{edges, names_in};
 use crate::ir::{Api, Success, TypeDef, TypeKind, TypeRef};
+use crate::surface::modules::SHARED_MODULE;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Module of types shared by several areas (or by none).
-pub(crate) const SHARED_MODULE: &str = "types";
 
 /// The references between types, through containers: type name to the names it references.
 type Edges = BTreeMap<String, Vec<String>>;

@@ -10,13 +10,6 @@ mod effects;
 mod graph;
 mod member_tags;
 
-pub(crate) use graph::SHARED_MODULE;
-
-/// Module of the generated error codes; no area may take its name.
-pub(crate) const ERROR_CODES_MODULE: &str = "error_codes";
-
-/// Module of the generated webhooks; no area may take its name.
-pub(crate) const WEBHOOKS_MODULE: &str = "webhooks";
 mod operation;
 mod pagination;
 mod references;
@@ -32,6 +25,7 @@ use crate::error::Result;
 use crate::ir::{Api, Area, TypeDef, TypeRef};
 use crate::naming::{self, Namespace};
 use crate::read::{Document, Node, escape_pointer};
+use crate::surface::modules::{ERROR_CODES_MODULE, SHARED_MODULE, WEBHOOKS_MODULE};
 use std::collections::BTreeMap;
 
 /// The type every schema lowering met became, by the schema's JSON pointer in the document's

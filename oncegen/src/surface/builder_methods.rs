@@ -1,11 +1,13 @@
 //! Which methods a request builder has besides its setters and `send`: the other formats'
-//! `send_*`, `download`, and `error_body` with its `{Builder}Error` enum. One fact shared by
-//! the emitter (`emit/operations.rs`) and the surface ([`OperationSurface`](super::OperationSurface)).
+//! `send_*`, `download`, and `error_body` with its `{Builder}Error` enum, decided here for the
+//! [`OperationSurface`](super::OperationSurface). The emitter reads the decision from the
+//! surface; of this module it uses only the error responses in the document's order, the
+//! download's media types and the variant names.
 
 use crate::ir::{Operation, ResponseDef, Success, TypeRef};
 
 /// What `error_body` decodes.
-pub enum ErrorBody<'a> {
+pub(super) enum ErrorBody<'a> {
     /// No error response has a type: no `error_body`.
     Absent,
     /// Every typed error response has this type: `error_body` returns it.
@@ -32,7 +34,7 @@ pub fn typed_errors(op: &Operation) -> Vec<(&str, &TypeRef)> {
 }
 
 /// What the operation's `error_body` decodes.
-pub fn error_body(op: &Operation) -> ErrorBody<'_> {
+pub(super) fn error_body(op: &Operation) -> ErrorBody<'_> {
     let typed = typed_errors(op);
     match typed.first() {
         None => ErrorBody::Absent,
@@ -42,7 +44,7 @@ pub fn error_body(op: &Operation) -> ErrorBody<'_> {
 }
 
 /// The name of the enum `error_body` returns when the error bodies have several types.
-pub fn error_enum_name(op: &Operation) -> String {
+pub(super) fn error_enum_name(op: &Operation) -> String {
     format!("{}Error", op.builder_name)
 }
 

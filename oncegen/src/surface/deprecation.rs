@@ -28,10 +28,10 @@ const GUIDANCE_STEMS: &[&str] = &[
     "migrat",
 ];
 
-/// Whether `doc` is nothing but the deprecation note taken from it (the docs then need not
-/// repeat what `#[deprecated]` shows).
-pub fn is_only_note(deprecated: bool, doc: &str) -> bool {
-    note(deprecated, Some(doc)).is_some_and(|note| note == one_line(doc))
+/// Whether `doc` is nothing but `note`, the deprecation note taken from it (the docs then need
+/// not repeat what `#[deprecated]` shows).
+pub fn is_only(note: Option<&str>, doc: &str) -> bool {
+    note.is_some_and(|note| note == one_line(doc))
 }
 
 /// `text` with each run of whitespace (newlines included) one space.

@@ -9,8 +9,10 @@
 //! arguments (`call_order`), which sending methods and `error_body` a builder has
 //! (`builder_methods`), the Rust spelling of a type and of a field's optionality
 //! (`rust_type`), deprecation notes (`deprecation`), a server constant's value and a server
-//! function's name (`access`). The emitter renders code from them, the change report diffs
-//! two [`Surface`]s, and `api.json` next to a generated crate is a [`Surface`] serialized.
+//! function's name (`access`), the crate's fixed module names (`modules`). The emitter renders
+//! code from them (reading the [`Surface`] the pipeline computed, not deciding again), the
+//! change report diffs two [`Surface`]s, and `api.json` next to a generated crate is a
+//! [`Surface`] serialized.
 //!
 //! Every map is a `BTreeMap` and every list is sorted (argument lists are in call order), so the
 //! same model always gives the same bytes. Members that are `false`, empty or absent are left
@@ -24,10 +26,13 @@ pub(crate) mod call_order;
 pub(crate) mod command_line;
 pub(crate) mod credentials;
 pub(crate) mod deprecation;
+pub(crate) mod modules;
 mod operation;
 pub(crate) mod rust_type;
 mod types;
 
+/// The model's enums the surface records as they are.
+pub use crate::ir::{Idempotency, Method, PageModel, ParamLocation};
 pub use access::{CredentialKind, SchemeSurface, ServerSurface, VariableSurface};
 pub use command_line::{RESERVED_COMMANDS, RESERVED_FLAGS};
 pub use credentials::RESERVED_VARIABLES;

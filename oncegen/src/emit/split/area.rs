@@ -8,8 +8,8 @@ use crate::emit::files::{ModuleItems, allowed_lints, module_items};
 use crate::emit::{GeneratedFile, Options, format_file};
 use crate::error::Result;
 use crate::ir::Api;
-use crate::lower::SHARED_MODULE;
 use crate::surface::Surface;
+use crate::surface::modules::SHARED_MODULE;
 use quote::{format_ident, quote};
 use std::path::Path;
 
@@ -27,7 +27,7 @@ pub(super) fn files(
     let (tokens, gated) = area_module(api, surface, options, area)?;
     let core = format_ident!("{}", ident_of(&names.core));
     let m = format_ident!("{}", module);
-    let security = (!api.security_schemes.is_empty()).then(|| {
+    let security = (!surface.security_schemes.is_empty()).then(|| {
         quote! {
             #[allow(unused_imports)]
             use ::#core::security_schemes;
@@ -46,9 +46,9 @@ pub(super) fn files(
     let lints = allowed_lints();
     let crate_doc = format!(
         "Area `{}` of the typed SDK for {}. Applications depend on the facade crate `{}` with its feature `{module}`, which re-exports this crate as its module `{module}` and the trait `{}` in its prelude.",
-        api.areas
-            .iter()
-            .find(|a| &a.module == module)
+        surface
+            .areas
+            .get(module)
             .map_or(module.as_str(), |a| a.tag.as_str())
             .replace('`', "'"),
         sanitize(&api.title),
@@ -66,15 +66,15 @@ pub(super) fn files(
         },
         GeneratedFile {
             path: dir.join(format!("src/{module}.rs")),
-            contents: format_file(&header, &module_doc(api, module), tokens)?,
+            contents: format_file(&header, &module_doc(surface, module), tokens)?,
         },
     ];
     Ok((files, Extension::all(module, gated)))
 }
 
 /// The doc of the area's module, as the single crate writes it.
-fn module_doc(api: &Api, module: &str) -> String {
-    crate::emit::files::modules(api)
+fn module_doc(surface: &Surface, module: &str) -> String {
+    crate::emit::files::modules(surface)
         .into_iter()
         .find(|(m, _)| m == module)
         .map(|(_, doc)| doc)

@@ -9,8 +9,8 @@ use crate::emit::files::{client_rs, lib_tokens, mod_rs, rust_file};
 use crate::emit::{Ctx, GeneratedFile, Options, conventions, types, webhooks};
 use crate::error::Result;
 use crate::ir::Api;
-use crate::lower::{ERROR_CODES_MODULE, SHARED_MODULE, WEBHOOKS_MODULE};
 use crate::surface::Surface;
+use crate::surface::modules::{ERROR_CODES_MODULE, SHARED_MODULE, WEBHOOKS_MODULE};
 use quote::quote;
 use std::path::Path;
 
@@ -24,7 +24,7 @@ pub(super) fn files(
 ) -> Result<(Vec<GeneratedFile>, Vec<Extension>)> {
     let header = options.header("//");
     let generated = dir.join("src/generated");
-    let (client, client_gated) = take_gated(client_rs(api, options))?;
+    let (client, client_gated) = take_gated(client_rs(api, surface, options))?;
     let (shared, shared_gated) = take_gated(shared_types(api, surface, options))?;
     let mut files = vec![
         GeneratedFile {

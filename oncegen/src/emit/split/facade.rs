@@ -9,7 +9,7 @@ use crate::emit::docs::sanitize;
 use crate::emit::{GeneratedFile, Options, format_file};
 use crate::error::{Error, Result};
 use crate::ir::Api;
-use crate::lower::SHARED_MODULE;
+use crate::surface::modules::SHARED_MODULE;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
