@@ -10,10 +10,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
-use oncegen_runtime::{
-    AttemptInfo, AttemptOutcome, CallOptions, Client, Error, Hook, JournaledWrite, Pending,
-    PendingWrite, Request, RetryPolicy, Settlement, SqliteJournal, WriteJournal,
-};
+use oncegen_runtime::hooks::{AttemptInfo, AttemptOutcome, Hook};
+use oncegen_runtime::journal::{JournaledWrite, Pending, PendingWrite, Settlement, WriteJournal};
+use oncegen_runtime::{CallOptions, Client, Error, Request, RetryPolicy, SqliteJournal};
 use serde_json::{Value, json};
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};

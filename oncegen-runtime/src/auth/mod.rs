@@ -12,8 +12,8 @@ use http::{HeaderMap, HeaderName, HeaderValue};
 use crate::config::{Config, Credentials};
 use crate::error::Error;
 use crate::header_names;
-use crate::secret::Secret;
 use crate::spec::ParamIn;
+use oncegen_codec::Secret;
 
 use crate::security::{self, Requirement, SchemeCredential, SchemeKind, SecurityScheme};
 use crate::signing::{Signer, SigningInput, content_sha256, new_nonce, unix_timestamp};

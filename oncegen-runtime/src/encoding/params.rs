@@ -24,7 +24,8 @@ pub fn encode_component(value: &str) -> String {
     utf8_percent_encode(value, COMPONENT).to_string()
 }
 
-/// The OpenAPI `style` of a parameter.
+/// The OpenAPI `style` of a parameter: each of OpenAPI's table (simple, label, matrix, form,
+/// space- and pipe-delimited, deepObject), with `explode`, for a value of any shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ParamStyle {
     /// `a,b` / `k,v` (path and header default).
