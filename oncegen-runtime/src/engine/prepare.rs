@@ -100,7 +100,35 @@ impl Prepared {
             None => CallUrl::of_request(d.endpoint, request)?,
             Some(server) => CallUrl::of_request(&Endpoint::for_server(server, d.config)?, request)?,
         };
-        let mut prepared = Self::assemble(Call::of_request(request, options, url)?, options, d)?;
+        let spec = request.spec();
+        let CallerHeaders {
+            extra,
+            mut idempotency_key,
+            client_request_id,
+        } = CallerHeaders::of(request, options)?;
+        if spec.idempotency.sends_key() && idempotency_key.is_none() {
+            idempotency_key = Some(generate_idempotency_key());
+        }
+        // Generated code passes only visible ASCII; anything else asks for any type.
+        let accept =
+            static_value(request.accept_header()).unwrap_or(HeaderValue::from_static("*/*"));
+        let (body, content_type) = match request.body_parts() {
+            Some((bytes, content_type)) => (bytes.clone(), Some(content_type.clone())),
+            None => (Bytes::new(), None),
+        };
+        let call = Call {
+            operation_id: Cow::Borrowed(spec.operation_id),
+            method: spec.method,
+            template: Cow::Borrowed(spec.path),
+            url,
+            accept,
+            extra,
+            body,
+            content_type,
+            idempotency_key,
+            client_request_id,
+        };
+        let mut prepared = Self::assemble(call, options, d)?;
         prepared.security = request.security_requirements();
         #[cfg(feature = "journal")]
         {
@@ -146,16 +174,25 @@ impl Prepared {
             idempotency_key,
             client_request_id,
         } = call;
+        let key_value = match &idempotency_key {
+            Some(key) => Some(header_value(headers::IDEMPOTENCY_KEY, key)?),
+            None => None,
+        };
+        let client_request_id_value = match &client_request_id {
+            Some(id) => Some(header_value(headers::CLIENT_REQUEST_ID, id)?),
+            None => None,
+        };
+        let content_type = match content_type {
+            Some(content_type) => Some(content_type_value(content_type)?),
+            None => None,
+        };
         let headers = Headers {
             accept,
             extra,
-            idempotency_key: optional_value(headers::IDEMPOTENCY_KEY, idempotency_key.as_deref())?,
-            client_request_id: optional_value(
-                headers::CLIENT_REQUEST_ID,
-                client_request_id.as_deref(),
-            )?,
+            idempotency_key: key_value,
+            client_request_id: client_request_id_value,
             operation_format: options.operation_format(),
-            content_type: content_type.map(content_type_value).transpose()?,
+            content_type,
         };
         let total = options.timeout().or(d.config.timeouts.total);
         Ok(Self {
@@ -198,42 +235,6 @@ pub(crate) struct Call {
     pub content_type: Option<Cow<'static, str>>,
     pub idempotency_key: Option<String>,
     pub client_request_id: Option<String>,
-}
-
-impl Call {
-    /// The parts of `request` with `options` (overrides applied) going to `url`: the caller's
-    /// keys and ids checked, a key generated for a write that sends one.
-    #[inline]
-    fn of_request(request: &Request, options: &CallOptions, url: CallUrl) -> Result<Self, Error> {
-        let spec = request.spec();
-        let CallerHeaders {
-            extra,
-            mut idempotency_key,
-            client_request_id,
-        } = CallerHeaders::of(request, options)?;
-        if spec.idempotency.sends_key() && idempotency_key.is_none() {
-            idempotency_key = Some(generate_idempotency_key());
-        }
-        // Generated code passes only visible ASCII; anything else asks for any type.
-        let accept =
-            static_value(request.accept_header()).unwrap_or(HeaderValue::from_static("*/*"));
-        let (body, content_type) = match request.body_parts() {
-            Some((bytes, content_type)) => (bytes.clone(), Some(content_type.clone())),
-            None => (Bytes::new(), None),
-        };
-        Ok(Self {
-            operation_id: Cow::Borrowed(spec.operation_id),
-            method: spec.method,
-            template: Cow::Borrowed(spec.path),
-            url,
-            accept,
-            extra,
-            body,
-            content_type,
-            idempotency_key,
-            client_request_id,
-        })
-    }
 }
 
 /// The headers the caller set (the request's, then the options'), with the idempotency key
@@ -424,12 +425,6 @@ fn static_value(text: &'static str) -> Option<HeaderValue> {
     } else {
         HeaderValue::from_str(text).ok()
     }
-}
-
-/// The header value of `value`, if any.
-#[inline]
-fn optional_value(name: &str, value: Option<&str>) -> Result<Option<HeaderValue>, Error> {
-    value.map(|value| header_value(name, value)).transpose()
 }
 
 /// The `Content-Type` of a body: without a copy when it is a `'static` visible ASCII text.
