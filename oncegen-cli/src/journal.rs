@@ -34,7 +34,7 @@ pub async fn open(location: &str) -> Result<Arc<dyn WriteJournal>, Failure> {
 
 #[cfg(feature = "postgres")]
 async fn open_postgres(url: &str) -> Result<Arc<dyn WriteJournal>, Failure> {
-    let journal = oncegen_runtime::postgres_journal::PostgresJournal::connect(url)
+    let journal = oncegen_runtime::PostgresJournal::connect(url)
         .await
         // The URL may hold a password: only "the PostgreSQL journal" is named.
         .map_err(|e| journal_failure("the PostgreSQL journal", e))?;

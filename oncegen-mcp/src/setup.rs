@@ -1,7 +1,8 @@
 //! The write journal: a file in the user's state directory by default, or PostgreSQL when the
 //! journal is a `postgres://` URL (feature `postgres`), shared by many processes.
 
-use oncegen_runtime::{SqliteJournal, WriteJournal};
+use oncegen_runtime::SqliteJournal;
+use oncegen_runtime::journal::WriteJournal;
 use std::path::PathBuf;
 use std::sync::Arc;
 

@@ -12,10 +12,10 @@ use crate::hooks::Hook;
 use crate::journal::WriteJournal;
 use crate::profile::ApiProfile;
 use crate::retry::RetryPolicy;
-use crate::secret::Secret;
 use crate::security::{SchemeCredential, SecurityScheme};
 use crate::signing::{DefaultSigner, Signer};
 use crate::transport::Transport;
+use oncegen_codec::Secret;
 
 /// Default of [`Config::max_response_bytes`]: 32 MiB.
 pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 32 * 1024 * 1024;

@@ -3,42 +3,53 @@
 //! Generated code compiles against this crate (see `docs/runtime-surface.md`). It holds
 //! mechanisms only and knows no particular operation, path, field, error code or environment
 //! variable: the generated crate hands it those facts as data ([`OperationSpec`] per call, an
-//! [`ApiProfile`] per client, a [`poll::PollSpec`] per waiter, its prefix to
+//! [`ApiProfile`] per client, a [`PollSpec`] per waiter, its prefix to
 //! [`Config::from_env_with_prefix`]).
+//!
+//! Every public item has one path. The call API and its types are at the root ([`Client`],
+//! [`Config`], [`Request`], [`CallOptions`], [`Call`], [`Error`], [`Response`], ...); the public
+//! modules hold what is named through them and is re-exported nowhere else: the results
+//! ([`pagination`], [`poll`], [`body`], the formats a success body decodes with), [`hooks`]
+//! (around every attempt), [`signing`] (signed mode's [`Signer`](signing::Signer) and its
+//! canonical string), [`idempotency`] (keys), [`servers`], [`version`] and [`webhook`], and
+//! with the `journal` feature `journal` (the write journal's trait, entries and protocol) and
+//! `same_write`.
 //!
 //! Its modules form layers; each names only modules of the layers below it (no cycle: checked
 //! for every crate of the workspace by `sdk-tests/tests/module_graph.rs`):
 //!
-//! 1. plain types and policies, no I/O of a call: [`spec`] and [`profile`] (the API's facts as
-//!    data, [`ParamIn`] among them), [`Binary`], [`rate_limit`] ([`RateLimitInfo`], one 429
-//!    gate per client), [`retry`] (bounded backoff with full jitter), [`hooks`] (around every
-//!    attempt), [`security`] (schemes as data), [`signing`] (signed mode behind the [`Signer`]
+//! 1. plain types and policies, no I/O of a call: `spec` and `profile` (the API's facts as
+//!    data, [`ParamIn`] among them), `poll_spec` ([`PollSpec`]), [`Binary`], `rate_limit`
+//!    ([`RateLimitInfo`], one 429 gate per client), `retry` (bounded backoff with full jitter),
+//!    [`hooks`], `security` (schemes as data), [`signing`] (signed mode behind the `Signer`
 //!    trait; the default canonical string is ours, the reference does not publish one), the
-//!    [`Transport`] trait with [`hyper_transport`] (the default: hyper's client, rustls or
-//!    native-tls) and, with the `reqwest` feature, `reqwest_transport` when the environment
+//!    [`Transport`] trait with [`HyperTransport`] (the default: hyper's client, rustls or
+//!    native-tls) and, with the `reqwest` feature, `ReqwestTransport` when the environment
 //!    names a proxy (no redirects, a capped body read); the durable journal (`write/`: with the
-//!    `journal` feature `journal`, its trait and entry types, `sqlite_journal`, `same_write`;
-//!    with the `postgres` feature `postgres_journal`, shared by many processes; the protocol
-//!    is in the `journal` module's docs); then [`error`], and [`idempotency`] (keys fixed per
+//!    `journal` feature `journal`, its trait and entry types, `SqliteJournal`, `same_write`;
+//!    with the `postgres` feature `PostgresJournal`, shared by many processes; the protocol
+//!    is in the `journal` module's docs); then `error`, and [`idempotency`] (keys fixed per
 //!    logical call), [`servers`];
-//! 2. what a call is made of: [`config`], encoding (`encoding/`: [`body`], how a success body
-//!    decodes; [`params`], OpenAPI parameter styles; [`multipart`]), auth (`auth/`:
-//!    credentials on the wire, and the rule that keeps them off cleartext links),
-//!    [`overrides`], [`request`](mod@request);
-//! 3. the engine (`engine/`): [`client`] runs a call as steps (prepare, begin the journal
+//! 2. what a call is made of: `config`, encoding (`encoding/`: [`body`], how a success body
+//!    decodes; `params`, OpenAPI parameter styles ([`ParamStyle`]); `multipart`
+//!    ([`FilePart`])), auth (`auth/`: credentials on the wire, and the rule that keeps them off
+//!    cleartext links), `overrides`, `request`;
+//! 3. the engine (`engine/`): [`Client`] runs a call as steps (prepare, begin the journal
 //!    entry, one attempt, decide, settle the entry, or look an unknown write up) under a budget
 //!    of attempts, 429 waits and a deadline; the decision table of every call (what an
 //!    attempt's result says, what to do next: pure functions) is `engine::decision`;
-//! 4. results: [`response`] (`Client::execute` and the [`ResponseFuture`] that decodes the
-//!    engine's answer), then [`pagination`], [`poll`], [`builder`] (what generated code
-//!    assembles) and start-up recovery (`Client::recover_writes` reports every journal entry
-//!    the application has not acknowledged with `Client::acknowledge_write`).
+//! 4. results: `response` ([`Client::execute`] and the [`ResponseFuture`] that decodes the
+//!    engine's answer), then [`pagination`], [`poll`], `builder` ([`Call`] and [`CallBuilder`],
+//!    what generated code assembles) and start-up recovery (`Client::recover_writes` reports
+//!    every journal entry the application has not acknowledged with
+//!    `Client::acknowledge_write`).
 //!
 //! The encoding of generated types (`json_object!`, `exclusive_group!`, `string_enum!`,
 //! `tagged_union!`, `untagged_union!`, `from_variants!`, [`Nullable`], [`Secret`], [`tagged`],
 //! [`untagged`]) is the `oncegen-codec` crate's, re-exported here at the paths generated code
 //! names, with what the generated tools use to decode input a user wrote
-//! ([`refusing_unknown`], [`located`], [`closest`]). [`version`] and [`webhook`] stand apart.
+//! ([`refusing_unknown`], [`located`], [`closest`]). [`version`], [`webhook`] and
+//! [`WebhookError`] stand apart.
 //!
 //! # Crate features
 //!
@@ -93,46 +104,46 @@
 //! ```
 #![deny(missing_docs)]
 
-mod auth;
-mod binary;
-pub mod builder;
-mod builder_macros;
-pub mod config;
-mod encoding;
-mod engine;
-pub mod error;
-mod header_names;
+// Public modules: their items are reached through them, and none is re-exported below.
 pub mod hooks;
 pub mod idempotency;
-pub mod overrides;
 pub mod pagination;
 pub mod poll;
-pub mod profile;
-pub mod rate_limit;
-#[cfg(feature = "journal")]
-mod recovery;
-pub mod request;
-pub mod response;
-pub mod retry;
-pub mod security;
 pub mod servers;
 pub mod signing;
-pub mod spec;
-pub mod transport;
 pub mod version;
 pub mod webhook;
+
+// Private modules: their public items are re-exported at the root, each at one path.
+mod auth;
+mod binary;
+mod builder;
+mod builder_macros;
+mod config;
+mod encoding;
+mod engine;
+mod error;
+mod header_names;
+mod overrides;
+mod poll_spec;
+mod profile;
+mod rate_limit;
+#[cfg(feature = "journal")]
+mod recovery;
+mod request;
+mod response;
+mod retry;
+mod security;
+mod spec;
+mod transport;
+mod webhook_error;
 mod write;
 
-// The modules of the folders, at the paths they have always had.
-pub use encoding::{body, multipart, params};
-pub use engine::client;
-pub use transport::hyper_transport;
-#[cfg(feature = "reqwest")]
-pub use transport::reqwest_transport;
+pub use encoding::body;
 
 // The encoding of generated types lives in its own crate (no HTTP); generated code names it
 // through these re-exports, at the paths it always had.
-pub use oncegen_codec::{Nullable, Secret, nullable, secret, tagged, untagged};
+pub use oncegen_codec::{Nullable, Secret, tagged, untagged};
 pub use oncegen_codec::{closest, dropped_members, located, refusing_unknown};
 pub use oncegen_codec::{
     exclusive_group, from_variants, json_object, string_enum, tagged_union, untagged_union,
@@ -140,45 +151,39 @@ pub use oncegen_codec::{
 
 #[cfg(feature = "crash-points")]
 pub use write::crash_point;
-#[cfg(feature = "postgres")]
-pub use write::postgres_journal;
 #[cfg(feature = "journal")]
-pub use write::{journal, same_write, sqlite_journal};
+pub use write::{journal, same_write};
 
 pub use binary::Binary;
 pub use builder::{Call, CallBuilder};
-pub use client::Client;
-pub use config::{Config, Credentials, SdkIdentity, Timeouts, WaitPolicy};
+pub use config::{
+    Config, Credentials, DEFAULT_MAX_RESPONSE_BYTES, SdkIdentity, Timeouts, WaitPolicy,
+};
+pub use encoding::multipart::FilePart;
+pub use encoding::params::{ParamStyle, encode_component};
+pub use engine::client::Client;
 pub use engine::download::Download;
 pub use error::{ApiError, Error, ErrorContext, PolledOutcome, Reconciliation, UnknownOutcome};
-pub use hooks::{AttemptInfo, AttemptOutcome, Hook};
-pub use hyper_transport::HyperTransport;
-pub use multipart::FilePart;
 pub use overrides::Overrides;
-pub use params::ParamStyle;
-pub use poll::PollSpec;
+pub use poll_spec::{PollSpec, Settled};
 pub use profile::{ApiProfile, ErrorBody, OperationLookup};
-pub use rate_limit::RateLimitInfo;
+pub use rate_limit::{ProbePermit, RateLimitGate, RateLimitInfo, parse_retry_after};
 #[cfg(feature = "journal")]
 pub use recovery::{RECOVERY_CONCURRENCY, RecoveredWrite, Recovery};
 pub use request::{CallOptions, Request};
-#[cfg(feature = "reqwest")]
-pub use reqwest_transport::ReqwestTransport;
 pub use response::{Response, ResponseFuture, ResponseMeta};
 pub use retry::RetryPolicy;
-pub use security::{Requirement, SchemeCredential, SchemeKind, SecurityScheme};
-pub use signing::{DefaultSigner, Signer, SigningInput};
+pub use security::{Requirement, SchemeCredential, SchemeKind, SecurityScheme, choose};
 pub use spec::{Idempotency, Method, OperationSpec, ParamIn};
+pub use transport::hyper_transport::HyperTransport;
+#[cfg(feature = "reqwest")]
+pub use transport::reqwest_transport::ReqwestTransport;
 pub use transport::{
     BodyStream, HttpRequest, HttpResponse, StreamingResponse, Transport, TransportError,
     TransportErrorKind,
 };
-pub use webhook::WebhookError;
-#[cfg(feature = "journal")]
-pub use write::journal::{
-    DamagedRecord, JournaledWrite, Pending, PendingWrite, Settlement, StoredResponse, WriteJournal,
-};
+pub use webhook_error::WebhookError;
 #[cfg(feature = "postgres")]
 pub use write::postgres_journal::{PostgresJournal, PostgresJournalBuilder};
 #[cfg(feature = "journal")]
-pub use write::sqlite_journal::SqliteJournal;
+pub use write::sqlite_journal::{KEEP_ACKNOWLEDGED, SqliteJournal, SqliteJournalBuilder};

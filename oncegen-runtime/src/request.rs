@@ -10,7 +10,7 @@ use std::time::Duration;
 use bytes::Bytes;
 
 use crate::encoding::multipart;
-pub use crate::encoding::params::encode_component;
+use crate::encoding::params::encode_component;
 use crate::encoding::params::{self, ParamStyle};
 use crate::error::Error;
 use crate::idempotency::{validate_client_request_id, validate_idempotency_key};
@@ -302,7 +302,7 @@ impl Request {
     }
 
     /// Adds parameter `name` of any shape (objects, lists, nested values) serialized by its
-    /// OpenAPI `style` and `explode` (see [`params`]); `null` adds nothing. A value that cannot
+    /// OpenAPI `style` and `explode` (see [`ParamStyle`](crate::ParamStyle)); `null` adds nothing. A value that cannot
     /// be serialized so is kept as the request's [`error`](Self::error).
     pub fn param<T: serde::Serialize + ?Sized>(
         &mut self,

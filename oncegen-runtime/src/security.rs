@@ -5,8 +5,8 @@
 
 use std::fmt;
 
-use crate::secret::Secret;
 use crate::spec::ParamIn;
+use oncegen_codec::Secret;
 
 /// A security scheme of the document (`components.securitySchemes`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

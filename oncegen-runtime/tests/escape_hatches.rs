@@ -5,10 +5,11 @@
 
 use std::sync::Arc;
 
+use oncegen_runtime::journal::WriteJournal;
 use oncegen_runtime::signing::{SigningInput, canonical_string, hmac_sha256_base64};
 use oncegen_runtime::{
     Call, CallBuilder, Client, Idempotency, Method, OperationSpec, Request, ResponseFuture,
-    SqliteJournal, WriteJournal,
+    SqliteJournal,
 };
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};

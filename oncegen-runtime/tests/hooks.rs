@@ -4,9 +4,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use oncegen_runtime::{
-    AttemptInfo, AttemptOutcome, CallOptions, Client, Config, Hook, Request, RetryPolicy,
-};
+use oncegen_runtime::hooks::{AttemptInfo, AttemptOutcome, Hook};
+use oncegen_runtime::{CallOptions, Client, Config, Request, RetryPolicy};
 use serde_json::Value;
 
 mod common;

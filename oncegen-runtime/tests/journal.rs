@@ -10,10 +10,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
-use oncegen_runtime::{
-    AttemptInfo, AttemptOutcome, CallOptions, Client, Error, Hook, JournaledWrite, Pending,
-    PendingWrite, Request, RetryPolicy, Settlement, SqliteJournal, WriteJournal,
-};
+use oncegen_runtime::hooks::{AttemptInfo, AttemptOutcome, Hook};
+use oncegen_runtime::journal::{JournaledWrite, Pending, PendingWrite, Settlement, WriteJournal};
+use oncegen_runtime::{CallOptions, Client, Error, Request, RetryPolicy, SqliteJournal};
 use serde_json::{Value, json};
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -122,6 +121,50 @@ impl Drop for TempJournal {
     }
 }
 
+/// Answers every write 500 and every lookup 503: each keyed write's outcome stays unknown.
+async fn leave_outcomes_unknown(server: &MockServer) {
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(500))
+        .mount(server)
+        .await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(503))
+        .mount(server)
+        .await;
+}
+
+/// Makes the create write with `options`, asserting its outcome is unknown.
+async fn write_left_unknown(client: &Client, options: CallOptions) {
+    let err = client
+        .execute::<Value>(create_request(), options)
+        .await
+        .unwrap_err();
+    assert!(err.is_write_outcome_unknown(), "{err}");
+}
+
+/// The lookup's answer for a key it does not know.
+fn lookup_not_found() -> ResponseTemplate {
+    ResponseTemplate::new(404).set_body_json(
+        json!({"ok": false, "error": {"code": "operation_not_found", "message": "no"}}),
+    )
+}
+
+/// The idempotency keys of the writes `server` received, in order.
+async fn posted_keys(server: &MockServer) -> Vec<String> {
+    let sent = server.received_requests().await.unwrap();
+    sent.iter()
+        .filter(|r| r.method.as_str() == "POST")
+        .map(|r| {
+            r.headers
+                .get("idempotency-key")
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect()
+}
+
 #[tokio::test]
 async fn a_keyed_write_is_journaled_before_its_first_attempt_and_settled_after() {
     let server = MockServer::start().await;
@@ -205,15 +248,7 @@ async fn an_unknown_outcome_stays_open_and_recovery_settles_it_with_the_same_key
     let dir = TempJournal::new("recover");
     let path_ = dir.path();
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(500))
-        .mount(&server)
-        .await;
-    Mock::given(method("GET"))
-        .and(path("/v1/operations"))
-        .respond_with(ResponseTemplate::new(503))
-        .mount(&server)
-        .await;
+    leave_outcomes_unknown(&server).await;
     {
         let journal = Arc::new(SqliteJournal::open(&path_).unwrap());
         let client = Client::new(config(&server).journal(journal)).unwrap();
@@ -221,11 +256,7 @@ async fn an_unknown_outcome_stays_open_and_recovery_settles_it_with_the_same_key
         options.set_intent("order-77/line-3");
         options.add_header("x-tenant", "blue");
         options.set_operation_format(true);
-        let err = client
-            .execute::<Value>(create_request(), options)
-            .await
-            .unwrap_err();
-        assert!(err.is_write_outcome_unknown(), "{err}");
+        write_left_unknown(&client, options).await;
     } // the process "dies" with the write open
 
     server.reset().await;
@@ -244,9 +275,18 @@ async fn an_unknown_outcome_stays_open_and_recovery_settles_it_with_the_same_key
         .expect(1)
         .mount(&server)
         .await;
-    let journal = Arc::new(SqliteJournal::open(&path_).unwrap());
+    recovery_settles_the_open_write(&server, &path_).await;
+    // Killed before the application acknowledged: the next start reports the same outcome,
+    // from the journal, without a request (the mocks expect exactly one lookup and one POST).
+    recovery_reports_it_again_from_the_journal(&server, &path_).await;
+    resent_as_first_sent(&server).await;
+}
+
+/// The first recovery after the "crash": the open write resent, its answer reported.
+async fn recovery_settles_the_open_write(server: &MockServer, path_: &std::path::Path) {
+    let journal = Arc::new(SqliteJournal::open(path_).unwrap());
     assert_eq!(journal.pending().await.unwrap().writes.len(), 1);
-    let client = Client::new(config(&server).journal(journal.clone())).unwrap();
+    let client = Client::new(config(server).journal(journal)).unwrap();
     let recovery = client.recover_writes().await.unwrap();
     assert!(recovery.is_clean(), "{recovery:?}");
     assert_eq!(recovery.writes.len(), 1);
@@ -260,12 +300,12 @@ async fn an_unknown_outcome_stays_open_and_recovery_settles_it_with_the_same_key
         response.meta().idempotency_key.as_deref(),
         Some("unknown-write-1")
     );
-    // Killed before the application acknowledged: the next start reports the same outcome,
-    // from the journal, without a request (the mocks expect exactly one lookup and one POST).
-    drop(client);
-    drop(journal);
-    let journal = Arc::new(SqliteJournal::open(&path_).unwrap());
-    let client = Client::new(config(&server).journal(journal.clone())).unwrap();
+}
+
+/// A second start: the same outcome, from the journal, until the application acknowledges it.
+async fn recovery_reports_it_again_from_the_journal(server: &MockServer, path_: &std::path::Path) {
+    let journal = Arc::new(SqliteJournal::open(path_).unwrap());
+    let client = Client::new(config(server).journal(journal.clone())).unwrap();
     let again = client.recover_writes().await.unwrap();
     assert_eq!(again.writes.len(), 1);
     assert!(again.writes[0].from_journal);
@@ -273,6 +313,10 @@ async fn an_unknown_outcome_stays_open_and_recovery_settles_it_with_the_same_key
     assert_eq!(again.writes[0].outcome.as_ref().unwrap().body()["id"], 9);
     client.acknowledge_write("unknown-write-1").await.unwrap();
     assert!(journal.pending().await.unwrap().writes.is_empty());
+}
+
+/// The resent write carries the first one's body, path and own headers.
+async fn resent_as_first_sent(server: &MockServer) {
     let resent = server.received_requests().await.unwrap();
     let post = resent.iter().find(|r| r.method.as_str() == "POST").unwrap();
     assert_eq!(
@@ -295,22 +339,12 @@ async fn a_damaged_record_is_reported_and_never_resent() {
     let dir = TempJournal::new("damaged");
     let path_ = dir.path();
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(500))
-        .mount(&server)
-        .await;
-    Mock::given(method("GET"))
-        .respond_with(ResponseTemplate::new(503))
-        .mount(&server)
-        .await;
+    leave_outcomes_unknown(&server).await;
     {
         let journal = Arc::new(SqliteJournal::open(&path_).unwrap());
         let client = Client::new(config(&server).journal(journal)).unwrap();
         for key in ["damaged-write-1", "intact-write-2"] {
-            client
-                .execute::<Value>(create_request(), with_key(key))
-                .await
-                .unwrap_err();
+            write_left_unknown(&client, with_key(key)).await;
         }
     }
     // Corrupt the first record (a method no HTTP client sends).
@@ -324,9 +358,7 @@ async fn a_damaged_record_is_reported_and_never_resent() {
 
     server.reset().await;
     Mock::given(method("GET"))
-        .respond_with(ResponseTemplate::new(404).set_body_json(
-            json!({"ok": false, "error": {"code": "operation_not_found", "message": "no"}}),
-        ))
+        .respond_with(lookup_not_found())
         .mount(&server)
         .await;
     Mock::given(method("POST"))
@@ -346,14 +378,8 @@ async fn a_damaged_record_is_reported_and_never_resent() {
         .collect();
     assert_eq!(keys, ["intact-write-2"]);
     assert!(recovery.writes[0].outcome.is_ok());
-    let sent = server.received_requests().await.unwrap();
-    let posted: Vec<_> = sent
-        .iter()
-        .filter(|r| r.method.as_str() == "POST")
-        .map(|r| r.headers.get("idempotency-key").unwrap().to_str().unwrap())
-        .collect();
     assert_eq!(
-        posted,
+        posted_keys(&server).await,
         ["intact-write-2"],
         "nothing resent for the damaged record"
     );
@@ -377,56 +403,16 @@ async fn recovery_returns_every_outcome_when_some_fail() {
     let server = MockServer::start().await;
     let journal = Arc::new(MemoryJournal::default());
     let client = Client::new(config(&server).journal(journal.clone())).unwrap();
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(500))
-        .mount(&server)
-        .await;
-    Mock::given(method("GET"))
-        .respond_with(ResponseTemplate::new(503))
-        .mount(&server)
-        .await;
+    leave_outcomes_unknown(&server).await;
     for key in [
         "rejected-on-resend",
         "pending-write",
         "lookup-keeps-failing",
     ] {
-        let err = client
-            .execute::<Value>(create_request(), with_key(key))
-            .await
-            .unwrap_err();
-        assert!(err.is_write_outcome_unknown(), "{err}");
+        write_left_unknown(&client, with_key(key)).await;
     }
     server.reset().await;
-    let not_found = ResponseTemplate::new(404).set_body_json(
-        json!({"ok": false, "error": {"code": "operation_not_found", "message": "no"}}),
-    );
-    for key in ["rejected-on-resend", "pending-write"] {
-        Mock::given(method("GET"))
-            .and(wiremock::matchers::query_param("idempotency_key", key))
-            .respond_with(not_found.clone())
-            .mount(&server)
-            .await;
-    }
-    Mock::given(method("GET"))
-        .and(wiremock::matchers::query_param(
-            "idempotency_key",
-            "lookup-keeps-failing",
-        ))
-        .respond_with(ResponseTemplate::new(503))
-        .mount(&server)
-        .await;
-    Mock::given(method("POST"))
-        .and(header("idempotency-key", "rejected-on-resend"))
-        .respond_with(ResponseTemplate::new(409).set_body_json(
-            json!({"ok": false, "error": {"code": "zone_exists", "message": "taken"}}),
-        ))
-        .mount(&server)
-        .await;
-    Mock::given(method("POST"))
-        .and(header("idempotency-key", "pending-write"))
-        .respond_with(ResponseTemplate::new(201).set_body_json(json!({"id": 5})))
-        .mount(&server)
-        .await;
+    mount_three_fates(&server).await;
 
     let recovery = client.recover_writes().await.unwrap();
     let outcomes: Vec<(&str, bool, Option<u16>)> = recovery
@@ -462,6 +448,38 @@ async fn recovery_returns_every_outcome_when_some_fail() {
     assert!(held["lookup-keeps-failing"].settlement.is_none());
     assert!(held["rejected-on-resend"].settlement.is_some());
     assert!(held["pending-write"].settlement.is_some());
+}
+
+/// The server after the restart: two lookups find nothing, one keeps failing; one resend is
+/// rejected (409), one succeeds.
+async fn mount_three_fates(server: &MockServer) {
+    for key in ["rejected-on-resend", "pending-write"] {
+        Mock::given(method("GET"))
+            .and(wiremock::matchers::query_param("idempotency_key", key))
+            .respond_with(lookup_not_found())
+            .mount(server)
+            .await;
+    }
+    Mock::given(method("GET"))
+        .and(wiremock::matchers::query_param(
+            "idempotency_key",
+            "lookup-keeps-failing",
+        ))
+        .respond_with(ResponseTemplate::new(503))
+        .mount(server)
+        .await;
+    Mock::given(method("POST"))
+        .and(header("idempotency-key", "rejected-on-resend"))
+        .respond_with(ResponseTemplate::new(409).set_body_json(
+            json!({"ok": false, "error": {"code": "zone_exists", "message": "taken"}}),
+        ))
+        .mount(server)
+        .await;
+    Mock::given(method("POST"))
+        .and(header("idempotency-key", "pending-write"))
+        .respond_with(ResponseTemplate::new(201).set_body_json(json!({"id": 5})))
+        .mount(server)
+        .await;
 }
 
 /// A write the lookup finds recorded is a known outcome even with no attempt left: it is

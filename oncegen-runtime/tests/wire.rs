@@ -626,8 +626,12 @@ async fn an_operation_with_its_own_server_goes_there_or_where_it_is_routed() {
         .unwrap();
     assert_eq!(received(&files).await, 1, "not sent to the routed server");
     assert_eq!(received(&routed).await, 1);
+}
 
-    // A server that is a path is on the base URL's host.
+#[tokio::test]
+async fn a_server_that_is_a_path_is_on_the_base_urls_host() {
+    let base = answering_server().await;
+    let client = Client::new(config(&base).bearer("ccs_test.s3cr3t")).unwrap();
     let mut on_base_host = Request::new(&LIST);
     on_base_host.server("/uploads");
     client
@@ -636,9 +640,14 @@ async fn an_operation_with_its_own_server_goes_there_or_where_it_is_routed() {
         .unwrap();
     let last = base.received_requests().await.unwrap().pop().unwrap();
     assert_eq!(last.url.path(), "/uploads/v1/things");
+}
 
-    // The base URL's rules hold for an operation's server and a route: no credentials in
-    // cleartext to another machine, checked before anything is sent.
+/// The base URL's rules hold for an operation's server and a route: no credentials in
+/// cleartext to another machine, checked before anything is sent.
+#[tokio::test]
+async fn an_operations_server_and_a_route_keep_the_base_urls_rules() {
+    let (base, files) = (answering_server().await, answering_server().await);
+    let client = Client::new(config(&base).bearer("ccs_test.s3cr3t")).unwrap();
     let mut cleartext = Request::new(&LIST);
     cleartext.server("http://files.example.com");
     let err = client
@@ -646,6 +655,7 @@ async fn an_operation_with_its_own_server_goes_there_or_where_it_is_routed() {
         .await
         .unwrap_err();
     assert!(err.to_string().contains("cleartext http://"), "{err}");
+    assert_eq!(received(&base).await, 0, "nothing sent");
     let err = Client::new(
         config(&base)
             .bearer("ccs_test.s3cr3t")
@@ -710,10 +720,11 @@ mod shapes {
     }
 }
 
-#[tokio::test]
-async fn a_decode_error_names_the_path_what_was_expected_and_what_was_found() {
+/// Bodies that do not decode into [`shapes::Page`]: (body, what the message starts with, what
+/// else it shows).
+fn undecodable_pages() -> [(String, &'static str, Option<&'static str>); 4] {
     let item = r#"{"id": 1, "lastAccess": "2024-05-06T07:08:09Z"}"#;
-    let cases = [
+    [
         // A timestamp without an offset, two levels down.
         (
             r#"{"data": [{"id": 1, "lastAccess": "2024-05-06T07:08:09"}]}"#.to_owned(),
@@ -740,8 +751,12 @@ async fn a_decode_error_names_the_path_what_was_expected_and_what_was_found() {
             "data[0]: missing field `lastAccess`",
             None,
         ),
-    ];
-    for (body, expected, found) in cases {
+    ]
+}
+
+#[tokio::test]
+async fn a_decode_error_names_the_path_what_was_expected_and_what_was_found() {
+    for (body, expected, found) in undecodable_pages() {
         let server = serve(200, "application/json", body.as_bytes()).await;
         let err = client(&server)
             .execute::<shapes::Page>(Request::new(&LIST), CallOptions::new())
@@ -750,21 +765,8 @@ async fn a_decode_error_names_the_path_what_was_expected_and_what_was_found() {
         let Error::Decode { message, .. } = &err else {
             panic!("a decode error, got {err:?}");
         };
-        // The reference: serde_path_to_error over serde's derive of the same shapes.
-        let mut reference = serde_json::Deserializer::from_str(&body);
-        let reference =
-            serde_path_to_error::deserialize::<_, shapes::twin::Page>(&mut reference).unwrap_err();
-        assert!(
-            message.starts_with(&format!("{}: ", reference.path())),
-            "{message} does not start with the reference path {}",
-            reference.path()
-        );
+        says_what_the_reference_says(message, &body);
         assert!(message.starts_with(expected), "{message}\nlacks {expected}");
-        assert!(
-            message.contains(&reference.inner().to_string()),
-            "{message} lacks serde's message {}",
-            reference.inner()
-        );
         if let Some(found) = found {
             assert!(message.contains(found), "{message} lacks {found}");
         }
@@ -775,4 +777,22 @@ async fn a_decode_error_names_the_path_what_was_expected_and_what_was_found() {
             body.as_bytes()
         );
     }
+}
+
+/// The reference: serde_path_to_error over serde's derive of the same shapes; `message` leads
+/// with its path and holds its message.
+fn says_what_the_reference_says(message: &str, body: &str) {
+    let mut reference = serde_json::Deserializer::from_str(body);
+    let reference =
+        serde_path_to_error::deserialize::<_, shapes::twin::Page>(&mut reference).unwrap_err();
+    assert!(
+        message.starts_with(&format!("{}: ", reference.path())),
+        "{message} does not start with the reference path {}",
+        reference.path()
+    );
+    assert!(
+        message.contains(&reference.inner().to_string()),
+        "{message} lacks serde's message {}",
+        reference.inner()
+    );
 }

@@ -6,8 +6,9 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use oncegen_runtime::signing::{SigningInput, content_sha256, new_nonce, unix_timestamp};
-use oncegen_runtime::{DefaultSigner, Signer};
+use oncegen_runtime::signing::{
+    DefaultSigner, Signer, SigningInput, content_sha256, new_nonce, unix_timestamp,
+};
 
 /// One attempt's signing work, as `Client` does it.
 fn sign(secret: &[u8], body: &[u8]) -> String {

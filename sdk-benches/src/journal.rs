@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 use cloud_sandbox::{Fault, Matcher, Sandbox};
 use customer_cloud_sdk::{Client, Config, RetryPolicy, dns};
 use futures::StreamExt;
-use oncegen_runtime::{PostgresJournal, SqliteJournal, WriteJournal};
+use oncegen_runtime::journal::WriteJournal;
+use oncegen_runtime::{PostgresJournal, SqliteJournal};
 use sdk_tests::postgres::Cluster;
 
 use crate::repo_root;

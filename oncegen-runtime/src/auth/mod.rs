@@ -12,8 +12,8 @@ use http::{HeaderMap, HeaderName, HeaderValue};
 use crate::config::{Config, Credentials};
 use crate::error::Error;
 use crate::header_names;
-use crate::secret::Secret;
 use crate::spec::ParamIn;
+use oncegen_codec::Secret;
 
 use crate::security::{self, Requirement, SchemeCredential, SchemeKind, SecurityScheme};
 use crate::signing::{Signer, SigningInput, content_sha256, new_nonce, unix_timestamp};
@@ -308,54 +308,20 @@ fn scheme_auth(
             scheme.name, scheme.kind
         ))
     };
-    let sensitive = |text: String| {
-        HeaderValue::from_str(&text)
-            .map(|mut v| {
-                v.set_sensitive(true);
-                v
-            })
-            .map_err(|_| {
-                Error::config(format!(
-                    "the credential of security scheme `{}` is not a valid header value",
-                    scheme.name
-                ))
-            })
-    };
     let placement = match (scheme.kind, credential) {
         (SchemeKind::ApiKey { location, param }, SchemeCredential::ApiKey(key)) => {
-            let key = key.expose_secret();
-            match location {
-                ParamIn::Header => Placement::Header(
-                    HeaderName::from_bytes(param.to_ascii_lowercase().as_bytes()).map_err(
-                        |_| Error::config(format!("`{param}` is not a valid header name")),
-                    )?,
-                    sensitive(key.to_owned())?,
-                ),
-                ParamIn::Query => {
-                    Placement::Query(format!("{}={}", urlencoding(param), urlencoding(key)))
-                }
-                ParamIn::Cookie => {
-                    sensitive(format!("{param}={key}"))?;
-                    Placement::Cookie(format!("{param}={key}"))
-                }
-                ParamIn::Path => return Err(wrong()),
-            }
+            api_key_placement(scheme.name, location, param, key.expose_secret())?
+                .ok_or_else(wrong)?
         }
         (SchemeKind::Basic, SchemeCredential::Basic { username, password }) => {
             use base64::Engine as _;
             let pair = format!("{username}:{}", password.expose_secret());
-            Placement::Header(
-                http::header::AUTHORIZATION,
-                sensitive(format!(
-                    "Basic {}",
-                    base64::engine::general_purpose::STANDARD.encode(pair)
-                ))?,
-            )
+            let encoded = base64::engine::general_purpose::STANDARD.encode(pair);
+            authorization(scheme.name, format!("Basic {encoded}"))?
         }
-        (SchemeKind::Bearer, SchemeCredential::Bearer(token)) => Placement::Header(
-            http::header::AUTHORIZATION,
-            sensitive(format!("Bearer {}", token.expose_secret()))?,
-        ),
+        (SchemeKind::Bearer, SchemeCredential::Bearer(token)) => {
+            authorization(scheme.name, format!("Bearer {}", token.expose_secret()))?
+        }
         _ => return Err(wrong()),
     };
     Ok(SchemeAuth {
@@ -363,6 +329,49 @@ fn scheme_auth(
         placement,
         everywhere: false,
     })
+}
+
+/// Where an API key goes: a header, a query parameter or a cookie named `param`; `None` for
+/// a location that cannot carry one (a path).
+fn api_key_placement(
+    scheme: &str,
+    location: ParamIn,
+    param: &str,
+    key: &str,
+) -> Result<Option<Placement>, Error> {
+    Ok(Some(match location {
+        ParamIn::Header => Placement::Header(
+            HeaderName::from_bytes(param.to_ascii_lowercase().as_bytes())
+                .map_err(|_| Error::config(format!("`{param}` is not a valid header name")))?,
+            sensitive(scheme, key.to_owned())?,
+        ),
+        ParamIn::Query => Placement::Query(format!("{}={}", urlencoding(param), urlencoding(key))),
+        ParamIn::Cookie => {
+            sensitive(scheme, format!("{param}={key}"))?;
+            Placement::Cookie(format!("{param}={key}"))
+        }
+        ParamIn::Path => return Ok(None),
+    }))
+}
+
+/// An `Authorization` header carrying `value`.
+fn authorization(scheme: &str, value: String) -> Result<Placement, Error> {
+    Ok(Placement::Header(
+        http::header::AUTHORIZATION,
+        sensitive(scheme, value)?,
+    ))
+}
+
+/// `text` as a header value marked sensitive, or an error naming the scheme when it is not a
+/// valid header value.
+fn sensitive(scheme: &str, text: String) -> Result<HeaderValue, Error> {
+    let mut value = HeaderValue::from_str(&text).map_err(|_| {
+        Error::config(format!(
+            "the credential of security scheme `{scheme}` is not a valid header value"
+        ))
+    })?;
+    value.set_sensitive(true);
+    Ok(value)
 }
 
 /// Percent-encodes a query component.

@@ -6,7 +6,7 @@
 //! form, space- and pipe-delimited, deepObject) needs both and more. Values go through
 //! `serde_json::Value`, so every generated type works.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::error::Error;
 use crate::spec::ParamIn;
@@ -24,7 +24,8 @@ pub fn encode_component(value: &str) -> String {
     utf8_percent_encode(value, COMPONENT).to_string()
 }
 
-/// The OpenAPI `style` of a parameter.
+/// The OpenAPI `style` of a parameter: each of OpenAPI's table (simple, label, matrix, form,
+/// space- and pipe-delimited, deepObject), with `explode`, for a value of any shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ParamStyle {
     /// `a,b` / `k,v` (path and header default).
@@ -57,83 +58,121 @@ pub(crate) fn serialize(
     style: ParamStyle,
     explode: bool,
 ) -> Result<Pairs, Error> {
-    let enc = |s: &str| match location {
-        ParamIn::Query | ParamIn::Path => encode_component(s),
-        ParamIn::Header | ParamIn::Cookie => s.to_owned(),
+    let param = Param {
+        name,
+        location,
+        style,
+        explode,
     };
-    let name_enc = enc(name);
-    let one = |text: String| vec![(name.to_owned(), text)];
     Ok(match value {
         Value::Null => Vec::new(),
-        Value::Array(items) => {
-            let texts: Vec<String> = items.iter().map(|v| enc(&scalar(v))).collect();
-            match (style, explode) {
-                (ParamStyle::Simple, _) => one(texts.join(",")),
-                (ParamStyle::Label, false) => one(format!(".{}", texts.join(","))),
-                (ParamStyle::Label, true) => one(format!(".{}", texts.join("."))),
-                (ParamStyle::Matrix, false) => one(format!(";{name_enc}={}", texts.join(","))),
-                (ParamStyle::Matrix, true) => one(texts
+        Value::Array(items) => param.array(items, value),
+        Value::Object(map) => param.object(map, value),
+        scalar_value => param.scalar(scalar_value),
+    })
+}
+
+/// One parameter being serialized: its name, where it travels and its style.
+struct Param<'a> {
+    name: &'a str,
+    location: ParamIn,
+    style: ParamStyle,
+    explode: bool,
+}
+
+impl Param<'_> {
+    /// `text` encoded for the location: percent-encoded in a query or path, as it is elsewhere.
+    fn enc(&self, text: &str) -> String {
+        match self.location {
+            ParamIn::Query | ParamIn::Path => encode_component(text),
+            ParamIn::Header | ParamIn::Cookie => text.to_owned(),
+        }
+    }
+
+    /// The parameter as one pair carrying `text`.
+    fn one(&self, text: String) -> Pairs {
+        vec![(self.name.to_owned(), text)]
+    }
+
+    /// `deepObject`: `name[key]=value` for every member, however deep.
+    fn deep(&self, value: &Value) -> Pairs {
+        let mut out = Vec::new();
+        brackets(self.name, value, &mut out);
+        out
+    }
+
+    /// A list, as the style lays out its items.
+    fn array(&self, items: &[Value], value: &Value) -> Pairs {
+        let texts: Vec<String> = items.iter().map(|v| self.enc(&scalar(v))).collect();
+        let name_enc = self.enc(self.name);
+        match (self.style, self.explode) {
+            (ParamStyle::Simple, _) => self.one(texts.join(",")),
+            (ParamStyle::Label, false) => self.one(format!(".{}", texts.join(","))),
+            (ParamStyle::Label, true) => self.one(format!(".{}", texts.join("."))),
+            (ParamStyle::Matrix, false) => self.one(format!(";{name_enc}={}", texts.join(","))),
+            (ParamStyle::Matrix, true) => self.one(
+                texts
                     .iter()
                     .map(|t| format!(";{name_enc}={t}"))
-                    .collect::<String>()),
-                (ParamStyle::Form, true) => {
-                    texts.into_iter().map(|t| (name.to_owned(), t)).collect()
-                }
-                (ParamStyle::Form, false) => one(texts.join(",")),
-                (ParamStyle::SpaceDelimited, _) => one(texts.join("%20")),
-                (ParamStyle::PipeDelimited, _) => one(texts.join("|")),
-                (ParamStyle::DeepObject, _) => {
-                    let mut out = Vec::new();
-                    brackets(name, value, &mut out);
-                    out
-                }
-            }
+                    .collect::<String>(),
+            ),
+            (ParamStyle::Form, true) => texts
+                .into_iter()
+                .map(|t| (self.name.to_owned(), t))
+                .collect(),
+            (ParamStyle::Form, false) => self.one(texts.join(",")),
+            (ParamStyle::SpaceDelimited, _) => self.one(texts.join("%20")),
+            (ParamStyle::PipeDelimited, _) => self.one(texts.join("|")),
+            (ParamStyle::DeepObject, _) => self.deep(value),
         }
-        Value::Object(map) => {
-            let members: Vec<(String, String)> = map
+    }
+
+    /// An object, as the style lays out its members (`null` members left out).
+    fn object(&self, map: &Map<String, Value>, value: &Value) -> Pairs {
+        let members: Vec<(String, String)> = map
+            .iter()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, v)| (self.enc(k), self.enc(&scalar(v))))
+            .collect();
+        let flat = |kv: &str, sep: &str| {
+            members
+                .iter()
+                .map(|(k, v)| format!("{k}{kv}{v}"))
+                .collect::<Vec<_>>()
+                .join(sep)
+        };
+        let name_enc = self.enc(self.name);
+        match (self.style, self.explode) {
+            (ParamStyle::Simple, false) => self.one(flat(",", ",")),
+            (ParamStyle::Simple, true) => self.one(flat("=", ",")),
+            (ParamStyle::Label, false) => self.one(format!(".{}", flat(",", ","))),
+            (ParamStyle::Label, true) => self.one(format!(".{}", flat("=", "."))),
+            (ParamStyle::Matrix, false) => self.one(format!(";{name_enc}={}", flat(",", ","))),
+            (ParamStyle::Matrix, true) => self.one(format!(";{}", flat("=", ";"))),
+            (ParamStyle::Form, true) if self.location == ParamIn::Cookie => {
+                self.one(flat("=", "; "))
+            }
+            (ParamStyle::Form, true) => map
                 .iter()
                 .filter(|(_, v)| !v.is_null())
-                .map(|(k, v)| (enc(k), enc(&scalar(v))))
-                .collect();
-            let flat = |kv: &str, sep: &str| {
-                members
-                    .iter()
-                    .map(|(k, v)| format!("{k}{kv}{v}"))
-                    .collect::<Vec<_>>()
-                    .join(sep)
-            };
-            match (style, explode) {
-                (ParamStyle::Simple, false) => one(flat(",", ",")),
-                (ParamStyle::Simple, true) => one(flat("=", ",")),
-                (ParamStyle::Label, false) => one(format!(".{}", flat(",", ","))),
-                (ParamStyle::Label, true) => one(format!(".{}", flat("=", "."))),
-                (ParamStyle::Matrix, false) => one(format!(";{name_enc}={}", flat(",", ","))),
-                (ParamStyle::Matrix, true) => one(format!(";{}", flat("=", ";"))),
-                (ParamStyle::Form, true) if location == ParamIn::Cookie => one(flat("=", "; ")),
-                (ParamStyle::Form, true) => map
-                    .iter()
-                    .filter(|(_, v)| !v.is_null())
-                    .map(|(k, v)| (k.clone(), enc(&scalar(v))))
-                    .collect(),
-                (ParamStyle::Form | ParamStyle::SpaceDelimited | ParamStyle::PipeDelimited, _) => {
-                    one(flat(",", ","))
-                }
-                (ParamStyle::DeepObject, _) => {
-                    let mut out = Vec::new();
-                    brackets(name, value, &mut out);
-                    out
-                }
+                .map(|(k, v)| (k.clone(), self.enc(&scalar(v))))
+                .collect(),
+            (ParamStyle::Form | ParamStyle::SpaceDelimited | ParamStyle::PipeDelimited, _) => {
+                self.one(flat(",", ","))
             }
+            (ParamStyle::DeepObject, _) => self.deep(value),
         }
-        scalar_value => {
-            let text = enc(&scalar(scalar_value));
-            match style {
-                ParamStyle::Label => one(format!(".{text}")),
-                ParamStyle::Matrix => one(format!(";{name_enc}={text}")),
-                _ => one(text),
-            }
+    }
+
+    /// A string, number or boolean: label and matrix styles prefix it.
+    fn scalar(&self, value: &Value) -> Pairs {
+        let text = self.enc(&scalar(value));
+        match self.style {
+            ParamStyle::Label => self.one(format!(".{text}")),
+            ParamStyle::Matrix => self.one(format!(";{}={text}", self.enc(self.name))),
+            _ => self.one(text),
         }
-    })
+    }
 }
 
 /// Serializes a form body (`application/x-www-form-urlencoded`): each member of the top-level

@@ -96,60 +96,39 @@ impl Prepared {
             return Err(Error::validation(message));
         }
         options.validate()?;
-        let spec = request.spec();
         let url = match request.server_url() {
             None => CallUrl::of_request(d.endpoint, request)?,
             Some(server) => CallUrl::of_request(&Endpoint::for_server(server, d.config)?, request)?,
         };
-        let mut idempotency_key = options.idempotency_key().map(str::to_owned);
-        let mut client_request_id = options.client_request_id().map(str::to_owned);
-        // Generated code passes only visible ASCII; anything else asks for any type.
-        let accept =
-            static_value(request.accept_header()).unwrap_or(HeaderValue::from_static("*/*"));
-        let mut extra = Vec::new();
-        for (name, value) in request.headers() {
-            let lower = name.to_ascii_lowercase();
-            match lower.as_str() {
-                headers::IDEMPOTENCY_KEY => {
-                    validate_idempotency_key(value)?;
-                    idempotency_key.get_or_insert_with(|| value.clone());
-                    continue;
-                }
-                headers::CLIENT_REQUEST_ID => {
-                    validate_client_request_id(value)?;
-                    client_request_id.get_or_insert_with(|| value.clone());
-                    continue;
-                }
-                _ => {}
-            }
-            extra.push((header_name(name)?, header_value(name, value)?));
-        }
-        for (name, value) in options.headers() {
-            extra.push((header_name(name)?, header_value(name, value)?));
-        }
+        let spec = request.spec();
+        let CallerHeaders {
+            extra,
+            mut idempotency_key,
+            client_request_id,
+        } = CallerHeaders::of(request, options)?;
         if spec.idempotency.sends_key() && idempotency_key.is_none() {
             idempotency_key = Some(generate_idempotency_key());
         }
+        // Generated code passes only visible ASCII; anything else asks for any type.
+        let accept =
+            static_value(request.accept_header()).unwrap_or(HeaderValue::from_static("*/*"));
         let (body, content_type) = match request.body_parts() {
             Some((bytes, content_type)) => (bytes.clone(), Some(content_type.clone())),
             None => (Bytes::new(), None),
         };
-        let mut prepared = Self::assemble(
-            Call {
-                operation_id: Cow::Borrowed(spec.operation_id),
-                method: spec.method,
-                template: Cow::Borrowed(spec.path),
-                url,
-                accept,
-                extra,
-                body,
-                content_type,
-                idempotency_key,
-                client_request_id,
-            },
-            options,
-            d,
-        )?;
+        let call = Call {
+            operation_id: Cow::Borrowed(spec.operation_id),
+            method: spec.method,
+            template: Cow::Borrowed(spec.path),
+            url,
+            accept,
+            extra,
+            body,
+            content_type,
+            idempotency_key,
+            client_request_id,
+        };
+        let mut prepared = Self::assemble(call, options, d)?;
         prepared.security = request.security_requirements();
         #[cfg(feature = "journal")]
         {
@@ -177,6 +156,7 @@ impl Prepared {
         self.method.is_write()
     }
 
+    /// The prepared call of `call`'s parts with the options and the client's defaults.
     pub(crate) fn assemble(
         call: Call,
         options: &CallOptions,
@@ -203,14 +183,7 @@ impl Prepared {
             None => None,
         };
         let content_type = match content_type {
-            Some(content_type) => {
-                let value = match content_type {
-                    Cow::Borrowed(text) => static_value(text),
-                    Cow::Owned(text) => HeaderValue::from_str(&text).ok(),
-                };
-                let invalid = || Error::validation("invalid value for header `content-type`");
-                Some(value.ok_or_else(invalid)?)
-            }
+            Some(content_type) => Some(content_type_value(content_type)?),
             None => None,
         };
         let headers = Headers {
@@ -262,6 +235,49 @@ pub(crate) struct Call {
     pub content_type: Option<Cow<'static, str>>,
     pub idempotency_key: Option<String>,
     pub client_request_id: Option<String>,
+}
+
+/// The headers the caller set (the request's, then the options'), with the idempotency key
+/// and client request id taken out of them: the options' own win over the request's headers.
+struct CallerHeaders {
+    extra: Vec<(HeaderName, HeaderValue)>,
+    idempotency_key: Option<String>,
+    client_request_id: Option<String>,
+}
+
+impl CallerHeaders {
+    /// Checks and encodes the caller's headers of `request` and `options`.
+    #[inline]
+    fn of(request: &Request, options: &CallOptions) -> Result<Self, Error> {
+        let mut idempotency_key = options.idempotency_key().map(str::to_owned);
+        let mut client_request_id = options.client_request_id().map(str::to_owned);
+        let mut extra = Vec::new();
+        for (name, value) in request.headers() {
+            let lower = name.to_ascii_lowercase();
+            match lower.as_str() {
+                headers::IDEMPOTENCY_KEY => {
+                    validate_idempotency_key(value)?;
+                    idempotency_key.get_or_insert_with(|| value.clone());
+                    continue;
+                }
+                headers::CLIENT_REQUEST_ID => {
+                    validate_client_request_id(value)?;
+                    client_request_id.get_or_insert_with(|| value.clone());
+                    continue;
+                }
+                _ => {}
+            }
+            extra.push((header_name(name)?, header_value(name, value)?));
+        }
+        for (name, value) in options.headers() {
+            extra.push((header_name(name)?, header_value(name, value)?));
+        }
+        Ok(Self {
+            extra,
+            idempotency_key,
+            client_request_id,
+        })
+    }
 }
 
 /// The headers of every attempt, credentials excepted, as their parts: each attempt builds its
@@ -409,6 +425,15 @@ fn static_value(text: &'static str) -> Option<HeaderValue> {
     } else {
         HeaderValue::from_str(text).ok()
     }
+}
+
+/// The `Content-Type` of a body: without a copy when it is a `'static` visible ASCII text.
+fn content_type_value(content_type: Cow<'static, str>) -> Result<HeaderValue, Error> {
+    let value = match content_type {
+        Cow::Borrowed(text) => static_value(text),
+        Cow::Owned(text) => HeaderValue::from_str(&text).ok(),
+    };
+    value.ok_or_else(|| Error::validation("invalid value for header `content-type`"))
 }
 
 fn header_value(name: &str, value: &str) -> Result<HeaderValue, Error> {

@@ -17,6 +17,7 @@ use crate::rate_limit::RateLimitInfo;
 use crate::spec::Method;
 use crate::transport::{HttpResponse, TransportError};
 
+mod display;
 mod message;
 
 /// Where an error happened: the call's identity, so the caller can correlate and recover.
@@ -530,132 +531,6 @@ impl Error {
             Error::OperationFailed(_) => "operation_failed",
             Error::OperationOutcomeUnknown(_) => "operation_outcome_unknown",
             Error::WaitTimeout { .. } => "wait_timeout",
-        }
-    }
-}
-
-fn write_context(f: &mut fmt::Formatter<'_>, ctx: &ErrorContext) -> fmt::Result {
-    if let (Some(m), Some(p)) = (ctx.method, ctx.path.as_deref()) {
-        write!(f, " [{m} {p}]")?;
-    }
-    if let Some(id) = &ctx.request_id {
-        write!(f, " (request id {id})")?;
-    }
-    Ok(())
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Validation { message } => write!(f, "invalid request: {message}"),
-            Error::Config { message } => write!(f, "configuration error: {message}"),
-            Error::Transport { source, context } => {
-                write!(f, "transport error: {source}")?;
-                write_context(f, context)
-            }
-            Error::Timeout { context } => {
-                write!(f, "timed out after {} attempt(s)", context.attempts)?;
-                write_context(f, context)
-            }
-            Error::WriteOutcomeUnknown(u) => {
-                write!(
-                    f,
-                    "write outcome unknown ({}): {} {}",
-                    u.reason, u.method, u.path
-                )?;
-                match &u.idempotency_key {
-                    Some(k) => write!(f, ", idempotency key {k}")?,
-                    None => write!(f, ", no idempotency key")?,
-                }
-                write!(f, "; {}", u.reconciliation)?;
-                if let Some(id) = &u.context.request_id {
-                    write!(f, " (request id {id})")?;
-                }
-                Ok(())
-            }
-            Error::WriteApplied {
-                operation_id,
-                context,
-            } => {
-                write!(
-                    f,
-                    "write applied (recorded as operation {}), its answer not fetched",
-                    operation_id.as_deref().unwrap_or("-")
-                )?;
-                if let Some(key) = &context.idempotency_key {
-                    write!(f, ", idempotency key {key}")?;
-                }
-                write_context(f, context)
-            }
-            Error::Redirected {
-                status,
-                location,
-                context,
-            } => {
-                write!(
-                    f,
-                    "HTTP {status} redirect to {} not followed (redirects never are: the request stays with the configured origin)",
-                    location.as_deref().unwrap_or("-")
-                )?;
-                write_context(f, context)
-            }
-            Error::ResponseTooLarge {
-                status,
-                limit,
-                context,
-            } => {
-                write!(
-                    f,
-                    "HTTP {status} response body exceeds the {limit}-byte cap (Config::max_response_bytes)"
-                )?;
-                write_context(f, context)
-            }
-            #[cfg(feature = "journal")]
-            Error::Journal { message } => {
-                write!(f, "the write journal failed, nothing was sent: {message}")
-            }
-            Error::Decode {
-                status,
-                message,
-                context,
-                ..
-            } => {
-                write!(f, "cannot decode HTTP {status} response: {message}")?;
-                write_context(f, context)
-            }
-            Error::Api(api) => {
-                write!(f, "{api}")?;
-                if let (Some(m), Some(p)) = (api.context.method, api.context.path.as_deref()) {
-                    write!(f, " [{m} {p}]")?;
-                }
-                Ok(())
-            }
-            Error::OperationFailed(outcome) => {
-                write!(
-                    f,
-                    "{} ended {}",
-                    outcome.target,
-                    outcome.status.as_deref().unwrap_or("-")
-                )
-            }
-            Error::OperationOutcomeUnknown(outcome) => {
-                write!(
-                    f,
-                    "{} outcome unknown (status {}): needs reconciliation; do not submit a new write",
-                    outcome.target,
-                    outcome.status.as_deref().unwrap_or("-")
-                )
-            }
-            Error::WaitTimeout {
-                target,
-                last_status,
-            } => {
-                write!(
-                    f,
-                    "gave up waiting for {target} (last status {})",
-                    last_status.as_deref().unwrap_or("-")
-                )
-            }
         }
     }
 }

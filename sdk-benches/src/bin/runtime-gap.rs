@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue, Method};
-use oncegen_runtime::reqwest_transport::ReqwestTransport;
+use oncegen_runtime::ReqwestTransport;
 use oncegen_runtime::{Config, HttpRequest, SdkIdentity, Transport};
 use reqwest::header::{ACCEPT, AUTHORIZATION, USER_AGENT};
 use sdk_benches::fixtures::{PRODUCT_ID, Product};

@@ -35,7 +35,8 @@ use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use cloud_sandbox::{Fault, Matcher, RandomFaults, Sandbox};
-use oncegen_runtime::{Config, SqliteJournal, WriteJournal};
+use oncegen_runtime::journal::WriteJournal;
+use oncegen_runtime::{Config, SqliteJournal};
 use rust_decimal::Decimal;
 
 use crate::harness::{Env, Rng, fast};

@@ -1,62 +1,4 @@
-//! The [`WriteJournal`] in PostgreSQL (cargo feature `postgres`): one journal shared by many
-//! processes on many machines. Its rules — connection string and TLS, the privileges its role
-//! needs, deadlines, and what a fleet of writers can rely on — are in the project's
-//! `docs/journal.md`; in short:
-//!
-//! Driver: `tokio-postgres`, the plain asynchronous client the SDK's runtime already fits
-//! (tokio), with no ORM, macros or connection pool to bring in: the journal needs a handful of
-//! statements on a few connections (records on one, claims and renewals on another, durable
-//! settlements and acknowledgements spread over four more, opened on first use). TLS through
-//! rustls (`tls.rs`) with libpq's `sslmode`, `sslrootcert`, `sslcert` and `sslkey`; the
-//! connection string as a URL or `key=value` pairs, completed by the `PG*` environment
-//! variables (`connstring.rs`).
-//!
-//! # Tables
-//!
-//! The SDK creates and migrates its own tables on [`PostgresJournal::connect`]
-//! (`sdk_journal_schema` holds the version; migrations run once, under an advisory lock):
-//! `sdk_journal_writes` has one row per journaled write, its outcome once settled, its owner and
-//! the owner's lease. A role may own a schema for them, or be given tables an administrator
-//! created; no superuser.
-//!
-//! # Many processes
-//!
-//! * **Ownership.** Each `PostgresJournal` is an owner with a random id (also its connections'
-//!   `application_name`). A write it records is its own; its leases are renewed in the
-//!   background every third of [`PostgresJournalBuilder::lease`] while it lives.
-//! * **Recovery claims.** [`pending`](WriteJournal::pending) (called by
-//!   [`Client::recover_writes`](crate::Client::recover_writes)) claims the open entries that are
-//!   its own or whose owner is gone — its lease expired, or it has no session left on the
-//!   database (a killed process's connections close at once) — with `FOR UPDATE SKIP LOCKED`,
-//!   and takes them over under its own lease: two recoveries never claim one entry at once. A
-//!   live owner's entries can still be claimed: after a database restart (every session ended)
-//!   or a pause longer than its lease, while it may still be sending or settling them. That
-//!   stays safe: the entry keeps its key, so the server replays instead of applying twice. A
-//!   role that may not read `pg_stat_activity` claims by leases alone (a warning says so).
-//! * **One key per intent.** A write with an [intent](crate::CallOptions::set_intent) is refused
-//!   (nothing is sent, [`io::ErrorKind::AlreadyExists`]) while another key of that intent is
-//!   open, or was acknowledged as applied: across the fleet, an intent goes out under one key.
-//!   An intent acknowledged as certainly not applied may be sent again under a new key.
-//!   Acknowledged rows are kept (without their body) for
-//!   [`PostgresJournalBuilder::keep_acknowledged`], then deleted.
-//!
-//! # Fail closed, in time
-//!
-//! `record` commits before the write is sent; when the database is unreachable, refusing or
-//! hung it fails and the call returns [`Error::Journal`](crate::Error::Journal) (retryable:
-//! nothing was sent). Every operation runs within [`PostgresJournalBuilder::timeout`]
-//! (connection wait, connect, prepare and statements included), and a call's journal steps
-//! within its deadline too; a record whose caller gave up is never left for recovery to send.
-//! A dropped or timed-out connection is opened again on next use. Records share one commit per
-//! group of concurrent writes; settlements and acknowledgements wait for the disk too unless
-//! [`PostgresJournalBuilder::durable_acknowledgements`] is off (`synchronous_commit = off`, as
-//! [`WriteJournal`] allows).
-//!
-//! # Figures
-//!
-//! Open entries and the oldest one's age (at each renewal and claim), takeovers, lease
-//! renewals and losses, failures and waits, through the `metrics` facade
-//! (`write::journal_metrics`, the same figures as the SQLite journal's).
+//! The write journal in PostgreSQL: [`PostgresJournal`], whose docs give its rules.
 
 mod connstring;
 mod link;
@@ -156,7 +98,65 @@ const ACKNOWLEDGE: &str = "UPDATE sdk_journal_writes SET acknowledged_at = now()
         released = coalesce(NOT applied, false), body = ''::bytea, settlement = NULL \
      WHERE key = $1 AND acknowledged_at IS NULL";
 
-/// The journal shared by processes (see the [module docs](self)).
+/// The [`WriteJournal`] in PostgreSQL (cargo feature `postgres`): one journal shared by many
+/// processes on many machines. Its rules — connection string and TLS, the privileges its role
+/// needs, deadlines, and what a fleet of writers can rely on — are in the project's
+/// `docs/journal.md`; in short:
+///
+/// Driver: `tokio-postgres`, the plain asynchronous client the SDK's runtime already fits
+/// (tokio), with no ORM, macros or connection pool to bring in: the journal needs a handful of
+/// statements on a few connections (records on one, claims and renewals on another, durable
+/// settlements and acknowledgements spread over four more, opened on first use). TLS through
+/// rustls (`tls.rs`) with libpq's `sslmode`, `sslrootcert`, `sslcert` and `sslkey`; the
+/// connection string as a URL or `key=value` pairs, completed by the `PG*` environment
+/// variables (`connstring.rs`).
+///
+/// # Tables
+///
+/// The SDK creates and migrates its own tables on [`PostgresJournal::connect`]
+/// (`sdk_journal_schema` holds the version; migrations run once, under an advisory lock):
+/// `sdk_journal_writes` has one row per journaled write, its outcome once settled, its owner and
+/// the owner's lease. A role may own a schema for them, or be given tables an administrator
+/// created; no superuser.
+///
+/// # Many processes
+///
+/// * **Ownership.** Each `PostgresJournal` is an owner with a random id (also its connections'
+///   `application_name`). A write it records is its own; its leases are renewed in the
+///   background every third of [`PostgresJournalBuilder::lease`] while it lives.
+/// * **Recovery claims.** [`pending`](WriteJournal::pending) (called by
+///   [`Client::recover_writes`](crate::Client::recover_writes)) claims the open entries that are
+///   its own or whose owner is gone — its lease expired, or it has no session left on the
+///   database (a killed process's connections close at once) — with `FOR UPDATE SKIP LOCKED`,
+///   and takes them over under its own lease: two recoveries never claim one entry at once. A
+///   live owner's entries can still be claimed: after a database restart (every session ended)
+///   or a pause longer than its lease, while it may still be sending or settling them. That
+///   stays safe: the entry keeps its key, so the server replays instead of applying twice. A
+///   role that may not read `pg_stat_activity` claims by leases alone (a warning says so).
+/// * **One key per intent.** A write with an [intent](crate::CallOptions::set_intent) is refused
+///   (nothing is sent, [`io::ErrorKind::AlreadyExists`]) while another key of that intent is
+///   open, or was acknowledged as applied: across the fleet, an intent goes out under one key.
+///   An intent acknowledged as certainly not applied may be sent again under a new key.
+///   Acknowledged rows are kept (without their body) for
+///   [`PostgresJournalBuilder::keep_acknowledged`], then deleted.
+///
+/// # Fail closed, in time
+///
+/// `record` commits before the write is sent; when the database is unreachable, refusing or
+/// hung it fails and the call returns [`Error::Journal`](crate::Error::Journal) (retryable:
+/// nothing was sent). Every operation runs within [`PostgresJournalBuilder::timeout`]
+/// (connection wait, connect, prepare and statements included), and a call's journal steps
+/// within its deadline too; a record whose caller gave up is never left for recovery to send.
+/// A dropped or timed-out connection is opened again on next use. Records share one commit per
+/// group of concurrent writes; settlements and acknowledgements wait for the disk too unless
+/// [`PostgresJournalBuilder::durable_acknowledgements`] is off (`synchronous_commit = off`, as
+/// [`WriteJournal`] allows).
+///
+/// # Figures
+///
+/// Open entries and the oldest one's age (at each renewal and claim), takeovers, lease
+/// renewals and losses, failures and waits, through the `metrics` facade
+/// (`write::journal_metrics`, the same figures as the SQLite journal's).
 #[derive(Clone)]
 pub struct PostgresJournal {
     shared: Arc<Shared>,

@@ -1,34 +1,4 @@
-//! The embedded [`WriteJournal`]: one SQLite database file that every process of a machine
-//! may share (the CLI's parallel commands, several MCP servers on one state directory).
-//!
-//! Why SQLite (bundled, through `rusqlite`): the journal needs crash-safe transactions that
-//! many processes run on one file at once, and SQLite in WAL mode is built for exactly that;
-//! the hand-written append-only file it replaces could only be used by one process at a time.
-//!
-//! * **Durability.** `record` commits with `synchronous = FULL`: the write is on disk before it
-//!   is sent. `settle` and `acknowledge` do too by default; with
-//!   [`SqliteJournalBuilder::durable_acknowledgements`] off they commit with
-//!   `synchronous = NORMAL`, which survives the process being killed, as [`WriteJournal`]
-//!   asks, but not a power cut: then recovery settles the write again with the same key (the
-//!   server replays), or reports its outcome again.
-//! * **Group commit.** One thread per journal runs every step waiting at that moment in one
-//!   transaction (`writer.rs`); the processes sharing the file take turns on its write lock,
-//!   each waiting up to 30 s.
-//! * **Owners.** Each open journal is an owner (`owners.rs`: a lock file held while it lives).
-//!   [`pending`](WriteJournal::pending) and [`resume`](WriteJournal::resume) take only entries
-//!   that are their own or whose owner is gone, so two processes never settle one entry at
-//!   once.
-//! * **Acknowledged entries** keep their key, intent, whether they applied and when, but not
-//!   their body, headers or answer (an answer may hold a secret the API minted): the row is
-//!   overwritten with `secure_delete` on, and the write-ahead log is checkpointed and truncated
-//!   once no step is waiting after an acknowledgement (before it is answered), so the earlier
-//!   images leave the disk too. They are deleted once older than
-//!   [`SqliteJournalBuilder::keep_acknowledged`] (default [`KEEP_ACKNOWLEDGED`]), checked on the
-//!   first commit and every 1,024th after it.
-//!
-//! The database file and its owners' folder are created owner-only (0600, 0700) on Unix. Its
-//! figures (open entries after each commit, the oldest one's age, takeovers, failures, waits)
-//! go through the `metrics` facade (`write::journal_metrics`, shared with PostgreSQL's).
+//! The write journal in SQLite: [`SqliteJournal`], whose docs give its rules.
 
 mod owners;
 mod rows;
@@ -94,7 +64,37 @@ impl SqliteJournalBuilder {
     }
 }
 
-/// The SQLite journal (see the [module docs](self)).
+/// The embedded [`WriteJournal`]: one SQLite database file that every process of a machine
+/// may share (the CLI's parallel commands, several MCP servers on one state directory).
+///
+/// Why SQLite (bundled, through `rusqlite`): the journal needs crash-safe transactions that
+/// many processes run on one file at once, and SQLite in WAL mode is built for exactly that;
+/// the hand-written append-only file it replaces could only be used by one process at a time.
+///
+/// * **Durability.** `record` commits with `synchronous = FULL`: the write is on disk before it
+///   is sent. `settle` and `acknowledge` do too by default; with
+///   [`SqliteJournalBuilder::durable_acknowledgements`] off they commit with
+///   `synchronous = NORMAL`, which survives the process being killed, as [`WriteJournal`]
+///   asks, but not a power cut: then recovery settles the write again with the same key (the
+///   server replays), or reports its outcome again.
+/// * **Group commit.** One thread per journal runs every step waiting at that moment in one
+///   transaction (`writer.rs`); the processes sharing the file take turns on its write lock,
+///   each waiting up to 30 s.
+/// * **Owners.** Each open journal is an owner (`owners.rs`: a lock file held while it lives).
+///   [`pending`](WriteJournal::pending) and [`resume`](WriteJournal::resume) take only entries
+///   that are their own or whose owner is gone, so two processes never settle one entry at
+///   once.
+/// * **Acknowledged entries** keep their key, intent, whether they applied and when, but not
+///   their body, headers or answer (an answer may hold a secret the API minted): the row is
+///   overwritten with `secure_delete` on, and the write-ahead log is checkpointed and truncated
+///   once no step is waiting after an acknowledgement (before it is answered), so the earlier
+///   images leave the disk too. They are deleted once older than
+///   [`SqliteJournalBuilder::keep_acknowledged`] (default [`KEEP_ACKNOWLEDGED`]), checked on the
+///   first commit and every 1,024th after it.
+///
+/// The database file and its owners' folder are created owner-only (0600, 0700) on Unix. Its
+/// figures (open entries after each commit, the oldest one's age, takeovers, failures, waits)
+/// go through the `metrics` facade (`write::journal_metrics`, shared with PostgreSQL's).
 #[derive(Clone)]
 pub struct SqliteJournal {
     shared: Arc<Shared>,

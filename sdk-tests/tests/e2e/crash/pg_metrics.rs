@@ -5,7 +5,8 @@
 //! `docs/journal.md` names them.
 
 use metrics_util::debugging::{DebugValue, DebuggingRecorder, Snapshotter};
-use oncegen_runtime::{PostgresJournal, Settlement};
+use oncegen_runtime::PostgresJournal;
+use oncegen_runtime::journal::Settlement;
 
 use super::pg_rules::write;
 use super::postgres::{cluster, query};

@@ -8,7 +8,8 @@
 
 use std::collections::BTreeSet;
 
-use oncegen_runtime::{JournaledWrite, Method, PostgresJournal, Settlement, StoredResponse};
+use oncegen_runtime::journal::{JournaledWrite, Settlement, StoredResponse};
+use oncegen_runtime::{Method, PostgresJournal};
 use sdk_tests::postgres::Cluster;
 
 use super::postgres::{cluster, query, run_documented_script, sessions_gone, url_as};
@@ -40,7 +41,7 @@ async fn journal(url: &str, namespace: &str) -> PostgresJournal {
         .expect("journal connects")
 }
 
-fn keys(pending: &oncegen_runtime::Pending) -> BTreeSet<String> {
+fn keys(pending: &oncegen_runtime::journal::Pending) -> BTreeSet<String> {
     pending.writes.iter().map(|p| p.write.key.clone()).collect()
 }
 
