@@ -2075,9 +2075,11 @@ fn a_format_3_baseline_is_not_compared() {
     assert!(
         text.contains(&format!(
             "No baseline: `api.json` was written by another generator version (format 3; this \
-             one reads and writes format {}: to list what a new contract revision changes, \
-             generate from the previous revision's spec first, then from the new one), so \
-             changes cannot be listed.",
+             one reads formats {} to {} and writes {}: to list what a new contract revision \
+             changes, generate from the previous revision's spec first, then from the new one), \
+             so changes cannot be listed.",
+            oncegen::surface::FORMAT_READ,
+            oncegen::surface::FORMAT,
             oncegen::surface::FORMAT
         )),
         "{text}"
