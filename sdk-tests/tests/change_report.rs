@@ -2734,3 +2734,162 @@ fn a_url_like_operation_id_made_readable_renames_no_command() {
     );
     assert!(report.cli.is_empty(), "{:#?}", report.cli);
 }
+
+/// A union of two structs (`Target`: the body of `point`, a required and an optional field of
+/// `Attachment`) and one of two string enums (`Kind`, a query parameter): each converts from
+/// its members, and every argument of it takes `impl Into<…>`.
+const CONVERSIONS: &str = r#"openapi: 3.0.3
+info: {title: Conversions, version: "1"}
+paths:
+  /attachments:
+    post:
+      operationId: attach
+      parameters:
+        - {name: kind, in: query, required: true, schema: {$ref: '#/components/schemas/Kind'}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Attachment'}
+      responses:
+        '204': {description: Attached.}
+  /pointers:
+    post:
+      operationId: point
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Target'}
+      responses:
+        '204': {description: Pointed.}
+components:
+  schemas:
+    Target:
+      oneOf:
+        - {$ref: '#/components/schemas/Server'}
+        - {$ref: '#/components/schemas/Volume'}
+    Kind:
+      oneOf:
+        - {$ref: '#/components/schemas/Size'}
+        - {$ref: '#/components/schemas/Tier'}
+    Size: {type: string, enum: [small, large]}
+    Tier: {type: string, enum: [gold]}
+    Server:
+      type: object
+      properties: {id: {type: string}}
+    Volume:
+      type: object
+      properties: {id: {type: string}}
+    Attachment:
+      type: object
+      required: [target]
+      properties:
+        target: {$ref: '#/components/schemas/Target'}
+        backup: {$ref: '#/components/schemas/Target'}
+"#;
+
+/// [`CONVERSIONS`] with `Server` and `Volume` strings: `Target` converts from neither.
+fn conversions_without_structs() -> String {
+    let object = "      type: object\n      properties: {id: {type: string}}\n";
+    CONVERSIONS
+        .replace(&format!("    Server:\n{object}"), "    Server: {type: string}\n")
+        .replace(&format!("    Volume:\n{object}"), "    Volume: {type: string}\n")
+}
+
+/// A union's `From<Member>` that goes (a second member of the same payload type makes it
+/// ambiguous; a member that stops being a struct) breaks `.into()` from it: breaking; one that
+/// comes is additive.
+#[test]
+fn a_lost_from_conversion_is_breaking_and_a_new_one_additive() {
+    let second_server = replaced_once(
+        CONVERSIONS,
+        "        - {$ref: '#/components/schemas/Volume'}\n",
+        "        - {$ref: '#/components/schemas/Volume'}\n        - {$ref: '#/components/schemas/Server'}\n",
+    );
+    let ambiguous = report(CONVERSIONS, &second_server);
+    assert_eq!(
+        class_of(&ambiguous, "`Target`: `From<Server>` removed"),
+        Class::Breaking
+    );
+    let strings = conversions_without_structs();
+    let lost = report(CONVERSIONS, &strings);
+    for from in ["`From<Server>` removed", "`From<Volume>` removed"] {
+        assert_eq!(class_of(&lost, from), Class::Breaking);
+    }
+    let gained = report(&strings, CONVERSIONS);
+    for from in ["`From<Server>` added", "`From<Volume>` added"] {
+        assert_eq!(class_of(&gained, from), Class::Additive);
+    }
+}
+
+/// An argument that stops taking `impl Into<…>` (its union no longer converts from a named
+/// member) breaks calls passing a member: the body of `point`, `Attachment::new`'s `target`,
+/// the `backup` setter, the `kind` parameter. One that starts is additive.
+#[test]
+fn an_argument_that_stops_taking_impl_into_is_breaking_and_one_that_starts_additive() {
+    let strings = conversions_without_structs();
+    let arguments = [
+        "`point`: request body",
+        "`Attachment`: field `target`",
+        "`Attachment`: field `backup`",
+    ];
+    let lost = report(CONVERSIONS, &strings);
+    let gained = report(&strings, CONVERSIONS);
+    for argument in arguments {
+        let stops = format!("{argument}: no longer takes `impl Into<…>`");
+        assert_eq!(class_of(&lost, &stops), Class::Breaking);
+        let starts = format!("{argument}: now takes `impl Into<…>`");
+        assert_eq!(class_of(&gained, &starts), Class::Additive);
+    }
+    let tier_text = replaced_once(
+        CONVERSIONS,
+        "Tier: {type: string, enum: [gold]}",
+        "Tier: {type: string}",
+    );
+    let starts = report(CONVERSIONS, &tier_text);
+    let param = "`attach`: query parameter `kind`";
+    assert_eq!(
+        class_of(&starts, &format!("{param}: now takes `impl Into<…>`")),
+        Class::Additive
+    );
+    let stops = report(&tier_text, CONVERSIONS);
+    assert_eq!(
+        class_of(&stops, &format!("{param}: no longer takes `impl Into<…>`")),
+        Class::Breaking
+    );
+}
+
+/// A baseline of format 5 records no conversions: it is still read, and the report claims no
+/// conversion change it cannot see.
+#[test]
+fn a_format_5_baseline_is_read_and_claims_no_conversion_change() {
+    let mut old: serde_json::Value =
+        serde_json::from_str(&Surface::of(&lower(CONVERSIONS), CRATE, "0.3.0").to_json())
+            .expect("a surface");
+    old["format"] = 5.into();
+    strip_members(&mut old, &["converts_from", "into"]);
+    let dir = scratch("format-5");
+    std::fs::write(dir.join("api.json"), old.to_string()).expect("api.json written");
+    let baseline = Baseline::load(&dir);
+    assert!(matches!(baseline, Baseline::Found(_)), "{baseline:?}");
+    let new = surface(&lower(&conversions_without_structs()));
+    let report = compare(&baseline, Version::parse("0.3.0"), new).1;
+    let claimed: Vec<_> = (report.changes.iter())
+        .filter(|c| c.text.contains("From<") || c.text.contains("impl Into"))
+        .collect();
+    assert!(claimed.is_empty(), "{claimed:#?}");
+    assert!(!report.changes.is_empty(), "the other changes are compared");
+}
+
+/// `value` without the object members named `names`, at any depth.
+fn strip_members(value: &mut serde_json::Value, names: &[&str]) {
+    match value {
+        serde_json::Value::Object(map) => {
+            map.retain(|key, _| !names.contains(&key.as_str()));
+            map.values_mut().for_each(|v| strip_members(v, names));
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| strip_members(v, names)),
+        _ => {}
+    }
+}
