@@ -2793,8 +2793,14 @@ components:
 fn conversions_without_structs() -> String {
     let object = "      type: object\n      properties: {id: {type: string}}\n";
     CONVERSIONS
-        .replace(&format!("    Server:\n{object}"), "    Server: {type: string}\n")
-        .replace(&format!("    Volume:\n{object}"), "    Volume: {type: string}\n")
+        .replace(
+            &format!("    Server:\n{object}"),
+            "    Server: {type: string}\n",
+        )
+        .replace(
+            &format!("    Volume:\n{object}"),
+            "    Volume: {type: string}\n",
+        )
 }
 
 /// A union's `From<Member>` that goes (a second member of the same payload type makes it

@@ -72,7 +72,11 @@ fn parameter_args(cx: &Ctx<'_>, op: &Operation) -> Option<Vec<String>> {
     };
     let mut fields = Vec::new();
     for p in cx.arguments(op) {
-        let into = cx.operation(op).params.get(&p.rust_name).is_some_and(|s| s.into);
+        let into = cx
+            .operation(op)
+            .params
+            .get(&p.rust_name)
+            .is_some_and(|s| s.into);
         fields.push(format!("{}: {}", p.rust_name, owned(cx, into, &p.ty, 0)?));
     }
     Some(vec![format!(
@@ -180,7 +184,11 @@ request.client_request_id(\"example-1\").timeout(Duration::from_secs(30))\n\
 /// `into`: the surface's, a value of another type that converts).
 fn owned(cx: &Ctx<'_>, into: bool, ty: &TypeRef, depth: usize) -> Option<String> {
     let value = value(cx, ty, depth)?;
-    Some(if into { format!("{value}.into()") } else { value })
+    Some(if into {
+        format!("{value}.into()")
+    } else {
+        value
+    })
 }
 
 /// A Rust expression of type `ty` (or one converting into it), with paths from the crate root.

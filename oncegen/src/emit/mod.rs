@@ -1,12 +1,12 @@
 //! Emitting: the model becomes formatted Rust files (and the crate's Cargo.toml).
 //!
-//! What a caller sees (names, arguments, builder methods, deprecations, effects, schemes,
-//! areas) is read from the [`Surface`] the pipeline computed (`Ctx::operation`,
-//! `Ctx::type_surface`); the [`ir`](crate::ir) model supplies only what the surface does not
-//! record: wire detail, the document's order and the types spelled from each module
-//! (`sdk-tests/tests/architecture.rs` lists what remains). Token streams are built with
-//! `quote!`, parsed with `syn` and printed with `prettyplease`; the fixed `@generated` header
-//! is added after formatting. Output depends only on the model.
+//! What a caller sees (names, arguments and which take `impl Into`, `From` conversions,
+//! builder methods, deprecations, effects, schemes, areas) is read from the [`Surface`] the
+//! pipeline computed (`Ctx::operation`, `Ctx::type_surface`); the [`ir`](crate::ir) model
+//! supplies only what the surface does not record: wire detail, the document's order and the
+//! types spelled from each module (`sdk-tests/tests/architecture.rs` lists what remains). Token
+//! streams are built with `quote!`, parsed with `syn` and printed with `prettyplease`; the
+//! fixed `@generated` header is added after formatting. Output depends only on the model.
 
 mod conventions;
 mod doc_wrap;

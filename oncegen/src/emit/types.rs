@@ -119,7 +119,11 @@ fn union_conversions(
         .converts_from
         .iter()
         .any(|from| from == "&str")
-        .then(|| variants.iter().find(|v| v.ty == TypeRef::String && !v.boxed))
+        .then(|| {
+            variants
+                .iter()
+                .find(|v| v.ty == TypeRef::String && !v.boxed)
+        })
         .flatten()
         .map(|v| {
             let variant = format_ident!("{}", v.rust_name);

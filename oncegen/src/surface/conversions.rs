@@ -16,7 +16,11 @@ impl<'a> Conversions<'a> {
     /// The conversions of `api`'s types.
     pub fn of(api: &'a Api) -> Self {
         Conversions {
-            kinds: api.types.iter().map(|d| (d.name.as_str(), &d.kind)).collect(),
+            kinds: api
+                .types
+                .iter()
+                .map(|d| (d.name.as_str(), &d.kind))
+                .collect(),
         }
     }
 
@@ -34,7 +38,9 @@ impl<'a> Conversions<'a> {
     fn members(&self, owner: &str, payloads: &[&TypeRef], union: bool) -> Vec<bool> {
         payloads
             .iter()
-            .map(|ty| self.named_member(owner, ty, payloads) || union && unique_scalar(ty, payloads))
+            .map(|ty| {
+                self.named_member(owner, ty, payloads) || union && unique_scalar(ty, payloads)
+            })
             .collect()
     }
 

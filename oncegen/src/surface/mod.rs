@@ -172,7 +172,12 @@ impl Surface {
             operations: api
                 .operations
                 .iter()
-                .map(|op| (op.operation_id.clone(), operation::describe(op, &conversions)))
+                .map(|op| {
+                    (
+                        op.operation_id.clone(),
+                        operation::describe(op, &conversions),
+                    )
+                })
                 .collect(),
             types,
             error_codes,

@@ -274,15 +274,15 @@ pub(super) fn describe(
 /// The shape of a union.
 fn union_shape(variants: &[ir::UnionVariant], tagged: bool, display: bool) -> Shape {
     Shape::Union {
-            variants: variants
-                .iter()
-                .map(|v| {
-                    (
-                        v.rust_name.clone(),
-                        rust_type::payload(&v.ty, v.boxed, &BARE),
-                    )
-                })
-                .collect(),
+        variants: variants
+            .iter()
+            .map(|v| {
+                (
+                    v.rust_name.clone(),
+                    rust_type::payload(&v.ty, v.boxed, &BARE),
+                )
+            })
+            .collect(),
         unknown_fallback: tagged,
         display,
     }
@@ -311,7 +311,12 @@ fn struct_fields(
 ) -> BTreeMap<String, FieldSurface> {
     let mut described_fields: BTreeMap<String, FieldSurface> = fields
         .iter()
-        .map(|f| (f.rust_name.clone(), describe_field(f, def.request, conversions)))
+        .map(|f| {
+            (
+                f.rust_name.clone(),
+                describe_field(f, def.request, conversions),
+            )
+        })
         .collect();
     for group in exclusive {
         let payloads: Vec<&ir::TypeRef> = group.members.iter().map(|m| &m.ty).collect();
@@ -330,7 +335,10 @@ fn struct_fields(
             into: def.request && conversions.choice_converts(&group.type_name, &payloads),
         };
         described_fields.insert(group.rust_name.clone(), choice);
-        out.insert(group.type_name.clone(), choice_type(def, group, conversions));
+        out.insert(
+            group.type_name.clone(),
+            choice_type(def, group, conversions),
+        );
     }
     described_fields
 }

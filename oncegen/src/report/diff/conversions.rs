@@ -53,11 +53,16 @@ pub(super) fn from_impls(
     out: &mut Changes,
 ) {
     for from in old.iter().filter(|f| !new.contains(f)) {
-        let text = format!("{subject}: `From<{from}>` removed (`.into()` from it no longer compiles)");
+        let text =
+            format!("{subject}: `From<{from}>` removed (`.into()` from it no longer compiles)");
         out.push(Class::Breaking, area, text);
     }
     for from in new.iter().filter(|f| !old.contains(f)) {
-        out.push(Class::Additive, area, format!("{subject}: `From<{from}>` added"));
+        out.push(
+            Class::Additive,
+            area,
+            format!("{subject}: `From<{from}>` added"),
+        );
     }
 }
 
@@ -76,14 +81,22 @@ pub(super) fn into(old: bool, new: bool) -> Option<(Class, String)> {
 
 /// The conversion change of a parameter of the same type and requiredness (a required one
 /// passed in an arguments struct, `named`, has its exact type there: not compared).
-pub(super) fn param_into(o: &ParamSurface, n: &ParamSurface, named: bool) -> Option<(Class, String)> {
+pub(super) fn param_into(
+    o: &ParamSurface,
+    n: &ParamSurface,
+    named: bool,
+) -> Option<(Class, String)> {
     let compared = o.ty == n.ty && o.required == n.required && !(n.required && named);
     compared.then(|| into(o.into, n.into)).flatten()
 }
 
 /// The conversion change of a field of the same type and role (an argument of `new`, a
 /// setter); an argument of `new` passed in its `{Type}Args` struct (`named`) is not compared.
-pub(super) fn field_into(o: &FieldSurface, n: &FieldSurface, named: bool) -> Option<(Class, String)> {
+pub(super) fn field_into(
+    o: &FieldSurface,
+    n: &FieldSurface,
+    named: bool,
+) -> Option<(Class, String)> {
     let role = |f: &FieldSurface| (f.setter.is_some(), f.is_constructor_argument());
     let compared =
         o.rust_type == n.rust_type && role(o) == role(n) && !(named && n.is_constructor_argument());

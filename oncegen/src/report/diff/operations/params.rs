@@ -2,8 +2,8 @@
 //! parameter added, removed, renamed or changed.
 
 use super::super::{
-    Changes, Class, Wire, arguments, constraints_change, conversions, default_change,
-    deprecation, renames, same_on_wire, union_keys,
+    Changes, Class, Wire, arguments, constraints_change, conversions, default_change, deprecation,
+    renames, same_on_wire, union_keys,
 };
 use super::Pair;
 use super::constraints::narrowed;
