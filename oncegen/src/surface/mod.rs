@@ -48,7 +48,8 @@ use crate::ir::Api;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Version of the surface's serialized layout; a baseline with another number is not compared.
+/// Version of the surface's serialized layout; a baseline of a number outside
+/// [`FORMAT_READ`]`..=FORMAT` is not compared.
 ///
 /// 2: argument order of client methods and constructors, wire facts (constraints, pagination
 /// fields), deprecation notes, exact Rust types.

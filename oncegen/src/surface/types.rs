@@ -90,7 +90,7 @@ pub struct TypeSurface {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
     /// The types a union or choice enum converts from (`impl From<…>`, `&str` included),
-    /// sorted ([`Conversions`]).
+    /// sorted (`surface/conversions.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub converts_from: Vec<String>,
     /// The shape.
