@@ -976,7 +976,7 @@ fn deprecations_carry_their_guidance() {
     insta::assert_snapshot!("revision_deprecation", text);
 }
 
-/// The type as a caller writes it: the last segment of each path, `impl Into<T>` as `T`.
+/// The type as a caller writes it: the last segment of each path, `impl Into<T>` kept.
 fn type_text(ty: &syn::Type) -> String {
     match ty {
         syn::Type::Path(path) => {
@@ -1005,13 +1005,24 @@ fn type_text(ty: &syn::Type) -> String {
                     panic!("`Into` takes its type");
                 };
                 match generic.args.first() {
-                    Some(syn::GenericArgument::Type(t)) => type_text(t),
+                    Some(syn::GenericArgument::Type(t)) => format!("impl Into<{}>", type_text(t)),
                     _ => panic!("`Into` takes a type"),
                 }
             }
             _ => panic!("an `impl` argument is `impl Into<T>`"),
         },
         _ => panic!("an argument type is a path or `impl Into<T>`"),
+    }
+}
+
+/// An argument of `api.json` as [`type_text`] spells it: `impl Into<…>` when it says the
+/// argument converts (`into`).
+fn described_argument(ty: &str, into: bool) -> String {
+    let text = described_text(ty);
+    if into {
+        format!("impl Into<{text}>")
+    } else {
+        text
     }
 }
 
@@ -1032,7 +1043,8 @@ fn described_text(ty: &str) -> String {
 }
 
 /// `api.json` records the positional arguments of every client method and of every request
-/// type's `new` in the order and with the types the checked-in code takes them, and the struct a
+/// type's `new` in the order and with the types the checked-in code takes them (`impl Into<…>`
+/// where it says `into`), and the struct a
 /// method takes its required parameters in by name, or `new` its required fields (its fields
 /// are then the arguments): read from the code with `syn`, not from the generator.
 #[test]
@@ -1172,12 +1184,14 @@ fn described_arguments(
             .arguments
             .iter()
             .map(|arg| {
-                let ty = match (op.params.get(arg), &op.body) {
-                    (Some(p), _) => &p.ty,
-                    (None, Some(body)) if arg == "body" => &body.ty,
+                // A field of the arguments struct has its exact type.
+                let positional = op.arguments_struct.is_none();
+                let (ty, into) = match (op.params.get(arg), &op.body) {
+                    (Some(p), _) => (&p.ty, p.into && positional),
+                    (None, Some(body)) if arg == "body" => (&body.ty, body.into),
                     _ => panic!("`{}`: argument `{arg}` is described", op.rust_fn),
                 };
-                (arg.clone(), described_text(ty))
+                (arg.clone(), described_argument(ty, into))
             })
             .collect();
         described.insert(format!("fn {}", op.rust_fn), args);
@@ -1203,7 +1217,10 @@ fn described_arguments(
         }
         let args = constructor
             .iter()
-            .map(|f| (f.clone(), described_text(&fields[f].rust_type)))
+            .map(|f| {
+                let into = fields[f].into && constructor_struct.is_none();
+                (f.clone(), described_argument(&fields[f].rust_type, into))
+            })
             .collect();
         described.insert(format!("{name}::new"), args);
         assert_eq!(
@@ -1518,8 +1535,8 @@ fn api_json_records_the_builder_methods_the_code_has() {
 }
 
 /// `api.json` records the setter of every optional field of a request type as the checked-in
-/// code has it (`pub fn setter(mut self, value) -> Self` in the type's own impl), read with
-/// `syn`, not from the generator.
+/// code has it (`pub fn setter(mut self, value) -> Self` in the type's own impl), and whether
+/// it takes `impl Into<…>` (`into`), read with `syn`, not from the generator.
 #[test]
 fn api_json_records_the_setters_the_code_has() {
     let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../customer-cloud-sdk");
@@ -1537,8 +1554,10 @@ fn api_json_records_the_setters_the_code_has() {
             );
             continue;
         }
-        let described: std::collections::BTreeSet<String> =
-            fields.values().filter_map(|f| f.setter.clone()).collect();
+        let described: std::collections::BTreeSet<(String, bool)> = fields
+            .values()
+            .filter_map(|f| Some((f.setter.clone()?, f.into)))
+            .collect();
         let coded = in_code.get(name).cloned().unwrap_or_default();
         assert_eq!(coded, described, "setters of `{name}`");
         checked += described.len();
@@ -1546,13 +1565,14 @@ fn api_json_records_the_setters_the_code_has() {
     assert!(checked > 20, "setters checked: {checked}");
 }
 
+/// The setters of each type of the generated code in `dir`, each with whether its argument is
+/// `impl Into<…>`.
+type Setters = std::collections::BTreeMap<String, std::collections::BTreeSet<(String, bool)>>;
+
 /// The setters (by-value `self` methods of one argument returning `Self`) of each type of the
-/// generated code in `dir`.
-fn setters_in_code(
-    dir: &Path,
-) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
-    let mut in_code: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
-        Default::default();
+/// generated code in `dir`, each with whether it takes `impl Into<…>`.
+fn setters_in_code(dir: &Path) -> Setters {
+    let mut in_code = Setters::default();
     for parsed in generated_sources(dir) {
         for item in parsed.items {
             let syn::Item::Impl(block) = item else {
@@ -1573,11 +1593,15 @@ fn setters_in_code(
                     &method.sig.output,
                     syn::ReturnType::Type(_, ty) if matches!(&**ty, syn::Type::Path(p) if p.path.is_ident("Self"))
                 );
+                let into = matches!(
+                    method.sig.inputs.get(1),
+                    Some(syn::FnArg::Typed(arg)) if matches!(&*arg.ty, syn::Type::ImplTrait(_))
+                );
                 if takes_self_by_value && returns_self && method.sig.inputs.len() == 2 {
                     in_code
                         .entry(owner.clone())
                         .or_default()
-                        .insert(method.sig.ident.to_string());
+                        .insert((method.sig.ident.to_string(), into));
                 }
             }
         }
