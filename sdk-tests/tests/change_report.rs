@@ -9,7 +9,9 @@
 //! security schemes, requirements and servers (a renamed API-key header, a scheme of another
 //! kind, dropped or renamed, a requirement or an alternative gained, a scope added, servers
 //! added, removed or with other defaults, a rewrite that changes nothing, a format-3 baseline),
-//! with `api.json`'s schemes and servers checked against the generated code with `syn`.
+//! with `api.json`'s schemes and servers checked against the generated code with `syn`; and
+//! the conversions a caller relies on (`From` impls lost or gained, arguments that stop or
+//! start taking `impl Into<…>`, a format-5 baseline that records neither).
 
 use oncegen::emit::{Layout, Options};
 use oncegen::ir::Api;
