@@ -9,7 +9,9 @@
 //! security schemes, requirements and servers (a renamed API-key header, a scheme of another
 //! kind, dropped or renamed, a requirement or an alternative gained, a scope added, servers
 //! added, removed or with other defaults, a rewrite that changes nothing, a format-3 baseline),
-//! with `api.json`'s schemes and servers checked against the generated code with `syn`.
+//! with `api.json`'s schemes and servers checked against the generated code with `syn`; and
+//! the conversions a caller relies on (`From` impls lost or gained, arguments that stop or
+//! start taking `impl Into<…>`, a format-5 baseline that records neither).
 
 use oncegen::emit::{Layout, Options};
 use oncegen::ir::Api;
@@ -976,7 +978,7 @@ fn deprecations_carry_their_guidance() {
     insta::assert_snapshot!("revision_deprecation", text);
 }
 
-/// The type as a caller writes it: the last segment of each path, `impl Into<T>` as `T`.
+/// The type as a caller writes it: the last segment of each path, `impl Into<T>` kept.
 fn type_text(ty: &syn::Type) -> String {
     match ty {
         syn::Type::Path(path) => {
@@ -1005,13 +1007,24 @@ fn type_text(ty: &syn::Type) -> String {
                     panic!("`Into` takes its type");
                 };
                 match generic.args.first() {
-                    Some(syn::GenericArgument::Type(t)) => type_text(t),
+                    Some(syn::GenericArgument::Type(t)) => format!("impl Into<{}>", type_text(t)),
                     _ => panic!("`Into` takes a type"),
                 }
             }
             _ => panic!("an `impl` argument is `impl Into<T>`"),
         },
         _ => panic!("an argument type is a path or `impl Into<T>`"),
+    }
+}
+
+/// An argument of `api.json` as [`type_text`] spells it: `impl Into<…>` when it says the
+/// argument converts (`into`).
+fn described_argument(ty: &str, into: bool) -> String {
+    let text = described_text(ty);
+    if into {
+        format!("impl Into<{text}>")
+    } else {
+        text
     }
 }
 
@@ -1032,7 +1045,8 @@ fn described_text(ty: &str) -> String {
 }
 
 /// `api.json` records the positional arguments of every client method and of every request
-/// type's `new` in the order and with the types the checked-in code takes them, and the struct a
+/// type's `new` in the order and with the types the checked-in code takes them (`impl Into<…>`
+/// where it says `into`), and the struct a
 /// method takes its required parameters in by name, or `new` its required fields (its fields
 /// are then the arguments): read from the code with `syn`, not from the generator.
 #[test]
@@ -1172,12 +1186,14 @@ fn described_arguments(
             .arguments
             .iter()
             .map(|arg| {
-                let ty = match (op.params.get(arg), &op.body) {
-                    (Some(p), _) => &p.ty,
-                    (None, Some(body)) if arg == "body" => &body.ty,
+                // A field of the arguments struct has its exact type.
+                let positional = op.arguments_struct.is_none();
+                let (ty, into) = match (op.params.get(arg), &op.body) {
+                    (Some(p), _) => (&p.ty, p.into && positional),
+                    (None, Some(body)) if arg == "body" => (&body.ty, body.into),
                     _ => panic!("`{}`: argument `{arg}` is described", op.rust_fn),
                 };
-                (arg.clone(), described_text(ty))
+                (arg.clone(), described_argument(ty, into))
             })
             .collect();
         described.insert(format!("fn {}", op.rust_fn), args);
@@ -1203,7 +1219,10 @@ fn described_arguments(
         }
         let args = constructor
             .iter()
-            .map(|f| (f.clone(), described_text(&fields[f].rust_type)))
+            .map(|f| {
+                let into = fields[f].into && constructor_struct.is_none();
+                (f.clone(), described_argument(&fields[f].rust_type, into))
+            })
             .collect();
         described.insert(format!("{name}::new"), args);
         assert_eq!(
@@ -1518,8 +1537,8 @@ fn api_json_records_the_builder_methods_the_code_has() {
 }
 
 /// `api.json` records the setter of every optional field of a request type as the checked-in
-/// code has it (`pub fn setter(mut self, value) -> Self` in the type's own impl), read with
-/// `syn`, not from the generator.
+/// code has it (`pub fn setter(mut self, value) -> Self` in the type's own impl), and whether
+/// it takes `impl Into<…>` (`into`), read with `syn`, not from the generator.
 #[test]
 fn api_json_records_the_setters_the_code_has() {
     let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../customer-cloud-sdk");
@@ -1537,8 +1556,10 @@ fn api_json_records_the_setters_the_code_has() {
             );
             continue;
         }
-        let described: std::collections::BTreeSet<String> =
-            fields.values().filter_map(|f| f.setter.clone()).collect();
+        let described: std::collections::BTreeSet<(String, bool)> = fields
+            .values()
+            .filter_map(|f| Some((f.setter.clone()?, f.into)))
+            .collect();
         let coded = in_code.get(name).cloned().unwrap_or_default();
         assert_eq!(coded, described, "setters of `{name}`");
         checked += described.len();
@@ -1546,13 +1567,14 @@ fn api_json_records_the_setters_the_code_has() {
     assert!(checked > 20, "setters checked: {checked}");
 }
 
+/// The setters of each type of the generated code in `dir`, each with whether its argument is
+/// `impl Into<…>`.
+type Setters = std::collections::BTreeMap<String, std::collections::BTreeSet<(String, bool)>>;
+
 /// The setters (by-value `self` methods of one argument returning `Self`) of each type of the
-/// generated code in `dir`.
-fn setters_in_code(
-    dir: &Path,
-) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
-    let mut in_code: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
-        Default::default();
+/// generated code in `dir`, each with whether it takes `impl Into<…>`.
+fn setters_in_code(dir: &Path) -> Setters {
+    let mut in_code = Setters::default();
     for parsed in generated_sources(dir) {
         for item in parsed.items {
             let syn::Item::Impl(block) = item else {
@@ -1573,11 +1595,15 @@ fn setters_in_code(
                     &method.sig.output,
                     syn::ReturnType::Type(_, ty) if matches!(&**ty, syn::Type::Path(p) if p.path.is_ident("Self"))
                 );
+                let into = matches!(
+                    method.sig.inputs.get(1),
+                    Some(syn::FnArg::Typed(arg)) if matches!(&*arg.ty, syn::Type::ImplTrait(_))
+                );
                 if takes_self_by_value && returns_self && method.sig.inputs.len() == 2 {
                     in_code
                         .entry(owner.clone())
                         .or_default()
-                        .insert(method.sig.ident.to_string());
+                        .insert((method.sig.ident.to_string(), into));
                 }
             }
         }
@@ -2075,9 +2101,11 @@ fn a_format_3_baseline_is_not_compared() {
     assert!(
         text.contains(&format!(
             "No baseline: `api.json` was written by another generator version (format 3; this \
-             one reads and writes format {}: to list what a new contract revision changes, \
-             generate from the previous revision's spec first, then from the new one), so \
-             changes cannot be listed.",
+             one reads formats {} to {} and writes {}: to list what a new contract revision \
+             changes, generate from the previous revision's spec first, then from the new one), \
+             so changes cannot be listed.",
+            oncegen::surface::FORMAT_READ,
+            oncegen::surface::FORMAT,
             oncegen::surface::FORMAT
         )),
         "{text}"
@@ -2731,4 +2759,169 @@ fn a_url_like_operation_id_made_readable_renames_no_command() {
         Class::Breaking
     );
     assert!(report.cli.is_empty(), "{:#?}", report.cli);
+}
+
+/// A union of two structs (`Target`: the body of `point`, a required and an optional field of
+/// `Attachment`) and one of two string enums (`Kind`, a query parameter): each converts from
+/// its members, and every argument of it takes `impl Into<…>`.
+const CONVERSIONS: &str = r#"openapi: 3.0.3
+info: {title: Conversions, version: "1"}
+paths:
+  /attachments:
+    post:
+      operationId: attach
+      parameters:
+        - {name: kind, in: query, required: true, schema: {$ref: '#/components/schemas/Kind'}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Attachment'}
+      responses:
+        '204': {description: Attached.}
+  /pointers:
+    post:
+      operationId: point
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Target'}
+      responses:
+        '204': {description: Pointed.}
+components:
+  schemas:
+    Target:
+      oneOf:
+        - {$ref: '#/components/schemas/Server'}
+        - {$ref: '#/components/schemas/Volume'}
+    Kind:
+      oneOf:
+        - {$ref: '#/components/schemas/Size'}
+        - {$ref: '#/components/schemas/Tier'}
+    Size: {type: string, enum: [small, large]}
+    Tier: {type: string, enum: [gold]}
+    Server:
+      type: object
+      properties: {id: {type: string}}
+    Volume:
+      type: object
+      properties: {id: {type: string}}
+    Attachment:
+      type: object
+      required: [target]
+      properties:
+        target: {$ref: '#/components/schemas/Target'}
+        backup: {$ref: '#/components/schemas/Target'}
+"#;
+
+/// [`CONVERSIONS`] with `Server` and `Volume` strings: `Target` converts from neither.
+fn conversions_without_structs() -> String {
+    let object = "      type: object\n      properties: {id: {type: string}}\n";
+    CONVERSIONS
+        .replace(
+            &format!("    Server:\n{object}"),
+            "    Server: {type: string}\n",
+        )
+        .replace(
+            &format!("    Volume:\n{object}"),
+            "    Volume: {type: string}\n",
+        )
+}
+
+/// A union's `From<Member>` that goes (a second member of the same payload type makes it
+/// ambiguous; a member that stops being a struct) breaks `.into()` from it: breaking; one that
+/// comes is additive.
+#[test]
+fn a_lost_from_conversion_is_breaking_and_a_new_one_additive() {
+    let second_server = replaced_once(
+        CONVERSIONS,
+        "        - {$ref: '#/components/schemas/Volume'}\n",
+        "        - {$ref: '#/components/schemas/Volume'}\n        - {$ref: '#/components/schemas/Server'}\n",
+    );
+    let ambiguous = report(CONVERSIONS, &second_server);
+    assert_eq!(
+        class_of(&ambiguous, "`Target`: `From<Server>` removed"),
+        Class::Breaking
+    );
+    let strings = conversions_without_structs();
+    let lost = report(CONVERSIONS, &strings);
+    for from in ["`From<Server>` removed", "`From<Volume>` removed"] {
+        assert_eq!(class_of(&lost, from), Class::Breaking);
+    }
+    let gained = report(&strings, CONVERSIONS);
+    for from in ["`From<Server>` added", "`From<Volume>` added"] {
+        assert_eq!(class_of(&gained, from), Class::Additive);
+    }
+}
+
+/// An argument that stops taking `impl Into<…>` (its union no longer converts from a named
+/// member) breaks calls passing a member: the body of `point`, `Attachment::new`'s `target`,
+/// the `backup` setter, the `kind` parameter. One that starts is additive.
+#[test]
+fn an_argument_that_stops_taking_impl_into_is_breaking_and_one_that_starts_additive() {
+    let strings = conversions_without_structs();
+    let arguments = [
+        "`point`: request body",
+        "`Attachment`: field `target`",
+        "`Attachment`: field `backup`",
+    ];
+    let lost = report(CONVERSIONS, &strings);
+    let gained = report(&strings, CONVERSIONS);
+    for argument in arguments {
+        let stops = format!("{argument}: no longer takes `impl Into<…>`");
+        assert_eq!(class_of(&lost, &stops), Class::Breaking);
+        let starts = format!("{argument}: now takes `impl Into<…>`");
+        assert_eq!(class_of(&gained, &starts), Class::Additive);
+    }
+    let tier_text = replaced_once(
+        CONVERSIONS,
+        "Tier: {type: string, enum: [gold]}",
+        "Tier: {type: string}",
+    );
+    let starts = report(CONVERSIONS, &tier_text);
+    let param = "`attach`: query parameter `kind`";
+    assert_eq!(
+        class_of(&starts, &format!("{param}: now takes `impl Into<…>`")),
+        Class::Additive
+    );
+    let stops = report(&tier_text, CONVERSIONS);
+    assert_eq!(
+        class_of(&stops, &format!("{param}: no longer takes `impl Into<…>`")),
+        Class::Breaking
+    );
+}
+
+/// A baseline of format 5 records no conversions: it is still read, and the report claims no
+/// conversion change it cannot see.
+#[test]
+fn a_format_5_baseline_is_read_and_claims_no_conversion_change() {
+    let mut old: serde_json::Value =
+        serde_json::from_str(&Surface::of(&lower(CONVERSIONS), CRATE, "0.3.0").to_json())
+            .expect("a surface");
+    old["format"] = 5.into();
+    strip_members(&mut old, &["converts_from", "into"]);
+    let dir = scratch("format-5");
+    std::fs::write(dir.join("api.json"), old.to_string()).expect("api.json written");
+    let baseline = Baseline::load(&dir);
+    assert!(matches!(baseline, Baseline::Found(_)), "{baseline:?}");
+    let new = surface(&lower(&conversions_without_structs()));
+    let report = compare(&baseline, Version::parse("0.3.0"), new).1;
+    let claimed: Vec<_> = (report.changes.iter())
+        .filter(|c| c.text.contains("From<") || c.text.contains("impl Into"))
+        .collect();
+    assert!(claimed.is_empty(), "{claimed:#?}");
+    assert!(!report.changes.is_empty(), "the other changes are compared");
+}
+
+/// `value` without the object members named `names`, at any depth.
+fn strip_members(value: &mut serde_json::Value, names: &[&str]) {
+    match value {
+        serde_json::Value::Object(map) => {
+            map.retain(|key, _| !names.contains(&key.as_str()));
+            map.values_mut().for_each(|v| strip_members(v, names));
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| strip_members(v, names)),
+        _ => {}
+    }
 }

@@ -72,7 +72,12 @@ fn parameter_args(cx: &Ctx<'_>, op: &Operation) -> Option<Vec<String>> {
     };
     let mut fields = Vec::new();
     for p in cx.arguments(op) {
-        fields.push(format!("{}: {}", p.rust_name, owned(cx, &p.ty, 0)?));
+        let into = cx
+            .operation(op)
+            .params
+            .get(&p.rust_name)
+            .is_some_and(|s| s.into);
+        fields.push(format!("{}: {}", p.rust_name, owned(cx, into, &p.ty, 0)?));
     }
     Some(vec![format!(
         "{}::{}::{name} {{ {} }}",
@@ -175,15 +180,14 @@ request.client_request_id(\"example-1\").timeout(Duration::from_secs(30))\n\
     )
 }
 
-/// A Rust expression of type `ty` itself (a field of an arguments struct takes no `impl Into`).
-fn owned(cx: &Ctx<'_>, ty: &TypeRef, depth: usize) -> Option<String> {
+/// A Rust expression of type `ty` itself (a field of an arguments struct takes no `impl Into`;
+/// `into`: the surface's, a value of another type that converts).
+fn owned(cx: &Ctx<'_>, into: bool, ty: &TypeRef, depth: usize) -> Option<String> {
     let value = value(cx, ty, depth)?;
-    let ident = quote::format_ident!("value");
-    let (_, converted) = super::taken_as(cx, ty, &ident);
-    Some(if converted.to_string() == "value" {
-        value
-    } else {
+    Some(if into {
         format!("{value}.into()")
+    } else {
+        value
     })
 }
 
@@ -242,7 +246,10 @@ fn named(cx: &Ctx<'_>, name: &str, depth: usize) -> Option<String> {
             for f in cx.constructor_fields(&def.name, fields) {
                 let value = match (f.nullable, named) {
                     (true, _) => "None".to_owned(),
-                    (false, Some(_)) => owned(cx, &f.ty, depth + 1)?,
+                    (false, Some(_)) => {
+                        let into = cx.field_surface(&def.name, &f.rust_name).into;
+                        owned(cx, into, &f.ty, depth + 1)?
+                    }
                     (false, None) => value(cx, &f.ty, depth + 1)?,
                 };
                 args.push(match named {

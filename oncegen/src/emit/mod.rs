@@ -1,12 +1,12 @@
 //! Emitting: the model becomes formatted Rust files (and the crate's Cargo.toml).
 //!
-//! What a caller sees (names, arguments, builder methods, deprecations, effects, schemes,
-//! areas) is read from the [`Surface`] the pipeline computed (`Ctx::operation`,
-//! `Ctx::type_surface`); the [`ir`](crate::ir) model supplies only what the surface does not
-//! record: wire detail, the document's order and the types spelled from each module
-//! (`sdk-tests/tests/architecture.rs` lists what remains). Token streams are built with
-//! `quote!`, parsed with `syn` and printed with `prettyplease`; the fixed `@generated` header
-//! is added after formatting. Output depends only on the model.
+//! What a caller sees (names, arguments and which take `impl Into`, `From` conversions,
+//! builder methods, deprecations, effects, schemes, areas) is read from the [`Surface`] the
+//! pipeline computed (`Ctx::operation`, `Ctx::type_surface`); the [`ir`](crate::ir) model
+//! supplies only what the surface does not record: wire detail, the document's order and the
+//! types spelled from each module (`sdk-tests/tests/architecture.rs` lists what remains). Token
+//! streams are built with `quote!`, parsed with `syn` and printed with `prettyplease`; the
+//! fixed `@generated` header is added after formatting. Output depends only on the model.
 
 mod conventions;
 mod doc_wrap;
@@ -228,51 +228,6 @@ impl<'a> Ctx<'a> {
         false
     }
 
-    /// Which payload types of an enum get `impl From<Payload> for Enum`, one flag per member.
-    ///
-    /// The rule (the same for `oneOf`/`anyOf` unions and `x-at-most-one-of` choice enums): a
-    /// member converts when its payload is a named struct, enum or union (not an alias, not
-    /// `owner` itself) that no other member of the same enum wraps. Scalars, lists, maps and
-    /// aliases never convert: a `From<String>` or `From<Uuid>` would pick a variant by its
-    /// Rust type, which says nothing about what the value means (a zone file and a hostname
-    /// are both strings), and two members sharing a payload type would make the choice
-    /// ambiguous. A named type carries its meaning, so converting from it cannot surprise.
-    pub fn converting_members(&self, owner: &str, payloads: &[&TypeRef]) -> Vec<bool> {
-        payloads
-            .iter()
-            .map(|ty| match ty {
-                TypeRef::Named(n) => {
-                    n != owner
-                        && matches!(
-                            self.defs.get(n.as_str()).map(|d| &d.kind),
-                            Some(
-                                TypeKind::Struct { .. }
-                                    | TypeKind::Enum { .. }
-                                    | TypeKind::Union { .. }
-                            )
-                        )
-                        && payloads.iter().filter(|other| **other == *ty).count() == 1
-                }
-                _ => false,
-            })
-            .collect()
-    }
-
-    /// Whether `ty` names a union with at least one `From` conversion (see
-    /// [`Ctx::converting_members`]); arguments of such a type take `impl Into<Union>`.
-    pub fn converts_into(&self, ty: &TypeRef) -> bool {
-        let TypeRef::Named(n) = ty else {
-            return false;
-        };
-        match self.defs.get(n.as_str()).map(|d| &d.kind) {
-            Some(TypeKind::Union { variants, .. }) => {
-                let payloads: Vec<&TypeRef> = variants.iter().map(|v| &v.ty).collect();
-                self.converting_members(n, &payloads).contains(&true)
-            }
-            _ => false,
-        }
-    }
-
     /// `impl Paginated` for a response type of a paginated operation (empty otherwise).
     pub fn pagination_impl(&self, type_name: &str) -> TokenStream {
         match self.pagination.get(type_name) {
@@ -343,26 +298,27 @@ fn space_items(text: &str, out: &mut String) {
     }
 }
 
-/// How an argument of type `ty` is taken and stored: strings as `impl Into<String>`, unions
-/// with conversions as `impl Into<Union>`, everything else as it is. Returns the parameter type
-/// and the expression storing `ident`.
+/// How an argument of type `ty` is taken and stored, as the surface says (`into`): text as
+/// `impl Into<String>`, other converting types as `impl Into<T>`, otherwise as it is. Returns
+/// the parameter type and the expression storing `ident`.
 pub(super) fn taken_as(
     cx: &Ctx<'_>,
+    into: bool,
     ty: &TypeRef,
     ident: &proc_macro2::Ident,
 ) -> (TokenStream, TokenStream) {
     let rust = cx.ty(ty);
-    if cx.resolves_to(ty, &TypeRef::String) {
+    if !into {
+        (rust, quote::quote!(#ident))
+    } else if cx.resolves_to(ty, &TypeRef::String) {
         (
             quote::quote!(impl Into<String>),
             quote::quote!(#ident.into()),
         )
-    } else if cx.converts_into(ty) || *ty == TypeRef::Bytes {
+    } else {
         (
             quote::quote!(impl Into<#rust>),
             quote::quote!(#ident.into()),
         )
-    } else {
-        (rust, quote::quote!(#ident))
     }
 }

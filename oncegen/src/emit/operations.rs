@@ -36,7 +36,8 @@ pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
             named_fields.push(quote!(#doc pub #ident: #ty));
             parts.inits.push(quote!(#ident));
         } else {
-            let (arg, value) = taken_as(cx, &p.ty, &ident);
+            let into = param_surface(cx, op, p).into;
+            let (arg, value) = taken_as(cx, into, &p.ty, &ident);
             parts.args.push(quote!(#ident: #arg));
             parts.inits.push(field_init(&ident, value));
         }
@@ -61,7 +62,10 @@ pub fn operation(cx: &Ctx<'_>, bx: &Ctx<'_>, op: &Operation) -> OperationItems {
         parts.setters.push(param_setter(bx, op, p));
     }
     let body_send = match &op.body {
-        Some(body) => body_items(cx, bx, body, &mut parts),
+        Some(body) => {
+            let into = cx.operation(op).body.as_ref().is_some_and(|b| b.into);
+            body_items(cx, bx, (body, into), &mut parts)
+        }
         None => quote!(),
     };
     let surface = cx.operation(op);
@@ -113,7 +117,7 @@ fn param_setter(bx: &Ctx<'_>, op: &Operation, p: &Param) -> TokenStream {
     let deprecated =
         super::docs::deprecated_attr(surface.deprecated, surface.deprecation_note.as_deref());
     let value_ident = format_ident!("value");
-    let (arg, value) = taken_as(bx, &p.ty, &value_ident);
+    let (arg, value) = taken_as(bx, surface.into, &p.ty, &value_ident);
     quote! {
         #doc
         #deprecated
@@ -493,12 +497,12 @@ fn field_init(field: &proc_macro2::Ident, value: TokenStream) -> TokenStream {
     }
 }
 
-/// The body's argument (required) or setter (optional) and builder field; returns the send
-/// statement.
+/// The body's argument (required) or setter (optional) and builder field (`into`: taken as
+/// `impl Into<…>`); returns the send statement.
 fn body_items(
     cx: &Ctx<'_>,
     bx: &Ctx<'_>,
-    body: &crate::ir::Body,
+    (body, into): (&crate::ir::Body, bool),
     parts: &mut Parts,
 ) -> TokenStream {
     let ty = bx.ty(&body.ty);
@@ -517,7 +521,7 @@ fn body_items(
     };
     let ident = format_ident!("body");
     if body.required {
-        let (arg, value) = taken_as(cx, &body.ty, &ident);
+        let (arg, value) = taken_as(cx, into, &body.ty, &ident);
         parts.args.push(quote!(body: #arg));
         parts.inits.push(field_init(&ident, value));
         parts.fields.push(quote!(pub(super) body: #ty));
@@ -525,7 +529,7 @@ fn body_items(
     }
     parts.inits.push(quote!(body: None));
     parts.fields.push(quote!(pub(super) body: Option<#ty>));
-    let (arg, value) = taken_as(bx, &body.ty, &ident);
+    let (arg, value) = taken_as(bx, into, &body.ty, &ident);
     parts.setters.push(quote! {
         /// Sets the request body.
         pub fn body(mut self, body: #arg) -> Self {

@@ -97,21 +97,15 @@ fn enum_def(name: &Ident, variants: &[EnumVariant], fallback: &str) -> TokenStre
     }
 }
 
-/// A union's `From` impls: from each member that converts (one [`Ctx::converting_members`]
-/// picks, or a scalar no other member shares), and from `&str` when a `String` member does.
+/// A union's `From` impls: from each member the surface lists in `converts_from`, and from
+/// `&str` when it lists that (into the unboxed `String` member).
 fn union_conversions(
     cx: &Ctx<'_>,
     def_name: &str,
     name: &Ident,
     variants: &[UnionVariant],
 ) -> TokenStream {
-    let payloads: Vec<&TypeRef> = variants.iter().map(|v| &v.ty).collect();
-    let convert: Vec<bool> = cx
-        .converting_members(def_name, &payloads)
-        .into_iter()
-        .zip(&payloads)
-        .map(|(named, ty)| named || unique_scalar(ty, &payloads))
-        .collect();
+    let convert = converting(cx, def_name, variants.iter().map(|v| &v.ty));
     let conversions = from_impls(
         cx,
         name,
@@ -120,11 +114,18 @@ fn union_conversions(
             .iter()
             .map(|v| (v.rust_name.as_str(), &v.ty, v.boxed)),
     );
-    let from_str = variants
+    let from_str = cx
+        .type_surface(def_name)
+        .converts_from
         .iter()
-        .zip(&convert)
-        .find(|(v, c)| **c && v.ty == TypeRef::String && !v.boxed)
-        .map(|(v, _)| {
+        .any(|from| from == "&str")
+        .then(|| {
+            variants
+                .iter()
+                .find(|v| v.ty == TypeRef::String && !v.boxed)
+        })
+        .flatten()
+        .map(|v| {
             let variant = format_ident!("{}", v.rust_name);
             quote! {
                 impl From<&str> for #name {
@@ -135,6 +136,19 @@ fn union_conversions(
             }
         });
     quote!(#conversions #from_str)
+}
+
+/// Which members of the union or choice enum `enum_name` convert, one flag per payload: those
+/// whose type the surface lists in `converts_from`.
+fn converting<'t>(
+    cx: &Ctx<'_>,
+    enum_name: &str,
+    payloads: impl Iterator<Item = &'t TypeRef>,
+) -> Vec<bool> {
+    let from = &cx.type_surface(enum_name).converts_from;
+    payloads
+        .map(|ty| from.contains(&rust_type::text(ty)))
+        .collect()
 }
 
 /// The Rust type of a field, as the surface decides it ([`rust_type::field_type`]).
@@ -361,7 +375,8 @@ fn required_args(
         let args = required
             .into_iter()
             .map(|f| {
-                let (arg, init) = required_arg(cx, f);
+                let into = cx.field_surface(&def.name, &f.rust_name).into;
+                let (arg, init) = required_arg(cx, (f, into));
                 inits.push(init);
                 arg
             })
@@ -402,12 +417,13 @@ fn optional_setters(
         } else if !f.required {
             inits.push(optional_init(f));
             // A read-only field is the server's to set: the surface gives it no setter.
-            let setter = cx.field_surface(owner, &f.rust_name).setter.as_deref();
-            setters.extend(setter.map(|name| optional_setter(cx, f, name)));
+            let surface = cx.field_surface(owner, &f.rust_name);
+            let setter = surface.setter.as_deref();
+            setters.extend(setter.map(|name| optional_setter(cx, f, (name, surface.into))));
         }
     }
     for g in exclusive {
-        let (init, setter) = group_setter(cx, g);
+        let (init, setter) = group_setter(g, cx.field_surface(owner, &g.rust_name).into);
         inits.push(init);
         setters.push(setter);
     }
@@ -459,16 +475,17 @@ fn named_field(cx: &Ctx<'_>, owner: &str, f: &Field) -> (TokenStream, TokenStrea
     (quote!(#doc pub #ident: #ty), init)
 }
 
-/// The argument of `new` for a required field, and its initialiser.
-fn required_arg(cx: &Ctx<'_>, f: &Field) -> (TokenStream, TokenStream) {
+/// The argument of `new` for a required field (`into`: taken as `impl Into<…>`, as the surface
+/// says), and its initialiser.
+fn required_arg(cx: &Ctx<'_>, (f, into): (&Field, bool)) -> (TokenStream, TokenStream) {
     let ident = format_ident!("{}", f.rust_name);
     let boxed = f.boxed && !f.nullable;
-    if cx.resolves_to(&f.ty, &TypeRef::String) && !f.nullable {
+    if into && cx.resolves_to(&f.ty, &TypeRef::String) {
         (
             quote!(#ident: impl Into<String>),
             quote!(#ident: #ident.into()),
         )
-    } else if cx.converts_into(&f.ty) && !f.nullable {
+    } else if into {
         let arg_ty = cx.ty(&f.ty);
         let value = if boxed {
             quote!(Box::new(#ident.into()))
@@ -495,8 +512,9 @@ fn optional_init(f: &Field) -> TokenStream {
     }
 }
 
-/// The setter `name` of an optional field.
-fn optional_setter(cx: &Ctx<'_>, f: &Field, name: &str) -> TokenStream {
+/// The setter `name` of an optional field (`into`: it takes `impl Into<…>`, as the surface
+/// says).
+fn optional_setter(cx: &Ctx<'_>, f: &Field, (name, into): (&str, bool)) -> TokenStream {
     let ident = format_ident!("{}", f.rust_name);
     let setter = format_ident!("{}", name);
     let inner = cx.ty(&f.ty);
@@ -524,9 +542,9 @@ fn optional_setter(cx: &Ctx<'_>, f: &Field, name: &str) -> TokenStream {
         };
     }
     let wrap = |v: TokenStream| if f.boxed { quote!(Box::new(#v)) } else { v };
-    let (arg, value) = if cx.resolves_to(&f.ty, &TypeRef::String) {
+    let (arg, value) = if into && cx.resolves_to(&f.ty, &TypeRef::String) {
         (quote!(impl Into<String>), quote!(value.into()))
-    } else if cx.converts_into(&f.ty) {
+    } else if into {
         (quote!(impl Into<#inner>), wrap(quote!(value.into())))
     } else {
         (inner, wrap(quote!(value)))
@@ -540,11 +558,12 @@ fn optional_setter(cx: &Ctx<'_>, f: &Field, name: &str) -> TokenStream {
     }
 }
 
-/// The initialiser (unset) of an `x-at-most-one-of` group, and its setter.
-fn group_setter(cx: &Ctx<'_>, g: &ExclusiveGroup) -> (TokenStream, TokenStream) {
+/// The initialiser (unset) of an `x-at-most-one-of` group, and its setter (`into`: taking
+/// `impl Into<Choice>`, as the surface says).
+fn group_setter(g: &ExclusiveGroup, into: bool) -> (TokenStream, TokenStream) {
     let ident = format_ident!("{}", g.rust_name);
     let ty = format_ident!("{}", g.type_name);
-    let (arg, value) = if group_converts(cx, g) {
+    let (arg, value) = if into {
         (quote!(impl Into<#ty>), quote!(value.into()))
     } else {
         (quote!(#ty), quote!(value))
@@ -617,11 +636,10 @@ fn group_enum(cx: &Ctx<'_>, parent: &str, g: &ExclusiveGroup) -> TokenStream {
     let doc = lines_attrs(&format!(
         "The one present member of an `x-at-most-one-of` group of [`{parent}`]."
     ));
-    let payloads: Vec<&TypeRef> = g.members.iter().map(|m| &m.ty).collect();
     let conversions = from_impls(
         cx,
         &name,
-        &cx.converting_members(&g.type_name, &payloads),
+        &converting(cx, &g.type_name, g.members.iter().map(|m| &m.ty)),
         g.members
             .iter()
             .map(|m| (m.variant.as_str(), &m.ty, m.boxed)),
@@ -637,31 +655,7 @@ fn group_enum(cx: &Ctx<'_>, parent: &str, g: &ExclusiveGroup) -> TokenStream {
     }
 }
 
-/// Whether an `x-at-most-one-of` choice enum has a `From` conversion (its setter then takes
-/// `impl Into<Choice>`).
-fn group_converts(cx: &Ctx<'_>, g: &ExclusiveGroup) -> bool {
-    let payloads: Vec<&TypeRef> = g.members.iter().map(|m| &m.ty).collect();
-    cx.converting_members(&g.type_name, &payloads)
-        .contains(&true)
-}
-
-/// Whether `ty` is a scalar (text, number, boolean, uuid, time, decimal) no other member of
-/// the union has: the union converts from it (`Id::from(7)`, `Id::from("a-7")`).
-fn unique_scalar(ty: &TypeRef, payloads: &[&TypeRef]) -> bool {
-    matches!(
-        ty,
-        TypeRef::String
-            | TypeRef::Bool
-            | TypeRef::Int(_)
-            | TypeRef::Float
-            | TypeRef::Uuid
-            | TypeRef::DateTime
-            | TypeRef::Date
-            | TypeRef::Decimal
-    ) && payloads.iter().filter(|other| **other == ty).count() == 1
-}
-
-/// `impl From<Payload> for Enum` for the members [`Ctx::converting_members`] selected
+/// `impl From<Payload> for Enum` for the members that convert
 /// (`convert[i]` for the i-th `(variant, payload, boxed)`), in one `from_variants!` call.
 fn from_impls<'m>(
     cx: &Ctx<'_>,

@@ -1,7 +1,7 @@
 //! The baseline: the surface (`api.json`) the previous generation left next to the crate.
 
 use super::version::Version;
-use crate::surface::{FILE_NAME, FORMAT, Surface};
+use crate::surface::{FILE_NAME, FORMAT, FORMAT_READ, Surface};
 use std::path::Path;
 
 /// What was found where the previous surface should be.
@@ -37,7 +37,8 @@ impl Baseline {
             Err(e) => return Baseline::Unreadable(e.to_string()),
         };
         let found = value.get("format").and_then(serde_json::Value::as_u64);
-        if found != Some(u64::from(FORMAT)) {
+        let readable = u64::from(FORMAT_READ)..=u64::from(FORMAT);
+        if !found.is_some_and(|f| readable.contains(&f)) {
             return Baseline::OtherFormat { found };
         }
         match serde_json::from_value::<Surface>(value) {
@@ -57,8 +58,9 @@ impl Baseline {
             Baseline::Missing => Some(format!("`{FILE_NAME}` is missing")),
             Baseline::OtherFormat { found } => Some(format!(
                 "`{FILE_NAME}` was written by another generator version (format {}; this one \
-                 reads and writes format {FORMAT}: to list what a new contract revision changes, \
-                 generate from the previous revision's spec first, then from the new one)",
+                 reads formats {FORMAT_READ} to {FORMAT} and writes {FORMAT}: to list what a new \
+                 contract revision changes, generate from the previous revision's spec first, \
+                 then from the new one)",
                 found.map_or_else(|| "not stated".to_owned(), |f| f.to_string())
             )),
             Baseline::Unreadable(why) => Some(format!("`{FILE_NAME}` cannot be read: {why}")),

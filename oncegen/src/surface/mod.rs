@@ -6,7 +6,8 @@
 //! model.
 //!
 //! It owns the decisions every output of the generator shares: the order of positional
-//! arguments (`call_order`), which sending methods and `error_body` a builder has
+//! arguments (`call_order`), the conversions a caller relies on (`conversions`: `From` impls
+//! and `impl Into<…>` arguments), which sending methods and `error_body` a builder has
 //! (`builder_methods`), the Rust spelling of a type and of a field's optionality
 //! (`rust_type`), deprecation notes (`deprecation`), a server constant's value and a server
 //! function's name (`access`), the crate's fixed module names (`modules`). The emitter renders
@@ -24,6 +25,7 @@ pub(crate) mod body_members;
 pub(crate) mod builder_methods;
 pub(crate) mod call_order;
 pub(crate) mod command_line;
+mod conversions;
 pub(crate) mod credentials;
 pub(crate) mod deprecation;
 pub(crate) mod modules;
@@ -46,7 +48,8 @@ use crate::ir::Api;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Version of the surface's serialized layout; a baseline with another number is not compared.
+/// Version of the surface's serialized layout; a baseline of a number outside
+/// [`FORMAT_READ`]`..=FORMAT` is not compared.
 ///
 /// 2: argument order of client methods and constructors, wire facts (constraints, pagination
 /// fields), deprecation notes, exact Rust types.
@@ -62,7 +65,15 @@ use std::collections::BTreeMap;
 /// each operation's `success_status` and `accept` (what the report compares only when the
 /// baseline records them), each body's `example` (help text only: never compared), and each
 /// security scheme's `signed`.
-pub const FORMAT: u32 = 5;
+/// 6: the conversions a caller relies on: the types each union or choice enum converts from
+/// (`converts_from`) and each parameter, body and field taken as `impl Into<…>` (`into`).
+/// A file of format 5 is still read, these absent: the report then compares neither
+/// ([`FORMAT_READ`]).
+pub const FORMAT: u32 = 6;
+
+/// The oldest layout a baseline may have to be compared: members added since are read as
+/// absent, and the report does not compare what the baseline does not record.
+pub const FORMAT_READ: u32 = 5;
 
 /// File name of the serialized surface, in the generated crate's directory.
 pub const FILE_NAME: &str = "api.json";
@@ -117,9 +128,10 @@ pub struct AreaSurface {
 impl Surface {
     /// The surface of `api`, generated as crate `crate_name` version `crate_version`.
     pub fn of(api: &Api, crate_name: &str, crate_version: &str) -> Self {
+        let conversions = conversions::Conversions::of(api);
         let mut types = BTreeMap::new();
         for def in &api.types {
-            types::describe(def, &mut types);
+            types::describe(def, &conversions, &mut types);
         }
         let mut error_codes: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for op in &api.operations {
@@ -161,7 +173,12 @@ impl Surface {
             operations: api
                 .operations
                 .iter()
-                .map(|op| (op.operation_id.clone(), operation::describe(op)))
+                .map(|op| {
+                    (
+                        op.operation_id.clone(),
+                        operation::describe(op, &conversions),
+                    )
+                })
                 .collect(),
             types,
             error_codes,

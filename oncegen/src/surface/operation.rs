@@ -2,6 +2,7 @@
 //! sends and receives, and what calling it does.
 
 use super::builder_methods::{self, ErrorBody};
+use super::conversions::Conversions;
 use super::rust_type::{self, BARE};
 use super::{ConstraintsSurface, call_order, deprecation, is_false};
 use crate::ir::{self, Idempotency, Method, PageModel, ParamLocation};
@@ -151,6 +152,10 @@ pub struct ParamSurface {
     /// Documentation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+    /// The argument or setter takes `impl Into<…>` (a field of the `{Builder}Args` struct has
+    /// the exact type).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub into: bool,
 }
 
 /// How a paginated listing continues: the model and the Rust names of the fields involved.
@@ -182,6 +187,9 @@ pub struct BodySurface {
     /// The document's example of the body, when it gives one (a tool's help shows it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub example: Option<serde_json::Value>,
+    /// The argument or the `body` setter takes `impl Into<…>`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub into: bool,
 }
 
 /// What calling an operation does: what a command-line tool or an agent needs to decide
@@ -250,17 +258,18 @@ impl Effects {
 }
 
 /// The surface of a request body.
-fn body(b: &ir::Body) -> BodySurface {
+fn body(b: &ir::Body, conversions: &Conversions<'_>) -> BodySurface {
     BodySurface {
         required: b.required,
         media_type: b.media_type.clone(),
         ty: rust_type::text(&b.ty),
         example: b.example.clone(),
+        into: conversions.argument(&b.ty),
     }
 }
 
 /// The surface of `op`.
-pub(super) fn describe(op: &ir::Operation) -> OperationSurface {
+pub(super) fn describe(op: &ir::Operation, conversions: &Conversions<'_>) -> OperationSurface {
     let mut scopes = op.scopes.clone();
     scopes.sort();
     OperationSurface {
@@ -295,9 +304,9 @@ pub(super) fn describe(op: &ir::Operation) -> OperationSurface {
         params: op
             .params
             .iter()
-            .map(|p| (p.rust_name.clone(), param(p)))
+            .map(|p| (p.rust_name.clone(), param(p, conversions)))
             .collect(),
-        body: op.body.as_ref().map(body),
+        body: op.body.as_ref().map(|b| body(b, conversions)),
         success: rust_type::success(&op.success, &BARE),
         send_variants: send_variants(op),
         error_body: error_body(op),
@@ -365,7 +374,7 @@ fn arguments(op: &ir::Operation) -> Vec<String> {
 }
 
 /// The surface of one parameter.
-fn param(p: &ir::Param) -> ParamSurface {
+fn param(p: &ir::Param, conversions: &Conversions<'_>) -> ParamSurface {
     ParamSurface {
         name: p.name.clone(),
         location: p.location,
@@ -375,6 +384,7 @@ fn param(p: &ir::Param) -> ParamSurface {
         deprecation_note: deprecation::note(p.deprecated, p.doc.as_deref()),
         constraints: (&p.constraints).into(),
         doc: p.doc.clone(),
+        into: conversions.argument(&p.ty),
     }
 }
 

@@ -1,6 +1,7 @@
 //! A named type as a caller sees it: its shape, fields with their Rust types, and the
 //! arguments of a request type's `new`.
 
+use super::conversions::Conversions;
 use super::rust_type::{self, BARE};
 use super::{call_order, deprecation, is_false};
 use crate::ir::{self, Constraints, ExclusiveGroup, Field, TypeKind};
@@ -88,6 +89,10 @@ pub struct TypeSurface {
     /// Documentation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+    /// The types a union or choice enum converts from (`impl From<…>`, `&str` included),
+    /// sorted (`surface/conversions.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub converts_from: Vec<String>,
     /// The shape.
     pub shape: Shape,
 }
@@ -189,6 +194,10 @@ pub struct FieldSurface {
     /// required one is an argument of `new`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub setter: Option<String>,
+    /// The argument of `new` or the setter takes `impl Into<…>` (a field of the `{Type}Args`
+    /// struct has the exact type).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub into: bool,
 }
 
 impl FieldSurface {
@@ -205,7 +214,12 @@ impl FieldSurface {
 }
 
 /// Adds the surface of `def` to `out`, with the choice enums of its `x-at-most-one-of` groups.
-pub(super) fn describe(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeSurface>) {
+pub(super) fn describe(
+    def: &ir::TypeDef,
+    conversions: &Conversions<'_>,
+    out: &mut BTreeMap<String, TypeSurface>,
+) {
+    let mut converts_from = Vec::new();
     let shape = match &def.kind {
         TypeKind::Struct {
             fields,
@@ -222,7 +236,7 @@ pub(super) fn describe(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeSurface
                 Vec::new()
             };
             Shape::Struct {
-                fields: struct_fields(def, fields, exclusive, out),
+                fields: struct_fields(def, (fields, exclusive), conversions, out),
                 constructor,
                 constructor_struct: call_order::constructor_struct(def).map(str::to_owned),
                 additional: additional.as_ref().map(|a| rust_type::text(&a.value_ty)),
@@ -241,24 +255,37 @@ pub(super) fn describe(def: &ir::TypeDef, out: &mut BTreeMap<String, TypeSurface
             tag,
             variants,
             display,
-        } => Shape::Union {
-            variants: variants
-                .iter()
-                .map(|v| {
-                    (
-                        v.rust_name.clone(),
-                        rust_type::payload(&v.ty, v.boxed, &BARE),
-                    )
-                })
-                .collect(),
-            unknown_fallback: tag.is_some(),
-            display: *display,
-        },
+        } => {
+            let payloads: Vec<_> = variants.iter().map(|v| (&v.ty, v.boxed)).collect();
+            converts_from = conversions.converts_from(&def.name, &payloads, true);
+            union_shape(variants, tag.is_some(), *display)
+        }
         TypeKind::Alias { target } => Shape::Alias {
             target: rust_type::text(target),
         },
     };
-    out.insert(def.name.clone(), described(def, shape));
+    let described = TypeSurface {
+        converts_from,
+        ..described(def, shape)
+    };
+    out.insert(def.name.clone(), described);
+}
+
+/// The shape of a union.
+fn union_shape(variants: &[ir::UnionVariant], tagged: bool, display: bool) -> Shape {
+    Shape::Union {
+        variants: variants
+            .iter()
+            .map(|v| {
+                (
+                    v.rust_name.clone(),
+                    rust_type::payload(&v.ty, v.boxed, &BARE),
+                )
+            })
+            .collect(),
+        unknown_fallback: tagged,
+        display,
+    }
 }
 
 /// The surface of `def` with shape `shape`.
@@ -269,6 +296,7 @@ fn described(def: &ir::TypeDef, shape: Shape) -> TypeSurface {
         deprecated: def.deprecated,
         deprecation_note: deprecation::note(def.deprecated, def.doc.as_deref()),
         doc: def.doc.clone(),
+        converts_from: Vec::new(),
         shape,
     }
 }
@@ -277,15 +305,21 @@ fn described(def: &ir::TypeDef, shape: Shape) -> TypeSurface {
 /// (which is added to `out`).
 fn struct_fields(
     def: &ir::TypeDef,
-    fields: &[Field],
-    exclusive: &[ExclusiveGroup],
+    (fields, exclusive): (&[Field], &[ExclusiveGroup]),
+    conversions: &Conversions<'_>,
     out: &mut BTreeMap<String, TypeSurface>,
 ) -> BTreeMap<String, FieldSurface> {
     let mut described_fields: BTreeMap<String, FieldSurface> = fields
         .iter()
-        .map(|f| (f.rust_name.clone(), describe_field(f, def.request)))
+        .map(|f| {
+            (
+                f.rust_name.clone(),
+                describe_field(f, def.request, conversions),
+            )
+        })
         .collect();
     for group in exclusive {
+        let payloads: Vec<&ir::TypeRef> = group.members.iter().map(|m| &m.ty).collect();
         let choice = FieldSurface {
             name: group.rust_name.clone(),
             ty: group.type_name.clone(),
@@ -298,26 +332,47 @@ fn struct_fields(
             constraints: ConstraintsSurface::default(),
             doc: None,
             setter: def.request.then(|| group.rust_name.clone()),
+            into: def.request && conversions.choice_converts(&group.type_name, &payloads),
         };
         described_fields.insert(group.rust_name.clone(), choice);
-        let variants = group
-            .members
-            .iter()
-            .map(|m| (m.variant.clone(), rust_type::payload(&m.ty, m.boxed, &BARE)))
-            .collect();
-        let choice_type = TypeSurface {
-            doc: None,
-            deprecated: false,
-            deprecation_note: None,
-            ..described(def, Shape::Choice { variants })
-        };
-        out.insert(group.type_name.clone(), choice_type);
+        out.insert(
+            group.type_name.clone(),
+            choice_type(def, group, conversions),
+        );
     }
     described_fields
 }
 
+/// The choice enum of the `x-at-most-one-of` group `group` of `def`.
+fn choice_type(
+    def: &ir::TypeDef,
+    group: &ExclusiveGroup,
+    conversions: &Conversions<'_>,
+) -> TypeSurface {
+    let variants = group
+        .members
+        .iter()
+        .map(|m| (m.variant.clone(), rust_type::payload(&m.ty, m.boxed, &BARE)))
+        .collect();
+    let payloads: Vec<_> = group.members.iter().map(|m| (&m.ty, m.boxed)).collect();
+    TypeSurface {
+        doc: None,
+        deprecated: false,
+        deprecation_note: None,
+        converts_from: conversions.converts_from(&group.type_name, &payloads, false),
+        ..described(def, Shape::Choice { variants })
+    }
+}
+
 /// A field, typed as the emitter declares it ([`rust_type::field_type`]).
-fn describe_field(f: &Field, request: bool) -> FieldSurface {
+fn describe_field(f: &Field, request: bool, conversions: &Conversions<'_>) -> FieldSurface {
+    let setter = (request && !f.required && !f.read_only && f.const_value.is_none())
+        .then(|| naming::setter(&f.rust_name));
+    let into = if request && f.required && f.const_value.is_none() {
+        !f.nullable && conversions.field_argument(&f.ty)
+    } else {
+        setter.is_some() && (f.nullable || conversions.field_argument(&f.ty))
+    };
     FieldSurface {
         name: f.name.clone(),
         ty: rust_type::text(&f.ty),
@@ -329,7 +384,7 @@ fn describe_field(f: &Field, request: bool) -> FieldSurface {
         deprecation_note: deprecation::note(f.deprecated, f.doc.as_deref()),
         constraints: (&f.constraints).into(),
         doc: f.doc.clone(),
-        setter: (request && !f.required && !f.read_only && f.const_value.is_none())
-            .then(|| naming::setter(&f.rust_name)),
+        setter,
+        into,
     }
 }

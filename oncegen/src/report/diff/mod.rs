@@ -8,6 +8,7 @@ mod arguments;
 mod builder;
 mod cli;
 mod compat;
+mod conversions;
 mod operations;
 mod renames;
 mod security;
@@ -132,6 +133,7 @@ pub struct Change {
 
 /// Every change from `old` to `new`.
 pub fn diff(old: &Surface, new: &Surface) -> Diff {
+    let old = &*conversions::known(old, new);
     let mut out = Changes::default();
     if old.contract_revision != new.contract_revision {
         out.push(

@@ -1,7 +1,7 @@
 //! The request body: for the Rust API, and what the new server makes of the body released
 //! SDKs send.
 
-use super::super::{Changes, Class, Wire, compat};
+use super::super::{Changes, Class, Wire, compat, conversions};
 use super::Pair;
 use super::params::argument_changes;
 use crate::surface::BodySurface;
@@ -46,6 +46,9 @@ fn api(
                 rust_fn,
                 "the `body` setter",
             ));
+            if (&o.ty, o.required) == (&n.ty, n.required) {
+                parts.extend(conversions::into(o.into, n.into));
+            }
             if o.media_type != n.media_type {
                 parts.push((
                     Class::DocsOnly,

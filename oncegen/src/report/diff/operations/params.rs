@@ -2,8 +2,8 @@
 //! parameter added, removed, renamed or changed.
 
 use super::super::{
-    Changes, Class, Wire, arguments, constraints_change, default_change, deprecation, renames,
-    same_on_wire, union_keys,
+    Changes, Class, Wire, arguments, constraints_change, conversions, default_change, deprecation,
+    renames, same_on_wire, union_keys,
 };
 use super::Pair;
 use super::constraints::narrowed;
@@ -137,6 +137,8 @@ fn changed(pair: &Pair<'_>, key: &str, (o, n): (&ParamSurface, &ParamSurface), o
         rust_fn,
         "a builder setter",
     );
+    let named = pair.o.arguments_struct.is_some() || pair.n.arguments_struct.is_some();
+    parts.extend(conversions::param_into(o, n, named));
     if o.location != n.location {
         let text = format!("sent in {} → {}", o.location, n.location);
         parts.push((Class::DocsOnly, text));

@@ -2,7 +2,9 @@
 //! the struct.
 
 use super::super::operations::narrowed;
-use super::super::{Changes, Class, Wire, constraints_change, default_change, union_keys};
+use super::super::{
+    Changes, Class, Wire, constraints_change, conversions, default_change, union_keys,
+};
 use super::{Pair, Side, Uses};
 use crate::surface::FieldSurface;
 use std::collections::BTreeMap;
@@ -40,7 +42,9 @@ pub(super) fn fields(
                 wire(None, Some(n), out);
             }
             (Some(o), Some(n)) => {
-                let parts = changed(pair, &subject, (old.request, o), (new.request, n), out);
+                let mut parts = changed(pair, &subject, (old.request, o), (new.request, n), out);
+                let named = old.constructor_struct.is_some() || new.constructor_struct.is_some();
+                parts.extend(conversions::field_into(o, n, named));
                 out.push_parts(pair.area, &subject, parts);
                 wire(Some(o), Some(n), out);
             }

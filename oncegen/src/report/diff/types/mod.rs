@@ -5,7 +5,9 @@ mod fields;
 mod structs;
 
 use super::usage::Usage;
-use super::{Changes, Class, Wire, added_removed, deprecation, named, renames, union_keys};
+use super::{
+    Changes, Class, Wire, added_removed, conversions, deprecation, named, renames, union_keys,
+};
 use crate::surface::{FieldSurface, FixedTagSurface, Shape, TypeSurface};
 use std::collections::BTreeMap;
 
@@ -113,6 +115,8 @@ fn type_change(pair: &Pair<'_>, o: &TypeSurface, n: &TypeSurface, out: &mut Chan
     }
     let parts = type_parts(pair, o, n, out);
     out.push_parts(area, subject, parts);
+    let from = (o.converts_from.as_slice(), n.converts_from.as_slice());
+    conversions::from_impls(subject, from, area, out);
     if let (Some(os), Some(ns)) = (Side::of(o), Side::of(n)) {
         return structs::change(pair, &os, &ns, out);
     }
