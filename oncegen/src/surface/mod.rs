@@ -199,3 +199,10 @@ impl Surface {
 fn is_false(b: &bool) -> bool {
     !*b
 }
+
+/// A JSON value that may be `null` read as given: `"default": null` is `Some(Null)`, an absent
+/// member `None` (serde's `Option` would read both as `None`, so `api.json` would lose a
+/// document's `default: null`).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<serde_json::Value>, D::Error> {
+    serde_json::Value::deserialize(d).map(Some)
+}

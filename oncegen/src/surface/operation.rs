@@ -185,7 +185,11 @@ pub struct BodySurface {
     #[serde(rename = "type")]
     pub ty: String,
     /// The document's example of the body, when it gives one (a tool's help shows it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "super::present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub example: Option<serde_json::Value>,
     /// The argument or the `body` setter takes `impl Into<…>`.
     #[serde(default, skip_serializing_if = "is_false")]

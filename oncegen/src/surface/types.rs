@@ -3,7 +3,7 @@
 
 use super::conversions::Conversions;
 use super::rust_type::{self, BARE};
-use super::{call_order, deprecation, is_false};
+use super::{call_order, deprecation, is_false, present};
 use crate::ir::{self, Constraints, ExclusiveGroup, Field, TypeKind};
 use crate::naming;
 use serde::{Deserialize, Serialize};
@@ -40,7 +40,11 @@ pub struct ConstraintsSurface {
     pub max_items: Option<u64>,
     #[serde(default, skip_serializing_if = "is_false")]
     pub unique_items: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub default: Option<Value>,
 }
 
