@@ -203,17 +203,7 @@ async fn add_three_records_and_count_them(
         .send()
         .await
         .ctx("collection_add")?;
-    let count = client
-        .collection_count(sdk::record::CollectionCountArgs {
-            tenant: TENANT.into(),
-            database: database.to_string(),
-            collection_id: collection_id.to_string(),
-        })
-        .send()
-        .await
-        .ctx("collection_count")?
-        .into_body();
-    ensure_eq("count", count, 3)
+    ensure_eq("count", count(client, database, collection_id).await?, 3)
 }
 
 /// `get` of `b` and `c` answers those two, with their documents.
@@ -294,6 +284,12 @@ async fn delete_one_record_and_count_the_rest(
         .send()
         .await
         .ctx("collection_delete")?;
+    let after = count(client, database, collection_id).await?;
+    ensure_eq("count after delete", after, 2)
+}
+
+/// How many records the collection holds (`collection_count`).
+async fn count(client: &sdk::Client, database: &str, collection_id: &str) -> Result<u32, String> {
     let count = client
         .collection_count(sdk::record::CollectionCountArgs {
             tenant: TENANT.into(),
@@ -302,9 +298,8 @@ async fn delete_one_record_and_count_the_rest(
         })
         .send()
         .await
-        .ctx("collection_count after delete")?
-        .into_body();
-    ensure_eq("count after delete", count, 2)
+        .ctx("collection_count")?;
+    Ok(count.into_body())
 }
 
 /// The collection renamed, listed under its new name (alone: nothing past offset 1), counted,

@@ -536,6 +536,18 @@ struct Aim {
     ms: u64,
 }
 
+impl Aim {
+    /// The lines a writer of `lane` printed before it was killed where this aim points.
+    fn kill(&self, lane: &Lane, server: &Server, rng: &mut Rng) -> Vec<String> {
+        let mut w = Writer::spawn(lane, server, Mode::Write, usize::MAX, None);
+        if let Some(marker) = self.after {
+            w.wait_for(marker);
+        }
+        std::thread::sleep(Duration::from_millis(rng.below(self.ms)));
+        w.kill()
+    }
+}
+
 const AIMS: [Aim; 3] = [
     Aim {
         after: None,
@@ -564,13 +576,7 @@ fn run_random_lane(server: &Server, lane: &Lane, seed: u64, seen: &mut Seen) -> 
     let mut rng = Rng::new(seed);
     let mut out = LaneReport::default();
     for child in 0..CHILDREN {
-        let aim = &AIMS[child % AIMS.len()];
-        let mut w = Writer::spawn(lane, server, Mode::Write, usize::MAX, None);
-        if let Some(marker) = aim.after {
-            w.wait_for(marker);
-        }
-        std::thread::sleep(Duration::from_millis(rng.below(aim.ms)));
-        let lines = w.kill();
+        let lines = AIMS[child % AIMS.len()].kill(lane, server, &mut rng);
         let has = |l: &str| lines.iter().any(|x| x == l);
         if !has("crash-child recovering") {
             out.killed_starting += 1;

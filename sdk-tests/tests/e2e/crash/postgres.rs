@@ -394,13 +394,7 @@ fn kill_lane_at_random(
     let mut landed = Landed::default();
     for child in 0..RANDOM_CHILDREN {
         let after_restart = restarted.load(Ordering::SeqCst) > 0;
-        let aim = &AIMS[child % AIMS.len()];
-        let mut w = Writer::spawn(lane, server, Mode::Write, usize::MAX, None);
-        if let Some(marker) = aim.after {
-            w.wait_for(marker);
-        }
-        std::thread::sleep(Duration::from_millis(rng.below(aim.ms)));
-        let lines = w.kill();
+        let lines = AIMS[child % AIMS.len()].kill(lane, server, &mut rng);
         landed.add(lane, &lines, after_restart);
         killed.fetch_add(1, Ordering::SeqCst);
     }
